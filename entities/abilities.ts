@@ -1,0 +1,44 @@
+import { type AbilityFactory, type AppAbility, defineAbility, type Principal } from '../runtime/ability.js';
+import { Abilities } from '../runtime/decorators.js';
+
+/**
+ * Grants per role (PRODUCT.md §3). Conditions are Prisma `where` objects; every rule is
+ * confined to the principal's org, so nothing crosses orgs. An unknown role gets no rule and
+ * therefore sees nothing (fail closed).
+ *
+ * | role   | User                                   | Org      | Post                                          |
+ * |--------|----------------------------------------|----------|-----------------------------------------------|
+ * | admin  | create, read, update, delete (own org) | read own | create, read, update, publish (own org)       |
+ * | member | read (all fields, own org)             | read own | read published + own drafts; create; publish own |
+ * | viewer | read id, orgId, name (own org)         | read own | read published (own org)                      |
+ */
+@Abilities()
+export class AppAbilities implements AbilityFactory {
+  for(principal: Principal): AppAbility {
+    const inOrg = { orgId: principal.org_id };
+    return defineAbility(({ can }) => {
+      switch (principal.role) {
+        case 'admin':
+          can(['create', 'read', 'update', 'delete'], 'User', inOrg);
+          can('read', 'Org', { id: principal.org_id });
+          can(['create', 'read', 'update', 'publish'], 'Post', inOrg);
+          break;
+        case 'member':
+          can('read', 'User', inOrg);
+          can('read', 'Org', { id: principal.org_id });
+          can('read', 'Post', { ...inOrg, status: 'published' });
+          can('read', 'Post', { ...inOrg, authorId: principal.sub });
+          can('create', 'Post', { ...inOrg, authorId: principal.sub });
+          can('publish', 'Post', { ...inOrg, authorId: principal.sub });
+          break;
+        case 'viewer':
+          can('read', 'User', ['id', 'orgId', 'name'], inOrg);
+          can('read', 'Org', { id: principal.org_id });
+          can('read', 'Post', { ...inOrg, status: 'published' });
+          break;
+        default:
+          break;
+      }
+    });
+  }
+}

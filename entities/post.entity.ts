@@ -1,0 +1,56 @@
+import { BelongsTo, Column, Entity, PrimaryKey } from '../runtime/decorators.js';
+import { Org } from './org.entity.js';
+import { User } from './user.entity.js';
+
+/** Lifecycle of a post: `draft → published` through the publish operation (spec §3). */
+export type PostStatus = 'draft' | 'published';
+
+/** A post written by a user of one org (spec §2.3, PRODUCT.md §2). */
+@Entity()
+export class Post {
+  /** Primary key, UUID v7. */
+  @PrimaryKey()
+  id!: string;
+
+  /** The org the post belongs to (the author's org). */
+  @Column()
+  orgId!: string;
+
+  /** The user who wrote it. */
+  @Column()
+  authorId!: string;
+
+  /** The user asked to review it, if any. */
+  @Column()
+  reviewerId?: string | null;
+
+  /** 1..200 characters. */
+  @Column()
+  title!: string;
+
+  /** At most 10 000 characters. */
+  @Column({ default: '' })
+  body!: string;
+
+  /** `draft` until published. */
+  @Column({ default: 'draft' })
+  status!: PostStatus;
+
+  /** Set when the post is published. */
+  @Column()
+  publishedAt?: Date | null;
+
+  /** When the post was created. */
+  @Column({ default: 'now' })
+  createdAt!: Date;
+
+  @BelongsTo(() => Org, { column: 'orgId' })
+  org?: Org;
+
+  /** The author; null when the caller may not read that user. */
+  @BelongsTo(() => User, { column: 'authorId', exposed: true })
+  author?: User | null;
+
+  @BelongsTo(() => User, { column: 'reviewerId' })
+  reviewer?: User | null;
+}

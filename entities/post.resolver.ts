@@ -1,0 +1,56 @@
+import { Args, Authorized, Mutation, Query, Resolver, Subscription } from '../runtime/decorators.js';
+import type { Page } from '../runtime/keyset.js';
+import { ZodValidationPipe } from '../runtime/pipes.js';
+import type { Result } from '../runtime/result.js';
+import type { Int } from '../runtime/scalars.js';
+import { type CreatePost, CreatePostSchema, SearchTermPipe } from './post.dto.js';
+import { Post } from './post.entity.js';
+import { PostService } from './post.service.js';
+
+/** GraphQL operations on posts (spec §4.1, §3). */
+@Resolver(() => Post)
+export class PostResolver {
+  constructor(private readonly postService: PostService) {}
+
+  /** One keyset page of the posts the caller may read, as a plain list. */
+  @Query()
+  @Authorized('read', Post)
+  posts(first?: Int, after?: string): Promise<Page<Post>> {
+    return this.postService.list({ first, after });
+  }
+
+  /** One post by id; null when it does not exist or the caller may not read it. */
+  @Query()
+  @Authorized('read', Post)
+  post(id: string): Promise<Post | null> {
+    return this.postService.findById(id);
+  }
+
+  /** Posts whose title contains a term (a custom transform trims it and refuses short terms). */
+  @Query()
+  @Authorized('read', Post)
+  searchPosts(@Args(SearchTermPipe) term: string, first?: Int, after?: string): Promise<Page<Post>> {
+    return this.postService.search(term, { first, after });
+  }
+
+  /** Creates a draft written by the caller. */
+  @Mutation()
+  @Authorized('create', Post)
+  createPost(@Args(new ZodValidationPipe(CreatePostSchema)) input: CreatePost | null): Promise<Result<Post>> {
+    return this.postService.create(input as CreatePost);
+  }
+
+  /** Publishes a draft: `draft → published` (spec §3). */
+  @Mutation()
+  @Authorized('publish', Post)
+  publishPost(id: string): Promise<Result<Post>> {
+    return this.postService.publish(id);
+  }
+
+  /** Every post published from now on that the subscriber may read, masked to their grant. */
+  @Subscription()
+  @Authorized('read', Post)
+  postPublished(post: Post): Post {
+    return post;
+  }
+}

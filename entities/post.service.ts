@@ -1,0 +1,56 @@
+import { PostRepository } from '../generated/repositories/post.repository.js';
+import { currentPrincipal } from '../runtime/context.js';
+import { Injectable } from '../runtime/decorators.js';
+import { EventBus } from '../runtime/events.js';
+import type { Page, PageArgs } from '../runtime/keyset.js';
+import { fail, type Result } from '../runtime/result.js';
+import type { CreatePost } from './post.dto.js';
+import type { Post } from './post.entity.js';
+
+/** Posts: listing, writing and the publish transition (spec §3, PRODUCT.md §2). */
+@Injectable()
+export class PostService {
+  constructor(
+    private readonly posts: PostRepository,
+    private readonly events: EventBus,
+  ) {}
+
+  /** One keyset page of the posts the caller may read (spec §4.2). */
+  list(args: PageArgs): Promise<Page<Post>> {
+    return this.posts.page(args);
+  }
+
+  /** Posts whose title contains `term`, first page only. */
+  search(term: string, args: PageArgs): Promise<Page<Post>> {
+    return this.posts.page(args, { title: { contains: term } });
+  }
+
+  /** One post by id, or null when it does not exist or the caller may not read it. */
+  findById(id: string): Promise<Post | null> {
+    return this.posts.findById(id);
+  }
+
+  /** Creates a draft written by the caller in the caller's org. */
+  create(input: CreatePost): Promise<Result<Post>> {
+    const principal = currentPrincipal();
+    return this.posts.create({ title: input.title, body: input.body ?? '', orgId: principal.org_id, authorId: principal.sub, status: 'draft' });
+  }
+
+  /**
+   * Publishes a draft (spec §3): `draft → published` sets `publishedAt` and notifies
+   * `postPublished` subscribers. Unknown or unreadable id → NOT_FOUND; not allowed to publish
+   * this post → FORBIDDEN; already published → CONFLICT.
+   */
+  async publish(id: string): Promise<Result<Post>> {
+    const post = await this.posts.findById(id);
+    if (!post) return fail('NOT_FOUND', `post ${id} was not found`);
+    if (!this.posts.permits('publish', post)) return fail('FORBIDDEN', 'you may not publish this post');
+    if (post.status === 'published') return fail('CONFLICT', `post ${id} is already published`);
+    const published = await this.posts.update(id, { status: 'published', publishedAt: new Date() }, { action: 'publish', expect: { status: 'draft' } });
+    if (!published.ok) {
+      return published.failure.code === 'NOT_FOUND' ? fail('CONFLICT', `post ${id} is already published`) : published;
+    }
+    this.events.publish('postPublished', published.value);
+    return published;
+  }
+}

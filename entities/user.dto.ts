@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** Input of `createUser` (PRODUCT.md §2): the new user joins the caller's org. */
+export interface CreateUser {
+  /** 1..100 characters. */
+  name: string;
+  /** A valid address, unique within the org. */
+  email: string;
+}
+
+/** Validation pipe schema for {@link CreateUser}. */
+export const CreateUserSchema = z.object({
+  name: z.string().trim().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters'),
+  email: z.email('email must be a valid address').max(320),
+}) satisfies z.ZodType<CreateUser>;
+
+/** Input of `updateUser`: both fields optional. */
+export interface UpdateUser {
+  name?: string;
+  email?: string;
+}
+
+/** Validation pipe schema for {@link UpdateUser}. */
+export const UpdateUserSchema = CreateUserSchema.partial() satisfies z.ZodType<UpdateUser>;

@@ -1,0 +1,36 @@
+import { BelongsTo, Column, Entity, HasMany, PrimaryKey, Unique } from '../runtime/decorators.js';
+import { Org } from './org.entity.js';
+import { Post } from './post.entity.js';
+
+/** A person in one org (spec §2.1). */
+@Entity()
+@Unique('orgId', 'email')
+export class User {
+  /** Primary key, UUID v7 (time-ordered). */
+  @PrimaryKey()
+  id!: string;
+
+  /** The org this user belongs to. */
+  @Column()
+  orgId!: string;
+
+  /** Display name, 1..100 characters. */
+  @Column()
+  name!: string;
+
+  /** Unique per org. Viewers' grants exclude it (PRODUCT.md §3). */
+  @Column()
+  email!: string;
+
+  /** The user's org; null when the caller may not read it (spec §5.8). */
+  @BelongsTo(() => Org, { column: 'orgId', exposed: true })
+  org?: Org | null;
+
+  /** Posts this user wrote. Post has two keys to User, so the column is named. */
+  @HasMany(() => Post, { exposed: true, via: 'authorId' })
+  posts?: Post[];
+
+  /** Posts this user reviews. */
+  @HasMany(() => Post, { exposed: true, via: 'reviewerId' })
+  reviews?: Post[];
+}

@@ -1,0 +1,43 @@
+import { currentPrincipal } from '../runtime/context.js';
+import { Args, Authorized, Mutation, Public, Query, Resolver } from '../runtime/decorators.js';
+import type { Page } from '../runtime/keyset.js';
+import { ZodValidationPipe } from '../runtime/pipes.js';
+import type { Result } from '../runtime/result.js';
+import type { Int } from '../runtime/scalars.js';
+import { type CreateUser, CreateUserSchema } from './user.dto.js';
+import { User } from './user.entity.js';
+import { UserService } from './user.service.js';
+
+/** GraphQL operations on users (spec §4.1). */
+@Resolver(() => User)
+export class UserResolver {
+  constructor(private readonly userService: UserService) {}
+
+  /** One keyset page of the users the caller may read, as a plain list. */
+  @Query()
+  @Authorized('read', User)
+  users(first?: Int, after?: string): Promise<Page<User>> {
+    return this.userService.list({ first, after });
+  }
+
+  /** One user by id; null when it does not exist or the caller may not read it. */
+  @Query()
+  @Authorized('read', User)
+  user(id: string): Promise<User | null> {
+    return this.userService.findById(id);
+  }
+
+  /** Creates a user in the caller's org. */
+  @Mutation()
+  @Authorized('create', User)
+  createUser(@Args(new ZodValidationPipe(CreateUserSchema)) input: CreateUser | null): Promise<Result<User>> {
+    return this.userService.create(input as CreateUser);
+  }
+
+  /** The signed-in caller's own user. Public, so it errors when no principal was seeded. */
+  @Query()
+  @Public()
+  me(): Promise<User | null> {
+    return this.userService.findById(currentPrincipal().sub);
+  }
+}

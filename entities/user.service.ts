@@ -1,0 +1,28 @@
+import { UserRepository } from '../generated/repositories/user.repository.js';
+import { currentPrincipal } from '../runtime/context.js';
+import { Injectable } from '../runtime/decorators.js';
+import type { Page, PageArgs } from '../runtime/keyset.js';
+import type { Result } from '../runtime/result.js';
+import type { CreateUser } from './user.dto.js';
+import type { User } from './user.entity.js';
+
+/** Users of the caller's org. Every read is scoped by the caller's ability. */
+@Injectable()
+export class UserService {
+  constructor(private readonly users: UserRepository) {}
+
+  /** One keyset page of the users the caller may read (spec §4.2). */
+  list(args: PageArgs): Promise<Page<User>> {
+    return this.users.page(args);
+  }
+
+  /** One user by id, or null when it does not exist or the caller may not read it. */
+  findById(id: string): Promise<User | null> {
+    return this.users.findById(id);
+  }
+
+  /** Creates a user in the caller's org (spec §4.1: the org named by the principal's `org_id`). */
+  create(input: CreateUser): Promise<Result<User>> {
+    return this.users.create({ ...input, orgId: currentPrincipal().org_id });
+  }
+}

@@ -1,0 +1,359 @@
+/**
+ * The declaration vocabulary of `entities/` (PRODUCT.md §1, NestJS names).
+ *
+ * Every decorator here is read statically by the generator (`generator/parse/`) and is
+ * inert at run time: it returns a decorator that does nothing. What a decorator means is
+ * documented on it; the generator is the only place that acts on it, and it refuses
+ * (with `file:line:col` and a fix) a declaration it cannot honour.
+ */
+import type { PipeTransform } from './pipes.js';
+
+/** Any class, as a value (used in `() => Entity` thunks and `@Authorized(action, Entity)`). */
+export type ClassRef = abstract new (...args: never[]) => unknown;
+
+/** A pipe bound to an argument: a transform instance, or a transform class (instantiated once). */
+export type PipeRef = PipeTransform | (new () => PipeTransform);
+
+const inertClass: ClassDecorator = () => undefined;
+const inertMember: MethodDecorator & PropertyDecorator = () => undefined;
+const inertParameter: ParameterDecorator = () => undefined;
+type MemberDecorator = MethodDecorator & PropertyDecorator;
+
+// ---------------------------------------------------------------------------------------------
+// Entities (spec §2)
+// ---------------------------------------------------------------------------------------------
+
+/** Options of {@link Entity}. */
+export interface EntityOptions {
+  /**
+   * Whether the entity appears on the wire (GraphQL type, REST bodies, OpenAPI schema).
+   * Default `true`. A storage-only entity (`false`) may have a composite primary key.
+   */
+  exposed?: boolean;
+}
+
+/** Marks a class as a stored entity: one Prisma model, and (when exposed) one GraphQL type. */
+export function Entity(_options: EntityOptions = {}): ClassDecorator {
+  return inertClass;
+}
+
+/**
+ * Marks the primary key. Keys are UUID v7 (time-ordered, so keyset order is creation order;
+ * PRODUCT.md §2). Several `@PrimaryKey()` fields form a composite key, refused on an exposed
+ * entity (spec §2.6).
+ */
+export function PrimaryKey(): MemberDecorator {
+  return inertMember;
+}
+
+/** Options of {@link Column}. */
+export interface ColumnOptions {
+  /** A default applied by the database layer: a literal, or `'now'` for the current time. */
+  default?: string | number | boolean;
+  /** Adds a unique constraint over this one column. */
+  unique?: boolean;
+  /** Default `true`: the column is part of the GraphQL type and REST bodies. */
+  exposed?: boolean;
+}
+
+/**
+ * Marks a stored column. Its TypeScript type decides the storage and wire type:
+ * `string` → String, `Int` (from the runtime) → Int, `number` → Float, `boolean` → Boolean,
+ * `Date` → DateTime, a string-literal union type alias → an enum named after the alias;
+ * `?` or `| null` makes it nullable.
+ */
+export function Column(_options: ColumnOptions = {}): MemberDecorator {
+  return inertMember;
+}
+
+/** A unique constraint over several columns of this entity, in order. */
+export function Unique(..._columns: string[]): ClassDecorator {
+  return inertClass;
+}
+
+/** Options shared by relation decorators. */
+export interface RelationOptions {
+  /** Whether the relation gets a GraphQL field (spec §2.1). Default `false`. */
+  exposed?: boolean;
+  /**
+   * Overrides the field's complexity score (spec §8): a number, or an arithmetic expression
+   * over `first` and `childComplexity`, for example `'first * childComplexity + 5'`.
+   */
+  complexity?: string | number;
+}
+
+/** Options of {@link BelongsTo}. */
+export interface BelongsToOptions extends RelationOptions {
+  /** The column of this entity holding the parent's primary key, for example `'orgId'`. */
+  column: string;
+}
+
+/** Options of {@link HasMany}. */
+export interface HasManyOptions extends RelationOptions {
+  /**
+   * The child's column this relation follows. Required when the child has several keys to
+   * this entity (spec §2.6), not needed when it has exactly one.
+   */
+  via?: string;
+}
+
+/**
+ * belongs_to: this entity holds the parent's key in `options.column`. Exposed, it resolves
+ * through a primary-key loader and is `null` when the caller may not read the parent (spec §5.8).
+ */
+export function BelongsTo(_target: () => ClassRef, _options: BelongsToOptions): MemberDecorator {
+  return inertMember;
+}
+
+/**
+ * has_many: children whose key column points at this entity. Exposed, it becomes a connection
+ * field (`edges`, `pageInfo`) paged per parent in one statement (spec §2.4, §8).
+ */
+export function HasMany(_target: () => ClassRef, _options: HasManyOptions = {}): MemberDecorator {
+  return inertMember;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Providers and modules
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A provider constructed once at boot by the generated container. Its constructor parameters
+ * are other providers (resolved by type at build time) or generated repositories.
+ */
+export function Injectable(): ClassDecorator {
+  return inertClass;
+}
+
+/** Options of {@link Module}. */
+export interface ModuleOptions {
+  /** Modules whose providers, resolvers and controllers this module brings in. */
+  imports?: ClassRef[];
+  /** Services, resolvers, guards and batch-context providers. */
+  providers?: ClassRef[];
+  /** HTTP controllers. */
+  controllers?: ClassRef[];
+}
+
+/**
+ * Groups providers and controllers. The application is what is reachable from the module
+ * named `AppModule` through `imports`; nothing else is mounted (spec §1: no central list).
+ */
+export function Module(_options: ModuleOptions): ClassDecorator {
+  return inertClass;
+}
+
+/**
+ * Marks the class whose `for(principal)` method builds the CASL ability of a principal
+ * (PRODUCT.md §3). Exactly one per application.
+ */
+export function Abilities(): ClassDecorator {
+  return inertClass;
+}
+
+// ---------------------------------------------------------------------------------------------
+// GraphQL transport (spec §4.1)
+// ---------------------------------------------------------------------------------------------
+
+/** Options common to GraphQL operation decorators. */
+export interface OperationOptions {
+  /** The field name on the wire. Default: the method name in camelCase. */
+  name?: string;
+  /** Marks the field `@deprecated(reason:)`; the schema is unversioned (spec §9.5). */
+  deprecationReason?: string;
+}
+
+/** Options accepted by `@Resolver` (a resolver takes no `version`: spec §9.5). */
+export interface ResolverOptions {
+  /** Not accepted: the GraphQL schema is unversioned. Present only so `generate` can say so. */
+  version?: never;
+}
+
+/** A class of GraphQL operations and field resolvers, optionally for one entity type. */
+export function Resolver(_entity?: () => ClassRef, _options: ResolverOptions = {}): ClassDecorator {
+  return inertClass;
+}
+
+/** A query field. Arguments are the method's parameters; the type is inferred from its return type. */
+export function Query(_options: OperationOptions = {}): MethodDecorator {
+  return inertMember;
+}
+
+/** A mutation field. */
+export function Mutation(_options: OperationOptions = {}): MethodDecorator {
+  return inertMember;
+}
+
+/** Options of {@link Subscription}. */
+export interface SubscriptionOptions extends OperationOptions {
+  /** The event topic delivering items. Default: the field name. */
+  topic?: string;
+}
+
+/**
+ * A subscription field over graphql-ws. The method receives each published item and returns
+ * it (or a transformed value); it is gated at subscribe time and every item is filtered by
+ * the subscriber's ability and masked.
+ */
+export function Subscription(_options: SubscriptionOptions = {}): MethodDecorator {
+  return inertMember;
+}
+
+/**
+ * A computed field on the resolver's entity type: the method takes the parent object and
+ * returns a value or a list (spec §2.1), in place of an unexposed relation for example.
+ */
+export function ResolveField(_options: OperationOptions = {}): MethodDecorator {
+  return inertMember;
+}
+
+/** Overrides a field's complexity score (spec §8); the expression may name `first`. */
+export function Complexity(_expression: string | number): MemberDecorator {
+  return inertMember;
+}
+
+/**
+ * Binds pipes (validation or transform) to one GraphQL argument. The schema still shows the
+ * argument's plain type; a rejection is a `BAD_USER_INPUT` error and the body does not run.
+ */
+export function Args(..._pipes: PipeRef[]): ParameterDecorator {
+  return inertParameter;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Access postures (spec §1, §5)
+// ---------------------------------------------------------------------------------------------
+
+/** Posture: deliberately ungated. Reading the principal inside errors when none was seeded. */
+export function Public(): MethodDecorator {
+  return inertMember;
+}
+
+/**
+ * Posture: the ability must allow `action` on `subject` before the body runs; the returned
+ * value is masked to the fields the ability permits after it (spec §5.5).
+ */
+export function Authorized(_action: string, _subject: ClassRef | string): MethodDecorator {
+  return inertMember;
+}
+
+/** Binds guards to a resolver/controller class or one method (spec §5.2). */
+export function UseGuards(..._guards: ClassRef[]): ClassDecorator & MethodDecorator {
+  return inertMember as ClassDecorator & MethodDecorator;
+}
+
+/** Binds pipes to every argument of one operation. */
+export function UsePipes(..._pipes: PipeRef[]): MethodDecorator {
+  return inertMember;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP transport (spec §4.2, §4.3, §9)
+// ---------------------------------------------------------------------------------------------
+
+/** Options of {@link Controller}. */
+export interface ControllerOptions {
+  /** The path every route of the controller is mounted under, for example `'posts'`. */
+  path?: string;
+  /** One version or several; the controller mounts all its routes under each (spec §9.1). */
+  version?: string | string[];
+}
+
+/** A class of HTTP routes. */
+export function Controller(_options: string | ControllerOptions = {}): ClassDecorator {
+  return inertClass;
+}
+
+/** Options of route decorators. */
+export interface RouteOptions {
+  /**
+   * For a list route: `'cursor'` (default, keyset pages, spec §8) or `'none'` (the whole
+   * scoped collection, capped at `LIST_CAP`).
+   */
+  pagination?: 'cursor' | 'none';
+}
+
+/** `GET` route at `path` (relative to the controller path; `:name` segments are path parameters). */
+export function Get(_path = '', _options: RouteOptions = {}): MethodDecorator {
+  return inertMember;
+}
+/** `POST` route. */
+export function Post(_path = '', _options: RouteOptions = {}): MethodDecorator {
+  return inertMember;
+}
+/** `PUT` route. */
+export function Put(_path = '', _options: RouteOptions = {}): MethodDecorator {
+  return inertMember;
+}
+/** `PATCH` route. */
+export function Patch(_path = '', _options: RouteOptions = {}): MethodDecorator {
+  return inertMember;
+}
+/** `DELETE` route. */
+export function Delete(_path = '', _options: RouteOptions = {}): MethodDecorator {
+  return inertMember;
+}
+
+/** Restricts a route to a subset of its controller's versions (spec §9.1). */
+export function Version(..._versions: string[]): MethodDecorator {
+  return inertMember;
+}
+
+/** The parameter is the JSON request body, passed through the given pipes. */
+export function Body(..._pipes: PipeRef[]): ParameterDecorator {
+  return inertParameter;
+}
+
+/** The parameter is the path parameter of the same name, passed through the given pipes. */
+export function Param(..._pipes: PipeRef[]): ParameterDecorator {
+  return inertParameter;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Other transports (spec §9.5): declared so that `version` on them is refused at build time
+// ---------------------------------------------------------------------------------------------
+
+/** Options of {@link Gateway}. */
+export interface GatewayOptions {
+  /** The socket path, for example `'ws'`. */
+  path: string;
+  /** A WebSocket gateway takes a version in its socket URL, for example `/v1/ws`. */
+  version?: string;
+}
+
+/** A WebSocket gateway (versioned by its socket URL). */
+export function Gateway(_options: GatewayOptions): ClassDecorator {
+  return inertClass;
+}
+
+/** Options of {@link McpHost}: the host is versioned by its path, not by `version`. */
+export interface McpHostOptions {
+  /** Mount path, default `/mcp`; version it by path (`/mcp/v1`). */
+  path?: string;
+  version?: never;
+}
+
+/** A Model Context Protocol host exposing operations as tools. */
+export function McpHost(_options: McpHostOptions = {}): ClassDecorator {
+  return inertClass;
+}
+
+/** A job processor; the queue's name is its address. */
+export function Processor(_queue: string, _options: { version?: never } = {}): ClassDecorator {
+  return inertClass;
+}
+
+/** A scheduled task; no caller, no wire. */
+export function Cron(_expression: string, _options: { version?: never } = {}): MethodDecorator {
+  return inertMember;
+}
+
+/** An in-process event listener; no caller, no wire. */
+export function OnEvent(_event: string, _options: { version?: never } = {}): MethodDecorator {
+  return inertMember;
+}
+
+/** Sets the success status of a route (default: 201 for POST, 200 otherwise). */
+export function HttpCode(_status: number): MethodDecorator {
+  return inertMember;
+}
