@@ -1,0 +1,178 @@
+/**
+ * Abilities and the access posture (spec §5, PRODUCT.md §3): CASL abilities whose conditions
+ * are Prisma `where` objects, the row scope every repository query applies, and the field
+ * masking applied to what authorized operations return.
+ *
+ * Everything here fails closed: no ability → no rows; an empty CASL condition → no rows; a
+ * field no rule grants → masked (REST) or refused with `FORBIDDEN` naming it (GraphQL).
+ */
+import { type Ability, AbilityBuilder, subject as tagSubject } from '@casl/ability';
+import { permittedFieldsOf } from '@casl/ability/extra';
+import { accessibleBy, createPrismaAbility } from '@casl/prisma/runtime';
+import { LRUCache } from 'lru-cache';
+import type { RequestContext } from './context.js';
+
+/** Verified claims of the caller (spec §2.6, PRODUCT.md §3). */
+export interface Principal {
+  /** The caller's user id (UUID). */
+  readonly sub: string;
+  /** The caller's org (UUID); nothing crosses orgs. */
+  readonly org_id: string;
+  /** `admin`, `member` or `viewer` in the demo; the ability factory interprets it. */
+  readonly role: string;
+}
+
+/** A Prisma `where` object, as CASL conditions and as row scope. */
+export type WhereCondition = Record<string, unknown>;
+
+/** A CASL ability over entity names, with Prisma `where` conditions. */
+export type AppAbility = Ability<[string, string | object], WhereCondition>;
+
+/** What the app's `@Abilities()` class implements: one ability per principal, from claims only. */
+export interface AbilityFactory {
+  /** Builds the ability of `principal`. Must depend on the claims alone (results are cached). */
+  for(principal: Principal): AppAbility;
+}
+
+/** The `can` / `cannot` pair handed to an ability definition. */
+export type AbilityRules = Pick<AbilityBuilder<AppAbility>, 'can' | 'cannot'>;
+
+/**
+ * Builds an ability from rule calls, with Prisma-style conditions (`@casl/prisma`).
+ * Example: `defineAbility(({ can }) => can('read', 'Post', { orgId, status: 'published' }))`.
+ */
+export function defineAbility(define: (rules: AbilityRules) => void): AppAbility {
+  const builder = new AbilityBuilder<AppAbility>(createPrismaAbility);
+  define(builder);
+  return builder.build();
+}
+
+/**
+ * Caches abilities per principal (`sub`, `org_id`, `role`): a factory is a pure function of
+ * the claims, and building an ability compiles its rules, so one build serves many requests.
+ */
+export class AbilityCache {
+  private readonly cache = new LRUCache<string, AppAbility>({ max: 10_000 });
+
+  constructor(private readonly factory: AbilityFactory) {}
+
+  /** The ability of `principal`, built once per distinct claim set. */
+  for(principal: Principal): AppAbility {
+    const key = `${principal.sub}\u0000${principal.org_id}\u0000${principal.role}`;
+    let ability = this.cache.get(key);
+    if (!ability) {
+      ability = this.factory.for(principal);
+      this.cache.set(key, ability);
+    }
+    return ability;
+  }
+}
+
+/**
+ * The rows a query may touch (spec §5.6, §5.8):
+ * `unscoped` only inside `runUnscoped` (jobs); `deny` when there is no ability or no rule
+ * grants the action; otherwise a Prisma `where` built by CASL from the matching rules.
+ */
+export type RowScope =
+  | { readonly kind: 'unscoped' }
+  | { readonly kind: 'deny' }
+  | { readonly kind: 'where'; readonly where: WhereCondition };
+
+const DENY: RowScope = Object.freeze({ kind: 'deny' });
+const UNSCOPED: RowScope = Object.freeze({ kind: 'unscoped' });
+
+/** True for CASL's "no rule matches" marker (`{ OR: [] }`), which must deny every row. */
+function isEmptyCondition(where: WhereCondition): boolean {
+  const or = where.OR;
+  return Array.isArray(or) && or.length === 0;
+}
+
+/**
+ * The row scope of `action` on entity `entityName` for `context` (fail closed: spec §5.6).
+ * Returns `deny` rather than a condition Prisma might mis-handle when nothing is granted.
+ */
+export function rowScope(context: RequestContext, action: string, entityName: string): RowScope {
+  if (context.unscoped) return UNSCOPED;
+  const ability = context.ability;
+  if (!ability) return DENY;
+  const where = accessibleBy(ability, action).ofType(entityName as never) as WhereCondition;
+  return isEmptyCondition(where) ? DENY : { kind: 'where', where };
+}
+
+/**
+ * Combines a scope with an extra Prisma condition; `undefined` when the scope denies
+ * everything (the caller then skips the query and returns nothing).
+ */
+export function scopedWhere(scope: RowScope, extra?: WhereCondition): WhereCondition | undefined {
+  if (scope.kind === 'deny') return undefined;
+  if (scope.kind === 'unscoped') return extra ?? {};
+  return extra ? { AND: [scope.where, extra] } : scope.where;
+}
+
+/**
+ * Whether the ability lets the caller `action` some `entityName` (the posture gate, spec §5.5).
+ * With `field`, whether some rule grants that field (used to refuse a selection up front).
+ */
+export function canOnType(ability: AppAbility | undefined, action: string, entityName: string, field?: string): boolean {
+  return ability !== undefined && ability.can(action, entityName, field);
+}
+
+/** Marks a masked row: the fields the caller's grant excludes (read by GraphQL field resolvers). */
+export const MASKED_FIELDS: unique symbol = Symbol('maskedFields');
+
+/** A row after masking: forbidden fields removed and listed under {@link MASKED_FIELDS}. */
+export type MaskedRow<T> = T & { readonly [MASKED_FIELDS]?: ReadonlySet<string> };
+
+/** Does any `read` rule on `entityName` restrict fields? (If not, masking is a no-op.) */
+function hasFieldRules(ability: AppAbility, action: string, entityName: string): boolean {
+  return ability.rulesFor(action, entityName).some((rule) => rule.fields !== undefined);
+}
+
+/**
+ * Masks one row of `entityName` (spec §5.5): returns the row itself when every field is
+ * permitted, else a shallow copy without the excluded fields, listing them under
+ * {@link MASKED_FIELDS}. `fields` are the entity's wire fields. Unscoped contexts see all.
+ */
+export function maskRow<T extends object>(context: RequestContext, entityName: string, fields: readonly string[], row: T): MaskedRow<T> {
+  if (context.unscoped) return row;
+  const ability = context.ability;
+  if (!ability) return hideAll(row, fields);
+  if (!hasFieldRules(ability, 'read', entityName)) return row;
+  const permitted = new Set(
+    permittedFieldsOf(ability, 'read', tagSubject(entityName, { ...row }), { fieldsFrom: (rule: { fields?: string | string[] }) => (rule.fields === undefined ? [...fields] : Array.isArray(rule.fields) ? rule.fields : [rule.fields]) }),
+  );
+  const excluded = fields.filter((field) => !permitted.has(field));
+  if (excluded.length === 0) return row;
+  const copy: Record<string | symbol, unknown> = { ...(row as Record<string, unknown>) };
+  for (const field of excluded) delete copy[field];
+  copy[MASKED_FIELDS] = new Set(excluded);
+  return copy as MaskedRow<T>;
+}
+
+function hideAll<T extends object>(row: T, fields: readonly string[]): MaskedRow<T> {
+  const copy: Record<string | symbol, unknown> = { ...(row as Record<string, unknown>) };
+  for (const field of fields) delete copy[field];
+  copy[MASKED_FIELDS] = new Set(fields);
+  return copy as MaskedRow<T>;
+}
+
+/** Masks every row of a list with {@link maskRow}. */
+export function maskRows<T extends object>(context: RequestContext, entityName: string, fields: readonly string[], rows: readonly T[]): MaskedRow<T>[] {
+  return rows.map((row) => maskRow(context, entityName, fields, row));
+}
+
+/**
+ * Masks what an authorized operation returns (spec §5.5): a row, a list of rows, or nothing.
+ * Non-entity values are never passed here.
+ */
+export function maskOutput<T extends object>(context: RequestContext, entityName: string, fields: readonly string[], value: T | readonly T[] | null | undefined): MaskedRow<T> | MaskedRow<T>[] | null {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return maskRows(context, entityName, fields, value as readonly T[]);
+  return maskRow(context, entityName, fields, value as T);
+}
+
+/** Whether the caller may read this particular row (subscription items, spec §4.1). */
+export function canReadRow(context: RequestContext, entityName: string, row: object): boolean {
+  if (context.unscoped) return true;
+  return context.ability?.can('read', tagSubject(entityName, { ...row })) ?? false;
+}

@@ -1,0 +1,108 @@
+/**
+ * Bearer authentication (spec §5.1, PRODUCT.md §3): `Authorization: Bearer <JWT>` verified with
+ * `jose`. HS256 with a shared secret by default; a JWKS URL switches to RS256/ES256 against a
+ * key set. `exp` is required and enforced; the algorithm is pinned (no `none`, no HS/RS
+ * confusion). Claims must carry `sub` and `org_id` (UUIDs) and `role`.
+ */
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyOptions } from 'jose';
+import { z } from 'zod';
+import type { Principal } from './ability.js';
+
+/** Settings of the verifier (from `APP_AUTH__*`). */
+export interface AuthSettings {
+  /** HS256 shared secret (`APP_AUTH__SECRET`). */
+  readonly secret: string;
+  /** When set, tokens are verified against this key set with RS256/ES256 (`APP_AUTH__JWKS_URL`). */
+  readonly jwksUrl?: string | undefined;
+  /** Required `iss` when set (`APP_AUTH__ISSUER`). */
+  readonly issuer?: string | undefined;
+  /** Required `aud` when set (`APP_AUTH__AUDIENCE`). */
+  readonly audience?: string | undefined;
+}
+
+/** The outcome of reading a request's credentials. */
+export type Authentication =
+  | { readonly kind: 'anonymous' }
+  | { readonly kind: 'authenticated'; readonly principal: Principal }
+  | { readonly kind: 'rejected'; readonly reason: string };
+
+const claimsSchema = z.object({
+  sub: z.uuid({ message: 'sub must be a UUID' }),
+  org_id: z.uuid({ message: 'org_id must be a UUID' }),
+  role: z.string().min(1, 'role is required'),
+});
+
+/** Verifies bearer tokens; build one per process and reuse it. */
+export class TokenVerifier {
+  private readonly key: Uint8Array | ReturnType<typeof createRemoteJWKSet>;
+  private readonly options: JWTVerifyOptions;
+
+  constructor(settings: AuthSettings) {
+    if (settings.jwksUrl) {
+      this.key = createRemoteJWKSet(new URL(settings.jwksUrl));
+      this.options = { algorithms: ['RS256', 'ES256'] };
+    } else {
+      this.key = new TextEncoder().encode(settings.secret);
+      this.options = { algorithms: ['HS256'] };
+    }
+    this.options = {
+      ...this.options,
+      requiredClaims: ['exp', 'sub'],
+      ...(settings.issuer ? { issuer: settings.issuer } : {}),
+      ...(settings.audience ? { audience: settings.audience } : {}),
+    };
+  }
+
+  /**
+   * Reads an `Authorization` header value: absent → anonymous; a valid bearer token →
+   * authenticated with its principal; anything else → rejected with a caller-safe reason.
+   */
+  async authenticate(authorization: string | undefined): Promise<Authentication> {
+    if (authorization === undefined || authorization === '') return { kind: 'anonymous' };
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match?.[1]) return { kind: 'rejected', reason: 'the Authorization header must be "Bearer <token>"' };
+    return this.verify(match[1]);
+  }
+
+  /** Verifies one compact JWT; never throws. */
+  async verify(token: string): Promise<Authentication> {
+    try {
+      const { payload } = typeof this.key === 'function'
+        ? await jwtVerify(token, this.key, this.options)
+        : await jwtVerify(token, this.key, this.options);
+      const claims = claimsSchema.safeParse(payload);
+      if (!claims.success) return { kind: 'rejected', reason: `invalid token claims: ${claims.error.issues.map((issue) => issue.message).join('; ')}` };
+      return { kind: 'authenticated', principal: claims.data };
+    } catch (error) {
+      return { kind: 'rejected', reason: describeJoseError(error) };
+    }
+  }
+}
+
+function describeJoseError(error: unknown): string {
+  if (error instanceof joseErrors.JWTExpired) return 'the token has expired';
+  if (error instanceof joseErrors.JWTClaimValidationFailed) return `the token's ${error.claim} claim is not accepted`;
+  if (error instanceof joseErrors.JOSEAlgNotAllowed) return 'the token is signed with an algorithm this server does not accept';
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'the token signature does not verify';
+  return 'the token is not a valid JWT';
+}
+
+/** Claims of a development token minted by the `token` command. */
+export interface TokenClaims {
+  readonly sub: string;
+  readonly org_id: string;
+  readonly role: string;
+}
+
+/**
+ * Mints an HS256 token for development and tests (`token` CLI command).
+ * `expiresIn` is a jose time span such as `'12h'`; returns the compact JWT.
+ */
+export async function mintToken(secret: string, claims: TokenClaims, expiresIn = '12h', extra: JWTPayload = {}): Promise<string> {
+  return new SignJWT({ ...extra, org_id: claims.org_id, role: claims.role })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.sub)
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(new TextEncoder().encode(secret));
+}

@@ -1,0 +1,137 @@
+/**
+ * Configuration from `APP_`-prefixed environment variables with `__` nesting (spec §4.5,
+ * PRODUCT.md §4): `APP_HTTP__VERSION_HEADER` is `http.versionHeader`. Validated at boot with
+ * zod; every bad value is reported at once with the variable's name, and unknown `APP_`
+ * variables are reported with a "did you mean" suggestion.
+ */
+import { z } from 'zod';
+import { didYouMean } from './suggest.js';
+
+const DEV_SECRET = 'development-secret-change-me-in-production-0123456789';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''], { message: 'expected true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^-?\d+$/, { message: `expected an integer between ${min} and ${max}` })
+    .transform(Number)
+    .pipe(z.number().int().min(min, { message: `expected at least ${min}` }).max(max, { message: `expected at most ${max}` }));
+
+const versionToken = /^[A-Za-z0-9.-]{1,32}$/;
+
+/** The validated configuration of a server process. */
+export const configSchema = z.object({
+  database: z.object({
+    /** `file:<path>` (SQLite, default) or `postgres://…` (PostgreSQL). */
+    url: z
+      .string()
+      .default('file:./data/app.db')
+      .refine((url) => url.startsWith('file:') || /^postgres(ql)?:\/\//.test(url), { message: 'expected file:<path> or postgres://…' }),
+  }),
+  auth: z.object({
+    secret: z.string().min(32, { message: 'expected at least 32 characters' }).default(DEV_SECRET),
+    jwksUrl: z.url({ message: 'expected a URL' }).optional(),
+    issuer: z.string().min(1).optional(),
+    audience: z.string().min(1).optional(),
+  }),
+  http: z.object({
+    port: integer(0, 65535).default(3000),
+    host: z.string().min(1).default('0.0.0.0'),
+    /** Global path prefix, for example `/rest` (stacks: prefix, version, path). */
+    prefix: z
+      .string()
+      .default('')
+      .transform((prefix) => (prefix === '' || prefix === '/' ? '' : `/${prefix.replace(/^\/+|\/+$/g, '')}`)),
+    versioning: z.enum(['uri', 'header', 'media_type'], { message: 'expected uri, header or media_type' }).default('uri'),
+    versionHeader: z.string().regex(/^[A-Za-z0-9-]+$/, { message: 'expected a header name' }).default('X-API-Version'),
+    defaultVersion: z.string().regex(versionToken, { message: 'expected a version token (alphanumerics, ".", "-", at most 32 bytes)' }).optional(),
+    workers: integer(1, 256).default(1),
+    bodyLimit: z.string().regex(/^\d+(b|kb|mb)$/i, { message: 'expected a size such as 100kb or 1mb' }).default('100kb'),
+    /** Milliseconds in-flight requests get to finish on SIGTERM. */
+    shutdownTimeout: integer(0, 600_000).default(10_000),
+  }),
+  graphql: z.object({
+    path: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, { message: 'expected a path such as /graphql' }).default('/graphql'),
+    playground: booleanFlag.default(false),
+    emitSdl: booleanFlag.default(false),
+    maxDepth: integer(1, 1000).default(10),
+    maxComplexity: integer(1, 100_000_000).default(10_000),
+  }),
+  log: z.object({
+    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info'),
+    format: z.enum(['json', 'pretty'], { message: 'expected json or pretty' }).optional(),
+  }),
+});
+
+/** The configuration of a server process (after defaults). */
+export type AppConfig = z.infer<typeof configSchema>;
+
+/** A configuration problem, naming the environment variable. */
+export interface ConfigProblem {
+  readonly variable: string;
+  readonly message: string;
+}
+
+/** Thrown by {@link loadConfig} when any variable is invalid; `problems` lists them all. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly ConfigProblem[]) {
+    super(`invalid configuration:\n${problems.map((problem) => `  ${problem.variable}: ${problem.message}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const camel = (snake: string): string => snake.toLowerCase().replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+const snake = (camelName: string): string => camelName.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
+
+/** Every variable the schema knows, as `APP_SECTION__KEY`. */
+export function knownVariables(): string[] {
+  const names: string[] = [];
+  for (const [section, shape] of Object.entries(configSchema.shape)) {
+    for (const key of Object.keys(shape.shape)) names.push(`APP_${section.toUpperCase()}__${snake(key)}`);
+  }
+  return names.sort();
+}
+
+/**
+ * Reads and validates the configuration from `env` (default `process.env`).
+ * Returns the config and warnings (unknown variables, development secret in use).
+ * Throws {@link ConfigError} listing every invalid variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): { config: AppConfig; warnings: string[] } {
+  const known = knownVariables();
+  const raw: Record<string, Record<string, string>> = {};
+  const warnings: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith('APP_') || value === undefined) continue;
+    const match = /^APP_([A-Z0-9]+)__([A-Z0-9_]+)$/.exec(name);
+    const section = match?.[1]?.toLowerCase();
+    const key = match?.[2] ? camel(match[2]) : undefined;
+    if (!match || !section || !key || !known.includes(name)) {
+      warnings.push(`unknown variable ${name}${didYouMean(name, known)}`);
+      continue;
+    }
+    (raw[section] ??= {})[key] = value;
+  }
+  for (const section of Object.keys(configSchema.shape)) raw[section] ??= {};
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const [section, key] = issue.path.map(String);
+        const variable = section && key ? `APP_${section.toUpperCase()}__${snake(key)}` : 'APP_*';
+        const given = section && key ? raw[section]?.[key] : undefined;
+        return { variable, message: `${issue.message}${given !== undefined ? ` (got ${JSON.stringify(given)})` : ''}` };
+      }),
+    );
+  }
+  if (parsed.data.auth.secret === DEV_SECRET && !parsed.data.auth.jwksUrl) {
+    if (env.NODE_ENV === 'production') {
+      throw new ConfigError([{ variable: 'APP_AUTH__SECRET', message: 'must be set in production (at least 32 characters)' }]);
+    }
+    warnings.push('APP_AUTH__SECRET is not set: using the development secret (never do this in production)');
+  }
+  return { config: parsed.data, warnings };
+}

@@ -1,0 +1,14 @@
+/**
+ * The GraphQL context of one operation (spec §5.4): the request's principal and ability (the
+ * ambient context) and how authentication went, so a guarded field can say why it refuses.
+ */
+import type { Authentication } from '../auth.js';
+import type { RequestContext } from '../context.js';
+
+/** Per-operation context handed to every resolver (a type alias so it is a plain record). */
+export type GraphQLContext = {
+  /** Principal, ability, scope flag (also the ambient AsyncLocalStorage context). */
+  readonly request: RequestContext;
+  /** The outcome of reading the bearer token. */
+  readonly authentication: Authentication;
+};

@@ -1,0 +1,71 @@
+/**
+ * The GraphQL error envelope (spec §7, PRODUCT.md §4): every error carries `extensions.code`.
+ * Failures keep their caller-safe message and details (`field`, `issues`); database faults
+ * become the constant `database error`; anything unexpected becomes `internal server error`.
+ * Details, SQL and stacks go to the log only.
+ */
+import { GraphQLError } from 'graphql';
+import type { Logger } from 'pino';
+import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../errors.js';
+
+/** Codes this server puts in `errors[].extensions.code` (PRODUCT.md §4). */
+export type GraphQLErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'BAD_USER_INPUT'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'GRAPHQL_PARSE_FAILED'
+  | 'GRAPHQL_VALIDATION_FAILED'
+  | 'COMPLEXITY_LIMIT'
+  | 'DEPTH_LIMIT'
+  | 'INTERNAL_SERVER_ERROR';
+
+/** Returns `error` with `extensions.code` set to `code` (unless it already has one). */
+export function withCode(error: GraphQLError, code: GraphQLErrorCode, extra: Record<string, unknown> = {}): GraphQLError {
+  if (error.extensions.code !== undefined) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code, ...extra },
+  });
+}
+
+function rebuild(error: GraphQLError, message: string, extensions: Record<string, unknown>): GraphQLError {
+  return new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions });
+}
+
+/**
+ * Creates the formatter applied to every error leaving the server (graphql-http and graphql-ws).
+ * Logs database and internal faults with their details; never puts them on the wire.
+ */
+export function createErrorFormatter(logger: Logger): (error: GraphQLError | Error) => GraphQLError {
+  return (error) => {
+    if (!(error instanceof GraphQLError)) {
+      // Request-level problems found by graphql-http (malformed JSON, missing query, …).
+      return new GraphQLError(error.message, { extensions: { code: 'BAD_USER_INPUT' } });
+    }
+    const original = error.originalError;
+    if (!original || original instanceof GraphQLError) {
+      return error.extensions.code === undefined ? withCode(error, 'GRAPHQL_VALIDATION_FAILED') : error;
+    }
+    const classified = classifyError(original);
+    if (classified.kind === 'failure') {
+      const { failure } = classified;
+      return rebuild(error, failure.message, {
+        code: failure.code,
+        ...(failure.field !== undefined ? { field: failure.field } : {}),
+        ...(failure.issues !== undefined ? { issues: failure.issues } : {}),
+      });
+    }
+    if (classified.kind === 'database') {
+      logger.error({ err: original, path: error.path }, 'database error while resolving a GraphQL field');
+      return rebuild(error, DATABASE_ERROR_MESSAGE, { code: 'INTERNAL_SERVER_ERROR' });
+    }
+    logger.error({ err: original, path: error.path }, 'unexpected error while resolving a GraphQL field');
+    return rebuild(error, INTERNAL_ERROR_MESSAGE, { code: 'INTERNAL_SERVER_ERROR' });
+  };
+}

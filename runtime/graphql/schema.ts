@@ -1,0 +1,54 @@
+/**
+ * Builds the executable schema at boot from the committed SDL and the generated resolvers
+ * (`@graphql-tools/schema`), adding the `DateTime` scalar and, on every entity column field, the
+ * masking check: a field removed by masking answers `FORBIDDEN` naming it (spec §5.5, §7).
+ */
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import type { IResolvers } from '@graphql-tools/utils';
+import { GraphQLError, GraphQLScalarType, type GraphQLSchema, Kind } from 'graphql';
+import { MASKED_FIELDS, type MaskedRow } from '../ability.js';
+import type { EntityDescriptor } from '../entity-metadata.js';
+import { forbiddenField } from '../posture.js';
+import type { GraphQLContext } from './context.js';
+
+/** `DateTime`: an ISO-8601 instant on the wire, a `Date` in resolvers. */
+export const DateTimeScalar = new GraphQLScalarType<Date, string>({
+  name: 'DateTime',
+  description: 'An instant, as an ISO-8601 string in UTC (for example 2026-11-21T09:30:00.000Z).',
+  serialize(value) {
+    const date = value instanceof Date ? value : typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined;
+    if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime cannot represent a non-date value');
+    return date.toISOString();
+  },
+  parseValue(value) {
+    const date = typeof value === 'string' ? new Date(value) : undefined;
+    if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime expects an ISO-8601 string');
+    return date;
+  },
+  parseLiteral(node) {
+    if (node.kind !== Kind.STRING) throw new GraphQLError('DateTime expects an ISO-8601 string', { nodes: node });
+    const date = new Date(node.value);
+    if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime expects an ISO-8601 string', { nodes: node });
+    return date;
+  },
+});
+
+function maskedFieldResolver(entity: string, field: string): (parent: MaskedRow<Record<string, unknown>>) => unknown {
+  return (parent) => {
+    if (parent[MASKED_FIELDS]?.has(field)) throw forbiddenField(entity, field);
+    return parent[field];
+  };
+}
+
+/** The executable schema: `sdl` with `resolvers`, the DateTime scalar and masked entity fields. */
+export function buildExecutableSchema(sdl: string, resolvers: IResolvers<unknown, GraphQLContext>, entities: readonly EntityDescriptor[]): GraphQLSchema {
+  const masking: Record<string, Record<string, unknown>> = {};
+  for (const entity of entities) {
+    masking[entity.name] = Object.fromEntries(entity.fields.map((field) => [field, maskedFieldResolver(entity.name, field)]));
+  }
+  return makeExecutableSchema<GraphQLContext>({
+    typeDefs: sdl,
+    resolvers: [{ DateTime: DateTimeScalar }, masking as IResolvers<unknown, GraphQLContext>, resolvers],
+    resolverValidationOptions: { requireResolversToMatchSchema: 'error' },
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * Refusing a selection up front (spec §7: "a field excluded by the caller's grant → FORBIDDEN
+ * naming the field; selecting only permitted fields succeeds"). Walks the operation's selection
+ * under a field, through fragments, connection edges and relations, and checks every selected
+ * entity column against the ability's field grants before any row is read.
+ */
+import { type FieldNode, type GraphQLObjectType, type GraphQLResolveInfo, getNamedType, isObjectType, Kind, type SelectionSetNode } from 'graphql';
+import { canOnType } from '../ability.js';
+import type { RequestContext } from '../context.js';
+import type { EntityDescriptor } from '../entity-metadata.js';
+import { forbiddenField } from '../posture.js';
+
+/**
+ * Throws `FORBIDDEN` naming the first selected entity field (in document order) that no
+ * `read` rule of the caller grants. `entities` maps type name → descriptor.
+ */
+export function assertSelectionPermitted(info: GraphQLResolveInfo, request: RequestContext, entities: ReadonlyMap<string, EntityDescriptor>): void {
+  if (request.unscoped) return;
+  const returnType = getNamedType(info.returnType);
+  if (!isObjectType(returnType)) return;
+  for (const node of info.fieldNodes) {
+    if (node.selectionSet) walk(info, request, entities, returnType, node.selectionSet, new Set());
+  }
+}
+
+function walk(
+  info: GraphQLResolveInfo,
+  request: RequestContext,
+  entities: ReadonlyMap<string, EntityDescriptor>,
+  type: GraphQLObjectType,
+  selectionSet: SelectionSetNode,
+  visitedFragments: Set<string>,
+): void {
+  const entity = entities.get(type.name);
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      checkField(info, request, entities, type, entity, selection, visitedFragments);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      const condition = selection.typeCondition ? info.schema.getType(selection.typeCondition.name.value) : type;
+      if (condition && isObjectType(condition)) walk(info, request, entities, condition, selection.selectionSet, visitedFragments);
+    } else {
+      const name = selection.name.value;
+      const fragment = info.fragments[name];
+      if (!fragment || visitedFragments.has(name)) continue;
+      visitedFragments.add(name);
+      const condition = info.schema.getType(fragment.typeCondition.name.value);
+      if (condition && isObjectType(condition)) walk(info, request, entities, condition, fragment.selectionSet, visitedFragments);
+    }
+  }
+}
+
+function checkField(
+  info: GraphQLResolveInfo,
+  request: RequestContext,
+  entities: ReadonlyMap<string, EntityDescriptor>,
+  type: GraphQLObjectType,
+  entity: EntityDescriptor | undefined,
+  node: FieldNode,
+  visitedFragments: Set<string>,
+): void {
+  const name = node.name.value;
+  if (entity?.fields.includes(name) && !canOnType(request.ability, 'read', entity.name, name)) throw forbiddenField(entity.name, name);
+  const field = type.getFields()[name];
+  if (!field || !node.selectionSet) return;
+  const fieldType = getNamedType(field.type);
+  if (isObjectType(fieldType)) walk(info, request, entities, fieldType, node.selectionSet, visitedFragments);
+}

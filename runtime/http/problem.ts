@@ -1,0 +1,70 @@
+/**
+ * REST errors as `application/problem+json` (RFC 9457, PRODUCT.md §4): `type`, `title`,
+ * `status`, `detail`, plus `code` (the same codes as GraphQL's `extensions.code`) and, where they
+ * apply, `field`, `issues` or `versions`. Database faults say only `database error`.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../errors.js';
+import type { Failure, FailureCode } from '../result.js';
+
+/** A problem document (RFC 9457) with this server's extension members. */
+export interface Problem {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly detail: string;
+  readonly code: string;
+  readonly [extension: string]: unknown;
+}
+
+/** HTTP status of each failure code. */
+export const FAILURE_STATUS: Readonly<Record<FailureCode, number>> = {
+  BAD_USER_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+};
+
+/** A problem document for `status` with `detail` and extension members. */
+export function problem(status: number, code: string, detail: string, extensions: Record<string, unknown> = {}): Problem {
+  return { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, code, ...extensions };
+}
+
+/** The problem document of a failure. */
+export function failureProblem(failure: Failure): Problem {
+  return problem(FAILURE_STATUS[failure.code], failure.code, failure.message, {
+    ...(failure.field !== undefined ? { field: failure.field } : {}),
+    ...(failure.issues !== undefined ? { issues: failure.issues } : {}),
+  });
+}
+
+/** Sends `body` as `application/problem+json` (with `WWW-Authenticate` on 401). */
+export function sendProblem(response: Response, body: Problem, headers: Record<string, string> = {}): void {
+  if (response.headersSent) return;
+  for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+  if (body.status === 401) response.setHeader('WWW-Authenticate', 'Bearer');
+  response.status(body.status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+/**
+ * Answers an error thrown while handling a request: failures with their status; database faults
+ * with 503 (unavailable) or 500 and `database error`; anything else 500. Logs what is not a
+ * failure, with its details.
+ */
+export function sendError(response: Response, error: unknown, logger: Logger): void {
+  const classified = classifyError(error);
+  if (classified.kind === 'failure') {
+    sendProblem(response, failureProblem(classified.failure));
+    return;
+  }
+  if (classified.kind === 'database') {
+    logger.error({ err: error }, 'database error while handling a request');
+    sendProblem(response, problem(classified.unavailable ? 503 : 500, 'INTERNAL_SERVER_ERROR', DATABASE_ERROR_MESSAGE));
+    return;
+  }
+  logger.error({ err: error }, 'unexpected error while handling a request');
+  sendProblem(response, problem(500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE));
+}

@@ -1,0 +1,88 @@
+/**
+ * The HTTP route table (spec §4.2, §4.3): what the generated `http/routes.ts` declares, and how a
+ * route's result becomes a response — a keyset page as a flat JSON array with `x-next-cursor`
+ * (only when more rows remain), a value (null → 404), a whole list, or 204.
+ */
+import type { Request, Response } from 'express';
+import type { Authentication } from '../auth.js';
+import type { RequestContext } from '../context.js';
+import type { Page } from '../keyset.js';
+import { problem, sendProblem } from './problem.js';
+
+/** HTTP methods routes use. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a route handler receives. */
+export interface HttpCall {
+  /** Path parameters by name. */
+  readonly params: Readonly<Record<string, string>>;
+  /** Query-string values (text, or a list for a repeated key). */
+  readonly query: Readonly<Record<string, unknown>>;
+  /** The parsed JSON body (routes that take one). */
+  readonly body: unknown;
+  readonly request: RequestContext;
+  readonly authentication: Authentication;
+}
+
+/**
+ * How a route's result is sent: `page` (flat array + `x-next-cursor`), `value` (JSON; null or
+ * undefined → 404), `list` (JSON array), `empty` (204).
+ */
+export type ReplyKind = 'page' | 'value' | 'list' | 'empty';
+
+/** One route of one controller, as generated. */
+export interface RouteDefinition {
+  readonly method: HttpMethod;
+  /** Controller path plus route path, without prefix or version: `/posts/:id/publish`. */
+  readonly path: string;
+  /** Versions the route is mounted under; empty for an unversioned controller. */
+  readonly versions: readonly string[];
+  readonly controller: string;
+  readonly handler: string;
+  /** Success status. */
+  readonly status: number;
+  readonly reply: ReplyKind;
+  /** Whether the route reads a JSON body (bodies are parsed only for these). */
+  readonly takesBody: boolean;
+  /** Runs the route: gate, pipes, controller method, masking. Throws failures. */
+  readonly handle: (call: HttpCall) => Promise<unknown>;
+}
+
+/** The name of the header carrying the next cursor of a keyset page (spec §4.2). */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+
+/** Sends `value`, the result of `route`, as the response (spec §4.2). */
+export function sendReply(request: Request, response: Response, route: RouteDefinition, value: unknown): void {
+  switch (route.reply) {
+    case 'page': {
+      const page = value as Page<unknown>;
+      if (page.next_cursor !== undefined) response.setHeader(NEXT_CURSOR_HEADER, page.next_cursor);
+      response.status(route.status).json(page.items);
+      return;
+    }
+    case 'value':
+      if (value === null || value === undefined) {
+        sendProblem(response, problem(404, 'NOT_FOUND', `nothing was found at ${request.path}`));
+        return;
+      }
+      response.status(route.status).json(value);
+      return;
+    case 'list':
+      response.status(route.status).json(value);
+      return;
+    case 'empty':
+      response.status(204).end();
+      return;
+  }
+}
+
+/** Reads one query-string value as text; a repeated key or a missing one gives undefined. */
+export function queryText(query: Readonly<Record<string, unknown>>, name: string): string | undefined {
+  const value = query[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A path parameter's value (always present once Express matched the route's path). */
+export function pathParameter(call: HttpCall, name: string): string {
+  return call.params[name] ?? '';
+}

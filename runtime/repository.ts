@@ -1,0 +1,162 @@
+/**
+ * Scoped data access for one entity (spec §5): the base class of every generated repository.
+ *
+ * Every read is filtered by the ambient ability's rules for the action (`read` by default);
+ * every write is checked against the rules of its action on the row it writes; a context without
+ * an ability reads nothing and writes nothing (fail closed, spec §5.6). Lists are keyset pages
+ * over the primary key (spec §8), or whole scoped collections capped at `LIST_CAP` (spec §4.2).
+ */
+import { subject as tagSubject } from '@casl/ability';
+import type { Logger } from 'pino';
+import { rowScope, scopedWhere, type WhereCondition } from './ability.js';
+import { currentContext } from './context.js';
+import { emptyPage, LIST_CAP, type Page, type PageArgs, pageWindow, toPage } from './keyset.js';
+import { fail, ok, type Result } from './result.js';
+
+/** The Prisma model delegate methods a repository uses (`database.user` satisfies it). */
+export interface ModelDelegate<Row, Where, Create> {
+  findMany(args: { where?: Where; orderBy?: { id: 'asc' | 'desc' }; take?: number }): PromiseLike<Row[]>;
+  findFirst(args: { where?: Where }): PromiseLike<Row | null>;
+  create(args: { data: Create }): PromiseLike<Row>;
+  updateMany(args: { where?: Where; data: Partial<Create> }): PromiseLike<{ count: number }>;
+  deleteMany(args: { where?: Where }): PromiseLike<{ count: number }>;
+}
+
+/** Options of {@link EntityRepository.update}. */
+export interface UpdateOptions<Where> {
+  /** The ability action the write needs (default `update`); e.g. `publish`. */
+  readonly action?: string;
+  /** Extra condition the row must meet (e.g. `{ status: 'draft' }`); otherwise NOT_FOUND. */
+  readonly expect?: Where;
+}
+
+/** A row with a primary key (keyset cursors are ids). */
+export interface KeyedRow {
+  readonly id: string;
+}
+
+/** Is `error` a Prisma known-request error with `code`? */
+export function isPrismaError(error: unknown, code: string): error is Error & { code: string; meta?: Record<string, unknown> } {
+  return error instanceof Error && (error as { code?: unknown }).code === code && error.name === 'PrismaClientKnownRequestError';
+}
+
+/**
+ * Scoped data access for entity `entityName`. Subclasses (generated) bind the Prisma delegate
+ * and the row / where / create types.
+ */
+export class EntityRepository<Row extends KeyedRow, Where extends object, Create extends object> {
+  /**
+   * @param entityName the entity (and CASL subject) name, e.g. `User`
+   * @param delegate the Prisma model delegate (`database.user`)
+   * @param logger where truncation warnings go
+   */
+  constructor(
+    protected readonly entityName: string,
+    protected readonly delegate: ModelDelegate<Row, Where, Create>,
+    protected readonly logger: Logger,
+  ) {}
+
+  /** The caller's scope for `action` combined with `extra`; undefined when it denies every row. */
+  protected scope(action: string, extra?: Where): Where | undefined {
+    return scopedWhere(rowScope(currentContext(), action, this.entityName), extra as WhereCondition | undefined) as Where | undefined;
+  }
+
+  /**
+   * One keyset page of the rows the caller may read, in id order (spec §4.2, §8): fetches
+   * `first + 1` rows after the cursor and drops the probe. `filter` narrows the list further.
+   */
+  async page(args: PageArgs, filter?: Where): Promise<Page<Row>> {
+    const window = pageWindow(args);
+    const where = this.scope('read', filter);
+    if (!where) return emptyPage();
+    const rows = await this.delegate.findMany({
+      where: window.after === undefined ? where : ({ AND: [where, { id: { gt: window.after } }] } as Where),
+      orderBy: { id: 'asc' },
+      take: window.take,
+    });
+    return toPage(rows, window);
+  }
+
+  /**
+   * Every row the caller may read, in id order, capped at `LIST_CAP` (pagination mode `none`,
+   * spec §4.2). Logs a warning naming the entity when the cap truncates the list.
+   */
+  async listAll(filter?: Where): Promise<Row[]> {
+    const where = this.scope('read', filter);
+    if (!where) return [];
+    const rows = await this.delegate.findMany({ where, orderBy: { id: 'asc' }, take: LIST_CAP + 1 });
+    if (rows.length <= LIST_CAP) return rows;
+    this.logger.warn({ entity: this.entityName, cap: LIST_CAP }, `list of ${this.entityName} truncated to LIST_CAP (${LIST_CAP} rows); page it with a cursor list instead`);
+    return rows.slice(0, LIST_CAP);
+  }
+
+  /** The row with `id` if it exists and the caller may read it, else null. */
+  async findById(id: string): Promise<Row | null> {
+    const where = this.scope('read', { id } as Where);
+    return where ? this.delegate.findFirst({ where }) : null;
+  }
+
+  /** The readable rows among `ids` (any order; unreadable and unknown ids are left out). */
+  async findManyByIds(ids: readonly string[]): Promise<Row[]> {
+    if (ids.length === 0) return [];
+    const where = this.scope('read', { id: { in: [...ids] } } as Where);
+    return where ? this.delegate.findMany({ where }) : [];
+  }
+
+  /** Whether the caller's ability allows `action` on this particular row. */
+  permits(action: string, row: Partial<Row> | Create): boolean {
+    const context = currentContext();
+    if (context.unscoped) return true;
+    return context.ability?.can(action, tagSubject(this.entityName, { ...row })) ?? false;
+  }
+
+  /**
+   * Creates a row (spec §5.5): the `create` rules must allow this very row (so a conditional
+   * grant such as "own org" is enforced on the data written). A unique violation is CONFLICT.
+   */
+  async create(data: Create): Promise<Result<Row>> {
+    if (!this.permits('create', data)) return fail('FORBIDDEN', `you may not create this ${this.entityName}`);
+    try {
+      return ok(await this.delegate.create({ data }));
+    } catch (error) {
+      if (isPrismaError(error, 'P2002')) return fail('CONFLICT', `a ${this.entityName} with the same ${uniqueFields(error)} already exists`);
+      if (isPrismaError(error, 'P2003')) return fail('BAD_USER_INPUT', `a referenced row does not exist (${String(error.meta?.field_name ?? 'foreign key')})`);
+      throw error;
+    }
+  }
+
+  /**
+   * Updates the row `id` if the caller's rules for `options.action` (default `update`) allow it
+   * and it meets `options.expect`; NOT_FOUND otherwise. The check and the write are one
+   * statement, so a concurrent change cannot slip between them. Returns the updated row.
+   */
+  async update(id: string, data: Partial<Create>, options: UpdateOptions<Where> = {}): Promise<Result<Row>> {
+    const conditions = options.expect ? ({ AND: [{ id }, options.expect] } as Where) : ({ id } as Where);
+    const where = this.scope(options.action ?? 'update', conditions);
+    if (!where) return fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
+    try {
+      const { count } = await this.delegate.updateMany({ where, data });
+      if (count === 0) return fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
+    } catch (error) {
+      if (isPrismaError(error, 'P2002')) return fail('CONFLICT', `a ${this.entityName} with the same ${uniqueFields(error)} already exists`);
+      throw error;
+    }
+    const row = await this.delegate.findFirst({ where: { id } as Where });
+    return row ? ok(row) : fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
+  }
+
+  /** Deletes the row `id` if the caller's `delete` rules allow it; NOT_FOUND otherwise. */
+  async delete(id: string): Promise<Result<{ id: string }>> {
+    const where = this.scope('delete', { id } as Where);
+    if (!where) return fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
+    const { count } = await this.delegate.deleteMany({ where });
+    return count === 0 ? fail('NOT_FOUND', `${this.entityName} ${id} was not found`) : ok({ id });
+  }
+}
+
+function uniqueFields(error: { meta?: Record<string, unknown> }): string {
+  const target = error.meta?.target;
+  const fromAdapter = (error.meta?.driverAdapterError as { cause?: { constraint?: { fields?: unknown } } } | undefined)?.cause?.constraint?.fields;
+  const fields = Array.isArray(target) ? target : Array.isArray(fromAdapter) ? fromAdapter : undefined;
+  return fields ? fields.map(String).join(', ') : 'unique value';
+}

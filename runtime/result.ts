@@ -1,0 +1,65 @@
+/**
+ * Failures an operation can report, and the `Result` type operations and services return
+ * (spec §4.1: "an operation may return a value or a result that can fail"; spec §7).
+ *
+ * A failure is data with a code from PRODUCT.md §4. Each transport maps it once:
+ * GraphQL puts it in `errors[].extensions.code` (`runtime/graphql/errors.ts`), REST answers
+ * problem+json with the matching status (`runtime/http/problem.ts`).
+ */
+
+/** Codes a failure carries on the wire (PRODUCT.md §4). */
+export type FailureCode = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT';
+
+/** One problem with an input value: where (dotted path, `''` for the whole value) and what. */
+export interface InputIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A failure an operation reports to its caller. */
+export interface Failure {
+  readonly code: FailureCode;
+  /** Safe to show to the caller; never carries SQL, stack traces or file paths. */
+  readonly message: string;
+  /** For `FORBIDDEN` on a field: the field the caller's grant excludes. */
+  readonly field?: string;
+  /** For `BAD_USER_INPUT`: each problem found. */
+  readonly issues?: readonly InputIssue[];
+}
+
+/** The outcome of an operation or service call: a value, or a failure. */
+export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: Failure };
+
+/** A successful result holding `value`. */
+export function ok<T>(value: T): Result<T> {
+  return { ok: true, value };
+}
+
+/** A failed result with `code` and a caller-safe `message` (plus optional field/issues). */
+export function fail(code: FailureCode, message: string, details: Pick<Failure, 'field' | 'issues'> = {}): Result<never> {
+  return { ok: false, failure: { code, message, ...details } };
+}
+
+/**
+ * The thrown form of a {@link Failure}, for places that cannot return one: pipes, guards, the
+ * posture gate, `currentPrincipal()`. Transports catch it and answer with its failure.
+ */
+export class FailureError extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+    this.name = 'FailureError';
+  }
+}
+
+/** Narrowing helper: is `value` a {@link Result}? Used by generated code to unwrap returns. */
+export function isResult(value: unknown): value is Result<unknown> {
+  if (typeof value !== 'object' || value === null || !('ok' in value)) return false;
+  const candidate = value as { ok: unknown; value?: unknown; failure?: unknown };
+  return (candidate.ok === true && 'value' in candidate) || (candidate.ok === false && typeof candidate.failure === 'object');
+}
+
+/** The value of an ok result; throws the failure (as {@link FailureError}) otherwise. */
+export function unwrap<T>(result: Result<T>): T {
+  if (result.ok) return result.value;
+  throw new FailureError(result.failure);
+}

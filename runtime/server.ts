@@ -1,0 +1,205 @@
+/**
+ * Boots a generated application: configuration, logging, database, the container of providers,
+ * the executable GraphQL schema and the Express app (authentication, GraphQL, REST routes,
+ * health), then listens. What is application-specific comes in an {@link ApplicationDefinition}
+ * emitted by the generator (`generated/app.ts`).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import type { IResolvers } from '@graphql-tools/utils';
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { printSdl } from './graphql/sdl.js';
+import type { Logger } from 'pino';
+import { AbilityCache, type AbilityFactory } from './ability.js';
+import { type Authentication, TokenVerifier } from './auth.js';
+import { type AppConfig, loadConfig } from './config.js';
+import { type RequestContext, runInContext } from './context.js';
+import { configureConnection, createAdapterFactory, type DatabaseClient, isDatabaseReachable, providerOf } from './database.js';
+import type { EntityDescriptor } from './entity-metadata.js';
+import { EventBus } from './events.js';
+import type { GraphQLContext } from './graphql/context.js';
+import { createGraphQLHandler } from './graphql/http.js';
+import { buildExecutableSchema } from './graphql/schema.js';
+import { problem, sendError, sendProblem } from './http/problem.js';
+import { type RouteDefinition, sendReply } from './http/routes.js';
+import { createLogger } from './logger.js';
+
+/** Services the runtime hands to the generated container. */
+export interface RuntimeServices {
+  readonly logger: Logger;
+  readonly eventBus: EventBus;
+}
+
+/** Everything application-specific, as emitted in `generated/app.ts`. */
+export interface ApplicationDefinition<Database extends DatabaseClient, Container> {
+  /** The committed SDL (`generated/schema.graphql`). */
+  readonly schemaFile: URL;
+  /** Exposed entities: wire fields and relations. */
+  readonly entities: readonly EntityDescriptor[];
+  /** Wraps a driver adapter in the generated Prisma client. */
+  readonly createDatabase: (adapter: SqlDriverAdapterFactory) => Database;
+  /** Constructs every provider once, dependencies first. */
+  readonly createContainer: (database: Database, services: RuntimeServices) => Container;
+  readonly createResolvers: (container: Container, services: RuntimeServices) => IResolvers<unknown, GraphQLContext>;
+  readonly createRoutes: (container: Container) => readonly RouteDefinition[];
+  /** The container's `@Abilities()` provider. */
+  readonly abilities: (container: Container) => AbilityFactory;
+}
+
+/** A listening server. */
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly logger: Logger;
+  /** Stops accepting, finishes in-flight requests, closes the database. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startServer}. */
+export interface StartOptions {
+  /** Environment to read `APP_*` from (default `process.env`). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** A logger to use instead of creating one. */
+  readonly logger?: Logger;
+}
+
+/** Per-request state the authentication step leaves for later steps. */
+interface RequestState {
+  readonly request: RequestContext;
+  readonly authentication: Authentication;
+}
+
+function stateOf(response: Response): RequestState {
+  return response.locals as unknown as RequestState;
+}
+
+/** Starts the application; resolves once it listens. Throws `ConfigError` on bad configuration. */
+export async function startServer<Database extends DatabaseClient, Container>(
+  definition: ApplicationDefinition<Database, Container>,
+  options: StartOptions = {},
+): Promise<RunningServer> {
+  const { config, warnings } = loadConfig(options.env ?? process.env);
+  const logger = options.logger ?? createLogger(config.log);
+  for (const warning of warnings) logger.warn(warning);
+
+  const provider = providerOf(config.database.url);
+  const database = definition.createDatabase(createAdapterFactory(config.database.url));
+  await configureConnection(database, provider);
+  const eventBus = new EventBus();
+  const services: RuntimeServices = { logger, eventBus };
+  const container = definition.createContainer(database, services);
+  const abilities = new AbilityCache(definition.abilities(container));
+  const verifier = new TokenVerifier(config.auth);
+
+  const sdl = readFileSync(definition.schemaFile, 'utf8');
+  const schema = buildExecutableSchema(sdl, definition.createResolvers(container, services), definition.entities);
+  if (config.graphql.emitSdl) {
+    const target = new URL('./schema.graphql', definition.schemaFile);
+    writeFileSync(target, printSdl(schema));
+    logger.info({ file: fileURLToPath(target) }, 'wrote the GraphQL schema (APP_GRAPHQL__EMIT_SDL)');
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  // Authentication (spec §5.1): verify the bearer token once, seed principal and ability as the
+  // ambient context of everything that follows.
+  app.use((request: Request, response: Response, next: NextFunction) => {
+    verifier.authenticate(request.headers.authorization).then((authentication) => {
+      const principal = authentication.kind === 'authenticated' ? authentication.principal : undefined;
+      const context: RequestContext = { principal, ability: principal ? abilities.for(principal) : undefined, unscoped: false };
+      response.locals.request = context;
+      response.locals.authentication = authentication;
+      runInContext(context, next);
+    }, next);
+  });
+
+  app.get('/health', async (_request, response) => {
+    const reachable = await isDatabaseReachable(database);
+    response.status(reachable ? 200 : 503).json({ status: reachable ? 'ok' : 'degraded', db: reachable ? 'ok' : 'down' });
+  });
+
+  mountGraphQL(app, config, schema, logger);
+  mountRoutes(app, config, definition.createRoutes(container), logger);
+
+  app.use((request: Request, response: Response) => {
+    sendProblem(response, problem(404, 'NOT_FOUND', `no route answers ${request.method} ${request.path}`));
+  });
+  app.use((error: unknown, _request: Request, response: Response, _next: NextFunction) => {
+    const status = (error as { status?: unknown; type?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const detail = status === 413 ? `the request body exceeds ${config.http.bodyLimit}` : 'the request body is not valid JSON';
+      sendProblem(response, problem(status, status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_USER_INPUT', detail));
+      return;
+    }
+    sendError(response, error, logger);
+  });
+
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.http.port, config.http.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.http.host === '0.0.0.0' ? '127.0.0.1' : config.http.host;
+  const url = `http://${host}:${port}`;
+  logger.info({ url, database: provider }, `listening on ${url}`);
+
+  return {
+    url,
+    port,
+    logger,
+    close: () => closeServer(server, database),
+  };
+}
+
+function mountGraphQL(app: express.Express, config: AppConfig, schema: ReturnType<typeof buildExecutableSchema>, logger: Logger): void {
+  const path = config.graphql.path;
+  app.post(
+    path,
+    createGraphQLHandler({
+      schema,
+      logger,
+      contextFor: (request) => {
+        const state = stateOf(request.res as Response);
+        return { request: state.request, authentication: state.authentication };
+      },
+    }),
+  );
+  app.all(path, (_request, response) => {
+    sendProblem(response, problem(405, 'METHOD_NOT_ALLOWED', `${path} answers POST; the playground is off (APP_GRAPHQL__PLAYGROUND=true serves it on GET)`), { Allow: 'POST' });
+  });
+}
+
+function mountRoutes(app: express.Express, config: AppConfig, routes: readonly RouteDefinition[], logger: Logger): void {
+  const json = express.json({ limit: config.http.bodyLimit });
+  for (const route of routes) {
+    const addresses = route.versions.length > 0 ? route.versions.map((version) => ({ version, address: `${config.http.prefix}/v${version}${route.path}` })) : [{ version: undefined, address: `${config.http.prefix}${route.path}` }];
+    for (const { version, address } of addresses) {
+      const handler = async (request: Request, response: Response): Promise<void> => {
+        const state = stateOf(response);
+        try {
+          const value = await route.handle({ params: request.params as Record<string, string>, query: request.query as Record<string, unknown>, body: request.body, request: state.request, authentication: state.authentication });
+          sendReply(request, response, route, value);
+        } catch (error) {
+          sendError(response, error, logger);
+        }
+      };
+      const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+      if (route.takesBody) app[method](address, json, handler);
+      else app[method](address, handler);
+      logger.info({ controller: route.controller, method: route.method, address, handler: `${route.controller}.${route.handler}`, ...(version ? { version } : {}) }, `mounted ${route.method} ${address}`);
+    }
+  }
+}
+
+async function closeServer(server: Server, database: DatabaseClient): Promise<void> {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  await database.$disconnect();
+}
