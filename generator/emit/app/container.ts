@@ -1,0 +1,47 @@
+/**
+ * Emits `container.ts`: the providers of the mounted modules, constructed once at boot with
+ * their dependencies first. Dependency injection is resolved at generate time from constructor
+ * parameter types, so nothing is looked up by reflection at run time.
+ */
+import { constructionOrder, resolveDependency } from '../../model/application.js';
+import { providerVariable, repositoryClass, repositoryModule } from '../../model/naming.js';
+import type { EmitContext } from '../context.js';
+import { type GeneratedFile, TypeScriptFile, writeDoc } from '../writer.js';
+
+/** The `container.ts` file. */
+export function emitContainer({ model, application, outputDir }: EmitContext): GeneratedFile {
+  const file = new TypeScriptFile('container.ts', outputDir, 'The providers of every module reachable from AppModule, constructed once at boot, dependencies\nfirst. Dependency injection is resolved at generate time from constructor parameter types.');
+  const { body: w, imports } = file;
+  const database = imports.type(`${outputDir}/database.ts`, 'Database');
+  const services = imports.type('runtime/server.ts', 'RuntimeServices');
+  const { order } = constructionOrder(model, application);
+  const members: { name: string; type: string }[] = [];
+  for (const entity of model.entities) {
+    members.push({ name: providerVariable(repositoryClass(entity.name)), type: imports.value(`${outputDir}/${repositoryModule(entity.name)}`, repositoryClass(entity.name)) });
+  }
+  for (const provider of order) members.push({ name: providerVariable(provider.name), type: imports.ref(provider.source) });
+
+  writeDoc(w, ['Every constructed provider and repository, by variable name.']);
+  w.write('export interface Container').block(() => {
+    for (const member of members) w.writeLine(`readonly ${member.name}: ${member.type};`);
+  });
+  w.blankLine();
+  writeDoc(w, ['Constructs the container on `database`, with the runtime `services` (logger, event bus).']);
+  w.write(`export function createContainer(database: ${database}, services: ${services}): Container`).block(() => {
+    for (const entity of model.entities) {
+      w.writeLine(`const ${providerVariable(repositoryClass(entity.name))} = new ${repositoryClass(entity.name)}(database, services.logger);`);
+    }
+    for (const provider of order) {
+      const args = provider.dependencies.map((dependency) => {
+        const target = resolveDependency(model, application, dependency);
+        if (target.kind === 'provider') return providerVariable(target.provider.name);
+        if (target.kind === 'repository') return providerVariable(repositoryClass(target.entity.name));
+        if (target.kind === 'builtin') return `services.${providerVariable(target.ref.exportName)}`;
+        return 'undefined as never';
+      });
+      w.writeLine(`const ${providerVariable(provider.name)} = new ${provider.name}(${args.join(', ')});`);
+    }
+    w.writeLine(`return { ${members.map((member) => member.name).join(', ')} };`);
+  });
+  return file.render();
+}

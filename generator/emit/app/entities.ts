@@ -1,0 +1,87 @@
+/**
+ * Emits `entities.ts`: the runtime's view of each exposed entity (wire fields for masking and
+ * selection checks, relations for loaders) and the structure of every input type (REST bodies
+ * are checked with the same rules GraphQL applies to its input objects).
+ */
+import { constantCase, fieldsConstant } from '../../model/naming.js';
+import type { AppModel, TypeShape } from '../../model/model.js';
+import { matchHasMany } from '../prisma/schema.js';
+import { type EmitContext, exposedEntities, inputNamed, wireFields } from '../context.js';
+import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
+
+/** The constant holding an input type's structure: `CreateUser` → `CREATE_USER_INPUT`. */
+export function inputConstant(name: string): string {
+  return `${constantCase(name)}_INPUT`;
+}
+
+/** TypeScript source of an {@link InputFieldType} literal for `shape`. */
+export function inputFieldLiteral(model: AppModel, shape: TypeShape): string {
+  const named = shape.named;
+  let type: string;
+  if (named.kind === 'scalar') type = `{ kind: 'scalar', name: '${named.name}' }`;
+  else if (named.kind === 'enum') type = `{ kind: 'enum', values: [${(model.enums.find((candidate) => candidate.name === named.name)?.values ?? []).map(quote).join(', ')}] }`;
+  else if (named.kind === 'input') type = `${inputConstant(named.name)}.type`;
+  else type = `{ kind: 'scalar', name: 'String' }`;
+  return `{ type: ${type}, list: ${shape.list}, nullable: ${shape.nullable} }`;
+}
+
+/** The `entities.ts` file. */
+export function emitEntities({ model, outputDir }: EmitContext): GeneratedFile {
+  const file = new TypeScriptFile('entities.ts', outputDir, 'What the runtime knows about each exposed entity (wire fields, relations) and the structure of\nevery input type, for masking, selection checks, loaders and REST body checks.');
+  const { body: w, imports } = file;
+  const entities = exposedEntities(model);
+  for (const entity of entities) {
+    writeDoc(w, [`Wire fields of ${entity.name} (${entity.source.file}).`]);
+    w.writeLine(`export const ${fieldsConstant(entity.name)} = [${wireFields(entity).map(quote).join(', ')}] as const;`);
+    w.blankLine();
+  }
+  const descriptor = imports.type('runtime/entity-metadata.ts', 'EntityDescriptor');
+  writeDoc(w, ['Every exposed entity (spec §2).']);
+  w.write(`export const ENTITIES: readonly ${descriptor}[] = [`).indent(() => {
+    for (const entity of entities) {
+      const relations = entity.relations
+        .filter((relation) => relation.exposed)
+        .map((relation) => {
+          const column = relation.kind === 'belongsTo' ? relation.column : (matchHasMany(relation, entity, model.entities)?.column ?? '');
+          return `{ kind: '${relation.kind}', field: ${quote(relation.name)}, target: ${quote(relation.target)}, column: ${quote(column)} }`;
+        });
+      w.writeLine(`{ name: ${quote(entity.name)}, fields: ${fieldsConstant(entity.name)}, relations: [${relations.join(', ')}] },`);
+    }
+  });
+  w.writeLine('];');
+  w.blankLine();
+  writeDoc(w, ['{@link ENTITIES} by name.']);
+  w.writeLine(`export const ENTITY_BY_NAME: ReadonlyMap<string, ${descriptor}> = new Map(ENTITIES.map((entity) => [entity.name, entity]));`);
+
+  const inputType = imports.type('runtime/inputs.ts', 'InputFieldType');
+  // Inputs in dependency order: an input used by another is declared first.
+  const ordered: string[] = [];
+  const seen = new Set<string>();
+  const visit = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    for (const field of inputNamed(model, name)?.fields ?? []) if (field.type.named.kind === 'input') visit(field.type.named.name);
+    ordered.push(name);
+  };
+  for (const input of model.inputs) visit(input.name);
+  for (const name of ordered) {
+    const input = inputNamed(model, name);
+    if (!input) continue;
+    w.blankLine();
+    writeDoc(w, [`Structure of input ${input.name} (${input.span.file}).`]);
+    w.write(`export const ${inputConstant(input.name)}: ${inputType} & { readonly type: { readonly kind: 'input' } } = {`).indent(() => {
+      w.write('type: {').indent(() => {
+        w.writeLine("kind: 'input',");
+        w.write('fields: {').indent(() => {
+          for (const field of input.fields) w.writeLine(`${field.name}: ${inputFieldLiteral(model, field.type)},`);
+        });
+        w.writeLine('},');
+      });
+      w.writeLine('},');
+      w.writeLine('list: false,');
+      w.writeLine('nullable: false,');
+    });
+    w.writeLine('};');
+  }
+  return file.render();
+}

@@ -1,0 +1,44 @@
+/**
+ * Emits the composition root: `app.ts` (everything the runtime needs to start this application)
+ * and `main.ts` (the entry point a deployment runs).
+ */
+import type { EmitContext } from '../context.js';
+import { type GeneratedFile, TypeScriptFile } from '../writer.js';
+import { providerVariable } from '../../model/naming.js';
+
+/** The `app.ts` file. */
+export function emitApp({ application, outputDir }: EmitContext): GeneratedFile {
+  const file = new TypeScriptFile('app.ts', outputDir, 'The application as the runtime starts it: schema, entities, database client, container, resolvers,\nroutes and the ability factory. Read a request from here: routes → controller → service → repository.');
+  const { body: w, imports } = file;
+  const definition = imports.type('runtime/server.ts', 'ApplicationDefinition');
+  imports.value(`${outputDir}/container.ts`, 'createContainer');
+  imports.type(`${outputDir}/container.ts`, 'Container');
+  imports.value(`${outputDir}/database.ts`, 'createDatabase');
+  imports.type(`${outputDir}/database.ts`, 'Database');
+  imports.value(`${outputDir}/entities.ts`, 'ENTITIES');
+  imports.value(`${outputDir}/graphql/resolvers.ts`, 'createResolvers');
+  imports.value(`${outputDir}/http/routes.ts`, 'createRoutes');
+  const abilities = application.providers.find((provider) => provider.role === 'abilities');
+  w.writeLine('/** This application. */');
+  w.write(`export const application: ${definition}<Database, Container> = `).inlineBlock(() => {
+    w.writeLine("schemaFile: new URL('./schema.graphql', import.meta.url),");
+    w.writeLine('entities: ENTITIES,');
+    w.writeLine('createDatabase,');
+    w.writeLine('createContainer,');
+    w.writeLine('createResolvers,');
+    w.writeLine('createRoutes,');
+    w.writeLine(`abilities: (container) => container.${abilities ? providerVariable(abilities.name) : 'undefined as never'},`);
+  });
+  w.write(';');
+  return file.render();
+}
+
+/** The `main.ts` file. */
+export function emitMain({ outputDir }: EmitContext): GeneratedFile {
+  const file = new TypeScriptFile('main.ts', outputDir, 'Entry point of the generated server: `node --import tsx generated/main.ts` (what `serve` runs).\nConfiguration comes from APP_* environment variables (README, spec §4.5).');
+  const { body: w, imports } = file;
+  imports.value('runtime/main.ts', 'runServer');
+  imports.value(`${outputDir}/app.ts`, 'application');
+  w.writeLine('await runServer(application);');
+  return file.render();
+}

@@ -1,0 +1,55 @@
+/**
+ * Emits one repository per entity: a typed subclass of the runtime's `EntityRepository`
+ * binding the Prisma delegate, so every query of that entity goes through the caller's row
+ * scope (spec §5).
+ */
+import { prismaDelegate, repositoryClass, repositoryModule } from '../../model/naming.js';
+import type { EntityModel } from '../../model/model.js';
+import type { EmitContext } from '../context.js';
+import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
+
+/** Where the Prisma client of the default provider is emitted, relative to `generated/`. */
+export const PRISMA_CLIENT_MODULE = 'prisma/sqlite/client/client.ts';
+
+function emitRepository(entity: EntityModel, outputDir: string): GeneratedFile {
+  const file = new TypeScriptFile(
+    repositoryModule(entity.name),
+    outputDir,
+    `Data access for ${entity.name} (${entity.source.file}), always inside the caller's row scope (spec §5):\nreads are filtered by the ability's rules, writes are checked against them, and a caller\nwithout an ability gets nothing. The queries themselves are in runtime/repository.ts.`,
+  );
+  const { body: w, imports } = file;
+  const base = imports.value('runtime/repository.ts', 'EntityRepository');
+  const logger = imports.packageType('pino', 'Logger');
+  const database = imports.type(`${outputDir}/database.ts`, 'Database');
+  const client = `${outputDir}/${PRISMA_CLIENT_MODULE}`;
+  imports.type(client, 'Prisma');
+  const row = imports.type(client, entity.name);
+  w.writeLine(`/** Scoped data access for ${entity.name}: pages, lookups, loader batches and checked writes. */`);
+  w.write(`export class ${repositoryClass(entity.name)} extends ${base}<${row}, Prisma.${entity.name}WhereInput, Prisma.${entity.name}UncheckedCreateInput>`).block(() => {
+    w.write(`constructor(database: ${database}, logger: ${logger})`).block(() => {
+      w.writeLine(`super(${quote(entity.name)}, database.${prismaDelegate(entity.name)}, logger);`);
+    });
+  });
+  return file.render();
+}
+
+/** Every repository file. */
+export function emitRepositories({ model, outputDir }: EmitContext): GeneratedFile[] {
+  return model.entities.map((entity) => emitRepository(entity, outputDir));
+}
+
+/** The `database.ts` file: the Prisma client type and its construction from a driver adapter. */
+export function emitDatabase({ outputDir }: EmitContext): GeneratedFile {
+  const file = new TypeScriptFile('database.ts', outputDir, 'The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/database.ts.');
+  const { body: w, imports } = file;
+  const client = imports.value(`${outputDir}/${PRISMA_CLIENT_MODULE}`, 'PrismaClient');
+  const adapter = imports.packageType('@prisma/driver-adapter-utils', 'SqlDriverAdapterFactory');
+  w.writeLine('/** The Prisma client: one delegate per entity (`database.user`, …). */');
+  w.writeLine(`export type Database = InstanceType<typeof ${client}>;`);
+  w.blankLine();
+  w.writeLine('/** Wraps a driver adapter factory in the Prisma client. */');
+  w.write(`export function createDatabase(adapter: ${adapter}): Database`).block(() => {
+    w.writeLine(`return new ${client}({ adapter });`);
+  });
+  return file.render();
+}

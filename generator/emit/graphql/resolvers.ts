@@ -1,0 +1,209 @@
+/**
+ * Emits `graphql/resolvers.ts`: one resolver per mounted operation (spec §4.1, §5.5). Each
+ * reads, in order: the posture gate (authorized operations: ability, then the selection against
+ * field grants), the argument pipes, the call of the declared method, the unwrapping of a
+ * `Result`, and the masking of the returned entities.
+ */
+import type CodeBlockWriter from 'code-block-writer';
+import type { AppModel, OperationModel, ParamModel, PipeModel, ResolverModel } from '../../model/model.js';
+import { fieldsConstant, pipesConstant, providerVariable } from '../../model/naming.js';
+import { type EmitContext, tsArgumentType } from '../context.js';
+import { type GeneratedFile, type ImportSet, quote, TypeScriptFile, writeDoc } from '../writer.js';
+
+/** `new Pipe(args)` source for a pipe, importing what it names. */
+export function pipeExpression(pipe: PipeModel, imports: ImportSet): string {
+  const className = imports.ref(pipe.class);
+  const args = pipe.args.map((argument) => (argument.kind === 'ref' ? imports.ref(argument.ref) : argument.text));
+  return `new ${className}(${args.join(', ')})`;
+}
+
+/** The expression passing a parameter's value to the method (absent optional → undefined). */
+export function argumentValue(param: ParamModel, value: string): string {
+  if (param.optional) return `${value} ?? undefined`;
+  if (param.type.nullable) return `${value} ?? null`;
+  return value;
+}
+
+/** Where an operation is declared, for the resolver's docstring. */
+function origin(model: AppModel, operation: OperationModel): string {
+  const resolver = model.resolvers.find((candidate) => candidate.name === operation.owner);
+  const file = resolver ? model.providers.find((provider) => provider.name === resolver.name)?.source.file : undefined;
+  return `${operation.owner}.${operation.methodName} (${file ?? '?'}:${operation.span.line})`;
+}
+
+function postureText(operation: OperationModel): string {
+  const posture = operation.postures[0];
+  if (!posture) return 'no posture';
+  return posture.kind === 'public' ? 'public (ungated)' : `authorized: ${posture.action} ${posture.subject}`;
+}
+
+function rootName(operation: OperationModel): string {
+  return operation.operationType === 'query' ? 'Query' : operation.operationType === 'mutation' ? 'Mutation' : 'Subscription';
+}
+
+class ResolverWriter {
+  constructor(
+    private readonly context: EmitContext,
+    private readonly file: TypeScriptFile,
+  ) {}
+
+  private get w(): CodeBlockWriter {
+    return this.file.body;
+  }
+
+  private get imports(): ImportSet {
+    return this.file.imports;
+  }
+
+  /** Module-level constants holding each piped parameter's pipes (built once). */
+  writePipeConstants(resolvers: readonly ResolverModel[]): void {
+    let wrote = false;
+    for (const resolver of resolvers) {
+      for (const operation of resolver.operations) {
+        for (const param of operation.params) {
+          if (param.pipes.length === 0) continue;
+          const pipe = this.imports.type('runtime/pipes.ts', 'PipeTransform');
+          writeDoc(this.w, [`Pipes of argument ${param.name} of ${rootName(operation)}.${operation.fieldName}.`]);
+          this.w.writeLine(`const ${pipesConstant(operation.owner, operation.methodName, param.name)}: readonly ${pipe}[] = [${param.pipes.map((p) => pipeExpression(p, this.imports)).join(', ')}];`);
+          wrote = true;
+        }
+      }
+    }
+    if (wrote) this.w.blankLine();
+  }
+
+  private argsType(operation: OperationModel): string {
+    if (operation.params.length === 0) return 'Record<string, never>';
+    const members = operation.params.map((param) => `readonly ${param.name}${param.type.nullable ? '?' : ''}: ${tsArgumentType(this.context.model, param.type, this.imports)}`);
+    return `{ ${members.join('; ')} }`;
+  }
+
+  /** Writes the statements computing each argument; returns the call's argument list. */
+  private writeArguments(operation: OperationModel): string[] {
+    return operation.params.map((param) => {
+      if (param.pipes.length === 0) return argumentValue(param, `args.${param.name}`);
+      const apply = this.imports.value('runtime/pipes.ts', 'applyPipes');
+      const ownerType = this.imports.type(this.ownerSource(operation.owner), operation.owner);
+      const index = operation.params.indexOf(param);
+      this.w.writeLine(`const ${param.name} = (await ${apply}(args.${param.name}, ${pipesConstant(operation.owner, operation.methodName, param.name)})) as Parameters<${ownerType}['${operation.methodName}']>[${index}];`);
+      return param.name;
+    });
+  }
+
+  private ownerSource(owner: string): string {
+    return this.context.model.providers.find((provider) => provider.name === owner)?.source.file ?? '';
+  }
+
+  /** The expression returned for the operation's value `value`. */
+  private returned(operation: OperationModel, value: string): string {
+    const shape = operation.returns;
+    let out = value;
+    if (shape.kind !== 'void' && shape.result) out = `${this.imports.value('runtime/result.ts', 'unwrap')}(${out})`;
+    if (shape.kind === 'page') out = `${out}.items`;
+    if (shape.kind === 'void') return 'true';
+    const entity = shape.kind === 'page' ? (shape.item.kind === 'entity' ? shape.item.name : undefined) : shape.type.named.kind === 'entity' ? shape.type.named.name : undefined;
+    const posture = operation.postures[0];
+    if (!entity || posture?.kind !== 'authorized') return out;
+    const mask = this.imports.value('runtime/ability.ts', 'maskOutput');
+    const fields = this.imports.value(`${this.context.outputDir}/entities.ts`, fieldsConstant(entity));
+    return `${mask}(context.request, ${quote(entity)}, ${fields}, ${out})`;
+  }
+
+  private writeGate(operation: OperationModel): void {
+    const posture = operation.postures[0];
+    if (posture?.kind !== 'authorized') return;
+    const gate = this.imports.value('runtime/graphql/operation.ts', 'authorizeOperation');
+    const entities = this.imports.value(`${this.context.outputDir}/entities.ts`, 'ENTITY_BY_NAME');
+    this.w.writeLine(`${gate}(context, info, ${entities}, ${quote(posture.action)}, ${quote(posture.subject)});`);
+  }
+
+  writeOperation(operation: OperationModel): void {
+    const w = this.w;
+    const context = this.imports.type('runtime/graphql/context.ts', 'GraphQLContext');
+    const info = this.imports.packageType('graphql', 'GraphQLResolveInfo');
+    writeDoc(w, [operation.doc, `${rootName(operation)}.${operation.fieldName} → ${origin(this.context.model, operation)}; ${postureText(operation)}.`]);
+    if (operation.operationType === 'subscription') {
+      this.writeSubscription(operation, context, info);
+      return;
+    }
+    const argsName = operation.params.length > 0 ? 'args' : '_args';
+    const gated = operation.postures[0]?.kind === 'authorized';
+    const contextName = gated ? 'context' : '_context';
+    const infoName = gated ? 'info' : '_info';
+    w.write(`${operation.fieldName}: async (_parent: unknown, ${argsName}: ${this.argsType(operation)}, ${contextName}: ${context}, ${infoName}: ${info}) => `).inlineBlock(() => {
+      this.writeGate(operation);
+      const callArgs = this.writeArguments(operation);
+      const call = `${providerVariable(operation.owner)}.${operation.methodName}(${callArgs.join(', ')})`;
+      if (operation.returns.kind === 'void') {
+        w.writeLine(`await ${call};`);
+        w.writeLine('return true;');
+      } else {
+        w.writeLine(`const value = await ${call};`);
+        w.writeLine(`return ${this.returned(operation, 'value')};`);
+      }
+    });
+    w.write(',').newLine();
+  }
+
+  private writeSubscription(operation: OperationModel, context: string, info: string): void {
+    const w = this.w;
+    const posture = operation.postures[0];
+    const entity = operation.returns.kind === 'value' && operation.returns.type.named.kind === 'entity' ? operation.returns.type.named.name : undefined;
+    const ownerType = this.imports.type(this.ownerSource(operation.owner), operation.owner);
+    w.write(`${operation.fieldName}: `).inlineBlock(() => {
+      w.write(`subscribe: (_parent: unknown, _args: unknown, context: ${context}, info: ${info}) => `).inlineBlock(() => {
+        this.writeGate(operation);
+        const source = `services.eventBus.subscribe<Parameters<${ownerType}['${operation.methodName}']>[0]>(${quote(operation.topic ?? operation.fieldName)})`;
+        if (entity && posture?.kind === 'authorized') {
+          const readable = this.imports.value('runtime/graphql/subscriptions.ts', 'readableItems');
+          w.writeLine(`return ${readable}(${source}, context.request, ${quote(entity)});`);
+        } else {
+          w.writeLine(`return ${source};`);
+        }
+      });
+      w.write(',').newLine();
+      w.write(`resolve: (item: Parameters<${ownerType}['${operation.methodName}']>[0], _args: unknown, context: ${context}) => `).inlineBlock(() => {
+        w.writeLine(`const value = ${providerVariable(operation.owner)}.${operation.methodName}(item);`);
+        w.writeLine(`return ${this.returned(operation, 'value')};`);
+      });
+      w.write(',').newLine();
+    });
+    w.write(',').newLine();
+  }
+}
+
+/** The `graphql/resolvers.ts` file. */
+export function emitResolvers(context: EmitContext): GeneratedFile {
+  const file = new TypeScriptFile(
+    'graphql/resolvers.ts',
+    context.outputDir,
+    'Resolvers of every mounted GraphQL operation (spec §4.1). Each one: posture gate, argument pipes,\nthe declared method, Result unwrapping, masking of returned entities (spec §5.5).',
+  );
+  const { body: w, imports } = file;
+  const writer = new ResolverWriter(context, file);
+  const resolvers = context.application.resolvers;
+  writer.writePipeConstants(resolvers);
+  const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
+  const services = imports.type('runtime/server.ts', 'RuntimeServices');
+  const resolverMap = imports.packageType('@graphql-tools/utils', 'IResolvers');
+  const graphqlContext = imports.type('runtime/graphql/context.ts', 'GraphQLContext');
+  const operations = resolvers.flatMap((resolver) => resolver.operations);
+  const usesServices = operations.some((operation) => operation.operationType === 'subscription');
+  writeDoc(w, ['The resolver map, bound to the container\'s resolver instances.']);
+  w.write(`export function createResolvers(container: ${container}, ${usesServices ? 'services' : '_services'}: ${services}): ${resolverMap}<unknown, ${graphqlContext}>`).block(() => {
+    const owners = [...new Set(operations.map((operation) => providerVariable(operation.owner)))].sort();
+    if (owners.length > 0) w.writeLine(`const { ${owners.join(', ')} } = container;`);
+    w.write('return').block(() => {
+      for (const root of ['query', 'mutation', 'subscription'] as const) {
+        const ofRoot = operations.filter((operation) => operation.operationType === root);
+        if (ofRoot.length === 0) continue;
+        w.write(`${root === 'query' ? 'Query' : root === 'mutation' ? 'Mutation' : 'Subscription'}: `).inlineBlock(() => {
+          for (const operation of ofRoot) writer.writeOperation(operation);
+        });
+        w.write(',').newLine();
+      }
+    });
+    w.write(';');
+  });
+  return file.render();
+}

@@ -1,0 +1,143 @@
+/**
+ * Builds the GraphQL schema of the mounted application from the model with graphql-js (spec
+ * §2, §4.1) and prints it as the committed SDL. Field names are the camelCase method names;
+ * `Int` → Int, `string` → String, `boolean` → Boolean; an optional or nullable parameter is a
+ * nullable argument; `Page<T>` and `T[]` are `[T!]!`; `Result<T>` is nullable.
+ */
+import {
+  GraphQLBoolean,
+  GraphQLEnumType,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInputObjectType,
+  type GraphQLInputType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  type GraphQLOutputType,
+  GraphQLSchema,
+  GraphQLString,
+  type GraphQLType,
+} from 'graphql';
+import { DateTimeScalar } from '../../../runtime/graphql/schema.js';
+import { printSdl } from '../../../runtime/graphql/sdl.js';
+import type { EntityModel, NamedType, OperationModel, ParamModel, ReturnShape, TypeShape } from '../../model/model.js';
+import { type EmitContext, exposedEntities } from '../context.js';
+import type { GeneratedFile } from '../writer.js';
+
+const SCALARS = { ID: GraphQLID, String: GraphQLString, Int: GraphQLInt, Float: GraphQLFloat, Boolean: GraphQLBoolean, DateTime: DateTimeScalar } as const;
+
+/** Builds graphql-js types for one model. */
+class SchemaBuilder {
+  private readonly enums = new Map<string, GraphQLEnumType>();
+  private readonly inputs = new Map<string, GraphQLInputObjectType>();
+  private readonly objects = new Map<string, GraphQLObjectType>();
+
+  constructor(private readonly context: EmitContext) {}
+
+  private named(named: NamedType, direction: 'input' | 'output'): GraphQLType {
+    switch (named.kind) {
+      case 'scalar':
+        return SCALARS[named.name];
+      case 'enum':
+        return this.enumType(named.name);
+      case 'input':
+        return this.inputType(named.name);
+      case 'entity':
+        return direction === 'output' ? this.objectType(named.name) : GraphQLString;
+      case 'unsupported':
+        return GraphQLString;
+    }
+  }
+
+  private shape(shape: TypeShape, direction: 'input' | 'output'): GraphQLType {
+    const named = this.named(shape.named, direction);
+    const type: GraphQLType = shape.list ? new GraphQLList(new GraphQLNonNull(named as never)) : named;
+    return shape.nullable ? type : new GraphQLNonNull(type as never);
+  }
+
+  enumType(name: string): GraphQLEnumType {
+    const existing = this.enums.get(name);
+    if (existing) return existing;
+    const model = this.context.model.enums.find((candidate) => candidate.name === name);
+    const type = new GraphQLEnumType({ name, description: model?.doc, values: Object.fromEntries((model?.values ?? []).map((value) => [value, { value }])) });
+    this.enums.set(name, type);
+    return type;
+  }
+
+  inputType(name: string): GraphQLInputObjectType {
+    const existing = this.inputs.get(name);
+    if (existing) return existing;
+    const model = this.context.model.inputs.find((candidate) => candidate.name === name);
+    const type = new GraphQLInputObjectType({
+      name,
+      description: model?.doc,
+      fields: () => Object.fromEntries((model?.fields ?? []).map((field) => [field.name, { type: this.shape(field.type, 'input') as GraphQLInputType, description: field.doc }])),
+    });
+    this.inputs.set(name, type);
+    return type;
+  }
+
+  objectType(name: string): GraphQLObjectType {
+    const existing = this.objects.get(name);
+    if (existing) return existing;
+    const entity = this.context.model.entities.find((candidate) => candidate.name === name);
+    const type = new GraphQLObjectType({ name, description: entity?.doc, fields: () => (entity ? this.entityFields(entity) : {}) });
+    this.objects.set(name, type);
+    return type;
+  }
+
+  private entityFields(entity: EntityModel): GraphQLFieldConfigMap<unknown, unknown> {
+    const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+    for (const column of entity.columns) {
+      if (!column.exposed) continue;
+      fields[column.name] = { type: this.shape(column.type, 'output') as GraphQLOutputType, description: column.doc };
+    }
+    return fields;
+  }
+
+  arguments(params: readonly ParamModel[]): GraphQLFieldConfigArgumentMap {
+    return Object.fromEntries(params.map((param) => [param.name, { type: this.shape(param.type, 'input') as GraphQLInputType }]));
+  }
+
+  returnType(shape: ReturnShape): GraphQLOutputType {
+    if (shape.kind === 'page') return new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.named(shape.item, 'output') as never)));
+    if (shape.kind === 'void') return GraphQLBoolean;
+    return this.shape(shape.type, 'output') as GraphQLOutputType;
+  }
+
+  rootType(name: string, operations: readonly OperationModel[]): GraphQLObjectType | undefined {
+    if (operations.length === 0) return undefined;
+    return new GraphQLObjectType({
+      name,
+      fields: () =>
+        Object.fromEntries(
+          operations.map((operation) => [
+            operation.fieldName,
+            { type: this.returnType(operation.returns), args: this.arguments(operation.params), description: operation.doc, deprecationReason: operation.deprecationReason },
+          ]),
+        ),
+    });
+  }
+}
+
+/** The GraphQL schema of the mounted application. */
+export function buildModelSchema(context: EmitContext): GraphQLSchema {
+  const builder = new SchemaBuilder(context);
+  const operations = context.application.resolvers.flatMap((resolver) => resolver.operations);
+  const ofType = (type: OperationModel['operationType']): OperationModel[] => operations.filter((operation) => operation.operationType === type);
+  return new GraphQLSchema({
+    query: builder.rootType('Query', ofType('query')) ?? new GraphQLObjectType({ name: 'Query', fields: { ok: { type: GraphQLBoolean, description: 'No queries are declared.' } } }),
+    mutation: builder.rootType('Mutation', ofType('mutation')),
+    subscription: builder.rootType('Subscription', ofType('subscription')),
+    types: exposedEntities(context.model).map((entity) => builder.objectType(entity.name)),
+  });
+}
+
+/** The committed SDL, `schema.graphql`. */
+export function emitSdl(context: EmitContext): GeneratedFile {
+  return { path: 'schema.graphql', content: printSdl(buildModelSchema(context)) };
+}

@@ -1,0 +1,68 @@
+/**
+ * Every text file the generator emits, as a map of paths (relative to `generated/`) to content.
+ * Pure: nothing is written here (STYLE.md: only the last pipeline step writes).
+ */
+import { emitContainer } from './app/container.js';
+import { emitEntities } from './app/entities.js';
+import { emitApp, emitMain } from './app/main.js';
+import { emitDatabase, emitRepositories } from './app/repositories.js';
+import type { EmitContext } from './context.js';
+import { emitResolvers } from './graphql/resolvers.js';
+import { emitSdl } from './graphql/schema.js';
+import { emitRoutes } from './http/routes.js';
+import { emitPrismaSchema } from './prisma/schema.js';
+import type { GeneratedFile } from './writer.js';
+
+/** The marker file: `generate` refuses to clear an output folder without it. */
+export const MARKER_FILE = 'README.md';
+/** The marker line at the top of {@link MARKER_FILE}. */
+export const MARKER_LINE = '<!-- resource-service generated output: do not edit; `npm run generate` rewrites this folder -->';
+
+function emitReadme(): GeneratedFile {
+  return {
+    path: MARKER_FILE,
+    content: `${MARKER_LINE}
+
+# generated/
+
+Everything here is written by \`npm run generate\` from \`entities/\`; edit the declarations, not these
+files. CI runs \`generate --check\`, which fails when this folder is stale.
+
+Follow a request from route to SQL:
+
+1. \`http/routes.ts\` (REST) or \`graphql/resolvers.ts\` (GraphQL): the posture gate, argument pipes,
+   the call of the declared controller or resolver method, masking of what it returns.
+2. \`entities/*.controller.ts\` / \`entities/*.resolver.ts\` → \`entities/*.service.ts\`: your code.
+3. \`repositories/*.repository.ts\`: scoped data access, implemented in \`runtime/repository.ts\`;
+   the row scope comes from the caller's ability (\`entities/abilities.ts\`).
+4. \`prisma/sqlite/client/\`: the Prisma client; \`prisma/sqlite/schema.prisma\` and
+   \`prisma/sqlite/migrations/\` describe the tables.
+
+Also here: \`schema.graphql\` (the SDL), \`container.ts\` (providers, dependencies first),
+\`entities.ts\` (wire fields and input structures), \`app.ts\` and \`main.ts\` (the entry point).
+`,
+  };
+}
+
+/** The emitted Prisma schema for SQLite, relative to the output folder. */
+export const SQLITE_SCHEMA_PATH = 'prisma/sqlite/schema.prisma';
+/** The migrations folder for SQLite, relative to the output folder. */
+export const SQLITE_MIGRATIONS_PATH = 'prisma/sqlite/migrations';
+
+/** All emitted text files except migrations and the Prisma client (which need tools). */
+export function emitFiles(context: EmitContext): GeneratedFile[] {
+  const files: GeneratedFile[] = [
+    emitReadme(),
+    { path: SQLITE_SCHEMA_PATH, content: emitPrismaSchema(context.model.entities, context.model.enums, 'sqlite') },
+    emitSdl(context),
+    emitEntities(context),
+    emitDatabase(context),
+    ...emitRepositories(context),
+    emitContainer(context),
+    emitResolvers(context),
+    emitRoutes(context),
+    emitApp(context),
+    emitMain(context),
+  ];
+  return files.sort((a, b) => a.path.localeCompare(b.path));
+}

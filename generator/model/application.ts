@@ -1,0 +1,122 @@
+/**
+ * What is mounted: the modules reachable from `AppModule` through `imports`, and the providers,
+ * resolvers and controllers they list (spec §1: the schema is composed from every resolver
+ * registered in the running app; there is no central list). Also the order the container
+ * constructs providers in, from their constructor dependencies.
+ *
+ * Pure functions of the model; validation rules report what these functions find missing.
+ */
+import path from 'node:path';
+import type { AppModel, ControllerModel, DependencyModel, EntityModel, ModuleModel, ProviderModel, ResolverModel, SourceRef } from './model.js';
+import { repositoryClass, repositoryModule } from './naming.js';
+
+/** The name of the root module. */
+export const ROOT_MODULE = 'AppModule';
+
+/** Built-in providers the runtime supplies, by `runtime/` file and export name. */
+export const BUILTIN_PROVIDERS: readonly SourceRef[] = [
+  { file: 'runtime/events.ts', exportName: 'EventBus' },
+];
+
+/** What a constructor dependency resolves to. */
+export type DependencyTarget =
+  | { readonly kind: 'provider'; readonly provider: ProviderModel }
+  | { readonly kind: 'repository'; readonly entity: EntityModel }
+  | { readonly kind: 'builtin'; readonly ref: SourceRef }
+  | { readonly kind: 'missing' };
+
+/** The mounted application. */
+export interface Application {
+  readonly root: ModuleModel | undefined;
+  /** Reachable modules, in breadth-first order from the root. */
+  readonly modules: readonly ModuleModel[];
+  /** Providers listed by reachable modules (services, resolvers, abilities, …), sorted by name. */
+  readonly providers: readonly ProviderModel[];
+  readonly resolvers: readonly ResolverModel[];
+  readonly controllers: readonly ControllerModel[];
+  /** Built-ins listed by reachable modules (for example `LoaderScope`). */
+  readonly builtins: readonly SourceRef[];
+}
+
+/** Is `ref` declared in the runtime library (`runtime/`)? */
+export function isRuntimeRef(ref: SourceRef | undefined): boolean {
+  return ref !== undefined && ref.file.startsWith('runtime/');
+}
+
+/** Computes what is reachable from `AppModule`. */
+export function resolveApplication(model: AppModel): Application {
+  const modulesByName = new Map(model.modules.map((module) => [module.name, module]));
+  const root = modulesByName.get(ROOT_MODULE);
+  const reachable: ModuleModel[] = [];
+  const seen = new Set<string>();
+  const queue = root ? [root] : [];
+  while (queue.length > 0) {
+    const module = queue.shift();
+    if (!module || seen.has(module.name)) continue;
+    seen.add(module.name);
+    reachable.push(module);
+    for (const entry of module.imports) {
+      const imported = modulesByName.get(entry.name);
+      if (imported) queue.push(imported);
+    }
+  }
+  const providerNames = new Set(reachable.flatMap((module) => [...module.providers, ...module.controllers].map((entry) => entry.name)));
+  const builtins = new Map<string, SourceRef>();
+  for (const module of reachable) {
+    for (const entry of [...module.providers, ...module.imports]) {
+      if (isRuntimeRef(entry.source) && entry.source) builtins.set(entry.source.exportName, entry.source);
+    }
+  }
+  return {
+    root,
+    modules: reachable,
+    providers: model.providers.filter((provider) => providerNames.has(provider.name)),
+    resolvers: model.resolvers.filter((resolver) => providerNames.has(resolver.name)),
+    controllers: model.controllers.filter((controller) => providerNames.has(controller.name)),
+    builtins: [...builtins.values()].sort((a, b) => a.exportName.localeCompare(b.exportName)),
+  };
+}
+
+/** Resolves a constructor dependency to what the container passes for it. */
+export function resolveDependency(model: AppModel, application: Application, dependency: DependencyModel): DependencyTarget {
+  const provider = application.providers.find((candidate) => candidate.name === dependency.typeName);
+  if (provider) return { kind: 'provider', provider };
+  const entity = model.entities.find((candidate) => repositoryClass(candidate.name) === dependency.typeName);
+  if (entity && dependency.source && path.posix.basename(dependency.source.file) === path.posix.basename(repositoryModule(entity.name))) {
+    return { kind: 'repository', entity };
+  }
+  const builtin = BUILTIN_PROVIDERS.find((candidate) => candidate.exportName === dependency.typeName && dependency.source?.file === candidate.file);
+  if (builtin) return { kind: 'builtin', ref: builtin };
+  return { kind: 'missing' };
+}
+
+/**
+ * Providers in construction order (dependencies first), or the providers on a cycle when the
+ * dependencies are circular. Ties are broken by name, so the order is deterministic.
+ */
+export function constructionOrder(model: AppModel, application: Application): { order: ProviderModel[]; cycle: ProviderModel[] | undefined } {
+  const order: ProviderModel[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: ProviderModel[] = [];
+  let cycle: ProviderModel[] | undefined;
+  const visit = (provider: ProviderModel): void => {
+    if (cycle) return;
+    const current = state.get(provider.name);
+    if (current === 'done') return;
+    if (current === 'visiting') {
+      cycle = stack.slice(stack.indexOf(provider));
+      return;
+    }
+    state.set(provider.name, 'visiting');
+    stack.push(provider);
+    for (const dependency of provider.dependencies) {
+      const target = resolveDependency(model, application, dependency);
+      if (target.kind === 'provider') visit(target.provider);
+    }
+    stack.pop();
+    state.set(provider.name, 'done');
+    order.push(provider);
+  };
+  for (const provider of [...application.providers].sort((a, b) => a.name.localeCompare(b.name))) visit(provider);
+  return { order, cycle };
+}

@@ -1,0 +1,99 @@
+/**
+ * Every identifier, file name and wire name the generator derives comes from here, so one
+ * concept has one name everywhere (STYLE.md: "Every generated identifier comes from one naming
+ * helper").
+ */
+
+/** `UserService` → `userService`. */
+export function lowerFirst(name: string): string {
+  return name.charAt(0).toLowerCase() + name.slice(1);
+}
+
+/** `user` → `User`. */
+export function upperFirst(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/** A method name as a GraphQL field name (spec §4.1): camelCase, `get_user` → `getUser`. */
+export function fieldNameOf(methodName: string): string {
+  return lowerFirst(methodName.replace(/[_-]+([a-zA-Z0-9])/g, (_match, letter: string) => letter.toUpperCase()));
+}
+
+/** `BlogPost` → `blog-post` (file names). */
+export function kebabCase(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1-$2')
+    .toLowerCase();
+}
+
+/** `BlogPost` → `BLOG_POST` (constants). */
+export function constantCase(name: string): string {
+  return kebabCase(name).replace(/-/g, '_').toUpperCase();
+}
+
+/** The variable holding a provider instance in the container: `UserService` → `userService`. */
+export function providerVariable(className: string): string {
+  return lowerFirst(className);
+}
+
+/** The generated repository class of an entity: `User` → `UserRepository`. */
+export function repositoryClass(entity: string): string {
+  return `${entity}Repository`;
+}
+
+/** The generated repository module of an entity, relative to `generated/`. */
+export function repositoryModule(entity: string): string {
+  return `repositories/${kebabCase(entity)}.repository.ts`;
+}
+
+/** The Prisma client delegate of an entity: `User` → `user`, `BlogPost` → `blogPost`. */
+export function prismaDelegate(entity: string): string {
+  return lowerFirst(entity);
+}
+
+/** The constant listing an entity's wire fields: `User` → `USER_FIELDS`. */
+export function fieldsConstant(entity: string): string {
+  return `${constantCase(entity)}_FIELDS`;
+}
+
+/** GraphQL connection type of a has_many relation's child (spec §2.4). */
+export function connectionType(entity: string): string {
+  return `${entity}Connection`;
+}
+
+/** GraphQL edge type of a connection (spec §2.4). */
+export function edgeType(entity: string): string {
+  return `${entity}Edge`;
+}
+
+/** The name of a generated operation resolver function: `query` + `users` → `queryUsers`. */
+export function operationFunction(operationType: string, fieldName: string): string {
+  return `${operationType}${upperFirst(fieldName)}`;
+}
+
+/** The name of a generated route handler: `UsersController.list` → `usersControllerList`. */
+export function routeFunction(controller: string, methodName: string): string {
+  return `${lowerFirst(controller)}${upperFirst(methodName)}`;
+}
+
+/** The constant holding the pipes of one parameter: `createUser` + `input` → `createUserInputPipes`. */
+export function pipesConstant(owner: string, methodName: string, parameter: string): string {
+  return `${lowerFirst(owner)}${upperFirst(methodName)}${upperFirst(parameter)}Pipes`;
+}
+
+/** The Prisma relation name of a belongs_to (unique per pair of models): `Post.author` → `PostAuthor`. */
+export function prismaRelationName(entity: string, relation: string): string {
+  return `${entity}${upperFirst(relation)}`;
+}
+
+/** The Prisma back-relation field on the parent for a belongs_to without a declared has_many. */
+export function prismaBackRelationField(child: string, relation: string): string {
+  return `${lowerFirst(child)}${upperFirst(relation)}Inverse`;
+}
+
+/** A TypeScript identifier for a string (used to name imports and constants deterministically). */
+export function identifierOf(text: string): string {
+  const cleaned = text.replace(/[^A-Za-z0-9_$]/g, '_');
+  return /^[0-9]/.test(cleaned) ? `_${cleaned}` : cleaned;
+}

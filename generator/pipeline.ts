@@ -1,0 +1,173 @@
+/**
+ * The generator, staged (STYLE.md): parse → model → validate → emit → write. Validation collects
+ * every error and nothing is written when any exists. Only the last step touches `generated/`,
+ * and it refuses to write into a folder that lacks the generator's marker.
+ *
+ * `check` mode writes nothing: it reports what `write` would change (stale files, a missing
+ * migration, a stale Prisma client), which is what CI runs.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { readMigrationFolders } from '../runtime/migrations.js';
+import type { Diagnostic } from './diagnostics/diagnostic.js';
+import { resolveApplication } from './model/application.js';
+import { emitFiles, MARKER_FILE, MARKER_LINE, SQLITE_MIGRATIONS_PATH, SQLITE_SCHEMA_PATH } from './emit/index.js';
+import { runPrismaGenerate } from './emit/prisma/client.js';
+import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
+import type { GeneratedFile } from './emit/writer.js';
+import { parseDeclarations } from './parse/declarations.js';
+import type { ProjectLayout } from './parse/project.js';
+import { validate } from './validate/index.js';
+
+/** Options of {@link generate}. */
+export interface GenerateOptions {
+  readonly layout: ProjectLayout;
+  /** `write` updates `generated/`; `check` only reports differences. */
+  readonly mode: 'write' | 'check';
+  /** Reverse the order files are read in (determinism tests). */
+  readonly fileOrder?: 'sorted' | 'reversed';
+  /** Run (write) or compare (check) the Prisma client; default true. */
+  readonly prismaClient?: boolean;
+}
+
+/** What a run found and did. */
+export interface GenerateResult {
+  readonly diagnostics: readonly Diagnostic[];
+  /** Output paths written (write) or stale (check), relative to `generated/`. */
+  readonly changed: readonly string[];
+  /** Output paths removed (write) or that would be removed (check). */
+  readonly removed: readonly string[];
+  /** The migration added (write) or missing (check). */
+  readonly migration: PlannedMigration | undefined;
+  /** Whether the Prisma client was regenerated (write) or is stale (check). */
+  readonly prismaClientChanged: boolean;
+  /** Milliseconds per stage. */
+  readonly timings: Readonly<Record<string, number>>;
+}
+
+/** A problem with the output folder itself (not with declarations). */
+export class OutputFolderError extends Error {}
+
+/** Is `relative` (to the output folder) a file the generator manages through a tool? */
+function isToolManaged(relative: string): boolean {
+  return /^prisma\/[^/]+\/(client|migrations)\//.test(relative);
+}
+
+function listFiles(dir: string, base = dir): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...listFiles(full, base));
+    else out.push(path.relative(base, full).split(path.sep).join('/'));
+  }
+  return out;
+}
+
+function readIfExists(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
+
+/** Refuses to write into a non-empty folder that does not carry the generator's marker. */
+function assertMarked(outputDir: string): void {
+  if (!existsSync(outputDir) || readdirSync(outputDir).length === 0) return;
+  const marker = readIfExists(path.join(outputDir, MARKER_FILE));
+  if (!marker?.startsWith(MARKER_LINE)) {
+    throw new OutputFolderError(`refusing to write into ${outputDir}: it is not empty and lacks the generator's marker (${MARKER_FILE}); move its contents away or point the generator elsewhere`);
+  }
+}
+
+/** Measures the stages of one run. */
+class Stopwatch {
+  readonly timings: Record<string, number> = {};
+  private last = performance.now();
+
+  /** Records the milliseconds since the previous lap under `stage`. */
+  lap(stage: string): void {
+    const now = performance.now();
+    this.timings[stage] = Math.round((now - this.last) * 10) / 10;
+    this.last = now;
+  }
+}
+
+/**
+ * Runs the generator. Returns diagnostics (and writes nothing) when declarations are invalid.
+ * Throws {@link OutputFolderError} when the output folder is not the generator's.
+ */
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  const { layout, mode } = options;
+  const watch = new Stopwatch();
+  const model = parseDeclarations(layout, { fileOrder: options.fileOrder });
+  watch.lap('parse');
+  const diagnostics = validate(model);
+  watch.lap('validate');
+  const empty = { changed: [], removed: [], migration: undefined, prismaClientChanged: false };
+  if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) return { diagnostics, ...empty, timings: watch.timings };
+
+  const outputDir = layout.generatedDir;
+  const outputName = path.relative(layout.root, outputDir).split(path.sep).join('/');
+  const files = emitFiles({ model, application: resolveApplication(model), outputDir: outputName });
+  watch.lap('emit');
+
+  const previousSchema = readIfExists(path.join(outputDir, SQLITE_SCHEMA_PATH));
+  const nextSchema = files.find((file) => file.path === SQLITE_SCHEMA_PATH)?.content ?? '';
+  const migrationsDir = path.join(outputDir, SQLITE_MIGRATIONS_PATH);
+  const existingMigrations = readMigrationFolders(migrationsDir);
+  if (previousSchema === undefined && existingMigrations.length > 0) {
+    throw new OutputFolderError(`${path.join(outputName, SQLITE_MIGRATIONS_PATH)} has migrations but ${path.join(outputName, SQLITE_SCHEMA_PATH)} is missing; restore it from version control (it records the schema the last migration leads to)`);
+  }
+  const migration = previousSchema === nextSchema ? undefined : await planMigration(previousSchema, nextSchema, existingMigrations);
+  watch.lap('migrations');
+
+  const emitted = new Map(files.map((file) => [file.path, file.content]));
+  const changed = files.filter((file) => readIfExists(path.join(outputDir, file.path)) !== file.content).map((file) => file.path);
+  const removed = listFiles(outputDir).filter((file) => !emitted.has(file) && !isToolManaged(file));
+  const schemaChanged = previousSchema !== nextSchema;
+  const clientFile = path.join(outputDir, 'prisma/sqlite/client/client.ts');
+
+  if (mode === 'check') {
+    const prismaClientChanged = options.prismaClient !== false && isPrismaClientStale(nextSchema, path.join(outputDir, 'prisma/sqlite/client'));
+    watch.lap('prisma');
+    return { diagnostics, changed, removed, migration, prismaClientChanged, timings: watch.timings };
+  }
+
+  assertMarked(outputDir);
+  writeFiles(outputDir, files.filter((file) => changed.includes(file.path)));
+  for (const file of removed) rmSync(path.join(outputDir, file));
+  if (migration) {
+    writeFiles(migrationsDir, [
+      { path: `${migration.name}/migration.sql`, content: migration.script },
+      { path: 'migration_lock.toml', content: migrationLock('sqlite') },
+    ]);
+  }
+  watch.lap('write');
+  const prismaClientChanged = options.prismaClient !== false && (schemaChanged || !existsSync(clientFile));
+  if (prismaClientChanged) runPrismaGenerate(path.join(outputDir, SQLITE_SCHEMA_PATH));
+  watch.lap('prisma');
+  return { diagnostics, changed, removed, migration, prismaClientChanged, timings: watch.timings };
+}
+
+function writeFiles(dir: string, files: readonly GeneratedFile[]): void {
+  for (const file of files) {
+    const target = path.join(dir, file.path);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, file.content);
+  }
+}
+
+/** Generates the client for `schema` in a temporary folder and compares it with `clientDir`. */
+function isPrismaClientStale(schema: string, clientDir: string): boolean {
+  if (!existsSync(clientDir)) return true;
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'prisma-check-'));
+  try {
+    writeFileSync(path.join(scratch, 'schema.prisma'), schema);
+    runPrismaGenerate(path.join(scratch, 'schema.prisma'));
+    const fresh = listFiles(path.join(scratch, 'client'));
+    const committed = listFiles(clientDir);
+    if (fresh.join('\n') !== committed.join('\n')) return true;
+    return fresh.some((file) => readFileSync(path.join(scratch, 'client', file), 'utf8') !== readFileSync(path.join(clientDir, file), 'utf8'));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

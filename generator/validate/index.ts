@@ -1,0 +1,54 @@
+/**
+ * All validation rules, keyed by rule id (the rule's file name), and the one pass that runs
+ * them. Every rule runs; every finding is collected and sorted (STYLE.md).
+ */
+import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { resolveApplication } from '../model/application.js';
+import type { AppModel } from '../model/model.js';
+import type { Rule } from './rule.js';
+import { abilitiesMissing } from './rules/abilities-missing.js';
+import { appModuleMissing } from './rules/app-module-missing.js';
+import { declarationUnreadable } from './rules/declaration-unreadable.js';
+import { entityCompositePrimaryKey } from './rules/entity-composite-primary-key.js';
+import { entityPrimaryKeyMissing } from './rules/entity-primary-key-missing.js';
+import { moduleEntryUnknown } from './rules/module-entry-unknown.js';
+import { operationFieldDuplicate } from './rules/operation-field-duplicate.js';
+import { operationPostureConflict } from './rules/operation-posture-conflict.js';
+import { operationPostureMissing } from './rules/operation-posture-missing.js';
+import { operationSignature } from './rules/operation-signature.js';
+import { postureSubjectUnknown } from './rules/posture-subject-unknown.js';
+import { providerDependencyCycle } from './rules/provider-dependency-cycle.js';
+import { providerDependencyUnresolved } from './rules/provider-dependency-unresolved.js';
+import { routeListPagination } from './rules/route-list-pagination.js';
+import { routePathParamMissing } from './rules/route-path-param-missing.js';
+import { typeUnsupported } from './rules/type-unsupported.js';
+
+/** Every rule, by id. The id is the rule's file name under `rules/`. */
+export const RULES: Readonly<Record<string, Rule>> = {
+  'abilities-missing': abilitiesMissing,
+  'app-module-missing': appModuleMissing,
+  'declaration-unreadable': declarationUnreadable,
+  'entity-composite-primary-key': entityCompositePrimaryKey,
+  'entity-primary-key-missing': entityPrimaryKeyMissing,
+  'module-entry-unknown': moduleEntryUnknown,
+  'operation-field-duplicate': operationFieldDuplicate,
+  'operation-posture-conflict': operationPostureConflict,
+  'operation-posture-missing': operationPostureMissing,
+  'operation-signature': operationSignature,
+  'posture-subject-unknown': postureSubjectUnknown,
+  'provider-dependency-cycle': providerDependencyCycle,
+  'provider-dependency-unresolved': providerDependencyUnresolved,
+  'route-list-pagination': routeListPagination,
+  'route-path-param-missing': routePathParamMissing,
+  'type-unsupported': typeUnsupported,
+};
+
+/** Runs every rule over `model`; returns all diagnostics, sorted by file, line, column. */
+export function validate(model: AppModel): Diagnostic[] {
+  const application = resolveApplication(model);
+  const diagnostics: Diagnostic[] = [];
+  for (const [ruleId, rule] of Object.entries(RULES)) {
+    rule({ model, application }, (finding) => diagnostics.push({ ruleId, severity: finding.severity ?? 'error', message: finding.message, span: finding.span, ...(finding.related ? { related: finding.related } : {}) }));
+  }
+  return diagnostics.sort(compareDiagnostics);
+}

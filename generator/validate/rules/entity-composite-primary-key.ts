@@ -1,0 +1,21 @@
+/**
+ * Entity composite primary key (spec §2.6)
+ *
+ * Exposed entities have a single-column primary key: cursors and loader keys are one id.
+ * A composite key is allowed only on a storage-only entity (`@Entity({ exposed: false })`).
+ */
+import type { Rule } from '../rule.js';
+
+export const entityCompositePrimaryKey: Rule = ({ model }, report) => {
+  for (const entity of model.entities) {
+    const keys = entity.columns.filter((column) => column.primaryKey);
+    if (!entity.exposed || keys.length < 2) continue;
+    const [first, second] = keys;
+    if (!first || !second) continue;
+    report({
+      message: `${entity.name} has a composite primary key (${keys.map((key) => key.name).join(', ')}), which exposed entities may not have; use one \`@PrimaryKey() id\` plus @Unique(${keys.map((key) => `'${key.name}'`).join(', ')}), or mark the entity @Entity({ exposed: false })`,
+      span: second.span,
+      related: [{ message: 'first primary key column', span: first.span }],
+    });
+  }
+};

@@ -1,0 +1,27 @@
+/**
+ * Operation field duplicate (spec §4.1)
+ *
+ * The schema is composed from every mounted resolver, so two operations must not claim the
+ * same root field: the second would silently replace the first.
+ */
+import type { OperationModel } from '../../model/model.js';
+import type { Rule } from '../rule.js';
+
+export const operationFieldDuplicate: Rule = ({ application }, report) => {
+  const seen = new Map<string, OperationModel>();
+  for (const resolver of application.resolvers) {
+    for (const operation of resolver.operations) {
+      const key = `${operation.operationType}.${operation.fieldName}`;
+      const first = seen.get(key);
+      if (!first) {
+        seen.set(key, operation);
+        continue;
+      }
+      report({
+        message: `${operation.owner}.${operation.methodName} and ${first.owner}.${first.methodName} both define ${operation.operationType} field ${operation.fieldName}; rename one method or set @${operation.operationType === 'query' ? 'Query' : operation.operationType === 'mutation' ? 'Mutation' : 'Subscription'}({ name: '…' })`,
+        span: operation.span,
+        related: [{ message: `${operation.fieldName} is first defined here`, span: first.span }],
+      });
+    }
+  }
+};

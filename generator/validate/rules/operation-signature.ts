@@ -1,0 +1,42 @@
+/**
+ * Operation signature (spec §4.1)
+ *
+ * Arguments are input types (scalars, enums, input interfaces), never entity types; GraphQL
+ * operations return entities, scalars or enums (or pages of entities), never input types. HTTP
+ * path and query parameters are scalars or enums; a body is an input interface.
+ */
+import type { NamedType, ReturnShape } from '../../model/model.js';
+import type { Rule } from '../rule.js';
+
+const returnsInput = (shape: ReturnShape): boolean =>
+  (shape.kind === 'value' && shape.type.named.kind === 'input') || (shape.kind === 'page' && shape.item.kind !== 'entity' && shape.item.kind !== 'unsupported');
+const isScalarOrEnum = (named: NamedType): boolean => named.kind === 'scalar' || named.kind === 'enum';
+
+export const operationSignature: Rule = ({ model }, report) => {
+  for (const resolver of model.resolvers) {
+    for (const operation of resolver.operations) {
+      const name = `${operation.owner}.${operation.methodName}`;
+      for (const param of operation.params) {
+        if (param.type.named.kind === 'entity') {
+          report({ message: `parameter ${param.name} of ${name} is the entity ${param.type.named.name}; arguments must be input types, so declare an interface for the input`, span: param.span });
+        }
+      }
+      if (returnsInput(operation.returns)) report({ message: `${name} returns an input type; return an entity, a scalar or Page<Entity>`, span: operation.span });
+      if (operation.returns.kind === 'void') report({ message: `${name} returns nothing; a GraphQL field must return a value (for example the changed entity)`, span: operation.span });
+    }
+  }
+  for (const controller of model.controllers) {
+    for (const route of controller.routes) {
+      const name = `${route.owner}.${route.methodName}`;
+      for (const param of route.params) {
+        if (param.source === 'body' && param.type.named.kind !== 'input' && param.type.named.kind !== 'unsupported') {
+          report({ message: `the body parameter ${param.name} of ${name} must be an input interface`, span: param.span });
+        }
+        if ((param.source === 'path' || param.source === 'query') && !isScalarOrEnum(param.type.named) && param.type.named.kind !== 'unsupported') {
+          report({ message: `parameter ${param.name} of ${name} is read from the ${param.source === 'path' ? 'path' : 'query string'}, so it must be a scalar or an enum; mark an object parameter @Body()`, span: param.span });
+        }
+      }
+      if (returnsInput(route.returns)) report({ message: `${name} returns an input type; return an entity, a list, Page<Entity> or void`, span: route.span });
+    }
+  }
+};

@@ -1,0 +1,18 @@
+/**
+ * Provider dependency cycle
+ *
+ * Providers are constructed once, dependencies first; a cycle has no such order.
+ */
+import { constructionOrder } from '../../model/application.js';
+import type { Rule } from '../rule.js';
+
+export const providerDependencyCycle: Rule = ({ model, application }, report) => {
+  const { cycle } = constructionOrder(model, application);
+  const first = cycle?.[0];
+  if (!cycle || !first) return;
+  report({
+    message: `providers depend on each other in a cycle: ${[...cycle, first].map((provider) => provider.name).join(' → ')}; move the shared logic into a third provider both can depend on`,
+    span: first.span,
+    related: cycle.slice(1).map((provider) => ({ message: `${provider.name} is on the cycle`, span: provider.span })),
+  });
+};
