@@ -91,45 +91,69 @@ class Stopwatch {
   }
 }
 
+/** The output of a run, computed in memory (nothing written). */
+export interface PlannedOutput {
+  readonly diagnostics: readonly Diagnostic[];
+  /** Every emitted text file (empty when a declaration is invalid). */
+  readonly files: readonly GeneratedFile[];
+  /** The committed Prisma schema the migration starts from (undefined: none yet). */
+  readonly previousSchema: string | undefined;
+  /** The migration the schema change needs, if any. */
+  readonly migration: PlannedMigration | undefined;
+  readonly timings: Readonly<Record<string, number>>;
+}
+
+/**
+ * Parses, validates and emits in memory; plans the migration against the committed schema.
+ * Throws {@link OutputFolderError} when the committed migrations lack their schema snapshot.
+ */
+export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'reversed' = 'sorted'): Promise<PlannedOutput> {
+  const watch = new Stopwatch();
+  const model = parseDeclarations(layout, { fileOrder });
+  watch.lap('parse');
+  const diagnostics = validate(model);
+  watch.lap('validate');
+  if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
+    return { diagnostics, files: [], previousSchema: undefined, migration: undefined, timings: watch.timings };
+  }
+  const outputDir = layout.generatedDir;
+  const outputName = path.relative(layout.root, outputDir).split(path.sep).join('/');
+  const runtimeName = path.relative(layout.root, layout.runtimeDir).split(path.sep).join('/');
+  const files = emitFiles({ model, application: resolveApplication(model), outputDir: outputName, runtimeDir: runtimeName });
+  watch.lap('emit');
+  const previousSchema = readIfExists(path.join(outputDir, SQLITE_SCHEMA_PATH));
+  const nextSchema = files.find((file) => file.path === SQLITE_SCHEMA_PATH)?.content ?? '';
+  const existingMigrations = readMigrationFolders(path.join(outputDir, SQLITE_MIGRATIONS_PATH));
+  if (previousSchema === undefined && existingMigrations.length > 0) {
+    throw new OutputFolderError(`${path.posix.join(outputName, SQLITE_MIGRATIONS_PATH)} has migrations but ${path.posix.join(outputName, SQLITE_SCHEMA_PATH)} is missing; restore it from version control (it records the schema the last migration leads to)`);
+  }
+  const migration = previousSchema === nextSchema ? undefined : await planMigration(previousSchema, nextSchema, existingMigrations);
+  watch.lap('migrations');
+  return { diagnostics, files, previousSchema, migration, timings: watch.timings };
+}
+
 /**
  * Runs the generator. Returns diagnostics (and writes nothing) when declarations are invalid.
  * Throws {@link OutputFolderError} when the output folder is not the generator's.
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const { layout, mode } = options;
+  const plan = await planOutput(layout, options.fileOrder);
+  const { diagnostics, files, migration, previousSchema } = plan;
+  if (files.length === 0) return { diagnostics, changed: [], removed: [], migration: undefined, prismaClientChanged: false, timings: plan.timings };
   const watch = new Stopwatch();
-  const model = parseDeclarations(layout, { fileOrder: options.fileOrder });
-  watch.lap('parse');
-  const diagnostics = validate(model);
-  watch.lap('validate');
-  const empty = { changed: [], removed: [], migration: undefined, prismaClientChanged: false };
-  if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) return { diagnostics, ...empty, timings: watch.timings };
-
   const outputDir = layout.generatedDir;
-  const outputName = path.relative(layout.root, outputDir).split(path.sep).join('/');
-  const files = emitFiles({ model, application: resolveApplication(model), outputDir: outputName });
-  watch.lap('emit');
-
-  const previousSchema = readIfExists(path.join(outputDir, SQLITE_SCHEMA_PATH));
   const nextSchema = files.find((file) => file.path === SQLITE_SCHEMA_PATH)?.content ?? '';
   const migrationsDir = path.join(outputDir, SQLITE_MIGRATIONS_PATH);
-  const existingMigrations = readMigrationFolders(migrationsDir);
-  if (previousSchema === undefined && existingMigrations.length > 0) {
-    throw new OutputFolderError(`${path.join(outputName, SQLITE_MIGRATIONS_PATH)} has migrations but ${path.join(outputName, SQLITE_SCHEMA_PATH)} is missing; restore it from version control (it records the schema the last migration leads to)`);
-  }
-  const migration = previousSchema === nextSchema ? undefined : await planMigration(previousSchema, nextSchema, existingMigrations);
-  watch.lap('migrations');
-
   const emitted = new Map(files.map((file) => [file.path, file.content]));
   const changed = files.filter((file) => readIfExists(path.join(outputDir, file.path)) !== file.content).map((file) => file.path);
   const removed = listFiles(outputDir).filter((file) => !emitted.has(file) && !isToolManaged(file));
-  const schemaChanged = previousSchema !== nextSchema;
-  const clientFile = path.join(outputDir, 'prisma/sqlite/client/client.ts');
+  const clientDir = path.join(outputDir, 'prisma/sqlite/client');
 
   if (mode === 'check') {
-    const prismaClientChanged = options.prismaClient !== false && isPrismaClientStale(nextSchema, path.join(outputDir, 'prisma/sqlite/client'));
+    const prismaClientChanged = options.prismaClient !== false && isPrismaClientStale(nextSchema, clientDir);
     watch.lap('prisma');
-    return { diagnostics, changed, removed, migration, prismaClientChanged, timings: watch.timings };
+    return { diagnostics, changed, removed, migration, prismaClientChanged, timings: { ...plan.timings, ...watch.timings } };
   }
 
   assertMarked(outputDir);
@@ -142,10 +166,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     ]);
   }
   watch.lap('write');
-  const prismaClientChanged = options.prismaClient !== false && (schemaChanged || !existsSync(clientFile));
+  const prismaClientChanged = options.prismaClient !== false && (previousSchema !== nextSchema || !existsSync(path.join(clientDir, 'client.ts')));
   if (prismaClientChanged) runPrismaGenerate(path.join(outputDir, SQLITE_SCHEMA_PATH));
   watch.lap('prisma');
-  return { diagnostics, changed, removed, migration, prismaClientChanged, timings: watch.timings };
+  return { diagnostics, changed, removed, migration, prismaClientChanged, timings: { ...plan.timings, ...watch.timings } };
 }
 
 function writeFiles(dir: string, files: readonly GeneratedFile[]): void {

@@ -60,9 +60,40 @@ function loadEngineModule(): Promise<EngineModule> {
   return engineModule;
 }
 
-async function openEngine(schema: string, adapter: SqlMigrationAwareDriverAdapterFactory): Promise<SchemaEngine> {
+/** An engine and the connections it opened (closed by {@link closeEngine}). */
+interface OpenEngine {
+  readonly engine: SchemaEngine;
+  readonly connections: { dispose(): Promise<void> }[];
+}
+
+/**
+ * Opens the engine on `adapter`, recording every connection it opens: the engine takes SQLite's
+ * exclusive locking mode and `free()` does not close its connections, so they are closed here.
+ */
+async function openEngine(schema: string, adapter: SqlMigrationAwareDriverAdapterFactory): Promise<OpenEngine> {
   const module = await loadEngineModule();
-  return module.SchemaEngine.new({ datamodels: [['schema.prisma', schema]] }, () => undefined, bindMigrationAwareSqlAdapterFactory(adapter));
+  const connections: { dispose(): Promise<void> }[] = [];
+  const tracked: SqlMigrationAwareDriverAdapterFactory = {
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    connect: async () => {
+      const connection = await adapter.connect();
+      connections.push(connection);
+      return connection;
+    },
+    connectToShadowDb: async () => {
+      const connection = await adapter.connectToShadowDb();
+      connections.push(connection);
+      return connection;
+    },
+  };
+  const engine = await module.SchemaEngine.new({ datamodels: [['schema.prisma', schema]] }, () => undefined, bindMigrationAwareSqlAdapterFactory(tracked));
+  return { engine, connections };
+}
+
+async function closeEngine(open: OpenEngine): Promise<void> {
+  open.engine.free();
+  for (const connection of open.connections) await connection.dispose();
 }
 
 /** One migration folder on disk. */
@@ -96,9 +127,9 @@ function migrationList(dir: string, folders: readonly MigrationFolder[]): unknow
  * SQLite and PostgreSQL datamodels alike. Returns `''` when nothing changes.
  */
 export async function diffSchemas(from: string | undefined, to: string): Promise<string> {
-  const engine = await openEngine(to, new PrismaBetterSqlite3({ url: ':memory:' }));
+  const open = await openEngine(to, new PrismaBetterSqlite3({ url: ':memory:' }));
   try {
-    const result = await engine.diff({
+    const result = await open.engine.diff({
       from: from === undefined ? { tag: 'empty' } : { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: from }] },
       to: { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: to }] },
       script: true,
@@ -108,18 +139,18 @@ export async function diffSchemas(from: string | undefined, to: string): Promise
     const script = result.stdout ?? '';
     return /^\s*(-- This is an empty migration\.)?\s*$/.test(script) ? '' : script;
   } finally {
-    engine.free();
+    await closeEngine(open);
   }
 }
 
 /** Applies every pending migration of `dir` to the database behind `adapter`; returns the names applied. */
 export async function applyMigrations(schema: string, dir: string, adapter: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
-  const engine = await openEngine(schema, adapter);
+  const open = await openEngine(schema, adapter);
   try {
-    const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList: migrationList(dir, readMigrationFolders(dir)), filters: FILTERS });
+    const { appliedMigrationNames } = await open.engine.applyMigrations({ migrationsList: migrationList(dir, readMigrationFolders(dir)), filters: FILTERS });
     return appliedMigrationNames;
   } finally {
-    engine.free();
+    await closeEngine(open);
   }
 }
 
@@ -137,11 +168,11 @@ export interface MigrationStatus {
 /** Compares the database behind `adapter` with the migrations in `dir`. */
 export async function migrationStatus(schema: string, dir: string, adapter: SqlMigrationAwareDriverAdapterFactory): Promise<MigrationStatus> {
   const folders = readMigrationFolders(dir);
-  const engine = await openEngine(schema, adapter);
+  const open = await openEngine(schema, adapter);
   try {
     let diagnosis: DiagnoseOutput;
     try {
-      diagnosis = await engine.diagnoseMigrationHistory({ migrationsList: migrationList(dir, folders), optInToShadowDatabase: false, filters: FILTERS });
+      diagnosis = await open.engine.diagnoseMigrationHistory({ migrationsList: migrationList(dir, folders), optInToShadowDatabase: false, filters: FILTERS });
     } catch (error) {
       // P1014: no migrations table yet — nothing is applied.
       if ((error as { code?: string }).code === 'P1014') return { applied: [], pending: folders.map((folder) => folder.name), unknown: [], edited: [], failed: [] };
@@ -158,6 +189,6 @@ export async function migrationStatus(schema: string, dir: string, adapter: SqlM
       failed: diagnosis.failedMigrationNames,
     };
   } finally {
-    engine.free();
+    await closeEngine(open);
   }
 }

@@ -144,6 +144,5 @@ export function createResolvers(container: Container, services: RuntimeServices)
         },
       },
     },
-  }
-  ;
+  };
 }

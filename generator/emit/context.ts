@@ -12,6 +12,8 @@ export interface EmitContext {
   readonly application: Application;
   /** The output folder relative to the project root (`generated`). */
   readonly outputDir: string;
+  /** The runtime library relative to the project root (`runtime`). */
+  readonly runtimeDir: string;
 }
 
 /** Exposed entities, sorted by name. */

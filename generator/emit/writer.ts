@@ -23,8 +23,13 @@ export class ImportSet {
 
   /**
    * @param fromFile the emitted file's path relative to the project root (`generated/x.ts`).
+   * @param runtimeDir where the runtime library is, relative to the project root (model paths
+   *   name its files `runtime/…` whatever the layout).
    */
-  constructor(private readonly fromFile: string) {}
+  constructor(
+    private readonly fromFile: string,
+    private readonly runtimeDir = 'runtime',
+  ) {}
 
   /** Imports `name` from a project-relative module file (`runtime/keyset.ts`). */
   value(file: string, name: string): string {
@@ -63,7 +68,8 @@ export class ImportSet {
 
   private specifier(file: string): string {
     if (file.startsWith('package:')) return file.slice('package:'.length);
-    let relative = path.posix.relative(path.posix.dirname(this.fromFile), file).replace(/\.ts$/, '.js');
+    const located = file.startsWith('runtime/') ? path.posix.join(this.runtimeDir, file.slice('runtime/'.length)) : file;
+    let relative = path.posix.relative(path.posix.dirname(this.fromFile), located).replace(/\.ts$/, '.js');
     if (!relative.startsWith('.')) relative = `./${relative}`;
     return relative;
   }
@@ -100,15 +106,15 @@ export class TypeScriptFile {
 
   /**
    * @param outputPath path relative to the output folder (`graphql/resolvers.ts`)
-   * @param outputDir the output folder relative to the project root (`generated`)
+   * @param layout the output and runtime folders relative to the project root
    * @param doc what the file is, in a sentence or two (its module docstring)
    */
   constructor(
     readonly outputPath: string,
-    outputDir: string,
+    layout: { readonly outputDir: string; readonly runtimeDir: string },
     private readonly doc: string,
   ) {
-    this.imports = new ImportSet(path.posix.join(outputDir, outputPath));
+    this.imports = new ImportSet(path.posix.join(layout.outputDir, outputPath), layout.runtimeDir);
   }
 
   /** The finished file. */

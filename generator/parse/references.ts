@@ -14,8 +14,12 @@ export interface ResolvedReference {
   readonly declaration: Node | undefined;
 }
 
-/** Relative, `/`-separated path of an absolute file path. */
+/**
+ * Relative, `/`-separated path of an absolute file path. Files of the runtime library are named
+ * `runtime/…` wherever the library sits, so the model does not depend on the project layout.
+ */
 export function relativeFile(layout: ProjectLayout, absolute: string): string {
+  if (absolute.startsWith(layout.runtimeDir + path.sep)) return `runtime/${path.relative(layout.runtimeDir, absolute).split(path.sep).join('/')}`;
   return path.relative(layout.root, absolute).split(path.sep).join('/');
 }
 
@@ -39,16 +43,7 @@ export function docOf(node: Node): string | undefined {
 
 /** Resolves names in declaration files. */
 export class ReferenceResolver {
-  private readonly decoratorsFile: string;
-
-  constructor(private readonly layout: ProjectLayout) {
-    this.decoratorsFile = path.join(layout.runtimeDir, 'decorators.ts');
-  }
-
-  /** Is `file` (absolute) inside the runtime library? */
-  isRuntimeFile(file: string): boolean {
-    return file.startsWith(this.layout.runtimeDir + path.sep);
-  }
+  constructor(private readonly layout: ProjectLayout) {}
 
   /**
    * Resolves `identifier` to the exported declaration it names. Follows aliases through the
@@ -91,8 +86,7 @@ export class ReferenceResolver {
     if (!Node.isIdentifier(expression)) return undefined;
     const resolved = this.resolve(expression);
     if (!resolved) return undefined;
-    const absolute = path.join(this.layout.root, resolved.ref.file);
-    return absolute === this.decoratorsFile ? resolved.ref.exportName : undefined;
+    return resolved.ref.file === 'runtime/decorators.ts' ? resolved.ref.exportName : undefined;
   }
 }
 

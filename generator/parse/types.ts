@@ -8,7 +8,6 @@
  * Anything else becomes an `unsupported` type carrying the reason, which the `type-unsupported`
  * rule reports with its location; reading never throws.
  */
-import path from 'node:path';
 import { Node, SyntaxKind, type TypeNode } from 'ts-morph';
 import type { EnumModel, InputFieldModel, InputModel, NamedType, ReturnShape, ScalarName, TypeShape } from '../model/model.js';
 import { docOf, type ReferenceResolver, spanOf } from './references.js';
@@ -100,7 +99,7 @@ export class TypeReader {
     if (!Node.isIdentifier(typeName)) return undefined;
     const resolved = this.resolver.resolve(typeName);
     if (!resolved || resolved.ref.exportName !== name) return undefined;
-    if (path.join(this.layout.root, resolved.ref.file) !== path.join(this.layout.runtimeDir, file)) return undefined;
+    if (resolved.ref.file !== `runtime/${file}`) return undefined;
     return node.getTypeArguments()[0];
   }
 
@@ -116,9 +115,8 @@ export class TypeReader {
     const name = typeName.getText();
     if (name === 'Date') return { kind: 'scalar', name: 'DateTime' };
     const resolved = this.resolver.resolve(typeName);
-    if (!resolved) return unsupported(name, `cannot find ${name}; import it from a declaration file`);
-    const absolute = path.join(this.layout.root, resolved.ref.file);
-    if (resolved.ref.exportName === 'Int' && absolute === path.join(this.layout.runtimeDir, 'scalars.ts')) return { kind: 'scalar', name: 'Int' };
+    if (!resolved) return unsupported(name, `${name} is not declared in the project; use string, Int, number, boolean, Date, an entity, an enum alias or an interface declared in entities/`);
+    if (resolved.ref.exportName === 'Int' && resolved.ref.file === 'runtime/scalars.ts') return { kind: 'scalar', name: 'Int' };
     if (this.registry.entityKeys.has(`${resolved.ref.file}#${resolved.ref.exportName}`)) return { kind: 'entity', name: resolved.ref.exportName };
     const declaration = resolved.declaration;
     if (declaration && Node.isTypeAliasDeclaration(declaration)) {

@@ -14,7 +14,7 @@ import type { GraphQLContext } from './context.js';
 /** `DateTime`: an ISO-8601 instant on the wire, a `Date` in resolvers. */
 export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   name: 'DateTime',
-  description: 'An instant, as an ISO-8601 string in UTC (for example 2026-11-21T09:30:00.000Z).',
+  description: 'An instant, as an ISO-8601 string in UTC (for example 2000-01-31T09:30:00.000Z).',
   serialize(value) {
     const date = value instanceof Date ? value : typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined;
     if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime cannot represent a non-date value');

@@ -9,8 +9,9 @@ import type { EmitContext } from '../context.js';
 import { type GeneratedFile, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The `container.ts` file. */
-export function emitContainer({ model, application, outputDir }: EmitContext): GeneratedFile {
-  const file = new TypeScriptFile('container.ts', outputDir, 'The providers of every module reachable from AppModule, constructed once at boot, dependencies\nfirst. Dependency injection is resolved at generate time from constructor parameter types.');
+export function emitContainer(context: EmitContext): GeneratedFile {
+  const { model, application, outputDir } = context;
+  const file = new TypeScriptFile('container.ts', context, 'The providers of every module reachable from AppModule, constructed once at boot, dependencies\nfirst. Dependency injection is resolved at generate time from constructor parameter types.');
   const { body: w, imports } = file;
   const database = imports.type(`${outputDir}/database.ts`, 'Database');
   const services = imports.type('runtime/server.ts', 'RuntimeServices');

@@ -26,8 +26,9 @@ export function inputFieldLiteral(model: AppModel, shape: TypeShape): string {
 }
 
 /** The `entities.ts` file. */
-export function emitEntities({ model, outputDir }: EmitContext): GeneratedFile {
-  const file = new TypeScriptFile('entities.ts', outputDir, 'What the runtime knows about each exposed entity (wire fields, relations) and the structure of\nevery input type, for masking, selection checks, loaders and REST body checks.');
+export function emitEntities(context: EmitContext): GeneratedFile {
+  const { model } = context;
+  const file = new TypeScriptFile('entities.ts', context, 'What the runtime knows about each exposed entity (wire fields, relations) and the structure of\nevery input type, for masking, selection checks, loaders and REST body checks.');
   const { body: w, imports } = file;
   const entities = exposedEntities(model);
   for (const entity of entities) {

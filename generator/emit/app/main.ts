@@ -7,8 +7,9 @@ import { type GeneratedFile, TypeScriptFile } from '../writer.js';
 import { providerVariable } from '../../model/naming.js';
 
 /** The `app.ts` file. */
-export function emitApp({ application, outputDir }: EmitContext): GeneratedFile {
-  const file = new TypeScriptFile('app.ts', outputDir, 'The application as the runtime starts it: schema, entities, database client, container, resolvers,\nroutes and the ability factory. Read a request from here: routes → controller → service → repository.');
+export function emitApp(context: EmitContext): GeneratedFile {
+  const { application, outputDir } = context;
+  const file = new TypeScriptFile('app.ts', context, 'The application as the runtime starts it: schema, entities, database client, container, resolvers,\nroutes and the ability factory. Read a request from here: routes → controller → service → repository.');
   const { body: w, imports } = file;
   const definition = imports.type('runtime/server.ts', 'ApplicationDefinition');
   imports.value(`${outputDir}/container.ts`, 'createContainer');
@@ -34,8 +35,9 @@ export function emitApp({ application, outputDir }: EmitContext): GeneratedFile 
 }
 
 /** The `main.ts` file. */
-export function emitMain({ outputDir }: EmitContext): GeneratedFile {
-  const file = new TypeScriptFile('main.ts', outputDir, 'Entry point of the generated server: `node --import tsx generated/main.ts` (what `serve` runs).\nConfiguration comes from APP_* environment variables (README, spec §4.5).');
+export function emitMain(context: EmitContext): GeneratedFile {
+  const { outputDir } = context;
+  const file = new TypeScriptFile('main.ts', context, 'Entry point of the generated server: `node --import tsx generated/main.ts` (what `serve` runs).\nConfiguration comes from APP_* environment variables (README, spec §4.5).');
   const { body: w, imports } = file;
   imports.value('runtime/main.ts', 'runServer');
   imports.value(`${outputDir}/app.ts`, 'application');

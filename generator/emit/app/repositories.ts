@@ -11,10 +11,10 @@ import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
 /** Where the Prisma client of the default provider is emitted, relative to `generated/`. */
 export const PRISMA_CLIENT_MODULE = 'prisma/sqlite/client/client.ts';
 
-function emitRepository(entity: EntityModel, outputDir: string): GeneratedFile {
+function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFile {
+  const { outputDir } = context;
   const file = new TypeScriptFile(
-    repositoryModule(entity.name),
-    outputDir,
+    repositoryModule(entity.name), context,
     `Data access for ${entity.name} (${entity.source.file}), always inside the caller's row scope (spec §5):\nreads are filtered by the ability's rules, writes are checked against them, and a caller\nwithout an ability gets nothing. The queries themselves are in runtime/repository.ts.`,
   );
   const { body: w, imports } = file;
@@ -34,13 +34,14 @@ function emitRepository(entity: EntityModel, outputDir: string): GeneratedFile {
 }
 
 /** Every repository file. */
-export function emitRepositories({ model, outputDir }: EmitContext): GeneratedFile[] {
-  return model.entities.map((entity) => emitRepository(entity, outputDir));
+export function emitRepositories(context: EmitContext): GeneratedFile[] {
+  return context.model.entities.map((entity) => emitRepository(entity, context));
 }
 
 /** The `database.ts` file: the Prisma client type and its construction from a driver adapter. */
-export function emitDatabase({ outputDir }: EmitContext): GeneratedFile {
-  const file = new TypeScriptFile('database.ts', outputDir, 'The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/database.ts.');
+export function emitDatabase(context: EmitContext): GeneratedFile {
+  const { outputDir } = context;
+  const file = new TypeScriptFile('database.ts', context, 'The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/database.ts.');
   const { body: w, imports } = file;
   const client = imports.value(`${outputDir}/${PRISMA_CLIENT_MODULE}`, 'PrismaClient');
   const adapter = imports.packageType('@prisma/driver-adapter-utils', 'SqlDriverAdapterFactory');

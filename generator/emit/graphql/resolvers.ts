@@ -175,8 +175,7 @@ class ResolverWriter {
 /** The `graphql/resolvers.ts` file. */
 export function emitResolvers(context: EmitContext): GeneratedFile {
   const file = new TypeScriptFile(
-    'graphql/resolvers.ts',
-    context.outputDir,
+    'graphql/resolvers.ts', context,
     'Resolvers of every mounted GraphQL operation (spec §4.1). Each one: posture gate, argument pipes,\nthe declared method, Result unwrapping, masking of returned entities (spec §5.5).',
   );
   const { body: w, imports } = file;
@@ -193,7 +192,7 @@ export function emitResolvers(context: EmitContext): GeneratedFile {
   w.write(`export function createResolvers(container: ${container}, ${usesServices ? 'services' : '_services'}: ${services}): ${resolverMap}<unknown, ${graphqlContext}>`).block(() => {
     const owners = [...new Set(operations.map((operation) => providerVariable(operation.owner)))].sort();
     if (owners.length > 0) w.writeLine(`const { ${owners.join(', ')} } = container;`);
-    w.write('return').block(() => {
+    w.write('return ').inlineBlock(() => {
       for (const root of ['query', 'mutation', 'subscription'] as const) {
         const ofRoot = operations.filter((operation) => operation.operationType === root);
         if (ofRoot.length === 0) continue;

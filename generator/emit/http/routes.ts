@@ -150,8 +150,7 @@ class RouteWriter {
 /** The `http/routes.ts` file. */
 export function emitRoutes(context: EmitContext): GeneratedFile {
   const file = new TypeScriptFile(
-    'http/routes.ts',
-    context.outputDir,
+    'http/routes.ts', context,
     'The HTTP routes of every mounted controller (spec §4.2, §4.3). Each handler: posture gate, parameters\n(body checked against its input type), pipes, the declared method, Result unwrapping, masking.',
   );
   const { body: w, imports } = file;

@@ -7,6 +7,8 @@
 import type { Rule } from '../rule.js';
 
 export const abilitiesMissing: Rule = ({ model, application }, report) => {
+  // Without a root module nothing is mounted; app-module-missing reports that.
+  if (!application.root) return;
   const mounted = application.providers.filter((provider) => provider.role === 'abilities');
   const declared = model.providers.filter((provider) => provider.role === 'abilities');
   if (mounted.length === 1) return;

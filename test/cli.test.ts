@@ -1,0 +1,170 @@
+/**
+ * The command line as a user runs it (PRODUCT.md §1): `generate [--check]` on fresh, stale and
+ * invalid trees, `migrate`, `seed`, `token`, and configuration errors at boot.
+ */
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, TEST_SECRET } from './support/project.js';
+
+function cli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): SpawnSyncReturns<string> {
+  const cwd = options.cwd ?? ROOT;
+  return spawnSync(process.execPath, ['--import', 'tsx', path.join(cwd, 'generator/cli.ts'), '--root', cwd, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, APP_AUTH__SECRET: TEST_SECRET, APP_LOG__FORMAT: 'json', ...options.env },
+    timeout: 120_000,
+  });
+}
+
+/** A copy of this project in a temporary folder (node_modules linked), to edit freely. */
+function copyProject(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rs-project-'));
+  for (const name of ['entities', 'generated', 'generator', 'runtime', 'package.json', 'tsconfig.json']) {
+    cpSync(path.join(ROOT, name), path.join(dir, name), { recursive: true });
+  }
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  return dir;
+}
+
+describe('generate --check', () => {
+  it('passes on the committed tree', () => {
+    const result = cli(['generate', '--check']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^generated\/ is up to date \(\d+ ms\)\n$/);
+  });
+
+  describe('on a copy of the project', () => {
+    let project: string;
+
+    beforeAll(() => {
+      project = copyProject();
+    });
+
+    afterAll(() => {
+      rmSync(project, { recursive: true, force: true });
+    });
+
+    it('fails on a hand-edited or extra generated file, naming them', () => {
+      const routes = path.join(project, 'generated/http/routes.ts');
+      const original = readFileSync(routes, 'utf8');
+      writeFileSync(routes, original.replace("status: 201", "status: 202"));
+      writeFileSync(path.join(project, 'generated/stray.ts'), 'export {};\n');
+      const result = cli(['generate', '--check'], { cwd: project });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('generated/ is stale');
+      expect(result.stderr).toContain('changed: generated/http/routes.ts');
+      expect(result.stderr).toContain('extra: generated/stray.ts');
+      writeFileSync(routes, original);
+      rmSync(path.join(project, 'generated/stray.ts'));
+      expect(cli(['generate', '--check'], { cwd: project }).status).toBe(0);
+    });
+
+    it('fails after an entity changes, then generate writes the code and a migration', () => {
+      const entity = path.join(project, 'entities/user.entity.ts');
+      writeFileSync(entity, readFileSync(entity, 'utf8').replace('  /** The user\'s org; null', '  /** A short biography. */\n  @Column()\n  bio?: string | null;\n\n  /** The user\'s org; null'));
+      const stale = cli(['generate', '--check'], { cwd: project });
+      expect(stale.status).toBe(1);
+      expect(stale.stderr).toContain('changed: generated/schema.graphql');
+      expect(stale.stderr).toContain('changed: generated/prisma/sqlite/schema.prisma');
+      expect(stale.stderr).toContain('missing migration: 0002_alter_user');
+      expect(stale.stderr).toContain('stale: generated/prisma/sqlite/client');
+
+      const written = cli(['generate'], { cwd: project });
+      expect(written.status).toBe(0);
+      expect(written.stdout).toContain('new migration: generated/prisma/sqlite/migrations/0002_alter_user');
+      expect(readFileSync(path.join(project, 'generated/prisma/sqlite/migrations/0002_alter_user/migration.sql'), 'utf8')).toContain('ADD COLUMN "bio" TEXT');
+      expect(readFileSync(path.join(project, 'generated/schema.graphql'), 'utf8')).toContain('bio: String');
+      expect(cli(['generate', '--check'], { cwd: project }).status).toBe(0);
+    });
+
+    it('refuses invalid declarations with file:line:col and the fix, writing nothing', () => {
+      const resolver = path.join(project, 'entities/org.resolver.ts');
+      const before = readFileSync(path.join(project, 'generated/graphql/resolvers.ts'), 'utf8');
+      writeFileSync(resolver, readFileSync(resolver, 'utf8').replace("  @Authorized('read', Org)\n", ''));
+      const result = cli(['generate'], { cwd: project });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain("entities/org.resolver.ts:12:3 error operation-posture-missing: Query.orgs (OrgResolver.orgs) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
+      expect(result.stderr).toContain('>');
+      expect(result.stderr).toContain('1 error, 0 warnings');
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(readFileSync(path.join(project, 'generated/graphql/resolvers.ts'), 'utf8')).toBe(before);
+    });
+  });
+});
+
+describe('migrate, seed, token', () => {
+  let dir: string;
+  let url: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'rs-cli-'));
+    url = `file:${path.join(dir, 'cli.db')}`;
+  });
+
+  it('deploys the migrations, then reports them all applied', () => {
+    const deployed = cli(['migrate', 'deploy'], { env: { APP_DATABASE__URL: url } });
+    expect(deployed.status).toBe(0);
+    expect(deployed.stdout).toBe('applied 1 migration(s): 0001_init\n');
+    const status = cli(['migrate', 'status'], { env: { APP_DATABASE__URL: url } });
+    expect(status.status).toBe(0);
+    expect(status.stdout).toBe('applied  0001_init\n0 pending\n');
+  });
+
+  it('seeds orgs, users of every role and posts in both states, printing ids with --json', () => {
+    const result = cli(['seed', '--orgs', '3', '--users', '4', '--posts', '2', '--json'], { env: { APP_DATABASE__URL: url } });
+    expect(result.status).toBe(0);
+    const printed = JSON.parse(result.stdout) as { orgs: { id: string }[]; users: { id: string; role: string }[]; posts: { id: string; status: string }[]; tokens: { role: string; token: string }[] };
+    expect(printed.orgs).toHaveLength(3);
+    expect(printed.users).toHaveLength(12);
+    expect(new Set(printed.users.map((user) => user.role))).toEqual(new Set(['admin', 'member', 'viewer']));
+    expect(printed.posts).toHaveLength(24);
+    expect(new Set(printed.posts.map((post) => post.status))).toEqual(new Set(['draft', 'published']));
+    for (const entry of [...printed.orgs, ...printed.users, ...printed.posts]) expect(entry.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(printed.tokens.map((entry) => entry.role)).toEqual(['admin', 'member', 'viewer']);
+  });
+
+  it('seeds nothing with --if-empty when data exists', () => {
+    const result = cli(['seed', '--if-empty'], { env: { APP_DATABASE__URL: url } });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('the database already has data; nothing seeded\n');
+  });
+
+  it('prints a token that verifies with the configured secret and carries the claims', async () => {
+    const sub = '01900000-0000-7000-8000-000000000001';
+    const org = '01900000-0000-7000-8000-000000000002';
+    const result = cli(['token', '--sub', sub, '--org', org, '--role', 'viewer', '--expires', '5m']);
+    expect(result.status).toBe(0);
+    const { payload } = await jwtVerify(result.stdout.trim(), new TextEncoder().encode(TEST_SECRET));
+    expect(payload).toMatchObject({ sub, org_id: org, role: 'viewer' });
+    expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(300);
+  });
+
+  it('explains a missing option instead of failing obscurely', () => {
+    const result = cli(['token', '--sub', 'x']);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain("required option '--org <uuid>' not specified");
+  });
+});
+
+describe('configuration (spec §4.5)', () => {
+  it('refuses to boot on invalid values, naming every bad variable, without a stack trace', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'generated/main.ts')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, APP_HTTP__PORT: 'eighty', APP_HTTP__VERSIONING: 'path', APP_GRAPHQL__MAX_DEPTH: '0', APP_DATABASE__URL: 'mysql://x' },
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('invalid configuration:');
+    expect(result.stderr).toContain('APP_HTTP__PORT: expected an integer between 0 and 65535 (got "eighty")');
+    expect(result.stderr).toContain('APP_HTTP__VERSIONING: expected uri, header or media_type (got "path")');
+    expect(result.stderr).toContain('APP_GRAPHQL__MAX_DEPTH: expected at least 1 (got "0")');
+    expect(result.stderr).toContain('APP_DATABASE__URL: expected file:<path> or postgres://… (got "mysql://x")');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});

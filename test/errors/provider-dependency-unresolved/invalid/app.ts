@@ -1,0 +1,40 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import { Abilities, Authorized, Column, Entity, Injectable, Module, PrimaryKey, Query, Resolver } from '../../../../runtime/decorators.js';
+
+/** A note. */
+@Entity()
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  text!: string;
+}
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+  }
+}
+
+@Injectable()
+export class NoteService {
+  find(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+@Resolver(() => Note)
+export class NoteResolver {
+  constructor(private readonly notes: NoteService) {}
+
+  @Query()
+  @Authorized('read', Note)
+  note(id: string): Promise<Note | null> {
+    return this.notes.find(id);
+  }
+}
+
+@Module({ providers: [NoteResolver, NoteAbilities] })
+export class AppModule {}

@@ -1,0 +1,47 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import type { Page } from '../../../../runtime/keyset.js';
+import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Query, Resolver } from '../../../../runtime/decorators.js';
+
+/** A note. */
+@Entity()
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  text!: string;
+}
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+  }
+}
+
+@Resolver(() => Note)
+export class NoteResolver {
+  @Query()
+  @Authorized('read', Note)
+  note(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+@Controller('notes')
+export class NotesController {
+  @Get()
+  @Authorized('read', Note)
+  list(): Promise<Note[]> {
+    return Promise.resolve([]);
+  }
+
+  @Get('recent')
+  @Authorized('read', Note)
+  recent(): Promise<Page<Note>> {
+    return Promise.resolve({ items: [], has_more: false });
+  }
+}
+
+@Module({ providers: [NoteResolver, NoteAbilities], controllers: [NotesController] })
+export class AppModule {}

@@ -1,0 +1,48 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import type { Page } from '../../../../runtime/keyset.js';
+import type { Int } from '../../../../runtime/scalars.js';
+import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Query, Resolver } from '../../../../runtime/decorators.js';
+
+/** A note. */
+@Entity()
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  text!: string;
+}
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+  }
+}
+
+@Resolver(() => Note)
+export class NoteResolver {
+  @Query()
+  @Authorized('read', Note)
+  note(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+@Controller('notes')
+export class NotesController {
+  @Get('', { pagination: 'none' })
+  @Authorized('read', Note)
+  list(): Promise<Note[]> {
+    return Promise.resolve([]);
+  }
+
+  @Get('recent')
+  @Authorized('read', Note)
+  recent(first?: Int, after?: string): Promise<Page<Note>> {
+    return Promise.resolve({ items: [], has_more: first === 0 && after === '' });
+  }
+}
+
+@Module({ providers: [NoteResolver, NoteAbilities], controllers: [NotesController] })
+export class AppModule {}

@@ -1,0 +1,82 @@
+/**
+ * Generated output (STYLE.md "Tests"): golden files per case under `test/golden/<case>/`
+ * (`entities/` in, `expected/` out, rewritten only with `UPDATE_GOLDEN=1`), determinism
+ * (same input, byte-identical output, whatever order files are read in), and the demo's
+ * generated tree type-checked.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatHeadline } from '../../generator/diagnostics/format.js';
+import { type PlannedOutput, planOutput } from '../../generator/pipeline.js';
+import { layoutAt, ROOT } from '../support/project.js';
+
+const GOLDEN = path.join(ROOT, 'test/golden');
+const update = process.env.UPDATE_GOLDEN === '1';
+
+function listFiles(dir: string, base = dir): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const full = path.join(dir, name);
+      return statSync(full).isDirectory() ? listFiles(full, base) : [path.relative(base, full).split(path.sep).join('/')];
+    });
+}
+
+/** Every output file of a plan, migrations included, as path → content. */
+function outputOf(plan: PlannedOutput): Map<string, string> {
+  const files = new Map(plan.files.map((file) => [file.path, file.content]));
+  if (plan.migration) files.set(`prisma/sqlite/migrations/${plan.migration.name}/migration.sql`, plan.migration.script);
+  return files;
+}
+
+describe('golden output', () => {
+  for (const name of readdirSync(GOLDEN).sort()) {
+    it(`matches test/golden/${name}/expected`, async () => {
+      const root = path.join(GOLDEN, name);
+      const plan = await planOutput(layoutAt(root));
+      expect(plan.diagnostics.map(formatHeadline)).toEqual([]);
+      const output = outputOf(plan);
+      const expectedDir = path.join(root, 'expected');
+      if (update) {
+        rmSync(expectedDir, { recursive: true, force: true });
+        for (const [file, content] of output) {
+          mkdirSync(path.dirname(path.join(expectedDir, file)), { recursive: true });
+          writeFileSync(path.join(expectedDir, file), content);
+        }
+      }
+      expect([...output.keys()].sort()).toEqual(listFiles(expectedDir));
+      for (const [file, content] of output) expect(content, file).toBe(readFileSync(path.join(expectedDir, file), 'utf8'));
+    });
+  }
+});
+
+describe('determinism', () => {
+  it('emits byte-identical output whatever order declaration files are read in', async () => {
+    const layout = layoutAt(ROOT, path.join(ROOT, 'test/.scratch-never-written'));
+    const sorted = outputOf(await planOutput(layout, 'sorted'));
+    const reversed = outputOf(await planOutput(layout, 'reversed'));
+    expect([...reversed.keys()]).toEqual([...sorted.keys()]);
+    for (const [file, content] of sorted) expect(reversed.get(file), file).toBe(content);
+  });
+
+  it('emits no timestamps, absolute paths or CRLF, and ends every file with one newline', async () => {
+    const plan = await planOutput(layoutAt(ROOT));
+    for (const file of plan.files) {
+      expect(file.content, file.path).not.toContain(ROOT);
+      expect(file.content, file.path).not.toContain('\r');
+      expect(file.content, file.path).not.toContain(new Date().toISOString().slice(0, 10));
+      expect(file.content.endsWith('\n') && !file.content.endsWith('\n\n'), file.path).toBe(true);
+    }
+  });
+});
+
+describe('generated code', () => {
+  it('type-checks with the project (tsc --noEmit, strict)', () => {
+    const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', ROOT], { encoding: 'utf8', timeout: 120_000 });
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  }, 120_000);
+});

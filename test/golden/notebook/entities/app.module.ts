@@ -1,0 +1,21 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import { Abilities, Module } from '../../../../runtime/decorators.js';
+import { NoteResolver } from './note.resolver.js';
+import { NoteService } from './note.service.js';
+import { NotesController } from './notes.controller.js';
+
+@Abilities()
+export class NotebookAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => {
+      can('read', 'Notebook', { ownerId: principal.sub });
+      can(['read', 'create'], 'Note');
+    });
+  }
+}
+
+@Module({ providers: [NoteService, NoteResolver], controllers: [NotesController] })
+export class NotesModule {}
+
+@Module({ imports: [NotesModule], providers: [NotebookAbilities] })
+export class AppModule {}

@@ -1,0 +1,32 @@
+import type { Int } from '../../../../runtime/scalars.js';
+import { BelongsTo, Column, Entity, PrimaryKey } from '../../../../runtime/decorators.js';
+import { Notebook } from './notebook.entity.js';
+
+/** How urgent a note is. */
+export type Priority = 'low' | 'high';
+
+/** A note in a notebook. */
+@Entity()
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  notebookId!: string;
+
+  @Column()
+  text!: string;
+
+  @Column({ default: 'low' })
+  priority!: Priority;
+
+  /** Times the note was opened. */
+  @Column({ default: 0 })
+  views!: Int;
+
+  @Column({ default: 'now' })
+  createdAt!: Date;
+
+  @BelongsTo(() => Notebook, { column: 'notebookId', exposed: true })
+  notebook?: Notebook | null;
+}

@@ -1,0 +1,38 @@
+import { Args, Authorized, Mutation, Public, Query, Resolver, Subscription } from '../../../../runtime/decorators.js';
+import type { Page } from '../../../../runtime/keyset.js';
+import { ZodValidationPipe } from '../../../../runtime/pipes.js';
+import type { Result } from '../../../../runtime/result.js';
+import type { Int } from '../../../../runtime/scalars.js';
+import { type AddNote, AddNoteSchema } from './note.dto.js';
+import { Note } from './note.entity.js';
+import { NoteService } from './note.service.js';
+
+@Resolver(() => Note)
+export class NoteResolver {
+  constructor(private readonly noteService: NoteService) {}
+
+  /** Notes the caller may read. */
+  @Query()
+  @Authorized('read', Note)
+  notes(first?: Int, after?: string): Promise<Page<Note>> {
+    return this.noteService.list({ first, after });
+  }
+
+  @Query({ deprecationReason: 'use notes' })
+  @Public()
+  ping(echo: string | null, times?: Int): string {
+    return `${echo ?? 'pong'}${times ?? ''}`;
+  }
+
+  @Mutation()
+  @Authorized('create', Note)
+  addNote(@Args(new ZodValidationPipe(AddNoteSchema)) input: AddNote): Promise<Result<Note>> {
+    return this.noteService.add(input);
+  }
+
+  @Subscription({ topic: 'noteAdded' })
+  @Authorized('read', Note)
+  noteAdded(note: Note): Note {
+    return note;
+  }
+}

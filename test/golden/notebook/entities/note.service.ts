@@ -1,0 +1,25 @@
+import { NoteRepository } from '../generated/repositories/note.repository.js';
+import { Injectable } from '../../../../runtime/decorators.js';
+import { EventBus } from '../../../../runtime/events.js';
+import type { Page, PageArgs } from '../../../../runtime/keyset.js';
+import type { Result } from '../../../../runtime/result.js';
+import type { AddNote } from './note.dto.js';
+import type { Note } from './note.entity.js';
+
+@Injectable()
+export class NoteService {
+  constructor(
+    private readonly notes: NoteRepository,
+    private readonly events: EventBus,
+  ) {}
+
+  list(args: PageArgs): Promise<Page<Note>> {
+    return this.notes.page(args);
+  }
+
+  async add(input: AddNote): Promise<Result<Note>> {
+    const result = await this.notes.create(input);
+    if (result.ok) this.events.publish('noteAdded', result.value);
+    return result;
+  }
+}

@@ -1,0 +1,19 @@
+import { Column, Entity, HasMany, PrimaryKey } from '../../../../runtime/decorators.js';
+import { Note } from './note.entity.js';
+
+/** A notebook owned by one author. */
+@Entity()
+export class Notebook {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  ownerId!: string;
+
+  /** Shown on the cover. */
+  @Column()
+  title!: string;
+
+  @HasMany(() => Note, { exposed: true })
+  notes?: Note[];
+}

@@ -1,0 +1,227 @@
+/**
+ * The GraphQL transport over real HTTP (spec §4.1, §5, §7): operations and their SDL,
+ * GraphQL-over-HTTP parameters, argument checks that stop an operation before it runs, pipes,
+ * failure results, postures, field grants and the error envelope.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './support/project.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+let admin: string;
+let member: string;
+let viewer: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  [admin, member, viewer] = await Promise.all([server.token('admin'), server.token('member'), server.token('viewer')]);
+});
+
+afterAll(async () => {
+  await server.stop();
+});
+
+const draftOf = (role: 'admin' | 'member'): string => {
+  const author = server.user(role);
+  const post = server.seeded.posts.find((candidate) => candidate.authorId === author.id && candidate.status === 'draft');
+  if (!post) throw new Error('no seeded draft');
+  return post.id;
+};
+
+async function postStatus(id: string): Promise<string | undefined> {
+  const result = await server.graphql<{ post: { status: string } | null }>('query ($id: String!) { post(id: $id) { status } }', { token: admin, variables: { id } });
+  return result.data?.post?.status;
+}
+
+async function userCount(): Promise<number> {
+  const result = await server.graphql<{ users: unknown[] }>('{ users(first: 100) { id } }', { token: admin });
+  return result.data?.users.length ?? -1;
+}
+
+describe('schema (spec §4.1)', () => {
+  it('emits the spec example lines in the committed SDL', () => {
+    const sdl = readFileSync(path.join(ROOT, 'generated/schema.graphql'), 'utf8');
+    expect(sdl).toContain('user(id: String!): User\n');
+    expect(sdl).toContain('users(first: Int, after: String): [User!]!\n');
+    expect(sdl).toContain('createUser(input: CreateUser): User\n');
+    expect(sdl).toContain('posts(first: Int, after: String): [Post!]!\n');
+    expect(sdl).toContain('orgs: [Org!]!\n');
+  });
+
+  it('serves the same fields over introspection, with camelCase names and mapped scalars', async () => {
+    const result = await server.graphql<{ __type: { fields: { name: string; args: { name: string; type: { kind: string; name: string | null; ofType: { name: string } | null } }[] }[] } }>(
+      '{ __type(name: "Query") { fields { name args { name type { kind name ofType { name } } } } } }',
+      { token: admin },
+    );
+    const fields = result.data?.__type.fields ?? [];
+    expect(fields.map((field) => field.name)).toEqual(expect.arrayContaining(['users', 'user', 'posts', 'orgs', 'searchPosts', 'me']));
+    const users = fields.find((field) => field.name === 'users');
+    expect(users?.args).toEqual([
+      { name: 'first', type: { kind: 'SCALAR', name: 'Int', ofType: null } },
+      { name: 'after', type: { kind: 'SCALAR', name: 'String', ofType: null } },
+    ]);
+    const user = fields.find((field) => field.name === 'user');
+    expect(user?.args).toEqual([{ name: 'id', type: { kind: 'NON_NULL', name: null, ofType: { name: 'String' } } }]);
+  });
+});
+
+describe('GraphQL over HTTP (graphql-http)', () => {
+  it('accepts query, variables and operationName', async () => {
+    const document = 'query Mine { me { id } } query Many($n: Int) { users(first: $n) { id } }';
+    const result = await server.graphql<{ users: unknown[] }>(document, { token: admin, variables: { n: 2 }, operationName: 'Many' });
+    expect(result.errors).toBeUndefined();
+    expect(result.data?.users).toHaveLength(2);
+  });
+
+  it('answers application/graphql-response+json', async () => {
+    const response = await server.fetch('/graphql', {
+      method: 'POST',
+      token: admin,
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query: '{ orgs { name } }' }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/graphql-response+json');
+    expect(await response.json()).toEqual({ data: { orgs: [{ name: server.seeded.orgs[0]?.name }] } });
+  });
+
+  it('reports a syntax error as GRAPHQL_PARSE_FAILED', async () => {
+    const result = await server.graphql('{ users(first: ) { id }', { token: admin });
+    expect(result.data).toBeUndefined();
+    expect(result.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+  });
+
+  it('answers 405 to GET /graphql while the playground is off', async () => {
+    const response = await server.fetch('/graphql?query=%7Borgs%7Bid%7D%7D', { token: admin });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('arguments are checked before the operation runs (spec §4.1)', () => {
+  it('refuses a missing required argument and does not call the operation', async () => {
+    const result = await server.graphql('mutation { publishPost { id } }', { token: admin });
+    expect(result.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(result.errors?.[0]?.message).toContain('argument "id" of type "String!" is required');
+    expect(result.data).toBeUndefined();
+  });
+
+  it('refuses a wrong scalar literal and does not call the operation', async () => {
+    const id = draftOf('admin');
+    const result = await server.graphql('mutation { publishPost(id: 5) { id } }', { token: admin });
+    expect(result.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(await postStatus(id)).toBe('draft');
+  });
+
+  it('refuses a wrong scalar variable (coercion error) and does not call the operation', async () => {
+    const id = draftOf('admin');
+    const wrongId = await server.graphql('mutation ($id: String!) { publishPost(id: $id) { id } }', { token: admin, variables: { id: 5 } });
+    expect(wrongId.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(wrongId.errors?.[0]?.message).toContain('$id');
+    expect(wrongId.data).toBeUndefined();
+    expect(await postStatus(id)).toBe('draft');
+    const wrongFirst = await server.graphql('query ($n: Int) { users(first: $n) { id } }', { token: admin, variables: { n: 'many' } });
+    expect(wrongFirst.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(wrongFirst.data).toBeUndefined();
+  });
+
+  it('keeps the plain type of a piped argument and answers a pipe rejection with BAD_USER_INPUT, body not run', async () => {
+    const before = await userCount();
+    const result = await server.graphql('mutation { createUser(input: { name: "", email: "not-an-address" }) { id } }', { token: admin });
+    expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(result.errors?.[0]?.extensions?.issues).toEqual([
+      { path: 'name', message: 'name must not be empty' },
+      { path: 'email', message: 'email must be a valid address' },
+    ]);
+    expect(result.data).toEqual({ createUser: null });
+    expect(await userCount()).toBe(before);
+  });
+
+  it('runs a custom transform: a rejected term is BAD_USER_INPUT, an accepted one is trimmed', async () => {
+    const rejected = await server.graphql('{ searchPosts(term: "  x ") { id } }', { token: admin });
+    expect(rejected.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(rejected.errors?.[0]?.message).toContain('at least 2 characters');
+    const accepted = await server.graphql<{ searchPosts: { title: string }[] }>('{ searchPosts(term: "   Draft 2 by Admin   ") { title } }', { token: admin });
+    expect(accepted.errors).toBeUndefined();
+    expect(accepted.data?.searchPosts.map((post) => post.title)).toEqual([`Draft 2 by ${server.user('admin').name}`]);
+  });
+});
+
+describe('failure results become errors entries (spec §4.1, §7)', () => {
+  it('reports a unique violation as CONFLICT with its message, and keeps what resolved', async () => {
+    const email = server.user('member').email;
+    const result = await server.graphql<{ createUser: null; orgs: unknown[] }>(`mutation { createUser(input: { name: "Twin", email: "${email}" }) { id } }`, { token: admin });
+    expect(result.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+    expect(result.errors?.[0]?.message).toContain('already exists');
+    expect(result.data).toEqual({ createUser: null });
+  });
+
+  it('puts what resolved in data beside the errors of what did not', async () => {
+    const result = await server.graphql<{ good: { name: string }; bad: null }>('mutation { good: createUser(input: { name: "Good", email: "good@acme.example" }) { name } bad: createUser(input: { name: "", email: "x" }) { name } }', { token: admin });
+    expect(result.data).toEqual({ good: { name: 'Good' }, bad: null });
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors?.[0]?.path).toEqual(['bad']);
+  });
+
+  it('never puts a stack trace on the wire', async () => {
+    const result = await server.graphql('mutation { createUser(input: { name: "x", email: "bad" }) { id } }', { token: admin });
+    expect(JSON.stringify(result)).not.toMatch(/\bat .+\.ts:\d+|stack|node_modules/);
+  });
+});
+
+describe('postures (spec §1, §5)', () => {
+  it('refuses an authorized operation without a token (UNAUTHENTICATED)', async () => {
+    const result = await server.graphql('{ users { id } }');
+    expect(result.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('refuses a token that does not verify (UNAUTHENTICATED naming why)', async () => {
+    const result = await server.graphql('{ users { id } }', { token: `${admin}x` });
+    expect(result.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(result.errors?.[0]?.message).toContain('signature');
+  });
+
+  it('refuses an action the ability does not grant (FORBIDDEN), before the body runs', async () => {
+    const before = await userCount();
+    const result = await server.graphql('mutation { createUser(input: { name: "Nope", email: "nope@example.com" }) { id } }', { token: viewer });
+    expect(result.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(await userCount()).toBe(before);
+  });
+
+  it('lets a viewer select permitted fields and refuses email with FORBIDDEN naming the field', async () => {
+    const permitted = await server.graphql<{ users: { id: string; name: string }[] }>('{ users { id name orgId } }', { token: viewer });
+    expect(permitted.errors).toBeUndefined();
+    expect(permitted.data?.users.length).toBeGreaterThan(0);
+    for (const query of ['{ users { id email } }', '{ users { ...F } } fragment F on User { name email }', '{ users { ... on User { email } } }', `{ user(id: "${server.user('admin').id}") { email } }`]) {
+      const refused = await server.graphql(query, { token: viewer });
+      expect(refused.errors).toHaveLength(1);
+      expect(refused.errors?.[0]?.extensions).toEqual({ code: 'FORBIDDEN', field: 'email' });
+      expect(refused.errors?.[0]?.message).toContain('email');
+    }
+  });
+
+  it('gives members and admins the email field', async () => {
+    for (const token of [member, admin]) {
+      const result = await server.graphql<{ users: { email: string }[] }>('{ users { email } }', { token });
+      expect(result.errors).toBeUndefined();
+      expect(result.data?.users.every((user) => user.email.includes('@'))).toBe(true);
+    }
+  });
+
+  it('runs a public operation without a gate, and errors when it reads a principal none seeded', async () => {
+    const anonymous = await server.graphql('{ me { id } }');
+    expect(anonymous.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(anonymous.errors?.[0]?.message).toContain('no principal was seeded');
+    expect(anonymous.data).toEqual({ me: null });
+    const signedIn = await server.graphql<{ me: { id: string } }>('{ me { id } }', { token: member });
+    expect(signedIn.data?.me.id).toBe(server.user('member').id);
+  });
+
+  it('creates a user in the org named by the caller\'s org_id', async () => {
+    const result = await server.graphql<{ createUser: { orgId: string; email: string } }>('mutation { createUser(input: { name: "Fresh", email: "fresh@acme.example" }) { orgId email } }', { token: admin });
+    expect(result.errors).toBeUndefined();
+    expect(result.data?.createUser.orgId).toBe(server.user('admin').orgId);
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * A generated server running as a child process on a loopback port, the way a deployment runs
+ * it (`node --import tsx generated/main.ts`), with clients for REST and GraphQL.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { mintToken } from '../../runtime/auth.js';
+import type { SeededUser, SeedResult } from '../../entities/seed.js';
+import { createTestDatabase, type SeedSizes, seedDatabase } from './database.js';
+import { ROOT, TEST_SECRET } from './project.js';
+
+/** Roles the demo grants. */
+export type Role = 'admin' | 'member' | 'viewer';
+
+/** A JSON GraphQL response. */
+export interface GraphQLResponse<T = Record<string, unknown>> {
+  readonly status: number;
+  readonly data?: T | null;
+  readonly errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+  readonly extensions?: Record<string, unknown>;
+}
+
+/** A running test server. */
+export interface TestServer {
+  readonly url: string;
+  readonly databaseUrl: string;
+  readonly seeded: SeedResult;
+  /** Every log line the server printed so far (parsed JSON). */
+  readonly logs: Record<string, unknown>[];
+  /** A token for the seeded user of `role` in org `orgIndex` (default the first org). */
+  token(role: Role, orgIndex?: number): Promise<string>;
+  /** A token for a specific seeded user. */
+  tokenFor(user: SeededUser): Promise<string>;
+  /** The seeded user of `role` in org `orgIndex`. */
+  user(role: Role, orgIndex?: number): SeededUser;
+  /** POST /graphql. */
+  graphql<T = Record<string, unknown>>(query: string, options?: { variables?: Record<string, unknown>; token?: string; operationName?: string }): Promise<GraphQLResponse<T>>;
+  /** A request to the server, with a bearer token when given. */
+  fetch(pathname: string, options?: RequestInit & { token?: string }): Promise<Response>;
+  /** Stops the server (SIGTERM) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** Options of {@link startTestServer}. */
+export interface TestServerOptions {
+  readonly seed?: SeedSizes;
+  readonly env?: Record<string, string>;
+  /** Use this database instead of a fresh seeded one. */
+  readonly databaseUrl?: string;
+}
+
+/** Starts the generated server on a fresh seeded SQLite file. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const seeded = options.databaseUrl ? { orgs: [], users: [], posts: [] } : await seedDatabase(databaseUrl, options.seed ?? { orgs: 2, users: 3, posts: 2 });
+  const env = {
+    ...process.env,
+    APP_DATABASE__URL: databaseUrl,
+    APP_HTTP__PORT: '0',
+    APP_HTTP__HOST: '127.0.0.1',
+    APP_AUTH__SECRET: TEST_SECRET,
+    APP_LOG__FORMAT: 'json',
+    APP_LOG__LEVEL: 'info',
+    ...options.env,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'generated/main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logs: Record<string, unknown>[] = [];
+  const url = await waitForListening(child, logs);
+  const user = (role: Role, orgIndex = 0): SeededUser => {
+    const org = seeded.orgs[orgIndex];
+    const found = seeded.users.find((candidate) => candidate.role === role && candidate.orgId === org?.id);
+    if (!found) throw new Error(`no seeded ${role} in org ${orgIndex}`);
+    return found;
+  };
+  const tokenFor = (seededUser: SeededUser): Promise<string> => mintToken(TEST_SECRET, { sub: seededUser.id, org_id: seededUser.orgId, role: seededUser.role });
+  const server: TestServer = {
+    url,
+    databaseUrl,
+    seeded,
+    logs,
+    user,
+    tokenFor,
+    token: (role, orgIndex) => tokenFor(user(role, orgIndex)),
+    fetch: (pathname, { token, headers, ...init } = {}) =>
+      fetch(`${url}${pathname}`, { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(headers as Record<string, string> | undefined) } }),
+    graphql: async (query, { variables, token, operationName } = {}) => {
+      const response = await server.fetch('/graphql', {
+        method: 'POST',
+        token,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ query, variables, operationName }),
+      });
+      return { status: response.status, ...((await response.json()) as object) };
+    },
+    stop: () => stopChild(child),
+  };
+  return server;
+}
+
+function waitForListening(child: ChildProcess, logs: Record<string, unknown>[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    let stderr = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${stderr}`)), 30_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let newline = buffer.indexOf('\n');
+      while (newline >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        try {
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          logs.push(entry);
+          if (typeof entry.url === 'string' && String(entry.msg).startsWith('listening')) {
+            clearTimeout(timer);
+            resolve(entry.url);
+          }
+        } catch {
+          // not a log line
+        }
+        newline = buffer.indexOf('\n');
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${stderr}`));
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
