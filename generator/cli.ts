@@ -7,18 +7,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
-import { SingleBar } from 'cli-progress';
-import { mintToken } from '../runtime/auth.js';
 import { ConfigError, loadConfig } from '../runtime/config.js';
-import { runUnscoped } from '../runtime/context.js';
-import { configureConnection, createAdapterFactory, type DatabaseClient, providerOf } from '../runtime/database.js';
-import { applyMigrations, migrationStatus } from '../runtime/migrations.js';
+import type { DatabaseClient } from '../runtime/database.js';
 import type { ApplicationDefinition } from '../runtime/server.js';
-import { startServer } from '../runtime/server.js';
-import { formatReport } from './diagnostics/format.js';
-import { SQLITE_MIGRATIONS_PATH, SQLITE_SCHEMA_PATH } from './emit/index.js';
-import { generate, OutputFolderError } from './pipeline.js';
 import type { ProjectLayout } from './parse/project.js';
+
+import { SQLITE_CLIENT_PATH, SQLITE_MIGRATIONS_PATH, SQLITE_SCHEMA_PATH } from './paths.js';
+
+// Commands load what they need when they run: the TypeScript compiler behind `generate`, the
+// server stack behind `serve`, the database drivers behind `migrate` and `seed`.
 
 /** A failure the CLI reports as a message (exit 1), not a stack trace. */
 class CliError extends Error {}
@@ -52,6 +49,8 @@ function config(): ReturnType<typeof loadConfig>['config'] {
 async function runGenerate(root: string, check: boolean, quiet = false): Promise<number> {
   const layout = layoutOf(root);
   const started = performance.now();
+  const { generate } = await import('./pipeline.js');
+  const { formatReport } = await import('./diagnostics/format.js');
   const result = await generate({ layout, mode: check ? 'check' : 'write' });
   const read = (file: string): string | undefined => {
     const full = path.join(layout.root, file);
@@ -63,7 +62,7 @@ async function runGenerate(root: string, check: boolean, quiet = false): Promise
   if (check) {
     const stale = [...result.changed.map((file) => `changed: generated/${file}`), ...result.removed.map((file) => `extra: generated/${file}`)];
     if (result.migration) stale.push(`missing migration: ${result.migration.name}`);
-    if (result.prismaClientChanged) stale.push('stale: generated/prisma/sqlite/client (Prisma client)');
+    if (result.prismaClientChanged) stale.push(`stale: generated/${SQLITE_CLIENT_PATH} (Prisma client)`);
     if (stale.length > 0) {
       process.stderr.write(`generated/ is stale; run \`npm run generate\` and commit the result:\n${stale.map((line) => `  ${line}`).join('\n')}\n`);
       return 1;
@@ -92,6 +91,8 @@ async function loadApplication(root: string): Promise<ApplicationDefinition<Data
 
 /** `migrate deploy`: applies pending migrations; returns their names. */
 async function migrateDeploy(root: string, url: string): Promise<string[]> {
+  const { createAdapterFactory, providerOf } = await import('../runtime/database.js');
+  const { applyMigrations } = await import('../runtime/migrations.js');
   if (providerOf(url) !== 'sqlite') throw new CliError('this build migrates SQLite databases (file: URLs); PostgreSQL support arrives with the pg migrations');
   const generated = path.join(path.resolve(root), 'generated');
   const schema = readFileSync(path.join(generated, SQLITE_SCHEMA_PATH), 'utf8');
@@ -100,6 +101,7 @@ async function migrateDeploy(root: string, url: string): Promise<string[]> {
 }
 
 async function withDatabase<T>(root: string, url: string, work: (database: DatabaseClient, application: ApplicationDefinition<DatabaseClient, unknown>) => Promise<T>): Promise<T> {
+  const { configureConnection, createAdapterFactory, providerOf } = await import('../runtime/database.js');
   const application = await loadApplication(root);
   const database = application.createDatabase(createAdapterFactory(url));
   await configureConnection(database, providerOf(url));
@@ -124,6 +126,8 @@ async function runSeed(root: string, sizes: SeedSizes, options: { json: boolean;
   const file = path.join(path.resolve(root), 'entities', 'seed.ts');
   if (!existsSync(file)) throw new CliError('entities/seed.ts does not exist; write a seed(database, sizes) function there');
   const { seed } = (await import(pathToFileURL(file).href)) as SeedModule;
+  const { runUnscoped } = await import('../runtime/context.js');
+  const { SingleBar } = await import('cli-progress');
   return withDatabase(root, config().database.url, async (database) => {
     if (options.ifEmpty) {
       const rows = await database.$queryRawUnsafe<{ count: number | bigint }[]>('SELECT COUNT(*) AS count FROM "Org"');
@@ -139,6 +143,7 @@ async function runSeed(root: string, sizes: SeedSizes, options: { json: boolean;
 }
 
 async function tokensFor(users: readonly { id: string; orgId: string; role: string; name: string }[]): Promise<{ role: string; name: string; token: string }[]> {
+  const { mintToken } = await import('../runtime/auth.js');
   const secret = config().auth.secret;
   const out: { role: string; name: string; token: string }[] = [];
   for (const role of ['admin', 'member', 'viewer']) {
@@ -180,6 +185,8 @@ export function createProgram(): Command {
         return;
       }
       if (action === 'status') {
+        const { createAdapterFactory } = await import('../runtime/database.js');
+        const { migrationStatus } = await import('../runtime/migrations.js');
         const generated = path.join(path.resolve(root()), 'generated');
         const schema = readFileSync(path.join(generated, SQLITE_SCHEMA_PATH), 'utf8');
         const status = await migrationStatus(schema, path.join(generated, SQLITE_MIGRATIONS_PATH), createAdapterFactory(url));
@@ -217,6 +224,7 @@ export function createProgram(): Command {
     .requiredOption('--role <role>', 'admin | member | viewer')
     .option('--expires <span>', 'lifetime, for example 12h or 30m', '12h')
     .action(async (options: { sub: string; org: string; role: string; expires: string }) => {
+      const { mintToken } = await import('../runtime/auth.js');
       process.stdout.write(`${await mintToken(config().auth.secret, { sub: options.sub, org_id: options.org, role: options.role }, options.expires)}\n`);
     });
 
@@ -236,6 +244,7 @@ export function createProgram(): Command {
         return;
       }
       const url = config().database.url;
+      const { providerOf } = await import('../runtime/database.js');
       if (providerOf(url) === 'sqlite') {
         const applied = await migrateDeploy(root(), url);
         if (applied.length > 0) process.stdout.write(`applied migrations: ${applied.join(', ')}\n`);
@@ -271,6 +280,7 @@ async function existingUsers(root: string, url: string): Promise<{ id: string; o
 }
 
 async function serve(root: string): Promise<{ url: string }> {
+  const { startServer } = await import('../runtime/server.js');
   const application = await loadApplication(root);
   try {
     const server = await startServer(application);
@@ -288,7 +298,7 @@ async function serve(root: string): Promise<{ url: string }> {
 
 const program = createProgram();
 program.parseAsync(process.argv).catch((error: unknown) => {
-  if (error instanceof CliError || error instanceof OutputFolderError) {
+  if (error instanceof CliError || (error instanceof Error && error.name === 'OutputFolderError')) {
     process.stderr.write(`error: ${error.message}\n`);
   } else {
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -12,7 +12,8 @@ import path from 'node:path';
 import { readMigrationFolders } from '../runtime/migrations.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
 import { resolveApplication } from './model/application.js';
-import { emitFiles, MARKER_FILE, MARKER_LINE, SQLITE_MIGRATIONS_PATH, SQLITE_SCHEMA_PATH } from './emit/index.js';
+import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
+import { SQLITE_CLIENT_PATH, SQLITE_MIGRATIONS_PATH, SQLITE_SCHEMA_PATH } from './paths.js';
 import { runPrismaGenerate } from './emit/prisma/client.js';
 import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
 import type { GeneratedFile } from './emit/writer.js';
@@ -47,7 +48,9 @@ export interface GenerateResult {
 }
 
 /** A problem with the output folder itself (not with declarations). */
-export class OutputFolderError extends Error {}
+export class OutputFolderError extends Error {
+  override readonly name = 'OutputFolderError';
+}
 
 /** Is `relative` (to the output folder) a file the generator manages through a tool? */
 function isToolManaged(relative: string): boolean {
@@ -148,7 +151,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const emitted = new Map(files.map((file) => [file.path, file.content]));
   const changed = files.filter((file) => readIfExists(path.join(outputDir, file.path)) !== file.content).map((file) => file.path);
   const removed = listFiles(outputDir).filter((file) => !emitted.has(file) && !isToolManaged(file));
-  const clientDir = path.join(outputDir, 'prisma/sqlite/client');
+  const clientDir = path.join(outputDir, SQLITE_CLIENT_PATH);
 
   if (mode === 'check') {
     const prismaClientChanged = options.prismaClient !== false && isPrismaClientStale(nextSchema, clientDir);

@@ -8,7 +8,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 
 const require = createRequire(import.meta.url);
 
@@ -127,6 +126,7 @@ function migrationList(dir: string, folders: readonly MigrationFolder[]): unknow
  * SQLite and PostgreSQL datamodels alike. Returns `''` when nothing changes.
  */
 export async function diffSchemas(from: string | undefined, to: string): Promise<string> {
+  const { PrismaBetterSqlite3 } = await import('@prisma/adapter-better-sqlite3');
   const open = await openEngine(to, new PrismaBetterSqlite3({ url: ':memory:' }));
   try {
     const result = await open.engine.diff({

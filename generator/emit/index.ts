@@ -12,6 +12,7 @@ import { emitSdl } from './graphql/schema.js';
 import { emitRoutes } from './http/routes.js';
 import { emitPrismaSchema } from './prisma/schema.js';
 import type { GeneratedFile } from './writer.js';
+import { SQLITE_SCHEMA_PATH } from '../paths.js';
 
 /** The marker file: `generate` refuses to clear an output folder without it. */
 export const MARKER_FILE = 'README.md';
@@ -44,10 +45,6 @@ Also here: \`schema.graphql\` (the SDL), \`container.ts\` (providers, dependenci
   };
 }
 
-/** The emitted Prisma schema for SQLite, relative to the output folder. */
-export const SQLITE_SCHEMA_PATH = 'prisma/sqlite/schema.prisma';
-/** The migrations folder for SQLite, relative to the output folder. */
-export const SQLITE_MIGRATIONS_PATH = 'prisma/sqlite/migrations';
 
 /** All emitted text files except migrations and the Prisma client (which need tools). */
 export function emitFiles(context: EmitContext): GeneratedFile[] {

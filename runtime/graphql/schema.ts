@@ -5,33 +5,12 @@
  */
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { IResolvers } from '@graphql-tools/utils';
-import { GraphQLError, GraphQLScalarType, type GraphQLSchema, Kind } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { MASKED_FIELDS, type MaskedRow } from '../ability.js';
 import type { EntityDescriptor } from '../entity-metadata.js';
 import { forbiddenField } from '../posture.js';
 import type { GraphQLContext } from './context.js';
-
-/** `DateTime`: an ISO-8601 instant on the wire, a `Date` in resolvers. */
-export const DateTimeScalar = new GraphQLScalarType<Date, string>({
-  name: 'DateTime',
-  description: 'An instant, as an ISO-8601 string in UTC (for example 2000-01-31T09:30:00.000Z).',
-  serialize(value) {
-    const date = value instanceof Date ? value : typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined;
-    if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime cannot represent a non-date value');
-    return date.toISOString();
-  },
-  parseValue(value) {
-    const date = typeof value === 'string' ? new Date(value) : undefined;
-    if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime expects an ISO-8601 string');
-    return date;
-  },
-  parseLiteral(node) {
-    if (node.kind !== Kind.STRING) throw new GraphQLError('DateTime expects an ISO-8601 string', { nodes: node });
-    const date = new Date(node.value);
-    if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime expects an ISO-8601 string', { nodes: node });
-    return date;
-  },
-});
+import { DateTimeScalar } from './scalars.js';
 
 function maskedFieldResolver(entity: string, field: string): (parent: MaskedRow<Record<string, unknown>>) => unknown {
   return (parent) => {

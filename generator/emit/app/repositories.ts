@@ -6,10 +6,11 @@
 import { prismaDelegate, repositoryClass, repositoryModule } from '../../model/naming.js';
 import type { EntityModel } from '../../model/model.js';
 import type { EmitContext } from '../context.js';
+import { SQLITE_CLIENT_PATH } from '../../paths.js';
 import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
 
-/** Where the Prisma client of the default provider is emitted, relative to `generated/`. */
-export const PRISMA_CLIENT_MODULE = 'prisma/sqlite/client/client.ts';
+/** The Prisma client's entry module, relative to `generated/`. */
+export const PRISMA_CLIENT_MODULE = `${SQLITE_CLIENT_PATH}/client.ts`;
 
 function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFile {
   const { outputDir } = context;

@@ -22,7 +22,7 @@ import {
   GraphQLString,
   type GraphQLType,
 } from 'graphql';
-import { DateTimeScalar } from '../../../runtime/graphql/schema.js';
+import { DateTimeScalar } from '../../../runtime/graphql/scalars.js';
 import { printSdl } from '../../../runtime/graphql/sdl.js';
 import type { EntityModel, NamedType, OperationModel, ParamModel, ReturnShape, TypeShape } from '../../model/model.js';
 import { type EmitContext, exposedEntities } from '../context.js';
