@@ -1,4 +1,4 @@
-import { Args, Authorized, Mutation, Query, Resolver, Subscription } from '../runtime/decorators.js';
+import { Args, Authorized, Complexity, Mutation, Query, ResolveField, Resolver, Subscription } from '../runtime/decorators.js';
 import type { Page } from '../runtime/keyset.js';
 import { ZodValidationPipe } from '../runtime/pipes.js';
 import type { Result } from '../runtime/result.js';
@@ -26,8 +26,12 @@ export class PostResolver {
     return this.postService.findById(id);
   }
 
-  /** Posts whose title contains a term (a custom transform trims it and refuses short terms). */
+  /**
+   * Posts whose title contains a term (a custom transform trims it and refuses short terms).
+   * A search reads up to `first` rows however few match, so it scores like a page.
+   */
   @Query()
+  @Complexity('first * childComplexity')
   @Authorized('read', Post)
   searchPosts(@Args(SearchTermPipe) term: string, first?: Int, after?: string): Promise<Page<Post>> {
     return this.postService.search(term, { first, after });
@@ -45,6 +49,15 @@ export class PostResolver {
   @Authorized('publish', Post)
   publishPost(id: string): Promise<Result<Post>> {
     return this.postService.publish(id);
+  }
+
+  /**
+   * The reviewer's name. `Post.reviewer` is declared but not exposed, so this hand-written field
+   * stands in for it (spec §2.1); null when there is no reviewer or the caller may not read them.
+   */
+  @ResolveField()
+  reviewerName(post: Post): Promise<string | null> {
+    return this.postService.reviewerName(post);
   }
 
   /** Every post published from now on that the subscriber may read, masked to their grant. */

@@ -1,4 +1,5 @@
 import { PostRepository } from '../generated/repositories/post.repository.js';
+import { UserRepository } from '../generated/repositories/user.repository.js';
 import { currentPrincipal } from '../runtime/context.js';
 import { Injectable } from '../runtime/decorators.js';
 import { EventBus } from '../runtime/events.js';
@@ -12,6 +13,7 @@ import type { Post } from './post.entity.js';
 export class PostService {
   constructor(
     private readonly posts: PostRepository,
+    private readonly users: UserRepository,
     private readonly events: EventBus,
   ) {}
 
@@ -28,6 +30,12 @@ export class PostService {
   /** One post by id, or null when it does not exist or the caller may not read it. */
   findById(id: string): Promise<Post | null> {
     return this.posts.findById(id);
+  }
+
+  /** The name of the post's reviewer, or null when there is none or the caller may not read them. */
+  async reviewerName(post: Pick<Post, 'reviewerId'>): Promise<string | null> {
+    if (!post.reviewerId) return null;
+    return (await this.users.findById(post.reviewerId))?.name ?? null;
   }
 
   /** Creates a draft written by the caller in the caller's org. */

@@ -9,6 +9,7 @@ import type { ApplicationDefinition } from '../runtime/server.js';
 import { type Container, createContainer } from './container.js';
 import { createDatabase, type Database } from './database.js';
 import { ENTITIES } from './entities.js';
+import { CONNECTION_TYPES, FIELD_COMPLEXITY } from './graphql/complexity.js';
 import { createResolvers } from './graphql/resolvers.js';
 import { createRoutes } from './http/routes.js';
 
@@ -21,4 +22,8 @@ export const application: ApplicationDefinition<Database, Container> = {
   createResolvers,
   createRoutes,
   abilities: (container) => container.appAbilities,
+  repositories: (container) => ({ Org: container.orgRepository, Post: container.postRepository, User: container.userRepository }),
+  loaderScope: (container) => container.loaderScope,
+  fieldComplexity: FIELD_COMPLEXITY,
+  connectionTypes: CONNECTION_TYPES,
 };

@@ -15,6 +15,7 @@ import { PostsController } from '../entities/posts.controller.js';
 import { UserResolver } from '../entities/user.resolver.js';
 import { UserService } from '../entities/user.service.js';
 import { UsersController } from '../entities/users.controller.js';
+import { LoaderScope } from '../runtime/graphql/loaders.js';
 import type { RuntimeServices } from '../runtime/server.js';
 import type { Database } from './database.js';
 import { OrgRepository } from './repositories/org.repository.js';
@@ -26,6 +27,7 @@ export interface Container {
   readonly orgRepository: OrgRepository;
   readonly postRepository: PostRepository;
   readonly userRepository: UserRepository;
+  readonly loaderScope: LoaderScope;
   readonly appAbilities: AppAbilities;
   readonly orgService: OrgService;
   readonly orgResolver: OrgResolver;
@@ -43,15 +45,16 @@ export function createContainer(database: Database, services: RuntimeServices): 
   const orgRepository = new OrgRepository(database, services.logger);
   const postRepository = new PostRepository(database, services.logger);
   const userRepository = new UserRepository(database, services.logger);
+  const loaderScope = new LoaderScope();
   const appAbilities = new AppAbilities();
   const orgService = new OrgService(orgRepository);
   const orgResolver = new OrgResolver(orgService);
   const orgsController = new OrgsController(orgService);
-  const postService = new PostService(postRepository, services.eventBus);
+  const postService = new PostService(postRepository, userRepository, services.eventBus);
   const postResolver = new PostResolver(postService);
   const postsController = new PostsController(postService);
   const userService = new UserService(userRepository);
   const userResolver = new UserResolver(userService);
   const usersController = new UsersController(userService);
-  return { orgRepository, postRepository, userRepository, appAbilities, orgService, orgResolver, orgsController, postService, postResolver, postsController, userService, userResolver, usersController };
+  return { orgRepository, postRepository, userRepository, loaderScope, appAbilities, orgService, orgResolver, orgsController, postService, postResolver, postsController, userService, userResolver, usersController };
 }

@@ -6,12 +6,19 @@
  */
 
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { DatabaseOptions } from '../runtime/database.js';
 import { PrismaClient } from './prisma/sqlite/client/client.js';
 
 /** The Prisma client: one delegate per entity (`database.user`, …). */
 export type Database = InstanceType<typeof PrismaClient>;
 
-/** Wraps a driver adapter factory in the Prisma client. */
-export function createDatabase(adapter: SqlDriverAdapterFactory): Database {
+/** Wraps a driver adapter factory in the Prisma client; `onQuery` sees every SQL statement it sends. */
+export function createDatabase(adapter: SqlDriverAdapterFactory, options: DatabaseOptions = {}): Database {
+  if (options.onQuery) {
+    const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+    const onQuery = options.onQuery;
+    client.$on('query', (event) => onQuery(event.query));
+    return client;
+  }
   return new PrismaClient({ adapter });
 }

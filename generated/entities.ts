@@ -8,13 +8,22 @@
 import type { EntityDescriptor } from '../runtime/entity-metadata.js';
 import type { InputFieldType } from '../runtime/inputs.js';
 
-/** Wire fields of Org (entities/org.entity.ts). */
+/** Stored columns of Org (entities/org.entity.ts). */
+export const ORG_COLUMNS = ['id', 'name'] as const;
+
+/** Wire fields of Org: what masking and selection checks consider. */
 export const ORG_FIELDS = ['id', 'name'] as const;
 
-/** Wire fields of Post (entities/post.entity.ts). */
+/** Stored columns of Post (entities/post.entity.ts). */
+export const POST_COLUMNS = ['id', 'orgId', 'authorId', 'reviewerId', 'title', 'body', 'status', 'publishedAt', 'createdAt'] as const;
+
+/** Wire fields of Post: what masking and selection checks consider. */
 export const POST_FIELDS = ['id', 'orgId', 'authorId', 'reviewerId', 'title', 'body', 'status', 'publishedAt', 'createdAt'] as const;
 
-/** Wire fields of User (entities/user.entity.ts). */
+/** Stored columns of User (entities/user.entity.ts). */
+export const USER_COLUMNS = ['id', 'orgId', 'name', 'email'] as const;
+
+/** Wire fields of User: what masking and selection checks consider. */
 export const USER_FIELDS = ['id', 'orgId', 'name', 'email'] as const;
 
 /** Every exposed entity (spec §2). */

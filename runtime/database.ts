@@ -8,14 +8,21 @@ import path from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { RawQueryClient } from './repository.js';
 
 /** Database providers the generated server runs on. */
 export type DatabaseProvider = 'sqlite' | 'postgresql';
 
 /** The minimum of a Prisma client the runtime itself calls. */
-export interface DatabaseClient {
+export interface DatabaseClient extends RawQueryClient {
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
   $disconnect(): Promise<void>;
+}
+
+/** Options of the generated `createDatabase`. */
+export interface DatabaseOptions {
+  /** Called with the text of every SQL statement the client sends (tests, benchmarks). */
+  readonly onQuery?: (sql: string) => void;
 }
 
 /** The provider a database URL selects. Throws for an unsupported scheme. */

@@ -25,6 +25,10 @@ const DATABASE_ERROR_NAMES = new Set([
   'DriverAdapterError',
   'SqliteError',
   'DatabaseError',
+  // A relation resolved without its batch context has no executor (spec §5.10).
+  'BatchContextMissingError',
+  // A scope the per-parent window cannot express fails closed.
+  'ScopeTranslationError',
 ]);
 
 const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', 'SQLITE_BUSY', 'SQLITE_CANTOPEN']);

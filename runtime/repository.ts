@@ -9,9 +9,30 @@
 import { subject as tagSubject } from '@casl/ability';
 import type { Logger } from 'pino';
 import { rowScope, scopedWhere, type WhereCondition } from './ability.js';
-import { currentContext } from './context.js';
-import { emptyPage, LIST_CAP, type Page, type PageArgs, pageWindow, toPage } from './keyset.js';
+import { currentContext, type RequestContext } from './context.js';
+import { emptyPage, LIST_CAP, type Page, type PageArgs, type PageWindow, pageWindow, toPage } from './keyset.js';
 import { fail, ok, type Result } from './result.js';
+import { join, quoteIdentifier, raw, type Sql, sqltag, whereToSql } from './sql-scope.js';
+
+/**
+ * Most keys one statement binds. Below SQLite's default variable limit (32 766) and
+ * PostgreSQL's (65 535) with room for the scope's own parameters; larger batches are split
+ * into one statement per chunk (issue: "a huge page of parents still costs one statement per
+ * level per chunk").
+ */
+export const MAX_KEYS_PER_STATEMENT = 30_000;
+
+/** The raw-query part of the Prisma client (`database.$queryRaw`). */
+export interface RawQueryClient {
+  $queryRaw<T = unknown>(query: Sql): PromiseLike<T>;
+}
+
+/** Splits `keys` into chunks of at most `size` (deterministic order). */
+export function chunked<T>(keys: readonly T[], size = MAX_KEYS_PER_STATEMENT): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < keys.length; start += size) chunks.push(keys.slice(start, start + size));
+  return chunks;
+}
 
 /** The Prisma model delegate methods a repository uses (`database.user` satisfies it). */
 export interface ModelDelegate<Row, Where, Create> {
@@ -45,20 +66,28 @@ export function isPrismaError(error: unknown, code: string): error is Error & { 
  * and the row / where / create types.
  */
 export class EntityRepository<Row extends KeyedRow, Where extends object, Create extends object> {
+  private readonly columnSet: ReadonlySet<string>;
+
   /**
-   * @param entityName the entity (and CASL subject) name, e.g. `User`
+   * @param entityName the entity (and CASL subject) name, e.g. `User`; also its table name
+   * @param database the client raw statements run on (the per-parent window)
    * @param delegate the Prisma model delegate (`database.user`)
+   * @param columns the entity's stored columns (scope conditions may name them)
    * @param logger where truncation warnings go
    */
   constructor(
     protected readonly entityName: string,
+    protected readonly database: RawQueryClient,
     protected readonly delegate: ModelDelegate<Row, Where, Create>,
+    readonly columns: readonly string[],
     protected readonly logger: Logger,
-  ) {}
+  ) {
+    this.columnSet = new Set(columns);
+  }
 
-  /** The caller's scope for `action` combined with `extra`; undefined when it denies every row. */
-  protected scope(action: string, extra?: Where): Where | undefined {
-    return scopedWhere(rowScope(currentContext(), action, this.entityName), extra as WhereCondition | undefined) as Where | undefined;
+  /** The scope of `action` in `context` combined with `extra`; undefined when it denies every row. */
+  protected scope(action: string, extra?: Where, context: RequestContext = currentContext()): Where | undefined {
+    return scopedWhere(rowScope(context, action, this.entityName), extra as WhereCondition | undefined) as Where | undefined;
   }
 
   /**
@@ -101,6 +130,74 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     if (ids.length === 0) return [];
     const where = this.scope('read', { id: { in: [...ids] } } as Where);
     return where ? this.delegate.findMany({ where }) : [];
+  }
+
+  /**
+   * Loader batch, primary keys (spec §2.1 belongs_to): the rows among `ids` that `context` may
+   * read, one statement per chunk of keys (raw SQL, so the chunk is ours, not the client's).
+   * Unknown and unreadable ids are left out.
+   */
+  async loadByIds(context: RequestContext, ids: readonly string[]): Promise<Row[]> {
+    const unique = [...new Set(ids)];
+    const condition = this.scopeCondition(context);
+    if (!condition || unique.length === 0) return [];
+    const rows: Row[] = [];
+    for (const chunk of chunked(unique)) {
+      const statement = sqltag`SELECT t.* FROM ${quoteIdentifier(this.entityName)} t WHERE t."id" IN (${join(chunk)}) AND ${condition}`;
+      rows.push(...(await this.database.$queryRaw<Record<string, unknown>[]>(statement)).map((row) => this.fromRaw(row)));
+    }
+    return rows;
+  }
+
+  /** The read scope of `context` as SQL over alias `t`; undefined when it denies every row. */
+  private scopeCondition(context: RequestContext): Sql | undefined {
+    const scope = rowScope(context, 'read', this.entityName);
+    if (scope.kind === 'deny') return undefined;
+    return scope.kind === 'unscoped' ? raw('1 = 1') : whereToSql(scope.where, 't', this.columnSet);
+  }
+
+  /** A row of a raw statement as the model row: helper columns dropped, integers as numbers. */
+  private fromRaw(rawRow: Record<string, unknown>): Row {
+    const { __rank: _rank, ...row } = rawRow;
+    for (const [key, value] of Object.entries(row)) if (typeof value === 'bigint') row[key] = Number(value);
+    return row as unknown as Row;
+  }
+
+  /**
+   * Loader batch, foreign keys (spec §2.2, §8): one keyset page per parent of the rows whose
+   * `column` is one of `parentIds`, for every parent in ONE statement per chunk. Rows are
+   * filtered by `context`'s read scope first, then ranked within each parent by primary key
+   * (`ROW_NUMBER() OVER (PARTITION BY column ORDER BY id)`), and the first `first + 1` kept per
+   * parent — never one limit shared by all parents.
+   */
+  async loadPagesByParent(context: RequestContext, column: string, parentIds: readonly string[], window: PageWindow): Promise<Map<string, Page<Row>>> {
+    const pages = new Map<string, Page<Row>>();
+    const unique = [...new Set(parentIds)];
+    const condition = this.scopeCondition(context);
+    if (condition) {
+      for (const chunk of chunked(unique)) {
+        const rows = await this.database.$queryRaw<Record<string, unknown>[]>(this.rankedPageStatement(column, chunk, window, condition));
+        const byParent = new Map<string, Row[]>();
+        for (const rawRow of rows) {
+          const row = this.fromRaw(rawRow);
+          const parent = String((row as unknown as Record<string, unknown>)[column]);
+          const list = byParent.get(parent) ?? [];
+          list.push(row);
+          byParent.set(parent, list);
+        }
+        for (const parent of chunk) pages.set(parent, toPage(byParent.get(parent) ?? [], window));
+      }
+    }
+    for (const parent of unique) if (!pages.has(parent)) pages.set(parent, emptyPage());
+    return pages;
+  }
+
+  /** The ranking statement of {@link loadPagesByParent} (also read by the query-plan test). */
+  rankedPageStatement(column: string, parentIds: readonly string[], window: PageWindow, condition: Sql): Sql {
+    const table = quoteIdentifier(this.entityName);
+    const key = quoteIdentifier(column);
+    const after = window.after === undefined ? raw('') : sqltag` AND t."id" > ${window.after}`;
+    return sqltag`SELECT * FROM (SELECT t.*, ROW_NUMBER() OVER (PARTITION BY t.${key} ORDER BY t."id") AS "__rank" FROM ${table} t WHERE t.${key} IN (${join([...parentIds])})${after} AND ${condition}) ranked WHERE ranked."__rank" <= ${window.take} ORDER BY ranked.${key}, ranked."id"`;
   }
 
   /** Whether the caller's ability allows `action` on this particular row. */

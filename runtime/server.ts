@@ -17,11 +17,13 @@ import { AbilityCache, type AbilityFactory } from './ability.js';
 import { type Authentication, TokenVerifier } from './auth.js';
 import { type AppConfig, loadConfig } from './config.js';
 import { type RequestContext, runInContext } from './context.js';
-import { configureConnection, createAdapterFactory, type DatabaseClient, isDatabaseReachable, providerOf } from './database.js';
+import { configureConnection, createAdapterFactory, type DatabaseClient, type DatabaseOptions, isDatabaseReachable, providerOf } from './database.js';
 import type { EntityDescriptor } from './entity-metadata.js';
 import { EventBus } from './events.js';
 import type { GraphQLContext } from './graphql/context.js';
 import { createGraphQLHandler } from './graphql/http.js';
+import { type FieldComplexity, QueryLimits } from './graphql/limits.js';
+import { type LoadableRepository, type LoaderRegistry, type LoaderScope, RequestLoaders } from './graphql/loaders.js';
 import { buildExecutableSchema } from './graphql/schema.js';
 import { problem, sendError, sendProblem } from './http/problem.js';
 import { type RouteDefinition, sendReply } from './http/routes.js';
@@ -40,13 +42,21 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   /** Exposed entities: wire fields and relations. */
   readonly entities: readonly EntityDescriptor[];
   /** Wraps a driver adapter in the generated Prisma client. */
-  readonly createDatabase: (adapter: SqlDriverAdapterFactory) => Database;
+  readonly createDatabase: (adapter: SqlDriverAdapterFactory, options?: DatabaseOptions) => Database;
   /** Constructs every provider once, dependencies first. */
   readonly createContainer: (database: Database, services: RuntimeServices) => Container;
   readonly createResolvers: (container: Container, services: RuntimeServices) => IResolvers<unknown, GraphQLContext>;
   readonly createRoutes: (container: Container) => readonly RouteDefinition[];
   /** The container's `@Abilities()` provider. */
   readonly abilities: (container: Container) => AbilityFactory;
+  /** Repositories by entity name (relation loaders read through them). */
+  readonly repositories: (container: Container) => Readonly<Record<string, LoadableRepository>>;
+  /** The container's `LoaderScope`, or undefined when no reachable module provides one (spec §5.10). */
+  readonly loaderScope: (container: Container) => LoaderScope | undefined;
+  /** Scores of relation fields and `@Complexity` overrides (spec §8). */
+  readonly fieldComplexity: Readonly<Record<string, FieldComplexity>>;
+  /** Connection, edge and page-info types (transparent for scoring and depth). */
+  readonly connectionTypes: readonly string[];
 }
 
 /** A listening server. */
@@ -64,6 +74,8 @@ export interface StartOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** A logger to use instead of creating one. */
   readonly logger?: Logger;
+  /** Sees the text of every SQL statement (tests and benchmarks count them). */
+  readonly onQuery?: (sql: string) => void;
 }
 
 /** Per-request state the authentication step leaves for later steps. */
@@ -86,13 +98,30 @@ export async function startServer<Database extends DatabaseClient, Container>(
   for (const warning of warnings) logger.warn(warning);
 
   const provider = providerOf(config.database.url);
-  const database = definition.createDatabase(createAdapterFactory(config.database.url));
+  const database = definition.createDatabase(createAdapterFactory(config.database.url), options.onQuery ? { onQuery: options.onQuery } : {});
   await configureConnection(database, provider);
   const eventBus = new EventBus();
   const services: RuntimeServices = { logger, eventBus };
   const container = definition.createContainer(database, services);
   const abilities = new AbilityCache(definition.abilities(container));
   const verifier = new TokenVerifier(config.auth);
+
+  const loaderScope = definition.loaderScope(container);
+  const registry: LoaderRegistry = {
+    repositories: new Map(Object.entries(definition.repositories(container))),
+    entities: new Map(definition.entities.map((entity) => [entity.name, entity])),
+    logger,
+  };
+  const loaderCount = definition.entities.reduce((count, entity) => count + entity.relations.length, 0);
+  if (!loaderScope && loaderCount > 0) {
+    logger.warn({ loaders: loaderCount }, `${loaderCount} loaders were seeded with no batch context: list LoaderScope in a module reachable from AppModule, or every relation field fails with "database error"`);
+  }
+  const limits = new QueryLimits({
+    maxComplexity: config.graphql.maxComplexity,
+    maxDepth: config.graphql.maxDepth,
+    fieldComplexity: definition.fieldComplexity,
+    connectionTypes: new Set(definition.connectionTypes),
+  });
 
   const sdl = readFileSync(definition.schemaFile, 'utf8');
   const schema = buildExecutableSchema(sdl, definition.createResolvers(container, services), definition.entities);
@@ -124,7 +153,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     response.status(reachable ? 200 : 503).json({ status: reachable ? 'ok' : 'degraded', db: reachable ? 'ok' : 'down' });
   });
 
-  mountGraphQL(app, config, schema, logger);
+  mountGraphQL(app, config, schema, logger, limits, (request) => new RequestLoaders(loaderScope?.capture(request, database), registry));
   mountRoutes(app, config, definition.createRoutes(container), logger);
 
   app.use((request: Request, response: Response) => {
@@ -158,16 +187,24 @@ export async function startServer<Database extends DatabaseClient, Container>(
   };
 }
 
-function mountGraphQL(app: express.Express, config: AppConfig, schema: ReturnType<typeof buildExecutableSchema>, logger: Logger): void {
+function mountGraphQL(
+  app: express.Express,
+  config: AppConfig,
+  schema: ReturnType<typeof buildExecutableSchema>,
+  logger: Logger,
+  limits: QueryLimits,
+  loadersFor: (request: RequestContext) => RequestLoaders,
+): void {
   const path = config.graphql.path;
   app.post(
     path,
     createGraphQLHandler({
       schema,
       logger,
+      check: (args) => limits.check(args),
       contextFor: (request) => {
         const state = stateOf(request.res as Response);
-        return { request: state.request, authentication: state.authentication };
+        return { request: state.request, authentication: state.authentication, loaders: loadersFor(state.request) };
       },
     }),
   );

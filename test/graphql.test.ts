@@ -84,7 +84,7 @@ describe('GraphQL over HTTP (graphql-http)', () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/graphql-response+json');
-    expect(await response.json()).toEqual({ data: { orgs: [{ name: server.seeded.orgs[0]?.name }] } });
+    expect(await response.json()).toEqual({ data: { orgs: [{ name: server.seeded.orgs[0]?.name }] }, extensions: { cost: { complexity: 2, limit: 10_000 } } });
   });
 
   it('reports a syntax error as GRAPHQL_PARSE_FAILED', async () => {

@@ -20,6 +20,7 @@ import { unwrap } from '../../runtime/result.js';
 import type { RuntimeServices } from '../../runtime/server.js';
 import type { Container } from '../container.js';
 import { ENTITY_BY_NAME, ORG_FIELDS, POST_FIELDS, USER_FIELDS } from '../entities.js';
+import { createRelationResolvers } from './relations.js';
 
 /** Pipes of argument term of Query.searchPosts. */
 const postResolverSearchPostsTermPipes: readonly PipeTransform[] = [new SearchTermPipe()];
@@ -32,6 +33,7 @@ const userResolverCreateUserInputPipes: readonly PipeTransform[] = [new ZodValid
 export function createResolvers(container: Container, services: RuntimeServices): IResolvers<unknown, GraphQLContext> {
   const { orgResolver, postResolver, userResolver } = container;
   return {
+    ...createRelationResolvers(container),
     Query: {
       /**
        * The orgs the caller may read (their own), whole, capped at LIST_CAP.
@@ -62,7 +64,8 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * Posts whose title contains a term (a custom transform trims it and refuses short terms).
-       * Query.searchPosts → PostResolver.searchPosts (entities/post.resolver.ts:32); authorized: read Post.
+       * A search reads up to `first` rows however few match, so it scores like a page.
+       * Query.searchPosts → PostResolver.searchPosts (entities/post.resolver.ts:36); authorized: read Post.
        */
       searchPosts: async (_parent: unknown, args: { readonly term: string; readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Post');
@@ -100,7 +103,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
     Mutation: {
       /**
        * Creates a draft written by the caller.
-       * Mutation.createPost → PostResolver.createPost (entities/post.resolver.ts:39); authorized: create Post.
+       * Mutation.createPost → PostResolver.createPost (entities/post.resolver.ts:43); authorized: create Post.
        */
       createPost: async (_parent: unknown, args: { readonly input?: CreatePost | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'create', 'Post');
@@ -110,7 +113,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * Publishes a draft: `draft → published` (spec §3).
-       * Mutation.publishPost → PostResolver.publishPost (entities/post.resolver.ts:46); authorized: publish Post.
+       * Mutation.publishPost → PostResolver.publishPost (entities/post.resolver.ts:50); authorized: publish Post.
        */
       publishPost: async (_parent: unknown, args: { readonly id: string }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'publish', 'Post');
@@ -131,7 +134,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
     Subscription: {
       /**
        * Every post published from now on that the subscriber may read, masked to their grant.
-       * Subscription.postPublished → PostResolver.postPublished (entities/post.resolver.ts:53); authorized: read Post.
+       * Subscription.postPublished → PostResolver.postPublished (entities/post.resolver.ts:66); authorized: read Post.
        */
       postPublished: {
         subscribe: (_parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {

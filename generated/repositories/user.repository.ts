@@ -9,11 +9,12 @@
 import type { Logger } from 'pino';
 import { EntityRepository } from '../../runtime/repository.js';
 import type { Database } from '../database.js';
+import { USER_COLUMNS } from '../entities.js';
 import type { Prisma, User } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for User: pages, lookups, loader batches and checked writes. */
 export class UserRepository extends EntityRepository<User, Prisma.UserWhereInput, Prisma.UserUncheckedCreateInput> {
   constructor(database: Database, logger: Logger) {
-    super('User', database.user, logger);
+    super('User', database, database.user, USER_COLUMNS, logger);
   }
 }

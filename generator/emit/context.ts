@@ -21,6 +21,14 @@ export function exposedEntities(model: AppModel): EntityModel[] {
   return model.entities.filter((entity) => entity.exposed);
 }
 
+/** Entities keyed by a single `id` column: the ones that get a repository (cursors are ids). */
+export function keyedEntities(model: AppModel): EntityModel[] {
+  return model.entities.filter((entity) => {
+    const keys = entity.columns.filter((column) => column.primaryKey);
+    return keys.length === 1 && keys[0]?.name === 'id';
+  });
+}
+
 /** The wire (exposed) column names of an entity, in declared order. */
 export function wireFields(entity: EntityModel): string[] {
   return entity.columns.filter((column) => column.exposed).map((column) => column.name);

@@ -7,6 +7,8 @@ import { emitEntities } from './app/entities.js';
 import { emitApp, emitMain } from './app/main.js';
 import { emitDatabase, emitRepositories } from './app/repositories.js';
 import type { EmitContext } from './context.js';
+import { emitComplexity } from './graphql/complexity.js';
+import { emitRelations } from './graphql/relations.js';
 import { emitResolvers } from './graphql/resolvers.js';
 import { emitSdl } from './graphql/schema.js';
 import { emitRoutes } from './http/routes.js';
@@ -57,6 +59,8 @@ export function emitFiles(context: EmitContext): GeneratedFile[] {
     ...emitRepositories(context),
     emitContainer(context),
     emitResolvers(context),
+    emitRelations(context),
+    emitComplexity(context),
     emitRoutes(context),
     emitApp(context),
     emitMain(context),

@@ -13,16 +13,27 @@ import { repositoryClass, repositoryModule } from './naming.js';
 /** The name of the root module. */
 export const ROOT_MODULE = 'AppModule';
 
-/** Built-in providers the runtime supplies, by `runtime/` file and export name. */
-export const BUILTIN_PROVIDERS: readonly SourceRef[] = [
-  { file: 'runtime/events.ts', exportName: 'EventBus' },
+/** A provider the runtime library supplies. */
+export interface BuiltinProvider {
+  readonly ref: SourceRef;
+  /** `services`: made by the runtime at boot (one per process); `container`: constructed in the container when a module lists it. */
+  readonly constructedBy: 'services' | 'container';
+}
+
+/** Built-in providers, by `runtime/` file and export name. */
+export const BUILTIN_PROVIDERS: readonly BuiltinProvider[] = [
+  { ref: { file: 'runtime/events.ts', exportName: 'EventBus' }, constructedBy: 'services' },
+  { ref: { file: 'runtime/graphql/loaders.ts', exportName: 'LoaderScope' }, constructedBy: 'container' },
 ];
+
+/** The GraphQL batch-context provider (spec §5.10). */
+export const LOADER_SCOPE = 'LoaderScope';
 
 /** What a constructor dependency resolves to. */
 export type DependencyTarget =
   | { readonly kind: 'provider'; readonly provider: ProviderModel }
   | { readonly kind: 'repository'; readonly entity: EntityModel }
-  | { readonly kind: 'builtin'; readonly ref: SourceRef }
+  | { readonly kind: 'builtin'; readonly builtin: BuiltinProvider }
   | { readonly kind: 'missing' };
 
 /** The mounted application. */
@@ -36,6 +47,11 @@ export interface Application {
   readonly controllers: readonly ControllerModel[];
   /** Built-ins listed by reachable modules (for example `LoaderScope`). */
   readonly builtins: readonly SourceRef[];
+}
+
+/** Built-ins a reachable module lists that the container constructs (for example `LoaderScope`). */
+export function containerBuiltins(application: Application): BuiltinProvider[] {
+  return BUILTIN_PROVIDERS.filter((builtin) => builtin.constructedBy === 'container' && application.builtins.some((ref) => ref.exportName === builtin.ref.exportName));
 }
 
 /** Is `ref` declared in the runtime library (`runtime/`)? */
@@ -85,8 +101,8 @@ export function resolveDependency(model: AppModel, application: Application, dep
   if (entity && dependency.source && path.posix.basename(dependency.source.file) === path.posix.basename(repositoryModule(entity.name))) {
     return { kind: 'repository', entity };
   }
-  const builtin = BUILTIN_PROVIDERS.find((candidate) => candidate.exportName === dependency.typeName && dependency.source?.file === candidate.file);
-  if (builtin) return { kind: 'builtin', ref: builtin };
+  const builtin = BUILTIN_PROVIDERS.find((candidate) => candidate.ref.exportName === dependency.typeName && dependency.source?.file === candidate.ref.file);
+  if (builtin && (builtin.constructedBy === 'services' || application.builtins.some((ref) => ref.exportName === builtin.ref.exportName))) return { kind: 'builtin', builtin };
   return { kind: 'missing' };
 }
 

@@ -57,6 +57,11 @@ export function fieldsConstant(entity: string): string {
   return `${constantCase(entity)}_FIELDS`;
 }
 
+/** The constant listing an entity's stored columns: `User` → `USER_COLUMNS`. */
+export function columnsConstant(entity: string): string {
+  return `${constantCase(entity)}_COLUMNS`;
+}
+
 /** GraphQL connection type of a has_many relation's child (spec §2.4). */
 export function connectionType(entity: string): string {
   return `${entity}Connection`;

@@ -8,6 +8,15 @@ import type { AppModel } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { abilitiesMissing } from './rules/abilities-missing.js';
 import { appModuleMissing } from './rules/app-module-missing.js';
+import { complexityExpressionInvalid } from './rules/complexity-expression-invalid.js';
+import { loaderScopeMissing } from './rules/loader-scope-missing.js';
+import { relationAmbiguousVia } from './rules/relation-ambiguous-via.js';
+import { relationColumnUnknown } from './rules/relation-column-unknown.js';
+import { relationKeyMissing } from './rules/relation-key-missing.js';
+import { relationTargetHidden } from './rules/relation-target-hidden.js';
+import { relationTargetUnknown } from './rules/relation-target-unknown.js';
+import { relationViaOnBelongsTo } from './rules/relation-via-on-belongs-to.js';
+import { relationViaUnknown } from './rules/relation-via-unknown.js';
 import { declarationUnreadable } from './rules/declaration-unreadable.js';
 import { entityCompositePrimaryKey } from './rules/entity-composite-primary-key.js';
 import { entityPrimaryKeyMissing } from './rules/entity-primary-key-missing.js';
@@ -27,9 +36,11 @@ import { typeUnsupported } from './rules/type-unsupported.js';
 export const RULES: Readonly<Record<string, Rule>> = {
   'abilities-missing': abilitiesMissing,
   'app-module-missing': appModuleMissing,
+  'complexity-expression-invalid': complexityExpressionInvalid,
   'declaration-unreadable': declarationUnreadable,
   'entity-composite-primary-key': entityCompositePrimaryKey,
   'entity-primary-key-missing': entityPrimaryKeyMissing,
+  'loader-scope-missing': loaderScopeMissing,
   'module-entry-unknown': moduleEntryUnknown,
   'operation-field-duplicate': operationFieldDuplicate,
   'operation-posture-conflict': operationPostureConflict,
@@ -38,6 +49,13 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'posture-subject-unknown': postureSubjectUnknown,
   'provider-dependency-cycle': providerDependencyCycle,
   'provider-dependency-unresolved': providerDependencyUnresolved,
+  'relation-ambiguous-via': relationAmbiguousVia,
+  'relation-column-unknown': relationColumnUnknown,
+  'relation-key-missing': relationKeyMissing,
+  'relation-target-hidden': relationTargetHidden,
+  'relation-target-unknown': relationTargetUnknown,
+  'relation-via-on-belongs-to': relationViaOnBelongsTo,
+  'relation-via-unknown': relationViaUnknown,
   'route-list-pagination': routeListPagination,
   'route-path-param-missing': routePathParamMissing,
   'type-unsupported': typeUnsupported,

@@ -4,6 +4,7 @@
  */
 import type { Authentication } from '../auth.js';
 import type { RequestContext } from '../context.js';
+import type { RequestLoaders } from './loaders.js';
 
 /** Per-operation context handed to every resolver (a type alias so it is a plain record). */
 export type GraphQLContext = {
@@ -11,4 +12,6 @@ export type GraphQLContext = {
   readonly request: RequestContext;
   /** The outcome of reading the bearer token. */
   readonly authentication: Authentication;
+  /** This operation's relation loaders (spec §5.10). */
+  readonly loaders: RequestLoaders;
 };

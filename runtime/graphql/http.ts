@@ -38,8 +38,8 @@ export class DocumentCache {
   }
 }
 
-/** Extra checks run on a validated operation before execution (depth, complexity). */
-export type OperationCheck = (args: ExecutionArgs) => readonly GraphQLError[];
+/** Checks a validated operation before execution: refusals, and extensions for its result. */
+export type OperationCheck = (args: ExecutionArgs) => { readonly errors: readonly GraphQLError[]; readonly extensions?: Record<string, unknown> };
 
 /** Options of {@link createGraphQLHandler}. */
 export interface GraphQLHandlerOptions {
@@ -47,10 +47,8 @@ export interface GraphQLHandlerOptions {
   readonly logger: Logger;
   /** Builds the operation's context from the Express request (after authentication). */
   readonly contextFor: (request: Request) => GraphQLContext;
-  /** Checks refusing an operation before it runs. */
-  readonly checks?: readonly OperationCheck[];
-  /** Adds `extensions` to a finished result (for example the computed cost). */
-  readonly extensionsFor?: (args: ExecutionArgs) => Record<string, unknown> | undefined;
+  /** Refuses an operation before it runs (depth, complexity) or adds extensions to its result. */
+  readonly check?: OperationCheck;
 }
 
 /** Tags request errors of `execute` (variable coercion, spec §7) as `BAD_USER_INPUT`. */
@@ -85,12 +83,9 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): RequestHan
         variableValues: params.variables,
         contextValue: options.contextFor(request.raw),
       };
-      for (const check of options.checks ?? []) {
-        const errors = check(args);
-        if (errors.length > 0) return errors;
-      }
-      const extra = options.extensionsFor?.(args);
-      if (extra) extensions.set(args, extra);
+      const checked = options.check?.(args);
+      if (checked && checked.errors.length > 0) return checked.errors;
+      if (checked?.extensions) extensions.set(args, checked.extensions);
       return args;
     },
     onOperation: (_request, args, result) => {

@@ -47,12 +47,15 @@ export interface TestServerOptions {
   readonly env?: Record<string, string>;
   /** Use this database instead of a fresh seeded one. */
   readonly databaseUrl?: string;
+  /** Changes the seeded database before the server starts. */
+  readonly prepare?: (databaseUrl: string, seeded: SeedResult) => Promise<void>;
 }
 
 /** Starts the generated server on a fresh seeded SQLite file. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const seeded = options.databaseUrl ? { orgs: [], users: [], posts: [] } : await seedDatabase(databaseUrl, options.seed ?? { orgs: 2, users: 3, posts: 2 });
+  await options.prepare?.(databaseUrl, seeded);
   const env = {
     ...process.env,
     APP_DATABASE__URL: databaseUrl,
@@ -137,4 +140,68 @@ function stopChild(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
+}
+
+/** A server started inside the test process: same HTTP, plus statement counts and log capture. */
+export interface InProcessServer {
+  readonly url: string;
+  readonly databaseUrl: string;
+  readonly seeded: SeedResult;
+  /** Log entries written so far (parsed JSON). */
+  readonly logs: Record<string, unknown>[];
+  /** SQL statements sent so far. */
+  readonly statements: string[];
+  token(role: Role, orgIndex?: number): Promise<string>;
+  graphql<T = Record<string, unknown>>(query: string, options?: { variables?: Record<string, unknown>; token?: string }): Promise<GraphQLResponse<T>>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `definition` (default: the generated application) in this process on a fresh seeded
+ * SQLite file. `adjust` may alter the definition, as a different declaration would.
+ */
+export async function startInProcessServer(
+  options: TestServerOptions & { adjust?: (definition: typeof import('../../generated/app.js').application) => typeof import('../../generated/app.js').application } = {},
+): Promise<InProcessServer> {
+  const { application } = await import('../../generated/app.js');
+  const { startServer } = await import('../../runtime/server.js');
+  const { createLogger } = await import('../../runtime/logger.js');
+  const { Writable } = await import('node:stream');
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const seeded = options.databaseUrl ? { orgs: [], users: [], posts: [] } : await seedDatabase(databaseUrl, options.seed ?? { orgs: 2, users: 3, posts: 2 });
+  await options.prepare?.(databaseUrl, seeded);
+  const logs: Record<string, unknown>[] = [];
+  const statements: string[] = [];
+  const logger = createLogger({ level: 'info', format: 'json' }, new Writable({ write: (chunk: Buffer, _encoding, done) => (logs.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+  const definition = options.adjust ? options.adjust(application) : application;
+  const server = await startServer(definition, {
+    env: { APP_DATABASE__URL: databaseUrl, APP_HTTP__PORT: '0', APP_HTTP__HOST: '127.0.0.1', APP_AUTH__SECRET: TEST_SECRET, ...options.env },
+    logger,
+    onQuery: (sql) => statements.push(sql),
+  });
+  const user = (role: Role, orgIndex = 0): SeededUser => {
+    const found = seeded.users.find((candidate) => candidate.role === role && candidate.orgId === seeded.orgs[orgIndex]?.id);
+    if (!found) throw new Error(`no seeded ${role} in org ${orgIndex}`);
+    return found;
+  };
+  return {
+    url: server.url,
+    databaseUrl,
+    seeded,
+    logs,
+    statements,
+    token: (role, orgIndex) => {
+      const found = user(role, orgIndex);
+      return mintToken(TEST_SECRET, { sub: found.id, org_id: found.orgId, role: found.role });
+    },
+    graphql: async (query, { variables, token } = {}) => {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, ...((await response.json()) as object) };
+    },
+    stop: () => server.close(),
+  };
 }

@@ -3,9 +3,9 @@
  * their dependencies first. Dependency injection is resolved at generate time from constructor
  * parameter types, so nothing is looked up by reflection at run time.
  */
-import { constructionOrder, resolveDependency } from '../../model/application.js';
+import { constructionOrder, containerBuiltins, resolveDependency } from '../../model/application.js';
 import { providerVariable, repositoryClass, repositoryModule } from '../../model/naming.js';
-import type { EmitContext } from '../context.js';
+import { type EmitContext, keyedEntities } from '../context.js';
 import { type GeneratedFile, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The `container.ts` file. */
@@ -17,9 +17,12 @@ export function emitContainer(context: EmitContext): GeneratedFile {
   const services = imports.type('runtime/server.ts', 'RuntimeServices');
   const { order } = constructionOrder(model, application);
   const members: { name: string; type: string }[] = [];
-  for (const entity of model.entities) {
+  const keyed = keyedEntities(model);
+  for (const entity of keyed) {
     members.push({ name: providerVariable(repositoryClass(entity.name)), type: imports.value(`${outputDir}/${repositoryModule(entity.name)}`, repositoryClass(entity.name)) });
   }
+  const builtins = containerBuiltins(application);
+  for (const builtin of builtins) members.push({ name: providerVariable(builtin.ref.exportName), type: imports.ref(builtin.ref) });
   for (const provider of order) members.push({ name: providerVariable(provider.name), type: imports.ref(provider.source) });
 
   writeDoc(w, ['Every constructed provider and repository, by variable name.']);
@@ -29,15 +32,16 @@ export function emitContainer(context: EmitContext): GeneratedFile {
   w.blankLine();
   writeDoc(w, ['Constructs the container on `database`, with the runtime `services` (logger, event bus).']);
   w.write(`export function createContainer(database: ${database}, services: ${services}): Container`).block(() => {
-    for (const entity of model.entities) {
+    for (const entity of keyed) {
       w.writeLine(`const ${providerVariable(repositoryClass(entity.name))} = new ${repositoryClass(entity.name)}(database, services.logger);`);
     }
+    for (const builtin of builtins) w.writeLine(`const ${providerVariable(builtin.ref.exportName)} = new ${builtin.ref.exportName}();`);
     for (const provider of order) {
       const args = provider.dependencies.map((dependency) => {
         const target = resolveDependency(model, application, dependency);
         if (target.kind === 'provider') return providerVariable(target.provider.name);
         if (target.kind === 'repository') return providerVariable(repositoryClass(target.entity.name));
-        if (target.kind === 'builtin') return `services.${providerVariable(target.ref.exportName)}`;
+        if (target.kind === 'builtin') return target.builtin.constructedBy === 'services' ? `services.${providerVariable(target.builtin.ref.exportName)}` : providerVariable(target.builtin.ref.exportName);
         return 'undefined as never';
       });
       w.writeLine(`const ${providerVariable(provider.name)} = new ${provider.name}(${args.join(', ')});`);

@@ -3,7 +3,7 @@
  * selection checks, relations for loaders) and the structure of every input type (REST bodies
  * are checked with the same rules GraphQL applies to its input objects).
  */
-import { constantCase, fieldsConstant } from '../../model/naming.js';
+import { columnsConstant, constantCase, fieldsConstant } from '../../model/naming.js';
 import type { AppModel, TypeShape } from '../../model/model.js';
 import { matchHasMany } from '../prisma/schema.js';
 import { type EmitContext, exposedEntities, inputNamed, wireFields } from '../context.js';
@@ -31,8 +31,12 @@ export function emitEntities(context: EmitContext): GeneratedFile {
   const file = new TypeScriptFile('entities.ts', context, 'What the runtime knows about each exposed entity (wire fields, relations) and the structure of\nevery input type, for masking, selection checks, loaders and REST body checks.');
   const { body: w, imports } = file;
   const entities = exposedEntities(model);
-  for (const entity of entities) {
-    writeDoc(w, [`Wire fields of ${entity.name} (${entity.source.file}).`]);
+  for (const entity of model.entities) {
+    writeDoc(w, [`Stored columns of ${entity.name} (${entity.source.file}).`]);
+    w.writeLine(`export const ${columnsConstant(entity.name)} = [${entity.columns.map((column) => quote(column.name)).join(', ')}] as const;`);
+    w.blankLine();
+    if (!entity.exposed) continue;
+    writeDoc(w, [`Wire fields of ${entity.name}: what masking and selection checks consider.`]);
     w.writeLine(`export const ${fieldsConstant(entity.name)} = [${wireFields(entity).map(quote).join(', ')}] as const;`);
     w.blankLine();
   }

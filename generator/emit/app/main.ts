@@ -2,9 +2,10 @@
  * Emits the composition root: `app.ts` (everything the runtime needs to start this application)
  * and `main.ts` (the entry point a deployment runs).
  */
-import type { EmitContext } from '../context.js';
+import { containerBuiltins, LOADER_SCOPE } from '../../model/application.js';
+import { providerVariable, repositoryClass } from '../../model/naming.js';
+import { type EmitContext, keyedEntities } from '../context.js';
 import { type GeneratedFile, TypeScriptFile } from '../writer.js';
-import { providerVariable } from '../../model/naming.js';
 
 /** The `app.ts` file. */
 export function emitApp(context: EmitContext): GeneratedFile {
@@ -19,7 +20,10 @@ export function emitApp(context: EmitContext): GeneratedFile {
   imports.value(`${outputDir}/entities.ts`, 'ENTITIES');
   imports.value(`${outputDir}/graphql/resolvers.ts`, 'createResolvers');
   imports.value(`${outputDir}/http/routes.ts`, 'createRoutes');
+  imports.value(`${outputDir}/graphql/complexity.ts`, 'CONNECTION_TYPES');
+  imports.value(`${outputDir}/graphql/complexity.ts`, 'FIELD_COMPLEXITY');
   const abilities = application.providers.find((provider) => provider.role === 'abilities');
+  const hasLoaderScope = containerBuiltins(application).some((builtin) => builtin.ref.exportName === LOADER_SCOPE);
   w.writeLine('/** This application. */');
   w.write(`export const application: ${definition}<Database, Container> = `).inlineBlock(() => {
     w.writeLine("schemaFile: new URL('./schema.graphql', import.meta.url),");
@@ -29,6 +33,11 @@ export function emitApp(context: EmitContext): GeneratedFile {
     w.writeLine('createResolvers,');
     w.writeLine('createRoutes,');
     w.writeLine(`abilities: (container) => container.${abilities ? providerVariable(abilities.name) : 'undefined as never'},`);
+    w.writeLine(`repositories: (container) => ({ ${keyedEntities(context.model).map((entity) => `${entity.name}: container.${providerVariable(repositoryClass(entity.name))}`).join(', ')} }),`);
+    if (hasLoaderScope) w.writeLine(`loaderScope: (container) => container.${providerVariable(LOADER_SCOPE)},`);
+    else w.writeLine('loaderScope: () => undefined, // no module reachable from AppModule provides LoaderScope (spec §5.10)');
+    w.writeLine('fieldComplexity: FIELD_COMPLEXITY,');
+    w.writeLine('connectionTypes: CONNECTION_TYPES,');
   });
   w.write(';');
   return file.render();

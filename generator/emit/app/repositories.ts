@@ -3,9 +3,9 @@
  * binding the Prisma delegate, so every query of that entity goes through the caller's row
  * scope (spec §5).
  */
-import { prismaDelegate, repositoryClass, repositoryModule } from '../../model/naming.js';
+import { columnsConstant, prismaDelegate, repositoryClass, repositoryModule } from '../../model/naming.js';
 import type { EntityModel } from '../../model/model.js';
-import type { EmitContext } from '../context.js';
+import { type EmitContext, keyedEntities } from '../context.js';
 import { SQLITE_CLIENT_PATH } from '../../paths.js';
 import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
 
@@ -25,10 +25,11 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
   const client = `${outputDir}/${PRISMA_CLIENT_MODULE}`;
   imports.type(client, 'Prisma');
   const row = imports.type(client, entity.name);
+  imports.value(`${outputDir}/entities.ts`, columnsConstant(entity.name));
   w.writeLine(`/** Scoped data access for ${entity.name}: pages, lookups, loader batches and checked writes. */`);
   w.write(`export class ${repositoryClass(entity.name)} extends ${base}<${row}, Prisma.${entity.name}WhereInput, Prisma.${entity.name}UncheckedCreateInput>`).block(() => {
     w.write(`constructor(database: ${database}, logger: ${logger})`).block(() => {
-      w.writeLine(`super(${quote(entity.name)}, database.${prismaDelegate(entity.name)}, logger);`);
+      w.writeLine(`super(${quote(entity.name)}, database, database.${prismaDelegate(entity.name)}, ${columnsConstant(entity.name)}, logger);`);
     });
   });
   return file.render();
@@ -36,7 +37,7 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
 
 /** Every repository file. */
 export function emitRepositories(context: EmitContext): GeneratedFile[] {
-  return context.model.entities.map((entity) => emitRepository(entity, context));
+  return keyedEntities(context.model).map((entity) => emitRepository(entity, context));
 }
 
 /** The `database.ts` file: the Prisma client type and its construction from a driver adapter. */
@@ -49,8 +50,15 @@ export function emitDatabase(context: EmitContext): GeneratedFile {
   w.writeLine('/** The Prisma client: one delegate per entity (`database.user`, …). */');
   w.writeLine(`export type Database = InstanceType<typeof ${client}>;`);
   w.blankLine();
-  w.writeLine('/** Wraps a driver adapter factory in the Prisma client. */');
-  w.write(`export function createDatabase(adapter: ${adapter}): Database`).block(() => {
+  const options = imports.type('runtime/database.ts', 'DatabaseOptions');
+  w.writeLine('/** Wraps a driver adapter factory in the Prisma client; `onQuery` sees every SQL statement it sends. */');
+  w.write(`export function createDatabase(adapter: ${adapter}, options: ${options} = {}): Database`).block(() => {
+    w.write('if (options.onQuery)').block(() => {
+      w.writeLine(`const client = new ${client}({ adapter, log: [{ emit: 'event', level: 'query' }] });`);
+      w.writeLine('const onQuery = options.onQuery;');
+      w.writeLine("client.$on('query', (event) => onQuery(event.query));");
+      w.writeLine('return client;');
+    });
     w.writeLine(`return new ${client}({ adapter });`);
   });
   return file.render();

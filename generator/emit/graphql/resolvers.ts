@@ -192,7 +192,9 @@ export function emitResolvers(context: EmitContext): GeneratedFile {
   w.write(`export function createResolvers(container: ${container}, ${usesServices ? 'services' : '_services'}: ${services}): ${resolverMap}<unknown, ${graphqlContext}>`).block(() => {
     const owners = [...new Set(operations.map((operation) => providerVariable(operation.owner)))].sort();
     if (owners.length > 0) w.writeLine(`const { ${owners.join(', ')} } = container;`);
+    const relations = imports.value(`${context.outputDir}/graphql/relations.ts`, 'createRelationResolvers');
     w.write('return ').inlineBlock(() => {
+      w.writeLine(`...${relations}(container),`);
       for (const root of ['query', 'mutation', 'subscription'] as const) {
         const ofRoot = operations.filter((operation) => operation.operationType === root);
         if (ofRoot.length === 0) continue;

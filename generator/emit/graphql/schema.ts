@@ -24,7 +24,8 @@ import {
 } from 'graphql';
 import { DateTimeScalar } from '../../../runtime/graphql/scalars.js';
 import { printSdl } from '../../../runtime/graphql/sdl.js';
-import type { EntityModel, NamedType, OperationModel, ParamModel, ReturnShape, TypeShape } from '../../model/model.js';
+import type { EntityModel, FieldResolverModel, NamedType, OperationModel, ParamModel, ReturnShape, TypeShape } from '../../model/model.js';
+import { connectionType, edgeType } from '../../model/naming.js';
 import { type EmitContext, exposedEntities } from '../context.js';
 import type { GeneratedFile } from '../writer.js';
 
@@ -35,6 +36,8 @@ class SchemaBuilder {
   private readonly enums = new Map<string, GraphQLEnumType>();
   private readonly inputs = new Map<string, GraphQLInputObjectType>();
   private readonly objects = new Map<string, GraphQLObjectType>();
+  private readonly connections = new Map<string, GraphQLObjectType>();
+  private pageInfo: GraphQLObjectType | undefined;
 
   constructor(private readonly context: EmitContext) {}
 
@@ -96,7 +99,65 @@ class SchemaBuilder {
       if (!column.exposed) continue;
       fields[column.name] = { type: this.shape(column.type, 'output') as GraphQLOutputType, description: column.doc };
     }
+    const entityNames = new Set(this.context.model.entities.map((candidate) => candidate.name));
+    for (const relation of entity.relations) {
+      if (!relation.exposed || !entityNames.has(relation.target)) continue;
+      if (relation.kind === 'belongsTo') {
+        // Nullable: null when the caller may not read the parent (spec §5.8).
+        fields[relation.name] = { type: this.objectType(relation.target), description: relation.doc };
+      } else {
+        fields[relation.name] = {
+          type: new GraphQLNonNull(this.connectionType(relation.target)),
+          args: { first: { type: GraphQLInt }, after: { type: GraphQLString } },
+          description: relation.doc,
+        };
+      }
+    }
+    for (const computed of this.computedFields(entity.name)) {
+      fields[computed.fieldName] = { type: this.returnType(computed.returns), args: this.arguments(computed.params), description: computed.doc };
+    }
     return fields;
+  }
+
+  private computedFields(entity: string): FieldResolverModel[] {
+    return this.context.application.resolvers.flatMap((resolver) => resolver.fieldResolvers.filter((field) => field.entity === entity));
+  }
+
+  /** `PageInfo` (spec §2.4). */
+  private pageInfoType(): GraphQLObjectType {
+    this.pageInfo ??= new GraphQLObjectType({
+      name: 'PageInfo',
+      description: 'Where a connection page ends.',
+      fields: {
+        hasNextPage: { type: new GraphQLNonNull(GraphQLBoolean), description: 'Whether more rows follow this page.' },
+        endCursor: { type: GraphQLString, description: 'The primary key of the last row of this page; pass it as `after` for the next page.' },
+      },
+    });
+    return this.pageInfo;
+  }
+
+  /** `<Entity>Connection` and `<Entity>Edge` (spec §2.4). */
+  connectionType(entity: string): GraphQLObjectType {
+    const existing = this.connections.get(entity);
+    if (existing) return existing;
+    const edge = new GraphQLObjectType({
+      name: edgeType(entity),
+      description: `One ${entity} of a connection page.`,
+      fields: () => ({
+        cursor: { type: new GraphQLNonNull(GraphQLString), description: `The ${entity}'s primary key.` },
+        node: { type: new GraphQLNonNull(this.objectType(entity)) },
+      }),
+    });
+    const connection = new GraphQLObjectType({
+      name: connectionType(entity),
+      description: `A page of ${entity} rows of one parent, in id order.`,
+      fields: () => ({
+        edges: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(edge))) },
+        pageInfo: { type: new GraphQLNonNull(this.pageInfoType()) },
+      }),
+    });
+    this.connections.set(entity, connection);
+    return connection;
   }
 
   arguments(params: readonly ParamModel[]): GraphQLFieldConfigArgumentMap {

@@ -5,17 +5,25 @@
  * operations return entities, scalars or enums (or pages of entities), never input types. HTTP
  * path and query parameters are scalars or enums; a body is an input interface.
  */
-import type { NamedType, ReturnShape } from '../../model/model.js';
+import type { NamedType, ReturnShape, SourceSpan } from '../../model/model.js';
 import type { Rule } from '../rule.js';
 
 const returnsInput = (shape: ReturnShape): boolean =>
   (shape.kind === 'value' && shape.type.named.kind === 'input') || (shape.kind === 'page' && shape.item.kind !== 'entity' && shape.item.kind !== 'unsupported');
 const isScalarOrEnum = (named: NamedType): boolean => named.kind === 'scalar' || named.kind === 'enum';
+const returnedEntity = (shape: ReturnShape): string | undefined =>
+  shape.kind === 'page' ? (shape.item.kind === 'entity' ? shape.item.name : undefined) : shape.kind === 'value' && shape.type.named.kind === 'entity' ? shape.type.named.name : undefined;
 
 export const operationSignature: Rule = ({ model }, report) => {
+  const hidden = new Set(model.entities.filter((entity) => !entity.exposed).map((entity) => entity.name));
+  const checkHidden = (shape: ReturnShape, name: string, span: SourceSpan): void => {
+    const entity = returnedEntity(shape);
+    if (entity && hidden.has(entity)) report({ message: `${name} returns ${entity}, which is @Entity({ exposed: false }) and so has no wire type; expose it or return another type`, span });
+  };
   for (const resolver of model.resolvers) {
     for (const operation of resolver.operations) {
       const name = `${operation.owner}.${operation.methodName}`;
+      checkHidden(operation.returns, name, operation.span);
       for (const param of operation.params) {
         if (param.type.named.kind === 'entity') {
           report({ message: `parameter ${param.name} of ${name} is the entity ${param.type.named.name}; arguments must be input types, so declare an interface for the input`, span: param.span });
@@ -28,6 +36,7 @@ export const operationSignature: Rule = ({ model }, report) => {
   for (const controller of model.controllers) {
     for (const route of controller.routes) {
       const name = `${route.owner}.${route.methodName}`;
+      checkHidden(route.returns, name, route.span);
       for (const param of route.params) {
         if (param.source === 'body' && param.type.named.kind !== 'input' && param.type.named.kind !== 'unsupported') {
           report({ message: `the body parameter ${param.name} of ${name} must be an input interface`, span: param.span });

@@ -1,5 +1,6 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
 import { Abilities, Module } from '../../../../runtime/decorators.js';
+import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
 import { NoteResolver } from './note.resolver.js';
 import { NoteService } from './note.service.js';
 import { NotesController } from './notes.controller.js';
@@ -17,5 +18,5 @@ export class NotebookAbilities {
 @Module({ providers: [NoteService, NoteResolver], controllers: [NotesController] })
 export class NotesModule {}
 
-@Module({ imports: [NotesModule], providers: [NotebookAbilities] })
+@Module({ imports: [NotesModule], providers: [NotebookAbilities, LoaderScope] })
 export class AppModule {}

@@ -5,6 +5,7 @@
  * first. Dependency injection is resolved at generate time from constructor parameter types.
  */
 
+import { LoaderScope } from '../../../runtime/graphql/loaders.js';
 import type { RuntimeServices } from '../../../runtime/server.js';
 import { NotebookAbilities } from '../entities/app.module.js';
 import { NoteResolver } from '../entities/note.resolver.js';
@@ -18,6 +19,7 @@ import { NotebookRepository } from './repositories/notebook.repository.js';
 export interface Container {
   readonly noteRepository: NoteRepository;
   readonly notebookRepository: NotebookRepository;
+  readonly loaderScope: LoaderScope;
   readonly notebookAbilities: NotebookAbilities;
   readonly noteService: NoteService;
   readonly noteResolver: NoteResolver;
@@ -28,9 +30,10 @@ export interface Container {
 export function createContainer(database: Database, services: RuntimeServices): Container {
   const noteRepository = new NoteRepository(database, services.logger);
   const notebookRepository = new NotebookRepository(database, services.logger);
+  const loaderScope = new LoaderScope();
   const notebookAbilities = new NotebookAbilities();
   const noteService = new NoteService(noteRepository, services.eventBus);
   const noteResolver = new NoteResolver(noteService);
   const notesController = new NotesController(noteService);
-  return { noteRepository, notebookRepository, notebookAbilities, noteService, noteResolver, notesController };
+  return { noteRepository, notebookRepository, loaderScope, notebookAbilities, noteService, noteResolver, notesController };
 }

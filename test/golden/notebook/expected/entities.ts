@@ -8,10 +8,16 @@
 import type { EntityDescriptor } from '../../../runtime/entity-metadata.js';
 import type { InputFieldType } from '../../../runtime/inputs.js';
 
-/** Wire fields of Note (entities/note.entity.ts). */
+/** Stored columns of Note (entities/note.entity.ts). */
+export const NOTE_COLUMNS = ['id', 'notebookId', 'text', 'priority', 'views', 'createdAt'] as const;
+
+/** Wire fields of Note: what masking and selection checks consider. */
 export const NOTE_FIELDS = ['id', 'notebookId', 'text', 'priority', 'views', 'createdAt'] as const;
 
-/** Wire fields of Notebook (entities/notebook.entity.ts). */
+/** Stored columns of Notebook (entities/notebook.entity.ts). */
+export const NOTEBOOK_COLUMNS = ['id', 'ownerId', 'title'] as const;
+
+/** Wire fields of Notebook: what masking and selection checks consider. */
 export const NOTEBOOK_FIELDS = ['id', 'ownerId', 'title'] as const;
 
 /** Every exposed entity (spec §2). */

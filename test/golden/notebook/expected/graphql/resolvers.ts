@@ -18,6 +18,7 @@ import { type AddNote, AddNoteSchema } from '../../entities/note.dto.js';
 import type { NoteResolver } from '../../entities/note.resolver.js';
 import type { Container } from '../container.js';
 import { ENTITY_BY_NAME, NOTE_FIELDS } from '../entities.js';
+import { createRelationResolvers } from './relations.js';
 
 /** Pipes of argument input of Mutation.addNote. */
 const noteResolverAddNoteInputPipes: readonly PipeTransform[] = [new ZodValidationPipe(AddNoteSchema)];
@@ -26,6 +27,7 @@ const noteResolverAddNoteInputPipes: readonly PipeTransform[] = [new ZodValidati
 export function createResolvers(container: Container, services: RuntimeServices): IResolvers<unknown, GraphQLContext> {
   const { noteResolver } = container;
   return {
+    ...createRelationResolvers(container),
     Query: {
       /**
        * Notes the caller may read.

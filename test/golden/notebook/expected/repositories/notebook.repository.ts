@@ -9,11 +9,12 @@
 import type { Logger } from 'pino';
 import { EntityRepository } from '../../../../runtime/repository.js';
 import type { Database } from '../database.js';
+import { NOTEBOOK_COLUMNS } from '../entities.js';
 import type { Notebook, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Notebook: pages, lookups, loader batches and checked writes. */
 export class NotebookRepository extends EntityRepository<Notebook, Prisma.NotebookWhereInput, Prisma.NotebookUncheckedCreateInput> {
   constructor(database: Database, logger: Logger) {
-    super('Notebook', database.notebook, logger);
+    super('Notebook', database, database.notebook, NOTEBOOK_COLUMNS, logger);
   }
 }

@@ -1,0 +1,18 @@
+/**
+ * Relation via on belongs_to (spec §2.6)
+ *
+ * The child side names its column through `column`; `via` belongs on the parent's has_many.
+ */
+import type { Rule } from '../rule.js';
+
+export const relationViaOnBelongsTo: Rule = ({ model }, report) => {
+  for (const entity of model.entities) {
+    for (const relation of entity.relations) {
+      if (relation.kind !== 'belongsTo' || !relation.viaSpan) continue;
+      report({
+        message: `${entity.name}.${relation.name} is a belongs_to: it names its key with column: '${relation.column}'; remove via here (via goes on ${relation.target}'s @HasMany)`,
+        span: relation.viaSpan,
+      });
+    }
+  }
+};

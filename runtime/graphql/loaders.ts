@@ -1,0 +1,147 @@
+/**
+ * Relation fields through batched loaders (spec §2.1, §2.2, §5.8, §5.10, §8).
+ *
+ * Loaders are created per request (`dataloader`): every `User.org` of one level becomes one
+ * primary-key batch, every `Org.users(first, after)` of one level one ranked statement. A batch
+ * runs after the tick that scheduled it, so it takes the request's executor and ability from the
+ * {@link BatchContext} captured by `LoaderScope` when the request began — never from the ambient
+ * store. Without a `LoaderScope` in a reachable module there is no batch context: every relation
+ * field fails with `database error` (logged at error level, naming the entity) while scalar
+ * fields still resolve.
+ */
+import DataLoader from 'dataloader';
+import type { Logger } from 'pino';
+import { maskRow, type MaskedRow } from '../ability.js';
+import type { RequestContext } from '../context.js';
+import type { EntityDescriptor } from '../entity-metadata.js';
+import { type Page, type PageArgs, type PageWindow, pageWindow } from '../keyset.js';
+import type { KeyedRow, RawQueryClient } from '../repository.js';
+
+/** What a loader batch runs with: the request's ability and the client statements run on. */
+export interface BatchContext {
+  readonly request: RequestContext;
+  readonly executor: RawQueryClient;
+}
+
+/**
+ * The GraphQL batch-context provider (spec §5.10): list it in the providers of a module
+ * reachable from `AppModule`. Per request it captures, explicitly, what loader batches need.
+ */
+export class LoaderScope {
+  /** The batch context of one request. */
+  capture(request: RequestContext, executor: RawQueryClient): BatchContext {
+    return { request, executor };
+  }
+}
+
+/** Thrown when a relation is resolved without a batch context; reported as `database error`. */
+export class BatchContextMissingError extends Error {
+  override readonly name = 'BatchContextMissingError';
+}
+
+/** The loader side of a repository (what `generated/repositories/*` inherit). */
+export interface LoadableRepository {
+  loadByIds(context: RequestContext, ids: readonly string[]): Promise<KeyedRow[]>;
+  loadPagesByParent(context: RequestContext, column: string, parentIds: readonly string[], window: PageWindow): Promise<Map<string, Page<KeyedRow>>>;
+}
+
+/** A has_many relation page on the wire (spec §2.4): the cursor is the child's primary key. */
+export interface Connection<T> {
+  readonly edges: readonly { readonly cursor: string; readonly node: T }[];
+  readonly pageInfo: { readonly hasNextPage: boolean; readonly endCursor: string | null };
+}
+
+/** The connection of a page (spec §2.4). */
+export function toConnection<T extends KeyedRow>(page: Page<T>): Connection<T> {
+  const last = page.items[page.items.length - 1];
+  return {
+    edges: page.items.map((node) => ({ cursor: node.id, node })),
+    pageInfo: { hasNextPage: page.has_more, endCursor: last ? last.id : null },
+  };
+}
+
+/** Everything loaders need from the application, shared by all requests. */
+export interface LoaderRegistry {
+  readonly repositories: ReadonlyMap<string, LoadableRepository>;
+  readonly entities: ReadonlyMap<string, EntityDescriptor>;
+  readonly logger: Logger;
+}
+
+/** The loaders of one request. */
+export class RequestLoaders {
+  private readonly byId = new Map<string, DataLoader<string, MaskedRow<KeyedRow> | null>>();
+  private readonly byParent = new Map<string, DataLoader<string, Page<MaskedRow<KeyedRow>>>>();
+
+  /**
+   * @param batch the request's batch context, or undefined when no `LoaderScope` is provided
+   * @param registry repositories and entity descriptors by entity name
+   */
+  constructor(
+    private readonly batch: BatchContext | undefined,
+    private readonly registry: LoaderRegistry,
+  ) {}
+
+  private repository(entity: string): LoadableRepository {
+    const repository = this.registry.repositories.get(entity);
+    if (!repository) throw new Error(`no repository for ${entity}`);
+    return repository;
+  }
+
+  private requireBatch(entity: string): BatchContext {
+    if (this.batch) return this.batch;
+    const error = new BatchContextMissingError(`a ${entity} loader batch ran with no batch context: list LoaderScope in the providers of a module reachable from AppModule`);
+    this.registry.logger.error({ entity }, error.message);
+    throw error;
+  }
+
+  private mask(entity: string, batch: BatchContext, row: KeyedRow): MaskedRow<KeyedRow> {
+    const fields = this.registry.entities.get(entity)?.fields ?? [];
+    return maskRow(batch.request, entity, fields, row);
+  }
+
+  /**
+   * belongs_to (spec §2.1): the `entity` row whose primary key is `parent[column]`, masked; null
+   * when there is no key (or it is masked), no such row, or the caller may not read it (no error,
+   * spec §5.8).
+   */
+  async belongsTo(entity: string, parent: object, column: string): Promise<MaskedRow<KeyedRow> | null> {
+    const id = (parent as Record<string, unknown>)[column];
+    if (typeof id !== 'string') return null;
+    let loader = this.byId.get(entity);
+    if (!loader) {
+      loader = new DataLoader(async (ids) => {
+        const batch = this.requireBatch(entity);
+        const rows = await this.repository(entity).loadByIds(batch.request, ids);
+        const byId = new Map(rows.map((row) => [row.id, this.mask(entity, batch, row)]));
+        return ids.map((key) => byId.get(key) ?? null);
+      });
+      this.byId.set(entity, loader);
+    }
+    return loader.load(id);
+  }
+
+  /**
+   * has_many (spec §2.2, §8): one connection page of `entity` rows whose `column` is `parent.id`,
+   * with the list rules (default 20, clamp 1..=100, unparseable `after` from the start). All
+   * parents asking with the same arguments share one ranked statement.
+   */
+  async hasMany(entity: string, column: string, parent: object, args: PageArgs): Promise<Connection<MaskedRow<KeyedRow>>> {
+    const window = pageWindow(args);
+    const parentId = (parent as Record<string, unknown>).id;
+    if (typeof parentId !== 'string') return toConnection({ items: [], has_more: false });
+    const key = `${entity}\u0000${column}\u0000${window.take}\u0000${window.after ?? ''}`;
+    let loader = this.byParent.get(key);
+    if (!loader) {
+      loader = new DataLoader(async (parentIds) => {
+        const batch = this.requireBatch(entity);
+        const pages = await this.repository(entity).loadPagesByParent(batch.request, column, parentIds, window);
+        return parentIds.map((parent) => {
+          const page = pages.get(parent) ?? { items: [], has_more: false };
+          return { ...page, items: page.items.map((row) => this.mask(entity, batch, row)) };
+        });
+      });
+      this.byParent.set(key, loader);
+    }
+    return toConnection(await loader.load(parentId));
+  }
+}

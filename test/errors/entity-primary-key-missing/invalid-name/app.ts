@@ -1,0 +1,31 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import { Abilities, Authorized, Column, Entity, Module, PrimaryKey, Query, Resolver } from '../../../../runtime/decorators.js';
+
+/** A note. */
+@Entity()
+export class Note {
+  @PrimaryKey()
+  key!: string;
+
+  @Column()
+  text!: string;
+}
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+  }
+}
+
+@Resolver(() => Note)
+export class NoteResolver {
+  @Query()
+  @Authorized('read', Note)
+  note(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+@Module({ providers: [NoteResolver, NoteAbilities] })
+export class AppModule {}

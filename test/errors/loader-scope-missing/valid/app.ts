@@ -1,0 +1,54 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import { Abilities, Authorized, BelongsTo, Column, Entity, HasMany, Module, PrimaryKey, Query, Resolver } from '../../../../runtime/decorators.js';
+import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
+
+/** A writer. */
+@Entity()
+export class Author {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  name!: string;
+
+  @HasMany(() => Book, { exposed: true, via: 'authorId' })
+  books?: Book[];
+}
+
+/** A book with an author and an editor, both authors. */
+@Entity()
+export class Book {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  authorId!: string;
+
+  @Column()
+  editorId!: string;
+
+  @BelongsTo(() => Author, { column: 'authorId', exposed: true })
+  author?: Author | null;
+
+  @BelongsTo(() => Author, { column: 'editorId' })
+  editor?: Author | null;
+}
+
+@Abilities()
+export class LibraryAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', ['Author', 'Book'], { id: principal.sub }));
+  }
+}
+
+@Resolver(() => Author)
+export class AuthorResolver {
+  @Query()
+  @Authorized('read', Author)
+  author(id: string): Promise<Author | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+@Module({ providers: [AuthorResolver, LibraryAbilities, LoaderScope] })
+export class AppModule {}
