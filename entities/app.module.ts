@@ -1,6 +1,8 @@
 import { Module } from '../runtime/decorators.js';
 import { LoaderScope } from '../runtime/graphql/loaders.js';
 import { AppAbilities } from './abilities.js';
+import { EchoGateway } from './echo.gateway.js';
+import { ApiRootController, MetaController } from './meta.controller.js';
 import { OrgsModule } from './orgs.module.js';
 import { PostsModule } from './posts.module.js';
 import { UsersModule } from './users.module.js';
@@ -8,6 +10,12 @@ import { UsersModule } from './users.module.js';
 /**
  * The application: everything mounted is reachable from here (spec §1: no central list).
  * `LoaderScope` is the GraphQL batch-context provider relation loaders need (spec §5.10).
+ * Version 1 of the REST API is deprecated and sunsets on 2027-06-30: its responses say so.
  */
-@Module({ imports: [UsersModule, PostsModule, OrgsModule], providers: [AppAbilities, LoaderScope] })
+@Module({
+  imports: [UsersModule, PostsModule, OrgsModule],
+  providers: [AppAbilities, LoaderScope, EchoGateway],
+  controllers: [MetaController, ApiRootController],
+  versions: { '1': { deprecated: '2026-06-01', sunset: '2027-06-30' } },
+})
 export class AppModule {}

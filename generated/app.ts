@@ -9,6 +9,7 @@ import type { ApplicationDefinition } from '../runtime/server.js';
 import { type Container, createContainer } from './container.js';
 import { createDatabase, type Database } from './database.js';
 import { ENTITIES } from './entities.js';
+import { createGateways } from './gateways.js';
 import { CONNECTION_TYPES, FIELD_COMPLEXITY } from './graphql/complexity.js';
 import { createResolvers } from './graphql/resolvers.js';
 import { createRoutes } from './http/routes.js';
@@ -21,9 +22,11 @@ export const application: ApplicationDefinition<Database, Container> = {
   createContainer,
   createResolvers,
   createRoutes,
+  createGateways,
   abilities: (container) => container.appAbilities,
   repositories: (container) => ({ Org: container.orgRepository, Post: container.postRepository, User: container.userRepository }),
   loaderScope: (container) => container.loaderScope,
+  versionPolicies: { '1': { deprecated: '2026-06-01', sunset: '2027-06-30' } },
   fieldComplexity: FIELD_COMPLEXITY,
   connectionTypes: CONNECTION_TYPES,
 };

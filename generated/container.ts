@@ -6,6 +6,8 @@
  */
 
 import { AppAbilities } from '../entities/abilities.js';
+import { EchoGateway } from '../entities/echo.gateway.js';
+import { ApiRootController, MetaController } from '../entities/meta.controller.js';
 import { OrgResolver } from '../entities/org.resolver.js';
 import { OrgService } from '../entities/org.service.js';
 import { OrgsController } from '../entities/orgs.controller.js';
@@ -28,7 +30,10 @@ export interface Container {
   readonly postRepository: PostRepository;
   readonly userRepository: UserRepository;
   readonly loaderScope: LoaderScope;
+  readonly apiRootController: ApiRootController;
   readonly appAbilities: AppAbilities;
+  readonly echoGateway: EchoGateway;
+  readonly metaController: MetaController;
   readonly orgService: OrgService;
   readonly orgResolver: OrgResolver;
   readonly orgsController: OrgsController;
@@ -46,7 +51,10 @@ export function createContainer(database: Database, services: RuntimeServices): 
   const postRepository = new PostRepository(database, services.logger);
   const userRepository = new UserRepository(database, services.logger);
   const loaderScope = new LoaderScope();
+  const apiRootController = new ApiRootController();
   const appAbilities = new AppAbilities();
+  const echoGateway = new EchoGateway();
+  const metaController = new MetaController();
   const orgService = new OrgService(orgRepository);
   const orgResolver = new OrgResolver(orgService);
   const orgsController = new OrgsController(orgService);
@@ -56,5 +64,5 @@ export function createContainer(database: Database, services: RuntimeServices): 
   const userService = new UserService(userRepository);
   const userResolver = new UserResolver(userService);
   const usersController = new UsersController(userService);
-  return { orgRepository, postRepository, userRepository, loaderScope, appAbilities, orgService, orgResolver, orgsController, postService, postResolver, postsController, userService, userResolver, usersController };
+  return { orgRepository, postRepository, userRepository, loaderScope, apiRootController, appAbilities, echoGateway, metaController, orgService, orgResolver, orgsController, postService, postResolver, postsController, userService, userResolver, usersController };
 }

@@ -125,6 +125,14 @@ export function Injectable(): ClassDecorator {
   return inertClass;
 }
 
+/** The lifecycle of one API version (spec §9: a deprecated version answers with headers saying so). */
+export interface VersionPolicy {
+  /** Deprecated: `true`, or the date it was deprecated (`'2026-01-31'`). Responses carry `Deprecation`. */
+  deprecated?: true | string;
+  /** When the version stops being served (`'2027-06-30'`); responses carry `Sunset`. */
+  sunset?: string;
+}
+
 /** Options of {@link Module}. */
 export interface ModuleOptions {
   /** Modules whose providers, resolvers and controllers this module brings in. */
@@ -133,6 +141,8 @@ export interface ModuleOptions {
   providers?: ClassRef[];
   /** HTTP controllers. */
   controllers?: ClassRef[];
+  /** Root module only: the lifecycle of API versions, by version (`{ '1': { deprecated: true } }`). */
+  versions?: Record<string, VersionPolicy>;
 }
 
 /**
@@ -324,6 +334,14 @@ export interface GatewayOptions {
 /** A WebSocket gateway (versioned by its socket URL). */
 export function Gateway(_options: GatewayOptions): ClassDecorator {
   return inertClass;
+}
+
+/**
+ * A gateway method answering messages `{ "event": name, "data": … }`; its return value is sent back
+ * as `{ "event": name, "data": result }`. Like every operation it declares a posture.
+ */
+export function SubscribeMessage(_event: string): MethodDecorator {
+  return inertMember;
 }
 
 /** Options of {@link McpHost}: the host is versioned by its path, not by `version`. */

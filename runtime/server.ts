@@ -15,7 +15,7 @@ import { printSdl } from './graphql/sdl.js';
 import type { Logger } from 'pino';
 import { AbilityCache, type AbilityFactory } from './ability.js';
 import { type Authentication, TokenVerifier } from './auth.js';
-import { type AppConfig, loadConfig } from './config.js';
+import { type AppConfig, ConfigError, loadConfig } from './config.js';
 import { type RequestContext, runInContext } from './context.js';
 import { configureConnection, createAdapterFactory, type DatabaseClient, type DatabaseOptions, isDatabaseReachable, providerOf } from './database.js';
 import type { EntityDescriptor } from './entity-metadata.js';
@@ -27,6 +27,8 @@ import { type LoadableRepository, type LoaderRegistry, type LoaderScope, Request
 import { buildExecutableSchema } from './graphql/schema.js';
 import { problem, sendError, sendProblem } from './http/problem.js';
 import { type RouteDefinition, sendReply } from './http/routes.js';
+import { type VersioningOptions, type VersionPolicy, VersionRouter, versionedRoutes } from './http/versioning.js';
+import { GatewayHost, type GatewayDefinition } from './gateways.js';
 import { createLogger } from './logger.js';
 
 /** Services the runtime hands to the generated container. */
@@ -47,6 +49,8 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   readonly createContainer: (database: Database, services: RuntimeServices) => Container;
   readonly createResolvers: (container: Container, services: RuntimeServices) => IResolvers<unknown, GraphQLContext>;
   readonly createRoutes: (container: Container) => readonly RouteDefinition[];
+  /** WebSocket gateways at their versioned socket paths. */
+  readonly createGateways: (container: Container) => readonly GatewayDefinition[];
   /** The container's `@Abilities()` provider. */
   readonly abilities: (container: Container) => AbilityFactory;
   /** Repositories by entity name (relation loaders read through them). */
@@ -57,6 +61,8 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   readonly fieldComplexity: Readonly<Record<string, FieldComplexity>>;
   /** Connection, edge and page-info types (transparent for scoring and depth). */
   readonly connectionTypes: readonly string[];
+  /** The lifecycle of API versions (deprecation, sunset), by version. */
+  readonly versionPolicies: Readonly<Record<string, VersionPolicy>>;
 }
 
 /** A listening server. */
@@ -97,6 +103,14 @@ export async function startServer<Database extends DatabaseClient, Container>(
   const logger = options.logger ?? createLogger(config.log);
   for (const warning of warnings) logger.warn(warning);
 
+  const versioning: VersioningOptions = {
+    strategy: config.http.versioning,
+    header: config.http.versionHeader,
+    prefix: config.http.prefix,
+    defaultVersion: config.http.defaultVersion,
+    policies: definition.versionPolicies,
+  };
+
   const provider = providerOf(config.database.url);
   const database = definition.createDatabase(createAdapterFactory(config.database.url), options.onQuery ? { onQuery: options.onQuery } : {});
   await configureConnection(database, provider);
@@ -104,6 +118,11 @@ export async function startServer<Database extends DatabaseClient, Container>(
   const services: RuntimeServices = { logger, eventBus };
   const container = definition.createContainer(database, services);
   const abilities = new AbilityCache(definition.abilities(container));
+  const router = new VersionRouter(definition.createRoutes(container), versioning);
+  if (versioning.defaultVersion !== undefined && !router.versions().includes(versioning.defaultVersion)) {
+    await database.$disconnect();
+    throw new ConfigError([{ variable: 'APP_HTTP__DEFAULT_VERSION', message: `names version ${versioning.defaultVersion}, which no controller declares; the declared versions are ${router.versions().join(', ') || 'none'}` }]);
+  }
   const verifier = new TokenVerifier(config.auth);
 
   const loaderScope = definition.loaderScope(container);
@@ -154,7 +173,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
   });
 
   mountGraphQL(app, config, schema, logger, limits, (request) => new RequestLoaders(loaderScope?.capture(request, database), registry));
-  mountRoutes(app, config, definition.createRoutes(container), logger);
+  mountRoutes(app, config, router, versioning, logger);
 
   app.use((request: Request, response: Response) => {
     sendProblem(response, problem(404, 'NOT_FOUND', `no route answers ${request.method} ${request.path}`));
@@ -170,6 +189,11 @@ export async function startServer<Database extends DatabaseClient, Container>(
   });
 
   const server = createServer(app);
+  const gateways = new GatewayHost(definition.createGateways(container), { verifier, abilities, logger });
+  server.on('upgrade', (request, socket, head) => {
+    if (!gateways.handleUpgrade(request, socket, head)) socket.destroy();
+  });
+  for (const path of gateways.paths()) logger.info({ gateway: path }, `mounted WebSocket gateway ${path}`);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.http.port, config.http.host, () => resolve());
@@ -183,7 +207,10 @@ export async function startServer<Database extends DatabaseClient, Container>(
     url,
     port,
     logger,
-    close: () => closeServer(server, database),
+    close: () => {
+      gateways.close();
+      return closeServer(server, database);
+    },
   };
 }
 
@@ -213,25 +240,33 @@ function mountGraphQL(
   });
 }
 
-function mountRoutes(app: express.Express, config: AppConfig, routes: readonly RouteDefinition[], logger: Logger): void {
+function mountRoutes(app: express.Express, config: AppConfig, router: VersionRouter, versioning: VersioningOptions, logger: Logger): void {
   const json = express.json({ limit: config.http.bodyLimit });
-  for (const route of routes) {
-    const addresses = route.versions.length > 0 ? route.versions.map((version) => ({ version, address: `${config.http.prefix}/v${version}${route.path}` })) : [{ version: undefined, address: `${config.http.prefix}${route.path}` }];
-    for (const { version, address } of addresses) {
-      const handler = async (request: Request, response: Response): Promise<void> => {
+  const parseBody = (request: Request, response: Response): Promise<void> =>
+    new Promise((resolve, reject) => json(request, response, (error?: unknown) => (error ? reject(error) : resolve())));
+  app.use(
+    versionedRoutes(router, versioning, {
+      run: async (route, request, response, params) => {
         const state = stateOf(response);
         try {
-          const value = await route.handle({ params: request.params as Record<string, string>, query: request.query as Record<string, unknown>, body: request.body, request: state.request, authentication: state.authentication });
+          if (route.takesBody) await parseBody(request, response);
+          const value = await route.handle({ params, query: request.query as Record<string, unknown>, body: request.body, request: state.request, authentication: state.authentication });
           sendReply(request, response, route, value);
         } catch (error) {
+          const status = (error as { status?: unknown }).status;
+          if (typeof status === 'number' && status >= 400 && status < 500) throw error;
           sendError(response, error, logger);
         }
-      };
-      const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-      if (route.takesBody) app[method](address, json, handler);
-      else app[method](address, handler);
-      logger.info({ controller: route.controller, method: route.method, address, handler: `${route.controller}.${route.handler}`, ...(version ? { version } : {}) }, `mounted ${route.method} ${address}`);
-    }
+      },
+      refuse: (response, status, code, detail, extensions, headers) => sendProblem(response, problem(status, code, detail, extensions), headers),
+    }),
+  );
+  for (const mounted of router.mounted()) {
+    const versionField = versioning.strategy !== 'uri' && mounted.version !== undefined ? { version: mounted.version } : {};
+    logger.info(
+      { controller: mounted.route.controller, method: mounted.method, address: mounted.address, handler: `${mounted.route.controller}.${mounted.route.handler}`, ...versionField },
+      `mounted ${mounted.method} ${mounted.address}${mounted.version !== undefined && versioning.strategy !== 'uri' ? ` (version ${mounted.version})` : ''}`,
+    );
   }
 }
 

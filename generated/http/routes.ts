@@ -26,7 +26,87 @@ const usersControllerCreateInputPipes: readonly PipeTransform[] = [new ZodValida
 
 /** Every route, bound to the container's controller instances. */
 export function createRoutes(container: Container): readonly RouteDefinition[] {
-  const { orgsController, postsController, usersController } = container;
+  const { apiRootController, metaController, orgsController, postsController, usersController } = container;
+
+  /**
+   * The root of version 1.
+   * GET / → ApiRootController.rootV1 (entities/meta.controller.ts:37); public (ungated).
+   */
+  const apiRootControllerRootV1: RouteDefinition = {
+    method: 'GET',
+    path: '/',
+    versions: ['1'],
+    controllerVersions: ['1', '2'],
+    controller: 'ApiRootController',
+    handler: 'rootV1',
+    status: 200,
+    reply: 'value',
+    takesBody: false,
+    handle: async (call) => {
+      const value = await apiRootController.rootV1();
+      return value;
+    },
+  };
+
+  /**
+   * The root of version 2.
+   * GET / → ApiRootController.rootV2 (entities/meta.controller.ts:45); public (ungated).
+   */
+  const apiRootControllerRootV2: RouteDefinition = {
+    method: 'GET',
+    path: '/',
+    versions: ['2'],
+    controllerVersions: ['1', '2'],
+    controller: 'ApiRootController',
+    handler: 'rootV2',
+    status: 200,
+    reply: 'value',
+    takesBody: false,
+    handle: async (call) => {
+      const value = await apiRootController.rootV2();
+      return value;
+    },
+  };
+
+  /**
+   * Version 2's description, at the same address as the unversioned one.
+   * GET /meta → ApiRootController.metaV2 (entities/meta.controller.ts:53); public (ungated).
+   */
+  const apiRootControllerMetaV2: RouteDefinition = {
+    method: 'GET',
+    path: '/meta',
+    versions: ['2'],
+    controllerVersions: ['1', '2'],
+    controller: 'ApiRootController',
+    handler: 'metaV2',
+    status: 200,
+    reply: 'value',
+    takesBody: false,
+    handle: async (call) => {
+      const value = await apiRootController.metaV2();
+      return value;
+    },
+  };
+
+  /**
+   * Describes the API without a version.
+   * GET /meta → MetaController.describe (entities/meta.controller.ts:22); public (ungated).
+   */
+  const metaControllerDescribe: RouteDefinition = {
+    method: 'GET',
+    path: '/meta',
+    versions: [],
+    controllerVersions: [],
+    controller: 'MetaController',
+    handler: 'describe',
+    status: 200,
+    reply: 'value',
+    takesBody: false,
+    handle: async (call) => {
+      const value = await metaController.describe();
+      return value;
+    },
+  };
 
   /**
    * Every org the caller may read, whole (pagination mode `none`, capped at LIST_CAP).
@@ -36,6 +116,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     method: 'GET',
     path: '/orgs',
     versions: [],
+    controllerVersions: [],
     controller: 'OrgsController',
     handler: 'list',
     status: 200,
@@ -56,6 +137,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     method: 'GET',
     path: '/posts',
     versions: ['1', '2'],
+    controllerVersions: ['1', '2'],
     controller: 'PostsController',
     handler: 'list',
     status: 200,
@@ -76,6 +158,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     method: 'GET',
     path: '/posts/:id',
     versions: ['1', '2'],
+    controllerVersions: ['1', '2'],
     controller: 'PostsController',
     handler: 'get',
     status: 200,
@@ -96,6 +179,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     method: 'POST',
     path: '/posts',
     versions: ['1', '2'],
+    controllerVersions: ['1', '2'],
     controller: 'PostsController',
     handler: 'create',
     status: 201,
@@ -117,6 +201,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     method: 'POST',
     path: '/posts/:id/publish',
     versions: ['2'],
+    controllerVersions: ['1', '2'],
     controller: 'PostsController',
     handler: 'publish',
     status: 200,
@@ -137,6 +222,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     method: 'GET',
     path: '/users',
     versions: [],
+    controllerVersions: [],
     controller: 'UsersController',
     handler: 'list',
     status: 200,
@@ -157,6 +243,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     method: 'GET',
     path: '/users/:id',
     versions: [],
+    controllerVersions: [],
     controller: 'UsersController',
     handler: 'get',
     status: 200,
@@ -177,6 +264,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     method: 'POST',
     path: '/users',
     versions: [],
+    controllerVersions: [],
     controller: 'UsersController',
     handler: 'create',
     status: 201,
@@ -190,5 +278,5 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     },
   };
 
-  return [orgsControllerList, postsControllerList, postsControllerGet, postsControllerCreate, postsControllerPublish, usersControllerList, usersControllerGet, usersControllerCreate];
+  return [apiRootControllerRootV1, apiRootControllerRootV2, apiRootControllerMetaV2, metaControllerDescribe, orgsControllerList, postsControllerList, postsControllerGet, postsControllerCreate, postsControllerPublish, usersControllerList, usersControllerGet, usersControllerCreate];
 }

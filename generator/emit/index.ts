@@ -4,6 +4,7 @@
  */
 import { emitContainer } from './app/container.js';
 import { emitEntities } from './app/entities.js';
+import { emitGateways } from './app/gateways.js';
 import { emitApp, emitMain } from './app/main.js';
 import { emitDatabase, emitRepositories } from './app/repositories.js';
 import type { EmitContext } from './context.js';
@@ -58,6 +59,7 @@ export function emitFiles(context: EmitContext): GeneratedFile[] {
     emitDatabase(context),
     ...emitRepositories(context),
     emitContainer(context),
+    emitGateways(context),
     emitResolvers(context),
     emitRelations(context),
     emitComplexity(context),

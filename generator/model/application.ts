@@ -7,11 +7,20 @@
  * Pure functions of the model; validation rules report what these functions find missing.
  */
 import path from 'node:path';
-import type { AppModel, ControllerModel, DependencyModel, EntityModel, ModuleModel, ProviderModel, ResolverModel, SourceRef } from './model.js';
+import type { AppModel, ControllerModel, DependencyModel, EntityModel, GatewayModel, ModuleModel, ProviderModel, ResolverModel, SourceRef } from './model.js';
 import { repositoryClass, repositoryModule } from './naming.js';
 
 /** The name of the root module. */
 export const ROOT_MODULE = 'AppModule';
+
+/** Valid version tokens (spec §8): alphanumerics, `.` and `-`, at most 32 bytes. */
+export const VERSION_TOKEN = /^[A-Za-z0-9.-]{1,32}$/;
+
+/** Every version a mounted controller declares, in a stable order (numeric-aware). */
+export function declaredVersions(application: Application): string[] {
+  const versions = new Set(application.controllers.flatMap((controller) => controller.versions));
+  return [...versions].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+}
 
 /** A provider the runtime library supplies. */
 export interface BuiltinProvider {
@@ -45,6 +54,7 @@ export interface Application {
   readonly providers: readonly ProviderModel[];
   readonly resolvers: readonly ResolverModel[];
   readonly controllers: readonly ControllerModel[];
+  readonly gateways: readonly GatewayModel[];
   /** Built-ins listed by reachable modules (for example `LoaderScope`). */
   readonly builtins: readonly SourceRef[];
 }
@@ -89,6 +99,7 @@ export function resolveApplication(model: AppModel): Application {
     providers: model.providers.filter((provider) => providerNames.has(provider.name)),
     resolvers: model.resolvers.filter((resolver) => providerNames.has(resolver.name)),
     controllers: model.controllers.filter((controller) => providerNames.has(controller.name)),
+    gateways: model.gateways.filter((gateway) => providerNames.has(gateway.name)),
     builtins: [...builtins.values()].sort((a, b) => a.exportName.localeCompare(b.exportName)),
   };
 }

@@ -297,6 +297,29 @@ export interface GatewayModel {
   readonly name: string;
   readonly path: string;
   readonly version: string | undefined;
+  readonly versionSpan: SourceSpan | undefined;
+  readonly handlers: readonly GatewayHandlerModel[];
+  readonly span: SourceSpan;
+}
+
+/** One message handler of a gateway (`@SubscribeMessage(event)`). */
+export interface GatewayHandlerModel {
+  readonly event: string;
+  readonly methodName: string;
+  /** Whether the method takes the message's data as its parameter. */
+  readonly takesData: boolean;
+  readonly postures: readonly PostureModel[];
+  readonly span: SourceSpan;
+}
+
+/** The lifecycle of one API version, declared on the root module (`versions`). */
+export interface VersionPolicyModel {
+  readonly version: string;
+  /** `true`, or the date the version was deprecated. */
+  readonly deprecated: true | string | undefined;
+  readonly sunset: string | undefined;
+  /** The module declaring it. */
+  readonly module: string;
   readonly span: SourceSpan;
 }
 
@@ -329,6 +352,7 @@ export interface AppModel {
   readonly gateways: readonly GatewayModel[];
   readonly unversionedTransports: readonly UnversionedTransportModel[];
   readonly modules: readonly ModuleModel[];
+  readonly versionPolicies: readonly VersionPolicyModel[];
   /** Problems found while reading declarations (unreadable decorator arguments, …). */
   readonly parseProblems: readonly ParseProblem[];
 }

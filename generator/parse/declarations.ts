@@ -33,6 +33,7 @@ import type {
   RouteModel,
   SourceSpan,
   UnversionedTransportModel,
+  VersionPolicyModel,
 } from '../model/model.js';
 import { fieldNameOf } from '../model/naming.js';
 import { loadDeclarationProject, type ProjectLayout } from './project.js';
@@ -78,6 +79,7 @@ export function parseDeclarations(layout: ProjectLayout, options: ParseOptions =
     gateways: byName(reader.gateways),
     unversionedTransports: reader.unversionedTransports.sort((a, b) => a.name.localeCompare(b.name) || a.span.line - b.span.line),
     modules: byName(reader.modules),
+    versionPolicies: reader.versionPolicies.sort((a, b) => a.version.localeCompare(b.version)),
     parseProblems: reader.problems,
   };
 }
@@ -90,6 +92,7 @@ class DeclarationReader {
   readonly gateways: GatewayModel[] = [];
   readonly unversionedTransports: UnversionedTransportModel[] = [];
   readonly modules: ModuleModel[] = [];
+  readonly versionPolicies: VersionPolicyModel[] = [];
   readonly problems: ParseProblem[] = [];
 
   constructor(
@@ -134,7 +137,7 @@ class DeclarationReader {
     const controller = first('Controller');
     if (controller) this.controllers.push(this.readController(cls, name, controller));
     const gateway = first('Gateway');
-    if (gateway) this.gateways.push(this.readGateway(name, gateway));
+    if (gateway) this.gateways.push(this.readGateway(cls, name, gateway));
     for (const [decoratorName, transport] of [['McpHost', 'mcpHost'], ['Processor', 'processor']] as const) {
       const decorator = first(decoratorName);
       if (!decorator) continue;
@@ -300,6 +303,26 @@ class DeclarationReader {
         return [{ name: resolved?.ref.exportName ?? item.identifier.getText(), source: resolved?.ref, span: this.span(item.node) }];
       });
     };
+    const versions = options?.properties.get('versions');
+    if (versions?.kind === 'object') {
+      for (const [version, policyValue] of versions.properties) {
+        if (policyValue.kind !== 'object') {
+          this.problem(policyValue.node, `the policy of version ${version} must be an object: { deprecated: true, sunset: '2027-06-30' }`);
+          continue;
+        }
+        const deprecated = policyValue.properties.get('deprecated');
+        if (deprecated && !(deprecated.kind === 'boolean' && deprecated.value) && deprecated.kind !== 'string') this.problem(deprecated.node, "deprecated must be true or a date such as '2026-01-31'");
+        this.versionPolicies.push({
+          version,
+          deprecated: deprecated?.kind === 'string' ? deprecated.value : deprecated?.kind === 'boolean' && deprecated.value ? true : undefined,
+          sunset: this.stringOption(policyValue, 'sunset'),
+          module: name,
+          span: this.span(policyValue.node.getParentOrThrow()),
+        });
+      }
+    } else if (versions) {
+      this.problem(versions.node, "versions must be an object literal: { '1': { deprecated: true } }");
+    }
     return { kind: 'module', name, imports: entries('imports'), providers: entries('providers'), controllers: entries('controllers'), span: this.span(cls.getNameNode() ?? cls) };
   }
 
@@ -558,9 +581,29 @@ class DeclarationReader {
     };
   }
 
-  private readGateway(name: string, decorator: Decorator): GatewayModel {
+  private readGateway(cls: ClassDeclaration, name: string, decorator: Decorator): GatewayModel {
     const options = this.objectArgument(decorator, 0);
-    return { kind: 'gateway', name, path: trimSlashes(this.stringOption(options, 'path') ?? ''), version: this.stringOption(options, 'version'), span: this.span(decorator) };
+    const version = options?.properties.get('version');
+    const handlers = cls.getMethods().flatMap((method) => {
+      const decorators = decoratorsByName(this.resolver, method.getDecorators());
+      const subscribe = decorators.get('SubscribeMessage')?.[0];
+      if (!subscribe) return [];
+      const event = decoratorArguments(subscribe)[0];
+      if (event?.kind !== 'string') {
+        this.problem(subscribe, "@SubscribeMessage takes the event name: @SubscribeMessage('ping')");
+        return [];
+      }
+      return [{ event: event.value, methodName: method.getName(), takesData: method.getParameters().length > 0, postures: this.readPostures(decorators), span: this.span(method.getNameNode()) }];
+    });
+    return {
+      kind: 'gateway',
+      name,
+      path: trimSlashes(this.stringOption(options, 'path') ?? ''),
+      version: this.stringOption(options, 'version'),
+      versionSpan: version ? this.span(version.node) : undefined,
+      handlers,
+      span: this.span(decorator),
+    };
   }
 
   // ------------------------------------------------------------------------------- options

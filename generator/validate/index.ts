@@ -17,6 +17,11 @@ import { relationTargetHidden } from './rules/relation-target-hidden.js';
 import { relationTargetUnknown } from './rules/relation-target-unknown.js';
 import { relationViaOnBelongsTo } from './rules/relation-via-on-belongs-to.js';
 import { relationViaUnknown } from './rules/relation-via-unknown.js';
+import { routeDuplicate } from './rules/route-duplicate.js';
+import { routeVersionUndeclared } from './rules/route-version-undeclared.js';
+import { versionOnUnversionedTransport } from './rules/version-on-unversioned-transport.js';
+import { versionPolicyInvalid } from './rules/version-policy-invalid.js';
+import { versionTokenInvalid } from './rules/version-token-invalid.js';
 import { declarationUnreadable } from './rules/declaration-unreadable.js';
 import { entityCompositePrimaryKey } from './rules/entity-composite-primary-key.js';
 import { entityPrimaryKeyMissing } from './rules/entity-primary-key-missing.js';
@@ -56,9 +61,14 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'relation-target-unknown': relationTargetUnknown,
   'relation-via-on-belongs-to': relationViaOnBelongsTo,
   'relation-via-unknown': relationViaUnknown,
+  'route-duplicate': routeDuplicate,
   'route-list-pagination': routeListPagination,
   'route-path-param-missing': routePathParamMissing,
+  'route-version-undeclared': routeVersionUndeclared,
   'type-unsupported': typeUnsupported,
+  'version-on-unversioned-transport': versionOnUnversionedTransport,
+  'version-policy-invalid': versionPolicyInvalid,
+  'version-token-invalid': versionTokenInvalid,
 };
 
 /** Runs every rule over `model`; returns all diagnostics, sorted by file, line, column. */

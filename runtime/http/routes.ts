@@ -37,6 +37,8 @@ export interface RouteDefinition {
   readonly path: string;
   /** Versions the route is mounted under; empty for an unversioned controller. */
   readonly versions: readonly string[];
+  /** Versions its controller declares (a route-level `@Version` may mount it under fewer). */
+  readonly controllerVersions: readonly string[];
   readonly controller: string;
   readonly handler: string;
   /** Success status. */

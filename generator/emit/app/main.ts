@@ -5,7 +5,7 @@
 import { containerBuiltins, LOADER_SCOPE } from '../../model/application.js';
 import { providerVariable, repositoryClass } from '../../model/naming.js';
 import { type EmitContext, keyedEntities } from '../context.js';
-import { type GeneratedFile, TypeScriptFile } from '../writer.js';
+import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
 
 /** The `app.ts` file. */
 export function emitApp(context: EmitContext): GeneratedFile {
@@ -20,6 +20,7 @@ export function emitApp(context: EmitContext): GeneratedFile {
   imports.value(`${outputDir}/entities.ts`, 'ENTITIES');
   imports.value(`${outputDir}/graphql/resolvers.ts`, 'createResolvers');
   imports.value(`${outputDir}/http/routes.ts`, 'createRoutes');
+  imports.value(`${outputDir}/gateways.ts`, 'createGateways');
   imports.value(`${outputDir}/graphql/complexity.ts`, 'CONNECTION_TYPES');
   imports.value(`${outputDir}/graphql/complexity.ts`, 'FIELD_COMPLEXITY');
   const abilities = application.providers.find((provider) => provider.role === 'abilities');
@@ -32,10 +33,16 @@ export function emitApp(context: EmitContext): GeneratedFile {
     w.writeLine('createContainer,');
     w.writeLine('createResolvers,');
     w.writeLine('createRoutes,');
+    w.writeLine('createGateways,');
     w.writeLine(`abilities: (container) => container.${abilities ? providerVariable(abilities.name) : 'undefined as never'},`);
     w.writeLine(`repositories: (container) => ({ ${keyedEntities(context.model).map((entity) => `${entity.name}: container.${providerVariable(repositoryClass(entity.name))}`).join(', ')} }),`);
     if (hasLoaderScope) w.writeLine(`loaderScope: (container) => container.${providerVariable(LOADER_SCOPE)},`);
     else w.writeLine('loaderScope: () => undefined, // no module reachable from AppModule provides LoaderScope (spec §5.10)');
+    const policies = context.model.versionPolicies.map((policy) => {
+      const parts = [policy.deprecated === true ? 'deprecated: true' : policy.deprecated ? `deprecated: ${quote(policy.deprecated)}` : undefined, policy.sunset ? `sunset: ${quote(policy.sunset)}` : undefined].filter(Boolean);
+      return `${quote(policy.version)}: { ${parts.join(', ')} }`;
+    });
+    w.writeLine(`versionPolicies: { ${policies.join(', ')} },`);
     w.writeLine('fieldComplexity: FIELD_COMPLEXITY,');
     w.writeLine('connectionTypes: CONNECTION_TYPES,');
   });

@@ -122,6 +122,7 @@ class RouteWriter {
       w.writeLine(`method: '${route.method}',`);
       w.writeLine(`path: ${quote(path)},`);
       w.writeLine(`versions: [${routeVersions(controller, route).map(quote).join(', ')}],`);
+      w.writeLine(`controllerVersions: [${controller.versions.map(quote).join(', ')}],`);
       w.writeLine(`controller: ${quote(route.owner)},`);
       w.writeLine(`handler: ${quote(route.methodName)},`);
       w.writeLine(`status: ${route.httpCode ?? (route.method === 'POST' ? 201 : route.returns.kind === 'void' ? 204 : 200)},`);

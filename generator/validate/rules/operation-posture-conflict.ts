@@ -26,6 +26,9 @@ export const operationPostureConflict: Rule = ({ model }, report) => {
   for (const resolver of model.resolvers) {
     for (const operation of resolver.operations) check(`${operation.operationType === 'query' ? 'Query' : operation.operationType === 'mutation' ? 'Mutation' : 'Subscription'}.${operation.fieldName} (${operation.owner}.${operation.methodName})`, operation.postures);
   }
+  for (const gateway of model.gateways) {
+    for (const handler of gateway.handlers) check(`message ${handler.event} of ${gateway.name} (${gateway.name}.${handler.methodName})`, handler.postures);
+  }
   for (const controller of model.controllers) {
     for (const route of controller.routes) check(`${route.method} ${displayPath(controller.path, route.path)} (${route.owner}.${route.methodName})`, route.postures);
   }

@@ -8,6 +8,12 @@
 import type { Rule } from '../rule.js';
 
 export const operationPostureMissing: Rule = ({ model }, report) => {
+  for (const gateway of model.gateways) {
+    for (const handler of gateway.handlers) {
+      if (handler.postures.length > 0) continue;
+      report({ message: `message ${handler.event} of ${gateway.name} (${gateway.name}.${handler.methodName}) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately`, span: handler.span });
+    }
+  }
   for (const resolver of model.resolvers) {
     for (const operation of resolver.operations) {
       if (operation.postures.length > 0) continue;

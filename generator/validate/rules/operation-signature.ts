@@ -3,7 +3,8 @@
  *
  * Arguments are input types (scalars, enums, input interfaces), never entity types; GraphQL
  * operations return entities, scalars or enums (or pages of entities), never input types. HTTP
- * path and query parameters are scalars or enums; a body is an input interface.
+ * path and query parameters are scalars or enums; a body is an input interface; a route may also
+ * return a plain interface (described in OpenAPI). Nothing returns an unexposed entity.
  */
 import type { NamedType, ReturnShape, SourceSpan } from '../../model/model.js';
 import type { Rule } from '../rule.js';
@@ -45,7 +46,7 @@ export const operationSignature: Rule = ({ model }, report) => {
           report({ message: `parameter ${param.name} of ${name} is read from the ${param.source === 'path' ? 'path' : 'query string'}, so it must be a scalar or an enum; mark an object parameter @Body()`, span: param.span });
         }
       }
-      if (returnsInput(route.returns)) report({ message: `${name} returns an input type; return an entity, a list, Page<Entity> or void`, span: route.span });
+      if (route.returns.kind === 'page' && route.returns.item.kind !== 'entity' && route.returns.item.kind !== 'unsupported') report({ message: `${name} returns a page of a non-entity; Page<T> pages an entity by its id`, span: route.span });
     }
   }
 };

@@ -9,6 +9,7 @@ import type { ApplicationDefinition } from '../../../runtime/server.js';
 import { type Container, createContainer } from './container.js';
 import { createDatabase, type Database } from './database.js';
 import { ENTITIES } from './entities.js';
+import { createGateways } from './gateways.js';
 import { CONNECTION_TYPES, FIELD_COMPLEXITY } from './graphql/complexity.js';
 import { createResolvers } from './graphql/resolvers.js';
 import { createRoutes } from './http/routes.js';
@@ -21,9 +22,11 @@ export const application: ApplicationDefinition<Database, Container> = {
   createContainer,
   createResolvers,
   createRoutes,
+  createGateways,
   abilities: (container) => container.notebookAbilities,
   repositories: (container) => ({ Note: container.noteRepository, Notebook: container.notebookRepository }),
   loaderScope: (container) => container.loaderScope,
+  versionPolicies: {  },
   fieldComplexity: FIELD_COMPLEXITY,
   connectionTypes: CONNECTION_TYPES,
 };

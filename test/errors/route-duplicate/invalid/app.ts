@@ -1,0 +1,47 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Version } from '../../../../runtime/decorators.js';
+
+/** A note. */
+@Entity()
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  text!: string;
+}
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+  }
+}
+
+@Controller({ path: 'notes', version: ['1', '2'] })
+export class NotesController {
+  @Get(':id')
+  @Authorized('read', Note)
+  get(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+
+  @Get(':id/history')
+  @Version('2')
+  @Authorized('read', Note)
+  history(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+@Controller({ path: 'notes', version: '2' })
+export class NotesV2Controller {
+  @Get(':noteId')
+  @Authorized('read', Note)
+  find(noteId: string): Promise<Note | null> {
+    return Promise.resolve(noteId ? null : null);
+  }
+}
+
+@Module({ providers: [NoteAbilities], controllers: [NotesController, NotesV2Controller], versions: { '1': { deprecated: true, sunset: '2027-06-30' } } })
+export class AppModule {}

@@ -1,0 +1,38 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Version } from '../../../../runtime/decorators.js';
+
+/** A note. */
+@Entity()
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  text!: string;
+}
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+  }
+}
+
+@Controller({ path: 'notes', version: ['1', '2', 'v 3'] })
+export class NotesController {
+  @Get(':id')
+  @Authorized('read', Note)
+  get(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+
+  @Get(':id/history')
+  @Version('2')
+  @Authorized('read', Note)
+  history(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+@Module({ providers: [NoteAbilities], controllers: [NotesController], versions: { '1': { deprecated: true, sunset: '2027-06-30' } } })
+export class AppModule {}
