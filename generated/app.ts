@@ -13,6 +13,7 @@ import { createGateways } from './gateways.js';
 import { CONNECTION_TYPES, FIELD_COMPLEXITY } from './graphql/complexity.js';
 import { createResolvers } from './graphql/resolvers.js';
 import { createRoutes } from './http/routes.js';
+import { API_CATALOG } from './openapi/catalog.js';
 
 /** This application. */
 export const application: ApplicationDefinition<Database, Container> = {
@@ -27,6 +28,7 @@ export const application: ApplicationDefinition<Database, Container> = {
   repositories: (container) => ({ Org: container.orgRepository, Post: container.postRepository, User: container.userRepository }),
   loaderScope: (container) => container.loaderScope,
   versionPolicies: { '1': { deprecated: '2026-06-01', sunset: '2027-06-30' } },
+  apiCatalog: API_CATALOG,
   fieldComplexity: FIELD_COMPLEXITY,
   connectionTypes: CONNECTION_TYPES,
 };

@@ -30,6 +30,8 @@ import { type RouteDefinition, sendReply } from './http/routes.js';
 import { type VersioningOptions, type VersionPolicy, VersionRouter, versionedRoutes } from './http/versioning.js';
 import { GatewayHost, type GatewayDefinition } from './gateways.js';
 import { createLogger } from './logger.js';
+import { mountApiDocs } from './http/docs.js';
+import type { ApiCatalog } from './openapi.js';
 
 /** Services the runtime hands to the generated container. */
 export interface RuntimeServices {
@@ -61,6 +63,8 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   readonly fieldComplexity: Readonly<Record<string, FieldComplexity>>;
   /** Connection, edge and page-info types (transparent for scoring and depth). */
   readonly connectionTypes: readonly string[];
+  /** Every REST route, version-neutral, for the OpenAPI documents (spec §4.4). */
+  readonly apiCatalog: ApiCatalog;
   /** The lifecycle of API versions (deprecation, sunset), by version. */
   readonly versionPolicies: Readonly<Record<string, VersionPolicy>>;
 }
@@ -172,6 +176,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     response.status(reachable ? 200 : 503).json({ status: reachable ? 'ok' : 'degraded', db: reachable ? 'ok' : 'down' });
   });
 
+  mountApiDocs(app, definition.apiCatalog, versioning);
   mountGraphQL(app, config, schema, logger, limits, (request) => new RequestLoaders(loaderScope?.capture(request, database), registry));
   mountRoutes(app, config, router, versioning, logger);
 

@@ -13,6 +13,7 @@ import { emitRelations } from './graphql/relations.js';
 import { emitResolvers } from './graphql/resolvers.js';
 import { emitSdl } from './graphql/schema.js';
 import { emitRoutes } from './http/routes.js';
+import { emitOpenApi } from './openapi/catalog.js';
 import { emitPrismaSchema } from './prisma/schema.js';
 import type { GeneratedFile } from './writer.js';
 import { SQLITE_SCHEMA_PATH } from '../paths.js';
@@ -64,6 +65,7 @@ export function emitFiles(context: EmitContext): GeneratedFile[] {
     emitRelations(context),
     emitComplexity(context),
     emitRoutes(context),
+    ...emitOpenApi(context),
     emitApp(context),
     emitMain(context),
   ];

@@ -74,6 +74,15 @@ export interface MountedRoute {
 
 const compareVersions = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
+/**
+ * The address a client uses: prefix, then `/v<version>` (URI versioning), then the route path;
+ * the root path adds nothing after a prefix or version (`/v1`, not `/v1/`).
+ */
+export function clientAddress(prefix: string, version: string | undefined, path: string): string {
+  const head = `${prefix}${version === undefined ? '' : `/v${version}`}`;
+  return head !== '' && path === '/' ? head : `${head}${path}`;
+}
+
 function specificityOf(pattern: string): number {
   return pattern.split('/').filter((segment) => segment !== '' && !segment.startsWith(':')).length;
 }
@@ -127,9 +136,9 @@ export class VersionRouter {
     const { prefix, strategy } = this.options;
     const out: MountedRoute[] = [];
     for (const address of [...this.addresses].sort((a, b) => a.pattern.localeCompare(b.pattern))) {
-      for (const [method, route] of address.unversioned) out.push({ route, method, address: `${prefix}${address.pattern}`, version: undefined });
+      for (const [method, route] of address.unversioned) out.push({ route, method, address: clientAddress(prefix, undefined, address.pattern), version: undefined });
       for (const [version, methods] of [...address.versioned].sort(([a], [b]) => compareVersions(a, b))) {
-        for (const [method, route] of methods) out.push({ route, method, address: strategy === 'uri' ? `${prefix}/v${version}${address.pattern}` : `${prefix}${address.pattern}`, version });
+        for (const [method, route] of methods) out.push({ route, method, address: clientAddress(prefix, strategy === 'uri' ? version : undefined, address.pattern), version });
       }
     }
     return out;

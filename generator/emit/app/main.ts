@@ -21,6 +21,7 @@ export function emitApp(context: EmitContext): GeneratedFile {
   imports.value(`${outputDir}/graphql/resolvers.ts`, 'createResolvers');
   imports.value(`${outputDir}/http/routes.ts`, 'createRoutes');
   imports.value(`${outputDir}/gateways.ts`, 'createGateways');
+  imports.value(`${outputDir}/openapi/catalog.ts`, 'API_CATALOG');
   imports.value(`${outputDir}/graphql/complexity.ts`, 'CONNECTION_TYPES');
   imports.value(`${outputDir}/graphql/complexity.ts`, 'FIELD_COMPLEXITY');
   const abilities = application.providers.find((provider) => provider.role === 'abilities');
@@ -43,6 +44,7 @@ export function emitApp(context: EmitContext): GeneratedFile {
       return `${quote(policy.version)}: { ${parts.join(', ')} }`;
     });
     w.writeLine(`versionPolicies: { ${policies.join(', ')} },`);
+    w.writeLine('apiCatalog: API_CATALOG,');
     w.writeLine('fieldComplexity: FIELD_COMPLEXITY,');
     w.writeLine('connectionTypes: CONNECTION_TYPES,');
   });

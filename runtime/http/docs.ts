@@ -1,0 +1,68 @@
+/**
+ * The interface documents (spec §4.4): `GET /api-json` (the default version's OpenAPI document, or
+ * every version's when no default is configured), `GET /api-json/v<version>`, and `GET /api`, an
+ * interactive documentation UI (Swagger UI from the npm-installed `swagger-ui-dist`, never a CDN)
+ * with a picker over the versions. These paths are self-mounted and neutral to version selection.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import express, { type Express } from 'express';
+import { type ApiCatalog, buildOpenApiDocument, catalogVersions, type DocumentOptions } from '../openapi.js';
+import { problem, sendProblem } from './problem.js';
+
+const require = createRequire(import.meta.url);
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Resource Service API</title>
+  <link rel="stylesheet" href="/api/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/api/assets/swagger-ui-bundle.js"></script>
+  <script src="/api/assets/swagger-ui-standalone-preset.js"></script>
+  <script src="/api/init.js"></script>
+</body>
+</html>
+`;
+
+/** Mounts `/api-json`, `/api-json/v<version>` and `/api` on `app`. Documents are built once, at boot. */
+export function mountApiDocs(app: Express, catalog: ApiCatalog, options: DocumentOptions): void {
+  const versions = catalogVersions(catalog);
+  const documents = new Map<string, string>(versions.map((version) => [version, JSON.stringify(buildOpenApiDocument(catalog, version, options))]));
+  const main = JSON.stringify(buildOpenApiDocument(catalog, options.defaultVersion, options));
+  app.get('/api-json', (_request, response) => {
+    response.type('application/json').send(main);
+  });
+  app.get('/api-json/:version', (request, response) => {
+    const version = /^v(.+)$/.exec(request.params.version ?? '')?.[1];
+    const document = version === undefined ? undefined : documents.get(version);
+    if (!document) {
+      sendProblem(response, problem(404, 'NOT_FOUND', `no OpenAPI document at ${request.path}: request /api-json/v<version>`, { versions }));
+      return;
+    }
+    response.type('application/json').send(document);
+  });
+  const urls = [
+    { url: '/api-json', name: options.defaultVersion === undefined ? 'all versions' : `v${options.defaultVersion} (default)` },
+    ...versions.map((version) => ({ url: `/api-json/v${version}`, name: `v${version}` })),
+  ];
+  const init = `window.ui = SwaggerUIBundle({
+  urls: ${JSON.stringify(urls)},
+  'urls.primaryName': ${JSON.stringify(urls[0]?.name)},
+  dom_id: '#swagger-ui',
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout',
+  deepLinking: true,
+});
+`;
+  app.get('/api', (_request, response) => {
+    response.type('html').send(PAGE);
+  });
+  app.get('/api/init.js', (_request, response) => {
+    response.type('application/javascript').send(init);
+  });
+  app.use('/api/assets', express.static(path.dirname(require.resolve('swagger-ui-dist/package.json')), { index: false, maxAge: '1h' }));
+}

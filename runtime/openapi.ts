@@ -1,0 +1,217 @@
+/**
+ * OpenAPI 3.1 documents per API version (spec §4.4, §9.4). The generator emits a catalog of every
+ * route (version-neutral); this module builds, for the running configuration, one document per
+ * version and the document `/api-json` serves: the default version's, or with no default an
+ * aggregate of every version in which a contested path goes to the highest version.
+ *
+ * Under header / media-type versioning paths carry no version prefix and every versioned operation
+ * gains a header parameter (the version header, or `Accept` with `version=`) enumerating the
+ * versions serving it, required unless the default version answers. Controllers are tags; entity
+ * and input schemas, pagination parameters, the `x-next-cursor` header, problem+json errors and the
+ * bearer security scheme are described. Keys are written in a fixed order (deterministic output).
+ */
+import type { HttpMethod, ReplyKind } from './http/routes.js';
+import { clientAddress, type VersioningStrategy, type VersionPolicy } from './http/versioning.js';
+
+/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1). */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/** A path or query parameter of an operation. */
+export interface CatalogParameter {
+  readonly name: string;
+  readonly in: 'path' | 'query';
+  readonly required: boolean;
+  readonly description?: string;
+  readonly schema: JsonSchema;
+}
+
+/** One route, independent of strategy and prefix. */
+export interface CatalogOperation {
+  readonly method: HttpMethod;
+  /** Express-style path without prefix or version: `/posts/:id/publish`. */
+  readonly path: string;
+  readonly versions: readonly string[];
+  readonly controller: string;
+  readonly handler: string;
+  readonly summary?: string;
+  readonly authorized: boolean;
+  readonly parameters: readonly CatalogParameter[];
+  readonly requestBody?: JsonSchema;
+  readonly reply: ReplyKind;
+  readonly status: number;
+  /** The success body's schema (absent for 204). */
+  readonly body?: JsonSchema;
+  /** Whether the handler returns a `Result` (may fail with CONFLICT, NOT_FOUND, …). */
+  readonly result: boolean;
+}
+
+/** Everything the documents are built from. */
+export interface ApiCatalog {
+  readonly title: string;
+  readonly tags: readonly { readonly name: string; readonly description?: string }[];
+  readonly schemas: Readonly<Record<string, JsonSchema>>;
+  readonly operations: readonly CatalogOperation[];
+}
+
+/** The configuration a document describes. */
+export interface DocumentOptions {
+  readonly strategy: VersioningStrategy;
+  readonly header: string;
+  readonly prefix: string;
+  readonly defaultVersion?: string | undefined;
+  readonly policies: Readonly<Record<string, VersionPolicy>>;
+}
+
+const compareVersions = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
+
+const PROBLEM_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'An RFC 9457 problem document.',
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    code: { type: 'string', description: 'The same code GraphQL puts in extensions.code.' },
+    field: { type: 'string', description: 'FORBIDDEN: the field the grant excludes.' },
+    issues: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } }, required: ['path', 'message'] } },
+    versions: { type: 'array', items: { type: 'string' }, description: 'The versions the requested path serves.' },
+    allow: { type: 'array', items: { type: 'string' } },
+  },
+  required: ['type', 'title', 'status', 'detail', 'code'],
+};
+
+const ERROR_RESPONSES: Readonly<Record<string, string>> = {
+  '400': 'The request is malformed: a parameter, the body or the version (BAD_USER_INPUT).',
+  '401': 'A valid bearer token is required (UNAUTHENTICATED).',
+  '403': 'The caller\'s grant does not allow this (FORBIDDEN).',
+  '404': 'Nothing here for the caller, or not under this version (NOT_FOUND).',
+  '405': 'The path exists, not for this method or version (METHOD_NOT_ALLOWED).',
+  '409': 'The change conflicts with the current state (CONFLICT).',
+  '500': 'database error, or an unexpected failure (INTERNAL_SERVER_ERROR).',
+  '503': 'The database is unavailable (INTERNAL_SERVER_ERROR, detail "database error").',
+};
+
+function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+/** A document's entry for `operation` served under `version` (undefined: unversioned). */
+function operationObject(operation: CatalogOperation, version: string | undefined, options: DocumentOptions, aggregate: boolean, unversionedTwin: boolean): Record<string, unknown> {
+  const parameters: Record<string, unknown>[] = operation.parameters.map((parameter) => ({
+    name: parameter.name,
+    in: parameter.in,
+    required: parameter.required,
+    ...(parameter.description ? { description: parameter.description } : {}),
+    schema: parameter.schema,
+  }));
+  if (version !== undefined && options.strategy !== 'uri') {
+    // Optional when the default version answers a caller who states none, or an unversioned
+    // route at the same address does.
+    const required = !unversionedTwin && !(options.defaultVersion !== undefined && operation.versions.includes(options.defaultVersion));
+    const versions = [...operation.versions].sort(compareVersions);
+    parameters.push(
+      options.strategy === 'header'
+        ? { name: options.header, in: 'header', required, description: 'The API version to use.', schema: { type: 'string', enum: versions } }
+        : { name: 'Accept', in: 'header', required, description: 'The media type with the API version: application/json; version=<version>.', schema: { type: 'string', enum: versions.map((v) => `application/json; version=${v}`) } },
+    );
+  }
+  const responses: Record<string, unknown> = {};
+  const success: Record<string, unknown> = { description: operation.reply === 'empty' ? 'Done.' : 'Success.' };
+  if (operation.reply === 'page') {
+    success.headers = { 'x-next-cursor': { description: 'Present only when more rows remain: pass it as `after` for the next page.', schema: { type: 'string', format: 'uuid' } } };
+  }
+  if (operation.body) success.content = { 'application/json': { schema: operation.body } };
+  responses[String(operation.status)] = success;
+  const errors = new Set<string>(['500', '503']);
+  if (operation.parameters.length > 0 || operation.requestBody || (version !== undefined && options.strategy !== 'uri')) errors.add('400');
+  if (operation.authorized) {
+    errors.add('401');
+    errors.add('403');
+  }
+  if (operation.reply === 'value' || operation.result || version !== undefined) errors.add('404');
+  if (version !== undefined) errors.add('405');
+  if (operation.result) errors.add('409');
+  for (const status of [...errors].sort()) responses[status] = { $ref: `#/components/responses/Problem${status}` };
+  const policy = version === undefined ? undefined : options.policies[version];
+  const id = `${operation.controller}_${operation.handler}${aggregate && version !== undefined && options.strategy === 'uri' ? `_v${version.replace(/[^A-Za-z0-9]/g, '_')}` : ''}`;
+  return {
+    operationId: id,
+    tags: [operation.controller],
+    ...(operation.summary ? { summary: operation.summary.split('\n')[0], description: operation.summary } : {}),
+    ...(version !== undefined ? { 'x-api-version': version } : {}),
+    ...(policy?.deprecated ? { deprecated: true } : {}),
+    parameters,
+    ...(operation.requestBody ? { requestBody: { required: true, content: { 'application/json': { schema: operation.requestBody } } } } : {}),
+    responses,
+    security: operation.authorized ? [{ bearer: [] }] : [],
+  };
+}
+
+/** The versions some operation is mounted for, in order. */
+export function catalogVersions(catalog: ApiCatalog): string[] {
+  return [...new Set(catalog.operations.flatMap((operation) => operation.versions))].sort(compareVersions);
+}
+
+/**
+ * The OpenAPI 3.1 document for `version`, or with `version` undefined the aggregate of every
+ * version (a path served by several versions goes to the highest one). Unversioned operations are
+ * in every document.
+ */
+export function buildOpenApiDocument(catalog: ApiCatalog, version: string | undefined, options: DocumentOptions): Record<string, unknown> {
+  const aggregate = version === undefined;
+  const entries: { path: string; method: string; version: string | undefined; operation: CatalogOperation }[] = [];
+  for (const operation of catalog.operations) {
+    if (operation.versions.length === 0) {
+      entries.push({ path: clientAddress(options.prefix, undefined, openApiPath(operation.path)), method: operation.method, version: undefined, operation });
+      continue;
+    }
+    const chosen = aggregate ? [...operation.versions] : operation.versions.filter((candidate) => candidate === version);
+    for (const candidate of chosen) {
+      const path = clientAddress(options.prefix, options.strategy === 'uri' ? candidate : undefined, openApiPath(operation.path));
+      entries.push({ path, method: operation.method, version: candidate, operation });
+    }
+  }
+  // A contested path and method (several versions, or a version and an unversioned route, at
+  // one address) goes to the highest version.
+  const winners = new Map<string, (typeof entries)[number]>();
+  const unversioned = new Set<string>();
+  for (const entry of entries) {
+    const key = `${entry.method} ${entry.path}`;
+    if (entry.version === undefined) unversioned.add(key);
+    const current = winners.get(key);
+    const higher = entry.version !== undefined && (current?.version === undefined || compareVersions(entry.version, current.version) > 0);
+    if (!current || higher) winners.set(key, entry);
+  }
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [key, entry] of [...winners].sort(([, a], [, b]) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
+    const item = (paths[entry.path] ??= {});
+    item[entry.method.toLowerCase()] = operationObject(entry.operation, entry.version, options, aggregate, unversioned.has(key));
+  }
+  const versionPolicy = version === undefined ? undefined : options.policies[version];
+  const lifecycle = versionPolicy?.deprecated ? ` Version ${version} is deprecated${versionPolicy.sunset ? ` and sunsets on ${versionPolicy.sunset}` : ''}.` : '';
+  const responses: Record<string, unknown> = {};
+  for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
+    responses[`Problem${status}`] = { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: catalog.title,
+      version: version ?? 'all',
+      description: `${version === undefined ? 'Every API version; a path several versions serve is described by the highest one.' : `API version ${version}.`}${lifecycle} Fields a caller's grant excludes are omitted from bodies.`,
+    },
+    tags: catalog.tags,
+    paths,
+    components: {
+      schemas: { ...catalog.schemas, Problem: PROBLEM_SCHEMA },
+      responses,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
+  };
+}
+
+/** The document `/api-json` serves: the default version's, or the aggregate (spec §4.4). */
+export function defaultDocument(catalog: ApiCatalog, options: DocumentOptions): Record<string, unknown> {
+  return buildOpenApiDocument(catalog, options.defaultVersion, options);
+}

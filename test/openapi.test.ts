@@ -1,0 +1,163 @@
+/**
+ * OpenAPI 3.1 documents (spec §4.4, §9.4): every emitted and served document passes an
+ * independent validator (@scalar/openapi-parser); `/api-json` serves the default version or the
+ * aggregate; per-version documents; header parameters under header / media-type versioning; and
+ * `/api` in a real browser (Debian's Chromium through playwright-core) lists the operations of the
+ * version picked.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { validate } from '@scalar/openapi-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './support/browser.js';
+import { ROOT } from './support/project.js';
+import { type InProcessServer, startInProcessServer } from './support/server.js';
+
+type Document = { info: { version: string; description: string }; paths: Record<string, Record<string, { operationId: string; tags: string[]; deprecated?: boolean; parameters: { name: string; in: string; required: boolean; schema: { enum?: string[] } }[]; responses: Record<string, { headers?: Record<string, unknown>; $ref?: string }>; security: unknown[] }>>; tags: { name: string }[]; components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> } };
+
+const servers: Partial<Record<string, InProcessServer>> = {};
+
+beforeAll(async () => {
+  const configurations: Record<string, Record<string, string>> = {
+    uri: {},
+    header: { APP_HTTP__VERSIONING: 'header' },
+    media: { APP_HTTP__VERSIONING: 'media_type' },
+    headerDefault: { APP_HTTP__VERSIONING: 'header', APP_HTTP__DEFAULT_VERSION: '2', APP_HTTP__PREFIX: '/rest' },
+  };
+  await Promise.all(Object.entries(configurations).map(async ([name, env]) => (servers[name] = await startInProcessServer({ env, seed: { orgs: 1, users: 3, posts: 1 } }))));
+});
+
+afterAll(async () => {
+  await Promise.all(Object.values(servers).map((server) => server?.stop()));
+});
+
+async function fetchDocument(name: string, pathname = '/api-json'): Promise<Document> {
+  const response = await fetch(`${servers[name]?.url}${pathname}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as Document;
+}
+
+async function expectValid(doc: unknown): Promise<void> {
+  const result = await validate(doc as Record<string, unknown>);
+  expect(result.errors).toEqual([]);
+  expect(result.valid).toBe(true);
+}
+
+describe('documents pass an independent OpenAPI 3.1 validator', () => {
+  it('for every document emitted to generated/openapi/', async () => {
+    const files = readdirSync(path.join(ROOT, 'generated/openapi')).filter((file) => file.endsWith('.json'));
+    expect(files.sort()).toEqual(['openapi.json', 'v1.json', 'v2.json']);
+    for (const file of files) await expectValid(JSON.parse(readFileSync(path.join(ROOT, 'generated/openapi', file), 'utf8')));
+  });
+
+  it('for every document served under every strategy', async () => {
+    for (const name of Object.keys(servers)) {
+      for (const pathname of ['/api-json', '/api-json/v1', '/api-json/v2']) await expectValid(await fetchDocument(name, pathname));
+    }
+  });
+
+  it('matches the served document of the default configuration with the committed one', async () => {
+    expect(await fetchDocument('uri')).toEqual(JSON.parse(readFileSync(path.join(ROOT, 'generated/openapi/openapi.json'), 'utf8')));
+  });
+});
+
+describe('/api-json (spec §4.4)', () => {
+  it('aggregates every version when no default is configured', async () => {
+    const doc = await fetchDocument('uri');
+    expect(doc.info.version).toBe('all');
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/posts', '/v2/posts', '/v2/posts/{id}/publish', '/users', '/meta', '/v2/meta']));
+    expect(Object.keys(doc.paths)).not.toContain('/v1/posts/{id}/publish');
+  });
+
+  it('resolves a contested path to the highest version in the aggregate (header versioning)', async () => {
+    const doc = await fetchDocument('header');
+    expect(doc.paths['/posts']?.get?.operationId).toBe('PostsController_list');
+    expect(doc.paths['/posts']?.get?.['x-api-version' as 'operationId']).toBe('2');
+    expect(doc.paths['/meta']?.get?.operationId).toBe('ApiRootController_metaV2');
+  });
+
+  it('serves the default version\'s document when one is configured, under the prefix', async () => {
+    const doc = await fetchDocument('headerDefault');
+    expect(doc.info.version).toBe('2');
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/rest/posts', '/rest/posts/{id}/publish', '/rest/users']));
+  });
+
+  it('serves one version at /api-json/v<version>, marking a deprecated version', async () => {
+    const v1 = await fetchDocument('uri', '/api-json/v1');
+    expect(v1.info.version).toBe('1');
+    expect(v1.info.description).toContain('Version 1 is deprecated and sunsets on 2027-06-30');
+    expect(Object.keys(v1.paths)).not.toContain('/v1/posts/{id}/publish');
+    expect(v1.paths['/v1/posts']?.get?.deprecated).toBe(true);
+    expect((await fetchDocument('uri', '/api-json/v2')).paths['/v2/posts']?.get?.deprecated).toBeUndefined();
+  });
+
+  it('answers an unknown version with 404 naming the versions', async () => {
+    const response = await fetch(`${servers.uri?.url}/api-json/v9`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ versions: ['1', '2'] });
+  });
+});
+
+describe('what the documents describe', () => {
+  it('writes paths without the version and adds the version header under header versioning', async () => {
+    const doc = await fetchDocument('header', '/api-json/v2');
+    const list = doc.paths['/posts']?.get;
+    expect(list?.parameters).toContainEqual({ name: 'X-API-Version', in: 'header', required: true, description: 'The API version to use.', schema: { type: 'string', enum: ['1', '2'] } });
+    const publish = doc.paths['/posts/{id}/publish']?.post;
+    expect(publish?.parameters).toContainEqual(expect.objectContaining({ name: 'X-API-Version', required: true, schema: { type: 'string', enum: ['2'] } }));
+    expect(doc.paths['/users']?.get?.parameters.map((parameter) => parameter.name)).toEqual(['first', 'after']);
+  });
+
+  it('makes the version header optional where the default version, or an unversioned route, answers', async () => {
+    const withDefault = await fetchDocument('headerDefault', '/api-json/v2');
+    expect(withDefault.paths['/rest/posts']?.get?.parameters).toContainEqual(expect.objectContaining({ name: 'X-API-Version', required: false }));
+    const aggregate = await fetchDocument('header');
+    expect(aggregate.paths['/meta']?.get?.parameters).toContainEqual(expect.objectContaining({ name: 'X-API-Version', required: false }));
+  });
+
+  it('uses Accept with version= under media-type versioning', async () => {
+    const doc = await fetchDocument('media', '/api-json/v2');
+    expect(doc.paths['/posts']?.get?.parameters).toContainEqual(expect.objectContaining({ name: 'Accept', in: 'header', schema: { type: 'string', enum: ['application/json; version=1', 'application/json; version=2'] } }));
+  });
+
+  it('tags operations by controller and describes pagination, the cursor header, errors and security', async () => {
+    const doc = await fetchDocument('uri', '/api-json/v2');
+    expect(doc.tags.map((tag) => tag.name)).toEqual(['ApiRootController', 'MetaController', 'OrgsController', 'PostsController', 'UsersController']);
+    const list = doc.paths['/v2/posts']?.get;
+    expect(list?.tags).toEqual(['PostsController']);
+    expect(list?.parameters.map((parameter) => parameter.name)).toEqual(['first', 'after']);
+    expect(list?.responses['200']?.headers).toHaveProperty('x-next-cursor');
+    expect(list?.responses['401']).toEqual({ $ref: '#/components/responses/Problem401' });
+    expect(list?.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths['/meta']?.get?.security).toEqual([]);
+    expect(doc.components.securitySchemes).toEqual({ bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } });
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Post', 'User', 'Org', 'CreatePost', 'CreateUser', 'PostStatus', 'Problem']));
+  });
+});
+
+describe('/api in a browser', () => {
+  it('lists the operations of the version picked (Swagger UI from npm assets, no CDN)', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(request.url()));
+      await page.goto(`${servers.uri?.url}/api`);
+      // Swagger UI renders deprecated operations (version 1) with their own class.
+      const paths = '.opblock-summary-path, .opblock-summary-path__deprecated';
+      await page.waitForSelector(paths);
+      const listed = async (): Promise<string[]> => page.$$eval(paths, (nodes) => nodes.map((node) => node.getAttribute('data-path') ?? node.textContent ?? ''));
+      expect(await listed()).toEqual(expect.arrayContaining(['/v1', '/v1/posts', '/v2/posts/{id}/publish', '/users']));
+      await page.selectOption('#select', { label: 'v1' });
+      // Runs in the page (the project's types have no DOM, hence the string).
+      await page.waitForFunction("!document.body.textContent.includes('/v2/posts/{id}/publish')");
+      await page.waitForSelector(paths);
+      const v1 = await listed();
+      expect(v1).toContain('/v1/posts');
+      expect(v1).not.toContain('/v2/posts/{id}/publish');
+      expect(requested.every((url) => url.startsWith(servers.uri?.url ?? ''))).toBe(true);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
