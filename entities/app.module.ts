@@ -2,7 +2,7 @@ import { Module } from '../runtime/decorators.js';
 import { LoaderScope } from '../runtime/graphql/loaders.js';
 import { AppAbilities } from './abilities.js';
 import { EchoGateway } from './echo.gateway.js';
-import { ApiRootController, MetaController } from './meta.controller.js';
+import { ApiInfoService, ApiRootV1Controller, ApiRootV2Controller, MetaController } from './meta.controller.js';
 import { OrgsModule } from './orgs.module.js';
 import { PostsModule } from './posts.module.js';
 import { UsersModule } from './users.module.js';
@@ -14,8 +14,8 @@ import { UsersModule } from './users.module.js';
  */
 @Module({
   imports: [UsersModule, PostsModule, OrgsModule],
-  providers: [AppAbilities, LoaderScope, EchoGateway],
-  controllers: [MetaController, ApiRootController],
+  providers: [AppAbilities, LoaderScope, EchoGateway, ApiInfoService],
+  controllers: [MetaController, ApiRootV1Controller, ApiRootV2Controller],
   versions: { '1': { deprecated: '2026-06-01', sunset: '2027-06-30' } },
 })
 export class AppModule {}

@@ -1,4 +1,4 @@
-import { Controller, Get, Public, Version } from '../runtime/decorators.js';
+import { Controller, Get, Injectable, Public } from '../runtime/decorators.js';
 
 /** What an API address answers about itself. */
 export interface ApiDescription {
@@ -8,7 +8,14 @@ export interface ApiDescription {
   version: string | null;
 }
 
-const NAME = 'resource-service demo';
+/** Describes the API; shared by the unversioned controller and one controller per version. */
+@Injectable()
+export class ApiInfoService {
+  /** The description answered under `version` (null: unversioned). */
+  describe(version: string | null): ApiDescription {
+    return { name: 'resource-service demo', version };
+  }
+}
 
 /**
  * Unversioned: `GET /meta` stays reachable whatever version a caller states, and a caller who
@@ -16,41 +23,48 @@ const NAME = 'resource-service demo';
  */
 @Controller('meta')
 export class MetaController {
+  constructor(private readonly info: ApiInfoService) {}
+
   /** Describes the API without a version. */
   @Get()
   @Public()
   describe(): ApiDescription {
-    return { name: NAME, version: null };
+    return this.info.describe(null);
+  }
+}
+
+/** Version 1's root, a versioned controller at path `/` (spec §9.3: it still selects): `GET /v1`. */
+@Controller({ version: '1' })
+export class ApiRootV1Controller {
+  constructor(private readonly info: ApiInfoService) {}
+
+  /** The root of version 1. */
+  @Get()
+  @Public()
+  root(): ApiDescription {
+    return this.info.describe('1');
   }
 }
 
 /**
- * A versioned controller at path `/` (spec §9.3: it still selects): `GET /v1`, `GET /v2`, and
- * under version 2 `GET /v2/meta`, which beats the unversioned `GET /meta` when version 2 is stated.
+ * Version 2's root, another controller sharing the same service (spec §9.1): `GET /v2`, and
+ * `GET /v2/meta`, which beats the unversioned `GET /meta` when version 2 is stated.
  */
-@Controller({ version: ['1', '2'] })
-export class ApiRootController {
-  /** The root of version 1. */
-  @Get()
-  @Version('1')
-  @Public()
-  rootV1(): ApiDescription {
-    return { name: NAME, version: '1' };
-  }
+@Controller({ version: '2' })
+export class ApiRootV2Controller {
+  constructor(private readonly info: ApiInfoService) {}
 
   /** The root of version 2. */
   @Get()
-  @Version('2')
   @Public()
-  rootV2(): ApiDescription {
-    return { name: NAME, version: '2' };
+  root(): ApiDescription {
+    return this.info.describe('2');
   }
 
   /** Version 2's description, at the same address as the unversioned one. */
   @Get('meta')
-  @Version('2')
   @Public()
-  metaV2(): ApiDescription {
-    return { name: NAME, version: '2' };
+  meta(): ApiDescription {
+    return this.info.describe('2');
   }
 }

@@ -7,7 +7,7 @@
 
 import { AppAbilities } from '../entities/abilities.js';
 import { EchoGateway } from '../entities/echo.gateway.js';
-import { ApiRootController, MetaController } from '../entities/meta.controller.js';
+import { ApiInfoService, ApiRootV1Controller, ApiRootV2Controller, MetaController } from '../entities/meta.controller.js';
 import { OrgResolver } from '../entities/org.resolver.js';
 import { OrgService } from '../entities/org.service.js';
 import { OrgsController } from '../entities/orgs.controller.js';
@@ -30,7 +30,9 @@ export interface Container {
   readonly postRepository: PostRepository;
   readonly userRepository: UserRepository;
   readonly loaderScope: LoaderScope;
-  readonly apiRootController: ApiRootController;
+  readonly apiInfoService: ApiInfoService;
+  readonly apiRootV1Controller: ApiRootV1Controller;
+  readonly apiRootV2Controller: ApiRootV2Controller;
   readonly appAbilities: AppAbilities;
   readonly echoGateway: EchoGateway;
   readonly metaController: MetaController;
@@ -51,10 +53,12 @@ export function createContainer(database: Database, services: RuntimeServices): 
   const postRepository = new PostRepository(database, services.logger);
   const userRepository = new UserRepository(database, services.logger);
   const loaderScope = new LoaderScope();
-  const apiRootController = new ApiRootController();
+  const apiInfoService = new ApiInfoService();
+  const apiRootV1Controller = new ApiRootV1Controller(apiInfoService);
+  const apiRootV2Controller = new ApiRootV2Controller(apiInfoService);
   const appAbilities = new AppAbilities();
   const echoGateway = new EchoGateway();
-  const metaController = new MetaController();
+  const metaController = new MetaController(apiInfoService);
   const orgService = new OrgService(orgRepository);
   const orgResolver = new OrgResolver(orgService);
   const orgsController = new OrgsController(orgService);
@@ -64,5 +68,5 @@ export function createContainer(database: Database, services: RuntimeServices): 
   const userService = new UserService(userRepository);
   const userResolver = new UserResolver(userService);
   const usersController = new UsersController(userService);
-  return { orgRepository, postRepository, userRepository, loaderScope, apiRootController, appAbilities, echoGateway, metaController, orgService, orgResolver, orgsController, postService, postResolver, postsController, userService, userResolver, usersController };
+  return { orgRepository, postRepository, userRepository, loaderScope, apiInfoService, apiRootV1Controller, apiRootV2Controller, appAbilities, echoGateway, metaController, orgService, orgResolver, orgsController, postService, postResolver, postsController, userService, userResolver, usersController };
 }

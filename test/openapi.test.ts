@@ -73,7 +73,7 @@ describe('/api-json (spec §4.4)', () => {
     const doc = await fetchDocument('header');
     expect(doc.paths['/posts']?.get?.operationId).toBe('PostsController_list');
     expect(doc.paths['/posts']?.get?.['x-api-version' as 'operationId']).toBe('2');
-    expect(doc.paths['/meta']?.get?.operationId).toBe('ApiRootController_metaV2');
+    expect(doc.paths['/meta']?.get?.operationId).toBe('ApiRootV2Controller_meta');
   });
 
   it('serves the default version\'s document when one is configured, under the prefix', async () => {
@@ -122,7 +122,7 @@ describe('what the documents describe', () => {
 
   it('tags operations by controller and describes pagination, the cursor header, errors and security', async () => {
     const doc = await fetchDocument('uri', '/api-json/v2');
-    expect(doc.tags.map((tag) => tag.name)).toEqual(['ApiRootController', 'MetaController', 'OrgsController', 'PostsController', 'UsersController']);
+    expect(doc.tags.map((tag) => tag.name)).toEqual(['ApiRootV1Controller', 'ApiRootV2Controller', 'MetaController', 'OrgsController', 'PostsController', 'UsersController']);
     const list = doc.paths['/v2/posts']?.get;
     expect(list?.tags).toEqual(['PostsController']);
     expect(list?.parameters.map((parameter) => parameter.name)).toEqual(['first', 'after']);

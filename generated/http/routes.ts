@@ -26,71 +26,71 @@ const usersControllerCreateInputPipes: readonly PipeTransform[] = [new ZodValida
 
 /** Every route, bound to the container's controller instances. */
 export function createRoutes(container: Container): readonly RouteDefinition[] {
-  const { apiRootController, metaController, orgsController, postsController, usersController } = container;
+  const { apiRootV1Controller, apiRootV2Controller, metaController, orgsController, postsController, usersController } = container;
 
   /**
    * The root of version 1.
-   * GET / → ApiRootController.rootV1 (entities/meta.controller.ts:37); public (ungated).
+   * GET / → ApiRootV1Controller.root (entities/meta.controller.ts:44); public (ungated).
    */
-  const apiRootControllerRootV1: RouteDefinition = {
+  const apiRootV1ControllerRoot: RouteDefinition = {
     method: 'GET',
     path: '/',
     versions: ['1'],
-    controllerVersions: ['1', '2'],
-    controller: 'ApiRootController',
-    handler: 'rootV1',
+    controllerVersions: ['1'],
+    controller: 'ApiRootV1Controller',
+    handler: 'root',
     status: 200,
     reply: 'value',
     takesBody: false,
     handle: async (call) => {
-      const value = await apiRootController.rootV1();
+      const value = await apiRootV1Controller.root();
       return value;
     },
   };
 
   /**
    * The root of version 2.
-   * GET / → ApiRootController.rootV2 (entities/meta.controller.ts:45); public (ungated).
+   * GET / → ApiRootV2Controller.root (entities/meta.controller.ts:60); public (ungated).
    */
-  const apiRootControllerRootV2: RouteDefinition = {
+  const apiRootV2ControllerRoot: RouteDefinition = {
     method: 'GET',
     path: '/',
     versions: ['2'],
-    controllerVersions: ['1', '2'],
-    controller: 'ApiRootController',
-    handler: 'rootV2',
+    controllerVersions: ['2'],
+    controller: 'ApiRootV2Controller',
+    handler: 'root',
     status: 200,
     reply: 'value',
     takesBody: false,
     handle: async (call) => {
-      const value = await apiRootController.rootV2();
+      const value = await apiRootV2Controller.root();
       return value;
     },
   };
 
   /**
    * Version 2's description, at the same address as the unversioned one.
-   * GET /meta → ApiRootController.metaV2 (entities/meta.controller.ts:53); public (ungated).
+   * GET /meta → ApiRootV2Controller.meta (entities/meta.controller.ts:67); public (ungated).
    */
-  const apiRootControllerMetaV2: RouteDefinition = {
+  const apiRootV2ControllerMeta: RouteDefinition = {
     method: 'GET',
     path: '/meta',
     versions: ['2'],
-    controllerVersions: ['1', '2'],
-    controller: 'ApiRootController',
-    handler: 'metaV2',
+    controllerVersions: ['2'],
+    controller: 'ApiRootV2Controller',
+    handler: 'meta',
     status: 200,
     reply: 'value',
     takesBody: false,
     handle: async (call) => {
-      const value = await apiRootController.metaV2();
+      const value = await apiRootV2Controller.meta();
       return value;
     },
   };
 
   /**
    * Describes the API without a version.
-   * GET /meta → MetaController.describe (entities/meta.controller.ts:22); public (ungated).
+   * GET /meta → MetaController.describe (entities/meta.controller.ts:31); public (ungated).
    */
   const metaControllerDescribe: RouteDefinition = {
     method: 'GET',
@@ -278,5 +278,5 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     },
   };
 
-  return [apiRootControllerRootV1, apiRootControllerRootV2, apiRootControllerMetaV2, metaControllerDescribe, orgsControllerList, postsControllerList, postsControllerGet, postsControllerCreate, postsControllerPublish, usersControllerList, usersControllerGet, usersControllerCreate];
+  return [apiRootV1ControllerRoot, apiRootV2ControllerRoot, apiRootV2ControllerMeta, metaControllerDescribe, orgsControllerList, postsControllerList, postsControllerGet, postsControllerCreate, postsControllerPublish, usersControllerList, usersControllerGet, usersControllerCreate];
 }

@@ -11,8 +11,12 @@ export const API_CATALOG: ApiCatalog = {
   "title": "Resource Service API",
   "tags": [
     {
-      "name": "ApiRootController",
-      "description": "A versioned controller at path `/` (spec §9.3: it still selects): `GET /v1`, `GET /v2`, and\nunder version 2 `GET /v2/meta`, which beats the unversioned `GET /meta` when version 2 is stated."
+      "name": "ApiRootV1Controller",
+      "description": "Version 1's root, a versioned controller at path `/` (spec §9.3: it still selects): `GET /v1`."
+    },
+    {
+      "name": "ApiRootV2Controller",
+      "description": "Version 2's root, another controller sharing the same service (spec §9.1): `GET /v2`, and\n`GET /v2/meta`, which beats the unversioned `GET /meta` when version 2 is stated."
     },
     {
       "name": "MetaController",
@@ -227,8 +231,8 @@ export const API_CATALOG: ApiCatalog = {
       "versions": [
         "1"
       ],
-      "controller": "ApiRootController",
-      "handler": "rootV1",
+      "controller": "ApiRootV1Controller",
+      "handler": "root",
       "summary": "The root of version 1.",
       "authorized": false,
       "parameters": [],
@@ -245,8 +249,8 @@ export const API_CATALOG: ApiCatalog = {
       "versions": [
         "2"
       ],
-      "controller": "ApiRootController",
-      "handler": "rootV2",
+      "controller": "ApiRootV2Controller",
+      "handler": "root",
       "summary": "The root of version 2.",
       "authorized": false,
       "parameters": [],
@@ -263,8 +267,8 @@ export const API_CATALOG: ApiCatalog = {
       "versions": [
         "2"
       ],
-      "controller": "ApiRootController",
-      "handler": "metaV2",
+      "controller": "ApiRootV2Controller",
+      "handler": "meta",
       "summary": "Version 2's description, at the same address as the unversioned one.",
       "authorized": false,
       "parameters": [],
