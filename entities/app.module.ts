@@ -1,5 +1,6 @@
-import { Module } from '../runtime/decorators.js';
+import { Module, UseGuards } from '../runtime/decorators.js';
 import { LoaderScope } from '../runtime/graphql/loaders.js';
+import { AuthenticationGuard } from '../runtime/guards.js';
 import { AppAbilities } from './abilities.js';
 import { EchoGateway } from './echo.gateway.js';
 import { ApiInfoService, ApiRootV1Controller, ApiRootV2Controller, MetaController } from './meta.controller.js';
@@ -11,7 +12,9 @@ import { UsersModule } from './users.module.js';
  * The application: everything mounted is reachable from here (spec §1: no central list).
  * `LoaderScope` is the GraphQL batch-context provider relation loaders need (spec §5.10).
  * Version 1 of the REST API is deprecated and sunsets on 2027-06-30: its responses say so.
+ * The authentication guard is bound globally: every GraphQL operation runs it (spec §5.2).
  */
+@UseGuards(AuthenticationGuard)
 @Module({
   imports: [UsersModule, PostsModule, OrgsModule],
   providers: [AppAbilities, LoaderScope, EchoGateway, ApiInfoService],

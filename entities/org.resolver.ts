@@ -1,8 +1,10 @@
-import { Authorized, Query, Resolver } from '../runtime/decorators.js';
+import { GraphQLAuthorizationGuard } from '../runtime/guards.js';
+import { Authorized, Query, Resolver, UseGuards } from '../runtime/decorators.js';
 import { Org } from './org.entity.js';
 import { OrgService } from './org.service.js';
 
 /** GraphQL operations on orgs (spec §4.1). */
+@UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => Org)
 export class OrgResolver {
   constructor(private readonly orgService: OrgService) {}

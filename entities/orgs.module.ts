@@ -1,8 +1,9 @@
 import { Module } from '../runtime/decorators.js';
+import { GraphQLAuthorizationModule } from '../runtime/guards.js';
 import { OrgResolver } from './org.resolver.js';
 import { OrgService } from './org.service.js';
 import { OrgsController } from './orgs.controller.js';
 
 /** Orgs: service, GraphQL `orgs` and REST `GET /orgs`. */
-@Module({ providers: [OrgService, OrgResolver], controllers: [OrgsController] })
+@Module({ imports: [GraphQLAuthorizationModule], providers: [OrgService, OrgResolver], controllers: [OrgsController] })
 export class OrgsModule {}

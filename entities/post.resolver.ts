@@ -1,4 +1,5 @@
-import { Args, Authorized, Complexity, Mutation, Query, ResolveField, Resolver, Subscription } from '../runtime/decorators.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard } from '../runtime/guards.js';
+import { Args, Authorized, Complexity, Mutation, Query, ResolveField, Resolver, Subscription, UseGuards } from '../runtime/decorators.js';
 import type { Page } from '../runtime/keyset.js';
 import { ZodValidationPipe } from '../runtime/pipes.js';
 import type { Result } from '../runtime/result.js';
@@ -7,7 +8,11 @@ import { type CreatePost, CreatePostSchema, SearchTermPipe } from './post.dto.js
 import { Post } from './post.entity.js';
 import { PostService } from './post.service.js';
 
-/** GraphQL operations on posts (spec §4.1, §3). */
+/**
+ * GraphQL operations on posts (spec §4.1, §3). `AuthenticationGuard` is bound here as well as
+ * globally: a guard bound at two scopes still runs once per operation (spec §5.2).
+ */
+@UseGuards(AuthenticationGuard, GraphQLAuthorizationGuard)
 @Resolver(() => Post)
 export class PostResolver {
   constructor(private readonly postService: PostService) {}

@@ -1,8 +1,9 @@
 import { Module } from '../runtime/decorators.js';
+import { GraphQLAuthorizationModule } from '../runtime/guards.js';
 import { PostResolver } from './post.resolver.js';
 import { PostService } from './post.service.js';
 import { PostsController } from './posts.controller.js';
 
 /** Posts: service, GraphQL operations (publish, postPublished) and versioned REST routes. */
-@Module({ providers: [PostService, PostResolver], controllers: [PostsController] })
+@Module({ imports: [GraphQLAuthorizationModule], providers: [PostService, PostResolver], controllers: [PostsController] })
 export class PostsModule {}

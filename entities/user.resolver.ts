@@ -1,5 +1,6 @@
+import { GraphQLAuthorizationGuard } from '../runtime/guards.js';
 import { currentPrincipal } from '../runtime/context.js';
-import { Args, Authorized, Mutation, Public, Query, Resolver } from '../runtime/decorators.js';
+import { Args, Authorized, Mutation, Public, Query, Resolver, UseGuards } from '../runtime/decorators.js';
 import type { Page } from '../runtime/keyset.js';
 import { ZodValidationPipe } from '../runtime/pipes.js';
 import type { Result } from '../runtime/result.js';
@@ -9,6 +10,7 @@ import { User } from './user.entity.js';
 import { UserService } from './user.service.js';
 
 /** GraphQL operations on users (spec §4.1). */
+@UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => User)
 export class UserResolver {
   constructor(private readonly userService: UserService) {}

@@ -1,8 +1,9 @@
 import { Module } from '../runtime/decorators.js';
+import { GraphQLAuthorizationModule } from '../runtime/guards.js';
 import { UserResolver } from './user.resolver.js';
 import { UserService } from './user.service.js';
 import { UsersController } from './users.controller.js';
 
 /** Users: service, GraphQL operations and REST routes. */
-@Module({ providers: [UserService, UserResolver], controllers: [UsersController] })
+@Module({ imports: [GraphQLAuthorizationModule], providers: [UserService, UserResolver], controllers: [UsersController] })
 export class UsersModule {}

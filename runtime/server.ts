@@ -31,6 +31,8 @@ import { type VersioningOptions, type VersionPolicy, VersionRouter, versionedRou
 import { GatewayHost, type GatewayDefinition } from './gateways.js';
 import { createLogger } from './logger.js';
 import { mountApiDocs } from './http/docs.js';
+import { AuthenticationGuard, type CanActivate, GraphQLAuthorizationGuard, type RuntimeGuards } from './guards.js';
+import { OperationPreparer } from './graphql/prepare.js';
 import type { ApiCatalog } from './openapi.js';
 
 /** Services the runtime hands to the generated container. */
@@ -63,6 +65,12 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   readonly fieldComplexity: Readonly<Record<string, FieldComplexity>>;
   /** Connection, edge and page-info types (transparent for scoring and depth). */
   readonly connectionTypes: readonly string[];
+  /** Guard instances by name (runtime guards and the application's own). */
+  readonly createGuards: (container: Container, runtime: RuntimeGuards) => Readonly<Record<string, CanActivate>>;
+  /** The guard chain of every root field (spec §5.2). */
+  readonly operationGuards: Readonly<Record<string, readonly string[]>>;
+  /** The chain of operations selecting no declared field. */
+  readonly globalGuards: readonly string[];
   /** Every REST route, version-neutral, for the OpenAPI documents (spec §4.4). */
   readonly apiCatalog: ApiCatalog;
   /** The lifecycle of API versions (deprecation, sunset), by version. */
@@ -177,7 +185,15 @@ export async function startServer<Database extends DatabaseClient, Container>(
   });
 
   mountApiDocs(app, definition.apiCatalog, versioning);
-  mountGraphQL(app, config, schema, logger, limits, (request) => new RequestLoaders(loaderScope?.capture(request, database), registry));
+  const runtimeGuards: RuntimeGuards = { authentication: new AuthenticationGuard(), graphqlAuthorization: new GraphQLAuthorizationGuard(abilities) };
+  const preparer = new OperationPreparer(
+    schema,
+    limits,
+    { operations: definition.operationGuards, global: definition.globalGuards, guards: definition.createGuards(container, runtimeGuards) },
+    (request, authentication) => ({ request, authentication, loaders: new RequestLoaders(loaderScope?.capture(request, database), registry) }),
+    logger,
+  );
+  mountGraphQL(app, config, schema, logger, preparer);
   mountRoutes(app, config, router, versioning, logger);
 
   app.use((request: Request, response: Response) => {
@@ -219,27 +235,9 @@ export async function startServer<Database extends DatabaseClient, Container>(
   };
 }
 
-function mountGraphQL(
-  app: express.Express,
-  config: AppConfig,
-  schema: ReturnType<typeof buildExecutableSchema>,
-  logger: Logger,
-  limits: QueryLimits,
-  loadersFor: (request: RequestContext) => RequestLoaders,
-): void {
+function mountGraphQL(app: express.Express, config: AppConfig, schema: ReturnType<typeof buildExecutableSchema>, logger: Logger, preparer: OperationPreparer): void {
   const path = config.graphql.path;
-  app.post(
-    path,
-    createGraphQLHandler({
-      schema,
-      logger,
-      check: (args) => limits.check(args),
-      contextFor: (request) => {
-        const state = stateOf(request.res as Response);
-        return { request: state.request, authentication: state.authentication, loaders: loadersFor(state.request) };
-      },
-    }),
-  );
+  app.post(path, createGraphQLHandler({ schema, logger, preparer, authenticationOf: (request) => stateOf(request.res as Response).authentication }));
   app.all(path, (_request, response) => {
     sendProblem(response, problem(405, 'METHOD_NOT_ALLOWED', `${path} answers POST; the playground is off (APP_GRAPHQL__PLAYGROUND=true serves it on GET)`), { Allow: 'POST' });
   });

@@ -24,7 +24,7 @@ export function createRelationResolvers(container: Container): IResolvers<unknow
       /**
        * The reviewer's name. `Post.reviewer` is declared but not exposed, so this hand-written field
        * stands in for it (spec §2.1); null when there is no reviewer or the caller may not read them.
-       * Post.reviewerName → PostResolver.reviewerName (entities/post.resolver.ts:59), computed from the parent.
+       * Post.reviewerName → PostResolver.reviewerName (entities/post.resolver.ts:64), computed from the parent.
        */
       reviewerName: (parent: Parameters<PostResolver['reviewerName']>[0], _args: unknown) => postResolver.reviewerName(parent),
     },

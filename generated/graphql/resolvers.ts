@@ -37,7 +37,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
     Query: {
       /**
        * The orgs the caller may read (their own), whole, capped at LIST_CAP.
-       * Query.orgs → OrgResolver.orgs (entities/org.resolver.ts:13); authorized: read Org.
+       * Query.orgs → OrgResolver.orgs (entities/org.resolver.ts:15); authorized: read Org.
        */
       orgs: async (_parent: unknown, _args: Record<string, never>, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Org');
@@ -46,7 +46,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * One keyset page of the posts the caller may read, as a plain list.
-       * Query.posts → PostResolver.posts (entities/post.resolver.ts:18); authorized: read Post.
+       * Query.posts → PostResolver.posts (entities/post.resolver.ts:23); authorized: read Post.
        */
       posts: async (_parent: unknown, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Post');
@@ -55,7 +55,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * One post by id; null when it does not exist or the caller may not read it.
-       * Query.post → PostResolver.post (entities/post.resolver.ts:25); authorized: read Post.
+       * Query.post → PostResolver.post (entities/post.resolver.ts:30); authorized: read Post.
        */
       post: async (_parent: unknown, args: { readonly id: string }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Post');
@@ -65,7 +65,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       /**
        * Posts whose title contains a term (a custom transform trims it and refuses short terms).
        * A search reads up to `first` rows however few match, so it scores like a page.
-       * Query.searchPosts → PostResolver.searchPosts (entities/post.resolver.ts:36); authorized: read Post.
+       * Query.searchPosts → PostResolver.searchPosts (entities/post.resolver.ts:41); authorized: read Post.
        */
       searchPosts: async (_parent: unknown, args: { readonly term: string; readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Post');
@@ -75,7 +75,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * One keyset page of the users the caller may read, as a plain list.
-       * Query.users → UserResolver.users (entities/user.resolver.ts:19); authorized: read User.
+       * Query.users → UserResolver.users (entities/user.resolver.ts:21); authorized: read User.
        */
       users: async (_parent: unknown, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'User');
@@ -84,7 +84,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * One user by id; null when it does not exist or the caller may not read it.
-       * Query.user → UserResolver.user (entities/user.resolver.ts:26); authorized: read User.
+       * Query.user → UserResolver.user (entities/user.resolver.ts:28); authorized: read User.
        */
       user: async (_parent: unknown, args: { readonly id: string }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'User');
@@ -93,7 +93,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * The signed-in caller's own user. Public, so it errors when no principal was seeded.
-       * Query.me → UserResolver.me (entities/user.resolver.ts:40); public (ungated).
+       * Query.me → UserResolver.me (entities/user.resolver.ts:42); public (ungated).
        */
       me: async (_parent: unknown, _args: Record<string, never>, _context: GraphQLContext, _info: GraphQLResolveInfo) => {
         const value = await userResolver.me();
@@ -103,7 +103,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
     Mutation: {
       /**
        * Creates a draft written by the caller.
-       * Mutation.createPost → PostResolver.createPost (entities/post.resolver.ts:43); authorized: create Post.
+       * Mutation.createPost → PostResolver.createPost (entities/post.resolver.ts:48); authorized: create Post.
        */
       createPost: async (_parent: unknown, args: { readonly input?: CreatePost | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'create', 'Post');
@@ -113,7 +113,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * Publishes a draft: `draft → published` (spec §3).
-       * Mutation.publishPost → PostResolver.publishPost (entities/post.resolver.ts:50); authorized: publish Post.
+       * Mutation.publishPost → PostResolver.publishPost (entities/post.resolver.ts:55); authorized: publish Post.
        */
       publishPost: async (_parent: unknown, args: { readonly id: string }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'publish', 'Post');
@@ -122,7 +122,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * Creates a user in the caller's org.
-       * Mutation.createUser → UserResolver.createUser (entities/user.resolver.ts:33); authorized: create User.
+       * Mutation.createUser → UserResolver.createUser (entities/user.resolver.ts:35); authorized: create User.
        */
       createUser: async (_parent: unknown, args: { readonly input?: CreateUser | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'create', 'User');
@@ -134,7 +134,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
     Subscription: {
       /**
        * Every post published from now on that the subscriber may read, masked to their grant.
-       * Subscription.postPublished → PostResolver.postPublished (entities/post.resolver.ts:66); authorized: read Post.
+       * Subscription.postPublished → PostResolver.postPublished (entities/post.resolver.ts:71); authorized: read Post.
        */
       postPublished: {
         subscribe: (_parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {

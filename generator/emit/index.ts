@@ -9,6 +9,7 @@ import { emitApp, emitMain } from './app/main.js';
 import { emitDatabase, emitRepositories } from './app/repositories.js';
 import type { EmitContext } from './context.js';
 import { emitComplexity } from './graphql/complexity.js';
+import { emitGuards } from './graphql/guards.js';
 import { emitRelations } from './graphql/relations.js';
 import { emitResolvers } from './graphql/resolvers.js';
 import { emitSdl } from './graphql/schema.js';
@@ -64,6 +65,7 @@ export function emitFiles(context: EmitContext): GeneratedFile[] {
     emitResolvers(context),
     emitRelations(context),
     emitComplexity(context),
+    emitGuards(context),
     emitRoutes(context),
     ...emitOpenApi(context),
     emitApp(context),

@@ -7,7 +7,7 @@
  * Pure functions of the model; validation rules report what these functions find missing.
  */
 import path from 'node:path';
-import type { AppModel, ControllerModel, DependencyModel, EntityModel, GatewayModel, ModuleModel, ProviderModel, ResolverModel, SourceRef } from './model.js';
+import type { AppModel, ControllerModel, DependencyModel, EntityModel, GatewayModel, GuardBinding, ModuleModel, ProviderModel, ResolverModel, SourceRef } from './model.js';
 import { repositoryClass, repositoryModule } from './naming.js';
 
 /** The name of the root module. */
@@ -37,6 +37,46 @@ export const BUILTIN_PROVIDERS: readonly BuiltinProvider[] = [
 
 /** The GraphQL batch-context provider (spec §5.10). */
 export const LOADER_SCOPE = 'LoaderScope';
+
+/** A guard the runtime supplies, and the module that provides it (undefined: always available). */
+export interface BuiltinGuard {
+  readonly ref: SourceRef;
+  /** The runtime's instance of it (`RuntimeGuards` key). */
+  readonly runtimeKey: string;
+  readonly providedBy: SourceRef | undefined;
+}
+
+/** The authentication guard (spec §5.2), bound globally. */
+export const AUTHENTICATION_GUARD: BuiltinGuard = { ref: { file: 'runtime/guards.ts', exportName: 'AuthenticationGuard' }, runtimeKey: 'authentication', providedBy: undefined };
+/** The GraphQL authorization guard (spec §5.3), provided by GraphQLAuthorizationModule. */
+export const AUTHORIZATION_GUARD: BuiltinGuard = {
+  ref: { file: 'runtime/guards.ts', exportName: 'GraphQLAuthorizationGuard' },
+  runtimeKey: 'graphqlAuthorization',
+  providedBy: { file: 'runtime/guards.ts', exportName: 'GraphQLAuthorizationModule' },
+};
+/** Every guard the runtime supplies. */
+export const BUILTIN_GUARDS: readonly BuiltinGuard[] = [AUTHENTICATION_GUARD, AUTHORIZATION_GUARD];
+
+const sameRef = (a: SourceRef, b: SourceRef): boolean => a.file === b.file && a.exportName === b.exportName;
+
+/** The guard chain of an operation: global, then resolver, then operation scope, each guard once. */
+export function guardChain(application: Application, resolver: ResolverModel, operationGuards: readonly GuardBinding[]): GuardBinding[] {
+  const chain: GuardBinding[] = [];
+  for (const binding of [...(application.root?.guards ?? []), ...resolver.guards, ...operationGuards]) {
+    if (!chain.some((existing) => sameRef(existing.guard, binding.guard))) chain.push(binding);
+  }
+  return chain;
+}
+
+/** The module listing `providerName` among its providers (first reachable one). */
+export function moduleProviding(application: Application, providerName: string): ModuleModel | undefined {
+  return application.modules.find((module) => module.providers.some((entry) => entry.name === providerName));
+}
+
+/** Whether `module` imports the module `ref` (directly). */
+export function moduleImports(module: ModuleModel, ref: SourceRef): boolean {
+  return module.imports.some((entry) => entry.source !== undefined && sameRef(entry.source, ref));
+}
 
 /** What a constructor dependency resolves to. */
 export type DependencyTarget =

@@ -327,6 +327,8 @@ export interface VersionPolicyModel {
 export interface ModuleModel {
   readonly kind: 'module';
   readonly name: string;
+  /** `@UseGuards(…)` on the module class: global guards when it is the root module. */
+  readonly guards: readonly GuardBinding[];
   readonly imports: readonly ModuleEntry[];
   readonly providers: readonly ModuleEntry[];
   readonly controllers: readonly ModuleEntry[];

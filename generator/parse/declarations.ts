@@ -323,7 +323,8 @@ class DeclarationReader {
     } else if (versions) {
       this.problem(versions.node, "versions must be an object literal: { '1': { deprecated: true } }");
     }
-    return { kind: 'module', name, imports: entries('imports'), providers: entries('providers'), controllers: entries('controllers'), span: this.span(cls.getNameNode() ?? cls) };
+    const guards = this.readGuards(decoratorsByName(this.resolver, cls.getDecorators()).get('UseGuards') ?? []);
+    return { kind: 'module', name, guards, imports: entries('imports'), providers: entries('providers'), controllers: entries('controllers'), span: this.span(cls.getNameNode() ?? cls) };
   }
 
   private readDependencies(cls: ClassDeclaration): DependencyModel[] {

@@ -22,6 +22,9 @@ import { routeVersionUndeclared } from './rules/route-version-undeclared.js';
 import { versionOnUnversionedTransport } from './rules/version-on-unversioned-transport.js';
 import { versionPolicyInvalid } from './rules/version-policy-invalid.js';
 import { versionTokenInvalid } from './rules/version-token-invalid.js';
+import { guardMissing } from './rules/guard-missing.js';
+import { guardModuleMissing } from './rules/guard-module-missing.js';
+import { guardUnknown } from './rules/guard-unknown.js';
 import { declarationUnreadable } from './rules/declaration-unreadable.js';
 import { entityCompositePrimaryKey } from './rules/entity-composite-primary-key.js';
 import { entityPrimaryKeyMissing } from './rules/entity-primary-key-missing.js';
@@ -45,6 +48,9 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'declaration-unreadable': declarationUnreadable,
   'entity-composite-primary-key': entityCompositePrimaryKey,
   'entity-primary-key-missing': entityPrimaryKeyMissing,
+  'guard-missing': guardMissing,
+  'guard-module-missing': guardModuleMissing,
+  'guard-unknown': guardUnknown,
   'loader-scope-missing': loaderScopeMissing,
   'module-entry-unknown': moduleEntryUnknown,
   'operation-field-duplicate': operationFieldDuplicate,

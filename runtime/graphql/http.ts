@@ -5,12 +5,15 @@
  * so a repeated operation costs neither again; errors carry PRODUCT.md §4 codes.
  */
 import type { Request, RequestHandler } from 'express';
-import { execute, type ExecutionArgs, type ExecutionResult, type DocumentNode, getOperationAST, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
+import { execute, type ExecutionArgs, type ExecutionResult, type DocumentNode, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/express';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
+import type { Authentication } from '../auth.js';
+import { runInContext } from '../context.js';
 import type { GraphQLContext } from './context.js';
 import { createErrorFormatter, withCode } from './errors.js';
+import type { OperationPreparer } from './prepare.js';
 
 /** A parsed document that passed validation, or the errors it produced. */
 export type PreparedDocument = { readonly document: DocumentNode } | { readonly errors: readonly GraphQLError[] };
@@ -38,55 +41,40 @@ export class DocumentCache {
   }
 }
 
-/** Checks a validated operation before execution: refusals, and extensions for its result. */
-export type OperationCheck = (args: ExecutionArgs) => { readonly errors: readonly GraphQLError[]; readonly extensions?: Record<string, unknown> };
-
 /** Options of {@link createGraphQLHandler}. */
 export interface GraphQLHandlerOptions {
   readonly schema: GraphQLSchema;
   readonly logger: Logger;
-  /** Builds the operation's context from the Express request (after authentication). */
-  readonly contextFor: (request: Request) => GraphQLContext;
-  /** Refuses an operation before it runs (depth, complexity) or adds extensions to its result. */
-  readonly check?: OperationCheck;
+  /** Parses, checks and guards each operation (shared with graphql-ws). */
+  readonly preparer: OperationPreparer;
+  /** How reading the bearer token of the Express request went. */
+  readonly authenticationOf: (request: Request) => Authentication;
 }
 
 /** Tags request errors of `execute` (variable coercion, spec §7) as `BAD_USER_INPUT`. */
-function executeWithCodes(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
+export function executeWithCodes(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
   const tag = (result: ExecutionResult): ExecutionResult =>
     result.data === undefined && result.errors ? { errors: result.errors.map((error) => withCode(error, 'BAD_USER_INPUT')) } : result;
   const result = execute(args);
   return result instanceof Promise ? result.then(tag) : tag(result);
 }
 
-/** The Express handler answering GraphQL over HTTP. */
+/**
+ * The Express handler answering GraphQL over HTTP. Each operation is prepared (cached parse and
+ * validation, limits, guards) and then executed inside the ambient context its guards seeded.
+ */
 export function createGraphQLHandler(options: GraphQLHandlerOptions): RequestHandler {
-  const documents = new DocumentCache(options.schema);
   const formatError = createErrorFormatter(options.logger);
   const extensions = new WeakMap<ExecutionArgs, Record<string, unknown>>();
   return createHandler<GraphQLContext>({
     schema: options.schema,
     formatError,
-    execute: (args: ExecutionArgs) => executeWithCodes(args),
-    onSubscribe: (request, params) => {
-      const prepared = documents.prepare(params.query);
-      if ('errors' in prepared) return prepared.errors;
-      const operation = getOperationAST(prepared.document, params.operationName);
-      if (!operation) {
-        const message = params.operationName ? `no operation named ${params.operationName} in the document` : 'the document has several operations; send operationName';
-        return [new GraphQLError(message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })];
-      }
-      const args: ExecutionArgs & { contextValue: GraphQLContext } = {
-        schema: options.schema,
-        document: prepared.document,
-        operationName: params.operationName,
-        variableValues: params.variables,
-        contextValue: options.contextFor(request.raw),
-      };
-      const checked = options.check?.(args);
-      if (checked && checked.errors.length > 0) return checked.errors;
-      if (checked?.extensions) extensions.set(args, checked.extensions);
-      return args;
+    execute: (args: ExecutionArgs) => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args)),
+    onSubscribe: async (request, params) => {
+      const prepared = await options.preparer.prepare(params, options.authenticationOf(request.raw), 'graphql');
+      if (prepared.kind === 'refused') return prepared.errors;
+      if (prepared.extensions) extensions.set(prepared.args, prepared.extensions);
+      return prepared.args;
     },
     onOperation: (_request, args, result) => {
       const extra = extensions.get(args);

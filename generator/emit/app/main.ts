@@ -22,6 +22,9 @@ export function emitApp(context: EmitContext): GeneratedFile {
   imports.value(`${outputDir}/http/routes.ts`, 'createRoutes');
   imports.value(`${outputDir}/gateways.ts`, 'createGateways');
   imports.value(`${outputDir}/openapi/catalog.ts`, 'API_CATALOG');
+  imports.value(`${outputDir}/graphql/guards.ts`, 'createGuards');
+  imports.value(`${outputDir}/graphql/guards.ts`, 'GLOBAL_GUARDS');
+  imports.value(`${outputDir}/graphql/guards.ts`, 'OPERATION_GUARDS');
   imports.value(`${outputDir}/graphql/complexity.ts`, 'CONNECTION_TYPES');
   imports.value(`${outputDir}/graphql/complexity.ts`, 'FIELD_COMPLEXITY');
   const abilities = application.providers.find((provider) => provider.role === 'abilities');
@@ -45,6 +48,9 @@ export function emitApp(context: EmitContext): GeneratedFile {
     });
     w.writeLine(`versionPolicies: { ${policies.join(', ')} },`);
     w.writeLine('apiCatalog: API_CATALOG,');
+    w.writeLine('createGuards,');
+    w.writeLine('operationGuards: OPERATION_GUARDS,');
+    w.writeLine('globalGuards: GLOBAL_GUARDS,');
     w.writeLine('fieldComplexity: FIELD_COMPLEXITY,');
     w.writeLine('connectionTypes: CONNECTION_TYPES,');
   });

@@ -1,4 +1,5 @@
-import { Authorized, Column, Entity, Module, PrimaryKey, Query, Resolver } from '../../../../runtime/decorators.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
+import { Authorized, Column, Entity, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/decorators.js';
 
 /** A note. */
 @Entity()
@@ -10,6 +11,7 @@ export class Note {
   text!: string;
 }
 
+@UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => Note)
 export class NoteResolver {
   @Query()
@@ -19,5 +21,6 @@ export class NoteResolver {
   }
 }
 
-@Module({ providers: [NoteResolver] })
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteResolver] })
 export class AppModule {}

@@ -1,5 +1,6 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
-import { Abilities, Authorized, BelongsTo, Column, Entity, HasMany, Module, PrimaryKey, Query, Resolver } from '../../../../runtime/decorators.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
+import { Abilities, Authorized, BelongsTo, Column, Entity, HasMany, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/decorators.js';
 
 /** A writer. */
 @Entity()
@@ -40,6 +41,7 @@ export class LibraryAbilities {
   }
 }
 
+@UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => Author)
 export class AuthorResolver {
   @Query()
@@ -49,5 +51,6 @@ export class AuthorResolver {
   }
 }
 
-@Module({ providers: [AuthorResolver, LibraryAbilities] })
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [AuthorResolver, LibraryAbilities] })
 export class AppModule {}

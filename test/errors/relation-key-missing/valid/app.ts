@@ -1,5 +1,6 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
-import { Abilities, Authorized, BelongsTo, Column, Entity, HasMany, Module, PrimaryKey, Query, Resolver } from '../../../../runtime/decorators.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
+import { Abilities, Authorized, BelongsTo, Column, Entity, HasMany, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/decorators.js';
 import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
 
 /** A writer. */
@@ -36,6 +37,7 @@ export class LibraryAbilities {
   }
 }
 
+@UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => Author)
 export class AuthorResolver {
   @Query()
@@ -45,5 +47,6 @@ export class AuthorResolver {
   }
 }
 
-@Module({ providers: [AuthorResolver, LibraryAbilities, LoaderScope] })
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [AuthorResolver, LibraryAbilities, LoaderScope] })
 export class AppModule {}

@@ -1,6 +1,7 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
 import type { Page } from '../../../../runtime/keyset.js';
-import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Query, Resolver } from '../../../../runtime/decorators.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
+import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/decorators.js';
 
 /** A note. */
 @Entity()
@@ -19,6 +20,7 @@ export class NoteAbilities {
   }
 }
 
+@UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => Note)
 export class NoteResolver {
   @Query()
@@ -43,5 +45,6 @@ export class NotesController {
   }
 }
 
-@Module({ providers: [NoteResolver, NoteAbilities], controllers: [NotesController] })
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteResolver, NoteAbilities], controllers: [NotesController] })
 export class AppModule {}

@@ -1,7 +1,8 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
 import type { Page } from '../../../../runtime/keyset.js';
 import type { Int } from '../../../../runtime/scalars.js';
-import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Query, Resolver } from '../../../../runtime/decorators.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
+import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/decorators.js';
 
 /** A note. */
 @Entity()
@@ -20,6 +21,7 @@ export class NoteAbilities {
   }
 }
 
+@UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => Note)
 export class NoteResolver {
   @Query()
@@ -44,5 +46,6 @@ export class NotesController {
   }
 }
 
-@Module({ providers: [NoteResolver, NoteAbilities], controllers: [NotesController] })
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteResolver, NoteAbilities], controllers: [NotesController] })
 export class AppModule {}

@@ -1,5 +1,6 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
-import { Abilities, Authorized, Column, Entity, Module, PrimaryKey, Query, Resolver } from '../../../../runtime/decorators.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
+import { Abilities, Authorized, Column, Entity, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/decorators.js';
 
 /** How busy the author was. */
 export type Mood = 'calm' | 'busy';
@@ -24,6 +25,7 @@ export class NoteAbilities {
   }
 }
 
+@UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => Note)
 export class NoteResolver {
   @Query()
@@ -33,5 +35,6 @@ export class NoteResolver {
   }
 }
 
-@Module({ providers: [NoteResolver, NoteAbilities] })
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteResolver, NoteAbilities] })
 export class AppModule {}

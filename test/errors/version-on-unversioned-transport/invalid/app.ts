@@ -1,5 +1,6 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
-import { Abilities, Authorized, Column, Controller, Cron, Entity, Get, Injectable, McpHost, Module, OnEvent, PrimaryKey, Processor, Query, Resolver, Version } from '../../../../runtime/decorators.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
+import { Abilities, Authorized, Column, Controller, Cron, Entity, Get, Injectable, McpHost, Module, OnEvent, PrimaryKey, Processor, Query, Resolver, UseGuards, Version } from '../../../../runtime/decorators.js';
 
 /** A note. */
 @Entity()
@@ -34,6 +35,7 @@ export class NotesController {
   }
 }
 
+@UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => Note, { version: '2' })
 export class NoteResolver {
   @Query()
@@ -59,5 +61,6 @@ export class Housekeeping {
   onNoteCreated(): void {}
 }
 
-@Module({ providers: [NoteAbilities, NoteResolver, NoteTools, EmailProcessor, Housekeeping], controllers: [NotesController], versions: { '1': { deprecated: true, sunset: '2027-06-30' } } })
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteAbilities, NoteResolver, NoteTools, EmailProcessor, Housekeeping], controllers: [NotesController], versions: { '1': { deprecated: true, sunset: '2027-06-30' } } })
 export class AppModule {}

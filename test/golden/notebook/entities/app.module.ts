@@ -1,5 +1,6 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
-import { Abilities, Module } from '../../../../runtime/decorators.js';
+import { Abilities, Module, UseGuards } from '../../../../runtime/decorators.js';
+import { AuthenticationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
 import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
 import { NoteResolver } from './note.resolver.js';
 import { NoteService } from './note.service.js';
@@ -15,8 +16,9 @@ export class NotebookAbilities {
   }
 }
 
-@Module({ providers: [NoteService, NoteResolver], controllers: [NotesController] })
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteService, NoteResolver], controllers: [NotesController] })
 export class NotesModule {}
 
+@UseGuards(AuthenticationGuard)
 @Module({ imports: [NotesModule], providers: [NotebookAbilities, LoaderScope] })
 export class AppModule {}

@@ -1,4 +1,5 @@
-import { Args, Authorized, Mutation, Public, Query, Resolver, Subscription } from '../../../../runtime/decorators.js';
+import { Args, Authorized, Mutation, Public, Query, Resolver, Subscription, UseGuards } from '../../../../runtime/decorators.js';
+import { GraphQLAuthorizationGuard } from '../../../../runtime/guards.js';
 import type { Page } from '../../../../runtime/keyset.js';
 import { ZodValidationPipe } from '../../../../runtime/pipes.js';
 import type { Result } from '../../../../runtime/result.js';
@@ -7,6 +8,7 @@ import { type AddNote, AddNoteSchema } from './note.dto.js';
 import { Note } from './note.entity.js';
 import { NoteService } from './note.service.js';
 
+@UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => Note)
 export class NoteResolver {
   constructor(private readonly noteService: NoteService) {}

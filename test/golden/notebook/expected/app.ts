@@ -11,6 +11,7 @@ import { createDatabase, type Database } from './database.js';
 import { ENTITIES } from './entities.js';
 import { createGateways } from './gateways.js';
 import { CONNECTION_TYPES, FIELD_COMPLEXITY } from './graphql/complexity.js';
+import { createGuards, GLOBAL_GUARDS, OPERATION_GUARDS } from './graphql/guards.js';
 import { createResolvers } from './graphql/resolvers.js';
 import { createRoutes } from './http/routes.js';
 import { API_CATALOG } from './openapi/catalog.js';
@@ -29,6 +30,9 @@ export const application: ApplicationDefinition<Database, Container> = {
   loaderScope: (container) => container.loaderScope,
   versionPolicies: {  },
   apiCatalog: API_CATALOG,
+  createGuards,
+  operationGuards: OPERATION_GUARDS,
+  globalGuards: GLOBAL_GUARDS,
   fieldComplexity: FIELD_COMPLEXITY,
   connectionTypes: CONNECTION_TYPES,
 };

@@ -31,21 +31,21 @@ export function createResolvers(container: Container, services: RuntimeServices)
     Query: {
       /**
        * Notes the caller may read.
-       * Query.notes → NoteResolver.notes (entities/note.resolver.ts:17); authorized: read Note.
+       * Query.notes → NoteResolver.notes (entities/note.resolver.ts:19); authorized: read Note.
        */
       notes: async (_parent: unknown, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Note');
         const value = await noteResolver.notes(args.first ?? undefined, args.after ?? undefined);
         return maskOutput(context.request, 'Note', NOTE_FIELDS, value.items);
       },
-      /** Query.ping → NoteResolver.ping (entities/note.resolver.ts:23); public (ungated). */
+      /** Query.ping → NoteResolver.ping (entities/note.resolver.ts:25); public (ungated). */
       ping: async (_parent: unknown, args: { readonly echo?: string | null; readonly times?: number | null }, _context: GraphQLContext, _info: GraphQLResolveInfo) => {
         const value = await noteResolver.ping(args.echo ?? null, args.times ?? undefined);
         return value;
       },
     },
     Mutation: {
-      /** Mutation.addNote → NoteResolver.addNote (entities/note.resolver.ts:29); authorized: create Note. */
+      /** Mutation.addNote → NoteResolver.addNote (entities/note.resolver.ts:31); authorized: create Note. */
       addNote: async (_parent: unknown, args: { readonly input: AddNote }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'create', 'Note');
         const input = (await applyPipes(args.input, noteResolverAddNoteInputPipes)) as Parameters<NoteResolver['addNote']>[0];
@@ -54,7 +54,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
     },
     Subscription: {
-      /** Subscription.noteAdded → NoteResolver.noteAdded (entities/note.resolver.ts:35); authorized: read Note. */
+      /** Subscription.noteAdded → NoteResolver.noteAdded (entities/note.resolver.ts:37); authorized: read Note. */
       noteAdded: {
         subscribe: (_parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {
           authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Note');

@@ -1,0 +1,42 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
+import { Abilities, Authorized, Column, Entity, Injectable, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/decorators.js';
+
+/** A guard of the application's own, provided by AppModule. */
+@Injectable()
+export class RateLimitGuard {
+  canActivate(): boolean {
+    return true;
+  }
+}
+
+/** A note. */
+@Entity()
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  text!: string;
+}
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+  }
+}
+
+@UseGuards(GraphQLAuthorizationGuard, RateLimitGuard)
+@Resolver(() => Note)
+export class NoteResolver {
+  @Query()
+  @Authorized('read', Note)
+  note(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteResolver, NoteAbilities, RateLimitGuard] })
+export class AppModule {}
