@@ -46,18 +46,27 @@ function config(): ReturnType<typeof loadConfig>['config'] {
 }
 
 /** `generate [--check]`: returns the exit code. */
-async function runGenerate(root: string, check: boolean, quiet = false): Promise<number> {
+async function runGenerate(root: string, check: boolean, quiet = false, allowBreaking = false): Promise<number> {
   const layout = layoutOf(root);
   const started = performance.now();
   const { generate } = await import('./pipeline.js');
   const { formatReport } = await import('./diagnostics/format.js');
-  const result = await generate({ layout, mode: check ? 'check' : 'write' });
+  const result = await generate({ layout, mode: check ? 'check' : 'write', allowBreaking });
   const read = (file: string): string | undefined => {
     const full = path.join(layout.root, file);
     return existsSync(full) ? readFileSync(full, 'utf8') : undefined;
   };
   if (result.diagnostics.length > 0) process.stderr.write(`${formatReport(result.diagnostics, read)}\n`);
   if (result.diagnostics.some((diagnostic) => diagnostic.severity === 'error')) return 1;
+  for (const change of result.dangerous) process.stderr.write(`warning: the GraphQL schema changes in a way clients may notice (${change.type}): ${change.description}\n`);
+  if (result.breaking.length > 0 && !allowBreaking) {
+    const lines = result.breaking.map((change) => `  ${change.type}: ${change.description}`);
+    process.stderr.write(
+      `the GraphQL schema would break existing clients (it is unversioned, spec §9.5):\n${lines.join('\n')}\n` +
+        'keep the old fields and mark them deprecated (@Query({ deprecationReason: … })), or pass --allow-breaking to accept the break\n',
+    );
+    return 1;
+  }
   const elapsed = Math.round(performance.now() - started);
   if (check) {
     const stale = [...result.changed.map((file) => `changed: generated/${file}`), ...result.removed.map((file) => `extra: generated/${file}`)];
@@ -162,8 +171,9 @@ export function createProgram(): Command {
     .command('generate')
     .description('read entities/, validate, and write generated/ (with --check: only report what is stale)')
     .option('--check', 'exit 1 when generated/ is stale or a declaration is invalid; write nothing')
-    .action(async (options: { check?: boolean }) => {
-      process.exitCode = await runGenerate(root(), options.check === true);
+    .option('--allow-breaking', 'accept GraphQL schema changes that break existing clients')
+    .action(async (options: { check?: boolean; allowBreaking?: boolean }) => {
+      process.exitCode = await runGenerate(root(), options.check === true, false, options.allowBreaking === true);
     });
 
   program

@@ -9,3 +9,5 @@ export const SQLITE_SCHEMA_PATH = 'prisma/sqlite/schema.prisma';
 export const SQLITE_MIGRATIONS_PATH = 'prisma/sqlite/migrations';
 /** The generated Prisma client for SQLite, relative to the output folder. */
 export const SQLITE_CLIENT_PATH = 'prisma/sqlite/client';
+/** The committed SDL, relative to the output folder (also written at boot by APP_GRAPHQL__EMIT_SDL). */
+export const SDL_PATH = 'schema.graphql';

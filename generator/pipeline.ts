@@ -9,17 +9,36 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildSchema, findBreakingChanges, findDangerousChanges } from 'graphql';
 import { readMigrationFolders } from '../runtime/migrations.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
 import { resolveApplication } from './model/application.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
-import { SQLITE_CLIENT_PATH, SQLITE_MIGRATIONS_PATH, SQLITE_SCHEMA_PATH } from './paths.js';
+import { SDL_PATH, SQLITE_CLIENT_PATH, SQLITE_MIGRATIONS_PATH, SQLITE_SCHEMA_PATH } from './paths.js';
 import { runPrismaGenerate } from './emit/prisma/client.js';
 import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
 import type { GeneratedFile } from './emit/writer.js';
 import { parseDeclarations } from './parse/declarations.js';
 import type { ProjectLayout } from './parse/project.js';
 import { validate } from './validate/index.js';
+
+/** A change of the GraphQL schema against the committed SDL (graphql-js `findBreakingChanges`). */
+export interface SchemaChange {
+  readonly type: string;
+  readonly description: string;
+}
+
+/**
+ * Breaking and dangerous changes from the committed SDL `previous` to `next` (spec §9.5: the
+ * schema is unversioned, so fields evolve and old ones are deprecated instead of removed).
+ */
+export function compareSchemas(previous: string | undefined, next: string): { breaking: SchemaChange[]; dangerous: SchemaChange[] } {
+  if (previous === undefined || previous === next) return { breaking: [], dangerous: [] };
+  const before = buildSchema(previous);
+  const after = buildSchema(next);
+  const describe = (change: { type: string; description: string }): SchemaChange => ({ type: change.type, description: change.description });
+  return { breaking: findBreakingChanges(before, after).map(describe), dangerous: findDangerousChanges(before, after).map(describe) };
+}
 
 /** Options of {@link generate}. */
 export interface GenerateOptions {
@@ -30,6 +49,8 @@ export interface GenerateOptions {
   readonly fileOrder?: 'sorted' | 'reversed';
   /** Run (write) or compare (check) the Prisma client; default true. */
   readonly prismaClient?: boolean;
+  /** Write (or accept) a schema that breaks existing clients. */
+  readonly allowBreaking?: boolean;
 }
 
 /** What a run found and did. */
@@ -43,6 +64,10 @@ export interface GenerateResult {
   readonly migration: PlannedMigration | undefined;
   /** Whether the Prisma client was regenerated (write) or is stale (check). */
   readonly prismaClientChanged: boolean;
+  /** Changes against the committed SDL that break clients (nothing is written while any stands, unless allowed). */
+  readonly breaking: readonly SchemaChange[];
+  /** Changes that may surprise clients (printed, never blocking). */
+  readonly dangerous: readonly SchemaChange[];
   /** Milliseconds per stage. */
   readonly timings: Readonly<Record<string, number>>;
 }
@@ -143,7 +168,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const { layout, mode } = options;
   const plan = await planOutput(layout, options.fileOrder);
   const { diagnostics, files, migration, previousSchema } = plan;
-  if (files.length === 0) return { diagnostics, changed: [], removed: [], migration: undefined, prismaClientChanged: false, timings: plan.timings };
+  if (files.length === 0) return { diagnostics, changed: [], removed: [], migration: undefined, prismaClientChanged: false, breaking: [], dangerous: [], timings: plan.timings };
   const watch = new Stopwatch();
   const outputDir = layout.generatedDir;
   const nextSchema = files.find((file) => file.path === SQLITE_SCHEMA_PATH)?.content ?? '';
@@ -152,11 +177,16 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const changed = files.filter((file) => readIfExists(path.join(outputDir, file.path)) !== file.content).map((file) => file.path);
   const removed = listFiles(outputDir).filter((file) => !emitted.has(file) && !isToolManaged(file));
   const clientDir = path.join(outputDir, SQLITE_CLIENT_PATH);
+  const sdl = files.find((file) => file.path === SDL_PATH)?.content ?? '';
+  const { breaking, dangerous } = compareSchemas(readIfExists(path.join(outputDir, SDL_PATH)), sdl);
+  if (breaking.length > 0 && !options.allowBreaking) {
+    return { diagnostics, changed, removed, migration, prismaClientChanged: false, breaking, dangerous, timings: plan.timings };
+  }
 
   if (mode === 'check') {
     const prismaClientChanged = options.prismaClient !== false && isPrismaClientStale(nextSchema, clientDir);
     watch.lap('prisma');
-    return { diagnostics, changed, removed, migration, prismaClientChanged, timings: { ...plan.timings, ...watch.timings } };
+    return { diagnostics, changed, removed, migration, prismaClientChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
   }
 
   assertMarked(outputDir);
@@ -172,7 +202,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const prismaClientChanged = options.prismaClient !== false && (previousSchema !== nextSchema || !existsSync(path.join(clientDir, 'client.ts')));
   if (prismaClientChanged) runPrismaGenerate(path.join(outputDir, SQLITE_SCHEMA_PATH));
   watch.lap('prisma');
-  return { diagnostics, changed, removed, migration, prismaClientChanged, timings: { ...plan.timings, ...watch.timings } };
+  return { diagnostics, changed, removed, migration, prismaClientChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
 }
 
 function writeFiles(dir: string, files: readonly GeneratedFile[]): void {

@@ -4,7 +4,7 @@
  * health), then listens. What is application-specific comes in an {@link ApplicationDefinition}
  * emitted by the generator (`generated/app.ts`).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,8 @@ import { createLogger } from './logger.js';
 import { mountApiDocs } from './http/docs.js';
 import { AuthenticationGuard, type CanActivate, GraphQLAuthorizationGuard, type RuntimeGuards } from './guards.js';
 import { OperationPreparer } from './graphql/prepare.js';
+import { SubscriptionServer } from './graphql/ws.js';
+import { mountPlayground } from './graphql/playground.js';
 import type { ApiCatalog } from './openapi.js';
 
 /** Services the runtime hands to the generated container. */
@@ -157,9 +159,12 @@ export async function startServer<Database extends DatabaseClient, Container>(
   const sdl = readFileSync(definition.schemaFile, 'utf8');
   const schema = buildExecutableSchema(sdl, definition.createResolvers(container, services), definition.entities);
   if (config.graphql.emitSdl) {
-    const target = new URL('./schema.graphql', definition.schemaFile);
-    writeFileSync(target, printSdl(schema));
-    logger.info({ file: fileURLToPath(target) }, 'wrote the GraphQL schema (APP_GRAPHQL__EMIT_SDL)');
+    // Beside the entry point; written to a temporary name and renamed, so a reader never sees half.
+    const target = fileURLToPath(new URL('./schema.graphql', definition.schemaFile));
+    const temporary = `${target}.${process.pid}.tmp`;
+    writeFileSync(temporary, printSdl(schema));
+    renameSync(temporary, target);
+    logger.info({ file: target }, `wrote the GraphQL schema to ${target} (APP_GRAPHQL__EMIT_SDL)`);
   }
 
   const app = express();
@@ -211,8 +216,11 @@ export async function startServer<Database extends DatabaseClient, Container>(
 
   const server = createServer(app);
   const gateways = new GatewayHost(definition.createGateways(container), { verifier, abilities, logger });
+  const subscriptions = new SubscriptionServer({ schema, preparer, verifier, logger });
   server.on('upgrade', (request, socket, head) => {
-    if (!gateways.handleUpgrade(request, socket, head)) socket.destroy();
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path === config.graphql.path) subscriptions.handleUpgrade(request, socket, head);
+    else if (!gateways.handleUpgrade(request, socket, head)) socket.destroy();
   });
   for (const path of gateways.paths()) logger.info({ gateway: path }, `mounted WebSocket gateway ${path}`);
   await new Promise<void>((resolve, reject) => {
@@ -228,8 +236,9 @@ export async function startServer<Database extends DatabaseClient, Container>(
     url,
     port,
     logger,
-    close: () => {
+    close: async () => {
       gateways.close();
+      await subscriptions.close();
       return closeServer(server, database);
     },
   };
@@ -238,6 +247,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
 function mountGraphQL(app: express.Express, config: AppConfig, schema: ReturnType<typeof buildExecutableSchema>, logger: Logger, preparer: OperationPreparer): void {
   const path = config.graphql.path;
   app.post(path, createGraphQLHandler({ schema, logger, preparer, authenticationOf: (request) => stateOf(request.res as Response).authentication }));
+  if (config.graphql.playground) mountPlayground(app, path);
   app.all(path, (_request, response) => {
     sendProblem(response, problem(405, 'METHOD_NOT_ALLOWED', `${path} answers POST; the playground is off (APP_GRAPHQL__PLAYGROUND=true serves it on GET)`), { Allow: 'POST' });
   });

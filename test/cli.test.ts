@@ -82,6 +82,28 @@ describe('generate --check', () => {
       expect(cli(['generate', '--check'], { cwd: project }).status).toBe(0);
     });
 
+    it('refuses a breaking GraphQL change unless --allow-breaking, listing each change', () => {
+      const resolver = path.join(project, 'entities/user.resolver.ts');
+      const original = readFileSync(resolver, 'utf8');
+      const withoutMe = original.replace(/\n {2}\/\*\* The signed-in caller's own user[\s\S]*?\n {2}\}\n/, '\n');
+      expect(withoutMe).not.toContain('me(): Promise');
+      writeFileSync(resolver, withoutMe.replace('  users(first?: Int, after?: string)', '  users(first: Int, after?: string)'));
+      for (const args of [['generate'], ['generate', '--check']]) {
+        const refused = cli(args, { cwd: project });
+        expect(refused.status).toBe(1);
+        expect(refused.stderr).toContain('the GraphQL schema would break existing clients');
+        expect(refused.stderr).toContain('FIELD_REMOVED: Query.me was removed.');
+        expect(refused.stderr).toContain('ARG_CHANGED_KIND: Query.users arg first has changed type from Int to Int!.');
+        expect(refused.stderr).toContain('--allow-breaking');
+      }
+      expect(readFileSync(path.join(project, 'generated/schema.graphql'), 'utf8')).toContain('  me: User\n');
+      const allowed = cli(['generate', '--allow-breaking'], { cwd: project });
+      expect(allowed.status).toBe(0);
+      expect(readFileSync(path.join(project, 'generated/schema.graphql'), 'utf8')).not.toContain('  me: User\n');
+      writeFileSync(resolver, original);
+      expect(cli(['generate', '--allow-breaking'], { cwd: project }).status).toBe(0);
+    });
+
     it('refuses invalid declarations with file:line:col and the fix, writing nothing', () => {
       const resolver = path.join(project, 'entities/org.resolver.ts');
       const before = readFileSync(path.join(project, 'generated/graphql/resolvers.ts'), 'utf8');

@@ -28,6 +28,7 @@ import type { EntityModel, FieldResolverModel, NamedType, OperationModel, ParamM
 import { connectionType, edgeType } from '../../model/naming.js';
 import { type EmitContext, exposedEntities } from '../context.js';
 import type { GeneratedFile } from '../writer.js';
+import { SDL_PATH } from '../../paths.js';
 
 const SCALARS = { ID: GraphQLID, String: GraphQLString, Int: GraphQLInt, Float: GraphQLFloat, Boolean: GraphQLBoolean, DateTime: DateTimeScalar } as const;
 
@@ -200,5 +201,5 @@ export function buildModelSchema(context: EmitContext): GraphQLSchema {
 
 /** The committed SDL, `schema.graphql`. */
 export function emitSdl(context: EmitContext): GeneratedFile {
-  return { path: 'schema.graphql', content: printSdl(buildModelSchema(context)) };
+  return { path: SDL_PATH, content: printSdl(buildModelSchema(context)) };
 }

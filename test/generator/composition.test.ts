@@ -1,0 +1,23 @@
+/**
+ * The schema is composed from every resolver of the modules reachable from AppModule, and from
+ * nothing else (spec §1: no central list of operations).
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatHeadline } from '../../generator/diagnostics/format.js';
+import { planOutput } from '../../generator/pipeline.js';
+import { ROOT } from '../support/project.js';
+
+describe('schema composition', () => {
+  it('takes operations from reachable modules only', async () => {
+    const root = path.join(ROOT, 'test/fixtures/composition');
+    const plan = await planOutput({ root, entitiesDir: root, runtimeDir: path.join(ROOT, 'runtime'), generatedDir: path.join(root, 'generated') });
+    expect(plan.diagnostics.map(formatHeadline)).toEqual([]);
+    const sdl = plan.files.find((file) => file.path === 'schema.graphql')?.content ?? '';
+    expect(sdl).toContain('  note(id: String!): Note\n');
+    expect(sdl).not.toContain('archivedNotes');
+    const resolvers = plan.files.find((file) => file.path === 'graphql/resolvers.ts')?.content ?? '';
+    expect(resolvers).toContain('noteResolver.note(');
+    expect(resolvers).not.toContain('archiveResolver');
+  });
+});
