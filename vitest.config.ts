@@ -1,7 +1,28 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { postgresBinaries } from './test/support/postgres.js';
 
 const require = createRequire(import.meta.url);
+
+/** Suites that talk to a database: they run once per provider. */
+const BEHAVIOUR = [
+  'test/access.test.ts',
+  'test/graphql.test.ts',
+  'test/graphql-transport.test.ts',
+  'test/loaders.test.ts',
+  'test/openapi.test.ts',
+  'test/pagination.test.ts',
+  'test/relations.test.ts',
+  'test/repository.test.ts',
+  'test/storage.test.ts',
+  'test/subscriptions.test.ts',
+  'test/versioning.test.ts',
+  'test/postgres.test.ts',
+  'test/shutdown.test.ts',
+];
+
+const postgres = Boolean(process.env.TEST_POSTGRES_URL) || postgresBinaries() !== undefined;
+if (!postgres) process.stderr.write('PostgreSQL is not installed: the behaviour suites run on SQLite only (apt-get install postgresql to run both)\n');
 
 export default defineConfig({
   resolve: {
@@ -11,10 +32,14 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    globalSetup: ['test/support/global-setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/postgres.test.ts'], env: { TEST_DATABASE: 'sqlite' } } },
+      ...(postgres ? [{ extends: true, test: { name: 'postgresql', include: BEHAVIOUR, env: { TEST_DATABASE: 'postgresql' } } }] : []),
+    ],
   },
 });

@@ -29,6 +29,7 @@ export const application: ApplicationDefinition<Database, Container> = {
   repositories: (container) => ({ Org: container.orgRepository, Post: container.postRepository, User: container.userRepository }),
   loaderScope: (container) => container.loaderScope,
   versionPolicies: { '1': { deprecated: '2026-06-01', sunset: '2027-06-30' } },
+  eventTopics: { 'postPublished': 'Post' },
   apiCatalog: API_CATALOG,
   createGuards,
   operationGuards: OPERATION_GUARDS,

@@ -7,18 +7,25 @@
 
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { DatabaseOptions } from '../runtime/database.js';
-import { PrismaClient } from './prisma/sqlite/client/client.js';
+import { PrismaClient as PostgresClient } from './prisma/postgresql/client/client.js';
+import { PrismaClient as SqliteClient } from './prisma/sqlite/client/client.js';
 
-/** The Prisma client: one delegate per entity (`database.user`, …). */
-export type Database = InstanceType<typeof PrismaClient>;
+/** The Prisma client: one delegate per entity (`database.user`, …); the SQLite type stands for both. */
+export type Database = InstanceType<typeof SqliteClient>;
 
-/** Wraps a driver adapter factory in the Prisma client; `onQuery` sees every SQL statement it sends. */
+/** The client class of the adapter's provider (the two clients share their model API). */
+function clientFor(adapter: SqlDriverAdapterFactory): typeof SqliteClient {
+  return adapter.provider === 'postgres' ? (PostgresClient as unknown as typeof SqliteClient) : SqliteClient;
+}
+
+/** Wraps a driver adapter factory in the Prisma client of its provider; `onQuery` sees every SQL statement sent. */
 export function createDatabase(adapter: SqlDriverAdapterFactory, options: DatabaseOptions = {}): Database {
+  const Client = clientFor(adapter);
   if (options.onQuery) {
-    const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+    const client = new Client({ adapter, log: [{ emit: 'event', level: 'query' }] });
     const onQuery = options.onQuery;
     client.$on('query', (event) => onQuery(event.query));
     return client;
   }
-  return new PrismaClient({ adapter });
+  return new Client({ adapter });
 }

@@ -12,7 +12,7 @@ import type { DatabaseClient } from '../runtime/database.js';
 import type { ApplicationDefinition } from '../runtime/server.js';
 import type { ProjectLayout } from './parse/project.js';
 
-import { SQLITE_CLIENT_PATH, SQLITE_MIGRATIONS_PATH, SQLITE_SCHEMA_PATH } from './paths.js';
+import { clientPath, migrationsPath, type Provider, schemaPath } from './paths.js';
 
 // Commands load what they need when they run: the TypeScript compiler behind `generate`, the
 // server stack behind `serve`, the database drivers behind `migrate` and `seed`.
@@ -70,8 +70,8 @@ async function runGenerate(root: string, check: boolean, quiet = false, allowBre
   const elapsed = Math.round(performance.now() - started);
   if (check) {
     const stale = [...result.changed.map((file) => `changed: generated/${file}`), ...result.removed.map((file) => `extra: generated/${file}`)];
-    if (result.migration) stale.push(`missing migration: ${result.migration.name}`);
-    if (result.prismaClientChanged) stale.push(`stale: generated/${SQLITE_CLIENT_PATH} (Prisma client)`);
+    for (const [provider, migration] of Object.entries(result.migrations)) stale.push(`missing migration: generated/${migrationsPath(provider as Provider)}/${migration.name}`);
+    for (const provider of result.prismaClientsChanged) stale.push(`stale: generated/${clientPath(provider)} (Prisma client)`);
     if (stale.length > 0) {
       process.stderr.write(`generated/ is stale; run \`npm run generate\` and commit the result:\n${stale.map((line) => `  ${line}`).join('\n')}\n`);
       return 1;
@@ -81,11 +81,11 @@ async function runGenerate(root: string, check: boolean, quiet = false, allowBre
   }
   if (!quiet) {
     const lines = [`generated ${result.changed.length} file(s), removed ${result.removed.length} in ${elapsed} ms`];
-    if (result.migration) {
-      lines.push(`new migration: generated/${SQLITE_MIGRATIONS_PATH}/${result.migration.name}`);
-      for (const warning of result.migration.warnings) lines.push(`  warning: ${warning}`);
+    for (const [provider, migration] of Object.entries(result.migrations)) {
+      lines.push(`new migration: generated/${migrationsPath(provider as Provider)}/${migration.name}`);
+      for (const warning of migration.warnings) lines.push(`  warning: ${warning}`);
     }
-    if (result.prismaClientChanged) lines.push('regenerated the Prisma client');
+    if (result.prismaClientsChanged.length > 0) lines.push(`regenerated the Prisma client (${result.prismaClientsChanged.join(', ')})`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   return 0;
@@ -98,15 +98,20 @@ async function loadApplication(root: string): Promise<ApplicationDefinition<Data
   return module.application;
 }
 
-/** `migrate deploy`: applies pending migrations; returns their names. */
-async function migrateDeploy(root: string, url: string): Promise<string[]> {
-  const { createAdapterFactory, providerOf } = await import('../runtime/database.js');
-  const { applyMigrations } = await import('../runtime/migrations.js');
-  if (providerOf(url) !== 'sqlite') throw new CliError('this build migrates SQLite databases (file: URLs); PostgreSQL support arrives with the pg migrations');
+/** The schema and migrations folder of the database at `url`. */
+async function migrationSource(root: string, url: string): Promise<{ schema: string; dir: string }> {
+  const { providerOf } = await import('../runtime/database.js');
+  const provider = providerOf(url);
   const generated = path.join(path.resolve(root), 'generated');
-  const schema = readFileSync(path.join(generated, SQLITE_SCHEMA_PATH), 'utf8');
-  const applied = await applyMigrations(schema, path.join(generated, SQLITE_MIGRATIONS_PATH), createAdapterFactory(url));
-  return applied;
+  return { schema: readFileSync(path.join(generated, schemaPath(provider)), 'utf8'), dir: path.join(generated, migrationsPath(provider)) };
+}
+
+/** `migrate deploy`: applies pending migrations to the database at `url`; returns their names. */
+async function migrateDeploy(root: string, url: string): Promise<string[]> {
+  const { createAdapterFactory } = await import('../runtime/database.js');
+  const { applyMigrations } = await import('../runtime/migrations.js');
+  const { schema, dir } = await migrationSource(root, url);
+  return applyMigrations(schema, dir, createAdapterFactory(url));
 }
 
 async function withDatabase<T>(root: string, url: string, work: (database: DatabaseClient, application: ApplicationDefinition<DatabaseClient, unknown>) => Promise<T>): Promise<T> {
@@ -197,9 +202,8 @@ export function createProgram(): Command {
       if (action === 'status') {
         const { createAdapterFactory } = await import('../runtime/database.js');
         const { migrationStatus } = await import('../runtime/migrations.js');
-        const generated = path.join(path.resolve(root()), 'generated');
-        const schema = readFileSync(path.join(generated, SQLITE_SCHEMA_PATH), 'utf8');
-        const status = await migrationStatus(schema, path.join(generated, SQLITE_MIGRATIONS_PATH), createAdapterFactory(url));
+        const { schema, dir } = await migrationSource(root(), url);
+        const status = await migrationStatus(schema, dir, createAdapterFactory(url));
         const lines = [...status.applied.map((name) => `applied  ${name}`), ...status.pending.map((name) => `pending  ${name}`), ...status.unknown.map((name) => `unknown  ${name} (in the database, not in the folder)`), ...status.edited.map((name) => `edited   ${name} (changed after it was applied)`), ...status.failed.map((name) => `failed   ${name}`)];
         process.stdout.write(`${lines.join('\n') || 'no migrations'}\n${status.pending.length} pending\n`);
         if (status.pending.length > 0 || status.failed.length > 0 || status.unknown.length > 0) process.exitCode = 1;
@@ -240,9 +244,10 @@ export function createProgram(): Command {
 
   program
     .command('serve')
-    .description('start the generated server (configuration from APP_* variables)')
+    .description('start the generated server (configuration from APP_* variables; APP_HTTP__WORKERS forks workers)')
     .action(async () => {
-      await serve(root());
+      const { runServer } = await import('../runtime/main.js');
+      await runServer(await loadApplication(root()));
     });
 
   program
@@ -254,11 +259,8 @@ export function createProgram(): Command {
         return;
       }
       const url = config().database.url;
-      const { providerOf } = await import('../runtime/database.js');
-      if (providerOf(url) === 'sqlite') {
-        const applied = await migrateDeploy(root(), url);
-        if (applied.length > 0) process.stdout.write(`applied migrations: ${applied.join(', ')}\n`);
-      }
+      const applied = await migrateDeploy(root(), url);
+      if (applied.length > 0) process.stdout.write(`applied migrations: ${applied.join(', ')}\n`);
       const seeded = await runSeed(root(), { orgs: 2, users: 3, posts: 2 }, { json: false, ifEmpty: true });
       const users = seeded?.users ?? (await existingUsers(root(), url));
       const server = await serve(root());
@@ -306,13 +308,27 @@ async function serve(root: string): Promise<{ url: string }> {
   }
 }
 
+/** Commands that keep running (a server); every other one exits once its action is done. */
+const LONG_RUNNING = new Set(['serve', 'dev']);
+
 const program = createProgram();
-program.parseAsync(process.argv).catch((error: unknown) => {
-  if (error instanceof CliError || (error instanceof Error && error.name === 'OutputFolderError')) {
-    process.stderr.write(`error: ${error.message}\n`);
-  } else {
-    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (process.env.DEBUG) process.stderr.write(`${error instanceof Error ? error.stack : ''}\n`);
-  }
-  process.exitCode = 1;
+let finished: string | undefined;
+program.hook('postAction', (_program, command) => {
+  finished = command.name();
 });
+program.parseAsync(process.argv).then(
+  // The schema engine leaves a 10 s timer (its advisory-lock timeout) behind on PostgreSQL, and a
+  // pool may linger: a one-shot command exits as soon as it is done rather than waiting on them.
+  () => {
+    if (finished !== undefined && !LONG_RUNNING.has(finished)) process.exit();
+  },
+  (error: unknown) => {
+    if (error instanceof CliError || (error instanceof Error && error.name === 'OutputFolderError')) {
+      process.stderr.write(`error: ${error.message}\n`);
+    } else {
+      process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (process.env.DEBUG) process.stderr.write(`${error instanceof Error ? error.stack : ''}\n`);
+    }
+    process.exit(1);
+  },
+);

@@ -14,7 +14,7 @@ import { readMigrationFolders } from '../runtime/migrations.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
 import { resolveApplication } from './model/application.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
-import { SDL_PATH, SQLITE_CLIENT_PATH, SQLITE_MIGRATIONS_PATH, SQLITE_SCHEMA_PATH } from './paths.js';
+import { clientPath, migrationsPath, PROVIDERS, type Provider, SDL_PATH, schemaPath } from './paths.js';
 import { runPrismaGenerate } from './emit/prisma/client.js';
 import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
 import type { GeneratedFile } from './emit/writer.js';
@@ -60,10 +60,10 @@ export interface GenerateResult {
   readonly changed: readonly string[];
   /** Output paths removed (write) or that would be removed (check). */
   readonly removed: readonly string[];
-  /** The migration added (write) or missing (check). */
-  readonly migration: PlannedMigration | undefined;
-  /** Whether the Prisma client was regenerated (write) or is stale (check). */
-  readonly prismaClientChanged: boolean;
+  /** The migrations added (write) or missing (check), per provider. */
+  readonly migrations: Readonly<Partial<Record<Provider, PlannedMigration>>>;
+  /** The providers whose Prisma client was regenerated (write) or is stale (check). */
+  readonly prismaClientsChanged: readonly Provider[];
   /** Changes against the committed SDL that break clients (nothing is written while any stands, unless allowed). */
   readonly breaking: readonly SchemaChange[];
   /** Changes that may surprise clients (printed, never blocking). */
@@ -124,10 +124,10 @@ export interface PlannedOutput {
   readonly diagnostics: readonly Diagnostic[];
   /** Every emitted text file (empty when a declaration is invalid). */
   readonly files: readonly GeneratedFile[];
-  /** The committed Prisma schema the migration starts from (undefined: none yet). */
-  readonly previousSchema: string | undefined;
-  /** The migration the schema change needs, if any. */
-  readonly migration: PlannedMigration | undefined;
+  /** The committed Prisma schema each provider's migration starts from (undefined: none yet). */
+  readonly previousSchemas: Readonly<Record<Provider, string | undefined>>;
+  /** The migration each provider's schema change needs, if any. */
+  readonly migrations: Readonly<Partial<Record<Provider, PlannedMigration>>>;
   readonly timings: Readonly<Record<string, number>>;
 }
 
@@ -142,22 +142,28 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
   const diagnostics = validate(model);
   watch.lap('validate');
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
-    return { diagnostics, files: [], previousSchema: undefined, migration: undefined, timings: watch.timings };
+    return { diagnostics, files: [], previousSchemas: { sqlite: undefined, postgresql: undefined }, migrations: {}, timings: watch.timings };
   }
   const outputDir = layout.generatedDir;
   const outputName = path.relative(layout.root, outputDir).split(path.sep).join('/');
   const runtimeName = path.relative(layout.root, layout.runtimeDir).split(path.sep).join('/');
   const files = emitFiles({ model, application: resolveApplication(model), outputDir: outputName, runtimeDir: runtimeName });
   watch.lap('emit');
-  const previousSchema = readIfExists(path.join(outputDir, SQLITE_SCHEMA_PATH));
-  const nextSchema = files.find((file) => file.path === SQLITE_SCHEMA_PATH)?.content ?? '';
-  const existingMigrations = readMigrationFolders(path.join(outputDir, SQLITE_MIGRATIONS_PATH));
-  if (previousSchema === undefined && existingMigrations.length > 0) {
-    throw new OutputFolderError(`${path.posix.join(outputName, SQLITE_MIGRATIONS_PATH)} has migrations but ${path.posix.join(outputName, SQLITE_SCHEMA_PATH)} is missing; restore it from version control (it records the schema the last migration leads to)`);
+  const previousSchemas = { sqlite: undefined, postgresql: undefined } as Record<Provider, string | undefined>;
+  const migrations: Partial<Record<Provider, PlannedMigration>> = {};
+  for (const provider of PROVIDERS) {
+    const previous = readIfExists(path.join(outputDir, schemaPath(provider)));
+    previousSchemas[provider] = previous;
+    const next = files.find((file) => file.path === schemaPath(provider))?.content ?? '';
+    const existing = readMigrationFolders(path.join(outputDir, migrationsPath(provider)));
+    if (previous === undefined && existing.length > 0) {
+      throw new OutputFolderError(`${path.posix.join(outputName, migrationsPath(provider))} has migrations but ${path.posix.join(outputName, schemaPath(provider))} is missing; restore it from version control (it records the schema the last migration leads to)`);
+    }
+    const migration = previous === next ? undefined : await planMigration(previous, next, existing);
+    if (migration) migrations[provider] = migration;
   }
-  const migration = previousSchema === nextSchema ? undefined : await planMigration(previousSchema, nextSchema, existingMigrations);
   watch.lap('migrations');
-  return { diagnostics, files, previousSchema, migration, timings: watch.timings };
+  return { diagnostics, files, previousSchemas, migrations, timings: watch.timings };
 }
 
 /**
@@ -167,42 +173,43 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const { layout, mode } = options;
   const plan = await planOutput(layout, options.fileOrder);
-  const { diagnostics, files, migration, previousSchema } = plan;
-  if (files.length === 0) return { diagnostics, changed: [], removed: [], migration: undefined, prismaClientChanged: false, breaking: [], dangerous: [], timings: plan.timings };
+  const { diagnostics, files, migrations, previousSchemas } = plan;
+  if (files.length === 0) return { diagnostics, changed: [], removed: [], migrations: {}, prismaClientsChanged: [], breaking: [], dangerous: [], timings: plan.timings };
   const watch = new Stopwatch();
   const outputDir = layout.generatedDir;
-  const nextSchema = files.find((file) => file.path === SQLITE_SCHEMA_PATH)?.content ?? '';
-  const migrationsDir = path.join(outputDir, SQLITE_MIGRATIONS_PATH);
+  const schemaOf = (provider: Provider): string => files.find((file) => file.path === schemaPath(provider))?.content ?? '';
   const emitted = new Map(files.map((file) => [file.path, file.content]));
   const changed = files.filter((file) => readIfExists(path.join(outputDir, file.path)) !== file.content).map((file) => file.path);
   const removed = listFiles(outputDir).filter((file) => !emitted.has(file) && !isToolManaged(file));
-  const clientDir = path.join(outputDir, SQLITE_CLIENT_PATH);
   const sdl = files.find((file) => file.path === SDL_PATH)?.content ?? '';
   const { breaking, dangerous } = compareSchemas(readIfExists(path.join(outputDir, SDL_PATH)), sdl);
   if (breaking.length > 0 && !options.allowBreaking) {
-    return { diagnostics, changed, removed, migration, prismaClientChanged: false, breaking, dangerous, timings: plan.timings };
+    return { diagnostics, changed, removed, migrations, prismaClientsChanged: [], breaking, dangerous, timings: plan.timings };
   }
 
   if (mode === 'check') {
-    const prismaClientChanged = options.prismaClient !== false && isPrismaClientStale(nextSchema, clientDir);
+    const prismaClientsChanged = options.prismaClient === false ? [] : PROVIDERS.filter((provider) => isPrismaClientStale(schemaOf(provider), path.join(outputDir, clientPath(provider))));
     watch.lap('prisma');
-    return { diagnostics, changed, removed, migration, prismaClientChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
+    return { diagnostics, changed, removed, migrations, prismaClientsChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
   }
 
   assertMarked(outputDir);
   writeFiles(outputDir, files.filter((file) => changed.includes(file.path)));
   for (const file of removed) rmSync(path.join(outputDir, file));
-  if (migration) {
-    writeFiles(migrationsDir, [
+  for (const provider of PROVIDERS) {
+    const migration = migrations[provider];
+    if (!migration) continue;
+    writeFiles(path.join(outputDir, migrationsPath(provider)), [
       { path: `${migration.name}/migration.sql`, content: migration.script },
-      { path: 'migration_lock.toml', content: migrationLock('sqlite') },
+      { path: 'migration_lock.toml', content: migrationLock(provider) },
     ]);
   }
   watch.lap('write');
-  const prismaClientChanged = options.prismaClient !== false && (previousSchema !== nextSchema || !existsSync(path.join(clientDir, 'client.ts')));
-  if (prismaClientChanged) runPrismaGenerate(path.join(outputDir, SQLITE_SCHEMA_PATH));
+  const prismaClientsChanged =
+    options.prismaClient === false ? [] : PROVIDERS.filter((provider) => previousSchemas[provider] !== schemaOf(provider) || !existsSync(path.join(outputDir, clientPath(provider), 'client.ts')));
+  for (const provider of prismaClientsChanged) runPrismaGenerate(path.join(outputDir, schemaPath(provider)));
   watch.lap('prisma');
-  return { diagnostics, changed, removed, migration, prismaClientChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
+  return { diagnostics, changed, removed, migrations, prismaClientsChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
 }
 
 function writeFiles(dir: string, files: readonly GeneratedFile[]): void {

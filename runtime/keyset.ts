@@ -53,12 +53,17 @@ export function clampPageSize(first: number | string | null | undefined): number
   return Math.min(MAX_PAGE_SIZE, Math.max(MIN_PAGE_SIZE, Math.trunc(value)));
 }
 
+/** Whether `value` is a UUID (every key and cursor is one). */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
 /**
  * Reads a cursor (spec §4.2): a UUID is returned lower-cased; anything else (absent, empty,
  * garbage, a repeated query key) means "from the start" and returns undefined.
  */
 export function parseCursor(after: unknown): string | undefined {
-  return typeof after === 'string' && UUID.test(after) ? after.toLowerCase() : undefined;
+  return isUuid(after) ? after.toLowerCase() : undefined;
 }
 
 /** Normalises page arguments into the window a query fetches (spec §8). */

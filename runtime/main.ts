@@ -1,36 +1,159 @@
 /**
  * Running a generated server as a process: start it, stop it cleanly on SIGTERM / SIGINT, and
  * turn a configuration problem into a readable message and exit code 1 (never a stack trace).
+ *
+ * With `APP_HTTP__WORKERS=N` (N > 1, PostgreSQL only) this process becomes a `node:cluster`
+ * primary: it forks N workers that share one listening port, replaces a worker that crashes, and
+ * on SIGTERM / SIGINT forwards the signal and waits for every worker to finish its in-flight
+ * requests. The workers are stateless: every request's answer comes from the database, and
+ * subscription events travel between them through PostgreSQL LISTEN/NOTIFY.
  */
-import { ConfigError } from './config.js';
-import type { DatabaseClient } from './database.js';
+import cluster, { type Worker } from 'node:cluster';
+import { type AppConfig, ConfigError, loadConfig } from './config.js';
+import { type DatabaseClient, providerOf } from './database.js';
+import { createLogger } from './logger.js';
 import { type ApplicationDefinition, startServer } from './server.js';
 
-/** Starts `definition` from `process.env`; exits the process on fatal errors. */
+/** What a worker tells the primary once it listens. */
+interface ListeningMessage {
+  readonly kind: 'listening';
+  readonly url: string;
+}
+
+/** How long the primary waits before replacing a crashed worker (milliseconds). */
+const RESTART_DELAY = 1_000;
+
+/**
+ * Starts `definition` from `process.env`: one server in this process, or a cluster of
+ * `APP_HTTP__WORKERS` workers. Exits the process on fatal errors (code 1) and after a clean
+ * shutdown (code 0). Implements PRODUCT.md §4 (configuration, workers, shutdown).
+ */
 export async function runServer<Database extends DatabaseClient, Container>(definition: ApplicationDefinition<Database, Container>): Promise<void> {
   try {
-    const server = await startServer(definition);
-    let stopping = false;
-    const stop = (signal: NodeJS.Signals): void => {
-      if (stopping) return;
-      stopping = true;
-      server.logger.info({ signal }, 'shutting down');
-      server.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          server.logger.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-    } else {
-      process.stderr.write(`the server could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    const { config } = loadConfig(process.env);
+    if (config.http.workers > 1 && cluster.isPrimary) {
+      refuseWorkersOnSqlite(config);
+      runPrimary(config);
+      return;
     }
-    process.exit(1);
+    await runWorker(definition);
+  } catch (error) {
+    fail(error);
   }
 }
+
+/** Several processes need a database they can share and a way to pass events: PostgreSQL. */
+function refuseWorkersOnSqlite(config: AppConfig): void {
+  if (providerOf(config.database.url) === 'postgresql') return;
+  throw new ConfigError([
+    {
+      variable: 'APP_HTTP__WORKERS',
+      message: `${config.http.workers} workers need PostgreSQL (APP_DATABASE__URL=postgres://…): SQLite is one writer in one process, and subscription events would stay in the worker that published them; set APP_HTTP__WORKERS=1`,
+    },
+  ]);
+}
+
+/** One server in this process (a cluster worker, or the only process). */
+async function runWorker<Database extends DatabaseClient, Container>(definition: ApplicationDefinition<Database, Container>): Promise<void> {
+  const server = await startServer(definition);
+  if (cluster.isWorker) process.send?.({ kind: 'listening', url: server.url } satisfies ListeningMessage);
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    server.logger.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+/**
+ * The cluster primary: forks the workers, logs `listening on <url>` once all of them listen,
+ * replaces a worker that dies after it started, and gives up (exit 1) when one dies while
+ * starting, since its replacement would fail the same way.
+ */
+function runPrimary(config: AppConfig): void {
+  const logger = createLogger(config.log);
+  const count = config.http.workers;
+  const started = new Set<Worker>();
+  let stopping = false;
+  let announced = false;
+
+  const fork = (): void => {
+    const worker = cluster.fork();
+    worker.on('message', (message: ListeningMessage) => {
+      if (message?.kind !== 'listening') return;
+      started.add(worker);
+      logger.info({ worker: worker.id, workerPid: worker.process.pid, url: message.url }, `worker ${worker.id} listening`);
+      if (!announced && started.size === count) {
+        announced = true;
+        logger.info({ url: message.url, workers: count }, `listening on ${message.url} with ${count} workers`);
+      }
+    });
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    const hadStarted = started.delete(worker);
+    if (stopping) {
+      if (liveWorkers().length === 0) {
+        logger.info('stopped');
+        process.exit();
+      }
+      return;
+    }
+    if (!hadStarted) {
+      logger.fatal({ worker: worker.id, code, signal }, `worker ${worker.id} exited while starting (code ${code ?? signal}); stopping`);
+      process.exitCode = 1;
+      stopping = true;
+      stopWorkers('SIGTERM');
+      if (liveWorkers().length === 0) process.exit();
+      return;
+    }
+    logger.error({ worker: worker.id, code, signal }, `worker ${worker.id} died (${signal ?? `code ${code}`}); starting a replacement in ${RESTART_DELAY} ms`);
+    setTimeout(fork, RESTART_DELAY).unref();
+  });
+
+  const stopWorkers = (signal: NodeJS.Signals): void => {
+    for (const worker of liveWorkers()) worker.process.kill(signal);
+  };
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, workers: liveWorkers().length }, 'shutting down the workers');
+    stopWorkers('SIGTERM');
+    if (liveWorkers().length === 0) process.exit(0);
+    // Workers bound their own drain by APP_HTTP__SHUTDOWN_TIMEOUT; past that and a margin, stop them.
+    setTimeout(() => {
+      logger.warn('workers did not stop in time; killing them');
+      stopWorkers('SIGKILL');
+      process.exit(1);
+    }, config.http.shutdownTimeout + 5_000).unref();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+
+  logger.info({ workers: count, database: providerOf(config.database.url) }, `starting ${count} workers`);
+  for (let index = 0; index < count; index++) fork();
+}
+
+/** Workers whose process has not exited yet. */
+function liveWorkers(): Worker[] {
+  return Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && !worker.isDead());
+}
+
+function fail(error: unknown): never {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`the server could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  process.exit(1);
+}
+

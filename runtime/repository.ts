@@ -10,7 +10,7 @@ import { subject as tagSubject } from '@casl/ability';
 import type { Logger } from 'pino';
 import { rowScope, scopedWhere, type WhereCondition } from './ability.js';
 import { currentContext, type RequestContext } from './context.js';
-import { emptyPage, LIST_CAP, type Page, type PageArgs, type PageWindow, pageWindow, toPage } from './keyset.js';
+import { emptyPage, isUuid, LIST_CAP, type Page, type PageArgs, type PageWindow, pageWindow, toPage } from './keyset.js';
 import { fail, ok, type Result } from './result.js';
 import { join, quoteIdentifier, raw, type Sql, sqltag, whereToSql } from './sql-scope.js';
 
@@ -119,16 +119,18 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     return rows.slice(0, LIST_CAP);
   }
 
-  /** The row with `id` if it exists and the caller may read it, else null. */
+  /** The row with `id` if it exists and the caller may read it, else null (keys are UUIDs: anything else is null). */
   async findById(id: string): Promise<Row | null> {
+    if (!isUuid(id)) return null;
     const where = this.scope('read', { id } as Where);
     return where ? this.delegate.findFirst({ where }) : null;
   }
 
   /** The readable rows among `ids` (any order; unreadable and unknown ids are left out). */
   async findManyByIds(ids: readonly string[]): Promise<Row[]> {
-    if (ids.length === 0) return [];
-    const where = this.scope('read', { id: { in: [...ids] } } as Where);
+    const keys = ids.filter(isUuid);
+    if (keys.length === 0) return [];
+    const where = this.scope('read', { id: { in: keys } } as Where);
     return where ? this.delegate.findMany({ where }) : [];
   }
 
@@ -138,7 +140,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
    * Unknown and unreadable ids are left out.
    */
   async loadByIds(context: RequestContext, ids: readonly string[]): Promise<Row[]> {
-    const unique = [...new Set(ids)];
+    const unique = [...new Set(ids.filter(isUuid))];
     const condition = this.scopeCondition(context);
     if (!condition || unique.length === 0) return [];
     const rows: Row[] = [];
@@ -174,8 +176,9 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const pages = new Map<string, Page<Row>>();
     const unique = [...new Set(parentIds)];
     const condition = this.scopeCondition(context);
-    if (condition) {
-      for (const chunk of chunked(unique)) {
+    const keys = unique.filter(isUuid);
+    if (condition && keys.length > 0) {
+      for (const chunk of chunked(keys)) {
         const rows = await this.database.$queryRaw<Record<string, unknown>[]>(this.rankedPageStatement(column, chunk, window, condition));
         const byParent = new Map<string, Row[]>();
         for (const rawRow of rows) {
@@ -228,6 +231,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
    * statement, so a concurrent change cannot slip between them. Returns the updated row.
    */
   async update(id: string, data: Partial<Create>, options: UpdateOptions<Where> = {}): Promise<Result<Row>> {
+    if (!isUuid(id)) return fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
     const conditions = options.expect ? ({ AND: [{ id }, options.expect] } as Where) : ({ id } as Where);
     const where = this.scope(options.action ?? 'update', conditions);
     if (!where) return fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
@@ -244,6 +248,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
 
   /** Deletes the row `id` if the caller's `delete` rules allow it; NOT_FOUND otherwise. */
   async delete(id: string): Promise<Result<{ id: string }>> {
+    if (!isUuid(id)) return fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
     const where = this.scope('delete', { id } as Where);
     if (!where) return fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
     const { count } = await this.delegate.deleteMany({ where });

@@ -6,7 +6,7 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { IResolvers } from '@graphql-tools/utils';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -17,6 +17,7 @@ import { AbilityCache, type AbilityFactory } from './ability.js';
 import { type Authentication, TokenVerifier } from './auth.js';
 import { type AppConfig, ConfigError, loadConfig } from './config.js';
 import { type RequestContext, runInContext } from './context.js';
+import { PostgresEventTransport } from './events-postgres.js';
 import { configureConnection, createAdapterFactory, type DatabaseClient, type DatabaseOptions, isDatabaseReachable, providerOf } from './database.js';
 import type { EntityDescriptor } from './entity-metadata.js';
 import { EventBus } from './events.js';
@@ -77,6 +78,8 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   readonly apiCatalog: ApiCatalog;
   /** The lifecycle of API versions (deprecation, sunset), by version. */
   readonly versionPolicies: Readonly<Record<string, VersionPolicy>>;
+  /** The entity each subscription topic carries (`postPublished` → `Post`). */
+  readonly eventTopics: Readonly<Record<string, string>>;
 }
 
 /** A listening server. */
@@ -97,6 +100,12 @@ export interface StartOptions {
   /** Sees the text of every SQL statement (tests and benchmarks count them). */
   readonly onQuery?: (sql: string) => void;
 }
+
+/** The context of work done on behalf of the server itself (reloading an event's row). */
+const UNSCOPED: RequestContext = Object.freeze({ principal: undefined, ability: undefined, unscoped: true });
+
+/** How long `/health` waits for the database before it answers "down" (milliseconds). */
+const HEALTH_TIMEOUT = 2_000;
 
 /** Per-request state the authentication step leaves for later steps. */
 interface RequestState {
@@ -139,6 +148,18 @@ export async function startServer<Database extends DatabaseClient, Container>(
   }
   const verifier = new TokenVerifier(config.auth);
 
+  let transport: PostgresEventTransport | undefined;
+  if (provider === 'postgresql') {
+    const repositories = definition.repositories(container);
+    transport = new PostgresEventTransport({
+      url: config.database.url,
+      bus: eventBus,
+      topicEntities: definition.eventTopics,
+      load: async (entity, id) => (await repositories[entity]?.loadByIds(UNSCOPED, [id]))?.[0] ?? null,
+      logger,
+    });
+    await transport.start();
+  }
   const loaderScope = definition.loaderScope(container);
   const registry: LoaderRegistry = {
     repositories: new Map(Object.entries(definition.repositories(container))),
@@ -172,6 +193,23 @@ export async function startServer<Database extends DatabaseClient, Container>(
   app.set('etag', false);
   app.set('query parser', 'simple');
 
+  // In-flight requests, so a shutdown can wait for them (and tell keep-alive clients to go).
+  const lifecycle = { inFlight: 0, stopping: false, drained: (): void => undefined };
+  app.use((_request: Request, response: Response, next: NextFunction) => {
+    lifecycle.inFlight++;
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      lifecycle.inFlight--;
+      if (lifecycle.inFlight === 0) lifecycle.drained();
+    };
+    response.once('finish', finish);
+    response.once('close', finish);
+    if (lifecycle.stopping) response.setHeader('Connection', 'close');
+    next();
+  });
+
   // Authentication (spec §5.1): verify the bearer token once, seed principal and ability as the
   // ambient context of everything that follows.
   app.use((request: Request, response: Response, next: NextFunction) => {
@@ -185,8 +223,8 @@ export async function startServer<Database extends DatabaseClient, Container>(
   });
 
   app.get('/health', async (_request, response) => {
-    const reachable = await isDatabaseReachable(database);
-    response.status(reachable ? 200 : 503).json({ status: reachable ? 'ok' : 'degraded', db: reachable ? 'ok' : 'down' });
+    const reachable = await Promise.race([isDatabaseReachable(database), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), HEALTH_TIMEOUT).unref())]);
+    response.status(reachable ? 200 : 503).json({ status: reachable ? 'ok' : 'unavailable', db: reachable ? 'ok' : 'down' });
   });
 
   mountApiDocs(app, definition.apiCatalog, versioning);
@@ -237,9 +275,22 @@ export async function startServer<Database extends DatabaseClient, Container>(
     port,
     logger,
     close: async () => {
-      gateways.close();
+      lifecycle.stopping = true;
+      const drained = new Promise<void>((resolve) => {
+        lifecycle.drained = resolve;
+        if (lifecycle.inFlight === 0) resolve();
+      });
+      const listening = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      gateways.close(1001);
       await subscriptions.close();
-      return closeServer(server, database);
+      const timedOut = await Promise.race([drained.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), config.http.shutdownTimeout).unref())]);
+      if (timedOut) logger.warn({ inFlight: lifecycle.inFlight }, `shutdown timeout (${config.http.shutdownTimeout} ms) reached with requests in flight; closing their connections`);
+      server.closeAllConnections();
+      await listening;
+      await transport?.close();
+      await database.$disconnect();
+      logger.info('stopped');
     },
   };
 }
@@ -283,8 +334,3 @@ function mountRoutes(app: express.Express, config: AppConfig, router: VersionRou
   }
 }
 
-async function closeServer(server: Server, database: DatabaseClient): Promise<void> {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeAllConnections();
-  await database.$disconnect();
-}

@@ -71,13 +71,17 @@ describe('generate --check', () => {
       expect(stale.status).toBe(1);
       expect(stale.stderr).toContain('changed: generated/schema.graphql');
       expect(stale.stderr).toContain('changed: generated/prisma/sqlite/schema.prisma');
-      expect(stale.stderr).toContain('missing migration: 0002_alter_user');
-      expect(stale.stderr).toContain('stale: generated/prisma/sqlite/client');
+      for (const provider of ['sqlite', 'postgresql']) {
+        expect(stale.stderr).toContain(`missing migration: generated/prisma/${provider}/migrations/0002_alter_user`);
+        expect(stale.stderr).toContain(`stale: generated/prisma/${provider}/client`);
+      }
 
       const written = cli(['generate'], { cwd: project });
       expect(written.status).toBe(0);
       expect(written.stdout).toContain('new migration: generated/prisma/sqlite/migrations/0002_alter_user');
+      expect(written.stdout).toContain('new migration: generated/prisma/postgresql/migrations/0002_alter_user');
       expect(readFileSync(path.join(project, 'generated/prisma/sqlite/migrations/0002_alter_user/migration.sql'), 'utf8')).toContain('ADD COLUMN "bio" TEXT');
+      expect(readFileSync(path.join(project, 'generated/prisma/postgresql/migrations/0002_alter_user/migration.sql'), 'utf8')).toContain('ADD COLUMN     "bio" TEXT');
       expect(readFileSync(path.join(project, 'generated/schema.graphql'), 'utf8')).toContain('bio: String');
       expect(cli(['generate', '--check'], { cwd: project }).status).toBe(0);
     });

@@ -17,7 +17,7 @@ import { emitRoutes } from './http/routes.js';
 import { emitOpenApi } from './openapi/catalog.js';
 import { emitPrismaSchema } from './prisma/schema.js';
 import type { GeneratedFile } from './writer.js';
-import { SQLITE_SCHEMA_PATH } from '../paths.js';
+import { PROVIDERS, schemaPath } from '../paths.js';
 
 /** The marker file: `generate` refuses to clear an output folder without it. */
 export const MARKER_FILE = 'README.md';
@@ -41,8 +41,9 @@ Follow a request from route to SQL:
 2. \`entities/*.controller.ts\` / \`entities/*.resolver.ts\` → \`entities/*.service.ts\`: your code.
 3. \`repositories/*.repository.ts\`: scoped data access, implemented in \`runtime/repository.ts\`;
    the row scope comes from the caller's ability (\`entities/abilities.ts\`).
-4. \`prisma/sqlite/client/\`: the Prisma client; \`prisma/sqlite/schema.prisma\` and
-   \`prisma/sqlite/migrations/\` describe the tables.
+4. \`prisma/<provider>/client/\`: the Prisma client of SQLite or PostgreSQL (picked from
+   \`APP_DATABASE__URL\`); \`prisma/<provider>/schema.prisma\` and \`prisma/<provider>/migrations/\`
+   describe the tables.
 
 Also here: \`schema.graphql\` (the SDL), \`container.ts\` (providers, dependencies first),
 \`entities.ts\` (wire fields and input structures), \`app.ts\` and \`main.ts\` (the entry point).
@@ -55,7 +56,7 @@ Also here: \`schema.graphql\` (the SDL), \`container.ts\` (providers, dependenci
 export function emitFiles(context: EmitContext): GeneratedFile[] {
   const files: GeneratedFile[] = [
     emitReadme(),
-    { path: SQLITE_SCHEMA_PATH, content: emitPrismaSchema(context.model.entities, context.model.enums, 'sqlite') },
+    ...PROVIDERS.map((provider) => ({ path: schemaPath(provider), content: emitPrismaSchema(context.model.entities, context.model.enums, provider) })),
     emitSdl(context),
     emitEntities(context),
     emitDatabase(context),

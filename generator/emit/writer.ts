@@ -31,10 +31,13 @@ export class ImportSet {
     private readonly runtimeDir = 'runtime',
   ) {}
 
-  /** Imports `name` from a project-relative module file (`runtime/keyset.ts`). */
-  value(file: string, name: string): string {
-    this.add(this.values, file, name);
-    return name;
+  /**
+   * Imports `name` from a project-relative module file (`runtime/keyset.ts`), under `alias` when
+   * given; returns the local name.
+   */
+  value(file: string, name: string, alias?: string): string {
+    this.add(this.values, file, alias ? `${name} as ${alias}` : name);
+    return alias ?? name;
   }
 
   /** Imports a type only. */

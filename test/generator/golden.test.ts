@@ -28,7 +28,7 @@ function listFiles(dir: string, base = dir): string[] {
 /** Every output file of a plan, migrations included, as path → content. */
 function outputOf(plan: PlannedOutput): Map<string, string> {
   const files = new Map(plan.files.map((file) => [file.path, file.content]));
-  if (plan.migration) files.set(`prisma/sqlite/migrations/${plan.migration.name}/migration.sql`, plan.migration.script);
+  for (const [provider, migration] of Object.entries(plan.migrations)) files.set(`prisma/${provider}/migrations/${migration.name}/migration.sql`, migration.script);
   return files;
 }
 

@@ -1,14 +1,16 @@
 /**
- * Real SQLite files for tests: a fresh temporary database with the committed migrations
- * applied, optionally seeded with the demo data.
+ * Real databases for tests — a SQLite file, or a database on the PostgreSQL test cluster — with the
+ * committed migrations applied, optionally seeded with the demo data.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { createDatabase, type Database } from '../../generated/database.js';
 import { type SeedResult, seed } from '../../entities/seed.js';
 import { runUnscoped } from '../../runtime/context.js';
-import { configureConnection, createAdapterFactory } from '../../runtime/database.js';
+import { configureConnection, createAdapterFactory, type DatabaseOptions, type DatabaseProvider, providerOf } from '../../runtime/database.js';
 import { applyMigrations } from '../../runtime/migrations.js';
 import { ROOT } from './project.js';
 
@@ -19,19 +21,42 @@ export interface SeedSizes {
   readonly posts: number;
 }
 
-/** A fresh migrated SQLite file in a temporary folder; returns its `file:` URL. */
-export async function createTestDatabase(): Promise<string> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'rs-test-'));
-  const url = `file:${path.join(dir, 'app.db')}`;
-  const schema = readFileSync(path.join(ROOT, 'generated/prisma/sqlite/schema.prisma'), 'utf8');
-  await applyMigrations(schema, path.join(ROOT, 'generated/prisma/sqlite/migrations'), createAdapterFactory(url));
+/** The database provider this test run targets (`TEST_DATABASE`, set per vitest project). */
+export function testProvider(): DatabaseProvider {
+  return process.env.TEST_DATABASE === 'postgresql' ? 'postgresql' : 'sqlite';
+}
+
+/** A new empty database on the cluster at `admin` (default `TEST_POSTGRES_URL`); returns its URL. */
+export async function createPostgresDatabase(admin = process.env.TEST_POSTGRES_URL): Promise<string> {
+  if (!admin) throw new Error('TEST_POSTGRES_URL is not set: the postgresql project needs a cluster (test/support/postgres.ts)');
+  const name = `rs_${randomUUID().replace(/-/g, '')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * A fresh migrated database of the provider under test: a SQLite file in a temporary folder, or a
+ * new database on the PostgreSQL test cluster (or on the cluster at `postgresUrl`). Returns its URL.
+ */
+export async function createTestDatabase(provider: DatabaseProvider = testProvider(), postgresUrl?: string): Promise<string> {
+  const url = provider === 'postgresql' ? await createPostgresDatabase(postgresUrl) : `file:${path.join(mkdtempSync(path.join(os.tmpdir(), 'rs-test-')), 'app.db')}`;
+  const schema = readFileSync(path.join(ROOT, `generated/prisma/${provider}/schema.prisma`), 'utf8');
+  await applyMigrations(schema, path.join(ROOT, `generated/prisma/${provider}/migrations`), createAdapterFactory(url));
   return url;
 }
 
 /** Opens the generated Prisma client on `url` (close it with `$disconnect`). */
-export async function openDatabase(url: string): Promise<Database> {
-  const database = createDatabase(createAdapterFactory(url));
-  await configureConnection(database, 'sqlite');
+export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
+  const database = createDatabase(createAdapterFactory(url), options);
+  await configureConnection(database, providerOf(url));
   return database;
 }
 

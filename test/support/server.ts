@@ -39,13 +39,19 @@ export interface TestServer {
   fetch(pathname: string, options?: RequestInit & { token?: string }): Promise<Response>;
   /** Stops the server (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
+  /** Sends `signal` to the server process (the cluster primary when there are workers). */
+  kill(signal: NodeJS.Signals): void;
+  /** Settles when the server process exits, with its exit code (or the signal that ended it). */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** What the server wrote to stderr so far. */
+  stderr(): string;
 }
 
 /** Options of {@link startTestServer}. */
 export interface TestServerOptions {
   readonly seed?: SeedSizes;
   readonly env?: Record<string, string>;
-  /** Use this database instead of a fresh seeded one. */
+  /** Use this database instead of a fresh one (seeded only when `seed` is given). */
   readonly databaseUrl?: string;
   /** Changes the seeded database before the server starts. */
   readonly prepare?: (databaseUrl: string, seeded: SeedResult) => Promise<void>;
@@ -54,7 +60,7 @@ export interface TestServerOptions {
 /** Starts the generated server on a fresh seeded SQLite file. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
-  const seeded = options.databaseUrl ? { orgs: [], users: [], posts: [] } : await seedDatabase(databaseUrl, options.seed ?? { orgs: 2, users: 3, posts: 2 });
+  const seeded = options.databaseUrl && !options.seed ? { orgs: [], users: [], posts: [] } : await seedDatabase(databaseUrl, options.seed ?? { orgs: 2, users: 3, posts: 2 });
   await options.prepare?.(databaseUrl, seeded);
   const env = {
     ...process.env,
@@ -68,7 +74,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'generated/main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: Record<string, unknown>[] = [];
-  const url = await waitForListening(child, logs);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // With several workers the primary says `listening on …` (with `workers`) once all of them listen.
+  const url = await waitForListening(child, logs, Number(options.env?.APP_HTTP__WORKERS ?? process.env.APP_HTTP__WORKERS ?? '1') > 1);
   const user = (role: Role, orgIndex = 0): SeededUser => {
     const org = seeded.orgs[orgIndex];
     const found = seeded.users.find((candidate) => candidate.role === role && candidate.orgId === org?.id);
@@ -96,11 +106,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return { status: response.status, ...((await response.json()) as object) };
     },
     stop: () => stopChild(child),
+    kill: (signal) => child.kill(signal),
+    exited,
+    stderr: () => stderr,
   };
   return server;
 }
 
-function waitForListening(child: ChildProcess, logs: Record<string, unknown>[]): Promise<string> {
+function waitForListening(child: ChildProcess, logs: Record<string, unknown>[], clustered: boolean): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffer = '';
     let stderr = '';
@@ -114,7 +127,7 @@ function waitForListening(child: ChildProcess, logs: Record<string, unknown>[]):
         try {
           const entry = JSON.parse(line) as Record<string, unknown>;
           logs.push(entry);
-          if (typeof entry.url === 'string' && String(entry.msg).startsWith('listening')) {
+          if (typeof entry.url === 'string' && String(entry.msg).startsWith('listening') && (!clustered || typeof entry.workers === 'number')) {
             clearTimeout(timer);
             resolve(entry.url);
           }
@@ -168,7 +181,7 @@ export async function startInProcessServer(
   const { createLogger } = await import('../../runtime/logger.js');
   const { Writable } = await import('node:stream');
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
-  const seeded = options.databaseUrl ? { orgs: [], users: [], posts: [] } : await seedDatabase(databaseUrl, options.seed ?? { orgs: 2, users: 3, posts: 2 });
+  const seeded = options.databaseUrl && !options.seed ? { orgs: [], users: [], posts: [] } : await seedDatabase(databaseUrl, options.seed ?? { orgs: 2, users: 3, posts: 2 });
   await options.prepare?.(databaseUrl, seeded);
   const logs: Record<string, unknown>[] = [];
   const statements: string[] = [];

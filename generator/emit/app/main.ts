@@ -46,7 +46,8 @@ export function emitApp(context: EmitContext): GeneratedFile {
       const parts = [policy.deprecated === true ? 'deprecated: true' : policy.deprecated ? `deprecated: ${quote(policy.deprecated)}` : undefined, policy.sunset ? `sunset: ${quote(policy.sunset)}` : undefined].filter(Boolean);
       return `${quote(policy.version)}: { ${parts.join(', ')} }`;
     });
-    w.writeLine(`versionPolicies: { ${policies.join(', ')} },`);
+    w.writeLine(`versionPolicies: ${objectLiteral(policies)},`);
+    w.writeLine(`eventTopics: ${objectLiteral(eventTopics(context))},`);
     w.writeLine('apiCatalog: API_CATALOG,');
     w.writeLine('createGuards,');
     w.writeLine('operationGuards: OPERATION_GUARDS,');
@@ -56,6 +57,27 @@ export function emitApp(context: EmitContext): GeneratedFile {
   });
   w.write(';');
   return file.render();
+}
+
+/** `{ a, b }` on one line, or `{}`. */
+function objectLiteral(entries: readonly string[]): string {
+  return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
+}
+
+/**
+ * `topic: 'Entity'` for every subscription whose item is an entity, sorted by topic: a
+ * cross-process transport sends such events as an id and each process reloads the row.
+ */
+function eventTopics(context: EmitContext): string[] {
+  const topics = new Map<string, string>();
+  for (const resolver of context.application.resolvers) {
+    for (const operation of resolver.operations) {
+      if (operation.operationType !== 'subscription') continue;
+      const returns = operation.returns;
+      if (returns.kind === 'value' && returns.type.named.kind === 'entity') topics.set(operation.topic ?? operation.fieldName, returns.type.named.name);
+    }
+  }
+  return [...topics].sort(([a], [b]) => a.localeCompare(b)).map(([topic, entity]) => `${quote(topic)}: ${quote(entity)}`);
 }
 
 /** The `main.ts` file. */

@@ -6,11 +6,14 @@
 import { columnsConstant, prismaDelegate, repositoryClass, repositoryModule } from '../../model/naming.js';
 import type { EntityModel } from '../../model/model.js';
 import { type EmitContext, keyedEntities } from '../context.js';
-import { SQLITE_CLIENT_PATH } from '../../paths.js';
+import { clientPath } from '../../paths.js';
 import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
 
-/** The Prisma client's entry module, relative to `generated/`. */
-export const PRISMA_CLIENT_MODULE = `${SQLITE_CLIENT_PATH}/client.ts`;
+/**
+ * The Prisma client module whose types stand for both providers' clients (their model APIs are
+ * the same), relative to `generated/`.
+ */
+export const PRISMA_CLIENT_MODULE = `${clientPath('sqlite')}/client.ts`;
 
 function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFile {
   const { outputDir } = context;
@@ -45,21 +48,28 @@ export function emitDatabase(context: EmitContext): GeneratedFile {
   const { outputDir } = context;
   const file = new TypeScriptFile('database.ts', context, 'The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/database.ts.');
   const { body: w, imports } = file;
-  const client = imports.value(`${outputDir}/${PRISMA_CLIENT_MODULE}`, 'PrismaClient');
+  imports.value(`${outputDir}/${clientPath('sqlite')}/client.ts`, 'PrismaClient', 'SqliteClient');
+  imports.value(`${outputDir}/${clientPath('postgresql')}/client.ts`, 'PrismaClient', 'PostgresClient');
   const adapter = imports.packageType('@prisma/driver-adapter-utils', 'SqlDriverAdapterFactory');
-  w.writeLine('/** The Prisma client: one delegate per entity (`database.user`, …). */');
-  w.writeLine(`export type Database = InstanceType<typeof ${client}>;`);
-  w.blankLine();
   const options = imports.type('runtime/database.ts', 'DatabaseOptions');
-  w.writeLine('/** Wraps a driver adapter factory in the Prisma client; `onQuery` sees every SQL statement it sends. */');
+  w.writeLine('/** The Prisma client: one delegate per entity (`database.user`, …); the SQLite type stands for both. */');
+  w.writeLine('export type Database = InstanceType<typeof SqliteClient>;');
+  w.blankLine();
+  w.writeLine('/** The client class of the adapter\'s provider (the two clients share their model API). */');
+  w.write('function clientFor(adapter: SqlDriverAdapterFactory): typeof SqliteClient').block(() => {
+    w.writeLine("return adapter.provider === 'postgres' ? (PostgresClient as unknown as typeof SqliteClient) : SqliteClient;");
+  });
+  w.blankLine();
+  w.writeLine('/** Wraps a driver adapter factory in the Prisma client of its provider; `onQuery` sees every SQL statement sent. */');
   w.write(`export function createDatabase(adapter: ${adapter}, options: ${options} = {}): Database`).block(() => {
+    w.writeLine('const Client = clientFor(adapter);');
     w.write('if (options.onQuery)').block(() => {
-      w.writeLine(`const client = new ${client}({ adapter, log: [{ emit: 'event', level: 'query' }] });`);
+      w.writeLine("const client = new Client({ adapter, log: [{ emit: 'event', level: 'query' }] });");
       w.writeLine('const onQuery = options.onQuery;');
       w.writeLine("client.$on('query', (event) => onQuery(event.query));");
       w.writeLine('return client;');
     });
-    w.writeLine(`return new ${client}({ adapter });`);
+    w.writeLine('return new Client({ adapter });');
   });
   return file.render();
 }

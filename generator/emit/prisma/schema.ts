@@ -27,9 +27,11 @@ function columnType(column: ColumnModel): string {
   return `${base}${column.type.list ? '[]' : ''}${column.type.nullable && !column.type.list ? '?' : ''}`;
 }
 
-function columnAttributes(column: ColumnModel): string[] {
+function columnAttributes(column: ColumnModel, provider: DatabaseProvider): string[] {
   const attributes: string[] = [];
   if (column.primaryKey) attributes.push('@id', '@default(uuid(7))');
+  // PostgreSQL stores keys as native uuid: 16 bytes, ordered byte-wise like the UUID v7 text.
+  if (provider === 'postgresql' && column.type.named.kind === 'scalar' && column.type.named.name === 'ID') attributes.push('@db.Uuid');
   if (column.unique) attributes.push('@unique');
   const value = column.default;
   if (value !== undefined && !column.primaryKey) {
@@ -58,11 +60,11 @@ function alignRows(rows: readonly (readonly string[])[]): string[] {
   });
 }
 
-function emitModel(entity: EntityModel, entities: readonly EntityModel[]): string {
+function emitModel(entity: EntityModel, entities: readonly EntityModel[], provider: DatabaseProvider): string {
   const lines: string[] = [...documentation(entity.doc, ''), `model ${entity.name} {`];
   const rows: { doc: string[]; row: string[] }[] = [];
   for (const column of entity.columns) {
-    rows.push({ doc: documentation(column.doc, '  '), row: [column.name, columnType(column), columnAttributes(column).join(' ')] });
+    rows.push({ doc: documentation(column.doc, '  '), row: [column.name, columnType(column), columnAttributes(column, provider).join(' ')] });
   }
   for (const relation of entity.relations) {
     if (relation.kind !== 'belongsTo') continue;
@@ -121,6 +123,6 @@ export function emitPrismaSchema(entities: readonly EntityModel[], enums: readon
     `  provider = "${provider}"`,
     '}',
   ].join('\n');
-  const blocks = [...enums.map(emitEnum), ...entities.map((entity) => emitModel(entity, entities))];
+  const blocks = [...enums.map(emitEnum), ...entities.map((entity) => emitModel(entity, entities, provider))];
   return `${[header, ...blocks].join('\n\n')}\n`;
 }
