@@ -46,12 +46,13 @@ function config(): ReturnType<typeof loadConfig>['config'] {
 }
 
 /** `generate [--check]`: returns the exit code. */
-async function runGenerate(root: string, check: boolean, quiet = false, allowBreaking = false): Promise<number> {
+async function runGenerate(root: string, check: boolean, quiet = false, allowBreaking = false, timings = false): Promise<number> {
   const layout = layoutOf(root);
   const started = performance.now();
   const { generate } = await import('./pipeline.js');
   const { formatReport } = await import('./diagnostics/format.js');
   const result = await generate({ layout, mode: check ? 'check' : 'write', allowBreaking });
+  if (timings) process.stderr.write(`timings (ms): ${Object.entries(result.timings).map(([stage, ms]) => `${stage} ${ms}`).join(', ')}\n`);
   const read = (file: string): string | undefined => {
     const full = path.join(layout.root, file);
     return existsSync(full) ? readFileSync(full, 'utf8') : undefined;
@@ -177,8 +178,9 @@ export function createProgram(): Command {
     .description('read entities/, validate, and write generated/ (with --check: only report what is stale)')
     .option('--check', 'exit 1 when generated/ is stale or a declaration is invalid; write nothing')
     .option('--allow-breaking', 'accept GraphQL schema changes that break existing clients')
-    .action(async (options: { check?: boolean; allowBreaking?: boolean }) => {
-      process.exitCode = await runGenerate(root(), options.check === true, false, options.allowBreaking === true);
+    .option('--timings', 'print the milliseconds each stage took (parse, validate, emit, migrations, write, prisma) to stderr')
+    .action(async (options: { check?: boolean; allowBreaking?: boolean; timings?: boolean }) => {
+      process.exitCode = await runGenerate(root(), options.check === true, false, options.allowBreaking === true, options.timings === true);
     });
 
   program
