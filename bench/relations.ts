@@ -31,6 +31,7 @@ import { LoaderScope, RequestLoaders, toConnection } from '../runtime/graphql/lo
 import { buildExecutableSchema } from '../runtime/graphql/schema.js';
 import { createLogger } from '../runtime/logger.js';
 import { applyMigrations } from '../runtime/migrations.js';
+import { createSqlReader } from '../runtime/sql-reader.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const USERS = 1000;
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
   await database.$executeRawUnsafe('ANALYZE');
 
   const logger = createLogger({ level: 'silent' });
-  const services = { logger, eventBus: new EventBus() };
+  const services = { logger, eventBus: new EventBus(), reader: createSqlReader(url, { onQuery: () => statements++ }) };
   const container = createContainer(database, services);
   const admin = seeded.users.find((user) => user.role === 'admin');
   if (!admin) throw new Error('no admin seeded');
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
 
   const run = async (schema: typeof batched, parents: number): Promise<number> => {
     const document = parse(`{ benchUsers(count: ${parents}) { org { name } posts(first: 10) { edges { node { title } } } } }`);
-    const contextValue: GraphQLContext = { request, authentication: { kind: 'authenticated', principal }, loaders: new RequestLoaders(scope.capture(request, database), registry) };
+    const contextValue: GraphQLContext = { request, authentication: { kind: 'authenticated', principal }, loaders: new RequestLoaders(scope.capture(request), registry) };
     const before = statements;
     const result = await runInContext(request, () => execute({ schema, document, contextValue }));
     if (result.errors) throw new Error(result.errors.map((error) => error.message).join('; '));

@@ -49,9 +49,9 @@ export interface Container {
 
 /** Constructs the container on `database`, with the runtime `services` (logger, event bus). */
 export function createContainer(database: Database, services: RuntimeServices): Container {
-  const orgRepository = new OrgRepository(database, services.logger);
-  const postRepository = new PostRepository(database, services.logger);
-  const userRepository = new UserRepository(database, services.logger);
+  const orgRepository = new OrgRepository(database, services.reader, services.logger);
+  const postRepository = new PostRepository(database, services.reader, services.logger);
+  const userRepository = new UserRepository(database, services.reader, services.logger);
   const loaderScope = new LoaderScope();
   const apiInfoService = new ApiInfoService();
   const apiRootV1Controller = new ApiRootV1Controller(apiInfoService);

@@ -7,9 +7,13 @@
 
 import type { EntityDescriptor } from '../runtime/entity-metadata.js';
 import type { InputFieldType } from '../runtime/inputs.js';
+import type { ColumnKind } from '../runtime/sql-reader.js';
 
 /** Stored columns of Org (entities/org.entity.ts). */
 export const ORG_COLUMNS = ['id', 'name'] as const;
+
+/** How raw rows of Org are read: the kind of each column that is not text. */
+export const ORG_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {};
 
 /** Wire fields of Org: what masking and selection checks consider. */
 export const ORG_FIELDS = ['id', 'name'] as const;
@@ -17,11 +21,17 @@ export const ORG_FIELDS = ['id', 'name'] as const;
 /** Stored columns of Post (entities/post.entity.ts). */
 export const POST_COLUMNS = ['id', 'orgId', 'authorId', 'reviewerId', 'title', 'body', 'status', 'publishedAt', 'createdAt'] as const;
 
+/** How raw rows of Post are read: the kind of each column that is not text. */
+export const POST_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { publishedAt: 'datetime', createdAt: 'datetime' };
+
 /** Wire fields of Post: what masking and selection checks consider. */
 export const POST_FIELDS = ['id', 'orgId', 'authorId', 'reviewerId', 'title', 'body', 'status', 'publishedAt', 'createdAt'] as const;
 
 /** Stored columns of User (entities/user.entity.ts). */
 export const USER_COLUMNS = ['id', 'orgId', 'name', 'email'] as const;
+
+/** How raw rows of User are read: the kind of each column that is not text. */
+export const USER_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {};
 
 /** Wire fields of User: what masking and selection checks consider. */
 export const USER_FIELDS = ['id', 'orgId', 'name', 'email'] as const;

@@ -188,7 +188,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
 
   if (mode === 'check') {
-    const prismaClientsChanged = options.prismaClient === false ? [] : PROVIDERS.filter((provider) => isPrismaClientStale(schemaOf(provider), path.join(outputDir, clientPath(provider))));
+    const stale = options.prismaClient === false ? [] : await Promise.all(PROVIDERS.map((provider) => isPrismaClientStale(schemaOf(provider), path.join(outputDir, clientPath(provider)))));
+    const prismaClientsChanged = PROVIDERS.filter((_provider, index) => stale[index] === true);
     watch.lap('prisma');
     return { diagnostics, changed, removed, migrations, prismaClientsChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
   }
@@ -207,7 +208,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   watch.lap('write');
   const prismaClientsChanged =
     options.prismaClient === false ? [] : PROVIDERS.filter((provider) => previousSchemas[provider] !== schemaOf(provider) || !existsSync(path.join(outputDir, clientPath(provider), 'client.ts')));
-  for (const provider of prismaClientsChanged) runPrismaGenerate(path.join(outputDir, schemaPath(provider)));
+  // One CLI process per provider, side by side.
+  await Promise.all(prismaClientsChanged.map((provider) => runPrismaGenerate(path.join(outputDir, schemaPath(provider)))));
   watch.lap('prisma');
   return { diagnostics, changed, removed, migrations, prismaClientsChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
 }
@@ -221,12 +223,12 @@ function writeFiles(dir: string, files: readonly GeneratedFile[]): void {
 }
 
 /** Generates the client for `schema` in a temporary folder and compares it with `clientDir`. */
-function isPrismaClientStale(schema: string, clientDir: string): boolean {
+async function isPrismaClientStale(schema: string, clientDir: string): Promise<boolean> {
   if (!existsSync(clientDir)) return true;
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'prisma-check-'));
   try {
     writeFileSync(path.join(scratch, 'schema.prisma'), schema);
-    runPrismaGenerate(path.join(scratch, 'schema.prisma'));
+    await runPrismaGenerate(path.join(scratch, 'schema.prisma'));
     const fresh = listFiles(path.join(scratch, 'client'));
     const committed = listFiles(clientDir);
     if (fresh.join('\n') !== committed.join('\n')) return true;

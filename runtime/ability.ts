@@ -87,16 +87,57 @@ function isEmptyCondition(where: WhereCondition): boolean {
   return Array.isArray(or) && or.length === 0;
 }
 
+const isPlainCondition = (value: unknown): value is WhereCondition => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isScalar = (value: unknown): boolean => value === null || ['string', 'number', 'boolean', 'bigint'].includes(typeof value);
+
+/**
+ * Rewrites CASL's disjunction of rule conditions so the database can use an index on what every
+ * rule shares (spec §5.6 row scope, issue 7): `{ OR: [{ orgId, authorId }, { orgId, status }] }`
+ * becomes `{ orgId, OR: [{ authorId }, { status }] }`, since (c ∧ x) ∨ (c ∧ y) ≡ c ∧ (x ∨ y); a
+ * branch left empty makes the disjunction true, and a single branch is unwrapped. Only equalities
+ * on scalar values are factored; any other shape is returned unchanged.
+ */
+export function factorCommonConditions(where: WhereCondition): WhereCondition {
+  const branches = where.OR;
+  if (!Array.isArray(branches) || Object.keys(where).length !== 1 || branches.length === 0 || !branches.every(isPlainCondition)) return where;
+  if (branches.length === 1) return branches[0] as WhereCondition;
+  const [first] = branches as WhereCondition[];
+  const common: WhereCondition = {};
+  for (const [key, value] of Object.entries(first ?? {})) {
+    if (key === 'AND' || key === 'OR' || key === 'NOT' || !isScalar(value)) continue;
+    if ((branches as WhereCondition[]).every((branch) => Object.hasOwn(branch, key) && branch[key] === value)) common[key] = value;
+  }
+  if (Object.keys(common).length === 0) return where;
+  const rest = (branches as WhereCondition[]).map((branch) => Object.fromEntries(Object.entries(branch).filter(([key]) => !Object.hasOwn(common, key))));
+  if (rest.some((branch) => Object.keys(branch).length === 0)) return common;
+  return { ...common, OR: rest };
+}
+
+/** Row scopes already computed, per rule set (`ability.update()` replaces the rules array). */
+const scopeCache = new WeakMap<object, Map<string, RowScope>>();
+
 /**
  * The row scope of `action` on entity `entityName` for `context` (fail closed: spec §5.6).
  * Returns `deny` rather than a condition Prisma might mis-handle when nothing is granted.
+ * Computed once per ability, action and entity.
  */
 export function rowScope(context: RequestContext, action: string, entityName: string): RowScope {
   if (context.unscoped) return UNSCOPED;
   const ability = context.ability;
   if (!ability) return DENY;
-  const where = accessibleBy(ability, action).ofType(entityName as never) as WhereCondition;
-  return isEmptyCondition(where) ? DENY : { kind: 'where', where };
+  let scopes = scopeCache.get(ability.rules);
+  if (!scopes) {
+    scopes = new Map();
+    scopeCache.set(ability.rules, scopes);
+  }
+  const key = `${action}\u0000${entityName}`;
+  let scope = scopes.get(key);
+  if (!scope) {
+    const where = accessibleBy(ability, action).ofType(entityName as never) as WhereCondition;
+    scope = isEmptyCondition(where) ? DENY : { kind: 'where', where: factorCommonConditions(where) };
+    scopes.set(key, scope);
+  }
+  return scope;
 }
 
 /**
@@ -107,6 +148,48 @@ export function scopedWhere(scope: RowScope, extra?: WhereCondition): WhereCondi
   if (scope.kind === 'deny') return undefined;
   if (scope.kind === 'unscoped') return extra ?? {};
   return extra ? { AND: [scope.where, extra] } : scope.where;
+}
+
+/** Columns each rule set's conditions test, per action and entity (undefined: not known). */
+const conditionColumnCache = new WeakMap<object, Map<string, readonly string[] | undefined>>();
+
+/**
+ * The columns of `entityName` that `ability`'s `action` rules test in their conditions — what a
+ * row must carry for field masking to evaluate those rules (spec §5.5); none when no rule
+ * restricts fields (masking then keeps every field without evaluating anything). Undefined when a
+ * condition names something other than a stored column (a relation filter): then every column
+ * is needed. `columns` are the entity's stored columns.
+ */
+export function conditionColumns(ability: AppAbility | undefined, action: string, entityName: string, columns: readonly string[]): readonly string[] | undefined {
+  if (!ability) return [];
+  let byKey = conditionColumnCache.get(ability.rules);
+  if (!byKey) {
+    byKey = new Map();
+    conditionColumnCache.set(ability.rules, byKey);
+  }
+  const key = `${action}\u0000${entityName}`;
+  if (byKey.has(key)) return byKey.get(key);
+  const found = new Set<string>();
+  let known = true;
+  // Masking only evaluates conditions when some rule restricts fields (see maskRow).
+  const rules = ability.rulesFor(action, entityName);
+  if (!rules.some((rule) => rule.fields !== undefined)) {
+    byKey.set(key, []);
+    return [];
+  }
+  const walk = (condition: unknown): void => {
+    if (Array.isArray(condition)) return condition.forEach(walk);
+    if (typeof condition !== 'object' || condition === null) return;
+    for (const [name, value] of Object.entries(condition)) {
+      if (name === 'AND' || name === 'OR' || name === 'NOT') walk(value);
+      else if (columns.includes(name)) found.add(name);
+      else known = false;
+    }
+  };
+  for (const rule of rules) walk(rule.conditions);
+  const result = known ? [...found].sort() : undefined;
+  byKey.set(key, result);
+  return result;
 }
 
 /**

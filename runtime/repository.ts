@@ -12,6 +12,7 @@ import { rowScope, scopedWhere, type WhereCondition } from './ability.js';
 import { currentContext, type RequestContext } from './context.js';
 import { emptyPage, isUuid, LIST_CAP, type Page, type PageArgs, type PageWindow, pageWindow, toPage } from './keyset.js';
 import { fail, ok, type Result } from './result.js';
+import { type ColumnKind, readColumn, type SqlReader } from './sql-reader.js';
 import { join, quoteIdentifier, raw, type Sql, sqltag, whereToSql } from './sql-scope.js';
 
 /**
@@ -25,6 +26,18 @@ export const MAX_KEYS_PER_STATEMENT = 30_000;
 /** The raw-query part of the Prisma client (`database.$queryRaw`). */
 export interface RawQueryClient {
   $queryRaw<T = unknown>(query: Sql): PromiseLike<T>;
+}
+
+/** What a repository is built with besides its Prisma delegate. */
+export interface RepositoryOptions {
+  /** The entity's stored columns (scope conditions may name them). */
+  readonly columns: readonly string[];
+  /** The kind of every stored column that is not text (how a raw row's values are read). */
+  readonly columnKinds: Readonly<Record<string, ColumnKind>>;
+  /** Runs the loader batches' statements. */
+  readonly reader: SqlReader;
+  /** Where truncation warnings go. */
+  readonly logger: Logger;
 }
 
 /** Splits `keys` into chunks of at most `size` (deterministic order). */
@@ -67,22 +80,27 @@ export function isPrismaError(error: unknown, code: string): error is Error & { 
  */
 export class EntityRepository<Row extends KeyedRow, Where extends object, Create extends object> {
   private readonly columnSet: ReadonlySet<string>;
+  /** The entity's stored columns. */
+  readonly columns: readonly string[];
+  private readonly columnKinds: Readonly<Record<string, ColumnKind>>;
+  private readonly reader: SqlReader;
+  protected readonly logger: Logger;
 
   /**
    * @param entityName the entity (and CASL subject) name, e.g. `User`; also its table name
-   * @param database the client raw statements run on (the per-parent window)
-   * @param delegate the Prisma model delegate (`database.user`)
-   * @param columns the entity's stored columns (scope conditions may name them)
-   * @param logger where truncation warnings go
+   * @param delegate the Prisma model delegate (`database.user`): pages, lookups and writes
+   * @param options columns and their kinds, the reader of loader batches, the logger
    */
   constructor(
     protected readonly entityName: string,
-    protected readonly database: RawQueryClient,
     protected readonly delegate: ModelDelegate<Row, Where, Create>,
-    readonly columns: readonly string[],
-    protected readonly logger: Logger,
+    options: RepositoryOptions,
   ) {
-    this.columnSet = new Set(columns);
+    this.columns = options.columns;
+    this.columnSet = new Set(options.columns);
+    this.columnKinds = options.columnKinds;
+    this.reader = options.reader;
+    this.logger = options.logger;
   }
 
   /** The scope of `action` in `context` combined with `extra`; undefined when it denies every row. */
@@ -139,16 +157,27 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
    * read, one statement per chunk of keys (raw SQL, so the chunk is ours, not the client's).
    * Unknown and unreadable ids are left out.
    */
-  async loadByIds(context: RequestContext, ids: readonly string[]): Promise<Row[]> {
+  async loadByIds(context: RequestContext, ids: readonly string[], columns?: readonly string[]): Promise<Row[]> {
     const unique = [...new Set(ids.filter(isUuid))];
     const condition = this.scopeCondition(context);
     if (!condition || unique.length === 0) return [];
     const rows: Row[] = [];
     for (const chunk of chunked(unique)) {
-      const statement = sqltag`SELECT t.* FROM ${quoteIdentifier(this.entityName)} t WHERE t."id" IN (${join(chunk)}) AND ${condition}`;
-      rows.push(...(await this.database.$queryRaw<Record<string, unknown>[]>(statement)).map((row) => this.fromRaw(row)));
+      const statement = sqltag`SELECT ${this.columnList(columns)} FROM ${quoteIdentifier(this.entityName)} t WHERE t."id" IN (${join(chunk)}) AND ${condition}`;
+      rows.push(...(await this.reader.read(statement)).map((row) => this.fromRaw(row)));
     }
     return rows;
+  }
+
+  /**
+   * The select list over alias `t`: the given columns (which must be stored columns; `id` is
+   * always included), or `t.*` when undefined.
+   */
+  private columnList(columns: readonly string[] | undefined): Sql {
+    if (columns === undefined) return raw('t.*');
+    const selected = new Set(['id', ...columns]);
+    for (const column of selected) if (!this.columnSet.has(column)) throw new Error(`${this.entityName} has no stored column ${column}`);
+    return join([...selected].map((column) => sqltag`t.${quoteIdentifier(column)}`), ', ');
   }
 
   /** The read scope of `context` as SQL over alias `t`; undefined when it denies every row. */
@@ -158,10 +187,10 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     return scope.kind === 'unscoped' ? raw('1 = 1') : whereToSql(scope.where, 't', this.columnSet);
   }
 
-  /** A row of a raw statement as the model row: helper columns dropped, integers as numbers. */
+  /** A row of a raw statement as Prisma returns the model row: stored columns only, values by kind. */
   private fromRaw(rawRow: Record<string, unknown>): Row {
-    const { __rank: _rank, ...row } = rawRow;
-    for (const [key, value] of Object.entries(row)) if (typeof value === 'bigint') row[key] = Number(value);
+    const row: Record<string, unknown> = {};
+    for (const column of this.columns) if (column in rawRow) row[column] = readColumn(rawRow[column], this.columnKinds[column]);
     return row as unknown as Row;
   }
 
@@ -172,14 +201,14 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
    * (`ROW_NUMBER() OVER (PARTITION BY column ORDER BY id)`), and the first `first + 1` kept per
    * parent — never one limit shared by all parents.
    */
-  async loadPagesByParent(context: RequestContext, column: string, parentIds: readonly string[], window: PageWindow): Promise<Map<string, Page<Row>>> {
+  async loadPagesByParent(context: RequestContext, column: string, parentIds: readonly string[], window: PageWindow, columns?: readonly string[]): Promise<Map<string, Page<Row>>> {
     const pages = new Map<string, Page<Row>>();
     const unique = [...new Set(parentIds)];
     const condition = this.scopeCondition(context);
     const keys = unique.filter(isUuid);
     if (condition && keys.length > 0) {
       for (const chunk of chunked(keys)) {
-        const rows = await this.database.$queryRaw<Record<string, unknown>[]>(this.rankedPageStatement(column, chunk, window, condition));
+        const rows = await this.reader.read(this.rankedPageStatement(column, chunk, window, condition, columns === undefined ? undefined : [...columns, column]));
         const byParent = new Map<string, Row[]>();
         for (const rawRow of rows) {
           const row = this.fromRaw(rawRow);
@@ -195,12 +224,15 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     return pages;
   }
 
-  /** The ranking statement of {@link loadPagesByParent} (also read by the query-plan test). */
-  rankedPageStatement(column: string, parentIds: readonly string[], window: PageWindow, condition: Sql): Sql {
+  /**
+   * The ranking statement of {@link loadPagesByParent} (also read by the query-plan test), over
+   * `columns` (undefined: every column; otherwise they must include `column`).
+   */
+  rankedPageStatement(column: string, parentIds: readonly string[], window: PageWindow, condition: Sql, columns?: readonly string[]): Sql {
     const table = quoteIdentifier(this.entityName);
     const key = quoteIdentifier(column);
     const after = window.after === undefined ? raw('') : sqltag` AND t."id" > ${window.after}`;
-    return sqltag`SELECT * FROM (SELECT t.*, ROW_NUMBER() OVER (PARTITION BY t.${key} ORDER BY t."id") AS "__rank" FROM ${table} t WHERE t.${key} IN (${join([...parentIds])})${after} AND ${condition}) ranked WHERE ranked."__rank" <= ${window.take} ORDER BY ranked.${key}, ranked."id"`;
+    return sqltag`SELECT * FROM (SELECT ${this.columnList(columns)}, ROW_NUMBER() OVER (PARTITION BY t.${key} ORDER BY t."id") AS "__rank" FROM ${table} t WHERE t.${key} IN (${join([...parentIds])})${after} AND ${condition}) ranked WHERE ranked."__rank" <= ${window.take} ORDER BY ranked.${key}, ranked."id"`;
   }
 
   /** Whether the caller's ability allows `action` on this particular row. */

@@ -18,6 +18,7 @@ import { type Authentication, TokenVerifier } from './auth.js';
 import { type AppConfig, ConfigError, loadConfig } from './config.js';
 import { type RequestContext, runInContext } from './context.js';
 import { PostgresEventTransport } from './events-postgres.js';
+import { createSqlReader, type SqlReader } from './sql-reader.js';
 import { configureConnection, createAdapterFactory, type DatabaseClient, type DatabaseOptions, isDatabaseReachable, providerOf } from './database.js';
 import type { EntityDescriptor } from './entity-metadata.js';
 import { EventBus } from './events.js';
@@ -42,6 +43,8 @@ import type { ApiCatalog } from './openapi.js';
 export interface RuntimeServices {
   readonly logger: Logger;
   readonly eventBus: EventBus;
+  /** Runs the repositories' loader batches on the same database. */
+  readonly reader: SqlReader;
 }
 
 /** Everything application-specific, as emitted in `generated/app.ts`. */
@@ -138,12 +141,13 @@ export async function startServer<Database extends DatabaseClient, Container>(
   const database = definition.createDatabase(createAdapterFactory(config.database.url), options.onQuery ? { onQuery: options.onQuery } : {});
   await configureConnection(database, provider);
   const eventBus = new EventBus();
-  const services: RuntimeServices = { logger, eventBus };
+  const reader = createSqlReader(config.database.url, options.onQuery ? { onQuery: options.onQuery } : {});
+  const services: RuntimeServices = { logger, eventBus, reader };
   const container = definition.createContainer(database, services);
   const abilities = new AbilityCache(definition.abilities(container));
   const router = new VersionRouter(definition.createRoutes(container), versioning);
   if (versioning.defaultVersion !== undefined && !router.versions().includes(versioning.defaultVersion)) {
-    await database.$disconnect();
+    await Promise.all([database.$disconnect(), reader.close()]);
     throw new ConfigError([{ variable: 'APP_HTTP__DEFAULT_VERSION', message: `names version ${versioning.defaultVersion}, which no controller declares; the declared versions are ${router.versions().join(', ') || 'none'}` }]);
   }
   const verifier = new TokenVerifier(config.auth);
@@ -233,7 +237,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     schema,
     limits,
     { operations: definition.operationGuards, global: definition.globalGuards, guards: definition.createGuards(container, runtimeGuards) },
-    (request, authentication) => ({ request, authentication, loaders: new RequestLoaders(loaderScope?.capture(request, database), registry) }),
+    (request, authentication) => ({ request, authentication, loaders: new RequestLoaders(loaderScope?.capture(request), registry) }),
     logger,
   );
   mountGraphQL(app, config, schema, logger, preparer);
@@ -289,7 +293,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
       server.closeAllConnections();
       await listening;
       await transport?.close();
-      await database.$disconnect();
+      await Promise.all([database.$disconnect(), reader.close()]);
       logger.info('stopped');
     },
   };

@@ -14,10 +14,12 @@ import { pageWindow } from '../runtime/keyset.js';
 import { createLogger } from '../runtime/logger.js';
 import { MAX_KEYS_PER_STATEMENT } from '../runtime/repository.js';
 import { raw, ScopeTranslationError, whereToSql } from '../runtime/sql-scope.js';
+import { createSqlReader, type SqlReader } from '../runtime/sql-reader.js';
 import { createTestDatabase, openDatabase, testProvider } from './support/database.js';
 
 const logger = createLogger({ level: 'silent' });
 let database: Database;
+let reader: SqlReader;
 let statements: string[];
 let orgs: string[];
 let users: { id: string; orgId: string }[];
@@ -38,6 +40,7 @@ beforeAll(async () => {
   const url = await createTestDatabase();
   statements = [];
   database = await openDatabase(url, { onQuery: (sql) => statements.push(sql) });
+  reader = createSqlReader(url, { onQuery: (sql) => statements.push(sql) });
   const next = random(42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   orgs = [];
@@ -59,7 +62,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await database.$disconnect();
+  await Promise.all([database.$disconnect(), reader.close()]);
 });
 
 const contextFor = (role: string, user: { id: string; orgId: string }): RequestContext => {
@@ -71,7 +74,7 @@ describe('the per-parent window equals per-parent Prisma findMany', () => {
   it('on 60 random cases (principal, parents, first, after, relation column)', async () => {
     const next = random(7);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
-    const repository = new PostRepository(database, logger);
+    const repository = new PostRepository(database, reader, logger);
     for (let run = 0; run < 60; run++) {
       const context = contextFor(pick(['admin', 'member', 'viewer', 'nobody']), pick(users));
       const parents = users.filter(() => next() < 0.4).map((user) => user.id);
@@ -88,7 +91,7 @@ describe('the per-parent window equals per-parent Prisma findMany', () => {
   });
 
   it('filters before ranking: hidden rows never use up a parent\'s page', async () => {
-    const repository = new PostRepository(database, logger);
+    const repository = new PostRepository(database, reader, logger);
     const viewer = users[0] ?? { id: '', orgId: '' };
     const author = users.find((user) => user.orgId === viewer.orgId && posts.some((post) => post.authorId === user.id && post.status === 'draft')) ?? viewer;
     const pages = await repository.loadPagesByParent(contextFor('viewer', viewer), 'authorId', [author.id], pageWindow({ first: 2 }));
@@ -100,14 +103,14 @@ describe('the per-parent window equals per-parent Prisma findMany', () => {
 
 describe('bounded batches', () => {
   it(`splits parents past ${MAX_KEYS_PER_STATEMENT} keys into one statement per chunk`, async () => {
-    const repository = new PostRepository(database, logger);
+    const repository = new PostRepository(database, reader, logger);
     const context = contextFor('admin', users[0] ?? { id: '', orgId: '' });
     const parents = [...users.map((user) => user.id), ...Array.from({ length: 40_000 }, (_, index) => `00000000-0000-7000-8000-${String(index).padStart(12, '0')}`)];
     const before = statements.length;
     const pages = await repository.loadPagesByParent(context, 'authorId', parents, pageWindow({ first: 3 }));
     expect(statements.length - before).toBe(2);
     expect(pages.size).toBe(parents.length);
-    const users_ = new UserRepository(database, logger);
+    const users_ = new UserRepository(database, reader, logger);
     const lookups = statements.length;
     await users_.loadByIds(context, parents);
     expect(statements.length - lookups).toBe(2);
@@ -116,7 +119,7 @@ describe('bounded batches', () => {
 
 describe('query plan (PRODUCT.md §6)', () => {
   const statementFor = (column: string, parents: number) => {
-    const repository = new PostRepository(database, logger);
+    const repository = new PostRepository(database, reader, logger);
     const member = users[3] ?? { id: '', orgId: '' };
     const scope = { OR: [{ orgId: member.orgId, authorId: member.id }, { orgId: member.orgId, status: 'published' }] };
     return repository.rankedPageStatement(column, users.slice(0, parents).map((user) => user.id), pageWindow({ first: 10 }), whereToSql(scope, 't', new Set(repository.columns)));

@@ -13,9 +13,11 @@ import { UserRepository } from '../generated/repositories/user.repository.js';
 import { ANONYMOUS, type RequestContext, runInContext, runUnscoped } from '../runtime/context.js';
 import { LIST_CAP } from '../runtime/keyset.js';
 import { createLogger } from '../runtime/logger.js';
+import { createSqlReader, type SqlReader } from '../runtime/sql-reader.js';
 import { createTestDatabase, openDatabase, seedDatabase } from './support/database.js';
 
 let database: Database;
+let reader: SqlReader;
 let seeded: Awaited<ReturnType<typeof seedDatabase>>;
 const logLines: string[] = [];
 const logger = createLogger({ level: 'info', format: 'json' }, new Writable({ write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString()), done()) }));
@@ -24,10 +26,11 @@ beforeAll(async () => {
   const url = await createTestDatabase();
   seeded = await seedDatabase(url, { orgs: 2, users: 3, posts: 2 });
   database = await openDatabase(url);
+  reader = createSqlReader(url);
 });
 
 afterAll(async () => {
-  await database.$disconnect();
+  await Promise.all([database.$disconnect(), reader.close()]);
 });
 
 const contextOf = (role: 'admin' | 'member' | 'viewer', orgIndex = 0): RequestContext => {
@@ -40,7 +43,7 @@ const contextOf = (role: 'admin' | 'member' | 'viewer', orgIndex = 0): RequestCo
 
 describe('fail closed (spec §5.6)', () => {
   it('reads nothing outside any request context', async () => {
-    const users = new UserRepository(database, logger);
+    const users = new UserRepository(database, reader, logger);
     expect(await users.page({})).toEqual({ items: [], has_more: false });
     expect(await users.findById(seeded.users[0]?.id ?? '')).toBeNull();
     expect(await users.listAll()).toEqual([]);
@@ -48,7 +51,7 @@ describe('fail closed (spec §5.6)', () => {
   });
 
   it('reads and writes nothing in a request context without an ability', async () => {
-    const users = new UserRepository(database, logger);
+    const users = new UserRepository(database, reader, logger);
     const result = await runInContext(ANONYMOUS, async () => ({
       page: await users.page({ first: 5 }),
       created: await users.create({ orgId: seeded.orgs[0]?.id ?? '', name: 'Ghost', email: 'ghost@example.com' }),
@@ -61,7 +64,7 @@ describe('fail closed (spec §5.6)', () => {
   });
 
   it('refuses a write the create rules do not allow for this very row (another org)', async () => {
-    const users = new UserRepository(database, logger);
+    const users = new UserRepository(database, reader, logger);
     const result = await runInContext(contextOf('admin', 0), () => users.create({ orgId: seeded.orgs[1]?.id ?? '', name: 'Spy', email: 'spy@example.com' }));
     expect(result).toEqual({ ok: false, failure: { code: 'FORBIDDEN', message: 'you may not create this User' } });
   });
@@ -69,7 +72,7 @@ describe('fail closed (spec §5.6)', () => {
 
 describe('explicit unscoped runs (spec §5.9)', () => {
   it('sees every org\'s rows only inside runUnscoped', async () => {
-    const users = new UserRepository(database, logger);
+    const users = new UserRepository(database, reader, logger);
     const all = await runUnscoped(() => users.page({ first: 100 }));
     expect(all.items.map((user) => user.id)).toEqual(seeded.users.map((user) => user.id).sort());
     const scoped = await runInContext(contextOf('admin', 0), () => users.page({ first: 100 }));
@@ -79,7 +82,7 @@ describe('explicit unscoped runs (spec §5.9)', () => {
 
 describe('the service-level Page (spec §2.5)', () => {
   it('has items, has_more and next_cursor only while more rows remain', async () => {
-    const posts = new PostRepository(database, logger);
+    const posts = new PostRepository(database, reader, logger);
     const context = contextOf('admin');
     const first = await runInContext(context, () => posts.page({ first: 2 }));
     expect(Object.keys(first).sort()).toEqual(['has_more', 'items', 'next_cursor']);
@@ -94,7 +97,7 @@ describe('the service-level Page (spec §2.5)', () => {
 describe('pagination mode none (spec §4.2)', () => {
   it('caps the whole collection at LIST_CAP and logs a warning naming the entity', async () => {
     await database.org.createMany({ data: Array.from({ length: LIST_CAP + 5 }, (_, index) => ({ name: `Bulk ${index}` })) });
-    const orgs = new OrgRepository(database, logger);
+    const orgs = new OrgRepository(database, reader, logger);
     logLines.length = 0;
     const all = await runUnscoped(() => orgs.listAll());
     expect(all).toHaveLength(LIST_CAP);
@@ -108,7 +111,7 @@ describe('pagination mode none (spec §4.2)', () => {
 
 describe('keys (PRODUCT.md §2)', () => {
   it('are UUID v7, so id order is creation order', async () => {
-    const users = new UserRepository(database, logger);
+    const users = new UserRepository(database, reader, logger);
     const context = contextOf('admin');
     const created: string[] = [];
     for (let index = 0; index < 5; index++) {

@@ -6,6 +6,7 @@
  */
 
 import type { IResolvers } from '@graphql-tools/utils';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { PostResolver } from '../../entities/post.resolver.js';
 import type { GraphQLContext } from '../../runtime/graphql/context.js';
 import type { Container } from '../container.js';
@@ -16,11 +17,11 @@ export function createRelationResolvers(container: Container): IResolvers<unknow
   return {
     Org: {
       /** Org.users → User rows whose orgId is this Org's id (has_many): one ranked statement per level, scoped. */
-      users: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext) => context.loaders.hasMany('User', 'orgId', parent, args),
+      users: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.hasMany('User', 'orgId', parent, args, info),
     },
     Post: {
       /** Post.author → the User whose id is Post.authorId (belongs_to): a primary-key batch; null when the caller may not read it. */
-      author: (parent: object, _args: unknown, context: GraphQLContext) => context.loaders.belongsTo('User', parent, 'authorId'),
+      author: (parent: object, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.belongsTo('User', parent, 'authorId', info),
       /**
        * The reviewer's name. `Post.reviewer` is declared but not exposed, so this hand-written field
        * stands in for it (spec §2.1); null when there is no reviewer or the caller may not read them.
@@ -30,11 +31,11 @@ export function createRelationResolvers(container: Container): IResolvers<unknow
     },
     User: {
       /** User.org → the Org whose id is User.orgId (belongs_to): a primary-key batch; null when the caller may not read it. */
-      org: (parent: object, _args: unknown, context: GraphQLContext) => context.loaders.belongsTo('Org', parent, 'orgId'),
+      org: (parent: object, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.belongsTo('Org', parent, 'orgId', info),
       /** User.posts → Post rows whose authorId is this User's id (has_many): one ranked statement per level, scoped. */
-      posts: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext) => context.loaders.hasMany('Post', 'authorId', parent, args),
+      posts: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.hasMany('Post', 'authorId', parent, args, info),
       /** User.reviews → Post rows whose reviewerId is this User's id (has_many): one ranked statement per level, scoped. */
-      reviews: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext) => context.loaders.hasMany('Post', 'reviewerId', parent, args),
+      reviews: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.hasMany('Post', 'reviewerId', parent, args, info),
     },
   };
 }

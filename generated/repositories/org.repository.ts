@@ -8,13 +8,14 @@
 
 import type { Logger } from 'pino';
 import { EntityRepository } from '../../runtime/repository.js';
+import type { SqlReader } from '../../runtime/sql-reader.js';
 import type { Database } from '../database.js';
-import { ORG_COLUMNS } from '../entities.js';
+import { ORG_COLUMN_KINDS, ORG_COLUMNS } from '../entities.js';
 import type { Org, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Org: pages, lookups, loader batches and checked writes. */
 export class OrgRepository extends EntityRepository<Org, Prisma.OrgWhereInput, Prisma.OrgUncheckedCreateInput> {
-  constructor(database: Database, logger: Logger) {
-    super('Org', database, database.org, ORG_COLUMNS, logger);
+  constructor(database: Database, reader: SqlReader, logger: Logger) {
+    super('Org', database.org, { columns: ORG_COLUMNS, columnKinds: ORG_COLUMN_KINDS, reader, logger });
   }
 }

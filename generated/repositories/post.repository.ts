@@ -8,13 +8,14 @@
 
 import type { Logger } from 'pino';
 import { EntityRepository } from '../../runtime/repository.js';
+import type { SqlReader } from '../../runtime/sql-reader.js';
 import type { Database } from '../database.js';
-import { POST_COLUMNS } from '../entities.js';
+import { POST_COLUMN_KINDS, POST_COLUMNS } from '../entities.js';
 import type { Post, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Post: pages, lookups, loader batches and checked writes. */
 export class PostRepository extends EntityRepository<Post, Prisma.PostWhereInput, Prisma.PostUncheckedCreateInput> {
-  constructor(database: Database, logger: Logger) {
-    super('Post', database, database.post, POST_COLUMNS, logger);
+  constructor(database: Database, reader: SqlReader, logger: Logger) {
+    super('Post', database.post, { columns: POST_COLUMNS, columnKinds: POST_COLUMN_KINDS, reader, logger });
   }
 }

@@ -57,6 +57,11 @@ export function fieldsConstant(entity: string): string {
   return `${constantCase(entity)}_FIELDS`;
 }
 
+/** The constant giving the kinds of an entity's non-text columns: `Post` → `POST_COLUMN_KINDS`. */
+export function columnKindsConstant(entity: string): string {
+  return `${constantCase(entity)}_COLUMN_KINDS`;
+}
+
 /** The constant listing an entity's stored columns: `User` → `USER_COLUMNS`. */
 export function columnsConstant(entity: string): string {
   return `${constantCase(entity)}_COLUMNS`;

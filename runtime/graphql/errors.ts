@@ -23,7 +23,8 @@ export type GraphQLErrorCode =
 
 /** Returns `error` with `extensions.code` set to `code` (unless it already has one). */
 export function withCode(error: GraphQLError, code: GraphQLErrorCode, extra: Record<string, unknown> = {}): GraphQLError {
-  if (error.extensions.code !== undefined) return error;
+  // graphql-jit builds some errors without `extensions`.
+  if (error.extensions?.code !== undefined) return error;
   return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
@@ -50,7 +51,7 @@ export function createErrorFormatter(logger: Logger): (error: GraphQLError | Err
     }
     const original = error.originalError;
     if (!original || original instanceof GraphQLError) {
-      return error.extensions.code === undefined ? withCode(error, 'GRAPHQL_VALIDATION_FAILED') : error;
+      return error.extensions?.code === undefined ? withCode(error, 'GRAPHQL_VALIDATION_FAILED') : error;
     }
     const classified = classifyError(original);
     if (classified.kind === 'failure') {

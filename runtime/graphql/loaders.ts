@@ -10,17 +10,18 @@
  * fields still resolve.
  */
 import DataLoader from 'dataloader';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { Logger } from 'pino';
-import { maskRow, type MaskedRow } from '../ability.js';
+import { conditionColumns, maskRow, type MaskedRow } from '../ability.js';
 import type { RequestContext } from '../context.js';
 import type { EntityDescriptor } from '../entity-metadata.js';
 import { type Page, type PageArgs, type PageWindow, pageWindow } from '../keyset.js';
-import type { KeyedRow, RawQueryClient } from '../repository.js';
+import type { KeyedRow } from '../repository.js';
+import { selectedColumns } from './projection.js';
 
-/** What a loader batch runs with: the request's ability and the client statements run on. */
+/** What a loader batch runs with: the request's principal and ability. */
 export interface BatchContext {
   readonly request: RequestContext;
-  readonly executor: RawQueryClient;
 }
 
 /**
@@ -29,8 +30,8 @@ export interface BatchContext {
  */
 export class LoaderScope {
   /** The batch context of one request. */
-  capture(request: RequestContext, executor: RawQueryClient): BatchContext {
-    return { request, executor };
+  capture(request: RequestContext): BatchContext {
+    return { request };
   }
 }
 
@@ -41,9 +42,15 @@ export class BatchContextMissingError extends Error {
 
 /** The loader side of a repository (what `generated/repositories/*` inherit). */
 export interface LoadableRepository {
-  loadByIds(context: RequestContext, ids: readonly string[]): Promise<KeyedRow[]>;
-  loadPagesByParent(context: RequestContext, column: string, parentIds: readonly string[], window: PageWindow): Promise<Map<string, Page<KeyedRow>>>;
+  /** The entity's stored columns. */
+  readonly columns: readonly string[];
+  /** `columns` undefined: every column. */
+  loadByIds(context: RequestContext, ids: readonly string[], columns?: readonly string[]): Promise<KeyedRow[]>;
+  loadPagesByParent(context: RequestContext, column: string, parentIds: readonly string[], window: PageWindow, columns?: readonly string[]): Promise<Map<string, Page<KeyedRow>>>;
 }
+
+/** Separates a loader key's parts (ids and column names never contain it). */
+const SEPARATOR = '\u0000';
 
 /** A has_many relation page on the wire (spec §2.4): the cursor is the child's primary key. */
 export interface Connection<T> {
@@ -100,24 +107,57 @@ export class RequestLoaders {
   }
 
   /**
+   * The columns a relation field at `info` needs, as a loader-key part: `*` for every column,
+   * else a comma-joined sorted list. Without `info` (a call from outside GraphQL execution) every
+   * column is read.
+   */
+  private columnsKey(entity: string, info: GraphQLResolveInfo | undefined, connection: boolean): string {
+    const descriptor = this.registry.entities.get(entity);
+    if (!info || !descriptor) return '*';
+    return selectedColumns(info, descriptor, connection)?.join(',') ?? '*';
+  }
+
+  /**
+   * What one batch reads: the union of the columns its keys ask for, plus those the caller's read
+   * rules test (masking evaluates them per row); undefined when any key needs every column.
+   */
+  private batchColumns(entity: string, batch: BatchContext, columnKeys: Iterable<string>): readonly string[] | undefined {
+    const columns = new Set<string>();
+    for (const key of columnKeys) {
+      if (key === '*') return undefined;
+      for (const column of key.split(',')) columns.add(column);
+    }
+    const tested = batch.request.unscoped ? [] : conditionColumns(batch.request.ability, 'read', entity, this.repository(entity).columns);
+    if (tested === undefined) return undefined;
+    for (const column of tested) columns.add(column);
+    return [...columns];
+  }
+
+  /**
    * belongs_to (spec §2.1): the `entity` row whose primary key is `parent[column]`, masked; null
    * when there is no key (or it is masked), no such row, or the caller may not read it (no error,
-   * spec §5.8).
+   * spec §5.8). With `info`, only the columns the selection needs are read.
    */
-  async belongsTo(entity: string, parent: object, column: string): Promise<MaskedRow<KeyedRow> | null> {
+  async belongsTo(entity: string, parent: object, column: string, info?: GraphQLResolveInfo): Promise<MaskedRow<KeyedRow> | null> {
     const id = (parent as Record<string, unknown>)[column];
     if (typeof id !== 'string') return null;
     let loader = this.byId.get(entity);
     if (!loader) {
-      loader = new DataLoader(async (ids) => {
+      // Keys are `id \0 columns`: one statement per batch over the union of the columns asked.
+      loader = new DataLoader(async (keys) => {
         const batch = this.requireBatch(entity);
-        const rows = await this.repository(entity).loadByIds(batch.request, ids);
+        const parts = keys.map((key) => key.split(SEPARATOR) as [string, string]);
+        const rows = await this.repository(entity).loadByIds(
+          batch.request,
+          parts.map(([key]) => key),
+          this.batchColumns(entity, batch, new Set(parts.map(([, columns]) => columns))),
+        );
         const byId = new Map(rows.map((row) => [row.id, this.mask(entity, batch, row)]));
-        return ids.map((key) => byId.get(key) ?? null);
+        return parts.map(([key]) => byId.get(key) ?? null);
       });
       this.byId.set(entity, loader);
     }
-    return loader.load(id);
+    return loader.load(`${id}${SEPARATOR}${this.columnsKey(entity, info, false)}`);
   }
 
   /**
@@ -125,23 +165,26 @@ export class RequestLoaders {
    * with the list rules (default 20, clamp 1..=100, unparseable `after` from the start). All
    * parents asking with the same arguments share one ranked statement.
    */
-  async hasMany(entity: string, column: string, parent: object, args: PageArgs): Promise<Connection<MaskedRow<KeyedRow>>> {
+  async hasMany(entity: string, column: string, parent: object, args: PageArgs, info?: GraphQLResolveInfo): Promise<Connection<MaskedRow<KeyedRow>>> {
     const window = pageWindow(args);
     const parentId = (parent as Record<string, unknown>).id;
     if (typeof parentId !== 'string') return toConnection({ items: [], has_more: false });
-    const key = `${entity}\u0000${column}\u0000${window.take}\u0000${window.after ?? ''}`;
+    const key = [entity, column, window.take, window.after ?? ''].join(SEPARATOR);
     let loader = this.byParent.get(key);
     if (!loader) {
-      loader = new DataLoader(async (parentIds) => {
+      // Keys are `parent id \0 columns`: one ranked statement per batch over the union of the columns asked.
+      loader = new DataLoader(async (keys) => {
         const batch = this.requireBatch(entity);
-        const pages = await this.repository(entity).loadPagesByParent(batch.request, column, parentIds, window);
-        return parentIds.map((parent) => {
+        const parts = keys.map((loadKey) => loadKey.split(SEPARATOR) as [string, string]);
+        const columns = this.batchColumns(entity, batch, new Set(parts.map(([, needed]) => needed)));
+        const pages = await this.repository(entity).loadPagesByParent(batch.request, column, parts.map(([parent]) => parent), window, columns);
+        return parts.map(([parent]) => {
           const page = pages.get(parent) ?? { items: [], has_more: false };
           return { ...page, items: page.items.map((row) => this.mask(entity, batch, row)) };
         });
       });
       this.byParent.set(key, loader);
     }
-    return toConnection(await loader.load(parentId));
+    return toConnection(await loader.load(`${parentId}${SEPARATOR}${this.columnsKey(entity, info, true)}`));
   }
 }

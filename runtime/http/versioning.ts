@@ -55,6 +55,8 @@ interface Address {
   readonly declared: Set<string>;
   /** Static segments first: `/posts/recent` wins over `/posts/:id`. */
   readonly specificity: number;
+  /** The versions serving it, in order (computed once the table is built). */
+  served: readonly string[];
 }
 
 /** What the router decided for one request. */
@@ -111,7 +113,7 @@ export class VersionRouter {
     for (const route of routes) {
       let address = byPattern.get(route.path);
       if (!address) {
-        address = { pattern: route.path, match: match(route.path, { decode: decodeURIComponent }), versioned: new Map(), unversioned: new Map(), declared: new Set(), specificity: specificityOf(route.path) };
+        address = { pattern: route.path, match: match(route.path, { decode: decodeURIComponent }), versioned: new Map(), unversioned: new Map(), declared: new Set(), specificity: specificityOf(route.path), served: [] };
         byPattern.set(route.path, address);
         this.addresses.push(address);
       }
@@ -124,6 +126,7 @@ export class VersionRouter {
       }
     }
     this.addresses.sort((a, b) => b.specificity - a.specificity);
+    for (const address of this.addresses) address.served = [...address.versioned.keys()].sort(compareVersions);
   }
 
   /** Every version some route is mounted for, in order. */
@@ -153,8 +156,8 @@ export class VersionRouter {
   }
 
   /** Versions serving an address (named in 404 / 400 answers so a caller can correct itself). */
-  private served(address: Address): string[] {
-    return [...address.versioned.keys()].sort(compareVersions);
+  private served(address: Address): readonly string[] {
+    return address.served;
   }
 
   /**
@@ -217,13 +220,19 @@ export class VersionRouter {
   }
 }
 
+/** Lifecycle headers per policy object, computed once. */
+const lifecycleCache = new WeakMap<VersionPolicy, Readonly<Record<string, string>>>();
+
 /** Headers of a response served under a version with a lifecycle policy (RFC 9745, RFC 8594). */
-export function lifecycleHeaders(policy: VersionPolicy | undefined): Record<string, string> {
+export function lifecycleHeaders(policy: VersionPolicy | undefined): Readonly<Record<string, string>> {
   if (!policy) return {};
+  const cached = lifecycleCache.get(policy);
+  if (cached) return cached;
   const headers: Record<string, string> = {};
   if (policy.deprecated === true) headers.Deprecation = 'true';
   else if (typeof policy.deprecated === 'string') headers.Deprecation = `@${Math.floor(Date.parse(policy.deprecated) / 1000)}`;
   if (policy.sunset) headers.Sunset = new Date(policy.sunset).toUTCString();
+  lifecycleCache.set(policy, headers);
   return headers;
 }
 

@@ -3,11 +3,28 @@
  * selection checks, relations for loaders) and the structure of every input type (REST bodies
  * are checked with the same rules GraphQL applies to its input objects).
  */
-import { columnsConstant, constantCase, fieldsConstant } from '../../model/naming.js';
+import { columnKindsConstant, columnsConstant, constantCase, fieldsConstant } from '../../model/naming.js';
 import type { AppModel, TypeShape } from '../../model/model.js';
 import { matchHasMany } from '../prisma/schema.js';
 import { type EmitContext, exposedEntities, inputNamed, wireFields } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
+
+/** How a raw value of a column of `type` is read back, or undefined for text (strings, ids, enums). */
+function columnKind(type: TypeShape): 'int' | 'float' | 'boolean' | 'datetime' | undefined {
+  if (type.named.kind !== 'scalar') return undefined;
+  switch (type.named.name) {
+    case 'Int':
+      return 'int';
+    case 'Float':
+      return 'float';
+    case 'Boolean':
+      return 'boolean';
+    case 'DateTime':
+      return 'datetime';
+    default:
+      return undefined;
+  }
+}
 
 /** The constant holding an input type's structure: `CreateUser` → `CREATE_USER_INPUT`. */
 export function inputConstant(name: string): string {
@@ -34,6 +51,13 @@ export function emitEntities(context: EmitContext): GeneratedFile {
   for (const entity of model.entities) {
     writeDoc(w, [`Stored columns of ${entity.name} (${entity.source.file}).`]);
     w.writeLine(`export const ${columnsConstant(entity.name)} = [${entity.columns.map((column) => quote(column.name)).join(', ')}] as const;`);
+    w.blankLine();
+    const kinds = entity.columns.flatMap((column) => {
+      const kind = columnKind(column.type);
+      return kind ? [`${column.name}: ${quote(kind)}`] : [];
+    });
+    writeDoc(w, [`How raw rows of ${entity.name} are read: the kind of each column that is not text.`]);
+    w.writeLine(`export const ${columnKindsConstant(entity.name)}: Readonly<Record<string, ${imports.type('runtime/sql-reader.ts', 'ColumnKind')}>> = ${kinds.length === 0 ? '{}' : `{ ${kinds.join(', ')} }`};`);
     w.blankLine();
     if (!entity.exposed) continue;
     writeDoc(w, [`Wire fields of ${entity.name}: what masking and selection checks consider.`]);

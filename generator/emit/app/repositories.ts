@@ -3,7 +3,7 @@
  * binding the Prisma delegate, so every query of that entity goes through the caller's row
  * scope (spec §5).
  */
-import { columnsConstant, prismaDelegate, repositoryClass, repositoryModule } from '../../model/naming.js';
+import { columnKindsConstant, columnsConstant, prismaDelegate, repositoryClass, repositoryModule } from '../../model/naming.js';
 import type { EntityModel } from '../../model/model.js';
 import { type EmitContext, keyedEntities } from '../context.js';
 import { clientPath } from '../../paths.js';
@@ -29,10 +29,12 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
   imports.type(client, 'Prisma');
   const row = imports.type(client, entity.name);
   imports.value(`${outputDir}/entities.ts`, columnsConstant(entity.name));
+  imports.value(`${outputDir}/entities.ts`, columnKindsConstant(entity.name));
+  const reader = imports.type('runtime/sql-reader.ts', 'SqlReader');
   w.writeLine(`/** Scoped data access for ${entity.name}: pages, lookups, loader batches and checked writes. */`);
   w.write(`export class ${repositoryClass(entity.name)} extends ${base}<${row}, Prisma.${entity.name}WhereInput, Prisma.${entity.name}UncheckedCreateInput>`).block(() => {
-    w.write(`constructor(database: ${database}, logger: ${logger})`).block(() => {
-      w.writeLine(`super(${quote(entity.name)}, database, database.${prismaDelegate(entity.name)}, ${columnsConstant(entity.name)}, logger);`);
+    w.write(`constructor(database: ${database}, reader: ${reader}, logger: ${logger})`).block(() => {
+      w.writeLine(`super(${quote(entity.name)}, database.${prismaDelegate(entity.name)}, { columns: ${columnsConstant(entity.name)}, columnKinds: ${columnKindsConstant(entity.name)}, reader, logger });`);
     });
   });
   return file.render();

@@ -33,12 +33,12 @@ export function emitRelations(context: EmitContext): GeneratedFile {
           for (const relation of relations) {
             if (relation.kind === 'belongsTo') {
               writeDoc(w, [`${entity.name}.${relation.name} → the ${relation.target} whose id is ${entity.name}.${relation.column} (belongs_to): a primary-key batch; null when the caller may not read it.`]);
-              w.writeLine(`${relation.name}: (parent: object, _args: unknown, context: ${graphqlContext}) => context.loaders.belongsTo(${quote(relation.target)}, parent, ${quote(relation.column)}),`);
+              w.writeLine(`${relation.name}: (parent: object, _args: unknown, context: ${graphqlContext}, info: ${imports.packageType('graphql', 'GraphQLResolveInfo')}) => context.loaders.belongsTo(${quote(relation.target)}, parent, ${quote(relation.column)}, info),`);
             } else {
               const key = matchHasMany(relation, entity, model.entities);
               if (!key) continue;
               writeDoc(w, [`${entity.name}.${relation.name} → ${relation.target} rows whose ${key.column} is this ${entity.name}'s id (has_many): one ranked statement per level, scoped.`]);
-              w.writeLine(`${relation.name}: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: ${graphqlContext}) => context.loaders.hasMany(${quote(relation.target)}, ${quote(key.column)}, parent, args),`);
+              w.writeLine(`${relation.name}: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: ${graphqlContext}, info: ${imports.packageType('graphql', 'GraphQLResolveInfo')}) => context.loaders.hasMany(${quote(relation.target)}, ${quote(key.column)}, parent, args, info),`);
             }
           }
           for (const field of fields) {

@@ -117,6 +117,7 @@ export function emitPrismaSchema(entities: readonly EntityModel[], enums: readon
     '  provider     = "prisma-client"',
     '  output       = "./client"',
     '  moduleFormat = "esm"',
+    '  compilerBuild = "small"',
     '}',
     '',
     'datasource db {',

@@ -28,8 +28,8 @@ export interface Container {
 
 /** Constructs the container on `database`, with the runtime `services` (logger, event bus). */
 export function createContainer(database: Database, services: RuntimeServices): Container {
-  const noteRepository = new NoteRepository(database, services.logger);
-  const notebookRepository = new NotebookRepository(database, services.logger);
+  const noteRepository = new NoteRepository(database, services.reader, services.logger);
+  const notebookRepository = new NotebookRepository(database, services.reader, services.logger);
   const loaderScope = new LoaderScope();
   const notebookAbilities = new NotebookAbilities();
   const noteService = new NoteService(noteRepository, services.eventBus);

@@ -7,15 +7,22 @@
 
 import type { EntityDescriptor } from '../../../runtime/entity-metadata.js';
 import type { InputFieldType } from '../../../runtime/inputs.js';
+import type { ColumnKind } from '../../../runtime/sql-reader.js';
 
 /** Stored columns of Note (entities/note.entity.ts). */
 export const NOTE_COLUMNS = ['id', 'notebookId', 'text', 'priority', 'views', 'createdAt'] as const;
+
+/** How raw rows of Note are read: the kind of each column that is not text. */
+export const NOTE_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { views: 'int', createdAt: 'datetime' };
 
 /** Wire fields of Note: what masking and selection checks consider. */
 export const NOTE_FIELDS = ['id', 'notebookId', 'text', 'priority', 'views', 'createdAt'] as const;
 
 /** Stored columns of Notebook (entities/notebook.entity.ts). */
 export const NOTEBOOK_COLUMNS = ['id', 'ownerId', 'title'] as const;
+
+/** How raw rows of Notebook are read: the kind of each column that is not text. */
+export const NOTEBOOK_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {};
 
 /** Wire fields of Notebook: what masking and selection checks consider. */
 export const NOTEBOOK_FIELDS = ['id', 'ownerId', 'title'] as const;

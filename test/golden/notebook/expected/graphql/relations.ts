@@ -6,6 +6,7 @@
  */
 
 import type { IResolvers } from '@graphql-tools/utils';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { GraphQLContext } from '../../../../runtime/graphql/context.js';
 import type { Container } from '../container.js';
 
@@ -14,11 +15,11 @@ export function createRelationResolvers(_container: Container): IResolvers<unkno
   return {
     Note: {
       /** Note.notebook → the Notebook whose id is Note.notebookId (belongs_to): a primary-key batch; null when the caller may not read it. */
-      notebook: (parent: object, _args: unknown, context: GraphQLContext) => context.loaders.belongsTo('Notebook', parent, 'notebookId'),
+      notebook: (parent: object, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.belongsTo('Notebook', parent, 'notebookId', info),
     },
     Notebook: {
       /** Notebook.notes → Note rows whose notebookId is this Notebook's id (has_many): one ranked statement per level, scoped. */
-      notes: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext) => context.loaders.hasMany('Note', 'notebookId', parent, args),
+      notes: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.hasMany('Note', 'notebookId', parent, args, info),
     },
   };
 }

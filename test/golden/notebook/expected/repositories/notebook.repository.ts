@@ -8,13 +8,14 @@
 
 import type { Logger } from 'pino';
 import { EntityRepository } from '../../../../runtime/repository.js';
+import type { SqlReader } from '../../../../runtime/sql-reader.js';
 import type { Database } from '../database.js';
-import { NOTEBOOK_COLUMNS } from '../entities.js';
+import { NOTEBOOK_COLUMN_KINDS, NOTEBOOK_COLUMNS } from '../entities.js';
 import type { Notebook, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Notebook: pages, lookups, loader batches and checked writes. */
 export class NotebookRepository extends EntityRepository<Notebook, Prisma.NotebookWhereInput, Prisma.NotebookUncheckedCreateInput> {
-  constructor(database: Database, logger: Logger) {
-    super('Notebook', database, database.notebook, NOTEBOOK_COLUMNS, logger);
+  constructor(database: Database, reader: SqlReader, logger: Logger) {
+    super('Notebook', database.notebook, { columns: NOTEBOOK_COLUMNS, columnKinds: NOTEBOOK_COLUMN_KINDS, reader, logger });
   }
 }

@@ -1,0 +1,54 @@
+/**
+ * Load generation for the benchmark (issue 7): autocannon, programmatic, against one server for a
+ * fixed duration; the figures a run reports.
+ */
+import autocannon from 'autocannon';
+
+/** One request autocannon cycles through. */
+export interface LoadRequest {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** A fresh body per request (the writes of the write mix). */
+  readonly makeBody?: () => string;
+}
+
+/** What one timed run measured. */
+export interface LoadResult {
+  /** Mean requests per second over the run. */
+  readonly requestsPerSecond: number;
+  /** Latency percentiles, milliseconds. */
+  readonly p50: number;
+  readonly p99: number;
+  readonly non2xx: number;
+  /** Connection errors and timeouts. */
+  readonly errors: number;
+  readonly requests: number;
+}
+
+/** Runs `requests` (cycled per connection) against `url` for `seconds`. */
+export async function runLoad(url: string, requests: readonly LoadRequest[], seconds: number, connections: number): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+    timeout: 10,
+    requests: requests.map((request) => ({
+      method: request.method,
+      path: request.path,
+      headers: { ...request.headers },
+      ...(request.body !== undefined ? { body: request.body } : {}),
+      ...(request.makeBody ? { setupRequest: (prepared: autocannon.Request) => ({ ...prepared, body: request.makeBody?.() }) } : {}),
+    })),
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    requests: result.requests.total,
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * The generated server under benchmark (issue 7): `generated/app.ts` started by the runtime exactly
+ * as `generated/main.ts` starts it, configured through `APP_*` variables, logging warnings only.
+ */
+import { application } from '../../generated/app.js';
+import { createLogger } from '../../runtime/logger.js';
+import { startServer } from '../../runtime/server.js';
+import type { BenchServer, ServerOptions } from './types.js';
+
+/** Starts the generated application on `options.port`. */
+export async function startGenerated(options: ServerOptions): Promise<BenchServer> {
+  const server = await startServer(application, {
+    env: { APP_DATABASE__URL: options.databaseUrl, APP_HTTP__PORT: String(options.port), APP_HTTP__HOST: '127.0.0.1', APP_AUTH__SECRET: options.secret, NODE_ENV: 'production' },
+    logger: createLogger({ level: 'warn', format: 'json' }),
+    ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+  });
+  return { url: server.url, close: () => server.close() };
+}

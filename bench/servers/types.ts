@@ -1,0 +1,19 @@
+/** What every benchmarked server takes and gives (issue 7). */
+
+/** How to start a server. */
+export interface ServerOptions {
+  /** `file:<path>` of the SQLite database to serve. */
+  readonly databaseUrl: string;
+  /** Port to listen on (0: any free one), always on 127.0.0.1. */
+  readonly port: number;
+  /** HS256 secret the bearer tokens are signed with. */
+  readonly secret: string;
+  /** Sees every SQL statement sent (statement counts); absent in timed runs. */
+  readonly onQuery?: (sql: string) => void;
+}
+
+/** A listening server. */
+export interface BenchServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
