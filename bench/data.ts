@@ -57,7 +57,7 @@ async function createDatabase(file: string, shape: Shape): Promise<BenchDatabase
   mkdirSync(path.dirname(file), { recursive: true });
   const url = `file:${file}`;
   const schema = readFileSync(path.join(ROOT, 'generated/prisma/sqlite/schema.prisma'), 'utf8');
-  await applyMigrations(schema, path.join(ROOT, 'generated/prisma/sqlite/migrations'), createAdapterFactory(url));
+  await applyMigrations(schema, path.join(ROOT, 'generated/prisma/sqlite/migrations'), await createAdapterFactory(url));
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = OFF');

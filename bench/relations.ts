@@ -24,7 +24,7 @@ import { ENTITIES, ORG_FIELDS, POST_FIELDS, USER_FIELDS } from '../generated/ent
 import { createResolvers } from '../generated/graphql/resolvers.js';
 import { maskOutput, maskRows } from '../runtime/ability.js';
 import { type RequestContext, runInContext, runUnscoped } from '../runtime/context.js';
-import { configureConnection, createAdapterFactory } from '../runtime/database.js';
+import { createAdapterFactory } from '../runtime/database.js';
 import { EventBus } from '../runtime/events.js';
 import type { GraphQLContext } from '../runtime/graphql/context.js';
 import { LoaderScope, RequestLoaders, toConnection } from '../runtime/graphql/loaders.js';
@@ -41,16 +41,15 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-relations-'));
   const url = `file:${path.join(dir, 'bench.db')}`;
   const schemaText = readFileSync(path.join(ROOT, 'generated/prisma/sqlite/schema.prisma'), 'utf8');
-  await applyMigrations(schemaText, path.join(ROOT, 'generated/prisma/sqlite/migrations'), createAdapterFactory(url));
+  await applyMigrations(schemaText, path.join(ROOT, 'generated/prisma/sqlite/migrations'), await createAdapterFactory(url));
   let statements = 0;
-  const database = createDatabase(createAdapterFactory(url), { onQuery: () => statements++ });
-  await configureConnection(database, 'sqlite');
+  const database = await createDatabase(await createAdapterFactory(url), { onQuery: () => statements++ });
   process.stdout.write(`seeding 1 org × ${USERS} users × ${POSTS_PER_USER} posts …\n`);
   const seeded = await runUnscoped(() => seed(database, { orgs: 1, users: USERS, posts: POSTS_PER_USER }));
   await database.$executeRawUnsafe('ANALYZE');
 
   const logger = createLogger({ level: 'silent' });
-  const services = { logger, eventBus: new EventBus(), reader: createSqlReader(url, { onQuery: () => statements++ }) };
+  const services = { logger, eventBus: new EventBus(), reader: await createSqlReader(url, { onQuery: () => statements++ }) };
   const container = createContainer(database, services);
   const admin = seeded.users.find((user) => user.role === 'admin');
   if (!admin) throw new Error('no admin seeded');

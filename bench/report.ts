@@ -54,6 +54,8 @@ export interface Report {
   readonly statements: readonly StatementRow[];
   readonly generator: readonly GeneratorCase[];
   readonly idleRssMegabytes: number;
+  /** Idle RSS of every server process, megabytes. */
+  readonly idleRss: { readonly generated: number; readonly floor: number; readonly expressPrisma: number; readonly naive: number };
   readonly loadedRssMegabytes: number;
   readonly targets: TargetRow[];
   readonly seconds: number;
@@ -113,7 +115,14 @@ export function renderMarkdown(report: Report): string {
   for (const row of report.statements) lines.push(`| ${row.request} | ${row.server} | ${row.statements} |`);
   lines.push('', '### generate', '', '| case | wall ms per run | stages of the last run (ms) |', '|---|---|---|');
   for (const entry of report.generator) lines.push(`| ${entry.label} | ${entry.runs.join(', ')} | ${entry.stages} |`);
-  lines.push('', `Generated server RSS: ${report.idleRssMegabytes} MB idle after boot, ${report.loadedRssMegabytes} MB after every scenario.`, '');
+  lines.push(
+    '',
+    '### Resident memory',
+    '',
+    `Idle (30 s after boot, no request yet): generated ${report.idleRss.generated} MB, floor ${report.idleRss.floor} MB, Express + Prisma ${report.idleRss.expressPrisma} MB, naive GraphQL ${report.idleRss.naive} MB.`,
+    `The generated server after every scenario: ${report.loadedRssMegabytes} MB. Every process is compiled JavaScript (\`npm run build\`), as \`npm start\` runs it.`,
+    '',
+  );
   lines.push('## Targets', '', '| target | measured | |', '|---|---|---|');
   for (const target of report.targets) lines.push(`| ${target.target} | ${target.measured} | ${target.met ? 'met' : '**missed**'} |`);
   lines.push('');

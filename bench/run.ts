@@ -19,7 +19,7 @@
  * (print only), BENCH_SECONDS (per run, default 5), BENCH_ROUNDS (default 3).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { mintToken } from '../runtime/auth.js';
@@ -42,16 +42,34 @@ const settings = {
   generatorRuns: quick ? 1 : 3,
 };
 
+/** Seconds the servers stay idle before their resident memory is read. */
+const IDLE_SECONDS = 30;
+
 const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
 
+const hasTaskset = (): boolean => ['/usr/bin/taskset', '/bin/taskset'].some((file) => existsSync(file));
+
 /** Pins this process to core 1 and returns the prefix that pins a server to core 0. */
 function pinCores(): { prefix: string[]; note: string } {
-  const hasTaskset = ['/usr/bin/taskset', '/bin/taskset'].some((file) => existsSync(file));
-  if (os.cpus().length < 2 || !hasTaskset) return { prefix: [], note: `not pinned (${hasTaskset ? 'one core' : 'no taskset'}): servers and load generator share the cores` };
+  if (os.cpus().length < 2 || !hasTaskset()) return { prefix: [], note: `not pinned (${hasTaskset() ? 'one core' : 'no taskset'}): servers and load generator share the cores` };
   execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
   return { prefix: ['taskset', '-c', '0'], note: 'each server pinned to core 0, the load generator (this process) to core 1, with taskset' };
+}
+
+/** Lets this process (and what it spawns) use every core again (the generator's timings). */
+function unpinCores(): void {
+  if (os.cpus().length >= 2 && hasTaskset()) execFileSync('taskset', ['-cp', `0-${os.cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
+}
+
+/**
+ * Compiles the servers to JavaScript (`tsconfig.bench.json` → `dist/`), as a deployment runs the
+ * generated server (`npm run build`, `npm start`): no TypeScript loader in the measured processes.
+ */
+function buildServers(): void {
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.bench.json')], { cwd: ROOT, stdio: 'inherit' });
+  copyFileSync(path.join(ROOT, 'generated/schema.graphql'), path.join(ROOT, 'dist/generated/schema.graphql'));
 }
 
 /** A server running in a child process. */
@@ -63,7 +81,7 @@ interface ChildServer {
 }
 
 async function spawnServer(name: ServerName, label: string, databaseUrl: string, pin: string[]): Promise<ChildServer> {
-  const command = [...pin, process.execPath, '--import', 'tsx', path.join(ROOT, 'bench/servers/index.ts'), name];
+  const command = [...pin, process.execPath, path.join(ROOT, 'dist/bench/servers/index.js'), name];
   const child = spawn(command[0] ?? process.execPath, command.slice(1), {
     cwd: ROOT,
     env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, BENCH_SECRET: SECRET, NODE_ENV: 'production' },
@@ -251,10 +269,15 @@ async function main(): Promise<void> {
       children.push(...Object.values(servers));
       return servers;
     };
+    log('compiling the servers (tsconfig.bench.json → dist/) …');
+    buildServers();
     const servers = await spawnAll();
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const idleRss = rssMegabytes(servers.generated?.pid ?? 0);
-    log(`generated server idle RSS: ${idleRss} MB`);
+    // Idle means idle: V8 returns memory a while after the last allocation (its memory reducer).
+    log(`servers up; idle for ${IDLE_SECONDS} s before reading their resident memory …`);
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    const idle = { generated: rssMegabytes(servers.generated?.pid ?? 0), floor: rssMegabytes(servers.floor?.pid ?? 0), expressPrisma: rssMegabytes(servers.expressPrisma?.pid ?? 0), naive: rssMegabytes(servers.naive?.pid ?? 0) };
+    const idleRss = idle.generated;
+    log(`idle RSS: generated ${idle.generated} MB, floor ${idle.floor} MB, Express + Prisma ${idle.expressPrisma} MB, naive GraphQL ${idle.naive} MB`);
 
     const { generated, floor, expressPrisma, naive, generatedDeep, floorDeep } = servers as Record<'generated' | 'floor' | 'expressPrisma' | 'naive' | 'generatedDeep' | 'floorDeep', ChildServer>;
     const userId = data.main.member.id;
@@ -341,7 +364,8 @@ async function main(): Promise<void> {
     const statements = await countStatements(data, tokens, userId);
     for (const row of statements) log(`  ${row.request.padEnd(30)} ${row.server.padEnd(16)} ${row.statements}`);
 
-    log('\ngenerate (wall clock, process start included)');
+    log('\ngenerate (wall clock, process start included, every core)');
+    unpinCores();
     const generator: GeneratorCase[] = measureGenerator(settings.generatorRuns, log);
 
     const report: Report = {
@@ -352,6 +376,7 @@ async function main(): Promise<void> {
       statements,
       generator,
       idleRssMegabytes: idleRss,
+      idleRss: idle,
       loadedRssMegabytes: loadedRss,
       targets: [],
       seconds: Math.round((Date.now() - started) / 1000),

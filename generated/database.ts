@@ -2,25 +2,25 @@
 
 /**
  * The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen
- * from APP_DATABASE__URL by runtime/database.ts.
+ * from APP_DATABASE__URL by runtime/database.ts. Only the provider's client is loaded.
  */
 
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { DatabaseOptions } from '../runtime/database.js';
-import { PrismaClient as PostgresClient } from './prisma/postgresql/client/client.js';
-import { PrismaClient as SqliteClient } from './prisma/sqlite/client/client.js';
+import type { PrismaClient as SqliteClient } from './prisma/sqlite/client/client.js';
 
 /** The Prisma client: one delegate per entity (`database.user`, …); the SQLite type stands for both. */
 export type Database = InstanceType<typeof SqliteClient>;
 
-/** The client class of the adapter's provider (the two clients share their model API). */
-function clientFor(adapter: SqlDriverAdapterFactory): typeof SqliteClient {
-  return adapter.provider === 'postgres' ? (PostgresClient as unknown as typeof SqliteClient) : SqliteClient;
+/** The client class of the adapter's provider, loaded on demand (the two clients share their model API). */
+async function clientFor(adapter: SqlDriverAdapterFactory): Promise<typeof SqliteClient> {
+  if (adapter.provider === 'postgres') return (await import('./prisma/postgresql/client/client.js')).PrismaClient as unknown as typeof SqliteClient;
+  return (await import('./prisma/sqlite/client/client.js')).PrismaClient;
 }
 
 /** Wraps a driver adapter factory in the Prisma client of its provider; `onQuery` sees every SQL statement sent. */
-export function createDatabase(adapter: SqlDriverAdapterFactory, options: DatabaseOptions = {}): Database {
-  const Client = clientFor(adapter);
+export async function createDatabase(adapter: SqlDriverAdapterFactory, options: DatabaseOptions = {}): Promise<Database> {
+  const Client = await clientFor(adapter);
   if (options.onQuery) {
     const client = new Client({ adapter, log: [{ emit: 'event', level: 'query' }] });
     const onQuery = options.onQuery;

@@ -112,14 +112,13 @@ async function migrateDeploy(root: string, url: string): Promise<string[]> {
   const { createAdapterFactory } = await import('../runtime/database.js');
   const { applyMigrations } = await import('../runtime/migrations.js');
   const { schema, dir } = await migrationSource(root, url);
-  return applyMigrations(schema, dir, createAdapterFactory(url));
+  return applyMigrations(schema, dir, await createAdapterFactory(url));
 }
 
 async function withDatabase<T>(root: string, url: string, work: (database: DatabaseClient, application: ApplicationDefinition<DatabaseClient, unknown>) => Promise<T>): Promise<T> {
-  const { configureConnection, createAdapterFactory, providerOf } = await import('../runtime/database.js');
+  const { createAdapterFactory } = await import('../runtime/database.js');
   const application = await loadApplication(root);
-  const database = application.createDatabase(createAdapterFactory(url));
-  await configureConnection(database, providerOf(url));
+  const database = await application.createDatabase(await createAdapterFactory(url));
   try {
     return await work(database, application);
   } finally {
@@ -205,7 +204,7 @@ export function createProgram(): Command {
         const { createAdapterFactory } = await import('../runtime/database.js');
         const { migrationStatus } = await import('../runtime/migrations.js');
         const { schema, dir } = await migrationSource(root(), url);
-        const status = await migrationStatus(schema, dir, createAdapterFactory(url));
+        const status = await migrationStatus(schema, dir, await createAdapterFactory(url));
         const lines = [...status.applied.map((name) => `applied  ${name}`), ...status.pending.map((name) => `pending  ${name}`), ...status.unknown.map((name) => `unknown  ${name} (in the database, not in the folder)`), ...status.edited.map((name) => `edited   ${name} (changed after it was applied)`), ...status.failed.map((name) => `failed   ${name}`)];
         process.stdout.write(`${lines.join('\n') || 'no migrations'}\n${status.pending.length} pending\n`);
         if (status.pending.length > 0 || status.failed.length > 0 || status.unknown.length > 0) process.exitCode = 1;

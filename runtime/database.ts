@@ -5,8 +5,6 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { RawQueryClient } from './repository.js';
 
@@ -38,28 +36,43 @@ export function sqliteFilePath(url: string, cwd = process.cwd()): string {
 }
 
 /**
- * The Prisma driver adapter factory for `url`. For SQLite, creates the database folder; the
- * file itself is created by the first connection.
+ * Settings every SQLite connection gets when it opens: WAL journal (readers do not block the
+ * writer; a crash loses no acknowledged write), `synchronous=NORMAL` (durable against process
+ * crashes in WAL mode), foreign keys enforced, and a 5 s wait on a locked database.
  */
-export function createAdapterFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
-  if (providerOf(url) === 'sqlite') {
-    const file = sqliteFilePath(url);
-    mkdirSync(path.dirname(file), { recursive: true });
-    return new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 5000 });
-  }
-  return new PrismaPg({ connectionString: url });
+export const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 5000'] as const;
+
+/** The part of a better-sqlite3 connection the settings need. */
+interface PragmaConnection {
+  pragma(source: string): unknown;
 }
 
 /**
- * Per-connection settings for a freshly opened client. SQLite: WAL journal (readers do not block
- * the writer; a crash loses no acknowledged write), `synchronous=NORMAL` (durable against
- * process crashes in WAL mode), foreign keys enforced.
+ * The Prisma driver adapter factory for `url`. For SQLite, creates the database folder (the file
+ * is created by the first connection) and applies {@link SQLITE_PRAGMAS} on the driver's own
+ * connection as each one opens — not through a Prisma query, so nothing is loaded before the
+ * first request needs it. Only the provider's driver is loaded (a SQLite server never loads pg,
+ * and the reverse), which keeps an idle process smaller.
  */
-export async function configureConnection(client: DatabaseClient, provider: DatabaseProvider): Promise<void> {
-  if (provider !== 'sqlite') return;
-  await client.$queryRawUnsafe('PRAGMA journal_mode = WAL');
-  await client.$queryRawUnsafe('PRAGMA synchronous = NORMAL');
-  await client.$queryRawUnsafe('PRAGMA foreign_keys = ON');
+export async function createAdapterFactory(url: string): Promise<SqlMigrationAwareDriverAdapterFactory> {
+  if (providerOf(url) === 'sqlite') {
+    const file = sqliteFilePath(url);
+    mkdirSync(path.dirname(file), { recursive: true });
+    const { PrismaBetterSqlite3 } = await import('@prisma/adapter-better-sqlite3');
+    const factory = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 5000 });
+    const connect = factory.connect.bind(factory);
+    factory.connect = async () => {
+      const adapter = await connect();
+      // The adapter keeps its better-sqlite3 connection as `client`.
+      const connection = (adapter as unknown as { client?: PragmaConnection }).client;
+      if (typeof connection?.pragma !== 'function') throw new Error('the better-sqlite3 adapter no longer exposes its connection; SQLite settings cannot be applied');
+      for (const pragma of SQLITE_PRAGMAS) connection.pragma(pragma);
+      return adapter;
+    };
+    return factory;
+  }
+  const { PrismaPg } = await import('@prisma/adapter-pg');
+  return new PrismaPg({ connectionString: url });
 }
 
 /** Whether the database answers a trivial query (`/health`). */

@@ -25,13 +25,21 @@ const DATABASE_ERROR_NAMES = new Set([
   'DriverAdapterError',
   'SqliteError',
   'DatabaseError',
+  // A loader batch or a list read straight from the driver (runtime/sql-reader.ts).
+  'SqlReadError',
   // A relation resolved without its batch context has no executor (spec §5.10).
   'BatchContextMissingError',
   // A scope the per-parent window cannot express fails closed.
   'ScopeTranslationError',
 ]);
 
-const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', 'SQLITE_BUSY', 'SQLITE_CANTOPEN']);
+const UNAVAILABLE_CODES = new Set([
+  'P1001', 'P1002', 'P1008', 'P1017', 'P2024',
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'CONNECTION_LOST',
+  // PostgreSQL: connection exceptions (class 08) and the server shutting down or starting (57P0x).
+  '08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03',
+  'SQLITE_BUSY', 'SQLITE_CANTOPEN',
+]);
 
 /** Whether `error` came from the database layer (client, adapter or driver). */
 export function isDatabaseError(error: unknown): boolean {

@@ -17,9 +17,9 @@ import { AbilityCache, type AbilityFactory } from './ability.js';
 import { type Authentication, TokenVerifier } from './auth.js';
 import { type AppConfig, ConfigError, loadConfig } from './config.js';
 import { type RequestContext, runInContext } from './context.js';
-import { PostgresEventTransport } from './events-postgres.js';
+import type { PostgresEventTransport } from './events-postgres.js';
 import { createSqlReader, type SqlReader } from './sql-reader.js';
-import { configureConnection, createAdapterFactory, type DatabaseClient, type DatabaseOptions, isDatabaseReachable, providerOf } from './database.js';
+import { createAdapterFactory, type DatabaseClient, type DatabaseOptions, isDatabaseReachable, providerOf } from './database.js';
 import type { EntityDescriptor } from './entity-metadata.js';
 import { EventBus } from './events.js';
 import type { GraphQLContext } from './graphql/context.js';
@@ -53,8 +53,8 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   readonly schemaFile: URL;
   /** Exposed entities: wire fields and relations. */
   readonly entities: readonly EntityDescriptor[];
-  /** Wraps a driver adapter in the generated Prisma client. */
-  readonly createDatabase: (adapter: SqlDriverAdapterFactory, options?: DatabaseOptions) => Database;
+  /** Wraps a driver adapter in the generated Prisma client of its provider (loaded on demand). */
+  readonly createDatabase: (adapter: SqlDriverAdapterFactory, options?: DatabaseOptions) => Promise<Database>;
   /** Constructs every provider once, dependencies first. */
   readonly createContainer: (database: Database, services: RuntimeServices) => Container;
   readonly createResolvers: (container: Container, services: RuntimeServices) => IResolvers<unknown, GraphQLContext>;
@@ -138,10 +138,9 @@ export async function startServer<Database extends DatabaseClient, Container>(
   };
 
   const provider = providerOf(config.database.url);
-  const database = definition.createDatabase(createAdapterFactory(config.database.url), options.onQuery ? { onQuery: options.onQuery } : {});
-  await configureConnection(database, provider);
+  const database = await definition.createDatabase(await createAdapterFactory(config.database.url), options.onQuery ? { onQuery: options.onQuery } : {});
   const eventBus = new EventBus();
-  const reader = createSqlReader(config.database.url, options.onQuery ? { onQuery: options.onQuery } : {});
+  const reader = await createSqlReader(config.database.url, options.onQuery ? { onQuery: options.onQuery } : {});
   const services: RuntimeServices = { logger, eventBus, reader };
   const container = definition.createContainer(database, services);
   const abilities = new AbilityCache(definition.abilities(container));
@@ -155,6 +154,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
   let transport: PostgresEventTransport | undefined;
   if (provider === 'postgresql') {
     const repositories = definition.repositories(container);
+    const { PostgresEventTransport } = await import('./events-postgres.js');
     transport = new PostgresEventTransport({
       url: config.database.url,
       bus: eventBus,

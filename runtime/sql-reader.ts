@@ -12,14 +12,38 @@
  * which knows each column's kind.
  */
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import pg from 'pg';
-import { type DatabaseOptions, providerOf, sqliteFilePath } from './database.js';
+import type pg from 'pg';
+import { type DatabaseOptions, providerOf, SQLITE_PRAGMAS, sqliteFilePath } from './database.js';
 import type { Sql } from './sql-scope.js';
 
 /** How a stored column's raw value is read back (the kinds that are not plain text). */
 export type ColumnKind = 'int' | 'float' | 'boolean' | 'datetime';
+
+/**
+ * A reader statement that failed. `code` is the database's (a SQLSTATE such as `42P01`, a
+ * `SQLITE_*` code) or the connection's (`ECONNREFUSED`, or `CONNECTION_LOST` when the driver says
+ * only that the connection ended); the error classification reads it (spec §7: `database error`,
+ * 503 when the database cannot be reached).
+ */
+export class SqlReadError extends Error {
+  override readonly name = 'SqlReadError';
+
+  constructor(
+    message: string,
+    readonly code: string,
+    options: { cause: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The reader error of a pg failure: its SQLSTATE, its socket code, or a lost connection. */
+function postgresReadError(error: unknown): SqlReadError {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return new SqlReadError(error instanceof Error ? error.message : String(error), typeof code === 'string' ? code : 'CONNECTION_LOST', { cause: error });
+}
 
 /** Runs read statements on the database the Prisma client writes to. */
 export interface SqlReader {
@@ -40,14 +64,13 @@ function sqliteValue(value: unknown): unknown {
 }
 
 class SqliteReader implements SqlReader {
-  private readonly connection: Database.Database;
   private readonly statements = new LRUCache<string, Database.Statement>({ max: STATEMENT_CACHE_SIZE });
 
   constructor(
-    file: string,
+    private readonly connection: Database.Database,
     private readonly onQuery: ((sql: string) => void) | undefined,
   ) {
-    this.connection = new Database(file, { timeout: 5_000 });
+    for (const pragma of SQLITE_PRAGMAS) this.connection.pragma(pragma);
     this.connection.pragma('query_only = ON');
   }
 
@@ -70,19 +93,12 @@ class SqliteReader implements SqlReader {
 
 /** `timestamp without time zone` (what Prisma's `DateTime` maps to) holds UTC: read it as UTC. */
 const TIMESTAMP_OID = 1114;
-const types = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === TIMESTAMP_OID && format !== 'binary' ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`) : pg.types.getTypeParser(oid, format as 'text'),
-} as pg.CustomTypesConfig;
 
 class PostgresReader implements SqlReader {
-  private readonly pool: pg.Pool;
-
   constructor(
-    url: string,
+    private readonly pool: pg.Pool,
     private readonly onQuery: ((sql: string) => void) | undefined,
   ) {
-    this.pool = new pg.Pool({ connectionString: url, max: 5, types });
     // An idle connection lost during an outage must not crash the process; the next read reconnects.
     this.pool.on('error', () => undefined);
   }
@@ -93,8 +109,12 @@ class PostgresReader implements SqlReader {
     this.onQuery?.(statement.text);
     // A Date binds as UTC text: the column is `timestamp without time zone` holding UTC.
     const values = statement.values.map((value) => (value instanceof Date ? value.toISOString() : value));
-    const result = await this.pool.query({ name, text: statement.text, values });
-    return result.rows as Record<string, unknown>[];
+    try {
+      const result = await this.pool.query({ name, text: statement.text, values });
+      return result.rows as Record<string, unknown>[];
+    } catch (error) {
+      throw postgresReadError(error);
+    }
   }
 
   async close(): Promise<void> {
@@ -102,9 +122,21 @@ class PostgresReader implements SqlReader {
   }
 }
 
-/** The reader of the database at `url` (`file:` or `postgres://`); `onQuery` sees each statement. */
-export function createSqlReader(url: string, options: DatabaseOptions = {}): SqlReader {
-  return providerOf(url) === 'sqlite' ? new SqliteReader(sqliteFilePath(url), options.onQuery) : new PostgresReader(url, options.onQuery);
+/**
+ * The reader of the database at `url` (`file:` or `postgres://`); `onQuery` sees each statement.
+ * Loads only the provider's driver.
+ */
+export async function createSqlReader(url: string, options: DatabaseOptions = {}): Promise<SqlReader> {
+  if (providerOf(url) === 'sqlite') {
+    const { default: Sqlite } = await import('better-sqlite3');
+    return new SqliteReader(new Sqlite(sqliteFilePath(url), { timeout: 5_000 }), options.onQuery);
+  }
+  const { default: postgres } = await import('pg');
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      oid === TIMESTAMP_OID && format !== 'binary' ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`) : postgres.types.getTypeParser(oid, format as 'text'),
+  } as pg.CustomTypesConfig;
+  return new PostgresReader(new postgres.Pool({ connectionString: url, max: 5, types }), options.onQuery);
 }
 
 /**

@@ -40,7 +40,7 @@ beforeAll(async () => {
   const url = await createTestDatabase();
   statements = [];
   database = await openDatabase(url, { onQuery: (sql) => statements.push(sql) });
-  reader = createSqlReader(url, { onQuery: (sql) => statements.push(sql) });
+  reader = await createSqlReader(url, { onQuery: (sql) => statements.push(sql) });
   const next = random(42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   orgs = [];

@@ -26,7 +26,7 @@ beforeAll(async () => {
   const url = await createTestDatabase();
   seeded = await seedDatabase(url, { orgs: 2, users: 3, posts: 2 });
   database = await openDatabase(url);
-  reader = createSqlReader(url);
+  reader = await createSqlReader(url);
 });
 
 afterAll(async () => {
@@ -122,5 +122,25 @@ describe('keys (PRODUCT.md §2)', () => {
     }
     for (const id of created) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect([...created].sort()).toEqual(created);
+  });
+});
+
+describe('reads straight from the driver, or through Prisma when the filter needs it (issue 7)', () => {
+  it('returns the same rows, with the same values, either way', async () => {
+    const posts = new PostRepository(database, reader, logger);
+    const context = contextOf('member');
+    const member = context.principal?.sub ?? '';
+    // A filter on a column translates to SQL; one through a relation does not and goes to Prisma.
+    const direct = await runInContext(context, () => posts.page({ first: 100 }, { authorId: member }));
+    const throughPrisma = await runInContext(context, () => posts.page({ first: 100 }, { author: { id: member } }));
+    expect(direct.items.length).toBeGreaterThan(0);
+    expect(direct).toEqual(throughPrisma);
+    for (const post of direct.items) {
+      expect(post.createdAt).toBeInstanceOf(Date);
+      expect(post.publishedAt === null || post.publishedAt instanceof Date).toBe(true);
+    }
+    const one = direct.items[0];
+    expect(await runInContext(context, () => posts.findById(one?.id ?? ''))).toEqual(one);
+    expect(await runInContext(context, () => posts.findById((one?.id ?? '').toUpperCase()))).toEqual(one);
   });
 });

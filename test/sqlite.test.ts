@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { sqliteFilePath } from '../runtime/database.js';
+import { createTestDatabase, openDatabase } from './support/database.js';
 import { startTestServer } from './support/server.js';
 
 describe('SQLite', () => {
@@ -15,6 +16,21 @@ describe('SQLite', () => {
       expect(journal).toBe('wal');
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe('SQLite connection settings', () => {
+  it('opens every Prisma connection with synchronous=NORMAL, foreign keys on and a busy timeout', async () => {
+    const database = await openDatabase(await createTestDatabase('sqlite'));
+    try {
+      const read = async (pragma: string): Promise<number> => Number(Object.values((await database.$queryRawUnsafe<Record<string, unknown>[]>(`PRAGMA ${pragma}`))[0] ?? {})[0]);
+      expect(await read('synchronous')).toBe(1);
+      expect(await read('foreign_keys')).toBe(1);
+      expect(await read('busy_timeout')).toBe(5000);
+      expect(String(Object.values((await database.$queryRawUnsafe<Record<string, unknown>[]>('PRAGMA journal_mode'))[0] ?? {})[0])).toBe('wal');
+    } finally {
+      await database.$disconnect();
     }
   });
 });

@@ -39,7 +39,7 @@ async function execute(url: string, sql: string): Promise<Record<string, unknown
 describe(`migrations (${provider})`, () => {
   it('applies every committed migration to a fresh database and reports none pending', async () => {
     const url = await createTestDatabase();
-    const status = await migrationStatus(schema, migrations, createAdapterFactory(url));
+    const status = await migrationStatus(schema, migrations, await createAdapterFactory(url));
     expect(status.pending).toEqual([]);
     expect(status.applied).toEqual(readMigrationFolders(migrations).map((folder) => folder.name));
     const query =

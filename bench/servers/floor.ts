@@ -10,7 +10,6 @@ import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { jwtVerify } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
-import { sqliteFilePath } from '../../runtime/database.js';
 import { DOCUMENTS } from '../scenarios.js';
 import type { BenchServer, ServerOptions } from './types.js';
 
@@ -46,7 +45,7 @@ const isoDate = (text: string | null): string | null => (text === null ? null : 
 
 /** Starts the floor on `options.port`. */
 export async function startFloor(options: ServerOptions): Promise<BenchServer> {
-  const sqlite = new Database(sqliteFilePath(options.databaseUrl));
+  const sqlite = new Database(options.databaseUrl.replace(/^file:/, ''));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

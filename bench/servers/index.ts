@@ -1,22 +1,20 @@
 /**
  * The benchmarked servers by name, and the child-process entry point the benchmark spawns (pinned
- * to one core): `node --import tsx bench/servers/index.ts <name>` with `BENCH_DATABASE_URL` and
- * `BENCH_SECRET`; prints `{"url": …}` once listening and stops on SIGTERM.
+ * to one core): `node dist/bench/servers/index.js <name>` with `BENCH_DATABASE_URL` and
+ * `BENCH_SECRET`; prints `{"url": …}` once listening and stops on SIGTERM. Each server's module is
+ * imported only when that server is started, so a process holds only what it serves (its RSS is
+ * reported).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startExpressPrisma } from './express-prisma.js';
-import { startFloor } from './floor.js';
-import { startGenerated } from './generated.js';
-import { startNaiveGraphQL } from './naive-graphql.js';
 import type { BenchServer, ServerOptions } from './types.js';
 
-/** Every server the benchmark runs. */
+/** Every server the benchmark runs, loaded on demand. */
 export const SERVERS = {
-  generated: startGenerated,
-  floor: startFloor,
-  'express-prisma': startExpressPrisma,
-  'naive-graphql': startNaiveGraphQL,
+  generated: async (options: ServerOptions) => (await import('./generated.js')).startGenerated(options),
+  floor: async (options: ServerOptions) => (await import('./floor.js')).startFloor(options),
+  'express-prisma': async (options: ServerOptions) => (await import('./express-prisma.js')).startExpressPrisma(options),
+  'naive-graphql': async (options: ServerOptions) => (await import('./naive-graphql.js')).startNaiveGraphQL(options),
 } as const satisfies Record<string, (options: ServerOptions) => Promise<BenchServer>>;
 
 /** A server's name. */

@@ -40,10 +40,15 @@ export class ImportSet {
     return alias ?? name;
   }
 
-  /** Imports a type only. */
-  type(file: string, name: string): string {
-    this.add(this.types, file, name);
-    return name;
+  /** Imports a type only, under `alias` when given; returns the local name. */
+  type(file: string, name: string, alias?: string): string {
+    this.add(this.types, file, alias ? `${name} as ${alias}` : name);
+    return alias ?? name;
+  }
+
+  /** The specifier of a project-relative module for a dynamic `import()` from this file. */
+  dynamic(file: string): string {
+    return this.specifier(file);
   }
 
   /** Imports a declared value (class, schema) by its source reference. */

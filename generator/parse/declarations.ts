@@ -4,7 +4,7 @@
  * Never throws on bad declarations: what it cannot read becomes a `ParseProblem` or an
  * `unsupported` type, which validation rules report with `file:line:col`.
  */
-import { type ClassDeclaration, type Decorator, type MethodDeclaration, Node, type ParameterDeclaration, type PropertyDeclaration } from 'ts-morph';
+import { type ClassDeclaration, type Decorator, type MethodDeclaration, Node, type ParameterDeclaration, type PropertyDeclaration } from './ts-morph.js';
 import type {
   AppModel,
   BelongsToModel,

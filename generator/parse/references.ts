@@ -4,7 +4,7 @@
  * repositories on a first run), and reading decorator arguments into plain values.
  */
 import path from 'node:path';
-import { type Decorator, type Identifier, Node, type SourceFile, SyntaxKind } from 'ts-morph';
+import { type Decorator, type Identifier, Node, type SourceFile, SyntaxKind } from './ts-morph.js';
 import type { SourceRef, SourceSpan } from '../model/model.js';
 import type { ProjectLayout } from './project.js';
 

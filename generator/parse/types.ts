@@ -8,7 +8,7 @@
  * Anything else becomes an `unsupported` type carrying the reason, which the `type-unsupported`
  * rule reports with its location; reading never throws.
  */
-import { Node, SyntaxKind, type TypeNode } from 'ts-morph';
+import { Node, SyntaxKind, type TypeNode } from './ts-morph.js';
 import type { EnumModel, InputFieldModel, InputModel, NamedType, ReturnShape, ScalarName, TypeShape } from '../model/model.js';
 import { docOf, type ReferenceResolver, spanOf } from './references.js';
 import type { ProjectLayout } from './project.js';

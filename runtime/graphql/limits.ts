@@ -17,6 +17,7 @@
  * rule counts `edges` and `node` as levels, which would make a three-level has_many chain read
  * as thirteen), and introspection is exempt.
  */
+import { LRUCache } from 'lru-cache';
 import { type ExecutionArgs, type FieldNode, type FragmentDefinitionNode, getNamedType, getOperationAST, GraphQLError, type GraphQLObjectType, type GraphQLSchema, isObjectType, Kind, type SelectionSetNode } from 'graphql';
 import { type ComplexityEstimatorArgs, getComplexity } from 'graphql-query-complexity';
 import { clampPageSize } from '../keyset.js';
@@ -98,8 +99,30 @@ export class QueryLimits {
     return own + this.selectionDepth(schema, named, node.selectionSet, fragments, visiting);
   }
 
-  /** Checks one validated operation: refusals before it runs, and the cost it reports. */
+  /** Results already computed, per document, then operation name and variables. */
+  private readonly checked = new WeakMap<ExecutionArgs['document'], LRUCache<string, LimitCheck>>();
+
+  /**
+   * Checks one validated operation: refusals before it runs, and the cost it reports. The result
+   * depends only on the document, operation name and variables (scores read `first`), so it is
+   * computed once per distinct combination.
+   */
   check(args: ExecutionArgs): LimitCheck {
+    let byInput = this.checked.get(args.document);
+    if (!byInput) {
+      byInput = new LRUCache<string, LimitCheck>({ max: 256 });
+      this.checked.set(args.document, byInput);
+    }
+    const key = `${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? {})}`;
+    const cached = byInput.get(key);
+    if (cached) return cached;
+    const result = this.compute(args);
+    // A check that variables could not be scored with is not remembered (execution refuses it).
+    if (result.errors.length > 0 || result.extensions) byInput.set(key, result);
+    return result;
+  }
+
+  private compute(args: ExecutionArgs): LimitCheck {
     const { maxDepth, maxComplexity } = this.options;
     const depth = this.depth(args.schema, args.document, args.operationName);
     if (depth > maxDepth) {

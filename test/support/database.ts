@@ -10,7 +10,7 @@ import pg from 'pg';
 import { createDatabase, type Database } from '../../generated/database.js';
 import { type SeedResult, seed } from '../../entities/seed.js';
 import { runUnscoped } from '../../runtime/context.js';
-import { configureConnection, createAdapterFactory, type DatabaseOptions, type DatabaseProvider, providerOf } from '../../runtime/database.js';
+import { createAdapterFactory, type DatabaseOptions, type DatabaseProvider } from '../../runtime/database.js';
 import { applyMigrations } from '../../runtime/migrations.js';
 import { ROOT } from './project.js';
 
@@ -49,14 +49,13 @@ export async function createPostgresDatabase(admin = process.env.TEST_POSTGRES_U
 export async function createTestDatabase(provider: DatabaseProvider = testProvider(), postgresUrl?: string): Promise<string> {
   const url = provider === 'postgresql' ? await createPostgresDatabase(postgresUrl) : `file:${path.join(mkdtempSync(path.join(os.tmpdir(), 'rs-test-')), 'app.db')}`;
   const schema = readFileSync(path.join(ROOT, `generated/prisma/${provider}/schema.prisma`), 'utf8');
-  await applyMigrations(schema, path.join(ROOT, `generated/prisma/${provider}/migrations`), createAdapterFactory(url));
+  await applyMigrations(schema, path.join(ROOT, `generated/prisma/${provider}/migrations`), await createAdapterFactory(url));
   return url;
 }
 
 /** Opens the generated Prisma client on `url` (close it with `$disconnect`). */
 export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
-  const database = createDatabase(createAdapterFactory(url), options);
-  await configureConnection(database, providerOf(url));
+  const database = await createDatabase(await createAdapterFactory(url), options);
   return database;
 }
 

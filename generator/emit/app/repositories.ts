@@ -48,23 +48,25 @@ export function emitRepositories(context: EmitContext): GeneratedFile[] {
 /** The `database.ts` file: the Prisma client type and its construction from a driver adapter. */
 export function emitDatabase(context: EmitContext): GeneratedFile {
   const { outputDir } = context;
-  const file = new TypeScriptFile('database.ts', context, 'The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/database.ts.');
+  const file = new TypeScriptFile('database.ts', context, 'The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/database.ts. Only the provider\'s client is loaded.');
   const { body: w, imports } = file;
-  imports.value(`${outputDir}/${clientPath('sqlite')}/client.ts`, 'PrismaClient', 'SqliteClient');
-  imports.value(`${outputDir}/${clientPath('postgresql')}/client.ts`, 'PrismaClient', 'PostgresClient');
+  const sqlite = `${outputDir}/${clientPath('sqlite')}/client.ts`;
+  const postgres = `${outputDir}/${clientPath('postgresql')}/client.ts`;
+  imports.type(sqlite, 'PrismaClient', 'SqliteClient');
   const adapter = imports.packageType('@prisma/driver-adapter-utils', 'SqlDriverAdapterFactory');
   const options = imports.type('runtime/database.ts', 'DatabaseOptions');
   w.writeLine('/** The Prisma client: one delegate per entity (`database.user`, …); the SQLite type stands for both. */');
   w.writeLine('export type Database = InstanceType<typeof SqliteClient>;');
   w.blankLine();
-  w.writeLine('/** The client class of the adapter\'s provider (the two clients share their model API). */');
-  w.write('function clientFor(adapter: SqlDriverAdapterFactory): typeof SqliteClient').block(() => {
-    w.writeLine("return adapter.provider === 'postgres' ? (PostgresClient as unknown as typeof SqliteClient) : SqliteClient;");
+  w.writeLine('/** The client class of the adapter\'s provider, loaded on demand (the two clients share their model API). */');
+  w.write(`async function clientFor(adapter: ${adapter}): Promise<typeof SqliteClient>`).block(() => {
+    w.writeLine(`if (adapter.provider === 'postgres') return (await import(${quote(imports.dynamic(postgres))})).PrismaClient as unknown as typeof SqliteClient;`);
+    w.writeLine(`return (await import(${quote(imports.dynamic(sqlite))})).PrismaClient;`);
   });
   w.blankLine();
   w.writeLine('/** Wraps a driver adapter factory in the Prisma client of its provider; `onQuery` sees every SQL statement sent. */');
-  w.write(`export function createDatabase(adapter: ${adapter}, options: ${options} = {}): Database`).block(() => {
-    w.writeLine('const Client = clientFor(adapter);');
+  w.write(`export async function createDatabase(adapter: ${adapter}, options: ${options} = {}): Promise<Database>`).block(() => {
+    w.writeLine('const Client = await clientFor(adapter);');
     w.write('if (options.onQuery)').block(() => {
       w.writeLine("const client = new Client({ adapter, log: [{ emit: 'event', level: 'query' }] });");
       w.writeLine('const onQuery = options.onQuery;');
