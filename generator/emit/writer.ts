@@ -17,6 +17,9 @@ export interface GeneratedFile {
 }
 
 /** Named imports of one emitted file, rendered sorted by module then name. */
+/** An absolute anchor deeper than any `../` chain a layout produces, for cwd-free relative paths. */
+const VIRTUAL_ROOT = `/${'project/'.repeat(64)}`;
+
 export class ImportSet {
   private readonly values = new Map<string, Set<string>>();
   private readonly types = new Map<string, Set<string>>();
@@ -77,7 +80,10 @@ export class ImportSet {
   private specifier(file: string): string {
     if (file.startsWith('package:')) return file.slice('package:'.length);
     const located = file.startsWith('runtime/') ? path.posix.join(this.runtimeDir, file.slice('runtime/'.length)) : file;
-    let relative = path.posix.relative(path.posix.dirname(this.fromFile), located).replace(/\.ts$/, '.js');
+    // Both paths are project-relative and may climb above the project (a runtime outside it):
+    // anchor them under a deep virtual root so the answer never depends on the working directory.
+    const from = path.posix.join(VIRTUAL_ROOT, path.posix.dirname(this.fromFile));
+    let relative = path.posix.relative(from, path.posix.join(VIRTUAL_ROOT, located)).replace(/\.ts$/, '.js');
     if (!relative.startsWith('.')) relative = `./${relative}`;
     return relative;
   }

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatHeadline } from '../../generator/diagnostics/format.js';
+import { ImportSet } from '../../generator/emit/writer.js';
 import { type PlannedOutput, planOutput } from '../../generator/pipeline.js';
 import { layoutAt, ROOT } from '../support/project.js';
 
@@ -51,6 +52,27 @@ describe('golden output', () => {
       for (const [file, content] of output) expect(content, file).toBe(readFileSync(path.join(expectedDir, file), 'utf8'));
     });
   }
+});
+
+describe('import specifiers', () => {
+  it('climb out of the project by the layout alone, whatever the working directory', () => {
+    const original = process.cwd();
+    const specifiers: string[] = [];
+    try {
+      for (const cwd of ['/', ROOT, path.join(ROOT, 'test/golden')]) {
+        process.chdir(cwd);
+        const imports = new ImportSet('generated/app.ts', '../../../runtime');
+        imports.type('runtime/server.ts', 'ApplicationDefinition');
+        imports.value('entities/user.entity.ts', 'User');
+        specifiers.push(imports.render().join('\n'));
+      }
+    } finally {
+      process.chdir(original);
+    }
+    expect(specifiers[0]).toContain("from '../../../../runtime/server.js'");
+    expect(specifiers[0]).toContain("from '../entities/user.entity.js'");
+    expect(new Set(specifiers).size).toBe(1);
+  });
 });
 
 describe('determinism', () => {

@@ -5,7 +5,7 @@
  * routes and the ability factory. Read a request from here: routes → controller → service → repository.
  */
 
-import type { ApplicationDefinition } from '../../../runtime/server.js';
+import type { ApplicationDefinition } from '../../../../runtime/server.js';
 import { type Container, createContainer } from './container.js';
 import { createDatabase, type Database } from './database.js';
 import { ENTITIES } from './entities.js';

@@ -5,8 +5,8 @@
  * first. Dependency injection is resolved at generate time from constructor parameter types.
  */
 
-import { LoaderScope } from '../../../runtime/graphql/loaders.js';
-import type { RuntimeServices } from '../../../runtime/server.js';
+import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
+import type { RuntimeServices } from '../../../../runtime/server.js';
 import { NotebookAbilities } from '../entities/app.module.js';
 import { NoteResolver } from '../entities/note.resolver.js';
 import { NoteService } from '../entities/note.service.js';

@@ -6,7 +6,7 @@
  */
 
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import type { DatabaseOptions } from '../../../runtime/database.js';
+import type { DatabaseOptions } from '../../../../runtime/database.js';
 import type { PrismaClient as SqliteClient } from './prisma/sqlite/client/client.js';
 
 /** The Prisma client: one delegate per entity (`database.user`, …); the SQLite type stands for both. */

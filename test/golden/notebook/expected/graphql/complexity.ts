@@ -5,7 +5,7 @@
  * scores 1 + its children. `first` is the page size the field will use (absent → 20, clamped to 1..=100).
  */
 
-import type { FieldComplexity } from '../../../../runtime/graphql/limits.js';
+import type { FieldComplexity } from '../../../../../runtime/graphql/limits.js';
 
 /** Scores of fields that do not use the default, by `Type.field`. */
 export const FIELD_COMPLEXITY: Readonly<Record<string, FieldComplexity>> = {

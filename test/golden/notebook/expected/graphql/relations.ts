@@ -7,7 +7,7 @@
 
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLResolveInfo } from 'graphql';
-import type { GraphQLContext } from '../../../../runtime/graphql/context.js';
+import type { GraphQLContext } from '../../../../../runtime/graphql/context.js';
 import type { Container } from '../container.js';
 
 /** The resolvers of every exposed relation and computed field, by type. */

@@ -5,7 +5,7 @@
  * (runtime/openapi.ts). The documents of the default configuration are beside this file.
  */
 
-import type { ApiCatalog } from '../../../../runtime/openapi.js';
+import type { ApiCatalog } from '../../../../../runtime/openapi.js';
 
 export const API_CATALOG: ApiCatalog = {
   "title": "Resource Service API",

@@ -7,8 +7,8 @@
  */
 
 import type { Logger } from 'pino';
-import { EntityRepository } from '../../../../runtime/repository.js';
-import type { SqlReader } from '../../../../runtime/sql-reader.js';
+import { EntityRepository } from '../../../../../runtime/repository.js';
+import type { SqlReader } from '../../../../../runtime/sql-reader.js';
 import type { Database } from '../database.js';
 import { NOTE_COLUMN_KINDS, NOTE_COLUMNS } from '../entities.js';
 import type { Note, Prisma } from '../prisma/sqlite/client/client.js';

@@ -7,8 +7,8 @@
  */
 
 import type { Logger } from 'pino';
-import { EntityRepository } from '../../../../runtime/repository.js';
-import type { SqlReader } from '../../../../runtime/sql-reader.js';
+import { EntityRepository } from '../../../../../runtime/repository.js';
+import type { SqlReader } from '../../../../../runtime/sql-reader.js';
 import type { Database } from '../database.js';
 import { NOTEBOOK_COLUMN_KINDS, NOTEBOOK_COLUMNS } from '../entities.js';
 import type { Notebook, Prisma } from '../prisma/sqlite/client/client.js';
