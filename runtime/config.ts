@@ -52,6 +52,20 @@ export const configSchema = z.object({
     bodyLimit: z.string().regex(/^\d+(b|kb|mb)$/i, { message: 'expected a size such as 100kb or 1mb' }).default('100kb'),
     /** Milliseconds in-flight requests get to finish on SIGTERM. */
     shutdownTimeout: integer(0, 600_000).default(10_000),
+    /** Milliseconds a request may take to arrive in full (headers and body) before it gets 408. */
+    requestTimeout: integer(1_000, 600_000).default(30_000),
+    /** Origins allowed cross-origin (comma-separated, or `*`); empty: no CORS headers, same origin only. */
+    corsOrigins: z
+      .string()
+      .default('')
+      .transform((value) => value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''))
+      .pipe(z.array(z.union([z.literal('*'), z.url({ message: 'expected origins such as https://app.example.com, comma-separated, or *' })]))),
+    /** Requests per client address per window; 0 turns rate limiting off (the default). */
+    rateLimit: integer(0, 1_000_000).default(0),
+    /** The rate-limit window in milliseconds. */
+    rateLimitWindow: integer(1_000, 86_400_000).default(60_000),
+    /** Behind a proxy: trust X-Forwarded-For from this many hops (rate limits key on the client's address). */
+    trustProxy: integer(0, 10).default(0),
   }),
   graphql: z.object({
     path: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, { message: 'expected a path such as /graphql' }).default('/graphql'),
@@ -59,6 +73,10 @@ export const configSchema = z.object({
     emitSdl: booleanFlag.default(false),
     maxDepth: integer(1, 1000).default(10),
     maxComplexity: integer(1, 100_000_000).default(10_000),
+    /** Milliseconds a WebSocket client has to send `connection_init` before it is closed (4408). */
+    connectionInitTimeout: integer(100, 600_000).default(10_000),
+    /** Events a subscription may have waiting for a slow client before its connection is closed (1013). */
+    subscriptionQueue: integer(1, 1_000_000).default(1_000),
   }),
   log: z.object({
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info'),

@@ -3,8 +3,29 @@
  * topic, subscription resolvers iterate them. In process it is `graphql-subscriptions`' PubSub;
  * a cross-process transport (PostgreSQL LISTEN/NOTIFY) can be attached so every worker's
  * subscribers see every publish.
+ *
+ * Every subscription holds a bounded queue: items wait there while the subscriber's socket is
+ * busy sending earlier ones. A subscriber that falls `maxQueued` items behind is too slow to
+ * keep up: its queue is dropped, it is unsubscribed, the handler of {@link asSubscriber} is told
+ * (the WebSocket layer closes the connection) and its iterator fails with {@link SlowConsumerError},
+ * instead of letting the queue, and the server's memory, grow without bound.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { PubSub } from 'graphql-subscriptions';
+
+/** Told, once, that a subscription created in its scope fell too far behind. */
+export type SlowConsumerHandler = (error: SlowConsumerError) => void;
+
+const subscriberScope = new AsyncLocalStorage<SlowConsumerHandler>();
+
+/**
+ * Runs `body` (which creates subscriptions) so that a subscription it creates reports falling
+ * behind to `onSlowConsumer` at once, while its reader may still be blocked on a stalled socket.
+ * The transport uses it to close that connection.
+ */
+export function asSubscriber<T>(onSlowConsumer: SlowConsumerHandler, body: () => T): T {
+  return subscriberScope.run(onSlowConsumer, body);
+}
 
 /** Carries events between processes; attached by the server when the database supports it. */
 export interface EventTransport {
@@ -12,10 +33,32 @@ export interface EventTransport {
   send(topic: string, payload: unknown): void;
 }
 
+/** Options of {@link EventBus}. */
+export interface EventBusOptions {
+  /** Items one subscription may hold unsent before it is dropped as too slow (default 1000). */
+  readonly maxQueued?: number;
+}
+
+/** A subscriber fell `limit` items behind on `topic`: its subscription ends. */
+export class SlowConsumerError extends Error {
+  constructor(
+    readonly topic: string,
+    readonly limit: number,
+  ) {
+    super(`subscriber fell ${limit} items behind on ${topic}`);
+    this.name = 'SlowConsumerError';
+  }
+}
+
 /** Publishes and subscribes to topics. One instance per process, injected into services. */
 export class EventBus {
   private readonly local = new PubSub<Record<string, unknown>>();
+  private readonly maxQueued: number;
   private transport: EventTransport | undefined;
+
+  constructor(options: EventBusOptions = {}) {
+    this.maxQueued = options.maxQueued ?? 1000;
+  }
 
   /** Routes publishes through `transport` (which must call {@link deliver} on every process). */
   attach(transport: EventTransport): void {
@@ -33,8 +76,72 @@ export class EventBus {
     void this.local.publish(topic, payload);
   }
 
-  /** An async iterator over the items published on `topic` from now on. */
+  /**
+   * An async iterator over the items published on `topic` from now on, holding at most
+   * `maxQueued` unread items; past that, `next()` rejects with {@link SlowConsumerError}.
+   */
   subscribe<T>(topic: string): AsyncIterableIterator<T> {
-    return this.local.asyncIterableIterator<T>(topic);
+    return new BoundedSubscription<T>(this.local, topic, this.maxQueued);
+  }
+}
+
+/** One subscription's queue between the publishers and its reader. */
+class BoundedSubscription<T> implements AsyncIterableIterator<T> {
+  private readonly queued: T[] = [];
+  private readonly waiting: Array<{ resolve(result: IteratorResult<T>): void; reject(error: Error): void }> = [];
+  private readonly subscription: Promise<number>;
+  private readonly onSlowConsumer = subscriberScope.getStore();
+  private failure: SlowConsumerError | undefined;
+  private done = false;
+
+  constructor(
+    private readonly pubsub: PubSub<Record<string, unknown>>,
+    private readonly topic: string,
+    private readonly limit: number,
+  ) {
+    this.subscription = pubsub.subscribe(topic, (item: T) => this.push(item));
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.failure) return Promise.reject(this.failure);
+    const item = this.queued.shift();
+    if (item !== undefined) return Promise.resolve({ value: item, done: false });
+    if (this.done) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+  }
+
+  async return(): Promise<IteratorResult<T>> {
+    await this.stop();
+    for (const waiter of this.waiting.splice(0)) waiter.resolve({ value: undefined, done: true });
+    return { value: undefined, done: true };
+  }
+
+  async throw(error?: unknown): Promise<IteratorResult<T>> {
+    await this.stop();
+    throw error;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<T> {
+    return this;
+  }
+
+  private push(item: T): void {
+    if (this.done) return;
+    const waiter = this.waiting.shift();
+    if (waiter) return waiter.resolve({ value: item, done: false });
+    if (this.queued.length >= this.limit) {
+      this.failure = new SlowConsumerError(this.topic, this.limit);
+      this.queued.length = 0;
+      void this.stop();
+      this.onSlowConsumer?.(this.failure);
+      return;
+    }
+    this.queued.push(item);
+  }
+
+  private async stop(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    this.pubsub.unsubscribe(await this.subscription);
   }
 }

@@ -40,6 +40,8 @@ export interface GatewayServices {
   readonly verifier: TokenVerifier;
   readonly abilities: AbilityCache;
   readonly logger: Logger;
+  /** Largest message a client may send, bytes (larger: closed with 1009). */
+  readonly maxPayload: number;
 }
 
 /** The token of an upgrade request: `Authorization: Bearer …`, or `?token=…` (browsers cannot set headers). */
@@ -57,7 +59,7 @@ export class GatewayHost {
     gateways: readonly GatewayDefinition[],
     private readonly services: GatewayServices,
   ) {
-    for (const gateway of gateways) this.servers.set(gateway.path, { gateway, server: new WebSocketServer({ noServer: true }) });
+    for (const gateway of gateways) this.servers.set(gateway.path, { gateway, server: new WebSocketServer({ noServer: true, maxPayload: services.maxPayload }) });
   }
 
   /** The paths gateways own (neutral to version selection). */

@@ -10,7 +10,11 @@ import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { IResolvers } from '@graphql-tools/utils';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import bytes from 'bytes';
+import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import helmet from 'helmet';
 import { printSdl } from './graphql/sdl.js';
 import type { Logger } from 'pino';
 import { AbilityCache, type AbilityFactory } from './ability.js';
@@ -18,8 +22,8 @@ import { type Authentication, TokenVerifier } from './auth.js';
 import { type AppConfig, ConfigError, loadConfig } from './config.js';
 import { type RequestContext, runInContext } from './context.js';
 import type { PostgresEventTransport } from './events-postgres.js';
-import { createSqlReader, type SqlReader } from './sql-reader.js';
-import { createAdapterFactory, type DatabaseClient, type DatabaseOptions, isDatabaseReachable, providerOf } from './database.js';
+import { createSqlReader, isReachable, type SqlReader } from './sql-reader.js';
+import { createAdapterFactory, type DatabaseClient, type DatabaseOptions, providerOf } from './database.js';
 import type { EntityDescriptor } from './entity-metadata.js';
 import { EventBus } from './events.js';
 import type { GraphQLContext } from './graphql/context.js';
@@ -28,7 +32,7 @@ import { type FieldComplexity, QueryLimits } from './graphql/limits.js';
 import { type LoadableRepository, type LoaderRegistry, type LoaderScope, RequestLoaders } from './graphql/loaders.js';
 import { buildExecutableSchema } from './graphql/schema.js';
 import { problem, sendError, sendProblem } from './http/problem.js';
-import { type RouteDefinition, sendReply } from './http/routes.js';
+import { NEXT_CURSOR_HEADER, type RouteDefinition, sendReply } from './http/routes.js';
 import { type VersioningOptions, type VersionPolicy, VersionRouter, versionedRoutes } from './http/versioning.js';
 import { GatewayHost, type GatewayDefinition } from './gateways.js';
 import { createLogger } from './logger.js';
@@ -139,7 +143,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
 
   const provider = providerOf(config.database.url);
   const database = await definition.createDatabase(await createAdapterFactory(config.database.url), options.onQuery ? { onQuery: options.onQuery } : {});
-  const eventBus = new EventBus();
+  const eventBus = new EventBus({ maxQueued: config.graphql.subscriptionQueue });
   const reader = await createSqlReader(config.database.url, options.onQuery ? { onQuery: options.onQuery } : {});
   const services: RuntimeServices = { logger, eventBus, reader };
   const container = definition.createContainer(database, services);
@@ -196,6 +200,17 @@ export async function startServer<Database extends DatabaseClient, Container>(
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Behind a load balancer the client's address is in X-Forwarded-For (rate limits key on it).
+  app.set('trust proxy', config.http.trustProxy);
+
+  // Security headers (helmet's defaults: a same-origin content security policy the docs UI and
+  // the playground satisfy, nosniff, frame denial, no referrer leaks, HSTS behind TLS).
+  app.use(helmet());
+  // Cross-origin callers: only the configured origins (none by default: same origin only).
+  if (config.http.corsOrigins.length > 0) {
+    const origins = config.http.corsOrigins;
+    app.use(cors({ origin: origins.includes('*') ? '*' : origins, exposedHeaders: [NEXT_CURSOR_HEADER, 'Deprecation', 'Sunset', 'RateLimit', 'RateLimit-Policy', 'Retry-After'], maxAge: 600 }));
+  }
 
   // In-flight requests, so a shutdown can wait for them (and tell keep-alive clients to go).
   const lifecycle = { inFlight: 0, stopping: false, drained: (): void => undefined };
@@ -227,9 +242,24 @@ export async function startServer<Database extends DatabaseClient, Container>(
   });
 
   app.get('/health', async (_request, response) => {
-    const reachable = await Promise.race([isDatabaseReachable(database), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), HEALTH_TIMEOUT).unref())]);
+    const reachable = await Promise.race([isReachable(reader), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), HEALTH_TIMEOUT).unref())]);
     response.status(reachable ? 200 : 503).json({ status: reachable ? 'ok' : 'unavailable', db: reachable ? 'ok' : 'down' });
   });
+
+  // Rate limiting (off unless APP_HTTP__RATE_LIMIT is set): per client address, health exempt.
+  if (config.http.rateLimit > 0) {
+    app.use(
+      rateLimit({
+        windowMs: config.http.rateLimitWindow,
+        limit: config.http.rateLimit,
+        standardHeaders: 'draft-8',
+        legacyHeaders: false,
+        handler: (_request, response) => {
+          sendProblem(response, problem(429, 'TOO_MANY_REQUESTS', `more than ${config.http.rateLimit} requests in ${config.http.rateLimitWindow / 1000} s from this address; retry after the Retry-After delay`));
+        },
+      }),
+    );
+  }
 
   mountApiDocs(app, definition.apiCatalog, versioning);
   const runtimeGuards: RuntimeGuards = { authentication: new AuthenticationGuard(), graphqlAuthorization: new GraphQLAuthorizationGuard(abilities) };
@@ -256,9 +286,19 @@ export async function startServer<Database extends DatabaseClient, Container>(
     sendError(response, error, logger);
   });
 
-  const server = createServer(app);
-  const gateways = new GatewayHost(definition.createGateways(container), { verifier, abilities, logger });
-  const subscriptions = new SubscriptionServer({ schema, preparer, verifier, logger });
+  // A request (headers and body) must arrive within APP_HTTP__REQUEST_TIMEOUT, or Node answers 408
+  // and closes the connection (slow-loris clients cannot hold sockets); checked 4 times per period.
+  const server = createServer(
+    {
+      requestTimeout: config.http.requestTimeout,
+      headersTimeout: Math.min(config.http.requestTimeout, 60_000),
+      connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(config.http.requestTimeout / 4))),
+    },
+    app,
+  );
+  const maxPayload = bytes.parse(config.http.bodyLimit) ?? 100 * 1024;
+  const gateways = new GatewayHost(definition.createGateways(container), { verifier, abilities, logger, maxPayload });
+  const subscriptions = new SubscriptionServer({ schema, preparer, verifier, logger, maxPayload, connectionInitWaitTimeout: config.graphql.connectionInitTimeout });
   server.on('upgrade', (request, socket, head) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (path === config.graphql.path) subscriptions.handleUpgrade(request, socket, head);
@@ -301,6 +341,8 @@ export async function startServer<Database extends DatabaseClient, Container>(
 
 function mountGraphQL(app: express.Express, config: AppConfig, schema: ReturnType<typeof buildExecutableSchema>, logger: Logger, preparer: OperationPreparer): void {
   const path = config.graphql.path;
+  // The body is read here, within APP_HTTP__BODY_LIMIT (413 past it), as text: graphql-http parses it.
+  app.post(path, express.text({ type: () => true, limit: config.http.bodyLimit }));
   app.post(path, createGraphQLHandler({ schema, logger, preparer, authenticationOf: (request) => stateOf(request.res as Response).authentication }));
   if (config.graphql.playground) mountPlayground(app, path);
   app.all(path, (_request, response) => {

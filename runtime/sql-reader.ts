@@ -16,7 +16,7 @@ import type Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { type DatabaseOptions, providerOf, SQLITE_PRAGMAS, sqliteFilePath } from './database.js';
-import type { Sql } from './sql-scope.js';
+import { type Sql, sqltag } from './sql-scope.js';
 
 /** How a stored column's raw value is read back (the kinds that are not plain text). */
 export type ColumnKind = 'int' | 'float' | 'boolean' | 'datetime';
@@ -137,6 +137,16 @@ export async function createSqlReader(url: string, options: DatabaseOptions = {}
       oid === TIMESTAMP_OID && format !== 'binary' ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`) : postgres.types.getTypeParser(oid, format as 'text'),
   } as pg.CustomTypesConfig;
   return new PostgresReader(new postgres.Pool({ connectionString: url, max: 5, types }), options.onQuery);
+}
+
+/** Whether the database answers a trivial query through `reader` (`/health`). */
+export async function isReachable(reader: SqlReader): Promise<boolean> {
+  try {
+    await reader.read(sqltag`SELECT 1`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

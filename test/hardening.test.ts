@@ -1,0 +1,262 @@
+/**
+ * Hardening (issue 8 §7): security headers, CORS from configuration, the body limit (413),
+ * the request timeout (408), optional rate limiting (429), JWT algorithm pinning, and no stack
+ * trace, SQL or file path in any error response. Real server process, real HTTP over loopback.
+ */
+import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
+import { exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './support/server.js';
+import { TEST_SECRET } from './support/project.js';
+
+/** What no response body may ever contain: stack frames, source paths, SQL. */
+export const LEAK = /\bat [\w.<>]+ \(|\.(ts|js):\d+|\/(work|home|root|tmp|usr)\/|node_modules|\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b|SQLITE_|prisma\./i;
+
+describe('security headers and CORS', () => {
+  let server: TestServer;
+  let corsServer: TestServer;
+  beforeAll(async () => {
+    [server, corsServer] = await Promise.all([startTestServer(), startTestServer({ env: { APP_HTTP__CORS_ORIGINS: 'https://app.example.com, https://admin.example.com' } })]);
+  });
+  afterAll(async () => Promise.all([server?.stop(), corsServer?.stop()]));
+
+  it('sends helmet\'s headers on REST, GraphQL and health answers, and no X-Powered-By', async () => {
+    const token = await server.token('admin');
+    const answers = [
+      await server.fetch('/v2/posts', { token }),
+      await server.fetch('/graphql', { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ orgs { id } }' }) }),
+      await server.fetch('/health'),
+      await server.fetch('/no/such/route'),
+    ];
+    for (const response of answers) {
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+      expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(response.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(response.headers.get('x-powered-by')).toBeNull();
+    }
+  });
+
+  it('answers no cross-origin caller by default', async () => {
+    const preflight = await server.fetch('/v2/posts', { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET' } });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const read = await server.fetch('/v2/posts', { token: await server.token('admin'), headers: { origin: 'https://app.example.com' } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('allows exactly the configured origins, exposing the cursor and lifecycle headers', async () => {
+    const preflight = await corsServer.fetch('/v2/posts', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://admin.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
+    const read = await corsServer.fetch('/v2/posts', { token: await corsServer.token('admin'), headers: { origin: 'https://app.example.com' } });
+    expect(read.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(read.headers.get('access-control-expose-headers')).toContain('x-next-cursor');
+    const stranger = await corsServer.fetch('/v2/posts', { token: await corsServer.token('admin'), headers: { origin: 'https://evil.example.net' } });
+    expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('refuses to boot on an origin that is not a URL, naming the variable', async () => {
+    await expect(startTestServer({ env: { APP_HTTP__CORS_ORIGINS: 'app.example.com' } })).rejects.toThrow(/APP_HTTP__CORS_ORIGINS/);
+  });
+});
+
+describe('limits', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { APP_HTTP__BODY_LIMIT: '1kb', APP_HTTP__REQUEST_TIMEOUT: '1000' } });
+  });
+  afterAll(async () => server?.stop());
+
+  it('answers a REST body past the limit 413 problem+json, storing nothing', async () => {
+    const token = await server.token('admin');
+    const before = ((await (await server.fetch('/v2/posts?first=100', { token })).json()) as unknown[]).length;
+    const response = await server.fetch('/v2/posts', { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'big', body: 'x'.repeat(4096) }) });
+    expect(response.status).toBe(413);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    expect(await response.json()).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE', detail: 'the request body exceeds 1kb' });
+    expect(((await (await server.fetch('/v2/posts?first=100', { token })).json()) as unknown[]).length).toBe(before);
+  });
+
+  it('answers a GraphQL document past the limit 413 without running it', async () => {
+    const response = await server.fetch('/graphql', {
+      method: 'POST',
+      token: await server.token('admin'),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `mutation { createUser(input: { name: "${'n'.repeat(2000)}", email: "big@example.com" }) { id } }` }),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    const users = await server.graphql<{ users: { name: string }[] }>('{ users(first: 100) { name } }', { token: await server.token('admin') });
+    expect(users.data?.users.some((user) => user.name.startsWith('nnnn'))).toBe(false);
+  });
+
+  it('closes a connection whose request does not arrive in time with 408', async () => {
+    const { port } = new URL(server.url);
+    const started = Date.now();
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /v2/posts HTTP/1.1\r\nHost: localhost\r\n'));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+      setTimeout(() => reject(new Error('the server kept the connection open')), 10_000).unref();
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await server.fetch('/health')).status).toBe(200);
+  });
+});
+
+describe('rate limiting', () => {
+  let server: TestServer;
+  let unlimited: TestServer;
+  beforeAll(async () => {
+    [server, unlimited] = await Promise.all([startTestServer({ env: { APP_HTTP__RATE_LIMIT: '5', APP_HTTP__RATE_LIMIT_WINDOW: '60000' } }), startTestServer()]);
+  });
+  afterAll(async () => Promise.all([server?.stop(), unlimited?.stop()]));
+
+  it('answers past the configured rate 429 problem+json with the standard headers, health exempt', async () => {
+    const token = await server.token('admin');
+    const statuses: number[] = [];
+    for (let index = 0; index < 5; index += 1) statuses.push((await server.fetch('/v2/posts', { token })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    const refused = await server.fetch('/v2/posts', { token });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    expect(await refused.json()).toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS' });
+    expect(refused.headers.get('ratelimit-policy')).toContain('5');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const graphql = await server.fetch('/graphql', { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ orgs { id } }' }) });
+    expect(graphql.status).toBe(429);
+    expect((await server.fetch('/health')).status).toBe(200);
+  });
+
+  it('is off by default', async () => {
+    const token = await unlimited.token('admin');
+    const statuses = await Promise.all(Array.from({ length: 120 }, async () => (await unlimited.fetch('/v2/posts', { token })).status));
+    expect(new Set(statuses)).toEqual(new Set([200]));
+  });
+});
+
+describe('JWT algorithm pinning', () => {
+  const claims = (server: TestServer): Record<string, string> => {
+    const user = server.user('admin');
+    return { sub: user.id, org_id: user.orgId, role: user.role };
+  };
+  const statusWith = async (server: TestServer, token: string): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const response = await server.fetch('/v2/posts', { token });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  describe('with the shared secret (HS256)', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer();
+    });
+    afterAll(async () => server?.stop());
+    const secret = new TextEncoder().encode(TEST_SECRET);
+
+    it('accepts a token signed with the secret', async () => {
+      expect((await statusWith(server, await new SignJWT(claims(server)).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(secret))).status).toBe(200);
+    });
+
+    it('refuses alg none, another HMAC algorithm, another secret and an expired token, 401 UNAUTHENTICATED', async () => {
+      const refused = [
+        new UnsecuredJWT(claims(server)).setExpirationTime('1h').encode(),
+        await new SignJWT(claims(server)).setProtectedHeader({ alg: 'HS512' }).setExpirationTime('1h').sign(secret),
+        await new SignJWT(claims(server)).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(`${TEST_SECRET}-not`)),
+        await new SignJWT(claims(server)).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(secret),
+      ];
+      for (const token of refused) {
+        const { status, body } = await statusWith(server, token);
+        expect(status, token).toBe(401);
+        expect(body.code).toBe('UNAUTHENTICATED');
+      }
+    });
+  });
+
+  describe('with a key set (RS256), issuer and audience configured', () => {
+    let server: TestServer;
+    let keys: Server;
+    let privateKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+    let publicPem: string;
+    beforeAll(async () => {
+      const pair = await generateKeyPair('RS256', { extractable: true });
+      privateKey = pair.privateKey;
+      publicPem = await exportSPKI(pair.publicKey);
+      const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+      keys = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
+      await new Promise<void>((resolve) => keys.listen(0, '127.0.0.1', resolve));
+      const address = keys.address() as { port: number };
+      server = await startTestServer({
+        env: { APP_AUTH__JWKS_URL: `http://127.0.0.1:${address.port}/jwks.json`, APP_AUTH__ISSUER: 'https://issuer.example.com', APP_AUTH__AUDIENCE: 'resource-service' },
+      });
+    });
+    afterAll(async () => {
+      await server?.stop();
+      keys?.close();
+    });
+    const signed = (payload: Record<string, string>, issuer = 'https://issuer.example.com', audience = 'resource-service'): Promise<string> =>
+      new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(issuer).setAudience(audience).setExpirationTime('1h').sign(privateKey);
+
+    it('accepts a token signed by the key set with the configured issuer and audience', async () => {
+      expect((await statusWith(server, await signed(claims(server)))).status).toBe(200);
+    });
+
+    it('refuses HS/RS confusion, alg none, a wrong issuer or audience and an expired token, 401 UNAUTHENTICATED', async () => {
+      const refused = [
+        // The public key used as an HMAC secret: the classic algorithm-confusion forgery.
+        await new SignJWT(claims(server)).setProtectedHeader({ alg: 'HS256', kid: 'k1' }).setIssuer('https://issuer.example.com').setAudience('resource-service').setExpirationTime('1h').sign(new TextEncoder().encode(publicPem)),
+        new UnsecuredJWT(claims(server)).setIssuer('https://issuer.example.com').setAudience('resource-service').setExpirationTime('1h').encode(),
+        await signed(claims(server), 'https://other-issuer.example.com'),
+        await signed(claims(server), 'https://issuer.example.com', 'another-service'),
+        await new SignJWT(claims(server)).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer('https://issuer.example.com').setAudience('resource-service').setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(privateKey),
+        // The shared secret no longer counts once a key set is configured.
+        await new SignJWT(claims(server)).setProtectedHeader({ alg: 'HS256' }).setIssuer('https://issuer.example.com').setAudience('resource-service').setExpirationTime('1h').sign(new TextEncoder().encode(TEST_SECRET)),
+      ];
+      for (const token of refused) {
+        const { status, body } = await statusWith(server, token);
+        expect(status, token).toBe(401);
+        expect(body.code).toBe('UNAUTHENTICATED');
+      }
+    });
+  });
+});
+
+describe('error responses', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server?.stop());
+
+  it('never carry a stack trace, SQL or a file path, whatever failed', async () => {
+    const token = await server.token('admin');
+    const json = { 'content-type': 'application/json' };
+    const responses = [
+      await server.fetch('/v2/posts', { method: 'POST', token, headers: json, body: '{"title": ' }),
+      await server.fetch('/v2/posts', { method: 'POST', token, headers: json, body: JSON.stringify({ title: { $gt: '' }, body: [1, 2] }) }),
+      await server.fetch("/v2/posts/' OR 1=1 --", { token }),
+      await server.fetch('/v2/posts?first=-1&after=%00%ff', { token }),
+      await server.fetch('/users', { method: 'POST', token, headers: json, body: JSON.stringify({ name: 'dup', email: server.user('admin').email }) }),
+      await server.fetch('/v9/posts', { token }),
+      await server.fetch('/graphql', { method: 'POST', token, headers: json, body: '{"query": "{ users { id nme } }"}' }),
+      await server.fetch('/graphql', { method: 'POST', token, headers: json, body: '{"query": "{ user(id: 1) { id } }"}' }),
+      await server.fetch('/graphql', { method: 'POST', token, headers: json, body: '{"query": "{ users(first: \\"x\\") {'.padEnd(500, '{') + '"}' }),
+      await server.fetch('/graphql', { method: 'POST', token, headers: json, body: '[]' }),
+      await server.fetch('/graphql', { method: 'POST', headers: json, body: JSON.stringify({ query: 'mutation { publishPost(id: "nope") { id } }' }) }),
+    ];
+    for (const response of responses) {
+      const text = await response.text();
+      expect(response.status, text).toBeLessThan(500);
+      expect(() => JSON.parse(text), text).not.toThrow();
+      expect(text).not.toMatch(LEAK);
+    }
+  });
+});
