@@ -60,6 +60,8 @@ export interface DocumentOptions {
   readonly prefix: string;
   readonly defaultVersion?: string | undefined;
   readonly policies: Readonly<Record<string, VersionPolicy>>;
+  /** Rate limiting is on (`APP_HTTP__RATE_LIMIT`): every operation may answer 429. */
+  readonly rateLimited?: boolean | undefined;
 }
 
 const compareVersions = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
@@ -88,6 +90,8 @@ const ERROR_RESPONSES: Readonly<Record<string, string>> = {
   '404': 'Nothing here for the caller, or not under this version (NOT_FOUND).',
   '405': 'The path exists, not for this method or version (METHOD_NOT_ALLOWED).',
   '409': 'The change conflicts with the current state (CONFLICT).',
+  '413': 'The request body exceeds APP_HTTP__BODY_LIMIT (PAYLOAD_TOO_LARGE).',
+  '429': 'Too many requests from this address in the APP_HTTP__RATE_LIMIT window (TOO_MANY_REQUESTS); see Retry-After.',
   '500': 'database error, or an unexpected failure (INTERNAL_SERVER_ERROR).',
   '503': 'The database is unavailable (INTERNAL_SERVER_ERROR, detail "database error").',
 };
@@ -132,6 +136,8 @@ function operationObject(operation: CatalogOperation, version: string | undefine
   if (operation.reply === 'value' || operation.result || version !== undefined) errors.add('404');
   if (version !== undefined) errors.add('405');
   if (operation.result) errors.add('409');
+  if (operation.requestBody) errors.add('413');
+  if (options.rateLimited) errors.add('429');
   for (const status of [...errors].sort()) responses[status] = { $ref: `#/components/responses/Problem${status}` };
   const policy = version === undefined ? undefined : options.policies[version];
   const id = `${operation.controller}_${operation.handler}${aggregate && version !== undefined && options.strategy === 'uri' ? `_v${version.replace(/[^A-Za-z0-9]/g, '_')}` : ''}`;

@@ -6,7 +6,8 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:http';
+import { createServer, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { IResolvers } from '@graphql-tools/utils';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -261,7 +262,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     );
   }
 
-  mountApiDocs(app, definition.apiCatalog, versioning);
+  mountApiDocs(app, definition.apiCatalog, { ...versioning, rateLimited: config.http.rateLimit > 0 });
   const runtimeGuards: RuntimeGuards = { authentication: new AuthenticationGuard(), graphqlAuthorization: new GraphQLAuthorizationGuard(abilities) };
   const preparer = new OperationPreparer(
     schema,
@@ -299,6 +300,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
   const maxPayload = bytes.parse(config.http.bodyLimit) ?? 100 * 1024;
   const gateways = new GatewayHost(definition.createGateways(container), { verifier, abilities, logger, maxPayload });
   const subscriptions = new SubscriptionServer({ schema, preparer, verifier, logger, maxPayload, connectionInitWaitTimeout: config.graphql.connectionInitTimeout });
+  server.on('clientError', answerClientError);
   server.on('upgrade', (request, socket, head) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (path === config.graphql.path) subscriptions.handleUpgrade(request, socket, head);
@@ -339,10 +341,47 @@ export async function startServer<Database extends DatabaseClient, Container>(
   };
 }
 
+/**
+ * Answers a request Node's HTTP parser refused before any route saw it, as a problem document
+ * instead of a bare status line: 408 when it did not arrive within APP_HTTP__REQUEST_TIMEOUT,
+ * 431 when its headers (the URL included) pass Node's 16 KiB limit, 400 otherwise. The connection
+ * is closed after the answer.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, detail] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'REQUEST_TIMEOUT', 'the request did not arrive in full within the request timeout']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', 'the request line and headers exceed 16 KiB; send long values in a body']
+        : [400, 'BAD_REQUEST', 'the request is not valid HTTP/1.1'];
+  const body = JSON.stringify(problem(status, code, detail));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 function mountGraphQL(app: express.Express, config: AppConfig, schema: ReturnType<typeof buildExecutableSchema>, logger: Logger, preparer: OperationPreparer): void {
   const path = config.graphql.path;
+  // GraphQL over HTTP takes JSON and answers JSON; say so in a problem document (graphql-http
+  // would answer 415/406 with no body at all).
+  app.post(path, (request, response, next) => {
+    if (!request.is('application/json')) {
+      sendProblem(response, problem(415, 'UNSUPPORTED_MEDIA_TYPE', `send the GraphQL request as application/json (got ${request.get('content-type') ?? 'no content type'})`));
+    } else if (!request.accepts(['application/graphql-response+json', 'application/json'])) {
+      sendProblem(response, problem(406, 'NOT_ACCEPTABLE', 'GraphQL answers application/graphql-response+json or application/json; accept one of them'));
+    } else next();
+  });
   // The body is read here, within APP_HTTP__BODY_LIMIT (413 past it), as text: graphql-http parses it.
-  app.post(path, express.text({ type: () => true, limit: config.http.bodyLimit }));
+  app.post(path, express.text({ type: () => true, limit: config.http.bodyLimit }), (request, _response, next) => {
+    // An empty body leaves nothing for graphql-http to read (the stream is spent): hand it an empty
+    // request, which it answers 400 "Missing query".
+    if (typeof request.body !== 'string' || request.body === '') request.body = {};
+    next();
+  });
   app.post(path, createGraphQLHandler({ schema, logger, preparer, authenticationOf: (request) => stateOf(request.res as Response).authentication }));
   if (config.graphql.playground) mountPlayground(app, path);
   app.all(path, (_request, response) => {

@@ -7,11 +7,10 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEAK } from './support/leaks.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { TEST_SECRET } from './support/project.js';
 
-/** What no response body may ever contain: stack frames, source paths, SQL. */
-export const LEAK = /\bat [\w.<>]+ \(|\.(ts|js):\d+|\/(work|home|root|tmp|usr)\/|node_modules|\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b|SQLITE_|prisma\./i;
 
 describe('security headers and CORS', () => {
   let server: TestServer;
@@ -108,8 +107,51 @@ describe('limits', () => {
       setTimeout(() => reject(new Error('the server kept the connection open')), 10_000).unref();
     });
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain('application/problem+json');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect((await server.fetch('/health')).status).toBe(200);
+  });
+});
+
+describe('requests the HTTP parser refuses', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server?.stop());
+
+  it('answers headers past 16 KiB 431 and a malformed request 400, as problem documents', async () => {
+    const long = await server.fetch(`/v2/posts?after=${'a'.repeat(20_000)}`);
+    expect(long.status).toBe(431);
+    expect(await long.json()).toMatchObject({ status: 431, code: 'REQUEST_HEADER_FIELDS_TOO_LARGE' });
+    const { port } = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /v2/posts HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n'));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+    expect((await server.fetch('/health')).status).toBe(200);
+  });
+
+  it('answers a GraphQL request that is not JSON 415, and one that accepts no JSON 406', async () => {
+    const text = await server.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{ orgs { id } }' });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    const xml = await server.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/xml' }, body: JSON.stringify({ query: '{ orgs { id } }' }) });
+    expect(xml.status).toBe(406);
+    expect(await xml.json()).toMatchObject({ code: 'NOT_ACCEPTABLE' });
+  });
+
+  it('answers an empty GraphQL body 400 at once (it used to wait forever for a body already read)', async () => {
+    const empty = await server.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '', signal: AbortSignal.timeout(5_000) });
+    expect(empty.status).toBe(400);
+    const body = (await empty.json()) as { errors: { message: string; extensions: { code: string } }[] };
+    expect(body.errors[0]).toMatchObject({ message: 'Missing query', extensions: { code: 'BAD_USER_INPUT' } });
   });
 });
 
