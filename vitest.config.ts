@@ -7,6 +7,9 @@ const require = createRequire(import.meta.url);
 /** Suites that talk to a database: they run once per provider. */
 const BEHAVIOUR = [
   'test/access.test.ts',
+  'test/authorization.test.ts',
+  'test/crash.test.ts',
+  'test/pagination-property.test.ts',
   'test/graphql.test.ts',
   'test/graphql-transport.test.ts',
   'test/loaders.test.ts',
