@@ -213,19 +213,32 @@ export async function startServer<Database extends DatabaseClient, Container>(
     app.use(cors({ origin: origins.includes('*') ? '*' : origins, exposedHeaders: [NEXT_CURSOR_HEADER, 'Deprecation', 'Sunset', 'RateLimit', 'RateLimit-Policy', 'Retry-After'], maxAge: 600 }));
   }
 
-  // In-flight requests, so a shutdown can wait for them (and tell keep-alive clients to go).
+  // In-flight requests, so a shutdown can wait for them (and tell keep-alive clients to go). A
+  // request counts until its handler has answered: when the client hangs up first ('close' before
+  // 'finish'), the handler is still reading the database, so it counts until it calls end().
   const lifecycle = { inFlight: 0, stopping: false, drained: (): void => undefined };
   app.use((_request: Request, response: Response, next: NextFunction) => {
     lifecycle.inFlight++;
     let done = false;
-    const finish = (): void => {
-      if (done) return;
+    let answered = false;
+    let gone = false;
+    const settle = (): void => {
+      if (done || !(answered && gone)) return;
       done = true;
       lifecycle.inFlight--;
       if (lifecycle.inFlight === 0) lifecycle.drained();
     };
-    response.once('finish', finish);
-    response.once('close', finish);
+    const end = response.end.bind(response) as (...args: unknown[]) => Response;
+    response.end = ((...args: unknown[]) => {
+      answered = true;
+      const result = end(...args);
+      queueMicrotask(settle);
+      return result;
+    }) as Response['end'];
+    response.once('close', () => {
+      gone = true;
+      settle();
+    });
     if (lifecycle.stopping) response.setHeader('Connection', 'close');
     next();
   });

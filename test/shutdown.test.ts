@@ -161,4 +161,21 @@ describe(`APP_HTTP__SHUTDOWN_TIMEOUT (${testProvider()})`, () => {
     expect(await outcome).toMatch(/socket hang up|ECONNRESET/);
     expect(server.logs.some((entry) => String(entry.msg).includes('shutdown timeout (500 ms) reached'))).toBe(true);
   });
+
+  it('waits for handlers whose clients hung up before closing the database', async () => {
+    const server = await startTestServer({ seed: { orgs: 2, users: 20, posts: 5 } });
+    const token = await server.token('admin');
+    const nested = JSON.stringify({ query: '{ users(first: 100) { id org { id name } posts(first: 20) { edges { node { id title author { id name } } } } } }' });
+    // Clients that give up after a few milliseconds, while their queries still run.
+    const abandoned = Array.from({ length: 150 }, (_, index) =>
+      fetch(`${server.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: nested, signal: AbortSignal.timeout(20 + (index % 40)) }).catch(() => undefined),
+    );
+    // Every client has given up; most queries are still queued or running.
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    server.kill('SIGTERM');
+    await Promise.all(abandoned);
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    const errors = server.logs.filter((entry) => Number(entry.level) >= 50);
+    expect(errors.map((entry) => entry.msg)).toEqual([]);
+  });
 });
