@@ -67,7 +67,8 @@ describe('the playground (APP_GRAPHQL__PLAYGROUND)', () => {
       };
       const response = (): Promise<string> => page.evaluate("document.querySelector('.result-window .CodeMirror').CodeMirror.getValue()") as Promise<string>;
       await run('{ users { id name } }');
-      await page.waitForFunction("document.querySelector('.result-window .CodeMirror').CodeMirror.getValue().includes('Admin of Acme')");
+      // Poll with evaluate (CDP, not subject to the page's CSP); waitForFunction evals in the page, which helmet's CSP forbids.
+      await expect.poll(response, { timeout: 15_000 }).toContain('Admin of Acme');
       const users = JSON.parse(await response()) as { data: { users: { id: string; name: string }[] } };
       expect(users.data.users).toContainEqual({ id: server.seeded.users.find((user) => user.role === 'admin')?.id, name: 'Admin of Acme' });
 
@@ -77,7 +78,7 @@ describe('the playground (APP_GRAPHQL__PLAYGROUND)', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       const draft = server.seeded.posts.find((post) => post.status === 'draft' && server.seeded.users.find((user) => user.id === post.authorId)?.orgId === server.seeded.orgs[0]?.id);
       await server.graphql('mutation ($id: String!) { publishPost(id: $id) { id } }', { token, variables: { id: draft?.id } });
-      await page.waitForFunction(`document.querySelector('.result-window .CodeMirror').CodeMirror.getValue().includes(${JSON.stringify(draft?.id)})`);
+      await expect.poll(response, { timeout: 15_000 }).toContain(draft?.id);
       expect(foreign).toEqual([]);
     } finally {
       await browser.close();

@@ -159,7 +159,8 @@ describe('/api in a browser', () => {
       expect(await listed()).toEqual(expect.arrayContaining(['/v1', '/v1/posts', '/v2/posts/{id}/publish', '/users']));
       await page.selectOption('#select', { label: 'v1' });
       // Runs in the page (the project's types have no DOM, hence the string).
-      await page.waitForFunction("!document.body.textContent.includes('/v2/posts/{id}/publish')");
+      // Poll with evaluate (CDP, not subject to the page's CSP); waitForFunction evals in the page, which helmet's CSP forbids.
+      await expect.poll(() => page.evaluate('document.body.textContent') as Promise<string>, { timeout: 15_000 }).not.toContain('/v2/posts/{id}/publish');
       await page.waitForSelector(paths);
       const v1 = await listed();
       expect(v1).toContain('/v1/posts');
