@@ -5,17 +5,11 @@
  * `Result`, and the masking of the returned entities.
  */
 import type CodeBlockWriter from 'code-block-writer';
-import type { AppModel, OperationModel, ParamModel, PipeModel, ResolverModel } from '../../model/model.js';
+import type { AppModel, OperationModel, ParamModel, ResolverModel } from '../../model/model.js';
 import { fieldsConstant, pipesConstant, providerVariable } from '../../model/naming.js';
 import { type EmitContext, tsArgumentType } from '../context.js';
+import { writePipeConstants } from '../pipes.js';
 import { type GeneratedFile, type ImportSet, quote, TypeScriptFile, writeDoc } from '../writer.js';
-
-/** `new Pipe(args)` source for a pipe, importing what it names. */
-export function pipeExpression(pipe: PipeModel, imports: ImportSet): string {
-  const className = imports.ref(pipe.class);
-  const args = pipe.args.map((argument) => (argument.kind === 'ref' ? imports.ref(argument.ref) : argument.text));
-  return `new ${className}(${args.join(', ')})`;
-}
 
 /** The expression passing a parameter's value to the method (absent optional → undefined). */
 export function argumentValue(param: ParamModel, value: string): string {
@@ -53,23 +47,6 @@ class ResolverWriter {
 
   private get imports(): ImportSet {
     return this.file.imports;
-  }
-
-  /** Module-level constants holding each piped parameter's pipes (built once). */
-  writePipeConstants(resolvers: readonly ResolverModel[]): void {
-    let wrote = false;
-    for (const resolver of resolvers) {
-      for (const operation of resolver.operations) {
-        for (const param of operation.params) {
-          if (param.pipes.length === 0) continue;
-          const pipe = this.imports.type('runtime/pipes.ts', 'PipeTransform');
-          writeDoc(this.w, [`Pipes of argument ${param.name} of ${rootName(operation)}.${operation.fieldName}.`]);
-          this.w.writeLine(`const ${pipesConstant(operation.owner, operation.methodName, param.name)}: readonly ${pipe}[] = [${param.pipes.map((p) => pipeExpression(p, this.imports)).join(', ')}];`);
-          wrote = true;
-        }
-      }
-    }
-    if (wrote) this.w.blankLine();
   }
 
   private argsType(operation: OperationModel): string {
@@ -181,7 +158,10 @@ export function emitResolvers(context: EmitContext): GeneratedFile {
   const { body: w, imports } = file;
   const writer = new ResolverWriter(context, file);
   const resolvers = context.application.resolvers;
-  writer.writePipeConstants(resolvers);
+  writePipeConstants(
+    file,
+    resolvers.flatMap((resolver) => resolver.operations.map((operation) => ({ owner: operation.owner, methodName: operation.methodName, label: `${rootName(operation)}.${operation.fieldName}`, noun: 'argument', params: operation.params }))),
+  );
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
   const services = imports.type('runtime/server.ts', 'RuntimeServices');
   const resolverMap = imports.packageType('@graphql-tools/utils', 'IResolvers');

@@ -9,7 +9,7 @@ import type { ControllerModel, ParamModel, RouteModel } from '../../model/model.
 import { fieldsConstant, pipesConstant, providerVariable, routeFunction } from '../../model/naming.js';
 import { inputConstant, inputFieldLiteral } from '../app/entities.js';
 import type { EmitContext } from '../context.js';
-import { pipeExpression } from '../graphql/resolvers.js';
+import { writePipeConstants } from '../pipes.js';
 import { type GeneratedFile, type ImportSet, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The full path of a route without prefix or version: `/posts/:id/publish`. */
@@ -40,22 +40,6 @@ class RouteWriter {
 
   private get imports(): ImportSet {
     return this.file.imports;
-  }
-
-  writePipeConstants(controllers: readonly ControllerModel[]): void {
-    let wrote = false;
-    for (const controller of controllers) {
-      for (const route of controller.routes) {
-        for (const param of route.params) {
-          if (param.pipes.length === 0) continue;
-          const pipe = this.imports.type('runtime/pipes.ts', 'PipeTransform');
-          writeDoc(this.w, [`Pipes of parameter ${param.name} of ${route.owner}.${route.methodName}.`]);
-          this.w.writeLine(`const ${pipesConstant(route.owner, route.methodName, param.name)}: readonly ${pipe}[] = [${param.pipes.map((p) => pipeExpression(p, this.imports)).join(', ')}];`);
-          wrote = true;
-        }
-      }
-    }
-    if (wrote) this.w.blankLine();
   }
 
   private ownerType(route: RouteModel): string {
@@ -157,7 +141,10 @@ export function emitRoutes(context: EmitContext): GeneratedFile {
   const { body: w, imports } = file;
   const writer = new RouteWriter(context, file);
   const controllers = context.application.controllers;
-  writer.writePipeConstants(controllers);
+  writePipeConstants(
+    file,
+    controllers.flatMap((controller) => controller.routes.map((route) => ({ owner: route.owner, methodName: route.methodName, label: `${route.owner}.${route.methodName}`, noun: 'parameter', params: route.params }))),
+  );
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
   const definition = imports.type('runtime/http/routes.ts', 'RouteDefinition');
   writeDoc(w, ['Every route, bound to the container\'s controller instances.']);

@@ -1,0 +1,39 @@
+/**
+ * Pipe constants shared by the GraphQL and HTTP emitters (spec §5.6): each piped parameter's pipes
+ * are built once, at module level, and the handler runs them before the declared method.
+ */
+import type { ParamModel, PipeModel } from '../model/model.js';
+import { pipesConstant } from '../model/naming.js';
+import { type ImportSet, type TypeScriptFile, writeDoc } from './writer.js';
+
+/** `new Pipe(args)` source for a pipe, importing what it names. */
+export function pipeExpression(pipe: PipeModel, imports: ImportSet): string {
+  const className = imports.ref(pipe.class);
+  const args = pipe.args.map((argument) => (argument.kind === 'ref' ? imports.ref(argument.ref) : argument.text));
+  return `new ${className}(${args.join(', ')})`;
+}
+
+/** A method whose piped parameters get constants: `label` names it in the docstring (`Query.user`). */
+export interface PipedMethod {
+  readonly owner: string;
+  readonly methodName: string;
+  readonly label: string;
+  /** `argument` (GraphQL) or `parameter` (HTTP). */
+  readonly noun: string;
+  readonly params: readonly ParamModel[];
+}
+
+/** Writes one `const <pipes>: readonly PipeTransform[]` per piped parameter, then a blank line if any. */
+export function writePipeConstants(file: TypeScriptFile, methods: readonly PipedMethod[]): void {
+  let wrote = false;
+  for (const method of methods) {
+    for (const param of method.params) {
+      if (param.pipes.length === 0) continue;
+      const pipe = file.imports.type('runtime/pipes.ts', 'PipeTransform');
+      writeDoc(file.body, [`Pipes of ${method.noun} ${param.name} of ${method.label}.`]);
+      file.body.writeLine(`const ${pipesConstant(method.owner, method.methodName, param.name)}: readonly ${pipe}[] = [${param.pipes.map((p) => pipeExpression(p, file.imports)).join(', ')}];`);
+      wrote = true;
+    }
+  }
+  if (wrote) file.body.blankLine();
+}
