@@ -12,6 +12,10 @@ export interface LoadRequest {
   readonly body?: string;
   /** A fresh body per request (the writes of the write mix). */
   readonly makeBody?: () => string;
+  /** A fresh path per request (lookups of varying ids); `path` is used when absent. */
+  readonly makePath?: () => string;
+  /** Sees each answer's status and body (the soak records acknowledged writes). */
+  readonly onResponse?: (status: number, body: string) => void;
 }
 
 /** What one timed run measured. */
@@ -40,7 +44,16 @@ export async function runLoad(url: string, requests: readonly LoadRequest[], sec
       path: request.path,
       headers: { ...request.headers },
       ...(request.body !== undefined ? { body: request.body } : {}),
-      ...(request.makeBody ? { setupRequest: (prepared: autocannon.Request) => ({ ...prepared, body: request.makeBody?.() }) } : {}),
+      ...(request.makeBody || request.makePath
+        ? {
+            setupRequest: (prepared: autocannon.Request) => ({
+              ...prepared,
+              ...(request.makeBody ? { body: request.makeBody() } : {}),
+              ...(request.makePath ? { path: request.makePath() } : {}),
+            }),
+          }
+        : {}),
+      ...(request.onResponse ? { onResponse: request.onResponse } : {}),
     })),
   });
   return {

@@ -19,12 +19,13 @@
  * (print only), BENCH_SECONDS (per run, default 5), BENCH_ROUNDS (default 3).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { mintToken } from '../runtime/auth.js';
 import { type BenchData, createBenchData } from './data.js';
 import { type GeneratorCase, measureGenerator } from './generator.js';
+import { pinCores, unpinCores } from './cores.js';
 import { type LoadRequest, type LoadResult, runLoad } from './load.js';
 import { renderMarkdown, renderSvg, type Report, type ScenarioReport, type StatementRow, type TargetRow, type VariantReport } from './report.js';
 import { DOCUMENTS, graphqlBody } from './scenarios.js';
@@ -48,20 +49,6 @@ const IDLE_SECONDS = 30;
 const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
-
-const hasTaskset = (): boolean => ['/usr/bin/taskset', '/bin/taskset'].some((file) => existsSync(file));
-
-/** Pins this process to core 1 and returns the prefix that pins a server to core 0. */
-function pinCores(): { prefix: string[]; note: string } {
-  if (os.cpus().length < 2 || !hasTaskset()) return { prefix: [], note: `not pinned (${hasTaskset() ? 'one core' : 'no taskset'}): servers and load generator share the cores` };
-  execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
-  return { prefix: ['taskset', '-c', '0'], note: 'each server pinned to core 0, the load generator (this process) to core 1, with taskset' };
-}
-
-/** Lets this process (and what it spawns) use every core again (the generator's timings). */
-function unpinCores(): void {
-  if (os.cpus().length >= 2 && hasTaskset()) execFileSync('taskset', ['-cp', `0-${os.cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
-}
 
 /**
  * Compiles the servers to JavaScript (`tsconfig.bench.json` → `dist/`), as a deployment runs the

@@ -13,11 +13,13 @@ import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { mintToken } from '../runtime/auth.js';
+import { testProvider } from './support/database.js';
 import { TEST_SECRET } from './support/project.js';
+import { PROPERTY_RUNS, PROPERTY_SEED, reportFigures } from './support/properties.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+const SEED = PROPERTY_SEED;
+const RUNS = PROPERTY_RUNS;
 const TIMEOUT = 60_000 + RUNS * 400;
 
 /** The seed's sizes, drawn once from the seed: 2–4 orgs, 3–6 users each (every role), 2–4 posts per user. */
@@ -111,7 +113,7 @@ describe('authorization as a property', () => {
   });
   afterAll(async () => {
     await server?.stop();
-    if (process.env.FUZZ_REPORT) (await import('node:fs')).appendFileSync(process.env.FUZZ_REPORT, `${JSON.stringify({ suite: `authorization (${process.env.TEST_DATABASE ?? 'sqlite'})`, seed: SEED, sizes: SIZES, ...tally })}\n`);
+    reportFigures({ suite: `authorization (${testProvider()})`, seed: SEED, sizes: SIZES, ...tally });
   });
 
   const principal = (): fc.Arbitrary<Principal> => fc.nat().map((index) => principals[index % principals.length]!);

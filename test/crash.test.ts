@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../runtime/auth.js';
 import { TEST_SECRET } from './support/project.js';
 import { testProvider } from './support/database.js';
+import { reportFigures } from './support/properties.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 3);
@@ -17,9 +18,7 @@ const WRITERS = 8;
 
 describe(`kill -9 during writes (${testProvider()})`, () => {
   const tally = { kills: 0, acknowledged: 0, attempted: 0, lostAfterAck: 0 };
-  afterAll(async () => {
-    if (process.env.FUZZ_REPORT) (await import('node:fs')).appendFileSync(process.env.FUZZ_REPORT, `${JSON.stringify({ suite: `crash (${testProvider()})`, ...tally })}\n`);
-  });
+  afterAll(() => reportFigures({ suite: `crash (${testProvider()})`, ...tally }));
 
   it(`keeps every acknowledged write across ${KILLS} kills`, async () => {
     let server: TestServer = await startTestServer({ seed: { orgs: 1, users: 3, posts: 1 } });

@@ -8,16 +8,16 @@
  * The seed is fixed (`FUZZ_SEED`, default below) so CI is reproducible; `FUZZ_RUNS` raises the
  * number of cases (`npm run soak` does). `FUZZ_REPORT=<file>` appends the counts as JSON lines.
  */
-import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { buildSchema, getNamedType, type GraphQLInputType, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLObjectType, type GraphQLSchema, isEnumType, isScalarType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAK } from './support/leaks.js';
 import { OpenApiValidator } from './support/openapi-validator.js';
+import { PROPERTY_RUNS, PROPERTY_SEED, reportFigures } from './support/properties.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+const SEED = PROPERTY_SEED;
+const RUNS = PROPERTY_RUNS;
 const settings = { seed: SEED, numRuns: RUNS, endOnFailure: true } as const;
 /** Per-property time budget: generous per case, so a slow machine does not fail a correct server. */
 const TIMEOUT = 30_000 + RUNS * 400;
@@ -81,7 +81,7 @@ async function expectAlive(server: TestServer): Promise<void> {
 }
 
 afterAll(() => {
-  if (process.env.FUZZ_REPORT) appendFileSync(process.env.FUZZ_REPORT, `${JSON.stringify({ suite: 'fuzz', seed: SEED, runs: RUNS, counts })}\n`);
+  reportFigures({ suite: 'fuzz', seed: SEED, runs: RUNS, counts });
 });
 
 describe('fuzzed REST requests (URI versioning)', () => {

@@ -5,9 +5,9 @@
  * server's memory. Raw `ws` clients over real loopback sockets, so each violation is exact.
  */
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { rawExchange } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 const PROTOCOL = 'graphql-transport-ws';
@@ -63,24 +63,9 @@ describe('graphql-ws protocol violations', () => {
   });
 
   it('closes 4406 on the legacy graphql-ws subprotocol (raw handshake, no client checks)', async () => {
-    const { port } = new URL(server.url);
-    const received = await new Promise<Buffer>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () =>
-        socket.write(
-          ['GET /graphql HTTP/1.1', 'Host: localhost', 'Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`, 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Protocol: graphql-ws', '', ''].join('\r\n'),
-        ),
-      );
-      const chunks: Buffer[] = [];
-      socket.on('data', (chunk) => {
-        chunks.push(chunk);
-        const sofar = Buffer.concat(chunks);
-        const end = sofar.indexOf('\r\n\r\n');
-        if (end >= 0 && sofar.length >= end + 8) socket.destroy();
-      });
-      socket.on('close', () => resolve(Buffer.concat(chunks)));
-      socket.on('error', reject);
-      setTimeout(() => socket.destroy(), 5_000).unref();
-    });
+    const handshake = ['GET /graphql HTTP/1.1', 'Host: localhost', 'Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`, 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Protocol: graphql-ws', '', ''].join('\r\n');
+    // Enough once the 101 and the first 4 bytes of a frame (header + close code) have arrived.
+    const received = await rawExchange(server.url, handshake, { enough: (sofar) => sofar.indexOf('\r\n\r\n') >= 0 && sofar.length >= sofar.indexOf('\r\n\r\n') + 8 });
     const headerEnd = received.indexOf('\r\n\r\n');
     expect(received.subarray(0, headerEnd).toString()).toMatch(/^HTTP\/1\.1 101 /);
     const frame = received.subarray(headerEnd + 4);

@@ -4,10 +4,10 @@
  * trace, SQL or file path in any error response. Real server process, real HTTP over loopback.
  */
 import { createServer, type Server } from 'node:http';
-import { connect } from 'node:net';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAK } from './support/leaks.js';
+import { rawBody, rawExchange } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { TEST_SECRET } from './support/project.js';
 
@@ -96,19 +96,11 @@ describe('limits', () => {
   });
 
   it('closes a connection whose request does not arrive in time with 408', async () => {
-    const { port } = new URL(server.url);
     const started = Date.now();
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /v2/posts HTTP/1.1\r\nHost: localhost\r\n'));
-      let received = '';
-      socket.on('data', (chunk) => (received += chunk.toString()));
-      socket.on('close', () => resolve(received));
-      socket.on('error', reject);
-      setTimeout(() => reject(new Error('the server kept the connection open')), 10_000).unref();
-    });
+    const answer = (await rawExchange(server.url, 'GET /v2/posts HTTP/1.1\r\nHost: localhost\r\n')).toString();
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(answer).toContain('application/problem+json');
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });
+    expect(rawBody(answer)).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect((await server.fetch('/health')).status).toBe(200);
   });
@@ -125,16 +117,9 @@ describe('requests the HTTP parser refuses', () => {
     const long = await server.fetch(`/v2/posts?after=${'a'.repeat(20_000)}`);
     expect(long.status).toBe(431);
     expect(await long.json()).toMatchObject({ status: 431, code: 'REQUEST_HEADER_FIELDS_TOO_LARGE' });
-    const { port } = new URL(server.url);
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /v2/posts HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n'));
-      let received = '';
-      socket.on('data', (chunk) => (received += chunk.toString()));
-      socket.on('close', () => resolve(received));
-      socket.on('error', reject);
-    });
+    const answer = (await rawExchange(server.url, 'GET /v2/posts HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n')).toString();
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+    expect(rawBody(answer)).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
     expect((await server.fetch('/health')).status).toBe(200);
   });
 

@@ -7,11 +7,13 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testProvider } from './support/database.js';
+import { PROPERTY_RUNS, PROPERTY_SEED, reportFigures } from './support/properties.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
+const SEED = PROPERTY_SEED;
 // A walk costs about rows / first requests and every walk adds rows: a fifth of the cases, at most 100.
-const RUNS = Math.min(100, Math.max(10, Math.floor(Number(process.env.FUZZ_RUNS ?? 150) / 5)));
+const RUNS = Math.min(100, Math.max(10, Math.floor(PROPERTY_RUNS / 5)));
 const TIMEOUT = 60_000 + RUNS * 2_000;
 
 /** Pages by one step: the ids of one page and the cursor of the next, if any. */
@@ -29,7 +31,7 @@ describe('walking the cursors under concurrent inserts', () => {
   });
   afterAll(async () => {
     await server?.stop();
-    if (process.env.FUZZ_REPORT) (await import('node:fs')).appendFileSync(process.env.FUZZ_REPORT, `${JSON.stringify({ suite: `pagination (${process.env.TEST_DATABASE ?? 'sqlite'})`, seed: SEED, walks, pages, inserted })}\n`);
+    reportFigures({ suite: `pagination (${testProvider()})`, seed: SEED, walks, pages, inserted });
   });
 
   const insertPost = async (): Promise<void> => {
