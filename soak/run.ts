@@ -19,8 +19,9 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { Command } from 'commander';
+import { pinCores } from '../bench/cores.js';
+import { type LoadRequest, runLoad } from '../bench/load.js';
 import { mintToken } from '../runtime/auth.js';
 import { runUnscoped } from '../runtime/context.js';
 import { createTestDatabase, openDatabase, seedDatabase } from '../test/support/database.js';
@@ -62,8 +63,6 @@ interface LoadReport {
   readonly ok: boolean;
 }
 
-const hasTaskset = (): boolean => os.cpus().length >= 2 && ['/usr/bin/taskset', '/bin/taskset'].some((file) => existsSync(file));
-
 /** Runs the long property suites; returns the report lines they wrote and whether they passed. */
 function runSuites(options: Options): { passed: boolean; reports: Record<string, unknown>[] } {
   const reportFile = path.join(os.tmpdir(), `soak-report-${process.pid}.jsonl`);
@@ -93,10 +92,10 @@ interface RunningServer {
   readonly child: ChildProcess;
 }
 
-async function startServer(databaseUrl: string): Promise<RunningServer> {
+async function startServer(databaseUrl: string, pin: readonly string[]): Promise<RunningServer> {
   const port = await freePort();
   const command = [process.execPath, '--import', 'tsx', path.join(ROOT, 'generated/main.ts')];
-  const argv = hasTaskset() ? ['taskset', '-c', '0', ...command] : command;
+  const argv = [...pin, ...command];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', APP_DATABASE__URL: databaseUrl, APP_HTTP__PORT: String(port), APP_HTTP__HOST: '127.0.0.1', APP_AUTH__SECRET: SECRET, APP_LOG__LEVEL: 'warn', APP_LOG__FORMAT: 'json' },
@@ -128,41 +127,32 @@ async function load(url: string, tokens: { admin: string; member: string }, post
   const member = { authorization: `Bearer ${tokens.member}` };
   const admin = { authorization: `Bearer ${tokens.admin}`, 'content-type': 'application/json' };
   const nested = JSON.stringify({ query: '{ users(first: 20) { id name org { id name } posts(first: 10) { edges { cursor node { id title } } pageInfo { hasNextPage endCursor } } } }' });
-  const result = await autocannon({
-    url,
-    connections,
-    duration: seconds,
-    timeout: 10,
-    requests: [
-      { method: 'GET', path: '/v2/posts?first=20', headers: member },
-      { method: 'POST', path: '/graphql', headers: { ...member, 'content-type': 'application/json' }, body: nested },
-      { method: 'GET', setupRequest: (request) => ({ ...request, path: `/v2/posts/${postIds[(sequence += 1) % postIds.length]}` }), headers: member },
-      {
-        method: 'POST',
-        path: '/v2/posts',
-        headers: admin,
-        setupRequest: (request) => ({ ...request, body: JSON.stringify({ title: `${label} ${(sequence += 1)}`, body: 'written under load' }) }),
-        onResponse: (status, body) => {
-          if (status === 201) acknowledged.add((JSON.parse(body) as { id: string }).id);
-        },
+  const requests: LoadRequest[] = [
+    { method: 'GET', path: '/v2/posts?first=20', headers: member },
+    { method: 'POST', path: '/graphql', headers: { ...member, 'content-type': 'application/json' }, body: nested },
+    { method: 'GET', path: '/v2/posts', makePath: () => `/v2/posts/${postIds[(sequence += 1) % postIds.length]}`, headers: member },
+    {
+      method: 'POST',
+      path: '/v2/posts',
+      headers: admin,
+      makeBody: () => JSON.stringify({ title: `${label} ${(sequence += 1)}`, body: 'written under load' }),
+      onResponse: (status, body) => {
+        if (status === 201) acknowledged.add((JSON.parse(body) as { id: string }).id);
       },
-      { method: 'GET', path: '/users?first=20', headers: member },
-    ],
-  });
+    },
+    { method: 'GET', path: '/users?first=20', headers: member },
+  ];
+  const result = await runLoad(url, requests, seconds, connections);
   return {
+    ...result,
     connections,
     seconds,
-    requests: result.requests.total,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    ratio: Math.round((result.latency.p99 / Math.max(result.latency.p50, 1)) * 10) / 10,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
+    requestsPerSecond: Math.round(result.requestsPerSecond),
+    ratio: Math.round((result.p99 / Math.max(result.p50, 1)) * 10) / 10,
   };
 }
 
-async function soakDatabase(database: string, databaseUrl: string, seconds: number): Promise<LoadReport> {
+async function soakDatabase(database: string, databaseUrl: string, seconds: number, pin: readonly string[]): Promise<LoadReport> {
   console.log(`\n== load on ${database}`);
   const seeded = await seedDatabase(databaseUrl, { orgs: 4, users: 25, posts: 10 });
   const orgId = seeded.orgs[0]!.id;
@@ -174,7 +164,7 @@ async function soakDatabase(database: string, databaseUrl: string, seconds: numb
   };
   const users = new Set(seeded.users.filter((user) => user.orgId === orgId).map((user) => user.id));
   const postIds = seeded.posts.filter((post) => users.has(post.authorId) && post.status === 'published').map((post) => post.id);
-  const server = await startServer(databaseUrl);
+  const server = await startServer(databaseUrl, pin);
   const acknowledged = new Set<string>();
   const probes: LoadFigures[] = [];
   try {
@@ -233,12 +223,14 @@ async function main(): Promise<void> {
   }
   if (options.only !== 'tests') {
     const loads: LoadReport[] = [];
-    loads.push(await soakDatabase('sqlite', await createTestDatabase('sqlite'), options.seconds));
+    const { prefix: pin, note } = pinCores();
+    console.log(`\n${note}`);
+    loads.push(await soakDatabase('sqlite', await createTestDatabase('sqlite'), options.seconds, pin));
     let cluster: PostgresCluster | undefined;
     if (process.env.TEST_POSTGRES_URL || postgresBinaries()) {
       cluster = process.env.TEST_POSTGRES_URL ? undefined : await startCluster();
       try {
-        loads.push(await soakDatabase('postgresql', await createTestDatabase('postgresql', process.env.TEST_POSTGRES_URL ?? cluster?.url), options.seconds));
+        loads.push(await soakDatabase('postgresql', await createTestDatabase('postgresql', process.env.TEST_POSTGRES_URL ?? cluster?.url), options.seconds, pin));
       } finally {
         cluster?.stop();
       }
