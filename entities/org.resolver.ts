@@ -1,5 +1,5 @@
 import { GraphQLAuthorizationGuard } from '../runtime/guards.js';
-import { Authorized, Query, Resolver, UseGuards } from '../runtime/decorators.js';
+import { Authorized, Complexity, Query, Resolver, UseGuards } from '../runtime/decorators.js';
 import { Org } from './org.entity.js';
 import { OrgService } from './org.service.js';
 
@@ -9,8 +9,12 @@ import { OrgService } from './org.service.js';
 export class OrgResolver {
   constructor(private readonly orgService: OrgService) {}
 
-  /** The orgs the caller may read (their own), whole, capped at LIST_CAP. */
+  /**
+   * The orgs the caller may read (their own), whole, capped at LIST_CAP.
+   * Every role reads only its own org (PRODUCT.md §3), so the list holds one row and scores like one.
+   */
   @Query()
+  @Complexity('1 + childComplexity')
   @Authorized('read', Org)
   orgs(): Promise<Org[]> {
     return this.orgService.listAll();

@@ -73,6 +73,18 @@ export const configSchema = z.object({
     emitSdl: booleanFlag.default(false),
     maxDepth: integer(1, 1000).default(10),
     maxComplexity: integer(1, 100_000_000).default(10_000),
+    /** Tokens one document may have; the parser stops past it (docs/hostile-input.md §2). */
+    maxTokens: integer(1, 1_000_000).default(2_000),
+    /** Operations one document may define. */
+    maxOperations: integer(1, 10_000).default(20),
+    /** Directives on one location (a field, fragment, operation or variable). */
+    maxDirectives: integer(1, 1_000).default(10),
+    /** Aliases one document may use once its fragments are expanded. */
+    maxAliases: integer(0, 1_000_000).default(30),
+    /** Field selections one document may make once its fragments are expanded. */
+    maxFields: integer(1, 10_000_000).default(1_000),
+    /** Rows one operation (or one subscription event) may materialise: the last line behind the complexity score. */
+    maxRows: integer(1, 100_000_000).default(10_000),
     /** Milliseconds a WebSocket client has to send `connection_init` before it is closed (4408). */
     connectionInitTimeout: integer(100, 600_000).default(10_000),
     /** Events a subscription may have waiting for a slow client before its connection is closed (1013). */

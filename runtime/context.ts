@@ -11,6 +11,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AppAbility, Principal } from './ability.js';
 import { FailureError } from './result.js';
 
+/** The request transports (spec §9.5): work they serve may never lift the row scope (spec §5.9). */
+export type RequestTransport = 'http' | 'graphql' | 'graphql-ws' | 'gateway' | 'mcp';
+
 /** What one request (or one job) runs with. */
 export interface RequestContext {
   /** The verified caller, or undefined for an anonymous request. */
@@ -19,6 +22,56 @@ export interface RequestContext {
   readonly ability: AppAbility | undefined;
   /** True only inside {@link runUnscoped}: queries are not filtered by any ability. */
   readonly unscoped: boolean;
+  /** The transport serving the request, when known (named in refusals and logs). */
+  readonly transport?: RequestTransport;
+  /** Rows this request may still materialise (GraphQL operations; docs/hostile-input.md §3). */
+  readonly rows?: RowBudget;
+}
+
+/**
+ * The ceiling on rows one GraphQL operation materialises (`APP_GRAPHQL__MAX_ROWS`), the last line
+ * of defence behind the complexity score (docs/hostile-input.md §3). Repositories call
+ * {@link RowBudget.take} with every row they hand to execution; past the ceiling it throws a
+ * `ROW_LIMIT` failure, so the field being resolved errors and nothing more is read.
+ */
+export class RowBudget {
+  private used = 0;
+
+  /** @param limit rows one operation (or one subscription event) may materialise */
+  constructor(readonly limit: number) {}
+
+  /** Rows materialised so far. */
+  get count(): number {
+    return this.used;
+  }
+
+  /** Counts `rows` more rows; throws `ROW_LIMIT` (a {@link FailureError}) once past the limit. */
+  take(rows: number): void {
+    this.used += rows;
+    if (this.used > this.limit) {
+      throw new FailureError({ code: 'ROW_LIMIT', message: `the operation reads more than ${this.limit} rows (APP_GRAPHQL__MAX_ROWS); ask for smaller pages (first) or fewer nested relations` });
+    }
+  }
+
+  /** Starts counting again (each event of a subscription has the whole budget). */
+  reset(): void {
+    this.used = 0;
+  }
+}
+
+/**
+ * Thrown by {@link runUnscoped} inside a request's context: request transports may not lift the
+ * row scope (spec §5.9; docs/hostile-input.md §4). Reported to the caller as an internal error.
+ */
+export class UnscopedInRequestError extends Error {
+  override readonly name = 'UnscopedInRequestError';
+
+  constructor(transport: RequestTransport | undefined) {
+    super(
+      `runUnscoped was called while serving a request (transport: ${transport ?? 'unknown'}): request transports may not lift the row scope (spec §5.9). ` +
+        'Read through the caller\'s scope, or move the work to a job, seed, migration, scheduled task or listener, which may run unscoped.',
+    );
+  }
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -31,13 +84,21 @@ export function runInContext<T>(context: RequestContext, fn: () => T): T {
   return storage.run(context, fn);
 }
 
+/** The context of {@link runUnscoped}. */
+const UNSCOPED: RequestContext = Object.freeze({ principal: undefined, ability: undefined, unscoped: true });
+
 /**
- * Runs `fn` without row scope (spec §5.9: jobs and queue workers may run unscoped; request
- * transports may not). This is the only way to lift the scope; it is never used by generated
- * request handlers.
+ * Runs `fn` without row scope (spec §5.9: jobs, seeds, migrations, scheduled tasks and listeners
+ * may run unscoped; request transports may not). This is the only way to lift the scope.
+ *
+ * Fails closed: it runs only where no request context is active (outside any context, or already
+ * unscoped). Inside a request's context — HTTP, GraphQL, WebSocket, any transport, and whatever a
+ * guard seeded in its place — it throws {@link UnscopedInRequestError} and `fn` does not run.
  */
 export function runUnscoped<T>(fn: () => T): T {
-  return storage.run({ principal: undefined, ability: undefined, unscoped: true }, fn);
+  const current = storage.getStore();
+  if (current && !current.unscoped) throw new UnscopedInRequestError(current.transport);
+  return storage.run(UNSCOPED, fn);
 }
 
 /** The ambient context, or {@link ANONYMOUS} outside any (which denies every scoped row). */

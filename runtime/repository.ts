@@ -40,6 +40,16 @@ export interface RepositoryOptions {
   readonly logger: Logger;
 }
 
+/**
+ * Counts the rows a read hands to execution against the request's row budget
+ * (`APP_GRAPHQL__MAX_ROWS`, docs/hostile-input.md §3): a page counts its kept rows (the probe row
+ * is dropped), a list or batch every row. Throws `ROW_LIMIT` once past the budget; returns `read`.
+ */
+function materialised<T extends readonly unknown[] | Page<unknown>>(context: RequestContext, read: T): T {
+  context.rows?.take(Array.isArray(read) ? read.length : (read as Page<unknown>).items.length);
+  return read;
+}
+
 /** Splits `keys` into chunks of at most `size` (deterministic order). */
 export function chunked<T>(keys: readonly T[], size = MAX_KEYS_PER_STATEMENT): T[][] {
   const chunks: T[][] = [];
@@ -138,7 +148,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const context = currentContext();
     const after = window.after === undefined ? undefined : sqltag`t."id" > ${window.after}`;
     const read = await this.readScoped(context, filter, after, window.take);
-    if (read) return toPage(read, window);
+    if (read) return materialised(context, toPage(read, window));
     const where = this.scope('read', filter, context);
     if (!where) return emptyPage();
     const rows = await this.delegate.findMany({
@@ -146,7 +156,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       orderBy: { id: 'asc' },
       take: window.take,
     });
-    return toPage(rows, window);
+    return materialised(context, toPage(rows, window));
   }
 
   /**
@@ -161,24 +171,26 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       if (!where) return [];
       rows = await this.delegate.findMany({ where, orderBy: { id: 'asc' }, take: LIST_CAP + 1 });
     }
-    if (rows.length <= LIST_CAP) return rows;
+    if (rows.length <= LIST_CAP) return materialised(context, rows);
     this.logger.warn({ entity: this.entityName, cap: LIST_CAP }, `list of ${this.entityName} truncated to LIST_CAP (${LIST_CAP} rows); page it with a cursor list instead`);
-    return rows.slice(0, LIST_CAP);
+    return materialised(context, rows.slice(0, LIST_CAP));
   }
 
   /** The row with `id` if it exists and the caller may read it, else null (keys are UUIDs: anything else is null). */
   async findById(id: string): Promise<Row | null> {
     if (!isUuid(id)) return null;
-    const rows = await this.readScoped(currentContext(), undefined, sqltag`t."id" = ${id.toLowerCase()}`, 1);
-    return rows?.[0] ?? null;
+    const context = currentContext();
+    const rows = await this.readScoped(context, undefined, sqltag`t."id" = ${id.toLowerCase()}`, 1);
+    return materialised(context, rows ?? [])[0] ?? null;
   }
 
   /** The readable rows among `ids` (any order; unreadable and unknown ids are left out). */
   async findManyByIds(ids: readonly string[]): Promise<Row[]> {
     const keys = ids.filter(isUuid);
     if (keys.length === 0) return [];
-    const where = this.scope('read', { id: { in: keys } } as Where);
-    return where ? this.delegate.findMany({ where }) : [];
+    const context = currentContext();
+    const where = this.scope('read', { id: { in: keys } } as Where, context);
+    return where ? materialised(context, await this.delegate.findMany({ where })) : [];
   }
 
   /**
@@ -193,7 +205,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const rows: Row[] = [];
     for (const chunk of chunked(unique)) {
       const statement = sqltag`SELECT ${this.columnList(columns)} FROM ${quoteIdentifier(this.entityName)} t WHERE t."id" IN (${join(chunk)}) AND ${condition}`;
-      rows.push(...(await this.reader.read(statement)).map((row) => this.fromRaw(row)));
+      rows.push(...materialised(context, (await this.reader.read(statement)).map((row) => this.fromRaw(row))));
     }
     return rows;
   }
@@ -246,7 +258,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
           list.push(row);
           byParent.set(parent, list);
         }
-        for (const parent of chunk) pages.set(parent, toPage(byParent.get(parent) ?? [], window));
+        for (const parent of chunk) pages.set(parent, materialised(context, toPage(byParent.get(parent) ?? [], window)));
       }
     }
     for (const parent of unique) if (!pages.has(parent)) pages.set(parent, emptyPage());

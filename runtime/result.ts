@@ -7,8 +7,11 @@
  * problem+json with the matching status (`runtime/http/problem.ts`).
  */
 
-/** Codes a failure carries on the wire (PRODUCT.md §4). */
-export type FailureCode = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT';
+/**
+ * Codes a failure carries on the wire (PRODUCT.md §4). `ROW_LIMIT`: an operation materialised
+ * more rows than `APP_GRAPHQL__MAX_ROWS` allows (docs/hostile-input.md §3).
+ */
+export type FailureCode = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'ROW_LIMIT';
 
 /** One problem with an input value: where (dotted path, `''` for the whole value) and what. */
 export interface InputIssue {

@@ -248,7 +248,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
   app.use((request: Request, response: Response, next: NextFunction) => {
     verifier.authenticate(request.headers.authorization).then((authentication) => {
       const principal = authentication.kind === 'authenticated' ? authentication.principal : undefined;
-      const context: RequestContext = { principal, ability: principal ? abilities.for(principal) : undefined, unscoped: false };
+      const context: RequestContext = { principal, ability: principal ? abilities.for(principal) : undefined, unscoped: false, transport: 'http' };
       response.locals.request = context;
       response.locals.authentication = authentication;
       runInContext(context, next);
@@ -283,6 +283,16 @@ export async function startServer<Database extends DatabaseClient, Container>(
     { operations: definition.operationGuards, global: definition.globalGuards, guards: definition.createGuards(container, runtimeGuards) },
     (request, authentication) => ({ request, authentication, loaders: new RequestLoaders(loaderScope?.capture(request), registry) }),
     logger,
+    {
+      documents: {
+        maxTokens: config.graphql.maxTokens,
+        maxOperations: config.graphql.maxOperations,
+        maxDirectives: config.graphql.maxDirectives,
+        maxAliases: config.graphql.maxAliases,
+        maxFields: config.graphql.maxFields,
+      },
+      maxRows: config.graphql.maxRows,
+    },
   );
   mountGraphQL(app, config, schema, logger, preparer);
   mountRoutes(app, config, router, versioning, logger);

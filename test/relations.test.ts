@@ -142,7 +142,7 @@ describe('a hand-written field in place of an unexposed relation (spec §2.1)', 
 
 describe('row scope and field grants inside batches (spec §5.8)', () => {
   it('never shows a hidden child in a connection: a viewer sees published posts only, a member also their own drafts', async () => {
-    const query = '{ users(first: 100) { id posts(first: 50) { edges { node { id status } } pageInfo { hasNextPage } } } }';
+    const query = '{ users(first: 100) { id posts(first: 40) { edges { node { id status } } pageInfo { hasNextPage } } } }';
     const member = server.seeded.users.find((user) => user.role === 'member' && user.orgId === org0());
     for (const role of ['viewer', 'member'] as const) {
       const result = await server.graphql<{ users: { id: string; posts: Connection<{ id: string; status: string }> }[] }>(query, { token: await server.token(role) });
@@ -193,8 +193,8 @@ describe('one statement per level (spec §8)', () => {
 describe('query complexity and depth (spec §8)', () => {
   it('reports the cost of every executed request in extensions.cost', async () => {
     const result = await server.graphql<unknown>('{ users(first: 5) { id org { name } posts(first: 3) { edges { node { title } } } } }', { token: await server.token('admin') });
-    // users: 1 + [id 1 + org (1 + name 1) + posts 3 × title 1] = 1 + 1 + 2 + 3
-    expect(result.extensions).toEqual({ cost: { complexity: 7, limit: 10_000 } });
+    // users, a page of 5: 5 × [id 1 + org (1 + name 1) + posts 3 × title 1] = 5 × (1 + 2 + 3)
+    expect(result.extensions).toEqual({ cost: { complexity: 30, limit: 10_000 } });
   });
 
   it('scores a three-level has_many chain at default size as 20^3 and lets it pass', async () => {
@@ -251,5 +251,20 @@ describe('batch context (spec §5.10)', () => {
       ['database error', 'INTERNAL_SERVER_ERROR', ['users', 1, 'org']],
     ]);
     expect(bare.logs).toContainEqual(expect.objectContaining({ level: 50, entity: 'Org', msg: expect.stringContaining('no batch context') }));
+  });
+
+  it('keeps a has_many failure local: an empty connection and "database error" at its path, the rest of data intact', async () => {
+    const query = '{ orgs { name users(first: 5) { edges { node { name } } pageInfo { hasNextPage endCursor } } } users(first: 2) { name posts { edges { cursor } } } }';
+    const result = await bare.graphql<{ orgs: { name: string; users: unknown }[]; users: { name: string; posts: unknown }[] }>(query, { token: await bare.token('admin') });
+    expect(result.data?.orgs.map((org) => org.name)).toEqual([bare.seeded.orgs[0]?.name]);
+    const empty = { edges: [], pageInfo: { hasNextPage: false, endCursor: null } };
+    expect(result.data?.orgs[0]?.users).toEqual(empty);
+    expect(result.data?.users.map((user) => user.posts)).toEqual([{ edges: [] }, { edges: [] }]);
+    expect(result.data?.users.every((user) => typeof user.name === 'string')).toBe(true);
+    expect(result.errors?.map((error) => [error.message, error.extensions?.code, error.path])).toEqual([
+      ['database error', 'INTERNAL_SERVER_ERROR', ['orgs', 0, 'users']],
+      ['database error', 'INTERNAL_SERVER_ERROR', ['users', 0, 'posts']],
+      ['database error', 'INTERNAL_SERVER_ERROR', ['users', 1, 'posts']],
+    ]);
   });
 });

@@ -37,7 +37,8 @@ export function createResolvers(container: Container, services: RuntimeServices)
     Query: {
       /**
        * The orgs the caller may read (their own), whole, capped at LIST_CAP.
-       * Query.orgs → OrgResolver.orgs (entities/org.resolver.ts:15); authorized: read Org.
+       * Every role reads only its own org (PRODUCT.md §3), so the list holds one row and scores like one.
+       * Query.orgs → OrgResolver.orgs (entities/org.resolver.ts:19); authorized: read Org.
        */
       orgs: async (_parent: unknown, _args: Record<string, never>, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Org');

@@ -8,18 +8,31 @@ import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../errors.js';
 
-/** Codes this server puts in `errors[].extensions.code` (PRODUCT.md §4). */
-export type GraphQLErrorCode =
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'BAD_USER_INPUT'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'GRAPHQL_PARSE_FAILED'
-  | 'GRAPHQL_VALIDATION_FAILED'
-  | 'COMPLEXITY_LIMIT'
-  | 'DEPTH_LIMIT'
-  | 'INTERNAL_SERVER_ERROR';
+/**
+ * Codes this server puts in `errors[].extensions.code` (PRODUCT.md §4). The `*_LIMIT` codes refuse
+ * an operation before it runs, or stop one that reads too much (docs/hostile-input.md §2, §3).
+ */
+export const GRAPHQL_ERROR_CODES = [
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'BAD_USER_INPUT',
+  'NOT_FOUND',
+  'CONFLICT',
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'COMPLEXITY_LIMIT',
+  'DEPTH_LIMIT',
+  'TOKEN_LIMIT',
+  'OPERATION_LIMIT',
+  'DIRECTIVE_LIMIT',
+  'ALIAS_LIMIT',
+  'FIELD_LIMIT',
+  'ROW_LIMIT',
+  'INTERNAL_SERVER_ERROR',
+] as const;
+
+/** One of {@link GRAPHQL_ERROR_CODES}. */
+export type GraphQLErrorCode = (typeof GRAPHQL_ERROR_CODES)[number];
 
 /** Returns `error` with `extensions.code` set to `code` (unless it already has one). */
 export function withCode(error: GraphQLError, code: GraphQLErrorCode, extra: Record<string, unknown> = {}): GraphQLError {

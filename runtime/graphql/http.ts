@@ -14,33 +14,70 @@ import type { Authentication } from '../auth.js';
 import { runInContext } from '../context.js';
 import type { GraphQLContext } from './context.js';
 import { createErrorFormatter, withCode } from './errors.js';
+import { type DocumentBounds, measureDocument } from './limits.js';
 import type { OperationPreparer } from './prepare.js';
 
 /** A parsed document that passed validation, or the errors it produced. */
 export type PreparedDocument = { readonly document: DocumentNode } | { readonly errors: readonly GraphQLError[] };
 
-/** Parses and validates documents once per distinct query text (bounded LRU). */
+/** Bounds on documents before they are validated (docs/hostile-input.md §2). */
+export interface DocumentCacheOptions extends DocumentBounds {
+  /** Tokens one document may have (`APP_GRAPHQL__MAX_TOKENS`): the parser stops there. */
+  readonly maxTokens: number;
+}
+
+/** Characters of query text the cache holds at most (keys and, roughly, what they parse to). */
+const CACHE_TEXT_BUDGET = 8 * 1024 * 1024;
+
+/**
+ * Parses, bounds and validates documents once per distinct query text. Each step before
+ * validation is linear in the text's size: the parser stops at `maxTokens` (`TOKEN_LIMIT`), and
+ * {@link measureDocument} refuses too many operations, directives, aliases or expanded fields
+ * before graphql-js validation runs. The cache is bounded by entries and by the size of the texts
+ * it keeps, so distinct large documents cannot grow memory without bound.
+ */
 export class DocumentCache {
-  private readonly cache = new LRUCache<string, PreparedDocument>({ max: 2_000 });
+  private readonly cache = new LRUCache<string, PreparedDocument>({ max: 2_000, maxSize: CACHE_TEXT_BUDGET, sizeCalculation: (_value, query) => query.length + 64 });
 
-  constructor(private readonly schema: GraphQLSchema) {}
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly options: DocumentCacheOptions,
+  ) {}
 
-  /** The validated document of `query`, or its parse / validation errors (with codes). */
+  /** The validated document of `query`, or its refusal, parse or validation errors (with codes). */
   prepare(query: string): PreparedDocument {
     const cached = this.cache.get(query);
     if (cached) return cached;
-    let prepared: PreparedDocument;
-    try {
-      const document = parse(query);
-      const errors = validate(this.schema, document);
-      prepared = errors.length > 0 ? { errors: errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED')) } : { document };
-    } catch (error) {
-      prepared = { errors: [error instanceof GraphQLError ? withCode(error, 'GRAPHQL_PARSE_FAILED') : new GraphQLError('could not parse the query', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })] };
-    }
-    this.cache.set(query, prepared);
+    const prepared = this.parseAndValidate(query);
+    // A text larger than the whole budget is not kept (lru-cache would refuse it anyway).
+    if (query.length + 64 <= CACHE_TEXT_BUDGET) this.cache.set(query, prepared);
     return prepared;
   }
+
+  private parseAndValidate(query: string): PreparedDocument {
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: this.options.maxTokens });
+    } catch (error) {
+      if (error instanceof GraphQLError && TOKEN_LIMIT_MESSAGE.test(error.message)) {
+        return { errors: [new GraphQLError(`the document has more than ${this.options.maxTokens} tokens (APP_GRAPHQL__MAX_TOKENS); send a smaller document`, { extensions: { code: 'TOKEN_LIMIT', limit: this.options.maxTokens } })] };
+      }
+      return { errors: [error instanceof GraphQLError ? withCode(error, 'GRAPHQL_PARSE_FAILED') : new GraphQLError('could not parse the query', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })] };
+    }
+    try {
+      const refused = measureDocument(document, this.options);
+      if (refused) return { errors: [refused] };
+      const errors = validate(this.schema, document);
+      return errors.length > 0 ? { errors: errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED')) } : { document };
+    } catch {
+      // A check that cannot decide refuses (fail closed), e.g. a stack exhausted by nesting.
+      return { errors: [new GraphQLError('the document could not be checked; it is refused', { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })] };
+    }
+  }
 }
+
+/** What graphql-js's parser says when it stops at `maxTokens` (graphql 16 writes "more that"). */
+const TOKEN_LIMIT_MESSAGE = /^Syntax Error: Document contains more (?:than|that) \d+ tokens\. Parsing aborted\.$/;
 
 /** Options of {@link createGraphQLHandler}. */
 export interface GraphQLHandlerOptions {
@@ -106,7 +143,13 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): RequestHan
     },
     onOperation: (_request, args, result) => {
       const extra = extensions.get(args);
-      return extra ? { ...result, extensions: { ...result.extensions, ...extra } } : undefined;
+      const reported = (args.contextValue as GraphQLContext).loaders.drainReported();
+      if (reported.length > 0) result = { ...result, errors: [...(result.errors ?? []), ...reported] };
+      if (options.logger.isLevelEnabled('debug')) {
+        const { rows } = (args.contextValue as GraphQLContext).request;
+        options.logger.debug({ operationName: args.operationName ?? null, cost: extra?.cost, rows: rows?.count }, 'graphql operation finished');
+      }
+      return extra ? { ...result, extensions: { ...result.extensions, ...extra } } : result;
     },
   });
 }

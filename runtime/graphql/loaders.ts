@@ -7,10 +7,15 @@
  * {@link BatchContext} captured by `LoaderScope` when the request began — never from the ambient
  * store. Without a `LoaderScope` in a reachable module there is no batch context: every relation
  * field fails with `database error` (logged at error level, naming the entity) while scalar
- * fields still resolve.
+ * fields still resolve, and the failure stays local to the field:
+ * - a belongs_to field is nullable: it is `null`, with the error at its path;
+ * - a has_many connection is non-null (`UserConnection!`), so an error raised there would null its
+ *   parent and, through non-null lists, the whole `data`. It answers an empty connection instead
+ *   (no edges, `hasNextPage: false`: nothing is shown) and reports the error at its own path
+ *   through {@link RequestLoaders.reported}, which the transports append to the result.
  */
 import DataLoader from 'dataloader';
-import type { GraphQLResolveInfo } from 'graphql';
+import { GraphQLError, type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
 import type { Logger } from 'pino';
 import { conditionColumns, maskRow, type MaskedRow } from '../ability.js';
 import type { RequestContext } from '../context.js';
@@ -78,6 +83,13 @@ export interface LoaderRegistry {
 export class RequestLoaders {
   private readonly byId = new Map<string, DataLoader<string, MaskedRow<KeyedRow> | null>>();
   private readonly byParent = new Map<string, DataLoader<string, Page<MaskedRow<KeyedRow>>>>();
+  /** Entities whose missing batch context was already logged for this request. */
+  private readonly logged = new Set<string>();
+  /**
+   * Errors of fields that answered without failing (a has_many without batch context, spec §5.10),
+   * each at its field's path; {@link drainReported} hands them to the operation's result.
+   */
+  private readonly reported: GraphQLError[] = [];
 
   /**
    * @param batch the request's batch context, or undefined when no `LoaderScope` is provided
@@ -96,9 +108,25 @@ export class RequestLoaders {
 
   private requireBatch(entity: string): BatchContext {
     if (this.batch) return this.batch;
+    throw this.missingBatch(entity);
+  }
+
+  /** The error of a relation resolved without batch context, logged once per entity and request. */
+  private missingBatch(entity: string): BatchContextMissingError {
     const error = new BatchContextMissingError(`a ${entity} loader batch ran with no batch context: list LoaderScope in the providers of a module reachable from AppModule`);
-    this.registry.logger.error({ entity }, error.message);
-    throw error;
+    if (!this.logged.has(entity)) {
+      this.logged.add(entity);
+      this.registry.logger.error({ entity }, error.message);
+    }
+    return error;
+  }
+
+  /**
+   * Returns and forgets the errors reported beside the data since the last call (spec §5.10); the
+   * transports append them to each result (a subscription: to each event's).
+   */
+  drainReported(): GraphQLError[] {
+    return this.reported.splice(0, this.reported.length);
   }
 
   private mask(entity: string, batch: BatchContext, row: KeyedRow): MaskedRow<KeyedRow> {
@@ -169,6 +197,13 @@ export class RequestLoaders {
     const window = pageWindow(args);
     const parentId = (parent as Record<string, unknown>).id;
     if (typeof parentId !== 'string') return toConnection({ items: [], has_more: false });
+    if (!this.batch) {
+      const error = this.missingBatch(entity);
+      if (!info) throw error;
+      // Local failure (spec §5.10): an empty connection, the error at this field's path.
+      this.reported.push(new GraphQLError(error.message, { nodes: info.fieldNodes, path: responsePathAsArray(info.path), originalError: error }));
+      return toConnection({ items: [], has_more: false });
+    }
     const key = [entity, column, window.take, window.after ?? ''].join(SEPARATOR);
     let loader = this.byParent.get(key);
     if (!loader) {

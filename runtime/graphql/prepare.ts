@@ -7,11 +7,11 @@
 import { type DocumentNode, type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, Kind, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { Logger } from 'pino';
 import type { Authentication } from '../auth.js';
-import { ANONYMOUS, type RequestContext } from '../context.js';
+import { ANONYMOUS, type RequestContext, RowBudget, runInContext } from '../context.js';
 import { classifyError } from '../errors.js';
 import { type CanActivate, type NamedGuard, runGuards } from '../guards.js';
 import type { GraphQLContext } from './context.js';
-import { DocumentCache } from './http.js';
+import { DocumentCache, type DocumentCacheOptions } from './http.js';
 import type { QueryLimits } from './limits.js';
 
 /** Guard chains of one schema, as generated in `graphql/guards.ts`. */
@@ -36,24 +36,37 @@ export type PreparedOperation =
   | { readonly kind: 'ready'; readonly args: ExecutionArgs & { contextValue: GraphQLContext }; readonly operation: OperationDefinitionNode; readonly extensions?: Record<string, unknown> }
   | { readonly kind: 'refused'; readonly errors: readonly GraphQLError[] };
 
-/** The root fields an operation selects, as `Type.field` (through fragments on the root type). */
+/**
+ * The root fields an operation selects, as `Type.field` (through fragments on the root type).
+ * Linear in the document's size: each fragment is walked once, however often it is spread.
+ */
 export function rootFields(document: DocumentNode, operation: OperationDefinitionNode, rootType: string): string[] {
   const fragments = new Map(document.definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION).map((definition) => [definition.name.value, definition]));
   const fields = new Set<string>();
-  const visit = (selectionSet: SelectionSetNode, seen: Set<string>): void => {
+  const walked = new Set<string>();
+  const visit = (selectionSet: SelectionSetNode): void => {
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
         if (!selection.name.value.startsWith('__')) fields.add(`${rootType}.${selection.name.value}`);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        visit(selection.selectionSet, seen);
-      } else if (!seen.has(selection.name.value)) {
+        visit(selection.selectionSet);
+      } else if (!walked.has(selection.name.value)) {
+        walked.add(selection.name.value);
         const fragment = fragments.get(selection.name.value);
-        if (fragment) visit(fragment.selectionSet, new Set([...seen, selection.name.value]));
+        if (fragment) visit(fragment.selectionSet);
       }
     }
   };
-  visit(operation.selectionSet, new Set());
+  visit(operation.selectionSet);
   return [...fields];
+}
+
+/** Bounds of {@link OperationPreparer} (docs/hostile-input.md §2, §3). */
+export interface PreparerOptions {
+  /** Checked on each document before validation, once per distinct text. */
+  readonly documents: DocumentCacheOptions;
+  /** Rows one operation (or one subscription event) may materialise (`APP_GRAPHQL__MAX_ROWS`). */
+  readonly maxRows: number;
 }
 
 /** Prepares operations of one schema. */
@@ -66,8 +79,9 @@ export class OperationPreparer {
     private readonly guards: GuardTable,
     private readonly contextFor: (request: RequestContext, authentication: Authentication) => GraphQLContext,
     private readonly logger: Logger,
+    private readonly options: PreparerOptions,
   ) {
-    this.documents = new DocumentCache(schema);
+    this.documents = new DocumentCache(schema, options.documents);
   }
 
   /** The guard chain of `fields`: the union of their chains, in order, each guard once. */
@@ -82,7 +96,10 @@ export class OperationPreparer {
     });
   }
 
-  /** Parses, validates, checks limits and runs guards; never throws for a caller's mistake. */
+  /**
+   * Parses, bounds, validates, checks limits and runs guards; never throws for a caller's mistake.
+   * Each step before execution is linear in the document's size (docs/hostile-input.md §2).
+   */
   async prepare(request: OperationRequest, authentication: Authentication, transport: 'graphql' | 'graphql-ws'): Promise<PreparedOperation> {
     const prepared = this.documents.prepare(request.query);
     if ('errors' in prepared) return { kind: 'refused', errors: prepared.errors };
@@ -98,7 +115,9 @@ export class OperationPreparer {
     const fields = rootFields(prepared.document, operation, rootType);
     let seeded: RequestContext;
     try {
-      seeded = await runGuards(this.chainOf(fields), { transport, fields, authentication, seeded: ANONYMOUS }, this.logger);
+      // Guards run inside a request context, like the operation: none of them may lift the scope.
+      const start: RequestContext = { ...ANONYMOUS, transport };
+      seeded = await runInContext(start, () => runGuards(this.chainOf(fields), { transport, fields, authentication, seeded: start }, this.logger));
     } catch (error) {
       const classified = classifyError(error);
       if (classified.kind !== 'failure') throw error;
@@ -106,7 +125,8 @@ export class OperationPreparer {
     }
     return {
       kind: 'ready',
-      args: { ...base, contextValue: this.contextFor(seeded, authentication) },
+      // Whatever the guards seeded, the operation runs as a request of this transport, within its row budget.
+      args: { ...base, contextValue: this.contextFor({ ...seeded, unscoped: false, transport, rows: new RowBudget(this.options.maxRows) }, authentication) },
       operation,
       ...(checked.extensions ? { extensions: checked.extensions } : {}),
     };

@@ -26,6 +26,7 @@ export const FAILURE_STATUS: Readonly<Record<FailureCode, number>> = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  ROW_LIMIT: 400,
 };
 
 /** A problem document for `status` with `detail` and extension members. */

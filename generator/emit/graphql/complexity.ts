@@ -1,9 +1,13 @@
 /**
- * Emits `graphql/complexity.ts` (spec §8): the score of every field that does not use the default
- * `1 + children` — has_many relations (`first × children`) and `@Complexity` overrides — and the
- * connection types that are transparent for scoring and depth.
+ * Emits `graphql/complexity.ts` (spec §8, docs/hostile-input.md §3): the score of every field that
+ * does not use the default `1 + children` — has_many relations (`first × children`), operations
+ * returning a keyset page (`first × children`) or a whole list (`LIST_CAP × children`), computed
+ * fields returning a list of entities (`LIST_CAP × children`) and `@Complexity` overrides — and the
+ * connection types that are transparent for scoring and depth. A score counts what execution will
+ * load: one row per item a list may hold.
  */
 import { checkComplexityExpression } from '../../model/complexity.js';
+import type { ReturnShape } from '../../model/model.js';
 import { connectionType, edgeType } from '../../model/naming.js';
 import { type EmitContext, exposedEntities } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
@@ -22,6 +26,18 @@ function fromExpression(expression: string): string | undefined {
   return `(${parameters}) => ${checked.text}`;
 }
 
+/**
+ * The default score of an operation or computed field by what it returns: a keyset page loads up to
+ * `first` rows, a list of entities up to `LIST_CAP`; anything else keeps `1 + children`.
+ */
+function listScore(returns: ReturnShape, listCap: () => string): { readonly doc: string; readonly source: string } | undefined {
+  if (returns.kind === 'page') return { doc: 'returns a keyset page, first × children', source: '({ first, childComplexity }) => first * childComplexity' };
+  if (returns.kind === 'value' && returns.type.list && returns.type.named.kind === 'entity') {
+    return { doc: 'returns a whole list, LIST_CAP × children', source: `({ childComplexity }) => ${listCap()} * childComplexity` };
+  }
+  return undefined;
+}
+
 /** Every connection type the schema has (children of exposed has_many relations), plus PageInfo. */
 export function connectionTypeNames(context: EmitContext): string[] {
   const children = new Set<string>();
@@ -34,9 +50,10 @@ export function connectionTypeNames(context: EmitContext): string[] {
 
 /** The `graphql/complexity.ts` file. */
 export function emitComplexity(context: EmitContext): GeneratedFile {
-  const file = new TypeScriptFile('graphql/complexity.ts', context, 'Query complexity (spec §8): scores of relation fields and @Complexity overrides; every other field\nscores 1 + its children. `first` is the page size the field will use (absent → 20, clamped to 1..=100).');
+  const file = new TypeScriptFile('graphql/complexity.ts', context, 'Query complexity (spec §8): scores of relation fields, list operations and @Complexity overrides; every\nother field scores 1 + its children. `first` is the page size the field will use (absent → 20, clamped to 1..=100).');
   const { body: w, imports } = file;
   const fieldComplexity = imports.type('runtime/graphql/limits.ts', 'FieldComplexity');
+  const listCap = (): string => imports.value('runtime/keyset.ts', 'LIST_CAP');
   const scored: ScoredField[] = [];
   for (const entity of exposedEntities(context.model)) {
     for (const relation of entity.relations) {
@@ -51,11 +68,19 @@ export function emitComplexity(context: EmitContext): GeneratedFile {
     for (const operation of resolver.operations) {
       const source = operation.complexity ? fromExpression(operation.complexity) : undefined;
       const root = operation.operationType === 'query' ? 'Query' : operation.operationType === 'mutation' ? 'Mutation' : 'Subscription';
-      if (source) scored.push({ key: `${root}.${operation.fieldName}`, doc: `${root}.${operation.fieldName}: @Complexity(${operation.complexity}).`, source });
+      const key = `${root}.${operation.fieldName}`;
+      // A subscription's score is per event: one item, whatever its type.
+      const list = source || operation.operationType === 'subscription' ? undefined : listScore(operation.returns, listCap);
+      if (source) scored.push({ key, doc: `${key}: @Complexity(${operation.complexity}).`, source });
+      else if (list) scored.push({ key, doc: `${key}: ${list.doc}.`, source: list.source });
     }
     for (const field of resolver.fieldResolvers) {
-      const source = field.complexity && field.entity ? fromExpression(field.complexity) : undefined;
-      if (source) scored.push({ key: `${field.entity}.${field.fieldName}`, doc: `${field.entity}.${field.fieldName}: @Complexity(${field.complexity}).`, source });
+      if (!field.entity) continue;
+      const key = `${field.entity}.${field.fieldName}`;
+      const source = field.complexity ? fromExpression(field.complexity) : undefined;
+      const list = source ? undefined : listScore(field.returns, listCap);
+      if (source) scored.push({ key, doc: `${key}: @Complexity(${field.complexity}).`, source });
+      else if (list) scored.push({ key, doc: `${key}: ${list.doc}.`, source: list.source });
     }
   }
   writeDoc(w, ['Scores of fields that do not use the default, by `Type.field`.']);
