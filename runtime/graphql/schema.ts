@@ -1,21 +1,23 @@
 /**
  * Builds the executable schema at boot from the committed SDL and the generated resolvers
  * (`@graphql-tools/schema`), adding the `DateTime` scalar and, on every entity column field, the
- * masking check: a field removed by masking answers `FORBIDDEN` naming it (spec §5.5, §7).
+ * masking check (spec §2.1, §5.5, §7): a non-null field removed by masking answers `FORBIDDEN`
+ * naming it; a nullable one is `null`.
  */
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { IResolvers } from '@graphql-tools/utils';
-import type { GraphQLSchema } from 'graphql';
+import { type GraphQLResolveInfo, type GraphQLSchema, isNonNullType } from 'graphql';
 import { MASKED_FIELDS, type MaskedRow } from '../ability.js';
 import type { EntityDescriptor } from '../entity-metadata.js';
 import { forbiddenField } from '../posture.js';
 import type { GraphQLContext } from './context.js';
 import { DateTimeScalar } from './scalars.js';
 
-function maskedFieldResolver(entity: string, field: string): (parent: MaskedRow<Record<string, unknown>>) => unknown {
-  return (parent) => {
-    if (parent[MASKED_FIELDS]?.has(field)) throw forbiddenField(entity, field);
-    return parent[field];
+function maskedFieldResolver(entity: string, field: string): (parent: MaskedRow<Record<string, unknown>>, args: unknown, context: unknown, info: GraphQLResolveInfo) => unknown {
+  return (parent, _args, _context, info) => {
+    if (!parent[MASKED_FIELDS]?.has(field)) return parent[field];
+    if (isNonNullType(info.returnType)) throw forbiddenField(entity, field);
+    return null;
   };
 }
 

@@ -1,18 +1,20 @@
 /**
- * Refusing a selection up front (spec §7: "a field excluded by the caller's grant → FORBIDDEN
- * naming the field; selecting only permitted fields succeeds"). Walks the operation's selection
- * under a field, through fragments, connection edges and relations, and checks every selected
- * entity column against the ability's field grants before any row is read.
+ * Refusing a selection up front (spec §7: "a non-null field excluded by the caller's grant →
+ * FORBIDDEN naming the field; selecting only permitted fields succeeds"). Walks the operation's
+ * selection under a field, through fragments, connection edges and relations, and checks every
+ * selected non-null entity column against the ability's field grants before any row is read. A
+ * nullable column the grant excludes is not refused: it resolves to `null` (spec §2.1).
  */
-import { type FieldNode, type GraphQLObjectType, type GraphQLResolveInfo, getNamedType, isObjectType, Kind, type SelectionSetNode } from 'graphql';
+import { type FieldNode, type GraphQLObjectType, type GraphQLResolveInfo, getNamedType, isNonNullType, isObjectType, Kind, type SelectionSetNode } from 'graphql';
 import { canOnType } from '../ability.js';
 import type { RequestContext } from '../context.js';
 import type { EntityDescriptor } from '../entity-metadata.js';
 import { forbiddenField } from '../posture.js';
 
 /**
- * Throws `FORBIDDEN` naming the first selected entity field (in document order) that no
- * `read` rule of the caller grants. `entities` maps type name → descriptor.
+ * Throws `FORBIDDEN` naming the first selected non-null entity field (in document order) that no
+ * `read` rule of the caller grants. `entities` maps type name → descriptor. Linear in the
+ * selection's size: each fragment is walked once.
  */
 export function assertSelectionPermitted(info: GraphQLResolveInfo, request: RequestContext, entities: ReadonlyMap<string, EntityDescriptor>): void {
   if (request.unscoped) return;
@@ -59,8 +61,8 @@ function checkField(
   visitedFragments: Set<string>,
 ): void {
   const name = node.name.value;
-  if (entity?.fields.includes(name) && !canOnType(request.ability, 'read', entity.name, name)) throw forbiddenField(entity.name, name);
   const field = type.getFields()[name];
+  if (field && isNonNullType(field.type) && entity?.fields.includes(name) && !canOnType(request.ability, 'read', entity.name, name)) throw forbiddenField(entity.name, name);
   if (!field || !node.selectionSet) return;
   const fieldType = getNamedType(field.type);
   if (isObjectType(fieldType)) walk(info, request, entities, fieldType, node.selectionSet, visitedFragments);
