@@ -221,6 +221,22 @@ export interface DependencyModel {
 /** What a class is, by its decorator. */
 export type ProviderRole = 'service' | 'resolver' | 'controller' | 'abilities' | 'gateway' | 'mcpHost' | 'processor';
 
+/** A call in a method body the generator can follow: `this.dependency.method(…)` or `this.method(…)`. */
+export interface MethodCallModel {
+  /** The constructor parameter called through, or undefined for a method of the same class. */
+  readonly dependency: string | undefined;
+  readonly method: string;
+  readonly span: SourceSpan;
+}
+
+/** What one method of a provider calls, as far as it can be read without running it. */
+export interface MethodModel {
+  readonly name: string;
+  readonly calls: readonly MethodCallModel[];
+  /** Where the method calls the runtime's `runUnscoped` (spec §5.9). */
+  readonly unscopedCalls: readonly SourceSpan[];
+}
+
 /** A class the container constructs. */
 export interface ProviderModel {
   readonly kind: 'provider';
@@ -228,6 +244,8 @@ export interface ProviderModel {
   readonly role: ProviderRole;
   readonly source: SourceRef;
   readonly dependencies: readonly DependencyModel[];
+  /** Its methods with a body, in declaration order. */
+  readonly methods: readonly MethodModel[];
   readonly span: SourceSpan;
 }
 

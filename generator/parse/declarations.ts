@@ -4,7 +4,7 @@
  * Never throws on bad declarations: what it cannot read becomes a `ParseProblem` or an
  * `unsupported` type, which validation rules report with `file:line:col`.
  */
-import { type ClassDeclaration, type Decorator, type MethodDeclaration, Node, type ParameterDeclaration, type PropertyDeclaration } from './ts-morph.js';
+import { type ClassDeclaration, type Decorator, type MethodDeclaration, Node, type ParameterDeclaration, type PropertyDeclaration, SyntaxKind } from './ts-morph.js';
 import type {
   AppModel,
   BelongsToModel,
@@ -16,6 +16,8 @@ import type {
   GatewayModel,
   GuardBinding,
   HasManyModel,
+  MethodCallModel,
+  MethodModel,
   HttpMethod,
   ModuleEntry,
   ModuleModel,
@@ -130,7 +132,7 @@ class DeclarationReader {
     if (module) this.modules.push(this.readModule(cls, name, module));
 
     const role = this.roleOf(decorators);
-    if (role) this.providers.push({ kind: 'provider', name, role, source, dependencies: this.readDependencies(cls), span: this.span(cls.getNameNode() ?? cls) });
+    if (role) this.providers.push({ kind: 'provider', name, role, source, dependencies: this.readDependencies(cls), methods: this.readMethods(cls), span: this.span(cls.getNameNode() ?? cls) });
 
     const resolverDecorator = first('Resolver');
     if (resolverDecorator) this.resolvers.push(this.readResolver(cls, name, resolverDecorator));
@@ -325,6 +327,39 @@ class DeclarationReader {
     }
     const guards = this.readGuards(decoratorsByName(this.resolver, cls.getDecorators()).get('UseGuards') ?? []);
     return { kind: 'module', name, guards, imports: entries('imports'), providers: entries('providers'), controllers: entries('controllers'), span: this.span(cls.getNameNode() ?? cls) };
+  }
+
+  /**
+   * The calls each method body makes that can be followed statically (`this.x.m(…)` through a
+   * constructor parameter `x`, `this.m(…)`), and its calls of the runtime's `runUnscoped`. Nested
+   * functions count as the method's own: a callback it passes on runs on its behalf.
+   */
+  private readMethods(cls: ClassDeclaration): MethodModel[] {
+    const parameters = new Set((cls.getConstructors()[0]?.getParameters() ?? []).map((parameter) => parameter.getName()));
+    const methods: MethodModel[] = [];
+    for (const method of cls.getMethods()) {
+      const body = method.getBody();
+      if (!body) continue;
+      const calls: MethodCallModel[] = [];
+      const unscopedCalls: SourceSpan[] = [];
+      for (const call of body.getDescendantsOfKind(SyntaxKind.CallExpression)) {
+        const callee = call.getExpression();
+        if (Node.isIdentifier(callee)) {
+          const resolved = this.resolver.resolve(callee);
+          if (resolved?.ref.file === 'runtime/context.ts' && resolved.ref.exportName === 'runUnscoped') unscopedCalls.push(this.span(callee));
+          continue;
+        }
+        if (!Node.isPropertyAccessExpression(callee)) continue;
+        const target = callee.getExpression();
+        if (target.getKind() === SyntaxKind.ThisKeyword) {
+          calls.push({ dependency: undefined, method: callee.getName(), span: this.span(callee.getNameNode()) });
+        } else if (Node.isPropertyAccessExpression(target) && target.getExpression().getKind() === SyntaxKind.ThisKeyword && parameters.has(target.getName())) {
+          calls.push({ dependency: target.getName(), method: callee.getName(), span: this.span(callee.getNameNode()) });
+        }
+      }
+      methods.push({ name: method.getName(), calls, unscopedCalls });
+    }
+    return methods;
   }
 
   private readDependencies(cls: ClassDeclaration): DependencyModel[] {

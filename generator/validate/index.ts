@@ -39,6 +39,7 @@ import { providerDependencyUnresolved } from './rules/provider-dependency-unreso
 import { routeListPagination } from './rules/route-list-pagination.js';
 import { routePathParamMissing } from './rules/route-path-param-missing.js';
 import { typeUnsupported } from './rules/type-unsupported.js';
+import { unscopedInRequest } from './rules/unscoped-in-request.js';
 
 /** Every rule, by id. The id is the rule's file name under `rules/`. */
 export const RULES: Readonly<Record<string, Rule>> = {
@@ -72,6 +73,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'route-path-param-missing': routePathParamMissing,
   'route-version-undeclared': routeVersionUndeclared,
   'type-unsupported': typeUnsupported,
+  'unscoped-in-request': unscopedInRequest,
   'version-on-unversioned-transport': versionOnUnversionedTransport,
   'version-policy-invalid': versionPolicyInvalid,
   'version-token-invalid': versionTokenInvalid,

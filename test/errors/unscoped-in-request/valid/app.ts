@@ -1,0 +1,49 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import { runUnscoped } from '../../../../runtime/context.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
+import { Abilities, Authorized, Column, Entity, Injectable, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/decorators.js';
+
+/** A note. */
+@Entity()
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  text!: string;
+}
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+  }
+}
+
+/** Requests read through the caller's scope; only maintenance lifts it, and no request reaches it. */
+@Injectable()
+export class NoteService {
+  count(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
+  purge(): Promise<void> {
+    return runUnscoped(() => Promise.resolve());
+  }
+}
+
+@UseGuards(GraphQLAuthorizationGuard)
+@Resolver(() => Note)
+export class NoteResolver {
+  constructor(private readonly notes: NoteService) {}
+
+  @Query()
+  @Authorized('read', Note)
+  noteCount(): Promise<number> {
+    return this.notes.count();
+  }
+}
+
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteResolver, NoteService, NoteAbilities] })
+export class AppModule {}
