@@ -1,4 +1,6 @@
-import { Controller, Get, Injectable, Public } from '../runtime/decorators.js';
+import { z } from 'zod';
+import { Body, Controller, Get, HttpCode, Injectable, Post, Public } from '../runtime/decorators.js';
+import { ZodValidationPipe } from '../runtime/pipes.js';
 
 /** What an API address answers about itself. */
 export interface ApiDescription {
@@ -8,6 +10,20 @@ export interface ApiDescription {
   version: string | null;
 }
 
+/** What a client sends to agree on a version: the versions it can speak. */
+export interface VersionOffer {
+  /** Version tokens the client understands, in any order. */
+  versions: string[];
+}
+
+/** Validation pipe schema for {@link VersionOffer}: 1..16 valid version tokens (spec §8). */
+export const VersionOfferSchema = z.object({
+  versions: z.array(z.string().regex(/^[A-Za-z0-9.-]{1,32}$/, 'a version is alphanumerics, "." and "-", at most 32 bytes')).min(1, 'offer at least one version').max(16, 'offer at most 16 versions'),
+}) satisfies z.ZodType<VersionOffer>;
+
+/** The versions the demo's controllers declare, lowest first. */
+const API_VERSIONS: readonly string[] = ['1', '2'];
+
 /** Describes the API; shared by the unversioned controller and one controller per version. */
 @Injectable()
 export class ApiInfoService {
@@ -15,11 +31,19 @@ export class ApiInfoService {
   describe(version: string | null): ApiDescription {
     return { name: 'resource-service demo', version };
   }
+
+  /** The highest version both the API and `offer` speak (null: none in common). */
+  negotiate(offer: VersionOffer): ApiDescription {
+    const common = API_VERSIONS.filter((version) => offer.versions.includes(version));
+    return this.describe(common.at(-1) ?? null);
+  }
 }
 
 /**
- * Unversioned: `GET /meta` stays reachable whatever version a caller states, and a caller who
- * states none is answered here even when a default version is configured (spec §9.3).
+ * Unversioned. `GET /meta` answers a caller who states no version, even when a default version is
+ * configured; a stated version selects `ApiRootV2Controller.meta` instead (spec §9.3.2).
+ * `POST /meta` has no versioned twin, so it answers whatever version is stated (spec §9.3.1:
+ * decided per route — method and path — not per address).
  */
 @Controller('meta')
 export class MetaController {
@@ -30,6 +54,14 @@ export class MetaController {
   @Public()
   describe(): ApiDescription {
     return this.info.describe(null);
+  }
+
+  /** Agrees on a version: the highest one the caller offers that the API serves. */
+  @Post()
+  @HttpCode(200)
+  @Public()
+  negotiate(@Body(new ZodValidationPipe(VersionOfferSchema)) offer: VersionOffer): ApiDescription {
+    return this.info.negotiate(offer);
   }
 }
 

@@ -84,3 +84,15 @@ export const CREATE_USER_INPUT: InputFieldType & { readonly type: { readonly kin
   list: false,
   nullable: false,
 };
+
+/** Structure of input VersionOffer (entities/meta.controller.ts). */
+export const VERSION_OFFER_INPUT: InputFieldType & { readonly type: { readonly kind: 'input' } } = {
+  type: {
+    kind: 'input',
+    fields: {
+      versions: { type: { kind: 'scalar', name: 'String' }, list: true, nullable: false },
+    },
+  },
+  list: false,
+  nullable: false,
+};

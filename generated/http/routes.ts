@@ -5,6 +5,7 @@
  * (body checked against its input type), pipes, the declared method, Result unwrapping, masking.
  */
 
+import { type MetaController, VersionOfferSchema } from '../../entities/meta.controller.js';
 import { CreatePostSchema } from '../../entities/post.dto.js';
 import type { PostsController } from '../../entities/posts.controller.js';
 import { CreateUserSchema } from '../../entities/user.dto.js';
@@ -17,8 +18,10 @@ import { applyPipes, type PipeTransform, ZodValidationPipe } from '../../runtime
 import { authorize } from '../../runtime/posture.js';
 import { unwrap } from '../../runtime/result.js';
 import type { Container } from '../container.js';
-import { CREATE_POST_INPUT, CREATE_USER_INPUT, ORG_FIELDS, POST_FIELDS, USER_FIELDS } from '../entities.js';
+import { CREATE_POST_INPUT, CREATE_USER_INPUT, ORG_FIELDS, POST_FIELDS, USER_FIELDS, VERSION_OFFER_INPUT } from '../entities.js';
 
+/** Pipes of parameter offer of MetaController.negotiate. */
+const metaControllerNegotiateOfferPipes: readonly PipeTransform[] = [new ZodValidationPipe(VersionOfferSchema)];
 /** Pipes of parameter input of PostsController.create. */
 const postsControllerCreateInputPipes: readonly PipeTransform[] = [new ZodValidationPipe(CreatePostSchema)];
 /** Pipes of parameter input of UsersController.create. */
@@ -30,7 +33,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * The root of version 1.
-   * GET / → ApiRootV1Controller.root (entities/meta.controller.ts:44); public (ungated).
+   * GET / → ApiRootV1Controller.root (entities/meta.controller.ts:76); public (ungated).
    */
   const apiRootV1ControllerRoot: RouteDefinition = {
     method: 'GET',
@@ -50,7 +53,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * The root of version 2.
-   * GET / → ApiRootV2Controller.root (entities/meta.controller.ts:60); public (ungated).
+   * GET / → ApiRootV2Controller.root (entities/meta.controller.ts:92); public (ungated).
    */
   const apiRootV2ControllerRoot: RouteDefinition = {
     method: 'GET',
@@ -70,7 +73,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * Version 2's description, at the same address as the unversioned one.
-   * GET /meta → ApiRootV2Controller.meta (entities/meta.controller.ts:67); public (ungated).
+   * GET /meta → ApiRootV2Controller.meta (entities/meta.controller.ts:99); public (ungated).
    */
   const apiRootV2ControllerMeta: RouteDefinition = {
     method: 'GET',
@@ -90,7 +93,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * Describes the API without a version.
-   * GET /meta → MetaController.describe (entities/meta.controller.ts:31); public (ungated).
+   * GET /meta → MetaController.describe (entities/meta.controller.ts:55); public (ungated).
    */
   const metaControllerDescribe: RouteDefinition = {
     method: 'GET',
@@ -104,6 +107,27 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     takesBody: false,
     handle: async (call) => {
       const value = await metaController.describe();
+      return value;
+    },
+  };
+
+  /**
+   * Agrees on a version: the highest one the caller offers that the API serves.
+   * POST /meta → MetaController.negotiate (entities/meta.controller.ts:63); public (ungated).
+   */
+  const metaControllerNegotiate: RouteDefinition = {
+    method: 'POST',
+    path: '/meta',
+    versions: [],
+    controllerVersions: [],
+    controller: 'MetaController',
+    handler: 'negotiate',
+    status: 200,
+    reply: 'value',
+    takesBody: true,
+    handle: async (call) => {
+      const offer = (await applyPipes(coerceInput({ ...VERSION_OFFER_INPUT, nullable: false }, call.body, 'body'), metaControllerNegotiateOfferPipes)) as Parameters<MetaController['negotiate']>[0];
+      const value = await metaController.negotiate(offer);
       return value;
     },
   };
@@ -278,5 +302,5 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     },
   };
 
-  return [apiRootV1ControllerRoot, apiRootV2ControllerRoot, apiRootV2ControllerMeta, metaControllerDescribe, orgsControllerList, postsControllerList, postsControllerGet, postsControllerCreate, postsControllerPublish, usersControllerList, usersControllerGet, usersControllerCreate];
+  return [apiRootV1ControllerRoot, apiRootV2ControllerRoot, apiRootV2ControllerMeta, metaControllerDescribe, metaControllerNegotiate, orgsControllerList, postsControllerList, postsControllerGet, postsControllerCreate, postsControllerPublish, usersControllerList, usersControllerGet, usersControllerCreate];
 }

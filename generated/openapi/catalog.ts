@@ -20,7 +20,7 @@ export const API_CATALOG: ApiCatalog = {
     },
     {
       "name": "MetaController",
-      "description": "Unversioned: `GET /meta` stays reachable whatever version a caller states, and a caller who\nstates none is answered here even when a default version is configured (spec §9.3)."
+      "description": "Unversioned. `GET /meta` answers a caller who states no version, even when a default version is\nconfigured; a stated version selects `ApiRootV2Controller.meta` instead (spec §9.3.2).\n`POST /meta` has no versioned twin, so it answers whatever version is stated (spec §9.3.1:\ndecided per route — method and path — not per address)."
     },
     {
       "name": "OrgsController",
@@ -222,6 +222,23 @@ export const API_CATALOG: ApiCatalog = {
       "required": [
         "id"
       ]
+    },
+    "VersionOffer": {
+      "type": "object",
+      "description": "What a client sends to agree on a version: the versions it can speak.",
+      "properties": {
+        "versions": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "Version tokens the client understands, in any order."
+        }
+      },
+      "required": [
+        "versions"
+      ],
+      "additionalProperties": false
     }
   },
   "operations": [
@@ -288,6 +305,25 @@ export const API_CATALOG: ApiCatalog = {
       "summary": "Describes the API without a version.",
       "authorized": false,
       "parameters": [],
+      "reply": "value",
+      "status": 200,
+      "body": {
+        "$ref": "#/components/schemas/ApiDescription"
+      },
+      "result": false
+    },
+    {
+      "method": "POST",
+      "path": "/meta",
+      "versions": [],
+      "controller": "MetaController",
+      "handler": "negotiate",
+      "summary": "Agrees on a version: the highest one the caller offers that the API serves.",
+      "authorized": false,
+      "parameters": [],
+      "requestBody": {
+        "$ref": "#/components/schemas/VersionOffer"
+      },
       "reply": "value",
       "status": 200,
       "body": {
