@@ -151,6 +151,58 @@ describe.each(['uri', 'header', 'media_type'] as const)('%s versioning (spec §9
   });
 });
 
+describe('decided per route, method and path, not per address (spec §9.3.1)', () => {
+  /** POST /meta offering versions 1 and 2, stating `version` the way `strategy` does. */
+  async function negotiate(name: string, strategy: Strategy, version: string | undefined, url = '/meta'): Promise<Response> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (version !== undefined && strategy === 'header') headers['X-API-Version'] = version;
+    if (version !== undefined && strategy === 'media_type') headers.accept = `application/json; version=${version}`;
+    return fetch(`${server(name).url}${url}`, { method: 'POST', headers, body: JSON.stringify({ versions: ['1', '2'] }) });
+  }
+
+  it.each(['header', 'media_type'] as const)('serves the unversioned POST /meta beside the versioned GET /meta whatever version is stated (%s)', async (strategy) => {
+    for (const version of [undefined, '1', '2', '9', 'bad version!']) {
+      const response = await negotiate(strategy, strategy, version);
+      expect({ version, status: response.status }).toEqual({ version, status: 200 });
+      expect(await response.json()).toEqual({ name: 'resource-service demo', version: '2' });
+      expect(response.headers.get('deprecation')).toBeNull();
+    }
+  });
+
+  it('serves it whatever version is stated when a default version is configured too', async () => {
+    for (const version of [undefined, '1', '2', '9']) expect((await negotiate('headerDefault', 'header', version)).status).toBe(200);
+  });
+
+  it.each(['header', 'media_type'] as const)('keeps selecting among the versioned routes of GET at that address (%s)', async (strategy) => {
+    expect(await (await call(strategy, strategy, 'GET', '/meta', '2')).json()).toEqual({ name: 'resource-service demo', version: '2' });
+    expect(await (await call(strategy, strategy, 'GET', '/meta', undefined)).json()).toEqual({ name: 'resource-service demo', version: null });
+    for (const version of ['1', '9']) {
+      const unknown = await call(strategy, strategy, 'GET', '/meta', version);
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toMatchObject({ code: 'NOT_FOUND', versions: ['2'] });
+    }
+    const malformed = await call(strategy, strategy, 'GET', '/meta', 'bad version!');
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ code: 'BAD_USER_INPUT', versions: ['2'] });
+  });
+
+  it.each(['header', 'media_type'] as const)('answers a method nothing serves at that address with 405, allowing the methods that would answer that version (%s)', async (strategy) => {
+    const cases: [string | undefined, string][] = [[undefined, 'GET, POST'], ['2', 'GET, POST'], ['9', 'POST']];
+    for (const [version, allow] of cases) {
+      const response = await call(strategy, strategy, 'DELETE', '/meta', version);
+      expect({ version, status: response.status, allow: response.headers.get('allow') }).toEqual({ version, status: 405, allow });
+    }
+  });
+
+  it('under URI versioning serves the unversioned POST only at /meta: /v2/meta is GET only', async () => {
+    expect((await negotiate('uri', 'uri', undefined)).status).toBe(200);
+    const versioned = await negotiate('uri', 'uri', undefined, '/v2/meta');
+    expect(versioned.status).toBe(405);
+    expect(versioned.headers.get('allow')).toBe('GET');
+    expect((await negotiate('uri', 'uri', undefined, '/v9/meta')).status).toBe(404);
+  });
+});
+
 describe('header and media_type specifics', () => {
   it.each(['header', 'media_type'] as const)('answers the URI form with 404 under %s versioning, naming the versions', async (strategy) => {
     const admin = await server(strategy).token('admin');

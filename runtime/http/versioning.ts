@@ -6,15 +6,41 @@
  * media-type versioning the version is folded into the mounted path, so one table serves every
  * strategy.
  *
- * Decisions (spec §9.3), per address and per route, never per prefix:
- * - an address no versioned route answers is served whatever version is stated;
- * - a stated version beats an unversioned route at the same address; the default version
- *   (`APP_HTTP__DEFAULT_VERSION`) answers only callers who state none, and yields to an
- *   unversioned route;
- * - a version nothing declares at that address is 404 (never a fallback); a declared version the
- *   route is not mounted for, or a method not served, is 405 with `Allow`;
- * - a malformed version is 400; the URI form under header / media-type versioning is 404;
- * - 404 and 400 answers are problem+json naming the versions the address serves.
+ * The path picks an address (a path pattern; static segments beat parameters); the decision is
+ * then taken per route — the request's method at that address — never per address or prefix
+ * (spec §9.3.1). Terms, for an address A and the request's method M:
+ * - *versioned(M)*: the versions a versioned route of M at A is mounted for; M is *pinned* when
+ *   this is not empty;
+ * - *unversioned(M)*: the unversioned route of M at A, if any;
+ * - *known*: every version some route at A is mounted for or its controller declares;
+ * - *answering(v)*: the methods that would be served at A with version v stated — those pinned to
+ *   v, and (header / media type) those not pinned that have an unversioned route; *answering()*
+ *   with none stated: those with an unversioned route, or pinned to the default version.
+ *
+ * | caller states                      | condition, first that holds             | answer                    |
+ * |------------------------------------|-----------------------------------------|---------------------------|
+ * | version v (header / media type)    | M not pinned, unversioned(M) exists     | unversioned(M), any v     |
+ * | version v                          | A has no versioned route at all         | 405, Allow answering(v)   |
+ * | version v                          | v malformed                             | 400                       |
+ * | version v                          | v in versioned(M)                       | that route                |
+ * | version v                          | v known at A                            | 405, Allow answering(v)   |
+ * | version v                          | M pinned (v unknown: never a fallback)  | 404                       |
+ * | version v                          | answering(v) not empty                  | 405, Allow answering(v)   |
+ * | version v                          | otherwise                               | 404                       |
+ * | none                               | unversioned(M) exists                   | unversioned(M)            |
+ * | none                               | default version in versioned(M)         | that route                |
+ * | none                               | M pinned                                | 404: state a version      |
+ * | none                               | answering() not empty                   | 405, Allow answering()    |
+ * | none                               | otherwise                               | 404                       |
+ *
+ * So a stated version beats an unversioned route of the same method, while the default version
+ * (`APP_HTTP__DEFAULT_VERSION`, which answers only callers who state none) yields to it; an
+ * unversioned route of a method no versioned route answers at A (`POST /meta` beside a versioned
+ * `GET /meta`) is served whatever version is stated, even a malformed one, since it reads none.
+ * Under URI versioning a version is stated only in the URI (`/v2/meta`), where unversioned routes
+ * never answer (they live at the address without `/v<version>`): they drop out of the rows and of
+ * answering(v). Under header / media-type versioning the URI form (`/v2/posts`) is 404. 404 and
+ * 400 answers are problem+json naming the versions the address serves.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
@@ -44,15 +70,21 @@ export interface VersioningOptions {
   readonly policies: Readonly<Record<string, VersionPolicy>>;
 }
 
-/** One address (a path pattern) and every route mounted at it. */
+/** The routes of one method at one address. */
+interface MethodRoutes {
+  /** The unversioned route, if any. */
+  unversioned: RouteDefinition | undefined;
+  /** Versioned routes by version; empty when no versioned route answers this method here. */
+  readonly versioned: Map<string, RouteDefinition>;
+}
+
+/** One address (a path pattern) and every route mounted at it, by method. */
 interface Address {
   readonly pattern: string;
   readonly match: MatchFunction<Record<string, string>>;
-  /** Routes by version, then method. */
-  readonly versioned: Map<string, Map<HttpMethod, RouteDefinition>>;
-  readonly unversioned: Map<HttpMethod, RouteDefinition>;
-  /** Versions the owning controllers declare at this address (a route may be mounted for fewer). */
-  readonly declared: Set<string>;
+  readonly methods: Map<HttpMethod, MethodRoutes>;
+  /** Versions some route here is mounted for, or its controller declares (405, not 404). */
+  readonly known: Set<string>;
   /** Static segments first: `/posts/recent` wins over `/posts/:id`. */
   readonly specificity: number;
   /** The versions serving it, in order (computed once the table is built). */
@@ -101,10 +133,23 @@ export function versionFromAccept(accept: string | undefined): string | undefine
   return undefined;
 }
 
+/** What the router answers for one request: the decision, with the path parameters. */
+export interface Resolution {
+  readonly decision: Decision;
+  readonly params: Record<string, string>;
+}
+
+const malformed = (stated: string): string => `${JSON.stringify(stated)} is not a valid version: use alphanumerics, "." and "-", at most 32 bytes`;
+
 /** The route table of all versions, and the per-request dispatch. */
 export class VersionRouter {
   private readonly addresses: Address[] = [];
 
+  /**
+   * Builds the table once, at boot.
+   * @param routes every route of the application (versioned ones list the versions they mount for)
+   * @param options the strategy, header, prefix and default version in force
+   */
   constructor(
     routes: readonly RouteDefinition[],
     private readonly options: VersioningOptions,
@@ -113,25 +158,28 @@ export class VersionRouter {
     for (const route of routes) {
       let address = byPattern.get(route.path);
       if (!address) {
-        address = { pattern: route.path, match: match(route.path, { decode: decodeURIComponent }), versioned: new Map(), unversioned: new Map(), declared: new Set(), specificity: specificityOf(route.path), served: [] };
+        address = { pattern: route.path, match: match(route.path, { decode: decodeURIComponent }), methods: new Map(), known: new Set(), specificity: specificityOf(route.path), served: [] };
         byPattern.set(route.path, address);
         this.addresses.push(address);
       }
-      for (const version of route.controllerVersions) address.declared.add(version);
-      if (route.versions.length === 0) address.unversioned.set(route.method, route);
-      for (const version of route.versions) {
-        const methods = address.versioned.get(version) ?? new Map<HttpMethod, RouteDefinition>();
-        methods.set(route.method, route);
-        address.versioned.set(version, methods);
+      let methods = address.methods.get(route.method);
+      if (!methods) {
+        methods = { unversioned: undefined, versioned: new Map() };
+        address.methods.set(route.method, methods);
       }
+      for (const version of [...route.controllerVersions, ...route.versions]) address.known.add(version);
+      if (route.versions.length === 0) methods.unversioned = route;
+      for (const version of route.versions) methods.versioned.set(version, route);
     }
     this.addresses.sort((a, b) => b.specificity - a.specificity);
-    for (const address of this.addresses) address.served = [...address.versioned.keys()].sort(compareVersions);
+    for (const address of this.addresses) {
+      address.served = [...new Set([...address.methods.values()].flatMap((methods) => [...methods.versioned.keys()]))].sort(compareVersions);
+    }
   }
 
   /** Every version some route is mounted for, in order. */
   versions(): string[] {
-    return [...new Set(this.addresses.flatMap((address) => [...address.versioned.keys()]))].sort(compareVersions);
+    return [...new Set(this.addresses.flatMap((address) => address.served))].sort(compareVersions);
   }
 
   /** Every route as clients address it under the configured strategy (boot logs). */
@@ -139,9 +187,14 @@ export class VersionRouter {
     const { prefix, strategy } = this.options;
     const out: MountedRoute[] = [];
     for (const address of [...this.addresses].sort((a, b) => a.pattern.localeCompare(b.pattern))) {
-      for (const [method, route] of address.unversioned) out.push({ route, method, address: clientAddress(prefix, undefined, address.pattern), version: undefined });
-      for (const [version, methods] of [...address.versioned].sort(([a], [b]) => compareVersions(a, b))) {
-        for (const [method, route] of methods) out.push({ route, method, address: clientAddress(prefix, strategy === 'uri' ? version : undefined, address.pattern), version });
+      for (const [method, routes] of address.methods) {
+        if (routes.unversioned) out.push({ route: routes.unversioned, method, address: clientAddress(prefix, undefined, address.pattern), version: undefined });
+      }
+      for (const version of address.served) {
+        for (const [method, routes] of address.methods) {
+          const route = routes.versioned.get(version);
+          if (route) out.push({ route, method, address: clientAddress(prefix, strategy === 'uri' ? version : undefined, address.pattern), version });
+        }
       }
     }
     return out;
@@ -155,68 +208,97 @@ export class VersionRouter {
     return undefined;
   }
 
-  /** Versions serving an address (named in 404 / 400 answers so a caller can correct itself). */
-  private served(address: Address): readonly string[] {
-    return address.served;
-  }
-
   /**
-   * The decision for `method` at `address` with `stated` (undefined: the caller stated none).
-   * Pure: the whole of spec §9.3 per address.
+   * The methods answering at `address` with `stated` (undefined: none stated) — answering(v) of
+   * the module's table. `inUri`: the version was stated in the URI, where unversioned routes do
+   * not answer.
    */
-  decide(address: Address, method: HttpMethod, stated: string | undefined): Decision {
-    const versions = this.served(address);
-    const hasVersions = address.versioned.size > 0;
-    if (stated !== undefined && hasVersions) {
-      if (!VERSION_TOKEN.test(stated)) return { kind: 'bad-version', detail: `${JSON.stringify(stated)} is not a valid version: use alphanumerics, "." and "-", at most 32 bytes`, versions };
-      const routes = address.versioned.get(stated);
-      if (!routes) {
-        if (address.declared.has(stated)) return { kind: 'method-not-allowed', allow: [], version: stated };
-        return { kind: 'not-found', detail: `version ${stated} does not serve ${address.pattern}`, versions };
-      }
-      const route = routes.get(method);
-      return route ? { kind: 'route', route, version: stated } : { kind: 'method-not-allowed', allow: [...routes.keys()].sort(), version: stated };
+  private answering(address: Address, stated: string | undefined, inUri: boolean): string[] {
+    const { defaultVersion } = this.options;
+    const allow: string[] = [];
+    for (const [method, routes] of address.methods) {
+      const answers = stated === undefined
+        ? routes.unversioned !== undefined || (defaultVersion !== undefined && routes.versioned.has(defaultVersion))
+        : routes.versioned.has(stated) || (!inUri && routes.versioned.size === 0 && routes.unversioned !== undefined);
+      if (answers) allow.push(method);
     }
-    const unversioned = address.unversioned.get(method);
-    if (unversioned) return { kind: 'route', route: unversioned, version: undefined };
-    const fallback = stated === undefined && this.options.defaultVersion !== undefined ? address.versioned.get(this.options.defaultVersion) : undefined;
-    const defaulted = fallback?.get(method);
-    if (defaulted) return { kind: 'route', route: defaulted, version: this.options.defaultVersion };
-    const allow = new Set([...address.unversioned.keys(), ...(fallback?.keys() ?? [])]);
-    if (allow.size > 0) return { kind: 'method-not-allowed', allow: [...allow].sort(), version: undefined };
-    return { kind: 'not-found', detail: `${address.pattern} is versioned: state one of the versions it serves`, versions };
+    return allow.sort();
   }
 
   /**
-   * Resolves one request: strips the prefix, reads the stated version by the strategy, finds the
-   * address. Returns undefined when no route of the table is at that path (the request goes on to
-   * the next handler), or the decision with the path parameters.
+   * The decision for `method` at `address` with `stated` (undefined: the caller stated none); the
+   * module's table, row by row. `inUri`: the version was stated in the URI (URI versioning).
    */
-  resolve(request: Request): { decision: Decision; params: Record<string, string> } | undefined {
+  private decide(address: Address, method: HttpMethod, stated: string | undefined, inUri: boolean): Decision {
+    const versions = address.served;
+    const routes = address.methods.get(method);
+    const pinned = routes !== undefined && routes.versioned.size > 0;
+    const refuse = (allow: readonly string[], version: string | undefined): Decision => ({ kind: 'method-not-allowed', allow, version });
+    if (stated === undefined) {
+      if (routes?.unversioned) return { kind: 'route', route: routes.unversioned, version: undefined };
+      const { defaultVersion } = this.options;
+      const defaulted = defaultVersion === undefined ? undefined : routes?.versioned.get(defaultVersion);
+      if (defaulted) return { kind: 'route', route: defaulted, version: defaultVersion };
+      const unstated: Decision = { kind: 'not-found', detail: `${pinned ? `${method} ` : ''}${address.pattern} is versioned: state one of the versions it serves`, versions };
+      if (pinned) return unstated;
+      const allow = this.answering(address, undefined, inUri);
+      return allow.length > 0 ? refuse(allow, undefined) : unstated;
+    }
+    if (!pinned && routes?.unversioned && !inUri) return { kind: 'route', route: routes.unversioned, version: undefined };
+    if (versions.length === 0) return refuse(this.answering(address, undefined, inUri), undefined);
+    if (!VERSION_TOKEN.test(stated)) return { kind: 'bad-version', detail: malformed(stated), versions };
+    const chosen = routes?.versioned.get(stated);
+    if (chosen) return { kind: 'route', route: chosen, version: stated };
+    const allow = this.answering(address, stated, inUri);
+    if (address.known.has(stated)) return refuse(allow, stated);
+    const unknown: Decision = { kind: 'not-found', detail: `version ${stated} does not serve ${pinned ? `${method} ` : ''}${address.pattern}`, versions };
+    if (pinned) return unknown;
+    return allow.length > 0 ? refuse(allow, stated) : unknown;
+  }
+
+  /**
+   * The decision for one request, pure (spec §9.3; the module's table).
+   * @param method the request's method (`HEAD` is answered as `GET`)
+   * @param path the request's path, with the global prefix
+   * @param stated the version the caller states in the header or media type (`''` or undefined:
+   *   none); ignored under URI versioning, which reads it from `path`
+   * @returns undefined when no route of the table is at that path (the request goes on to the next
+   *   handler: self-mounted endpoints), or the decision with the path parameters
+   */
+  lookup(method: string, path: string, stated: string | undefined): Resolution | undefined {
     const { prefix, strategy } = this.options;
-    let path = request.path;
     if (prefix) {
       if (path !== prefix && !path.startsWith(`${prefix}/`)) return undefined;
       path = path.slice(prefix.length) || '/';
     }
-    const method = (request.method === 'HEAD' ? 'GET' : request.method) as HttpMethod;
+    const verb = (method === 'HEAD' ? 'GET' : method) as HttpMethod;
     const uriForm = /^\/v([^/]+)(\/.*)?$/.exec(path);
     const versionedTarget = uriForm ? this.find(uriForm[2] ?? '/') : undefined;
     if (strategy === 'uri') {
-      if (uriForm && versionedTarget && versionedTarget.address.versioned.size > 0) {
-        return { decision: this.decide(versionedTarget.address, method, uriForm[1] ?? ''), params: versionedTarget.params };
+      if (uriForm && versionedTarget && versionedTarget.address.served.length > 0) {
+        return { decision: this.decide(versionedTarget.address, verb, uriForm[1] ?? '', true), params: versionedTarget.params };
       }
       const target = this.find(path);
-      return target ? { decision: this.decide(target.address, method, undefined), params: target.params } : undefined;
+      return target ? { decision: this.decide(target.address, verb, undefined, false), params: target.params } : undefined;
     }
     const target = this.find(path);
-    if (!target && uriForm && versionedTarget && versionedTarget.address.versioned.size > 0) {
+    if (!target && uriForm && versionedTarget && versionedTarget.address.served.length > 0) {
       const how = strategy === 'header' ? `send the ${this.options.header} header` : 'send Accept: application/json; version=<version>';
-      return { decision: { kind: 'not-found', detail: `versions are not stated in the URI here: request ${prefix}${uriForm[2] ?? '/'} and ${how}`, versions: this.served(versionedTarget.address) }, params: {} };
+      return { decision: { kind: 'not-found', detail: `versions are not stated in the URI here: request ${prefix}${uriForm[2] ?? '/'} and ${how}`, versions: versionedTarget.address.served }, params: {} };
     }
     if (!target) return undefined;
-    const stated = strategy === 'header' ? request.get(this.options.header)?.trim() : versionFromAccept(request.get('accept'));
-    return { decision: this.decide(target.address, method, stated === '' ? undefined : stated), params: target.params };
+    return { decision: this.decide(target.address, verb, stated === '' ? undefined : stated, false), params: target.params };
+  }
+
+  /**
+   * Resolves one request: reads the stated version by the strategy, then {@link lookup}.
+   * @returns undefined when no route of the table is at that path, or the decision with the path
+   *   parameters
+   */
+  resolve(request: Request): Resolution | undefined {
+    const { strategy } = this.options;
+    const stated = strategy === 'header' ? request.get(this.options.header)?.trim() : strategy === 'media_type' ? versionFromAccept(request.get('accept')) : undefined;
+    return this.lookup(request.method, request.path, stated);
   }
 }
 
