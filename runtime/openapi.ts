@@ -5,8 +5,10 @@
  * aggregate of every version in which a contested path goes to the highest version.
  *
  * Under header / media-type versioning paths carry no version prefix and every versioned operation
- * gains a header parameter (the version header, or `Accept` with `version=`) enumerating the
- * versions serving it, required unless the default version answers. Controllers are tags; entity
+ * gains a header parameter (the version header, or `Accept` with `version=`) enumerating every
+ * version that serves its method and path — whichever controller serves each, so one controller
+ * per version sharing a path lists them all — required unless the default version or an
+ * unversioned route of that method answers a caller who states none. Controllers are tags; entity
  * and input schemas, pagination parameters, the `x-next-cursor` header, problem+json errors and the
  * bearer security scheme are described. Keys are written in a fixed order (deterministic output).
  */
@@ -100,8 +102,33 @@ function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-/** A document's entry for `operation` served under `version` (undefined: unversioned). */
-function operationObject(operation: CatalogOperation, version: string | undefined, options: DocumentOptions, aggregate: boolean, unversionedTwin: boolean): Record<string, unknown> {
+/** Who else serves an operation's method and path, across every operation of the catalog. */
+interface Neighbours {
+  /** Every version a route of this method and path is mounted for, in order. */
+  readonly versions: readonly string[];
+  /** An unversioned route of this method and path exists. */
+  readonly unversioned: boolean;
+}
+
+/** {@link Neighbours} of every method and path (`GET /posts`), computed once per document. */
+function neighboursOf(catalog: ApiCatalog): Map<string, Neighbours> {
+  const versions = new Map<string, Set<string>>();
+  const unversioned = new Set<string>();
+  for (const operation of catalog.operations) {
+    const key = `${operation.method} ${operation.path}`;
+    const serving = versions.get(key) ?? new Set<string>();
+    for (const version of operation.versions) serving.add(version);
+    versions.set(key, serving);
+    if (operation.versions.length === 0) unversioned.add(key);
+  }
+  return new Map([...versions].map(([key, serving]) => [key, { versions: [...serving].sort(compareVersions), unversioned: unversioned.has(key) }]));
+}
+
+/**
+ * A document's entry for `operation` served under `version` (undefined: unversioned); its version
+ * parameter enumerates `neighbours.versions` (spec §9.4).
+ */
+function operationObject(operation: CatalogOperation, version: string | undefined, options: DocumentOptions, aggregate: boolean, neighbours: Neighbours): Record<string, unknown> {
   const parameters: Record<string, unknown>[] = operation.parameters.map((parameter) => ({
     name: parameter.name,
     in: parameter.in,
@@ -111,9 +138,9 @@ function operationObject(operation: CatalogOperation, version: string | undefine
   }));
   if (version !== undefined && options.strategy !== 'uri') {
     // Optional when the default version answers a caller who states none, or an unversioned
-    // route at the same address does.
-    const required = !unversionedTwin && !(options.defaultVersion !== undefined && operation.versions.includes(options.defaultVersion));
-    const versions = [...operation.versions].sort(compareVersions);
+    // route of the same method and path does (spec §9.3.2).
+    const required = !neighbours.unversioned && !(options.defaultVersion !== undefined && neighbours.versions.includes(options.defaultVersion));
+    const versions = neighbours.versions;
     parameters.push(
       options.strategy === 'header'
         ? { name: options.header, in: 'header', required, description: 'The API version to use.', schema: { type: 'string', enum: versions } }
@@ -161,8 +188,14 @@ export function catalogVersions(catalog: ApiCatalog): string[] {
 
 /**
  * The OpenAPI 3.1 document for `version`, or with `version` undefined the aggregate of every
- * version (a path served by several versions goes to the highest one). Unversioned operations are
- * in every document.
+ * version (spec §4.4: a path served by several versions goes to the highest one). Unversioned
+ * operations are in every document. Under header / media-type versioning each versioned
+ * operation's version parameter enumerates every version serving its method and path, in any
+ * document (spec §9.4).
+ * @param catalog the generated catalog of every route
+ * @param version the version to describe, or undefined for the aggregate
+ * @param options the strategy, header, prefix, default version and policies in force
+ * @returns the document as plain JSON, keys in a fixed order
  */
 export function buildOpenApiDocument(catalog: ApiCatalog, version: string | undefined, options: DocumentOptions): Record<string, unknown> {
   const aggregate = version === undefined;
@@ -179,20 +212,20 @@ export function buildOpenApiDocument(catalog: ApiCatalog, version: string | unde
     }
   }
   // A contested path and method (several versions, or a version and an unversioned route, at
-  // one address) goes to the highest version.
+  // one address) goes to the highest version; its version parameter still lists them all.
   const winners = new Map<string, (typeof entries)[number]>();
-  const unversioned = new Set<string>();
   for (const entry of entries) {
     const key = `${entry.method} ${entry.path}`;
-    if (entry.version === undefined) unversioned.add(key);
     const current = winners.get(key);
     const higher = entry.version !== undefined && (current?.version === undefined || compareVersions(entry.version, current.version) > 0);
     if (!current || higher) winners.set(key, entry);
   }
+  const neighbours = neighboursOf(catalog);
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const [key, entry] of [...winners].sort(([, a], [, b]) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
+  for (const entry of [...winners.values()].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
     const item = (paths[entry.path] ??= {});
-    item[entry.method.toLowerCase()] = operationObject(entry.operation, entry.version, options, aggregate, unversioned.has(key));
+    const around = neighbours.get(`${entry.operation.method} ${entry.operation.path}`) ?? { versions: entry.operation.versions, unversioned: false };
+    item[entry.method.toLowerCase()] = operationObject(entry.operation, entry.version, options, aggregate, around);
   }
   const versionPolicy = version === undefined ? undefined : options.policies[version];
   const lifecycle = versionPolicy?.deprecated ? ` Version ${version} is deprecated${versionPolicy.sunset ? ` and sunsets on ${versionPolicy.sunset}` : ''}.` : '';
@@ -205,7 +238,7 @@ export function buildOpenApiDocument(catalog: ApiCatalog, version: string | unde
     info: {
       title: catalog.title,
       version: version ?? 'all',
-      description: `${version === undefined ? 'Every API version; a path several versions serve is described by the highest one.' : `API version ${version}.`}${lifecycle} Fields a caller's grant excludes are omitted from bodies.`,
+      description: `${version === undefined ? `Every API version; a path several versions serve is described by the highest one${options.strategy === 'uri' ? '' : ', and its version parameter lists every version serving it'}.` : `API version ${version}.`}${lifecycle} Fields a caller's grant excludes are omitted from bodies.`,
     },
     tags: catalog.tags,
     paths,

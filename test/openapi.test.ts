@@ -10,6 +10,7 @@ import path from 'node:path';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/browser.js';
+import { OpenApiValidator } from './support/openapi-validator.js';
 import { ROOT } from './support/project.js';
 import { type InProcessServer, startInProcessServer } from './support/server.js';
 
@@ -104,6 +105,66 @@ describe('/api-json (spec §4.4)', () => {
     const response = await fetch(`${servers.uri?.url}/api-json/v9`);
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ versions: ['1', '2'] });
+  });
+});
+
+describe('a path two controllers serve, one per version (spec §4.4, §9.1, §9.4)', () => {
+  const versionParameter = (doc: Document, pathname: string, method: 'get' | 'post') => doc.paths[pathname]?.[method]?.parameters.find((parameter) => parameter.in === 'header');
+
+  /** Every value the parameter enumerates is served, answering as documented; nothing else is. */
+  async function expectServedAsListed(name: string, doc: Document, pathname: string): Promise<void> {
+    const parameter = versionParameter(doc, pathname, 'get');
+    const validator = new OpenApiValidator(doc as unknown as Record<string, unknown>);
+    for (const value of [...(parameter?.schema.enum ?? []), name === 'media' ? 'application/json; version=3' : '3']) {
+      const response = await fetch(`${servers[name]?.url}${pathname}`, { headers: { [parameter?.name ?? '']: value } });
+      const listed = parameter?.schema.enum?.includes(value) ?? false;
+      expect({ value, status: response.status }).toEqual({ value, status: listed ? 200 : 404 });
+      expect(validator.check('GET', pathname, response.status, response.headers.get('content-type'), await response.json())).toEqual([]);
+    }
+  }
+
+  it('is listed under each version serving it in the aggregate under URI versioning', async () => {
+    const doc = await fetchDocument('uri');
+    expect(doc.paths['/v1']?.get).toMatchObject({ operationId: 'ApiRootV1Controller_root_v1', 'x-api-version': '1' });
+    expect(doc.paths['/v2']?.get).toMatchObject({ operationId: 'ApiRootV2Controller_root_v2', 'x-api-version': '2' });
+    await expectValid(doc);
+  });
+
+  it('enumerates every version serving it in the aggregate under header versioning', async () => {
+    const doc = await fetchDocument('header');
+    expect(doc.paths['/']?.get).toMatchObject({ operationId: 'ApiRootV2Controller_root', 'x-api-version': '2' });
+    expect(versionParameter(doc, '/', 'get')).toEqual({ name: 'X-API-Version', in: 'header', required: true, description: 'The API version to use.', schema: { type: 'string', enum: ['1', '2'] } });
+    expect(doc.info.description).toContain('its version parameter lists every version serving it');
+    await expectValid(doc);
+    await expectServedAsListed('header', doc, '/');
+  });
+
+  it('enumerates every version serving it in the aggregate under media-type versioning', async () => {
+    const doc = await fetchDocument('media');
+    expect(versionParameter(doc, '/', 'get')).toMatchObject({ name: 'Accept', required: true, schema: { type: 'string', enum: ['application/json; version=1', 'application/json; version=2'] } });
+    await expectValid(doc);
+    await expectServedAsListed('media', doc, '/');
+  });
+
+  it('enumerates every version serving it in each version\'s document too', async () => {
+    for (const version of ['1', '2']) {
+      const doc = await fetchDocument('header', `/api-json/v${version}`);
+      expect(doc.paths['/']?.get?.operationId).toBe(`ApiRootV${version}Controller_root`);
+      expect(versionParameter(doc, '/', 'get')?.schema).toEqual({ type: 'string', enum: ['1', '2'] });
+    }
+  });
+
+  it('makes the parameter optional when the default version serves the path, whichever controller does', async () => {
+    const v1 = await fetchDocument('headerDefault', '/api-json/v1');
+    expect(v1.paths['/rest']?.get?.operationId).toBe('ApiRootV1Controller_root');
+    expect(versionParameter(v1, '/rest', 'get')).toMatchObject({ required: false, schema: { enum: ['1', '2'] } });
+  });
+
+  it('enumerates per method: GET /meta is versioned, the unversioned POST /meta takes no version', async () => {
+    const doc = await fetchDocument('header');
+    expect(versionParameter(doc, '/meta', 'get')).toMatchObject({ required: false, schema: { enum: ['2'] } });
+    expect(doc.paths['/meta']?.post?.operationId).toBe('MetaController_negotiate');
+    expect(versionParameter(doc, '/meta', 'post')).toBeUndefined();
   });
 });
 
