@@ -18,10 +18,10 @@ import { startInProcessServer } from './support/server.js';
 const SEED = PROPERTY_SEED;
 const RUNS = PROPERTY_RUNS;
 
-/** Addresses of the generated tables: no request path matches two of them. */
-const PATTERNS = ['/', '/a', '/b', '/a/:id', '/b/:id/go'] as const;
+/** Addresses of the generated tables: `/a/new` and `/a/:id` both match the path `/a/new`. */
+const PATTERNS = ['/', '/a', '/b', '/a/:id', '/a/new', '/b/:id/go'] as const;
 /** Request paths: one per pattern, and two that match none. */
-const PATHS = ['/', '/a', '/b', '/a/x1', '/b/x1/go', '/c', '/a/x1/zz'] as const;
+const PATHS = ['/', '/a', '/b', '/a/x1', '/a/new', '/b/x1/go', '/c', '/a/x1/zz'] as const;
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'DELETE'];
 const VERSIONS = ['1', '2', '10'] as const;
 /** What callers state: declared versions, an unknown one, malformed ones (URL-safe), none. */
@@ -70,6 +70,46 @@ const matches = (pattern: string, path: string): boolean => {
   return want.length === got.length && want.every((segment, index) => segment.startsWith(':') ? got[index] !== '' : segment === got[index]);
 };
 
+/** The methods of `routes` that answer with `stated` (undefined: none stated): answering(v) of the router's table. */
+function answeringByModel(routes: readonly TableRoute[], stated: string | undefined, defaultVersion: string | undefined, inUri: boolean): string[] {
+  return METHODS.filter((method) => {
+    const own = routes.filter((route) => route.method === method);
+    const unversioned = own.some((route) => route.versions.length === 0);
+    const pinned = own.some((route) => route.versions.length > 0);
+    if (stated === undefined) return unversioned || (defaultVersion !== undefined && own.some((route) => route.versions.includes(defaultVersion)));
+    return own.some((route) => route.versions.includes(stated)) || (!inUri && !pinned && unversioned);
+  }).sort();
+}
+
+/** Static segments of a pattern: more of them is more specific. */
+const specificity = (pattern: string): number => pattern.split('/').filter((segment) => segment !== '' && !segment.startsWith(':')).length;
+
+/**
+ * The routes a request of `method` at `path` is decided among: those of the most specific
+ * address with a route of `method`, else of the most specific address; and the routes of the
+ * other matching addresses (a 405 names what they answer too).
+ */
+function addressOf(table: Table, path: string, method: HttpMethod): { routes: TableRoute[]; others: TableRoute[][] } {
+  const candidates = [...PATTERNS]
+    .filter((pattern) => matches(pattern, path) && table.routes.some((route) => route.path === pattern))
+    .sort((a, b) => specificity(b) - specificity(a))
+    .map((pattern) => table.routes.filter((route) => route.path === pattern));
+  const chosen = candidates.find((routes) => routes.some((route) => route.method === method)) ?? candidates[0] ?? [];
+  return { routes: chosen, others: candidates.filter((routes) => routes !== chosen) };
+}
+
+/**
+ * {@link decideByModel} at the address of {@link addressOf}; when no matching address has a route
+ * of the method, a 405's Allow is widened to the other matching addresses.
+ */
+function decideAt(at: { routes: TableRoute[]; others: TableRoute[][] }, method: HttpMethod, stated: string | undefined, defaultVersion: string | undefined, inUri: boolean): Expected {
+  const expected = decideByModel(at.routes, method, stated, defaultVersion, inUri);
+  if (expected.status !== 405 || at.others.length === 0 || at.routes.some((route) => route.method === method)) return expected;
+  const allow = new Set(expected.allow);
+  for (const routes of at.others) for (const answering of answeringByModel(routes, stated, defaultVersion, inUri)) allow.add(answering);
+  return { status: 405, allow: [...allow].sort() };
+}
+
 /**
  * The reference model: spec §9.3 over the flat list of routes at the address the path names.
  * `inUri`: the version was stated in the URI (unversioned routes live elsewhere).
@@ -114,22 +154,18 @@ function expectedFor(table: Table, probe: Probe): Expected {
     path = path.slice(table.prefix.length) || '/';
   }
   const method = probe.method === 'HEAD' ? 'GET' : probe.method;
-  const at = (address: string): TableRoute[] => {
-    const pattern = PATTERNS.find((candidate) => matches(candidate, address));
-    return pattern ? table.routes.filter((route) => route.path === pattern) : [];
-  };
   const uriForm = /^\/v([^/]+)(\/.*)?$/.exec(path);
-  const behind = uriForm ? at(uriForm[2] ?? '/') : [];
-  const behindIsVersioned = behind.some((route) => route.versions.length > 0);
-  const direct = at(path);
+  const behind = uriForm ? addressOf(table, uriForm[2] ?? '/', method) : { routes: [], others: [] };
+  const behindIsVersioned = behind.routes.some((route) => route.versions.length > 0);
+  const direct = addressOf(table, path, method);
   if (table.strategy === 'uri') {
-    if (uriForm && behindIsVersioned) return decideByModel(behind, method, uriForm[1] ?? '', table.defaultVersion, true);
-    return direct.length > 0 ? decideByModel(direct, method, undefined, table.defaultVersion, false) : { status: 'next' };
+    if (uriForm && behindIsVersioned) return decideAt(behind, method, uriForm[1] ?? '', table.defaultVersion, true);
+    return direct.routes.length > 0 ? decideAt(direct, method, undefined, table.defaultVersion, false) : { status: 'next' };
   }
   // Rule 5: the URI form is 404 under header and media-type versioning.
-  if (direct.length === 0 && behindIsVersioned) return { status: 404, versions: [...new Set(behind.flatMap((route) => route.versions))] };
-  if (direct.length === 0) return { status: 'next' };
-  return decideByModel(direct, method, probe.stated === '' ? undefined : probe.stated, table.defaultVersion, false);
+  if (direct.routes.length === 0 && behindIsVersioned) return { status: 404, versions: [...new Set(behind.routes.flatMap((route) => route.versions))] };
+  if (direct.routes.length === 0) return { status: 'next' };
+  return decideAt(direct, method, probe.stated === '' ? undefined : probe.stated, table.defaultVersion, false);
 }
 
 /** Random tables: per address and method an unversioned route, up to two versioned ones (each mounting some versions), or both. */
@@ -170,7 +206,7 @@ const tables: fc.Arbitrary<Table> = fc
   });
 
 /** A request path at each address of {@link PATTERNS}. */
-const CONCRETE: Readonly<Record<(typeof PATTERNS)[number], string>> = { '/': '/', '/a': '/a', '/b': '/b', '/a/:id': '/a/x1', '/b/:id/go': '/b/x1/go' };
+const CONCRETE: Readonly<Record<(typeof PATTERNS)[number], string>> = { '/': '/', '/a': '/a', '/b': '/b', '/a/:id': '/a/x1', '/a/new': '/a/new', '/b/:id/go': '/b/x1/go' };
 
 /** Random requests, mostly at the table's own addresses and under its prefix. */
 function probesFor(table: Table, methods: readonly (HttpMethod | 'HEAD')[]): fc.Arbitrary<Probe> {

@@ -6,9 +6,13 @@
  * media-type versioning the version is folded into the mounted path, so one table serves every
  * strategy.
  *
- * The path picks an address (a path pattern; static segments beat parameters); the decision is
- * then taken per route — the request's method at that address — never per address or prefix
- * (spec §9.3.1). Terms, for an address A and the request's method M:
+ * The path and the method pick an address (a path pattern): the most specific one matching the
+ * path (static segments beat parameters) that has a route of the method — `DELETE /posts/recent`
+ * reaches `DELETE /posts/:id` beside a `GET /posts/recent`; when none has one, the most specific
+ * match, whose answer is then 404 or 405 (`Allow` naming what every matching address answers). A
+ * stated version does not move the request to another address. The
+ * decision is then taken per route — the request's method at that address — never per address or
+ * prefix (spec §9.3.1). Terms, for an address A and the request's method M:
  * - *versioned(M)*: the versions a versioned route of M at A is mounted for; M is *pinned* when
  *   this is not empty;
  * - *unversioned(M)*: the unversioned route of M at A, if any;
@@ -200,12 +204,30 @@ export class VersionRouter {
     return out;
   }
 
-  private find(path: string): { address: Address; params: Record<string, string> } | undefined {
+  /**
+   * The address a request of `method` at `path` is decided at: the most specific match with a
+   * route of `method`, else the most specific match; `others`: the other matching addresses.
+   */
+  private find(path: string, method: HttpMethod): { address: Address; params: Record<string, string>; others: Address[] } | undefined {
+    const matched: { address: Address; params: Record<string, string> }[] = [];
     for (const address of this.addresses) {
       const found = address.match(path);
-      if (found) return { address, params: { ...found.params } };
+      if (found) matched.push({ address, params: { ...found.params } });
     }
-    return undefined;
+    const chosen = matched.find((candidate) => candidate.address.methods.has(method)) ?? matched[0];
+    return chosen ? { ...chosen, others: matched.filter((candidate) => candidate !== chosen).map((candidate) => candidate.address) } : undefined;
+  }
+
+  /**
+   * {@link decide}; when no matching address serves `method` at all, a 405's `Allow` is widened to
+   * what every other matching address answers.
+   */
+  private decideAmong(target: { address: Address; others: Address[] }, method: HttpMethod, stated: string | undefined, inUri: boolean): Decision {
+    const decision = this.decide(target.address, method, stated, inUri);
+    if (decision.kind !== 'method-not-allowed' || target.others.length === 0 || target.address.methods.has(method)) return decision;
+    const allow = new Set(decision.allow);
+    for (const other of target.others) for (const answering of this.answering(other, stated, inUri)) allow.add(answering);
+    return { ...decision, allow: [...allow].sort() };
   }
 
   /**
@@ -273,21 +295,21 @@ export class VersionRouter {
     }
     const verb = (method === 'HEAD' ? 'GET' : method) as HttpMethod;
     const uriForm = /^\/v([^/]+)(\/.*)?$/.exec(path);
-    const versionedTarget = uriForm ? this.find(uriForm[2] ?? '/') : undefined;
+    const versionedTarget = uriForm ? this.find(uriForm[2] ?? '/', verb) : undefined;
     if (strategy === 'uri') {
       if (uriForm && versionedTarget && versionedTarget.address.served.length > 0) {
-        return { decision: this.decide(versionedTarget.address, verb, uriForm[1] ?? '', true), params: versionedTarget.params };
+        return { decision: this.decideAmong(versionedTarget, verb, uriForm[1] ?? '', true), params: versionedTarget.params };
       }
-      const target = this.find(path);
-      return target ? { decision: this.decide(target.address, verb, undefined, false), params: target.params } : undefined;
+      const target = this.find(path, verb);
+      return target ? { decision: this.decideAmong(target, verb, undefined, false), params: target.params } : undefined;
     }
-    const target = this.find(path);
+    const target = this.find(path, verb);
     if (!target && uriForm && versionedTarget && versionedTarget.address.served.length > 0) {
       const how = strategy === 'header' ? `send the ${this.options.header} header` : 'send Accept: application/json; version=<version>';
       return { decision: { kind: 'not-found', detail: `versions are not stated in the URI here: request ${prefix}${uriForm[2] ?? '/'} and ${how}`, versions: versionedTarget.address.served }, params: {} };
     }
     if (!target) return undefined;
-    return { decision: this.decide(target.address, verb, stated === '' ? undefined : stated, false), params: target.params };
+    return { decision: this.decideAmong(target, verb, stated === '' ? undefined : stated, false), params: target.params };
   }
 
   /**
