@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig } from '../runtime/config.js';
 import type { DatabaseClient } from '../runtime/database.js';
+import { exitWhenWritten } from '../runtime/exit.js';
 import type { ApplicationDefinition } from '../runtime/server.js';
 import type { ProjectLayout } from './parse/project.js';
 
@@ -298,7 +299,7 @@ async function serve(root: string): Promise<{ url: string }> {
   try {
     const server = await startServer(application);
     const stop = (): void => {
-      void server.close().then(() => process.exit(0));
+      void server.close().then(() => exitWhenWritten(0));
     };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
@@ -319,9 +320,10 @@ program.hook('postAction', (_program, command) => {
 });
 program.parseAsync(process.argv).then(
   // The schema engine leaves a 10 s timer (its advisory-lock timeout) behind on PostgreSQL, and a
-  // pool may linger: a one-shot command exits as soon as it is done rather than waiting on them.
+  // pool may linger: a one-shot command exits as soon as it is done rather than waiting on them,
+  // but only once its output has left the process (a pipe takes it in 64 KiB steps).
   () => {
-    if (finished !== undefined && !LONG_RUNNING.has(finished)) process.exit();
+    if (finished !== undefined && !LONG_RUNNING.has(finished)) void exitWhenWritten();
   },
   (error: unknown) => {
     if (error instanceof CliError || (error instanceof Error && error.name === 'OutputFolderError')) {
@@ -330,6 +332,6 @@ program.parseAsync(process.argv).then(
       process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
       if (process.env.DEBUG) process.stderr.write(`${error instanceof Error ? error.stack : ''}\n`);
     }
-    process.exit(1);
+    void exitWhenWritten(1);
   },
 );

@@ -11,6 +11,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { type AppConfig, ConfigError, loadConfig } from './config.js';
 import { type DatabaseClient, providerOf } from './database.js';
+import { exitWhenWritten } from './exit.js';
 import { createLogger } from './logger.js';
 import { type ApplicationDefinition, startServer } from './server.js';
 
@@ -63,10 +64,10 @@ async function runWorker<Database extends DatabaseClient, Container>(definition:
     stopping = true;
     server.logger.info({ signal }, 'shutting down');
     server.close().then(
-      () => process.exit(0),
+      () => exitWhenWritten(0),
       (error: unknown) => {
         server.logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        return exitWhenWritten(1);
       },
     );
   };
@@ -104,7 +105,7 @@ function runPrimary(config: AppConfig): void {
     if (stopping) {
       if (liveWorkers().length === 0) {
         logger.info('stopped');
-        process.exit();
+        void exitWhenWritten();
       }
       return;
     }
@@ -148,12 +149,12 @@ function liveWorkers(): Worker[] {
   return Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && !worker.isDead());
 }
 
-function fail(error: unknown): never {
+function fail(error: unknown): void {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`the server could not start: ${error instanceof Error ? error.message : String(error)}\n`);
   }
-  process.exit(1);
+  void exitWhenWritten(1);
 }
 

@@ -1,6 +1,7 @@
 /**
  * The command line as a user runs it (PRODUCT.md §1): `generate [--check]` on fresh, stale and
- * invalid trees, `migrate`, `seed`, `token`, and configuration errors at boot.
+ * invalid trees, `migrate`, `seed`, `token`, output that arrives whole through a pipe, and
+ * configuration errors at boot.
  */
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,39 @@ function cli(args: readonly string[], options: { cwd?: string; env?: Record<stri
     env: { ...process.env, APP_AUTH__SECRET: TEST_SECRET, APP_LOG__FORMAT: 'json', ...options.env },
     timeout: 120_000,
   });
+}
+
+/** What the reader at the end of a pipe received, and how the CLI before it exited. */
+interface Piped {
+  /** The CLI's exit code. */
+  readonly status: number;
+  /** Bytes the reader counted. */
+  readonly bytes: number;
+  /** Whether what arrived parses as JSON. */
+  readonly json: boolean;
+  readonly text: string;
+}
+
+/**
+ * Runs the CLI as `cli … | node -e <reader>` through a shell: a real pipe to another process,
+ * which counts the bytes it reads and tries JSON.parse on them. With `stream: 'stderr'`, stderr
+ * goes into the pipe instead and stdout is discarded (`2>&1 >/dev/null`).
+ */
+function piped(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; stream?: 'stdout' | 'stderr' } = {}): Piped {
+  const cwd = options.cwd ?? ROOT;
+  const reader = `const chunks = []; process.stdin.on('data', (chunk) => chunks.push(chunk)); process.stdin.on('end', () => { const text = Buffer.concat(chunks).toString('utf8'); let json = true; try { JSON.parse(text); } catch { json = false; } process.stdout.write(JSON.stringify({ bytes: Buffer.byteLength(text), json, text })); });`;
+  const words = [process.execPath, '--import', 'tsx', path.join(cwd, 'generator/cli.ts'), '--root', cwd, ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`);
+  const script = `{ ${words.join(' ')}${options.stream === 'stderr' ? ' 2>&1 >/dev/null' : ''}; echo "exit $?" >&2; } | '${process.execPath}' -e "$READER"`;
+  const result = spawnSync('/bin/sh', ['-c', script], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, APP_AUTH__SECRET: TEST_SECRET, APP_LOG__FORMAT: 'json', ...options.env, READER: reader },
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 120_000,
+  });
+  const status = /exit (\d+)\n$/.exec(result.stderr)?.[1];
+  if (status === undefined) throw new Error(`the pipe did not run: ${result.stderr}`);
+  return { status: Number(status), ...(JSON.parse(result.stdout) as Omit<Piped, 'status'>) };
 }
 
 /** A copy of this project in a temporary folder (node_modules linked), to edit freely. */
@@ -120,6 +154,25 @@ describe('generate --check', () => {
       expect(result.stderr).not.toMatch(/\n\s+at /);
       expect(readFileSync(path.join(project, 'generated/graphql/resolvers.ts'), 'utf8')).toBe(before);
     });
+
+    it('delivers every diagnostic through a pipe, down to the count line', () => {
+      const resolver = path.join(project, 'entities/org.resolver.ts');
+      const original = readFileSync(resolver, 'utf8');
+      // 400 operations without a posture: about 170 KB of diagnostics, far more than a pipe holds.
+      const operations = Array.from({ length: 400 }, (_, index) => `  /** Orgs, again (${index}). */\n  @Query()\n  orgs${index}(): Promise<Org[]> {\n    return this.orgService.listAll();\n  }\n`).join('\n');
+      writeFileSync(resolver, original.replace(/\n\}\n$/, `\n\n${operations}}\n`));
+      try {
+        const result = piped(['generate'], { cwd: project, stream: 'stderr' });
+        expect(result.status).toBe(1);
+        expect(result.bytes).toBeGreaterThan(128 * 1024);
+        // Every headline arrived, then the count line that ends the report.
+        const headlines = result.text.match(/^entities\/org\.resolver\.ts:\d+:\d+ error operation-posture-missing: /gm) ?? [];
+        expect(headlines.length).toBeGreaterThanOrEqual(400);
+        expect(result.text.endsWith(`\n\n${headlines.length} errors, 0 warnings\n`)).toBe(true);
+      } finally {
+        writeFileSync(resolver, original);
+      }
+    });
   });
 });
 
@@ -152,6 +205,22 @@ describe('migrate, seed, token', () => {
     expect(new Set(printed.posts.map((post) => post.status))).toEqual(new Set(['draft', 'published']));
     for (const entry of [...printed.orgs, ...printed.users, ...printed.posts]) expect(entry.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(printed.tokens.map((entry) => entry.role)).toEqual(['admin', 'member', 'viewer']);
+  });
+
+  it('prints all of a large seed --json through a pipe, and the other commands too', () => {
+    const env = { APP_DATABASE__URL: url };
+    const seeded = piped(['seed', '--orgs', '10', '--users', '100', '--posts', '10', '--json'], { env });
+    expect(seeded.status).toBe(0);
+    expect(seeded.json).toBe(true);
+    expect(seeded.bytes).toBeGreaterThan(1_000_000);
+    const printed = JSON.parse(seeded.text) as { orgs: unknown[]; users: unknown[]; posts: unknown[]; tokens: unknown[] };
+    expect([printed.orgs.length, printed.users.length, printed.posts.length, printed.tokens.length]).toEqual([10, 1_000, 10_000, 3]);
+
+    const status = 'applied  0001_init\n0 pending\n';
+    expect(piped(['migrate', 'status'], { env })).toEqual({ status: 0, bytes: status.length, json: false, text: status });
+    const token = piped(['token', '--sub', '01900000-0000-7000-8000-000000000001', '--org', '01900000-0000-7000-8000-000000000002', '--role', 'admin']);
+    expect(token.status).toBe(0);
+    expect(token.text).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
   });
 
   it('seeds nothing with --if-empty when data exists', () => {
