@@ -143,7 +143,9 @@ async function runSeed(root: string, sizes: SeedSizes, options: { json: boolean;
   const { seed } = (await import(pathToFileURL(file).href)) as SeedModule;
   const { runUnscoped } = await import('../runtime/context.js');
   const { SingleBar } = await import('cli-progress');
-  return withDatabase(root, config().database.url, async (database) => {
+  const { createAdapterFactory, updateStatistics } = await import('../runtime/database.js');
+  const url = config().database.url;
+  const seeded = await withDatabase(root, url, async (database) => {
     if (options.ifEmpty) {
       const rows = await database.$queryRawUnsafe<{ count: number | bigint }[]>('SELECT COUNT(*) AS count FROM "Org"');
       if (Number(rows[0]?.count ?? 0) > 0) return undefined;
@@ -155,6 +157,9 @@ async function runSeed(root: string, sizes: SeedSizes, options: { json: boolean;
     bar?.stop();
     return result;
   });
+  // Fresh rows need fresh planner statistics (PRODUCT.md §6).
+  if (seeded) await updateStatistics(await createAdapterFactory(url));
+  return seeded;
 }
 
 async function tokensFor(users: readonly { id: string; orgId: string; role: string; name: string }[]): Promise<{ role: string; name: string; token: string }[]> {

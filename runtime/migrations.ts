@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { updateStatistics } from './database.js';
 
 const require = createRequire(import.meta.url);
 
@@ -143,15 +144,23 @@ export async function diffSchemas(from: string | undefined, to: string): Promise
   }
 }
 
-/** Applies every pending migration of `dir` to the database behind `adapter`; returns the names applied. */
+/**
+ * Applies every pending migration of `dir` to the database behind `adapter`; returns the names
+ * applied. When any was, the planner's statistics are updated afterwards (PRODUCT.md §6), so an
+ * index a migration added is costed from the rows already there. Rejects with the engine's error
+ * (a failed migration) or the driver's.
+ */
 export async function applyMigrations(schema: string, dir: string, adapter: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
   const open = await openEngine(schema, adapter);
+  let applied: string[];
   try {
-    const { appliedMigrationNames } = await open.engine.applyMigrations({ migrationsList: migrationList(dir, readMigrationFolders(dir)), filters: FILTERS });
-    return appliedMigrationNames;
+    ({ appliedMigrationNames: applied } = await open.engine.applyMigrations({ migrationsList: migrationList(dir, readMigrationFolders(dir)), filters: FILTERS }));
   } finally {
     await closeEngine(open);
   }
+  // After the engine's connections are closed: on SQLite it holds the file in exclusive locking mode.
+  if (applied.length > 0) await updateStatistics(adapter);
+  return applied;
 }
 
 /** Where a database stands against the migrations folder. */

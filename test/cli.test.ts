@@ -7,8 +7,12 @@ import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Sqlite from 'better-sqlite3';
 import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqliteFilePath } from '../runtime/database.js';
+import { openDatabase } from './support/database.js';
+import { ownIndexSearch, rankingStatement, sqlitePlan, tableSteps } from './support/plans.js';
 import { ROOT, TEST_SECRET } from './support/project.js';
 
 function cli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): SpawnSyncReturns<string> {
@@ -176,6 +180,17 @@ describe('generate --check', () => {
   });
 });
 
+/** The rows of SQLite's `sqlite_stat1` (the planner's statistics) in the database at `url`; none when it has no such table. */
+function statistics(url: string): { tbl: string; idx: string; stat: string }[] {
+  const database = new Sqlite(sqliteFilePath(url), { readonly: true });
+  try {
+    const exists = database.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").get();
+    return exists ? (database.prepare('SELECT tbl, idx, stat FROM sqlite_stat1 ORDER BY tbl, idx').all() as { tbl: string; idx: string; stat: string }[]) : [];
+  } finally {
+    database.close();
+  }
+}
+
 describe('migrate, seed, token', () => {
   let dir: string;
   let url: string;
@@ -192,6 +207,9 @@ describe('migrate, seed, token', () => {
     const status = cli(['migrate', 'status'], { env: { APP_DATABASE__URL: url } });
     expect(status.status).toBe(0);
     expect(status.stdout).toBe('applied  0001_init\n0 pending\n');
+    // The statistics pass ran after the migration (PRODUCT.md §6): SQLite keeps them in sqlite_stat1.
+    // Its tables are empty, so only Prisma's migrations table has any to keep.
+    expect(statistics(url)).toContainEqual(expect.objectContaining({ tbl: '_prisma_migrations' }));
   });
 
   it('seeds orgs, users of every role and posts in both states, printing ids with --json', () => {
@@ -205,6 +223,20 @@ describe('migrate, seed, token', () => {
     expect(new Set(printed.posts.map((post) => post.status))).toEqual(new Set(['draft', 'published']));
     for (const entry of [...printed.orgs, ...printed.users, ...printed.posts]) expect(entry.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(printed.tokens.map((entry) => entry.role)).toEqual(['admin', 'member', 'viewer']);
+  });
+
+  it('leaves planner statistics after a seed, so a has_many ranks through its own (fk, id) index (PRODUCT.md §6)', async () => {
+    expect(statistics(url).filter((row) => row.tbl === 'Post')).toEqual(
+      expect.arrayContaining(['Post_authorId_id_idx', 'Post_reviewerId_id_idx', 'Post_orgId_id_idx'].map((idx) => ({ tbl: 'Post', idx, stat: expect.stringMatching(/^24 \d+ 1$/) }))),
+    );
+    const database = await openDatabase(url);
+    try {
+      const users = await database.user.findMany({ select: { id: true, orgId: true }, orderBy: { id: 'asc' } });
+      const details = await sqlitePlan(database, rankingStatement(database, 'authorId', users.map((user) => user.id), users[1] ?? { id: '', orgId: '' }));
+      expect(tableSteps(details)).toEqual([expect.stringMatching(ownIndexSearch('authorId'))]);
+    } finally {
+      await database.$disconnect();
+    }
   });
 
   it('prints all of a large seed --json through a pipe, and the other commands too', () => {

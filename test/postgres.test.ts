@@ -81,6 +81,23 @@ async function createAndPublish(server: TestServer, token: string, title: string
   return id;
 }
 
+/** Runs one query on a connection of its own to `url`. */
+async function query<Row>(url: string, text: string, values: unknown[] = []): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as Row[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** The row count the planner assumes for `table` (`pg_class.reltuples`: -1 until it is first analyzed). */
+const plannerRows = async (url: string, table: string): Promise<number> => Number((await query<{ reltuples: number }>(url, 'SELECT reltuples FROM pg_class WHERE oid = $1::regclass', [`"${table}"`]))[0]?.reltuples);
+
+/** The columns of `table` that have planner statistics (`pg_stats`, filled by ANALYZE). */
+const columnStatistics = async (url: string, table: string): Promise<string[]> => (await query<{ attname: string }>(url, "SELECT attname FROM pg_stats WHERE schemaname = 'public' AND tablename = $1 ORDER BY attname", [table])).map((row) => row.attname);
+
 describe('migrate and seed on PostgreSQL', () => {
   const cli = (args: readonly string[], databaseUrl: string) =>
     spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'generator/cli.ts'), ...args], {
@@ -98,6 +115,8 @@ describe('migrate and seed on PostgreSQL', () => {
     const deployed = cli(['migrate', 'deploy'], databaseUrl);
     expect(deployed.stderr).toBe('');
     expect(deployed.stdout).toBe('applied 1 migration(s): 0001_init\n');
+    // ANALYZE ran after the migration (PRODUCT.md §6): an analyzed table counts 0 rows, a never analyzed one -1.
+    expect(await plannerRows(databaseUrl, 'Post')).toBe(0);
     const after = cli(['migrate', 'status'], databaseUrl);
     expect(after.stdout).toBe('applied  0001_init\n0 pending\n');
     expect(after.status).toBe(0);
@@ -105,6 +124,9 @@ describe('migrate and seed on PostgreSQL', () => {
     const seeded = cli(['seed', '--orgs', '1', '--users', '3', '--posts', '1', '--json'], databaseUrl);
     expect(seeded.status).toBe(0);
     expect((JSON.parse(seeded.stdout) as { posts: unknown[] }).posts).toHaveLength(3);
+    // …and again after the seed: the planner knows the rows and the spread of each column.
+    expect(await plannerRows(databaseUrl, 'Post')).toBe(3);
+    expect(await columnStatistics(databaseUrl, 'Post')).toEqual(expect.arrayContaining(['authorId', 'orgId', 'reviewerId']));
   });
 });
 

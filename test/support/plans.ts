@@ -1,0 +1,36 @@
+/**
+ * Query plans of the has_many ranking (PRODUCT.md §6): the statement `User.posts` / `User.reviews`
+ * send for a page of parents, and what SQLite's planner makes of it.
+ */
+import type { Database } from '../../generated/database.js';
+import { PostRepository } from '../../generated/repositories/post.repository.js';
+import { pageWindow } from '../../runtime/keyset.js';
+import { createLogger } from '../../runtime/logger.js';
+import { type Sql, whereToSql } from '../../runtime/sql-scope.js';
+
+/**
+ * The ranking statement of posts by `column` for `parents` (ten per parent), filtered by the read
+ * scope of a member (their own posts and the published ones of their org), as the loader sends it.
+ */
+export function rankingStatement(database: Database, column: 'authorId' | 'reviewerId', parents: readonly string[], member: { readonly id: string; readonly orgId: string }): Sql {
+  // Building the statement reads nothing: the reader is never called.
+  const repository = new PostRepository(database, { read: () => Promise.resolve([]), close: () => Promise.resolve() }, createLogger({ level: 'silent' }));
+  const scope = { OR: [{ orgId: member.orgId, authorId: member.id }, { orgId: member.orgId, status: 'published' }] };
+  return repository.rankedPageStatement(column, parents, pageWindow({ first: 10 }), whereToSql(scope, 't', new Set(repository.columns)));
+}
+
+/** SQLite's plan of `statement`: the `detail` of each EXPLAIN QUERY PLAN step. */
+export async function sqlitePlan(database: Database, statement: Sql): Promise<string[]> {
+  const plan = await database.$queryRawUnsafe<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${statement.sql}`, ...statement.values);
+  return plan.map((row) => row.detail);
+}
+
+/** The steps of a SQLite plan that read the ranked table `t` (a search through an index, or a scan). */
+export function tableSteps(details: readonly string[]): string[] {
+  return details.filter((detail) => /^(SEARCH|SCAN) t\b/.test(detail));
+}
+
+/** The one step a ranking by `column` should take: a search of the relation's own `(column, id)` index. */
+export function ownIndexSearch(column: string): RegExp {
+  return new RegExp(`^SEARCH t USING (COVERING )?INDEX Post_${column}_id_idx \\(${column}=\\?\\)$`);
+}
