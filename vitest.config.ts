@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { chromiumInstalled, missingChromiumLine } from './test/support/browser.js';
 import { postgresBinaries } from './test/support/postgres.js';
 
 const require = createRequire(import.meta.url);
@@ -25,7 +26,18 @@ const BEHAVIOUR = [
 ];
 
 const postgres = Boolean(process.env.TEST_POSTGRES_URL) || postgresBinaries() !== undefined;
-if (!postgres) process.stderr.write('PostgreSQL is not installed: the behaviour suites run on SQLite only (apt-get install postgresql to run both)\n');
+
+/** Prints `line` once per run: vitest evaluates this file for the root and again for each project. */
+function noteOnce(line: string): void {
+  const printed = ((globalThis as { resourceServiceNotes?: Set<string> }).resourceServiceNotes ??= new Set());
+  if (printed.has(line)) return;
+  printed.add(line);
+  process.stderr.write(`${line}\n`);
+}
+
+// What a machine without PostgreSQL or Chromium leaves out, each in one line with its install command.
+if (!postgres) noteOnce('PostgreSQL is not installed: the behaviour suites run on SQLite only (apt-get install postgresql to run both)');
+if (!chromiumInstalled()) noteOnce(missingChromiumLine());
 
 export default defineConfig({
   resolve: {

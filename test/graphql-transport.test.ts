@@ -45,9 +45,9 @@ describe('the playground (APP_GRAPHQL__PLAYGROUND)', () => {
     }
   });
 
-  it('runs { users { id name } } and a subscription from a headless browser with a token', async () => {
+  it('runs { users { id name } } and a subscription from a headless browser with a token', async (context) => {
     const token = await server.token('admin');
-    const browser = await launchChromium();
+    const browser = await launchChromium(context);
     try {
       const page = await browser.newPage();
       const foreign: string[] = [];

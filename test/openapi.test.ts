@@ -206,8 +206,8 @@ describe('what the documents describe', () => {
 });
 
 describe('/api in a browser', () => {
-  it('lists the operations of the version picked (Swagger UI from npm assets, no CDN)', async () => {
-    const browser = await launchChromium();
+  it('lists the operations of the version picked (Swagger UI from npm assets, no CDN)', async (context) => {
+    const browser = await launchChromium(context);
     try {
       const page = await browser.newPage();
       const requested: string[] = [];
