@@ -152,7 +152,7 @@ describe('generate --check', () => {
       writeFileSync(resolver, readFileSync(resolver, 'utf8').replace("  @Authorized('read', Org)\n", ''));
       const result = cli(['generate'], { cwd: project });
       expect(result.status).toBe(1);
-      expect(result.stderr).toContain("entities/org.resolver.ts:14:3 error operation-posture-missing: Query.orgs (OrgResolver.orgs) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
+      expect(result.stderr).toContain("entities/org.resolver.ts:18:3 error operation-posture-missing: Query.orgs (OrgResolver.orgs) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
       expect(result.stderr).toContain('>');
       expect(result.stderr).toContain('1 error, 0 warnings');
       expect(result.stderr).not.toMatch(/\n\s+at /);
