@@ -46,8 +46,10 @@ describe(`migrations (${provider})`, () => {
       provider === 'sqlite'
         ? "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
         : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name COLLATE \"C\"";
-    const tables = await execute(url, query);
-    expect(tables.map((table) => table.name)).toEqual(['Org', 'Post', 'User', '_prisma_migrations']);
+    const tables = (await execute(url, query)).map((table) => String(table.name));
+    // SQLite keeps the planner statistics gathered after migrating in its own sqlite_stat tables.
+    expect(tables.filter((name) => !name.startsWith('sqlite_stat'))).toEqual(['Org', 'Post', 'User', '_prisma_migrations']);
+    if (provider === 'sqlite') expect(tables).toContain('sqlite_stat1');
   });
 });
 
