@@ -73,8 +73,10 @@ export const configSchema = z.object({
     emitSdl: booleanFlag.default(false),
     maxDepth: integer(1, 1000).default(10),
     maxComplexity: integer(1, 100_000_000).default(10_000),
-    /** Tokens one document may have; the parser stops past it (docs/hostile-input.md §2). */
+    /** Tokens one document may have, counted before it is parsed (docs/hostile-input.md §2). */
     maxTokens: integer(1, 1_000_000).default(2_000),
+    /** Brackets (`{`, `(`, `[`) a document may have open at once, counted before it is parsed. */
+    maxNesting: integer(2, 10_000).default(64),
     /** Operations one document may define. */
     maxOperations: integer(1, 10_000).default(20),
     /** Directives on one location (a field, fragment, operation or variable). */

@@ -286,6 +286,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     {
       documents: {
         maxTokens: config.graphql.maxTokens,
+        maxNesting: config.graphql.maxNesting,
         maxOperations: config.graphql.maxOperations,
         maxDirectives: config.graphql.maxDirectives,
         maxAliases: config.graphql.maxAliases,

@@ -17,13 +17,13 @@ import { CONNECTION_TYPES, FIELD_COMPLEXITY } from '../generated/graphql/complex
 import { DocumentCache } from '../runtime/graphql/http.js';
 import { GRAPHQL_ERROR_CODES } from '../runtime/graphql/errors.js';
 import { type FieldComplexity, measureDocument, QueryLimits } from '../runtime/graphql/limits.js';
-import { amplifiedDocumentArbitrary, documentArbitrary } from './support/documents.js';
+import { amplifiedDocumentArbitrary, documentArbitrary, doublingDocument, hostileShapes } from './support/documents.js';
 import { PROPERTY_RUNS, PROPERTY_SEED, reportFigures } from './support/properties.js';
 import { type InProcessServer, startInProcessServer } from './support/server.js';
 
 const schema = buildSchema(readFileSync(new URL('../generated/schema.graphql', import.meta.url), 'utf8'));
-const BOUNDS = { maxTokens: 2_000, maxOperations: 20, maxDirectives: 10, maxAliases: 30, maxFields: 1_000 };
-const LIMIT_CODES = new Set(['TOKEN_LIMIT', 'OPERATION_LIMIT', 'DIRECTIVE_LIMIT', 'ALIAS_LIMIT', 'FIELD_LIMIT', 'DEPTH_LIMIT', 'COMPLEXITY_LIMIT']);
+const BOUNDS = { maxTokens: 2_000, maxNesting: 64, maxOperations: 20, maxDirectives: 10, maxAliases: 30, maxFields: 1_000 };
+const LIMIT_CODES = new Set(['TOKEN_LIMIT', 'NESTING_LIMIT', 'OPERATION_LIMIT', 'DIRECTIVE_LIMIT', 'ALIAS_LIMIT', 'FIELD_LIMIT', 'DEPTH_LIMIT', 'COMPLEXITY_LIMIT']);
 const settings = { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS, endOnFailure: true } as const;
 const counts: Record<string, number> = {};
 const count = (name: string): void => {
@@ -32,29 +32,9 @@ const count = (name: string): void => {
 
 afterAll(() => reportFigures({ suite: 'query-limits', seed: PROPERTY_SEED, runs: PROPERTY_RUNS, counts }));
 
-/** Fragments F0..F(n-1) each spreading the next one twice: 2^n expanded fields from ~60n bytes. */
-function doubling(levels: number): string {
-  const lines = ['query { ...F0 }'];
-  for (let i = 0; i < levels; i++) lines.push(`fragment F${i} on Query { me { id } ...F${i + 1} ...F${i + 1} }`);
-  lines.push(`fragment F${levels} on Query { orgs { id } }`);
-  return lines.join('\n');
-}
-
-/** A document of about `bytes` characters: `unit` repeated inside `head … tail`. */
-function filled(bytes: number, unit: (index: number) => string, head = '{ users { ', tail = ' } }'): string {
-  const parts: string[] = [head];
-  let length = head.length + tail.length;
-  for (let index = 0; length < bytes; index++) {
-    const piece = `${unit(index)} `;
-    parts.push(piece);
-    length += piece.length;
-  }
-  return parts.join('') + tail;
-}
-
 describe('measuring a document (docs/hostile-input.md §2)', () => {
   it('measures an expansion of 2^200 fields in one linear pass and refuses it', () => {
-    const refused = measureDocument(parse(doubling(200)), { ...BOUNDS, maxAliases: 1_000 });
+    const refused = measureDocument(parse(doublingDocument(200)), { ...BOUNDS, maxAliases: 1_000 });
     expect(refused?.extensions).toEqual({ code: 'FIELD_LIMIT', fields: Number.MAX_SAFE_INTEGER, limit: 1_000 });
   });
 
@@ -77,9 +57,17 @@ describe('measuring a document (docs/hostile-input.md §2)', () => {
     expect(new DocumentCache(schema, BOUNDS).prepare('{ ...A } fragment A on Query { me { id } ...B } fragment B on Query { ...A }')).toMatchObject({ errors: [expect.objectContaining({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })] });
   });
 
-  it('stops the parser at the token bound with TOKEN_LIMIT', () => {
-    const prepared = new DocumentCache(schema, BOUNDS).prepare(`{ users { ${'id '.repeat(2_500)} } }`);
-    expect(prepared).toEqual({ errors: [expect.objectContaining({ extensions: { code: 'TOKEN_LIMIT', limit: 2_000 } })] });
+  it('refuses past the token and nesting bounds while lexing, before any parse', () => {
+    const cache = new DocumentCache(schema, BOUNDS);
+    expect(cache.prepare(`{ users { ${'id '.repeat(2_500)} } }`)).toEqual({ errors: [expect.objectContaining({ extensions: { code: 'TOKEN_LIMIT', limit: 2_000 } })] });
+    // Comments are not tokens: a long comment passes, as the parser would count it.
+    expect(cache.prepare(`# ${'x'.repeat(50_000)}\n{ users { id } }`)).toHaveProperty('document');
+    const nested = (levels: number): string => `{ ${'users { org { '.repeat(levels)}id${' } }'.repeat(levels)} }`;
+    // 1 + 2 × 31 = 63 brackets open at the deepest point: within 64.
+    expect(cache.prepare(nested(31))).toMatchObject({ errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })] });
+    expect(cache.prepare(nested(32))).toEqual({ errors: [expect.objectContaining({ extensions: { code: 'NESTING_LIMIT', limit: 64 }, locations: [{ line: 1, column: 2 + 14 * 31 + 13 }] })] });
+    // Argument values nest too.
+    expect(cache.prepare(`{ users(first: ${'['.repeat(70)}1${']'.repeat(70)}) { id } }`)).toEqual({ errors: [expect.objectContaining({ extensions: { code: 'NESTING_LIMIT', limit: 64 } })] });
   });
 });
 
@@ -130,19 +118,7 @@ describe('hostile documents over HTTP', () => {
   const health = async (): Promise<number> => (await fetch(`${server.url}/health`)).status;
 
   it('refuses the worst document of each shape at the body limit with its code, running no statement', async () => {
-    const body = 100 * 1024 - 200;
-    const shapes: [string, string, string][] = [
-      ['tokens', filled(body, () => 'id'), 'TOKEN_LIMIT'],
-      ['aliases', filled(body, (index) => `a${index}: id`), 'TOKEN_LIMIT'],
-      ['operations', Array.from({ length: 21 }, (_, index) => `query Q${index} { me { id } }`).join('\n'), 'OPERATION_LIMIT'],
-      ['directives', `{ me ${'@include(if: true) '.repeat(11)}{ id } }`, 'DIRECTIVE_LIMIT'],
-      ['aliases within the token bound', `{ ${Array.from({ length: 31 }, (_, index) => `a${index}: me { id }`).join(' ')} }`, 'ALIAS_LIMIT'],
-      ['fragments spreading the next twice', doubling(30), 'FIELD_LIMIT'],
-      ['a long fragment chain', doubling(300), 'TOKEN_LIMIT'],
-      ['depth', `{ users { ${'posts { edges { node { author { '.repeat(6)}id${' } } } }'.repeat(6)} } }`, 'DEPTH_LIMIT'],
-      ['complexity', `{ ${Array.from({ length: 25 }, (_, index) => `a${index}: users(first: 100) { posts(first: 100) { edges { node { id } } } }`).join(' ')} }`, 'COMPLEXITY_LIMIT'],
-    ];
-    for (const [shape, query, code] of shapes) {
+    for (const { shape, query, code } of hostileShapes()) {
       const before = server.statements.length;
       const result = await server.graphql(query, { token });
       expect(result.errors?.map((error) => error.extensions?.code), shape).toEqual([code]);
@@ -153,7 +129,7 @@ describe('hostile documents over HTTP', () => {
   });
 
   it('bounds a document before validating it: an amplified document that is also invalid gets the bound, not a validation error', async () => {
-    const invalid = `${doubling(24)}\nfragment Unused on Query { nope }`;
+    const invalid = `${doublingDocument(24)}\nfragment Unused on Query { nope }`;
     const result = await server.graphql(invalid, { token });
     expect(result.errors?.map((error) => error.extensions?.code)).toEqual(['FIELD_LIMIT']);
   });

@@ -14,27 +14,28 @@ import type { Authentication } from '../auth.js';
 import { runInContext } from '../context.js';
 import type { GraphQLContext } from './context.js';
 import { createErrorFormatter, withCode } from './errors.js';
-import { type DocumentBounds, measureDocument } from './limits.js';
+import { type DocumentBounds, type LexicalBounds, measureDocument, scanDocument } from './limits.js';
 import type { OperationPreparer } from './prepare.js';
 
 /** A parsed document that passed validation, or the errors it produced. */
 export type PreparedDocument = { readonly document: DocumentNode } | { readonly errors: readonly GraphQLError[] };
 
-/** Bounds on documents before they are validated (docs/hostile-input.md §2). */
-export interface DocumentCacheOptions extends DocumentBounds {
-  /** Tokens one document may have (`APP_GRAPHQL__MAX_TOKENS`): the parser stops there. */
-  readonly maxTokens: number;
-}
+/** Bounds on documents before they are parsed and validated (docs/hostile-input.md §2). */
+export interface DocumentCacheOptions extends DocumentBounds, LexicalBounds {}
 
 /** Characters of query text the cache holds at most (keys and, roughly, what they parse to). */
 const CACHE_TEXT_BUDGET = 8 * 1024 * 1024;
+/** The longest text whose refusal is remembered. */
+const REFUSAL_CACHE_TEXT = 4 * 1024;
 
 /**
  * Parses, bounds and validates documents once per distinct query text. Each step before
- * validation is linear in the text's size: the parser stops at `maxTokens` (`TOKEN_LIMIT`), and
- * {@link measureDocument} refuses too many operations, directives, aliases or expanded fields
- * before graphql-js validation runs. The cache is bounded by entries and by the size of the texts
- * it keeps, so distinct large documents cannot grow memory without bound.
+ * validation is linear in the text's size: {@link scanDocument} lexes it against the token and
+ * nesting bounds before anything parses it, and {@link measureDocument} refuses too many
+ * operations, directives, aliases or expanded fields before graphql-js validation runs. The cache
+ * is bounded by entries and by the size of the texts it keeps; a refusal is kept only for short
+ * texts (refusing again costs less than holding a large text), so distinct large documents cannot
+ * grow memory without bound.
  */
 export class DocumentCache {
   private readonly cache = new LRUCache<string, PreparedDocument>({ max: 2_000, maxSize: CACHE_TEXT_BUDGET, sizeCalculation: (_value, query) => query.length + 64 });
@@ -49,19 +50,17 @@ export class DocumentCache {
     const cached = this.cache.get(query);
     if (cached) return cached;
     const prepared = this.parseAndValidate(query);
-    // A text larger than the whole budget is not kept (lru-cache would refuse it anyway).
-    if (query.length + 64 <= CACHE_TEXT_BUDGET) this.cache.set(query, prepared);
+    if ('document' in prepared ? query.length + 64 <= CACHE_TEXT_BUDGET : query.length <= REFUSAL_CACHE_TEXT) this.cache.set(query, prepared);
     return prepared;
   }
 
   private parseAndValidate(query: string): PreparedDocument {
     let document: DocumentNode;
     try {
-      document = parse(query, { maxTokens: this.options.maxTokens });
+      const refused = scanDocument(query, this.options);
+      if (refused) return { errors: [refused] };
+      document = parse(query);
     } catch (error) {
-      if (error instanceof GraphQLError && TOKEN_LIMIT_MESSAGE.test(error.message)) {
-        return { errors: [new GraphQLError(`the document has more than ${this.options.maxTokens} tokens (APP_GRAPHQL__MAX_TOKENS); send a smaller document`, { extensions: { code: 'TOKEN_LIMIT', limit: this.options.maxTokens } })] };
-      }
       return { errors: [error instanceof GraphQLError ? withCode(error, 'GRAPHQL_PARSE_FAILED') : new GraphQLError('could not parse the query', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })] };
     }
     try {
@@ -75,9 +74,6 @@ export class DocumentCache {
     }
   }
 }
-
-/** What graphql-js's parser says when it stops at `maxTokens` (graphql 16 writes "more that"). */
-const TOKEN_LIMIT_MESSAGE = /^Syntax Error: Document contains more (?:than|that) \d+ tokens\. Parsing aborted\.$/;
 
 /** Options of {@link createGraphQLHandler}. */
 export interface GraphQLHandlerOptions {

@@ -5,12 +5,13 @@
  *
  * Two passes, each walking every fragment once and reusing its result wherever it is spread:
  *
+ * 0. {@link scanDocument}, before parsing: tokens per document and brackets open at once, counted
+ *    by graphql-js's lexer, which never recurses. A parser stopped deep inside a document (and every
+ *    recursive walk after it) costs ten times what a flat one does; neither happens past the bounds.
  * 1. {@link measureDocument}, before validation (the first costly step): operations per document,
  *    directives per location, aliases and fields once every fragment is expanded. A document of
  *    under 1 KB whose fragments each spread the next twice expands to millions of fields; it is
  *    refused here in microseconds, before graphql-js validation, scoring or compilation see it.
- *    The parser's own bound, tokens per document, is applied by the document cache (`parse`'s
- *    `maxTokens`).
  * 2. {@link QueryLimits.check}, on a validated operation: depth and complexity.
  *
  * Scoring (spec §8) counts what execution will do:
@@ -53,9 +54,12 @@ import {
   isInterfaceType,
   isObjectType,
   Kind,
+  Lexer,
   type OperationDefinitionNode,
   type SelectionSetNode,
   SchemaMetaFieldDef,
+  Source,
+  TokenKind,
   TypeMetaFieldDef,
   TypeNameMetaFieldDef,
 } from 'graphql';
@@ -86,6 +90,43 @@ export interface DocumentBounds {
   readonly maxAliases: number;
   /** Field selections once every fragment is expanded (`APP_GRAPHQL__MAX_FIELDS`). */
   readonly maxFields: number;
+}
+
+/** Bounds checked while lexing, before a document is parsed (docs/hostile-input.md §2). */
+export interface LexicalBounds {
+  /** Tokens one document may have (`APP_GRAPHQL__MAX_TOKENS`). */
+  readonly maxTokens: number;
+  /** Brackets (`{`, `(`, `[`) open at once (`APP_GRAPHQL__MAX_NESTING`). */
+  readonly maxNesting: number;
+}
+
+const OPENING = new Set<string>([TokenKind.BRACE_L, TokenKind.PAREN_L, TokenKind.BRACKET_L]);
+const CLOSING = new Set<string>([TokenKind.BRACE_R, TokenKind.PAREN_R, TokenKind.BRACKET_R]);
+
+/**
+ * Lexes `query` with graphql-js's lexer, stopping at the first bound it passes: more than
+ * `maxTokens` tokens (`TOKEN_LIMIT`) or more than `maxNesting` brackets open at once
+ * (`NESTING_LIMIT`, located at the bracket). Linear in the text up to that point, and iterative.
+ * Returns the refusal, or undefined. Throws the lexer's syntax error (a GraphQLError) for text
+ * that is not GraphQL.
+ */
+export function scanDocument(query: string, bounds: LexicalBounds): GraphQLError | undefined {
+  const lexer = new Lexer(new Source(query));
+  let tokens = 0;
+  let open = 0;
+  for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+    tokens += 1;
+    if (tokens > bounds.maxTokens) {
+      return new GraphQLError(`the document has more than ${bounds.maxTokens} tokens (APP_GRAPHQL__MAX_TOKENS); send a smaller document`, { extensions: { code: 'TOKEN_LIMIT', limit: bounds.maxTokens } });
+    }
+    if (OPENING.has(token.kind)) {
+      open += 1;
+      if (open > bounds.maxNesting) {
+        return new GraphQLError(`the document nests more than ${bounds.maxNesting} brackets deep (APP_GRAPHQL__MAX_NESTING); ask for fewer nested levels`, { source: lexer.source, positions: [token.start], extensions: { code: 'NESTING_LIMIT', limit: bounds.maxNesting } });
+      }
+    } else if (CLOSING.has(token.kind)) open -= 1;
+  }
+  return undefined;
 }
 
 /** Counts stop growing here: an expansion past it is refused anyway, and sums stay exact integers. */
@@ -175,7 +216,7 @@ export function measureDocument(document: DocumentNode, bounds: DocumentBounds):
     return refusal(`the document uses ${countText(expanded.aliases)} aliases once its fragments are expanded; at most ${bounds.maxAliases} (APP_GRAPHQL__MAX_ALIASES)`, 'ALIAS_LIMIT', { aliases: expanded.aliases, limit: bounds.maxAliases });
   }
   if (expanded.fields > bounds.maxFields) {
-    return refusal(`the document selects ${countText(expanded.fields)} fields once its fragments are expanded; at most ${bounds.maxFields} (APP_GRAPHQL__MAX_FIELDS): spread fewer fragments or select fewer fields`, 'FIELD_LIMIT', { fields: expanded.fields, limit: bounds.maxFields });
+    return refusal(`the document selects ${countText(expanded.fields)} fields once its fragments are expanded; at most ${bounds.maxFields} (APP_GRAPHQL__MAX_FIELDS): spread fewer fragments or ask for fewer fields`, 'FIELD_LIMIT', { fields: expanded.fields, limit: bounds.maxFields });
   }
   return undefined;
 }
@@ -265,7 +306,7 @@ export class QueryLimits {
     if (!root) return { errors: [new GraphQLError(`the schema has no ${operation.operation} type`, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })] };
     const { score, depth } = new Scorer(schema, document, coerced.coerced, this.options).selection(root, operation.selectionSet);
     if (depth > maxDepth) {
-      return { errors: [new GraphQLError(`query depth ${depth} exceeds the limit of ${maxDepth}; select fewer nested levels`, { extensions: { code: 'DEPTH_LIMIT', depth, limit: maxDepth } })] };
+      return { errors: [new GraphQLError(`query depth ${depth} exceeds the limit of ${maxDepth}; ask for fewer nested levels`, { extensions: { code: 'DEPTH_LIMIT', depth, limit: maxDepth } })] };
     }
     if (score > maxComplexity) {
       return {

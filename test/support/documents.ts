@@ -135,3 +135,52 @@ export function amplifiedDocumentArbitrary(): fc.Arbitrary<string> {
     }),
   );
 }
+
+/** Fragments F0..F(n-1) each spreading the next one twice: 2^n expanded fields from ~60n bytes. */
+export function doublingDocument(levels: number): string {
+  const lines = ['query { ...F0 }'];
+  for (let i = 0; i < levels; i++) lines.push(`fragment F${i} on Query { me { id } ...F${i + 1} ...F${i + 1} }`);
+  lines.push(`fragment F${levels} on Query { orgs { id } }`);
+  return lines.join('\n');
+}
+
+/** A document of about `bytes` characters: `unit` repeated inside `head … tail`. */
+export function filledDocument(bytes: number, unit: (index: number) => string, head = '{ users { ', tail = ' } }'): string {
+  const parts: string[] = [head];
+  let length = head.length + tail.length;
+  for (let index = 0; length < bytes; index++) {
+    const piece = `${unit(index)} `;
+    parts.push(piece);
+    length += piece.length;
+  }
+  return parts.join('') + tail;
+}
+
+/** One hostile shape: its worst document near the body limit, and the code that refuses it. */
+export interface HostileShape {
+  readonly shape: string;
+  readonly query: string;
+  readonly code: string;
+}
+
+/**
+ * The worst document of each hostile shape that fits in `bodyLimit` bytes of JSON (default the
+ * server's 100 kB), with the code the default limits refuse it with (docs/hostile-input.md §2).
+ * Shapes that pass the token bound at that size are refused by it; the others are the largest
+ * documents of their shape within it.
+ */
+export function hostileShapes(bodyLimit = 100 * 1024): HostileShape[] {
+  const body = bodyLimit - 200;
+  return [
+    { shape: 'tokens', query: filledDocument(body, () => 'id'), code: 'TOKEN_LIMIT' },
+    { shape: 'aliases at the body limit', query: filledDocument(body, (index) => `a${index}: id`), code: 'TOKEN_LIMIT' },
+    { shape: 'nesting at the body limit', query: `{ ${'users { org { '.repeat(Math.floor(body / 32))}id${' } }'.repeat(Math.floor(body / 32))} }`, code: 'NESTING_LIMIT' },
+    { shape: 'a fragment chain at the body limit', query: doublingDocument(Math.floor(body / 70)), code: 'TOKEN_LIMIT' },
+    { shape: 'operations', query: Array.from({ length: 21 }, (_, index) => `query Q${index} { me { id } }`).join('\n'), code: 'OPERATION_LIMIT' },
+    { shape: 'directives', query: `{ me ${'@include(if: true) '.repeat(11)}{ id } }`, code: 'DIRECTIVE_LIMIT' },
+    { shape: 'aliases', query: `{ ${Array.from({ length: 31 }, (_, index) => `a${index}: me { id }`).join(' ')} }`, code: 'ALIAS_LIMIT' },
+    { shape: 'fragments spreading the next twice', query: doublingDocument(40), code: 'FIELD_LIMIT' },
+    { shape: 'depth', query: `{ users { ${'posts { edges { node { author { '.repeat(6)}id${' } } } }'.repeat(6)} } }`, code: 'DEPTH_LIMIT' },
+    { shape: 'complexity', query: `{ ${Array.from({ length: 25 }, (_, index) => `a${index}: users(first: 100) { posts(first: 100) { edges { node { id } } } }`).join(' ')} }`, code: 'COMPLEXITY_LIMIT' },
+  ];
+}
