@@ -4,14 +4,18 @@
  * upgrade request (`Authorization` header, or `?token=` for browsers); each message
  * `{ "event", "data" }` runs its handler in the caller's ambient context and is answered with
  * `{ "event", "data" }` or `{ "event", "error": { "code", "message" } }`.
+ *
+ * Each gateway is a {@link SocketTransport}: the server's {@link SocketAcceptor} does the handshake,
+ * limits message size and answers framing faults (issue 11 §1); a gateway only serves messages.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import { type WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import type { AbilityCache } from './ability.js';
 import type { Authentication, TokenVerifier } from './auth.js';
 import { type RequestContext, runInContext } from './context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from './errors.js';
+import type { SocketAcceptor, SocketTransport } from './transports/sockets.js';
 
 /** What a gateway handler runs with. */
 export interface GatewayCall {
@@ -40,8 +44,6 @@ export interface GatewayServices {
   readonly verifier: TokenVerifier;
   readonly abilities: AbilityCache;
   readonly logger: Logger;
-  /** Largest message a client may send, bytes (larger: closed with 1009). */
-  readonly maxPayload: number;
 }
 
 /** The token of an upgrade request: `Authorization: Bearer …`, or `?token=…` (browsers cannot set headers). */
@@ -51,72 +53,82 @@ function credentialsOf(request: IncomingMessage): string | undefined {
   return token ? `Bearer ${token}` : undefined;
 }
 
-/** A socket server per gateway; `handleUpgrade` routes an upgrade request by path. */
-export class GatewayHost {
-  private readonly servers = new Map<string, { gateway: GatewayDefinition; server: WebSocketServer }>();
+/** A reply to one message: its value, or the error it ended with. */
+type GatewayReply = { readonly event: string; readonly data?: unknown } | { readonly event: string; readonly error: { code: string; message: string } };
 
-  constructor(
-    gateways: readonly GatewayDefinition[],
-    private readonly services: GatewayServices,
-  ) {
-    for (const gateway of gateways) this.servers.set(gateway.path, { gateway, server: new WebSocketServer({ noServer: true, maxPayload: services.maxPayload }) });
-  }
+/**
+ * Registers every gateway with `acceptor`, one {@link SocketTransport} per gateway at its
+ * versioned path (spec §9.5). The upgrade's token is verified before the handshake is answered.
+ */
+export function registerGateways(acceptor: SocketAcceptor, gateways: readonly GatewayDefinition[], services: GatewayServices): void {
+  for (const gateway of gateways) acceptor.register(gatewayTransport(gateway, services));
+}
 
-  /** The paths gateways own (neutral to version selection). */
-  paths(): string[] {
-    return [...this.servers.keys()];
-  }
+/** The socket transport of one gateway: admits with the upgrade's token, then answers messages. */
+export function gatewayTransport(gateway: GatewayDefinition, services: GatewayServices): SocketTransport<GatewayCall> {
+  const handlers = new Map(gateway.handlers.map((handler) => [handler.event, handler]));
+  const events = gateway.handlers.map((handler) => handler.event).join(', ');
 
-  /** Takes over an upgrade request if a gateway owns its path; returns whether it did. */
-  handleUpgrade(request: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer): boolean {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    const entry = this.servers.get(path);
-    if (!entry) return false;
-    void this.services.verifier.authenticate(credentialsOf(request)).then((authentication) => {
-      const principal = authentication.kind === 'authenticated' ? authentication.principal : undefined;
-      const context: RequestContext = { principal, ability: principal ? this.services.abilities.for(principal) : undefined, unscoped: false };
-      entry.server.handleUpgrade(request, socket, head, (client) => this.serve(entry.gateway, client, { request: context, authentication }));
-    });
-    return true;
-  }
-
-  private serve(gateway: GatewayDefinition, client: WebSocket, call: GatewayCall): void {
-    client.on('message', (raw) => {
-      let event = '';
-      let data: unknown;
-      try {
-        const message = JSON.parse(raw.toString()) as { event?: unknown; data?: unknown };
-        if (typeof message.event !== 'string') throw new Error('no event');
-        event = message.event;
-        data = message.data;
-      } catch {
-        client.send(JSON.stringify({ event: 'error', error: { code: 'BAD_USER_INPUT', message: 'messages are JSON objects { "event": string, "data": any }' } }));
-        return;
-      }
-      const handler = gateway.handlers.find((candidate) => candidate.event === event);
-      if (!handler) {
-        client.send(JSON.stringify({ event, error: { code: 'NOT_FOUND', message: `${gateway.name} answers ${gateway.handlers.map((h) => h.event).join(', ')}` } }));
-        return;
-      }
-      runInContext(call.request, async () => handler.handle(data, call)).then(
-        (result) => client.send(JSON.stringify({ event, data: result })),
-        (error: unknown) => client.send(JSON.stringify({ event, error: this.describe(error, gateway) })),
-      );
-    });
-  }
-
-  private describe(error: unknown, gateway: GatewayDefinition): { code: string; message: string } {
+  /** The error reply of a handler that threw: failures as they are, anything else logged and said generically. */
+  const describe = (error: unknown): { code: string; message: string } => {
     const classified = classifyError(error);
     if (classified.kind === 'failure') return { code: classified.failure.code, message: classified.failure.message };
-    this.services.logger.error({ err: error, gateway: gateway.name }, 'gateway handler failed');
+    services.logger.error({ err: error, gateway: gateway.name }, 'gateway handler failed');
     return { code: 'INTERNAL_SERVER_ERROR', message: classified.kind === 'database' ? DATABASE_ERROR_MESSAGE : INTERNAL_ERROR_MESSAGE };
-  }
+  };
 
-  /** Closes every socket with `code` (1001 on shutdown). */
-  close(code = 1001): void {
-    for (const { server } of this.servers.values()) {
-      for (const client of server.clients) client.close(code, 'server shutting down');
-      server.close();
+  /** Sends `reply` if the caller is still there; a value JSON cannot carry is a server fault, answered as one. */
+  const send = (client: WebSocket, reply: GatewayReply): void => {
+    if (client.readyState !== WebSocket.OPEN) return;
+    let text: string;
+    try {
+      text = JSON.stringify(reply);
+    } catch (error) {
+      services.logger.error({ err: error, gateway: gateway.name, event: reply.event }, 'gateway reply is not serializable');
+      text = JSON.stringify({ event: reply.event, error: { code: 'INTERNAL_SERVER_ERROR', message: INTERNAL_ERROR_MESSAGE } });
     }
-  }
+    client.send(text);
+  };
+
+  /** Runs the handler in the caller's ambient context; never rejects. */
+  const answer = async (client: WebSocket, handler: GatewayHandler, data: unknown, call: GatewayCall): Promise<void> => {
+    let reply: GatewayReply;
+    try {
+      reply = { event: handler.event, data: await runInContext(call.request, async () => handler.handle(data, call)) };
+    } catch (error) {
+      reply = { event: handler.event, error: describe(error) };
+    }
+    send(client, reply);
+  };
+
+  return {
+    name: `gateway ${gateway.name}`,
+    paths: [gateway.path],
+    admit: async (request) => {
+      const authentication = await services.verifier.authenticate(credentialsOf(request));
+      const principal = authentication.kind === 'authenticated' ? authentication.principal : undefined;
+      return { request: { principal, ability: principal ? services.abilities.for(principal) : undefined, unscoped: false }, authentication };
+    },
+    connect: (client, _request, call) => {
+      client.on('message', (raw) => {
+        let event: string;
+        let data: unknown;
+        try {
+          const message = JSON.parse(raw.toString()) as { event?: unknown; data?: unknown } | null;
+          if (typeof message?.event !== 'string') throw new Error('no event');
+          event = message.event;
+          data = message.data;
+        } catch {
+          send(client, { event: 'error', error: { code: 'BAD_USER_INPUT', message: 'messages are JSON objects { "event": string, "data": any }' } });
+          return;
+        }
+        const handler = handlers.get(event);
+        if (!handler) {
+          send(client, { event, error: { code: 'NOT_FOUND', message: `${gateway.name} answers ${events}` } });
+          return;
+        }
+        void answer(client, handler, data, call);
+      });
+    },
+  };
 }

@@ -35,12 +35,13 @@ import { buildExecutableSchema } from './graphql/schema.js';
 import { problem, sendError, sendProblem } from './http/problem.js';
 import { NEXT_CURSOR_HEADER, type RouteDefinition, sendReply } from './http/routes.js';
 import { type VersioningOptions, type VersionPolicy, VersionRouter, versionedRoutes } from './http/versioning.js';
-import { GatewayHost, type GatewayDefinition } from './gateways.js';
+import { type GatewayDefinition, registerGateways } from './gateways.js';
 import { createLogger } from './logger.js';
 import { mountApiDocs } from './http/docs.js';
 import { AuthenticationGuard, type CanActivate, GraphQLAuthorizationGuard, type RuntimeGuards } from './guards.js';
 import { OperationPreparer } from './graphql/prepare.js';
 import { SubscriptionServer } from './graphql/ws.js';
+import { SocketAcceptor } from './transports/sockets.js';
 import { mountPlayground } from './graphql/playground.js';
 import type { ApiCatalog } from './openapi.js';
 
@@ -322,15 +323,12 @@ export async function startServer<Database extends DatabaseClient, Container>(
     app,
   );
   const maxPayload = bytes.parse(config.http.bodyLimit) ?? 100 * 1024;
-  const gateways = new GatewayHost(definition.createGateways(container), { verifier, abilities, logger, maxPayload });
-  const subscriptions = new SubscriptionServer({ schema, preparer, verifier, logger, maxPayload, connectionInitWaitTimeout: config.graphql.connectionInitTimeout });
+  // Every WebSocket goes through one acceptor, which guards the socket and answers framing faults.
+  const sockets = new SocketAcceptor({ logger, maxPayload });
+  sockets.register(new SubscriptionServer({ schema, preparer, verifier, logger, connectionInitWaitTimeout: config.graphql.connectionInitTimeout }).transport(config.graphql.path));
+  registerGateways(sockets, definition.createGateways(container), { verifier, abilities, logger });
   server.on('clientError', answerClientError);
-  server.on('upgrade', (request, socket, head) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (path === config.graphql.path) subscriptions.handleUpgrade(request, socket, head);
-    else if (!gateways.handleUpgrade(request, socket, head)) socket.destroy();
-  });
-  for (const path of gateways.paths()) logger.info({ gateway: path }, `mounted WebSocket gateway ${path}`);
+  server.on('upgrade', (request, socket, head) => sockets.accept(request, socket, head));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.http.port, config.http.host, () => resolve());
@@ -352,11 +350,11 @@ export async function startServer<Database extends DatabaseClient, Container>(
       });
       const listening = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      gateways.close(1001);
-      await subscriptions.close();
+      const socketsClosed = sockets.close(1001, config.http.shutdownTimeout);
       const timedOut = await Promise.race([drained.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), config.http.shutdownTimeout).unref())]);
       if (timedOut) logger.warn({ inFlight: lifecycle.inFlight }, `shutdown timeout (${config.http.shutdownTimeout} ms) reached with requests in flight; closing their connections`);
       server.closeAllConnections();
+      await socketsClosed;
       await listening;
       await transport?.close();
       await Promise.all([database.$disconnect(), reader.close()]);

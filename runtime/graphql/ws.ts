@@ -5,13 +5,19 @@
  * an HTTP operation — cached validation, limits, guards — so the subscription is gated at subscribe
  * time, and every item is produced inside the subscriber's ambient context, filtered by their
  * ability and masked by the generated resolvers.
+ *
+ * The protocol runs on graphql-ws's `makeServer` over sockets the server's {@link SocketAcceptor}
+ * accepted (issue 11 §1): the acceptor does the handshake (subprotocol `graphql-transport-ws`),
+ * limits message size, answers framing faults, keeps sockets alive and closes them at shutdown.
+ * graphql-ws's own `ws` binding (`useServer`) is not used because it wants a `WebSocketServer` of
+ * its own and treats every socket `error` — which `ws` only raises for a client's framing fault —
+ * as a server bug: a stack trace on stderr and close 4500.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { type ExecutionArgs, type GraphQLSchema, subscribe } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
+import { GRAPHQL_TRANSPORT_WS_PROTOCOL, makeServer, type Server } from 'graphql-ws';
 import type { Logger } from 'pino';
-import { type WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import type { Authentication, TokenVerifier } from '../auth.js';
 import { asSubscriber, SlowConsumerError } from '../events.js';
 import { type RequestContext, runInContext } from '../context.js';
@@ -19,6 +25,7 @@ import type { GraphQLContext } from './context.js';
 import { createErrorFormatter } from './errors.js';
 import { executeWithCodes } from './http.js';
 import type { OperationPreparer } from './prepare.js';
+import { closeSocket, type SocketTransport } from '../transports/sockets.js';
 
 /** Options of {@link SubscriptionServer}. */
 export interface SubscriptionServerOptions {
@@ -28,8 +35,6 @@ export interface SubscriptionServerOptions {
   readonly logger: Logger;
   /** Milliseconds a client has to send `connection_init` (protocol close 4408 after). */
   readonly connectionInitWaitTimeout?: number;
-  /** Largest message accepted from a client, in bytes (close 1009 past it). */
-  readonly maxPayload: number;
 }
 
 /** WebSocket close code for a subscriber that cannot keep up (RFC 6455 "try again later"). */
@@ -38,8 +43,10 @@ export const SLOW_CONSUMER_CLOSE_CODE = 1013;
 /** What graphql-ws keeps per connection. */
 interface ConnectionExtra extends Record<PropertyKey, unknown> {
   authentication?: Authentication;
-  /** Set by graphql-ws's `ws` binding. */
+  /** The connection's socket. */
   readonly socket: WebSocket;
+  /** The upgrade request. */
+  readonly request: IncomingMessage;
 }
 
 /** The bearer value of a `connection_init` payload, if any. */
@@ -70,26 +77,9 @@ function inContext<T>(source: AsyncIterableIterator<T> | AsyncGenerator<T>, requ
   return iterator;
 }
 
-/**
- * `ws` reports a client's framing faults (a frame past `maxPayload`, a bad opcode, invalid UTF-8)
- * as an `error` event after it has already closed the socket with the matching code (1009, 1002,
- * 1007); graphql-ws would print each one with a stack to stderr as if the server were broken.
- * Log them as what they are, one warning naming the fault.
- */
-function logClientFaults(client: WebSocket, logger: Logger): void {
-  const emit = client.emit.bind(client);
-  client.emit = ((event: string | symbol, ...args: unknown[]): boolean => {
-    if (event !== 'error') return emit(event, ...args);
-    const fault = args[0] as Error & { code?: string };
-    logger.warn({ code: fault.code, reason: fault.message }, 'closed a WebSocket client that broke the framing rules');
-    return true;
-  }) as WebSocket['emit'];
-}
-
 /** The graphql-ws server of the GraphQL path. */
 export class SubscriptionServer {
-  private readonly server: WebSocketServer;
-  private readonly disposable: { dispose(): void | Promise<void> };
+  private readonly server: Server<ConnectionExtra>;
   /** The socket each subscription's context belongs to (set at subscribe time). */
   private readonly sockets = new WeakMap<object, WebSocket>();
 
@@ -97,56 +87,75 @@ export class SubscriptionServer {
 
   constructor(options: SubscriptionServerOptions) {
     this.logger = options.logger;
-    this.server = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload });
     const formatError = createErrorFormatter(options.logger);
-    this.disposable = useServer<Record<string, unknown>, ConnectionExtra>(
-      {
-        schema: options.schema,
-        connectionInitWaitTimeout: options.connectionInitWaitTimeout ?? 10_000,
-        execute: (args: ExecutionArgs) => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args)),
-        subscribe: async (args: ExecutionArgs) => {
-          const request = (args.contextValue as GraphQLContext).request;
-          const socket = this.sockets.get(args.contextValue as object);
-          // A client that stops reading blocks its sends; once one of its subscriptions is a full
-          // queue behind, the connection is closed (1013) and its memory released.
-          const onSlowConsumer = (error: SlowConsumerError): void => {
-            if (!socket || socket.readyState !== socket.OPEN) return;
-            options.logger.warn({ topic: error.topic, queued: error.limit }, 'closing a subscriber too slow to keep up');
-            socket.close(SLOW_CONSUMER_CLOSE_CODE, 'subscriber too slow');
-          };
-          const result = await asSubscriber(onSlowConsumer, () => runInContext(request, () => subscribe(args)));
-          return Symbol.asyncIterator in result ? inContext(result, request) : result;
-        },
-        onConnect: async (context) => {
-          const authentication = await options.verifier.authenticate(credentialsOf(context.connectionParams));
-          if (authentication.kind === 'rejected') return false;
-          context.extra.authentication = authentication;
-          return true;
-        },
-        onSubscribe: async (context, _id, payload) => {
-          const prepared = await options.preparer.prepare(payload, context.extra.authentication ?? { kind: 'anonymous' }, 'graphql-ws');
-          if (prepared.kind === 'refused') return prepared.errors;
-          this.sockets.set(prepared.args.contextValue as object, context.extra.socket);
-          return prepared.args;
-        },
-        onNext: (_context, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map((error) => formatError(error).toJSON()) } : result),
-        onError: (_context, _id, _payload, errors) => errors.map((error) => formatError(error).toJSON()),
+    this.server = makeServer<Record<string, unknown>, ConnectionExtra>({
+      schema: options.schema,
+      connectionInitWaitTimeout: options.connectionInitWaitTimeout ?? 10_000,
+      execute: (args: ExecutionArgs) => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args)),
+      subscribe: async (args: ExecutionArgs) => {
+        const request = (args.contextValue as GraphQLContext).request;
+        const socket = this.sockets.get(args.contextValue as object);
+        // A client that stops reading blocks its sends; once one of its subscriptions is a full
+        // queue behind, the connection is closed (1013) and its memory released.
+        const onSlowConsumer = (error: SlowConsumerError): void => {
+          if (!socket || socket.readyState !== socket.OPEN) return;
+          options.logger.warn({ topic: error.topic, queued: error.limit }, 'closing a subscriber too slow to keep up');
+          socket.close(SLOW_CONSUMER_CLOSE_CODE, 'subscriber too slow');
+        };
+        const result = await asSubscriber(onSlowConsumer, () => runInContext(request, () => subscribe(args)));
+        return Symbol.asyncIterator in result ? inContext(result, request) : result;
       },
-      this.server,
-    );
-  }
-
-  /** Takes over an upgrade request of the GraphQL path. */
-  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.server.handleUpgrade(request, socket, head, (client) => {
-      logClientFaults(client, this.logger);
-      this.server.emit('connection', client, request);
+      onConnect: async (context) => {
+        const authentication = await options.verifier.authenticate(credentialsOf(context.connectionParams));
+        if (authentication.kind === 'rejected') return false;
+        context.extra.authentication = authentication;
+        return true;
+      },
+      onSubscribe: async (context, _id, payload) => {
+        const prepared = await options.preparer.prepare(payload, context.extra.authentication ?? { kind: 'anonymous' }, 'graphql-ws');
+        if (prepared.kind === 'refused') return prepared.errors;
+        this.sockets.set(prepared.args.contextValue as object, context.extra.socket);
+        return prepared.args;
+      },
+      onNext: (_context, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map((error) => formatError(error).toJSON()) } : result),
+      onError: (_context, _id, _payload, errors) => errors.map((error) => formatError(error).toJSON()),
     });
   }
 
-  /** Closes every connection (1001, going away) and stops accepting. */
-  async close(): Promise<void> {
-    await this.disposable.dispose();
-    this.server.close();
+  /**
+   * The socket transport of the GraphQL path `path`, to register with the server's
+   * {@link SocketAcceptor}; it speaks `graphql-transport-ws` only (a client asking for nothing
+   * else is closed with 4406).
+   */
+  transport(path: string): SocketTransport {
+    return { name: 'graphql-ws', paths: [path], protocols: [GRAPHQL_TRANSPORT_WS_PROTOCOL], connect: (client, request) => this.connect(client, request) };
+  }
+
+  /** Runs the protocol on one accepted socket until it closes. */
+  private connect(client: WebSocket, request: IncomingMessage): void {
+    const closed = this.server.opened(
+      {
+        protocol: client.protocol,
+        // Resolves once the frame is handed to the kernel, so a client that stops reading holds
+        // its subscriptions back (they queue, boundedly); a socket gone meanwhile is no error.
+        send: (data) =>
+          new Promise<void>((resolve) => {
+            if (client.readyState !== WebSocket.OPEN) return resolve();
+            client.send(data, () => resolve());
+          }),
+        close: (code, reason) => closeSocket(client, code ?? 1000, reason),
+        onMessage: (handle) =>
+          client.on('message', (data) => {
+            handle(String(data)).catch((error: unknown) => {
+              this.logger.error({ err: error }, 'graphql-ws failed to handle a message');
+              closeSocket(client, 4500, 'internal server error');
+            });
+          }),
+      },
+      { socket: client, request },
+    );
+    client.once('close', (code, reason) => {
+      closed(code, String(reason)).catch((error: unknown) => this.logger.error({ err: error }, 'graphql-ws failed to end a connection'));
+    });
   }
 }
