@@ -104,6 +104,18 @@ describe('graphql-ws protocol violations', () => {
     expect((await done).code).toBe(4409);
   });
 
+  it('closes 4409 on a reused id too long to quote in a close reason (the reason is cut, not thrown)', async () => {
+    const socket = await acknowledged(server, await server.token('admin'));
+    const done = closed(socket);
+    const id = 'x'.repeat(200);
+    socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIPTION } }));
+    socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIPTION } }));
+    const { code, reason } = await done;
+    expect(code).toBe(4409);
+    expect(reason).toMatch(/^Subscriber for x+$/);
+    expect(Buffer.byteLength(reason)).toBe(123);
+  });
+
   it('closes 4429 on a second connection_init', async () => {
     const socket = await acknowledged(server);
     const done = closed(socket);
