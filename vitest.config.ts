@@ -23,6 +23,8 @@ const BEHAVIOUR = [
   'test/versioning.test.ts',
   'test/postgres.test.ts',
   'test/shutdown.test.ts',
+  'test/socket-faults.test.ts',
+  'test/socket-fuzz.test.ts',
 ];
 
 const postgres = Boolean(process.env.TEST_POSTGRES_URL) || postgresBinaries() !== undefined;
