@@ -29,7 +29,7 @@ import { freePort, postgresBinaries, startCluster, type PostgresCluster } from '
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECRET = 'soak-secret-0123456789-0123456789-0123456789';
-const SUITES = ['test/fuzz.test.ts', 'test/authorization.test.ts', 'test/pagination-property.test.ts', 'test/crash.test.ts', 'test/graphql-ws-abuse.test.ts', 'test/hardening.test.ts'];
+const SUITES = ['test/fuzz.test.ts', 'test/authorization.test.ts', 'test/pagination-property.test.ts', 'test/crash.test.ts', 'test/graphql-ws-abuse.test.ts', 'test/socket-fuzz.test.ts', 'test/hardening.test.ts'];
 
 interface Options {
   readonly seconds: number;

@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_FAULT_MESSAGE } from '../runtime/transports/sockets.js';
+import { testProvider } from './support/database.js';
 import { rawBody, rawExchange, rawWebSocket, upgradeRequest } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { openProbe, type Probe, type SocketPath, socketPaths } from './support/sockets.js';
@@ -61,7 +62,7 @@ const CUTS: readonly { name: string; bytes: Buffer; reset: boolean }[] = [
 /** The client-fault lines the server logged for `path`. */
 const faultLines = (server: TestServer, path: string): Record<string, unknown>[] => server.logs.filter((entry) => entry.msg === CLIENT_FAULT_MESSAGE && entry.path === path);
 
-describe('every socket path survives every framing fault (issue 11 §1)', () => {
+describe(`every socket path survives every framing fault (issue 11 §1, ${testProvider()})`, () => {
   let server: TestServer;
   let paths: SocketPath[];
   const probes = new Map<string, Probe>();

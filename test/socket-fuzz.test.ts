@@ -14,6 +14,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_FAULT_MESSAGE } from '../runtime/transports/sockets.js';
+import { testProvider } from './support/database.js';
 import { PROPERTY_RUNS, PROPERTY_SEED, reportFigures } from './support/properties.js';
 import { rawWebSocket } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -103,7 +104,7 @@ const scenario = fc.record({
   ending: fc.constantFrom('end' as const, 'reset' as const, 'linger' as const),
 });
 
-describe('random and mutated frames on every socket path (issue 11 §1)', () => {
+describe(`random and mutated frames on every socket path (issue 11 §1, ${testProvider()})`, () => {
   let server: TestServer;
   let paths: SocketPath[];
   const probes = new Map<string, Probe>();
@@ -119,7 +120,7 @@ describe('random and mutated frames on every socket path (issue 11 §1)', () => 
   afterAll(async () => {
     for (const probe of probes.values()) probe.close();
     await server?.stop();
-    reportFigures({ suite: 'socket frames', seed: SEED, runs: RUNS, paths: paths?.map((socket) => socket.path), ...figures });
+    reportFigures({ suite: `socket frames (${testProvider()})`, seed: SEED, runs: RUNS, paths: paths?.map((socket) => socket.path), ...figures });
   });
 
   /** Runs one case on `socket` and checks the properties. */
