@@ -109,6 +109,19 @@ describe(`every socket path survives every framing fault (issue 11 §1, ${testPr
     expect(server.stderr()).toBe('');
   });
 
+  it('answers a fault sent in the same packet as the handshake, before the 101 is out', async () => {
+    for (const socket of paths) {
+      const before = faultLines(server, socket.path).length;
+      const request = Buffer.concat([Buffer.from(upgradeRequest(socket.path, socket.protocols)), encodeFrame({ opcode: 0x1, rsv: 0b100, payload: Buffer.from('{}') })]);
+      const received = await rawExchange(server.url, request);
+      const headEnd = received.indexOf('\r\n\r\n');
+      expect(received.subarray(0, headEnd).toString(), socket.path).toMatch(/^HTTP\/1\.1 101 /);
+      expect(closeCodeIn(received.subarray(headEnd + 4)), socket.path).toBe(1002);
+      await stillServing(socket);
+      await expect.poll(() => faultLines(server, socket.path).length, { timeout: 5_000 }).toBe(before + 1);
+    }
+  });
+
   it.each(CUTS)('survives a connection $name on every path, logging no fault', async (cut) => {
     for (const socket of paths) {
       const before = faultLines(server, socket.path).length;
@@ -123,7 +136,7 @@ describe(`every socket path survives every framing fault (issue 11 §1, ${testPr
 
   it('logs exactly one line per fault: nothing logged twice, nothing else at warn or above', () => {
     const warnings = server.logs.filter((entry) => Number(entry.level) >= 40);
-    expect(warnings).toHaveLength(FAULTS.length * paths.length);
+    expect(warnings).toHaveLength((FAULTS.length + 1) * paths.length);
     expect(warnings.every((entry) => entry.msg === CLIENT_FAULT_MESSAGE)).toBe(true);
   });
 });

@@ -290,6 +290,6 @@ export class SocketAcceptor {
     await Promise.race([Promise.all(closed), late]);
     clearTimeout(timer);
     for (const client of this.clients.keys()) client.terminate();
-    for (const { server } of this.routes.values()) server.close();
+    for (const server of new Set([...this.routes.values()].map((route) => route.server))) server.close();
   }
 }

@@ -15,7 +15,7 @@ export interface RawExchangeOptions {
 }
 
 /** Writes `request` to the server at `url` and returns every byte the server sent back. */
-export function rawExchange(url: string, request: string, options: RawExchangeOptions = {}): Promise<Buffer> {
+export function rawExchange(url: string, request: string | Buffer, options: RawExchangeOptions = {}): Promise<Buffer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
