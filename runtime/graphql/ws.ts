@@ -88,38 +88,40 @@ export class SubscriptionServer {
   constructor(options: SubscriptionServerOptions) {
     this.logger = options.logger;
     const formatError = createErrorFormatter(options.logger);
-    this.server = makeServer<Record<string, unknown>, ConnectionExtra>({
-      schema: options.schema,
-      connectionInitWaitTimeout: options.connectionInitWaitTimeout ?? 10_000,
-      execute: (args: ExecutionArgs) => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args)),
-      subscribe: async (args: ExecutionArgs) => {
-        const request = (args.contextValue as GraphQLContext).request;
-        const socket = this.sockets.get(args.contextValue as object);
-        // A client that stops reading blocks its sends; once one of its subscriptions is a full
-        // queue behind, the connection is closed (1013) and its memory released.
-        const onSlowConsumer = (error: SlowConsumerError): void => {
-          if (!socket || socket.readyState !== socket.OPEN) return;
-          options.logger.warn({ topic: error.topic, queued: error.limit }, 'closing a subscriber too slow to keep up');
-          socket.close(SLOW_CONSUMER_CLOSE_CODE, 'subscriber too slow');
-        };
-        const result = await asSubscriber(onSlowConsumer, () => runInContext(request, () => subscribe(args)));
-        return Symbol.asyncIterator in result ? inContext(result, request) : result;
+    this.server = makeServer<Record<string, unknown>, ConnectionExtra>(
+      {
+        schema: options.schema,
+        connectionInitWaitTimeout: options.connectionInitWaitTimeout ?? 10_000,
+        execute: (args: ExecutionArgs) => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args)),
+        subscribe: async (args: ExecutionArgs) => {
+          const request = (args.contextValue as GraphQLContext).request;
+          const socket = this.sockets.get(args.contextValue as object);
+          // A client that stops reading blocks its sends; once one of its subscriptions is a full
+          // queue behind, the connection is closed (1013) and its memory released.
+          const onSlowConsumer = (error: SlowConsumerError): void => {
+            if (!socket || socket.readyState !== socket.OPEN) return;
+            options.logger.warn({ topic: error.topic, queued: error.limit }, 'closing a subscriber too slow to keep up');
+            socket.close(SLOW_CONSUMER_CLOSE_CODE, 'subscriber too slow');
+          };
+          const result = await asSubscriber(onSlowConsumer, () => runInContext(request, () => subscribe(args)));
+          return Symbol.asyncIterator in result ? inContext(result, request) : result;
+        },
+        onConnect: async (context) => {
+          const authentication = await options.verifier.authenticate(credentialsOf(context.connectionParams));
+          if (authentication.kind === 'rejected') return false;
+          context.extra.authentication = authentication;
+          return true;
+        },
+        onSubscribe: async (context, _id, payload) => {
+          const prepared = await options.preparer.prepare(payload, context.extra.authentication ?? { kind: 'anonymous' }, 'graphql-ws');
+          if (prepared.kind === 'refused') return prepared.errors;
+          this.sockets.set(prepared.args.contextValue as object, context.extra.socket);
+          return prepared.args;
+        },
+        onNext: (_context, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map((error) => formatError(error).toJSON()) } : result),
+        onError: (_context, _id, _payload, errors) => errors.map((error) => formatError(error).toJSON()),
       },
-      onConnect: async (context) => {
-        const authentication = await options.verifier.authenticate(credentialsOf(context.connectionParams));
-        if (authentication.kind === 'rejected') return false;
-        context.extra.authentication = authentication;
-        return true;
-      },
-      onSubscribe: async (context, _id, payload) => {
-        const prepared = await options.preparer.prepare(payload, context.extra.authentication ?? { kind: 'anonymous' }, 'graphql-ws');
-        if (prepared.kind === 'refused') return prepared.errors;
-        this.sockets.set(prepared.args.contextValue as object, context.extra.socket);
-        return prepared.args;
-      },
-      onNext: (_context, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map((error) => formatError(error).toJSON()) } : result),
-      onError: (_context, _id, _payload, errors) => errors.map((error) => formatError(error).toJSON()),
-    });
+    );
   }
 
   /**
