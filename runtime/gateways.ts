@@ -107,7 +107,7 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
     admit: async (request) => {
       const authentication = await services.verifier.authenticate(credentialsOf(request));
       const principal = authentication.kind === 'authenticated' ? authentication.principal : undefined;
-      return { request: { principal, ability: principal ? services.abilities.for(principal) : undefined, unscoped: false }, authentication };
+      return { request: { principal, ability: principal ? services.abilities.for(principal) : undefined, unscoped: false, transport: 'gateway' }, authentication };
     },
     connect: (client, _request, call) => {
       client.on('message', (raw) => {

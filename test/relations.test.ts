@@ -6,7 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createClient, type FormattedExecutionResult as ExecutionResult } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { SeedResult } from '../entities/seed.js';
 import { openDatabase } from './support/database.js';
 import { ROOT } from './support/project.js';
@@ -266,5 +268,19 @@ describe('batch context (spec §5.10)', () => {
       ['database error', 'INTERNAL_SERVER_ERROR', ['users', 0, 'posts']],
       ['database error', 'INTERNAL_SERVER_ERROR', ['users', 1, 'posts']],
     ]);
+  });
+
+  it('keeps it local over graphql-ws too', async () => {
+    const client = createClient({ url: `${bare.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${await bare.token('admin')}` }, retryAttempts: 0 });
+    try {
+      const result = await new Promise<ExecutionResult<{ orgs: { name: string; users: unknown }[] }, unknown>>((resolve, reject) => {
+        let last: ExecutionResult<{ orgs: { name: string; users: unknown }[] }, unknown> | undefined;
+        client.subscribe<{ orgs: { name: string; users: unknown }[] }>({ query: '{ orgs { name users { edges { cursor } } } }' }, { next: (value) => (last = value), error: reject, complete: () => resolve(last ?? {}) });
+      });
+      expect(result.data?.orgs.map((org) => [org.name, org.users])).toEqual([[bare.seeded.orgs[0]?.name, { edges: [] }]]);
+      expect(result.errors?.map((error) => [error.message, error.extensions?.code, error.path])).toEqual([['database error', 'INTERNAL_SERVER_ERROR', ['orgs', 0, 'users']]]);
+    } finally {
+      await client.dispose();
+    }
   });
 });

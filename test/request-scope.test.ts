@@ -3,7 +3,9 @@
  * `runUnscoped` throws inside a request's context — REST, GraphQL, whatever a guard seeded — and
  * keeps working where no request is being served (seeds, migrations, jobs).
  */
+import { createClient, type FormattedExecutionResult as ExecutionResult } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { ANONYMOUS, currentContext, type RequestContext, runInContext, runUnscoped, UnscopedInRequestError } from '../runtime/context.js';
 import { type InProcessServer, startInProcessServer } from './support/server.js';
 
@@ -62,6 +64,12 @@ describe('a service calling runUnscoped while serving a request', () => {
           container.userService.list = (args) => runUnscoped(() => list(args));
           return container;
         },
+        // And as if a gateway's handler lifted the scope.
+        createGateways: (container) =>
+          definition.createGateways(container).map((gateway) => ({
+            ...gateway,
+            handlers: gateway.handlers.map((handler) => ({ ...handler, handle: (data: unknown, call: Parameters<typeof handler.handle>[1]) => runUnscoped(() => handler.handle(data, call)) })),
+          })),
       }),
     });
   });
@@ -79,5 +87,31 @@ describe('a service calling runUnscoped while serving a request', () => {
     expect(response.status).toBe(500);
     expect(await response.json()).toMatchObject({ status: 500, code: 'INTERNAL_SERVER_ERROR', detail: 'internal server error' });
     expect(server.logs).toContainEqual(expect.objectContaining({ level: 50, err: expect.objectContaining({ type: 'UnscopedInRequestError', message: expect.stringContaining('while serving a request (transport: http)') }) }));
+  });
+
+  it('answers a query over graphql-ws with an internal error', async () => {
+    const token = await server.token('admin');
+    const client = createClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` }, retryAttempts: 0 });
+    try {
+      const result = await new Promise<ExecutionResult<Record<string, unknown>, unknown>>((resolve, reject) => {
+        let last: ExecutionResult<Record<string, unknown>, unknown> | undefined;
+        client.subscribe({ query: '{ users(first: 100) { id } }' }, { next: (value) => (last = value), error: reject, complete: () => resolve(last ?? {}) });
+      });
+      expect(result.data).toBeNull();
+      expect(result.errors).toEqual([expect.objectContaining({ message: 'internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
+    } finally {
+      await client.dispose();
+    }
+    expect(server.logs).toContainEqual(expect.objectContaining({ level: 50, err: expect.objectContaining({ message: expect.stringContaining('while serving a request (transport: graphql-ws)') }) }));
+  });
+
+  it('answers a gateway message with an internal error', async () => {
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/v1/ws`);
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const reply = new Promise<Record<string, unknown>>((resolve) => socket.once('message', (data) => resolve(JSON.parse(String(data)) as Record<string, unknown>)));
+    socket.send(JSON.stringify({ event: 'ping', data: 1 }));
+    expect(await reply).toEqual({ event: 'ping', error: { code: 'INTERNAL_SERVER_ERROR', message: 'internal server error' } });
+    socket.close();
+    expect(server.logs).toContainEqual(expect.objectContaining({ level: 50, err: expect.objectContaining({ message: expect.stringContaining('while serving a request (transport: gateway)') }) }));
   });
 });

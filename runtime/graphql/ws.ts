@@ -58,12 +58,14 @@ export function credentialsOf(payload: Readonly<Record<string, unknown>> | undef
 }
 
 /**
- * An async iterator whose every step runs in `request`'s ambient context. A subscription dropped
- * as too slow ({@link SlowConsumerError}) simply ends: its connection is already being closed.
+ * An async iterator whose every step runs in `request`'s ambient context, each event with the whole
+ * row budget (`APP_GRAPHQL__MAX_ROWS`). A subscription dropped as too slow
+ * ({@link SlowConsumerError}) simply ends: its connection is already being closed.
  */
 function inContext<T>(source: AsyncIterableIterator<T> | AsyncGenerator<T>, request: RequestContext): AsyncIterableIterator<T> {
   const iterator: AsyncIterableIterator<T> = {
     next: async () => {
+      request.rows?.reset();
       try {
         return await runInContext(request, () => source.next());
       } catch (error) {
@@ -118,7 +120,11 @@ export class SubscriptionServer {
           this.sockets.set(prepared.args.contextValue as object, context.extra.socket);
           return prepared.args;
         },
-        onNext: (_context, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map((error) => formatError(error).toJSON()) } : result),
+        onNext: (_context, _id, _payload, args, result) => {
+          // Errors reported beside the data (a has_many without batch context, spec §5.10).
+          const errors = [...(result.errors ?? []), ...(args.contextValue as GraphQLContext).loaders.drainReported()];
+          return errors.length > 0 ? { ...result, errors: errors.map((error) => formatError(error).toJSON()) } : result;
+        },
         onError: (_context, _id, _payload, errors) => errors.map((error) => formatError(error).toJSON()),
       },
     );
