@@ -6,7 +6,7 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createServer, STATUS_CODES } from 'node:http';
+import { createServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { IResolvers } from '@graphql-tools/utils';
@@ -32,7 +32,7 @@ import { createGraphQLHandler } from './graphql/http.js';
 import { type FieldComplexity, QueryLimits } from './graphql/limits.js';
 import { type LoadableRepository, type LoaderRegistry, type LoaderScope, RequestLoaders } from './graphql/loaders.js';
 import { buildExecutableSchema } from './graphql/schema.js';
-import { problem, sendError, sendProblem } from './http/problem.js';
+import { problem, sendError, sendProblem, writeRawProblem } from './http/problem.js';
 import { NEXT_CURSOR_HEADER, type RouteDefinition, sendReply } from './http/routes.js';
 import { type VersioningOptions, type VersionPolicy, VersionRouter, versionedRoutes } from './http/versioning.js';
 import { type GatewayDefinition, registerGateways } from './gateways.js';
@@ -370,7 +370,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
  * is closed after the answer.
  */
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  if (error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
@@ -380,10 +380,7 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', 'the request line and headers exceed 16 KiB; send long values in a body']
         : [400, 'BAD_REQUEST', 'the request is not valid HTTP/1.1'];
-  const body = JSON.stringify(problem(status, code, detail));
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
-  );
+  writeRawProblem(socket, problem(status, code, detail));
 }
 
 function mountGraphQL(app: express.Express, config: AppConfig, schema: ReturnType<typeof buildExecutableSchema>, logger: Logger, preparer: OperationPreparer): void {

@@ -4,6 +4,7 @@
  * apply, `field`, `issues` or `versions`. Database faults say only `database error`.
  */
 import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../errors.js';
@@ -68,4 +69,28 @@ export function sendError(response: Response, error: unknown, logger: Logger): v
   }
   logger.error({ err: error }, 'unexpected error while handling a request');
   sendProblem(response, problem(500, 'INTERNAL_SERVER_ERROR', INTERNAL_ERROR_MESSAGE));
+}
+
+/**
+ * Writes a problem document as a whole raw HTTP/1.1 answer on `socket` and closes the connection:
+ * for requests refused before Express sees them (Node's parser refused them, or an upgrade that is
+ * not upgraded). Only destroys the socket when the client is already gone. `headers` are added as
+ * given (`Allow`, `Sec-WebSocket-Version`).
+ */
+export function writeRawProblem(socket: Duplex, body: Problem, headers: Readonly<Record<string, string>> = {}): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const text = JSON.stringify(body);
+  const lines = [
+    `HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}`,
+    'Content-Type: application/problem+json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(text)}`,
+    'X-Content-Type-Options: nosniff',
+    'Connection: close',
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.once('finish', () => socket.destroy());
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
 }

@@ -18,11 +18,11 @@
  * - every socket is pinged every `keepAlive` ms and terminated when it did not answer the last ping;
  * - shutdown closes every socket of every transport with 1001 in one loop.
  */
-import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocket, WebSocketServer } from 'ws';
-import { problem } from '../http/problem.js';
+import { problem, writeRawProblem } from '../http/problem.js';
 
 /**
  * A transport served over WebSockets, as it registers with {@link SocketAcceptor.register}. The
@@ -114,26 +114,9 @@ export function closeSocket(client: WebSocket, code: number, reason = ''): void 
   client.close(code, bytes);
 }
 
-/**
- * Writes a problem document (RFC 9457) as the raw HTTP answer to an upgrade request that is not
- * upgraded, then closes the connection. Does nothing but close when the client is already gone.
- */
+/** Answers an upgrade request that is not upgraded with a problem document, and closes it. */
 function refuse(socket: Duplex, status: number, code: string, detail: string, headers: Readonly<Record<string, string>> = {}): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const body = JSON.stringify(problem(status, code, detail));
-  const lines = [
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
-    'Content-Type: application/problem+json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'X-Content-Type-Options: nosniff',
-    'Connection: close',
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-  ];
-  socket.once('finish', () => socket.destroy());
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+  writeRawProblem(socket, problem(status, code, detail), headers);
 }
 
 /** The path of an upgrade request, or undefined when its target is not a URL. */
