@@ -89,6 +89,8 @@ export const configSchema = z.object({
     maxRows: integer(1, 100_000_000).default(10_000),
     /** Milliseconds a WebSocket client has to send `connection_init` before it is closed (4408). */
     connectionInitTimeout: integer(100, 600_000).default(10_000),
+    /** Operations (subscriptions, queries, mutations) one graphql-ws connection may run at once. */
+    maxSubscriptions: integer(1, 100_000).default(100),
     /** Events a subscription may have waiting for a slow client before its connection is closed (1013). */
     subscriptionQueue: integer(1, 1_000_000).default(1_000),
   }),

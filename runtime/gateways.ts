@@ -53,6 +53,9 @@ function credentialsOf(request: IncomingMessage): string | undefined {
   return token ? `Bearer ${token}` : undefined;
 }
 
+/** Messages of one gateway socket whose handlers may run at once; past it the socket is not read (docs/hostile-input.md §1). */
+export const MAX_IN_FLIGHT = 16;
+
 /** A reply to one message: its value, or the error it ended with. */
 type GatewayReply = { readonly event: string; readonly data?: unknown } | { readonly event: string; readonly error: { code: string; message: string } };
 
@@ -110,7 +113,12 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
       return { request: { principal, ability: principal ? services.abilities.for(principal) : undefined, unscoped: false, transport: 'gateway' }, authentication };
     },
     connect: (client, _request, call) => {
-      client.on('message', (raw) => {
+      // Backpressure: at most MAX_IN_FLIGHT handlers of this socket run at once. Messages past
+      // that wait in arrival order and the socket stops being read, so what waits is bounded by
+      // what the socket had already received, and TCP slows the client down.
+      let inFlight = 0;
+      const waiting: WebSocket.RawData[] = [];
+      const handle = (raw: WebSocket.RawData): void => {
         let event: string;
         let data: unknown;
         try {
@@ -127,7 +135,17 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
           send(client, { event, error: { code: 'NOT_FOUND', message: `${gateway.name} answers ${events}` } });
           return;
         }
-        void answer(client, handler, data, call);
+        inFlight += 1;
+        void answer(client, handler, data, call).finally(() => {
+          inFlight -= 1;
+          while (inFlight < MAX_IN_FLIGHT && waiting.length > 0) handle(waiting.shift()!);
+          if (waiting.length === 0 && client.isPaused) client.resume();
+        });
+      };
+      client.on('message', (raw) => {
+        if (inFlight < MAX_IN_FLIGHT && waiting.length === 0) return handle(raw);
+        waiting.push(raw);
+        client.pause();
       });
     },
   };

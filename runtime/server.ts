@@ -325,7 +325,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
   const maxPayload = bytes.parse(config.http.bodyLimit) ?? 100 * 1024;
   // Every WebSocket goes through one acceptor, which guards the socket and answers framing faults.
   const sockets = new SocketAcceptor({ logger, maxPayload });
-  sockets.register(new SubscriptionServer({ schema, preparer, verifier, logger, connectionInitWaitTimeout: config.graphql.connectionInitTimeout }).transport(config.graphql.path));
+  sockets.register(new SubscriptionServer({ schema, preparer, verifier, logger, connectionInitWaitTimeout: config.graphql.connectionInitTimeout, maxSubscriptions: config.graphql.maxSubscriptions }).transport(config.graphql.path));
   registerGateways(sockets, definition.createGateways(container), { verifier, abilities, logger });
   server.on('clientError', answerClientError);
   server.on('upgrade', (request, socket, head) => sockets.accept(request, socket, head));

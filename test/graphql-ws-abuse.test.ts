@@ -192,3 +192,30 @@ describe('a subscriber that stops reading', () => {
     expect((await server.fetch('/health')).status).toBe(200);
   }, 90_000);
 });
+
+describe('operations per graphql-ws connection (APP_GRAPHQL__MAX_SUBSCRIPTIONS)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { APP_GRAPHQL__MAX_SUBSCRIPTIONS: '3' } });
+  });
+  afterAll(async () => server?.stop());
+
+  it('refuses an operation past the bound with SUBSCRIPTION_LIMIT, keeps the others, and takes a new one once one completes', async () => {
+    const socket = await acknowledged(server, await server.token('member'));
+    const messages: Record<string, unknown>[] = [];
+    socket.on('message', (data) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
+    for (const id of ['1', '2', '3', '4']) socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIPTION } }));
+    await expect.poll(() => messages.filter((message) => message.type === 'error')).toEqual([
+      { id: '4', type: 'error', payload: [expect.objectContaining({ extensions: { code: 'SUBSCRIPTION_LIMIT', limit: 3 } })] },
+    ]);
+    socket.send(JSON.stringify({ id: '2', type: 'complete' }));
+    socket.send(JSON.stringify({ id: '5', type: 'subscribe', payload: { query: SUBSCRIPTION } }));
+    // The three running subscriptions (1, 3, 5) each receive the next publish.
+    const post = server.seeded.posts.find((candidate) => candidate.status === 'draft' && candidate.authorId === server.user('member').id);
+    const published = await server.graphql<{ publishPost: { id: string } }>(`mutation { publishPost(id: "${post?.id}") { id } }`, { token: await server.token('member') });
+    expect(published.errors).toBeUndefined();
+    await expect.poll(() => messages.filter((message) => message.type === 'next').map((message) => message.id).sort()).toEqual(['1', '3', '5']);
+    expect(messages.filter((message) => message.type === 'error')).toHaveLength(1);
+    socket.close();
+  });
+});

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { AbilityCache } from '../runtime/ability.js';
 import { TokenVerifier } from '../runtime/auth.js';
-import { gatewayTransport, type GatewayDefinition } from '../runtime/gateways.js';
+import { gatewayTransport, type GatewayDefinition, MAX_IN_FLIGHT } from '../runtime/gateways.js';
 import { createLogger } from '../runtime/logger.js';
 import { fail, unwrap } from '../runtime/result.js';
 import { CLIENT_FAULT_MESSAGE, closeSocket, SocketAcceptor, type SocketTransport } from '../runtime/transports/sockets.js';
@@ -150,6 +150,8 @@ describe('keep-alive and shutdown', () => {
 
 describe('a gateway', () => {
   let release: () => void = () => undefined;
+  /** Handlers of `held` running now, the most seen at once, and how to let them all finish. */
+  const held = { running: 0, most: 0, waiting: [] as (() => void)[] };
   const gateway: GatewayDefinition = {
     name: 'TestGateway',
     path: '/v1/test',
@@ -159,6 +161,19 @@ describe('a gateway', () => {
       { event: 'slowFailure', handle: () => new Promise((_resolve, reject) => (release = () => reject(new Error('failed after the client left')))) },
       { event: 'big', handle: () => 10n },
       { event: 'refused', handle: () => unwrap(fail('FORBIDDEN', 'not yours')) },
+      {
+        event: 'held',
+        handle: (data) => {
+          held.running += 1;
+          held.most = Math.max(held.most, held.running);
+          return new Promise((resolve) =>
+            held.waiting.push(() => {
+              held.running -= 1;
+              resolve(data);
+            }),
+          );
+        },
+      },
     ],
   };
 
@@ -197,6 +212,22 @@ describe('a gateway', () => {
       client.send(message);
       expect(await reply, message).toMatchObject({ event: 'error', error: { code: 'BAD_USER_INPUT' } });
     }
+    client.close();
+  });
+
+  it(`runs at most ${MAX_IN_FLIGHT} handlers of one socket at once, and answers every message of a flood`, async () => {
+    const client = await open('/v1/test');
+    const replies: unknown[] = [];
+    client.on('message', (data) => replies.push(JSON.parse(data.toString())));
+    const flood = 200;
+    for (let index = 0; index < flood; index++) client.send(JSON.stringify({ event: 'held', data: index }));
+    // Let handlers finish a few at a time, as a slow database would.
+    while (replies.length < flood) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const finish of held.waiting.splice(0, 3)) finish();
+    }
+    expect(held.most).toBe(MAX_IN_FLIGHT);
+    expect((replies as { data: number }[]).map((reply) => reply.data).sort((a, b) => a - b)).toEqual(Array.from({ length: flood }, (_, index) => index));
     client.close();
   });
 });

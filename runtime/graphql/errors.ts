@@ -29,6 +29,7 @@ export const GRAPHQL_ERROR_CODES = [
   'ALIAS_LIMIT',
   'FIELD_LIMIT',
   'ROW_LIMIT',
+  'SUBSCRIPTION_LIMIT',
   'INTERNAL_SERVER_ERROR',
 ] as const;
 

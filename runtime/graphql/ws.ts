@@ -14,7 +14,7 @@
  * as a server bug: a stack trace on stderr and close 4500.
  */
 import type { IncomingMessage } from 'node:http';
-import { type ExecutionArgs, type GraphQLSchema, subscribe } from 'graphql';
+import { type ExecutionArgs, GraphQLError, type GraphQLSchema, subscribe } from 'graphql';
 import { GRAPHQL_TRANSPORT_WS_PROTOCOL, makeServer, type Server } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
@@ -35,6 +35,8 @@ export interface SubscriptionServerOptions {
   readonly logger: Logger;
   /** Milliseconds a client has to send `connection_init` (protocol close 4408 after). */
   readonly connectionInitWaitTimeout?: number;
+  /** Operations one connection may have running at once (`APP_GRAPHQL__MAX_SUBSCRIPTIONS`); past it `SUBSCRIPTION_LIMIT`. */
+  readonly maxSubscriptions: number;
 }
 
 /** WebSocket close code for a subscriber that cannot keep up (RFC 6455 "try again later"). */
@@ -115,6 +117,10 @@ export class SubscriptionServer {
           return true;
         },
         onSubscribe: async (context, _id, payload) => {
+          // graphql-ws has recorded this one already: it counts itself.
+          if (Object.keys(context.subscriptions).length > options.maxSubscriptions) {
+            return [new GraphQLError(`this connection already runs ${options.maxSubscriptions} operations (APP_GRAPHQL__MAX_SUBSCRIPTIONS); complete one first`, { extensions: { code: 'SUBSCRIPTION_LIMIT', limit: options.maxSubscriptions } })];
+          }
           const prepared = await options.preparer.prepare(payload, context.extra.authentication ?? { kind: 'anonymous' }, 'graphql-ws');
           if (prepared.kind === 'refused') return prepared.errors;
           this.sockets.set(prepared.args.contextValue as object, context.extra.socket);
