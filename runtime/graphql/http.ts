@@ -5,7 +5,7 @@
  * so a repeated operation costs neither again; errors carry PRODUCT.md §4 codes.
  */
 import type { Request, RequestHandler } from 'express';
-import { execute, type ExecutionArgs, type ExecutionResult, type DocumentNode, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
+import { execute, type ExecutionArgs, type ExecutionResult, type DocumentNode, GraphQLError, type GraphQLSchema, parse } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/express';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
@@ -16,6 +16,7 @@ import type { GraphQLContext } from './context.js';
 import { createErrorFormatter, withCode } from './errors.js';
 import { type DocumentBounds, type LexicalBounds, measureDocument, scanDocument } from './limits.js';
 import type { OperationPreparer } from './prepare.js';
+import { validateDocument } from './validation.js';
 
 /** A parsed document that passed validation, or the errors it produced. */
 export type PreparedDocument = { readonly document: DocumentNode } | { readonly errors: readonly GraphQLError[] };
@@ -66,7 +67,7 @@ export class DocumentCache {
     try {
       const refused = measureDocument(document, this.options);
       if (refused) return { errors: [refused] };
-      const errors = validate(this.schema, document);
+      const errors = validateDocument(this.schema, document);
       return errors.length > 0 ? { errors: errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED')) } : { document };
     } catch {
       // A check that cannot decide refuses (fail closed), e.g. a stack exhausted by nesting.
