@@ -24,8 +24,14 @@ export type PreparedDocument = { readonly document: DocumentNode } | { readonly 
 /** Bounds on documents before they are parsed and validated (docs/hostile-input.md §2). */
 export interface DocumentCacheOptions extends DocumentBounds, LexicalBounds {}
 
-/** Characters of query text the cache holds at most (keys and, roughly, what they parse to). */
-const CACHE_TEXT_BUDGET = 8 * 1024 * 1024;
+/**
+ * Bytes of heap the document cache may hold, estimated from the texts: a parsed document (nodes,
+ * locations, the token list they keep, the compiled executor beside it) weighs about 100 bytes per
+ * character of its text (measured: 85 to 107), so 64 MiB holds about 650 000 characters of queries.
+ */
+const CACHE_BYTES = 64 * 1024 * 1024;
+/** Estimated heap bytes per character of a cached document's text. */
+const BYTES_PER_CHARACTER = 120;
 /** The longest text whose refusal is remembered. */
 const REFUSAL_CACHE_TEXT = 4 * 1024;
 
@@ -34,12 +40,12 @@ const REFUSAL_CACHE_TEXT = 4 * 1024;
  * validation is linear in the text's size: {@link scanDocument} lexes it against the token and
  * nesting bounds before anything parses it, and {@link measureDocument} refuses too many
  * operations, directives, aliases or expanded fields before graphql-js validation runs. The cache
- * is bounded by entries and by the size of the texts it keeps; a refusal is kept only for short
- * texts (refusing again costs less than holding a large text), so distinct large documents cannot
- * grow memory without bound.
+ * is bounded by entries and by the heap its documents take (estimated from their texts, at most a
+ * sixteenth of it per document); a refusal is kept only for short texts (refusing again costs less
+ * than holding a large text), so distinct documents cannot grow memory without bound.
  */
 export class DocumentCache {
-  private readonly cache = new LRUCache<string, PreparedDocument>({ max: 2_000, maxSize: CACHE_TEXT_BUDGET, sizeCalculation: (_value, query) => query.length + 64 });
+  private readonly cache = new LRUCache<string, PreparedDocument>({ max: 2_000, maxSize: CACHE_BYTES, sizeCalculation: (_value, query) => (query.length + 64) * BYTES_PER_CHARACTER });
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -51,7 +57,7 @@ export class DocumentCache {
     const cached = this.cache.get(query);
     if (cached) return cached;
     const prepared = this.parseAndValidate(query);
-    if ('document' in prepared ? query.length + 64 <= CACHE_TEXT_BUDGET : query.length <= REFUSAL_CACHE_TEXT) this.cache.set(query, prepared);
+    if ('document' in prepared ? (query.length + 64) * BYTES_PER_CHARACTER <= CACHE_BYTES / 16 : query.length <= REFUSAL_CACHE_TEXT) this.cache.set(query, prepared);
     return prepared;
   }
 
@@ -87,11 +93,13 @@ export interface GraphQLHandlerOptions {
 }
 
 /**
- * Compiled executors (graphql-jit) per validated document and operation name: a document is
- * compiled once into a function that resolves its selection without re-walking the AST (issue 7).
- * A document the compiler refuses is executed by graphql-js (`null` marks it).
+ * Compiled executors (graphql-jit) per validated document and operation name: a document executed
+ * a second time is compiled into a function that resolves its selection without re-walking the
+ * AST (issue 7); its first execution runs on graphql-js. Compiling costs about 200 µs, so a client
+ * sending documents that never repeat (docs/hostile-input.md §2) gets none compiled. `'once'`
+ * marks a document executed once; `null` one the compiler refuses (graphql-js runs it).
  */
-const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | 'once' | null>>();
 
 function compiledQueryOf(args: ExecutionArgs): CompiledQuery | null {
   let byName = compiled.get(args.document);
@@ -100,12 +108,15 @@ function compiledQueryOf(args: ExecutionArgs): CompiledQuery | null {
     compiled.set(args.document, byName);
   }
   const name = args.operationName ?? '';
-  let query = byName.get(name);
-  if (query === undefined) {
-    const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
-    query = isCompiledQuery(result) ? result : null;
-    byName.set(name, query);
+  const known = byName.get(name);
+  if (known === undefined) {
+    byName.set(name, 'once');
+    return null;
   }
+  if (known !== 'once') return known;
+  const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+  const query = isCompiledQuery(result) ? result : null;
+  byName.set(name, query);
   return query;
 }
 
