@@ -31,12 +31,22 @@ export interface LoadResult {
   readonly requests: number;
 }
 
+/** Options of {@link runLoad}. */
+export interface LoadOptions {
+  /** Requests per second over all connections (open loop); unset: each connection sends as fast as answers come. */
+  readonly rate?: number;
+  /** Stops the run early (the figures cover what ran). */
+  readonly signal?: AbortSignal;
+}
+
 /** Runs `requests` (cycled per connection) against `url` for `seconds`. */
-export async function runLoad(url: string, requests: readonly LoadRequest[], seconds: number, connections: number): Promise<LoadResult> {
-  const result = await autocannon({
+export async function runLoad(url: string, requests: readonly LoadRequest[], seconds: number, connections: number, options: LoadOptions = {}): Promise<LoadResult> {
+  // Without a callback autocannon returns its instance made thenable (lib/init.js); the types say Promise only.
+  const run = autocannon({
     url,
     connections,
     duration: seconds,
+    ...(options.rate !== undefined ? { overallRate: options.rate } : {}),
     pipelining: 1,
     timeout: 10,
     requests: requests.map((request) => ({
@@ -55,7 +65,9 @@ export async function runLoad(url: string, requests: readonly LoadRequest[], sec
         : {}),
       ...(request.onResponse ? { onResponse: request.onResponse } : {}),
     })),
-  });
+  }) as Promise<autocannon.Result> & Pick<autocannon.Instance, 'stop'>;
+  options.signal?.addEventListener('abort', () => run.stop(), { once: true });
+  const result = await run;
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,

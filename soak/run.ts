@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { pinCores } from '../bench/cores.js';
 import { type LoadRequest, runLoad } from '../bench/load.js';
+import { type BurstFigures, type HealthFigures, healthBesideBursts, healthUnderHostile, type HostileMixFigures, type RefusalFigure, refusalFigures, startHostileMix } from './hostile.js';
 import { mintToken } from '../runtime/auth.js';
 import { runUnscoped } from '../runtime/context.js';
 import { createTestDatabase, openDatabase, seedDatabase } from '../test/support/database.js';
@@ -29,7 +30,7 @@ import { freePort, postgresBinaries, startCluster, type PostgresCluster } from '
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECRET = 'soak-secret-0123456789-0123456789-0123456789';
-const SUITES = ['test/fuzz.test.ts', 'test/authorization.test.ts', 'test/pagination-property.test.ts', 'test/crash.test.ts', 'test/graphql-ws-abuse.test.ts', 'test/socket-fuzz.test.ts', 'test/hardening.test.ts'];
+const SUITES = ['test/fuzz.test.ts', 'test/authorization.test.ts', 'test/pagination-property.test.ts', 'test/crash.test.ts', 'test/graphql-ws-abuse.test.ts', 'test/socket-fuzz.test.ts', 'test/hardening.test.ts', 'test/query-limits.test.ts'];
 
 interface Options {
   readonly seconds: number;
@@ -60,7 +61,59 @@ interface LoadReport {
   readonly acknowledgedMissing: number;
   /** Writes autocannon had in flight when a run's time ran out: stored, never acknowledged (at most one per connection per run). */
   readonly unacknowledgedStored: number;
+  readonly hostile: HostileReport;
   readonly ok: boolean;
+}
+
+/** The hostile part of one database's load (issue 11, soak/hostile.ts). */
+interface HostileReport {
+  readonly refusals: RefusalFigure[];
+  /** /health behind bursts of 32 hostile documents sent at once. */
+  readonly bursts: BurstFigures;
+  /** /health while 32 connections send hostile documents back to back (saturated). */
+  readonly health: HealthFigures;
+  /** Normal traffic at half the main run's throughput, without and then beside the hostile mix. */
+  readonly quiet: LoadFigures;
+  readonly beside: LoadFigures;
+  readonly mix: HostileMixFigures;
+  /** p99 beside the mix over p99 without it (target: at most 2). */
+  readonly p99Ratio: number;
+  /** The server process never exited and still answered /health afterwards. */
+  readonly alive: boolean;
+  readonly ok: boolean;
+}
+
+/** The demo's WebSocket paths: graphql-ws and the echo gateway. */
+const SOCKET_PATHS = ['/graphql', '/v1/ws'];
+
+/**
+ * Refusal times, /health under 32 hostile connections, then normal traffic at half the main run's
+ * throughput for `seconds`, alone and beside the hostile mix (soak/hostile.ts).
+ */
+async function soakHostile(server: RunningServer, tokens: { admin: string; member: string }, postIds: string[], database: string, main: LoadFigures, seconds: number, acknowledged: Set<string>): Promise<HostileReport> {
+  console.log(`\n== hostile clients on ${database}`);
+  const refusals = await refusalFigures(server.url, tokens.admin);
+  for (const figure of refusals) console.log(`refused ${figure.shape} (${figure.bytes} bytes) with ${figure.code}: median ${figure.medianMs} ms, p99 ${figure.p99Ms} ms`);
+  const bursts = await healthBesideBursts(server.url, tokens.admin);
+  console.log(`/health behind ${bursts.bursts} bursts of ${bursts.concurrent} hostile documents: p50 ${bursts.healthP50Ms} ms, p99 ${bursts.healthP99Ms} ms, max ${bursts.healthMaxMs} ms`);
+  const health = await healthUnderHostile(server.url, tokens.admin, 15);
+  console.log(`/health beside ${health.connections} hostile connections (${health.hostileRequestsPerSecond} refusals/s): p50 ${health.healthP50Ms} ms, p99 ${health.healthP99Ms} ms, ${health.healthFailures} failed of ${health.healthProbes}`);
+  const rate = Math.max(50, Math.round(main.requestsPerSecond / 2));
+  const quiet = await load(server.url, tokens, postIds, `soak quiet ${database}`, seconds, 16, acknowledged, rate);
+  const mix = startHostileMix(server.url, { token: tokens.admin, socketPaths: SOCKET_PATHS, rate: 100, faultsPerSecond: 20 });
+  const beside = await load(server.url, tokens, postIds, `soak hostile ${database}`, seconds, 16, acknowledged, rate);
+  const sent = await mix.stop();
+  const alive = server.child.exitCode === null && server.child.signalCode === null && (await fetch(`${server.url}/health`)).ok;
+  const p99Ratio = Math.round((beside.p99 / Math.max(quiet.p99, 1)) * 100) / 100;
+  console.log(`normal traffic at ${rate} req/s: p99 ${quiet.p99} ms alone, ${beside.p99} ms beside the hostile mix (${p99Ratio}×); the mix sent ${sent.amplifiedDocuments} amplified documents, ${sent.oversizedBodies} oversized bodies, ${sent.oversizedHeaders} oversized headers, ${sent.stalledRequests} stalled requests, ${sent.framingFaults} framing faults (${sent.framingFaultsClosed} answered with a close frame); server ${alive ? 'alive' : 'DEAD'}`);
+  const ok =
+    alive &&
+    p99Ratio <= 2 &&
+    refusals.every((figure) => figure.medianMs < 25 && figure.code.endsWith('_LIMIT')) &&
+    bursts.healthP99Ms < 50 &&
+    health.healthFailures === 0 &&
+    [quiet, beside].every((run) => run.errors === 0 && run.non2xx === 0);
+  return { refusals, bursts, health, quiet, beside, mix: sent, p99Ratio, alive, ok };
 }
 
 /** Runs the long property suites; returns the report lines they wrote and whether they passed. */
@@ -121,8 +174,8 @@ function stopServer(server: RunningServer): Promise<void> {
   });
 }
 
-/** One autocannon run of the mixed workload; acknowledged write ids go into `acknowledged`. */
-async function load(url: string, tokens: { admin: string; member: string }, postIds: string[], label: string, seconds: number, connections: number, acknowledged: Set<string>): Promise<LoadFigures> {
+/** One autocannon run of the mixed workload; acknowledged write ids go into `acknowledged`. `rate`: requests per second (open loop). */
+async function load(url: string, tokens: { admin: string; member: string }, postIds: string[], label: string, seconds: number, connections: number, acknowledged: Set<string>, rate?: number): Promise<LoadFigures> {
   let sequence = 0;
   const member = { authorization: `Bearer ${tokens.member}` };
   const admin = { authorization: `Bearer ${tokens.admin}`, 'content-type': 'application/json' };
@@ -142,7 +195,7 @@ async function load(url: string, tokens: { admin: string; member: string }, post
     },
     { method: 'GET', path: '/users?first=20', headers: member },
   ];
-  const result = await runLoad(url, requests, seconds, connections);
+  const result = await runLoad(url, requests, seconds, connections, rate !== undefined ? { rate } : {});
   return {
     ...result,
     connections,
@@ -179,6 +232,7 @@ async function soakDatabase(database: string, databaseUrl: string, seconds: numb
     console.log(`main run: ${chosen.connections} connections for ${seconds} s`);
     const main = await load(server.url, tokens, postIds, `soak main ${database}`, seconds, chosen.connections, acknowledged);
     console.log(`main: ${main.requests} requests, ${main.requestsPerSecond} req/s, p50 ${main.p50} ms, p99 ${main.p99} ms (${main.ratio}×), ${main.errors} errors, ${main.non2xx} non-2xx`);
+    const hostile = await soakHostile(server, tokens, postIds, database, main, Math.min(30, seconds), acknowledged);
     await stopServer(server);
 
     const client = await openDatabase(databaseUrl);
@@ -193,9 +247,10 @@ async function soakDatabase(database: string, databaseUrl: string, seconds: numb
     // A run that ends cuts off the requests in flight: at most one per connection, stored or not.
     const cutOff = 4 + [...probes, main].reduce((sum, run) => sum + run.connections, 0);
     const unacknowledged = stored.length - (acknowledged.size - missing);
-    const ok = main.errors === 0 && main.non2xx === 0 && main.p99 < 10 * Math.max(main.p50, 1) && missing === 0 && unacknowledged >= 0 && unacknowledged <= cutOff;
-    console.log(`writes: ${acknowledged.size} acknowledged, ${stored.length} stored, ${missing} acknowledged but missing, ${unacknowledged} stored but cut off before their answer (at most ${cutOff})`);
-    return { database, probes, main, writesAcknowledged: acknowledged.size, writesStored: stored.length, acknowledgedMissing: missing, unacknowledgedStored: unacknowledged, ok };
+    const cutOffAll = cutOff + hostile.quiet.connections + hostile.beside.connections;
+    const ok = main.errors === 0 && main.non2xx === 0 && main.p99 < 10 * Math.max(main.p50, 1) && missing === 0 && unacknowledged >= 0 && unacknowledged <= cutOffAll && hostile.ok;
+    console.log(`writes: ${acknowledged.size} acknowledged, ${stored.length} stored, ${missing} acknowledged but missing, ${unacknowledged} stored but cut off before their answer (at most ${cutOffAll})`);
+    return { database, probes, main, writesAcknowledged: acknowledged.size, writesStored: stored.length, acknowledgedMissing: missing, unacknowledgedStored: unacknowledged, hostile, ok };
   } catch (error) {
     server.child.kill('SIGKILL');
     throw error;
