@@ -80,6 +80,8 @@ interface HostileReport {
   readonly p99Ratio: number;
   /** The server process never exited and still answered /health afterwards. */
   readonly alive: boolean;
+  /** The server's log lines by level over the whole run (warn: one per framing fault; no error expected). */
+  readonly logs: Record<string, number>;
   readonly ok: boolean;
 }
 
@@ -105,15 +107,18 @@ async function soakHostile(server: RunningServer, tokens: { admin: string; membe
   const sent = await mix.stop();
   const alive = server.child.exitCode === null && server.child.signalCode === null && (await fetch(`${server.url}/health`)).ok;
   const p99Ratio = Math.round((beside.p99 / Math.max(quiet.p99, 1)) * 100) / 100;
-  console.log(`normal traffic at ${rate} req/s: p99 ${quiet.p99} ms alone, ${beside.p99} ms beside the hostile mix (${p99Ratio}×); the mix sent ${sent.amplifiedDocuments} amplified documents, ${sent.oversizedBodies} oversized bodies, ${sent.oversizedHeaders} oversized headers, ${sent.stalledRequests} stalled requests, ${sent.framingFaults} framing faults (${sent.framingFaultsClosed} answered with a close frame); server ${alive ? 'alive' : 'DEAD'}`);
+  const logs = { ...server.logLevels };
+  console.log(`normal traffic at ${rate} req/s: p99 ${quiet.p99} ms alone, ${beside.p99} ms beside the hostile mix (${p99Ratio}×); the mix sent ${sent.amplifiedDocuments} amplified documents, ${sent.oversizedBodies} oversized bodies, ${sent.oversizedHeaders} oversized headers, ${sent.stalledRequests} stalled requests, ${sent.framingFaults} framing faults (${sent.framingFaultsClosed} answered with a close frame); server ${alive ? 'alive' : 'DEAD'}; its log lines by level: ${JSON.stringify(logs)}`);
   const ok =
     alive &&
+    !logs.error &&
+    !logs.fatal &&
     p99Ratio <= 2 &&
     refusals.every((figure) => figure.medianMs < 25 && figure.code.endsWith('_LIMIT')) &&
     bursts.healthP99Ms < 50 &&
     health.healthFailures === 0 &&
     [quiet, beside].every((run) => run.errors === 0 && run.non2xx === 0);
-  return { refusals, bursts, health, quiet, beside, mix: sent, p99Ratio, alive, ok };
+  return { refusals, bursts, health, quiet, beside, mix: sent, p99Ratio, alive, logs, ok };
 }
 
 /** Runs the long property suites; returns the report lines they wrote and whether they passed. */
@@ -143,7 +148,11 @@ function runSuites(options: Options): { passed: boolean; reports: Record<string,
 interface RunningServer {
   readonly url: string;
   readonly child: ChildProcess;
+  /** Log lines the server wrote, by level name (its stdout, JSON); error and fatal lines are also printed. */
+  readonly logLevels: Record<string, number>;
 }
+
+const LEVEL_NAMES: Readonly<Record<number, string>> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 
 async function startServer(databaseUrl: string, pin: readonly string[]): Promise<RunningServer> {
   const port = await freePort();
@@ -152,12 +161,29 @@ async function startServer(databaseUrl: string, pin: readonly string[]): Promise
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', APP_DATABASE__URL: databaseUrl, APP_HTTP__PORT: String(port), APP_HTTP__HOST: '127.0.0.1', APP_AUTH__SECRET: SECRET, APP_LOG__LEVEL: 'warn', APP_LOG__FORMAT: 'json' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // Thousands of warn lines (framing faults are client faults, logged at warn) are counted, not printed.
+  const logLevels: Record<string, number> = {};
+  let pending = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      let level = 'unparsed';
+      try {
+        level = LEVEL_NAMES[(JSON.parse(line) as { level: number }).level] ?? 'unparsed';
+      } catch {
+        // not a log line
+      }
+      logLevels[level] = (logLevels[level] ?? 0) + 1;
+      if (level === 'error' || level === 'fatal' || level === 'unparsed') console.log(`server: ${line}`);
+    }
   });
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 300; attempt += 1) {
     try {
-      if ((await fetch(`${url}/health`)).ok) return { url, child };
+      if ((await fetch(`${url}/health`)).ok) return { url, child, logLevels };
     } catch {
       // not listening yet
     }
