@@ -25,6 +25,9 @@ const BEHAVIOUR = [
   'test/shutdown.test.ts',
   'test/socket-faults.test.ts',
   'test/socket-fuzz.test.ts',
+  'test/query-limits.test.ts',
+  'test/request-scope.test.ts',
+  'test/masking.test.ts',
 ];
 
 const postgres = Boolean(process.env.TEST_POSTGRES_URL) || postgresBinaries() !== undefined;

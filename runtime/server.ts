@@ -36,6 +36,7 @@ import { problem, sendError, sendProblem, writeRawProblem } from './http/problem
 import { NEXT_CURSOR_HEADER, type RouteDefinition, sendReply } from './http/routes.js';
 import { type VersioningOptions, type VersionPolicy, VersionRouter, versionedRoutes } from './http/versioning.js';
 import { type GatewayDefinition, registerGateways } from './gateways.js';
+import { HealthCheck } from './health.js';
 import { createLogger } from './logger.js';
 import { mountApiDocs } from './http/docs.js';
 import { AuthenticationGuard, type CanActivate, GraphQLAuthorizationGuard, type RuntimeGuards } from './guards.js';
@@ -113,8 +114,6 @@ export interface StartOptions {
 /** The context of work done on behalf of the server itself (reloading an event's row). */
 const UNSCOPED: RequestContext = Object.freeze({ principal: undefined, ability: undefined, unscoped: true });
 
-/** How long `/health` waits for the database before it answers "down" (milliseconds). */
-const HEALTH_TIMEOUT = 2_000;
 
 /** Per-request state the authentication step leaves for later steps. */
 interface RequestState {
@@ -256,8 +255,9 @@ export async function startServer<Database extends DatabaseClient, Container>(
     }, next);
   });
 
+  const health = new HealthCheck(() => isReachable(reader));
   app.get('/health', async (_request, response) => {
-    const reachable = await Promise.race([isReachable(reader), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), HEALTH_TIMEOUT).unref())]);
+    const reachable = await health.reachable();
     response.status(reachable ? 200 : 503).json({ status: reachable ? 'ok' : 'unavailable', db: reachable ? 'ok' : 'down' });
   });
 

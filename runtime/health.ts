@@ -1,0 +1,70 @@
+/**
+ * The database check behind `GET /health` (PRODUCT.md §4; docs/hostile-input.md §2): whether the
+ * database answers a trivial statement within a timeout, remembered briefly so that a health
+ * check never waits for a database round trip while the process is busy.
+ *
+ * A statement's answer arrives as one more event behind everything queued in the event loop, so
+ * on PostgreSQL a check that always asks doubled `/health`'s wait under load (p99 64 ms behind
+ * bursts of 32 hostile requests, against 41 ms on SQLite, where the check is synchronous). The
+ * answer is reused while it is younger than `fresh` ms; until `stale` ms it is still answered and
+ * a new check runs in the background; older, the caller waits for a new check. Concurrent callers
+ * share one check. So `/health` reflects the database as it was at most `stale` ms (plus the
+ * check's own time) ago.
+ */
+
+/** Options of {@link HealthCheck}. */
+export interface HealthCheckOptions {
+  /** Milliseconds an answer is reused as it is (default 500). */
+  readonly fresh?: number;
+  /** Milliseconds an answer is still given while a new check runs (default 1 000). */
+  readonly stale?: number;
+  /** Milliseconds a check may take before it counts as "down" (default 2 000). */
+  readonly timeout?: number;
+  /** The clock, in milliseconds (tests). */
+  readonly now?: () => number;
+}
+
+/** Whether the database answers, checked at most about once per `fresh` ms. */
+export class HealthCheck {
+  private last: { readonly reachable: boolean; readonly at: number } | undefined;
+  private running: Promise<boolean> | undefined;
+  private readonly fresh: number;
+  private readonly stale: number;
+  private readonly timeout: number;
+  private readonly now: () => number;
+
+  /** @param check resolves whether the database answered (never rejects: a failure is `false`) */
+  constructor(
+    private readonly check: () => Promise<boolean>,
+    options: HealthCheckOptions = {},
+  ) {
+    this.fresh = options.fresh ?? 500;
+    this.stale = options.stale ?? 1_000;
+    this.timeout = options.timeout ?? 2_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Whether the database is reachable, as of at most `stale` ms ago; never rejects. */
+  async reachable(): Promise<boolean> {
+    const age = this.last ? this.now() - this.last.at : Number.POSITIVE_INFINITY;
+    if (this.last && age < this.fresh) return this.last.reachable;
+    if (this.last && age < this.stale) {
+      void this.refresh();
+      return this.last.reachable;
+    }
+    return this.refresh();
+  }
+
+  /** Runs one check (or joins the one running) and remembers its answer. */
+  private refresh(): Promise<boolean> {
+    this.running ??= Promise.race([
+      this.check().catch(() => false),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), this.timeout).unref()),
+    ]).then((reachable) => {
+      this.last = { reachable, at: this.now() };
+      this.running = undefined;
+      return reachable;
+    });
+    return this.running;
+  }
+}
