@@ -45,6 +45,8 @@ export function documentArbitrary(schema: GraphQLSchema, options: DocumentOption
     const fragments: string[] = [];
     /** Aliases are unique in the document, so no two fields conflict when fragments merge. */
     let aliases = 0;
+    /** The arguments each `Type.field` was first selected with, unaliased: others need an alias. */
+    const unaliased = new Map<string, string>();
     /** Fragments declared so far, by type: reused by later spreads. */
     const byType = new Map<string, string[]>();
 
@@ -59,9 +61,14 @@ export function documentArbitrary(schema: GraphQLSchema, options: DocumentOption
         const args = field.args.filter((arg) => arg.type instanceof GraphQLNonNull || g(fc.boolean)).map((arg) => `${arg.name}: ${literal(g, arg.type)}`);
         const copies = g(fc.nat, { max: 9 }) === 0 ? 2 + g(fc.nat, { max: 3 }) : 1;
         for (let copy = 0; copy < copies; copy++) {
-          // Fields with arguments are always aliased: two of them merging with different arguments
-          // is a conflict validation refuses, which would make the document uninteresting.
-          const alias = copies > 1 || args.length > 0 || g(fc.nat, { max: 3 }) === 0 ? `a${aliases++}: ` : '';
+          // Two unaliased selections of a field with different arguments would merge into a
+          // conflict validation refuses, which would make the document uninteresting: a field is
+          // aliased when it was selected before with other arguments, and now and then anyway.
+          const key = `${type.name}.${field.name}`;
+          const written = args.join(', ');
+          const clash = unaliased.has(key) && unaliased.get(key) !== written;
+          const alias = clash || copies > 1 || g(fc.nat, { max: 5 }) === 0 ? `a${aliases++}: ` : '';
+          if (!alias && !unaliased.has(key)) unaliased.set(key, written);
           const head = `${alias}${field.name}${args.length ? `(${args.join(', ')})` : ''}`;
           parts.push(named instanceof GraphQLObjectType ? `${head} { ${selection(named, depth + 1)} }` : head);
         }
