@@ -1,12 +1,13 @@
 /**
  * Builds the executable schema at boot from the committed SDL and the generated resolvers
- * (`@graphql-tools/schema`), adding the `DateTime` scalar and, on every entity column field, the
+ * (`@graphql-tools/schema`), adding the `DateTime` scalar (when the SDL declares it: only applications
+ * with a `Date` column do) and, on every entity column field, the
  * masking check (spec §2.1, §5.5, §7): a non-null field removed by masking answers `FORBIDDEN`
  * naming it; a nullable one is `null`.
  */
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { IResolvers } from '@graphql-tools/utils';
-import { type GraphQLResolveInfo, type GraphQLSchema, isNonNullType } from 'graphql';
+import { type DocumentNode, type GraphQLResolveInfo, type GraphQLSchema, isNonNullType, Kind, parse } from 'graphql';
 import { MASKED_FIELDS, type MaskedRow } from '../ability.js';
 import type { EntityDescriptor } from '../entity-metadata.js';
 import { forbiddenField } from '../posture.js';
@@ -21,15 +22,27 @@ function maskedFieldResolver(entity: string, field: string): (parent: MaskedRow<
   };
 }
 
-/** The executable schema: `sdl` with `resolvers`, the DateTime scalar and masked entity fields. */
+/** Does `document` declare `scalar <name>`? */
+function declaresScalar(document: DocumentNode, name: string): boolean {
+  return document.definitions.some((definition) => definition.kind === Kind.SCALAR_TYPE_DEFINITION && definition.name.value === name);
+}
+
+/**
+ * The executable schema: `sdl` with `resolvers`, masked entity fields and, when the SDL declares
+ * it, the DateTime scalar. The scalar's resolver is added only then, since resolvers are checked
+ * against the schema (`requireResolversToMatchSchema`) and the generator declares the scalar only
+ * for applications with a `Date` column.
+ */
 export function buildExecutableSchema(sdl: string, resolvers: IResolvers<unknown, GraphQLContext>, entities: readonly EntityDescriptor[]): GraphQLSchema {
   const masking: Record<string, Record<string, unknown>> = {};
   for (const entity of entities) {
     masking[entity.name] = Object.fromEntries(entity.fields.map((field) => [field, maskedFieldResolver(entity.name, field)]));
   }
+  const document = parse(sdl);
+  const scalars: IResolvers<unknown, GraphQLContext> = declaresScalar(document, 'DateTime') ? { DateTime: DateTimeScalar } : {};
   return makeExecutableSchema<GraphQLContext>({
-    typeDefs: sdl,
-    resolvers: [{ DateTime: DateTimeScalar }, masking as IResolvers<unknown, GraphQLContext>, resolvers],
+    typeDefs: document,
+    resolvers: [scalars, masking as IResolvers<unknown, GraphQLContext>, resolvers],
     resolverValidationOptions: { requireResolversToMatchSchema: 'error' },
   });
 }
