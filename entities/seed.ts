@@ -1,7 +1,7 @@
 /**
- * Demo data for the `seed` command: orgs, users of every role, posts in both states.
- * Roles are token claims, not columns, so the seed reports which user plays which role; the
- * `dev` command mints tokens for them.
+ * Demo data for the `seed` command (through the hooks in `dev.ts`): orgs, users of every role,
+ * posts in both states. Roles are token claims, not columns, so the seed reports which user plays
+ * which role; `dev` mints tokens for them.
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../generated/database.js';
@@ -35,7 +35,8 @@ export interface SeedResult {
 }
 
 const ORG_NAMES = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Vehement', 'Massive Dynamic', 'Soylent', 'Stark', 'Wayne'];
-const ROLES = ['admin', 'member', 'viewer'] as const;
+/** The demo's roles (PRODUCT.md §3), in the order each org's first users get them. */
+export const ROLES = ['admin', 'member', 'viewer'] as const;
 const BATCH = 500;
 
 /** Writes the demo data; ids are UUID v7, created in id order. Unscoped: run it as a job. */

@@ -1,14 +1,21 @@
 /**
- * The command line (PRODUCT.md §1): `generate [--check]`, `migrate [deploy|status|dev]`,
- * `seed`, `token`, `serve`, and `dev` (all of it, for the README's first command).
- * Exit code 1 on any error; declaration errors print `file:line:col`, never a stack trace.
+ * The command line (PRODUCT.md §1): `generate [--check]`,
+ * `migrate [deploy|status|dev]`, `seed`, `token`, `serve`, and `dev` (all of it, for the README's
+ * first command). Exit code 1 on any error; declaration errors print `file:line:col`, never a
+ * stack trace.
+ *
+ * The CLI knows no application (PRODUCT.md §7 "New applications"): what `seed` writes and the
+ * tokens and examples `dev` prints come from the application's development hooks
+ * (`entities/dev.ts`, typed by runtime/dev-hooks.ts), and both commands work without them.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Command, InvalidArgumentError } from 'commander';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../runtime/config.js';
 import type { DatabaseClient } from '../runtime/database.js';
+import { DEV_HOOKS_FILE, type DevHooks, type DevPrincipal, type DevToken, SEED_SIZE_NAME, tokenVariable } from '../runtime/dev-hooks.js';
+import type { EntityDescriptor } from '../runtime/entity-metadata.js';
 import { exitWhenWritten } from '../runtime/exit.js';
 import type { ApplicationDefinition } from '../runtime/server.js';
 import type { ProjectLayout } from './parse/project.js';
@@ -21,17 +28,23 @@ import { clientPath, migrationsPath, type Provider, schemaPath } from './paths.j
 /** A failure the CLI reports as a message (exit 1), not a stack trace. */
 class CliError extends Error {}
 
+/** The generator's own folder: the runtime and the new-application template sit beside it. */
+const GENERATOR_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+/** Where the README explains development hooks, for messages. */
+const HOOKS_HELP = 'README.md, "Development hooks"';
+
 function layoutOf(root: string): ProjectLayout {
   const absolute = path.resolve(root);
   return {
     root: absolute,
     entitiesDir: path.join(absolute, 'entities'),
-    runtimeDir: path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'runtime'),
+    runtimeDir: path.resolve(GENERATOR_DIR, '..', 'runtime'),
     generatedDir: path.join(absolute, 'generated'),
   };
 }
 
-const positiveInteger = (value: string): number => {
+const nonNegativeInteger = (value: string): number => {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('expected a non-negative integer');
   return parsed;
@@ -46,14 +59,28 @@ function config(): ReturnType<typeof loadConfig>['config'] {
   }
 }
 
+/** Options of {@link runGenerate}. */
+interface GenerateRun {
+  /** The project root. */
+  readonly root: string;
+  /** Write nothing; exit 1 when `generated/` is stale (what CI runs). */
+  readonly check?: boolean;
+  /** Print nothing on success (commands that generate on their way to something else). */
+  readonly quiet?: boolean;
+  /** Accept GraphQL schema changes that break existing clients. */
+  readonly allowBreaking?: boolean;
+  /** Print the milliseconds each stage took to stderr. */
+  readonly timings?: boolean;
+}
+
 /** `generate [--check]`: returns the exit code. */
-async function runGenerate(root: string, check: boolean, quiet = false, allowBreaking = false, timings = false): Promise<number> {
-  const layout = layoutOf(root);
+async function runGenerate(options: GenerateRun): Promise<number> {
+  const layout = layoutOf(options.root);
   const started = performance.now();
   const { generate } = await import('./pipeline.js');
   const { formatReport } = await import('./diagnostics/format.js');
-  const result = await generate({ layout, mode: check ? 'check' : 'write', allowBreaking });
-  if (timings) process.stderr.write(`timings (ms): ${Object.entries(result.timings).map(([stage, ms]) => `${stage} ${ms}`).join(', ')}\n`);
+  const result = await generate({ layout, mode: options.check === true ? 'check' : 'write', allowBreaking: options.allowBreaking === true });
+  if (options.timings === true) process.stderr.write(`timings (ms): ${Object.entries(result.timings).map(([stage, ms]) => `${stage} ${ms}`).join(', ')}\n`);
   const read = (file: string): string | undefined => {
     const full = path.join(layout.root, file);
     return existsSync(full) ? readFileSync(full, 'utf8') : undefined;
@@ -61,7 +88,7 @@ async function runGenerate(root: string, check: boolean, quiet = false, allowBre
   if (result.diagnostics.length > 0) process.stderr.write(`${formatReport(result.diagnostics, read)}\n`);
   if (result.diagnostics.some((diagnostic) => diagnostic.severity === 'error')) return 1;
   for (const change of result.dangerous) process.stderr.write(`warning: the GraphQL schema changes in a way clients may notice (${change.type}): ${change.description}\n`);
-  if (result.breaking.length > 0 && !allowBreaking) {
+  if (result.breaking.length > 0 && options.allowBreaking !== true) {
     const lines = result.breaking.map((change) => `  ${change.type}: ${change.description}`);
     process.stderr.write(
       `the GraphQL schema would break existing clients (it is unversioned, spec §9.5):\n${lines.join('\n')}\n` +
@@ -70,7 +97,7 @@ async function runGenerate(root: string, check: boolean, quiet = false, allowBre
     return 1;
   }
   const elapsed = Math.round(performance.now() - started);
-  if (check) {
+  if (options.check === true) {
     const stale = [...result.changed.map((file) => `changed: generated/${file}`), ...result.removed.map((file) => `extra: generated/${file}`)];
     for (const [provider, migration] of Object.entries(result.migrations)) stale.push(`missing migration: generated/${migrationsPath(provider as Provider)}/${migration.name}`);
     for (const provider of result.prismaClientsChanged) stale.push(`stale: generated/${clientPath(provider)} (Prisma client)`);
@@ -78,10 +105,10 @@ async function runGenerate(root: string, check: boolean, quiet = false, allowBre
       process.stderr.write(`generated/ is stale; run \`npm run generate\` and commit the result:\n${stale.map((line) => `  ${line}`).join('\n')}\n`);
       return 1;
     }
-    if (!quiet) process.stdout.write(`generated/ is up to date (${elapsed} ms)\n`);
+    if (options.quiet !== true) process.stdout.write(`generated/ is up to date (${elapsed} ms)\n`);
     return 0;
   }
-  if (!quiet) {
+  if (options.quiet !== true) {
     const lines = [`generated ${result.changed.length} file(s), removed ${result.removed.length} in ${elapsed} ms`];
     for (const [provider, migration] of Object.entries(result.migrations)) {
       lines.push(`new migration: generated/${migrationsPath(provider as Provider)}/${migration.name}`);
@@ -105,7 +132,9 @@ async function migrationSource(root: string, url: string): Promise<{ schema: str
   const { providerOf } = await import('../runtime/database.js');
   const provider = providerOf(url);
   const generated = path.join(path.resolve(root), 'generated');
-  return { schema: readFileSync(path.join(generated, schemaPath(provider)), 'utf8'), dir: path.join(generated, migrationsPath(provider)) };
+  const schema = path.join(generated, schemaPath(provider));
+  if (!existsSync(schema)) throw new CliError(`generated/${schemaPath(provider)} does not exist; run \`npm run generate\` first`);
+  return { schema: readFileSync(schema, 'utf8'), dir: path.join(generated, migrationsPath(provider)) };
 }
 
 /** `migrate deploy`: applies pending migrations to the database at `url`; returns their names. */
@@ -127,50 +156,194 @@ async function withDatabase<T>(root: string, url: string, work: (database: Datab
   }
 }
 
-interface SeedSizes {
-  readonly orgs: number;
-  readonly users: number;
-  readonly posts: number;
-}
+/** Option names of `seed` that a size may not take. */
+const RESERVED_SEED_OPTIONS = new Set(['json', 'help', 'root']);
 
-interface SeedModule {
-  seed(database: DatabaseClient, options: SeedSizes & { onProgress?: (done: number, total: number) => void }): Promise<{ orgs: readonly unknown[]; users: readonly { id: string; orgId: string; role: string; name: string }[]; posts: readonly unknown[] }>;
-}
-
-async function runSeed(root: string, sizes: SeedSizes, options: { json: boolean; ifEmpty: boolean }): Promise<Awaited<ReturnType<SeedModule['seed']>> | undefined> {
-  const file = path.join(path.resolve(root), 'entities', 'seed.ts');
-  if (!existsSync(file)) throw new CliError('entities/seed.ts does not exist; write a seed(database, sizes) function there');
-  const { seed } = (await import(pathToFileURL(file).href)) as SeedModule;
-  const { runUnscoped } = await import('../runtime/context.js');
-  const { SingleBar } = await import('cli-progress');
-  const { createAdapterFactory, updateStatistics } = await import('../runtime/database.js');
-  const url = config().database.url;
-  const seeded = await withDatabase(root, url, async (database) => {
-    if (options.ifEmpty) {
-      const rows = await database.$queryRawUnsafe<{ count: number | bigint }[]>('SELECT COUNT(*) AS count FROM "Org"');
-      if (Number(rows[0]?.count ?? 0) > 0) return undefined;
+/**
+ * The application's development hooks (the default export of `entities/dev.ts`), checked for
+ * shape; undefined when the file does not exist.
+ */
+async function loadDevHooks(root: string): Promise<DevHooks | undefined> {
+  const file = path.join(path.resolve(root), DEV_HOOKS_FILE);
+  if (!existsSync(file)) return undefined;
+  const hooks = ((await import(pathToFileURL(file).href)) as { default?: unknown }).default;
+  const problem = (detail: string): CliError => new CliError(`${DEV_HOOKS_FILE}: ${detail} (${HOOKS_HELP})`);
+  if (typeof hooks !== 'object' || hooks === null) throw problem('export the hooks as the default export: `export default defineDevHooks({ … })`');
+  const record = hooks as Record<string, unknown>;
+  for (const name of ['seed', 'isEmpty', 'principals', 'examples']) {
+    if (record[name] !== undefined && typeof record[name] !== 'function') throw problem(`\`${name}\` must be a function`);
+  }
+  if (record.sizes !== undefined) {
+    if (typeof record.sizes !== 'object' || record.sizes === null) throw problem('`sizes` must be an object of { description, default } by name');
+    for (const [name, size] of Object.entries(record.sizes)) {
+      if (!SEED_SIZE_NAME.test(name) || RESERVED_SEED_OPTIONS.has(name)) throw problem(`the size \`${name}\` needs a name of lowercase letters and digits other than ${[...RESERVED_SEED_OPTIONS].join(', ')} (it is the option --${name})`);
+      const { description, default: fallback } = (size ?? {}) as { description?: unknown; default?: unknown };
+      if (typeof description !== 'string' || typeof fallback !== 'number' || !Number.isInteger(fallback) || fallback < 0) throw problem(`the size \`${name}\` needs a description (string) and a default (non-negative integer)`);
     }
-    const total = sizes.orgs * (1 + sizes.users * (1 + sizes.posts));
-    const bar = !options.json && total >= 5_000 && process.stderr.isTTY ? new SingleBar({ format: 'seeding [{bar}] {percentage}% | {value}/{total} rows' }) : undefined;
-    bar?.start(total, 0);
-    const result = await runUnscoped(() => seed(database, { ...sizes, onProgress: (done) => bar?.update(done) }));
-    bar?.stop();
-    return result;
-  });
-  // Fresh rows need fresh planner statistics (PRODUCT.md §6).
-  if (seeded) await updateStatistics(await createAdapterFactory(url));
-  return seeded;
+  }
+  return hooks as DevHooks;
 }
 
-async function tokensFor(users: readonly { id: string; orgId: string; role: string; name: string }[]): Promise<{ role: string; name: string; token: string }[]> {
+/** The declared sizes of `hooks` at their defaults. */
+function defaultSizes(hooks: DevHooks): Record<string, number> {
+  return Object.fromEntries(Object.entries(hooks.sizes ?? {}).map(([name, size]) => [name, size.default]));
+}
+
+/** Whether no exposed entity's table has a row: the default of the `isEmpty` hook. */
+async function hasNoRows(database: DatabaseClient, entities: readonly EntityDescriptor[]): Promise<boolean> {
+  // Through the Prisma client's model delegates (`database.note`), so no SQL dialect is assumed.
+  const delegates = database as unknown as Record<string, { findFirst?: (args: object) => Promise<unknown> } | undefined>;
+  for (const entity of entities) {
+    const delegate = delegates[`${entity.name.charAt(0).toLowerCase()}${entity.name.slice(1)}`];
+    if (delegate?.findFirst && (await delegate.findFirst({})) !== null) return false;
+  }
+  return true;
+}
+
+/** Options of {@link seedWith}. */
+interface SeedInvocation {
+  /** The hook to run (present: checked by the caller). */
+  readonly seed: NonNullable<DevHooks['seed']>;
+  readonly hooks: DevHooks;
+  readonly sizes: Readonly<Record<string, number>>;
+  /** Seed only when the database holds no application data. */
+  readonly ifEmpty: boolean;
+  /** Show a progress bar for large seeds in a terminal. */
+  readonly progress: boolean;
+}
+
+/** Runs the seed hook unscoped; undefined when `ifEmpty` and the database has data. */
+async function seedWith(database: DatabaseClient, application: ApplicationDefinition<DatabaseClient, unknown>, options: SeedInvocation): Promise<object | undefined> {
+  const { runUnscoped } = await import('../runtime/context.js');
+  if (options.ifEmpty) {
+    const empty = options.hooks.isEmpty ? await runUnscoped(() => options.hooks.isEmpty?.(database)) : await hasNoRows(database, application.entities);
+    if (!empty) return undefined;
+  }
+  const { SingleBar } = await import('cli-progress');
+  let bar: InstanceType<typeof SingleBar> | undefined;
+  let started = false;
+  const onProgress = (done: number, total: number): void => {
+    if (!started) {
+      started = true;
+      if (options.progress && total >= 5_000 && process.stderr.isTTY) {
+        bar = new SingleBar({ format: 'seeding [{bar}] {percentage}% | {value}/{total} rows' });
+        bar.start(total, 0);
+      }
+    }
+    bar?.update(done);
+  };
+  try {
+    return await runUnscoped(() => options.seed(database, { sizes: options.sizes, onProgress }));
+  } finally {
+    bar?.stop();
+  }
+}
+
+/** The principals the `principals` hook names, read unscoped; none without the hook. */
+async function principalsWith(database: DatabaseClient, hooks: DevHooks, seeded: object | undefined): Promise<readonly DevPrincipal[]> {
+  if (!hooks.principals) return [];
+  const { runUnscoped } = await import('../runtime/context.js');
+  return runUnscoped(() => hooks.principals?.(database, seeded) ?? Promise.resolve([]));
+}
+
+/** Brings the planner's statistics up to date after fresh rows (PRODUCT.md §6). */
+async function refreshStatistics(url: string): Promise<void> {
+  const { createAdapterFactory, updateStatistics } = await import('../runtime/database.js');
+  await updateStatistics(await createAdapterFactory(url));
+}
+
+/** `seeded 2 orgs, 6 users, 12 posts`: one count per array in what the seed returned. */
+function describeSeeded(seeded: object): string {
+  const counts = Object.entries(seeded).flatMap(([name, value]) => (Array.isArray(value) ? [`${value.length} ${name}`] : []));
+  return counts.length > 0 ? `seeded ${counts.join(', ')}` : 'seeded';
+}
+
+/** Development tokens for `principals`, signed with the configured secret. */
+async function mintDevTokens(principals: readonly DevPrincipal[]): Promise<DevToken[]> {
   const { mintToken } = await import('../runtime/auth.js');
   const secret = config().auth.secret;
-  const out: { role: string; name: string; token: string }[] = [];
-  for (const role of ['admin', 'member', 'viewer']) {
-    const user = users.find((candidate) => candidate.role === role);
-    if (user) out.push({ role, name: user.name, token: await mintToken(secret, { sub: user.id, org_id: user.orgId, role }) });
+  const tokens: DevToken[] = [];
+  for (const principal of principals) {
+    const token = await mintToken(secret, { sub: principal.sub, org_id: principal.org_id, role: principal.role });
+    tokens.push({ role: principal.role, name: principal.name, token, variable: tokenVariable(principal.role) });
   }
-  return out;
+  return tokens;
+}
+
+/** Why `seed` has nothing to run, and how to give it something. */
+function noSeedHook(hooks: DevHooks | undefined): CliError {
+  const where = hooks ? `${DEV_HOOKS_FILE} has no \`seed\` hook` : `${DEV_HOOKS_FILE} does not exist`;
+  return new CliError(`nothing to seed: ${where}. Add one: \`export default defineDevHooks({ seed: async (database, { sizes }) => { … } })\` with defineDevHooks from runtime/dev-hooks.ts (${HOOKS_HELP})`);
+}
+
+/** Options of `seed`: the built-in ones; the hook's sizes are read by name. */
+interface SeedCommandOptions {
+  readonly json?: boolean;
+  readonly ifEmpty?: boolean;
+  readonly [size: string]: unknown;
+}
+
+/** `seed`: runs the application's seed hook with the command line's sizes. */
+async function runSeedCommand(root: string, hooks: DevHooks | undefined, options: SeedCommandOptions): Promise<void> {
+  if (!hooks?.seed) throw noSeedHook(hooks);
+  const seed = hooks.seed;
+  const sizes = Object.fromEntries(Object.keys(hooks.sizes ?? {}).map((name) => [name, Number(options[name])]));
+  const json = options.json === true;
+  const url = config().database.url;
+  const outcome = await withDatabase(root, url, async (database, application) => {
+    const seeded = await seedWith(database, application, { seed, hooks, sizes, ifEmpty: options.ifEmpty === true, progress: !json });
+    return { seeded, principals: seeded && json ? await principalsWith(database, hooks, seeded) : [] };
+  });
+  if (!outcome.seeded) {
+    process.stdout.write(json ? '{"skipped":true}\n' : 'the database already has data; nothing seeded\n');
+    return;
+  }
+  await refreshStatistics(url);
+  if (!json) {
+    process.stdout.write(`${describeSeeded(outcome.seeded)}\n`);
+    return;
+  }
+  const tokens = (await mintDevTokens(outcome.principals)).map(({ role, name, token }) => ({ role, name, token }));
+  process.stdout.write(`${JSON.stringify({ ...outcome.seeded, tokens }, null, 2)}\n`);
+}
+
+/**
+ * `dev`: generate, migrate, seed an empty database with the seed hook's default sizes, serve,
+ * then print a token per principal and the example lines. Without hooks it serves as it is.
+ */
+async function runDev(root: string): Promise<number> {
+  if ((await runGenerate({ root })) !== 0) return 1;
+  const url = config().database.url;
+  const applied = await migrateDeploy(root, url);
+  if (applied.length > 0) process.stdout.write(`applied migrations: ${applied.join(', ')}\n`);
+  const hooks = await loadDevHooks(root);
+  let principals: readonly DevPrincipal[] = [];
+  if (hooks) {
+    const seed = hooks.seed;
+    const seeded = await withDatabase(root, url, async (database, application) => {
+      const written = seed ? await seedWith(database, application, { seed, hooks, sizes: defaultSizes(hooks), ifEmpty: true, progress: true }) : undefined;
+      principals = await principalsWith(database, hooks, written);
+      return written;
+    });
+    if (seeded) {
+      await refreshStatistics(url);
+      process.stdout.write(`${describeSeeded(seeded)}\n`);
+    }
+  }
+  const server = await serve(root);
+  const tokens = await mintDevTokens(principals);
+  const lines = ['', `serving ${server.url}`, ''];
+  for (const { role, name, token, variable } of tokens) lines.push(`${role} (${name}):`, `  export ${variable}=${token}`);
+  const examples = hooks?.examples?.({ url: server.url, tokens }) ?? [];
+  if (examples.length > 0) lines.push('', 'try:', ...examples.map((line) => `  ${line}`));
+  if (!hooks) {
+    lines.push(
+      `no ${DEV_HOOKS_FILE}: nothing seeded and no token printed. Add one to seed data and print tokens (${HOOKS_HELP}),`,
+      'or mint a token by hand: npm run token -- --sub <uuid> --org <uuid> --role <role>',
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+  return 0;
 }
 
 /** Builds the command tree. */
@@ -185,7 +358,7 @@ export function createProgram(): Command {
     .option('--allow-breaking', 'accept GraphQL schema changes that break existing clients')
     .option('--timings', 'print the milliseconds each stage took (parse, validate, emit, migrations, write, prisma) to stderr')
     .action(async (options: { check?: boolean; allowBreaking?: boolean; timings?: boolean }) => {
-      process.exitCode = await runGenerate(root(), options.check === true, false, options.allowBreaking === true, options.timings === true);
+      process.exitCode = await runGenerate({ root: root(), check: options.check === true, allowBreaking: options.allowBreaking === true, timings: options.timings === true });
     });
 
   program
@@ -195,7 +368,7 @@ export function createProgram(): Command {
     .action(async (action: string) => {
       const url = config().database.url;
       if (action === 'dev') {
-        if ((await runGenerate(root(), false)) !== 0) {
+        if ((await runGenerate({ root: root() })) !== 0) {
           process.exitCode = 1;
           return;
         }
@@ -219,30 +392,29 @@ export function createProgram(): Command {
       throw new CliError(`unknown migrate action ${JSON.stringify(action)}: use deploy, status or dev`);
     });
 
-  program
+  // The seed's sizes (`--orgs 2`) are the application's: they are added from its hooks just before
+  // `seed` parses its own options, so they show in `seed --help` too.
+  let hooks: DevHooks | undefined;
+  const seed = program
     .command('seed')
-    .description('write demo orgs, users of every role and posts in both states')
-    .option('--orgs <n>', 'orgs', positiveInteger, 2)
-    .option('--users <n>', 'users per org', positiveInteger, 3)
-    .option('--posts <n>', 'posts per user', positiveInteger, 2)
-    .option('--json', 'print what was created, ids included, as JSON')
-    .option('--if-empty', 'do nothing when the database already has orgs')
-    .action(async (options: SeedSizes & { json?: boolean; ifEmpty?: boolean }) => {
-      const result = await runSeed(root(), options, { json: options.json === true, ifEmpty: options.ifEmpty === true });
-      if (!result) {
-        process.stdout.write(options.json ? '{"skipped":true}\n' : 'the database already has data; nothing seeded\n');
-        return;
-      }
-      if (options.json) process.stdout.write(`${JSON.stringify({ ...result, tokens: await tokensFor(result.users) }, null, 2)}\n`);
-      else process.stdout.write(`seeded ${result.orgs.length} orgs, ${result.users.length} users, ${result.posts.length} posts\n`);
+    .description(`run the application's seed hook (${DEV_HOOKS_FILE}), with the sizes it declares as --<size> <n>`)
+    .option('--json', 'print what was created, ids included, with development tokens, as JSON')
+    .option('--if-empty', 'do nothing when the database already has data')
+    .action(async (options: SeedCommandOptions) => {
+      await runSeedCommand(root(), hooks, options);
     });
+  program.hook('preSubcommand', async (_program, subcommand) => {
+    if (subcommand !== seed) return;
+    hooks = await loadDevHooks(root());
+    for (const [name, size] of Object.entries(hooks?.sizes ?? {})) seed.addOption(new Option(`--${name} <n>`, size.description).argParser(nonNegativeInteger).default(size.default));
+  });
 
   program
     .command('token')
     .description('print a signed development token (HS256 with APP_AUTH__SECRET)')
     .requiredOption('--sub <uuid>', 'user id')
     .requiredOption('--org <uuid>', 'org id')
-    .requiredOption('--role <role>', 'admin | member | viewer')
+    .requiredOption('--role <role>', "the role claim, as the application's abilities read it")
     .option('--expires <span>', 'lifetime, for example 12h or 30m', '12h')
     .action(async (options: { sub: string; org: string; role: string; expires: string }) => {
       const { mintToken } = await import('../runtime/auth.js');
@@ -259,43 +431,12 @@ export function createProgram(): Command {
 
   program
     .command('dev')
-    .description('generate, migrate the SQLite database, seed it when empty, print tokens and curl lines, serve')
+    .description(`generate, migrate the database, seed it when empty, serve, and print tokens and example requests (from ${DEV_HOOKS_FILE} when present)`)
     .action(async () => {
-      if ((await runGenerate(root(), false)) !== 0) {
-        process.exitCode = 1;
-        return;
-      }
-      const url = config().database.url;
-      const applied = await migrateDeploy(root(), url);
-      if (applied.length > 0) process.stdout.write(`applied migrations: ${applied.join(', ')}\n`);
-      const seeded = await runSeed(root(), { orgs: 2, users: 3, posts: 2 }, { json: false, ifEmpty: true });
-      const users = seeded?.users ?? (await existingUsers(root(), url));
-      const server = await serve(root());
-      const tokens = await tokensFor(users);
-      const lines = ['', `serving ${server.url}`, ''];
-      for (const { role, name, token } of tokens) lines.push(`${role} (${name}):`, `  export TOKEN_${role.toUpperCase()}=${token}`);
-      const member = tokens.find((entry) => entry.role === 'member') ?? tokens[0];
-      if (member) {
-        lines.push('', 'try:', `  curl -s "${server.url}/v2/posts?first=5" -H "Authorization: Bearer $TOKEN_${member.role.toUpperCase()}"`);
-        lines.push(`  curl -s ${server.url}/graphql -H 'Content-Type: application/json' -H "Authorization: Bearer $TOKEN_${member.role.toUpperCase()}" -d '{"query":"{ users(first: 5) { id name email } }"}'`);
-      }
-      process.stdout.write(`${lines.join('\n')}\n\n`);
+      process.exitCode = await runDev(root());
     });
 
   return program;
-}
-
-/** Users to mint tokens for when the database was seeded earlier (one per role, by email). */
-async function existingUsers(root: string, url: string): Promise<{ id: string; orgId: string; role: string; name: string }[]> {
-  return withDatabase(root, url, async (database) => {
-    const rows = await database.$queryRawUnsafe<{ id: string; orgId: string; name: string; email: string }[]>('SELECT "id", "orgId", "name", "email" FROM "User" ORDER BY "id"');
-    const first = rows[0];
-    if (!first) return [];
-    return ['admin', 'member', 'viewer'].flatMap((role) => {
-      const row = rows.find((candidate) => candidate.orgId === first.orgId && candidate.email.startsWith(`${role}@`));
-      return row ? [{ ...row, role }] : [];
-    });
-  });
 }
 
 async function serve(root: string): Promise<{ url: string }> {
