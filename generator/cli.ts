@@ -1,5 +1,5 @@
 /**
- * The command line (PRODUCT.md §1): `generate [--check]`,
+ * The command line (PRODUCT.md §1): `init [--reset]`, `generate [--check]`,
  * `migrate [deploy|status|dev]`, `seed`, `token`, `serve`, and `dev` (all of it, for the README's
  * first command). Exit code 1 on any error; declaration errors print `file:line:col`, never a
  * stack trace.
@@ -20,7 +20,7 @@ import { exitWhenWritten } from '../runtime/exit.js';
 import type { ApplicationDefinition } from '../runtime/server.js';
 import type { ProjectLayout } from './parse/project.js';
 
-import { clientPath, migrationsPath, type Provider, schemaPath } from './paths.js';
+import { clientPath, migrationsPath, type Provider, SDL_PATH, schemaPath } from './paths.js';
 
 // Commands load what they need when they run: the TypeScript compiler behind `generate`, the
 // server stack behind `serve`, the database drivers behind `migrate` and `seed`.
@@ -30,6 +30,9 @@ class CliError extends Error {}
 
 /** The generator's own folder: the runtime and the new-application template sit beside it. */
 const GENERATOR_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+/** The application `init` writes into an empty `entities/`. */
+const TEMPLATE_DIR = path.resolve(GENERATOR_DIR, '..', 'templates', 'new-application');
 
 /** Where the README explains development hooks, for messages. */
 const HOOKS_HELP = 'README.md, "Development hooks"';
@@ -73,6 +76,19 @@ interface GenerateRun {
   readonly timings?: boolean;
 }
 
+/**
+ * Whether `breaking` removes every query of the committed schema `previous`: what a new
+ * application written in place of another looks like, rather than an evolution of the same one.
+ */
+async function replacesEveryQuery(previous: string | undefined, breaking: readonly { type: string; description: string }[]): Promise<boolean> {
+  if (previous === undefined) return false;
+  const { buildSchema } = await import('graphql');
+  const query = buildSchema(previous).getQueryType();
+  if (!query) return false;
+  const removed = new Set(breaking.filter((change) => change.type === 'FIELD_REMOVED').map((change) => change.description));
+  return Object.keys(query.getFields()).every((field) => removed.has(`${query.name}.${field} was removed.`));
+}
+
 /** `generate [--check]`: returns the exit code. */
 async function runGenerate(options: GenerateRun): Promise<number> {
   const layout = layoutOf(options.root);
@@ -90,9 +106,14 @@ async function runGenerate(options: GenerateRun): Promise<number> {
   for (const change of result.dangerous) process.stderr.write(`warning: the GraphQL schema changes in a way clients may notice (${change.type}): ${change.description}\n`);
   if (result.breaking.length > 0 && options.allowBreaking !== true) {
     const lines = result.breaking.map((change) => `  ${change.type}: ${change.description}`);
+    const previous = read(path.join(path.relative(layout.root, layout.generatedDir), SDL_PATH));
+    const newApplication = (await replacesEveryQuery(previous, result.breaking))
+      ? "every query of the committed schema is gone: if entities/ is a new application in place of another, `npm run init -- --reset` removes the previous one's generated/ and database and keeps entities/ (README.md, \"Starting a new application\")\n"
+      : '';
     process.stderr.write(
       `the GraphQL schema would break existing clients (it is unversioned, spec §9.5):\n${lines.join('\n')}\n` +
-        'keep the old fields and mark them deprecated (@Query({ deprecationReason: … })), or pass --allow-breaking to accept the break\n',
+        'keep the old fields and mark them deprecated (@Query({ deprecationReason: … })), or pass --allow-breaking to accept the break\n' +
+        newApplication,
     );
     return 1;
   }
@@ -346,10 +367,40 @@ async function runDev(root: string): Promise<number> {
   return 0;
 }
 
+/** `init [--reset]`: makes the project a new application (generator/init.ts); prints what it did and what to run next. */
+async function runInit(root: string, reset: boolean): Promise<void> {
+  const { initApplication, InitRefusedError } = await import('./init.js');
+  const { providerOf, sqliteFilePath } = await import('../runtime/database.js');
+  const url = config().database.url;
+  const database = providerOf(url) === 'sqlite' ? { kind: 'sqlite' as const, file: sqliteFilePath(url) } : { kind: 'postgresql' as const, url };
+  let result: ReturnType<typeof initApplication>;
+  try {
+    result = initApplication({ layout: layoutOf(root), templateDir: TEMPLATE_DIR, reset, database });
+  } catch (error) {
+    if (error instanceof InitRefusedError) throw new CliError(error.message);
+    throw error;
+  }
+  const lines = [...result.removed.map((entry) => `removed ${entry}`)];
+  if (result.written.length > 0) lines.push(`wrote ${result.written.join(', ')}`);
+  if (result.kept.length > 0) lines.push(`kept the declarations in entities/ (${result.kept.length} file(s))`);
+  if (lines.length === 0) lines.push('nothing to do: no previous generated/ or database');
+  for (const note of result.notes) lines.push(`note: ${note}`);
+  lines.push('next: `npm run dev` generates generated/ with a first migration, migrates, seeds, prints tokens and curl lines, and serves');
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 /** Builds the command tree. */
 export function createProgram(): Command {
   const program = new Command('resource-service').description('Generate and run a versioned REST + GraphQL server from entity declarations').option('--root <dir>', 'project root', '.');
   const root = (): string => program.opts<{ root: string }>().root;
+
+  program
+    .command('init')
+    .description('start a new application: write a one-entity application (Note) into an empty entities/; refuses while a previous application\'s generated/ or SQLite database remains')
+    .option('--reset', "remove the previous application's generated/ (its GraphQL baseline and migrations) and SQLite database; declarations already in entities/ are kept")
+    .action(async (options: { reset?: boolean }) => {
+      await runInit(root(), options.reset === true);
+    });
 
   program
     .command('generate')

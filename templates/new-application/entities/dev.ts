@@ -1,0 +1,26 @@
+/**
+ * Development hooks (runtime/dev-hooks.ts): what `npm run seed` writes and the token and example
+ * requests `npm run dev` prints. Optional: without this file `dev` serves an empty database.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { Database } from '../generated/database.js';
+import { defineDevHooks } from '../runtime/dev-hooks.js';
+
+/** The development user: the `sub` of the token `dev` prints, and the owner of the seeded notes. */
+const DEVELOPER = { name: 'Developer', sub: '01900000-0000-7000-8000-000000000001', org_id: '01900000-0000-7000-8000-000000000002', role: 'member' };
+
+export default defineDevHooks({
+  sizes: { notes: { description: 'notes to write for the development user', default: 2 } },
+  async seed(database: Database, { sizes, onProgress }) {
+    const notes = Array.from({ length: sizes.notes }, (_, index) => ({ id: uuidv7(), ownerId: DEVELOPER.sub, text: `Note ${index + 1}` }));
+    await database.note.createMany({ data: notes });
+    onProgress(notes.length, notes.length);
+    return { notes };
+  },
+  principals: async () => [DEVELOPER],
+  examples: ({ url, tokens }) =>
+    tokens.flatMap(({ variable }) => [
+      `curl -s "${url}/notes?first=5" -H "Authorization: Bearer $${variable}"`,
+      `curl -s ${url}/graphql -H 'Content-Type: application/json' -H "Authorization: Bearer $${variable}" -d '{"query":"{ notes(first: 5) { id text } }"}'`,
+    ]),
+});

@@ -1,0 +1,28 @@
+import { Authorized, Mutation, Query, Resolver, UseGuards } from '../runtime/decorators.js';
+import { GraphQLAuthorizationGuard } from '../runtime/guards.js';
+import type { Page } from '../runtime/keyset.js';
+import type { Result } from '../runtime/result.js';
+import type { Int } from '../runtime/scalars.js';
+import { Note } from './note.entity.js';
+import { NoteService } from './note.service.js';
+
+/** GraphQL operations on notes: `notes(first, after)` and `addNote(text)`. */
+@UseGuards(GraphQLAuthorizationGuard)
+@Resolver(() => Note)
+export class NoteResolver {
+  constructor(private readonly noteService: NoteService) {}
+
+  /** One keyset page of the caller's notes. */
+  @Query()
+  @Authorized('read', Note)
+  notes(first?: Int, after?: string): Promise<Page<Note>> {
+    return this.noteService.list({ first, after });
+  }
+
+  /** Writes a note owned by the caller. */
+  @Mutation()
+  @Authorized('create', Note)
+  addNote(text: string): Promise<Result<Note>> {
+    return this.noteService.add(text);
+  }
+}

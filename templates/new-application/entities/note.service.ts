@@ -1,0 +1,22 @@
+import { NoteRepository } from '../generated/repositories/note.repository.js';
+import { currentPrincipal } from '../runtime/context.js';
+import { Injectable } from '../runtime/decorators.js';
+import type { Page, PageArgs } from '../runtime/keyset.js';
+import type { Result } from '../runtime/result.js';
+import type { Note } from './note.entity.js';
+
+/** The caller's notes. The generated repository applies the caller's ability to every query. */
+@Injectable()
+export class NoteService {
+  constructor(private readonly notes: NoteRepository) {}
+
+  /** One keyset page of the notes the caller may read. */
+  list(args: PageArgs): Promise<Page<Note>> {
+    return this.notes.page(args);
+  }
+
+  /** Writes a note owned by the caller. */
+  add(text: string): Promise<Result<Note>> {
+    return this.notes.create({ text, ownerId: currentPrincipal().sub });
+  }
+}

@@ -1,0 +1,18 @@
+import { Authorized, Controller, Get } from '../runtime/decorators.js';
+import type { Page } from '../runtime/keyset.js';
+import type { Int } from '../runtime/scalars.js';
+import { Note } from './note.entity.js';
+import { NoteService } from './note.service.js';
+
+/** REST routes for notes: `GET /notes?first=&after=`. */
+@Controller('notes')
+export class NotesController {
+  constructor(private readonly noteService: NoteService) {}
+
+  /** One keyset page of the caller's notes (the next page's cursor in `x-next-cursor`). */
+  @Get()
+  @Authorized('read', Note)
+  list(first?: Int, after?: string): Promise<Page<Note>> {
+    return this.noteService.list({ first, after });
+  }
+}
