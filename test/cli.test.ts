@@ -1,29 +1,21 @@
 /**
  * The command line as a user runs it (PRODUCT.md §1): `generate [--check]` on fresh, stale and
- * invalid trees, `migrate`, `seed`, `token`, output that arrives whole through a pipe, and
- * configuration errors at boot.
+ * invalid trees, `migrate`, `seed`, `token`, `dev` on the demo, output that arrives whole through
+ * a pipe, and configuration errors at boot. A new application's path (`init`, and `seed`/`dev`
+ * with other hooks or none) is in new-application.test.ts.
  */
-import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteFilePath } from '../runtime/database.js';
+import { cli, copyProject, startCli } from './support/cli.js';
 import { openDatabase } from './support/database.js';
 import { ownIndexSearch, rankingStatement, sqlitePlan, tableSteps } from './support/plans.js';
 import { ROOT, TEST_SECRET } from './support/project.js';
-
-function cli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): SpawnSyncReturns<string> {
-  const cwd = options.cwd ?? ROOT;
-  return spawnSync(process.execPath, ['--import', 'tsx', path.join(cwd, 'generator/cli.ts'), '--root', cwd, ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, APP_AUTH__SECRET: TEST_SECRET, APP_LOG__FORMAT: 'json', ...options.env },
-    timeout: 120_000,
-  });
-}
 
 /** What the reader at the end of a pipe received, and how the CLI before it exited. */
 interface Piped {
@@ -56,16 +48,6 @@ function piped(args: readonly string[], options: { cwd?: string; env?: Record<st
   const status = /exit (\d+)\n$/.exec(result.stderr)?.[1];
   if (status === undefined) throw new Error(`the pipe did not run: ${result.stderr}`);
   return { status: Number(status), ...(JSON.parse(result.stdout) as Omit<Piped, 'status'>) };
-}
-
-/** A copy of this project in a temporary folder (node_modules linked), to edit freely. */
-function copyProject(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'rs-project-'));
-  for (const name of ['entities', 'generated', 'generator', 'runtime', 'package.json', 'tsconfig.json']) {
-    cpSync(path.join(ROOT, name), path.join(dir, name), { recursive: true });
-  }
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  return dir;
 }
 
 describe('generate --check', () => {
@@ -276,6 +258,31 @@ describe('migrate, seed, token', () => {
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain("required option '--org <uuid>' not specified");
   });
+});
+
+describe('dev', () => {
+  it("seeds an empty database, serves, and prints the demo's token per role and curl lines from entities/dev.ts", async () => {
+    const project = copyProject();
+    const running = startCli(['dev'], { cwd: project, env: { APP_DATABASE__URL: `file:${path.join(project, 'dev.db')}`, APP_HTTP__PORT: '0' } });
+    try {
+      const output = await running.waitFor((stdout) => /\ntry:\n( {2}.*\n){2}\n/.test(stdout), 90_000);
+      expect(output).toContain('applied migrations: 0001_init\nseeded 2 orgs, 6 users, 12 posts\n');
+      const url = /\nserving (http:\S+)\n/.exec(output)?.[1] ?? '';
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      for (const role of ['admin', 'member', 'viewer']) {
+        expect(output).toMatch(new RegExp(`\\n${role} \\(${role[0]?.toUpperCase()}${role.slice(1)} of Acme\\):\\n {2}export TOKEN_${role.toUpperCase()}=[\\w-]+\\.[\\w-]+\\.[\\w-]+\\n`));
+      }
+      expect(output).toContain(`\ntry:\n  curl -s "${url}/v2/posts?first=5" -H "Authorization: Bearer $TOKEN_MEMBER"\n  curl -s ${url}/graphql -H 'Content-Type: application/json' -H "Authorization: Bearer $TOKEN_MEMBER" -d '{"query":"{ users(first: 5) { id name email } }"}'\n`);
+      // The printed token works on the printed route.
+      const token = /export TOKEN_MEMBER=(\S+)/.exec(output)?.[1] ?? '';
+      const response = await fetch(`${url}/v2/posts?first=5`, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as unknown[]).length).toBeGreaterThan(0);
+    } finally {
+      await running.stop();
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('configuration (spec §4.5)', () => {

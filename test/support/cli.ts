@@ -1,0 +1,117 @@
+/**
+ * The command line as a user runs it, for tests: one-shot commands, long-running ones (`serve`,
+ * `dev`) whose output is awaited, and copies of this project to run them in.
+ */
+import { type ChildProcess, type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT, TEST_SECRET } from './project.js';
+
+/** Where and with what the CLI runs. */
+export interface CliOptions {
+  /** The project (default: this repository); its own `generator/cli.ts` runs with `--root` there. */
+  readonly cwd?: string;
+  /** Variables on top of the test's environment, a test secret and JSON logs. */
+  readonly env?: Record<string, string>;
+}
+
+function cliCommand(args: readonly string[], cwd: string): string[] {
+  return ['--import', 'tsx', path.join(cwd, 'generator/cli.ts'), '--root', cwd, ...args];
+}
+
+function cliEnvironment(env: Record<string, string> | undefined): NodeJS.ProcessEnv {
+  return { ...process.env, APP_AUTH__SECRET: TEST_SECRET, APP_LOG__FORMAT: 'json', ...env };
+}
+
+/** Runs one CLI command to its end. */
+export function cli(args: readonly string[], options: CliOptions = {}): SpawnSyncReturns<string> {
+  const cwd = options.cwd ?? ROOT;
+  return spawnSync(process.execPath, cliCommand(args, cwd), { cwd, encoding: 'utf8', env: cliEnvironment(options.env), timeout: 120_000 });
+}
+
+/** A CLI command that keeps running (`serve`, `dev`). */
+export interface RunningCli {
+  readonly child: ChildProcess;
+  /** Everything written to stdout so far. */
+  stdout(): string;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+  /** Resolves with stdout once `ready` holds of it; rejects when the process exits first or after `timeout` ms. */
+  waitFor(ready: (stdout: string) => boolean, timeout?: number): Promise<string>;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts a long-running CLI command. */
+export function startCli(args: readonly string[], options: CliOptions = {}): RunningCli {
+  const cwd = options.cwd ?? ROOT;
+  const child = spawn(process.execPath, cliCommand(args, cwd), { cwd, env: cliEnvironment(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const listeners = new Set<() => void>();
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    for (const listener of listeners) listener();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    waitFor: (ready, timeout = 60_000) =>
+      new Promise<string>((resolve, reject) => {
+        const check = (): void => {
+          if (!ready(stdout)) return;
+          done();
+          resolve(stdout);
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`${args.join(' ')}: not ready after ${timeout} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+        }, timeout);
+        const done = (): void => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        void exited.then((code) => {
+          if (!listeners.has(check)) return;
+          done();
+          reject(new Error(`${args.join(' ')} exited with ${code}\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+        });
+        check();
+      }),
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** The address in a server's `listening on …` log line (JSON logs), once it is there. */
+export function listeningUrl(stdout: string): string | undefined {
+  for (const line of stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line) as { msg?: unknown; url?: unknown };
+      if (typeof entry.url === 'string' && String(entry.msg).startsWith('listening')) return entry.url;
+    } catch {
+      // not a log line
+    }
+  }
+  return undefined;
+}
+
+/** A copy of this project in a temporary folder (node_modules linked), to edit freely. */
+export function copyProject(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rs-project-'));
+  for (const name of ['entities', 'generated', 'generator', 'runtime', 'templates', 'package.json', 'tsconfig.json']) {
+    cpSync(path.join(ROOT, name), path.join(dir, name), { recursive: true });
+  }
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  return dir;
+}
