@@ -223,8 +223,7 @@ async function hasNoRows(database: DatabaseClient, entities: readonly EntityDesc
 
 /** Options of {@link seedWith}. */
 interface SeedInvocation {
-  /** The hook to run (present: checked by the caller). */
-  readonly seed: NonNullable<DevHooks['seed']>;
+  /** The application's hooks; their `seed` is present (checked by the caller). */
   readonly hooks: DevHooks;
   readonly sizes: Readonly<Record<string, number>>;
   /** Seed only when the database holds no application data. */
@@ -235,9 +234,10 @@ interface SeedInvocation {
 
 /** Runs the seed hook unscoped; undefined when `ifEmpty` and the database has data. */
 async function seedWith(database: DatabaseClient, application: ApplicationDefinition<DatabaseClient, unknown>, options: SeedInvocation): Promise<object | undefined> {
+  const { hooks } = options;
   const { runUnscoped } = await import('../runtime/context.js');
   if (options.ifEmpty) {
-    const empty = options.hooks.isEmpty ? await runUnscoped(() => options.hooks.isEmpty?.(database)) : await hasNoRows(database, application.entities);
+    const empty = hooks.isEmpty ? await runUnscoped(() => hooks.isEmpty?.(database) ?? Promise.resolve(true)) : await hasNoRows(database, application.entities);
     if (!empty) return undefined;
   }
   const { SingleBar } = await import('cli-progress');
@@ -254,7 +254,8 @@ async function seedWith(database: DatabaseClient, application: ApplicationDefini
     bar?.update(done);
   };
   try {
-    return await runUnscoped(() => options.seed(database, { sizes: options.sizes, onProgress }));
+    // A hook that returns nothing still seeded: it reads as `seeded` with no counts.
+    return (await runUnscoped(() => hooks.seed?.(database, { sizes: options.sizes, onProgress }))) ?? {};
   } finally {
     bar?.stop();
   }
@@ -279,14 +280,19 @@ function describeSeeded(seeded: object): string {
   return counts.length > 0 ? `seeded ${counts.join(', ')}` : 'seeded';
 }
 
-/** Development tokens for `principals`, signed with the configured secret. */
+/** Development tokens for `principals`, signed with the configured secret; a role's second principal gets `TOKEN_<ROLE>_2`. */
 async function mintDevTokens(principals: readonly DevPrincipal[]): Promise<DevToken[]> {
   const { mintToken } = await import('../runtime/auth.js');
   const secret = config().auth.secret;
   const tokens: DevToken[] = [];
+  const used = new Set<string>();
   for (const principal of principals) {
     const token = await mintToken(secret, { sub: principal.sub, org_id: principal.org_id, role: principal.role });
-    tokens.push({ role: principal.role, name: principal.name, token, variable: tokenVariable(principal.role) });
+    const base = tokenVariable(principal.role);
+    let variable = base;
+    for (let index = 2; used.has(variable); index++) variable = `${base}_${index}`;
+    used.add(variable);
+    tokens.push({ role: principal.role, name: principal.name, token, variable });
   }
   return tokens;
 }
@@ -307,12 +313,11 @@ interface SeedCommandOptions {
 /** `seed`: runs the application's seed hook with the command line's sizes. */
 async function runSeedCommand(root: string, hooks: DevHooks | undefined, options: SeedCommandOptions): Promise<void> {
   if (!hooks?.seed) throw noSeedHook(hooks);
-  const seed = hooks.seed;
   const sizes = Object.fromEntries(Object.keys(hooks.sizes ?? {}).map((name) => [name, Number(options[name])]));
   const json = options.json === true;
   const url = config().database.url;
   const outcome = await withDatabase(root, url, async (database, application) => {
-    const seeded = await seedWith(database, application, { seed, hooks, sizes, ifEmpty: options.ifEmpty === true, progress: !json });
+    const seeded = await seedWith(database, application, { hooks, sizes, ifEmpty: options.ifEmpty === true, progress: !json });
     return { seeded, principals: seeded && json ? await principalsWith(database, hooks, seeded) : [] };
   });
   if (!outcome.seeded) {
@@ -340,9 +345,8 @@ async function runDev(root: string): Promise<number> {
   const hooks = await loadDevHooks(root);
   let principals: readonly DevPrincipal[] = [];
   if (hooks) {
-    const seed = hooks.seed;
     const seeded = await withDatabase(root, url, async (database, application) => {
-      const written = seed ? await seedWith(database, application, { seed, hooks, sizes: defaultSizes(hooks), ifEmpty: true, progress: true }) : undefined;
+      const written = hooks.seed ? await seedWith(database, application, { hooks, sizes: defaultSizes(hooks), ifEmpty: true, progress: true }) : undefined;
       principals = await principalsWith(database, hooks, written);
       return written;
     });
@@ -372,7 +376,7 @@ async function runInit(root: string, reset: boolean): Promise<void> {
   const { initApplication, InitRefusedError } = await import('./init.js');
   const { providerOf, sqliteFilePath } = await import('../runtime/database.js');
   const url = config().database.url;
-  const database = providerOf(url) === 'sqlite' ? { kind: 'sqlite' as const, file: sqliteFilePath(url) } : { kind: 'postgresql' as const, url };
+  const database = providerOf(url) === 'sqlite' ? { kind: 'sqlite' as const, file: sqliteFilePath(url) } : { kind: 'postgresql' as const };
   let result: ReturnType<typeof initApplication>;
   try {
     result = initApplication({ layout: layoutOf(root), templateDir: TEMPLATE_DIR, reset, database });

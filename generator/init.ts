@@ -32,8 +32,8 @@ export interface InitOptions {
   readonly templateDir: string;
   /** Remove the previous application's `generated/` and SQLite database instead of refusing. */
   readonly reset: boolean;
-  /** The development database (`APP_DATABASE__URL`): a SQLite file path, or a PostgreSQL URL. */
-  readonly database: { readonly kind: 'sqlite'; readonly file: string } | { readonly kind: 'postgresql'; readonly url: string };
+  /** The development database (`APP_DATABASE__URL`): a SQLite file, or a PostgreSQL database (never dropped). */
+  readonly database: { readonly kind: 'sqlite'; readonly file: string } | { readonly kind: 'postgresql' };
 }
 
 /** What {@link initApplication} did, paths relative to the project root. */
@@ -88,7 +88,8 @@ export function initApplication(options: InitOptions): InitResult {
   const entitiesName = relative(layout.entitiesDir);
   const generatedName = relative(layout.generatedDir);
 
-  const existing = filesUnder(layout.entitiesDir);
+  // Dot files (`.gitkeep`) are no declarations: a folder holding only them is empty to a user.
+  const existing = filesUnder(layout.entitiesDir).filter((file) => !path.posix.basename(file).startsWith('.'));
   if (existing.length > 0 && !reset) {
     throw new InitRefusedError(
       `${entitiesName}/ already holds declarations (${existing.length} file(s): ${existing.slice(0, 3).join(', ')}${existing.length > 3 ? ', …' : ''}); init never overwrites them.\n` +

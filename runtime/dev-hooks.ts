@@ -54,7 +54,7 @@ export interface DevToken {
   readonly name: string;
   /** The compact JWT (HS256 with `APP_AUTH__SECRET`). */
   readonly token: string;
-  /** The shell variable `dev` exports it as (`TOKEN_MEMBER`), for example lines to refer to. */
+  /** The shell variable `dev` exports it as (`TOKEN_MEMBER`; `TOKEN_MEMBER_2` for a role's second principal), for example lines to refer to. */
   readonly variable: string;
 }
 

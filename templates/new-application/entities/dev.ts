@@ -9,6 +9,7 @@ import { defineDevHooks } from '../runtime/dev-hooks.js';
 /** The development user: the `sub` of the token `dev` prints, and the owner of the seeded notes. */
 const DEVELOPER = { name: 'Developer', sub: '01900000-0000-7000-8000-000000000001', org_id: '01900000-0000-7000-8000-000000000002', role: 'member' };
 
+/** `seed --notes <n>` writes notes for the development user; `dev` prints a token for them and two example requests. */
 export default defineDevHooks({
   sizes: { notes: { description: 'notes to write for the development user', default: 2 } },
   async seed(database: Database, { sizes, onProgress }) {
