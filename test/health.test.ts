@@ -1,10 +1,10 @@
 /**
- * The database check behind /health (runtime/health.ts): reused while fresh, answered stale while
+ * The database check behind /health (runtime/transports/health/index.ts): reused while fresh, answered stale while
  * a new check runs, waited for once too old; one check for concurrent callers; a check that fails
  * or hangs is "down".
  */
 import { describe, expect, it } from 'vitest';
-import { HealthCheck } from '../runtime/health.js';
+import { HealthCheck } from '../runtime/transports/health/index.js';
 
 /** A database whose answers the test controls, and a clock it moves. */
 function harness(options: { timeout?: number } = {}) {

@@ -217,7 +217,7 @@ describe('a database outage under a running server', () => {
     try {
       cluster.stop();
 
-      // The check behind /health is at most a second old (runtime/health.ts).
+      // The check behind /health is at most a second old (runtime/transports/health/index.ts).
       await eventually(async () => (await request(`${server.url}/health`)).status === 503, 5_000);
       expect(await request(`${server.url}/health`)).toEqual({ status: 503, body: { status: 'unavailable', db: 'down' } });
       const rest = await request(`${server.url}/v2/posts`, { token });

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { buildSchema, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECTION_TYPES, FIELD_COMPLEXITY } from '../generated/graphql/complexity.js';
-import { DocumentCache } from '../runtime/graphql/http.js';
+import { DocumentCache } from '../runtime/graphql/execution.js';
 import { GRAPHQL_ERROR_CODES } from '../runtime/graphql/errors.js';
 import { type FieldComplexity, measureDocument, QueryLimits } from '../runtime/graphql/limits.js';
 import { amplifiedDocumentArbitrary, documentArbitrary, doublingDocument, hostileShapes } from './support/documents.js';

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { AbilityCache } from '../runtime/ability.js';
 import { TokenVerifier } from '../runtime/auth.js';
-import { gatewayTransport, type GatewayDefinition, MAX_IN_FLIGHT } from '../runtime/gateways.js';
+import { gatewayTransport, type GatewayDefinition, MAX_IN_FLIGHT } from '../runtime/transports/gateways/index.js';
 import { createLogger } from '../runtime/logger.js';
 import { fail, unwrap } from '../runtime/result.js';
 import { CLIENT_FAULT_MESSAGE, closeSocket, SocketAcceptor, type SocketTransport } from '../runtime/transports/sockets.js';

@@ -11,7 +11,7 @@ import { ANONYMOUS, type RequestContext, RowBudget, runInContext } from '../cont
 import { classifyError } from '../errors.js';
 import { type CanActivate, type NamedGuard, runGuards } from '../guards.js';
 import type { GraphQLContext } from './context.js';
-import { DocumentCache, type DocumentCacheOptions } from './http.js';
+import { DocumentCache, type DocumentCacheOptions } from './execution.js';
 import type { QueryLimits } from './limits.js';
 
 /** Guard chains of one schema, as generated in `graphql/guards.ts`. */

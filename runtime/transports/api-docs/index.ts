@@ -2,13 +2,15 @@
  * The interface documents (spec §4.4): `GET /api-json` (the default version's OpenAPI document, or
  * every version's when no default is configured), `GET /api-json/v<version>`, and `GET /api`, an
  * interactive documentation UI (Swagger UI from the npm-installed `swagger-ui-dist`, never a CDN)
- * with a picker over the versions. These paths are self-mounted and neutral to version selection.
+ * with a picker over the versions. These paths are self-mounted and neutral to version selection
+ * (spec §9.3.3): the transport's placement is `neutral`.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { type Express } from 'express';
-import { type ApiCatalog, buildOpenApiDocument, catalogVersions, type DocumentOptions } from '../openapi.js';
-import { problem, sendProblem } from './problem.js';
+import { problem, sendProblem } from '../../http/problem.js';
+import { type ApiCatalog, buildOpenApiDocument, catalogVersions, type DocumentOptions } from '../../openapi.js';
+import type { Transport, TransportFactory } from '../index.js';
 
 const require = createRequire(import.meta.url);
 
@@ -65,4 +67,20 @@ export function mountApiDocs(app: Express, catalog: ApiCatalog, options: Documen
     response.type('application/javascript').send(init);
   });
   app.use('/api/assets', express.static(path.dirname(require.resolve('swagger-ui-dist/package.json')), { index: false, maxAge: '1h' }));
+}
+
+/**
+ * The API documents transport: {@link mountApiDocs} over `catalog` (the generated
+ * `openapi/catalog.ts`), for the versioning in force and whether a rate limit is configured
+ * (documented as a 429 answer).
+ */
+export function apiDocs<Container>(catalog: ApiCatalog): TransportFactory<Container> {
+  return ({ versioning, config }): Transport => ({
+    name: 'api-docs',
+    http: {
+      placement: 'neutral',
+      paths: ['/api', '/api/init.js', '/api/assets/*', '/api-json', '/api-json/*'],
+      mount: (app) => mountApiDocs(app, catalog, { ...versioning, rateLimited: config.http.rateLimit > 0 }),
+    },
+  });
 }

@@ -1,21 +1,14 @@
 /**
- * POST /graphql (spec §4.1) through `graphql-http`, the GraphQL-over-HTTP reference
- * implementation: `query`, `variables`, `operationName`, `application/json` and
- * `application/graphql-response+json`. Parsed and validated documents are cached per query text,
- * so a repeated operation costs neither again; errors carry PRODUCT.md §4 codes.
+ * Executing GraphQL documents, for every GraphQL transport (spec §4.1; docs/hostile-input.md §2):
+ * parsed and validated documents are cached per query text, so a repeated operation costs neither
+ * again, and a document executed a second time is compiled by graphql-jit; errors carry PRODUCT.md
+ * §4 codes. The HTTP handler is runtime/transports/graphql-http/, graphql-ws's runtime/transports/graphql-ws/.
  */
-import type { Request, RequestHandler } from 'express';
 import { execute, type ExecutionArgs, type ExecutionResult, type DocumentNode, GraphQLError, type GraphQLSchema, parse } from 'graphql';
-import { createHandler } from 'graphql-http/lib/use/express';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
-import type { Logger } from 'pino';
-import type { Authentication } from '../auth.js';
-import { runInContext } from '../context.js';
-import type { GraphQLContext } from './context.js';
-import { createErrorFormatter, withCode } from './errors.js';
+import { withCode } from './errors.js';
 import { type DocumentBounds, type LexicalBounds, measureDocument, scanDocument } from './limits.js';
-import type { OperationPreparer } from './prepare.js';
 import { validateDocument } from './validation.js';
 
 /** A parsed document that passed validation, or the errors it produced. */
@@ -82,16 +75,6 @@ export class DocumentCache {
   }
 }
 
-/** Options of {@link createGraphQLHandler}. */
-export interface GraphQLHandlerOptions {
-  readonly schema: GraphQLSchema;
-  readonly logger: Logger;
-  /** Parses, checks and guards each operation (shared with graphql-ws). */
-  readonly preparer: OperationPreparer;
-  /** How reading the bearer token of the Express request went. */
-  readonly authenticationOf: (request: Request) => Authentication;
-}
-
 /**
  * Compiled executors (graphql-jit) per validated document and operation name: a document executed
  * a second time is compiled into a function that resolves its selection without re-walking the
@@ -130,34 +113,4 @@ export function executeWithCodes(args: ExecutionArgs): Promise<ExecutionResult> 
   const query = compiledQueryOf(args);
   const result = query ? query.query(args.rootValue, args.contextValue, args.variableValues) : execute(args);
   return result instanceof Promise ? result.then(tag) : tag(result);
-}
-
-/**
- * The Express handler answering GraphQL over HTTP. Each operation is prepared (cached parse and
- * validation, limits, guards) and then executed inside the ambient context its guards seeded.
- */
-export function createGraphQLHandler(options: GraphQLHandlerOptions): RequestHandler {
-  const formatError = createErrorFormatter(options.logger);
-  const extensions = new WeakMap<ExecutionArgs, Record<string, unknown>>();
-  return createHandler<GraphQLContext>({
-    schema: options.schema,
-    formatError,
-    execute: (args: ExecutionArgs) => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args)),
-    onSubscribe: async (request, params) => {
-      const prepared = await options.preparer.prepare(params, options.authenticationOf(request.raw), 'graphql');
-      if (prepared.kind === 'refused') return prepared.errors;
-      if (prepared.extensions) extensions.set(prepared.args, prepared.extensions);
-      return prepared.args;
-    },
-    onOperation: (_request, args, result) => {
-      const extra = extensions.get(args);
-      const reported = (args.contextValue as GraphQLContext).loaders.drainReported();
-      if (reported.length > 0) result = { ...result, errors: [...(result.errors ?? []), ...reported] };
-      if (options.logger.isLevelEnabled('debug')) {
-        const { rows } = (args.contextValue as GraphQLContext).request;
-        options.logger.debug({ operationName: args.operationName ?? null, cost: extra?.cost, rows: rows?.count }, 'graphql operation finished');
-      }
-      return extra ? { ...result, extensions: { ...result.extensions, ...extra } } : result;
-    },
-  });
 }

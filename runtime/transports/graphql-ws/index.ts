@@ -18,14 +18,15 @@ import { type ExecutionArgs, GraphQLError, type GraphQLSchema, subscribe } from 
 import { GRAPHQL_TRANSPORT_WS_PROTOCOL, makeServer, type Server } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
-import type { Authentication, TokenVerifier } from '../auth.js';
-import { asSubscriber, SlowConsumerError } from '../events.js';
-import { type RequestContext, runInContext } from '../context.js';
-import type { GraphQLContext } from './context.js';
-import { createErrorFormatter } from './errors.js';
-import { executeWithCodes } from './http.js';
-import type { OperationPreparer } from './prepare.js';
-import { closeSocket, type SocketTransport } from '../transports/sockets.js';
+import type { Authentication, TokenVerifier } from '../../auth.js';
+import { type RequestContext, runInContext } from '../../context.js';
+import { asSubscriber, SlowConsumerError } from '../../events.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { createErrorFormatter } from '../../graphql/errors.js';
+import { executeWithCodes } from '../../graphql/execution.js';
+import type { OperationPreparer } from '../../graphql/prepare.js';
+import type { Transport, TransportFactory } from '../index.js';
+import { closeSocket, type SocketTransport } from '../sockets.js';
 
 /** Options of {@link SubscriptionServer}. */
 export interface SubscriptionServerOptions {
@@ -172,4 +173,23 @@ export class SubscriptionServer {
       closed(code, String(reason)).catch((error: unknown) => this.logger.error({ err: error }, 'graphql-ws failed to end a connection'));
     });
   }
+}
+
+/**
+ * The graphql-ws transport: subscriptions (and queries, mutations) over WebSockets on
+ * `APP_GRAPHQL__PATH`, through the server's GraphQL engine, with `APP_GRAPHQL__CONNECTION_INIT_TIMEOUT`
+ * and `APP_GRAPHQL__MAX_SUBSCRIPTIONS`. Its socket path is registered with the server's acceptor.
+ */
+export function graphqlWs<Container>(): TransportFactory<Container> {
+  return ({ config, logger, verifier, graphql }): Transport => {
+    const server = new SubscriptionServer({
+      schema: graphql.schema,
+      preparer: graphql.preparer,
+      verifier,
+      logger,
+      connectionInitWaitTimeout: config.graphql.connectionInitTimeout,
+      maxSubscriptions: config.graphql.maxSubscriptions,
+    });
+    return { name: 'graphql-ws', sockets: [server.transport(config.graphql.path)] };
+  };
 }

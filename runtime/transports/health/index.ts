@@ -1,7 +1,12 @@
 /**
- * The database check behind `GET /health` (PRODUCT.md §4; docs/hostile-input.md §2): whether the
- * database answers a trivial statement within a timeout, remembered briefly so that a health
- * check never waits for a database round trip while the process is busy.
+ * `GET /health` (PRODUCT.md §4; README "Deployment"): 200 `{ "status": "ok", "db": "ok" }`, or 503
+ * `{ "status": "unavailable", "db": "down" }` when a check fails — one field per
+ * {@link HealthContribution} of the server's transports, the database's (`db`) first. Mounted
+ * before the rate limit (placement `unmetered`), neutral to API versions (spec §9.3.3).
+ *
+ * Each check is a {@link HealthCheck} (docs/hostile-input.md §2): whether the database answers a
+ * trivial statement within a timeout, remembered briefly so that a health check never waits for a
+ * database round trip while the process is busy.
  *
  * A statement's answer arrives as one more event behind everything queued in the event loop, so
  * on PostgreSQL a check that always asks doubled `/health`'s wait under load (p99 64 ms behind
@@ -11,6 +16,7 @@
  * share one check. So `/health` reflects the database as it was at most `stale` ms (plus the
  * check's own time) ago.
  */
+import type { HealthContribution, Transport, TransportFactory } from '../index.js';
 
 /** Options of {@link HealthCheck}. */
 export interface HealthCheckOptions {
@@ -67,4 +73,30 @@ export class HealthCheck {
     });
     return this.running;
   }
+}
+
+/** The path the health transport serves. */
+export const HEALTH_PATH = '/health';
+
+/**
+ * The `/health` transport: `GET /health` asks every contribution (each through its own
+ * {@link HealthCheck}, so at most about twice a second) and answers 200 when all are up, 503
+ * otherwise. Never rejects: a check that fails or times out is `down`.
+ */
+export function health<Container>(options: HealthCheckOptions = {}): TransportFactory<Container> {
+  return (): Transport => ({
+    name: 'health',
+    http: {
+      placement: 'unmetered',
+      paths: [HEALTH_PATH],
+      mount: (app, mounted) => {
+        const checks = mounted.health.map((contribution: HealthContribution) => ({ name: contribution.name, check: new HealthCheck(contribution.check, options) }));
+        app.get(HEALTH_PATH, async (_request, response) => {
+          const states = await Promise.all(checks.map(async ({ name, check }) => [name, await check.reachable()] as const));
+          const up = states.every(([, reachable]) => reachable);
+          response.status(up ? 200 : 503).json({ status: up ? 'ok' : 'unavailable', ...Object.fromEntries(states.map(([name, reachable]) => [name, reachable ? 'ok' : 'down'])) });
+        });
+      },
+    },
+  });
 }

@@ -1,0 +1,59 @@
+/**
+ * In-flight HTTP requests, so a shutdown can wait for them (PRODUCT.md §4; README "Shutdown") and
+ * tell keep-alive clients to go.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+/** Counts requests in flight; {@link stop} resolves once none is left. */
+export class RequestLifecycle {
+  private count = 0;
+  private stopping = false;
+  private drained: () => void = () => undefined;
+
+  /** Requests whose handler has not answered yet. */
+  get inFlight(): number {
+    return this.count;
+  }
+
+  /**
+   * The Express middleware counting each request. A request counts until its handler has answered:
+   * when the client hangs up first ('close' before 'finish'), the handler is still reading the
+   * database, so it counts until it calls end(). Once stopping, every answer says `Connection: close`.
+   */
+  middleware(): RequestHandler {
+    return (_request: Request, response: Response, next: NextFunction) => {
+      this.count++;
+      let done = false;
+      let answered = false;
+      let gone = false;
+      const settle = (): void => {
+        if (done || !(answered && gone)) return;
+        done = true;
+        this.count--;
+        if (this.count === 0) this.drained();
+      };
+      const end = response.end.bind(response) as (...args: unknown[]) => Response;
+      response.end = ((...args: unknown[]) => {
+        answered = true;
+        const result = end(...args);
+        queueMicrotask(settle);
+        return result;
+      }) as Response['end'];
+      response.once('close', () => {
+        gone = true;
+        settle();
+      });
+      if (this.stopping) response.setHeader('Connection', 'close');
+      next();
+    };
+  }
+
+  /** Marks the server as stopping; resolves once no request is in flight (at once when none is). */
+  stop(): Promise<void> {
+    this.stopping = true;
+    return new Promise<void>((resolve) => {
+      this.drained = resolve;
+      if (this.count === 0) resolve();
+    });
+  }
+}

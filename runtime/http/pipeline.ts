@@ -1,0 +1,78 @@
+/**
+ * The parts of the Express chain every transport shares (README "Reliability and security"), in
+ * the order runtime/server.ts composes them: {@link createExpressApp} (settings, helmet's security
+ * headers, CORS), the in-flight count and authentication (runtime/http/lifecycle.ts,
+ * request-state.ts), the unmetered transports (`/health`), {@link rateLimiter}, the other
+ * transports, then {@link mountFallbacks} (404 and the error handler). Everything is answered as
+ * `application/problem+json` (runtime/http/problem.ts).
+ */
+import cors from 'cors';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config.js';
+import { problem, sendError, sendProblem } from './problem.js';
+import { NEXT_CURSOR_HEADER } from './routes.js';
+
+/**
+ * A new Express app with the settings and front middleware of every server: no `X-Powered-By`,
+ * no ETags, the simple query parser, `trust proxy` hops from `APP_HTTP__TRUST_PROXY`, helmet's
+ * headers, and CORS for the configured origins only (none by default: same origin only).
+ */
+export function createExpressApp(config: AppConfig): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  // Behind a load balancer the client's address is in X-Forwarded-For (rate limits key on it).
+  app.set('trust proxy', config.http.trustProxy);
+
+  // Security headers (helmet's defaults: a same-origin content security policy the docs UI and
+  // the playground satisfy, nosniff, frame denial, no referrer leaks, HSTS behind TLS).
+  app.use(helmet());
+  // Cross-origin callers: only the configured origins (none by default: same origin only).
+  if (config.http.corsOrigins.length > 0) {
+    const origins = config.http.corsOrigins;
+    app.use(cors({ origin: origins.includes('*') ? '*' : origins, exposedHeaders: [NEXT_CURSOR_HEADER, 'Deprecation', 'Sunset', 'RateLimit', 'RateLimit-Policy', 'Retry-After'], maxAge: 600 }));
+  }
+  return app;
+}
+
+/**
+ * The rate limit of `APP_HTTP__RATE_LIMIT` requests per client address per
+ * `APP_HTTP__RATE_LIMIT_WINDOW` ms (429 past it, with `RateLimit` and `Retry-After` headers), or
+ * undefined when it is off (the default). What is mounted before it (`/health`) is exempt.
+ */
+export function rateLimiter(config: AppConfig): RequestHandler | undefined {
+  if (config.http.rateLimit <= 0) return undefined;
+  return rateLimit({
+    windowMs: config.http.rateLimitWindow,
+    limit: config.http.rateLimit,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    handler: (_request, response) => {
+      sendProblem(response, problem(429, 'TOO_MANY_REQUESTS', `more than ${config.http.rateLimit} requests in ${config.http.rateLimitWindow / 1000} s from this address; retry after the Retry-After delay`));
+    },
+  });
+}
+
+/**
+ * The end of the chain: 404 for a request nothing answered, and the error handler — a body
+ * parser's 4xx (413 past `APP_HTTP__BODY_LIMIT`, 400 for JSON that does not parse) as a problem
+ * document, anything else through `sendError` (spec §7: `database error`, 503 when unreachable).
+ */
+export function mountFallbacks(app: Express, config: AppConfig, logger: Logger): void {
+  app.use((request: Request, response: Response) => {
+    sendProblem(response, problem(404, 'NOT_FOUND', `no route answers ${request.method} ${request.path}`));
+  });
+  app.use((error: unknown, _request: Request, response: Response, _next: NextFunction) => {
+    const status = (error as { status?: unknown; type?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const detail = status === 413 ? `the request body exceeds ${config.http.bodyLimit}` : 'the request body is not valid JSON';
+      sendProblem(response, problem(status, status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_USER_INPUT', detail));
+      return;
+    }
+    sendError(response, error, logger);
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * The state every HTTP request carries from the authentication step to the transport answering it
+ * (spec §5.1): the bearer token is verified once, in front of every route, and the principal and
+ * its ability become the ambient context of everything that follows (runtime/context.ts).
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AbilityCache } from '../ability.js';
+import type { Authentication, TokenVerifier } from '../auth.js';
+import { type RequestContext, runInContext } from '../context.js';
+
+/** Per-request state the authentication step leaves for later steps (in `response.locals`). */
+export interface RequestState {
+  readonly request: RequestContext;
+  readonly authentication: Authentication;
+}
+
+/** The {@link RequestState} of a response that passed {@link authenticateRequests}. */
+export function stateOf(response: Response): RequestState {
+  return response.locals as unknown as RequestState;
+}
+
+/**
+ * The Express middleware verifying each request's bearer token (spec §5.1): an absent token is
+ * anonymous, an invalid one `rejected` (the posture of what answers decides what that means). The
+ * request's context (transport `http`) is ambient for the rest of the chain. A verifier failure
+ * goes to the error handler.
+ */
+export function authenticateRequests(verifier: TokenVerifier, abilities: AbilityCache): RequestHandler {
+  return (request: Request, response: Response, next: NextFunction) => {
+    verifier.authenticate(request.headers.authorization).then((authentication) => {
+      const principal = authentication.kind === 'authenticated' ? authentication.principal : undefined;
+      const context: RequestContext = { principal, ability: principal ? abilities.for(principal) : undefined, unscoped: false, transport: 'http' };
+      response.locals.request = context;
+      response.locals.authentication = authentication;
+      runInContext(context, next);
+    }, next);
+  };
+}

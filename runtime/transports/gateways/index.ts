@@ -1,0 +1,157 @@
+/**
+ * WebSocket gateways (spec §4.4, §9.5): a gateway owns its socket path, versioned by the URL
+ * (`/v1/ws`) and neutral to header / media-type version selection. The bearer token comes with the
+ * upgrade request (`Authorization` header, or `?token=` for browsers); each message
+ * `{ "event", "data" }` runs its handler in the caller's ambient context and is answered with
+ * `{ "event", "data" }` or `{ "event", "error": { "code", "message" } }`.
+ *
+ * Each gateway is a {@link SocketTransport}: the server's {@link SocketAcceptor} does the handshake,
+ * limits message size and answers framing faults (issue 11 §1); a gateway only serves messages.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
+import { WebSocket } from 'ws';
+import type { AbilityCache } from '../../ability.js';
+import type { Authentication, TokenVerifier } from '../../auth.js';
+import { type RequestContext, runInContext } from '../../context.js';
+import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../errors.js';
+import type { Transport, TransportFactory } from '../index.js';
+import type { SocketTransport } from '../sockets.js';
+
+/** What a gateway handler runs with. */
+export interface GatewayCall {
+  readonly request: RequestContext;
+  readonly authentication: Authentication;
+}
+
+/** One message handler, as generated. */
+export interface GatewayHandler {
+  readonly event: string;
+  /** Runs the handler (posture gate included); the value is sent back as `data`. */
+  readonly handle: (data: unknown, call: GatewayCall) => unknown;
+}
+
+/** One gateway, as generated. */
+export interface GatewayDefinition {
+  readonly name: string;
+  /** The socket path clients connect to, version included (`/v1/ws`). */
+  readonly path: string;
+  readonly version: string | undefined;
+  readonly handlers: readonly GatewayHandler[];
+}
+
+/** Everything gateways need from the server. */
+export interface GatewayServices {
+  readonly verifier: TokenVerifier;
+  readonly abilities: AbilityCache;
+  readonly logger: Logger;
+}
+
+/** The token of an upgrade request: `Authorization: Bearer …`, or `?token=…` (browsers cannot set headers). */
+function credentialsOf(request: IncomingMessage): string | undefined {
+  if (request.headers.authorization) return request.headers.authorization;
+  const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
+  return token ? `Bearer ${token}` : undefined;
+}
+
+/** Messages of one gateway socket whose handlers may run at once; past it the socket is not read (docs/hostile-input.md §1). */
+export const MAX_IN_FLIGHT = 16;
+
+/** A reply to one message: its value, or the error it ended with. */
+type GatewayReply = { readonly event: string; readonly data?: unknown } | { readonly event: string; readonly error: { code: string; message: string } };
+
+/**
+ * The gateways transport: one {@link SocketTransport} per gateway of `createGateways(container)`
+ * (the generated `gateways.ts`) at its versioned path (spec §9.5), registered with the server's
+ * acceptor. The upgrade's token is verified before the handshake is answered.
+ */
+export function gateways<Container>(createGateways: (container: Container) => readonly GatewayDefinition[]): TransportFactory<Container> {
+  return ({ container, verifier, abilities, logger }): Transport => ({
+    name: 'gateways',
+    sockets: createGateways(container).map((gateway) => gatewayTransport(gateway, { verifier, abilities, logger })),
+  });
+}
+
+/** The socket transport of one gateway: admits with the upgrade's token, then answers messages. */
+export function gatewayTransport(gateway: GatewayDefinition, services: GatewayServices): SocketTransport<GatewayCall> {
+  const handlers = new Map(gateway.handlers.map((handler) => [handler.event, handler]));
+  const events = gateway.handlers.map((handler) => handler.event).join(', ');
+
+  /** The error reply of a handler that threw: failures as they are, anything else logged and said generically. */
+  const describe = (error: unknown): { code: string; message: string } => {
+    const classified = classifyError(error);
+    if (classified.kind === 'failure') return { code: classified.failure.code, message: classified.failure.message };
+    services.logger.error({ err: error, gateway: gateway.name }, 'gateway handler failed');
+    return { code: 'INTERNAL_SERVER_ERROR', message: classified.kind === 'database' ? DATABASE_ERROR_MESSAGE : INTERNAL_ERROR_MESSAGE };
+  };
+
+  /** Sends `reply` if the caller is still there; a value JSON cannot carry is a server fault, answered as one. */
+  const send = (client: WebSocket, reply: GatewayReply): void => {
+    if (client.readyState !== WebSocket.OPEN) return;
+    let text: string;
+    try {
+      text = JSON.stringify(reply);
+    } catch (error) {
+      services.logger.error({ err: error, gateway: gateway.name, event: reply.event }, 'gateway reply is not serializable');
+      text = JSON.stringify({ event: reply.event, error: { code: 'INTERNAL_SERVER_ERROR', message: INTERNAL_ERROR_MESSAGE } });
+    }
+    client.send(text);
+  };
+
+  /** Runs the handler in the caller's ambient context; never rejects. */
+  const answer = async (client: WebSocket, handler: GatewayHandler, data: unknown, call: GatewayCall): Promise<void> => {
+    let reply: GatewayReply;
+    try {
+      reply = { event: handler.event, data: await runInContext(call.request, async () => handler.handle(data, call)) };
+    } catch (error) {
+      reply = { event: handler.event, error: describe(error) };
+    }
+    send(client, reply);
+  };
+
+  return {
+    name: `gateway ${gateway.name}`,
+    paths: [gateway.path],
+    admit: async (request) => {
+      const authentication = await services.verifier.authenticate(credentialsOf(request));
+      const principal = authentication.kind === 'authenticated' ? authentication.principal : undefined;
+      return { request: { principal, ability: principal ? services.abilities.for(principal) : undefined, unscoped: false, transport: 'gateway' }, authentication };
+    },
+    connect: (client, _request, call) => {
+      // Backpressure: at most MAX_IN_FLIGHT handlers of this socket run at once. Messages past
+      // that wait in arrival order and the socket stops being read, so what waits is bounded by
+      // what the socket had already received, and TCP slows the client down.
+      let inFlight = 0;
+      const waiting: WebSocket.RawData[] = [];
+      const handle = (raw: WebSocket.RawData): void => {
+        let event: string;
+        let data: unknown;
+        try {
+          const message = JSON.parse(raw.toString()) as { event?: unknown; data?: unknown } | null;
+          if (typeof message?.event !== 'string') throw new Error('no event');
+          event = message.event;
+          data = message.data;
+        } catch {
+          send(client, { event: 'error', error: { code: 'BAD_USER_INPUT', message: 'messages are JSON objects { "event": string, "data": any }' } });
+          return;
+        }
+        const handler = handlers.get(event);
+        if (!handler) {
+          send(client, { event, error: { code: 'NOT_FOUND', message: `${gateway.name} answers ${events}` } });
+          return;
+        }
+        inFlight += 1;
+        void answer(client, handler, data, call).finally(() => {
+          inFlight -= 1;
+          while (inFlight < MAX_IN_FLIGHT && waiting.length > 0) handle(waiting.shift()!);
+          if (waiting.length === 0 && client.isPaused) client.resume();
+        });
+      };
+      client.on('message', (raw) => {
+        if (inFlight < MAX_IN_FLIGHT && waiting.length === 0) return handle(raw);
+        waiting.push(raw);
+        client.pause();
+      });
+    },
+  };
+}

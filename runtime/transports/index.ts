@@ -1,0 +1,151 @@
+/**
+ * The transport seam (issue 12 §2; STYLE.md "NestJS's platform adapters and microservice
+ * transports"): every way a caller reaches the application — REST routes, GraphQL over HTTP,
+ * graphql-ws, WebSocket gateways, the API documents, `/health` — is one {@link Transport}, and
+ * `startServer` (runtime/server.ts) composes a list of them. The server owns what every transport
+ * shares: configuration, the Express app and its front middleware (helmet, CORS, the in-flight
+ * count, authentication, the rate limit, 404 and the error handler), the one
+ * {@link SocketAcceptor} (runtime/transports/sockets.ts) that takes every WebSocket, and the
+ * shutdown order. A transport only says what it adds.
+ *
+ * ## Adding a transport
+ *
+ * A new transport (an MCP host, job processors, schedules, listeners) is one folder here and one
+ * under the generator's targets (`generator/emit/<target>/`, emitting what the transport reads and
+ * its entry in `generated/app.ts`'s `transports`). The folder's `index.ts` exports a factory — a
+ * function of the transport's generated inputs returning a {@link TransportFactory} — and the
+ * factory builds, from the {@link TransportContext} the server hands it (configuration, logger,
+ * container, token verifier, abilities, the GraphQL engine), a {@link Transport} with:
+ *
+ * 1. `name` — what logs call it (`rest`, `graphql-ws`, `mcp`).
+ * 2. `http` (optional) — its Express handlers: `mount(app, mounted)` adds them, `placement` says
+ *    where in the chain they go (`unmetered` before the rate limit: `/health` only; `neutral`:
+ *    self-mounted paths; `versioned`: selected by API version, after every neutral transport), and
+ *    `paths` lists the paths it mounts itself. Those are neutral to version selection (spec
+ *    §9.3.3: `/graphql`, `/mcp`, `/api-json`, `/health` are served as written, whatever version a
+ *    caller states), which the order guarantees: a neutral transport answers before the REST
+ *    router decides anything. Parse bodies inside your own routes, never app-wide.
+ * 3. `sockets` (optional) — the {@link SocketTransport}s it serves WebSockets through, one per
+ *    path set. The server registers them with its {@link SocketAcceptor}, which does the handshake,
+ *    size limit, framing faults, keep-alive and the 1001 close at shutdown; never call
+ *    `handleUpgrade` or listen for `upgrade` yourself (docs/hostile-input.md §1).
+ * 4. `health` (optional) — {@link HealthContribution}s: each is one field of `GET /health`'s body
+ *    (`"db": "ok"` is the database's); any one down answers 503.
+ * 5. `close` (optional) — called when shutdown begins, beside the HTTP drain and the socket
+ *    close; stop taking work and resolve once what was running has finished. The event transport
+ *    and the database close after every transport has (in-flight work may still need them).
+ *
+ * A factory may throw `ConfigError` for a setting it cannot serve (the REST transport does for an
+ * `APP_HTTP__DEFAULT_VERSION` no controller declares); the server then closes what it opened.
+ * Work that runs for a request sets `RequestContext.transport` to its name, so `runUnscoped` can
+ * refuse inside it (spec §5.9). Tests: a behaviour suite over loopback, listed in vitest.config.ts's
+ * `BEHAVIOUR` to run on both databases.
+ */
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import type { AbilityCache } from '../ability.js';
+import type { TokenVerifier } from '../auth.js';
+import type { AppConfig } from '../config.js';
+import type { GraphQLEngine } from '../graphql/engine.js';
+import type { VersioningOptions } from '../http/versioning.js';
+import type { SocketAcceptor, SocketTransport } from './sockets.js';
+
+/** What the server built before its transports, handed to every {@link TransportFactory}. */
+export interface TransportContext<Container> {
+  /** The validated `APP_*` configuration. */
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  /** Strategy, header, prefix, default version and version policies in force (spec §9). */
+  readonly versioning: VersioningOptions;
+  /** The generated container: every provider, constructed once. */
+  readonly container: Container;
+  /** Verifies bearer tokens (spec §5.1). */
+  readonly verifier: TokenVerifier;
+  /** The ability of each principal, cached per principal. */
+  readonly abilities: AbilityCache;
+  /** The executable schema and the operation preparer every GraphQL transport shares. */
+  readonly graphql: GraphQLEngine;
+}
+
+/**
+ * Builds one transport from the server's context; may be async (a transport that connects to
+ * something first). Throws `ConfigError` for configuration it cannot serve.
+ */
+export type TransportFactory<Container> = (context: TransportContext<Container>) => Transport | Promise<Transport>;
+
+/** Where a transport's HTTP handlers go in the Express chain (see the module docstring). */
+export type HttpPlacement = 'unmetered' | 'neutral' | 'versioned';
+
+/** What the server hands to {@link HttpTransport.mount}. */
+export interface MountContext {
+  /** Every health contribution of the server, the database's first (the `/health` transport reads them). */
+  readonly health: readonly HealthContribution[];
+}
+
+/** A transport's Express handlers. */
+export interface HttpTransport {
+  readonly placement: HttpPlacement;
+  /**
+   * The paths it mounts itself, as written (a trailing `/*`: everything below); neutral to version
+   * selection (spec §9.3.3). Empty for a `versioned` transport, whose paths the version router decides.
+   */
+  readonly paths: readonly string[];
+  /** Adds its handlers to `app`; called once, in list order within its placement. */
+  mount(app: Express, mounted: MountContext): void;
+}
+
+/** One field of `GET /health`'s body. */
+export interface HealthContribution {
+  /** The field's name (`db`). */
+  readonly name: string;
+  /** Whether it is up; must not reject (a failure is `false`). Called at most about twice a second. */
+  readonly check: () => Promise<boolean>;
+}
+
+/** One way callers reach the application (module docstring: what each member is for). */
+export interface Transport {
+  /** What logs call it (`rest`, `graphql-ws`). */
+  readonly name: string;
+  readonly http?: HttpTransport;
+  /** Registered with the server's {@link SocketAcceptor}, which takes over the upgrade requests of their paths. */
+  readonly sockets?: readonly SocketTransport[];
+  readonly health?: readonly HealthContribution[];
+  /** Stops taking work and resolves once running work has finished; called when shutdown begins. */
+  close?(): Promise<void>;
+}
+
+/** The order Express mounts placements in: unmetered, then (after the rate limit) neutral, then versioned. */
+export const PLACEMENT_ORDER: readonly HttpPlacement[] = ['unmetered', 'neutral', 'versioned'];
+
+/**
+ * Builds every transport of `factories` in order. When one throws, closes the ones already built
+ * and rethrows (the server then closes the database).
+ */
+export async function buildTransports<Container>(factories: readonly TransportFactory<Container>[], context: TransportContext<Container>): Promise<Transport[]> {
+  const built: Transport[] = [];
+  try {
+    for (const factory of factories) built.push(await factory(context));
+  } catch (error) {
+    await Promise.allSettled(built.map((transport) => transport.close?.()));
+    throw error;
+  }
+  return built;
+}
+
+/**
+ * Mounts the HTTP handlers of every transport with `placement` on `app`, in list order, and logs
+ * the self-mounted paths of each (one line per transport: `transport`, `paths`).
+ */
+export function mountTransports(app: Express, transports: readonly Transport[], placement: HttpPlacement, mounted: MountContext, logger: Logger): void {
+  for (const transport of transports) {
+    const http = transport.http;
+    if (http?.placement !== placement) continue;
+    http.mount(app, mounted);
+    if (http.paths.length > 0) logger.info({ transport: transport.name, paths: http.paths }, `serving ${http.paths.join(', ')} (${transport.name}; neutral to API versions)`);
+  }
+}
+
+/** Registers the socket transports of every transport with `acceptor`. Throws when two claim one path. */
+export function registerSockets(acceptor: SocketAcceptor, transports: readonly Transport[]): void {
+  for (const transport of transports) for (const socket of transport.sockets ?? []) acceptor.register(socket);
+}
