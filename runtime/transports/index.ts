@@ -114,9 +114,6 @@ export interface Transport {
   close?(): Promise<void>;
 }
 
-/** The order Express mounts placements in: unmetered, then (after the rate limit) neutral, then versioned. */
-export const PLACEMENT_ORDER: readonly HttpPlacement[] = ['unmetered', 'neutral', 'versioned'];
-
 /**
  * Builds every transport of `factories` in order. When one throws, closes the ones already built
  * and rethrows (the server then closes the database).
