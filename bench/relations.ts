@@ -31,7 +31,7 @@ import { LoaderScope, RequestLoaders, toConnection } from '../runtime/graphql/lo
 import { buildExecutableSchema } from '../runtime/graphql/schema.js';
 import { createLogger } from '../runtime/logger.js';
 import { applyMigrations } from '../runtime/migrations.js';
-import { createSqlReader } from '../runtime/sql-reader.js';
+import { createSqlReader } from '../runtime/dialects/index.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const USERS = 1000;

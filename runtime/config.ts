@@ -5,6 +5,7 @@
  * variables are reported with a "did you mean" suggestion.
  */
 import { z } from 'zod';
+import { findDialect, SUPPORTED_URL_FORMS } from './dialects/index.js';
 import { didYouMean } from './suggest.js';
 
 const DEV_SECRET = 'development-secret-change-me-in-production-0123456789';
@@ -25,11 +26,11 @@ const versionToken = /^[A-Za-z0-9.-]{1,32}$/;
 /** The validated configuration of a server process. */
 export const configSchema = z.object({
   database: z.object({
-    /** `file:<path>` (SQLite, default) or `postgres://…` (PostgreSQL). */
+    /** `file:<path>` (SQLite, default) or `postgres://…` (PostgreSQL): a scheme some dialect takes (runtime/dialects/). */
     url: z
       .string()
       .default('file:./data/app.db')
-      .refine((url) => url.startsWith('file:') || /^postgres(ql)?:\/\//.test(url), { message: 'expected file:<path> or postgres://…' }),
+      .refine((url) => findDialect(url) !== undefined, { message: `expected ${SUPPORTED_URL_FORMS}` }),
   }),
   auth: z.object({
     secret: z.string().min(32, { message: 'expected at least 32 characters' }).default(DEV_SECRET),

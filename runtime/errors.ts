@@ -1,8 +1,10 @@
 /**
  * What an error may say on the wire (spec §7): a {@link FailureError} carries a caller-safe
  * failure; a database fault is the constant `database error`; anything else is an internal error.
- * Details (messages, SQL, stacks) are logged, never sent.
+ * Details (messages, SQL, stacks) are logged, never sent. What each database's driver throws is
+ * its dialect's (runtime/dialects/): error classes, unavailability codes, code prefix.
  */
+import { DIALECTS } from './dialects/index.js';
 import { FailureError, type Failure } from './result.js';
 
 /** The wire message of every database failure (spec §7). */
@@ -16,37 +18,40 @@ export type ErrorClass =
   | { readonly kind: 'database'; readonly unavailable: boolean }
   | { readonly kind: 'internal' };
 
-const DATABASE_ERROR_NAMES = new Set([
+/** Error classes of Prisma's client and adapters, and of the runtime's own database paths. */
+const COMMON_ERROR_NAMES = [
   'PrismaClientKnownRequestError',
   'PrismaClientUnknownRequestError',
   'PrismaClientRustPanicError',
   'PrismaClientInitializationError',
   'PrismaClientValidationError',
   'DriverAdapterError',
-  'SqliteError',
-  'DatabaseError',
   // A loader batch or a list read straight from the driver (runtime/sql-reader.ts).
   'SqlReadError',
   // A relation resolved without its batch context has no executor (spec §5.10).
   'BatchContextMissingError',
   // A scope the per-parent window cannot express fails closed.
   'ScopeTranslationError',
-]);
+];
 
-const UNAVAILABLE_CODES = new Set([
-  'P1001', 'P1002', 'P1008', 'P1017', 'P2024',
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'CONNECTION_LOST',
-  // PostgreSQL: connection exceptions (class 08) and the server shutting down or starting (57P0x).
-  '08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03',
-  'SQLITE_BUSY', 'SQLITE_CANTOPEN',
-]);
+/** Prisma's and the socket's codes for a database that cannot be reached, whatever the database. */
+const CONNECTION_CODES = ['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'CONNECTION_LOST'];
+
+/** Every database error class: Prisma's and each dialect's driver's (`SqliteError`, pg's `DatabaseError`). */
+const DATABASE_ERROR_NAMES = new Set([...COMMON_ERROR_NAMES, ...DIALECTS.flatMap((dialect) => dialect.errors.classNames)]);
+
+/** Codes meaning the database cannot be reached now (503): the connection's, and each dialect's. */
+const UNAVAILABLE_CODES = new Set([...CONNECTION_CODES, ...DIALECTS.flatMap((dialect) => dialect.errors.unavailableCodes)]);
+
+/** Prefixes of the drivers' own error codes (`SQLITE_`). */
+const CODE_PREFIXES = DIALECTS.flatMap((dialect) => (dialect.errors.codePrefix === undefined ? [] : [dialect.errors.codePrefix]));
 
 /** Whether `error` came from the database layer (client, adapter or driver). */
 export function isDatabaseError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (DATABASE_ERROR_NAMES.has(error.name)) return true;
   const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('SQLITE_'));
+  return typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || CODE_PREFIXES.some((prefix) => code.startsWith(prefix)));
 }
 
 function errorCode(error: unknown): string | undefined {

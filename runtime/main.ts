@@ -2,15 +2,17 @@
  * Running a generated server as a process: start it, stop it cleanly on SIGTERM / SIGINT, and
  * turn a configuration problem into a readable message and exit code 1 (never a stack trace).
  *
- * With `APP_HTTP__WORKERS=N` (N > 1, PostgreSQL only) this process becomes a `node:cluster`
- * primary: it forks N workers that share one listening port, replaces a worker that crashes, and
- * on SIGTERM / SIGINT forwards the signal and waits for every worker to finish its in-flight
- * requests. The workers are stateless: every request's answer comes from the database, and
- * subscription events travel between them through PostgreSQL LISTEN/NOTIFY.
+ * With `APP_HTTP__WORKERS=N` (N > 1, on a database whose dialect allows it: PostgreSQL) this
+ * process becomes a `node:cluster` primary: it forks N workers that share one listening port,
+ * replaces a worker that crashes, and on SIGTERM / SIGINT forwards the signal and waits for every
+ * worker to finish its in-flight requests. The workers are stateless: every request's answer comes
+ * from the database, and subscription events travel between them through the dialect's event
+ * transport (PostgreSQL LISTEN/NOTIFY).
  */
 import cluster, { type Worker } from 'node:cluster';
 import { type AppConfig, ConfigError, loadConfig } from './config.js';
-import { type DatabaseClient, providerOf } from './database.js';
+import type { DatabaseClient } from './database.js';
+import { DIALECTS, dialectFor } from './dialects/index.js';
 import { exitWhenWritten } from './exit.js';
 import { createLogger } from './logger.js';
 import { type ApplicationDefinition, startServer } from './server.js';
@@ -33,7 +35,7 @@ export async function runServer<Database extends DatabaseClient, Container>(defi
   try {
     const { config } = loadConfig(process.env);
     if (config.http.workers > 1 && cluster.isPrimary) {
-      refuseWorkersOnSqlite(config);
+      refuseWorkersWhereNotAllowed(config);
       runPrimary(config);
       return;
     }
@@ -43,13 +45,19 @@ export async function runServer<Database extends DatabaseClient, Container>(defi
   }
 }
 
-/** Several processes need a database they can share and a way to pass events: PostgreSQL. */
-function refuseWorkersOnSqlite(config: AppConfig): void {
-  if (providerOf(config.database.url) === 'postgresql') return;
+/**
+ * Several processes need a database they can share and a way to pass events between them: a
+ * dialect whose `workers` are allowed (PostgreSQL). Throws `ConfigError` naming the databases
+ * that allow them and why this one does not.
+ */
+function refuseWorkersWhereNotAllowed(config: AppConfig): void {
+  const dialect = dialectFor(config.database.url);
+  if (dialect.workers.allowed) return;
+  const shared = DIALECTS.filter((candidate) => candidate.workers.allowed);
   throw new ConfigError([
     {
       variable: 'APP_HTTP__WORKERS',
-      message: `${config.http.workers} workers need PostgreSQL (APP_DATABASE__URL=postgres://…): SQLite is one writer in one process, and subscription events would stay in the worker that published them; set APP_HTTP__WORKERS=1`,
+      message: `${config.http.workers} workers need ${shared.map((candidate) => candidate.title).join(' or ')} (APP_DATABASE__URL=${shared.map((candidate) => candidate.urlForm).join(' or ')}): ${dialect.workers.reason}; set APP_HTTP__WORKERS=1`,
     },
   ]);
 }
@@ -140,7 +148,7 @@ function runPrimary(config: AppConfig): void {
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 
-  logger.info({ workers: count, database: providerOf(config.database.url) }, `starting ${count} workers`);
+  logger.info({ workers: count, database: dialectFor(config.database.url).name }, `starting ${count} workers`);
   for (let index = 0; index < count; index++) fork();
 }
 

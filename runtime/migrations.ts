@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { updateStatistics } from './database.js';
+import { createScratchAdapterFactory } from './dialects/sqlite.js';
 
 const require = createRequire(import.meta.url);
 
@@ -123,12 +124,11 @@ function migrationList(dir: string, folders: readonly MigrationFolder[]): unknow
 
 /**
  * The SQL script that takes a database from schema `from` (undefined = empty) to schema `to`.
- * Pure: no database is touched (an in-memory SQLite adapter satisfies the engine); works for
- * SQLite and PostgreSQL datamodels alike. Returns `''` when nothing changes.
+ * Pure: no database is touched (the engine runs on a scratch in-memory adapter, whatever database
+ * the schemas are for). Returns `''` when nothing changes.
  */
 export async function diffSchemas(from: string | undefined, to: string): Promise<string> {
-  const { PrismaBetterSqlite3 } = await import('@prisma/adapter-better-sqlite3');
-  const open = await openEngine(to, new PrismaBetterSqlite3({ url: ':memory:' }));
+  const open = await openEngine(to, await createScratchAdapterFactory());
   try {
     const result = await open.engine.diff({
       from: from === undefined ? { tag: 'empty' } : { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: from }] },

@@ -16,12 +16,20 @@ import { type ColumnKind, readColumn, type SqlReader } from './sql-reader.js';
 import { join, quoteIdentifier, raw, ScopeTranslationError, type Sql, sqltag, whereToSql } from './sql-scope.js';
 
 /**
- * Most keys one statement binds. Below SQLite's default variable limit (32 766) and
- * PostgreSQL's (65 535) with room for the scope's own parameters; larger batches are split
- * into one statement per chunk (issue: "a huge page of parents still costs one statement per
- * level per chunk").
+ * Most keys one statement binds; larger batches are split into one statement per chunk (issue: "a
+ * huge page of parents still costs one statement per level per chunk"). A database binding fewer
+ * parameters gets smaller chunks ({@link keysPerStatement}); SQLite (32 766) and PostgreSQL
+ * (65 535) both get this many.
  */
 export const MAX_KEYS_PER_STATEMENT = 30_000;
+
+/** Parameters left to the scope's own conditions in a statement binding a chunk of keys. */
+const SCOPE_PARAMETER_ROOM = 1_000;
+
+/** The keys one statement of `reader` may bind: {@link MAX_KEYS_PER_STATEMENT}, or fewer where its database binds fewer parameters. */
+export function keysPerStatement(reader: SqlReader): number {
+  return Math.max(1, Math.min(MAX_KEYS_PER_STATEMENT, reader.maxBindParameters - SCOPE_PARAMETER_ROOM));
+}
 
 /** The raw-query part of the Prisma client (`database.$queryRaw`). */
 export interface RawQueryClient {
@@ -203,7 +211,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const condition = this.scopeCondition(context);
     if (!condition || unique.length === 0) return [];
     const rows: Row[] = [];
-    for (const chunk of chunked(unique)) {
+    for (const chunk of chunked(unique, keysPerStatement(this.reader))) {
       const statement = sqltag`SELECT ${this.columnList(columns)} FROM ${quoteIdentifier(this.entityName)} t WHERE t."id" IN (${join(chunk)}) AND ${condition}`;
       rows.push(...materialised(context, (await this.reader.read(statement)).map((row) => this.fromRaw(row))));
     }
@@ -248,7 +256,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const condition = this.scopeCondition(context);
     const keys = unique.filter(isUuid);
     if (condition && keys.length > 0) {
-      for (const chunk of chunked(keys)) {
+      for (const chunk of chunked(keys, keysPerStatement(this.reader))) {
         const rows = await this.reader.read(this.rankedPageStatement(column, chunk, window, condition, columns === undefined ? undefined : [...columns, column]));
         const byParent = new Map<string, Row[]>();
         for (const rawRow of rows) {

@@ -10,14 +10,14 @@ import type { AddressInfo } from 'node:net';
 import type { IResolvers } from '@graphql-tools/utils';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import bytes from 'bytes';
+import type { Express, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { AbilityCache, type AbilityFactory } from './ability.js';
 import { TokenVerifier } from './auth.js';
 import { type AppConfig, loadConfig } from './config.js';
 import type { RequestContext } from './context.js';
-import type { PostgresEventTransport } from './events-postgres.js';
-import { createSqlReader, isReachable, type SqlReader } from './sql-reader.js';
-import { createAdapterFactory, type DatabaseClient, type DatabaseOptions, providerOf } from './database.js';
+import type { DatabaseClient, DatabaseOptions } from './database.js';
+import { dialectFor, type StartedEventTransport } from './dialects/index.js';
 import type { EntityDescriptor } from './entity-metadata.js';
 import { EventBus } from './events.js';
 import type { GraphQLContext } from './graphql/context.js';
@@ -30,9 +30,10 @@ import { createExpressApp, mountFallbacks, rateLimiter } from './http/pipeline.j
 import { authenticateRequests } from './http/request-state.js';
 import type { RouteDefinition } from './http/routes.js';
 import type { VersioningOptions, VersionPolicy } from './http/versioning.js';
-import { createLogger } from './logger.js';
 import type { CanActivate, RuntimeGuards } from './guards.js';
+import { createLogger } from './logger.js';
 import type { ApiCatalog } from './openapi.js';
+import { isReachable, type SqlReader } from './sql-reader.js';
 import { apiDocs } from './transports/api-docs/index.js';
 import { type GatewayDefinition, gateways } from './transports/gateways/index.js';
 import { graphqlOverHttp } from './transports/graphql-http/index.js';
@@ -127,7 +128,7 @@ const UNSCOPED: RequestContext = Object.freeze({ principal: undefined, ability: 
 /** What a running server closes at shutdown, in this order: transports, events, database. */
 interface Resources {
   transports: readonly Transport[];
-  events: { close(): Promise<void> } | undefined;
+  events: StartedEventTransport | undefined;
   readonly database: DatabaseClient;
   readonly reader: SqlReader;
 }
@@ -144,9 +145,11 @@ export async function startServer<Database extends DatabaseClient, Container>(
   const logger = options.logger ?? createLogger(config.log);
   for (const warning of warnings) logger.warn(warning);
 
+  const url = config.database.url;
+  const dialect = dialectFor(url);
   const observed: DatabaseOptions = options.onQuery ? { onQuery: options.onQuery } : {};
-  const database = await definition.createDatabase(await createAdapterFactory(config.database.url), observed);
-  const reader = await createSqlReader(config.database.url, observed);
+  const database = await definition.createDatabase(await dialect.createAdapterFactory(url), observed);
+  const reader = await dialect.createReader(url, observed);
   const resources: Resources = { transports: [], events: undefined, database, reader };
   try {
     const eventBus = new EventBus({ maxQueued: config.graphql.subscriptionQueue });
@@ -158,64 +161,54 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const versioning = versioningOf(config, definition.versionPolicies);
     const transports = await buildTransports(definition.transports ?? defaultTransports(definition), { config, logger, versioning, container, verifier, abilities, graphql });
     resources.transports = transports;
-    resources.events = await startEventTransport(definition, container, eventBus, config, logger);
+    // Events between processes, when the database carries them (PostgreSQL LISTEN/NOTIFY).
+    const repositories = definition.repositories(container);
+    resources.events = await dialect.createEventTransport?.({
+      url,
+      bus: eventBus,
+      topicEntities: definition.eventTopics,
+      load: async (entity, id) => (await repositories[entity]?.loadByIds(UNSCOPED, [id]))?.[0] ?? null,
+      logger,
+    });
 
-    // The Express chain: helmet and CORS, the in-flight count, authentication, /health, the rate
-    // limit, self-mounted transports, REST, then 404 and the error handler.
     const lifecycle = new RequestLifecycle();
-    const app = createExpressApp(config);
-    app.use(lifecycle.middleware());
-    app.use(authenticateRequests(verifier, abilities));
-    const mounted = { health: [{ name: 'db', check: () => isReachable(reader) } satisfies HealthContribution, ...transports.flatMap((transport) => transport.health ?? [])] };
-    mountTransports(app, transports, 'unmetered', mounted, logger);
-    const limiter = rateLimiter(config);
-    if (limiter) app.use(limiter);
-    mountTransports(app, transports, 'neutral', mounted, logger);
-    mountTransports(app, transports, 'versioned', mounted, logger);
-    mountFallbacks(app, config, logger);
-
+    const health: HealthContribution[] = [{ name: 'db', check: () => isReachable(reader) }, ...transports.flatMap((transport) => transport.health ?? [])];
+    const app = composeApp(config, logger, transports, [lifecycle.middleware(), authenticateRequests(verifier, abilities)], health);
     // Every WebSocket goes through one acceptor, which guards the socket and answers framing faults.
     const sockets = new SocketAcceptor({ logger, maxPayload: bytes.parse(config.http.bodyLimit) ?? 100 * 1024 });
     registerSockets(sockets, transports);
     const server = await listen(app, config, sockets);
     const port = (server.address() as AddressInfo).port;
-    const url = `http://${config.http.host === '0.0.0.0' ? '127.0.0.1' : config.http.host}:${port}`;
-    logger.info({ url, database: providerOf(config.database.url) }, `listening on ${url}`);
-    return { url, port, logger, close: () => shutdown({ server, lifecycle, sockets, resources, config, logger }) };
+    const address = `http://${config.http.host === '0.0.0.0' ? '127.0.0.1' : config.http.host}:${port}`;
+    logger.info({ url: address, database: dialect.name }, `listening on ${address}`);
+    return { url: address, port, logger, close: () => shutdown({ server, lifecycle, sockets, resources, config, logger }) };
   } catch (error) {
     await release(resources, logger);
     throw error;
   }
 }
 
+/**
+ * The Express chain, in this order: helmet and CORS, `front` (the in-flight count, authentication),
+ * unmetered transports (`/health`), the rate limit, neutral transports (API documents, GraphQL),
+ * versioned ones (REST), then 404 and the error handler.
+ */
+function composeApp(config: AppConfig, logger: Logger, transports: readonly Transport[], front: readonly RequestHandler[], health: readonly HealthContribution[]): Express {
+  const app = createExpressApp(config);
+  for (const handler of front) app.use(handler);
+  const mounted = { health };
+  mountTransports(app, transports, 'unmetered', mounted, logger);
+  const limiter = rateLimiter(config);
+  if (limiter) app.use(limiter);
+  mountTransports(app, transports, 'neutral', mounted, logger);
+  mountTransports(app, transports, 'versioned', mounted, logger);
+  mountFallbacks(app, config, logger);
+  return app;
+}
+
 /** Versioning settings from the configuration and the application's version policies (spec §9). */
 function versioningOf(config: AppConfig, policies: Readonly<Record<string, VersionPolicy>>): VersioningOptions {
   return { strategy: config.http.versioning, header: config.http.versionHeader, prefix: config.http.prefix, defaultVersion: config.http.defaultVersion, policies };
-}
-
-/**
- * The cross-process event transport of the database, started and attached to `eventBus`:
- * PostgreSQL `LISTEN/NOTIFY`; undefined on SQLite (events stay in the process; PRODUCT.md §4).
- */
-async function startEventTransport<Database extends DatabaseClient, Container>(
-  definition: ApplicationDefinition<Database, Container>,
-  container: Container,
-  eventBus: EventBus,
-  config: AppConfig,
-  logger: Logger,
-): Promise<PostgresEventTransport | undefined> {
-  if (providerOf(config.database.url) !== 'postgresql') return undefined;
-  const repositories = definition.repositories(container);
-  const { PostgresEventTransport } = await import('./events-postgres.js');
-  const transport = new PostgresEventTransport({
-    url: config.database.url,
-    bus: eventBus,
-    topicEntities: definition.eventTopics,
-    load: async (entity, id) => (await repositories[entity]?.loadByIds(UNSCOPED, [id]))?.[0] ?? null,
-    logger,
-  });
-  await transport.start();
-  return transport;
 }
 
 /** Closes `resources` in order — transports, the event transport, then the database — logging a transport's failure. */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteFilePath } from '../runtime/database.js';
+import { sqliteFilePath } from '../runtime/dialects/sqlite.js';
 import { cli, copyProject, startCli } from './support/cli.js';
 import { openDatabase } from './support/database.js';
 import { ownIndexSearch, rankingStatement, sqlitePlan, tableSteps } from './support/plans.js';

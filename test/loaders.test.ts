@@ -10,11 +10,12 @@ import type { Database } from '../generated/database.js';
 import { PostRepository } from '../generated/repositories/post.repository.js';
 import { UserRepository } from '../generated/repositories/user.repository.js';
 import { type RequestContext, runInContext } from '../runtime/context.js';
+import { createSqlReader } from '../runtime/dialects/index.js';
 import { pageWindow } from '../runtime/keyset.js';
 import { createLogger } from '../runtime/logger.js';
 import { MAX_KEYS_PER_STATEMENT } from '../runtime/repository.js';
+import type { SqlReader } from '../runtime/sql-reader.js';
 import { raw, ScopeTranslationError, whereToSql } from '../runtime/sql-scope.js';
-import { createSqlReader, type SqlReader } from '../runtime/sql-reader.js';
 import { createTestDatabase, openDatabase, testProvider } from './support/database.js';
 import { ownIndexSearch, rankingStatement, sqlitePlan, tableSteps } from './support/plans.js';
 

@@ -11,9 +11,10 @@ import { OrgRepository } from '../generated/repositories/org.repository.js';
 import { PostRepository } from '../generated/repositories/post.repository.js';
 import { UserRepository } from '../generated/repositories/user.repository.js';
 import { ANONYMOUS, type RequestContext, runInContext, runUnscoped } from '../runtime/context.js';
+import { createSqlReader } from '../runtime/dialects/index.js';
 import { LIST_CAP } from '../runtime/keyset.js';
 import { createLogger } from '../runtime/logger.js';
-import { createSqlReader, type SqlReader } from '../runtime/sql-reader.js';
+import type { SqlReader } from '../runtime/sql-reader.js';
 import { createTestDatabase, openDatabase, seedDatabase } from './support/database.js';
 
 let database: Database;

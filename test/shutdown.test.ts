@@ -8,7 +8,7 @@ import pg from 'pg';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { sqliteFilePath } from '../runtime/database.js';
+import { sqliteFilePath } from '../runtime/dialects/sqlite.js';
 import { testProvider } from './support/database.js';
 import { startTestServer } from './support/server.js';
 

@@ -4,7 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { sqliteFilePath } from '../runtime/database.js';
+import { sqliteFilePath } from '../runtime/dialects/sqlite.js';
 import { createTestDatabase, openDatabase } from './support/database.js';
 import { startTestServer } from './support/server.js';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import express from 'express';
 import { jwtVerify } from 'jose';
-import { sqliteFilePath } from '../../runtime/database.js';
+import { sqliteFilePath } from '../../runtime/dialects/sqlite.js';
 import { PrismaClient } from '../../generated/prisma/sqlite/client/client.js';
 import type { BenchServer, ServerOptions } from './types.js';
 

@@ -14,7 +14,7 @@ import { GraphQLError } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/http';
 import { jwtVerify } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
-import { sqliteFilePath } from '../../runtime/database.js';
+import { sqliteFilePath } from '../../runtime/dialects/sqlite.js';
 import { PrismaClient } from '../../generated/prisma/sqlite/client/client.js';
 import type { BenchServer, ServerOptions } from './types.js';
 

@@ -1,6 +1,7 @@
 /**
  * Subscription events across processes and hosts through PostgreSQL `LISTEN/NOTIFY` (PRODUCT.md §4,
- * issue: several worker processes behind one port, several hosts behind a load balancer).
+ * issue: several worker processes behind one port, several hosts behind a load balancer): the
+ * PostgreSQL dialect's event transport, loaded only when a server starts on PostgreSQL.
  *
  * A publish sends one NOTIFY on a shared channel; every process listening — this one included —
  * delivers it to its own subscribers. A NOTIFY payload is capped at 8 000 bytes and an entity row
@@ -9,8 +10,8 @@
  * filters it afterwards). The listening connection reconnects by itself after a database outage.
  */
 import pg from 'pg';
-import type { Logger } from 'pino';
-import type { EventBus, EventTransport } from './events.js';
+import type { EventTransport } from '../events.js';
+import type { EventTransportOptions } from './dialect.js';
 
 /** The channel every process listens on. */
 export const EVENT_CHANNEL = 'resource_service_events';
@@ -21,17 +22,6 @@ const MAX_PAYLOAD = 7_900;
 /** What travels in a NOTIFY. */
 type EventMessage = { readonly topic: string; readonly entity: string; readonly id: string } | { readonly topic: string; readonly payload: unknown };
 
-/** Options of {@link PostgresEventTransport}. */
-export interface PostgresEventOptions {
-  readonly url: string;
-  readonly bus: EventBus;
-  /** The entity each topic carries (`postPublished` → `Post`), from the declared subscriptions. */
-  readonly topicEntities: Readonly<Record<string, string>>;
-  /** Loads a row by id, unscoped (the receiving side of an entity event). */
-  readonly load: (entity: string, id: string) => Promise<object | null>;
-  readonly logger: Logger;
-}
-
 /** The LISTEN/NOTIFY transport of the event bus. */
 export class PostgresEventTransport implements EventTransport {
   private listener: pg.Client | undefined;
@@ -39,7 +29,7 @@ export class PostgresEventTransport implements EventTransport {
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
 
-  constructor(private readonly options: PostgresEventOptions) {
+  constructor(private readonly options: EventTransportOptions) {
     this.sender = new pg.Pool({ connectionString: options.url, max: 2 });
     this.sender.on('error', (error) => options.logger.warn({ err: error }, 'event sender connection failed'));
   }

@@ -4,6 +4,7 @@
  */
 import type { Database } from '../../generated/database.js';
 import { PostRepository } from '../../generated/repositories/post.repository.js';
+import { SQLITE } from '../../runtime/dialects/sqlite.js';
 import { pageWindow } from '../../runtime/keyset.js';
 import { createLogger } from '../../runtime/logger.js';
 import { type Sql, whereToSql } from '../../runtime/sql-scope.js';
@@ -14,7 +15,7 @@ import { type Sql, whereToSql } from '../../runtime/sql-scope.js';
  */
 export function rankingStatement(database: Database, column: 'authorId' | 'reviewerId', parents: readonly string[], member: { readonly id: string; readonly orgId: string }): Sql {
   // Building the statement reads nothing: the reader is never called.
-  const repository = new PostRepository(database, { read: () => Promise.resolve([]), close: () => Promise.resolve() }, createLogger({ level: 'silent' }));
+  const repository = new PostRepository(database, { maxBindParameters: SQLITE.sql.maxBindParameters, read: () => Promise.resolve([]), close: () => Promise.resolve() }, createLogger({ level: 'silent' }));
   const scope = { OR: [{ orgId: member.orgId, authorId: member.id }, { orgId: member.orgId, status: 'published' }] };
   return repository.rankedPageStatement(column, parents, pageWindow({ first: 10 }), whereToSql(scope, 't', new Set(repository.columns)));
 }

@@ -1,0 +1,101 @@
+/**
+ * What the runtime (and the generator) needs to know about one database (issue 12 §3; STYLE.md
+ * "Kysely's Dialect"): one {@link Dialect} per database in this folder, chosen by the URL's scheme
+ * (runtime/dialects/index.ts). Nothing outside this folder names a database or tests which one it
+ * runs on; it asks the dialect.
+ *
+ * The SQL the runtime writes itself (runtime/repository.ts, runtime/sql-scope.ts: the primary-key
+ * batch, the has_many window `ROW_NUMBER() OVER (PARTITION BY fk ORDER BY id)`, scope conditions
+ * with double-quoted identifiers and `LIKE … ESCAPE '\'`) is one text for every dialect; what
+ * differs is in the dialect's reader — placeholders (Prisma's `Sql` renders `?` as `sql` and `$n` as
+ * `text`), how values bind (SQLite stores booleans as 0/1 and dates as ISO text) and how rows come
+ * back — and in {@link DialectSql}.
+ */
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { Logger } from 'pino';
+import type { EventBus } from '../events.js';
+import type { SqlReader } from '../sql-reader.js';
+
+/** Options of {@link Dialect.createReader}. */
+export interface ReaderOptions {
+  /** Sees the text of every statement the reader sends (tests, benchmarks). */
+  readonly onQuery?: (sql: string) => void;
+}
+
+/** What a cross-process event transport is started with (PRODUCT.md §4 "Subscriptions"). */
+export interface EventTransportOptions {
+  /** The database URL (`APP_DATABASE__URL`). */
+  readonly url: string;
+  /** The bus it attaches to: publishes go through the transport, received events to {@link EventBus.deliver}. */
+  readonly bus: EventBus;
+  /** The entity each topic carries (`postPublished` → `Post`), from the declared subscriptions. */
+  readonly topicEntities: Readonly<Record<string, string>>;
+  /** Loads a row by id, unscoped (the receiving side of an entity event). */
+  readonly load: (entity: string, id: string) => Promise<object | null>;
+  readonly logger: Logger;
+}
+
+/** A started event transport, closed at shutdown before the database. */
+export interface StartedEventTransport {
+  /** Stops listening and closes its connections. */
+  close(): Promise<void>;
+}
+
+/** How the database's errors are told apart (runtime/errors.ts; spec §7). */
+export interface DialectErrors {
+  /** Names of the driver's error classes: an error of one of them is a database error (`database error`). */
+  readonly classNames: readonly string[];
+  /** Codes meaning the database cannot be reached now (REST 503): connection failures, a busy or missing file. */
+  readonly unavailableCodes: readonly string[];
+  /** A prefix marking the driver's own codes on an error of any class (`SQLITE_`), if its codes have one. */
+  readonly codePrefix?: string;
+}
+
+/** Where the database's SQL differs from the text the runtime writes (see the module docstring). */
+export interface DialectSql {
+  /** Most parameters one statement may bind (SQLite's default 32 766, PostgreSQL's 65 535); batches are split below it. */
+  readonly maxBindParameters: number;
+}
+
+/** The Prisma side of a database: what `generate` writes for it (generator/emit/prisma/). */
+export interface DialectPrisma {
+  /** The datasource block's settings (`provider = "sqlite"`), in order; `provider` is also migration_lock.toml's. */
+  readonly datasource: Readonly<{ provider: string } & Record<string, string>>;
+  /** Attributes added to every column of type `ID` (PostgreSQL: `@db.Uuid`, a native 16-byte uuid). */
+  readonly idColumnAttributes: readonly string[];
+  /** Folder of its `schema.prisma`, `client/` and `migrations/`, relative to the output folder (`prisma/sqlite`). */
+  readonly folder: string;
+}
+
+/** One database behind one interface: URL, Prisma adapter and schema, fast reader, errors, events, SQL. */
+export interface Dialect<Name extends string = string> {
+  /** The database's name in configuration, logs and folders (`sqlite`, `postgresql`). */
+  readonly name: Name;
+  /** How people write it (`PostgreSQL`). */
+  readonly title: string;
+  /** URL prefixes selecting it (`file:`; `postgres://`, `postgresql://`). */
+  readonly schemes: readonly string[];
+  /** Its URL as messages show it (`file:<path>`, `postgres://…`). */
+  readonly urlForm: string;
+  /** `provider` of its Prisma driver adapter (`SqlDriverAdapterFactory.provider`: `sqlite`, `postgres`). */
+  readonly adapterProvider: string;
+  readonly prisma: DialectPrisma;
+  /** Whether several processes may serve one database (`APP_HTTP__WORKERS` > 1, several hosts), and when not, why. */
+  readonly workers: { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
+  readonly errors: DialectErrors;
+  readonly sql: DialectSql;
+  /** What brings the query planner's statistics up to date after migrations and seeds (PRODUCT.md §6). */
+  readonly statisticsStatement: string;
+  /**
+   * The Prisma driver adapter factory of `url` (migrations and the generated client use it). Loads
+   * the driver on demand: a server on one database never loads another's.
+   */
+  createAdapterFactory(url: string): Promise<SqlMigrationAwareDriverAdapterFactory>;
+  /** The runtime's own fast reader of `url` (runtime/sql-reader.ts), beside the Prisma client. */
+  createReader(url: string, options?: ReaderOptions): Promise<SqlReader>;
+  /**
+   * Starts the transport carrying events between processes and attaches it to the bus; absent when
+   * events stay in the process (SQLite, one process by design).
+   */
+  createEventTransport?(options: EventTransportOptions): Promise<StartedEventTransport>;
+}

@@ -1,0 +1,55 @@
+/**
+ * The databases the generated server runs on (issue 12 §3; PRODUCT.md §2), one {@link Dialect}
+ * each, and the choice of one by `APP_DATABASE__URL`'s scheme. Adding a database is one file here
+ * beside sqlite.ts and postgresql.ts, listed in {@link DIALECTS}, plus its Prisma provider (README
+ * "Adding a database"). The generator may import this module (the Prisma schema of each database).
+ */
+import type { SqlReader } from '../sql-reader.js';
+import type { Dialect, ReaderOptions } from './dialect.js';
+import { POSTGRESQL } from './postgresql.js';
+import { SQLITE } from './sqlite.js';
+
+export type { Dialect, DialectErrors, DialectPrisma, DialectSql, EventTransportOptions, ReaderOptions, StartedEventTransport } from './dialect.js';
+
+/** Every supported database, the embedded default first. */
+export const DIALECTS = [SQLITE, POSTGRESQL] as const;
+
+/** A supported database's name (`sqlite`, `postgresql`): configuration, logs, `generated/prisma/<name>/`. */
+export type DatabaseName = (typeof DIALECTS)[number]['name'];
+
+/** The one list of supported databases, by name (generator and runtime share it). */
+export const SUPPORTED_DATABASES: readonly DatabaseName[] = DIALECTS.map((dialect) => dialect.name);
+
+/** The dialect `url` selects, or undefined for an unsupported scheme. */
+export function findDialect(url: string): Dialect<DatabaseName> | undefined {
+  return DIALECTS.find((dialect) => dialect.schemes.some((scheme) => url.startsWith(scheme)));
+}
+
+/** How supported URLs look, for messages: `file:<path> or postgres://…`. */
+export const SUPPORTED_URL_FORMS = DIALECTS.map((dialect) => dialect.urlForm).join(' or ');
+
+/** The dialect `url` selects. Throws for an unsupported scheme (the URL's credentials are not shown). */
+export function dialectFor(url: string): Dialect<DatabaseName> {
+  const dialect = findDialect(url);
+  if (!dialect) throw new Error(`unsupported database URL ${JSON.stringify(url.replace(/\/\/[^@]*@/, '//…@'))}: use ${SUPPORTED_URL_FORMS}`);
+  return dialect;
+}
+
+/** The dialect named `name`. */
+export function dialectNamed(name: DatabaseName): Dialect<DatabaseName> {
+  const dialect = DIALECTS.find((candidate) => candidate.name === name);
+  if (!dialect) throw new Error(`no dialect is named ${name}`);
+  return dialect;
+}
+
+/** The dialect whose Prisma driver adapter has `provider` (`postgres`). Throws when none has. */
+export function dialectOfAdapter(provider: string): Dialect<DatabaseName> {
+  const dialect = DIALECTS.find((candidate) => candidate.adapterProvider === provider);
+  if (!dialect) throw new Error(`no dialect for the ${provider} adapter provider`);
+  return dialect;
+}
+
+/** The fast reader of the database at `url` (its dialect's); `onQuery` sees each statement. Loads only that database's driver. */
+export function createSqlReader(url: string, options: ReaderOptions = {}): Promise<SqlReader> {
+  return dialectFor(url).createReader(url, options);
+}

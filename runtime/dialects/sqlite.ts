@@ -1,0 +1,136 @@
+/**
+ * SQLite (PRODUCT.md §2): the embedded default, `APP_DATABASE__URL=file:./data/app.db`, through
+ * Prisma's better-sqlite3 driver adapter in WAL mode. One process writes it: more than one worker
+ * is refused at boot, and subscription events stay in the process (no event transport).
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type BetterSqlite3 from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
+import type { SqlReader } from '../sql-reader.js';
+import type { Sql } from '../sql-scope.js';
+import type { Dialect, ReaderOptions } from './dialect.js';
+
+/** The absolute path of a `file:` URL's SQLite database, resolved against `cwd`. */
+export function sqliteFilePath(url: string, cwd = process.cwd()): string {
+  return path.resolve(cwd, url.slice('file:'.length).replace(/\?.*$/, ''));
+}
+
+/**
+ * Settings every SQLite connection gets when it opens: WAL journal (readers do not block the
+ * writer; a crash loses no acknowledged write), `synchronous=NORMAL` (durable against process
+ * crashes in WAL mode), foreign keys enforced, and a 5 s wait on a locked database.
+ */
+export const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 5000'] as const;
+
+/** The part of a better-sqlite3 connection the settings need. */
+interface PragmaConnection {
+  pragma(source: string): unknown;
+}
+
+/**
+ * The better-sqlite3 adapter factory of `url`: creates the database folder (the file is created
+ * by the first connection) and applies {@link SQLITE_PRAGMAS} on the driver's own connection as
+ * each one opens — not through a Prisma query, so nothing is loaded before the first request
+ * needs it. Throws (on connect) if the adapter stops exposing its connection.
+ */
+async function createAdapterFactory(url: string): Promise<SqlMigrationAwareDriverAdapterFactory> {
+  const file = sqliteFilePath(url);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const { PrismaBetterSqlite3 } = await import('@prisma/adapter-better-sqlite3');
+  const factory = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 5000 });
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    // The adapter keeps its better-sqlite3 connection as `client`.
+    const connection = (adapter as unknown as { client?: PragmaConnection }).client;
+    if (typeof connection?.pragma !== 'function') throw new Error('the better-sqlite3 adapter no longer exposes its connection; SQLite settings cannot be applied');
+    for (const pragma of SQLITE_PRAGMAS) connection.pragma(pragma);
+    return adapter;
+  };
+  return factory;
+}
+
+/**
+ * An adapter on a private in-memory database, for work that needs the schema engine but no real
+ * database (runtime/migrations.ts diffs two schemas of any database through it).
+ */
+export async function createScratchAdapterFactory(): Promise<SqlMigrationAwareDriverAdapterFactory> {
+  const { PrismaBetterSqlite3 } = await import('@prisma/adapter-better-sqlite3');
+  return new PrismaBetterSqlite3({ url: ':memory:' });
+}
+
+/** Prepared statements kept per connection. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/** SQLite's default limit on bound parameters per statement (SQLITE_MAX_VARIABLE_NUMBER). */
+const MAX_BIND_PARAMETERS = 32_766;
+
+/** A bound value as SQLite stores what Prisma writes: booleans as 0/1, dates as ISO text. */
+function sqliteValue(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString().replace('Z', '+00:00');
+  return value;
+}
+
+/**
+ * A second better-sqlite3 connection to the same file, `query_only` (WAL: it reads the latest
+ * committed state and never blocks the writer), with statements (`?` placeholders) prepared once.
+ */
+class SqliteReader implements SqlReader {
+  readonly maxBindParameters = MAX_BIND_PARAMETERS;
+  private readonly statements = new LRUCache<string, BetterSqlite3.Statement>({ max: STATEMENT_CACHE_SIZE });
+
+  constructor(
+    private readonly connection: BetterSqlite3.Database,
+    private readonly onQuery: ((sql: string) => void) | undefined,
+  ) {
+    for (const pragma of SQLITE_PRAGMAS) this.connection.pragma(pragma);
+    this.connection.pragma('query_only = ON');
+  }
+
+  read(statement: Sql): Promise<Record<string, unknown>[]> {
+    let prepared = this.statements.get(statement.sql);
+    if (!prepared) {
+      prepared = this.connection.prepare(statement.sql);
+      this.statements.set(statement.sql, prepared);
+    }
+    this.onQuery?.(statement.sql);
+    return Promise.resolve(prepared.all(...statement.values.map(sqliteValue)) as Record<string, unknown>[]);
+  }
+
+  close(): Promise<void> {
+    this.statements.clear();
+    this.connection.close();
+    return Promise.resolve();
+  }
+}
+
+/** SQLite. */
+export const SQLITE: Dialect<'sqlite'> = {
+  name: 'sqlite',
+  title: 'SQLite',
+  schemes: ['file:'],
+  urlForm: 'file:<path>',
+  adapterProvider: 'sqlite',
+  prisma: { datasource: { provider: 'sqlite' }, idColumnAttributes: [], folder: 'prisma/sqlite' },
+  workers: { allowed: false, reason: 'SQLite is one writer in one process, and subscription events would stay in the worker that published them' },
+  errors: {
+    // better-sqlite3's error class; its codes all start with SQLITE_.
+    classNames: ['SqliteError'],
+    unavailableCodes: ['SQLITE_BUSY', 'SQLITE_CANTOPEN'],
+    codePrefix: 'SQLITE_',
+  },
+  sql: { maxBindParameters: MAX_BIND_PARAMETERS },
+  // An exact ANALYZE on each table that was never analyzed, has an index without statistics (a
+  // migration just added it) or grew or shrank 25-fold since it was; bit 0x10000 makes it look at
+  // every table, since a fresh connection has used none and plain `PRAGMA optimize` would then
+  // skip a table that grew.
+  statisticsStatement: 'PRAGMA optimize=0x10002',
+  createAdapterFactory,
+  async createReader(url: string, options: ReaderOptions = {}): Promise<SqlReader> {
+    const { default: Sqlite } = await import('better-sqlite3');
+    return new SqliteReader(new Sqlite(sqliteFilePath(url), { timeout: 5_000 }), options.onQuery);
+  },
+};
