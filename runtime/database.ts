@@ -48,7 +48,7 @@ export function createAdapterFactory(url: string): Promise<SqlMigrationAwareDriv
  * the driver's error, or for an adapter no dialect has.
  */
 export async function updateStatistics(factory: SqlDriverAdapterFactory): Promise<void> {
-  const statement = dialectOfAdapter(factory.provider).statisticsStatement;
+  const statement = dialectOfAdapter(factory).statisticsStatement;
   const connection = await factory.connect();
   try {
     await connection.executeScript(statement);

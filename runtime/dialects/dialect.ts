@@ -77,8 +77,13 @@ export interface Dialect<Name extends string = string> {
   readonly schemes: readonly string[];
   /** Its URL as messages show it (`file:<path>`, `postgres://…`). */
   readonly urlForm: string;
-  /** `provider` of its Prisma driver adapter (`SqlDriverAdapterFactory.provider`: `sqlite`, `postgres`). */
+  /** `provider` of its Prisma driver adapter (`SqlDriverAdapterFactory.provider`: `sqlite`, `postgres`); the generated client is picked by it. */
   readonly adapterProvider: string;
+  /**
+   * `adapterName` of its Prisma driver adapter (`@prisma/adapter-pg`): which dialect an adapter
+   * belongs to (two dialects may share a provider, as libSQL would SQLite's).
+   */
+  readonly adapterName: string;
   readonly prisma: DialectPrisma;
   /** Whether several processes may serve one database (`APP_HTTP__WORKERS` > 1, several hosts), and when not, why. */
   readonly workers: { readonly allowed: true } | { readonly allowed: false; readonly reason: string };

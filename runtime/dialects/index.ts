@@ -42,10 +42,10 @@ export function dialectNamed(name: DatabaseName): Dialect<DatabaseName> {
   return dialect;
 }
 
-/** The dialect whose Prisma driver adapter has `provider` (`postgres`). Throws when none has. */
-export function dialectOfAdapter(provider: string): Dialect<DatabaseName> {
-  const dialect = DIALECTS.find((candidate) => candidate.adapterProvider === provider);
-  if (!dialect) throw new Error(`no dialect for the ${provider} adapter provider`);
+/** The dialect `adapter` (a Prisma driver adapter factory) belongs to, by its `adapterName`. Throws when none has it. */
+export function dialectOfAdapter(adapter: { readonly adapterName: string }): Dialect<DatabaseName> {
+  const dialect = DIALECTS.find((candidate) => candidate.adapterName === adapter.adapterName);
+  if (!dialect) throw new Error(`no dialect uses the driver adapter ${adapter.adapterName}`);
   return dialect;
 }
 

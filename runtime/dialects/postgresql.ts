@@ -53,13 +53,14 @@ class PostgresReader implements SqlReader {
   }
 }
 
-/** PostgreSQL. */
+/** The PostgreSQL dialect: shared by processes and hosts, events over LISTEN/NOTIFY (module docstring). */
 export const POSTGRESQL: Dialect<'postgresql'> = {
   name: 'postgresql',
   title: 'PostgreSQL',
   schemes: ['postgres://', 'postgresql://'],
   urlForm: 'postgres://…',
   adapterProvider: 'postgres',
+  adapterName: '@prisma/adapter-pg',
   // Keys as native uuid: 16 bytes, ordered byte-wise like the UUID v7 text.
   prisma: { datasource: { provider: 'postgresql' }, idColumnAttributes: ['@db.Uuid'], folder: 'prisma/postgresql' },
   workers: { allowed: true },

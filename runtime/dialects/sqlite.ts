@@ -107,13 +107,14 @@ class SqliteReader implements SqlReader {
   }
 }
 
-/** SQLite. */
+/** The SQLite dialect: the embedded default, one process (module docstring). */
 export const SQLITE: Dialect<'sqlite'> = {
   name: 'sqlite',
   title: 'SQLite',
   schemes: ['file:'],
   urlForm: 'file:<path>',
   adapterProvider: 'sqlite',
+  adapterName: '@prisma/adapter-better-sqlite3',
   prisma: { datasource: { provider: 'sqlite' }, idColumnAttributes: [], folder: 'prisma/sqlite' },
   workers: { allowed: false, reason: 'SQLite is one writer in one process, and subscription events would stay in the worker that published them' },
   errors: {
