@@ -1,8 +1,9 @@
 /**
  * The databases the generated server runs on (issue 12 §3; PRODUCT.md §2), one {@link Dialect}
- * each, and the choice of one by `APP_DATABASE__URL`'s scheme. Adding a database is one file here
- * beside sqlite.ts and postgresql.ts, listed in {@link DIALECTS}, plus its Prisma provider (README
- * "Adding a database"). The generator may import this module (the Prisma schema of each database).
+ * each, and the choice of one by `APP_DATABASE__URL`'s scheme. A database is one file here beside
+ * sqlite.ts and postgresql.ts, listed in {@link DIALECTS}, plus its Prisma provider; README "Adding
+ * a database" says what else libSQL and MySQL would need. The generator may import this module (the
+ * Prisma schema, folder and adapter provider of each database).
  */
 import type { SqlReader } from '../sql-reader.js';
 import type { Dialect, ReaderOptions } from './dialect.js';
