@@ -374,9 +374,10 @@ async function runDev(root: string): Promise<number> {
 /** `init [--reset]`: makes the project a new application (generator/init.ts); prints what it did and what to run next. */
 async function runInit(root: string, reset: boolean): Promise<void> {
   const { initApplication, InitRefusedError } = await import('./init.js');
-  const { providerOf, sqliteFilePath } = await import('../runtime/database.js');
+  const { dialectFor } = await import('../runtime/dialects/index.js');
   const url = config().database.url;
-  const database = providerOf(url) === 'sqlite' ? { kind: 'sqlite' as const, file: sqliteFilePath(url) } : { kind: 'postgresql' as const };
+  const dialect = dialectFor(url);
+  const database = { title: dialect.title, files: dialect.databaseFiles?.(url) };
   let result: ReturnType<typeof initApplication>;
   try {
     result = initApplication({ layout: layoutOf(root), templateDir: TEMPLATE_DIR, reset, database });

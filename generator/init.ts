@@ -32,8 +32,11 @@ export interface InitOptions {
   readonly templateDir: string;
   /** Remove the previous application's `generated/` and SQLite database instead of refusing. */
   readonly reset: boolean;
-  /** The development database (`APP_DATABASE__URL`): a SQLite file, or a PostgreSQL database (never dropped). */
-  readonly database: { readonly kind: 'sqlite'; readonly file: string } | { readonly kind: 'postgresql' };
+  /**
+   * The development database (`APP_DATABASE__URL`): its dialect's title and, when it lives in files
+   * of the project (SQLite), those files; a database on a server is never dropped.
+   */
+  readonly database: { readonly title: string; readonly files: readonly string[] | undefined };
 }
 
 /** What {@link initApplication} did, paths relative to the project root. */
@@ -61,10 +64,6 @@ function filesUnder(dir: string, base = dir): string[] {
 }
 
 /** The SQLite file and the journal files beside it. */
-function sqliteFiles(file: string): string[] {
-  return [file, `${file}-wal`, `${file}-shm`, `${file}-journal`].filter((candidate) => existsSync(candidate));
-}
-
 /** What `generated/` holds, for a message: its migrations per database. */
 function describeGenerated(generatedDir: string): string {
   const counts = PROVIDERS.map((provider) => {
@@ -106,11 +105,9 @@ export function initApplication(options: InitOptions): InitResult {
     }
     stale.push({ path: `${generatedName}/`, what: `the previous application's output, ${describeGenerated(layout.generatedDir)}`, remove: () => rmSync(layout.generatedDir, { recursive: true, force: true }) });
   }
-  if (database.kind === 'sqlite') {
-    const files = sqliteFiles(database.file);
-    if (files.length > 0) {
-      stale.push({ path: relative(database.file), what: "the previous application's development database, its tables and applied migrations", remove: () => files.forEach((file) => rmSync(file, { force: true })) });
-    }
+  const [file, ...companions] = database.files ?? [];
+  if (file) {
+    stale.push({ path: relative(file), what: "the previous application's development database, its tables and applied migrations", remove: () => [file, ...companions].forEach((each) => rmSync(each, { force: true })) });
   }
   if (stale.length > 0 && !reset) {
     throw new InitRefusedError(
@@ -120,8 +117,8 @@ export function initApplication(options: InitOptions): InitResult {
   }
 
   const notes: string[] = [];
-  if (database.kind === 'postgresql' && reset) {
-    notes.push(`APP_DATABASE__URL names a PostgreSQL database; init never drops one: if it holds the previous application's tables and migrations, drop and recreate it (or point APP_DATABASE__URL at a new one) before \`migrate deploy\``);
+  if (database.files === undefined && reset) {
+    notes.push(`APP_DATABASE__URL names a ${database.title} database; init never drops one: if it holds the previous application's tables and migrations, drop and recreate it (or point APP_DATABASE__URL at a new one) before \`migrate deploy\``);
   }
   for (const entry of stale) entry.remove();
   const removed = stale.map((entry) => `${entry.path}: ${entry.what}`);

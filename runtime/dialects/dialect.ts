@@ -92,6 +92,12 @@ export interface Dialect<Name extends string = string> {
   /** What brings the query planner's statistics up to date after migrations and seeds (PRODUCT.md §6). */
   readonly statisticsStatement: string;
   /**
+   * The files holding the database at `url` when it lives in a file of its own (SQLite: the file
+   * and its `-wal`, `-shm`, `-journal` companions), existing ones only; `init --reset` removes them.
+   * Absent for a database on a server, which the tools never drop.
+   */
+  databaseFiles?(url: string): string[];
+  /**
    * The Prisma driver adapter factory of `url` (migrations and the generated client use it). Loads
    * the driver on demand: a server on one database never loads another's.
    */

@@ -3,7 +3,7 @@
  * Prisma's better-sqlite3 driver adapter in WAL mode. One process writes it: more than one worker
  * is refused at boot, and subscription events stay in the process (no event transport).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -129,6 +129,10 @@ export const SQLITE: Dialect<'sqlite'> = {
   // every table, since a fresh connection has used none and plain `PRAGMA optimize` would then
   // skip a table that grew.
   statisticsStatement: 'PRAGMA optimize=0x10002',
+  databaseFiles(url: string): string[] {
+    const file = sqliteFilePath(url);
+    return [file, `${file}-wal`, `${file}-shm`, `${file}-journal`].filter((candidate) => existsSync(candidate));
+  },
   createAdapterFactory,
   async createReader(url: string, options: ReaderOptions = {}): Promise<SqlReader> {
     const { default: Sqlite } = await import('better-sqlite3');
