@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { findDialect, SUPPORTED_URL_FORMS } from './dialects/index.js';
+import { VERSION_TOKEN } from './http/version-token.js';
 import { didYouMean } from './suggest.js';
 
 const DEV_SECRET = 'development-secret-change-me-in-production-0123456789';
@@ -20,8 +21,6 @@ const integer = (min: number, max: number) =>
     .regex(/^-?\d+$/, { message: `expected an integer between ${min} and ${max}` })
     .transform(Number)
     .pipe(z.number().int().min(min, { message: `expected at least ${min}` }).max(max, { message: `expected at most ${max}` }));
-
-const versionToken = /^[A-Za-z0-9.-]{1,32}$/;
 
 /** The validated configuration of a server process. */
 export const configSchema = z.object({
@@ -48,7 +47,7 @@ export const configSchema = z.object({
       .transform((prefix) => (prefix === '' || prefix === '/' ? '' : `/${prefix.replace(/^\/+|\/+$/g, '')}`)),
     versioning: z.enum(['uri', 'header', 'media_type'], { message: 'expected uri, header or media_type' }).default('uri'),
     versionHeader: z.string().regex(/^[A-Za-z0-9-]+$/, { message: 'expected a header name' }).default('X-API-Version'),
-    defaultVersion: z.string().regex(versionToken, { message: 'expected a version token (alphanumerics, ".", "-", at most 32 bytes)' }).optional(),
+    defaultVersion: z.string().regex(VERSION_TOKEN, { message: 'expected a version token (alphanumerics, ".", "-", at most 32 bytes)' }).optional(),
     workers: integer(1, 256).default(1),
     bodyLimit: z.string().regex(/^\d+(b|kb|mb)$/i, { message: 'expected a size such as 100kb or 1mb' }).default('100kb'),
     /** Milliseconds in-flight requests get to finish on SIGTERM. */

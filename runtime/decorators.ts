@@ -86,6 +86,8 @@ export interface RelationOptions {
 export interface BelongsToOptions extends RelationOptions {
   /** The column of this entity holding the parent's primary key, for example `'orgId'`. */
   column: string;
+  /** Not accepted: `via` goes on the parent's `@HasMany` (spec §2.6). Present only so `generate` can say so. */
+  via?: never;
 }
 
 /** Options of {@link HasMany}. */
@@ -171,6 +173,14 @@ export interface OperationOptions {
   name?: string;
   /** Marks the field `@deprecated(reason:)`; the schema is unversioned (spec §9.5). */
   deprecationReason?: string;
+  /** Not accepted: the GraphQL schema is unversioned (spec §9.5). Present only so `generate` can say so. */
+  version?: never;
+}
+
+/** Options of {@link ResolveField}. */
+export interface ResolveFieldOptions {
+  /** The field name on the wire. Default: the method name in camelCase. */
+  name?: string;
 }
 
 /** Options accepted by `@Resolver` (a resolver takes no `version`: spec §9.5). */
@@ -213,7 +223,7 @@ export function Subscription(_options: SubscriptionOptions = {}): MethodDecorato
  * A computed field on the resolver's entity type: the method takes the parent object and
  * returns a value or a list (spec §2.1), in place of an unexposed relation for example.
  */
-export function ResolveField(_options: OperationOptions = {}): MethodDecorator {
+export function ResolveField(_options: ResolveFieldOptions = {}): MethodDecorator {
   return inertMember;
 }
 
@@ -356,22 +366,28 @@ export function McpHost(_options: McpHostOptions = {}): ClassDecorator {
   return inertClass;
 }
 
+/** Options of transports that take no version (spec §9.5): job processors, scheduled tasks, listeners. */
+export interface UnversionedOptions {
+  /** Not accepted: see spec §9.5 for what each of these transports does instead. Present only so `generate` can say so. */
+  version?: never;
+}
+
 /** A job processor; the queue's name is its address. */
-export function Processor(_queue: string, _options: { version?: never } = {}): ClassDecorator {
+export function Processor(_queue: string, _options: UnversionedOptions = {}): ClassDecorator {
   return inertClass;
 }
 
 /** A scheduled task; no caller, no wire. */
-export function Cron(_expression: string, _options: { version?: never } = {}): MethodDecorator {
+export function Cron(_expression: string, _options: UnversionedOptions = {}): MethodDecorator {
   return inertMember;
 }
 
 /** An in-process event listener; no caller, no wire. */
-export function OnEvent(_event: string, _options: { version?: never } = {}): MethodDecorator {
+export function OnEvent(_event: string, _options: UnversionedOptions = {}): MethodDecorator {
   return inertMember;
 }
 
-/** Sets the success status of a route (default: 201 for POST, 200 otherwise). */
+/** Sets the success status of a route (default: 201 for POST, 204 for a route returning nothing, 200 otherwise). */
 export function HttpCode(_status: number): MethodDecorator {
   return inertMember;
 }

@@ -9,7 +9,10 @@ import type { RequestContext } from '../context.js';
 import type { Page } from '../keyset.js';
 import { problem, sendProblem } from './problem.js';
 
-/** HTTP methods routes use. */
+/**
+ * HTTP methods routes use: the one method type of the project. The generator reads the route
+ * decorators (`@Get`, `@Post`, …) into these through runtime/decorator-signatures.ts.
+ */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a route handler receives. */

@@ -49,9 +49,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
 import type { HttpMethod, RouteDefinition } from './routes.js';
-
-/** Valid version tokens (spec §8): alphanumerics, `.` and `-`, at most 32 bytes. */
-export const VERSION_TOKEN = /^[A-Za-z0-9.-]{1,32}$/;
+import { VERSION_TOKEN } from './version-token.js';
 
 /** How callers state a version (`APP_HTTP__VERSIONING`). */
 export type VersioningStrategy = 'uri' | 'header' | 'media_type';
