@@ -1,7 +1,9 @@
 /**
- * The generator, staged (STYLE.md): parse → model → validate → emit → write. Validation collects
- * every error and nothing is written when any exists. Only the last step touches `generated/`,
- * and it refuses to write into a folder that lacks the generator's marker.
+ * The generator, staged (docs: STYLE.md "Our pipeline"): parse → resolve → validate → emit →
+ * write. `parse/` records what the declarations say, `resolve/` decides what they mean (one
+ * indexed model), every rule reads that model and every finding is collected; nothing is written
+ * when any error exists. Only the last step touches `generated/`, and it refuses to write into a
+ * folder that lacks the generator's marker.
  *
  * `check` mode writes nothing: it reports what `write` would change (stale files, a missing
  * migration, a stale Prisma client), which is what CI runs.
@@ -12,14 +14,14 @@ import path from 'node:path';
 import { buildSchema, findBreakingChanges, findDangerousChanges } from 'graphql';
 import { readMigrationFolders } from '../runtime/migrations.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
-import { resolveApplication } from './model/application.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
-import { clientPath, migrationsPath, PROVIDERS, type Provider, SDL_PATH, schemaPath } from './paths.js';
+import { clientPath, DATABASE_KINDS, type DatabaseKind, migrationsPath, SDL_PATH, schemaPath } from './paths.js';
 import { runPrismaGenerate } from './emit/prisma/client.js';
 import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
 import type { GeneratedFile } from './emit/writer.js';
 import { parseDeclarations } from './parse/declarations.js';
 import type { ProjectLayout } from './parse/project.js';
+import { resolveApp } from './resolve/index.js';
 import { validate } from './validate/index.js';
 
 /** A change of the GraphQL schema against the committed SDL (graphql-js `findBreakingChanges`). */
@@ -60,10 +62,10 @@ export interface GenerateResult {
   readonly changed: readonly string[];
   /** Output paths removed (write) or that would be removed (check). */
   readonly removed: readonly string[];
-  /** The migrations added (write) or missing (check), per provider. */
-  readonly migrations: Readonly<Partial<Record<Provider, PlannedMigration>>>;
-  /** The providers whose Prisma client was regenerated (write) or is stale (check). */
-  readonly prismaClientsChanged: readonly Provider[];
+  /** The migrations added (write) or missing (check), per database. */
+  readonly migrations: Readonly<Partial<Record<DatabaseKind, PlannedMigration>>>;
+  /** The databases whose Prisma client was regenerated (write) or is stale (check). */
+  readonly prismaClientsChanged: readonly DatabaseKind[];
   /** Changes against the committed SDL that break clients (nothing is written while any stands, unless allowed). */
   readonly breaking: readonly SchemaChange[];
   /** Changes that may surprise clients (printed, never blocking). */
@@ -124,22 +126,26 @@ export interface PlannedOutput {
   readonly diagnostics: readonly Diagnostic[];
   /** Every emitted text file (empty when a declaration is invalid). */
   readonly files: readonly GeneratedFile[];
-  /** The committed Prisma schema each provider's migration starts from (undefined: none yet). */
-  readonly previousSchemas: Readonly<Record<Provider, string | undefined>>;
-  /** The migration each provider's schema change needs, if any. */
-  readonly migrations: Readonly<Partial<Record<Provider, PlannedMigration>>>;
+  /** The committed Prisma schema each database's migration starts from (undefined: none yet). */
+  readonly previousSchemas: Readonly<Record<DatabaseKind, string | undefined>>;
+  /** The migration each database's schema change needs, if any. */
+  readonly migrations: Readonly<Partial<Record<DatabaseKind, PlannedMigration>>>;
   readonly timings: Readonly<Record<string, number>>;
 }
 
 /**
- * Parses, validates and emits in memory; plans the migration against the committed schema.
- * Throws {@link OutputFolderError} when the committed migrations lack their schema snapshot.
+ * Parses, resolves, validates and emits in memory; plans the migration against the committed
+ * schema. Takes the project layout (and the order to read files in, for determinism tests);
+ * returns the diagnostics, and the files and migrations when there is no error. Throws
+ * {@link OutputFolderError} when the committed migrations lack their schema snapshot.
  */
 export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'reversed' = 'sorted'): Promise<PlannedOutput> {
   const watch = new Stopwatch();
-  const model = parseDeclarations(layout, { fileOrder });
+  const declared = parseDeclarations(layout, { fileOrder });
   watch.lap('parse');
-  const diagnostics = validate(model);
+  const app = resolveApp(declared);
+  watch.lap('resolve');
+  const diagnostics = validate(app);
   watch.lap('validate');
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
     return { diagnostics, files: [], previousSchemas: { sqlite: undefined, postgresql: undefined }, migrations: {}, timings: watch.timings };
@@ -147,20 +153,21 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
   const outputDir = layout.generatedDir;
   const outputName = path.relative(layout.root, outputDir).split(path.sep).join('/');
   const runtimeName = path.relative(layout.root, layout.runtimeDir).split(path.sep).join('/');
-  const files = emitFiles({ model, application: resolveApplication(model), outputDir: outputName, runtimeDir: runtimeName });
+  const files = emitFiles({ app, outputDir: outputName, runtimeDir: runtimeName });
   watch.lap('emit');
-  const previousSchemas = { sqlite: undefined, postgresql: undefined } as Record<Provider, string | undefined>;
-  const migrations: Partial<Record<Provider, PlannedMigration>> = {};
-  for (const provider of PROVIDERS) {
-    const previous = readIfExists(path.join(outputDir, schemaPath(provider)));
-    previousSchemas[provider] = previous;
-    const next = files.find((file) => file.path === schemaPath(provider))?.content ?? '';
-    const existing = readMigrationFolders(path.join(outputDir, migrationsPath(provider)));
+  const emitted = new Map(files.map((file) => [file.path, file.content]));
+  const previousSchemas = { sqlite: undefined, postgresql: undefined } as Record<DatabaseKind, string | undefined>;
+  const migrations: Partial<Record<DatabaseKind, PlannedMigration>> = {};
+  for (const database of DATABASE_KINDS) {
+    const previous = readIfExists(path.join(outputDir, schemaPath(database)));
+    previousSchemas[database] = previous;
+    const next = emitted.get(schemaPath(database)) ?? '';
+    const existing = readMigrationFolders(path.join(outputDir, migrationsPath(database)));
     if (previous === undefined && existing.length > 0) {
-      throw new OutputFolderError(`${path.posix.join(outputName, migrationsPath(provider))} has migrations but ${path.posix.join(outputName, schemaPath(provider))} is missing; restore it from version control (it records the schema the last migration leads to)`);
+      throw new OutputFolderError(`${path.posix.join(outputName, migrationsPath(database))} has migrations but ${path.posix.join(outputName, schemaPath(database))} is missing; restore it from version control (it records the schema the last migration leads to)`);
     }
     const migration = previous === next ? undefined : await planMigration(previous, next, existing);
-    if (migration) migrations[provider] = migration;
+    if (migration) migrations[database] = migration;
   }
   watch.lap('migrations');
   return { diagnostics, files, previousSchemas, migrations, timings: watch.timings };
@@ -177,19 +184,19 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   if (files.length === 0) return { diagnostics, changed: [], removed: [], migrations: {}, prismaClientsChanged: [], breaking: [], dangerous: [], timings: plan.timings };
   const watch = new Stopwatch();
   const outputDir = layout.generatedDir;
-  const schemaOf = (provider: Provider): string => files.find((file) => file.path === schemaPath(provider))?.content ?? '';
   const emitted = new Map(files.map((file) => [file.path, file.content]));
+  const schemaOf = (database: DatabaseKind): string => emitted.get(schemaPath(database)) ?? '';
   const changed = files.filter((file) => readIfExists(path.join(outputDir, file.path)) !== file.content).map((file) => file.path);
   const removed = listFiles(outputDir).filter((file) => !emitted.has(file) && !isToolManaged(file));
-  const sdl = files.find((file) => file.path === SDL_PATH)?.content ?? '';
+  const sdl = emitted.get(SDL_PATH) ?? '';
   const { breaking, dangerous } = compareSchemas(readIfExists(path.join(outputDir, SDL_PATH)), sdl);
   if (breaking.length > 0 && !options.allowBreaking) {
     return { diagnostics, changed, removed, migrations, prismaClientsChanged: [], breaking, dangerous, timings: plan.timings };
   }
 
   if (mode === 'check') {
-    const stale = options.prismaClient === false ? [] : await Promise.all(PROVIDERS.map((provider) => isPrismaClientStale(schemaOf(provider), path.join(outputDir, clientPath(provider)))));
-    const prismaClientsChanged = PROVIDERS.filter((_provider, index) => stale[index] === true);
+    const stale = options.prismaClient === false ? [] : await Promise.all(DATABASE_KINDS.map((database) => isPrismaClientStale(schemaOf(database), path.join(outputDir, clientPath(database)))));
+    const prismaClientsChanged = DATABASE_KINDS.filter((_database, index) => stale[index] === true);
     watch.lap('prisma');
     return { diagnostics, changed, removed, migrations, prismaClientsChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
   }
@@ -197,19 +204,19 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   assertMarked(outputDir);
   writeFiles(outputDir, files.filter((file) => changed.includes(file.path)));
   for (const file of removed) rmSync(path.join(outputDir, file));
-  for (const provider of PROVIDERS) {
-    const migration = migrations[provider];
+  for (const database of DATABASE_KINDS) {
+    const migration = migrations[database];
     if (!migration) continue;
-    writeFiles(path.join(outputDir, migrationsPath(provider)), [
+    writeFiles(path.join(outputDir, migrationsPath(database)), [
       { path: `${migration.name}/migration.sql`, content: migration.script },
-      { path: 'migration_lock.toml', content: migrationLock(provider) },
+      { path: 'migration_lock.toml', content: migrationLock(database) },
     ]);
   }
   watch.lap('write');
   const prismaClientsChanged =
-    options.prismaClient === false ? [] : PROVIDERS.filter((provider) => previousSchemas[provider] !== schemaOf(provider) || !existsSync(path.join(outputDir, clientPath(provider), 'client.ts')));
-  // One CLI process per provider, side by side.
-  await Promise.all(prismaClientsChanged.map((provider) => runPrismaGenerate(path.join(outputDir, schemaPath(provider)))));
+    options.prismaClient === false ? [] : DATABASE_KINDS.filter((database) => previousSchemas[database] !== schemaOf(database) || !existsSync(path.join(outputDir, clientPath(database), 'client.ts')));
+  // One CLI process per database, side by side.
+  await Promise.all(prismaClientsChanged.map((database) => runPrismaGenerate(path.join(outputDir, schemaPath(database)))));
   watch.lap('prisma');
   return { diagnostics, changed, removed, migrations, prismaClientsChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
 }

@@ -3,7 +3,7 @@
  * id, a `file:line:col` span and a message naming the fix; `related` points at other places
  * involved (the first declaration of a duplicate, for example).
  */
-import type { SourceSpan } from '../model/model.js';
+import type { SourceSpan } from '../model/types.js';
 
 /** `error` stops `generate`; `warning` is printed and generation goes on. */
 export type Severity = 'error' | 'warning';

@@ -17,7 +17,7 @@ import { emitRoutes } from './http/routes.js';
 import { emitOpenApi } from './openapi/catalog.js';
 import { emitPrismaSchema } from './prisma/schema.js';
 import type { GeneratedFile } from './writer.js';
-import { PROVIDERS, schemaPath } from '../paths.js';
+import { DATABASE_KINDS, schemaPath } from '../paths.js';
 
 /** The marker file: `generate` refuses to clear an output folder without it. */
 export const MARKER_FILE = 'README.md';
@@ -41,8 +41,8 @@ Follow a request from route to SQL:
 2. \`entities/*.controller.ts\` / \`entities/*.resolver.ts\` → \`entities/*.service.ts\`: your code.
 3. \`repositories/*.repository.ts\`: scoped data access, implemented in \`runtime/repository.ts\`;
    the row scope comes from the caller's ability (\`entities/abilities.ts\`).
-4. \`prisma/<provider>/client/\`: the Prisma client of SQLite or PostgreSQL (picked from
-   \`APP_DATABASE__URL\`); \`prisma/<provider>/schema.prisma\` and \`prisma/<provider>/migrations/\`
+4. \`prisma/<database>/client/\`: the Prisma client of SQLite or PostgreSQL (picked from
+   \`APP_DATABASE__URL\`); \`prisma/<database>/schema.prisma\` and \`prisma/<database>/migrations/\`
    describe the tables.
 
 Also here: \`schema.graphql\` (the SDL), \`container.ts\` (providers, dependencies first),
@@ -52,11 +52,15 @@ Also here: \`schema.graphql\` (the SDL), \`container.ts\` (providers, dependenci
 }
 
 
-/** All emitted text files except migrations and the Prisma client (which need tools). */
+/**
+ * Every emitted text file except migrations and the Prisma client (which need tools).
+ * Takes the emit context (the resolved model and the output layout); returns the files sorted by
+ * path. Pure: writes nothing (docs: STYLE.md, only the pipeline's last step writes).
+ */
 export function emitFiles(context: EmitContext): GeneratedFile[] {
   const files: GeneratedFile[] = [
     emitReadme(),
-    ...PROVIDERS.map((provider) => ({ path: schemaPath(provider), content: emitPrismaSchema(context.model.entities, context.model.enums, provider) })),
+    ...DATABASE_KINDS.map((database) => ({ path: schemaPath(database), content: emitPrismaSchema(context.app, database) })),
     emitSdl(context),
     emitEntities(context),
     emitDatabase(context),

@@ -4,12 +4,12 @@
  */
 import type { ParamModel, PipeModel } from '../model/model.js';
 import { pipesConstant } from '../model/naming.js';
-import { type ImportSet, type TypeScriptFile, writeDoc } from './writer.js';
+import { type ImportSet, quote, type TypeScriptFile, writeDoc } from './writer.js';
 
 /** `new Pipe(args)` source for a pipe, importing what it names. */
 export function pipeExpression(pipe: PipeModel, imports: ImportSet): string {
   const className = imports.ref(pipe.class);
-  const args = pipe.args.map((argument) => (argument.kind === 'ref' ? imports.ref(argument.ref) : argument.text));
+  const args = pipe.args.map((argument) => (argument.kind === 'ref' ? imports.ref(argument.ref) : typeof argument.value === 'string' ? quote(argument.value) : String(argument.value)));
   return `new ${className}(${args.join(', ')})`;
 }
 

@@ -1,87 +1,29 @@
 /**
- * The intermediate model: everything the generator knows about an application, as plain
- * readonly data (no ts-morph node gets past `parse/`). Validation rules read it; emitters
- * turn it into files. JSON-snapshottable, so rules are testable without parsing.
+ * The resolved model (docs: STYLE.md "Our pipeline", after Prisma's DMMF helper): everything the
+ * generator knows about an application, decided once by `resolve/` from what `parse/` read
+ * (model/declarations.ts) — defaults applied, key types normalised, each relation's key column,
+ * each route's status, reply kind and page parameters, what every operation returns, what is
+ * mounted — with lookups as maps. Validation rules and emitters read only this model; none of
+ * them searches lists or re-derives a fact another one already decided.
+ *
+ * Plain readonly data (no ts-morph node gets past `parse/`): rules are testable without parsing.
  */
-
-/** A position in a declaration file; `file` is relative to the project root, with `/`. */
-export interface SourceSpan {
-  readonly file: string;
-  /** 1-based line. */
-  readonly line: number;
-  /** 1-based column. */
-  readonly column: number;
-}
-
-/** Where an importable value is declared: emitters import `exportName` from `file`. */
-export interface SourceRef {
-  readonly file: string;
-  readonly exportName: string;
-}
-
-/** Scalars on the wire (spec §4.1): `ID` for keys, `DateTime` as an ISO-8601 string. */
-export type ScalarName = 'ID' | 'String' | 'Int' | 'Float' | 'Boolean' | 'DateTime';
-
-/** A named type a field, argument or return value refers to. */
-export type NamedType =
-  | { readonly kind: 'scalar'; readonly name: ScalarName }
-  | { readonly kind: 'enum'; readonly name: string }
-  | { readonly kind: 'entity'; readonly name: string }
-  | { readonly kind: 'input'; readonly name: string }
-  | { readonly kind: 'unsupported'; readonly text: string; readonly reason: string };
-
-/** A value's shape: a named type, possibly a list, possibly nullable. List items are non-null. */
-export interface TypeShape {
-  readonly named: NamedType;
-  readonly list: boolean;
-  readonly nullable: boolean;
-}
-
-/**
- * What an operation returns after unwrapping `Promise`:
- * `value` (T, T | null, T[]), or `page` (`Page<T>`, a keyset page). `result` marks `Result<…>`.
- */
-export type ReturnShape =
-  | { readonly kind: 'value'; readonly type: TypeShape; readonly result: boolean }
-  | { readonly kind: 'page'; readonly item: NamedType; readonly result: boolean }
-  | { readonly kind: 'void' };
-
-/** An enum: a string-literal union type alias (`type PostStatus = 'draft' | 'published'`). */
-export interface EnumModel {
-  readonly kind: 'enum';
-  readonly name: string;
-  readonly values: readonly string[];
-  readonly doc: string | undefined;
-  readonly span: SourceSpan;
-}
-
-/** An input object type: an interface or object type alias used as an argument type. */
-export interface InputModel {
-  readonly kind: 'input';
-  readonly name: string;
-  readonly fields: readonly InputFieldModel[];
-  readonly doc: string | undefined;
-  readonly span: SourceSpan;
-}
-
-/** One field of an input object. */
-export interface InputFieldModel {
-  readonly name: string;
-  readonly type: TypeShape;
-  readonly doc: string | undefined;
-  readonly span: SourceSpan;
-}
+import type { DecoratorTarget } from '../../runtime/decorator-signatures.js';
+import type { HttpMethod, ReplyKind } from '../../runtime/http/routes.js';
+import type { DeclaredDecorator, MethodCallModel } from './declarations.js';
+import type { EnumModel, InputModel, ReturnShape, SourceRef, SourceSpan, TypeShape } from './types.js';
 
 /** A stored column of an entity. */
 export interface ColumnModel {
   readonly kind: 'column';
   readonly name: string;
+  /** The wire type; the primary key and every belongs_to column are `ID` (PRODUCT.md §2). */
   readonly type: TypeShape;
   readonly primaryKey: boolean;
   readonly unique: boolean;
   /** Literal default, or `'now'`. */
   readonly default: string | number | boolean | undefined;
-  /** Whether the column is on the wire (GraphQL type, REST bodies). */
+  /** Whether the column is on the wire (GraphQL type, REST bodies). Default true. */
   readonly exposed: boolean;
   readonly doc: string | undefined;
   readonly span: SourceSpan;
@@ -90,30 +32,80 @@ export interface ColumnModel {
 /** A relation declared on an entity (spec §2.1, §2.6). */
 export type RelationModel = BelongsToModel | HasManyModel;
 
-/** belongs_to: this entity's `column` holds the `target`'s primary key. */
+/** belongs_to: this entity's key column holds the target's primary key (direction: to one parent). */
 export interface BelongsToModel {
   readonly kind: 'belongsTo';
   readonly name: string;
-  readonly target: string;
-  readonly column: string;
+  /** The entity declaring it. */
+  readonly entity: string;
+  /** The target as written (`() => Org`), undefined when it is not a thunk. */
+  readonly target: string | undefined;
+  /** Whether the target is an `@Entity()`. */
+  readonly targetKnown: boolean;
+  readonly targetSpan: SourceSpan | undefined;
+  /** The column named by `column:` — this entity's column holding the parent's id. */
+  readonly keyColumn: string | undefined;
+  readonly keyColumnSpan: SourceSpan | undefined;
+  /** Whether the entity declares that column. */
+  readonly keyColumnKnown: boolean;
+  /** Whether the key column is nullable (the parent is optional). */
+  readonly optional: boolean;
+  /** The has_many on the target that follows this key, when one is declared. */
+  readonly inverse: string | undefined;
+  /** Whether it gets a GraphQL field. Default false. */
   readonly exposed: boolean;
-  /** `via` written here is refused (spec §2.6); kept to report it. */
+  /** `via` written here (refused: spec §2.6), to report it. */
   readonly viaSpan: SourceSpan | undefined;
+  /** A complexity override (spec §8), and where it is written. */
   readonly complexity: string | undefined;
-  readonly nullable: boolean;
+  readonly complexitySpan: SourceSpan | undefined;
   readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
 
-/** has_many: rows of `target` whose key column (`via`, or the only one) points here. */
+/**
+ * The key a has_many follows, decided once: `resolved` (the child's belongs_to), or why not —
+ * `unknown` when the target or one of the child's keys is itself unknown (another rule reports
+ * that, so rules about the key stay silent), `missing`, `ambiguous`, or `viaUnknown`.
+ */
+export type HasManyKey =
+  | { readonly kind: 'resolved'; readonly key: BelongsToModel }
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'ambiguous'; readonly candidates: readonly BelongsToModel[] }
+  | { readonly kind: 'viaUnknown'; readonly candidates: readonly BelongsToModel[] };
+
+/** has_many: rows of the target whose key column points here (direction: to many children). */
 export interface HasManyModel {
   readonly kind: 'hasMany';
   readonly name: string;
-  readonly target: string;
+  readonly entity: string;
+  readonly target: string | undefined;
+  readonly targetKnown: boolean;
+  readonly targetSpan: SourceSpan | undefined;
   readonly via: string | undefined;
+  readonly viaSpan: SourceSpan | undefined;
+  readonly key: HasManyKey;
+  /** The child's column it follows, when the key is resolved. */
+  readonly keyColumn: string | undefined;
   readonly exposed: boolean;
+  /** A complexity override (spec §8), and where it is written. */
   readonly complexity: string | undefined;
+  readonly complexitySpan: SourceSpan | undefined;
   readonly doc: string | undefined;
+  readonly span: SourceSpan;
+}
+
+/** A belongs_to of another entity pointing here, with the has_many following it (Prisma back-relations). */
+export interface InverseModel {
+  readonly child: string;
+  readonly key: BelongsToModel;
+  readonly hasMany: HasManyModel | undefined;
+}
+
+/** A multi-column unique constraint. */
+export interface UniqueModel {
+  readonly columns: readonly string[];
   readonly span: SourceSpan;
 }
 
@@ -122,11 +114,18 @@ export interface EntityModel {
   readonly kind: 'entity';
   readonly name: string;
   readonly source: SourceRef;
+  /** Whether it is on the wire. Default true. */
   readonly exposed: boolean;
   readonly columns: readonly ColumnModel[];
+  readonly columnByName: ReadonlyMap<string, ColumnModel>;
+  readonly primaryKeys: readonly ColumnModel[];
+  /** Keyed by a single `id` column: it gets a repository (cursors are ids). */
+  readonly keyed: boolean;
   readonly relations: readonly RelationModel[];
+  /** belongs_to relations of other entities (and its own) pointing at this one, by child then declaration order. */
+  readonly inverses: readonly InverseModel[];
   /** Multi-column unique constraints, in declared order. */
-  readonly uniques: readonly (readonly string[])[];
+  readonly uniques: readonly UniqueModel[];
   readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
@@ -139,14 +138,18 @@ export interface PipeModel {
   readonly span: SourceSpan;
 }
 
-/** One constructor argument of a pipe. */
-export type PipeArgument =
-  | { readonly kind: 'ref'; readonly ref: SourceRef }
-  | { readonly kind: 'literal'; readonly text: string }
-  | { readonly kind: 'unsupported'; readonly text: string };
+/** One constructor argument of a pipe: an exported value, or a literal. */
+export type PipeArgument = { readonly kind: 'ref'; readonly ref: SourceRef } | { readonly kind: 'literal'; readonly value: string | number | boolean };
 
 /** Where an HTTP route parameter comes from. */
 export type ParamSource = 'arg' | 'path' | 'query' | 'body';
+
+/**
+ * How a handler obtains a parameter's value, decided once: a GraphQL `argument`; for a keyset
+ * route, the `pageSize` (`first`, clamped) and the `cursor` (`after`, parsed); a `pathText`
+ * segment passed as text, a `path` segment or `query` value coerced to its type, or the `body`.
+ */
+export type ParamBinding = 'argument' | 'pageSize' | 'cursor' | 'pathText' | 'path' | 'query' | 'body';
 
 /** One parameter of an operation or route method. */
 export interface ParamModel {
@@ -155,6 +158,7 @@ export interface ParamModel {
   /** Written `name?:` — an absent or null argument is passed as `undefined`. */
   readonly optional: boolean;
   readonly source: ParamSource;
+  readonly binding: ParamBinding;
   readonly pipes: readonly PipeModel[];
   readonly span: SourceSpan;
 }
@@ -162,25 +166,50 @@ export interface ParamModel {
 /** An access posture (spec §1, §5): exactly one per operation. */
 export type PostureModel =
   | { readonly kind: 'public'; readonly span: SourceSpan }
-  | { readonly kind: 'authorized'; readonly action: string; readonly subject: string; readonly span: SourceSpan };
+  | { readonly kind: 'authorized'; readonly action: string; readonly subject: string; readonly subjectSpan: SourceSpan; readonly span: SourceSpan };
+
+/**
+ * A posture decorator as written: a posture, or an `@Authorized(…)` whose arguments could not be
+ * read (rule `decorator-argument-invalid` reports it; posture rules count it as written).
+ */
+export type WrittenPosture = PostureModel | { readonly kind: 'unreadable'; readonly span: SourceSpan };
+
+/** A guard bound to a class or method; `ref` is undefined when the name could not be followed. */
+export interface GuardBinding {
+  readonly name: string;
+  readonly ref: SourceRef | undefined;
+  readonly span: SourceSpan;
+}
+
+/** GraphQL root types. */
+export type OperationType = 'query' | 'mutation' | 'subscription';
 
 /** A GraphQL root field: query, mutation or subscription (spec §4.1). */
 export interface OperationModel {
   readonly kind: 'operation';
-  readonly operationType: 'query' | 'mutation' | 'subscription';
-  /** The field name on the wire. */
+  readonly operationType: OperationType;
+  /** `Query`, `Mutation` or `Subscription`. */
+  readonly rootType: string;
+  /** The field name on the wire (`name:` or the camelCase method name). */
   readonly fieldName: string;
   readonly methodName: string;
-  /** The resolver class declaring it. */
+  /** The resolver class declaring it, and its file. */
   readonly owner: string;
+  readonly file: string;
   readonly params: readonly ParamModel[];
   readonly returns: ReturnShape;
-  /** Every posture decorator written (validation requires exactly one). */
-  readonly postures: readonly PostureModel[];
+  /** The entity it returns (alone, in a list or in a page), if any. */
+  readonly returnedEntity: string | undefined;
+  /** The posture in force (the first written); `postures` holds every one written. */
+  readonly posture: PostureModel | undefined;
+  readonly postures: readonly WrittenPosture[];
   readonly guards: readonly GuardBinding[];
+  /** Global, resolver and operation guards, each once (spec §5.2). */
+  readonly guardChain: readonly GuardBinding[];
   readonly complexity: string | undefined;
+  readonly complexitySpan: SourceSpan | undefined;
   readonly deprecationReason: string | undefined;
-  /** Subscriptions: the event topic. */
+  /** Subscriptions: the event topic (`topic:` or the field name). */
   readonly topic: string | undefined;
   /** A `version` written on it (refused: spec §9.5). */
   readonly versionSpan: SourceSpan | undefined;
@@ -194,40 +223,46 @@ export interface FieldResolverModel {
   readonly fieldName: string;
   readonly methodName: string;
   readonly owner: string;
+  readonly file: string;
   readonly entity: string | undefined;
-  /** The parent parameter (first) and any further arguments. */
+  /** Arguments after the parent parameter. */
   readonly params: readonly ParamModel[];
   readonly returns: ReturnShape;
+  readonly returnedEntity: string | undefined;
+  /** A complexity override (spec §8), and where it is written. */
   readonly complexity: string | undefined;
+  readonly complexitySpan: SourceSpan | undefined;
   readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
 
-/** A guard bound to a class or method. */
-export interface GuardBinding {
-  readonly guard: SourceRef;
-  readonly span: SourceSpan;
+/** What a constructor dependency resolves to. */
+export type DependencyTarget =
+  | { readonly kind: 'provider'; readonly provider: string }
+  | { readonly kind: 'repository'; readonly entity: string }
+  | { readonly kind: 'builtin'; readonly builtin: BuiltinProvider }
+  | { readonly kind: 'missing' };
+
+/** A provider the runtime library supplies. */
+export interface BuiltinProvider {
+  readonly ref: SourceRef;
+  /** `services`: made by the runtime at boot (one per process); `container`: constructed in the container when a module lists it. */
+  readonly constructedBy: 'services' | 'container';
 }
 
 /** A constructor dependency of a provider, by its declared type. */
 export interface DependencyModel {
   readonly parameterName: string;
-  readonly typeName: string;
-  /** Where the type is declared, when it resolves to an exported class. */
+  /** The class the type names (its export name, or the type as written); undefined when untyped. */
+  readonly typeName: string | undefined;
   readonly source: SourceRef | undefined;
+  /** What the container passes for it, in the mounted application. */
+  readonly target: DependencyTarget;
   readonly span: SourceSpan;
 }
 
 /** What a class is, by its decorator. */
 export type ProviderRole = 'service' | 'resolver' | 'controller' | 'abilities' | 'gateway' | 'mcpHost' | 'processor';
-
-/** A call in a method body the generator can follow: `this.dependency.method(…)` or `this.method(…)`. */
-export interface MethodCallModel {
-  /** The constructor parameter called through, or undefined for a method of the same class. */
-  readonly dependency: string | undefined;
-  readonly method: string;
-  readonly span: SourceSpan;
-}
 
 /** What one method of a provider calls, as far as it can be read without running it. */
 export interface MethodModel {
@@ -237,15 +272,15 @@ export interface MethodModel {
   readonly unscopedCalls: readonly SourceSpan[];
 }
 
-/** A class the container constructs. */
+/** An injectable class the container constructs ("provider" always means this, never a database). */
 export interface ProviderModel {
   readonly kind: 'provider';
   readonly name: string;
   readonly role: ProviderRole;
   readonly source: SourceRef;
   readonly dependencies: readonly DependencyModel[];
-  /** Its methods with a body, in declaration order. */
-  readonly methods: readonly MethodModel[];
+  /** Its methods with a body, by name. */
+  readonly methodByName: ReadonlyMap<string, MethodModel>;
   readonly span: SourceSpan;
 }
 
@@ -253,7 +288,12 @@ export interface ProviderModel {
 export interface ResolverModel {
   readonly kind: 'resolver';
   readonly name: string;
+  readonly file: string;
+  /** The entity type its computed fields extend (`@Resolver(() => User)`), as written. */
   readonly entity: string | undefined;
+  readonly entitySpan: SourceSpan | undefined;
+  /** Whether an entity argument was written at all (possibly unreadable). */
+  readonly entityWritten: boolean;
   readonly operations: readonly OperationModel[];
   readonly fieldResolvers: readonly FieldResolverModel[];
   readonly guards: readonly GuardBinding[];
@@ -262,8 +302,17 @@ export interface ResolverModel {
   readonly span: SourceSpan;
 }
 
-/** HTTP methods a route may declare. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** A version as written, with where. */
+export interface VersionToken {
+  readonly version: string;
+  readonly span: SourceSpan;
+}
+
+/** The page parameters of a keyset route (spec §4.2): `first` and `after`, when declared. */
+export interface PageParameters {
+  readonly first: ParamModel | undefined;
+  readonly after: ParamModel | undefined;
+}
 
 /** One HTTP route (spec §4.2, §4.3). */
 export interface RouteModel {
@@ -271,17 +320,32 @@ export interface RouteModel {
   readonly method: HttpMethod;
   /** Path relative to the controller path (`''`, `':id'`, `':id/publish'`). */
   readonly path: string;
+  /** The full path without prefix or version: `/posts/:id/publish`. */
+  readonly fullPath: string;
+  /** Its `:name` segments, in order. */
+  readonly pathParameters: readonly string[];
   readonly methodName: string;
   readonly owner: string;
+  readonly file: string;
   readonly params: readonly ParamModel[];
   readonly returns: ReturnShape;
-  readonly postures: readonly PostureModel[];
-  readonly guards: readonly GuardBinding[];
-  /** Route-level versions (`@Version`), or undefined for all of the controller's. */
-  readonly versions: readonly string[] | undefined;
+  readonly returnedEntity: string | undefined;
+  /** How the result is sent (runtime/http/routes.ts). */
+  readonly reply: ReplyKind;
+  /** The success status: `@HttpCode`, else 201 for POST, 204 when it returns nothing, else 200. */
+  readonly status: number;
+  readonly takesBody: boolean;
+  readonly posture: PostureModel | undefined;
+  readonly postures: readonly WrittenPosture[];
+  /** The versions it mounts under: the route's `@Version`, else its controller's. */
+  readonly versions: readonly string[];
+  /** The versions `@Version` names, when written. */
+  readonly routeVersions: readonly VersionToken[] | undefined;
   readonly versionSpan: SourceSpan | undefined;
+  /** `pagination:` as written (`'cursor'` is the default for a page). */
   readonly pagination: 'cursor' | 'none' | undefined;
-  readonly httpCode: number | undefined;
+  /** For a route returning a keyset page: its page parameters. */
+  readonly page: PageParameters | undefined;
   readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
@@ -290,12 +354,15 @@ export interface RouteModel {
 export interface ControllerModel {
   readonly kind: 'controller';
   readonly name: string;
+  readonly file: string;
   readonly path: string;
   /** Declared versions; empty for an unversioned controller. */
   readonly versions: readonly string[];
+  readonly versionTokens: readonly VersionToken[];
+  /** False when a declared version could not be read (rules comparing versions stay silent). */
+  readonly versionsKnown: boolean;
   readonly versionSpan: SourceSpan | undefined;
   readonly routes: readonly RouteModel[];
-  readonly guards: readonly GuardBinding[];
   readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
@@ -313,6 +380,7 @@ export interface UnversionedTransportModel {
 export interface GatewayModel {
   readonly kind: 'gateway';
   readonly name: string;
+  readonly file: string;
   readonly path: string;
   readonly version: string | undefined;
   readonly versionSpan: SourceSpan | undefined;
@@ -326,30 +394,22 @@ export interface GatewayHandlerModel {
   readonly methodName: string;
   /** Whether the method takes the message's data as its parameter. */
   readonly takesData: boolean;
-  readonly postures: readonly PostureModel[];
+  readonly posture: PostureModel | undefined;
+  readonly postures: readonly WrittenPosture[];
   readonly span: SourceSpan;
 }
 
-/** The lifecycle of one API version, declared on the root module (`versions`). */
+/** The lifecycle of one API version, declared on a module (`versions`). */
 export interface VersionPolicyModel {
   readonly version: string;
   /** `true`, or the date the version was deprecated. */
   readonly deprecated: true | string | undefined;
+  readonly deprecatedSpan: SourceSpan | undefined;
   readonly sunset: string | undefined;
+  readonly sunsetSpan: SourceSpan | undefined;
   /** The module declaring it. */
   readonly module: string;
-  readonly span: SourceSpan;
-}
-
-/** A module: what it imports and provides. Class names refer to declarations or built-ins. */
-export interface ModuleModel {
-  readonly kind: 'module';
-  readonly name: string;
-  /** `@UseGuards(…)` on the module class: global guards when it is the root module. */
-  readonly guards: readonly GuardBinding[];
-  readonly imports: readonly ModuleEntry[];
-  readonly providers: readonly ModuleEntry[];
-  readonly controllers: readonly ModuleEntry[];
+  /** The version key. */
   readonly span: SourceSpan;
 }
 
@@ -361,24 +421,93 @@ export interface ModuleEntry {
   readonly span: SourceSpan;
 }
 
-/** The whole application as declared. */
-export interface AppModel {
-  readonly entities: readonly EntityModel[];
-  readonly enums: readonly EnumModel[];
-  readonly inputs: readonly InputModel[];
+/** A module: what it imports and provides. */
+export interface ModuleModel {
+  readonly kind: 'module';
+  readonly name: string;
+  /** `@UseGuards(…)` on the module class: global guards when it is the root module. */
+  readonly guards: readonly GuardBinding[];
+  readonly imports: readonly ModuleEntry[];
+  readonly providers: readonly ModuleEntry[];
+  readonly controllers: readonly ModuleEntry[];
+  readonly span: SourceSpan;
+}
+
+/** A decorated class, for rules about the class itself. */
+export interface ClassModel {
+  readonly name: string | undefined;
+  readonly exported: boolean;
+  readonly span: SourceSpan;
+}
+
+/** One application of a runtime decorator, where it is, and what is written beside it. */
+export interface DecoratorUse {
+  readonly decorator: DeclaredDecorator;
+  readonly target: DecoratorTarget;
+  /** What it decorates, for messages: `Note`, `Note.text`, `NoteResolver.note`, `parameter id of NotesController.get`. */
+  readonly declaration: string;
+  /** The runtime decorators on the enclosing class. */
+  readonly classDecorators: readonly string[];
+  /** The runtime decorators on the same class or method (for a parameter: on its method), itself excluded. */
+  readonly beside: readonly string[];
+}
+
+/** What is mounted: reachable from `AppModule` (spec §1: no central list). */
+export interface MountedApp {
+  readonly root: ModuleModel | undefined;
+  /** Reachable modules, in breadth-first order from the root. */
+  readonly modules: readonly ModuleModel[];
+  /** Providers listed by reachable modules (services, resolvers, abilities, …), sorted by name. */
   readonly providers: readonly ProviderModel[];
+  readonly providerByName: ReadonlyMap<string, ProviderModel>;
+  readonly resolvers: readonly ResolverModel[];
+  readonly controllers: readonly ControllerModel[];
+  readonly gateways: readonly GatewayModel[];
+  /** The computed fields of mounted resolvers, by the entity type they extend. */
+  readonly fieldResolversByEntity: ReadonlyMap<string, readonly FieldResolverModel[]>;
+  /** Built-ins listed by reachable modules (for example `LoaderScope`), by export name. */
+  readonly builtins: readonly SourceRef[];
+  /** Built-ins the container constructs. */
+  readonly containerBuiltins: readonly BuiltinProvider[];
+  /** Whether `LoaderScope` is provided (spec §5.10). */
+  readonly loaderScope: boolean;
+  /** The `@Abilities()` providers mounted (exactly one is valid). */
+  readonly abilities: readonly ProviderModel[];
+  /** The first reachable module listing each provider, by provider name. */
+  readonly moduleOf: ReadonlyMap<string, ModuleModel>;
+  /** Providers in construction order (dependencies first, ties by name). */
+  readonly constructionOrder: readonly ProviderModel[];
+  /** The providers on a dependency cycle, if any (then the order is partial). */
+  readonly cycle: readonly ProviderModel[] | undefined;
+  /** Every version a mounted controller declares, numeric-aware order. */
+  readonly versions: readonly string[];
+}
+
+/** The whole application, resolved. */
+export interface ResolvedApp {
+  /** Every declared entity, by name. */
+  readonly entities: readonly EntityModel[];
+  readonly entityByName: ReadonlyMap<string, EntityModel>;
+  /** Enums and inputs used by columns, operations and routes, by name. */
+  readonly enums: readonly EnumModel[];
+  readonly enumByName: ReadonlyMap<string, EnumModel>;
+  readonly inputs: readonly InputModel[];
+  readonly inputByName: ReadonlyMap<string, InputModel>;
+  /** Every declared injectable class, by name. */
+  readonly providers: readonly ProviderModel[];
+  readonly providerByName: ReadonlyMap<string, ProviderModel>;
+  /** The declared `@Abilities()` classes (mounted or not). */
+  readonly abilities: readonly ProviderModel[];
   readonly resolvers: readonly ResolverModel[];
   readonly controllers: readonly ControllerModel[];
   readonly gateways: readonly GatewayModel[];
   readonly unversionedTransports: readonly UnversionedTransportModel[];
   readonly modules: readonly ModuleModel[];
+  readonly moduleByName: ReadonlyMap<string, ModuleModel>;
   readonly versionPolicies: readonly VersionPolicyModel[];
-  /** Problems found while reading declarations (unreadable decorator arguments, …). */
-  readonly parseProblems: readonly ParseProblem[];
-}
-
-/** Something `parse/` could not read; reported as a diagnostic by the `declaration-unreadable` rule. */
-export interface ParseProblem {
-  readonly message: string;
-  readonly span: SourceSpan;
+  /** Every decorated class. */
+  readonly classes: readonly ClassModel[];
+  /** Every application of a runtime decorator, in source order. */
+  readonly decorators: readonly DecoratorUse[];
+  readonly mounted: MountedApp;
 }

@@ -1,11 +1,13 @@
 /**
  * Name resolution for declarations: which exported class, alias or value an identifier means,
  * following imports (also imports of files that do not exist yet, such as generated
- * repositories on a first run), and reading decorator arguments into plain values.
+ * repositories on a first run), and reading decorators and their arguments into plain values
+ * (model/declarations.ts) — without evaluating anything.
  */
 import path from 'node:path';
-import { type Decorator, type Identifier, Node, type SourceFile, SyntaxKind } from './ts-morph.js';
-import type { SourceRef, SourceSpan } from '../model/model.js';
+import { type Decorator, type Identifier, Node, SyntaxKind } from './ts-morph.js';
+import type { DeclaredDecorator, DeclaredProperty, DeclaredValue } from '../model/declarations.js';
+import type { SourceRef, SourceSpan } from '../model/types.js';
 import type { ProjectLayout } from './project.js';
 
 /** The declaration an identifier resolves to, when it is in the project. */
@@ -23,11 +25,12 @@ export function relativeFile(layout: ProjectLayout, absolute: string): string {
   return path.relative(layout.root, absolute).split(path.sep).join('/');
 }
 
-/** The span (file:line:col) of a node's first token. */
+/** The span of a node: file:line:col of its first token, and its length on that line. */
 export function spanOf(layout: ProjectLayout, node: Node): SourceSpan {
   const sourceFile = node.getSourceFile();
   const { line, column } = sourceFile.getLineAndColumnAtPos(node.getStart());
-  return { file: relativeFile(layout, sourceFile.getFilePath()), line, column };
+  const length = node.getText().split('\n', 1)[0]?.length ?? 0;
+  return { file: relativeFile(layout, sourceFile.getFilePath()), line, column, length: Math.max(1, length) };
 }
 
 /** The first JSDoc description of a node, trimmed, or undefined. */
@@ -90,69 +93,57 @@ export class ReferenceResolver {
   }
 }
 
-/** A decorator argument read as plain data. */
-export type DecoratorValue =
-  | { readonly kind: 'string'; readonly value: string; readonly node: Node }
-  | { readonly kind: 'number'; readonly value: number; readonly node: Node }
-  | { readonly kind: 'boolean'; readonly value: boolean; readonly node: Node }
-  | { readonly kind: 'array'; readonly items: readonly DecoratorValue[]; readonly node: Node }
-  | { readonly kind: 'object'; readonly properties: ReadonlyMap<string, DecoratorValue>; readonly node: Node }
-  | { readonly kind: 'thunk'; readonly body: DecoratorValue; readonly node: Node }
-  | { readonly kind: 'identifier'; readonly identifier: Identifier; readonly node: Node }
-  | { readonly kind: 'new'; readonly identifier: Identifier | undefined; readonly args: readonly DecoratorValue[]; readonly node: Node }
-  | { readonly kind: 'other'; readonly node: Node };
+/**
+ * Reads decorators and their arguments into plain values: names resolved to where they are
+ * declared, literals as values, anything else as `other` with its text (for the message).
+ */
+export class DecoratorReader {
+  constructor(
+    private readonly layout: ProjectLayout,
+    private readonly resolver: ReferenceResolver,
+  ) {}
 
-/** Reads an expression used as a decorator argument into a {@link DecoratorValue}. */
-export function readValue(node: Node): DecoratorValue {
-  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return { kind: 'string', value: node.getLiteralValue(), node };
-  if (Node.isNumericLiteral(node)) return { kind: 'number', value: node.getLiteralValue(), node };
-  if (Node.isPrefixUnaryExpression(node) && node.getOperatorToken() === SyntaxKind.MinusToken && Node.isNumericLiteral(node.getOperand())) {
-    return { kind: 'number', value: -Number(node.getOperand().getText()), node };
+  /** The runtime decorators among `decorators`, in source order (others are not ours to read). */
+  read(decorators: readonly Decorator[]): DeclaredDecorator[] {
+    return decorators.flatMap((decorator): DeclaredDecorator[] => {
+      const name = this.resolver.decoratorName(decorator);
+      if (name === undefined) return [];
+      const call = decorator.getCallExpression();
+      const callee = call?.getExpression() ?? decorator.getExpression();
+      return [{ name, arguments: decorator.getArguments().map((argument) => this.value(argument)), span: spanOf(this.layout, callee), called: call !== undefined }];
+    });
   }
-  if (Node.isTrueLiteral(node)) return { kind: 'boolean', value: true, node };
-  if (Node.isFalseLiteral(node)) return { kind: 'boolean', value: false, node };
-  if (Node.isArrayLiteralExpression(node)) return { kind: 'array', items: node.getElements().map(readValue), node };
-  if (Node.isObjectLiteralExpression(node)) {
-    const properties = new Map<string, DecoratorValue>();
-    for (const property of node.getProperties()) {
-      if (Node.isPropertyAssignment(property)) properties.set(property.getName().replace(/^['"]|['"]$/g, ''), readValue(property.getInitializerOrThrow()));
-      else if (Node.isShorthandPropertyAssignment(property)) properties.set(property.getName(), readValue(property.getNameNode()));
-      else properties.set(`<unreadable:${properties.size}>`, { kind: 'other', node: property });
+
+  /** An expression used as a decorator argument, as a {@link DeclaredValue}. */
+  value(node: Node): DeclaredValue {
+    const span = spanOf(this.layout, node);
+    if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return { kind: 'string', value: node.getLiteralValue(), span };
+    if (Node.isNumericLiteral(node)) return { kind: 'number', value: node.getLiteralValue(), span };
+    if (Node.isPrefixUnaryExpression(node) && node.getOperatorToken() === SyntaxKind.MinusToken && Node.isNumericLiteral(node.getOperand())) {
+      return { kind: 'number', value: -Number(node.getOperand().getText()), span };
     }
-    return { kind: 'object', properties, node };
+    if (Node.isTrueLiteral(node)) return { kind: 'boolean', value: true, span };
+    if (Node.isFalseLiteral(node)) return { kind: 'boolean', value: false, span };
+    if (Node.isArrayLiteralExpression(node)) return { kind: 'array', items: node.getElements().map((element) => this.value(element)), span };
+    if (Node.isObjectLiteralExpression(node)) return { kind: 'object', properties: node.getProperties().map((property) => this.property(property)), span };
+    if (Node.isArrowFunction(node)) {
+      const body = node.getBody();
+      return Node.isExpression(body) ? { kind: 'thunk', body: this.value(body), span } : { kind: 'other', text: node.getText(), span };
+    }
+    if (Node.isIdentifier(node)) return { kind: 'reference', name: node.getText(), ref: this.resolver.resolve(node)?.ref, span };
+    if (Node.isNewExpression(node)) return { kind: 'new', callee: this.value(node.getExpression()), args: node.getArguments().map((argument) => this.value(argument)), span };
+    if (Node.isParenthesizedExpression(node) || Node.isAsExpression(node) || Node.isSatisfiesExpression(node)) return this.value(node.getExpression());
+    return { kind: 'other', text: node.getText(), span };
   }
-  if (Node.isArrowFunction(node)) {
-    const body = node.getBody();
-    return Node.isExpression(body) ? { kind: 'thunk', body: readValue(body), node } : { kind: 'other', node };
-  }
-  if (Node.isIdentifier(node)) return { kind: 'identifier', identifier: node, node };
-  if (Node.isNewExpression(node)) {
-    const callee = node.getExpression();
-    return { kind: 'new', identifier: Node.isIdentifier(callee) ? callee : undefined, args: node.getArguments().map(readValue), node };
-  }
-  if (Node.isParenthesizedExpression(node) || Node.isAsExpression(node) || Node.isSatisfiesExpression(node)) return readValue(node.getExpression());
-  return { kind: 'other', node };
-}
 
-/** The arguments of a decorator call, read as values (empty for `@Foo` without a call). */
-export function decoratorArguments(decorator: Decorator): DecoratorValue[] {
-  return decorator.getArguments().map(readValue);
-}
-
-/** Finds the decorators of a node by runtime name. */
-export function decoratorsByName(resolver: ReferenceResolver, decorators: readonly Decorator[]): Map<string, Decorator[]> {
-  const byName = new Map<string, Decorator[]>();
-  for (const decorator of decorators) {
-    const name = resolver.decoratorName(decorator);
-    if (!name) continue;
-    const list = byName.get(name) ?? [];
-    list.push(decorator);
-    byName.set(name, list);
+  private property(property: Node): DeclaredProperty {
+    if (Node.isPropertyAssignment(property)) {
+      return { key: property.getName().replace(/^['"]|['"]$/g, ''), keySpan: spanOf(this.layout, property.getNameNode()), value: this.value(property.getInitializerOrThrow()) };
+    }
+    if (Node.isShorthandPropertyAssignment(property)) {
+      return { key: property.getName(), keySpan: spanOf(this.layout, property.getNameNode()), value: this.value(property.getNameNode()) };
+    }
+    const span = spanOf(this.layout, property);
+    return { key: undefined, keySpan: span, value: { kind: 'other', text: property.getText(), span } };
   }
-  return byName;
-}
-
-/** Reads the source file of a node (for callers that only hold a node). */
-export function sourceFileOf(node: Node): SourceFile {
-  return node.getSourceFile();
 }

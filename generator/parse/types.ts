@@ -9,7 +9,7 @@
  * rule reports with its location; reading never throws.
  */
 import { Node, SyntaxKind, type TypeNode } from './ts-morph.js';
-import type { EnumModel, InputFieldModel, InputModel, NamedType, ReturnShape, ScalarName, TypeShape } from '../model/model.js';
+import type { EnumModel, InputFieldModel, InputModel, NamedType, ReturnShape, ScalarName, TypeShape } from '../model/types.js';
 import { docOf, type ReferenceResolver, spanOf } from './references.js';
 import type { ProjectLayout } from './project.js';
 
@@ -27,7 +27,7 @@ export interface TypeRegistry {
   readonly entityKeys: ReadonlySet<string>;
 }
 
-const unsupported = (text: string, reason: string): NamedType => ({ kind: 'unsupported', text, reason });
+const unsupported = (text: string | undefined, reason: string): NamedType => ({ kind: 'unsupported', text, reason });
 
 /** Reads type annotations for one parse. */
 export class TypeReader {
@@ -39,7 +39,7 @@ export class TypeReader {
 
   /** A value type (column, parameter, input field): `optional` marks a `?` declaration. */
   readShape(node: TypeNode | undefined, optional: boolean): TypeShape {
-    if (!node) return { named: unsupported('(none)', 'declare the type explicitly: the generator reads it statically'), list: false, nullable: optional };
+    if (!node) return { named: unsupported(undefined, 'declare the type explicitly: the generator reads it statically'), list: false, nullable: optional };
     const { inner, nullable } = this.stripNullable(node);
     if (!inner) return { named: unsupported(node.getText(), 'a type that is only null or undefined carries no value'), list: false, nullable: true };
     const element = this.arrayElement(inner);
@@ -53,7 +53,7 @@ export class TypeReader {
 
   /** An operation's return type: unwraps `Promise`, then `Result`, then `Page`. */
   readReturn(node: TypeNode | undefined): ReturnShape {
-    if (!node) return { kind: 'value', type: { named: unsupported('(none)', 'declare the return type: the generator reads it statically'), list: false, nullable: false }, result: false };
+    if (!node) return { kind: 'value', type: { named: unsupported(undefined, 'declare the return type: the generator reads it statically'), list: false, nullable: false }, result: false };
     let current: TypeNode = node;
     const promised = this.genericArgument(current, 'Promise');
     if (promised) current = promised;

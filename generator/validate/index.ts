@@ -1,33 +1,21 @@
 /**
  * All validation rules, keyed by rule id (the rule's file name), and the one pass that runs
- * them. Every rule runs; every finding is collected and sorted (STYLE.md).
+ * them over the resolved model. Every rule runs; every finding is collected and sorted
+ * (docs: STYLE.md "Our pipeline").
  */
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { resolveApplication } from '../model/application.js';
-import type { AppModel } from '../model/model.js';
+import type { ResolvedApp } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { abilitiesMissing } from './rules/abilities-missing.js';
 import { appModuleMissing } from './rules/app-module-missing.js';
 import { complexityExpressionInvalid } from './rules/complexity-expression-invalid.js';
-import { loaderScopeMissing } from './rules/loader-scope-missing.js';
-import { relationAmbiguousVia } from './rules/relation-ambiguous-via.js';
-import { relationColumnUnknown } from './rules/relation-column-unknown.js';
-import { relationKeyMissing } from './rules/relation-key-missing.js';
-import { relationTargetHidden } from './rules/relation-target-hidden.js';
-import { relationTargetUnknown } from './rules/relation-target-unknown.js';
-import { relationViaOnBelongsTo } from './rules/relation-via-on-belongs-to.js';
-import { relationViaUnknown } from './rules/relation-via-unknown.js';
-import { routeDuplicate } from './rules/route-duplicate.js';
-import { routeVersionUndeclared } from './rules/route-version-undeclared.js';
-import { versionOnUnversionedTransport } from './rules/version-on-unversioned-transport.js';
-import { versionPolicyInvalid } from './rules/version-policy-invalid.js';
-import { versionTokenInvalid } from './rules/version-token-invalid.js';
+import { decoratorArgumentInvalid } from './rules/decorator-argument-invalid.js';
+import { entityCompositePrimaryKey } from './rules/entity-composite-primary-key.js';
+import { entityPrimaryKeyMissing } from './rules/entity-primary-key-missing.js';
 import { guardMissing } from './rules/guard-missing.js';
 import { guardModuleMissing } from './rules/guard-module-missing.js';
 import { guardUnknown } from './rules/guard-unknown.js';
-import { declarationUnreadable } from './rules/declaration-unreadable.js';
-import { entityCompositePrimaryKey } from './rules/entity-composite-primary-key.js';
-import { entityPrimaryKeyMissing } from './rules/entity-primary-key-missing.js';
+import { loaderScopeMissing } from './rules/loader-scope-missing.js';
 import { moduleEntryUnknown } from './rules/module-entry-unknown.js';
 import { operationFieldDuplicate } from './rules/operation-field-duplicate.js';
 import { operationPostureConflict } from './rules/operation-posture-conflict.js';
@@ -36,17 +24,29 @@ import { operationSignature } from './rules/operation-signature.js';
 import { postureSubjectUnknown } from './rules/posture-subject-unknown.js';
 import { providerDependencyCycle } from './rules/provider-dependency-cycle.js';
 import { providerDependencyUnresolved } from './rules/provider-dependency-unresolved.js';
+import { relationAmbiguousVia } from './rules/relation-ambiguous-via.js';
+import { relationColumnUnknown } from './rules/relation-column-unknown.js';
+import { relationKeyMissing } from './rules/relation-key-missing.js';
+import { relationTargetHidden } from './rules/relation-target-hidden.js';
+import { relationTargetUnknown } from './rules/relation-target-unknown.js';
+import { relationViaOnBelongsTo } from './rules/relation-via-on-belongs-to.js';
+import { relationViaUnknown } from './rules/relation-via-unknown.js';
+import { routeDuplicate } from './rules/route-duplicate.js';
 import { routeListPagination } from './rules/route-list-pagination.js';
 import { routePathParamMissing } from './rules/route-path-param-missing.js';
+import { routeVersionUndeclared } from './rules/route-version-undeclared.js';
 import { typeUnsupported } from './rules/type-unsupported.js';
 import { unscopedInRequest } from './rules/unscoped-in-request.js';
+import { versionOnUnversionedTransport } from './rules/version-on-unversioned-transport.js';
+import { versionPolicyInvalid } from './rules/version-policy-invalid.js';
+import { versionTokenInvalid } from './rules/version-token-invalid.js';
 
 /** Every rule, by id. The id is the rule's file name under `rules/`. */
 export const RULES: Readonly<Record<string, Rule>> = {
   'abilities-missing': abilitiesMissing,
   'app-module-missing': appModuleMissing,
   'complexity-expression-invalid': complexityExpressionInvalid,
-  'declaration-unreadable': declarationUnreadable,
+  'decorator-argument-invalid': decoratorArgumentInvalid,
   'entity-composite-primary-key': entityCompositePrimaryKey,
   'entity-primary-key-missing': entityPrimaryKeyMissing,
   'guard-missing': guardMissing,
@@ -79,12 +79,16 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'version-token-invalid': versionTokenInvalid,
 };
 
-/** Runs every rule over `model`; returns all diagnostics, sorted by file, line, column. */
-export function validate(model: AppModel): Diagnostic[] {
-  const application = resolveApplication(model);
+/**
+ * Runs every rule over the resolved model.
+ *
+ * Takes the {@link ResolvedApp}; returns every diagnostic, sorted by file, line, column, rule id.
+ * Never throws on invalid declarations (rules report, they do not stop).
+ */
+export function validate(app: ResolvedApp): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const [ruleId, rule] of Object.entries(RULES)) {
-    rule({ model, application }, (finding) => diagnostics.push({ ruleId, severity: finding.severity ?? 'error', message: finding.message, span: finding.span, ...(finding.related ? { related: finding.related } : {}) }));
+    rule(app, (finding) => diagnostics.push({ ruleId, severity: finding.severity ?? 'error', message: finding.message, span: finding.span, ...(finding.related ? { related: finding.related } : {}) }));
   }
   return diagnostics.sort(compareDiagnostics);
 }

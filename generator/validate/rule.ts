@@ -1,17 +1,11 @@
 /**
- * The shape of a validation rule (STYLE.md, after graphql-js `validation/rules`): a small
- * function of the model and the mounted application that reports every violation of one
- * invariant. Rules never throw and never stop at the first finding.
+ * The shape of a validation rule (docs: STYLE.md, after graphql-js `validation/rules`): a small
+ * function of the resolved model that reports every violation of one invariant. Rules never throw
+ * and never stop at the first finding; they read only the resolved model (never the parser's
+ * output), and a rule whose input another mistake made unknown stays silent.
  */
 import type { Report } from '../diagnostics/diagnostic.js';
-import type { Application } from '../model/application.js';
-import type { AppModel } from '../model/model.js';
+import type { ResolvedApp } from '../model/model.js';
 
-/** What a rule reads. */
-export interface RuleContext {
-  readonly model: AppModel;
-  readonly application: Application;
-}
-
-/** A rule: checks one invariant, reporting each violation. */
-export type Rule = (context: RuleContext, report: Report) => void;
+/** A rule: checks one invariant of `app`, reporting each violation. */
+export type Rule = (app: ResolvedApp, report: Report) => void;

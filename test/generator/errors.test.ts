@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatHeadline } from '../../generator/diagnostics/format.js';
 import { parseDeclarations } from '../../generator/parse/declarations.js';
+import { resolveApp } from '../../generator/resolve/index.js';
 import { RULES, validate } from '../../generator/validate/index.js';
 import { ROOT } from '../support/project.js';
 
@@ -16,8 +17,8 @@ const FIXTURES = path.join(ROOT, 'test/errors');
 const update = process.env.UPDATE_GOLDEN === '1';
 
 function diagnose(caseDir: string): string[] {
-  const model = parseDeclarations({ root: caseDir, entitiesDir: caseDir, runtimeDir: path.join(ROOT, 'runtime'), generatedDir: path.join(caseDir, 'generated') });
-  return validate(model).map(formatHeadline);
+  const declared = parseDeclarations({ root: caseDir, entitiesDir: caseDir, runtimeDir: path.join(ROOT, 'runtime'), generatedDir: path.join(caseDir, 'generated') });
+  return validate(resolveApp(declared)).map(formatHeadline);
 }
 
 describe('build-time error fixtures', () => {

@@ -3,25 +3,24 @@
  * their dependencies first. Dependency injection is resolved at generate time from constructor
  * parameter types, so nothing is looked up by reflection at run time.
  */
-import { constructionOrder, containerBuiltins, resolveDependency } from '../../model/application.js';
 import { providerVariable, repositoryClass, repositoryModule } from '../../model/naming.js';
 import { type EmitContext, keyedEntities } from '../context.js';
 import { type GeneratedFile, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The `container.ts` file. */
 export function emitContainer(context: EmitContext): GeneratedFile {
-  const { model, application, outputDir } = context;
+  const { app, outputDir } = context;
   const file = new TypeScriptFile('container.ts', context, 'The providers of every module reachable from AppModule, constructed once at boot, dependencies\nfirst. Dependency injection is resolved at generate time from constructor parameter types.');
   const { body: w, imports } = file;
   const database = imports.type(`${outputDir}/database.ts`, 'Database');
   const services = imports.type('runtime/server.ts', 'RuntimeServices');
-  const { order } = constructionOrder(model, application);
+  const order = app.mounted.constructionOrder;
   const members: { name: string; type: string }[] = [];
-  const keyed = keyedEntities(model);
+  const keyed = keyedEntities(app);
   for (const entity of keyed) {
     members.push({ name: providerVariable(repositoryClass(entity.name)), type: imports.value(`${outputDir}/${repositoryModule(entity.name)}`, repositoryClass(entity.name)) });
   }
-  const builtins = containerBuiltins(application);
+  const builtins = app.mounted.containerBuiltins;
   for (const builtin of builtins) members.push({ name: providerVariable(builtin.ref.exportName), type: imports.ref(builtin.ref) });
   for (const provider of order) members.push({ name: providerVariable(provider.name), type: imports.ref(provider.source) });
 
@@ -37,10 +36,9 @@ export function emitContainer(context: EmitContext): GeneratedFile {
     }
     for (const builtin of builtins) w.writeLine(`const ${providerVariable(builtin.ref.exportName)} = new ${builtin.ref.exportName}();`);
     for (const provider of order) {
-      const args = provider.dependencies.map((dependency) => {
-        const target = resolveDependency(model, application, dependency);
-        if (target.kind === 'provider') return providerVariable(target.provider.name);
-        if (target.kind === 'repository') return providerVariable(repositoryClass(target.entity.name));
+      const args = provider.dependencies.map(({ target }) => {
+        if (target.kind === 'provider') return providerVariable(target.provider);
+        if (target.kind === 'repository') return providerVariable(repositoryClass(target.entity));
         if (target.kind === 'builtin') return target.builtin.constructedBy === 'services' ? `services.${providerVariable(target.builtin.ref.exportName)}` : providerVariable(target.builtin.ref.exportName);
         return 'undefined as never';
       });

@@ -3,10 +3,10 @@
  * selection checks, relations for loaders) and the structure of every input type (REST bodies
  * are checked with the same rules GraphQL applies to its input objects).
  */
+import type { ResolvedApp } from '../../model/model.js';
 import { columnKindsConstant, columnsConstant, constantCase, fieldsConstant } from '../../model/naming.js';
-import type { AppModel, TypeShape } from '../../model/model.js';
-import { matchHasMany } from '../prisma/schema.js';
-import { type EmitContext, exposedEntities, inputNamed, wireFields } from '../context.js';
+import type { TypeShape } from '../../model/types.js';
+import { type EmitContext, exposedEntities, wireFields } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** How a raw value of a column of `type` is read back, or undefined for text (strings, ids, enums). */
@@ -32,11 +32,11 @@ export function inputConstant(name: string): string {
 }
 
 /** TypeScript source of an {@link InputFieldType} literal for `shape`. */
-export function inputFieldLiteral(model: AppModel, shape: TypeShape): string {
+export function inputFieldLiteral(app: ResolvedApp, shape: TypeShape): string {
   const named = shape.named;
   let type: string;
   if (named.kind === 'scalar') type = `{ kind: 'scalar', name: '${named.name}' }`;
-  else if (named.kind === 'enum') type = `{ kind: 'enum', values: [${(model.enums.find((candidate) => candidate.name === named.name)?.values ?? []).map(quote).join(', ')}] }`;
+  else if (named.kind === 'enum') type = `{ kind: 'enum', values: [${(app.enumByName.get(named.name)?.values ?? []).map(quote).join(', ')}] }`;
   else if (named.kind === 'input') type = `${inputConstant(named.name)}.type`;
   else type = `{ kind: 'scalar', name: 'String' }`;
   return `{ type: ${type}, list: ${shape.list}, nullable: ${shape.nullable} }`;
@@ -44,11 +44,11 @@ export function inputFieldLiteral(model: AppModel, shape: TypeShape): string {
 
 /** The `entities.ts` file. */
 export function emitEntities(context: EmitContext): GeneratedFile {
-  const { model } = context;
+  const { app } = context;
   const file = new TypeScriptFile('entities.ts', context, 'What the runtime knows about each exposed entity (wire fields, relations) and the structure of\nevery input type, for masking, selection checks, loaders and REST body checks.');
   const { body: w, imports } = file;
-  const entities = exposedEntities(model);
-  for (const entity of model.entities) {
+  const entities = exposedEntities(app);
+  for (const entity of app.entities) {
     writeDoc(w, [`Stored columns of ${entity.name} (${entity.source.file}).`]);
     w.writeLine(`export const ${columnsConstant(entity.name)} = [${entity.columns.map((column) => quote(column.name)).join(', ')}] as const;`);
     w.blankLine();
@@ -70,10 +70,7 @@ export function emitEntities(context: EmitContext): GeneratedFile {
     for (const entity of entities) {
       const relations = entity.relations
         .filter((relation) => relation.exposed)
-        .map((relation) => {
-          const column = relation.kind === 'belongsTo' ? relation.column : (matchHasMany(relation, entity, model.entities)?.column ?? '');
-          return `{ kind: '${relation.kind}', field: ${quote(relation.name)}, target: ${quote(relation.target)}, column: ${quote(column)} }`;
-        });
+        .map((relation) => `{ kind: '${relation.kind}', field: ${quote(relation.name)}, target: ${quote(relation.target ?? '')}, column: ${quote(relation.keyColumn ?? '')} }`);
       w.writeLine(`{ name: ${quote(entity.name)}, fields: ${fieldsConstant(entity.name)}, relations: [${relations.join(', ')}] },`);
     }
   });
@@ -89,12 +86,12 @@ export function emitEntities(context: EmitContext): GeneratedFile {
   const visit = (name: string): void => {
     if (seen.has(name)) return;
     seen.add(name);
-    for (const field of inputNamed(model, name)?.fields ?? []) if (field.type.named.kind === 'input') visit(field.type.named.name);
+    for (const field of app.inputByName.get(name)?.fields ?? []) if (field.type.named.kind === 'input') visit(field.type.named.name);
     ordered.push(name);
   };
-  for (const input of model.inputs) visit(input.name);
+  for (const input of app.inputs) visit(input.name);
   for (const name of ordered) {
-    const input = inputNamed(model, name);
+    const input = app.inputByName.get(name);
     if (!input) continue;
     w.blankLine();
     writeDoc(w, [`Structure of input ${input.name} (${input.span.file}).`]);
@@ -102,7 +99,7 @@ export function emitEntities(context: EmitContext): GeneratedFile {
       w.write('type: {').indent(() => {
         w.writeLine("kind: 'input',");
         w.write('fields: {').indent(() => {
-          for (const field of input.fields) w.writeLine(`${field.name}: ${inputFieldLiteral(model, field.type)},`);
+          for (const field of input.fields) w.writeLine(`${field.name}: ${inputFieldLiteral(app, field.type)},`);
         });
         w.writeLine('},');
       });

@@ -13,12 +13,12 @@ export function gatewayPath(path: string, version: string | undefined): string {
 
 /** The `gateways.ts` file. */
 export function emitGateways(context: EmitContext): GeneratedFile {
-  const { application, model } = context;
+  const { app } = context;
   const file = new TypeScriptFile('gateways.ts', context, 'WebSocket gateways (spec §4.4, §9.5): each at its versioned socket path, neutral to header and\nmedia-type version selection; each message handler behind its posture gate.');
   const { body: w, imports } = file;
   const definition = imports.type('runtime/gateways.ts', 'GatewayDefinition');
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
-  const gateways = application.gateways;
+  const gateways = app.mounted.gateways;
   writeDoc(w, ['Every mounted gateway.']);
   w.write(`export function createGateways(${gateways.length > 0 ? 'container' : '_container'}: ${container}): readonly ${definition}[]`).block(() => {
     if (gateways.length === 0) {
@@ -28,7 +28,7 @@ export function emitGateways(context: EmitContext): GeneratedFile {
     w.writeLine(`const { ${gateways.map((gateway) => providerVariable(gateway.name)).sort().join(', ')} } = container;`);
     w.write('return [').indent(() => {
       for (const gateway of gateways) {
-        const source = model.providers.find((provider) => provider.name === gateway.name)?.source.file ?? '';
+        const source = gateway.file;
         const owner = imports.type(source, gateway.name);
         w.write('').inlineBlock(() => {
           w.writeLine(`name: ${quote(gateway.name)},`);
@@ -36,7 +36,7 @@ export function emitGateways(context: EmitContext): GeneratedFile {
           w.writeLine(`version: ${gateway.version === undefined ? 'undefined' : quote(gateway.version)},`);
           w.write('handlers: [').indent(() => {
             for (const handler of gateway.handlers) {
-              const posture = handler.postures[0];
+              const posture = handler.posture;
               writeDoc(w, [`${handler.event} → ${gateway.name}.${handler.methodName} (${source}:${handler.span.line}); ${posture?.kind === 'authorized' ? `authorized: ${posture.action} ${posture.subject}` : 'public (ungated)'}.`]);
               const call = `${providerVariable(gateway.name)}.${handler.methodName}(${handler.takesData ? `data as Parameters<${owner}['${handler.methodName}']>[0]` : ''})`;
               const dataName = handler.takesData ? 'data' : '_data';

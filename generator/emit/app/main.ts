@@ -2,14 +2,14 @@
  * Emits the composition root: `app.ts` (everything the runtime needs to start this application)
  * and `main.ts` (the entry point a deployment runs).
  */
-import { containerBuiltins, LOADER_SCOPE } from '../../model/application.js';
+import { LOADER_SCOPE } from '../../model/builtins.js';
 import { providerVariable, repositoryClass } from '../../model/naming.js';
 import { type EmitContext, keyedEntities } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
 
 /** The `app.ts` file. */
 export function emitApp(context: EmitContext): GeneratedFile {
-  const { application, outputDir } = context;
+  const { app, outputDir } = context;
   const file = new TypeScriptFile('app.ts', context, 'The application as the runtime starts it: schema, entities, database client, container, resolvers,\nroutes and the ability factory. Read a request from here: routes → controller → service → repository.');
   const { body: w, imports } = file;
   const definition = imports.type('runtime/server.ts', 'ApplicationDefinition');
@@ -27,8 +27,7 @@ export function emitApp(context: EmitContext): GeneratedFile {
   imports.value(`${outputDir}/graphql/guards.ts`, 'OPERATION_GUARDS');
   imports.value(`${outputDir}/graphql/complexity.ts`, 'CONNECTION_TYPES');
   imports.value(`${outputDir}/graphql/complexity.ts`, 'FIELD_COMPLEXITY');
-  const abilities = application.providers.find((provider) => provider.role === 'abilities');
-  const hasLoaderScope = containerBuiltins(application).some((builtin) => builtin.ref.exportName === LOADER_SCOPE);
+  const abilities = app.mounted.abilities[0];
   w.writeLine('/** This application. */');
   w.write(`export const application: ${definition}<Database, Container> = `).inlineBlock(() => {
     w.writeLine("schemaFile: new URL('./schema.graphql', import.meta.url),");
@@ -39,10 +38,10 @@ export function emitApp(context: EmitContext): GeneratedFile {
     w.writeLine('createRoutes,');
     w.writeLine('createGateways,');
     w.writeLine(`abilities: (container) => container.${abilities ? providerVariable(abilities.name) : 'undefined as never'},`);
-    w.writeLine(`repositories: (container) => ({ ${keyedEntities(context.model).map((entity) => `${entity.name}: container.${providerVariable(repositoryClass(entity.name))}`).join(', ')} }),`);
-    if (hasLoaderScope) w.writeLine(`loaderScope: (container) => container.${providerVariable(LOADER_SCOPE)},`);
+    w.writeLine(`repositories: (container) => ({ ${keyedEntities(app).map((entity) => `${entity.name}: container.${providerVariable(repositoryClass(entity.name))}`).join(', ')} }),`);
+    if (app.mounted.loaderScope) w.writeLine(`loaderScope: (container) => container.${providerVariable(LOADER_SCOPE)},`);
     else w.writeLine('loaderScope: () => undefined, // no module reachable from AppModule provides LoaderScope (spec §5.10)');
-    const policies = context.model.versionPolicies.map((policy) => {
+    const policies = app.versionPolicies.map((policy) => {
       const parts = [policy.deprecated === true ? 'deprecated: true' : policy.deprecated ? `deprecated: ${quote(policy.deprecated)}` : undefined, policy.sunset ? `sunset: ${quote(policy.sunset)}` : undefined].filter(Boolean);
       return `${quote(policy.version)}: { ${parts.join(', ')} }`;
     });
@@ -70,11 +69,11 @@ function objectLiteral(entries: readonly string[]): string {
  */
 function eventTopics(context: EmitContext): string[] {
   const topics = new Map<string, string>();
-  for (const resolver of context.application.resolvers) {
+  for (const resolver of context.app.mounted.resolvers) {
     for (const operation of resolver.operations) {
-      if (operation.operationType !== 'subscription') continue;
-      const returns = operation.returns;
-      if (returns.kind === 'value' && returns.type.named.kind === 'entity') topics.set(operation.topic ?? operation.fieldName, returns.type.named.name);
+      // A subscription pushes single values: a page is not an event item.
+      if (operation.operationType !== 'subscription' || operation.returns.kind !== 'value' || operation.returnedEntity === undefined) continue;
+      topics.set(operation.topic ?? operation.fieldName, operation.returnedEntity);
     }
   }
   return [...topics].sort(([a], [b]) => a.localeCompare(b)).map(([topic, entity]) => `${quote(topic)}: ${quote(entity)}`);

@@ -42,7 +42,7 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
 
 /** Every repository file. */
 export function emitRepositories(context: EmitContext): GeneratedFile[] {
-  return keyedEntities(context.model).map((entity) => emitRepository(entity, context));
+  return keyedEntities(context.app).map((entity) => emitRepository(entity, context));
 }
 
 /** The `database.ts` file: the Prisma client type and its construction from a driver adapter. */

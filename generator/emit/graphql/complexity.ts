@@ -6,9 +6,10 @@
  * connection types that are transparent for scoring and depth. A score counts what execution will
  * load: one row per item a list may hold.
  */
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../../runtime/keyset.js';
 import { checkComplexityExpression } from '../../model/complexity.js';
-import type { ReturnShape } from '../../model/model.js';
 import { connectionType, edgeType } from '../../model/naming.js';
+import type { ReturnShape } from '../../model/types.js';
 import { type EmitContext, exposedEntities } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
@@ -41,8 +42,8 @@ function listScore(returns: ReturnShape, listCap: () => string): { readonly doc:
 /** Every connection type the schema has (children of exposed has_many relations), plus PageInfo. */
 export function connectionTypeNames(context: EmitContext): string[] {
   const children = new Set<string>();
-  for (const entity of exposedEntities(context.model)) {
-    for (const relation of entity.relations) if (relation.kind === 'hasMany' && relation.exposed) children.add(relation.target);
+  for (const entity of exposedEntities(context.app)) {
+    for (const relation of entity.relations) if (relation.kind === 'hasMany' && relation.exposed && relation.target !== undefined) children.add(relation.target);
   }
   if (children.size === 0) return [];
   return ['PageInfo', ...[...children].flatMap((child) => [connectionType(child), edgeType(child)])].sort();
@@ -50,12 +51,16 @@ export function connectionTypeNames(context: EmitContext): string[] {
 
 /** The `graphql/complexity.ts` file. */
 export function emitComplexity(context: EmitContext): GeneratedFile {
-  const file = new TypeScriptFile('graphql/complexity.ts', context, 'Query complexity (spec §8): scores of relation fields, list operations and @Complexity overrides; every\nother field scores 1 + its children. `first` is the page size the field will use (absent → 20, clamped to 1..=100).');
+  const file = new TypeScriptFile(
+    'graphql/complexity.ts',
+    context,
+    `Query complexity (spec §8): scores of relation fields, list operations and @Complexity overrides; every\nother field scores 1 + its children. \`first\` is the page size the field will use (absent → ${DEFAULT_PAGE_SIZE}, clamped to ${MIN_PAGE_SIZE}..=${MAX_PAGE_SIZE}).`,
+  );
   const { body: w, imports } = file;
   const fieldComplexity = imports.type('runtime/graphql/limits.ts', 'FieldComplexity');
   const listCap = (): string => imports.value('runtime/keyset.ts', 'LIST_CAP');
   const scored: ScoredField[] = [];
-  for (const entity of exposedEntities(context.model)) {
+  for (const entity of exposedEntities(context.app)) {
     for (const relation of entity.relations) {
       if (!relation.exposed) continue;
       const key = `${entity.name}.${relation.name}`;
@@ -64,11 +69,10 @@ export function emitComplexity(context: EmitContext): GeneratedFile {
       else if (relation.kind === 'hasMany') scored.push({ key, doc: `${key}: has_many, first × children.`, source: '({ first, childComplexity }) => first * childComplexity' });
     }
   }
-  for (const resolver of context.application.resolvers) {
+  for (const resolver of context.app.mounted.resolvers) {
     for (const operation of resolver.operations) {
       const source = operation.complexity ? fromExpression(operation.complexity) : undefined;
-      const root = operation.operationType === 'query' ? 'Query' : operation.operationType === 'mutation' ? 'Mutation' : 'Subscription';
-      const key = `${root}.${operation.fieldName}`;
+      const key = `${operation.rootType}.${operation.fieldName}`;
       // A subscription's score is per event: one item, whatever its type.
       const list = source || operation.operationType === 'subscription' ? undefined : listScore(operation.returns, listCap);
       if (source) scored.push({ key, doc: `${key}: @Complexity(${operation.complexity}).`, source });

@@ -2,28 +2,25 @@
  * Emits `graphql/guards.ts` (spec §5.2–§5.4): the guard chain of every root field — global guards,
  * then the resolver's, then the operation's, each guard once — and the guard instances by name.
  */
-import { AUTHENTICATION_GUARD, AUTHORIZATION_GUARD, BUILTIN_GUARDS, guardChain } from '../../model/application.js';
+import { AUTHENTICATION_GUARD, AUTHORIZATION_GUARD, BUILTIN_GUARDS } from '../../model/builtins.js';
 import { providerVariable } from '../../model/naming.js';
 import type { EmitContext } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The `graphql/guards.ts` file. */
 export function emitGuards(context: EmitContext): GeneratedFile {
-  const { application } = context;
+  const { mounted } = context.app;
   const file = new TypeScriptFile('graphql/guards.ts', context, 'Guards of GraphQL operations (spec §5.2–§5.4): the chain of every root field, global guards first;\na guard bound at several scopes appears once, so it runs once per operation.');
   const { body: w, imports } = file;
   const chains: [string, string[]][] = [];
   const userGuards = new Set<string>();
-  for (const resolver of application.resolvers) {
-    for (const operation of resolver.operations) {
-      const root = operation.operationType === 'query' ? 'Query' : operation.operationType === 'mutation' ? 'Mutation' : 'Subscription';
-      const names = guardChain(application, resolver, operation.guards).map((binding) => binding.guard.exportName);
-      chains.push([`${root}.${operation.fieldName}`, names]);
-    }
+  for (const resolver of mounted.resolvers) {
+    for (const operation of resolver.operations) chains.push([`${operation.rootType}.${operation.fieldName}`, operation.guardChain.map((binding) => binding.name)]);
   }
-  const globalNames = (application.root?.guards ?? []).map((binding) => binding.guard.exportName).filter((name, index, all) => all.indexOf(name) === index);
-  for (const [, names] of chains) for (const name of names) if (!BUILTIN_GUARDS.some((builtin) => builtin.ref.exportName === name)) userGuards.add(name);
-  for (const name of globalNames) if (!BUILTIN_GUARDS.some((builtin) => builtin.ref.exportName === name)) userGuards.add(name);
+  const globalNames = [...new Set((mounted.root?.guards ?? []).map((binding) => binding.name))];
+  const builtinNames = new Set(BUILTIN_GUARDS.map((builtin) => builtin.ref.exportName));
+  for (const [, names] of chains) for (const name of names) if (!builtinNames.has(name)) userGuards.add(name);
+  for (const name of globalNames) if (!builtinNames.has(name)) userGuards.add(name);
 
   writeDoc(w, ['The guard chain of every root field, by `Type.field`.']);
   w.write('export const OPERATION_GUARDS: Readonly<Record<string, readonly string[]>> = ').inlineBlock(() => {

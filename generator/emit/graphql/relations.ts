@@ -6,46 +6,43 @@
  */
 import { providerVariable } from '../../model/naming.js';
 import { type EmitContext, exposedEntities, tsArgumentType } from '../context.js';
-import { matchHasMany } from '../prisma/schema.js';
 import { argumentValue } from './resolvers.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The `graphql/relations.ts` file. */
 export function emitRelations(context: EmitContext): GeneratedFile {
-  const { model, application } = context;
+  const { app } = context;
   const file = new TypeScriptFile('graphql/relations.ts', context, 'Resolvers of relation fields and computed fields (spec §2.1, §2.2, §5.8). Relations load through the\nrequest\'s loaders: one primary-key batch (belongs_to) or one ranked statement (has_many) per level.');
   const { body: w, imports } = file;
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
   const resolverMap = imports.packageType('@graphql-tools/utils', 'IResolvers');
   const graphqlContext = imports.type('runtime/graphql/context.ts', 'GraphQLContext');
-  const entityNames = new Set(model.entities.map((entity) => entity.name));
-  const computed = application.resolvers.flatMap((resolver) => resolver.fieldResolvers);
+  const computed = app.mounted.resolvers.flatMap((resolver) => resolver.fieldResolvers);
   const owners = [...new Set(computed.map((field) => providerVariable(field.owner)))].sort();
   writeDoc(w, ['The resolvers of every exposed relation and computed field, by type.']);
   w.write(`export function createRelationResolvers(${owners.length > 0 ? 'container' : '_container'}: ${container}): ${resolverMap}<unknown, ${graphqlContext}>`).block(() => {
     if (owners.length > 0) w.writeLine(`const { ${owners.join(', ')} } = container;`);
     w.write('return ').inlineBlock(() => {
-      for (const entity of exposedEntities(model)) {
-        const relations = entity.relations.filter((relation) => relation.exposed && entityNames.has(relation.target));
-        const fields = computed.filter((field) => field.entity === entity.name);
+      for (const entity of exposedEntities(app)) {
+        const relations = entity.relations.filter((relation) => relation.exposed && relation.targetKnown);
+        const fields = app.mounted.fieldResolversByEntity.get(entity.name) ?? [];
         if (relations.length === 0 && fields.length === 0) continue;
         w.write(`${entity.name}: `).inlineBlock(() => {
           for (const relation of relations) {
+            const { target, keyColumn } = relation;
+            if (target === undefined || keyColumn === undefined) continue;
             if (relation.kind === 'belongsTo') {
-              writeDoc(w, [`${entity.name}.${relation.name} → the ${relation.target} whose id is ${entity.name}.${relation.column} (belongs_to): a primary-key batch; null when the caller may not read it.`]);
-              w.writeLine(`${relation.name}: (parent: object, _args: unknown, context: ${graphqlContext}, info: ${imports.packageType('graphql', 'GraphQLResolveInfo')}) => context.loaders.belongsTo(${quote(relation.target)}, parent, ${quote(relation.column)}, info),`);
+              writeDoc(w, [`${entity.name}.${relation.name} → the ${target} whose id is ${entity.name}.${keyColumn} (belongs_to): a primary-key batch; null when the caller may not read it.`]);
+              w.writeLine(`${relation.name}: (parent: object, _args: unknown, context: ${graphqlContext}, info: ${imports.packageType('graphql', 'GraphQLResolveInfo')}) => context.loaders.belongsTo(${quote(target)}, parent, ${quote(keyColumn)}, info),`);
             } else {
-              const key = matchHasMany(relation, entity, model.entities);
-              if (!key) continue;
-              writeDoc(w, [`${entity.name}.${relation.name} → ${relation.target} rows whose ${key.column} is this ${entity.name}'s id (has_many): one ranked statement per level, scoped.`]);
-              w.writeLine(`${relation.name}: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: ${graphqlContext}, info: ${imports.packageType('graphql', 'GraphQLResolveInfo')}) => context.loaders.hasMany(${quote(relation.target)}, ${quote(key.column)}, parent, args, info),`);
+              writeDoc(w, [`${entity.name}.${relation.name} → ${target} rows whose ${keyColumn} is this ${entity.name}'s id (has_many): one ranked statement per level, scoped.`]);
+              w.writeLine(`${relation.name}: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: ${graphqlContext}, info: ${imports.packageType('graphql', 'GraphQLResolveInfo')}) => context.loaders.hasMany(${quote(target)}, ${quote(keyColumn)}, parent, args, info),`);
             }
           }
           for (const field of fields) {
-            const ownerSource = model.providers.find((provider) => provider.name === field.owner)?.source.file ?? '';
-            const ownerType = imports.type(ownerSource, field.owner);
-            writeDoc(w, [field.doc, `${entity.name}.${field.fieldName} → ${field.owner}.${field.methodName} (${ownerSource}:${field.span.line}), computed from the parent.`]);
-            const argsType = field.params.length > 0 ? `{ ${field.params.map((param) => `readonly ${param.name}${param.type.nullable ? '?' : ''}: ${tsArgumentType(model, param.type, imports)}`).join('; ')} }` : 'unknown';
+            const ownerType = imports.type(field.file, field.owner);
+            writeDoc(w, [field.doc, `${entity.name}.${field.fieldName} → ${field.owner}.${field.methodName} (${field.file}:${field.span.line}), computed from the parent.`]);
+            const argsType = field.params.length > 0 ? `{ ${field.params.map((param) => `readonly ${param.name}${param.type.nullable ? '?' : ''}: ${tsArgumentType(app, param.type, imports)}`).join('; ')} }` : 'unknown';
             const call = [`parent`, ...field.params.map((param) => argumentValue(param, `args.${param.name}`))].join(', ');
             w.writeLine(`${field.fieldName}: (parent: Parameters<${ownerType}['${field.methodName}']>[0], ${field.params.length > 0 ? 'args' : '_args'}: ${argsType}) => ${providerVariable(field.owner)}.${field.methodName}(${call}),`);
           }

@@ -5,7 +5,7 @@
  * `Result`, and the masking of the returned entities.
  */
 import type CodeBlockWriter from 'code-block-writer';
-import type { AppModel, OperationModel, ParamModel, ResolverModel } from '../../model/model.js';
+import type { OperationModel, ParamModel } from '../../model/model.js';
 import { fieldsConstant, pipesConstant, providerVariable } from '../../model/naming.js';
 import { type EmitContext, tsArgumentType } from '../context.js';
 import { writePipeConstants } from '../pipes.js';
@@ -19,20 +19,14 @@ export function argumentValue(param: ParamModel, value: string): string {
 }
 
 /** Where an operation is declared, for the resolver's docstring. */
-function origin(model: AppModel, operation: OperationModel): string {
-  const resolver = model.resolvers.find((candidate) => candidate.name === operation.owner);
-  const file = resolver ? model.providers.find((provider) => provider.name === resolver.name)?.source.file : undefined;
-  return `${operation.owner}.${operation.methodName} (${file ?? '?'}:${operation.span.line})`;
+function origin(operation: OperationModel): string {
+  return `${operation.owner}.${operation.methodName} (${operation.file}:${operation.span.line})`;
 }
 
 function postureText(operation: OperationModel): string {
-  const posture = operation.postures[0];
+  const posture = operation.posture;
   if (!posture) return 'no posture';
   return posture.kind === 'public' ? 'public (ungated)' : `authorized: ${posture.action} ${posture.subject}`;
-}
-
-function rootName(operation: OperationModel): string {
-  return operation.operationType === 'query' ? 'Query' : operation.operationType === 'mutation' ? 'Mutation' : 'Subscription';
 }
 
 class ResolverWriter {
@@ -51,7 +45,7 @@ class ResolverWriter {
 
   private argsType(operation: OperationModel): string {
     if (operation.params.length === 0) return 'Record<string, never>';
-    const members = operation.params.map((param) => `readonly ${param.name}${param.type.nullable ? '?' : ''}: ${tsArgumentType(this.context.model, param.type, this.imports)}`);
+    const members = operation.params.map((param) => `readonly ${param.name}${param.type.nullable ? '?' : ''}: ${tsArgumentType(this.context.app, param.type, this.imports)}`);
     return `{ ${members.join('; ')} }`;
   }
 
@@ -60,15 +54,11 @@ class ResolverWriter {
     return operation.params.map((param) => {
       if (param.pipes.length === 0) return argumentValue(param, `args.${param.name}`);
       const apply = this.imports.value('runtime/pipes.ts', 'applyPipes');
-      const ownerType = this.imports.type(this.ownerSource(operation.owner), operation.owner);
+      const ownerType = this.imports.type(operation.file, operation.owner);
       const index = operation.params.indexOf(param);
       this.w.writeLine(`const ${param.name} = (await ${apply}(args.${param.name}, ${pipesConstant(operation.owner, operation.methodName, param.name)})) as Parameters<${ownerType}['${operation.methodName}']>[${index}];`);
       return param.name;
     });
-  }
-
-  private ownerSource(owner: string): string {
-    return this.context.model.providers.find((provider) => provider.name === owner)?.source.file ?? '';
   }
 
   /** The expression returned for the operation's value `value`. */
@@ -78,16 +68,15 @@ class ResolverWriter {
     if (shape.kind !== 'void' && shape.result) out = `${this.imports.value('runtime/result.ts', 'unwrap')}(${out})`;
     if (shape.kind === 'page') out = `${out}.items`;
     if (shape.kind === 'void') return 'true';
-    const entity = shape.kind === 'page' ? (shape.item.kind === 'entity' ? shape.item.name : undefined) : shape.type.named.kind === 'entity' ? shape.type.named.name : undefined;
-    const posture = operation.postures[0];
-    if (!entity || posture?.kind !== 'authorized') return out;
+    const entity = operation.returnedEntity;
+    if (!entity || operation.posture?.kind !== 'authorized') return out;
     const mask = this.imports.value('runtime/ability.ts', 'maskOutput');
     const fields = this.imports.value(`${this.context.outputDir}/entities.ts`, fieldsConstant(entity));
     return `${mask}(context.request, ${quote(entity)}, ${fields}, ${out})`;
   }
 
   private writeGate(operation: OperationModel): void {
-    const posture = operation.postures[0];
+    const posture = operation.posture;
     if (posture?.kind !== 'authorized') return;
     const gate = this.imports.value('runtime/graphql/operation.ts', 'authorizeOperation');
     const entities = this.imports.value(`${this.context.outputDir}/entities.ts`, 'ENTITY_BY_NAME');
@@ -98,13 +87,13 @@ class ResolverWriter {
     const w = this.w;
     const context = this.imports.type('runtime/graphql/context.ts', 'GraphQLContext');
     const info = this.imports.packageType('graphql', 'GraphQLResolveInfo');
-    writeDoc(w, [operation.doc, `${rootName(operation)}.${operation.fieldName} → ${origin(this.context.model, operation)}; ${postureText(operation)}.`]);
+    writeDoc(w, [operation.doc, `${operation.rootType}.${operation.fieldName} → ${origin(operation)}; ${postureText(operation)}.`]);
     if (operation.operationType === 'subscription') {
       this.writeSubscription(operation, context, info);
       return;
     }
     const argsName = operation.params.length > 0 ? 'args' : '_args';
-    const gated = operation.postures[0]?.kind === 'authorized';
+    const gated = operation.posture?.kind === 'authorized';
     const contextName = gated ? 'context' : '_context';
     const infoName = gated ? 'info' : '_info';
     w.write(`${operation.fieldName}: async (_parent: unknown, ${argsName}: ${this.argsType(operation)}, ${contextName}: ${context}, ${infoName}: ${info}) => `).inlineBlock(() => {
@@ -124,9 +113,10 @@ class ResolverWriter {
 
   private writeSubscription(operation: OperationModel, context: string, info: string): void {
     const w = this.w;
-    const posture = operation.postures[0];
-    const entity = operation.returns.kind === 'value' && operation.returns.type.named.kind === 'entity' ? operation.returns.type.named.name : undefined;
-    const ownerType = this.imports.type(this.ownerSource(operation.owner), operation.owner);
+    const posture = operation.posture;
+    // Items are filtered one by one: a subscription pushes single values.
+    const entity = operation.returns.kind === 'value' ? operation.returnedEntity : undefined;
+    const ownerType = this.imports.type(operation.file, operation.owner);
     w.write(`${operation.fieldName}: `).inlineBlock(() => {
       w.write(`subscribe: (_parent: unknown, _args: unknown, context: ${context}, info: ${info}) => `).inlineBlock(() => {
         this.writeGate(operation);
@@ -157,10 +147,10 @@ export function emitResolvers(context: EmitContext): GeneratedFile {
   );
   const { body: w, imports } = file;
   const writer = new ResolverWriter(context, file);
-  const resolvers = context.application.resolvers;
+  const resolvers = context.app.mounted.resolvers;
   writePipeConstants(
     file,
-    resolvers.flatMap((resolver) => resolver.operations.map((operation) => ({ owner: operation.owner, methodName: operation.methodName, label: `${rootName(operation)}.${operation.fieldName}`, noun: 'argument', params: operation.params }))),
+    resolvers.flatMap((resolver) => resolver.operations.map((operation) => ({ owner: operation.owner, methodName: operation.methodName, label: `${operation.rootType}.${operation.fieldName}`, noun: 'argument', params: operation.params }))),
   );
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
   const services = imports.type('runtime/server.ts', 'RuntimeServices');
@@ -175,10 +165,10 @@ export function emitResolvers(context: EmitContext): GeneratedFile {
     const relations = imports.value(`${context.outputDir}/graphql/relations.ts`, 'createRelationResolvers');
     w.write('return ').inlineBlock(() => {
       w.writeLine(`...${relations}(container),`);
-      for (const root of ['query', 'mutation', 'subscription'] as const) {
-        const ofRoot = operations.filter((operation) => operation.operationType === root);
+      for (const root of ['Query', 'Mutation', 'Subscription'] as const) {
+        const ofRoot = operations.filter((operation) => operation.rootType === root);
         if (ofRoot.length === 0) continue;
-        w.write(`${root === 'query' ? 'Query' : root === 'mutation' ? 'Mutation' : 'Subscription'}: `).inlineBlock(() => {
+        w.write(`${root}: `).inlineBlock(() => {
           for (const operation of ofRoot) writer.writeOperation(operation);
         });
         w.write(',').newLine();

@@ -24,7 +24,8 @@ import {
 } from 'graphql';
 import { DateTimeScalar } from '../../../runtime/graphql/scalars.js';
 import { printSdl } from '../../../runtime/graphql/sdl.js';
-import type { EntityModel, FieldResolverModel, NamedType, OperationModel, ParamModel, ReturnShape, TypeShape } from '../../model/model.js';
+import type { EntityModel, OperationModel, OperationType, ParamModel } from '../../model/model.js';
+import type { NamedType, ReturnShape, TypeShape } from '../../model/types.js';
 import { connectionType, edgeType } from '../../model/naming.js';
 import { type EmitContext, exposedEntities } from '../context.js';
 import type { GeneratedFile } from '../writer.js';
@@ -66,7 +67,7 @@ class SchemaBuilder {
   enumType(name: string): GraphQLEnumType {
     const existing = this.enums.get(name);
     if (existing) return existing;
-    const model = this.context.model.enums.find((candidate) => candidate.name === name);
+    const model = this.context.app.enumByName.get(name);
     const type = new GraphQLEnumType({ name, description: model?.doc, values: Object.fromEntries((model?.values ?? []).map((value) => [value, { value }])) });
     this.enums.set(name, type);
     return type;
@@ -75,7 +76,7 @@ class SchemaBuilder {
   inputType(name: string): GraphQLInputObjectType {
     const existing = this.inputs.get(name);
     if (existing) return existing;
-    const model = this.context.model.inputs.find((candidate) => candidate.name === name);
+    const model = this.context.app.inputByName.get(name);
     const type = new GraphQLInputObjectType({
       name,
       description: model?.doc,
@@ -88,7 +89,7 @@ class SchemaBuilder {
   objectType(name: string): GraphQLObjectType {
     const existing = this.objects.get(name);
     if (existing) return existing;
-    const entity = this.context.model.entities.find((candidate) => candidate.name === name);
+    const entity = this.context.app.entityByName.get(name);
     const type = new GraphQLObjectType({ name, description: entity?.doc, fields: () => (entity ? this.entityFields(entity) : {}) });
     this.objects.set(name, type);
     return type;
@@ -100,9 +101,8 @@ class SchemaBuilder {
       if (!column.exposed) continue;
       fields[column.name] = { type: this.shape(column.type, 'output') as GraphQLOutputType, description: column.doc };
     }
-    const entityNames = new Set(this.context.model.entities.map((candidate) => candidate.name));
     for (const relation of entity.relations) {
-      if (!relation.exposed || !entityNames.has(relation.target)) continue;
+      if (!relation.exposed || !relation.targetKnown || relation.target === undefined) continue;
       if (relation.kind === 'belongsTo') {
         // Nullable: null when the caller may not read the parent (spec §5.8).
         fields[relation.name] = { type: this.objectType(relation.target), description: relation.doc };
@@ -114,14 +114,10 @@ class SchemaBuilder {
         };
       }
     }
-    for (const computed of this.computedFields(entity.name)) {
+    for (const computed of this.context.app.mounted.fieldResolversByEntity.get(entity.name) ?? []) {
       fields[computed.fieldName] = { type: this.returnType(computed.returns), args: this.arguments(computed.params), description: computed.doc };
     }
     return fields;
-  }
-
-  private computedFields(entity: string): FieldResolverModel[] {
-    return this.context.application.resolvers.flatMap((resolver) => resolver.fieldResolvers.filter((field) => field.entity === entity));
   }
 
   /** `PageInfo` (spec §2.4). */
@@ -189,13 +185,13 @@ class SchemaBuilder {
 /** The GraphQL schema of the mounted application. */
 export function buildModelSchema(context: EmitContext): GraphQLSchema {
   const builder = new SchemaBuilder(context);
-  const operations = context.application.resolvers.flatMap((resolver) => resolver.operations);
-  const ofType = (type: OperationModel['operationType']): OperationModel[] => operations.filter((operation) => operation.operationType === type);
+  const operations = context.app.mounted.resolvers.flatMap((resolver) => resolver.operations);
+  const ofType = (type: OperationType): OperationModel[] => operations.filter((operation) => operation.operationType === type);
   return new GraphQLSchema({
     query: builder.rootType('Query', ofType('query')) ?? new GraphQLObjectType({ name: 'Query', fields: { ok: { type: GraphQLBoolean, description: 'No queries are declared.' } } }),
     mutation: builder.rootType('Mutation', ofType('mutation')),
     subscription: builder.rootType('Subscription', ofType('subscription')),
-    types: exposedEntities(context.model).map((entity) => builder.objectType(entity.name)),
+    types: exposedEntities(context.app).map((entity) => builder.objectType(entity.name)),
   });
 }
 

@@ -2,7 +2,8 @@
  * Emits `http/routes.ts`: one route definition per controller method of the mounted controllers
  * (spec §4.2, §4.3). Each handler reads, in order: the posture gate, the parameters (path, query
  * string, body checked against its input type), the pipes, the controller method, the unwrapping
- * of a `Result`, and the masking of returned entities.
+ * of a `Result`, and the masking of returned entities. Status, reply kind, versions and how each
+ * parameter is obtained are the route's resolved fields; nothing is decided here.
  */
 import type CodeBlockWriter from 'code-block-writer';
 import type { ControllerModel, ParamModel, RouteModel } from '../../model/model.js';
@@ -11,22 +12,6 @@ import { inputConstant, inputFieldLiteral } from '../app/entities.js';
 import type { EmitContext } from '../context.js';
 import { writePipeConstants } from '../pipes.js';
 import { type GeneratedFile, type ImportSet, quote, TypeScriptFile, writeDoc } from '../writer.js';
-
-/** The full path of a route without prefix or version: `/posts/:id/publish`. */
-export function routePath(controller: ControllerModel, route: RouteModel): string {
-  return `/${[controller.path, route.path].filter(Boolean).join('/')}`;
-}
-
-/** The versions a route mounts under (route-level `@Version`, else the controller's). */
-export function routeVersions(controller: ControllerModel, route: RouteModel): readonly string[] {
-  return route.versions ?? controller.versions;
-}
-
-function replyKind(route: RouteModel): string {
-  if (route.returns.kind === 'page') return 'page';
-  if (route.returns.kind === 'void') return 'empty';
-  return route.returns.type.list ? 'list' : 'value';
-}
 
 class RouteWriter {
   constructor(
@@ -42,38 +27,39 @@ class RouteWriter {
     return this.file.imports;
   }
 
-  private ownerType(route: RouteModel): string {
-    const source = this.context.model.providers.find((provider) => provider.name === route.owner)?.source.file ?? '';
-    return this.imports.type(source, route.owner);
+  /** The expression reading a parameter's raw value, by how the route obtains it. */
+  private rawValue(param: ParamModel): string {
+    const queryText = (name: string): string => `${this.imports.value('runtime/http/routes.ts', 'queryText')}(call.query, ${quote(name)})`;
+    switch (param.binding) {
+      case 'pageSize':
+        return `${this.imports.value('runtime/keyset.ts', 'clampPageSize')}(${queryText(param.name)})`;
+      case 'cursor':
+        return `${this.imports.value('runtime/keyset.ts', 'parseCursor')}(${queryText(param.name)})`;
+      case 'pathText':
+        return `${this.imports.value('runtime/http/routes.ts', 'pathParameter')}(call, ${quote(param.name)})`;
+      case 'body': {
+        const structure = param.type.named.kind === 'input' ? this.imports.value(`${this.context.outputDir}/entities.ts`, inputConstant(param.type.named.name)) : undefined;
+        return structure ? `${this.imports.value('runtime/inputs.ts', 'coerceInput')}({ ...${structure}, nullable: ${param.type.nullable} }, call.body, 'body')` : 'call.body';
+      }
+      case 'path':
+      case 'query':
+      case 'argument':
+        return `${this.imports.value('runtime/inputs.ts', 'coerceQueryParameter')}(${inputFieldLiteral(this.context.app, param.type)}, call.${param.binding === 'path' ? 'params' : 'query'}.${param.name}, ${quote(param.name)})`;
+    }
   }
 
-  /** Reads one parameter into a local; returns the expression passed to the method. */
+  /** Reads one parameter (into a local when it is piped or coerced); returns the expression passed to the method. */
   private writeParameter(route: RouteModel, param: ParamModel, index: number): string {
-    const paramType = `Parameters<${this.ownerType(route)}['${route.methodName}']>[${index}]`;
-    const isPage = route.returns.kind === 'page';
-    if (isPage && param.name === 'first' && param.source === 'query') {
-      return `${this.imports.value('runtime/keyset.ts', 'clampPageSize')}(${this.imports.value('runtime/http/routes.ts', 'queryText')}(call.query, 'first'))`;
-    }
-    if (isPage && param.name === 'after' && param.source === 'query') {
-      return `${this.imports.value('runtime/keyset.ts', 'parseCursor')}(${this.imports.value('runtime/http/routes.ts', 'queryText')}(call.query, 'after'))`;
-    }
-    let raw: string;
-    if (param.source === 'body') {
-      const coerce = this.imports.value('runtime/inputs.ts', 'coerceInput');
-      const structure = param.type.named.kind === 'input' ? this.imports.value(`${this.context.outputDir}/entities.ts`, inputConstant(param.type.named.name)) : undefined;
-      raw = structure ? `${coerce}({ ...${structure}, nullable: ${param.type.nullable} }, call.body, 'body')` : 'call.body';
-    } else if (param.source === 'path' && param.type.named.kind === 'scalar' && (param.type.named.name === 'String' || param.type.named.name === 'ID')) {
-      raw = `${this.imports.value('runtime/http/routes.ts', 'pathParameter')}(call, ${quote(param.name)})`;
-    } else {
-      const coerce = this.imports.value('runtime/inputs.ts', 'coerceQueryParameter');
-      raw = `${coerce}(${inputFieldLiteral(this.context.model, param.type)}, call.${param.source === 'path' ? 'params' : 'query'}.${param.name}, ${quote(param.name)})`;
-    }
+    const paramType = `Parameters<${this.imports.type(route.file, route.owner)}['${route.methodName}']>[${index}]`;
+    const raw = this.rawValue(param);
+    // The page size and cursor are already what the method takes; a text path segment too, unless piped.
+    if (param.binding === 'pageSize' || param.binding === 'cursor') return raw;
     if (param.pipes.length > 0) {
       const apply = this.imports.value('runtime/pipes.ts', 'applyPipes');
       this.w.writeLine(`const ${param.name} = (await ${apply}(${raw}, ${pipesConstant(route.owner, route.methodName, param.name)})) as ${paramType};`);
       return param.name;
     }
-    if (raw.includes('pathParameter(')) return raw;
+    if (param.binding === 'pathText') return raw;
     this.w.writeLine(`const ${param.name} = ${raw} as ${paramType};`);
     return param.name;
   }
@@ -83,8 +69,8 @@ class RouteWriter {
     if (shape.kind === 'void') return 'undefined';
     const unwrap = shape.result ? this.imports.value('runtime/result.ts', 'unwrap') : undefined;
     const value = unwrap ? `${unwrap}(value)` : 'value';
-    const entity = shape.kind === 'page' ? (shape.item.kind === 'entity' ? shape.item.name : undefined) : shape.type.named.kind === 'entity' ? shape.type.named.name : undefined;
-    if (!entity || route.postures[0]?.kind !== 'authorized') return value;
+    const entity = route.returnedEntity;
+    if (!entity || route.posture?.kind !== 'authorized') return value;
     const mask = this.imports.value('runtime/ability.ts', 'maskOutput');
     const fields = this.imports.value(`${this.context.outputDir}/entities.ts`, fieldsConstant(entity));
     if (shape.kind === 'page') {
@@ -98,20 +84,18 @@ class RouteWriter {
   writeRoute(controller: ControllerModel, route: RouteModel): void {
     const w = this.w;
     const definition = this.imports.type('runtime/http/routes.ts', 'RouteDefinition');
-    const path = routePath(controller, route);
-    const posture = route.postures[0];
-    const file = this.context.model.providers.find((provider) => provider.name === route.owner)?.source.file ?? '?';
-    writeDoc(w, [route.doc, `${route.method} ${path} → ${route.owner}.${route.methodName} (${file}:${route.span.line}); ${posture?.kind === 'authorized' ? `authorized: ${posture.action} ${posture.subject}` : 'public (ungated)'}.`]);
+    const posture = route.posture;
+    writeDoc(w, [route.doc, `${route.method} ${route.fullPath} → ${route.owner}.${route.methodName} (${route.file}:${route.span.line}); ${posture?.kind === 'authorized' ? `authorized: ${posture.action} ${posture.subject}` : 'public (ungated)'}.`]);
     w.write(`const ${routeFunction(route.owner, route.methodName)}: ${definition} = `).inlineBlock(() => {
       w.writeLine(`method: '${route.method}',`);
-      w.writeLine(`path: ${quote(path)},`);
-      w.writeLine(`versions: [${routeVersions(controller, route).map(quote).join(', ')}],`);
+      w.writeLine(`path: ${quote(route.fullPath)},`);
+      w.writeLine(`versions: [${route.versions.map(quote).join(', ')}],`);
       w.writeLine(`controllerVersions: [${controller.versions.map(quote).join(', ')}],`);
       w.writeLine(`controller: ${quote(route.owner)},`);
       w.writeLine(`handler: ${quote(route.methodName)},`);
-      w.writeLine(`status: ${route.httpCode ?? (route.method === 'POST' ? 201 : route.returns.kind === 'void' ? 204 : 200)},`);
-      w.writeLine(`reply: '${replyKind(route)}',`);
-      w.writeLine(`takesBody: ${route.params.some((param) => param.source === 'body')},`);
+      w.writeLine(`status: ${route.status},`);
+      w.writeLine(`reply: '${route.reply}',`);
+      w.writeLine(`takesBody: ${route.takesBody},`);
       w.write('handle: async (call) => ').inlineBlock(() => {
         if (posture?.kind === 'authorized') {
           w.writeLine(`${this.imports.value('runtime/posture.ts', 'authorize')}(call.request, call.authentication, ${quote(posture.action)}, ${quote(posture.subject)});`);
@@ -140,7 +124,7 @@ export function emitRoutes(context: EmitContext): GeneratedFile {
   );
   const { body: w, imports } = file;
   const writer = new RouteWriter(context, file);
-  const controllers = context.application.controllers;
+  const controllers = context.app.mounted.controllers;
   writePipeConstants(
     file,
     controllers.flatMap((controller) => controller.routes.map((route) => ({ owner: route.owner, methodName: route.methodName, label: `${route.owner}.${route.methodName}`, noun: 'parameter', params: route.params }))),

@@ -1,23 +1,14 @@
 /**
  * Emits the Prisma schema of the application (PRODUCT.md §2): one model per entity, enums,
- * named relations for every belongs_to with the parent's back-relation, unique constraints,
- * and a composite `(fk, id)` index on every foreign key so has_many pages rank per parent by an
- * index range scan (spec §8, PRODUCT.md §6).
+ * named relations for every belongs_to with the parent's back-relation (named after the has_many
+ * that follows the key, as resolved), unique constraints, and a composite `(fk, id)` index on
+ * every foreign key so has_many pages rank per parent by an index range scan (spec §8,
+ * PRODUCT.md §6).
  */
-import type { BelongsToModel, ColumnModel, EntityModel, EnumModel, HasManyModel } from '../../model/model.js';
+import type { DatabaseKind } from '../../../runtime/database-kinds.js';
+import type { ColumnModel, EntityModel, ResolvedApp } from '../../model/model.js';
 import { prismaBackRelationField, prismaRelationName } from '../../model/naming.js';
-
-/** Database providers the schema can be emitted for. */
-export type DatabaseProvider = 'sqlite' | 'postgresql';
-
-/** The belongs_to a has_many follows, or undefined when none or several match (rules report it). */
-export function matchHasMany(relation: HasManyModel, parent: EntityModel, entities: readonly EntityModel[]): BelongsToModel | undefined {
-  const child = entities.find((entity) => entity.name === relation.target);
-  if (!child) return undefined;
-  const keys = child.relations.filter((candidate): candidate is BelongsToModel => candidate.kind === 'belongsTo' && candidate.target === parent.name);
-  if (relation.via !== undefined) return keys.find((key) => key.column === relation.via);
-  return keys.length === 1 ? keys[0] : undefined;
-}
+import type { EnumModel } from '../../model/types.js';
 
 const SCALAR_TYPES = { ID: 'String', String: 'String', Int: 'Int', Float: 'Float', Boolean: 'Boolean', DateTime: 'DateTime' } as const;
 
@@ -27,11 +18,11 @@ function columnType(column: ColumnModel): string {
   return `${base}${column.type.list ? '[]' : ''}${column.type.nullable && !column.type.list ? '?' : ''}`;
 }
 
-function columnAttributes(column: ColumnModel, provider: DatabaseProvider): string[] {
+function columnAttributes(column: ColumnModel, database: DatabaseKind): string[] {
   const attributes: string[] = [];
   if (column.primaryKey) attributes.push('@id', '@default(uuid(7))');
   // PostgreSQL stores keys as native uuid: 16 bytes, ordered byte-wise like the UUID v7 text.
-  if (provider === 'postgresql' && column.type.named.kind === 'scalar' && column.type.named.name === 'ID') attributes.push('@db.Uuid');
+  if (database === 'postgresql' && column.type.named.kind === 'scalar' && column.type.named.name === 'ID') attributes.push('@db.Uuid');
   if (column.unique) attributes.push('@unique');
   const value = column.default;
   if (value !== undefined && !column.primaryKey) {
@@ -60,44 +51,36 @@ function alignRows(rows: readonly (readonly string[])[]): string[] {
   });
 }
 
-function emitModel(entity: EntityModel, entities: readonly EntityModel[], provider: DatabaseProvider): string {
+function emitModel(entity: EntityModel, database: DatabaseKind): string {
   const lines: string[] = [...documentation(entity.doc, ''), `model ${entity.name} {`];
   const rows: { doc: string[]; row: string[] }[] = [];
   for (const column of entity.columns) {
-    rows.push({ doc: documentation(column.doc, '  '), row: [column.name, columnType(column), columnAttributes(column, provider).join(' ')] });
+    rows.push({ doc: documentation(column.doc, '  '), row: [column.name, columnType(column), columnAttributes(column, database).join(' ')] });
   }
   for (const relation of entity.relations) {
-    if (relation.kind !== 'belongsTo') continue;
-    const column = entity.columns.find((candidate) => candidate.name === relation.column);
-    const optional = column?.type.nullable ?? false;
+    if (relation.kind !== 'belongsTo' || relation.target === undefined || relation.keyColumn === undefined) continue;
     rows.push({
       doc: documentation(relation.doc, '  '),
-      row: [relation.name, `${relation.target}${optional ? '?' : ''}`, `@relation("${prismaRelationName(entity.name, relation.name)}", fields: [${relation.column}], references: [id])`],
+      row: [relation.name, `${relation.target}${relation.optional ? '?' : ''}`, `@relation("${prismaRelationName(entity.name, relation.name)}", fields: [${relation.keyColumn}], references: [id])`],
     });
   }
-  // Back-relations: a list field on this entity for every belongs_to pointing at it.
-  for (const child of entities) {
-    for (const relation of child.relations) {
-      if (relation.kind !== 'belongsTo' || relation.target !== entity.name) continue;
-      const declared = entity.relations.find(
-        (candidate): candidate is HasManyModel => candidate.kind === 'hasMany' && candidate.target === child.name && matchHasMany(candidate, entity, entities) === relation,
-      );
-      rows.push({
-        doc: declared ? documentation(declared.doc, '  ') : [],
-        row: [declared?.name ?? prismaBackRelationField(child.name, relation.name), `${child.name}[]`, `@relation("${prismaRelationName(child.name, relation.name)}")`],
-      });
-    }
+  // Back-relations: a list field on this entity for every belongs_to pointing at it, named after the has_many following it.
+  for (const inverse of entity.inverses) {
+    rows.push({
+      doc: inverse.hasMany ? documentation(inverse.hasMany.doc, '  ') : [],
+      row: [inverse.hasMany?.name ?? prismaBackRelationField(inverse.child, inverse.key.name), `${inverse.child}[]`, `@relation("${prismaRelationName(inverse.child, inverse.key.name)}")`],
+    });
   }
   const aligned = alignRows(rows.map((entry) => entry.row));
   rows.forEach((entry, index) => lines.push(...entry.doc, aligned[index] ?? ''));
   const blockAttributes: string[] = [];
-  for (const unique of entity.uniques) blockAttributes.push(`@@unique([${unique.join(', ')}])`);
-  const primaryKey = entity.columns.find((column) => column.primaryKey)?.name ?? 'id';
+  for (const unique of entity.uniques) blockAttributes.push(`@@unique([${unique.columns.join(', ')}])`);
+  const primaryKey = entity.primaryKeys[0]?.name ?? 'id';
   const indexed = new Set<string>();
   for (const relation of entity.relations) {
-    if (relation.kind !== 'belongsTo' || indexed.has(relation.column)) continue;
-    indexed.add(relation.column);
-    blockAttributes.push(`@@index([${relation.column}, ${primaryKey}])`);
+    if (relation.kind !== 'belongsTo' || relation.keyColumn === undefined || indexed.has(relation.keyColumn)) continue;
+    indexed.add(relation.keyColumn);
+    blockAttributes.push(`@@index([${relation.keyColumn}, ${primaryKey}])`);
   }
   if (blockAttributes.length > 0) lines.push('', ...blockAttributes.map((attribute) => `  ${attribute}`));
   lines.push('}');
@@ -108,8 +91,11 @@ function emitEnum(model: EnumModel): string {
   return [...documentation(model.doc, ''), `enum ${model.name} {`, ...model.values.map((value) => `  ${value}`), '}'].join('\n');
 }
 
-/** The complete `schema.prisma` text for `provider`. */
-export function emitPrismaSchema(entities: readonly EntityModel[], enums: readonly EnumModel[], provider: DatabaseProvider): string {
+/**
+ * The complete `schema.prisma` text for one database: takes the resolved model and the database;
+ * returns the schema text (the datasource names it with Prisma's word, `provider`).
+ */
+export function emitPrismaSchema(app: ResolvedApp, database: DatabaseKind): string {
   const header = [
     '// Generated by resource-service from entities/ — do not edit; run `npm run generate`.',
     '',
@@ -121,9 +107,9 @@ export function emitPrismaSchema(entities: readonly EntityModel[], enums: readon
     '}',
     '',
     'datasource db {',
-    `  provider = "${provider}"`,
+    `  provider = "${database}"`,
     '}',
   ].join('\n');
-  const blocks = [...enums.map(emitEnum), ...entities.map((entity) => emitModel(entity, entities, provider))];
+  const blocks = [...app.enums.map(emitEnum), ...app.entities.map((entity) => emitModel(entity, database))];
   return `${[header, ...blocks].join('\n\n')}\n`;
 }

@@ -6,23 +6,21 @@
  */
 import type { Rule } from '../rule.js';
 
-export const abilitiesMissing: Rule = ({ model, application }, report) => {
+export const abilitiesMissing: Rule = (app, report) => {
+  const { root, abilities } = app.mounted;
   // Without a root module nothing is mounted; app-module-missing reports that.
-  if (!application.root) return;
-  const mounted = application.providers.filter((provider) => provider.role === 'abilities');
-  const declared = model.providers.filter((provider) => provider.role === 'abilities');
-  if (mounted.length === 1) return;
-  if (mounted.length === 0) {
-    const unmounted = declared[0];
+  if (!root || abilities.length === 1) return;
+  if (abilities.length === 0) {
+    const unmounted = app.abilities[0];
     report({
       message: unmounted
         ? `${unmounted.name} is not provided by any module reachable from AppModule; add it to AppModule's providers`
         : 'no @Abilities() class is provided; declare one whose for(principal) returns the principal\'s ability, and add it to AppModule\'s providers',
-      span: unmounted?.span ?? application.root?.span ?? { file: 'entities', line: 1, column: 1 },
+      span: unmounted?.span ?? root.span,
     });
     return;
   }
-  const [first, ...rest] = mounted;
+  const [first, ...rest] = abilities;
   for (const extra of rest) {
     report({ message: `${extra.name} and ${first?.name} are both @Abilities(); keep exactly one`, span: extra.span, related: first ? [{ message: 'first @Abilities() class', span: first.span }] : [] });
   }

@@ -5,7 +5,7 @@
  * compiled at generate time, so a typo fails here rather than at run time.
  */
 import { checkComplexityExpression } from '../../model/complexity.js';
-import type { SourceSpan } from '../../model/model.js';
+import type { SourceSpan } from '../../model/types.js';
 import type { Report } from '../../diagnostics/diagnostic.js';
 import type { Rule } from '../rule.js';
 
@@ -15,10 +15,10 @@ const check = (expression: string | undefined, where: string, span: SourceSpan, 
   if (!checked.ok) report({ message: `the complexity of ${where} (${JSON.stringify(expression)}) is not valid: ${checked.reason}; write for example 'first * childComplexity + 1'`, span });
 };
 
-export const complexityExpressionInvalid: Rule = ({ model }, report) => {
-  for (const entity of model.entities) for (const relation of entity.relations) check(relation.complexity, `${entity.name}.${relation.name}`, relation.span, report);
-  for (const resolver of model.resolvers) {
-    for (const operation of resolver.operations) check(operation.complexity, `${operation.owner}.${operation.methodName}`, operation.span, report);
-    for (const field of resolver.fieldResolvers) check(field.complexity, `${field.owner}.${field.methodName}`, field.span, report);
+export const complexityExpressionInvalid: Rule = (app, report) => {
+  for (const entity of app.entities) for (const relation of entity.relations) check(relation.complexity, `${entity.name}.${relation.name}`, relation.complexitySpan ?? relation.span, report);
+  for (const resolver of app.resolvers) {
+    for (const operation of resolver.operations) check(operation.complexity, `${operation.owner}.${operation.methodName}`, operation.complexitySpan ?? operation.span, report);
+    for (const field of resolver.fieldResolvers) check(field.complexity, `${field.owner}.${field.methodName}`, field.complexitySpan ?? field.span, report);
   }
 };

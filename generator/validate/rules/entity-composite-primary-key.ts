@@ -6,12 +6,11 @@
  */
 import type { Rule } from '../rule.js';
 
-export const entityCompositePrimaryKey: Rule = ({ model }, report) => {
-  for (const entity of model.entities) {
-    const keys = entity.columns.filter((column) => column.primaryKey);
-    if (!entity.exposed || keys.length < 2) continue;
+export const entityCompositePrimaryKey: Rule = (app, report) => {
+  for (const entity of app.entities) {
+    const keys = entity.primaryKeys;
     const [first, second] = keys;
-    if (!first || !second) continue;
+    if (!entity.exposed || !first || !second) continue;
     report({
       message: `${entity.name} has a composite primary key (${keys.map((key) => key.name).join(', ')}), which exposed entities may not have; use one \`@PrimaryKey() id\` plus @Unique(${keys.map((key) => `'${key.name}'`).join(', ')}), or mark the entity @Entity({ exposed: false })`,
       span: second.span,

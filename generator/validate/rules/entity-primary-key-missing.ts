@@ -6,13 +6,13 @@
  */
 import type { Rule } from '../rule.js';
 
-export const entityPrimaryKeyMissing: Rule = ({ model }, report) => {
-  for (const entity of model.entities) {
-    const keys = entity.columns.filter((column) => column.primaryKey);
-    if (keys.length === 0) {
+export const entityPrimaryKeyMissing: Rule = (app, report) => {
+  for (const entity of app.entities) {
+    const [key, ...others] = entity.primaryKeys;
+    if (!key) {
       report({ message: `${entity.name} has no primary key; add \`@PrimaryKey() id!: string;\` (a UUID v7)`, span: entity.span });
-    } else if (entity.exposed && keys.length === 1 && keys[0]?.name !== 'id') {
-      report({ message: `the primary key of ${entity.name} is ${keys[0]?.name}, but an exposed entity's primary key is named id (cursors and loaders key on it); rename it to id`, span: keys[0]?.span ?? entity.span });
+    } else if (entity.exposed && others.length === 0 && key.name !== 'id') {
+      report({ message: `the primary key of ${entity.name} is ${key.name}, but an exposed entity's primary key is named id (cursors and loaders key on it); rename it to id`, span: key.span });
     }
   }
 };

@@ -7,9 +7,9 @@
 import type { OperationModel } from '../../model/model.js';
 import type { Rule } from '../rule.js';
 
-export const operationFieldDuplicate: Rule = ({ application }, report) => {
+export const operationFieldDuplicate: Rule = (app, report) => {
   const seen = new Map<string, OperationModel>();
-  for (const resolver of application.resolvers) {
+  for (const resolver of app.mounted.resolvers) {
     for (const operation of resolver.operations) {
       const key = `${operation.operationType}.${operation.fieldName}`;
       const first = seen.get(key);
@@ -18,7 +18,7 @@ export const operationFieldDuplicate: Rule = ({ application }, report) => {
         continue;
       }
       report({
-        message: `${operation.owner}.${operation.methodName} and ${first.owner}.${first.methodName} both define ${operation.operationType} field ${operation.fieldName}; rename one method or set @${operation.operationType === 'query' ? 'Query' : operation.operationType === 'mutation' ? 'Mutation' : 'Subscription'}({ name: '…' })`,
+        message: `${operation.owner}.${operation.methodName} and ${first.owner}.${first.methodName} both define ${operation.operationType} field ${operation.fieldName}; rename one method or set @${operation.rootType}({ name: '…' })`,
         span: operation.span,
         related: [{ message: `${operation.fieldName} is first defined here`, span: first.span }],
       });

@@ -6,25 +6,23 @@
  * path and query parameters are scalars or enums; a body is an input interface; a route may also
  * return a plain interface (described in OpenAPI). Nothing returns an unexposed entity.
  */
-import type { NamedType, ReturnShape, SourceSpan } from '../../model/model.js';
+import type { NamedType, ReturnShape, SourceSpan } from '../../model/types.js';
 import type { Rule } from '../rule.js';
 
 const returnsInput = (shape: ReturnShape): boolean =>
   (shape.kind === 'value' && shape.type.named.kind === 'input') || (shape.kind === 'page' && shape.item.kind !== 'entity' && shape.item.kind !== 'unsupported');
 const isScalarOrEnum = (named: NamedType): boolean => named.kind === 'scalar' || named.kind === 'enum';
-const returnedEntity = (shape: ReturnShape): string | undefined =>
-  shape.kind === 'page' ? (shape.item.kind === 'entity' ? shape.item.name : undefined) : shape.kind === 'value' && shape.type.named.kind === 'entity' ? shape.type.named.name : undefined;
 
-export const operationSignature: Rule = ({ model }, report) => {
-  const hidden = new Set(model.entities.filter((entity) => !entity.exposed).map((entity) => entity.name));
-  const checkHidden = (shape: ReturnShape, name: string, span: SourceSpan): void => {
-    const entity = returnedEntity(shape);
-    if (entity && hidden.has(entity)) report({ message: `${name} returns ${entity}, which is @Entity({ exposed: false }) and so has no wire type; expose it or return another type`, span });
+export const operationSignature: Rule = (app, report) => {
+  const checkHidden = (entity: string | undefined, name: string, span: SourceSpan): void => {
+    if (entity !== undefined && app.entityByName.get(entity)?.exposed === false) {
+      report({ message: `${name} returns ${entity}, which is @Entity({ exposed: false }) and so has no wire type; expose it or return another type`, span });
+    }
   };
-  for (const resolver of model.resolvers) {
+  for (const resolver of app.resolvers) {
     for (const operation of resolver.operations) {
       const name = `${operation.owner}.${operation.methodName}`;
-      checkHidden(operation.returns, name, operation.span);
+      checkHidden(operation.returnedEntity, name, operation.span);
       for (const param of operation.params) {
         if (param.type.named.kind === 'entity') {
           report({ message: `parameter ${param.name} of ${name} is the entity ${param.type.named.name}; arguments must be input types, so declare an interface for the input`, span: param.span });
@@ -34,10 +32,10 @@ export const operationSignature: Rule = ({ model }, report) => {
       if (operation.returns.kind === 'void') report({ message: `${name} returns nothing; a GraphQL field must return a value (for example the changed entity)`, span: operation.span });
     }
   }
-  for (const controller of model.controllers) {
+  for (const controller of app.controllers) {
     for (const route of controller.routes) {
       const name = `${route.owner}.${route.methodName}`;
-      checkHidden(route.returns, name, route.span);
+      checkHidden(route.returnedEntity, name, route.span);
       for (const param of route.params) {
         if (param.source === 'body' && param.type.named.kind !== 'input' && param.type.named.kind !== 'unsupported') {
           report({ message: `the body parameter ${param.name} of ${name} must be an input interface`, span: param.span });

@@ -3,11 +3,10 @@
  *
  * Providers are constructed once, dependencies first; a cycle has no such order.
  */
-import { constructionOrder } from '../../model/application.js';
 import type { Rule } from '../rule.js';
 
-export const providerDependencyCycle: Rule = ({ model, application }, report) => {
-  const { cycle } = constructionOrder(model, application);
+export const providerDependencyCycle: Rule = (app, report) => {
+  const { cycle } = app.mounted;
   const first = cycle?.[0];
   if (!cycle || !first) return;
   report({

@@ -5,15 +5,17 @@
  * is another mounted provider, a generated repository (`UserRepository`) or a runtime built-in
  * (`EventBus`). A dependency nothing provides is refused here instead of failing at boot.
  */
-import { resolveDependency } from '../../model/application.js';
 import type { Rule } from '../rule.js';
 
-export const providerDependencyUnresolved: Rule = ({ model, application }, report) => {
-  for (const provider of application.providers) {
+export const providerDependencyUnresolved: Rule = (app, report) => {
+  for (const provider of app.mounted.providers) {
     for (const dependency of provider.dependencies) {
-      if (resolveDependency(model, application, dependency).kind !== 'missing') continue;
-      const declared = model.providers.find((candidate) => candidate.name === dependency.typeName);
-      const fix = declared
+      if (dependency.target.kind !== 'missing') continue;
+      if (dependency.typeName === undefined) {
+        report({ message: `${provider.name} has a constructor parameter ${dependency.parameterName} without a type, so nothing can be injected; declare its type (an @Injectable() class, a generated repository or EventBus)`, span: dependency.span });
+        continue;
+      }
+      const fix = app.providerByName.has(dependency.typeName)
         ? `add ${dependency.typeName} to the providers of a module reachable from AppModule`
         : `inject an @Injectable() class, a generated repository (<Entity>Repository) or EventBus`;
       report({ message: `${provider.name} needs ${dependency.typeName} (parameter ${dependency.parameterName}), which nothing provides; ${fix}`, span: dependency.span });

@@ -6,13 +6,12 @@
 import { didYouMean } from '../../../runtime/suggest.js';
 import type { Rule } from '../rule.js';
 
-export const relationColumnUnknown: Rule = ({ model }, report) => {
-  for (const entity of model.entities) {
-    const columns = entity.columns.map((column) => column.name);
+export const relationColumnUnknown: Rule = (app, report) => {
+  for (const entity of app.entities) {
     for (const relation of entity.relations) {
-      if (relation.kind !== 'belongsTo' || relation.column === '<missing>' || columns.includes(relation.column)) continue;
-      const fix = didYouMean(relation.column, columns) || `; declare @Column() ${relation.column}!: string on ${entity.name}`;
-      report({ message: `${entity.name}.${relation.name} names column '${relation.column}', which ${entity.name} does not declare${fix}`, span: relation.span });
+      if (relation.kind !== 'belongsTo' || relation.keyColumn === undefined || relation.keyColumnKnown) continue;
+      const fix = didYouMean(relation.keyColumn, entity.columnByName.keys()) || `; declare @Column() ${relation.keyColumn}!: string on ${entity.name}`;
+      report({ message: `${entity.name}.${relation.name} names column '${relation.keyColumn}', which ${entity.name} does not declare${fix}`, span: relation.keyColumnSpan ?? relation.span });
     }
   }
 };

@@ -3,16 +3,15 @@
  *
  * A has_many follows a key the child declares: the child has a `@BelongsTo(() => Parent)`.
  */
+import { lowerFirst } from '../../model/naming.js';
 import type { Rule } from '../rule.js';
 
-export const relationKeyMissing: Rule = ({ model }, report) => {
-  for (const parent of model.entities) {
+export const relationKeyMissing: Rule = (app, report) => {
+  for (const parent of app.entities) {
     for (const relation of parent.relations) {
-      if (relation.kind !== 'hasMany' || relation.via !== undefined) continue;
-      const child = model.entities.find((entity) => entity.name === relation.target);
-      if (!child || child.relations.some((candidate) => candidate.kind === 'belongsTo' && candidate.target === parent.name)) continue;
+      if (relation.kind !== 'hasMany' || relation.key.kind !== 'missing') continue;
       report({
-        message: `${parent.name}.${relation.name} lists ${child.name} rows, but ${child.name} has no key to ${parent.name}; declare @BelongsTo(() => ${parent.name}, { column: '${parent.name.charAt(0).toLowerCase()}${parent.name.slice(1)}Id' }) on ${child.name}`,
+        message: `${parent.name}.${relation.name} lists ${relation.target} rows, but ${relation.target} has no key to ${parent.name}; declare @BelongsTo(() => ${parent.name}, { column: '${lowerFirst(parent.name)}Id' }) on ${relation.target}`,
         span: relation.span,
       });
     }

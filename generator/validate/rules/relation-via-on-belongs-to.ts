@@ -5,12 +5,13 @@
  */
 import type { Rule } from '../rule.js';
 
-export const relationViaOnBelongsTo: Rule = ({ model }, report) => {
-  for (const entity of model.entities) {
+export const relationViaOnBelongsTo: Rule = (app, report) => {
+  for (const entity of app.entities) {
     for (const relation of entity.relations) {
       if (relation.kind !== 'belongsTo' || !relation.viaSpan) continue;
+      const column = relation.keyColumn === undefined ? 'its column' : `column: '${relation.keyColumn}'`;
       report({
-        message: `${entity.name}.${relation.name} is a belongs_to: it names its key with column: '${relation.column}'; remove via here (via goes on ${relation.target}'s @HasMany)`,
+        message: `${entity.name}.${relation.name} is a belongs_to: it names its key with ${column}; remove via here (via goes on ${relation.target ?? 'the parent'}'s @HasMany)`,
         span: relation.viaSpan,
       });
     }

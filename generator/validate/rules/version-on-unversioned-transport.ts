@@ -16,14 +16,14 @@ const INSTEAD = {
 
 const LABEL = { resolver: 'a GraphQL resolver', mcpHost: 'a model-context host', processor: 'a job processor', cron: 'a scheduled task', listener: 'an in-process listener' } as const;
 
-export const versionOnUnversionedTransport: Rule = ({ model }, report) => {
-  for (const resolver of model.resolvers) {
+export const versionOnUnversionedTransport: Rule = (app, report) => {
+  for (const resolver of app.resolvers) {
     if (resolver.versionSpan) report({ message: `${resolver.name} is ${LABEL.resolver} and takes no version; ${INSTEAD.resolver}; remove version`, span: resolver.versionSpan });
     for (const operation of resolver.operations) {
       if (operation.versionSpan) report({ message: `${operation.owner}.${operation.methodName} is a GraphQL operation and takes no version; ${INSTEAD.resolver}; remove the version`, span: operation.versionSpan });
     }
   }
-  for (const transport of model.unversionedTransports) {
+  for (const transport of app.unversionedTransports) {
     if (!transport.versionSpan) continue;
     report({ message: `${transport.name} is ${LABEL[transport.transport]} and takes no version; ${INSTEAD[transport.transport]}; remove version`, span: transport.versionSpan });
   }

@@ -2,11 +2,12 @@
  * Version token invalid (spec §8, §9.1)
  *
  * Declared versions use the characters callers may send: alphanumerics, `.` and `-`, at most
- * 32 bytes. A version that could never be requested is refused here.
+ * 32 bytes (the runtime's own pattern, runtime/http/version-token.ts). A version that could never
+ * be requested is refused here.
  */
-import { VERSION_TOKEN } from '../../model/application.js';
-import type { SourceSpan } from '../../model/model.js';
+import { VERSION_TOKEN } from '../../../runtime/http/version-token.js';
 import type { Report } from '../../diagnostics/diagnostic.js';
+import type { SourceSpan } from '../../model/types.js';
 import type { Rule } from '../rule.js';
 
 const check = (version: string, where: string, span: SourceSpan, report: Report): void => {
@@ -15,10 +16,10 @@ const check = (version: string, where: string, span: SourceSpan, report: Report)
   report({ message: `${where} declares version ${JSON.stringify(version)}, which is not a valid version token (${why}); use alphanumerics, "." and "-", at most 32 bytes, for example '2' or '2024-06' or 'beta'`, span });
 };
 
-export const versionTokenInvalid: Rule = ({ model }, report) => {
-  for (const controller of model.controllers) {
-    for (const version of controller.versions) check(version, controller.name, controller.versionSpan ?? controller.span, report);
-    for (const route of controller.routes) for (const version of route.versions ?? []) check(version, `${route.owner}.${route.methodName}`, route.versionSpan ?? route.span, report);
+export const versionTokenInvalid: Rule = (app, report) => {
+  for (const controller of app.controllers) {
+    for (const { version, span } of controller.versionTokens) check(version, controller.name, span, report);
+    for (const route of controller.routes) for (const { version, span } of route.routeVersions ?? []) check(version, `${route.owner}.${route.methodName}`, span, report);
   }
-  for (const gateway of model.gateways) if (gateway.version !== undefined) check(gateway.version, gateway.name, gateway.versionSpan ?? gateway.span, report);
+  for (const gateway of app.gateways) if (gateway.version !== undefined) check(gateway.version, gateway.name, gateway.versionSpan ?? gateway.span, report);
 };

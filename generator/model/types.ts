@@ -1,0 +1,76 @@
+/**
+ * The value types every stage shares: source positions and references, and the wire types of
+ * columns, arguments and return values (spec §4.1) — what `parse/` reads from type annotations and
+ * the resolved model keeps as is.
+ */
+
+/** A position in a declaration file; `file` is relative to the project root, with `/`. */
+export interface SourceSpan {
+  readonly file: string;
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column. */
+  readonly column: number;
+  /** How many characters the offending token spans on that line (the code frame underlines them). */
+  readonly length?: number;
+}
+
+/** Where an importable value is declared: emitters import `exportName` from `file`. */
+export interface SourceRef {
+  readonly file: string;
+  readonly exportName: string;
+}
+
+/** Scalars on the wire (spec §4.1): `ID` for keys, `DateTime` as an ISO-8601 string. */
+export type ScalarName = 'ID' | 'String' | 'Int' | 'Float' | 'Boolean' | 'DateTime';
+
+/** A named type a field, argument or return value refers to. */
+export type NamedType =
+  | { readonly kind: 'scalar'; readonly name: ScalarName }
+  | { readonly kind: 'enum'; readonly name: string }
+  | { readonly kind: 'entity'; readonly name: string }
+  | { readonly kind: 'input'; readonly name: string }
+  /** `text` is the type as written, undefined when none was written. */
+  | { readonly kind: 'unsupported'; readonly text: string | undefined; readonly reason: string };
+
+/** A value's shape: a named type, possibly a list, possibly nullable. List items are non-null. */
+export interface TypeShape {
+  readonly named: NamedType;
+  readonly list: boolean;
+  readonly nullable: boolean;
+}
+
+/**
+ * What an operation returns after unwrapping `Promise`:
+ * `value` (T, T | null, T[]), or `page` (`Page<T>`, a keyset page). `result` marks `Result<…>`.
+ */
+export type ReturnShape =
+  | { readonly kind: 'value'; readonly type: TypeShape; readonly result: boolean }
+  | { readonly kind: 'page'; readonly item: NamedType; readonly result: boolean }
+  | { readonly kind: 'void' };
+
+/** An enum: a string-literal union type alias (`type PostStatus = 'draft' | 'published'`). */
+export interface EnumModel {
+  readonly kind: 'enum';
+  readonly name: string;
+  readonly values: readonly string[];
+  readonly doc: string | undefined;
+  readonly span: SourceSpan;
+}
+
+/** An input object type: an interface or object type alias used as an argument type. */
+export interface InputModel {
+  readonly kind: 'input';
+  readonly name: string;
+  readonly fields: readonly InputFieldModel[];
+  readonly doc: string | undefined;
+  readonly span: SourceSpan;
+}
+
+/** One field of an input object. */
+export interface InputFieldModel {
+  readonly name: string;
+  readonly type: TypeShape;
+  readonly doc: string | undefined;
+  readonly span: SourceSpan;
+}

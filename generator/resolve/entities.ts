@@ -1,0 +1,199 @@
+/**
+ * Entities, columns and relations, resolved (spec §2, §2.6; PRODUCT.md §2): defaults applied, key
+ * columns typed `ID`, and the key every has_many follows decided once — the `via` column, or the
+ * child's only key to the parent — together with why not when it cannot be (`HasManyKey`). The
+ * Prisma back-relations (`inverses`) come from the same decision.
+ */
+import type { DeclaredClass, DeclaredField } from '../model/declarations.js';
+import type { BelongsToModel, ColumnModel, EntityModel, HasManyKey, HasManyModel, InverseModel, RelationModel, UniqueModel } from '../model/model.js';
+import type { SourceRef, SourceSpan, TypeShape } from '../model/types.js';
+import { argumentAt, booleanOf, DecoratorSet, expressionOf, optionKeySpan, optionOf, stringOf, thunkTarget } from './values.js';
+
+/** A relation as written, before its target and key are looked up. */
+type WrittenRelation =
+  | { readonly kind: 'belongsTo'; readonly field: DeclaredField; readonly decorators: DecoratorSet; readonly target: { name: string; span: SourceSpan } | undefined; readonly column: string | undefined; readonly columnSpan: SourceSpan | undefined; readonly options: ReturnType<typeof argumentAt> }
+  | { readonly kind: 'hasMany'; readonly field: DeclaredField; readonly decorators: DecoratorSet; readonly target: { name: string; span: SourceSpan } | undefined; readonly options: ReturnType<typeof argumentAt> };
+
+/** An entity class with its columns read and its relations as written. */
+interface WrittenEntity {
+  readonly cls: DeclaredClass & { readonly name: string };
+  readonly exposed: boolean;
+  readonly columns: readonly ColumnModel[];
+  readonly relations: readonly WrittenRelation[];
+  readonly uniques: readonly UniqueModel[];
+}
+
+/** A node under construction (resolve fills in fields decided later, before returning). */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+const ID_TYPE = (type: TypeShape): TypeShape => (type.named.kind === 'scalar' && type.named.name === 'String' ? { ...type, named: { kind: 'scalar', name: 'ID' } } : type);
+
+function readColumn(field: DeclaredField, decorators: DecoratorSet): ColumnModel {
+  const options = argumentAt(decorators.first('Column'), 0);
+  const written = optionOf(options, 'default');
+  return {
+    kind: 'column',
+    name: field.name,
+    type: field.type,
+    primaryKey: decorators.has('PrimaryKey'),
+    unique: booleanOf(optionOf(options, 'unique')) ?? false,
+    default: written?.kind === 'string' || written?.kind === 'number' || written?.kind === 'boolean' ? written.value : undefined,
+    exposed: booleanOf(optionOf(options, 'exposed')) ?? true,
+    doc: field.doc,
+    span: field.span,
+  };
+}
+
+function readEntity(cls: DeclaredClass & { readonly name: string }): WrittenEntity {
+  const classDecorators = new DecoratorSet(cls.decorators);
+  const columns: ColumnModel[] = [];
+  const relations: WrittenRelation[] = [];
+  for (const field of cls.fields) {
+    const decorators = new DecoratorSet(field.decorators);
+    if (decorators.has('PrimaryKey') || decorators.has('Column')) columns.push(readColumn(field, decorators));
+    const belongsTo = decorators.first('BelongsTo');
+    if (belongsTo) {
+      const options = argumentAt(belongsTo, 1);
+      const column = optionOf(options, 'column');
+      relations.push({ kind: 'belongsTo', field, decorators, target: thunkTarget(argumentAt(belongsTo, 0)), column: stringOf(column), columnSpan: column?.span, options });
+    }
+    const hasMany = decorators.first('HasMany');
+    if (hasMany) relations.push({ kind: 'hasMany', field, decorators, target: thunkTarget(argumentAt(hasMany, 0)), options: argumentAt(hasMany, 1) });
+  }
+  // Keys are IDs on the wire: the primary key and every belongs_to column.
+  const keyNames = new Set(relations.flatMap((relation) => (relation.kind === 'belongsTo' && relation.column !== undefined ? [relation.column] : [])));
+  const keyed = columns.map((column) => (column.primaryKey || keyNames.has(column.name) ? { ...column, type: ID_TYPE(column.type) } : column));
+  const uniques = classDecorators.every('Unique').map((unique) => ({ columns: unique.arguments.flatMap((argument) => (argument.kind === 'string' ? [argument.value] : [])), span: unique.span }));
+  return { cls, exposed: booleanOf(optionOf(argumentAt(classDecorators.first('Entity'), 0), 'exposed')) ?? true, columns: keyed, relations, uniques };
+}
+
+/**
+ * Resolves every `@Entity()` class.
+ *
+ * Takes the declared classes; returns the entities sorted by name and a map by name. A relation
+ * whose target is not an entity, or whose key column is not declared, is kept with `targetKnown`
+ * / `keyColumnKnown` false and its has_many partners resolve to `{ kind: 'unknown' }`, so only
+ * the rule about the misspelling reports (spec §2.6; no cascades).
+ */
+export function resolveEntities(classes: readonly DeclaredClass[]): { entities: EntityModel[]; entityByName: Map<string, EntityModel> } {
+  const written = classes
+    .filter((cls): cls is DeclaredClass & { readonly name: string } => cls.name !== undefined && cls.decorators.some((decorator) => decorator.name === 'Entity'))
+    .map(readEntity)
+    .sort((a, b) => a.cls.name.localeCompare(b.cls.name));
+  const names = new Set(written.map((entity) => entity.cls.name));
+
+  // belongs_to first: has_many keys are chosen among them. `inverse` is filled in once every
+  // has_many is resolved, before anything reads the model.
+  const belongsTo = new Map<string, Mutable<BelongsToModel>[]>();
+  for (const entity of written) {
+    const columns = new Map(entity.columns.map((column) => [column.name, column]));
+    const relations: Mutable<BelongsToModel>[] = [];
+    for (const relation of entity.relations) {
+      if (relation.kind !== 'belongsTo') continue;
+      const column = relation.column === undefined ? undefined : columns.get(relation.column);
+      relations.push({
+        kind: 'belongsTo',
+        name: relation.field.name,
+        entity: entity.cls.name,
+        target: relation.target?.name,
+        targetKnown: relation.target !== undefined && names.has(relation.target.name),
+        targetSpan: relation.target?.span,
+        keyColumn: relation.column,
+        keyColumnSpan: relation.columnSpan,
+        keyColumnKnown: column !== undefined,
+        optional: column?.type.nullable ?? false,
+        inverse: undefined,
+        exposed: booleanOf(optionOf(relation.options, 'exposed')) ?? false,
+        viaSpan: optionKeySpan(relation.options, 'via'),
+        complexity: expressionOf(optionOf(relation.options, 'complexity')),
+        complexitySpan: optionOf(relation.options, 'complexity')?.span,
+        doc: relation.field.doc,
+        span: relation.field.span,
+      });
+    }
+    belongsTo.set(entity.cls.name, relations);
+  }
+
+  const hasManyKey = (parent: string, target: string | undefined, via: string | undefined, viaWritten: boolean): HasManyKey => {
+    const childKeys = target === undefined ? undefined : belongsTo.get(target);
+    if (!childKeys) return { kind: 'unknown' };
+    // A key whose target or column is itself unknown might be the one meant: say nothing about it.
+    if (childKeys.some((key) => !key.targetKnown || (key.target === parent && !key.keyColumnKnown))) return { kind: 'unknown' };
+    const candidates = childKeys.filter((key) => key.target === parent);
+    if (viaWritten) {
+      if (via === undefined) return { kind: 'unknown' };
+      const followed = candidates.find((key) => key.keyColumn === via);
+      return followed ? { kind: 'resolved', key: followed } : { kind: 'viaUnknown', candidates };
+    }
+    const [only, ...others] = candidates;
+    if (!only) return { kind: 'missing' };
+    return others.length === 0 ? { kind: 'resolved', key: only } : { kind: 'ambiguous', candidates };
+  };
+
+  const resolved = written.map((entity) => {
+    const keys = belongsTo.get(entity.cls.name) ?? [];
+    let next = 0;
+    const relations: RelationModel[] = entity.relations.map((relation): RelationModel => {
+      if (relation.kind === 'belongsTo') return keys[next++] as BelongsToModel;
+      const via = optionOf(relation.options, 'via');
+      const key = hasManyKey(entity.cls.name, relation.target?.name, stringOf(via), via !== undefined);
+      const model: HasManyModel = {
+        kind: 'hasMany',
+        name: relation.field.name,
+        entity: entity.cls.name,
+        target: relation.target?.name,
+        targetKnown: relation.target !== undefined && names.has(relation.target.name),
+        targetSpan: relation.target?.span,
+        via: stringOf(via),
+        viaSpan: via?.span,
+        key,
+        keyColumn: key.kind === 'resolved' ? key.key.keyColumn : undefined,
+        exposed: booleanOf(optionOf(relation.options, 'exposed')) ?? false,
+        complexity: expressionOf(optionOf(relation.options, 'complexity')),
+        complexitySpan: optionOf(relation.options, 'complexity')?.span,
+        doc: relation.field.doc,
+        span: relation.field.span,
+      };
+      return model;
+    });
+    return { entity, relations };
+  });
+
+  // The has_many following each belongs_to (the first, when several do).
+  const inverseOf = new Map<BelongsToModel, HasManyModel>();
+  for (const { relations } of resolved) {
+    for (const relation of relations) {
+      if (relation.kind !== 'hasMany' || relation.key.kind !== 'resolved' || inverseOf.has(relation.key.key)) continue;
+      inverseOf.set(relation.key.key, relation);
+      (relation.key.key as Mutable<BelongsToModel>).inverse = relation.name;
+    }
+  }
+
+  const entities = resolved.map(({ entity, relations }): EntityModel => {
+    const inverses: InverseModel[] = [];
+    for (const child of resolved) {
+      for (const relation of child.relations) {
+        if (relation.kind !== 'belongsTo' || relation.target !== entity.cls.name) continue;
+        inverses.push({ child: child.entity.cls.name, key: relation, hasMany: inverseOf.get(relation) });
+      }
+    }
+    const source: SourceRef = { file: entity.cls.file, exportName: entity.cls.name };
+    const primaryKeys = entity.columns.filter((column) => column.primaryKey);
+    return {
+      kind: 'entity',
+      name: entity.cls.name,
+      source,
+      exposed: entity.exposed,
+      columns: entity.columns,
+      columnByName: new Map(entity.columns.map((column) => [column.name, column])),
+      primaryKeys,
+      keyed: primaryKeys.length === 1 && primaryKeys[0]?.name === 'id',
+      relations,
+      inverses,
+      uniques: entity.uniques,
+      doc: entity.cls.doc,
+      span: entity.cls.span,
+    };
+  });
+  return { entities, entityByName: new Map(entities.map((entity) => [entity.name, entity])) };
+}

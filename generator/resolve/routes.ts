@@ -1,0 +1,130 @@
+/**
+ * HTTP controllers and their routes, resolved (spec §4.2, §4.3, §9.1): each route's full path and
+ * versions, its success status and reply kind, where each parameter comes from and how the handler
+ * obtains it, and — for a route returning a keyset page — its page parameters. The route emitter
+ * and the OpenAPI emitter both read these; neither decides them.
+ */
+import { DECORATOR_SIGNATURES, type DecoratorName } from '../../runtime/decorator-signatures.js';
+import type { HttpMethod, ReplyKind } from '../../runtime/http/routes.js';
+import type { DeclaredMethod } from '../model/declarations.js';
+import type { ControllerModel, PageParameters, ParamBinding, ParamModel, ParamSource, RouteModel, VersionToken } from '../model/model.js';
+import type { ReturnShape, TypeShape } from '../model/types.js';
+import { readPipes, readPostures } from './bindings.js';
+import type { NamedClass } from './operations.js';
+import { returnedEntity } from './types.js';
+import { argumentAt, DecoratorSet, numberOf, optionOf, stringOf } from './values.js';
+
+/** The route decorators and the method each declares, in the order a method carrying several yields its routes. */
+const ROUTE_DECORATORS: readonly (readonly [DecoratorName, HttpMethod])[] = (Object.entries(DECORATOR_SIGNATURES) as [DecoratorName, (typeof DECORATOR_SIGNATURES)[DecoratorName]][]).flatMap(
+  ([name, signature]) => (signature.httpMethod ? [[name, signature.httpMethod] as const] : []),
+);
+
+/** The query parameters of a keyset page (spec §4.2): the page size and the cursor. */
+const PAGE_SIZE = 'first';
+const PAGE_CURSOR = 'after';
+
+function trimSlashes(value: string): string {
+  return value.replace(/^\/+|\/+$/g, '');
+}
+
+/** The success status (spec §4.3): `@HttpCode`, else 201 for POST, 204 for a route returning nothing, else 200. */
+function statusOf(method: HttpMethod, returns: ReturnShape, httpCode: number | undefined): number {
+  if (httpCode !== undefined) return httpCode;
+  if (method === 'POST') return 201;
+  return returns.kind === 'void' ? 204 : 200;
+}
+
+/** How the result is sent: a keyset page, nothing (204), a whole list, or one value. */
+function replyOf(returns: ReturnShape): ReplyKind {
+  if (returns.kind === 'page') return 'page';
+  if (returns.kind === 'void') return 'empty';
+  return returns.type.list ? 'list' : 'value';
+}
+
+const isTextScalar = (type: TypeShape): boolean => type.named.kind === 'scalar' && (type.named.name === 'String' || type.named.name === 'ID');
+
+function bindingOf(source: ParamSource, name: string, type: TypeShape, isPage: boolean): ParamBinding {
+  if (isPage && source === 'query' && name === PAGE_SIZE) return 'pageSize';
+  if (isPage && source === 'query' && name === PAGE_CURSOR) return 'cursor';
+  if (source === 'path') return isTextScalar(type) ? 'pathText' : 'path';
+  if (source === 'body') return 'body';
+  return 'query';
+}
+
+function versionTokens(value: ReturnType<typeof argumentAt>): { tokens: VersionToken[]; known: boolean } {
+  if (value === undefined) return { tokens: [], known: true };
+  if (value.kind === 'string') return { tokens: [{ version: value.value, span: value.span }], known: true };
+  if (value.kind !== 'array') return { tokens: [], known: false };
+  const tokens = value.items.flatMap((item): VersionToken[] => (item.kind === 'string' ? [{ version: item.value, span: item.span }] : []));
+  return { tokens, known: tokens.length === value.items.length };
+}
+
+function readRoute(cls: NamedClass, controllerPath: string, controllerVersions: readonly string[], method: DeclaredMethod, decorators: DecoratorSet, decoratorName: DecoratorName, httpMethod: HttpMethod): RouteModel {
+  const decorator = decorators.first(decoratorName);
+  const path = trimSlashes(stringOf(argumentAt(decorator, 0)) ?? '');
+  const pagination = stringOf(optionOf(argumentAt(decorator, 1), 'pagination'));
+  const fullPath = `/${[controllerPath, path].filter(Boolean).join('/')}`;
+  const pathParameters = [...fullPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] ?? '');
+  const versionDecorator = decorators.first('Version');
+  const routeVersions = versionDecorator ? versionDecorator.arguments.flatMap((argument) => versionTokens(argument).tokens) : undefined;
+  const isPage = method.returns.kind === 'page';
+  const methodPipes = readPipes(decorators.every('UsePipes'));
+  const params = method.parameters.map((parameter): ParamModel => {
+    const parameterDecorators = new DecoratorSet(parameter.decorators);
+    const source: ParamSource = parameterDecorators.has('Body') ? 'body' : parameterDecorators.has('Param') || pathParameters.includes(parameter.name) ? 'path' : 'query';
+    return {
+      name: parameter.name,
+      type: parameter.type,
+      optional: parameter.optional,
+      source,
+      binding: bindingOf(source, parameter.name, parameter.type, isPage),
+      pipes: [...methodPipes, ...readPipes([parameterDecorators.first('Body') ?? parameterDecorators.first('Param')])],
+      span: parameter.span,
+    };
+  });
+  const page: PageParameters | undefined = isPage ? { first: params.find((param) => param.name === PAGE_SIZE), after: params.find((param) => param.name === PAGE_CURSOR) } : undefined;
+  const { posture, postures } = readPostures(decorators);
+  return {
+    kind: 'route',
+    method: httpMethod,
+    path,
+    fullPath,
+    pathParameters,
+    methodName: method.name,
+    owner: cls.name,
+    file: cls.file,
+    params,
+    returns: method.returns,
+    returnedEntity: returnedEntity(method.returns),
+    reply: replyOf(method.returns),
+    status: statusOf(httpMethod, method.returns, numberOf(argumentAt(decorators.first('HttpCode'), 0))),
+    takesBody: params.some((param) => param.source === 'body'),
+    posture,
+    postures,
+    versions: routeVersions?.map((token) => token.version) ?? controllerVersions,
+    routeVersions,
+    versionSpan: versionDecorator?.span,
+    pagination: pagination === 'cursor' || pagination === 'none' ? pagination : undefined,
+    page,
+    doc: method.doc,
+    span: method.span,
+  };
+}
+
+/** A `@Controller()` class and its routes (a method with several route decorators yields one each). */
+export function resolveController(cls: NamedClass): ControllerModel {
+  const decorator = new DecoratorSet(cls.decorators).first('Controller');
+  const first = argumentAt(decorator, 0);
+  const version = optionOf(first, 'version');
+  const { tokens, known } = versionTokens(version);
+  const path = trimSlashes(first?.kind === 'string' ? first.value : (stringOf(optionOf(first, 'path')) ?? ''));
+  const versions = tokens.map((token) => token.version);
+  const routes: RouteModel[] = [];
+  for (const method of cls.methods) {
+    const decorators = new DecoratorSet(method.decorators);
+    for (const [decoratorName, httpMethod] of ROUTE_DECORATORS) {
+      if (decorators.has(decoratorName)) routes.push(readRoute(cls, path, versions, method, decorators, decoratorName, httpMethod));
+    }
+  }
+  return { kind: 'controller', name: cls.name, file: cls.file, path, versions, versionTokens: tokens, versionsKnown: known, versionSpan: version?.span, routes, doc: cls.doc, span: cls.span };
+}
