@@ -344,6 +344,8 @@ export interface RouteModel {
   readonly versionSpan: SourceSpan | undefined;
   /** `pagination:` as written (`'cursor'` is the default for a page). */
   readonly pagination: 'cursor' | 'none' | undefined;
+  /** False when `pagination:` is written but is not one of those (rules about it stay silent). */
+  readonly paginationKnown: boolean;
   /** For a route returning a keyset page: its page parameters. */
   readonly page: PageParameters | undefined;
   readonly doc: string | undefined;
@@ -446,6 +448,8 @@ export interface DecoratorUse {
   readonly target: DecoratorTarget;
   /** What it decorates, for messages: `Note`, `Note.text`, `NoteResolver.note`, `parameter id of NotesController.get`. */
   readonly declaration: string;
+  /** The enclosing class's name. */
+  readonly className: string;
   /** The runtime decorators on the enclosing class. */
   readonly classDecorators: readonly string[];
   /** The runtime decorators on the same class or method (for a parameter: on its method), itself excluded. */

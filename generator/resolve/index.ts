@@ -28,17 +28,17 @@ function decoratorUses(classes: readonly DeclaredClass[]): DecoratorUse[] {
     const className = cls.name ?? '(anonymous class)';
     const classDecorators = cls.decorators.map((decorator) => decorator.name);
     const others = (all: readonly string[], index: number): string[] => all.filter((_name, at) => at !== index);
-    cls.decorators.forEach((decorator, index) => uses.push({ decorator, target: 'class', declaration: className, classDecorators, beside: others(classDecorators, index) }));
+    cls.decorators.forEach((decorator, index) => uses.push({ decorator, target: 'class', declaration: className, className, classDecorators, beside: others(classDecorators, index) }));
     for (const field of cls.fields) {
       const names = field.decorators.map((decorator) => decorator.name);
-      field.decorators.forEach((decorator, index) => uses.push({ decorator, target: 'property', declaration: `${className}.${field.name}`, classDecorators, beside: others(names, index) }));
+      field.decorators.forEach((decorator, index) => uses.push({ decorator, target: 'property', declaration: `${className}.${field.name}`, className, classDecorators, beside: others(names, index) }));
     }
     for (const method of cls.methods) {
       const names = method.decorators.map((decorator) => decorator.name);
-      method.decorators.forEach((decorator, index) => uses.push({ decorator, target: 'method', declaration: `${className}.${method.name}`, classDecorators, beside: others(names, index) }));
+      method.decorators.forEach((decorator, index) => uses.push({ decorator, target: 'method', declaration: `${className}.${method.name}`, className, classDecorators, beside: others(names, index) }));
       for (const parameter of method.parameters) {
         for (const decorator of parameter.decorators) {
-          uses.push({ decorator, target: 'parameter', declaration: `parameter ${parameter.name} of ${className}.${method.name}`, classDecorators, beside: names });
+          uses.push({ decorator, target: 'parameter', declaration: `parameter ${parameter.name} of ${className}.${method.name}`, className, classDecorators, beside: names });
         }
       }
     }

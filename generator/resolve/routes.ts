@@ -62,7 +62,8 @@ function versionTokens(value: ReturnType<typeof argumentAt>): { tokens: VersionT
 function readRoute(cls: NamedClass, controllerPath: string, controllerVersions: readonly string[], method: DeclaredMethod, decorators: DecoratorSet, decoratorName: DecoratorName, httpMethod: HttpMethod): RouteModel {
   const decorator = decorators.first(decoratorName);
   const path = trimSlashes(stringOf(argumentAt(decorator, 0)) ?? '');
-  const pagination = stringOf(optionOf(argumentAt(decorator, 1), 'pagination'));
+  const paginationValue = optionOf(argumentAt(decorator, 1), 'pagination');
+  const pagination = stringOf(paginationValue);
   const fullPath = `/${[controllerPath, path].filter(Boolean).join('/')}`;
   const pathParameters = [...fullPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] ?? '');
   const versionDecorator = decorators.first('Version');
@@ -105,6 +106,7 @@ function readRoute(cls: NamedClass, controllerPath: string, controllerVersions: 
     routeVersions,
     versionSpan: versionDecorator?.span,
     pagination: pagination === 'cursor' || pagination === 'none' ? pagination : undefined,
+    paginationKnown: paginationValue === undefined || pagination === 'cursor' || pagination === 'none',
     page,
     doc: method.doc,
     span: method.span,

@@ -90,7 +90,7 @@ class Walker {
     } else if ('recordOf' in kind && value.kind === 'object') {
       for (const property of value.properties) {
         if (property.key === undefined) this.findings.push({ kind: 'mismatch', label: `an entry of ${label}`, expected: kind, value: property.value, example });
-        else this.check(property.value, kind.recordOf, `'${property.key}' of ${label}`, undefined);
+        else this.check(property.value, kind.recordOf, `the entry '${property.key}' of ${label}`, undefined);
       }
     } else if ('options' in kind && value.kind === 'object') {
       this.checkOptions(value, kind.options, label, example);
@@ -133,9 +133,10 @@ class Walker {
   }
 }
 
-/** Labels for messages: `the options of @Column`, `the target of @BelongsTo`, `a guard of @UseGuards`. */
+/** Labels for messages: `@Column` (its options), `the target of @BelongsTo`; options read `exposed in @Column`. */
 function argumentLabel(decorator: string, spec: ArgumentSpec): string {
-  return `the ${spec.name} of @${decorator}`;
+  const takesOptions = (kind: ValueKind): boolean => typeof kind === 'object' && ('options' in kind || ('anyOf' in kind && kind.anyOf.some(takesOptions)));
+  return takesOptions(spec.kind) ? `@${decorator}` : `the ${spec.name} of @${decorator}`;
 }
 
 /**
@@ -163,6 +164,13 @@ export function checkArguments(use: DecoratorUse): ArgumentFinding[] {
     if (spec.required && decorator.arguments[index] === undefined) walker.findings.push({ kind: 'missingArgument', spec, span: decorator.span });
   });
   return walker.findings;
+}
+
+/** Whether only a literal (not a name) is a value of `kind`: then a name written there is a variable the generator cannot read. */
+export function expectsLiteral(kind: ValueKind): boolean {
+  if (typeof kind === 'string') return kind === 'string' || kind === 'number' || kind === 'boolean' || kind === 'true';
+  if ('anyOf' in kind) return kind.anyOf.every(expectsLiteral);
+  return 'oneOf' in kind;
 }
 
 /** "a string literal", "true or false", "one of 'cursor', 'none'", … */

@@ -8,10 +8,16 @@ import type { ResolvedApp } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { abilitiesMissing } from './rules/abilities-missing.js';
 import { appModuleMissing } from './rules/app-module-missing.js';
+import { classNotExported } from './rules/class-not-exported.js';
 import { complexityExpressionInvalid } from './rules/complexity-expression-invalid.js';
 import { decoratorArgumentInvalid } from './rules/decorator-argument-invalid.js';
+import { decoratorArgumentMissing } from './rules/decorator-argument-missing.js';
+import { decoratorMisplaced } from './rules/decorator-misplaced.js';
+import { decoratorOptionUnknown } from './rules/decorator-option-unknown.js';
+import { decoratorUnknown } from './rules/decorator-unknown.js';
 import { entityCompositePrimaryKey } from './rules/entity-composite-primary-key.js';
 import { entityPrimaryKeyMissing } from './rules/entity-primary-key-missing.js';
+import { fieldResolverTypeMissing } from './rules/field-resolver-type-missing.js';
 import { guardMissing } from './rules/guard-missing.js';
 import { guardModuleMissing } from './rules/guard-module-missing.js';
 import { guardUnknown } from './rules/guard-unknown.js';
@@ -31,6 +37,7 @@ import { relationTargetHidden } from './rules/relation-target-hidden.js';
 import { relationTargetUnknown } from './rules/relation-target-unknown.js';
 import { relationViaOnBelongsTo } from './rules/relation-via-on-belongs-to.js';
 import { relationViaUnknown } from './rules/relation-via-unknown.js';
+import { resolverEntityUnknown } from './rules/resolver-entity-unknown.js';
 import { routeDuplicate } from './rules/route-duplicate.js';
 import { routeListPagination } from './rules/route-list-pagination.js';
 import { routePathParamMissing } from './rules/route-path-param-missing.js';
@@ -45,10 +52,16 @@ import { versionTokenInvalid } from './rules/version-token-invalid.js';
 export const RULES: Readonly<Record<string, Rule>> = {
   'abilities-missing': abilitiesMissing,
   'app-module-missing': appModuleMissing,
+  'class-not-exported': classNotExported,
   'complexity-expression-invalid': complexityExpressionInvalid,
   'decorator-argument-invalid': decoratorArgumentInvalid,
+  'decorator-argument-missing': decoratorArgumentMissing,
+  'decorator-misplaced': decoratorMisplaced,
+  'decorator-option-unknown': decoratorOptionUnknown,
+  'decorator-unknown': decoratorUnknown,
   'entity-composite-primary-key': entityCompositePrimaryKey,
   'entity-primary-key-missing': entityPrimaryKeyMissing,
+  'field-resolver-type-missing': fieldResolverTypeMissing,
   'guard-missing': guardMissing,
   'guard-module-missing': guardModuleMissing,
   'guard-unknown': guardUnknown,
@@ -68,6 +81,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'relation-target-unknown': relationTargetUnknown,
   'relation-via-on-belongs-to': relationViaOnBelongsTo,
   'relation-via-unknown': relationViaUnknown,
+  'resolver-entity-unknown': resolverEntityUnknown,
   'route-duplicate': routeDuplicate,
   'route-list-pagination': routeListPagination,
   'route-path-param-missing': routePathParamMissing,

@@ -15,6 +15,8 @@ const optionalScalar = (param: ParamModel | undefined, scalar: 'Int' | 'String')
 export const routeListPagination: Rule = (app, report) => {
   for (const controller of app.controllers) {
     for (const route of controller.routes) {
+      // A pagination written wrong is reported where it is written (decorator-argument-invalid).
+      if (!route.paginationKnown) continue;
       const name = `${route.method} ${route.fullPath} (${route.owner}.${route.methodName})`;
       if (route.page && route.pagination === 'none') {
         report({ message: `${name} declares pagination: 'none' but returns Page<…>; return T[] for a whole list, or drop the option for a keyset list`, span: route.span });

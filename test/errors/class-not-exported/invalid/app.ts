@@ -1,0 +1,42 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
+import { Abilities, Authorized, Column, Entity, Injectable, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/decorators.js';
+
+/** A note. */
+@Entity()
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  text!: string;
+}
+
+/** Decorated but private to this file: generated code could not import it. */
+@Injectable()
+class NoteClock {
+  now(): Date {
+    return new Date();
+  }
+}
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+  }
+}
+
+@UseGuards(GraphQLAuthorizationGuard)
+@Resolver(() => Note)
+export class NoteResolver {
+  @Query()
+  @Authorized('read', Note)
+  note(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteResolver, NoteAbilities, NoteClock] })
+export class AppModule {}

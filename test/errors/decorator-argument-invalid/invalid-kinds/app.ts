@@ -1,0 +1,61 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
+import { Abilities, Authorized, BelongsTo, Column, Controller, Entity, Get, HasMany, HttpCode, Module, Post, PrimaryKey, Public, Resolver, UseGuards } from '../../../../runtime/decorators.js';
+import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
+
+/** A writer. */
+@Entity()
+export class Author {
+  @PrimaryKey('id')
+  id!: string;
+
+  @Column({ exposed: 'false' })
+  name!: string;
+
+  @HasMany(() => Book, { exposed: true })
+  books?: Book[];
+}
+
+/** A book; its author is written without the thunk, so the relation's key is unknown and Author.books says nothing. */
+@Entity()
+export class Book {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  authorId!: string;
+
+  @BelongsTo(Author, { column: 'authorId', exposed: true })
+  author?: Author | null;
+}
+
+@Abilities()
+export class LibraryAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', ['Author', 'Book'], { id: principal.sub }));
+  }
+}
+
+@Controller('authors')
+export class AuthorsController {
+  @Get('', { pagination: 'nonee' })
+  @Authorized('read', Author)
+  all(): Promise<Author[]> {
+    return Promise.resolve([]);
+  }
+
+  @Post('ping')
+  @HttpCode('200')
+  @Public
+  ping(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+}
+
+@UseGuards(GraphQLAuthorizationGuard)
+@Resolver(() => Author)
+export class AuthorResolver {}
+
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [AuthorResolver, LibraryAbilities, LoaderScope], controllers: [AuthorsController] })
+export class AppModule {}

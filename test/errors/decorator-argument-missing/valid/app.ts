@@ -1,0 +1,57 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
+import { Abilities, Authorized, BelongsTo, Column, Entity, Gateway, HasMany, Module, PrimaryKey, Public, Query, Resolver, SubscribeMessage, UseGuards } from '../../../../runtime/decorators.js';
+import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
+
+/** A writer. */
+@Entity()
+export class Author {
+  @PrimaryKey()
+  id!: string;
+
+  @HasMany(() => Book, { exposed: true })
+  books?: Book[];
+}
+
+/** A book. */
+@Entity()
+export class Book {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  authorId!: string;
+
+  @BelongsTo(() => Author, { column: 'authorId', exposed: true })
+  author?: Author | null;
+}
+
+@Abilities()
+export class LibraryAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', ['Author', 'Book'], { id: principal.sub }));
+  }
+}
+
+@UseGuards(GraphQLAuthorizationGuard)
+@Resolver(() => Author)
+export class AuthorResolver {
+  @Query()
+  @Authorized('read', Author)
+  author(id: string): Promise<Author | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+@Gateway({ path: 'ws', version: '1' })
+export class EchoGateway {
+  @SubscribeMessage('ping')
+  @Public()
+  ping(): string {
+    return 'pong';
+  }
+}
+
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [AuthorResolver, LibraryAbilities, LoaderScope, EchoGateway] })
+export class AppModule {}

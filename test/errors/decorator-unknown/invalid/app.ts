@@ -1,0 +1,38 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
+import { Abilities, Authorized, Colum, Column, Entity, Module, PrimaryKey, Query, Resolver, Resource, UseGuards } from '../../../../runtime/decorators.js';
+
+/** A note. Resource arrives with issue 14; until then it is refused, not ignored. */
+@Entity()
+@Resource({ path: 'notes', version: '1' })
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Colum()
+  title!: string;
+
+  @Column()
+  text!: string;
+}
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+  }
+}
+
+@UseGuards(GraphQLAuthorizationGuard)
+@Resolver(() => Note)
+export class NoteResolver {
+  @Query()
+  @Authorized('read', Note)
+  note(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteResolver, NoteAbilities] })
+export class AppModule {}
