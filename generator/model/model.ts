@@ -209,8 +209,13 @@ export interface OperationModel {
   readonly complexity: string | undefined;
   readonly complexitySpan: SourceSpan | undefined;
   readonly deprecationReason: string | undefined;
-  /** Subscriptions: the event topic (`topic:` or the field name). */
+  /** Subscriptions: the event topic (`topic:` or the method name in camelCase). */
   readonly topic: string | undefined;
+  /**
+   * Subscriptions: the entity every pushed item is, when it is one (a value, not a keyset page) —
+   * items are then filtered per subscriber (spec §5.5) and travel between processes as ids.
+   */
+  readonly eventEntity: string | undefined;
   /** A `version` written on it (refused: spec §9.5). */
   readonly versionSpan: SourceSpan | undefined;
   readonly doc: string | undefined;

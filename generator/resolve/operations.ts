@@ -71,6 +71,7 @@ function readOperation(cls: NamedClass, method: DeclaredMethod, decorators: Deco
     complexitySpan: argumentAt(decorators.first('Complexity'), 0)?.span,
     deprecationReason: stringOf(optionOf(options, 'deprecationReason')),
     topic: operationType === 'subscription' ? (stringOf(optionOf(options, 'topic')) ?? fieldNameOf(method.name)) : undefined,
+    eventEntity: operationType === 'subscription' && method.returns.kind === 'value' ? returnedEntity(method.returns) : undefined,
     versionSpan: versionOptionSpan(decorator) ?? versionDecorator?.span,
     doc: method.doc,
     span: method.span,

@@ -71,9 +71,7 @@ function eventTopics(context: EmitContext): string[] {
   const topics = new Map<string, string>();
   for (const resolver of context.app.mounted.resolvers) {
     for (const operation of resolver.operations) {
-      // A subscription pushes single values: a page is not an event item.
-      if (operation.operationType !== 'subscription' || operation.returns.kind !== 'value' || operation.returnedEntity === undefined) continue;
-      topics.set(operation.topic ?? operation.fieldName, operation.returnedEntity);
+      if (operation.eventEntity !== undefined) topics.set(operation.topic ?? operation.fieldName, operation.eventEntity);
     }
   }
   return [...topics].sort(([a], [b]) => a.localeCompare(b)).map(([topic, entity]) => `${quote(topic)}: ${quote(entity)}`);

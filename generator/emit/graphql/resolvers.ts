@@ -114,8 +114,7 @@ class ResolverWriter {
   private writeSubscription(operation: OperationModel, context: string, info: string): void {
     const w = this.w;
     const posture = operation.posture;
-    // Items are filtered one by one: a subscription pushes single values.
-    const entity = operation.returns.kind === 'value' ? operation.returnedEntity : undefined;
+    const entity = operation.eventEntity;
     const ownerType = this.imports.type(operation.file, operation.owner);
     w.write(`${operation.fieldName}: `).inlineBlock(() => {
       w.write(`subscribe: (_parent: unknown, _args: unknown, context: ${context}, info: ${info}) => `).inlineBlock(() => {
