@@ -1,6 +1,6 @@
 /**
- * What every emitter reads: the resolved model and where output goes (docs: STYLE.md "Our
- * pipeline": emitters read only the resolved model). Also the small type-spelling helpers shared
+ * What every emitter reads: the resolved model and where output goes (README.md "Layout":
+ * emitters read only the resolved model). Also the small type-spelling helpers shared
  * by emitters (TypeScript types of wire values).
  */
 import type { EntityModel, ResolvedApp } from '../model/model.js';

@@ -55,7 +55,7 @@ Also here: \`schema.graphql\` (the SDL), \`container.ts\` (providers, dependenci
 /**
  * Every emitted text file except migrations and the Prisma client (which need tools).
  * Takes the emit context (the resolved model and the output layout); returns the files sorted by
- * path. Pure: writes nothing (docs: STYLE.md, only the pipeline's last step writes).
+ * path. Pure: writes nothing (only the pipeline's last step writes).
  */
 export function emitFiles(context: EmitContext): GeneratedFile[] {
   const files: GeneratedFile[] = [
