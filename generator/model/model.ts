@@ -122,6 +122,8 @@ export interface EntityModel {
   /** Keyed by a single `id` column: it gets a repository (cursors are ids). */
   readonly keyed: boolean;
   readonly relations: readonly RelationModel[];
+  /** Its relations by the entity they point at — a relation by both ends: `post.relationsTo.get('User')`. */
+  readonly relationsTo: ReadonlyMap<string, readonly RelationModel[]>;
   /** belongs_to relations of other entities (and its own) pointing at this one, by child then declaration order. */
   readonly inverses: readonly InverseModel[];
   /** Multi-column unique constraints, in declared order. */

@@ -169,12 +169,18 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
     }
   }
 
+  const relationsTo = new Map(
+    resolved.map(({ entity, relations }) => {
+      const byTarget = new Map<string, RelationModel[]>();
+      for (const relation of relations) if (relation.target !== undefined) byTarget.set(relation.target, [...(byTarget.get(relation.target) ?? []), relation]);
+      return [entity.cls.name, byTarget] as const;
+    }),
+  );
   const entities = resolved.map(({ entity, relations }): EntityModel => {
     const inverses: InverseModel[] = [];
     for (const child of resolved) {
-      for (const relation of child.relations) {
-        if (relation.kind !== 'belongsTo' || relation.target !== entity.cls.name) continue;
-        inverses.push({ child: child.entity.cls.name, key: relation, hasMany: inverseOf.get(relation) });
+      for (const relation of relationsTo.get(child.entity.cls.name)?.get(entity.cls.name) ?? []) {
+        if (relation.kind === 'belongsTo') inverses.push({ child: child.entity.cls.name, key: relation, hasMany: inverseOf.get(relation) });
       }
     }
     const source: SourceRef = { file: entity.cls.file, exportName: entity.cls.name };
@@ -189,6 +195,7 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
       primaryKeys,
       keyed: primaryKeys.length === 1 && primaryKeys[0]?.name === 'id',
       relations,
+      relationsTo: relationsTo.get(entity.cls.name) ?? new Map(),
       inverses,
       uniques: entity.uniques,
       doc: entity.cls.doc,

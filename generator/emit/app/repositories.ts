@@ -10,7 +10,7 @@ import { clientPath } from '../../paths.js';
 import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
 
 /**
- * The Prisma client module whose types stand for both providers' clients (their model APIs are
+ * The Prisma client module whose types stand for both databases' clients (their model APIs are
  * the same), relative to `generated/`.
  */
 export const PRISMA_CLIENT_MODULE = `${clientPath('sqlite')}/client.ts`;
@@ -48,7 +48,7 @@ export function emitRepositories(context: EmitContext): GeneratedFile[] {
 /** The `database.ts` file: the Prisma client type and its construction from a driver adapter. */
 export function emitDatabase(context: EmitContext): GeneratedFile {
   const { outputDir } = context;
-  const file = new TypeScriptFile('database.ts', context, 'The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/database.ts. Only the provider\'s client is loaded.');
+  const file = new TypeScriptFile('database.ts', context, 'The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/database.ts. Only that database\'s client is loaded.');
   const { body: w, imports } = file;
   const sqlite = `${outputDir}/${clientPath('sqlite')}/client.ts`;
   const postgres = `${outputDir}/${clientPath('postgresql')}/client.ts`;
@@ -58,13 +58,13 @@ export function emitDatabase(context: EmitContext): GeneratedFile {
   w.writeLine('/** The Prisma client: one delegate per entity (`database.user`, …); the SQLite type stands for both. */');
   w.writeLine('export type Database = InstanceType<typeof SqliteClient>;');
   w.blankLine();
-  w.writeLine('/** The client class of the adapter\'s provider, loaded on demand (the two clients share their model API). */');
+  w.writeLine('/** The client class of the adapter\'s database, loaded on demand (the two clients share their model API). */');
   w.write(`async function clientFor(adapter: ${adapter}): Promise<typeof SqliteClient>`).block(() => {
     w.writeLine(`if (adapter.provider === 'postgres') return (await import(${quote(imports.dynamic(postgres))})).PrismaClient as unknown as typeof SqliteClient;`);
     w.writeLine(`return (await import(${quote(imports.dynamic(sqlite))})).PrismaClient;`);
   });
   w.blankLine();
-  w.writeLine('/** Wraps a driver adapter factory in the Prisma client of its provider; `onQuery` sees every SQL statement sent. */');
+  w.writeLine('/** Wraps a driver adapter factory in the Prisma client of its database; `onQuery` sees every SQL statement sent. */');
   w.write(`export async function createDatabase(adapter: ${adapter}, options: ${options} = {}): Promise<Database>`).block(() => {
     w.writeLine('const Client = await clientFor(adapter);');
     w.write('if (options.onQuery)').block(() => {

@@ -2,7 +2,7 @@
 
 /**
  * The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen
- * from APP_DATABASE__URL by runtime/database.ts. Only the provider's client is loaded.
+ * from APP_DATABASE__URL by runtime/database.ts. Only that database's client is loaded.
  */
 
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -12,13 +12,13 @@ import type { PrismaClient as SqliteClient } from './prisma/sqlite/client/client
 /** The Prisma client: one delegate per entity (`database.user`, …); the SQLite type stands for both. */
 export type Database = InstanceType<typeof SqliteClient>;
 
-/** The client class of the adapter's provider, loaded on demand (the two clients share their model API). */
+/** The client class of the adapter's database, loaded on demand (the two clients share their model API). */
 async function clientFor(adapter: SqlDriverAdapterFactory): Promise<typeof SqliteClient> {
   if (adapter.provider === 'postgres') return (await import('./prisma/postgresql/client/client.js')).PrismaClient as unknown as typeof SqliteClient;
   return (await import('./prisma/sqlite/client/client.js')).PrismaClient;
 }
 
-/** Wraps a driver adapter factory in the Prisma client of its provider; `onQuery` sees every SQL statement sent. */
+/** Wraps a driver adapter factory in the Prisma client of its database; `onQuery` sees every SQL statement sent. */
 export async function createDatabase(adapter: SqlDriverAdapterFactory, options: DatabaseOptions = {}): Promise<Database> {
   const Client = await clientFor(adapter);
   if (options.onQuery) {
