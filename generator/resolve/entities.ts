@@ -4,19 +4,23 @@
  * child's only key to the parent — together with why not when it cannot be (`HasManyKey`). The
  * Prisma back-relations (`inverses`) come from the same decision.
  */
-import type { DeclaredClass, DeclaredField } from '../model/declarations.js';
+import type { DeclaredClass, DeclaredField, DeclaredValue } from '../model/declarations.js';
 import type { BelongsToModel, ColumnModel, EntityModel, HasManyKey, HasManyModel, InverseModel, RelationModel, UniqueModel } from '../model/model.js';
 import type { SourceRef, SourceSpan, TypeShape } from '../model/types.js';
+import type { NamedClass } from './operations.js';
 import { argumentAt, booleanOf, DecoratorSet, expressionOf, optionKeySpan, optionOf, stringOf, thunkTarget } from './values.js';
 
 /** A relation as written, before its target and key are looked up. */
-type WrittenRelation =
-  | { readonly kind: 'belongsTo'; readonly field: DeclaredField; readonly decorators: DecoratorSet; readonly target: { name: string; span: SourceSpan } | undefined; readonly column: string | undefined; readonly columnSpan: SourceSpan | undefined; readonly options: ReturnType<typeof argumentAt> }
-  | { readonly kind: 'hasMany'; readonly field: DeclaredField; readonly decorators: DecoratorSet; readonly target: { name: string; span: SourceSpan } | undefined; readonly options: ReturnType<typeof argumentAt> };
+interface WrittenRelation {
+  readonly kind: 'belongsTo' | 'hasMany';
+  readonly field: DeclaredField;
+  readonly target: { readonly name: string; readonly span: SourceSpan } | undefined;
+  readonly options: DeclaredValue | undefined;
+}
 
 /** An entity class with its columns read and its relations as written. */
 interface WrittenEntity {
-  readonly cls: DeclaredClass & { readonly name: string };
+  readonly cls: NamedClass;
   readonly exposed: boolean;
   readonly columns: readonly ColumnModel[];
   readonly relations: readonly WrittenRelation[];
@@ -44,24 +48,20 @@ function readColumn(field: DeclaredField, decorators: DecoratorSet): ColumnModel
   };
 }
 
-function readEntity(cls: DeclaredClass & { readonly name: string }): WrittenEntity {
+function readEntity(cls: NamedClass): WrittenEntity {
   const classDecorators = new DecoratorSet(cls.decorators);
   const columns: ColumnModel[] = [];
   const relations: WrittenRelation[] = [];
   for (const field of cls.fields) {
     const decorators = new DecoratorSet(field.decorators);
     if (decorators.has('PrimaryKey') || decorators.has('Column')) columns.push(readColumn(field, decorators));
-    const belongsTo = decorators.first('BelongsTo');
-    if (belongsTo) {
-      const options = argumentAt(belongsTo, 1);
-      const column = optionOf(options, 'column');
-      relations.push({ kind: 'belongsTo', field, decorators, target: thunkTarget(argumentAt(belongsTo, 0)), column: stringOf(column), columnSpan: column?.span, options });
+    for (const kind of ['belongsTo', 'hasMany'] as const) {
+      const decorator = decorators.first(kind === 'belongsTo' ? 'BelongsTo' : 'HasMany');
+      if (decorator) relations.push({ kind, field, target: thunkTarget(argumentAt(decorator, 0)), options: argumentAt(decorator, 1) });
     }
-    const hasMany = decorators.first('HasMany');
-    if (hasMany) relations.push({ kind: 'hasMany', field, decorators, target: thunkTarget(argumentAt(hasMany, 0)), options: argumentAt(hasMany, 1) });
   }
   // Keys are IDs on the wire: the primary key and every belongs_to column.
-  const keyNames = new Set(relations.flatMap((relation) => (relation.kind === 'belongsTo' && relation.column !== undefined ? [relation.column] : [])));
+  const keyNames = new Set(relations.flatMap((relation) => (relation.kind === 'belongsTo' ? (stringOf(optionOf(relation.options, 'column')) ?? []) : [])));
   const keyed = columns.map((column) => (column.primaryKey || keyNames.has(column.name) ? { ...column, type: ID_TYPE(column.type) } : column));
   const uniques = classDecorators.every('Unique').map((unique) => ({ columns: unique.arguments.flatMap((argument) => (argument.kind === 'string' ? [argument.value] : [])), span: unique.span }));
   return { cls, exposed: booleanOf(optionOf(argumentAt(classDecorators.first('Entity'), 0), 'exposed')) ?? true, columns: keyed, relations, uniques };
@@ -77,7 +77,7 @@ function readEntity(cls: DeclaredClass & { readonly name: string }): WrittenEnti
  */
 export function resolveEntities(classes: readonly DeclaredClass[]): { entities: EntityModel[]; entityByName: Map<string, EntityModel> } {
   const written = classes
-    .filter((cls): cls is DeclaredClass & { readonly name: string } => cls.name !== undefined && cls.decorators.some((decorator) => decorator.name === 'Entity'))
+    .filter((cls): cls is NamedClass => cls.name !== undefined && cls.decorators.some((decorator) => decorator.name === 'Entity'))
     .map(readEntity)
     .sort((a, b) => a.cls.name.localeCompare(b.cls.name));
   const names = new Set(written.map((entity) => entity.cls.name));
@@ -90,7 +90,9 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
     const relations: Mutable<BelongsToModel>[] = [];
     for (const relation of entity.relations) {
       if (relation.kind !== 'belongsTo') continue;
-      const column = relation.column === undefined ? undefined : columns.get(relation.column);
+      const columnValue = optionOf(relation.options, 'column');
+      const columnName = stringOf(columnValue);
+      const column = columnName === undefined ? undefined : columns.get(columnName);
       relations.push({
         kind: 'belongsTo',
         name: relation.field.name,
@@ -98,8 +100,8 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
         target: relation.target?.name,
         targetKnown: relation.target !== undefined && names.has(relation.target.name),
         targetSpan: relation.target?.span,
-        keyColumn: relation.column,
-        keyColumnSpan: relation.columnSpan,
+        keyColumn: columnName,
+        keyColumnSpan: columnValue?.span,
         keyColumnKnown: column !== undefined,
         optional: column?.type.nullable ?? false,
         inverse: undefined,

@@ -30,7 +30,7 @@ import type { NamedClass } from './operations.js';
 import { argumentAt, DecoratorSet, optionOf, stringOf } from './values.js';
 
 /** The role a class plays, by its decorator (first match wins). */
-export function roleOf(decorators: DecoratorSet): ProviderRole | undefined {
+function roleOf(decorators: DecoratorSet): ProviderRole | undefined {
   if (decorators.has('Resolver')) return 'resolver';
   if (decorators.has('Controller')) return 'controller';
   if (decorators.has('Abilities')) return 'abilities';
@@ -87,7 +87,7 @@ interface WrittenProvider {
 }
 
 /** Everything mounting needs, resolved elsewhere. */
-export interface MountInput {
+interface MountInput {
   readonly modules: readonly ModuleModel[];
   readonly providers: readonly WrittenProvider[];
   readonly resolvers: readonly ResolverModel[];

@@ -6,7 +6,7 @@
  * is unknown stay silent instead of cascading.
  */
 import type { DeclaredDecorator, DeclaredValue } from '../model/declarations.js';
-import type { SourceRef, SourceSpan } from '../model/types.js';
+import type { SourceSpan } from '../model/types.js';
 
 /** The decorators of one declaration, by runtime name (first application first). */
 export class DecoratorSet {
@@ -83,21 +83,4 @@ export function referenceName(value: DeclaredValue | undefined): string | undefi
 export function thunkTarget(value: DeclaredValue | undefined): { readonly name: string; readonly span: SourceSpan } | undefined {
   if (value?.kind !== 'thunk' || value.body.kind !== 'reference') return undefined;
   return { name: value.body.ref?.exportName ?? value.body.name, span: value.body.span };
-}
-
-/** The strings of a string or an array of strings, or undefined when any item is not a string. */
-export function stringListOf(value: DeclaredValue | undefined): { readonly value: string; readonly span: SourceSpan }[] | undefined {
-  if (value?.kind === 'string') return [{ value: value.value, span: value.span }];
-  if (value?.kind !== 'array') return undefined;
-  const items: { value: string; span: SourceSpan }[] = [];
-  for (const item of value.items) {
-    if (item.kind !== 'string') return undefined;
-    items.push({ value: item.value, span: item.span });
-  }
-  return items;
-}
-
-/** A followed reference's source, for values that must name a declaration. */
-export function refOf(value: DeclaredValue | undefined): SourceRef | undefined {
-  return value?.kind === 'reference' ? value.ref : undefined;
 }
