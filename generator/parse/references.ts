@@ -82,16 +82,37 @@ export class ReferenceResolver {
 
   /**
    * The runtime decorator a decorator node applies (its exported name in `runtime/decorators.ts`,
-   * whatever local alias it was imported under), or undefined for any other decorator.
+   * whatever local alias it was imported under, also through a namespace import: `@rt.Column()`),
+   * or undefined for any other decorator. A name the runtime does not export is returned as
+   * written, so it can be refused rather than ignored.
    */
   decoratorName(decorator: Decorator): string | undefined {
     const expression = decorator.getCallExpression()?.getExpression() ?? decorator.getExpression();
+    if (Node.isPropertyAccessExpression(expression)) {
+      const namespace = expression.getExpression();
+      return Node.isIdentifier(namespace) && this.namespaceFile(namespace) === DECORATORS_FILE ? expression.getName() : undefined;
+    }
     if (!Node.isIdentifier(expression)) return undefined;
     const resolved = this.resolve(expression);
     if (!resolved) return undefined;
-    return resolved.ref.file === 'runtime/decorators.ts' ? resolved.ref.exportName : undefined;
+    return resolved.ref.file === DECORATORS_FILE ? resolved.ref.exportName : undefined;
+  }
+
+  /** The file a namespace import (`import * as name from '…'`) names, relative to the project root. */
+  private namespaceFile(identifier: Identifier): string | undefined {
+    const sourceFile = identifier.getSourceFile();
+    for (const importDeclaration of sourceFile.getImportDeclarations()) {
+      if (importDeclaration.getNamespaceImport()?.getText() !== identifier.getText()) continue;
+      const specifier = importDeclaration.getModuleSpecifierValue();
+      if (!specifier.startsWith('.')) return undefined;
+      return relativeFile(this.layout, path.resolve(path.dirname(sourceFile.getFilePath()), specifier).replace(/\.js$/, '.ts'));
+    }
+    return undefined;
   }
 }
+
+/** Where the decorators the generator reads are declared. */
+const DECORATORS_FILE = 'runtime/decorators.ts';
 
 /**
  * Reads decorators and their arguments into plain values: names resolved to where they are
@@ -110,7 +131,8 @@ export class DecoratorReader {
       if (name === undefined) return [];
       const call = decorator.getCallExpression();
       const callee = call?.getExpression() ?? decorator.getExpression();
-      return [{ name, arguments: decorator.getArguments().map((argument) => this.value(argument)), span: spanOf(this.layout, callee), called: call !== undefined }];
+      const nameNode = Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : callee;
+      return [{ name, arguments: decorator.getArguments().map((argument) => this.value(argument)), span: spanOf(this.layout, nameNode), called: call !== undefined }];
     });
   }
 

@@ -52,7 +52,7 @@ describe('code frames', () => {
     ]);
     const decorators = fixture('decorator-unknown', 'invalid');
     expect(decorators.diagnostics[0] && formatDiagnostic(decorators.diagnostics[0], decorators.read, { color: false }).split('\n').slice(2, 4)).toEqual([
-      "> 7 | @Resource({ path: 'notes', version: '1' })",
+      "> 8 | @Resource({ path: 'notes', version: '1' })",
       '    |  ^^^^^^^^',
     ]);
   });

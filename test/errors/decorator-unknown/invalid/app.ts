@@ -1,6 +1,7 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
 import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
 import { Abilities, Authorized, Colum, Column, Entity, Module, PrimaryKey, Query, Resolver, Resource, UseGuards } from '../../../../runtime/decorators.js';
+import * as rt from '../../../../runtime/decorators.js';
 
 /** A note. Resource arrives with issue 14; until then it is refused, not ignored. */
 @Entity()
@@ -14,6 +15,10 @@ export class Note {
 
   @Column()
   text!: string;
+
+  /** Written through a namespace import: read (and checked) all the same. */
+  @rt.Colunm()
+  body!: string;
 }
 
 @Abilities()

@@ -1,6 +1,7 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
 import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
 import { Abilities, Authorized, Column, Entity, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/decorators.js';
+import * as rt from '../../../../runtime/decorators.js';
 
 /** A note. */
 @Entity()
@@ -13,6 +14,10 @@ export class Note {
 
   @Column()
   text!: string;
+
+  /** Written through a namespace import: read (and checked) all the same. */
+  @rt.Column()
+  body!: string;
 }
 
 @Abilities()
