@@ -65,7 +65,7 @@ export type ValueKind =
   | { readonly recordOf: ValueKind };
 
 /** One option: its kind, wrapped in `required` when the options type requires the key. */
-export type OptionSpec = ValueKind | { readonly required: ValueKind };
+type OptionSpec = ValueKind | { readonly required: ValueKind };
 
 /** The options an options object takes, by key. */
 export type OptionTable = { readonly [key: string]: OptionSpec };
@@ -74,7 +74,7 @@ export type OptionTable = { readonly [key: string]: OptionSpec };
  * The option table of options type `T`: exactly its keys; a required key takes `{ required: kind }`,
  * a `never`-typed key takes `'refused'`, an optional key takes its kind.
  */
-export type OptionKinds<T> = {
+type OptionKinds<T> = {
   readonly [K in keyof T]-?: [NonNullable<T[K]>] extends [never] ? 'refused' : {} extends Pick<T, K> ? Exclude<ValueKind, 'refused'> : { readonly required: ValueKind };
 };
 

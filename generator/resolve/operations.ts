@@ -22,7 +22,7 @@ const OPERATION_DECORATORS: readonly (readonly [string, OperationType, string])[
 export type NamedClass = DeclaredClass & { readonly name: string };
 
 /** The span of a `version:` key in a decorator's options object (refused on these transports). */
-export function versionOptionSpan(decorator: DeclaredDecorator | undefined): SourceSpan | undefined {
+function versionOptionSpan(decorator: DeclaredDecorator | undefined): SourceSpan | undefined {
   for (const argument of decorator?.arguments ?? []) {
     const span = optionKeySpan(argument, 'version');
     if (span) return span;
