@@ -2,10 +2,17 @@
 
 /**
  * The application as the runtime starts it: schema, entities, database client, container, resolvers,
- * routes and the ability factory. Read a request from here: routes → controller → service → repository.
+ * the ability factory and the transports it is reached through. Read a request from here: routes →
+ * controller → service → repository.
  */
 
 import type { ApplicationDefinition } from '../runtime/server.js';
+import { apiDocs } from '../runtime/transports/api-docs/index.js';
+import { gateways } from '../runtime/transports/gateways/index.js';
+import { graphqlOverHttp } from '../runtime/transports/graphql-http/index.js';
+import { graphqlWs } from '../runtime/transports/graphql-ws/index.js';
+import { health } from '../runtime/transports/health/index.js';
+import { restRoutes } from '../runtime/transports/rest/index.js';
 import { type Container, createContainer } from './container.js';
 import { createDatabase, type Database } from './database.js';
 import { ENTITIES } from './entities.js';
@@ -23,17 +30,15 @@ export const application: ApplicationDefinition<Database, Container> = {
   createDatabase,
   createContainer,
   createResolvers,
-  createRoutes,
-  createGateways,
   abilities: (container) => container.appAbilities,
   repositories: (container) => ({ Org: container.orgRepository, Post: container.postRepository, User: container.userRepository }),
   loaderScope: (container) => container.loaderScope,
   versionPolicies: { '1': { deprecated: '2026-06-01', sunset: '2027-06-30' } },
   eventTopics: { 'postPublished': 'Post' },
-  apiCatalog: API_CATALOG,
   createGuards,
   operationGuards: OPERATION_GUARDS,
   globalGuards: GLOBAL_GUARDS,
   fieldComplexity: FIELD_COMPLEXITY,
   connectionTypes: CONNECTION_TYPES,
+  transports: [health(), apiDocs(API_CATALOG), graphqlOverHttp(), restRoutes(createRoutes), graphqlWs(), gateways(createGateways)],
 };

@@ -6,8 +6,8 @@
  */
 
 import type { EchoGateway } from '../entities/echo.gateway.js';
-import type { GatewayDefinition } from '../runtime/gateways.js';
 import { authorize } from '../runtime/posture.js';
+import type { GatewayDefinition } from '../runtime/transports/gateways/index.js';
 import type { Container } from './container.js';
 
 /** Every mounted gateway. */

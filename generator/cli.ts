@@ -20,7 +20,7 @@ import { exitWhenWritten } from '../runtime/exit.js';
 import type { ApplicationDefinition } from '../runtime/server.js';
 import type { ProjectLayout } from './parse/project.js';
 
-import { clientPath, migrationsPath, type Provider, SDL_PATH, schemaPath } from './paths.js';
+import { clientPath, type DatabaseName, migrationsPath, SDL_PATH, schemaPath } from './paths.js';
 
 // Commands load what they need when they run: the TypeScript compiler behind `generate`, the
 // server stack behind `serve`, the database drivers behind `migrate` and `seed`.
@@ -120,8 +120,8 @@ async function runGenerate(options: GenerateRun): Promise<number> {
   const elapsed = Math.round(performance.now() - started);
   if (options.check === true) {
     const stale = [...result.changed.map((file) => `changed: generated/${file}`), ...result.removed.map((file) => `extra: generated/${file}`)];
-    for (const [provider, migration] of Object.entries(result.migrations)) stale.push(`missing migration: generated/${migrationsPath(provider as Provider)}/${migration.name}`);
-    for (const provider of result.prismaClientsChanged) stale.push(`stale: generated/${clientPath(provider)} (Prisma client)`);
+    for (const [database, migration] of Object.entries(result.migrations)) stale.push(`missing migration: generated/${migrationsPath(database as DatabaseName)}/${migration.name}`);
+    for (const database of result.prismaClientsChanged) stale.push(`stale: generated/${clientPath(database)} (Prisma client)`);
     if (stale.length > 0) {
       process.stderr.write(`generated/ is stale; run \`npm run generate\` and commit the result:\n${stale.map((line) => `  ${line}`).join('\n')}\n`);
       return 1;
@@ -131,8 +131,8 @@ async function runGenerate(options: GenerateRun): Promise<number> {
   }
   if (options.quiet !== true) {
     const lines = [`generated ${result.changed.length} file(s), removed ${result.removed.length} in ${elapsed} ms`];
-    for (const [provider, migration] of Object.entries(result.migrations)) {
-      lines.push(`new migration: generated/${migrationsPath(provider as Provider)}/${migration.name}`);
+    for (const [database, migration] of Object.entries(result.migrations)) {
+      lines.push(`new migration: generated/${migrationsPath(database as DatabaseName)}/${migration.name}`);
       for (const warning of migration.warnings) lines.push(`  warning: ${warning}`);
     }
     if (result.prismaClientsChanged.length > 0) lines.push(`regenerated the Prisma client (${result.prismaClientsChanged.join(', ')})`);
@@ -150,12 +150,12 @@ async function loadApplication(root: string): Promise<ApplicationDefinition<Data
 
 /** The schema and migrations folder of the database at `url`. */
 async function migrationSource(root: string, url: string): Promise<{ schema: string; dir: string }> {
-  const { providerOf } = await import('../runtime/database.js');
-  const provider = providerOf(url);
+  const { dialectFor } = await import('../runtime/dialects/index.js');
+  const database = dialectFor(url).name;
   const generated = path.join(path.resolve(root), 'generated');
-  const schema = path.join(generated, schemaPath(provider));
-  if (!existsSync(schema)) throw new CliError(`generated/${schemaPath(provider)} does not exist; run \`npm run generate\` first`);
-  return { schema: readFileSync(schema, 'utf8'), dir: path.join(generated, migrationsPath(provider)) };
+  const schema = path.join(generated, schemaPath(database));
+  if (!existsSync(schema)) throw new CliError(`generated/${schemaPath(database)} does not exist; run \`npm run generate\` first`);
+  return { schema: readFileSync(schema, 'utf8'), dir: path.join(generated, migrationsPath(database)) };
 }
 
 /** `migrate deploy`: applies pending migrations to the database at `url`; returns their names. */

@@ -22,7 +22,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { MARKER_FILE, MARKER_LINE } from './emit/index.js';
 import type { ProjectLayout } from './parse/project.js';
-import { migrationsPath, PROVIDERS } from './paths.js';
+import { migrationsPath, SUPPORTED_DATABASES } from './paths.js';
 
 /** Options of {@link initApplication}. */
 export interface InitOptions {
@@ -66,10 +66,10 @@ function filesUnder(dir: string, base = dir): string[] {
 /** The SQLite file and the journal files beside it. */
 /** What `generated/` holds, for a message: its migrations per database. */
 function describeGenerated(generatedDir: string): string {
-  const counts = PROVIDERS.map((provider) => {
-    const dir = path.join(generatedDir, migrationsPath(provider));
+  const counts = SUPPORTED_DATABASES.map((database) => {
+    const dir = path.join(generatedDir, migrationsPath(database));
     const migrations = existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).length : 0;
-    return `${migrations} ${provider}`;
+    return `${migrations} ${database}`;
   });
   return `its GraphQL schema (the baseline of breaking changes) and migrations (${counts.join(', ')})`;
 }

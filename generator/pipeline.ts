@@ -15,7 +15,8 @@ import { buildSchema, findBreakingChanges, findDangerousChanges } from 'graphql'
 import { readMigrationFolders } from '../runtime/migrations.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
-import { clientPath, DATABASE_KINDS, type DatabaseKind, migrationsPath, SDL_PATH, schemaPath } from './paths.js';
+import { dialectNamed } from '../runtime/dialects/index.js';
+import { clientPath, type DatabaseName, migrationsPath, SDL_PATH, schemaPath, SUPPORTED_DATABASES } from './paths.js';
 import { runPrismaGenerate } from './emit/prisma/client.js';
 import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
 import type { GeneratedFile } from './emit/writer.js';
@@ -63,9 +64,9 @@ export interface GenerateResult {
   /** Output paths removed (write) or that would be removed (check). */
   readonly removed: readonly string[];
   /** The migrations added (write) or missing (check), per database. */
-  readonly migrations: Readonly<Partial<Record<DatabaseKind, PlannedMigration>>>;
+  readonly migrations: Readonly<Partial<Record<DatabaseName, PlannedMigration>>>;
   /** The databases whose Prisma client was regenerated (write) or is stale (check). */
-  readonly prismaClientsChanged: readonly DatabaseKind[];
+  readonly prismaClientsChanged: readonly DatabaseName[];
   /** Changes against the committed SDL that break clients (nothing is written while any stands, unless allowed). */
   readonly breaking: readonly SchemaChange[];
   /** Changes that may surprise clients (printed, never blocking). */
@@ -127,9 +128,9 @@ export interface PlannedOutput {
   /** Every emitted text file (empty when a declaration is invalid). */
   readonly files: readonly GeneratedFile[];
   /** The committed Prisma schema each database's migration starts from (undefined: none yet). */
-  readonly previousSchemas: Readonly<Record<DatabaseKind, string | undefined>>;
+  readonly previousSchemas: Readonly<Partial<Record<DatabaseName, string>>>;
   /** The migration each database's schema change needs, if any. */
-  readonly migrations: Readonly<Partial<Record<DatabaseKind, PlannedMigration>>>;
+  readonly migrations: Readonly<Partial<Record<DatabaseName, PlannedMigration>>>;
   readonly timings: Readonly<Record<string, number>>;
 }
 
@@ -148,7 +149,7 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
   const diagnostics = validate(app);
   watch.lap('validate');
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
-    return { diagnostics, files: [], previousSchemas: { sqlite: undefined, postgresql: undefined }, migrations: {}, timings: watch.timings };
+    return { diagnostics, files: [], previousSchemas: {}, migrations: {}, timings: watch.timings };
   }
   const outputDir = layout.generatedDir;
   const outputName = path.relative(layout.root, outputDir).split(path.sep).join('/');
@@ -156,9 +157,9 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
   const files = emitFiles({ app, outputDir: outputName, runtimeDir: runtimeName });
   watch.lap('emit');
   const emitted = new Map(files.map((file) => [file.path, file.content]));
-  const previousSchemas = { sqlite: undefined, postgresql: undefined } as Record<DatabaseKind, string | undefined>;
-  const migrations: Partial<Record<DatabaseKind, PlannedMigration>> = {};
-  for (const database of DATABASE_KINDS) {
+  const previousSchemas: Partial<Record<DatabaseName, string>> = {};
+  const migrations: Partial<Record<DatabaseName, PlannedMigration>> = {};
+  for (const database of SUPPORTED_DATABASES) {
     const previous = readIfExists(path.join(outputDir, schemaPath(database)));
     previousSchemas[database] = previous;
     const next = emitted.get(schemaPath(database)) ?? '';
@@ -185,7 +186,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const watch = new Stopwatch();
   const outputDir = layout.generatedDir;
   const emitted = new Map(files.map((file) => [file.path, file.content]));
-  const schemaOf = (database: DatabaseKind): string => emitted.get(schemaPath(database)) ?? '';
+  const schemaOf = (database: DatabaseName): string => emitted.get(schemaPath(database)) ?? '';
   const changed = files.filter((file) => readIfExists(path.join(outputDir, file.path)) !== file.content).map((file) => file.path);
   const removed = listFiles(outputDir).filter((file) => !emitted.has(file) && !isToolManaged(file));
   const sdl = emitted.get(SDL_PATH) ?? '';
@@ -195,8 +196,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
 
   if (mode === 'check') {
-    const stale = options.prismaClient === false ? [] : await Promise.all(DATABASE_KINDS.map((database) => isPrismaClientStale(schemaOf(database), path.join(outputDir, clientPath(database)))));
-    const prismaClientsChanged = DATABASE_KINDS.filter((_database, index) => stale[index] === true);
+    const stale = options.prismaClient === false ? [] : await Promise.all(SUPPORTED_DATABASES.map((database) => isPrismaClientStale(schemaOf(database), path.join(outputDir, clientPath(database)))));
+    const prismaClientsChanged = SUPPORTED_DATABASES.filter((_database, index) => stale[index] === true);
     watch.lap('prisma');
     return { diagnostics, changed, removed, migrations, prismaClientsChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
   }
@@ -204,17 +205,17 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   assertMarked(outputDir);
   writeFiles(outputDir, files.filter((file) => changed.includes(file.path)));
   for (const file of removed) rmSync(path.join(outputDir, file));
-  for (const database of DATABASE_KINDS) {
+  for (const database of SUPPORTED_DATABASES) {
     const migration = migrations[database];
     if (!migration) continue;
     writeFiles(path.join(outputDir, migrationsPath(database)), [
       { path: `${migration.name}/migration.sql`, content: migration.script },
-      { path: 'migration_lock.toml', content: migrationLock(database) },
+      { path: 'migration_lock.toml', content: migrationLock(dialectNamed(database)) },
     ]);
   }
   watch.lap('write');
   const prismaClientsChanged =
-    options.prismaClient === false ? [] : DATABASE_KINDS.filter((database) => previousSchemas[database] !== schemaOf(database) || !existsSync(path.join(outputDir, clientPath(database), 'client.ts')));
+    options.prismaClient === false ? [] : SUPPORTED_DATABASES.filter((database) => previousSchemas[database] !== schemaOf(database) || !existsSync(path.join(outputDir, clientPath(database), 'client.ts')));
   // One CLI process per database, side by side.
   await Promise.all(prismaClientsChanged.map((database) => runPrismaGenerate(path.join(outputDir, schemaPath(database)))));
   watch.lap('prisma');

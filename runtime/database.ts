@@ -5,7 +5,7 @@
  * that differs per database is in the dialects.
  */
 import type { SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { type DatabaseName, dialectFor, dialectOfAdapter } from './dialects/index.js';
+import { dialectFor, dialectOfAdapter } from './dialects/index.js';
 import type { RawQueryClient } from './repository.js';
 
 /** The minimum of a Prisma client the runtime itself calls. */
@@ -18,17 +18,6 @@ export interface DatabaseClient extends RawQueryClient {
 export interface DatabaseOptions {
   /** Called with the text of every SQL statement the client sends (tests, benchmarks). */
   readonly onQuery?: (sql: string) => void;
-}
-
-/** A supported database's name. @deprecated use `DatabaseName` from runtime/dialects/index.ts. */
-export type DatabaseProvider = DatabaseName;
-
-/**
- * The database a URL selects (`sqlite`, `postgresql`). Throws for an unsupported scheme.
- * @deprecated use `dialectFor(url).name` from runtime/dialects/index.ts.
- */
-export function providerOf(url: string): DatabaseName {
-  return dialectFor(url).name;
 }
 
 /**

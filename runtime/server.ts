@@ -62,9 +62,6 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   /** Constructs every provider once, dependencies first. */
   readonly createContainer: (database: Database, services: RuntimeServices) => Container;
   readonly createResolvers: (container: Container, services: RuntimeServices) => IResolvers<unknown, GraphQLContext>;
-  readonly createRoutes: (container: Container) => readonly RouteDefinition[];
-  /** WebSocket gateways at their versioned socket paths. */
-  readonly createGateways: (container: Container) => readonly GatewayDefinition[];
   /** The container's `@Abilities()` provider. */
   readonly abilities: (container: Container) => AbilityFactory;
   /** Repositories by entity name (relation loaders read through them). */
@@ -81,26 +78,16 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   readonly operationGuards: Readonly<Record<string, readonly string[]>>;
   /** The chain of operations selecting no declared field. */
   readonly globalGuards: readonly string[];
-  /** Every REST route, version-neutral, for the OpenAPI documents (spec §4.4). */
-  readonly apiCatalog: ApiCatalog;
   /** The lifecycle of API versions (deprecation, sunset), by version. */
   readonly versionPolicies: Readonly<Record<string, VersionPolicy>>;
   /** The entity each subscription topic carries (`postPublished` → `Post`). */
   readonly eventTopics: Readonly<Record<string, string>>;
   /**
    * The transports the application is reached through, in mount order within each placement
-   * (runtime/transports/index.ts). Default: {@link defaultTransports} — health, API documents,
-   * GraphQL over HTTP, REST routes, graphql-ws and gateways, built from the fields above.
+   * (runtime/transports/index.ts): `/health`, the API documents, GraphQL over HTTP, REST routes,
+   * graphql-ws and the gateways it declares, each built from its generated inputs.
    */
-  readonly transports?: readonly TransportFactory<Container>[];
-}
-
-/**
- * The transports of an application that declares none: `/health`, `/api` and `/api-json`, GraphQL
- * over HTTP, REST routes from `createRoutes`, graphql-ws, and the gateways of `createGateways`.
- */
-export function defaultTransports<Database extends DatabaseClient, Container>(definition: ApplicationDefinition<Database, Container>): TransportFactory<Container>[] {
-  return [health(), apiDocs(definition.apiCatalog), graphqlOverHttp(), restRoutes(definition.createRoutes), graphqlWs(), gateways(definition.createGateways)];
+  readonly transports: readonly TransportFactory<Container>[];
 }
 
 /** A listening server. */
@@ -159,7 +146,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const verifier = new TokenVerifier(config.auth);
     const graphql = createGraphQLEngine(definition, { container, services, config, abilities, logger });
     const versioning = versioningOf(config, definition.versionPolicies);
-    const transports = await buildTransports(definition.transports ?? defaultTransports(definition), { config, logger, versioning, container, verifier, abilities, graphql });
+    const transports = await buildTransports(definition.transports, { config, logger, versioning, container, verifier, abilities, graphql });
     resources.transports = transports;
     // Events between processes, when the database carries them (PostgreSQL LISTEN/NOTIFY).
     const repositories = definition.repositories(container);

@@ -7,7 +7,9 @@ import { createClient, type FormattedExecutionResult as ExecutionResult } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ANONYMOUS, currentContext, type RequestContext, runInContext, runUnscoped, UnscopedInRequestError } from '../runtime/context.js';
-import { type InProcessServer, startInProcessServer } from './support/server.js';
+import { createGateways } from '../generated/gateways.js';
+import { gateways } from '../runtime/transports/gateways/index.js';
+import { type InProcessServer, startInProcessServer, withTransport } from './support/server.js';
 
 describe('runUnscoped', () => {
   it('lifts the scope where no request is served, and nests', () => {
@@ -65,11 +67,15 @@ describe('a service calling runUnscoped while serving a request', () => {
           return container;
         },
         // And as if a gateway's handler lifted the scope.
-        createGateways: (container) =>
-          definition.createGateways(container).map((gateway) => ({
-            ...gateway,
-            handlers: gateway.handlers.map((handler) => ({ ...handler, handle: (data: unknown, call: Parameters<typeof handler.handle>[1]) => runUnscoped(() => handler.handle(data, call)) })),
-          })),
+        transports: withTransport(
+          definition.transports,
+          gateways((container) =>
+            createGateways(container).map((gateway) => ({
+              ...gateway,
+              handlers: gateway.handlers.map((handler) => ({ ...handler, handle: (data: unknown, call: Parameters<typeof handler.handle>[1]) => runUnscoped(() => handler.handle(data, call)) })),
+            })),
+          ),
+        ),
       }),
     });
   });

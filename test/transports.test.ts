@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Container } from '../generated/container.js';
 import type { RequestContext } from '../runtime/context.js';
-import { defaultTransports } from '../runtime/server.js';
-import type { TransportFactory } from '../runtime/transports/index.js';
+import { defineTransport, type TransportFactory } from '../runtime/transports/index.js';
 import { type InProcessServer, startInProcessServer } from './support/server.js';
 
 const UNSCOPED: RequestContext = { principal: undefined, ability: undefined, unscoped: true };
@@ -22,7 +21,7 @@ let healthy = true;
 const closing: string[] = [];
 
 /** A transport written only against the seam: one neutral HTTP path, one socket path, one health check. */
-const extra: TransportFactory<Container> = ({ container }) => ({
+const extra: TransportFactory<Container> = defineTransport('extra', ({ container }) => ({
   name: 'extra',
   http: {
     placement: 'neutral',
@@ -37,12 +36,12 @@ const extra: TransportFactory<Container> = ({ container }) => ({
     await container.orgRepository.loadByIds(UNSCOPED, [randomUUID()]);
     closing.push('database still open');
   },
-});
+}));
 
 beforeAll(async () => {
   server = await startInProcessServer({
     env: { APP_HTTP__VERSIONING: 'header' },
-    adjust: (definition) => ({ ...definition, transports: [...defaultTransports(definition), extra] }),
+    adjust: (definition) => ({ ...definition, transports: [...definition.transports, extra] }),
   });
 });
 

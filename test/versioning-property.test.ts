@@ -13,7 +13,8 @@ import type { HttpMethod, RouteDefinition } from '../runtime/http/routes.js';
 import { type Decision, VersionRouter, type VersioningStrategy } from '../runtime/http/versioning.js';
 import { createTestDatabase } from './support/database.js';
 import { PROPERTY_RUNS, PROPERTY_SEED, reportFigures } from './support/properties.js';
-import { startInProcessServer } from './support/server.js';
+import { restRoutes } from '../runtime/transports/rest/index.js';
+import { startInProcessServer, withTransport } from './support/server.js';
 
 const SEED = PROPERTY_SEED;
 const RUNS = PROPERTY_RUNS;
@@ -329,7 +330,7 @@ describe('over real HTTP, for a sample of the tables', () => {
       const server = await startInProcessServer({
         databaseUrl,
         env: { APP_HTTP__VERSIONING: table.strategy, APP_HTTP__PREFIX: table.prefix, ...(table.defaultVersion ? { APP_HTTP__DEFAULT_VERSION: table.defaultVersion } : {}), APP_LOG__LEVEL: 'warn' },
-        adjust: (application) => ({ ...application, createRoutes: () => table.routes.map(definitionOf) }),
+        adjust: (application) => ({ ...application, transports: withTransport(application.transports, restRoutes(() => table.routes.map(definitionOf))) }),
       });
       try {
         for (const probe of probes) {

@@ -17,7 +17,8 @@ import { emitRoutes } from './http/routes.js';
 import { emitOpenApi } from './openapi/catalog.js';
 import { emitPrismaSchema } from './prisma/schema.js';
 import type { GeneratedFile } from './writer.js';
-import { DATABASE_KINDS, schemaPath } from '../paths.js';
+import { DIALECTS } from '../../runtime/dialects/index.js';
+import { schemaPath } from '../paths.js';
 
 /** The marker file: `generate` refuses to clear an output folder without it. */
 export const MARKER_FILE = 'README.md';
@@ -60,7 +61,7 @@ Also here: \`schema.graphql\` (the SDL), \`container.ts\` (providers, dependenci
 export function emitFiles(context: EmitContext): GeneratedFile[] {
   const files: GeneratedFile[] = [
     emitReadme(),
-    ...DATABASE_KINDS.map((database) => ({ path: schemaPath(database), content: emitPrismaSchema(context.app, database) })),
+    ...DIALECTS.map((dialect) => ({ path: schemaPath(dialect.name), content: emitPrismaSchema(context.app, dialect) })),
     emitSdl(context),
     emitEntities(context),
     emitDatabase(context),

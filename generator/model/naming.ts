@@ -107,3 +107,8 @@ export function identifierOf(text: string): string {
   const cleaned = text.replace(/[^A-Za-z0-9_$]/g, '_');
   return /^[0-9]/.test(cleaned) ? `_${cleaned}` : cleaned;
 }
+
+/** The name the generated code imports a database's Prisma client class as: `sqlite` → `SqliteClient`. */
+export function prismaClientAlias(database: string): string {
+  return `${database.charAt(0).toUpperCase()}${database.slice(1)}Client`;
+}

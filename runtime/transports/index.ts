@@ -69,9 +69,19 @@ export interface TransportContext<Container> {
 
 /**
  * Builds one transport from the server's context; may be async (a transport that connects to
- * something first). Throws `ConfigError` for configuration it cannot serve.
+ * something first). Throws `ConfigError` for configuration it cannot serve. `transportName` is the
+ * name its {@link Transport} will have, known before it is built (a test replaces a transport of
+ * an application by it).
  */
-export type TransportFactory<Container> = (context: TransportContext<Container>) => Transport | Promise<Transport>;
+export interface TransportFactory<Container> {
+  readonly transportName: string;
+  (context: TransportContext<Container>): Transport | Promise<Transport>;
+}
+
+/** A {@link TransportFactory} named `name` that builds with `build`. */
+export function defineTransport<Container>(name: string, build: (context: TransportContext<Container>) => Transport | Promise<Transport>): TransportFactory<Container> {
+  return Object.assign((context: TransportContext<Container>) => build(context), { transportName: name });
+}
 
 /** Where a transport's HTTP handlers go in the Express chain (see the module docstring). */
 export type HttpPlacement = 'unmetered' | 'neutral' | 'versioned';

@@ -10,7 +10,8 @@ import pg from 'pg';
 import { createDatabase, type Database } from '../../generated/database.js';
 import { type SeedResult, seed } from '../../entities/seed.js';
 import { runUnscoped } from '../../runtime/context.js';
-import { createAdapterFactory, type DatabaseOptions, type DatabaseProvider } from '../../runtime/database.js';
+import { createAdapterFactory, type DatabaseOptions } from '../../runtime/database.js';
+import type { DatabaseName } from '../../runtime/dialects/index.js';
 import { applyMigrations } from '../../runtime/migrations.js';
 import { ROOT } from './project.js';
 
@@ -22,7 +23,7 @@ export interface SeedSizes {
 }
 
 /** The database provider this test run targets (`TEST_DATABASE`, set per vitest project). */
-export function testProvider(): DatabaseProvider {
+export function testProvider(): DatabaseName {
   return process.env.TEST_DATABASE === 'postgresql' ? 'postgresql' : 'sqlite';
 }
 
@@ -46,7 +47,7 @@ export async function createPostgresDatabase(admin = process.env.TEST_POSTGRES_U
  * A fresh migrated database of the provider under test: a SQLite file in a temporary folder, or a
  * new database on the PostgreSQL test cluster (or on the cluster at `postgresUrl`). Returns its URL.
  */
-export async function createTestDatabase(provider: DatabaseProvider = testProvider(), postgresUrl?: string): Promise<string> {
+export async function createTestDatabase(provider: DatabaseName = testProvider(), postgresUrl?: string): Promise<string> {
   const url = provider === 'postgresql' ? await createPostgresDatabase(postgresUrl) : `file:${path.join(mkdtempSync(path.join(os.tmpdir(), 'rs-test-')), 'app.db')}`;
   const schema = readFileSync(path.join(ROOT, `generated/prisma/${provider}/schema.prisma`), 'utf8');
   await applyMigrations(schema, path.join(ROOT, `generated/prisma/${provider}/migrations`), await createAdapterFactory(url));

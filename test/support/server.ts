@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { mintToken } from '../../runtime/auth.js';
+import type { TransportFactory } from '../../runtime/transports/index.js';
 import type { SeededUser, SeedResult } from '../../entities/seed.js';
 import { createTestDatabase, type SeedSizes, seedDatabase } from './database.js';
 import { ROOT, TEST_SECRET } from './project.js';
@@ -217,4 +218,15 @@ export async function startInProcessServer(
     },
     stop: () => server.close(),
   };
+}
+
+/**
+ * `transports` with the one named like `replacement` (its `transportName`) replaced by it: a test
+ * serving an application's transport from other inputs (routes, gateways) keeps every other one.
+ * Throws when the application has no transport of that name.
+ */
+export function withTransport<Container>(transports: readonly TransportFactory<Container>[], replacement: TransportFactory<Container>): TransportFactory<Container>[] {
+  const index = transports.findIndex((factory) => factory.transportName === replacement.transportName);
+  if (index < 0) throw new Error(`the application has no ${replacement.transportName} transport`);
+  return transports.map((factory, at) => (at === index ? replacement : factory));
 }

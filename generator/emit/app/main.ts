@@ -10,7 +10,7 @@ import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
 /** The `app.ts` file. */
 export function emitApp(context: EmitContext): GeneratedFile {
   const { app, outputDir } = context;
-  const file = new TypeScriptFile('app.ts', context, 'The application as the runtime starts it: schema, entities, database client, container, resolvers,\nroutes and the ability factory. Read a request from here: routes → controller → service → repository.');
+  const file = new TypeScriptFile('app.ts', context, 'The application as the runtime starts it: schema, entities, database client, container, resolvers,\nthe ability factory and the transports it is reached through. Read a request from here: routes →\ncontroller → service → repository.');
   const { body: w, imports } = file;
   const definition = imports.type('runtime/server.ts', 'ApplicationDefinition');
   imports.value(`${outputDir}/container.ts`, 'createContainer');
@@ -19,9 +19,6 @@ export function emitApp(context: EmitContext): GeneratedFile {
   imports.type(`${outputDir}/database.ts`, 'Database');
   imports.value(`${outputDir}/entities.ts`, 'ENTITIES');
   imports.value(`${outputDir}/graphql/resolvers.ts`, 'createResolvers');
-  imports.value(`${outputDir}/http/routes.ts`, 'createRoutes');
-  imports.value(`${outputDir}/gateways.ts`, 'createGateways');
-  imports.value(`${outputDir}/openapi/catalog.ts`, 'API_CATALOG');
   imports.value(`${outputDir}/graphql/guards.ts`, 'createGuards');
   imports.value(`${outputDir}/graphql/guards.ts`, 'GLOBAL_GUARDS');
   imports.value(`${outputDir}/graphql/guards.ts`, 'OPERATION_GUARDS');
@@ -35,8 +32,6 @@ export function emitApp(context: EmitContext): GeneratedFile {
     w.writeLine('createDatabase,');
     w.writeLine('createContainer,');
     w.writeLine('createResolvers,');
-    w.writeLine('createRoutes,');
-    w.writeLine('createGateways,');
     w.writeLine(`abilities: (container) => container.${abilities ? providerVariable(abilities.name) : 'undefined as never'},`);
     w.writeLine(`repositories: (container) => ({ ${keyedEntities(app).map((entity) => `${entity.name}: container.${providerVariable(repositoryClass(entity.name))}`).join(', ')} }),`);
     if (app.mounted.loaderScope) w.writeLine(`loaderScope: (container) => container.${providerVariable(LOADER_SCOPE)},`);
@@ -47,15 +42,34 @@ export function emitApp(context: EmitContext): GeneratedFile {
     });
     w.writeLine(`versionPolicies: ${objectLiteral(policies)},`);
     w.writeLine(`eventTopics: ${objectLiteral(eventTopics(context))},`);
-    w.writeLine('apiCatalog: API_CATALOG,');
     w.writeLine('createGuards,');
     w.writeLine('operationGuards: OPERATION_GUARDS,');
     w.writeLine('globalGuards: GLOBAL_GUARDS,');
     w.writeLine('fieldComplexity: FIELD_COMPLEXITY,');
     w.writeLine('connectionTypes: CONNECTION_TYPES,');
+    w.writeLine(`transports: [${transports(context, imports).join(', ')}],`);
   });
   w.write(';');
   return file.render();
+}
+
+/**
+ * The transports of the application, in mount order (runtime/transports/index.ts): `/health`, the
+ * API documents, GraphQL over HTTP, REST routes, graphql-ws, and the gateways when it declares any.
+ * Each is its runtime factory applied to the generated inputs it reads.
+ */
+function transports(context: EmitContext, imports: TypeScriptFile['imports']): string[] {
+  const { app, outputDir } = context;
+  const factory = (folder: string, name: string): string => imports.value(`runtime/transports/${folder}/index.ts`, name);
+  const list = [
+    `${factory('health', 'health')}()`,
+    `${factory('api-docs', 'apiDocs')}(${imports.value(`${outputDir}/openapi/catalog.ts`, 'API_CATALOG')})`,
+    `${factory('graphql-http', 'graphqlOverHttp')}()`,
+    `${factory('rest', 'restRoutes')}(${imports.value(`${outputDir}/http/routes.ts`, 'createRoutes')})`,
+    `${factory('graphql-ws', 'graphqlWs')}()`,
+  ];
+  if (app.mounted.gateways.length > 0) list.push(`${factory('gateways', 'gateways')}(${imports.value(`${outputDir}/gateways.ts`, 'createGateways')})`);
+  return list;
 }
 
 /** `{ a, b }` on one line, or `{}`. */

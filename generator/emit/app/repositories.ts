@@ -3,7 +3,8 @@
  * binding the Prisma delegate, so every query of that entity goes through the caller's row
  * scope (spec §5).
  */
-import { columnKindsConstant, columnsConstant, prismaDelegate, repositoryClass, repositoryModule } from '../../model/naming.js';
+import { type DatabaseName, type Dialect, DIALECTS } from '../../../runtime/dialects/index.js';
+import { columnKindsConstant, columnsConstant, prismaClientAlias, prismaDelegate, repositoryClass, repositoryModule } from '../../model/naming.js';
 import type { EntityModel } from '../../model/model.js';
 import { type EmitContext, keyedEntities } from '../context.js';
 import { clientPath } from '../../paths.js';
@@ -50,18 +51,25 @@ export function emitDatabase(context: EmitContext): GeneratedFile {
   const { outputDir } = context;
   const file = new TypeScriptFile('database.ts', context, 'The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/database.ts. Only that database\'s client is loaded.');
   const { body: w, imports } = file;
-  const sqlite = `${outputDir}/${clientPath('sqlite')}/client.ts`;
-  const postgres = `${outputDir}/${clientPath('postgresql')}/client.ts`;
-  imports.type(sqlite, 'PrismaClient', 'SqliteClient');
+  const [first, ...others] = DIALECTS;
+  const clientFile = (dialect: Dialect<DatabaseName>): string => `${outputDir}/${clientPath(dialect.name)}/client.ts`;
+  const clientType = imports.type(clientFile(first), 'PrismaClient', prismaClientAlias(first.name));
   const adapter = imports.packageType('@prisma/driver-adapter-utils', 'SqlDriverAdapterFactory');
   const options = imports.type('runtime/database.ts', 'DatabaseOptions');
-  w.writeLine('/** The Prisma client: one delegate per entity (`database.user`, …); the SQLite type stands for both. */');
-  w.writeLine('export type Database = InstanceType<typeof SqliteClient>;');
+  w.writeLine(`/** The Prisma client: one delegate per entity (\`database.user\`, …); the ${first.title} type stands for every database's. */`);
+  w.writeLine(`export type Database = InstanceType<typeof ${clientType}>;`);
   w.blankLine();
-  w.writeLine('/** The client class of the adapter\'s database, loaded on demand (the two clients share their model API). */');
-  w.write(`async function clientFor(adapter: ${adapter}): Promise<typeof SqliteClient>`).block(() => {
-    w.writeLine(`if (adapter.provider === 'postgres') return (await import(${quote(imports.dynamic(postgres))})).PrismaClient as unknown as typeof SqliteClient;`);
-    w.writeLine(`return (await import(${quote(imports.dynamic(sqlite))})).PrismaClient;`);
+  w.writeLine('/** The client class of each database, loaded on demand, by the name of its driver adapter (the clients share their model API). */');
+  w.write(`const CLIENTS: Readonly<Record<string, () => Promise<typeof ${clientType}>>> = `).inlineBlock(() => {
+    w.writeLine(`${quote(first.adapterName)}: async () => (await import(${quote(imports.dynamic(clientFile(first)))})).PrismaClient,`);
+    for (const dialect of others) w.writeLine(`${quote(dialect.adapterName)}: async () => (await import(${quote(imports.dynamic(clientFile(dialect)))})).PrismaClient as unknown as typeof ${clientType},`);
+  });
+  w.write(';').newLine().blankLine();
+  w.writeLine('/** The client class of the adapter\'s database. Throws for an adapter no database of this application uses. */');
+  w.write(`async function clientFor(adapter: ${adapter}): Promise<typeof ${clientType}>`).block(() => {
+    w.writeLine('const load = CLIENTS[adapter.adapterName];');
+    w.writeLine('if (!load) throw new Error(`no Prisma client is generated for the driver adapter ${adapter.adapterName}`);');
+    w.writeLine('return load();');
   });
   w.blankLine();
   w.writeLine('/** Wraps a driver adapter factory in the Prisma client of its database; `onQuery` sees every SQL statement sent. */');

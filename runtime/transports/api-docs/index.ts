@@ -10,7 +10,7 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import { problem, sendProblem } from '../../http/problem.js';
 import { type ApiCatalog, buildOpenApiDocument, catalogVersions, type DocumentOptions } from '../../openapi.js';
-import type { Transport, TransportFactory } from '../index.js';
+import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 
 const require = createRequire(import.meta.url);
 
@@ -75,12 +75,12 @@ export function mountApiDocs(app: Express, catalog: ApiCatalog, options: Documen
  * (documented as a 429 answer).
  */
 export function apiDocs<Container>(catalog: ApiCatalog): TransportFactory<Container> {
-  return ({ versioning, config }): Transport => ({
+  return defineTransport('api-docs', ({ versioning, config }): Transport => ({
     name: 'api-docs',
     http: {
       placement: 'neutral',
       paths: ['/api', '/api/init.js', '/api/assets/*', '/api-json', '/api-json/*'],
       mount: (app) => mountApiDocs(app, catalog, { ...versioning, rateLimited: config.http.rateLimit > 0 }),
     },
-  });
+  }));
 }

@@ -15,7 +15,7 @@ import type { AbilityCache } from '../../ability.js';
 import type { Authentication, TokenVerifier } from '../../auth.js';
 import { type RequestContext, runInContext } from '../../context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../errors.js';
-import type { Transport, TransportFactory } from '../index.js';
+import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 import type { SocketTransport } from '../sockets.js';
 
 /** What a gateway handler runs with. */
@@ -66,10 +66,10 @@ type GatewayReply = { readonly event: string; readonly data?: unknown } | { read
  * acceptor. The upgrade's token is verified before the handshake is answered.
  */
 export function gateways<Container>(createGateways: (container: Container) => readonly GatewayDefinition[]): TransportFactory<Container> {
-  return ({ container, verifier, abilities, logger }): Transport => ({
+  return defineTransport('gateways', ({ container, verifier, abilities, logger }): Transport => ({
     name: 'gateways',
     sockets: createGateways(container).map((gateway) => gatewayTransport(gateway, { verifier, abilities, logger })),
-  });
+  }));
 }
 
 /** The socket transport of one gateway: admits with the upgrade's token, then answers messages. */

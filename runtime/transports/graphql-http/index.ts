@@ -10,20 +10,20 @@ import type { AppConfig } from '../../config.js';
 import type { GraphQLEngine } from '../../graphql/engine.js';
 import { problem, sendProblem } from '../../http/problem.js';
 import { stateOf } from '../../http/request-state.js';
-import type { Transport, TransportFactory } from '../index.js';
+import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 import { createGraphQLHandler } from './handler.js';
 import { mountPlayground } from './playground.js';
 
 /** The GraphQL-over-HTTP transport of the server's GraphQL engine. */
 export function graphqlOverHttp<Container>(): TransportFactory<Container> {
-  return ({ config, logger, graphql }): Transport => ({
+  return defineTransport('graphql', ({ config, logger, graphql }): Transport => ({
     name: 'graphql',
     http: {
       placement: 'neutral',
       paths: config.graphql.playground ? [config.graphql.path, `${config.graphql.path}/assets/*`] : [config.graphql.path],
       mount: (app) => mountGraphQL(app, config, graphql, logger),
     },
-  });
+  }));
 }
 
 /**

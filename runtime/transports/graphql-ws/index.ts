@@ -25,7 +25,7 @@ import type { GraphQLContext } from '../../graphql/context.js';
 import { createErrorFormatter } from '../../graphql/errors.js';
 import { executeWithCodes } from '../../graphql/execution.js';
 import type { OperationPreparer } from '../../graphql/prepare.js';
-import type { Transport, TransportFactory } from '../index.js';
+import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 import { closeSocket, type SocketTransport } from '../sockets.js';
 
 /** Options of {@link SubscriptionServer}. */
@@ -181,7 +181,7 @@ export class SubscriptionServer {
  * and `APP_GRAPHQL__MAX_SUBSCRIPTIONS`. Its socket path is registered with the server's acceptor.
  */
 export function graphqlWs<Container>(): TransportFactory<Container> {
-  return ({ config, logger, verifier, graphql }): Transport => {
+  return defineTransport('graphql-ws', ({ config, logger, verifier, graphql }): Transport => {
     const server = new SubscriptionServer({
       schema: graphql.schema,
       preparer: graphql.preparer,
@@ -191,5 +191,5 @@ export function graphqlWs<Container>(): TransportFactory<Container> {
       maxSubscriptions: config.graphql.maxSubscriptions,
     });
     return { name: 'graphql-ws', sockets: [server.transport(config.graphql.path)] };
-  };
+  });
 }

@@ -16,7 +16,7 @@
  * share one check. So `/health` reflects the database as it was at most `stale` ms (plus the
  * check's own time) ago.
  */
-import type { HealthContribution, Transport, TransportFactory } from '../index.js';
+import { defineTransport, type HealthContribution, type Transport, type TransportFactory } from '../index.js';
 
 /** Options of {@link HealthCheck}. */
 export interface HealthCheckOptions {
@@ -84,7 +84,7 @@ export const HEALTH_PATH = '/health';
  * otherwise. Never rejects: a check that fails or times out is `down`.
  */
 export function health<Container>(options: HealthCheckOptions = {}): TransportFactory<Container> {
-  return (): Transport => ({
+  return defineTransport('health', (): Transport => ({
     name: 'health',
     http: {
       placement: 'unmetered',
@@ -98,5 +98,5 @@ export function health<Container>(options: HealthCheckOptions = {}): TransportFa
         });
       },
     },
-  });
+  }));
 }

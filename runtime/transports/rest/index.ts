@@ -14,14 +14,14 @@ import { problem, sendError, sendProblem } from '../../http/problem.js';
 import { stateOf } from '../../http/request-state.js';
 import { type RouteDefinition, sendReply } from '../../http/routes.js';
 import { type VersioningOptions, VersionRouter, versionedRoutes } from '../../http/versioning.js';
-import type { Transport, TransportFactory } from '../index.js';
+import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 
 /**
  * The REST transport of `createRoutes(container)` (the generated `http/routes.ts`). Throws
  * `ConfigError` when `APP_HTTP__DEFAULT_VERSION` names a version no controller declares.
  */
 export function restRoutes<Container>(createRoutes: (container: Container) => readonly RouteDefinition[]): TransportFactory<Container> {
-  return ({ config, logger, versioning, container }): Transport => {
+  return defineTransport('rest', ({ config, logger, versioning, container }): Transport => {
     const router = new VersionRouter(createRoutes(container), versioning);
     if (versioning.defaultVersion !== undefined && !router.versions().includes(versioning.defaultVersion)) {
       throw new ConfigError([{ variable: 'APP_HTTP__DEFAULT_VERSION', message: `names version ${versioning.defaultVersion}, which no controller declares; the declared versions are ${router.versions().join(', ') || 'none'}` }]);
@@ -30,7 +30,7 @@ export function restRoutes<Container>(createRoutes: (container: Container) => re
       name: 'rest',
       http: { placement: 'versioned', paths: [], mount: (app) => mountRoutes(app, config, router, versioning, logger) },
     };
-  };
+  });
 }
 
 /** Mounts the version router's middleware and logs every mounted route. */

@@ -2,14 +2,19 @@
 
 /**
  * The application as the runtime starts it: schema, entities, database client, container, resolvers,
- * routes and the ability factory. Read a request from here: routes → controller → service → repository.
+ * the ability factory and the transports it is reached through. Read a request from here: routes →
+ * controller → service → repository.
  */
 
 import type { ApplicationDefinition } from '../../../../runtime/server.js';
+import { apiDocs } from '../../../../runtime/transports/api-docs/index.js';
+import { graphqlOverHttp } from '../../../../runtime/transports/graphql-http/index.js';
+import { graphqlWs } from '../../../../runtime/transports/graphql-ws/index.js';
+import { health } from '../../../../runtime/transports/health/index.js';
+import { restRoutes } from '../../../../runtime/transports/rest/index.js';
 import { type Container, createContainer } from './container.js';
 import { createDatabase, type Database } from './database.js';
 import { ENTITIES } from './entities.js';
-import { createGateways } from './gateways.js';
 import { CONNECTION_TYPES, FIELD_COMPLEXITY } from './graphql/complexity.js';
 import { createGuards, GLOBAL_GUARDS, OPERATION_GUARDS } from './graphql/guards.js';
 import { createResolvers } from './graphql/resolvers.js';
@@ -23,17 +28,15 @@ export const application: ApplicationDefinition<Database, Container> = {
   createDatabase,
   createContainer,
   createResolvers,
-  createRoutes,
-  createGateways,
   abilities: (container) => container.notebookAbilities,
   repositories: (container) => ({ Note: container.noteRepository, Notebook: container.notebookRepository }),
   loaderScope: (container) => container.loaderScope,
   versionPolicies: {},
   eventTopics: { 'noteAdded': 'Note' },
-  apiCatalog: API_CATALOG,
   createGuards,
   operationGuards: OPERATION_GUARDS,
   globalGuards: GLOBAL_GUARDS,
   fieldComplexity: FIELD_COMPLEXITY,
   connectionTypes: CONNECTION_TYPES,
+  transports: [health(), apiDocs(API_CATALOG), graphqlOverHttp(), restRoutes(createRoutes), graphqlWs()],
 };

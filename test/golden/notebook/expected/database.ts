@@ -9,13 +9,20 @@ import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { DatabaseOptions } from '../../../../runtime/database.js';
 import type { PrismaClient as SqliteClient } from './prisma/sqlite/client/client.js';
 
-/** The Prisma client: one delegate per entity (`database.user`, …); the SQLite type stands for both. */
+/** The Prisma client: one delegate per entity (`database.user`, …); the SQLite type stands for every database's. */
 export type Database = InstanceType<typeof SqliteClient>;
 
-/** The client class of the adapter's database, loaded on demand (the two clients share their model API). */
+/** The client class of each database, loaded on demand, by the name of its driver adapter (the clients share their model API). */
+const CLIENTS: Readonly<Record<string, () => Promise<typeof SqliteClient>>> = {
+  '@prisma/adapter-better-sqlite3': async () => (await import('./prisma/sqlite/client/client.js')).PrismaClient,
+  '@prisma/adapter-pg': async () => (await import('./prisma/postgresql/client/client.js')).PrismaClient as unknown as typeof SqliteClient,
+};
+
+/** The client class of the adapter's database. Throws for an adapter no database of this application uses. */
 async function clientFor(adapter: SqlDriverAdapterFactory): Promise<typeof SqliteClient> {
-  if (adapter.provider === 'postgres') return (await import('./prisma/postgresql/client/client.js')).PrismaClient as unknown as typeof SqliteClient;
-  return (await import('./prisma/sqlite/client/client.js')).PrismaClient;
+  const load = CLIENTS[adapter.adapterName];
+  if (!load) throw new Error(`no Prisma client is generated for the driver adapter ${adapter.adapterName}`);
+  return load();
 }
 
 /** Wraps a driver adapter factory in the Prisma client of its database; `onQuery` sees every SQL statement sent. */

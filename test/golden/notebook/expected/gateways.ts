@@ -5,7 +5,7 @@
  * media-type version selection; each message handler behind its posture gate.
  */
 
-import type { GatewayDefinition } from '../../../../runtime/gateways.js';
+import type { GatewayDefinition } from '../../../../runtime/transports/gateways/index.js';
 import type { Container } from './container.js';
 
 /** Every mounted gateway. */
