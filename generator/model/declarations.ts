@@ -6,6 +6,7 @@
  * name is `undefined`. `resolve/` turns this into the decided model (`ResolvedApp`), and rules
  * report what is wrong with it. Plain readonly data: no ts-morph node gets past `parse/`.
  */
+import type { DocText } from './docs.js';
 import type { EnumModel, InputModel, ReturnShape, SourceRef, SourceSpan, TypeShape } from './types.js';
 
 /**
@@ -42,14 +43,13 @@ export interface DeclaredDecorator {
 }
 
 /** A property of a class. */
-export interface DeclaredField {
+export interface DeclaredField extends DocText {
   readonly name: string;
   /** The declared type; `unsupported` with the reason when it has no wire type. */
   readonly type: TypeShape;
   /** Written `name?:`. */
   readonly optional: boolean;
   readonly decorators: readonly DeclaredDecorator[];
-  readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
 
@@ -71,7 +71,7 @@ export interface MethodCallModel {
 }
 
 /** A method of a class. */
-export interface DeclaredMethod {
+export interface DeclaredMethod extends DocText {
   readonly name: string;
   readonly parameters: readonly DeclaredParameter[];
   /** The declared return type; `unsupported` inside when it has no wire type. */
@@ -82,7 +82,6 @@ export interface DeclaredMethod {
   readonly calls: readonly MethodCallModel[];
   /** Where the body calls the runtime's `runUnscoped` (spec §5.9). */
   readonly unscopedCalls: readonly SourceSpan[];
-  readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
 
@@ -97,7 +96,7 @@ export interface DeclaredConstructorParameter {
 }
 
 /** A class with at least one runtime decorator on it or on a member. */
-export interface DeclaredClass {
+export interface DeclaredClass extends DocText {
   /** Undefined for an anonymous class expression. */
   readonly name: string | undefined;
   /** The file, relative to the project root. */
@@ -108,7 +107,6 @@ export interface DeclaredClass {
   readonly methods: readonly DeclaredMethod[];
   /** The first constructor's parameters. */
   readonly constructorParameters: readonly DeclaredConstructorParameter[];
-  readonly doc: string | undefined;
   /** The class name (or the `class` keyword of an anonymous class). */
   readonly span: SourceSpan;
 }

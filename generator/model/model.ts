@@ -11,10 +11,11 @@
 import type { DecoratorTarget } from '../../runtime/decorator-signatures.js';
 import type { HttpMethod, ReplyKind } from '../../runtime/http/routes.js';
 import type { DeclaredDecorator, MethodCallModel } from './declarations.js';
+import type { DocText } from './docs.js';
 import type { EnumModel, InputModel, ReturnShape, SourceRef, SourceSpan, TypeShape } from './types.js';
 
 /** A stored column of an entity. */
-export interface ColumnModel {
+export interface ColumnModel extends DocText {
   readonly kind: 'column';
   readonly name: string;
   /** The wire type; the primary key and every belongs_to column are `ID` (PRODUCT.md §2). */
@@ -25,7 +26,6 @@ export interface ColumnModel {
   readonly default: string | number | boolean | undefined;
   /** Whether the column is on the wire (GraphQL type, REST bodies). Default true. */
   readonly exposed: boolean;
-  readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
 
@@ -33,7 +33,7 @@ export interface ColumnModel {
 export type RelationModel = BelongsToModel | HasManyModel;
 
 /** belongs_to: this entity's key column holds the target's primary key (direction: to one parent). */
-export interface BelongsToModel {
+export interface BelongsToModel extends DocText {
   readonly kind: 'belongsTo';
   readonly name: string;
   /** The entity declaring it. */
@@ -59,7 +59,6 @@ export interface BelongsToModel {
   /** A complexity override (spec §8), and where it is written. */
   readonly complexity: string | undefined;
   readonly complexitySpan: SourceSpan | undefined;
-  readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
 
@@ -76,7 +75,7 @@ export type HasManyKey =
   | { readonly kind: 'viaUnknown'; readonly candidates: readonly BelongsToModel[] };
 
 /** has_many: rows of the target whose key column points here (direction: to many children). */
-export interface HasManyModel {
+export interface HasManyModel extends DocText {
   readonly kind: 'hasMany';
   readonly name: string;
   readonly entity: string;
@@ -92,7 +91,6 @@ export interface HasManyModel {
   /** A complexity override (spec §8), and where it is written. */
   readonly complexity: string | undefined;
   readonly complexitySpan: SourceSpan | undefined;
-  readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
 
@@ -110,7 +108,7 @@ export interface UniqueModel {
 }
 
 /** An entity: one Prisma model, one GraphQL type when exposed. */
-export interface EntityModel {
+export interface EntityModel extends DocText {
   readonly kind: 'entity';
   readonly name: string;
   readonly source: SourceRef;
@@ -128,7 +126,6 @@ export interface EntityModel {
   readonly inverses: readonly InverseModel[];
   /** Multi-column unique constraints, in declared order. */
   readonly uniques: readonly UniqueModel[];
-  readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
 
@@ -187,7 +184,7 @@ export interface GuardBinding {
 export type OperationType = 'query' | 'mutation' | 'subscription';
 
 /** A GraphQL root field: query, mutation or subscription (spec §4.1). */
-export interface OperationModel {
+export interface OperationModel extends DocText {
   readonly kind: 'operation';
   readonly operationType: OperationType;
   /** `Query`, `Mutation` or `Subscription`. */
@@ -220,12 +217,11 @@ export interface OperationModel {
   readonly eventEntity: string | undefined;
   /** A `version` written on it (refused: spec §9.5). */
   readonly versionSpan: SourceSpan | undefined;
-  readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
 
 /** A computed field (`@ResolveField`) on the resolver's entity type (spec §2.1). */
-export interface FieldResolverModel {
+export interface FieldResolverModel extends DocText {
   readonly kind: 'fieldResolver';
   readonly fieldName: string;
   readonly methodName: string;
@@ -239,7 +235,6 @@ export interface FieldResolverModel {
   /** A complexity override (spec §8), and where it is written. */
   readonly complexity: string | undefined;
   readonly complexitySpan: SourceSpan | undefined;
-  readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
 
@@ -322,7 +317,7 @@ export interface PageParameters {
 }
 
 /** One HTTP route (spec §4.2, §4.3). */
-export interface RouteModel {
+export interface RouteModel extends DocText {
   readonly kind: 'route';
   readonly method: HttpMethod;
   /** Path relative to the controller path (`''`, `':id'`, `':id/publish'`). */
@@ -355,12 +350,11 @@ export interface RouteModel {
   readonly paginationKnown: boolean;
   /** For a route returning a keyset page: its page parameters. */
   readonly page: PageParameters | undefined;
-  readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
 
 /** An HTTP controller. */
-export interface ControllerModel {
+export interface ControllerModel extends DocText {
   readonly kind: 'controller';
   readonly name: string;
   readonly file: string;
@@ -372,7 +366,6 @@ export interface ControllerModel {
   readonly versionsKnown: boolean;
   readonly versionSpan: SourceSpan | undefined;
   readonly routes: readonly RouteModel[];
-  readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
 

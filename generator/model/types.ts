@@ -3,6 +3,7 @@
  * columns, arguments and return values (spec §4.1) — what `parse/` reads from type annotations and
  * the resolved model keeps as is.
  */
+import type { DocText } from './docs.js';
 
 /** A position in a declaration file; `file` is relative to the project root, with `/`. */
 export interface SourceSpan {
@@ -50,27 +51,24 @@ export type ReturnShape =
   | { readonly kind: 'void' };
 
 /** An enum: a string-literal union type alias (`type PostStatus = 'draft' | 'published'`). */
-export interface EnumModel {
+export interface EnumModel extends DocText {
   readonly kind: 'enum';
   readonly name: string;
   readonly values: readonly string[];
-  readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
 
 /** An input object type: an interface or object type alias used as an argument type. */
-export interface InputModel {
+export interface InputModel extends DocText {
   readonly kind: 'input';
   readonly name: string;
   readonly fields: readonly InputFieldModel[];
-  readonly doc: string | undefined;
   readonly span: SourceSpan;
 }
 
 /** One field of an input object. */
-export interface InputFieldModel {
+export interface InputFieldModel extends DocText {
   readonly name: string;
   readonly type: TypeShape;
-  readonly doc: string | undefined;
   readonly span: SourceSpan;
 }

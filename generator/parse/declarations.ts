@@ -73,7 +73,7 @@ class ClassReader {
       type: this.types.readShape(property.getTypeNode(), property.hasQuestionToken()),
       optional: property.hasQuestionToken(),
       decorators: this.decorators.read(property.getDecorators()),
-      doc: docOf(property),
+      ...docOf(property),
       span: this.span(property.getNameNode()),
     }));
     const constructorParameterNames = new Set((cls.getConstructors()[0]?.getParameters() ?? []).map((parameter) => parameter.getName()));
@@ -91,7 +91,7 @@ class ClassReader {
       fields,
       methods,
       constructorParameters: this.readConstructorParameters(cls),
-      doc: docOf(cls),
+      ...docOf(cls),
       span: this.span(cls.getNameNode() ?? cls),
     };
   }
@@ -113,7 +113,7 @@ class ClassReader {
       hasBody: method.getBody() !== undefined,
       calls,
       unscopedCalls,
-      doc: docOf(method),
+      ...docOf(method),
       span: this.span(method.getNameNode()),
     };
   }

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { type Decorator, type Identifier, Node, SyntaxKind } from './ts-morph.js';
 import type { DeclaredDecorator, DeclaredProperty, DeclaredValue } from '../model/declarations.js';
+import { type DocSections, type DocText, docText } from '../model/docs.js';
 import type { SourceRef, SourceSpan } from '../model/types.js';
 import type { ProjectLayout } from './project.js';
 
@@ -33,15 +34,20 @@ export function spanOf(layout: ProjectLayout, node: Node): SourceSpan {
   return { file: relativeFile(layout, sourceFile.getFilePath()), line, column, length: Math.max(1, length) };
 }
 
-/** The first JSDoc description of a node, trimmed, or undefined. */
-export function docOf(node: Node): string | undefined {
-  if (!Node.isJSDocable(node)) return undefined;
-  const text = node
-    .getJsDocs()
-    .map((doc) => doc.getDescription().trim())
-    .filter((description) => description.length > 0)
-    .join('\n\n');
-  return text.length > 0 ? text : undefined;
+/**
+ * The docstrings of a node for each reader (model/docs.ts): the summary section, `@remarks` and
+ * `@privateRemarks` of every JSDoc block on it, in order.
+ */
+export function docOf(node: Node): DocText {
+  if (!Node.isJSDocable(node)) return { doc: undefined, description: undefined };
+  const sections = node.getJsDocs().map((jsDoc): DocSections => {
+    const tagText = (name: string): string | undefined => {
+      const texts = jsDoc.getTags().flatMap((tag) => (tag.getTagName() === name ? [tag.getCommentText()?.trim() ?? ''] : []));
+      return texts.length > 0 ? texts.join('\n\n') : undefined;
+    };
+    return { summary: jsDoc.getDescription().trim(), remarks: tagText('remarks'), privateRemarks: tagText('privateRemarks') };
+  });
+  return docText(sections);
 }
 
 /** Resolves names in declaration files. */

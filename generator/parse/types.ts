@@ -145,7 +145,7 @@ export class TypeReader {
 
   private registerEnum(name: string, values: string[], declaration: Node): NamedType {
     if (!this.registry.enums.has(name)) {
-      this.registry.enums.set(name, { kind: 'enum', name, values, doc: docOf(declaration), span: spanOf(this.layout, declaration) });
+      this.registry.enums.set(name, { kind: 'enum', name, values, ...docOf(declaration), span: spanOf(this.layout, declaration) });
     }
     return { kind: 'enum', name };
   }
@@ -154,7 +154,7 @@ export class TypeReader {
     if (this.registry.inputs.has(name)) return { kind: 'input', name };
     // Register first so a self-referencing input terminates.
     const fields: InputFieldModel[] = [];
-    const model: InputModel = { kind: 'input', name, fields, doc: docOf(declaration), span: spanOf(this.layout, declaration) };
+    const model: InputModel = { kind: 'input', name, fields, ...docOf(declaration), span: spanOf(this.layout, declaration) };
     this.registry.inputs.set(name, model);
     const members = Node.isInterfaceDeclaration(body) ? body.getMembers() : Node.isTypeLiteral(body) ? body.getMembers() : [];
     for (const member of members) {
@@ -162,7 +162,7 @@ export class TypeReader {
       fields.push({
         name: member.getName(),
         type: this.readShape(member.getTypeNode(), member.hasQuestionToken()),
-        doc: docOf(member),
+        ...docOf(member),
         span: spanOf(this.layout, member),
       });
     }

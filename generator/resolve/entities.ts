@@ -44,6 +44,7 @@ function readColumn(field: DeclaredField, decorators: DecoratorSet): ColumnModel
     default: written?.kind === 'string' || written?.kind === 'number' || written?.kind === 'boolean' ? written.value : undefined,
     exposed: booleanOf(optionOf(options, 'exposed')) ?? true,
     doc: field.doc,
+    description: field.description,
     span: field.span,
   };
 }
@@ -110,6 +111,7 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
         complexity: expressionOf(optionOf(relation.options, 'complexity')),
         complexitySpan: optionOf(relation.options, 'complexity')?.span,
         doc: relation.field.doc,
+        description: relation.field.description,
         span: relation.field.span,
       });
     }
@@ -154,6 +156,7 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
         complexity: expressionOf(optionOf(relation.options, 'complexity')),
         complexitySpan: optionOf(relation.options, 'complexity')?.span,
         doc: relation.field.doc,
+        description: relation.field.description,
         span: relation.field.span,
       };
       return model;
@@ -201,6 +204,7 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
       inverses,
       uniques: entity.uniques,
       doc: entity.cls.doc,
+      description: entity.cls.description,
       span: entity.cls.span,
     };
   });

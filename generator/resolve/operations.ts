@@ -74,6 +74,7 @@ function readOperation(cls: NamedClass, method: DeclaredMethod, decorators: Deco
     eventEntity: operationType === 'subscription' && method.returns.kind === 'value' ? returnedEntity(method.returns) : undefined,
     versionSpan: versionOptionSpan(decorator) ?? versionDecorator?.span,
     doc: method.doc,
+    description: method.description,
     span: method.span,
   };
 }
@@ -94,6 +95,7 @@ function readFieldResolver(cls: NamedClass, entity: string | undefined, method: 
     complexity: expressionOf(argumentAt(decorators.first('Complexity'), 0)),
     complexitySpan: argumentAt(decorators.first('Complexity'), 0)?.span,
     doc: method.doc,
+    description: method.description,
     span: method.span,
   };
 }

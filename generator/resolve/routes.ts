@@ -109,6 +109,7 @@ function readRoute(cls: NamedClass, controllerPath: string, controllerVersions: 
     paginationKnown: paginationValue === undefined || pagination === 'cursor' || pagination === 'none',
     page,
     doc: method.doc,
+    description: method.description,
     span: method.span,
   };
 }
@@ -128,5 +129,5 @@ export function resolveController(cls: NamedClass): ControllerModel {
       if (decorators.has(decoratorName)) routes.push(readRoute(cls, path, versions, method, decorators, decoratorName, httpMethod));
     }
   }
-  return { kind: 'controller', name: cls.name, file: cls.file, path, versions, versionTokens: tokens, versionsKnown: known, versionSpan: version?.span, routes, doc: cls.doc, span: cls.span };
+  return { kind: 'controller', name: cls.name, file: cls.file, path, versions, versionTokens: tokens, versionsKnown: known, versionSpan: version?.span, routes, doc: cls.doc, description: cls.description, span: cls.span };
 }

@@ -68,7 +68,7 @@ class SchemaBuilder {
     const existing = this.enums.get(name);
     if (existing) return existing;
     const model = this.context.app.enumByName.get(name);
-    const type = new GraphQLEnumType({ name, description: model?.doc, values: Object.fromEntries((model?.values ?? []).map((value) => [value, { value }])) });
+    const type = new GraphQLEnumType({ name, description: model?.description, values: Object.fromEntries((model?.values ?? []).map((value) => [value, { value }])) });
     this.enums.set(name, type);
     return type;
   }
@@ -79,8 +79,8 @@ class SchemaBuilder {
     const model = this.context.app.inputByName.get(name);
     const type = new GraphQLInputObjectType({
       name,
-      description: model?.doc,
-      fields: () => Object.fromEntries((model?.fields ?? []).map((field) => [field.name, { type: this.shape(field.type, 'input') as GraphQLInputType, description: field.doc }])),
+      description: model?.description,
+      fields: () => Object.fromEntries((model?.fields ?? []).map((field) => [field.name, { type: this.shape(field.type, 'input') as GraphQLInputType, description: field.description }])),
     });
     this.inputs.set(name, type);
     return type;
@@ -90,7 +90,7 @@ class SchemaBuilder {
     const existing = this.objects.get(name);
     if (existing) return existing;
     const entity = this.context.app.entityByName.get(name);
-    const type = new GraphQLObjectType({ name, description: entity?.doc, fields: () => (entity ? this.entityFields(entity) : {}) });
+    const type = new GraphQLObjectType({ name, description: entity?.description, fields: () => (entity ? this.entityFields(entity) : {}) });
     this.objects.set(name, type);
     return type;
   }
@@ -99,23 +99,23 @@ class SchemaBuilder {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
     for (const column of entity.columns) {
       if (!column.exposed) continue;
-      fields[column.name] = { type: this.shape(column.type, 'output') as GraphQLOutputType, description: column.doc };
+      fields[column.name] = { type: this.shape(column.type, 'output') as GraphQLOutputType, description: column.description };
     }
     for (const relation of entity.relations) {
       if (!relation.exposed || !relation.targetKnown || relation.target === undefined) continue;
       if (relation.kind === 'belongsTo') {
         // Nullable: null when the caller may not read the parent (spec §5.8).
-        fields[relation.name] = { type: this.objectType(relation.target), description: relation.doc };
+        fields[relation.name] = { type: this.objectType(relation.target), description: relation.description };
       } else {
         fields[relation.name] = {
           type: new GraphQLNonNull(this.connectionType(relation.target)),
           args: { first: { type: GraphQLInt }, after: { type: GraphQLString } },
-          description: relation.doc,
+          description: relation.description,
         };
       }
     }
     for (const computed of this.context.app.mounted.fieldResolversByEntity.get(entity.name) ?? []) {
-      fields[computed.fieldName] = { type: this.returnType(computed.returns), args: this.arguments(computed.params), description: computed.doc };
+      fields[computed.fieldName] = { type: this.returnType(computed.returns), args: this.arguments(computed.params), description: computed.description };
     }
     return fields;
   }
@@ -175,7 +175,7 @@ class SchemaBuilder {
         Object.fromEntries(
           operations.map((operation) => [
             operation.fieldName,
-            { type: this.returnType(operation.returns), args: this.arguments(operation.params), description: operation.doc, deprecationReason: operation.deprecationReason },
+            { type: this.returnType(operation.returns), args: this.arguments(operation.params), description: operation.description, deprecationReason: operation.deprecationReason },
           ]),
         ),
     });

@@ -47,16 +47,16 @@ function schemasOf(app: ResolvedApp): Record<string, JsonSchema> {
   const named: [string, JsonSchema][] = [];
   for (const entity of exposedEntities(app)) {
     const properties: Record<string, JsonSchema> = {};
-    for (const column of entity.columns) if (column.exposed) properties[column.name] = shapeSchema(column.type, column.doc);
-    named.push([entity.name, { type: 'object', ...(entity.doc ? { description: `${entity.doc}\n\nFields the caller's grant excludes are omitted.` } : {}), properties, required: ['id'] }]);
+    for (const column of entity.columns) if (column.exposed) properties[column.name] = shapeSchema(column.type, column.description);
+    named.push([entity.name, { type: 'object', ...(entity.description ? { description: `${entity.description}\n\nFields the caller's grant excludes are omitted.` } : {}), properties, required: ['id'] }]);
   }
   for (const input of app.inputs) {
     const properties: Record<string, JsonSchema> = {};
-    for (const field of input.fields) properties[field.name] = shapeSchema(field.type, field.doc);
+    for (const field of input.fields) properties[field.name] = shapeSchema(field.type, field.description);
     const required = input.fields.filter((field) => !field.type.nullable).map((field) => field.name);
-    named.push([input.name, { type: 'object', ...(input.doc ? { description: input.doc } : {}), properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false }]);
+    named.push([input.name, { type: 'object', ...(input.description ? { description: input.description } : {}), properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false }]);
   }
-  for (const enumeration of app.enums) named.push([enumeration.name, { type: 'string', ...(enumeration.doc ? { description: enumeration.doc } : {}), enum: [...enumeration.values] }]);
+  for (const enumeration of app.enums) named.push([enumeration.name, { type: 'string', ...(enumeration.description ? { description: enumeration.description } : {}), enum: [...enumeration.values] }]);
   for (const [name, schema] of named.sort(([a], [b]) => a.localeCompare(b))) schemas[name] = schema;
   return schemas;
 }
@@ -98,7 +98,7 @@ export function buildCatalog(context: EmitContext): ApiCatalog {
         versions: [...route.versions],
         controller: controller.name,
         handler: route.methodName,
-        ...(route.doc ? { summary: route.doc } : {}),
+        ...(route.description ? { summary: route.description } : {}),
         authorized: route.posture?.kind === 'authorized',
         parameters,
         ...(requestBody ? { requestBody } : {}),
@@ -109,7 +109,7 @@ export function buildCatalog(context: EmitContext): ApiCatalog {
       });
     }
   }
-  const tags = app.mounted.controllers.map((controller) => ({ name: controller.name, ...(controller.doc ? { description: controller.doc } : {}) })).sort((a, b) => a.name.localeCompare(b.name));
+  const tags = app.mounted.controllers.map((controller) => ({ name: controller.name, ...(controller.description ? { description: controller.description } : {}) })).sort((a, b) => a.name.localeCompare(b.name));
   return { title: 'Resource Service API', tags, schemas: schemasOf(app), operations };
 }
 
