@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Body, Controller, Get, HttpCode, Injectable, Post, Public } from '../runtime/decorators.js';
+import { ApiTags, Body, Controller, Get, HttpCode, Injectable, Post, Public } from '../runtime/decorators.js';
 import { ZodValidationPipe } from '../runtime/pipes.js';
 
 /** What an API address answers about itself. */
@@ -40,16 +40,21 @@ export class ApiInfoService {
 }
 
 /**
+ * What the API is, and which of its versions to speak.
+ *
+ * @privateRemarks
  * Unversioned. `GET /meta` answers a caller who states no version, even when a default version is
  * configured; a stated version selects `ApiRootV2Controller.meta` instead (spec §9.3.2).
  * `POST /meta` has no versioned twin, so it answers whatever version is stated (spec §9.3.1:
- * decided per route — method and path — not per address).
+ * decided per route — method and path — not per address). The root controllers below share its
+ * tag, so the documents list the API's own routes together.
  */
+@ApiTags('API')
 @Controller('meta')
 export class MetaController {
   constructor(private readonly info: ApiInfoService) {}
 
-  /** Describes the API without a version. */
+  /** Describes the API, without a version. */
   @Get()
   @Public()
   describe(): ApiDescription {
@@ -65,12 +70,16 @@ export class MetaController {
   }
 }
 
-/** Version 1's root, a versioned controller at path `/` (spec §9.3: it still selects): `GET /v1`. */
+/**
+ * @privateRemarks
+ * Version 1's root, a versioned controller at path `/` (spec §9.3: it still selects): `GET /v1`.
+ */
+@ApiTags('API')
 @Controller({ version: '1' })
 export class ApiRootV1Controller {
   constructor(private readonly info: ApiInfoService) {}
 
-  /** The root of version 1. */
+  /** Describes the API under version 1. */
   @Get()
   @Public()
   root(): ApiDescription {
@@ -79,21 +88,28 @@ export class ApiRootV1Controller {
 }
 
 /**
+ * @privateRemarks
  * Version 2's root, another controller sharing the same service (spec §9.1): `GET /v2`, and
  * `GET /v2/meta`, which beats the unversioned `GET /meta` when version 2 is stated.
  */
+@ApiTags('API')
 @Controller({ version: '2' })
 export class ApiRootV2Controller {
   constructor(private readonly info: ApiInfoService) {}
 
-  /** The root of version 2. */
+  /** Describes the API under version 2. */
   @Get()
   @Public()
   root(): ApiDescription {
     return this.info.describe('2');
   }
 
-  /** Version 2's description, at the same address as the unversioned one. */
+  /**
+   * Describes the API under version 2.
+   *
+   * @privateRemarks
+   * At the same address as the unversioned description, which it beats when version 2 is stated.
+   */
   @Get('meta')
   @Public()
   meta(): ApiDescription {

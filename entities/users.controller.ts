@@ -1,4 +1,4 @@
-import { Authorized, Body, Controller, Get, Post } from '../runtime/decorators.js';
+import { ApiTags, Authorized, Body, Controller, Get, Post } from '../runtime/decorators.js';
 import type { Page } from '../runtime/keyset.js';
 import { ZodValidationPipe } from '../runtime/pipes.js';
 import type { Result } from '../runtime/result.js';
@@ -7,26 +7,37 @@ import { type CreateUser, CreateUserSchema } from './user.dto.js';
 import { User } from './user.entity.js';
 import { UserService } from './user.service.js';
 
-/** REST routes for users (unversioned: reachable whatever version a caller states). */
+/**
+ * The people of the caller's org.
+ *
+ * @privateRemarks
+ * Unversioned: reachable whatever version a caller states.
+ */
+@ApiTags('Users')
 @Controller('users')
 export class UsersController {
   constructor(private readonly userService: UserService) {}
 
-  /** One keyset page of the users the caller may read (spec §4.2). */
+  /**
+   * One page of the users the caller may read, oldest first.
+   *
+   * @privateRemarks
+   * A keyset page over the primary key (spec §4.2).
+   */
   @Get()
   @Authorized('read', User)
   list(first?: Int, after?: string): Promise<Page<User>> {
     return this.userService.list({ first, after });
   }
 
-  /** One user by id (404 when it does not exist or the caller may not read it). */
+  /** One user by id. Answers 404 when it does not exist or the caller may not read it. */
   @Get(':id')
   @Authorized('read', User)
   get(id: string): Promise<User | null> {
     return this.userService.findById(id);
   }
 
-  /** Creates a user in the caller's org (201). */
+  /** Creates a user in the caller's org. */
   @Post()
   @Authorized('create', User)
   create(@Body(new ZodValidationPipe(CreateUserSchema)) input: CreateUser): Promise<Result<User>> {

@@ -16,6 +16,7 @@
  */
 import type * as Decorators from './decorators.js';
 import type {
+  ApiOperationOptions,
   BelongsToOptions,
   ColumnOptions,
   ControllerOptions,
@@ -231,6 +232,12 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
   Body: { on: ['parameter'], beside: ROUTE_DECORATORS, arguments: [], rest: { name: 'pipe', kind: 'pipe', example: 'new ZodValidationPipe(CreatePostSchema)' } },
   Param: { on: ['parameter'], beside: ROUTE_DECORATORS, arguments: [], rest: { name: 'pipe', kind: 'pipe', example: 'ParseIdPipe' } },
   HttpCode: { on: ['method'], beside: ROUTE_DECORATORS, arguments: [{ name: 'status', kind: 'number', required: true, example: '200' }] },
+  ApiTags: { on: ['class'], beside: ['Controller'], arguments: [{ name: 'tag', kind: 'string', required: true, example: "'Posts'" }], rest: { name: 'tag', kind: 'string', example: "'Posts', 'Drafts'" } },
+  ApiOperation: {
+    on: ['method'],
+    beside: ROUTE_DECORATORS,
+    arguments: [{ name: 'options', kind: options<ApiOperationOptions>({ summary: 'string', description: 'string' }), required: true, example: "{ summary: 'Publishes a draft' }" }],
+  },
 
   // Other transports (spec §9.5)
   Gateway: { on: ['class'], arguments: [{ name: 'options', kind: options<GatewayOptions>({ path: { required: 'string' }, version: 'string' }), required: true, example: "{ path: 'ws', version: '1' }" }] },

@@ -314,6 +314,35 @@ export function Delete(_path = '', _options: RouteOptions = {}): MethodDecorator
   return inertMember;
 }
 
+/**
+ * Groups a controller's routes in the OpenAPI documents under these tags (as `@nestjs/swagger`'s
+ * `@ApiTags` does). The controller's docstring, as callers read it (README.md "Descriptions on the
+ * wire"), describes each tag. Without it a controller's tag is its path (`posts`; `root` for the
+ * empty path), so controllers serving one path under different versions share a tag.
+ */
+export function ApiTags(_tag: string, ..._moreTags: string[]): ClassDecorator {
+  return inertClass;
+}
+
+/** Options of {@link ApiOperation}. */
+export interface ApiOperationOptions {
+  /** The operation's one-line summary. Default: the first sentence of the method's docstring. */
+  summary?: string;
+  /**
+   * The operation's description. Default: the rest of the method's docstring after its first
+   * sentence, or all of it when `summary` is declared.
+   */
+  description?: string;
+}
+
+/**
+ * What the OpenAPI documents say about a route (as `@nestjs/swagger`'s `@ApiOperation` does), in
+ * place of what its docstring says.
+ */
+export function ApiOperation(_options: ApiOperationOptions): MethodDecorator {
+  return inertMember;
+}
+
 /** Restricts a route to a subset of its controller's versions (spec §9.1). */
 export function Version(..._versions: string[]): MethodDecorator {
   return inertMember;

@@ -8,9 +8,12 @@
  * gains a header parameter (the version header, or `Accept` with `version=`) enumerating every
  * version that serves its method and path — whichever controller serves each, so one controller
  * per version sharing a path lists them all — required unless the default version or an
- * unversioned route of that method answers a caller who states none. Controllers are tags; entity
- * and input schemas, pagination parameters, the `x-next-cursor` header, problem+json errors and the
- * bearer security scheme are described. Keys are written in a fixed order (deterministic output).
+ * unversioned route of that method answers a caller who states none. Operations carry their
+ * controller's tags (declared with `@ApiTags`, else its path) and a document lists the tags its
+ * operations use, each described by the controllers it describes; entity and input schemas,
+ * pagination parameters, the `x-next-cursor` header, problem+json errors and the bearer security
+ * scheme are described. Every text is written for the API's callers (README.md "Descriptions on
+ * the wire"). Keys are written in a fixed order (deterministic output).
  */
 import type { HttpMethod, ReplyKind } from './http/routes.js';
 import { clientAddress, type VersioningStrategy, type VersionPolicy } from './http/versioning.js';
@@ -33,9 +36,13 @@ export interface CatalogOperation {
   /** Express-style path without prefix or version: `/posts/:id/publish`. */
   readonly path: string;
   readonly versions: readonly string[];
+  /** The controller class: with `handler`, the operation id; and which tag descriptions apply. */
   readonly controller: string;
   readonly handler: string;
+  /** Its controller's tags. */
+  readonly tags: readonly string[];
   readonly summary?: string;
+  readonly description?: string;
   readonly authorized: boolean;
   readonly parameters: readonly CatalogParameter[];
   readonly requestBody?: JsonSchema;
@@ -47,10 +54,21 @@ export interface CatalogOperation {
   readonly result: boolean;
 }
 
+/**
+ * A tag as one controller carries it, with that controller's description. A document lists a tag
+ * when it describes an operation of such a controller, described by those controllers' texts.
+ */
+export interface CatalogTag {
+  readonly name: string;
+  readonly controller: string;
+  readonly description?: string;
+}
+
 /** Everything the documents are built from. */
 export interface ApiCatalog {
   readonly title: string;
-  readonly tags: readonly { readonly name: string; readonly description?: string }[];
+  /** Sorted by name; a tag several controllers carry appears once per controller. */
+  readonly tags: readonly CatalogTag[];
   readonly schemas: Readonly<Record<string, JsonSchema>>;
   readonly operations: readonly CatalogOperation[];
 }
@@ -92,8 +110,8 @@ const ERROR_RESPONSES: Readonly<Record<string, string>> = {
   '404': 'Nothing here for the caller, or not under this version (NOT_FOUND).',
   '405': 'The path exists, not for this method or version (METHOD_NOT_ALLOWED).',
   '409': 'The change conflicts with the current state (CONFLICT).',
-  '413': 'The request body exceeds APP_HTTP__BODY_LIMIT (PAYLOAD_TOO_LARGE).',
-  '429': 'Too many requests from this address in the APP_HTTP__RATE_LIMIT window (TOO_MANY_REQUESTS); see Retry-After.',
+  '413': 'The request body is larger than this server accepts (PAYLOAD_TOO_LARGE).',
+  '429': 'Too many requests from this address for now (TOO_MANY_REQUESTS); retry after the seconds in Retry-After.',
   '500': 'database error, or an unexpected failure (INTERNAL_SERVER_ERROR).',
   '503': 'The database is unavailable (INTERNAL_SERVER_ERROR, detail "database error").',
 };
@@ -170,8 +188,9 @@ function operationObject(operation: CatalogOperation, version: string | undefine
   const id = `${operation.controller}_${operation.handler}${aggregate && version !== undefined && options.strategy === 'uri' ? `_v${version.replace(/[^A-Za-z0-9]/g, '_')}` : ''}`;
   return {
     operationId: id,
-    tags: [operation.controller],
-    ...(operation.summary ? { summary: operation.summary.split('\n')[0], description: operation.summary } : {}),
+    tags: [...operation.tags],
+    ...(operation.summary ? { summary: operation.summary } : {}),
+    ...(operation.description ? { description: operation.description } : {}),
     ...(version !== undefined ? { 'x-api-version': version } : {}),
     ...(policy?.deprecated ? { deprecated: true } : {}),
     parameters,
@@ -179,6 +198,22 @@ function operationObject(operation: CatalogOperation, version: string | undefine
     responses,
     security: operation.authorized ? [{ bearer: [] }] : [],
   };
+}
+
+/**
+ * The tags of a document describing operations of the `described` controllers: each tag one of
+ * them carries, once, in catalog order, its description the distinct descriptions those
+ * controllers give it, paragraph after paragraph.
+ */
+function documentTags(tags: readonly CatalogTag[], described: ReadonlySet<string>): { name: string; description?: string }[] {
+  const descriptions = new Map<string, string[]>();
+  for (const tag of tags) {
+    if (!described.has(tag.controller)) continue;
+    const texts = descriptions.get(tag.name) ?? [];
+    if (tag.description !== undefined && !texts.includes(tag.description)) texts.push(tag.description);
+    descriptions.set(tag.name, texts);
+  }
+  return [...descriptions].map(([name, texts]) => ({ name, ...(texts.length > 0 ? { description: texts.join('\n\n') } : {}) }));
 }
 
 /** The versions some operation is mounted for, in order. */
@@ -227,6 +262,7 @@ export function buildOpenApiDocument(catalog: ApiCatalog, version: string | unde
     const around = neighbours.get(`${entry.operation.method} ${entry.operation.path}`) ?? { versions: entry.operation.versions, unversioned: false };
     item[entry.method.toLowerCase()] = operationObject(entry.operation, entry.version, options, aggregate, around);
   }
+  const described = new Set([...winners.values()].map((entry) => entry.operation.controller));
   const versionPolicy = version === undefined ? undefined : options.policies[version];
   const lifecycle = versionPolicy?.deprecated ? ` Version ${version} is deprecated${versionPolicy.sunset ? ` and sunsets on ${versionPolicy.sunset}` : ''}.` : '';
   const responses: Record<string, unknown> = {};
@@ -240,7 +276,7 @@ export function buildOpenApiDocument(catalog: ApiCatalog, version: string | unde
       version: version ?? 'all',
       description: `${version === undefined ? `Every API version; a path several versions serve is described by the highest one${options.strategy === 'uri' ? '' : ', and its version parameter lists every version serving it'}.` : `API version ${version}.`}${lifecycle} Fields a caller's grant excludes are omitted from bodies.`,
     },
-    tags: catalog.tags,
+    tags: documentTags(catalog.tags, described),
     paths,
     components: {
       schemas: { ...catalog.schemas, Problem: PROBLEM_SCHEMA },

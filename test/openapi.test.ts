@@ -190,12 +190,13 @@ describe('what the documents describe', () => {
     expect(doc.paths['/posts']?.get?.parameters).toContainEqual(expect.objectContaining({ name: 'Accept', in: 'header', schema: { type: 'string', enum: ['application/json; version=1', 'application/json; version=2'] } }));
   });
 
-  it('tags operations by controller and describes pagination, the cursor header, errors and security', async () => {
+  it('tags operations as declared and describes pagination, the cursor header, errors and security', async () => {
     const doc = await fetchDocument('uri', '/api-json/v2');
-    expect(doc.tags.map((tag) => tag.name)).toEqual(['ApiRootV1Controller', 'ApiRootV2Controller', 'MetaController', 'OrgsController', 'PostsController', 'UsersController']);
+    expect(doc.tags.map((tag) => tag.name)).toEqual(['API', 'Orgs', 'Posts', 'Users']);
     const list = doc.paths['/v2/posts']?.get;
-    expect(list?.tags).toEqual(['PostsController']);
+    expect(list?.tags).toEqual(['Posts']);
     expect(list?.parameters.map((parameter) => parameter.name)).toEqual(['first', 'after']);
+    expect(list?.parameters[0]).toMatchObject({ description: expect.stringMatching(/^Page size, 1 to 100 \(default 20\)\./) });
     expect(list?.responses['200']?.headers).toHaveProperty('x-next-cursor');
     expect(list?.responses['401']).toEqual({ $ref: '#/components/responses/Problem401' });
     expect(list?.security).toEqual([{ bearer: [] }]);

@@ -32,8 +32,8 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   const { apiRootV1Controller, apiRootV2Controller, metaController, orgsController, postsController, usersController } = container;
 
   /**
-   * The root of version 1.
-   * GET / → ApiRootV1Controller.root (entities/meta.controller.ts:76); public (ungated).
+   * Describes the API under version 1.
+   * GET / → ApiRootV1Controller.root (entities/meta.controller.ts:85); public (ungated).
    */
   const apiRootV1ControllerRoot: RouteDefinition = {
     method: 'GET',
@@ -52,8 +52,8 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   };
 
   /**
-   * The root of version 2.
-   * GET / → ApiRootV2Controller.root (entities/meta.controller.ts:92); public (ungated).
+   * Describes the API under version 2.
+   * GET / → ApiRootV2Controller.root (entities/meta.controller.ts:103); public (ungated).
    */
   const apiRootV2ControllerRoot: RouteDefinition = {
     method: 'GET',
@@ -72,8 +72,10 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   };
 
   /**
-   * Version 2's description, at the same address as the unversioned one.
-   * GET /meta → ApiRootV2Controller.meta (entities/meta.controller.ts:99); public (ungated).
+   * Describes the API under version 2.
+   *
+   * At the same address as the unversioned description, which it beats when version 2 is stated.
+   * GET /meta → ApiRootV2Controller.meta (entities/meta.controller.ts:115); public (ungated).
    */
   const apiRootV2ControllerMeta: RouteDefinition = {
     method: 'GET',
@@ -92,8 +94,8 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   };
 
   /**
-   * Describes the API without a version.
-   * GET /meta → MetaController.describe (entities/meta.controller.ts:55); public (ungated).
+   * Describes the API, without a version.
+   * GET /meta → MetaController.describe (entities/meta.controller.ts:60); public (ungated).
    */
   const metaControllerDescribe: RouteDefinition = {
     method: 'GET',
@@ -113,7 +115,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * Agrees on a version: the highest one the caller offers that the API serves.
-   * POST /meta → MetaController.negotiate (entities/meta.controller.ts:63); public (ungated).
+   * POST /meta → MetaController.negotiate (entities/meta.controller.ts:68); public (ungated).
    */
   const metaControllerNegotiate: RouteDefinition = {
     method: 'POST',
@@ -133,8 +135,10 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   };
 
   /**
-   * Every org the caller may read, whole (pagination mode `none`, capped at LIST_CAP).
-   * GET /orgs → OrgsController.list (entities/orgs.controller.ts:13); authorized: read Org.
+   * Every org the caller may read, in one answer rather than in pages.
+   *
+   * Pagination mode `none`: the whole scoped collection, capped at LIST_CAP.
+   * GET /orgs → OrgsController.list (entities/orgs.controller.ts:19); authorized: read Org.
    */
   const orgsControllerList: RouteDefinition = {
     method: 'GET',
@@ -154,8 +158,10 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   };
 
   /**
-   * One keyset page of the posts the caller may read (spec §4.2).
-   * GET /posts → PostsController.list (entities/posts.controller.ts:18); authorized: read Post.
+   * One page of the posts the caller may read, oldest first.
+   *
+   * A keyset page over the primary key (spec §4.2); UUID v7 keys order it by creation.
+   * GET /posts → PostsController.list (entities/posts.controller.ts:29); authorized: read Post.
    */
   const postsControllerList: RouteDefinition = {
     method: 'GET',
@@ -175,8 +181,8 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   };
 
   /**
-   * One post by id (404 when it does not exist or the caller may not read it).
-   * GET /posts/:id → PostsController.get (entities/posts.controller.ts:25); authorized: read Post.
+   * One post by id. Answers 404 when it does not exist or the caller may not read it.
+   * GET /posts/:id → PostsController.get (entities/posts.controller.ts:36); authorized: read Post.
    */
   const postsControllerGet: RouteDefinition = {
     method: 'GET',
@@ -196,8 +202,8 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   };
 
   /**
-   * Creates a draft written by the caller (201).
-   * POST /posts → PostsController.create (entities/posts.controller.ts:32); authorized: create Post.
+   * Creates a draft written by the caller, in the caller's org.
+   * POST /posts → PostsController.create (entities/posts.controller.ts:43); authorized: create Post.
    */
   const postsControllerCreate: RouteDefinition = {
     method: 'POST',
@@ -218,8 +224,8 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   };
 
   /**
-   * Publishes a draft; declared only under version 2 (spec §4.3).
-   * POST /posts/:id/publish → PostsController.publish (entities/posts.controller.ts:41); authorized: publish Post.
+   * Declared only under version 2 (spec §4.3); the summary is declared to show `@ApiOperation`.
+   * POST /posts/:id/publish → PostsController.publish (entities/posts.controller.ts:56); authorized: publish Post.
    */
   const postsControllerPublish: RouteDefinition = {
     method: 'POST',
@@ -239,8 +245,10 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   };
 
   /**
-   * One keyset page of the users the caller may read (spec §4.2).
-   * GET /users → UsersController.list (entities/users.controller.ts:18); authorized: read User.
+   * One page of the users the caller may read, oldest first.
+   *
+   * A keyset page over the primary key (spec §4.2).
+   * GET /users → UsersController.list (entities/users.controller.ts:29); authorized: read User.
    */
   const usersControllerList: RouteDefinition = {
     method: 'GET',
@@ -260,8 +268,8 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   };
 
   /**
-   * One user by id (404 when it does not exist or the caller may not read it).
-   * GET /users/:id → UsersController.get (entities/users.controller.ts:25); authorized: read User.
+   * One user by id. Answers 404 when it does not exist or the caller may not read it.
+   * GET /users/:id → UsersController.get (entities/users.controller.ts:36); authorized: read User.
    */
   const usersControllerGet: RouteDefinition = {
     method: 'GET',
@@ -281,8 +289,8 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   };
 
   /**
-   * Creates a user in the caller's org (201).
-   * POST /users → UsersController.create (entities/users.controller.ts:32); authorized: create User.
+   * Creates a user in the caller's org.
+   * POST /users → UsersController.create (entities/users.controller.ts:43); authorized: create User.
    */
   const usersControllerCreate: RouteDefinition = {
     method: 'POST',

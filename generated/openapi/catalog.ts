@@ -11,28 +11,32 @@ export const API_CATALOG: ApiCatalog = {
   "title": "Resource Service API",
   "tags": [
     {
-      "name": "ApiRootV1Controller",
-      "description": "Version 1's root, a versioned controller at path `/` (spec §9.3: it still selects): `GET /v1`."
+      "name": "API",
+      "controller": "ApiRootV1Controller"
     },
     {
-      "name": "ApiRootV2Controller",
-      "description": "Version 2's root, another controller sharing the same service (spec §9.1): `GET /v2`, and\n`GET /v2/meta`, which beats the unversioned `GET /meta` when version 2 is stated."
+      "name": "API",
+      "controller": "ApiRootV2Controller"
     },
     {
-      "name": "MetaController",
-      "description": "Unversioned. `GET /meta` answers a caller who states no version, even when a default version is\nconfigured; a stated version selects `ApiRootV2Controller.meta` instead (spec §9.3.2).\n`POST /meta` has no versioned twin, so it answers whatever version is stated (spec §9.3.1:\ndecided per route — method and path — not per address)."
+      "name": "API",
+      "controller": "MetaController",
+      "description": "What the API is, and which of its versions to speak."
     },
     {
-      "name": "OrgsController",
-      "description": "REST routes for orgs."
+      "name": "Orgs",
+      "controller": "OrgsController",
+      "description": "The tenants every user and post belongs to; a caller reads only their own org."
     },
     {
-      "name": "PostsController",
-      "description": "REST routes for posts, under versions 1 and 2 (spec §4.3)."
+      "name": "Posts",
+      "controller": "PostsController",
+      "description": "Posts written as drafts by users of the caller's org, then published."
     },
     {
-      "name": "UsersController",
-      "description": "REST routes for users (unversioned: reachable whatever version a caller states)."
+      "name": "Users",
+      "controller": "UsersController",
+      "description": "The people of the caller's org."
     }
   ],
   "schemas": {
@@ -250,7 +254,10 @@ export const API_CATALOG: ApiCatalog = {
       ],
       "controller": "ApiRootV1Controller",
       "handler": "root",
-      "summary": "The root of version 1.",
+      "tags": [
+        "API"
+      ],
+      "summary": "Describes the API under version 1.",
       "authorized": false,
       "parameters": [],
       "reply": "value",
@@ -268,7 +275,10 @@ export const API_CATALOG: ApiCatalog = {
       ],
       "controller": "ApiRootV2Controller",
       "handler": "root",
-      "summary": "The root of version 2.",
+      "tags": [
+        "API"
+      ],
+      "summary": "Describes the API under version 2.",
       "authorized": false,
       "parameters": [],
       "reply": "value",
@@ -286,7 +296,10 @@ export const API_CATALOG: ApiCatalog = {
       ],
       "controller": "ApiRootV2Controller",
       "handler": "meta",
-      "summary": "Version 2's description, at the same address as the unversioned one.",
+      "tags": [
+        "API"
+      ],
+      "summary": "Describes the API under version 2.",
       "authorized": false,
       "parameters": [],
       "reply": "value",
@@ -302,7 +315,10 @@ export const API_CATALOG: ApiCatalog = {
       "versions": [],
       "controller": "MetaController",
       "handler": "describe",
-      "summary": "Describes the API without a version.",
+      "tags": [
+        "API"
+      ],
+      "summary": "Describes the API, without a version.",
       "authorized": false,
       "parameters": [],
       "reply": "value",
@@ -318,6 +334,9 @@ export const API_CATALOG: ApiCatalog = {
       "versions": [],
       "controller": "MetaController",
       "handler": "negotiate",
+      "tags": [
+        "API"
+      ],
       "summary": "Agrees on a version: the highest one the caller offers that the API serves.",
       "authorized": false,
       "parameters": [],
@@ -337,7 +356,10 @@ export const API_CATALOG: ApiCatalog = {
       "versions": [],
       "controller": "OrgsController",
       "handler": "list",
-      "summary": "Every org the caller may read, whole (pagination mode `none`, capped at LIST_CAP).",
+      "tags": [
+        "Orgs"
+      ],
+      "summary": "Every org the caller may read, in one answer rather than in pages.",
       "authorized": true,
       "parameters": [],
       "reply": "list",
@@ -359,14 +381,17 @@ export const API_CATALOG: ApiCatalog = {
       ],
       "controller": "PostsController",
       "handler": "list",
-      "summary": "One keyset page of the posts the caller may read (spec §4.2).",
+      "tags": [
+        "Posts"
+      ],
+      "summary": "One page of the posts the caller may read, oldest first.",
       "authorized": true,
       "parameters": [
         {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Rows per page: default 20, clamped to 1..100; anything unparseable means 20.",
+          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
           "schema": {
             "type": "integer",
             "default": 20
@@ -401,7 +426,11 @@ export const API_CATALOG: ApiCatalog = {
       ],
       "controller": "PostsController",
       "handler": "get",
-      "summary": "One post by id (404 when it does not exist or the caller may not read it).",
+      "tags": [
+        "Posts"
+      ],
+      "summary": "One post by id.",
+      "description": "Answers 404 when it does not exist or the caller may not read it.",
       "authorized": true,
       "parameters": [
         {
@@ -429,7 +458,10 @@ export const API_CATALOG: ApiCatalog = {
       ],
       "controller": "PostsController",
       "handler": "create",
-      "summary": "Creates a draft written by the caller (201).",
+      "tags": [
+        "Posts"
+      ],
+      "summary": "Creates a draft written by the caller, in the caller's org.",
       "authorized": true,
       "parameters": [],
       "requestBody": {
@@ -450,7 +482,11 @@ export const API_CATALOG: ApiCatalog = {
       ],
       "controller": "PostsController",
       "handler": "publish",
-      "summary": "Publishes a draft; declared only under version 2 (spec §4.3).",
+      "tags": [
+        "Posts"
+      ],
+      "summary": "Publishes a draft.",
+      "description": "Sets the status to `published` and the publication time, and notifies `postPublished` subscribers. A post already published is a conflict (409).",
       "authorized": true,
       "parameters": [
         {
@@ -475,14 +511,17 @@ export const API_CATALOG: ApiCatalog = {
       "versions": [],
       "controller": "UsersController",
       "handler": "list",
-      "summary": "One keyset page of the users the caller may read (spec §4.2).",
+      "tags": [
+        "Users"
+      ],
+      "summary": "One page of the users the caller may read, oldest first.",
       "authorized": true,
       "parameters": [
         {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Rows per page: default 20, clamped to 1..100; anything unparseable means 20.",
+          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
           "schema": {
             "type": "integer",
             "default": 20
@@ -514,7 +553,11 @@ export const API_CATALOG: ApiCatalog = {
       "versions": [],
       "controller": "UsersController",
       "handler": "get",
-      "summary": "One user by id (404 when it does not exist or the caller may not read it).",
+      "tags": [
+        "Users"
+      ],
+      "summary": "One user by id.",
+      "description": "Answers 404 when it does not exist or the caller may not read it.",
       "authorized": true,
       "parameters": [
         {
@@ -539,7 +582,10 @@ export const API_CATALOG: ApiCatalog = {
       "versions": [],
       "controller": "UsersController",
       "handler": "create",
-      "summary": "Creates a user in the caller's org (201).",
+      "tags": [
+        "Users"
+      ],
+      "summary": "Creates a user in the caller's org.",
       "authorized": true,
       "parameters": [],
       "requestBody": {

@@ -350,7 +350,19 @@ export interface RouteModel extends DocText {
   readonly paginationKnown: boolean;
   /** For a route returning a keyset page: its page parameters. */
   readonly page: PageParameters | undefined;
+  /** What callers read about the operation: `@ApiOperation({ summary, description })`, else its docstring's description split by {@link RouteText}. */
+  readonly operationText: RouteText;
   readonly span: SourceSpan;
+}
+
+/**
+ * A route's OpenAPI `summary` and `description`: each as `@ApiOperation` declares it; otherwise
+ * the summary is the first sentence of the method's caller-facing description (model/docs.ts) and
+ * the description the rest of it — all of it when the summary is declared.
+ */
+export interface RouteText {
+  readonly summary: string | undefined;
+  readonly description: string | undefined;
 }
 
 /** An HTTP controller. */
@@ -366,6 +378,12 @@ export interface ControllerModel extends DocText {
   readonly versionsKnown: boolean;
   readonly versionSpan: SourceSpan | undefined;
   readonly routes: readonly RouteModel[];
+  /**
+   * The OpenAPI tags of its routes: `@ApiTags(…)` as declared (duplicates dropped), else one
+   * derived from its path — the path without its slashes (`posts`, `orgs/:orgId/users`), `root`
+   * for the empty path — so controllers sharing a path share a tag.
+   */
+  readonly tags: readonly string[];
   readonly span: SourceSpan;
 }
 

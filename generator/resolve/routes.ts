@@ -1,13 +1,15 @@
 /**
  * HTTP controllers and their routes, resolved (spec §4.2, §4.3, §9.1): each route's full path and
  * versions, its success status and reply kind, where each parameter comes from and how the handler
- * obtains it, and — for a route returning a keyset page — its page parameters. The route emitter
- * and the OpenAPI emitter both read these; neither decides them.
+ * obtains it, and — for a route returning a keyset page — its page parameters; what callers read in
+ * the OpenAPI documents: each controller's tags and each route's summary and description. The route
+ * emitter and the OpenAPI emitter both read these; neither decides them.
  */
 import { DECORATOR_SIGNATURES, type DecoratorName } from '../../runtime/decorator-signatures.js';
 import type { HttpMethod, ReplyKind } from '../../runtime/http/routes.js';
-import type { DeclaredMethod } from '../model/declarations.js';
-import type { ControllerModel, PageParameters, ParamBinding, ParamModel, ParamSource, RouteModel, VersionToken } from '../model/model.js';
+import type { DeclaredDecorator, DeclaredMethod } from '../model/declarations.js';
+import { firstSentence } from '../model/docs.js';
+import type { ControllerModel, PageParameters, ParamBinding, ParamModel, ParamSource, RouteModel, RouteText, VersionToken } from '../model/model.js';
 import type { ReturnShape, TypeShape } from '../model/types.js';
 import { readPipes, readPostures } from './bindings.js';
 import type { NamedClass } from './operations.js';
@@ -59,6 +61,26 @@ function versionTokens(value: ReturnType<typeof argumentAt>): { tokens: VersionT
   return { tokens, known: tokens.length === value.items.length };
 }
 
+/** The tag of a controller declaring none: its path, or `root` for the empty path. */
+const ROOT_TAG = 'root';
+
+/** A controller's tags (ControllerModel.tags): `@ApiTags` as declared, else its path's. */
+function tagsOf(apiTags: DeclaredDecorator | undefined, path: string): string[] {
+  const declared = apiTags ? [...new Set(apiTags.arguments.flatMap((argument) => stringOf(argument) ?? []))] : [];
+  if (declared.length > 0) return declared;
+  return [path === '' ? ROOT_TAG : path];
+}
+
+/** A route's summary and description (RouteModel.operationText). */
+function operationTextOf(apiOperation: DeclaredDecorator | undefined, description: string | undefined): RouteText {
+  const options = argumentAt(apiOperation, 0);
+  const summary = stringOf(optionOf(options, 'summary'));
+  const declaredDescription = stringOf(optionOf(options, 'description'));
+  if (summary !== undefined) return { summary, description: declaredDescription ?? description };
+  const split = description === undefined ? undefined : firstSentence(description);
+  return { summary: split?.sentence, description: declaredDescription ?? split?.rest };
+}
+
 function readRoute(cls: NamedClass, controllerPath: string, controllerVersions: readonly string[], method: DeclaredMethod, decorators: DecoratorSet, decoratorName: DecoratorName, httpMethod: HttpMethod): RouteModel {
   const decorator = decorators.first(decoratorName);
   const path = trimSlashes(stringOf(argumentAt(decorator, 0)) ?? '');
@@ -108,6 +130,7 @@ function readRoute(cls: NamedClass, controllerPath: string, controllerVersions: 
     pagination: pagination === 'cursor' || pagination === 'none' ? pagination : undefined,
     paginationKnown: paginationValue === undefined || pagination === 'cursor' || pagination === 'none',
     page,
+    operationText: operationTextOf(decorators.first('ApiOperation'), method.description),
     doc: method.doc,
     description: method.description,
     span: method.span,
@@ -116,7 +139,8 @@ function readRoute(cls: NamedClass, controllerPath: string, controllerVersions: 
 
 /** A `@Controller()` class and its routes (a method with several route decorators yields one each). */
 export function resolveController(cls: NamedClass): ControllerModel {
-  const decorator = new DecoratorSet(cls.decorators).first('Controller');
+  const classDecorators = new DecoratorSet(cls.decorators);
+  const decorator = classDecorators.first('Controller');
   const first = argumentAt(decorator, 0);
   const version = optionOf(first, 'version');
   const { tokens, known } = versionTokens(version);
@@ -129,5 +153,19 @@ export function resolveController(cls: NamedClass): ControllerModel {
       if (decorators.has(decoratorName)) routes.push(readRoute(cls, path, versions, method, decorators, decoratorName, httpMethod));
     }
   }
-  return { kind: 'controller', name: cls.name, file: cls.file, path, versions, versionTokens: tokens, versionsKnown: known, versionSpan: version?.span, routes, doc: cls.doc, description: cls.description, span: cls.span };
+  return {
+    kind: 'controller',
+    name: cls.name,
+    file: cls.file,
+    path,
+    versions,
+    versionTokens: tokens,
+    versionsKnown: known,
+    versionSpan: version?.span,
+    routes,
+    tags: tagsOf(classDecorators.first('ApiTags'), path),
+    doc: cls.doc,
+    description: cls.description,
+    span: cls.span,
+  };
 }

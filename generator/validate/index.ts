@@ -7,6 +7,7 @@ import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.j
 import type { ResolvedApp } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { abilitiesMissing } from './rules/abilities-missing.js';
+import { apiTextEmpty } from './rules/api-text-empty.js';
 import { appModuleMissing } from './rules/app-module-missing.js';
 import { classNotExported } from './rules/class-not-exported.js';
 import { complexityExpressionInvalid } from './rules/complexity-expression-invalid.js';
@@ -51,6 +52,7 @@ import { versionTokenInvalid } from './rules/version-token-invalid.js';
 /** Every rule, by id. The id is the rule's file name under `rules/`. */
 export const RULES: Readonly<Record<string, Rule>> = {
   'abilities-missing': abilitiesMissing,
+  'api-text-empty': apiTextEmpty,
   'app-module-missing': appModuleMissing,
   'class-not-exported': classNotExported,
   'complexity-expression-invalid': complexityExpressionInvalid,

@@ -2,12 +2,14 @@
  * Emits the OpenAPI catalog (`openapi/catalog.ts`, read by the running server to build documents
  * for its configuration) and the documents of the default configuration (URI versioning, no
  * prefix, no default version): `openapi/openapi.json` (every version) and `openapi/v<version>.json`.
- * Each route's status, reply kind and page parameters are its resolved fields; the page-size
- * numbers come from the runtime's own constants (runtime/keyset.ts), so the document cannot
- * disagree with what the server does.
+ * Each route's status, reply kind, page parameters, tags, summary and description are its resolved
+ * fields; the page-size numbers come from the runtime's own constants (runtime/keyset.ts), so the
+ * document cannot disagree with what the server does. Every text is for the API's callers: tags
+ * and descriptions come from the declarations' caller-facing parts (README.md "Descriptions on the
+ * wire"), and what the generator writes itself names no internal constant or document.
  */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../../runtime/keyset.js';
-import { buildOpenApiDocument, type ApiCatalog, type CatalogOperation, type CatalogParameter, type JsonSchema } from '../../../runtime/openapi.js';
+import { buildOpenApiDocument, type ApiCatalog, type CatalogOperation, type CatalogParameter, type CatalogTag, type JsonSchema } from '../../../runtime/openapi.js';
 import type { ParamModel, ResolvedApp } from '../../model/model.js';
 import type { NamedType, ReturnShape, TypeShape } from '../../model/types.js';
 import { type EmitContext, exposedEntities } from '../context.js';
@@ -69,7 +71,7 @@ function parameterOf(param: ParamModel): CatalogParameter {
         name: param.name,
         in: 'query',
         required: false,
-        description: `Rows per page: default ${DEFAULT_PAGE_SIZE}, clamped to ${MIN_PAGE_SIZE}..${MAX_PAGE_SIZE}; anything unparseable means ${DEFAULT_PAGE_SIZE}.`,
+        description: `Page size, ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}). A size outside that range is clamped to it; one that is not a number means ${DEFAULT_PAGE_SIZE}.`,
         schema: { type: 'integer', default: DEFAULT_PAGE_SIZE },
       };
     case 'cursor':
@@ -98,7 +100,9 @@ export function buildCatalog(context: EmitContext): ApiCatalog {
         versions: [...route.versions],
         controller: controller.name,
         handler: route.methodName,
-        ...(route.description ? { summary: route.description } : {}),
+        tags: [...controller.tags],
+        ...(route.operationText.summary ? { summary: route.operationText.summary } : {}),
+        ...(route.operationText.description ? { description: route.operationText.description } : {}),
         authorized: route.posture?.kind === 'authorized',
         parameters,
         ...(requestBody ? { requestBody } : {}),
@@ -109,7 +113,9 @@ export function buildCatalog(context: EmitContext): ApiCatalog {
       });
     }
   }
-  const tags = app.mounted.controllers.map((controller) => ({ name: controller.name, ...(controller.description ? { description: controller.description } : {}) })).sort((a, b) => a.name.localeCompare(b.name));
+  const tags = app.mounted.controllers
+    .flatMap((controller) => controller.tags.map((name): CatalogTag => ({ name, controller: controller.name, ...(controller.description ? { description: controller.description } : {}) })))
+    .sort((a, b) => a.name.localeCompare(b.name));
   return { title: 'Resource Service API', tags, schemas: schemasOf(app), operations };
 }
 

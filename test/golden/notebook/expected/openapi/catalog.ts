@@ -11,7 +11,8 @@ export const API_CATALOG: ApiCatalog = {
   "title": "Resource Service API",
   "tags": [
     {
-      "name": "NotesController"
+      "name": "notes",
+      "controller": "NotesController"
     }
   ],
   "schemas": {
@@ -113,13 +114,16 @@ export const API_CATALOG: ApiCatalog = {
       ],
       "controller": "NotesController",
       "handler": "list",
+      "tags": [
+        "notes"
+      ],
       "authorized": true,
       "parameters": [
         {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Rows per page: default 20, clamped to 1..100; anything unparseable means 20.",
+          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
           "schema": {
             "type": "integer",
             "default": 20
@@ -153,6 +157,9 @@ export const API_CATALOG: ApiCatalog = {
       ],
       "controller": "NotesController",
       "handler": "top",
+      "tags": [
+        "notes"
+      ],
       "summary": "The first notes, whole (no cursor), only under version 2.",
       "authorized": true,
       "parameters": [
@@ -185,6 +192,9 @@ export const API_CATALOG: ApiCatalog = {
       ],
       "controller": "NotesController",
       "handler": "add",
+      "tags": [
+        "notes"
+      ],
       "authorized": true,
       "parameters": [],
       "requestBody": {

@@ -1,0 +1,44 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
+import type { Page } from '../../../../runtime/keyset.js';
+import type { Int } from '../../../../runtime/scalars.js';
+import { Abilities, ApiOperation, ApiTags, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey } from '../../../../runtime/decorators.js';
+
+/** A note. */
+@Entity()
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  text!: string;
+}
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+  }
+}
+
+/** Notes the caller wrote. */
+@ApiTags('Notes', 'Writing')
+@Controller('notes')
+export class NotesController {
+  /** One page of the caller's notes. */
+  @Get()
+  @ApiOperation({ summary: 'Lists notes' })
+  @Authorized('read', Note)
+  list(first?: Int, after?: string): Promise<Page<Note>> {
+    return Promise.resolve({ items: [], has_more: first === 0 && after === '' });
+  }
+
+  @Get(':id')
+  @ApiOperation({ description: 'Answers 404 when the note does not exist or the caller may not read it.' })
+  @Authorized('read', Note)
+  get(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+@Module({ providers: [NoteAbilities], controllers: [NotesController] })
+export class AppModule {}
