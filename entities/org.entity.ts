@@ -12,7 +12,12 @@ export class Org {
   @Column()
   name!: string;
 
-  /** The org's users, one connection page per org (spec §2.2). */
+  /**
+   * The org's users, a page at a time.
+   *
+   * @privateRemarks
+   * One connection page per org (spec §2.2).
+   */
   @HasMany(() => User, { exposed: true })
   users?: User[];
 }

@@ -10,8 +10,11 @@ export class OrgResolver {
   constructor(private readonly orgService: OrgService) {}
 
   /**
-   * The orgs the caller may read (their own), whole, capped at LIST_CAP.
-   * Every role reads only its own org (PRODUCT.md §3), so the list holds one row and scores like one.
+   * The orgs the caller may read: their own.
+   *
+   * @privateRemarks
+   * Whole, capped at LIST_CAP. Every role reads only its own org (PRODUCT.md §3), so the list holds
+   * one row and scores like one.
    */
   @Query()
   @Complexity('1 + childComplexity')

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { type PipeTransform, rejectInput } from '../runtime/pipes.js';
 
-/** Input of `createPost` (PRODUCT.md §2): the author is the caller, the org the caller's. */
+/**
+ * A new post: its author is the caller, its org the caller's.
+ *
+ * @privateRemarks
+ * Input of `createPost` and `POST /posts` (PRODUCT.md §2).
+ */
 export interface CreatePost {
   /** 1..200 characters. */
   title: string;

@@ -2,10 +2,20 @@ import { BelongsTo, Column, Entity, PrimaryKey } from '../runtime/decorators.js'
 import { Org } from './org.entity.js';
 import { User } from './user.entity.js';
 
-/** Lifecycle of a post: `draft → published` through the publish operation (spec §3). */
+/**
+ * Lifecycle of a post: a `draft` until it is published, then `published`.
+ *
+ * @privateRemarks
+ * `draft → published` through the publish operation (spec §3).
+ */
 export type PostStatus = 'draft' | 'published';
 
-/** A post written by a user of one org (spec §2.3, PRODUCT.md §2). */
+/**
+ * A post written by a user of one org.
+ *
+ * @privateRemarks
+ * See spec §2.3 and PRODUCT.md §2.
+ */
 @Entity()
 export class Post {
   /** Primary key, UUID v7. */

@@ -17,7 +17,7 @@ import { PostService } from './post.service.js';
 export class PostResolver {
   constructor(private readonly postService: PostService) {}
 
-  /** One keyset page of the posts the caller may read, as a plain list. */
+  /** One page of the posts the caller may read, oldest first; pass the last id as `after` for the next page. */
   @Query()
   @Authorized('read', Post)
   posts(first?: Int, after?: string): Promise<Page<Post>> {
@@ -32,8 +32,11 @@ export class PostResolver {
   }
 
   /**
-   * Posts whose title contains a term (a custom transform trims it and refuses short terms).
-   * A search reads up to `first` rows however few match, so it scores like a page.
+   * One page of the posts whose title contains a term of at least two characters (after trimming).
+   *
+   * @privateRemarks
+   * A custom transform (`SearchTermPipe`) trims the term and refuses short ones. A search reads up
+   * to `first` rows however few match, so it scores like a page.
    */
   @Query()
   @Complexity('first * childComplexity')
@@ -49,7 +52,12 @@ export class PostResolver {
     return this.postService.create(input as CreatePost);
   }
 
-  /** Publishes a draft: `draft → published` (spec §3). */
+  /**
+   * Publishes a draft: its status becomes `published`.
+   *
+   * @privateRemarks
+   * `draft → published` (spec §3).
+   */
   @Mutation()
   @Authorized('publish', Post)
   publishPost(id: string): Promise<Result<Post>> {
@@ -57,8 +65,10 @@ export class PostResolver {
   }
 
   /**
-   * The reviewer's name. `Post.reviewer` is declared but not exposed, so this hand-written field
-   * stands in for it (spec §2.1); null when there is no reviewer or the caller may not read them.
+   * The reviewer's name; null when there is no reviewer or the caller may not read them.
+   *
+   * @privateRemarks
+   * `Post.reviewer` is declared but not exposed, so this hand-written field stands in for it (spec §2.1).
    */
   @ResolveField()
   reviewerName(post: Post): Promise<string | null> {

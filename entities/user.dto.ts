@@ -1,6 +1,11 @@
 import { z } from 'zod';
 
-/** Input of `createUser` (PRODUCT.md §2): the new user joins the caller's org. */
+/**
+ * A new user, who joins the caller's org.
+ *
+ * @privateRemarks
+ * Input of `createUser` and `POST /users` (PRODUCT.md §2).
+ */
 export interface CreateUser {
   /** 1..100 characters. */
   name: string;

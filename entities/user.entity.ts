@@ -2,7 +2,12 @@ import { BelongsTo, Column, Entity, HasMany, PrimaryKey, Unique } from '../runti
 import { Org } from './org.entity.js';
 import { Post } from './post.entity.js';
 
-/** A person in one org (spec §2.1). */
+/**
+ * A person in one org.
+ *
+ * @privateRemarks
+ * See spec §2.1.
+ */
 @Entity()
 @Unique('orgId', 'email')
 export class User {
@@ -18,15 +23,30 @@ export class User {
   @Column()
   name!: string;
 
-  /** Unique per org. Viewers' grants exclude it (PRODUCT.md §3). */
+  /**
+   * Unique within the org. Hidden from viewers.
+   *
+   * @privateRemarks
+   * Viewers' grants exclude it (PRODUCT.md §3).
+   */
   @Column()
   email!: string;
 
-  /** The user's org; null when the caller may not read it (spec §5.8). */
+  /**
+   * The user's org; null when the caller may not read it.
+   *
+   * @privateRemarks
+   * See spec §5.8.
+   */
   @BelongsTo(() => Org, { column: 'orgId', exposed: true })
   org?: Org | null;
 
-  /** Posts this user wrote. Post has two keys to User, so the column is named. */
+  /**
+   * Posts this user wrote.
+   *
+   * @privateRemarks
+   * Post has two keys to User, so `via` names the column.
+   */
   @HasMany(() => Post, { exposed: true, via: 'authorId' })
   posts?: Post[];
 

@@ -15,7 +15,7 @@ import { UserService } from './user.service.js';
 export class UserResolver {
   constructor(private readonly userService: UserService) {}
 
-  /** One keyset page of the users the caller may read, as a plain list. */
+  /** One page of the users the caller may read, oldest first; pass the last id as `after` for the next page. */
   @Query()
   @Authorized('read', User)
   users(first?: Int, after?: string): Promise<Page<User>> {
@@ -36,7 +36,12 @@ export class UserResolver {
     return this.userService.create(input as CreateUser);
   }
 
-  /** The signed-in caller's own user. Public, so it errors when no principal was seeded. */
+  /**
+   * The signed-in caller's own user.
+   *
+   * @privateRemarks
+   * Public, so it errors when no principal was seeded.
+   */
   @Query()
   @Public()
   me(): Promise<User | null> {

@@ -1,17 +1,21 @@
 /**
  * OpenAPI 3.1 documents (spec §4.4, §9.4): every emitted and served document passes an
  * independent validator (@readme/openapi-parser); `/api-json` serves the default version or the
- * aggregate; per-version documents; header parameters under header / media-type versioning; and
- * `/api` in a real browser (Debian's Chromium through playwright-core) lists the operations of the
- * version picked.
+ * aggregate; per-version documents; header parameters under header / media-type versioning; the
+ * documents and the SDL speak to callers (tags declared or derived, no internal reference in any
+ * text); and `/api` in a real browser (Debian's Chromium through playwright-core) lists the
+ * operations of the version picked.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compileErrors, validate } from '@readme/openapi-parser';
+import { buildSchema, isEnumType, isInputObjectType, isInterfaceType, isObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDeclarations } from '../generator/parse/declarations.js';
+import { resolveApp } from '../generator/resolve/index.js';
 import { launchChromium } from './support/browser.js';
 import { OpenApiValidator } from './support/openapi-validator.js';
-import { ROOT } from './support/project.js';
+import { layoutAt, ROOT } from './support/project.js';
 import { type InProcessServer, startInProcessServer } from './support/server.js';
 
 type Document = { info: { version: string; description: string }; paths: Record<string, Record<string, { operationId: string; tags: string[]; deprecated?: boolean; parameters: { name: string; in: string; required: boolean; schema: { enum?: string[] } }[]; responses: Record<string, { headers?: Record<string, unknown>; $ref?: string }>; security: unknown[] }>>; tags: { name: string }[]; components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> } };
@@ -203,6 +207,84 @@ describe('what the documents describe', () => {
     expect(doc.paths['/meta']?.get?.security).toEqual([]);
     expect(doc.components.securitySchemes).toEqual({ bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } });
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Post', 'User', 'Org', 'CreatePost', 'CreateUser', 'PostStatus', 'Problem']));
+  });
+});
+
+/**
+ * What must never reach a caller: this repository's documents and issues, the runtime's and
+ * configuration's constant names, class names, source paths.
+ */
+const INTERNAL_REFERENCE = /spec §|PRODUCT\.md|README|issue #?\d|LIST_CAP|_PAGE_SIZE|APP_[A-Z]+__|Controller\b|Service\b|\.ts\b|runtime\/|entities\//;
+
+/** Every `summary` and `description` in a JSON document, at any depth, with where it is. */
+function textsOf(value: unknown, at = '#', found: { at: string; text: string }[] = []): { at: string; text: string }[] {
+  if (Array.isArray(value)) value.forEach((item, index) => textsOf(item, `${at}/${index}`, found));
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if ((key === 'summary' || key === 'description') && typeof item === 'string') found.push({ at: `${at}/${key}`, text: item });
+      else textsOf(item, `${at}/${key}`, found);
+    }
+  }
+  return found;
+}
+
+describe('the contracts speak to callers, not to maintainers', () => {
+  const app = resolveApp(parseDeclarations(layoutAt(ROOT)));
+  const classNames = new Set(app.mounted.controllers.map((controller) => controller.name));
+  const declaredTags = new Set(app.mounted.controllers.flatMap((controller) => controller.tags));
+
+  it('the demo declares a tag for callers on every controller (@ApiTags), the root controllers of both versions sharing one', () => {
+    expect([...declaredTags].sort()).toEqual(['API', 'Orgs', 'Posts', 'Users']);
+    const byName = new Map(app.mounted.controllers.map((controller) => [controller.name, controller.tags]));
+    expect(byName.get('ApiRootV1Controller')).toEqual(byName.get('ApiRootV2Controller'));
+  });
+
+  it('every tag of every served document is a declared or derived name, listed, never a class name', async () => {
+    for (const name of Object.keys(servers)) {
+      for (const pathname of ['/api-json', '/api-json/v1', '/api-json/v2']) {
+        const doc = await fetchDocument(name, pathname);
+        const listed = doc.tags.map((tag) => tag.name);
+        const used = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((operation) => operation.tags)));
+        for (const tag of [...listed, ...used]) {
+          expect({ name, pathname, tag, declared: declaredTags.has(tag), className: classNames.has(tag) || /Controller\b/.test(tag) }).toEqual({ name, pathname, tag, declared: true, className: false });
+        }
+        // A document lists exactly the tags its operations use.
+        expect({ name, pathname, tags: [...listed].sort() }).toEqual({ name, pathname, tags: [...used].sort() });
+      }
+    }
+  });
+
+  it('no summary or description in any served or emitted document cites an internal reference', async () => {
+    const documents: { source: string; doc: unknown }[] = [];
+    for (const name of Object.keys(servers)) {
+      for (const pathname of ['/api-json', '/api-json/v1', '/api-json/v2']) documents.push({ source: `${name} ${pathname}`, doc: await fetchDocument(name, pathname) });
+    }
+    for (const file of readdirSync(path.join(ROOT, 'generated/openapi')).filter((candidate) => candidate.endsWith('.json'))) {
+      documents.push({ source: `generated/openapi/${file}`, doc: JSON.parse(readFileSync(path.join(ROOT, 'generated/openapi', file), 'utf8')) });
+    }
+    const cited = documents.flatMap(({ source, doc }) => textsOf(doc).filter(({ text }) => INTERNAL_REFERENCE.test(text)).map(({ at, text }) => `${source} ${at}: ${text}`));
+    expect(cited).toEqual([]);
+    expect(textsOf(documents[0]?.doc).length).toBeGreaterThan(20);
+  });
+
+  it('no description in the SDL cites an internal reference', () => {
+    const schema = buildSchema(readFileSync(path.join(ROOT, 'generated/schema.graphql'), 'utf8'));
+    const descriptions: { at: string; text: string | null | undefined }[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__')) continue;
+      descriptions.push({ at: type.name, text: type.description });
+      if (isObjectType(type) || isInterfaceType(type)) {
+        for (const field of Object.values(type.getFields())) {
+          descriptions.push({ at: `${type.name}.${field.name}`, text: field.description });
+          for (const argument of field.args) descriptions.push({ at: `${type.name}.${field.name}(${argument.name})`, text: argument.description });
+        }
+      }
+      if (isInputObjectType(type)) for (const field of Object.values(type.getFields())) descriptions.push({ at: `${type.name}.${field.name}`, text: field.description });
+      if (isEnumType(type)) for (const value of type.getValues()) descriptions.push({ at: `${type.name}.${value.name}`, text: value.description });
+    }
+    const written = descriptions.filter((entry): entry is { at: string; text: string } => typeof entry.text === 'string');
+    expect(written.length).toBeGreaterThan(20);
+    expect(written.filter(({ text }) => INTERNAL_REFERENCE.test(text)).map(({ at, text }) => `${at}: ${text}`)).toEqual([]);
   });
 });
 

@@ -23,9 +23,10 @@ export function createRelationResolvers(container: Container): IResolvers<unknow
       /** Post.author → the User whose id is Post.authorId (belongs_to): a primary-key batch; null when the caller may not read it. */
       author: (parent: object, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.belongsTo('User', parent, 'authorId', info),
       /**
-       * The reviewer's name. `Post.reviewer` is declared but not exposed, so this hand-written field
-       * stands in for it (spec §2.1); null when there is no reviewer or the caller may not read them.
-       * Post.reviewerName → PostResolver.reviewerName (entities/post.resolver.ts:64), computed from the parent.
+       * The reviewer's name; null when there is no reviewer or the caller may not read them.
+       *
+       * `Post.reviewer` is declared but not exposed, so this hand-written field stands in for it (spec §2.1).
+       * Post.reviewerName → PostResolver.reviewerName (entities/post.resolver.ts:74), computed from the parent.
        */
       reviewerName: (parent: Parameters<PostResolver['reviewerName']>[0], _args: unknown) => postResolver.reviewerName(parent),
     },

@@ -36,9 +36,11 @@ export function createResolvers(container: Container, services: RuntimeServices)
     ...createRelationResolvers(container),
     Query: {
       /**
-       * The orgs the caller may read (their own), whole, capped at LIST_CAP.
-       * Every role reads only its own org (PRODUCT.md §3), so the list holds one row and scores like one.
-       * Query.orgs → OrgResolver.orgs (entities/org.resolver.ts:19); authorized: read Org.
+       * The orgs the caller may read: their own.
+       *
+       * Whole, capped at LIST_CAP. Every role reads only its own org (PRODUCT.md §3), so the list holds
+       * one row and scores like one.
+       * Query.orgs → OrgResolver.orgs (entities/org.resolver.ts:22); authorized: read Org.
        */
       orgs: async (_parent: unknown, _args: Record<string, never>, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Org');
@@ -46,7 +48,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
         return maskOutput(context.request, 'Org', ORG_FIELDS, value);
       },
       /**
-       * One keyset page of the posts the caller may read, as a plain list.
+       * One page of the posts the caller may read, oldest first; pass the last id as `after` for the next page.
        * Query.posts → PostResolver.posts (entities/post.resolver.ts:23); authorized: read Post.
        */
       posts: async (_parent: unknown, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
@@ -64,9 +66,11 @@ export function createResolvers(container: Container, services: RuntimeServices)
         return maskOutput(context.request, 'Post', POST_FIELDS, value);
       },
       /**
-       * Posts whose title contains a term (a custom transform trims it and refuses short terms).
-       * A search reads up to `first` rows however few match, so it scores like a page.
-       * Query.searchPosts → PostResolver.searchPosts (entities/post.resolver.ts:41); authorized: read Post.
+       * One page of the posts whose title contains a term of at least two characters (after trimming).
+       *
+       * A custom transform (`SearchTermPipe`) trims the term and refuses short ones. A search reads up
+       * to `first` rows however few match, so it scores like a page.
+       * Query.searchPosts → PostResolver.searchPosts (entities/post.resolver.ts:44); authorized: read Post.
        */
       searchPosts: async (_parent: unknown, args: { readonly term: string; readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Post');
@@ -75,7 +79,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
         return maskOutput(context.request, 'Post', POST_FIELDS, value.items);
       },
       /**
-       * One keyset page of the users the caller may read, as a plain list.
+       * One page of the users the caller may read, oldest first; pass the last id as `after` for the next page.
        * Query.users → UserResolver.users (entities/user.resolver.ts:21); authorized: read User.
        */
       users: async (_parent: unknown, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
@@ -93,8 +97,10 @@ export function createResolvers(container: Container, services: RuntimeServices)
         return maskOutput(context.request, 'User', USER_FIELDS, value);
       },
       /**
-       * The signed-in caller's own user. Public, so it errors when no principal was seeded.
-       * Query.me → UserResolver.me (entities/user.resolver.ts:42); public (ungated).
+       * The signed-in caller's own user.
+       *
+       * Public, so it errors when no principal was seeded.
+       * Query.me → UserResolver.me (entities/user.resolver.ts:47); public (ungated).
        */
       me: async (_parent: unknown, _args: Record<string, never>, _context: GraphQLContext, _info: GraphQLResolveInfo) => {
         const value = await userResolver.me();
@@ -104,7 +110,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
     Mutation: {
       /**
        * Creates a draft written by the caller.
-       * Mutation.createPost → PostResolver.createPost (entities/post.resolver.ts:48); authorized: create Post.
+       * Mutation.createPost → PostResolver.createPost (entities/post.resolver.ts:51); authorized: create Post.
        */
       createPost: async (_parent: unknown, args: { readonly input?: CreatePost | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'create', 'Post');
@@ -113,8 +119,10 @@ export function createResolvers(container: Container, services: RuntimeServices)
         return maskOutput(context.request, 'Post', POST_FIELDS, unwrap(value));
       },
       /**
-       * Publishes a draft: `draft → published` (spec §3).
-       * Mutation.publishPost → PostResolver.publishPost (entities/post.resolver.ts:55); authorized: publish Post.
+       * Publishes a draft: its status becomes `published`.
+       *
+       * `draft → published` (spec §3).
+       * Mutation.publishPost → PostResolver.publishPost (entities/post.resolver.ts:63); authorized: publish Post.
        */
       publishPost: async (_parent: unknown, args: { readonly id: string }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'publish', 'Post');
@@ -135,7 +143,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
     Subscription: {
       /**
        * Every post published from now on that the subscriber may read, masked to their grant.
-       * Subscription.postPublished → PostResolver.postPublished (entities/post.resolver.ts:71); authorized: read Post.
+       * Subscription.postPublished → PostResolver.postPublished (entities/post.resolver.ts:81); authorized: read Post.
        */
       postPublished: {
         subscribe: (_parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {

@@ -67,7 +67,7 @@ export const API_CATALOG: ApiCatalog = {
     },
     "CreatePost": {
       "type": "object",
-      "description": "Input of `createPost` (PRODUCT.md §2): the author is the caller, the org the caller's.",
+      "description": "A new post: its author is the caller, its org the caller's.",
       "properties": {
         "title": {
           "type": "string",
@@ -92,7 +92,7 @@ export const API_CATALOG: ApiCatalog = {
     },
     "CreateUser": {
       "type": "object",
-      "description": "Input of `createUser` (PRODUCT.md §2): the new user joins the caller's org.",
+      "description": "A new user, who joins the caller's org.",
       "properties": {
         "name": {
           "type": "string",
@@ -129,7 +129,7 @@ export const API_CATALOG: ApiCatalog = {
     },
     "Post": {
       "type": "object",
-      "description": "A post written by a user of one org (spec §2.3, PRODUCT.md §2).\n\nFields the caller's grant excludes are omitted.",
+      "description": "A post written by a user of one org.\n\nFields the caller's grant excludes are omitted.",
       "properties": {
         "id": {
           "type": "string",
@@ -194,7 +194,7 @@ export const API_CATALOG: ApiCatalog = {
     },
     "PostStatus": {
       "type": "string",
-      "description": "Lifecycle of a post: `draft → published` through the publish operation (spec §3).",
+      "description": "Lifecycle of a post: a `draft` until it is published, then `published`.",
       "enum": [
         "draft",
         "published"
@@ -202,7 +202,7 @@ export const API_CATALOG: ApiCatalog = {
     },
     "User": {
       "type": "object",
-      "description": "A person in one org (spec §2.1).\n\nFields the caller's grant excludes are omitted.",
+      "description": "A person in one org.\n\nFields the caller's grant excludes are omitted.",
       "properties": {
         "id": {
           "type": "string",
@@ -220,7 +220,7 @@ export const API_CATALOG: ApiCatalog = {
         },
         "email": {
           "type": "string",
-          "description": "Unique per org. Viewers' grants exclude it (PRODUCT.md §3)."
+          "description": "Unique within the org. Hidden from viewers."
         }
       },
       "required": [

@@ -24,11 +24,15 @@ export * from './enums.ts';
 export type Org = Prisma.OrgModel
 /**
  * Model Post
- * A post written by a user of one org (spec §2.3, PRODUCT.md §2).
+ * A post written by a user of one org.
+ * 
+ * See spec §2.3 and PRODUCT.md §2.
  */
 export type Post = Prisma.PostModel
 /**
  * Model User
- * A person in one org (spec §2.1).
+ * A person in one org.
+ * 
+ * See spec §2.1.
  */
 export type User = Prisma.UserModel

@@ -14,7 +14,9 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model Post
- * A post written by a user of one org (spec §2.3, PRODUCT.md §2).
+ * A post written by a user of one org.
+ * 
+ * See spec §2.3 and PRODUCT.md §2.
  */
 export type PostModel = runtime.Types.Result.DefaultSelection<Prisma.$PostPayload>
 

@@ -14,7 +14,9 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model User
- * A person in one org (spec §2.1).
+ * A person in one org.
+ * 
+ * See spec §2.1.
  */
 export type UserModel = runtime.Types.Result.DefaultSelection<Prisma.$UserPayload>
 
@@ -665,11 +667,15 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   name: "User"
   objects: {
     /**
-     * The user's org; null when the caller may not read it (spec §5.8).
+     * The user's org; null when the caller may not read it.
+     * 
+     * See spec §5.8.
      */
     org: Prisma.$OrgPayload<ExtArgs>
     /**
-     * Posts this user wrote. Post has two keys to User, so the column is named.
+     * Posts this user wrote.
+     * 
+     * Post has two keys to User, so `via` names the column.
      */
     posts: Prisma.$PostPayload<ExtArgs>[]
     /**
@@ -691,7 +697,9 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
      */
     name: string
     /**
-     * Unique per org. Viewers' grants exclude it (PRODUCT.md §3).
+     * Unique within the org. Hidden from viewers.
+     * 
+     * Viewers' grants exclude it (PRODUCT.md §3).
      */
     email: string
   }, ExtArgs["result"]["user"]>

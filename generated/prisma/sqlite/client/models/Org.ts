@@ -447,7 +447,9 @@ export type $OrgPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   objects: {
     postOrgInverse: Prisma.$PostPayload<ExtArgs>[]
     /**
-     * The org's users, one connection page per org (spec §2.2).
+     * The org's users, a page at a time.
+     * 
+     * One connection page per org (spec §2.2).
      */
     users: Prisma.$UserPayload<ExtArgs>[]
   }
