@@ -37,7 +37,7 @@ const joinParagraphs = (parts: readonly (string | undefined)[]): string | undefi
   return written.length > 0 ? written.join('\n\n') : undefined;
 };
 
-/** `{@link Target}` as `Target`, `{@link Target | text}` (or `{@link Target text}`) as `text`; other inline tags likewise. */
+/** `{@link Target}` as `Target`, `{@link Target | text}` (or `{@link Target text}`) as `text`; `{@linkcode …}` and `{@linkplain …}` likewise. */
 export function plainInlineTags(text: string): string {
   return text.replace(/\{@(?:link|linkcode|linkplain)\s+([^}|\s]+)(?:\s*\|\s*|\s+)?([^}]*)\}/g, (_match, target: string, label: string) => (label.trim() ? label.trim() : target));
 }
