@@ -86,7 +86,7 @@ describe('generate --check', () => {
 
     it('fails after an entity changes, then generate writes the code and a migration', () => {
       const entity = path.join(project, 'entities/user.entity.ts');
-      writeFileSync(entity, readFileSync(entity, 'utf8').replace('  /** The user\'s org; null', '  /** A short biography. */\n  @Column()\n  bio?: string | null;\n\n  /** The user\'s org; null'));
+      writeFileSync(entity, readFileSync(entity, 'utf8').replace('  /**\n   * The user\'s org; null', '  /** A short biography. */\n  @Column()\n  bio?: string | null;\n\n  /**\n   * The user\'s org; null'));
       const stale = cli(['generate', '--check'], { cwd: project });
       expect(stale.status).toBe(1);
       expect(stale.stderr).toContain('changed: generated/schema.graphql');
@@ -109,7 +109,7 @@ describe('generate --check', () => {
     it('refuses a breaking GraphQL change unless --allow-breaking, listing each change', () => {
       const resolver = path.join(project, 'entities/user.resolver.ts');
       const original = readFileSync(resolver, 'utf8');
-      const withoutMe = original.replace(/\n {2}\/\*\* The signed-in caller's own user[\s\S]*?\n {2}\}\n/, '\n');
+      const withoutMe = original.replace(/\n {2}\/\*\*\n {3}\* The signed-in caller's own user[\s\S]*?\n {2}\}\n/, '\n');
       expect(withoutMe).not.toContain('me(): Promise');
       writeFileSync(resolver, withoutMe.replace('  users(first?: Int, after?: string)', '  users(first: Int, after?: string)'));
       for (const args of [['generate'], ['generate', '--check']]) {
@@ -134,7 +134,7 @@ describe('generate --check', () => {
       writeFileSync(resolver, readFileSync(resolver, 'utf8').replace("  @Authorized('read', Org)\n", ''));
       const result = cli(['generate'], { cwd: project });
       expect(result.status).toBe(1);
-      expect(result.stderr).toContain("entities/org.resolver.ts:18:3 error operation-posture-missing: Query.orgs (OrgResolver.orgs) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
+      expect(result.stderr).toContain("entities/org.resolver.ts:21:3 error operation-posture-missing: Query.orgs (OrgResolver.orgs) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
       expect(result.stderr).toContain('>');
       expect(result.stderr).toContain('1 error, 0 warnings');
       expect(result.stderr).not.toMatch(/\n\s+at /);
