@@ -5,7 +5,6 @@
  * media-type version selection; each message handler behind its posture gate.
  */
 
-import type { EchoGateway } from '../entities/echo.gateway.js';
 import { authorize } from '../runtime/posture.js';
 import type { GatewayDefinition } from '../runtime/transports/gateways/index.js';
 import type { Container } from './container.js';
@@ -20,7 +19,7 @@ export function createGateways(container: Container): readonly GatewayDefinition
       version: '1',
       handlers: [
         /** ping → EchoGateway.ping (entities/echo.gateway.ts:14); public (ungated). */
-        { event: 'ping', handle: (data) => echoGateway.ping(data as Parameters<EchoGateway['ping']>[0]) },
+        { event: 'ping', handle: (data) => echoGateway.ping(data) },
         /** whoami → EchoGateway.whoami (entities/echo.gateway.ts:21); authorized: read User. */
         { event: 'whoami', handle: (_data, call) => {
           authorize(call.request, call.authentication, 'read', 'User');

@@ -28,7 +28,7 @@ export function createRelationResolvers(container: Container): IResolvers<unknow
        * `Post.reviewer` is declared but not exposed, so this hand-written field stands in for it (spec §2.1).
        * Post.reviewerName → PostResolver.reviewerName (entities/post.resolver.ts:74), computed from the parent.
        */
-      reviewerName: (parent: Parameters<PostResolver['reviewerName']>[0], _args: unknown) => postResolver.reviewerName(parent),
+      reviewerName: (parent: Parameters<PostResolver['reviewerName']>[0]) => postResolver.reviewerName(parent),
     },
     User: {
       /** User.org → the Org whose id is User.orgId (belongs_to): a primary-key batch; null when the caller may not read it. */

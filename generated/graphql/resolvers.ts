@@ -102,7 +102,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
        * Public, so it errors when no principal was seeded.
        * Query.me → UserResolver.me (entities/user.resolver.ts:47); public (ungated).
        */
-      me: async (_parent: unknown, _args: Record<string, never>, _context: GraphQLContext, _info: GraphQLResolveInfo) => {
+      me: async () => {
         const value = await userResolver.me();
         return value;
       },

@@ -45,8 +45,8 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: false,
-    handle: async (call) => {
-      const value = await apiRootV1Controller.root();
+    handle: () => {
+      const value = apiRootV1Controller.root();
       return value;
     },
   };
@@ -65,8 +65,8 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: false,
-    handle: async (call) => {
-      const value = await apiRootV2Controller.root();
+    handle: () => {
+      const value = apiRootV2Controller.root();
       return value;
     },
   };
@@ -87,8 +87,8 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: false,
-    handle: async (call) => {
-      const value = await apiRootV2Controller.meta();
+    handle: () => {
+      const value = apiRootV2Controller.meta();
       return value;
     },
   };
@@ -107,8 +107,8 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: false,
-    handle: async (call) => {
-      const value = await metaController.describe();
+    handle: () => {
+      const value = metaController.describe();
       return value;
     },
   };
@@ -129,7 +129,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     takesBody: true,
     handle: async (call) => {
       const offer = (await applyPipes(coerceInput({ ...VERSION_OFFER_INPUT, nullable: false }, call.body, 'body'), metaControllerNegotiateOfferPipes)) as Parameters<MetaController['negotiate']>[0];
-      const value = await metaController.negotiate(offer);
+      const value = metaController.negotiate(offer);
       return value;
     },
   };

@@ -160,3 +160,22 @@ export function writeDoc(writer: CodeBlockWriter, lines: readonly (string | unde
 export function quote(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 }
+
+/** One parameter of a generated function: its name, its written type, and whether the body reads it. */
+export interface EmittedParameter {
+  readonly name: string;
+  readonly type?: string;
+  readonly used: boolean;
+}
+
+/**
+ * A generated function's parameter list: parameters after the last one read are left out, and an
+ * unread one before it keeps its place as `_name` (what the linter's `argsIgnorePattern` allows).
+ */
+export function parameterList(parameters: readonly EmittedParameter[]): string {
+  const last = parameters.findLastIndex((parameter) => parameter.used);
+  return parameters
+    .slice(0, last + 1)
+    .map((parameter) => `${parameter.used ? parameter.name : `_${parameter.name}`}${parameter.type === undefined ? '' : `: ${parameter.type}`}`)
+    .join(', ');
+}

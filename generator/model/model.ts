@@ -414,6 +414,8 @@ export interface GatewayHandlerModel {
   readonly methodName: string;
   /** Whether the method takes the message's data as its parameter. */
   readonly takesData: boolean;
+  /** Whether that parameter declares a type narrower than `unknown` (the data is cast to it). */
+  readonly dataTyped: boolean;
   readonly posture: PostureModel | undefined;
   readonly postures: readonly WrittenPosture[];
   readonly span: SourceSpan;

@@ -43,12 +43,13 @@ export interface TypeShape {
 
 /**
  * What an operation returns after unwrapping `Promise`:
- * `value` (T, T | null, T[]), or `page` (`Page<T>`, a keyset page). `result` marks `Result<…>`.
+ * `value` (T, T | null, T[]), or `page` (`Page<T>`, a keyset page). `result` marks `Result<…>`;
+ * `promised` marks a declared `Promise<…>` (generated code awaits only those).
  */
 export type ReturnShape =
-  | { readonly kind: 'value'; readonly type: TypeShape; readonly result: boolean }
-  | { readonly kind: 'page'; readonly item: NamedType; readonly result: boolean }
-  | { readonly kind: 'void' };
+  | { readonly kind: 'value'; readonly type: TypeShape; readonly result: boolean; readonly promised: boolean }
+  | { readonly kind: 'page'; readonly item: NamedType; readonly result: boolean; readonly promised: boolean }
+  | { readonly kind: 'void'; readonly promised: boolean };
 
 /** An enum: a string-literal union type alias (`type PostStatus = 'draft' | 'published'`). */
 export interface EnumModel extends DocText {

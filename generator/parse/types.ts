@@ -53,18 +53,18 @@ export class TypeReader {
 
   /** An operation's return type: unwraps `Promise`, then `Result`, then `Page`. */
   readReturn(node: TypeNode | undefined): ReturnShape {
-    if (!node) return { kind: 'value', type: { named: unsupported(undefined, 'declare the return type: the generator reads it statically'), list: false, nullable: false }, result: false };
+    if (!node) return { kind: 'value', type: { named: unsupported(undefined, 'declare the return type: the generator reads it statically'), list: false, nullable: false }, result: false, promised: false };
     let current: TypeNode = node;
     const promised = this.genericArgument(current, 'Promise');
     if (promised) current = promised;
-    if (current.getKind() === SyntaxKind.VoidKeyword) return { kind: 'void' };
+    if (current.getKind() === SyntaxKind.VoidKeyword) return { kind: 'void', promised: promised !== undefined };
     const resultOf = this.runtimeGeneric(current, 'Result', 'result.ts');
     if (resultOf) current = resultOf;
     const pageOf = this.runtimeGeneric(current, 'Page', 'keyset.ts');
-    if (pageOf) return { kind: 'page', item: this.readNamed(pageOf), result: resultOf !== undefined };
+    if (pageOf) return { kind: 'page', item: this.readNamed(pageOf), result: resultOf !== undefined, promised: promised !== undefined };
     const type = this.readShape(current, false);
     // A failed Result answers null plus an error entry, so the field must be nullable.
-    return { kind: 'value', type: resultOf ? { ...type, nullable: true } : type, result: resultOf !== undefined };
+    return { kind: 'value', type: resultOf ? { ...type, nullable: true } : type, result: resultOf !== undefined, promised: promised !== undefined };
   }
 
   private stripNullable(node: TypeNode): { inner: TypeNode | undefined; nullable: boolean } {

@@ -138,7 +138,9 @@ export function resolveGateway(cls: NamedClass): GatewayModel {
     const event = stringOf(argumentAt(decorators.first('SubscribeMessage'), 0));
     if (event === undefined) return [];
     const { posture, postures } = readPostures(decorators);
-    return [{ event, methodName: method.name, takesData: method.parameters.length > 0, posture, postures, span: method.span }];
+    const data = method.parameters[0]?.type.named;
+    const dataTyped = data !== undefined && (data.kind !== 'unsupported' || (data.text !== undefined && data.text !== 'unknown'));
+    return [{ event, methodName: method.name, takesData: data !== undefined, dataTyped, posture, postures, span: method.span }];
   });
   return {
     kind: 'gateway',

@@ -49,8 +49,11 @@ export interface RouteDefinition {
   readonly reply: ReplyKind;
   /** Whether the route reads a JSON body (bodies are parsed only for these). */
   readonly takesBody: boolean;
-  /** Runs the route: gate, pipes, controller method, masking. Throws failures. */
-  readonly handle: (call: HttpCall) => Promise<unknown>;
+  /**
+   * Runs the route: gate, pipes, controller method, masking. Returns the value, or a promise of it
+   * when the method (or a pipe) is asynchronous; throws failures.
+   */
+  readonly handle: (call: HttpCall) => unknown;
 }
 
 /** The name of the header carrying the next cursor of a keyset page (spec §4.2). */

@@ -29,7 +29,6 @@ export function emitGateways(context: EmitContext): GeneratedFile {
     w.write('return [').indent(() => {
       for (const gateway of gateways) {
         const source = gateway.file;
-        const owner = imports.type(source, gateway.name);
         w.write('').inlineBlock(() => {
           w.writeLine(`name: ${quote(gateway.name)},`);
           w.writeLine(`path: ${quote(gatewayPath(gateway.path, gateway.version))},`);
@@ -38,7 +37,8 @@ export function emitGateways(context: EmitContext): GeneratedFile {
             for (const handler of gateway.handlers) {
               const posture = handler.posture;
               writeDoc(w, [`${handler.event} → ${gateway.name}.${handler.methodName} (${source}:${handler.span.line}); ${posture?.kind === 'authorized' ? `authorized: ${posture.action} ${posture.subject}` : 'public (ungated)'}.`]);
-              const call = `${providerVariable(gateway.name)}.${handler.methodName}(${handler.takesData ? `data as Parameters<${owner}['${handler.methodName}']>[0]` : ''})`;
+              const data = handler.dataTyped ? `data as Parameters<${imports.type(source, gateway.name)}['${handler.methodName}']>[0]` : 'data';
+              const call = `${providerVariable(gateway.name)}.${handler.methodName}(${handler.takesData ? data : ''})`;
               const dataName = handler.takesData ? 'data' : '_data';
               if (posture?.kind === 'authorized') {
                 const authorize = imports.value('runtime/posture.ts', 'authorize');

@@ -7,7 +7,7 @@
 import { providerVariable } from '../../model/naming.js';
 import { type EmitContext, exposedEntities, tsArgumentType } from '../context.js';
 import { argumentValue } from './resolvers.js';
-import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
+import { type GeneratedFile, parameterList, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The `graphql/relations.ts` file. */
 export function emitRelations(context: EmitContext): GeneratedFile {
@@ -44,7 +44,11 @@ export function emitRelations(context: EmitContext): GeneratedFile {
             writeDoc(w, [field.doc, `${entity.name}.${field.fieldName} → ${field.owner}.${field.methodName} (${field.file}:${field.span.line}), computed from the parent.`]);
             const argsType = field.params.length > 0 ? `{ ${field.params.map((param) => `readonly ${param.name}${param.type.nullable ? '?' : ''}: ${tsArgumentType(app, param.type, imports)}`).join('; ')} }` : 'unknown';
             const call = [`parent`, ...field.params.map((param) => argumentValue(param, `args.${param.name}`))].join(', ');
-            w.writeLine(`${field.fieldName}: (parent: Parameters<${ownerType}['${field.methodName}']>[0], ${field.params.length > 0 ? 'args' : '_args'}: ${argsType}) => ${providerVariable(field.owner)}.${field.methodName}(${call}),`);
+            const parameters = parameterList([
+              { name: 'parent', type: `Parameters<${ownerType}['${field.methodName}']>[0]`, used: true },
+              { name: 'args', type: argsType, used: field.params.length > 0 },
+            ]);
+            w.writeLine(`${field.fieldName}: (${parameters}) => ${providerVariable(field.owner)}.${field.methodName}(${call}),`);
           }
         });
         w.write(',').newLine();

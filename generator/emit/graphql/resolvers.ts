@@ -9,7 +9,7 @@ import type { OperationModel, ParamModel } from '../../model/model.js';
 import { fieldsConstant, pipesConstant, providerVariable } from '../../model/naming.js';
 import { type EmitContext, tsArgumentType } from '../context.js';
 import { writePipeConstants } from '../pipes.js';
-import { type GeneratedFile, type ImportSet, quote, TypeScriptFile, writeDoc } from '../writer.js';
+import { type GeneratedFile, type ImportSet, parameterList, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The expression passing a parameter's value to the method (absent optional → undefined). */
 export function argumentValue(param: ParamModel, value: string): string {
@@ -27,6 +27,11 @@ function postureText(operation: OperationModel): string {
   const posture = operation.posture;
   if (!posture) return 'no posture';
   return posture.kind === 'public' ? 'public (ungated)' : `authorized: ${posture.action} ${posture.subject}`;
+}
+
+/** Whether the returned value is masked with the caller's grant: an entity returned behind a gate (spec §5.5). */
+function masks(operation: OperationModel): boolean {
+  return operation.returns.kind !== 'void' && operation.returnedEntity !== undefined && operation.posture?.kind === 'authorized';
 }
 
 class ResolverWriter {
@@ -69,7 +74,7 @@ class ResolverWriter {
     if (shape.kind === 'page') out = `${out}.items`;
     if (shape.kind === 'void') return 'true';
     const entity = operation.returnedEntity;
-    if (!entity || operation.posture?.kind !== 'authorized') return out;
+    if (!entity || !masks(operation)) return out;
     const mask = this.imports.value('runtime/ability.ts', 'maskOutput');
     const fields = this.imports.value(`${this.context.outputDir}/entities.ts`, fieldsConstant(entity));
     return `${mask}(context.request, ${quote(entity)}, ${fields}, ${out})`;
@@ -92,19 +97,24 @@ class ResolverWriter {
       this.writeSubscription(operation, context, info);
       return;
     }
-    const argsName = operation.params.length > 0 ? 'args' : '_args';
+    // The gate reads the context and the selection; masking (only behind a gate) the context.
     const gated = operation.posture?.kind === 'authorized';
-    const contextName = gated ? 'context' : '_context';
-    const infoName = gated ? 'info' : '_info';
-    w.write(`${operation.fieldName}: async (_parent: unknown, ${argsName}: ${this.argsType(operation)}, ${contextName}: ${context}, ${infoName}: ${info}) => `).inlineBlock(() => {
+    const awaits = operation.returns.promised || operation.params.some((param) => param.pipes.length > 0);
+    const parameters = parameterList([
+      { name: 'parent', type: 'unknown', used: false },
+      { name: 'args', type: this.argsType(operation), used: operation.params.length > 0 },
+      { name: 'context', type: context, used: gated },
+      { name: 'info', type: info, used: gated },
+    ]);
+    w.write(`${operation.fieldName}: ${awaits ? 'async ' : ''}(${parameters}) => `).inlineBlock(() => {
       this.writeGate(operation);
       const callArgs = this.writeArguments(operation);
-      const call = `${providerVariable(operation.owner)}.${operation.methodName}(${callArgs.join(', ')})`;
+      const call = `${operation.returns.promised ? 'await ' : ''}${providerVariable(operation.owner)}.${operation.methodName}(${callArgs.join(', ')})`;
       if (operation.returns.kind === 'void') {
-        w.writeLine(`await ${call};`);
+        w.writeLine(`${call};`);
         w.writeLine('return true;');
       } else {
-        w.writeLine(`const value = await ${call};`);
+        w.writeLine(`const value = ${call};`);
         w.writeLine(`return ${this.returned(operation, 'value')};`);
       }
     });
@@ -117,7 +127,14 @@ class ResolverWriter {
     const entity = operation.eventEntity;
     const ownerType = this.imports.type(operation.file, operation.owner);
     w.write(`${operation.fieldName}: `).inlineBlock(() => {
-      w.write(`subscribe: (_parent: unknown, _args: unknown, context: ${context}, info: ${info}) => `).inlineBlock(() => {
+      const gated = posture?.kind === 'authorized';
+      const subscribeParameters = parameterList([
+        { name: 'parent', type: 'unknown', used: false },
+        { name: 'args', type: 'unknown', used: false },
+        { name: 'context', type: context, used: gated },
+        { name: 'info', type: info, used: gated },
+      ]);
+      w.write(`subscribe: (${subscribeParameters}) => `).inlineBlock(() => {
         this.writeGate(operation);
         const source = `services.eventBus.subscribe<Parameters<${ownerType}['${operation.methodName}']>[0]>(${quote(operation.topic ?? operation.fieldName)})`;
         if (entity && posture?.kind === 'authorized') {
@@ -128,7 +145,12 @@ class ResolverWriter {
         }
       });
       w.write(',').newLine();
-      w.write(`resolve: (item: Parameters<${ownerType}['${operation.methodName}']>[0], _args: unknown, context: ${context}) => `).inlineBlock(() => {
+      const resolveParameters = parameterList([
+        { name: 'item', type: `Parameters<${ownerType}['${operation.methodName}']>[0]`, used: true },
+        { name: 'args', type: 'unknown', used: false },
+        { name: 'context', type: context, used: masks(operation) },
+      ]);
+      w.write(`resolve: (${resolveParameters}) => `).inlineBlock(() => {
         w.writeLine(`const value = ${providerVariable(operation.owner)}.${operation.methodName}(item);`);
         w.writeLine(`return ${this.returned(operation, 'value')};`);
       });

@@ -11,7 +11,7 @@ import { fieldsConstant, pipesConstant, providerVariable, routeFunction } from '
 import { inputConstant, inputFieldLiteral } from '../app/entities.js';
 import type { EmitContext } from '../context.js';
 import { writePipeConstants } from '../pipes.js';
-import { type GeneratedFile, type ImportSet, quote, TypeScriptFile, writeDoc } from '../writer.js';
+import { type GeneratedFile, type ImportSet, parameterList, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
 class RouteWriter {
   constructor(
@@ -96,18 +96,21 @@ class RouteWriter {
       w.writeLine(`status: ${route.status},`);
       w.writeLine(`reply: '${route.reply}',`);
       w.writeLine(`takesBody: ${route.takesBody},`);
-      w.write('handle: async (call) => ').inlineBlock(() => {
+      // Every parameter is read from the call, and so is the principal a gate or a mask needs.
+      const readsCall = posture?.kind === 'authorized' || route.params.length > 0;
+      const awaits = route.returns.promised || route.params.some((param) => param.pipes.length > 0);
+      w.write(`handle: ${awaits ? 'async ' : ''}(${parameterList([{ name: 'call', used: readsCall }])}) => `).inlineBlock(() => {
         if (posture?.kind === 'authorized') {
           w.writeLine(`${this.imports.value('runtime/posture.ts', 'authorize')}(call.request, call.authentication, ${quote(posture.action)}, ${quote(posture.subject)});`);
         }
         const args = route.params.map((param, index) => this.writeParameter(route, param, index));
-        const call = `${providerVariable(route.owner)}.${route.methodName}(${args.join(', ')})`;
+        const call = `${route.returns.promised ? 'await ' : ''}${providerVariable(route.owner)}.${route.methodName}(${args.join(', ')})`;
         if (route.returns.kind === 'void') {
-          w.writeLine(`await ${call};`);
+          w.writeLine(`${call};`);
           w.writeLine('return undefined;');
           return;
         }
-        w.writeLine(`const value = await ${call};`);
+        w.writeLine(`const value = ${call};`);
         w.writeLine(`return ${this.returned(route)};`);
       });
       w.write(',').newLine();

@@ -39,8 +39,8 @@ export function createResolvers(container: Container, services: RuntimeServices)
         return maskOutput(context.request, 'Note', NOTE_FIELDS, value.items);
       },
       /** Query.ping → NoteResolver.ping (entities/note.resolver.ts:25); public (ungated). */
-      ping: async (_parent: unknown, args: { readonly echo?: string | null; readonly times?: number | null }, _context: GraphQLContext, _info: GraphQLResolveInfo) => {
-        const value = await noteResolver.ping(args.echo ?? null, args.times ?? undefined);
+      ping: (_parent: unknown, args: { readonly echo?: string | null; readonly times?: number | null }) => {
+        const value = noteResolver.ping(args.echo ?? null, args.times ?? undefined);
         return value;
       },
     },
