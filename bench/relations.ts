@@ -14,7 +14,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { IResolvers } from '@graphql-tools/utils';
 import { execute, parse } from 'graphql';
 import { AppAbilities } from '../entities/abilities.js';
 import { seed } from '../entities/seed.js';
@@ -68,7 +67,7 @@ async function main(): Promise<void> {
       maskOutput(context.request, 'User', USER_FIELDS, await database.user.findMany({ where: { orgId: admin.orgId }, orderBy: { id: 'asc' }, take: args.count })),
   };
   const generated = createResolvers(container, services) as Record<string, Record<string, unknown>>;
-  const batched = buildExecutableSchema(sdl, { ...generated, Query: { ...generated.Query, ...benchUsers } } as IResolvers<unknown, GraphQLContext>, ENTITIES);
+  const batched = buildExecutableSchema(sdl, { ...generated, Query: { ...generated.Query, ...benchUsers } }, ENTITIES);
   const naive = buildExecutableSchema(
     sdl,
     {
@@ -83,7 +82,7 @@ async function main(): Promise<void> {
           return toConnection({ ...page, items: maskRows(context.request, 'Post', POST_FIELDS, page.items) });
         },
       },
-    } as IResolvers<unknown, GraphQLContext>,
+    },
     ENTITIES,
   );
 

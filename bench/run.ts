@@ -76,7 +76,7 @@ async function spawnServer(name: ServerName, label: string, databaseUrl: string,
   });
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       const match = /\{"url":"([^"]+)"\}/.exec(buffer);
       if (match?.[1]) resolve(match[1]);

@@ -41,7 +41,7 @@ const BATCH = 500;
 
 /** Writes the demo data; ids are UUID v7, created in id order. Unscoped: run it as a job. */
 export async function seed(database: Database, options: SeedOptions): Promise<SeedResult> {
-  const orgs = Array.from({ length: options.orgs }, (_, index) => ({ id: uuidv7(), name: ORG_NAMES[index % ORG_NAMES.length] + (index >= ORG_NAMES.length ? ` ${Math.floor(index / ORG_NAMES.length) + 1}` : '') }));
+  const orgs = Array.from({ length: options.orgs }, (_, index) => ({ id: uuidv7(), name: `${ORG_NAMES[index % ORG_NAMES.length] ?? 'Org'}${index >= ORG_NAMES.length ? ` ${Math.floor(index / ORG_NAMES.length) + 1}` : ''}` }));
   const users: SeededUser[] = [];
   for (const org of orgs) {
     const domain = org.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');

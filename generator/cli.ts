@@ -202,7 +202,7 @@ async function loadDevHooks(root: string): Promise<DevHooks | undefined> {
       if (typeof description !== 'string' || typeof fallback !== 'number' || !Number.isInteger(fallback) || fallback < 0) throw problem(`the size \`${name}\` needs a description (string) and a default (non-negative integer)`);
     }
   }
-  return hooks as DevHooks;
+  return hooks;
 }
 
 /** The declared sizes of `hooks` at their defaults. */

@@ -101,14 +101,14 @@ export function factorCommonConditions(where: WhereCondition): WhereCondition {
   const branches = where.OR;
   if (!Array.isArray(branches) || Object.keys(where).length !== 1 || branches.length === 0 || !branches.every(isPlainCondition)) return where;
   if (branches.length === 1) return branches[0] as WhereCondition;
-  const [first] = branches as WhereCondition[];
+  const [first] = branches;
   const common: WhereCondition = {};
   for (const [key, value] of Object.entries(first ?? {})) {
     if (key === 'AND' || key === 'OR' || key === 'NOT' || !isScalar(value)) continue;
-    if ((branches as WhereCondition[]).every((branch) => Object.hasOwn(branch, key) && branch[key] === value)) common[key] = value;
+    if (branches.every((branch) => Object.hasOwn(branch, key) && branch[key] === value)) common[key] = value;
   }
   if (Object.keys(common).length === 0) return where;
-  const rest = (branches as WhereCondition[]).map((branch) => Object.fromEntries(Object.entries(branch).filter(([key]) => !Object.hasOwn(common, key))));
+  const rest = branches.map((branch) => Object.fromEntries(Object.entries(branch).filter(([key]) => !Object.hasOwn(common, key))));
   if (rest.some((branch) => Object.keys(branch).length === 0)) return common;
   return { ...common, OR: rest };
 }
@@ -170,23 +170,25 @@ export function conditionColumns(ability: AppAbility | undefined, action: string
   const key = `${action}\u0000${entityName}`;
   if (byKey.has(key)) return byKey.get(key);
   const found = new Set<string>();
-  let known = true;
   // Masking only evaluates conditions when some rule restricts fields (see maskRow).
   const rules = ability.rulesFor(action, entityName);
   if (!rules.some((rule) => rule.fields !== undefined)) {
     byKey.set(key, []);
     return [];
   }
-  const walk = (condition: unknown): void => {
-    if (Array.isArray(condition)) return condition.forEach(walk);
-    if (typeof condition !== 'object' || condition === null) return;
+  // Collects the columns a condition names; false as soon as it names something else.
+  const walk = (condition: unknown): boolean => {
+    if (Array.isArray(condition)) return condition.every(walk);
+    if (typeof condition !== 'object' || condition === null) return true;
     for (const [name, value] of Object.entries(condition)) {
-      if (name === 'AND' || name === 'OR' || name === 'NOT') walk(value);
-      else if (columns.includes(name)) found.add(name);
-      else known = false;
+      if (name === 'AND' || name === 'OR' || name === 'NOT') {
+        if (!walk(value)) return false;
+      } else if (columns.includes(name)) found.add(name);
+      else return false;
     }
+    return true;
   };
-  for (const rule of rules) walk(rule.conditions);
+  const known = rules.every((rule) => walk(rule.conditions));
   const result = known ? [...found].sort() : undefined;
   byKey.set(key, result);
   return result;
@@ -226,17 +228,21 @@ export function maskRow<T extends object>(context: RequestContext, entityName: s
   );
   const excluded = fields.filter((field) => !permitted.has(field));
   if (excluded.length === 0) return row;
-  const copy: Record<string | symbol, unknown> = { ...(row as Record<string, unknown>) };
-  for (const field of excluded) delete copy[field];
+  const copy = withoutFields(row, excluded);
   copy[MASKED_FIELDS] = new Set(excluded);
   return copy as MaskedRow<T>;
 }
 
 function hideAll<T extends object>(row: T, fields: readonly string[]): MaskedRow<T> {
-  const copy: Record<string | symbol, unknown> = { ...(row as Record<string, unknown>) };
-  for (const field of fields) delete copy[field];
+  const copy = withoutFields(row, fields);
   copy[MASKED_FIELDS] = new Set(fields);
   return copy as MaskedRow<T>;
+}
+
+/** A shallow copy of `row` without `fields`. */
+function withoutFields(row: object, fields: readonly string[]): Record<string | symbol, unknown> {
+  const hidden = new Set(fields);
+  return Object.fromEntries(Object.entries(row).filter(([key]) => !hidden.has(key)));
 }
 
 /** Masks every row of a list with {@link maskRow}. */

@@ -76,7 +76,7 @@ export type OptionTable = { readonly [key: string]: OptionSpec };
  * a `never`-typed key takes `'refused'`, an optional key takes its kind.
  */
 type OptionKinds<T> = {
-  readonly [K in keyof T]-?: [NonNullable<T[K]>] extends [never] ? 'refused' : {} extends Pick<T, K> ? Exclude<ValueKind, 'refused'> : { readonly required: ValueKind };
+  readonly [K in keyof T]-?: [NonNullable<T[K]>] extends [never] ? 'refused' : Pick<T, K> extends Required<Pick<T, K>> ? { readonly required: ValueKind } : Exclude<ValueKind, 'refused'>;
 };
 
 /**
@@ -84,7 +84,7 @@ type OptionKinds<T> = {
  * refuse a key `T` lacks and demand every key it has.
  */
 function options<T>(table: OptionKinds<T>): { readonly options: OptionTable } {
-  return { options: table as OptionTable };
+  return { options: table };
 }
 
 /** Where a decorator is written. */

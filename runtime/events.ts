@@ -128,7 +128,10 @@ class BoundedSubscription<T> implements AsyncIterableIterator<T> {
   private push(item: T): void {
     if (this.done) return;
     const waiter = this.waiting.shift();
-    if (waiter) return waiter.resolve({ value: item, done: false });
+    if (waiter) {
+      waiter.resolve({ value: item, done: false });
+      return;
+    }
     if (this.queued.length >= this.limit) {
       this.failure = new SlowConsumerError(this.topic, this.limit);
       this.queued.length = 0;

@@ -53,9 +53,9 @@ export function clampPageSize(first: number | string | null | undefined): number
   return Math.min(MAX_PAGE_SIZE, Math.max(MIN_PAGE_SIZE, Math.trunc(value)));
 }
 
-/** Whether `value` is a UUID (every key and cursor is one). */
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value);
+/** Whether `text` is a UUID (every key and cursor is one). */
+export function isUuid(text: string): boolean {
+  return UUID.test(text);
 }
 
 /**
@@ -63,7 +63,7 @@ export function isUuid(value: unknown): value is string {
  * garbage, a repeated query key) means "from the start" and returns undefined.
  */
 export function parseCursor(after: unknown): string | undefined {
-  return isUuid(after) ? after.toLowerCase() : undefined;
+  return typeof after === 'string' && isUuid(after) ? after.toLowerCase() : undefined;
 }
 
 /** Normalises page arguments into the window a query fetches (spec §8). */

@@ -23,6 +23,11 @@ interface ListeningMessage {
   readonly url: string;
 }
 
+/** Whether a worker's IPC message is its {@link ListeningMessage} (a worker may send others). */
+function isListeningMessage(message: unknown): message is ListeningMessage {
+  return typeof message === 'object' && message !== null && (message as { kind?: unknown }).kind === 'listening';
+}
+
 /** How long the primary waits before replacing a crashed worker (milliseconds). */
 const RESTART_DELAY = 1_000;
 
@@ -97,8 +102,8 @@ function runPrimary(config: AppConfig): void {
 
   const fork = (): void => {
     const worker = cluster.fork();
-    worker.on('message', (message: ListeningMessage) => {
-      if (message?.kind !== 'listening') return;
+    worker.on('message', (message: unknown) => {
+      if (!isListeningMessage(message)) return;
       started.add(worker);
       logger.info({ worker: worker.id, workerPid: worker.process.pid, url: message.url }, `worker ${worker.id} listening`);
       if (!announced && started.size === count) {
@@ -108,7 +113,8 @@ function runPrimary(config: AppConfig): void {
     });
   };
 
-  cluster.on('exit', (worker, code, signal) => {
+  // Node passes a null code for a worker killed by a signal and a null signal otherwise (its types say neither).
+  cluster.on('exit', (worker, code: number | null, signal: string | null) => {
     const hadStarted = started.delete(worker);
     if (stopping) {
       if (liveWorkers().length === 0) {

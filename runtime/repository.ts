@@ -301,7 +301,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       return ok(await this.delegate.create({ data }));
     } catch (error) {
       if (isPrismaError(error, 'P2002')) return fail('CONFLICT', `a ${this.entityName} with the same ${uniqueFields(error)} already exists`);
-      if (isPrismaError(error, 'P2003')) return fail('BAD_USER_INPUT', `a referenced row does not exist (${String(error.meta?.field_name ?? 'foreign key')})`);
+      if (isPrismaError(error, 'P2003')) return fail('BAD_USER_INPUT', `a referenced row does not exist (${typeof error.meta?.field_name === 'string' ? error.meta.field_name : 'foreign key'})`);
       throw error;
     }
   }

@@ -28,19 +28,11 @@ import { RequestLifecycle } from './http/lifecycle.js';
 import { listen } from './http/listener.js';
 import { createExpressApp, mountFallbacks, rateLimiter } from './http/pipeline.js';
 import { authenticateRequests } from './http/request-state.js';
-import type { RouteDefinition } from './http/routes.js';
 import type { VersioningOptions, VersionPolicy } from './http/versioning.js';
 import type { CanActivate, RuntimeGuards } from './guards.js';
 import { createLogger } from './logger.js';
-import type { ApiCatalog } from './openapi.js';
 import { isReachable, type SqlReader } from './sql-reader.js';
-import { apiDocs } from './transports/api-docs/index.js';
-import { type GatewayDefinition, gateways } from './transports/gateways/index.js';
-import { graphqlOverHttp } from './transports/graphql-http/index.js';
-import { graphqlWs } from './transports/graphql-ws/index.js';
-import { health } from './transports/health/index.js';
 import { buildTransports, type HealthContribution, mountTransports, registerSockets, type Transport, type TransportFactory } from './transports/index.js';
-import { restRoutes } from './transports/rest/index.js';
 import { SocketAcceptor } from './transports/sockets.js';
 
 /** Services the runtime hands to the generated container. */
@@ -207,7 +199,7 @@ async function release(resources: Resources, logger: Logger): Promise<void> {
 
 /** Closes every transport at once; a failure is logged, never thrown (the database must still close). */
 async function closeTransports(transports: readonly Transport[], logger: Logger): Promise<void> {
-  const results = await Promise.allSettled(transports.map((transport) => transport.close?.()));
+  const results = await Promise.allSettled(transports.map(async (transport) => transport.close?.()));
   results.forEach((result, index) => {
     if (result.status === 'rejected') logger.error({ err: result.reason, transport: transports[index]?.name }, 'a transport failed to close');
   });

@@ -80,7 +80,8 @@ function hostileRequests(token: string): LoadRequest[] {
 
 /** Probes `/health` every `intervalMs` until `until` settles; returns each probe's latency (NaN: failed). */
 async function probeHealth(url: string, until: Promise<unknown>, intervalMs = 20): Promise<number[]> {
-  let done = false;
+  // Set by the callback: `as boolean` keeps TypeScript from narrowing it to `false`.
+  let done = false as boolean;
   void until.finally(() => (done = true));
   const latencies: number[] = [];
   while (!done) {
@@ -126,7 +127,7 @@ export async function healthBesideBursts(url: string, token: string, bursts = 20
       return performance.now() - started;
     });
     const [latency] = await Promise.all([health, ...inFlight]);
-    latencies.push(latency as number);
+    latencies.push(latency);
   }
   return { concurrent, bursts, healthP50Ms: round(percentile([...latencies], 0.5)), healthP99Ms: round(percentile([...latencies], 0.99)), healthMaxMs: round(Math.max(...latencies)) };
 }

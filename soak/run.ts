@@ -166,7 +166,7 @@ async function startServer(databaseUrl: string, pin: readonly string[]): Promise
   // Thousands of warn lines (framing faults are client faults, logged at warn) are counted, not printed.
   const logLevels: Record<string, number> = {};
   let pending = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     const lines = (pending + chunk.toString()).split('\n');
     pending = lines.pop() ?? '';
     for (const line of lines) {
@@ -320,9 +320,10 @@ async function main(): Promise<void> {
     ok &&= loads.every((report) => report.ok);
   }
 
-  results.minutes = Math.round((Date.now() - started) / 600) / 100;
+  const minutes = Math.round((Date.now() - started) / 600) / 100;
+  results.minutes = minutes;
   writeFileSync(path.join(ROOT, 'soak/results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\n== soak ${ok ? 'passed' : 'FAILED'} in ${results.minutes} min (seed ${options.seed}); figures in soak/results.json`);
+  console.log(`\n== soak ${ok ? 'passed' : 'FAILED'} in ${minutes} min (seed ${options.seed}); figures in soak/results.json`);
   process.exitCode = ok ? 0 : 1;
 }
 

@@ -138,7 +138,7 @@ describe('authorization as a property', () => {
         }
         const rows = (list ? (body as Record<string, unknown>[]) : [body as Record<string, unknown>]).map((row) => ({ kind, row }));
         tally.rows += rows.length;
-        expect(violations(who, truth, rows), `${path}`).toEqual([]);
+        expect(violations(who, truth, rows), path).toEqual([]);
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
@@ -239,6 +239,6 @@ describe('authorization as a property', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
     for (const subscriber of subscribers) expect(received.get(subscriber.label)!.length, subscriber.label).toBe(subscriber.grounded ? (publishedByOrg.get(subscriber.orgId) ?? []).length : 0);
-    await Promise.all(clients.map((client) => client.dispose()));
+    await Promise.all(clients.map(async (client) => client.dispose()));
   }, TIMEOUT);
 });

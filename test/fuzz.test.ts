@@ -103,7 +103,7 @@ describe('fuzzed REST requests (URI versioning)', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...PATHS), fc.nat(), fc.array(fc.tuple(key, fc.oneof(value, fc.constantFrom(...ids.slice(0, 5)))), { maxLength: 6 }), fc.nat({ max: 5 }), async (template, idIndex, pairs, tokenIndex) => {
         count('rest query strings');
-        const id = idIndex % 3 === 0 ? encodeURIComponent(ids[idIndex % ids.length] ?? '') : encodeURIComponent(String(idIndex % 2 ? idIndex : 'é∂' + idIndex));
+        const id = idIndex % 3 === 0 ? encodeURIComponent(ids[idIndex % ids.length] ?? '') : encodeURIComponent(String(idIndex % 2 ? idIndex : `é∂${idIndex}`));
         const path = template.replace('{id}', id);
         const query = new URLSearchParams(pairs).toString();
         const method = template.endsWith('/publish') ? 'POST' : 'GET';

@@ -65,7 +65,7 @@ describe('the playground (APP_GRAPHQL__PLAYGROUND)', () => {
         await new Promise((resolve) => setTimeout(resolve, 600));
         await page.click('.graphiql-execute-button');
       };
-      const response = (): Promise<string> => page.evaluate("document.querySelector('.result-window .CodeMirror').CodeMirror.getValue()") as Promise<string>;
+      const response = (): Promise<string> => page.evaluate<string>("document.querySelector('.result-window .CodeMirror').CodeMirror.getValue()");
       await run('{ users { id name } }');
       // Poll with evaluate (CDP, not subject to the page's CSP); waitForFunction evals in the page, which helmet's CSP forbids.
       await expect.poll(response, { timeout: 15_000 }).toContain('Admin of Acme');

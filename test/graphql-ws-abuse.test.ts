@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { messageText } from '../runtime/transports/sockets.js';
 import { rawExchange } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -37,7 +38,7 @@ function closed(socket: WebSocket, within = 10_000): Promise<Closed> {
 }
 
 function nextMessage(socket: WebSocket): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => socket.once('message', (data) => resolve(JSON.parse(data.toString()) as Record<string, unknown>)));
+  return new Promise((resolve) => socket.once('message', (data) => resolve(JSON.parse(messageText(data)) as Record<string, unknown>)));
 }
 
 async function acknowledged(server: TestServer, token?: string): Promise<WebSocket> {
@@ -156,7 +157,7 @@ describe('a subscriber that stops reading', () => {
     const reader = await acknowledged(server, token);
     const received: string[] = [];
     reader.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as { type: string; payload?: { data?: { postPublished?: { id: string } } } };
+      const message = JSON.parse(messageText(data)) as { type: string; payload?: { data?: { postPublished?: { id: string } } } };
       if (message.type === 'next' && message.payload?.data?.postPublished) received.push(message.payload.data.postPublished.id);
     });
     subscribe(reader, 'r');
@@ -203,7 +204,7 @@ describe('operations per graphql-ws connection (APP_GRAPHQL__MAX_SUBSCRIPTIONS)'
   it('refuses an operation past the bound with SUBSCRIPTION_LIMIT, keeps the others, and takes a new one once one completes', async () => {
     const socket = await acknowledged(server, await server.token('member'));
     const messages: Record<string, unknown>[] = [];
-    socket.on('message', (data) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
+    socket.on('message', (data) => messages.push(JSON.parse(messageText(data)) as Record<string, unknown>));
     for (const id of ['1', '2', '3', '4']) socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIPTION } }));
     await expect.poll(() => messages.filter((message) => message.type === 'error')).toEqual([
       { id: '4', type: 'error', payload: [expect.objectContaining({ extensions: { code: 'SUBSCRIPTION_LIMIT', limit: 3 } })] },

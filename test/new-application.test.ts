@@ -13,6 +13,7 @@ import { GraphQLScalarType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExecutableSchema } from '../runtime/graphql/schema.js';
 import { cli, copyProject, listeningUrl, startCli } from './support/cli.js';
+import { eslintFindings } from './support/hygiene.js';
 import { ROOT } from './support/project.js';
 
 const TEMPLATE_ENTITIES = path.join(ROOT, 'templates/new-application/entities');
@@ -104,6 +105,11 @@ describe('a new application from scratch: init → generate → migrate → seed
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
   });
+
+  it("lints clean: the template's declarations with their generated code (eslint.config.js, type-aware)", () => {
+    // The repository's own lint skips templates/: their imports resolve only here, after generate.
+    expect(eslintFindings(project, ['entities', 'generated'])).toEqual([]);
+  }, 300_000);
 
   let seeded: SeededNotes;
 

@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(Object.values(servers).map((server) => server?.stop()));
+  await Promise.all(Object.values(servers).map(async (server) => server?.stop()));
 });
 
 async function fetchDocument(name: string, pathname = '/api-json'): Promise<Document> {
@@ -118,7 +118,7 @@ describe('a path two controllers serve, one per version (spec §4.4, §9.1, §9.
   /** Every value the parameter enumerates is served, answering as documented; nothing else is. */
   async function expectServedAsListed(name: string, doc: Document, pathname: string): Promise<void> {
     const parameter = versionParameter(doc, pathname, 'get');
-    const validator = new OpenApiValidator(doc as unknown as Record<string, unknown>);
+    const validator = new OpenApiValidator(doc);
     for (const value of [...(parameter?.schema.enum ?? []), name === 'media' ? 'application/json; version=3' : '3']) {
       const response = await fetch(`${servers[name]?.url}${pathname}`, { headers: { [parameter?.name ?? '']: value } });
       const listed = parameter?.schema.enum?.includes(value) ?? false;
@@ -299,12 +299,12 @@ describe('/api in a browser', () => {
       // Swagger UI renders deprecated operations (version 1) with their own class.
       const paths = '.opblock-summary-path, .opblock-summary-path__deprecated';
       await page.waitForSelector(paths);
-      const listed = async (): Promise<string[]> => page.$$eval(paths, (nodes) => nodes.map((node) => node.getAttribute('data-path') ?? node.textContent ?? ''));
+      const listed = (): Promise<string[]> => page.evaluate<string[]>(`[...document.querySelectorAll(${JSON.stringify(paths)})].map((node) => node.getAttribute('data-path') ?? node.textContent ?? '')`);
       expect(await listed()).toEqual(expect.arrayContaining(['/v1', '/v1/posts', '/v2/posts/{id}/publish', '/users']));
       await page.selectOption('#select', { label: 'v1' });
       // Runs in the page (the project's types have no DOM, hence the string).
       // Poll with evaluate (CDP, not subject to the page's CSP); waitForFunction evals in the page, which helmet's CSP forbids.
-      await expect.poll(() => page.evaluate('document.body.textContent') as Promise<string>, { timeout: 15_000 }).not.toContain('/v2/posts/{id}/publish');
+      await expect.poll(() => page.evaluate<string>('document.body.textContent'), { timeout: 15_000 }).not.toContain('/v2/posts/{id}/publish');
       await page.waitForSelector(paths);
       const v1 = await listed();
       expect(v1).toContain('/v1/posts');

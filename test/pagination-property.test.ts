@@ -92,7 +92,7 @@ describe('walking the cursors under concurrent inserts', () => {
 
   /** Every id the step reaches when nothing changes (the rows that exist now). */
   async function collect(step: Step): Promise<string[]> {
-    const { visited } = await walk(step, 100, [0], async () => undefined);
+    const { visited } = await walk(step, 100, [0], () => Promise.resolve());
     return visited;
   }
 

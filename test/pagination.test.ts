@@ -67,10 +67,10 @@ describe('REST list paging (GET /users)', () => {
   });
 
   it('drops the probe row: a page that ends exactly at the last row has no cursor', async () => {
-    const exact = await restPage('?first=40&after=' + orgUserIds[79]);
+    const exact = await restPage(`?first=40&after=${orgUserIds[79]!}`);
     expect(exact.ids).toEqual(orgUserIds.slice(80, 120));
     expect(exact.next).toBeNull();
-    const oneShort = await restPage('?first=39&after=' + orgUserIds[79]);
+    const oneShort = await restPage(`?first=39&after=${orgUserIds[79]!}`);
     expect(oneShort.ids).toHaveLength(39);
     expect(oneShort.next).toBe(orgUserIds[118]);
   });

@@ -174,7 +174,7 @@ describe('two workers behind one port (APP_HTTP__WORKERS=2)', () => {
       await eventually(() => subscribers.every((each) => each.ids.length >= published.length));
       for (const each of subscribers) expect([...each.ids].sort()).toEqual([...published].sort());
     } finally {
-      await Promise.all(subscribers.map((each) => each.client.dispose()));
+      await Promise.all(subscribers.map(async (each) => each.client.dispose()));
     }
   });
 

@@ -21,7 +21,15 @@ let database: Database;
 let reader: SqlReader;
 let seeded: Awaited<ReturnType<typeof seedDatabase>>;
 const logLines: string[] = [];
-const logger = createLogger({ level: 'info', format: 'json' }, new Writable({ write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString()), done()) }));
+const logger = createLogger(
+  { level: 'info', format: 'json' },
+  new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      logLines.push(chunk.toString());
+      done();
+    },
+  }),
+);
 
 beforeAll(async () => {
   const url = await createTestDatabase();

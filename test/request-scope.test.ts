@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { ANONYMOUS, currentContext, type RequestContext, runInContext, runUnscoped, UnscopedInRequestError } from '../runtime/context.js';
 import { createGateways } from '../generated/gateways.js';
 import { gateways } from '../runtime/transports/gateways/index.js';
+import { messageText } from '../runtime/transports/sockets.js';
 import { type InProcessServer, startInProcessServer, withTransport } from './support/server.js';
 
 describe('runUnscoped', () => {
@@ -114,7 +115,7 @@ describe('a service calling runUnscoped while serving a request', () => {
   it('answers a gateway message with an internal error', async () => {
     const socket = new WebSocket(`${server.url.replace('http', 'ws')}/v1/ws`);
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    const reply = new Promise<Record<string, unknown>>((resolve) => socket.once('message', (data) => resolve(JSON.parse(String(data)) as Record<string, unknown>)));
+    const reply = new Promise<Record<string, unknown>>((resolve) => socket.once('message', (data) => resolve(JSON.parse(messageText(data)) as Record<string, unknown>)));
     socket.send(JSON.stringify({ event: 'ping', data: 1 }));
     expect(await reply).toEqual({ event: 'ping', error: { code: 'INTERNAL_SERVER_ERROR', message: 'internal server error' } });
     socket.close();

@@ -149,7 +149,7 @@ describe(`APP_HTTP__SHUTDOWN_TIMEOUT (${testProvider()})`, () => {
     const stuck = slowCreatePost(server.url, await server.token('member'), 'Never finished');
     const outcome = stuck.response.then(
       (response) => response.status,
-      (error: Error) => error.message,
+      (error: unknown) => (error as Error).message,
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
     const signalled = Date.now();

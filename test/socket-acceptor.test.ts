@@ -15,7 +15,7 @@ import { TokenVerifier } from '../runtime/auth.js';
 import { gatewayTransport, type GatewayDefinition, MAX_IN_FLIGHT } from '../runtime/transports/gateways/index.js';
 import { createLogger } from '../runtime/logger.js';
 import { fail, unwrap } from '../runtime/result.js';
-import { CLIENT_FAULT_MESSAGE, closeSocket, SocketAcceptor, type SocketTransport } from '../runtime/transports/sockets.js';
+import { CLIENT_FAULT_MESSAGE, closeSocket, messageText, SocketAcceptor, type SocketTransport } from '../runtime/transports/sockets.js';
 import { TEST_SECRET } from './support/project.js';
 import { rawBody, rawExchange, rawWebSocket, upgradeRequest } from './support/raw-http.js';
 import { closeCodeIn, encodeFrame } from './support/ws-frames.js';
@@ -32,7 +32,15 @@ let http: Server;
 /** Starts a bare HTTP server whose upgrades go to a fresh acceptor. */
 async function start(options: { keepAlive?: number } = {}): Promise<Harness> {
   const logs: Record<string, unknown>[] = [];
-  const logger = createLogger({ level: 'debug', format: 'json' }, new Writable({ write: (chunk: Buffer, _encoding, done) => (logs.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+  const logger = createLogger(
+    { level: 'debug', format: 'json' },
+    new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        logs.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    }),
+  );
   const acceptor = new SocketAcceptor({ logger, maxPayload: 1024, ...options });
   http = createServer((_request, response) => response.end('ok'));
   http.on('upgrade', (request, socket, head) => acceptor.accept(request, socket, head));
@@ -52,13 +60,13 @@ function open(path: string, options: WebSocket.ClientOptions = {}): Promise<WebS
 const closed = (client: WebSocket): Promise<{ code: number; reason: string }> =>
   new Promise((resolve) => client.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
 
-const next = (client: WebSocket): Promise<unknown> => new Promise((resolve) => client.once('message', (data) => resolve(JSON.parse(data.toString()))));
+const next = (client: WebSocket): Promise<unknown> => new Promise((resolve) => client.once('message', (data) => resolve(JSON.parse(messageText(data)))));
 
 /** A transport written with no care for faults at all: it echoes, and listens for nothing else. */
 const echo: SocketTransport = {
   name: 'echo',
   paths: ['/echo'],
-  connect: (client) => client.on('message', (data) => client.send(data.toString())),
+  connect: (client) => client.on('message', (data) => client.send(messageText(data))),
 };
 
 beforeEach(async () => {
@@ -81,7 +89,7 @@ describe('a transport that only registers', () => {
       const raw = await rawWebSocket(harness.url, '/echo');
       raw.socket.write(bytes);
       expect(closeCodeIn(await raw.closed)).toBe(code);
-      const reply = new Promise((resolve) => other.once('message', (data) => resolve(data.toString())));
+      const reply = new Promise((resolve) => other.once('message', (data) => resolve(messageText(data))));
       other.send(`still there after ${code}`);
       expect(await reply).toBe(`still there after ${code}`);
     }
@@ -218,7 +226,7 @@ describe('a gateway', () => {
   it(`runs at most ${MAX_IN_FLIGHT} handlers of one socket at once, and answers every message of a flood`, async () => {
     const client = await open('/v1/test');
     const replies: unknown[] = [];
-    client.on('message', (data) => replies.push(JSON.parse(data.toString())));
+    client.on('message', (data) => replies.push(JSON.parse(messageText(data))));
     const flood = 200;
     for (let index = 0; index < flood; index++) client.send(JSON.stringify({ event: 'held', data: index }));
     // Let handlers finish a few at a time, as a slow database would.

@@ -40,7 +40,7 @@ describe('APP_HTTP__WORKERS on SQLite', () => {
     const started = startTestServer({ env: { APP_HTTP__WORKERS: '2' } });
     const failure = await started.then(
       () => undefined,
-      (error: Error) => error.message,
+      (error: unknown) => (error as Error).message,
     );
     expect(failure).toContain('server exited with 1');
     expect(failure).toContain('APP_HTTP__WORKERS: 2 workers need PostgreSQL (APP_DATABASE__URL=postgres://…)');

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.dispose()));
+  await Promise.all(clients.splice(0).map(async (client) => client.dispose()));
 });
 
 afterAll(async () => {
@@ -55,7 +55,7 @@ function listen(subscriber: Client, query: string): { items: unknown[]; errors: 
     next: (value) => (value.errors ? errors.push(...value.errors) : items.push(value.data)),
     error: (error) => {
       // A refusal before the subscription starts arrives as the protocol's array of errors.
-      errors.push(...(Array.isArray(error) ? error : [error]));
+      errors.push(...(Array.isArray(error) ? (error as unknown[]) : [error]));
       markDone();
     },
     complete: () => markDone(),

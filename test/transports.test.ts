@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import type { Container } from '../generated/container.js';
 import type { RequestContext } from '../runtime/context.js';
 import { defineTransport, type TransportFactory } from '../runtime/transports/index.js';
+import { messageText } from '../runtime/transports/sockets.js';
 import { type InProcessServer, startInProcessServer } from './support/server.js';
 
 const UNSCOPED: RequestContext = { principal: undefined, ability: undefined, unscoped: true };
@@ -29,7 +30,7 @@ const extra: TransportFactory<Container> = defineTransport('extra', ({ container
     paths: ['/meta'],
     mount: (app) => app.get('/meta', (_request, response) => void response.json({ served: 'extra' })),
   },
-  sockets: [{ name: 'extra-ws', paths: ['/extra-ws'], connect: (client) => client.on('message', (data) => client.send(String(data))) }],
+  sockets: [{ name: 'extra-ws', paths: ['/extra-ws'], connect: (client) => client.on('message', (data) => client.send(messageText(data))) }],
   health: [{ name: 'extra', check: () => Promise.resolve(healthy) }],
   close: async () => {
     closing.push('close');
@@ -73,7 +74,7 @@ describe('a transport added beside the defaults', () => {
       client.once('open', resolve);
       client.once('error', reject);
     });
-    const echoed = new Promise((resolve) => client.once('message', (data) => resolve(String(data))));
+    const echoed = new Promise((resolve) => client.once('message', (data) => resolve(messageText(data))));
     client.send('hello');
     expect(await echoed).toBe('hello');
     client.close();

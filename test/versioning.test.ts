@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ConfigError } from '../runtime/config.js';
+import { messageText } from '../runtime/transports/sockets.js';
 import { type InProcessServer, startInProcessServer } from './support/server.js';
 
 type Strategy = 'uri' | 'header' | 'media_type';
@@ -26,7 +27,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(Object.values(servers).map((server) => server?.stop()));
+  await Promise.all(Object.values(servers).map(async (server) => server?.stop()));
 });
 
 function server(name: string): InProcessServer {
@@ -47,7 +48,7 @@ async function call(name: string, strategy: Strategy, method: string, path: stri
   return fetch(`${server(name).url}${url}`, { method, headers });
 }
 
-const draftOf = async (name: string): Promise<string> => {
+const draftOf = (name: string): string => {
   const admin = server(name).seeded.users.find((user) => user.role === 'admin');
   return server(name).seeded.posts.find((post) => post.authorId === admin?.id && post.status === 'draft')?.id ?? '';
 };
@@ -57,7 +58,7 @@ describe.each(['uri', 'header', 'media_type'] as const)('%s versioning (spec §9
 
   beforeAll(async () => {
     admin = await server(strategy).token('admin');
-    draft = await draftOf(strategy);
+    draft = draftOf(strategy);
   });
 
   it('serves each declared version of a versioned route', async () => {
@@ -290,7 +291,7 @@ describe('a versioned WebSocket gateway (spec §4.4, §9.5)', () => {
     });
     const replies: unknown[] = [];
     for (const message of messages) {
-      const reply = new Promise((resolve) => socket.once('message', (data) => resolve(JSON.parse(data.toString()))));
+      const reply = new Promise((resolve) => socket.once('message', (data) => resolve(JSON.parse(messageText(data)))));
       socket.send(JSON.stringify(message));
       replies.push(await reply);
     }

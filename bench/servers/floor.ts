@@ -153,7 +153,7 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
         return { status: 200, body: { data: { users: users.map((user) => ({ id: user.id, name: user.name })) } } };
       }
       case DOCUMENTS.user: {
-        const id = String(body.variables?.id ?? '');
+        const id = typeof body.variables?.id === 'string' ? body.variables.id : '';
         const user = UUID.test(id) ? (userById.get(id, principal.orgId) as { id: string; name: string; email: string } | undefined) : undefined;
         count();
         return { status: 200, body: { data: { user: user ? { id: user.id, name: user.name, email: user.email } : null } } };
@@ -181,7 +181,10 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
   const server = createServer((request, response) => {
     void (async () => {
       const principal = await authenticate(request);
-      if (!principal) return send(response, 401, { code: 'UNAUTHENTICATED' });
+      if (!principal) {
+        send(response, 401, { code: 'UNAUTHENTICATED' });
+        return;
+      }
       const url = new URL(request.url ?? '/', 'http://floor');
       if (request.method === 'GET' && (url.pathname === '/v2/posts' || url.pathname === '/users')) {
         const first = pageSize(url.searchParams.getAll('first').length === 1 ? url.searchParams.get('first') : undefined);
@@ -194,13 +197,15 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
         count();
         const items = rows.slice(0, first);
         const more = rows.length > first;
-        return send(response, 200, items, more ? { 'x-next-cursor': String(items.at(-1)?.id) } : {});
+        send(response, 200, items, more ? { 'x-next-cursor': String(items.at(-1)?.id) } : {});
+        return;
       }
       if (request.method === 'POST' && url.pathname === '/graphql') {
         const answer = graphql(principal, JSON.parse(await readBody(request)) as { query?: string; variables?: Record<string, unknown> });
-        return send(response, answer.status, answer.body);
+        send(response, answer.status, answer.body);
+        return;
       }
-      return send(response, 404, { code: 'NOT_FOUND' });
+      send(response, 404, { code: 'NOT_FOUND' });
     })().catch((error: unknown) => send(response, 500, { message: String(error) }));
   });
   await new Promise<void>((resolve) => server.listen(options.port, '127.0.0.1', resolve));

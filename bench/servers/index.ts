@@ -20,10 +20,15 @@ export const SERVERS = {
 /** A server's name. */
 export type ServerName = keyof typeof SERVERS;
 
+/** Whether `name` names a server of {@link SERVERS}. */
+function isServerName(name: string): name is ServerName {
+  return Object.hasOwn(SERVERS, name);
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const name = process.argv[2] as ServerName;
+  const name = process.argv[2] ?? '';
+  if (!isServerName(name)) throw new Error(`unknown server ${name}; one of ${Object.keys(SERVERS).join(', ')}`);
   const start = SERVERS[name];
-  if (!start) throw new Error(`unknown server ${name}; one of ${Object.keys(SERVERS).join(', ')}`);
   const server = await start({ databaseUrl: process.env.BENCH_DATABASE_URL ?? '', port: 0, secret: process.env.BENCH_SECRET ?? '' });
   process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
   process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));

@@ -63,7 +63,7 @@ export class ReferenceResolver {
     const symbol = identifier.getSymbol();
     const target = symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol;
     const declaration = target?.getDeclarations()[0];
-    if (declaration && target) {
+    if (declaration) {
       const file = declaration.getSourceFile().getFilePath();
       return { ref: { file: relativeFile(this.layout, file), exportName: target.getName() }, declaration };
     }

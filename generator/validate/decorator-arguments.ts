@@ -58,7 +58,7 @@ function shallowMatch(value: DeclaredValue, kind: ValueKind): boolean {
 
 /** The kind of an option, and whether the key is required. */
 function optionKind(spec: OptionTable[string]): { kind: ValueKind; required: boolean } {
-  return typeof spec === 'object' && 'required' in spec ? { kind: spec.required, required: true } : { kind: spec as ValueKind, required: false };
+  return typeof spec === 'object' && 'required' in spec ? { kind: spec.required, required: true } : { kind: spec, required: false };
 }
 
 /** The keys an options table accepts and suggests (`refused` keys are reported by dedicated rules). */

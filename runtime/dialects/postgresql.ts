@@ -13,8 +13,6 @@ import type { Dialect, EventTransportOptions, ReaderOptions, StartedEventTranspo
 /** PostgreSQL's limit on bound parameters per statement (the protocol counts them in 16 bits). */
 const MAX_BIND_PARAMETERS = 65_535;
 
-/** `timestamp without time zone` (what Prisma's `DateTime` maps to) holds UTC: read it as UTC. */
-const TIMESTAMP_OID = 1114;
 
 /** The reader error of a pg failure: its SQLSTATE, its socket code, or a lost connection. */
 function postgresReadError(error: unknown): SqlReadError {
@@ -79,10 +77,11 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
   },
   async createReader(url: string, options: ReaderOptions = {}): Promise<SqlReader> {
     const { default: postgres } = await import('pg');
-    const types = {
-      getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-        oid === TIMESTAMP_OID && format !== 'binary' ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`) : postgres.types.getTypeParser(oid, format as 'text'),
-    } as pg.CustomTypesConfig;
+    // `timestamp without time zone` (what Prisma's `DateTime` maps to) holds UTC: read it as UTC.
+    const types: pg.CustomTypesConfig = {
+      getTypeParser: (oid, format): unknown =>
+        oid === postgres.types.builtins.TIMESTAMP && format !== 'binary' ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`) : postgres.types.getTypeParser(oid, format),
+    };
     return new PostgresReader(new postgres.Pool({ connectionString: url, max: 5, types }), options.onQuery);
   },
   async createEventTransport(options: EventTransportOptions): Promise<StartedEventTransport> {

@@ -36,10 +36,14 @@ export const GRAPHQL_ERROR_CODES = [
 /** One of {@link GRAPHQL_ERROR_CODES}. */
 export type GraphQLErrorCode = (typeof GRAPHQL_ERROR_CODES)[number];
 
+/** The `extensions.code` of `error`, if any: graphql-jit builds some errors without `extensions`, whatever its type says. */
+function codeOf(error: GraphQLError): unknown {
+  return (error.extensions as GraphQLError['extensions'] | undefined)?.code;
+}
+
 /** Returns `error` with `extensions.code` set to `code` (unless it already has one). */
 export function withCode(error: GraphQLError, code: GraphQLErrorCode, extra: Record<string, unknown> = {}): GraphQLError {
-  // graphql-jit builds some errors without `extensions`.
-  if (error.extensions?.code !== undefined) return error;
+  if (codeOf(error) !== undefined) return error;
   return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
@@ -66,7 +70,7 @@ export function createErrorFormatter(logger: Logger): (error: GraphQLError | Err
     }
     const original = error.originalError;
     if (!original || original instanceof GraphQLError) {
-      return error.extensions?.code === undefined ? withCode(error, 'GRAPHQL_VALIDATION_FAILED') : error;
+      return codeOf(error) === undefined ? withCode(error, 'GRAPHQL_VALIDATION_FAILED') : error;
     }
     const classified = classifyError(original);
     if (classified.kind === 'failure') {

@@ -25,7 +25,8 @@ const cache = new WeakMap<readonly FieldNode[], readonly string[] | undefined>()
 export function selectedColumns(info: GraphQLResolveInfo, entity: EntityDescriptor, connection: boolean): readonly string[] | undefined {
   if (cache.has(info.fieldNodes)) return cache.get(info.fieldNodes);
   const needed = new Set<string>(['id']);
-  let all = false;
+  // Set inside the visitor's callbacks: `as boolean` keeps TypeScript from narrowing it to `false`.
+  let all = false as boolean;
   const visitEntity = (selectionSet: SelectionSetNode | undefined, visited: Set<string>): void => {
     forEachField(info, selectionSet, visited, (field) => {
       const name = field.name.value;

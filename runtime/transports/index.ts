@@ -133,7 +133,7 @@ export async function buildTransports<Container>(factories: readonly TransportFa
   try {
     for (const factory of factories) built.push(await factory(context));
   } catch (error) {
-    await Promise.allSettled(built.map((transport) => transport.close?.()));
+    await Promise.allSettled(built.map(async (transport) => transport.close?.()));
     throw error;
   }
   return built;

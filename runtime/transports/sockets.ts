@@ -97,6 +97,15 @@ export const FAULT_CLOSE_CODES: Readonly<Record<string, number>> = {
 /** The log message of a client's framing fault (tests and dashboards look for it). */
 export const CLIENT_FAULT_MESSAGE = 'closed a WebSocket client that broke the framing rules';
 
+/**
+ * A received message as text. `ws` hands a Buffer unless the socket's `binaryType` asks for an
+ * ArrayBuffer or the list of fragments; all three are read the same way.
+ */
+export function messageText(raw: WebSocket.RawData): string {
+  if (Array.isArray(raw)) return Buffer.concat(raw).toString();
+  return (Buffer.isBuffer(raw) ? raw : Buffer.from(raw)).toString();
+}
+
 /** The longest close reason RFC 6455 §5.5 allows (a control frame carries at most 125 bytes, 2 of them the code). */
 const MAX_CLOSE_REASON = 123;
 
@@ -170,7 +179,7 @@ export class SocketAcceptor {
     });
     // With noServer, ws emits nothing here today; a listener keeps a future 'error' from ending the process.
     server.on('error', (error: Error) => this.logger.error({ err: error, transport: transport.name }, 'WebSocket server error'));
-    const route: Route = { transport: transport as SocketTransport, server };
+    const route: Route = { transport, server };
     for (const path of transport.paths) {
       this.routes.set(path, route);
       this.logger.info({ socket: path, transport: transport.name, protocols }, `accepting WebSockets on ${path} (${transport.name})`);

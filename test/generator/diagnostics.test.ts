@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { colorEnabled } from '../../generator/diagnostics/color.js';
 import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js';
@@ -84,7 +85,7 @@ describe('colour', () => {
     const plain = formatReport(diagnostics, read, { color: false });
     expect(coloured).toContain(ESCAPE);
     expect(plain).not.toContain(ESCAPE);
-    expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(plain);
+    expect(stripVTControlCharacters(coloured)).toBe(plain);
     expect(plain.startsWith(`${formatHeadline(diagnostics[0] as Diagnostic)}\n`)).toBe(true);
     expect(plain.endsWith('\n\n1 error, 0 warnings')).toBe(true);
   });

@@ -109,7 +109,7 @@ export function listeningUrl(stdout: string): string | undefined {
 /** A copy of this project in a temporary folder (node_modules linked), to edit freely. */
 export function copyProject(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rs-project-'));
-  for (const name of ['entities', 'generated', 'generator', 'runtime', 'templates', 'package.json', 'tsconfig.json']) {
+  for (const name of ['entities', 'generated', 'generator', 'runtime', 'templates', 'package.json', 'tsconfig.json', 'eslint.config.js']) {
     cpSync(path.join(ROOT, name), path.join(dir, name), { recursive: true });
   }
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));

@@ -13,6 +13,6 @@ export async function setup(): Promise<void> {
   process.env.TEST_POSTGRES_URL = cluster.url;
 }
 
-export async function teardown(): Promise<void> {
+export function teardown(): void {
   cluster?.stop();
 }

@@ -186,7 +186,15 @@ export async function startInProcessServer(
   await options.prepare?.(databaseUrl, seeded);
   const logs: Record<string, unknown>[] = [];
   const statements: string[] = [];
-  const logger = createLogger({ level: options.env?.APP_LOG__LEVEL ?? 'info', format: 'json' }, new Writable({ write: (chunk: Buffer, _encoding, done) => (logs.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
+  const logger = createLogger(
+    { level: options.env?.APP_LOG__LEVEL ?? 'info', format: 'json' },
+    new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        logs.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    }),
+  );
   const definition = options.adjust ? options.adjust(application) : application;
   const server = await startServer(definition, {
     env: { APP_DATABASE__URL: databaseUrl, APP_HTTP__PORT: '0', APP_HTTP__HOST: '127.0.0.1', APP_AUTH__SECRET: TEST_SECRET, ...options.env },

@@ -5,6 +5,7 @@
  * here without any test naming its path; only its probe has to be written once.
  */
 import WebSocket from 'ws';
+import { messageText } from '../../runtime/transports/sockets.js';
 import type { TestServer } from './server.js';
 
 /** One socket path, as the server logged it at boot. */
@@ -34,7 +35,7 @@ function exchange(socket: WebSocket, message: object): Promise<Record<string, un
     const timer = setTimeout(() => reject(new Error(`no answer to ${JSON.stringify(message)}`)), 5_000);
     socket.once('message', (data) => {
       clearTimeout(timer);
-      resolve(JSON.parse(data.toString()) as Record<string, unknown>);
+      resolve(JSON.parse(messageText(data)) as Record<string, unknown>);
     });
     socket.send(JSON.stringify(message));
   });

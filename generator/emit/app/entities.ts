@@ -79,7 +79,6 @@ export function emitEntities(context: EmitContext): GeneratedFile {
   writeDoc(w, ['{@link ENTITIES} by name.']);
   w.writeLine(`export const ENTITY_BY_NAME: ReadonlyMap<string, ${descriptor}> = new Map(ENTITIES.map((entity) => [entity.name, entity]));`);
 
-  const inputType = imports.type('runtime/inputs.ts', 'InputFieldType');
   // Inputs in dependency order: an input used by another is declared first.
   const ordered: string[] = [];
   const seen = new Set<string>();
@@ -95,7 +94,7 @@ export function emitEntities(context: EmitContext): GeneratedFile {
     if (!input) continue;
     w.blankLine();
     writeDoc(w, [`Structure of input ${input.name} (${input.span.file}).`]);
-    w.write(`export const ${inputConstant(input.name)}: ${inputType} & { readonly type: { readonly kind: 'input' } } = {`).indent(() => {
+    w.write(`export const ${inputConstant(input.name)}: ${imports.type('runtime/inputs.ts', 'InputFieldType')} & { readonly type: { readonly kind: 'input' } } = {`).indent(() => {
       w.write('type: {').indent(() => {
         w.writeLine("kind: 'input',");
         w.write('fields: {').indent(() => {

@@ -50,17 +50,17 @@ class RouteWriter {
 
   /** Reads one parameter (into a local when it is piped or coerced); returns the expression passed to the method. */
   private writeParameter(route: RouteModel, param: ParamModel, index: number): string {
-    const paramType = `Parameters<${this.imports.type(route.file, route.owner)}['${route.methodName}']>[${index}]`;
+    const paramType = (): string => `Parameters<${this.imports.type(route.file, route.owner)}['${route.methodName}']>[${index}]`;
     const raw = this.rawValue(param);
     // The page size and cursor are already what the method takes; a text path segment too, unless piped.
     if (param.binding === 'pageSize' || param.binding === 'cursor') return raw;
     if (param.pipes.length > 0) {
       const apply = this.imports.value('runtime/pipes.ts', 'applyPipes');
-      this.w.writeLine(`const ${param.name} = (await ${apply}(${raw}, ${pipesConstant(route.owner, route.methodName, param.name)})) as ${paramType};`);
+      this.w.writeLine(`const ${param.name} = (await ${apply}(${raw}, ${pipesConstant(route.owner, route.methodName, param.name)})) as ${paramType()};`);
       return param.name;
     }
     if (param.binding === 'pathText') return raw;
-    this.w.writeLine(`const ${param.name} = ${raw} as ${paramType};`);
+    this.w.writeLine(`const ${param.name} = ${raw} as ${paramType()};`);
     return param.name;
   }
 

@@ -15,7 +15,7 @@ const list = (names: readonly string[]): string => {
   const marked = names.map((name) => `@${name}`);
   return marked.length < 2 ? marked.join('') : `${marked.slice(0, -1).join(', ')} or ${marked[marked.length - 1]}`;
 };
-const overlaps = (written: readonly string[], wanted: readonly string[]): boolean => written.some((name) => (wanted as readonly string[]).includes(name));
+const overlaps = (written: readonly string[], wanted: readonly string[]): boolean => written.some((name) => wanted.includes(name));
 
 export const decoratorMisplaced: Rule = (app, report) => {
   for (const use of app.decorators) {

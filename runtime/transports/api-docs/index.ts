@@ -39,7 +39,7 @@ export function mountApiDocs(app: Express, catalog: ApiCatalog, options: Documen
     response.type('application/json').send(main);
   });
   app.get('/api-json/:version', (request, response) => {
-    const version = /^v(.+)$/.exec(request.params.version ?? '')?.[1];
+    const version = /^v(.+)$/.exec(request.params.version)?.[1];
     const document = version === undefined ? undefined : documents.get(version);
     if (!document) {
       sendProblem(response, problem(404, 'NOT_FOUND', `no OpenAPI document at ${request.path}: request /api-json/v<version>`, { versions }));

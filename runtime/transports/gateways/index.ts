@@ -16,7 +16,7 @@ import type { Authentication, TokenVerifier } from '../../auth.js';
 import { type RequestContext, runInContext } from '../../context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../errors.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
-import type { SocketTransport } from '../sockets.js';
+import { messageText, type SocketTransport } from '../sockets.js';
 
 /** What a gateway handler runs with. */
 export interface GatewayCall {
@@ -102,7 +102,7 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
   const answer = async (client: WebSocket, handler: GatewayHandler, data: unknown, call: GatewayCall): Promise<void> => {
     let reply: GatewayReply;
     try {
-      reply = { event: handler.event, data: await runInContext(call.request, async () => handler.handle(data, call)) };
+      reply = { event: handler.event, data: await runInContext(call.request, () => handler.handle(data, call)) };
     } catch (error) {
       reply = { event: handler.event, error: describe(error) };
     }
@@ -127,7 +127,7 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
         let event: string;
         let data: unknown;
         try {
-          const message = JSON.parse(raw.toString()) as { event?: unknown; data?: unknown } | null;
+          const message = JSON.parse(messageText(raw)) as { event?: unknown; data?: unknown } | null;
           if (typeof message?.event !== 'string') throw new Error('no event');
           event = message.event;
           data = message.data;
@@ -143,7 +143,11 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
         inFlight += 1;
         void answer(client, handler, data, call).finally(() => {
           inFlight -= 1;
-          while (inFlight < MAX_IN_FLIGHT && waiting.length > 0) handle(waiting.shift()!);
+          while (inFlight < MAX_IN_FLIGHT) {
+            const next = waiting.shift();
+            if (next === undefined) break;
+            handle(next);
+          }
           if (waiting.length === 0 && client.isPaused) client.resume();
         });
       };

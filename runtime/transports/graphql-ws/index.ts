@@ -26,7 +26,7 @@ import { createErrorFormatter } from '../../graphql/errors.js';
 import { executeWithCodes } from '../../graphql/execution.js';
 import type { OperationPreparer } from '../../graphql/prepare.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
-import { closeSocket, type SocketTransport } from '../sockets.js';
+import { closeSocket, messageText, type SocketTransport } from '../sockets.js';
 
 /** Options of {@link SubscriptionServer}. */
 export interface SubscriptionServerOptions {
@@ -76,7 +76,7 @@ function inContext<T>(source: AsyncIterableIterator<T> | AsyncGenerator<T>, requ
         throw error;
       }
     },
-    return: async (value?: unknown) => (source.return ? source.return(value as never) : { done: true, value: undefined }),
+    return: async (value?: unknown) => (source.return ? source.return(value) : { done: true, value: undefined }),
     [Symbol.asyncIterator]: () => iterator,
   };
   return iterator;
@@ -124,7 +124,7 @@ export class SubscriptionServer {
           }
           const prepared = await options.preparer.prepare(payload, context.extra.authentication ?? { kind: 'anonymous' }, 'graphql-ws');
           if (prepared.kind === 'refused') return prepared.errors;
-          this.sockets.set(prepared.args.contextValue as object, context.extra.socket);
+          this.sockets.set(prepared.args.contextValue, context.extra.socket);
           return prepared.args;
         },
         onNext: (_context, _id, _payload, args, result) => {
@@ -161,7 +161,7 @@ export class SubscriptionServer {
         close: (code, reason) => closeSocket(client, code ?? 1000, reason),
         onMessage: (handle) =>
           client.on('message', (data) => {
-            handle(String(data)).catch((error: unknown) => {
+            handle(messageText(data)).catch((error: unknown) => {
               this.logger.error({ err: error }, 'graphql-ws failed to handle a message');
               closeSocket(client, 4500, 'internal server error');
             });

@@ -7,6 +7,7 @@
  * logs one line per mounted route (controller, method, address, handler, and the version as its
  * own field under header / media-type versioning; spec §9.1).
  */
+import { promisify } from 'node:util';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { ConfigError, type AppConfig } from '../../config.js';
@@ -36,15 +37,14 @@ export function restRoutes<Container>(createRoutes: (container: Container) => re
 /** Mounts the version router's middleware and logs every mounted route. */
 function mountRoutes(app: Express, config: AppConfig, router: VersionRouter, versioning: VersioningOptions, logger: Logger): void {
   const json = express.json({ limit: config.http.bodyLimit });
-  const parseBody = (request: Request, response: Response): Promise<void> =>
-    new Promise((resolve, reject) => json(request, response, (error?: unknown) => (error ? reject(error) : resolve())));
+  const parseBody: (request: Request, response: Response) => Promise<void> = promisify(json);
   app.use(
     versionedRoutes(router, versioning, {
       run: async (route, request, response, params) => {
         const state = stateOf(response);
         try {
           if (route.takesBody) await parseBody(request, response);
-          const value = await route.handle({ params, query: request.query as Record<string, unknown>, body: request.body, request: state.request, authentication: state.authentication });
+          const value = await route.handle({ params, query: request.query, body: request.body, request: state.request, authentication: state.authentication });
           sendReply(request, response, route, value);
         } catch (error) {
           const status = (error as { status?: unknown }).status;

@@ -18,7 +18,7 @@ export default defineDevHooks({
     onProgress(notes.length, notes.length);
     return { notes };
   },
-  principals: async () => [DEVELOPER],
+  principals: () => Promise.resolve([DEVELOPER]),
   examples: ({ url, tokens }) =>
     tokens.flatMap(({ variable }) => [
       `curl -s "${url}/notes?first=5" -H "Authorization: Bearer $${variable}"`,
