@@ -18,14 +18,14 @@ import { applyMigrations } from '../runtime/migrations.js';
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 /** A principal of the seeded data. */
-export interface BenchUser {
+interface BenchUser {
   readonly id: string;
   readonly orgId: string;
   readonly role: 'admin' | 'member' | 'viewer';
 }
 
 /** One seeded database. */
-export interface BenchDatabase {
+interface BenchDatabase {
   readonly url: string;
   readonly file: string;
   readonly member: BenchUser;

@@ -46,19 +46,6 @@ export const ENTITIES: readonly EntityDescriptor[] = [
 /** {@link ENTITIES} by name. */
 export const ENTITY_BY_NAME: ReadonlyMap<string, EntityDescriptor> = new Map(ENTITIES.map((entity) => [entity.name, entity]));
 
-/** Structure of input ApiDescription (entities/meta.controller.ts). */
-export const API_DESCRIPTION_INPUT: InputFieldType & { readonly type: { readonly kind: 'input' } } = {
-  type: {
-    kind: 'input',
-    fields: {
-      name: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: false },
-      version: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
-    },
-  },
-  list: false,
-  nullable: false,
-};
-
 /** Structure of input CreatePost (entities/post.dto.ts). */
 export const CREATE_POST_INPUT: InputFieldType & { readonly type: { readonly kind: 'input' } } = {
   type: {

@@ -26,7 +26,7 @@ import { resolveApp } from './resolve/index.js';
 import { validate } from './validate/index.js';
 
 /** A change of the GraphQL schema against the committed SDL (graphql-js `findBreakingChanges`). */
-export interface SchemaChange {
+interface SchemaChange {
   readonly type: string;
   readonly description: string;
 }
@@ -35,7 +35,7 @@ export interface SchemaChange {
  * Breaking and dangerous changes from the committed SDL `previous` to `next` (spec §9.5: the
  * schema is unversioned, so fields evolve and old ones are deprecated instead of removed).
  */
-export function compareSchemas(previous: string | undefined, next: string): { breaking: SchemaChange[]; dangerous: SchemaChange[] } {
+function compareSchemas(previous: string | undefined, next: string): { breaking: SchemaChange[]; dangerous: SchemaChange[] } {
   if (previous === undefined || previous === next) return { breaking: [], dangerous: [] };
   const before = buildSchema(previous);
   const after = buildSchema(next);
@@ -76,7 +76,7 @@ export interface GenerateResult {
 }
 
 /** A problem with the output folder itself (not with declarations). */
-export class OutputFolderError extends Error {
+class OutputFolderError extends Error {
   override readonly name = 'OutputFolderError';
 }
 

@@ -10,7 +10,6 @@ import { type Ability, AbilityBuilder, subject as tagSubject } from '@casl/abili
 import { permittedFieldsOf } from '@casl/ability/extra';
 import { accessibleBy, createPrismaAbility } from '@casl/prisma/runtime';
 import { LRUCache } from 'lru-cache';
-import type { RequestContext } from './context.js';
 
 /** Verified claims of the caller (spec §2.6, PRODUCT.md §3). */
 export interface Principal {
@@ -27,6 +26,16 @@ export type WhereCondition = Record<string, unknown>;
 
 /** A CASL ability over entity names, with Prisma `where` conditions. */
 export type AppAbility = Ability<[string, string | object], WhereCondition>;
+
+/**
+ * What the access checks below read of the work being served: the caller's ability (undefined
+ * denies every row) and whether it runs unscoped (jobs, seeds; spec §5.9). The request context
+ * (`context.ts`) is one; declaring it here keeps the dependency one-way.
+ */
+export interface AccessScope {
+  readonly ability: AppAbility | undefined;
+  readonly unscoped: boolean;
+}
 
 /** What the app's `@Abilities()` class implements: one ability per principal, from claims only. */
 export interface AbilityFactory {
@@ -97,7 +106,7 @@ const isScalar = (value: unknown): boolean => value === null || ['string', 'numb
  * branch left empty makes the disjunction true, and a single branch is unwrapped. Only equalities
  * on scalar values are factored; any other shape is returned unchanged.
  */
-export function factorCommonConditions(where: WhereCondition): WhereCondition {
+function factorCommonConditions(where: WhereCondition): WhereCondition {
   const branches = where.OR;
   if (!Array.isArray(branches) || Object.keys(where).length !== 1 || branches.length === 0 || !branches.every(isPlainCondition)) return where;
   if (branches.length === 1) return branches[0] as WhereCondition;
@@ -121,7 +130,7 @@ const scopeCache = new WeakMap<object, Map<string, RowScope>>();
  * Returns `deny` rather than a condition Prisma might mis-handle when nothing is granted.
  * Computed once per ability, action and entity.
  */
-export function rowScope(context: RequestContext, action: string, entityName: string): RowScope {
+export function rowScope(context: AccessScope, action: string, entityName: string): RowScope {
   if (context.unscoped) return UNSCOPED;
   const ability = context.ability;
   if (!ability) return DENY;
@@ -218,7 +227,7 @@ function hasFieldRules(ability: AppAbility, action: string, entityName: string):
  * permitted, else a shallow copy without the excluded fields, listing them under
  * {@link MASKED_FIELDS}. `fields` are the entity's wire fields. Unscoped contexts see all.
  */
-export function maskRow<T extends object>(context: RequestContext, entityName: string, fields: readonly string[], row: T): MaskedRow<T> {
+export function maskRow<T extends object>(context: AccessScope, entityName: string, fields: readonly string[], row: T): MaskedRow<T> {
   if (context.unscoped) return row;
   const ability = context.ability;
   if (!ability) return hideAll(row, fields);
@@ -246,7 +255,7 @@ function withoutFields(row: object, fields: readonly string[]): Record<string | 
 }
 
 /** Masks every row of a list with {@link maskRow}. */
-export function maskRows<T extends object>(context: RequestContext, entityName: string, fields: readonly string[], rows: readonly T[]): MaskedRow<T>[] {
+export function maskRows<T extends object>(context: AccessScope, entityName: string, fields: readonly string[], rows: readonly T[]): MaskedRow<T>[] {
   return rows.map((row) => maskRow(context, entityName, fields, row));
 }
 
@@ -254,14 +263,14 @@ export function maskRows<T extends object>(context: RequestContext, entityName: 
  * Masks what an authorized operation returns (spec §5.5): a row, a list of rows, or nothing.
  * Non-entity values are never passed here.
  */
-export function maskOutput<T extends object>(context: RequestContext, entityName: string, fields: readonly string[], value: T | readonly T[] | null | undefined): MaskedRow<T> | MaskedRow<T>[] | null {
+export function maskOutput<T extends object>(context: AccessScope, entityName: string, fields: readonly string[], value: T | readonly T[] | null | undefined): MaskedRow<T> | MaskedRow<T>[] | null {
   if (value === null || value === undefined) return null;
   if (Array.isArray(value)) return maskRows(context, entityName, fields, value as readonly T[]);
   return maskRow(context, entityName, fields, value as T);
 }
 
 /** Whether the caller may read this particular row (subscription items, spec §4.1). */
-export function canReadRow(context: RequestContext, entityName: string, row: object): boolean {
+export function canReadRow(context: AccessScope, entityName: string, row: object): boolean {
   if (context.unscoped) return true;
   return context.ability?.can('read', tagSubject(entityName, { ...row })) ?? false;
 }

@@ -23,7 +23,7 @@ const integer = (min: number, max: number) =>
     .pipe(z.number().int().min(min, { message: `expected at least ${min}` }).max(max, { message: `expected at most ${max}` }));
 
 /** The validated configuration of a server process. */
-export const configSchema = z.object({
+const configSchema = z.object({
   database: z.object({
     /** `file:<path>` (SQLite, default) or `postgres://…` (PostgreSQL): a scheme some dialect takes (runtime/dialects/). */
     url: z
@@ -121,7 +121,7 @@ const camel = (snake: string): string => snake.toLowerCase().replace(/_([a-z0-9]
 const snake = (camelName: string): string => camelName.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
 
 /** Every variable the schema knows, as `APP_SECTION__KEY`. */
-export function knownVariables(): string[] {
+function knownVariables(): string[] {
   const names: string[] = [];
   for (const [section, shape] of Object.entries(configSchema.shape)) {
     for (const key of Object.keys(shape.shape)) names.push(`APP_${section.toUpperCase()}__${snake(key)}`);

@@ -8,14 +8,14 @@
  * lifts the scope, and only explicitly.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AppAbility, Principal } from './ability.js';
+import type { AccessScope, AppAbility, Principal } from './ability.js';
 import { FailureError } from './result.js';
 
 /** The request transports (spec §9.5): work they serve may never lift the row scope (spec §5.9). */
 export type RequestTransport = 'http' | 'graphql' | 'graphql-ws' | 'gateway' | 'mcp';
 
 /** What one request (or one job) runs with. */
-export interface RequestContext {
+export interface RequestContext extends AccessScope {
   /** The verified caller, or undefined for an anonymous request. */
   readonly principal: Principal | undefined;
   /** The caller's ability; undefined means every scoped query denies every row. */

@@ -26,7 +26,11 @@ export const DEV_HOOKS_FILE = 'entities/dev.ts';
 /** How a size of a seed is spelled: lowercase letters and digits, the same word as its `--<name>` option. */
 export const SEED_SIZE_NAME = /^[a-z][a-z0-9]*$/;
 
-/** A size the seed hook takes, given on the command line as `seed --<name> <n>`. */
+/**
+ * A size the seed hook takes, given on the command line as `seed --<name> <n>`.
+ *
+ * @public part of the runtime's API for application code, though nothing here imports it
+ */
 export interface SeedSize {
   /** What the number counts, for `seed --help` (for example `users per org`). */
   readonly description: string;
@@ -34,7 +38,11 @@ export interface SeedSize {
   readonly default: number;
 }
 
-/** One run of the seed hook. */
+/**
+ * One run of the seed hook.
+ *
+ * @public part of the runtime's API for application code, though nothing here imports it
+ */
 export interface SeedRun<Size extends string = string> {
   /** Every declared size: the command line's value, else its default. */
   readonly sizes: Readonly<Record<Size, number>>;
@@ -58,7 +66,11 @@ export interface DevToken {
   readonly variable: string;
 }
 
-/** The running development server, as the `examples` hook sees it. */
+/**
+ * The running development server, as the `examples` hook sees it.
+ *
+ * @public part of the runtime's API for application code, though nothing here imports it
+ */
 export interface DevServer {
   /** Base address, no trailing slash (`http://127.0.0.1:3000`). */
   readonly url: string;

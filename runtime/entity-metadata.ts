@@ -4,7 +4,7 @@
  */
 
 /** A relation field of an exposed entity (spec §2.1, §2.2). */
-export interface RelationDescriptor {
+interface RelationDescriptor {
   readonly kind: 'belongsTo' | 'hasMany';
   /** The field name on the parent type. */
   readonly field: string;

@@ -47,7 +47,7 @@ const UNAVAILABLE_CODES = new Set([...CONNECTION_CODES, ...DIALECTS.flatMap((dia
 const CODE_PREFIXES = DIALECTS.flatMap((dialect) => (dialect.errors.codePrefix === undefined ? [] : [dialect.errors.codePrefix]));
 
 /** Whether `error` came from the database layer (client, adapter or driver). */
-export function isDatabaseError(error: unknown): boolean {
+function isDatabaseError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (DATABASE_ERROR_NAMES.has(error.name)) return true;
   const code = (error as { code?: unknown }).code;

@@ -9,7 +9,7 @@ import { INT_MAX, INT_MIN } from './scalars.js';
 import { FailureError, type InputIssue } from './result.js';
 
 /** The wire type of an input value. */
-export type InputType =
+type InputType =
   | { readonly kind: 'scalar'; readonly name: 'ID' | 'String' | 'Int' | 'Float' | 'Boolean' | 'DateTime' }
   | { readonly kind: 'enum'; readonly values: readonly string[] }
   | { readonly kind: 'input'; readonly fields: Readonly<Record<string, InputFieldType>> };
@@ -103,17 +103,3 @@ export function coerceInput(field: InputFieldType, value: unknown, name: string)
   return coerced;
 }
 
-/**
- * Reads a query-string parameter as `field` (spec §4.2: values arrive as text): numbers and
- * booleans are parsed from their text; a repeated key is refused. Absent → undefined.
- */
-export function coerceQueryParameter(field: InputFieldType, raw: unknown, name: string): unknown {
-  if (raw === undefined) return coerceInput(field, undefined, name);
-  if (typeof raw !== 'string') {
-    throw new FailureError({ code: 'BAD_USER_INPUT', message: `invalid ${name}: give it once, as text`, issues: [{ path: name, message: 'give it once, as text' }] });
-  }
-  let value: unknown = raw;
-  if (field.type.kind === 'scalar' && (field.type.name === 'Int' || field.type.name === 'Float')) value = raw.trim() === '' ? Number.NaN : Number(raw);
-  if (field.type.kind === 'scalar' && field.type.name === 'Boolean') value = raw === 'true' ? true : raw === 'false' ? false : raw;
-  return coerceInput(field, value, name);
-}

@@ -286,7 +286,3 @@ export function buildOpenApiDocument(catalog: ApiCatalog, version: string | unde
   };
 }
 
-/** The document `/api-json` serves: the default version's, or the aggregate (spec §4.4). */
-export function defaultDocument(catalog: ApiCatalog, options: DocumentOptions): Record<string, unknown> {
-  return buildOpenApiDocument(catalog, options.defaultVersion, options);
-}

@@ -9,7 +9,7 @@ import type { RequestContext } from './context.js';
 import { FailureError } from './result.js';
 
 /** Throws `UNAUTHENTICATED` unless a principal was seeded (with the token's problem, if any). */
-export function requireAuthenticated(request: RequestContext, authentication: Authentication): void {
+function requireAuthenticated(request: RequestContext, authentication: Authentication): void {
   if (authentication.kind === 'rejected') throw new FailureError({ code: 'UNAUTHENTICATED', message: `authentication failed: ${authentication.reason}` });
   if (!request.principal) throw new FailureError({ code: 'UNAUTHENTICATED', message: 'this operation needs a signed-in caller: send Authorization: Bearer <token>' });
 }

@@ -59,7 +59,7 @@ function materialised<T extends readonly unknown[] | Page<unknown>>(context: Req
 }
 
 /** Splits `keys` into chunks of at most `size` (deterministic order). */
-export function chunked<T>(keys: readonly T[], size = MAX_KEYS_PER_STATEMENT): T[][] {
+function chunked<T>(keys: readonly T[], size = MAX_KEYS_PER_STATEMENT): T[][] {
   const chunks: T[][] = [];
   for (let start = 0; start < keys.length; start += size) chunks.push(keys.slice(start, start + size));
   return chunks;
@@ -88,7 +88,7 @@ export interface KeyedRow {
 }
 
 /** Is `error` a Prisma known-request error with `code`? */
-export function isPrismaError(error: unknown, code: string): error is Error & { code: string; meta?: Record<string, unknown> } {
+function isPrismaError(error: unknown, code: string): error is Error & { code: string; meta?: Record<string, unknown> } {
   return error instanceof Error && (error as { code?: unknown }).code === code && error.name === 'PrismaClientKnownRequestError';
 }
 

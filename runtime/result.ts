@@ -54,13 +54,6 @@ export class FailureError extends Error {
   }
 }
 
-/** Narrowing helper: is `value` a {@link Result}? Used by generated code to unwrap returns. */
-export function isResult(value: unknown): value is Result<unknown> {
-  if (typeof value !== 'object' || value === null || !('ok' in value)) return false;
-  const candidate = value as { ok: unknown; value?: unknown; failure?: unknown };
-  return (candidate.ok === true && 'value' in candidate) || (candidate.ok === false && typeof candidate.failure === 'object');
-}
-
 /** The value of an ok result; throws the failure (as {@link FailureError}) otherwise. */
 export function unwrap<T>(result: Result<T>): T {
   if (result.ok) return result.value;

@@ -14,7 +14,7 @@
  * throws {@link ScopeTranslationError}: the batch fails closed instead of widening the scope.
  * A test compares the ranked window with per-parent Prisma `findMany` on random data.
  */
-import { empty, join, raw, type Sql, sqltag } from '@prisma/client/runtime/client';
+import { join, raw, type Sql, sqltag } from '@prisma/client/runtime/client';
 
 /** A scope condition this module cannot translate; the query must not run. */
 export class ScopeTranslationError extends Error {
@@ -147,4 +147,4 @@ export function whereToSql(where: Record<string, unknown>, alias: string, column
   return new ScopeTranslator(quoteIdentifier(alias), columns).where(where);
 }
 
-export { empty, join, raw, type Sql, sqltag };
+export { join, raw, type Sql, sqltag };

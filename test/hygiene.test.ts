@@ -1,14 +1,25 @@
 /**
- * Hygiene, with tools (issue 12 §5): the code we write and the code we generate pass
- * typescript-eslint's strict, type-aware rules (eslint.config.js). `npm run lint` runs the same
- * check by hand; here it is part of `npm test`, so CI counts a finding as a failed test.
+ * Hygiene, with tools (issue 12 §5), as part of `npm test` so that CI counts a finding as a failed
+ * test: the code we write and the code we generate pass typescript-eslint's strict, type-aware
+ * rules (eslint.config.js; `npm run lint` runs the same check by hand), knip finds no dead file,
+ * export or dependency (knip.config.ts), and neither `runtime/` nor `generator/` has an import
+ * cycle, type-only imports included.
  */
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eslintFindings } from './support/hygiene.js';
+import { eslintFindings, importCycles, knipFindings } from './support/hygiene.js';
 import { ROOT } from './support/project.js';
 
 describe('hygiene', () => {
   it('lints clean: generator, runtime, entities, generated code, tests, benchmarks and soak runs', () => {
     expect(eslintFindings(ROOT, ['.'])).toEqual([]);
   }, 300_000);
+
+  it('has no unused file, export, type or dependency', () => {
+    expect(knipFindings(ROOT)).toEqual([]);
+  }, 300_000);
+
+  it.each(['runtime', 'generator'])('has no import cycle in %s/, type-only imports included', async (dir) => {
+    expect(await importCycles(path.join(ROOT, dir))).toEqual([]);
+  }, 120_000);
 });

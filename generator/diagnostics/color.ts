@@ -25,7 +25,7 @@ export function colorEnabled(stream: { readonly isTTY?: boolean }, env: ColorEnv
 }
 
 /** A style: wraps text in its escape sequence, or returns it unchanged when colour is off. */
-export type Style = (text: string) => string;
+type Style = (text: string) => string;
 
 /** The styles of a report. */
 export interface Styles {

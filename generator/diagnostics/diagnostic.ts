@@ -6,10 +6,10 @@
 import type { SourceSpan } from '../model/types.js';
 
 /** `error` stops `generate`; `warning` is printed and generation goes on. */
-export type Severity = 'error' | 'warning';
+type Severity = 'error' | 'warning';
 
 /** A related place, shown under the main message. */
-export interface RelatedLocation {
+interface RelatedLocation {
   readonly message: string;
   readonly span: SourceSpan;
 }

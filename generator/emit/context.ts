@@ -35,7 +35,7 @@ export function wireFields(entity: EntityModel): string[] {
  * The TypeScript type of a wire value of `named` (as resolvers receive it), importing enum
  * aliases and input interfaces from their declaration files.
  */
-export function tsNamedType(app: ResolvedApp, named: NamedType, imports: ImportSet): string {
+function tsNamedType(app: ResolvedApp, named: NamedType, imports: ImportSet): string {
   switch (named.kind) {
     case 'scalar':
       return named.name === 'Int' || named.name === 'Float' ? 'number' : named.name === 'Boolean' ? 'boolean' : named.name === 'DateTime' ? 'Date' : 'string';

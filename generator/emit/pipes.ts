@@ -7,7 +7,7 @@ import { pipesConstant } from '../model/naming.js';
 import { type ImportSet, quote, type TypeScriptFile, writeDoc } from './writer.js';
 
 /** `new Pipe(args)` source for a pipe, importing what it names. */
-export function pipeExpression(pipe: PipeModel, imports: ImportSet): string {
+function pipeExpression(pipe: PipeModel, imports: ImportSet): string {
   const className = imports.ref(pipe.class);
   const args = pipe.args.map((argument) => (argument.kind === 'ref' ? imports.ref(argument.ref) : typeof argument.value === 'string' ? quote(argument.value) : String(argument.value)));
   return `new ${className}(${args.join(', ')})`;

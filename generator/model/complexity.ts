@@ -6,7 +6,7 @@
  */
 
 /** The names an expression may use. */
-export const COMPLEXITY_NAMES = ['first', 'childComplexity'] as const;
+const COMPLEXITY_NAMES = ['first', 'childComplexity'] as const;
 
 /** A checked expression: its text and the names it uses, or why it is refused. */
 export type ComplexityExpression = { readonly ok: true; readonly text: string; readonly names: readonly string[] } | { readonly ok: false; readonly reason: string };

@@ -10,7 +10,7 @@ export function lowerFirst(name: string): string {
 }
 
 /** `user` → `User`. */
-export function upperFirst(name: string): string {
+function upperFirst(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
@@ -20,7 +20,7 @@ export function fieldNameOf(methodName: string): string {
 }
 
 /** `BlogPost` → `blog-post` (file names). */
-export function kebabCase(name: string): string {
+function kebabCase(name: string): string {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
     .replace(/([A-Z])([A-Z][a-z])/g, '$1-$2')
@@ -77,11 +77,6 @@ export function edgeType(entity: string): string {
   return `${entity}Edge`;
 }
 
-/** The name of a generated operation resolver function: `query` + `users` → `queryUsers`. */
-export function operationFunction(operationType: string, fieldName: string): string {
-  return `${operationType}${upperFirst(fieldName)}`;
-}
-
 /** The name of a generated route handler: `UsersController.list` → `usersControllerList`. */
 export function routeFunction(controller: string, methodName: string): string {
   return `${lowerFirst(controller)}${upperFirst(methodName)}`;
@@ -100,12 +95,6 @@ export function prismaRelationName(entity: string, relation: string): string {
 /** The Prisma back-relation field on the parent for a belongs_to without a declared has_many. */
 export function prismaBackRelationField(child: string, relation: string): string {
   return `${lowerFirst(child)}${upperFirst(relation)}Inverse`;
-}
-
-/** A TypeScript identifier for a string (used to name imports and constants deterministically). */
-export function identifierOf(text: string): string {
-  const cleaned = text.replace(/[^A-Za-z0-9_$]/g, '_');
-  return /^[0-9]/.test(cleaned) ? `_${cleaned}` : cleaned;
 }
 
 /** The name the generated code imports a database's Prisma client class as: `sqlite` → `SqliteClient`. */

@@ -20,7 +20,7 @@ export interface ProjectLayout {
 }
 
 /** Lists `.ts` files under `dir` recursively, sorted (deterministic order). */
-export function listTypeScriptFiles(dir: string): string[] {
+function listTypeScriptFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   const out: string[] = [];
   const walk = (current: string): void => {

@@ -14,4 +14,4 @@ export const Project = tsMorph.Project;
 export type Project = TsMorph.Project;
 export const SyntaxKind = tsMorph.SyntaxKind;
 export type SyntaxKind = TsMorph.SyntaxKind;
-export type { ClassDeclaration, Decorator, Identifier, MethodDeclaration, ParameterDeclaration, PropertyDeclaration, SourceFile, TypeNode } from 'ts-morph';
+export type { ClassDeclaration, Decorator, Identifier, MethodDeclaration,   SourceFile, TypeNode } from 'ts-morph';

@@ -62,7 +62,7 @@ function optionKind(spec: OptionTable[string]): { kind: ValueKind; required: boo
 }
 
 /** The keys an options table accepts and suggests (`refused` keys are reported by dedicated rules). */
-export function acceptedKeys(table: OptionTable): string[] {
+function acceptedKeys(table: OptionTable): string[] {
   return Object.entries(table).flatMap(([key, spec]) => (optionKind(spec).kind === 'refused' ? [] : [key]));
 }
 

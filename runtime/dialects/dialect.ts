@@ -41,7 +41,11 @@ export interface StartedEventTransport {
   close(): Promise<void>;
 }
 
-/** How the database's errors are told apart (runtime/errors.ts; spec §7). */
+/**
+ * How the database's errors are told apart (runtime/errors.ts; spec §7).
+ *
+ * @public part of the runtime's API for application code, though nothing here imports it
+ */
 export interface DialectErrors {
   /** Names of the driver's error classes: an error of one of them is a database error (`database error`). */
   readonly classNames: readonly string[];
@@ -51,13 +55,21 @@ export interface DialectErrors {
   readonly codePrefix?: string;
 }
 
-/** Where the database's SQL differs from the text the runtime writes (see the module docstring). */
+/**
+ * Where the database's SQL differs from the text the runtime writes (see the module docstring).
+ *
+ * @public part of the runtime's API for application code, though nothing here imports it
+ */
 export interface DialectSql {
   /** Most parameters one statement may bind (SQLite's default 32 766, PostgreSQL's 65 535); batches are split below it. */
   readonly maxBindParameters: number;
 }
 
-/** The Prisma side of a database: what `generate` writes for it (generator/emit/prisma/). */
+/**
+ * The Prisma side of a database: what `generate` writes for it (generator/emit/prisma/).
+ *
+ * @public part of the runtime's API for application code, though nothing here imports it
+ */
 export interface DialectPrisma {
   /** The datasource block's settings (`provider = "sqlite"`), in order; `provider` is also migration_lock.toml's. */
   readonly datasource: Readonly<{ provider: string } & Record<string, string>>;

@@ -14,7 +14,7 @@ import type { EventTransport } from '../events.js';
 import type { EventTransportOptions } from './dialect.js';
 
 /** The channel every process listens on. */
-export const EVENT_CHANNEL = 'resource_service_events';
+const EVENT_CHANNEL = 'resource_service_events';
 
 /** Largest NOTIFY payload PostgreSQL accepts (bytes), with room to spare. */
 const MAX_PAYLOAD = 7_900;

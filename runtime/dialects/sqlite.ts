@@ -22,7 +22,7 @@ export function sqliteFilePath(url: string, cwd = process.cwd()): string {
  * writer; a crash loses no acknowledged write), `synchronous=NORMAL` (durable against process
  * crashes in WAL mode), foreign keys enforced, and a 5 s wait on a locked database.
  */
-export const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 5000'] as const;
+const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 5000'] as const;
 
 /** The part of a better-sqlite3 connection the settings need. */
 interface PragmaConnection {

@@ -67,7 +67,7 @@ import { LRUCache } from 'lru-cache';
 import { clampPageSize } from '../keyset.js';
 
 /** What a field's score is computed from. */
-export interface ComplexityInput {
+interface ComplexityInput {
   /** The page size the field will use (absent → 20, clamped to 1..=100). */
   readonly first: number;
   /** The score of the field's selection, at least 1. */

@@ -40,7 +40,7 @@ export type PreparedOperation =
  * The root fields an operation selects, as `Type.field` (through fragments on the root type).
  * Linear in the document's size: each fragment is walked once, however often it is spread.
  */
-export function rootFields(document: DocumentNode, operation: OperationDefinitionNode, rootType: string): string[] {
+function rootFields(document: DocumentNode, operation: OperationDefinitionNode, rootType: string): string[] {
   const fragments = new Map(document.definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION).map((definition) => [definition.name.value, definition]));
   const fields = new Set<string>();
   const walked = new Set<string>();

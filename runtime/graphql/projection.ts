@@ -12,7 +12,7 @@ import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } 
 import type { EntityDescriptor } from '../entity-metadata.js';
 
 /** Every column: the selection could not be narrowed. */
-export const ALL_COLUMNS = undefined;
+const ALL_COLUMNS = undefined;
 
 /** Selections already analysed, per list of field nodes (graphql-js reuses the list for every parent of a level). */
 const cache = new WeakMap<readonly FieldNode[], readonly string[] | undefined>();

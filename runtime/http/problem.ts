@@ -21,7 +21,7 @@ export interface Problem {
 }
 
 /** HTTP status of each failure code. */
-export const FAILURE_STATUS: Readonly<Record<FailureCode, number>> = {
+const FAILURE_STATUS: Readonly<Record<FailureCode, number>> = {
   BAD_USER_INPUT: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
@@ -36,7 +36,7 @@ export function problem(status: number, code: string, detail: string, extensions
 }
 
 /** The problem document of a failure. */
-export function failureProblem(failure: Failure): Problem {
+function failureProblem(failure: Failure): Problem {
   return problem(FAILURE_STATUS[failure.code], failure.code, failure.message, {
     ...(failure.field !== undefined ? { field: failure.field } : {}),
     ...(failure.issues !== undefined ? { issues: failure.issues } : {}),

@@ -124,7 +124,7 @@ function specificityOf(pattern: string): number {
 }
 
 /** The version a media type states (`application/json; version=2`), if any. */
-export function versionFromAccept(accept: string | undefined): string | undefined {
+function versionFromAccept(accept: string | undefined): string | undefined {
   if (!accept) return undefined;
   for (const range of accept.split(',')) {
     for (const parameter of range.split(';').slice(1)) {
@@ -326,7 +326,7 @@ export class VersionRouter {
 const lifecycleCache = new WeakMap<VersionPolicy, Readonly<Record<string, string>>>();
 
 /** Headers of a response served under a version with a lifecycle policy (RFC 9745, RFC 8594). */
-export function lifecycleHeaders(policy: VersionPolicy | undefined): Readonly<Record<string, string>> {
+function lifecycleHeaders(policy: VersionPolicy | undefined): Readonly<Record<string, string>> {
   if (!policy) return {};
   const cached = lifecycleCache.get(policy);
   if (cached) return cached;

@@ -92,7 +92,11 @@ export interface MountContext {
   readonly health: readonly HealthContribution[];
 }
 
-/** A transport's Express handlers. */
+/**
+ * A transport's Express handlers.
+ *
+ * @public part of the runtime's API for application code, though nothing here imports it
+ */
 export interface HttpTransport {
   readonly placement: HttpPlacement;
   /**

@@ -79,7 +79,7 @@ interface Accepted {
  * The close code `ws` sends for each frame fault it reports (`ws/lib/receiver.js`; RFC 6455
  * §7.4.1): 1002 protocol error, 1007 invalid payload data, 1008 policy, 1009 message too big.
  */
-export const FAULT_CLOSE_CODES: Readonly<Record<string, number>> = {
+const FAULT_CLOSE_CODES: Readonly<Record<string, number>> = {
   WS_ERR_EXPECTED_FIN: 1002,
   WS_ERR_EXPECTED_MASK: 1002,
   WS_ERR_INVALID_CLOSE_CODE: 1002,

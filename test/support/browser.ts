@@ -15,7 +15,7 @@ import type { TestContext } from 'vitest';
  * Where `apt-get install chromium` puts the browser, unless `TEST_CHROMIUM` names another path
  * (a path with nothing there simulates a machine without Chromium).
  */
-export const CHROMIUM = process.env.TEST_CHROMIUM || '/usr/bin/chromium';
+const CHROMIUM = process.env.TEST_CHROMIUM || '/usr/bin/chromium';
 
 /** Whether an executable Chromium is at {@link CHROMIUM}. */
 export function chromiumInstalled(): boolean {
@@ -28,7 +28,7 @@ export function chromiumInstalled(): boolean {
 }
 
 /** Whether a missing Chromium fails the browser tests rather than skipping them (`REQUIRE_BROWSER=1`). */
-export function browserRequired(): boolean {
+function browserRequired(): boolean {
   return process.env.REQUIRE_BROWSER === '1';
 }
 

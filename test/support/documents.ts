@@ -152,7 +152,7 @@ export function doublingDocument(levels: number): string {
 }
 
 /** A document of about `bytes` characters: `unit` repeated inside `head … tail`. */
-export function filledDocument(bytes: number, unit: (index: number) => string, head = '{ users { ', tail = ' } }'): string {
+function filledDocument(bytes: number, unit: (index: number) => string, head = '{ users { ', tail = ' } }'): string {
   const parts: string[] = [head];
   let length = head.length + tail.length;
   for (let index = 0; length < bytes; index++) {

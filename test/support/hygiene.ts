@@ -36,3 +36,36 @@ export function eslintFindings(cwd: string, targets: readonly string[]): string[
     file.messages.map((message) => `${path.relative(cwd, file.filePath)}:${message.line ?? 0}:${message.column ?? 0} ${message.ruleId ?? 'parse'} ${message.message}`),
   );
 }
+
+/**
+ * Runs knip (knip.config.ts) in `cwd`; returns its findings, one line each: files nothing reaches,
+ * exports and types nothing imports, dependencies nothing uses, and configuration hints. Empty when
+ * knip exits 0. Throws when knip itself fails (exit 2: a broken configuration).
+ */
+export function knipFindings(cwd: string): string[] {
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/knip/bin/knip.js'), '--no-progress', '--reporter', 'compact', '--treat-config-hints-as-errors'], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 240_000,
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+  });
+  if (result.status === 0) return [];
+  if (result.status !== 1) throw new Error(`knip exited with ${result.status ?? result.signal ?? 'nothing'}: ${result.stderr}`);
+  return `${result.stdout}${result.stderr}`.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('npm warn'));
+}
+
+/**
+ * The import cycles among the TypeScript modules under `dir` (madge over the TypeScript compiler's
+ * view of imports, `import type` included: a type-only cycle still says a declaration sits in the
+ * wrong module). Each cycle is written `a.ts → b.ts → a.ts`, paths relative to `dir`.
+ */
+export async function importCycles(dir: string): Promise<string[]> {
+  const { default: madge } = await import('madge');
+  const graph = await madge(dir, {
+    fileExtensions: ['ts'],
+    tsConfig: path.join(ROOT, 'tsconfig.json'),
+    detectiveOptions: { ts: { skipTypeImports: false } },
+  });
+  return graph.circular().map((cycle) => [...cycle, cycle[0]].join(' → '));
+}

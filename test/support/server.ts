@@ -14,7 +14,7 @@ import { ROOT, TEST_SECRET } from './project.js';
 export type Role = 'admin' | 'member' | 'viewer';
 
 /** A JSON GraphQL response. */
-export interface GraphQLResponse<T = Record<string, unknown>> {
+interface GraphQLResponse<T = Record<string, unknown>> {
   readonly status: number;
   readonly data?: T | null;
   readonly errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];

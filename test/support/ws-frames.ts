@@ -54,14 +54,14 @@ export function closePayload(code: number, reason: Buffer = Buffer.alloc(0)): Bu
 }
 
 /** A frame as a server sent it (servers never mask). */
-export interface DecodedFrame {
+interface DecodedFrame {
   readonly fin: boolean;
   readonly opcode: number;
   readonly payload: Buffer;
 }
 
 /** Decodes the complete frames at the start of `bytes`; a truncated last frame is left out. */
-export function decodeFrames(bytes: Buffer): DecodedFrame[] {
+function decodeFrames(bytes: Buffer): DecodedFrame[] {
   const frames: DecodedFrame[] = [];
   let offset = 0;
   while (offset + 2 <= bytes.length) {

@@ -79,7 +79,9 @@ export function emitEntities(context: EmitContext): GeneratedFile {
   writeDoc(w, ['{@link ENTITIES} by name.']);
   w.writeLine(`export const ENTITY_BY_NAME: ReadonlyMap<string, ${descriptor}> = new Map(ENTITIES.map((entity) => [entity.name, entity]));`);
 
-  // Inputs in dependency order: an input used by another is declared first.
+  // The structures REST bodies are coerced with (`coerceInput`): inputs a route's body names, and
+  // the inputs those name, in dependency order (an input used by another is declared first). An
+  // interface only returned needs none.
   const ordered: string[] = [];
   const seen = new Set<string>();
   const visit = (name: string): void => {
@@ -88,7 +90,8 @@ export function emitEntities(context: EmitContext): GeneratedFile {
     for (const field of app.inputByName.get(name)?.fields ?? []) if (field.type.named.kind === 'input') visit(field.type.named.name);
     ordered.push(name);
   };
-  for (const input of app.inputs) visit(input.name);
+  const bodies = new Set(app.controllers.flatMap((controller) => controller.routes.flatMap((route) => route.params.flatMap((param) => (param.binding === 'body' && param.type.named.kind === 'input' ? [param.type.named.name] : [])))));
+  for (const input of app.inputs) if (bodies.has(input.name)) visit(input.name);
   for (const name of ordered) {
     const input = app.inputByName.get(name);
     if (!input) continue;

@@ -7,7 +7,7 @@ import type { EmitContext } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The socket path of a gateway: `/v<version>/<path>` or `/<path>`. */
-export function gatewayPath(path: string, version: string | undefined): string {
+function gatewayPath(path: string, version: string | undefined): string {
   return `${version === undefined ? '' : `/v${version}`}/${path}`;
 }
 

@@ -14,7 +14,7 @@ import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
  * The Prisma client module whose types stand for both databases' clients (their model APIs are
  * the same), relative to `generated/`.
  */
-export const PRISMA_CLIENT_MODULE = `${clientPath('sqlite')}/client.ts`;
+const PRISMA_CLIENT_MODULE = `${clientPath('sqlite')}/client.ts`;
 
 function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFile {
   const { outputDir } = context;

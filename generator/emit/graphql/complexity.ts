@@ -40,7 +40,7 @@ function listScore(returns: ReturnShape, listCap: () => string): { readonly doc:
 }
 
 /** Every connection type the schema has (children of exposed has_many relations), plus PageInfo. */
-export function connectionTypeNames(context: EmitContext): string[] {
+function connectionTypeNames(context: EmitContext): string[] {
   const children = new Set<string>();
   for (const entity of exposedEntities(context.app)) {
     for (const relation of entity.relations) if (relation.kind === 'hasMany' && relation.exposed && relation.target !== undefined) children.add(relation.target);

@@ -183,7 +183,7 @@ class SchemaBuilder {
 }
 
 /** The GraphQL schema of the mounted application. */
-export function buildModelSchema(context: EmitContext): GraphQLSchema {
+function buildModelSchema(context: EmitContext): GraphQLSchema {
   const builder = new SchemaBuilder(context);
   const operations = context.app.mounted.resolvers.flatMap((resolver) => resolver.operations);
   const ofType = (type: OperationType): OperationModel[] => operations.filter((operation) => operation.operationType === type);

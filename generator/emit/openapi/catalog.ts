@@ -82,7 +82,7 @@ function parameterOf(param: ParamModel): CatalogParameter {
 }
 
 /** The catalog of the mounted routes. */
-export function buildCatalog(context: EmitContext): ApiCatalog {
+function buildCatalog(context: EmitContext): ApiCatalog {
   const { app } = context;
   const operations: CatalogOperation[] = [];
   for (const controller of app.mounted.controllers) {

@@ -12,7 +12,7 @@ import path from 'node:path';
 const require = createRequire(import.meta.url);
 
 /** Failure of the Prisma CLI, with its output. */
-export class PrismaGenerateError extends Error {}
+class PrismaGenerateError extends Error {}
 
 /**
  * Generates the Prisma client described by `schemaFile` (absolute) into its `output` folder, in a

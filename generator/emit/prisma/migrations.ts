@@ -25,7 +25,7 @@ function blocks(schema: string | undefined): Map<string, string> {
 }
 
 /** `add_post_alter_user`: what changed between two schemas, for a migration's name. */
-export function describeChange(previous: string | undefined, next: string): string {
+function describeChange(previous: string | undefined, next: string): string {
   if (previous === undefined) return 'init';
   const before = blocks(previous);
   const after = blocks(next);

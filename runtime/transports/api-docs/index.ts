@@ -31,7 +31,7 @@ const PAGE = `<!doctype html>
 `;
 
 /** Mounts `/api-json`, `/api-json/v<version>` and `/api` on `app`. Documents are built once, at boot. */
-export function mountApiDocs(app: Express, catalog: ApiCatalog, options: DocumentOptions): void {
+function mountApiDocs(app: Express, catalog: ApiCatalog, options: DocumentOptions): void {
   const versions = catalogVersions(catalog);
   const documents = new Map<string, string>(versions.map((version) => [version, JSON.stringify(buildOpenApiDocument(catalog, version, options))]));
   const main = JSON.stringify(buildOpenApiDocument(catalog, options.defaultVersion, options));

@@ -24,7 +24,11 @@ export interface GatewayCall {
   readonly authentication: Authentication;
 }
 
-/** One message handler, as generated. */
+/**
+ * One message handler, as generated.
+ *
+ * @public part of the runtime's API for application code, though nothing here imports it
+ */
 export interface GatewayHandler {
   readonly event: string;
   /** Runs the handler (posture gate included); the value is sent back as `data`. */

@@ -29,7 +29,7 @@ import { defineTransport, type Transport, type TransportFactory } from '../index
 import { closeSocket, messageText, type SocketTransport } from '../sockets.js';
 
 /** Options of {@link SubscriptionServer}. */
-export interface SubscriptionServerOptions {
+interface SubscriptionServerOptions {
   readonly schema: GraphQLSchema;
   readonly preparer: OperationPreparer;
   readonly verifier: TokenVerifier;
@@ -41,7 +41,7 @@ export interface SubscriptionServerOptions {
 }
 
 /** WebSocket close code for a subscriber that cannot keep up (RFC 6455 "try again later"). */
-export const SLOW_CONSUMER_CLOSE_CODE = 1013;
+const SLOW_CONSUMER_CLOSE_CODE = 1013;
 
 /** What graphql-ws keeps per connection. */
 interface ConnectionExtra extends Record<PropertyKey, unknown> {
@@ -53,7 +53,7 @@ interface ConnectionExtra extends Record<PropertyKey, unknown> {
 }
 
 /** The bearer value of a `connection_init` payload, if any. */
-export function credentialsOf(payload: Readonly<Record<string, unknown>> | undefined): string | undefined {
+function credentialsOf(payload: Readonly<Record<string, unknown>> | undefined): string | undefined {
   if (!payload) return undefined;
   const header = payload.Authorization ?? payload.authorization;
   if (typeof header === 'string') return header;
@@ -83,7 +83,7 @@ function inContext<T>(source: AsyncIterableIterator<T> | AsyncGenerator<T>, requ
 }
 
 /** The graphql-ws server of the GraphQL path. */
-export class SubscriptionServer {
+class SubscriptionServer {
   private readonly server: Server<ConnectionExtra>;
   /** The socket each subscription's context belongs to (set at subscribe time). */
   private readonly sockets = new WeakMap<object, WebSocket>();

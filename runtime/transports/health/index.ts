@@ -76,7 +76,7 @@ export class HealthCheck {
 }
 
 /** The path the health transport serves. */
-export const HEALTH_PATH = '/health';
+const HEALTH_PATH = '/health';
 
 /**
  * The `/health` transport: `GET /health` asks every contribution (each through its own
