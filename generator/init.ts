@@ -63,7 +63,6 @@ function filesUnder(dir: string, base = dir): string[] {
     .flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name), base) : [path.relative(base, path.join(dir, entry.name)).split(path.sep).join('/')]));
 }
 
-/** The SQLite file and the journal files beside it. */
 /** What `generated/` holds, for a message: its migrations per database. */
 function describeGenerated(generatedDir: string): string {
   const counts = SUPPORTED_DATABASES.map((database) => {

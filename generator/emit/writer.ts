@@ -16,10 +16,10 @@ export interface GeneratedFile {
   readonly content: string;
 }
 
-/** Named imports of one emitted file, rendered sorted by module then name. */
 /** An absolute anchor deeper than any `../` chain a layout produces, for cwd-free relative paths. */
 const VIRTUAL_ROOT = `/${'project/'.repeat(64)}`;
 
+/** Named imports of one emitted file, rendered sorted by module then name. */
 export class ImportSet {
   private readonly values = new Map<string, Set<string>>();
   private readonly types = new Map<string, Set<string>>();

@@ -4,6 +4,7 @@
  * test lists them.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './project.js';
 
@@ -68,4 +69,22 @@ export async function importCycles(dir: string): Promise<string[]> {
     detectiveOptions: { ts: { skipTypeImports: false } },
   });
   return graph.circular().map((cycle) => [...cycle, cycle[0]].join(' → '));
+}
+
+/**
+ * Doc comments that document nothing, as `file:line`: a `/** … *\/` followed by a blank line,
+ * another doc comment or the end of a block, other than the module's header (the first thing in
+ * the file, after any `//` lines). Takes paths relative to `root`.
+ */
+export function orphanedDocComments(root: string, files: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    const text = readFileSync(path.join(root, file), 'utf8');
+    for (const match of text.matchAll(/\/\*\*(?:(?!\*\/)[\s\S])*?\*\/[ \t]*\n(?=[ \t]*(?:\n|\/\*\*|\}))/g)) {
+      const before = text.slice(0, match.index);
+      if (/^(?:\s*\/\/[^\n]*\n)*\s*$/.test(before)) continue;
+      found.push(`${file}:${before.split('\n').length}`);
+    }
+  }
+  return found;
 }
