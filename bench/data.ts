@@ -12,8 +12,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
-import { createAdapterFactory } from '../runtime/database.js';
-import { applyMigrations } from '../runtime/migrations.js';
+import { createAdapterFactory } from '../runtime/data/database.js';
+import { applyMigrations } from '../runtime/data/migrations.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 

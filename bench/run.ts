@@ -22,7 +22,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { mintToken } from '../runtime/auth.js';
+import { mintToken } from '../runtime/auth/authentication.js';
 import { type BenchData, createBenchData } from './data.js';
 import { type GeneratorCase, measureGenerator } from './generator.js';
 import { pinCores, unpinCores } from './cores.js';

@@ -13,7 +13,7 @@ const file = (index: number): string => `thing${String(index).padStart(3, '0')}`
 
 function entitySource(index: number, count: number): string {
   const self = name(index);
-  const imports = ["import { BelongsTo, Column, Entity, HasMany, PrimaryKey } from '../runtime/decorators.js';", "import type { Int } from '../runtime/scalars.js';"];
+  const imports = ["import { BelongsTo, Column, Entity, HasMany, PrimaryKey } from '../runtime/declarations/decorators.js';", "import type { Int } from '../runtime/declarations/scalars.js';"];
   const relations: string[] = [];
   if (index > 0) {
     imports.push(`import { ${name(index - 1)} } from './${file(index - 1)}.entity.js';`);
@@ -53,9 +53,9 @@ function serviceSource(index: number): string {
   const self = name(index);
   return `import { z } from 'zod';
 import { ${self}Repository } from '../generated/repositories/${file(index)}.repository.js';
-import { Injectable } from '../runtime/decorators.js';
-import type { Page, PageArgs } from '../runtime/keyset.js';
-import type { Result } from '../runtime/result.js';
+import { Injectable } from '../runtime/declarations/decorators.js';
+import type { Page, PageArgs } from '../runtime/data/keyset.js';
+import type { Result } from '../runtime/failures/result.js';
 import type { ${self} } from './${file(index)}.entity.js';
 
 /** Input of create${self}. */
@@ -89,12 +89,12 @@ export class ${self}Service {
 function resolverSource(index: number): string {
   const self = name(index);
   const field = file(index);
-  return `import { Args, Authorized, Mutation, Query, Resolver, UseGuards } from '../runtime/decorators.js';
-import { GraphQLAuthorizationGuard } from '../runtime/guards.js';
-import type { Page } from '../runtime/keyset.js';
-import { ZodValidationPipe } from '../runtime/pipes.js';
-import type { Result } from '../runtime/result.js';
-import type { Int } from '../runtime/scalars.js';
+  return `import { Args, Authorized, Mutation, Query, Resolver, UseGuards } from '../runtime/declarations/decorators.js';
+import { GraphQLAuthorizationGuard } from '../runtime/auth/guards.js';
+import type { Page } from '../runtime/data/keyset.js';
+import { ZodValidationPipe } from '../runtime/declarations/pipes.js';
+import type { Result } from '../runtime/failures/result.js';
+import type { Int } from '../runtime/declarations/scalars.js';
 import { ${self} } from './${field}.entity.js';
 import { type Create${self}, Create${self}Schema, ${self}Service } from './${field}.service.js';
 
@@ -131,11 +131,11 @@ export class ${self}Resolver {
 function controllerSource(index: number): string {
   const self = name(index);
   const field = file(index);
-  return `import { Authorized, Body, Controller, Get, Post } from '../runtime/decorators.js';
-import type { Page } from '../runtime/keyset.js';
-import { ZodValidationPipe } from '../runtime/pipes.js';
-import type { Result } from '../runtime/result.js';
-import type { Int } from '../runtime/scalars.js';
+  return `import { Authorized, Body, Controller, Get, Post } from '../runtime/declarations/decorators.js';
+import type { Page } from '../runtime/data/keyset.js';
+import { ZodValidationPipe } from '../runtime/declarations/pipes.js';
+import type { Result } from '../runtime/failures/result.js';
+import type { Int } from '../runtime/declarations/scalars.js';
 import { ${self} } from './${field}.entity.js';
 import { type Create${self}, Create${self}Schema, ${self}Service } from './${field}.service.js';
 
@@ -168,8 +168,8 @@ export class ${self}Controller {
 function moduleSource(index: number): string {
   const self = name(index);
   const field = file(index);
-  return `import { Module } from '../runtime/decorators.js';
-import { GraphQLAuthorizationModule } from '../runtime/guards.js';
+  return `import { Module } from '../runtime/declarations/decorators.js';
+import { GraphQLAuthorizationModule } from '../runtime/auth/guards.js';
 import { ${self}Controller } from './${field}.controller.js';
 import { ${self}Resolver } from './${field}.resolver.js';
 import { ${self}Service } from './${field}.service.js';
@@ -181,9 +181,9 @@ export class ${self}Module {}
 
 function appModuleSource(count: number): string {
   const indexes = Array.from({ length: count }, (_unused, index) => index);
-  return `import { type AppAbility, defineAbility, type Principal } from '../runtime/ability.js';
-import { Abilities, Module, UseGuards } from '../runtime/decorators.js';
-import { AuthenticationGuard } from '../runtime/guards.js';
+  return `import { type AppAbility, defineAbility, type Principal } from '../runtime/auth/ability.js';
+import { Abilities, Module, UseGuards } from '../runtime/declarations/decorators.js';
+import { AuthenticationGuard } from '../runtime/auth/guards.js';
 import { LoaderScope } from '../runtime/graphql/loaders.js';
 ${indexes.map((index) => `import { ${name(index)}Module } from './${file(index)}.module.js';`).join('\n')}
 

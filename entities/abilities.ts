@@ -1,5 +1,5 @@
-import { type AbilityFactory, type AppAbility, defineAbility, type Principal } from '../runtime/ability.js';
-import { Abilities } from '../runtime/decorators.js';
+import { type AbilityFactory, type AppAbility, defineAbility, type Principal } from '../runtime/auth/ability.js';
+import { Abilities } from '../runtime/declarations/decorators.js';
 
 /**
  * Grants per role (PRODUCT.md §3). Conditions are Prisma `where` objects; every rule is

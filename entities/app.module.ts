@@ -1,6 +1,6 @@
-import { Module, UseGuards } from '../runtime/decorators.js';
+import { Module, UseGuards } from '../runtime/declarations/decorators.js';
 import { LoaderScope } from '../runtime/graphql/loaders.js';
-import { AuthenticationGuard } from '../runtime/guards.js';
+import { AuthenticationGuard } from '../runtime/auth/guards.js';
 import { AppAbilities } from './abilities.js';
 import { EchoGateway } from './echo.gateway.js';
 import { ApiInfoService, ApiRootV1Controller, ApiRootV2Controller, MetaController } from './meta.controller.js';

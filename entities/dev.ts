@@ -1,10 +1,10 @@
 /**
- * The demo's development hooks (runtime/dev-hooks.ts): the sizes and rows `npm run seed` writes,
+ * The demo's development hooks (runtime/declarations/dev-hooks.ts): the sizes and rows `npm run seed` writes,
  * and the token per role and curl lines `npm run dev` prints. The CLI calls these; it knows no
  * table, role or route of its own.
  */
 import type { Database } from '../generated/database.js';
-import { type DevPrincipal, defineDevHooks } from '../runtime/dev-hooks.js';
+import { type DevPrincipal, defineDevHooks } from '../runtime/declarations/dev-hooks.js';
 import { ROLES, type SeededUser, type SeedResult, seed } from './seed.js';
 
 /** One principal per role, from the seeded users (the first of each role: the first org's). */

@@ -1,5 +1,5 @@
-import { currentPrincipal } from '../runtime/context.js';
-import { Authorized, Gateway, Public, SubscribeMessage } from '../runtime/decorators.js';
+import { currentPrincipal } from '../runtime/auth/context.js';
+import { Authorized, Gateway, Public, SubscribeMessage } from '../runtime/declarations/decorators.js';
 import { User } from './user.entity.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ApiTags, Body, Controller, Get, HttpCode, Injectable, Post, Public } from '../runtime/decorators.js';
-import { ZodValidationPipe } from '../runtime/pipes.js';
+import { ApiTags, Body, Controller, Get, HttpCode, Injectable, Post, Public } from '../runtime/declarations/decorators.js';
+import { ZodValidationPipe } from '../runtime/declarations/pipes.js';
 
 /** What an API address answers about itself. */
 export interface ApiDescription {

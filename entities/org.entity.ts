@@ -1,4 +1,4 @@
-import { Column, Entity, HasMany, PrimaryKey } from '../runtime/decorators.js';
+import { Column, Entity, HasMany, PrimaryKey } from '../runtime/declarations/decorators.js';
 import { User } from './user.entity.js';
 
 /** A tenant. Every user and post belongs to exactly one org, and nothing crosses orgs. */

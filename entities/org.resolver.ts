@@ -1,5 +1,5 @@
-import { GraphQLAuthorizationGuard } from '../runtime/guards.js';
-import { Authorized, Complexity, Query, Resolver, UseGuards } from '../runtime/decorators.js';
+import { GraphQLAuthorizationGuard } from '../runtime/auth/guards.js';
+import { Authorized, Complexity, Query, Resolver, UseGuards } from '../runtime/declarations/decorators.js';
 import { Org } from './org.entity.js';
 import { OrgService } from './org.service.js';
 

@@ -1,5 +1,5 @@
 import { OrgRepository } from '../generated/repositories/org.repository.js';
-import { Injectable } from '../runtime/decorators.js';
+import { Injectable } from '../runtime/declarations/decorators.js';
 import type { Org } from './org.entity.js';
 
 /** Orgs the caller may read (their own). */

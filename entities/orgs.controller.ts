@@ -1,4 +1,4 @@
-import { ApiTags, Authorized, Controller, Get } from '../runtime/decorators.js';
+import { ApiTags, Authorized, Controller, Get } from '../runtime/declarations/decorators.js';
 import { Org } from './org.entity.js';
 import { OrgService } from './org.service.js';
 

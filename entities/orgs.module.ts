@@ -1,5 +1,5 @@
-import { Module } from '../runtime/decorators.js';
-import { GraphQLAuthorizationModule } from '../runtime/guards.js';
+import { Module } from '../runtime/declarations/decorators.js';
+import { GraphQLAuthorizationModule } from '../runtime/auth/guards.js';
 import { OrgResolver } from './org.resolver.js';
 import { OrgService } from './org.service.js';
 import { OrgsController } from './orgs.controller.js';

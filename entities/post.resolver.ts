@@ -1,9 +1,9 @@
-import { AuthenticationGuard, GraphQLAuthorizationGuard } from '../runtime/guards.js';
-import { Args, Authorized, Complexity, Mutation, Query, ResolveField, Resolver, Subscription, UseGuards } from '../runtime/decorators.js';
-import type { Page } from '../runtime/keyset.js';
-import { ZodValidationPipe } from '../runtime/pipes.js';
-import type { Result } from '../runtime/result.js';
-import type { Int } from '../runtime/scalars.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard } from '../runtime/auth/guards.js';
+import { Args, Authorized, Complexity, Mutation, Query, ResolveField, Resolver, Subscription, UseGuards } from '../runtime/declarations/decorators.js';
+import type { Page } from '../runtime/data/keyset.js';
+import { ZodValidationPipe } from '../runtime/declarations/pipes.js';
+import type { Result } from '../runtime/failures/result.js';
+import type { Int } from '../runtime/declarations/scalars.js';
 import { type CreatePost, CreatePostSchema, SearchTermPipe } from './post.dto.js';
 import { Post } from './post.entity.js';
 import { PostService } from './post.service.js';

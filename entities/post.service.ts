@@ -1,10 +1,10 @@
 import { PostRepository } from '../generated/repositories/post.repository.js';
 import { UserRepository } from '../generated/repositories/user.repository.js';
-import { currentPrincipal } from '../runtime/context.js';
-import { Injectable } from '../runtime/decorators.js';
-import { EventBus } from '../runtime/events.js';
-import type { Page, PageArgs } from '../runtime/keyset.js';
-import { fail, type Result } from '../runtime/result.js';
+import { currentPrincipal } from '../runtime/auth/context.js';
+import { Injectable } from '../runtime/declarations/decorators.js';
+import { EventBus } from '../runtime/events/bus.js';
+import type { Page, PageArgs } from '../runtime/data/keyset.js';
+import { fail, type Result } from '../runtime/failures/result.js';
 import type { CreatePost } from './post.dto.js';
 import type { Post } from './post.entity.js';
 

@@ -1,5 +1,5 @@
-import { Module } from '../runtime/decorators.js';
-import { GraphQLAuthorizationModule } from '../runtime/guards.js';
+import { Module } from '../runtime/declarations/decorators.js';
+import { GraphQLAuthorizationModule } from '../runtime/auth/guards.js';
 import { PostResolver } from './post.resolver.js';
 import { PostService } from './post.service.js';
 import { PostsController } from './posts.controller.js';

@@ -1,10 +1,10 @@
-import { GraphQLAuthorizationGuard } from '../runtime/guards.js';
-import { currentPrincipal } from '../runtime/context.js';
-import { Args, Authorized, Mutation, Public, Query, Resolver, UseGuards } from '../runtime/decorators.js';
-import type { Page } from '../runtime/keyset.js';
-import { ZodValidationPipe } from '../runtime/pipes.js';
-import type { Result } from '../runtime/result.js';
-import type { Int } from '../runtime/scalars.js';
+import { GraphQLAuthorizationGuard } from '../runtime/auth/guards.js';
+import { currentPrincipal } from '../runtime/auth/context.js';
+import { Args, Authorized, Mutation, Public, Query, Resolver, UseGuards } from '../runtime/declarations/decorators.js';
+import type { Page } from '../runtime/data/keyset.js';
+import { ZodValidationPipe } from '../runtime/declarations/pipes.js';
+import type { Result } from '../runtime/failures/result.js';
+import type { Int } from '../runtime/declarations/scalars.js';
 import { type CreateUser, CreateUserSchema } from './user.dto.js';
 import { User } from './user.entity.js';
 import { UserService } from './user.service.js';

@@ -1,8 +1,8 @@
 import { UserRepository } from '../generated/repositories/user.repository.js';
-import { currentPrincipal } from '../runtime/context.js';
-import { Injectable } from '../runtime/decorators.js';
-import type { Page, PageArgs } from '../runtime/keyset.js';
-import type { Result } from '../runtime/result.js';
+import { currentPrincipal } from '../runtime/auth/context.js';
+import { Injectable } from '../runtime/declarations/decorators.js';
+import type { Page, PageArgs } from '../runtime/data/keyset.js';
+import type { Result } from '../runtime/failures/result.js';
 import type { CreateUser } from './user.dto.js';
 import type { User } from './user.entity.js';
 

@@ -1,5 +1,5 @@
-import { Module } from '../runtime/decorators.js';
-import { GraphQLAuthorizationModule } from '../runtime/guards.js';
+import { Module } from '../runtime/declarations/decorators.js';
+import { GraphQLAuthorizationModule } from '../runtime/auth/guards.js';
 import { UserResolver } from './user.resolver.js';
 import { UserService } from './user.service.js';
 import { UsersController } from './users.controller.js';

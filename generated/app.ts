@@ -6,7 +6,7 @@
  * controller → service → repository.
  */
 
-import type { ApplicationDefinition } from '../runtime/server.js';
+import type { ApplicationDefinition } from '../runtime/server/server.js';
 import { apiDocs } from '../runtime/transports/api-docs/index.js';
 import { gateways } from '../runtime/transports/gateways/index.js';
 import { graphqlOverHttp } from '../runtime/transports/graphql-http/index.js';

@@ -18,7 +18,7 @@ import { UserResolver } from '../entities/user.resolver.js';
 import { UserService } from '../entities/user.service.js';
 import { UsersController } from '../entities/users.controller.js';
 import { LoaderScope } from '../runtime/graphql/loaders.js';
-import type { RuntimeServices } from '../runtime/server.js';
+import type { RuntimeServices } from '../runtime/server/server.js';
 import type { Database } from './database.js';
 import { OrgRepository } from './repositories/org.repository.js';
 import { PostRepository } from './repositories/post.repository.js';

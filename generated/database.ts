@@ -2,11 +2,11 @@
 
 /**
  * The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen
- * from APP_DATABASE__URL by runtime/database.ts. Only that database's client is loaded.
+ * from APP_DATABASE__URL by runtime/data/database.ts. Only that database's client is loaded.
  */
 
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import type { DatabaseOptions } from '../runtime/database.js';
+import type { DatabaseOptions } from '../runtime/data/database.js';
 import type { PrismaClient as SqliteClient } from './prisma/sqlite/client/client.js';
 
 /** The Prisma client: one delegate per entity (`database.user`, …); the SQLite type stands for every database's. */

@@ -5,9 +5,9 @@
  * every input type, for masking, selection checks, loaders and REST body checks.
  */
 
-import type { EntityDescriptor } from '../runtime/entity-metadata.js';
-import type { InputFieldType } from '../runtime/inputs.js';
-import type { ColumnKind } from '../runtime/sql-reader.js';
+import type { EntityDescriptor } from '../runtime/data/entity-metadata.js';
+import type { ColumnKind } from '../runtime/data/sql-reader.js';
+import type { InputFieldType } from '../runtime/http/inputs.js';
 
 /** Stored columns of Org (entities/org.entity.ts). */
 export const ORG_COLUMNS = ['id', 'name'] as const;

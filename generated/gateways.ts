@@ -5,7 +5,7 @@
  * media-type version selection; each message handler behind its posture gate.
  */
 
-import { authorize } from '../runtime/posture.js';
+import { authorize } from '../runtime/auth/posture.js';
 import type { GatewayDefinition } from '../runtime/transports/gateways/index.js';
 import type { Container } from './container.js';
 

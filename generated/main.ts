@@ -5,7 +5,7 @@
  * Configuration comes from APP_* environment variables (README, spec §4.5).
  */
 
-import { runServer } from '../runtime/main.js';
+import { runServer } from '../runtime/server/main.js';
 import { application } from './app.js';
 
 await runServer(application);

@@ -6,18 +6,18 @@
  *
  * The CLI knows no application (PRODUCT.md §7 "New applications"): what `seed` writes and the
  * tokens and examples `dev` prints come from the application's development hooks
- * (`entities/dev.ts`, typed by runtime/dev-hooks.ts), and both commands work without them.
+ * (`entities/dev.ts`, typed by runtime/declarations/dev-hooks.ts), and both commands work without them.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ConfigError, loadConfig } from '../runtime/config.js';
-import type { DatabaseClient } from '../runtime/database.js';
-import { DEV_HOOKS_FILE, type DevHooks, type DevPrincipal, type DevToken, SEED_SIZE_NAME, tokenVariable } from '../runtime/dev-hooks.js';
-import type { EntityDescriptor } from '../runtime/entity-metadata.js';
-import { exitWhenWritten } from '../runtime/exit.js';
-import type { ApplicationDefinition } from '../runtime/server.js';
+import { ConfigError, loadConfig } from '../runtime/server/config.js';
+import type { DatabaseClient } from '../runtime/data/database.js';
+import { DEV_HOOKS_FILE, type DevHooks, type DevPrincipal, type DevToken, SEED_SIZE_NAME, tokenVariable } from '../runtime/declarations/dev-hooks.js';
+import type { EntityDescriptor } from '../runtime/data/entity-metadata.js';
+import { exitWhenWritten } from '../runtime/server/exit.js';
+import type { ApplicationDefinition } from '../runtime/server/server.js';
 import type { ProjectLayout } from './parse/project.js';
 
 import { clientPath, type DatabaseName, migrationsPath, SDL_PATH, schemaPath } from './paths.js';
@@ -160,14 +160,14 @@ async function migrationSource(root: string, url: string): Promise<{ schema: str
 
 /** `migrate deploy`: applies pending migrations to the database at `url`; returns their names. */
 async function migrateDeploy(root: string, url: string): Promise<string[]> {
-  const { createAdapterFactory } = await import('../runtime/database.js');
-  const { applyMigrations } = await import('../runtime/migrations.js');
+  const { createAdapterFactory } = await import('../runtime/data/database.js');
+  const { applyMigrations } = await import('../runtime/data/migrations.js');
   const { schema, dir } = await migrationSource(root, url);
   return applyMigrations(schema, dir, await createAdapterFactory(url));
 }
 
 async function withDatabase<T>(root: string, url: string, work: (database: DatabaseClient, application: ApplicationDefinition<DatabaseClient, unknown>) => Promise<T>): Promise<T> {
-  const { createAdapterFactory } = await import('../runtime/database.js');
+  const { createAdapterFactory } = await import('../runtime/data/database.js');
   const application = await loadApplication(root);
   const database = await application.createDatabase(await createAdapterFactory(url));
   try {
@@ -235,7 +235,7 @@ interface SeedInvocation {
 /** Runs the seed hook unscoped; undefined when `ifEmpty` and the database has data. */
 async function seedWith(database: DatabaseClient, application: ApplicationDefinition<DatabaseClient, unknown>, options: SeedInvocation): Promise<object | undefined> {
   const { hooks } = options;
-  const { runUnscoped } = await import('../runtime/context.js');
+  const { runUnscoped } = await import('../runtime/auth/context.js');
   if (options.ifEmpty) {
     const empty = hooks.isEmpty ? await runUnscoped(() => hooks.isEmpty?.(database) ?? Promise.resolve(true)) : await hasNoRows(database, application.entities);
     if (!empty) return undefined;
@@ -264,13 +264,13 @@ async function seedWith(database: DatabaseClient, application: ApplicationDefini
 /** The principals the `principals` hook names, read unscoped; none without the hook. */
 async function principalsWith(database: DatabaseClient, hooks: DevHooks, seeded: object | undefined): Promise<readonly DevPrincipal[]> {
   if (!hooks.principals) return [];
-  const { runUnscoped } = await import('../runtime/context.js');
+  const { runUnscoped } = await import('../runtime/auth/context.js');
   return runUnscoped(() => hooks.principals?.(database, seeded) ?? Promise.resolve([]));
 }
 
 /** Brings the planner's statistics up to date after fresh rows (PRODUCT.md §6). */
 async function refreshStatistics(url: string): Promise<void> {
-  const { createAdapterFactory, updateStatistics } = await import('../runtime/database.js');
+  const { createAdapterFactory, updateStatistics } = await import('../runtime/data/database.js');
   await updateStatistics(await createAdapterFactory(url));
 }
 
@@ -282,7 +282,7 @@ function describeSeeded(seeded: object): string {
 
 /** Development tokens for `principals`, signed with the configured secret; a role's second principal gets `TOKEN_<ROLE>_2`. */
 async function mintDevTokens(principals: readonly DevPrincipal[]): Promise<DevToken[]> {
-  const { mintToken } = await import('../runtime/auth.js');
+  const { mintToken } = await import('../runtime/auth/authentication.js');
   const secret = config().auth.secret;
   const tokens: DevToken[] = [];
   const used = new Set<string>();
@@ -300,7 +300,7 @@ async function mintDevTokens(principals: readonly DevPrincipal[]): Promise<DevTo
 /** Why `seed` has nothing to run, and how to give it something. */
 function noSeedHook(hooks: DevHooks | undefined): CliError {
   const where = hooks ? `${DEV_HOOKS_FILE} has no \`seed\` hook` : `${DEV_HOOKS_FILE} does not exist`;
-  return new CliError(`nothing to seed: ${where}. Add one: \`export default defineDevHooks({ seed: async (database, { sizes }) => { … } })\` with defineDevHooks from runtime/dev-hooks.ts (${HOOKS_HELP})`);
+  return new CliError(`nothing to seed: ${where}. Add one: \`export default defineDevHooks({ seed: async (database, { sizes }) => { … } })\` with defineDevHooks from runtime/declarations/dev-hooks.ts (${HOOKS_HELP})`);
 }
 
 /** Options of `seed`: the built-in ones; the hook's sizes are read by name. */
@@ -436,8 +436,8 @@ export function createProgram(): Command {
         return;
       }
       if (action === 'status') {
-        const { createAdapterFactory } = await import('../runtime/database.js');
-        const { migrationStatus } = await import('../runtime/migrations.js');
+        const { createAdapterFactory } = await import('../runtime/data/database.js');
+        const { migrationStatus } = await import('../runtime/data/migrations.js');
         const { schema, dir } = await migrationSource(root(), url);
         const status = await migrationStatus(schema, dir, await createAdapterFactory(url));
         const lines = [...status.applied.map((name) => `applied  ${name}`), ...status.pending.map((name) => `pending  ${name}`), ...status.unknown.map((name) => `unknown  ${name} (in the database, not in the folder)`), ...status.edited.map((name) => `edited   ${name} (changed after it was applied)`), ...status.failed.map((name) => `failed   ${name}`)];
@@ -473,7 +473,7 @@ export function createProgram(): Command {
     .requiredOption('--role <role>', "the role claim, as the application's abilities read it")
     .option('--expires <span>', 'lifetime, for example 12h or 30m', '12h')
     .action(async (options: { sub: string; org: string; role: string; expires: string }) => {
-      const { mintToken } = await import('../runtime/auth.js');
+      const { mintToken } = await import('../runtime/auth/authentication.js');
       process.stdout.write(`${await mintToken(config().auth.secret, { sub: options.sub, org_id: options.org, role: options.role }, options.expires)}\n`);
     });
 
@@ -481,7 +481,7 @@ export function createProgram(): Command {
     .command('serve')
     .description('start the generated server (configuration from APP_* variables; APP_HTTP__WORKERS forks workers)')
     .action(async () => {
-      const { runServer } = await import('../runtime/main.js');
+      const { runServer } = await import('../runtime/server/main.js');
       await runServer(await loadApplication(root()));
     });
 
@@ -496,7 +496,7 @@ export function createProgram(): Command {
 }
 
 async function serve(root: string): Promise<{ url: string }> {
-  const { startServer } = await import('../runtime/server.js');
+  const { startServer } = await import('../runtime/server/server.js');
   const application = await loadApplication(root);
   try {
     const server = await startServer(application);

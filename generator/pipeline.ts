@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { buildSchema, findBreakingChanges, findDangerousChanges } from 'graphql';
-import { readMigrationFolders } from '../runtime/migrations.js';
+import { readMigrationFolders } from '../runtime/data/migrations.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
 import { dialectNamed } from '../runtime/dialects/index.js';

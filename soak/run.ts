@@ -23,8 +23,8 @@ import { Command } from 'commander';
 import { pinCores } from '../bench/cores.js';
 import { type LoadRequest, runLoad } from '../bench/load.js';
 import { type BurstFigures, type HealthFigures, healthBesideBursts, healthUnderHostile, type HostileMixFigures, type RefusalFigure, refusalFigures, startHostileMix } from './hostile.js';
-import { mintToken } from '../runtime/auth.js';
-import { runUnscoped } from '../runtime/context.js';
+import { mintToken } from '../runtime/auth/authentication.js';
+import { runUnscoped } from '../runtime/auth/context.js';
 import { createTestDatabase, openDatabase, seedDatabase } from '../test/support/database.js';
 import { freePort, postgresBinaries, startCluster, type PostgresCluster } from '../test/support/postgres.js';
 

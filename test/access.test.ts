@@ -5,7 +5,7 @@
  */
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintToken } from '../runtime/auth.js';
+import { mintToken } from '../runtime/auth/authentication.js';
 import { TEST_SECRET } from './support/project.js';
 import { type Role, startTestServer, type TestServer } from './support/server.js';
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { mintToken, TokenVerifier } from '../runtime/auth.js';
+import { mintToken, TokenVerifier } from '../runtime/auth/authentication.js';
 import { TEST_SECRET } from './support/project.js';
 
 const claims = () => ({ sub: randomUUID(), org_id: randomUUID(), role: 'member' });

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { mintToken } from '../runtime/auth.js';
+import { mintToken } from '../runtime/auth/authentication.js';
 import { testProvider } from './support/database.js';
 import { TEST_SECRET } from './support/project.js';
 import { PROPERTY_RUNS, PROPERTY_SEED, reportFigures } from './support/properties.js';

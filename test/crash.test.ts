@@ -7,7 +7,7 @@
  */
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mintToken } from '../runtime/auth.js';
+import { mintToken } from '../runtime/auth/authentication.js';
 import { TEST_SECRET } from './support/project.js';
 import { testProvider } from './support/database.js';
 import { reportFigures } from './support/properties.js';

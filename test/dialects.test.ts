@@ -8,10 +8,10 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAdapterFactory } from '../runtime/database.js';
+import { createAdapterFactory } from '../runtime/data/database.js';
 import { DIALECTS, dialectFor, dialectNamed, dialectOfAdapter, SUPPORTED_DATABASES, SUPPORTED_URL_FORMS } from '../runtime/dialects/index.js';
-import { classifyError } from '../runtime/errors.js';
-import { keysPerStatement, MAX_KEYS_PER_STATEMENT } from '../runtime/repository.js';
+import { classifyError } from '../runtime/failures/errors.js';
+import { keysPerStatement, MAX_KEYS_PER_STATEMENT } from '../runtime/data/repository.js';
 import { ROOT } from './support/project.js';
 
 /** A URL of each database that no test connects to. */

@@ -4,7 +4,7 @@
  * once) instead of buffering without bound.
  */
 import { describe, expect, it } from 'vitest';
-import { asSubscriber, EventBus, SlowConsumerError } from '../runtime/events.js';
+import { asSubscriber, EventBus, SlowConsumerError } from '../runtime/events/bus.js';
 
 describe('EventBus subscriptions', () => {
   it('deliver every item, in order, to a reader that keeps up', async () => {

@@ -4,7 +4,7 @@
  * field never nulls its row, its list or the whole `data`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineAbility } from '../runtime/ability.js';
+import { defineAbility } from '../runtime/auth/ability.js';
 import { type InProcessServer, startInProcessServer } from './support/server.js';
 
 /** Post columns a viewer may read here: no `reviewerId`, `publishedAt` (nullable) or `body` (non-null). */

@@ -10,11 +10,11 @@ import type { Database } from '../generated/database.js';
 import { OrgRepository } from '../generated/repositories/org.repository.js';
 import { PostRepository } from '../generated/repositories/post.repository.js';
 import { UserRepository } from '../generated/repositories/user.repository.js';
-import { ANONYMOUS, type RequestContext, runInContext, runUnscoped } from '../runtime/context.js';
+import { ANONYMOUS, type RequestContext, runInContext, runUnscoped } from '../runtime/auth/context.js';
 import { createSqlReader } from '../runtime/dialects/index.js';
-import { LIST_CAP } from '../runtime/keyset.js';
-import { createLogger } from '../runtime/logger.js';
-import type { SqlReader } from '../runtime/sql-reader.js';
+import { LIST_CAP } from '../runtime/data/keyset.js';
+import { createLogger } from '../runtime/server/logger.js';
+import type { SqlReader } from '../runtime/data/sql-reader.js';
 import { createTestDatabase, openDatabase, seedDatabase } from './support/database.js';
 
 let database: Database;

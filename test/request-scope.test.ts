@@ -6,7 +6,7 @@
 import { createClient, type FormattedExecutionResult as ExecutionResult } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ANONYMOUS, currentContext, type RequestContext, runInContext, runUnscoped, UnscopedInRequestError } from '../runtime/context.js';
+import { ANONYMOUS, currentContext, type RequestContext, runInContext, runUnscoped, UnscopedInRequestError } from '../runtime/auth/context.js';
 import { createGateways } from '../generated/gateways.js';
 import { gateways } from '../runtime/transports/gateways/index.js';
 import { messageText } from '../runtime/transports/sockets.js';

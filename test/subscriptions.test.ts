@@ -7,7 +7,7 @@
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { mintToken } from '../runtime/auth.js';
+import { mintToken } from '../runtime/auth/authentication.js';
 import { TEST_SECRET } from './support/project.js';
 import { type Role, startTestServer, type TestServer } from './support/server.js';
 

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Container } from '../generated/container.js';
-import type { RequestContext } from '../runtime/context.js';
+import type { RequestContext } from '../runtime/auth/context.js';
 import { defineTransport, type TransportFactory } from '../runtime/transports/index.js';
 import { messageText } from '../runtime/transports/sockets.js';
 import { type InProcessServer, startInProcessServer } from './support/server.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ConfigError } from '../runtime/config.js';
+import { ConfigError } from '../runtime/server/config.js';
 import { messageText } from '../runtime/transports/sockets.js';
 import { type InProcessServer, startInProcessServer } from './support/server.js';
 

@@ -3,8 +3,8 @@
  * as `generated/main.ts` starts it, configured through `APP_*` variables, logging warnings only.
  */
 import { application } from '../../generated/app.js';
-import { createLogger } from '../../runtime/logger.js';
-import { startServer } from '../../runtime/server.js';
+import { createLogger } from '../../runtime/server/logger.js';
+import { startServer } from '../../runtime/server/server.js';
 import type { BenchServer, ServerOptions } from './types.js';
 
 /** Starts the generated application on `options.port`. */

@@ -5,7 +5,7 @@
  * a guard bound at several scopes appears once, so it runs once per operation.
  */
 
-import type { CanActivate, RuntimeGuards } from '../../runtime/guards.js';
+import type { CanActivate, RuntimeGuards } from '../../runtime/auth/guards.js';
 import type { Container } from '../container.js';
 
 /** The guard chain of every root field, by `Type.field`. */

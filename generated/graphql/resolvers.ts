@@ -11,13 +11,13 @@ import { type CreatePost, CreatePostSchema, SearchTermPipe } from '../../entitie
 import type { PostResolver } from '../../entities/post.resolver.js';
 import { type CreateUser, CreateUserSchema } from '../../entities/user.dto.js';
 import type { UserResolver } from '../../entities/user.resolver.js';
-import { maskOutput } from '../../runtime/ability.js';
+import { maskOutput } from '../../runtime/auth/ability.js';
+import { applyPipes, type PipeTransform, ZodValidationPipe } from '../../runtime/declarations/pipes.js';
+import { unwrap } from '../../runtime/failures/result.js';
 import type { GraphQLContext } from '../../runtime/graphql/context.js';
 import { authorizeOperation } from '../../runtime/graphql/operation.js';
 import { readableItems } from '../../runtime/graphql/subscriptions.js';
-import { applyPipes, type PipeTransform, ZodValidationPipe } from '../../runtime/pipes.js';
-import { unwrap } from '../../runtime/result.js';
-import type { RuntimeServices } from '../../runtime/server.js';
+import type { RuntimeServices } from '../../runtime/server/server.js';
 import type { Container } from '../container.js';
 import { ENTITY_BY_NAME, ORG_FIELDS, POST_FIELDS, USER_FIELDS } from '../entities.js';
 import { createRelationResolvers } from './relations.js';

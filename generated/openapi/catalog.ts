@@ -2,10 +2,10 @@
 
 /**
  * Every REST route, version-neutral, for the OpenAPI documents the server builds for its configuration
- * (runtime/openapi.ts). The documents of the default configuration are beside this file.
+ * (runtime/http/openapi.ts). The documents of the default configuration are beside this file.
  */
 
-import type { ApiCatalog } from '../../runtime/openapi.js';
+import type { ApiCatalog } from '../../runtime/http/openapi.js';
 
 export const API_CATALOG: ApiCatalog = {
   "title": "Resource Service API",

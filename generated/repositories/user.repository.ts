@@ -3,12 +3,12 @@
 /**
  * Data access for User (entities/user.entity.ts), always inside the caller's row scope (spec §5):
  * reads are filtered by the ability's rules, writes are checked against them, and a caller
- * without an ability gets nothing. The queries themselves are in runtime/repository.ts.
+ * without an ability gets nothing. The queries themselves are in runtime/data/repository.ts.
  */
 
 import type { Logger } from 'pino';
-import { EntityRepository } from '../../runtime/repository.js';
-import type { SqlReader } from '../../runtime/sql-reader.js';
+import { EntityRepository } from '../../runtime/data/repository.js';
+import type { SqlReader } from '../../runtime/data/sql-reader.js';
 import type { Database } from '../database.js';
 import { USER_COLUMN_KINDS, USER_COLUMNS } from '../entities.js';
 import type { Prisma, User } from '../prisma/sqlite/client/client.js';

@@ -29,7 +29,7 @@ export function writePipeConstants(file: TypeScriptFile, methods: readonly Piped
   for (const method of methods) {
     for (const param of method.params) {
       if (param.pipes.length === 0) continue;
-      const pipe = file.imports.type('runtime/pipes.ts', 'PipeTransform');
+      const pipe = file.imports.type('runtime/declarations/pipes.ts', 'PipeTransform');
       writeDoc(file.body, [`Pipes of ${method.noun} ${param.name} of ${method.label}.`]);
       file.body.writeLine(`const ${pipesConstant(method.owner, method.methodName, param.name)}: readonly ${pipe}[] = [${param.pipes.map((p) => pipeExpression(p, file.imports)).join(', ')}];`);
       wrote = true;

@@ -35,7 +35,7 @@ export class ImportSet {
   ) {}
 
   /**
-   * Imports `name` from a project-relative module file (`runtime/keyset.ts`), under `alias` when
+   * Imports `name` from a project-relative module file (`runtime/data/keyset.ts`), under `alias` when
    * given; returns the local name.
    */
   value(file: string, name: string, alias?: string): string {

@@ -14,7 +14,7 @@ export const LOADER_SCOPE = 'LoaderScope';
 
 /** Built-in providers, by `runtime/` file and export name. */
 export const BUILTIN_PROVIDERS: readonly BuiltinProvider[] = [
-  { ref: { file: 'runtime/events.ts', exportName: 'EventBus' }, constructedBy: 'services' },
+  { ref: { file: 'runtime/events/bus.ts', exportName: 'EventBus' }, constructedBy: 'services' },
   { ref: { file: 'runtime/graphql/loaders.ts', exportName: LOADER_SCOPE }, constructedBy: 'container' },
 ];
 
@@ -27,13 +27,13 @@ export interface BuiltinGuard {
 }
 
 /** The authentication guard (spec §5.2), bound globally. */
-export const AUTHENTICATION_GUARD: BuiltinGuard = { ref: { file: 'runtime/guards.ts', exportName: 'AuthenticationGuard' }, runtimeKey: 'authentication', providedBy: undefined };
+export const AUTHENTICATION_GUARD: BuiltinGuard = { ref: { file: 'runtime/auth/guards.ts', exportName: 'AuthenticationGuard' }, runtimeKey: 'authentication', providedBy: undefined };
 
 /** The GraphQL authorization guard (spec §5.3), provided by GraphQLAuthorizationModule. */
 export const AUTHORIZATION_GUARD: BuiltinGuard = {
-  ref: { file: 'runtime/guards.ts', exportName: 'GraphQLAuthorizationGuard' },
+  ref: { file: 'runtime/auth/guards.ts', exportName: 'GraphQLAuthorizationGuard' },
   runtimeKey: 'graphqlAuthorization',
-  providedBy: { file: 'runtime/guards.ts', exportName: 'GraphQLAuthorizationModule' },
+  providedBy: { file: 'runtime/auth/guards.ts', exportName: 'GraphQLAuthorizationModule' },
 };
 
 /** Every guard the runtime supplies. */

@@ -31,7 +31,7 @@ export interface DeclaredProperty {
   readonly value: DeclaredValue;
 }
 
-/** One application of a decorator exported by runtime/decorators.ts (whatever local name it was imported under). */
+/** One application of a decorator exported by runtime/declarations/decorators.ts (whatever local name it was imported under). */
 export interface DeclaredDecorator {
   /** The runtime's export name (`Column`); it may name something the runtime does not export. */
   readonly name: string;

@@ -8,7 +8,7 @@
  *
  * Plain readonly data (no ts-morph node gets past `parse/`): rules are testable without parsing.
  */
-import type { DecoratorTarget } from '../../runtime/decorator-signatures.js';
+import type { DecoratorTarget } from '../../runtime/declarations/decorator-signatures.js';
 import type { HttpMethod, ReplyKind } from '../../runtime/http/routes.js';
 import type { DeclaredDecorator, MethodCallModel } from './declarations.js';
 import type { DocText } from './docs.js';

@@ -21,7 +21,7 @@ export interface ParseOptions {
 }
 
 /** Where the runtime's `runUnscoped` is declared (spec §5.9): calls of it are recorded. */
-const RUN_UNSCOPED = { file: 'runtime/context.ts', exportName: 'runUnscoped' } as const;
+const RUN_UNSCOPED = { file: 'runtime/auth/context.ts', exportName: 'runUnscoped' } as const;
 
 /**
  * Parses every declaration under `layout.entitiesDir`.

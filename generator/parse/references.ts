@@ -87,7 +87,7 @@ export class ReferenceResolver {
   }
 
   /**
-   * The runtime decorator a decorator node applies (its exported name in `runtime/decorators.ts`,
+   * The runtime decorator a decorator node applies (its exported name in `runtime/declarations/decorators.ts`,
    * whatever local alias it was imported under, also through a namespace import: `@rt.Column()`),
    * or undefined for any other decorator. A name the runtime does not export is returned as
    * written, so it can be refused rather than ignored.
@@ -118,7 +118,7 @@ export class ReferenceResolver {
 }
 
 /** Where the decorators the generator reads are declared. */
-const DECORATORS_FILE = 'runtime/decorators.ts';
+const DECORATORS_FILE = 'runtime/declarations/decorators.ts';
 
 /**
  * Reads decorators and their arguments into plain values: names resolved to where they are

@@ -58,9 +58,9 @@ export class TypeReader {
     const promised = this.genericArgument(current, 'Promise');
     if (promised) current = promised;
     if (current.getKind() === SyntaxKind.VoidKeyword) return { kind: 'void', promised: promised !== undefined };
-    const resultOf = this.runtimeGeneric(current, 'Result', 'result.ts');
+    const resultOf = this.runtimeGeneric(current, 'Result', 'runtime/failures/result.ts');
     if (resultOf) current = resultOf;
-    const pageOf = this.runtimeGeneric(current, 'Page', 'keyset.ts');
+    const pageOf = this.runtimeGeneric(current, 'Page', 'runtime/data/keyset.ts');
     if (pageOf) return { kind: 'page', item: this.readNamed(pageOf), result: resultOf !== undefined, promised: promised !== undefined };
     const type = this.readShape(current, false);
     // A failed Result answers null plus an error entry, so the field must be nullable.
@@ -99,7 +99,7 @@ export class TypeReader {
     if (!Node.isIdentifier(typeName)) return undefined;
     const resolved = this.resolver.resolve(typeName);
     if (!resolved || resolved.ref.exportName !== name) return undefined;
-    if (resolved.ref.file !== `runtime/${file}`) return undefined;
+    if (resolved.ref.file !== file) return undefined;
     return node.getTypeArguments()[0];
   }
 
@@ -116,7 +116,7 @@ export class TypeReader {
     if (name === 'Date') return { kind: 'scalar', name: 'DateTime' };
     const resolved = this.resolver.resolve(typeName);
     if (!resolved) return unsupported(name, `${name} is not declared in the project; use string, Int, number, boolean, Date, an entity, an enum alias or an interface declared in entities/`);
-    if (resolved.ref.exportName === 'Int' && resolved.ref.file === 'runtime/scalars.ts') return { kind: 'scalar', name: 'Int' };
+    if (resolved.ref.exportName === 'Int' && resolved.ref.file === 'runtime/declarations/scalars.ts') return { kind: 'scalar', name: 'Int' };
     if (this.registry.entityKeys.has(`${resolved.ref.file}#${resolved.ref.exportName}`)) return { kind: 'entity', name: resolved.ref.exportName };
     const declaration = resolved.declaration;
     if (declaration && Node.isTypeAliasDeclaration(declaration)) {

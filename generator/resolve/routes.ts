@@ -5,7 +5,7 @@
  * the OpenAPI documents: each controller's tags and each route's summary and description. The route
  * emitter and the OpenAPI emitter both read these; neither decides them.
  */
-import { DECORATOR_SIGNATURES, type DecoratorName } from '../../runtime/decorator-signatures.js';
+import { DECORATOR_SIGNATURES, type DecoratorName } from '../../runtime/declarations/decorator-signatures.js';
 import type { HttpMethod, ReplyKind } from '../../runtime/http/routes.js';
 import type { DeclaredDecorator, DeclaredMethod } from '../model/declarations.js';
 import { firstSentence } from '../model/docs.js';

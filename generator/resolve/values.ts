@@ -1,7 +1,7 @@
 /**
  * Reading decorator arguments (model/declarations.ts `DeclaredValue`) as the values resolve
  * needs. Lenient by design: a value of the wrong kind reads as `undefined` here, and the rule
- * `decorator-argument-invalid` reports it against runtime/decorator-signatures.ts — so a
+ * `decorator-argument-invalid` reports it against runtime/declarations/decorator-signatures.ts — so a
  * declaration that is wrong in one place is still resolved everywhere else, and rules whose input
  * is unknown stay silent instead of cascading.
  */

@@ -1,12 +1,12 @@
 /**
- * Checking what is written in a decorator against its signature (runtime/decorator-signatures.ts):
+ * Checking what is written in a decorator against its signature (runtime/declarations/decorator-signatures.ts):
  * one walk over the arguments that finds values of the wrong kind, unknown option keys, missing
  * arguments and options, and extra arguments. The three `decorator-argument-*` /
  * `decorator-option-unknown` rules each report one kind of finding, so they agree by construction
  * on what a declaration means.
  */
-import { type ArgumentSpec, DECORATOR_SIGNATURES, type DecoratorName, type DecoratorSignature, type OptionTable, type ValueKind } from '../../runtime/decorator-signatures.js';
-import { closestMatch } from '../../runtime/suggest.js';
+import { type ArgumentSpec, DECORATOR_SIGNATURES, type DecoratorName, type DecoratorSignature, type OptionTable, type ValueKind } from '../../runtime/declarations/decorator-signatures.js';
+import { closestMatch } from '../../runtime/server/suggest.js';
 import type { DeclaredValue } from '../model/declarations.js';
 import type { DecoratorUse } from '../model/model.js';
 import type { SourceSpan } from '../model/types.js';

@@ -4,7 +4,7 @@
  * (runtime/dialects/index.ts). Nothing outside this folder names a database or tests which one it
  * runs on; it asks the dialect.
  *
- * The SQL the runtime writes itself (runtime/repository.ts, runtime/sql-scope.ts: the primary-key
+ * The SQL the runtime writes itself (runtime/data/repository.ts, runtime/data/sql-scope.ts: the primary-key
  * batch, the has_many window `ROW_NUMBER() OVER (PARTITION BY fk ORDER BY id)`, scope conditions
  * with double-quoted identifiers and `LIKE … ESCAPE '\'`) is one text for every dialect; what
  * differs is in the dialect's reader — placeholders (Prisma's `Sql` renders `?` as `sql` and `$n` as
@@ -13,8 +13,8 @@
  */
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { Logger } from 'pino';
-import type { EventBus } from '../events.js';
-import type { SqlReader } from '../sql-reader.js';
+import type { EventBus } from '../events/bus.js';
+import type { SqlReader } from '../data/sql-reader.js';
 
 /** Options of {@link Dialect.createReader}. */
 export interface ReaderOptions {
@@ -42,7 +42,7 @@ export interface StartedEventTransport {
 }
 
 /**
- * How the database's errors are told apart (runtime/errors.ts; spec §7).
+ * How the database's errors are told apart (runtime/failures/errors.ts; spec §7).
  *
  * @public part of the runtime's API for application code, though nothing here imports it
  */
@@ -114,7 +114,7 @@ export interface Dialect<Name extends string = string> {
    * the driver on demand: a server on one database never loads another's.
    */
   createAdapterFactory(url: string): Promise<SqlMigrationAwareDriverAdapterFactory>;
-  /** The runtime's own fast reader of `url` (runtime/sql-reader.ts), beside the Prisma client. */
+  /** The runtime's own fast reader of `url` (runtime/data/sql-reader.ts), beside the Prisma client. */
   createReader(url: string, options?: ReaderOptions): Promise<SqlReader>;
   /**
    * Starts the transport carrying events between processes and attaches it to the bus; absent when

@@ -5,7 +5,7 @@
  * a database" says what else libSQL and MySQL would need. The generator may import this module (the
  * Prisma schema, folder and adapter provider of each database).
  */
-import type { SqlReader } from '../sql-reader.js';
+import type { SqlReader } from '../data/sql-reader.js';
 import type { Dialect, ReaderOptions } from './dialect.js';
 import { POSTGRESQL } from './postgresql.js';
 import { SQLITE } from './sqlite.js';

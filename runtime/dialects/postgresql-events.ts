@@ -10,7 +10,7 @@
  * filters it afterwards). The listening connection reconnects by itself after a database outage.
  */
 import pg from 'pg';
-import type { EventTransport } from '../events.js';
+import type { EventTransport } from '../events/bus.js';
 import type { EventTransportOptions } from './dialect.js';
 
 /** The channel every process listens on. */

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type pg from 'pg';
-import { SqlReadError, type SqlReader } from '../sql-reader.js';
-import type { Sql } from '../sql-scope.js';
+import { SqlReadError, type SqlReader } from '../data/sql-reader.js';
+import type { Sql } from '../data/sql-scope.js';
 import type { Dialect, EventTransportOptions, ReaderOptions, StartedEventTransport } from './dialect.js';
 
 /** PostgreSQL's limit on bound parameters per statement (the protocol counts them in 16 bits). */

@@ -8,8 +8,8 @@ import path from 'node:path';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type BetterSqlite3 from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import type { SqlReader } from '../sql-reader.js';
-import type { Sql } from '../sql-scope.js';
+import type { SqlReader } from '../data/sql-reader.js';
+import type { Sql } from '../data/sql-scope.js';
 import type { Dialect, ReaderOptions } from './dialect.js';
 
 /** The absolute path of a `file:` URL's SQLite database, resolved against `cwd`. */
@@ -54,7 +54,7 @@ async function createAdapterFactory(url: string): Promise<SqlMigrationAwareDrive
 
 /**
  * An adapter on a private in-memory database, for work that needs the schema engine but no real
- * database (runtime/migrations.ts diffs two schemas of any database through it).
+ * database (runtime/data/migrations.ts diffs two schemas of any database through it).
  */
 export async function createScratchAdapterFactory(): Promise<SqlMigrationAwareDriverAdapterFactory> {
   const { PrismaBetterSqlite3 } = await import('@prisma/adapter-better-sqlite3');

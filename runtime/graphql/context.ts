@@ -2,8 +2,8 @@
  * The GraphQL context of one operation (spec §5.4): the request's principal and ability (the
  * ambient context) and how authentication went, so a guarded field can say why it refuses.
  */
-import type { Authentication } from '../auth.js';
-import type { RequestContext } from '../context.js';
+import type { Authentication } from '../auth/authentication.js';
+import type { RequestContext } from '../auth/context.js';
 import type { RequestLoaders } from './loaders.js';
 
 /** Per-operation context handed to every resolver (a type alias so it is a plain record). */

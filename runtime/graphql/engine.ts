@@ -10,10 +10,10 @@ import { fileURLToPath } from 'node:url';
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import type { AbilityCache } from '../ability.js';
-import type { AppConfig } from '../config.js';
-import type { EntityDescriptor } from '../entity-metadata.js';
-import { AuthenticationGuard, type CanActivate, GraphQLAuthorizationGuard, type RuntimeGuards } from '../guards.js';
+import type { AbilityCache } from '../auth/ability.js';
+import type { AppConfig } from '../server/config.js';
+import type { EntityDescriptor } from '../data/entity-metadata.js';
+import { AuthenticationGuard, type CanActivate, GraphQLAuthorizationGuard, type RuntimeGuards } from '../auth/guards.js';
 import type { GraphQLContext } from './context.js';
 import { type FieldComplexity, QueryLimits } from './limits.js';
 import { type LoadableRepository, type LoaderRegistry, type LoaderScope, RequestLoaders } from './loaders.js';
@@ -21,7 +21,7 @@ import { OperationPreparer } from './prepare.js';
 import { buildExecutableSchema } from './schema.js';
 import { printSdl } from './sdl.js';
 
-/** The GraphQL part of an application definition (runtime/server.ts `ApplicationDefinition` has every field). */
+/** The GraphQL part of an application definition (runtime/server/server.ts `ApplicationDefinition` has every field). */
 export interface GraphQLApplication<Container, Services> {
   /** The committed SDL (`generated/schema.graphql`). */
   readonly schemaFile: URL;

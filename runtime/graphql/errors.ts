@@ -6,7 +6,7 @@
  */
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
-import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../errors.js';
+import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
 
 /**
  * Codes this server puts in `errors[].extensions.code` (PRODUCT.md §4). The `*_LIMIT` codes refuse

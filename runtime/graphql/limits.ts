@@ -64,7 +64,7 @@ import {
   TypeNameMetaFieldDef,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { clampPageSize } from '../keyset.js';
+import { clampPageSize } from '../data/keyset.js';
 
 /** What a field's score is computed from. */
 interface ComplexityInput {

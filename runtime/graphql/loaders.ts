@@ -17,11 +17,11 @@
 import DataLoader from 'dataloader';
 import { GraphQLError, type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
 import type { Logger } from 'pino';
-import { conditionColumns, maskRow, type MaskedRow } from '../ability.js';
-import type { RequestContext } from '../context.js';
-import type { EntityDescriptor } from '../entity-metadata.js';
-import { type Page, type PageArgs, type PageWindow, pageWindow } from '../keyset.js';
-import type { KeyedRow } from '../repository.js';
+import { conditionColumns, maskRow, type MaskedRow } from '../auth/ability.js';
+import type { RequestContext } from '../auth/context.js';
+import type { EntityDescriptor } from '../data/entity-metadata.js';
+import { type Page, type PageArgs, type PageWindow, pageWindow } from '../data/keyset.js';
+import type { KeyedRow } from '../data/repository.js';
 import { selectedColumns } from './projection.js';
 
 /** What a loader batch runs with: the request's principal and ability. */

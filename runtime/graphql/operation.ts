@@ -4,8 +4,8 @@
  * `maskRow(s)`, the masking after it.
  */
 import type { GraphQLResolveInfo } from 'graphql';
-import type { EntityDescriptor } from '../entity-metadata.js';
-import { authorize } from '../posture.js';
+import type { EntityDescriptor } from '../data/entity-metadata.js';
+import { authorize } from '../auth/posture.js';
 import type { GraphQLContext } from './context.js';
 import { assertSelectionPermitted } from './selection.js';
 

@@ -6,10 +6,10 @@
  */
 import { type DocumentNode, type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, Kind, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { Logger } from 'pino';
-import type { Authentication } from '../auth.js';
-import { ANONYMOUS, type RequestContext, RowBudget, runInContext } from '../context.js';
-import { classifyError } from '../errors.js';
-import { type CanActivate, type NamedGuard, runGuards } from '../guards.js';
+import type { Authentication } from '../auth/authentication.js';
+import { ANONYMOUS, type RequestContext, RowBudget, runInContext } from '../auth/context.js';
+import { classifyError } from '../failures/errors.js';
+import { type CanActivate, type NamedGuard, runGuards } from '../auth/guards.js';
 import type { GraphQLContext } from './context.js';
 import { DocumentCache, type DocumentCacheOptions } from './execution.js';
 import type { QueryLimits } from './limits.js';

@@ -9,7 +9,7 @@
  * itself (`id`, the has_many column, the columns the caller's read rules test).
  */
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
-import type { EntityDescriptor } from '../entity-metadata.js';
+import type { EntityDescriptor } from '../data/entity-metadata.js';
 
 /** Every column: the selection could not be narrowed. */
 const ALL_COLUMNS = undefined;

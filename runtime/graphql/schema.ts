@@ -8,9 +8,9 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { IResolvers } from '@graphql-tools/utils';
 import { type DocumentNode, type GraphQLResolveInfo, type GraphQLSchema, isNonNullType, Kind, parse } from 'graphql';
-import { MASKED_FIELDS, type MaskedRow } from '../ability.js';
-import type { EntityDescriptor } from '../entity-metadata.js';
-import { forbiddenField } from '../posture.js';
+import { MASKED_FIELDS, type MaskedRow } from '../auth/ability.js';
+import type { EntityDescriptor } from '../data/entity-metadata.js';
+import { forbiddenField } from '../auth/posture.js';
 import type { GraphQLContext } from './context.js';
 import { DateTimeScalar } from './scalars.js';
 

@@ -6,10 +6,10 @@
  * nullable column the grant excludes is not refused: it resolves to `null` (spec §2.1).
  */
 import { type FieldNode, type GraphQLObjectType, type GraphQLResolveInfo, getNamedType, isNonNullType, isObjectType, Kind, type SelectionSetNode } from 'graphql';
-import { canOnType } from '../ability.js';
-import type { RequestContext } from '../context.js';
-import type { EntityDescriptor } from '../entity-metadata.js';
-import { forbiddenField } from '../posture.js';
+import { canOnType } from '../auth/ability.js';
+import type { RequestContext } from '../auth/context.js';
+import type { EntityDescriptor } from '../data/entity-metadata.js';
+import { forbiddenField } from '../auth/posture.js';
 
 /**
  * Throws `FORBIDDEN` naming the first selected non-null entity field (in document order) that no

@@ -2,8 +2,8 @@
  * Subscription delivery (spec §4.1): every pushed item is filtered by the subscriber's ability,
  * so a subscriber never receives a row it could not read with a query.
  */
-import { canReadRow } from '../ability.js';
-import type { RequestContext } from '../context.js';
+import { canReadRow } from '../auth/ability.js';
+import type { RequestContext } from '../auth/context.js';
 
 /**
  * The items of `source` the subscriber (`request`) may read as `entityName`, in order.

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../server/config.js';
 import type { SocketAcceptor } from '../transports/sockets.js';
 import { problem, writeRawProblem } from './problem.js';
 

@@ -1,6 +1,6 @@
 /**
  * The parts of the Express chain every transport shares (README "Reliability and security"), in
- * the order runtime/server.ts composes them: {@link createExpressApp} (settings, helmet's security
+ * the order runtime/server/server.ts composes them: {@link createExpressApp} (settings, helmet's security
  * headers, CORS), the in-flight count and authentication (runtime/http/lifecycle.ts,
  * request-state.ts), the unmetered transports (`/health`), {@link rateLimiter}, the other
  * transports, then {@link mountFallbacks} (404 and the error handler). Everything is answered as
@@ -11,7 +11,7 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../server/config.js';
 import { problem, sendError, sendProblem } from './problem.js';
 import { NEXT_CURSOR_HEADER } from './routes.js';
 

@@ -7,8 +7,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../errors.js';
-import type { Failure, FailureCode } from '../result.js';
+import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
+import type { Failure, FailureCode } from '../failures/result.js';
 
 /** A problem document (RFC 9457) with this server's extension members. */
 export interface Problem {

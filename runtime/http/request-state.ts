@@ -1,12 +1,12 @@
 /**
  * The state every HTTP request carries from the authentication step to the transport answering it
  * (spec §5.1): the bearer token is verified once, in front of every route, and the principal and
- * its ability become the ambient context of everything that follows (runtime/context.ts).
+ * its ability become the ambient context of everything that follows (runtime/auth/context.ts).
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { AbilityCache } from '../ability.js';
-import type { Authentication, TokenVerifier } from '../auth.js';
-import { type RequestContext, runInContext } from '../context.js';
+import type { AbilityCache } from '../auth/ability.js';
+import type { Authentication, TokenVerifier } from '../auth/authentication.js';
+import { type RequestContext, runInContext } from '../auth/context.js';
 
 /** Per-request state the authentication step leaves for later steps (in `response.locals`). */
 export interface RequestState {

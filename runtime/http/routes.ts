@@ -4,14 +4,14 @@
  * (only when more rows remain), a value (null → 404), a whole list, or 204.
  */
 import type { Request, Response } from 'express';
-import type { Authentication } from '../auth.js';
-import type { RequestContext } from '../context.js';
-import type { Page } from '../keyset.js';
+import type { Authentication } from '../auth/authentication.js';
+import type { RequestContext } from '../auth/context.js';
+import type { Page } from '../data/keyset.js';
 import { problem, sendProblem } from './problem.js';
 
 /**
  * HTTP methods routes use: the one method type of the project. The generator reads the route
- * decorators (`@Get`, `@Post`, …) into these through runtime/decorator-signatures.ts.
+ * decorators (`@Get`, `@Post`, …) into these through runtime/declarations/decorator-signatures.ts.
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

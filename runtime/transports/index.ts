@@ -2,7 +2,7 @@
  * The transport seam (issue 12 §2; STYLE.md "NestJS's platform adapters and microservice
  * transports"): every way a caller reaches the application — REST routes, GraphQL over HTTP,
  * graphql-ws, WebSocket gateways, the API documents, `/health` — is one {@link Transport}, and
- * `startServer` (runtime/server.ts) composes a list of them. The server owns what every transport
+ * `startServer` (runtime/server/server.ts) composes a list of them. The server owns what every transport
  * shares: configuration, the Express app and its front middleware (helmet, CORS, the in-flight
  * count, authentication, the rate limit, 404 and the error handler), the one
  * {@link SocketAcceptor} (runtime/transports/sockets.ts) that takes every WebSocket, and the
@@ -43,9 +43,9 @@
  */
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import type { AbilityCache } from '../ability.js';
-import type { TokenVerifier } from '../auth.js';
-import type { AppConfig } from '../config.js';
+import type { AbilityCache } from '../auth/ability.js';
+import type { TokenVerifier } from '../auth/authentication.js';
+import type { AppConfig } from '../server/config.js';
 import type { GraphQLEngine } from '../graphql/engine.js';
 import type { VersioningOptions } from '../http/versioning.js';
 import type { SocketAcceptor, SocketTransport } from './sockets.js';

@@ -62,14 +62,14 @@ describe('import specifiers', () => {
       for (const cwd of ['/', ROOT, path.join(ROOT, 'test/golden')]) {
         process.chdir(cwd);
         const imports = new ImportSet('generated/app.ts', '../../../runtime');
-        imports.type('runtime/server.ts', 'ApplicationDefinition');
+        imports.type('runtime/server/server.ts', 'ApplicationDefinition');
         imports.value('entities/user.entity.ts', 'User');
         specifiers.push(imports.render().join('\n'));
       }
     } finally {
       process.chdir(original);
     }
-    expect(specifiers[0]).toContain("from '../../../../runtime/server.js'");
+    expect(specifiers[0]).toContain("from '../../../../runtime/server/server.js'");
     expect(specifiers[0]).toContain("from '../entities/user.entity.js'");
     expect(new Set(specifiers).size).toBe(1);
   });

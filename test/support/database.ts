@@ -9,10 +9,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { createDatabase, type Database } from '../../generated/database.js';
 import { type SeedResult, seed } from '../../entities/seed.js';
-import { runUnscoped } from '../../runtime/context.js';
-import { createAdapterFactory, type DatabaseOptions } from '../../runtime/database.js';
+import { runUnscoped } from '../../runtime/auth/context.js';
+import { createAdapterFactory, type DatabaseOptions } from '../../runtime/data/database.js';
 import type { DatabaseName } from '../../runtime/dialects/index.js';
-import { applyMigrations } from '../../runtime/migrations.js';
+import { applyMigrations } from '../../runtime/data/migrations.js';
 import { ROOT } from './project.js';
 
 /** Sizes of the demo seed. */

@@ -5,9 +5,9 @@
 import type { Database } from '../../generated/database.js';
 import { PostRepository } from '../../generated/repositories/post.repository.js';
 import { SQLITE } from '../../runtime/dialects/sqlite.js';
-import { pageWindow } from '../../runtime/keyset.js';
-import { createLogger } from '../../runtime/logger.js';
-import { type Sql, whereToSql } from '../../runtime/sql-scope.js';
+import { pageWindow } from '../../runtime/data/keyset.js';
+import { createLogger } from '../../runtime/server/logger.js';
+import { type Sql, whereToSql } from '../../runtime/data/sql-scope.js';
 
 /**
  * The ranking statement of posts by `column` for `parents` (ten per parent), filtered by the read

@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { mintToken } from '../../runtime/auth.js';
+import { mintToken } from '../../runtime/auth/authentication.js';
 import type { TransportFactory } from '../../runtime/transports/index.js';
 import type { SeededUser, SeedResult } from '../../entities/seed.js';
 import { createTestDatabase, type SeedSizes, seedDatabase } from './database.js';
@@ -178,8 +178,8 @@ export async function startInProcessServer(
   options: TestServerOptions & { adjust?: (definition: typeof import('../../generated/app.js').application) => typeof import('../../generated/app.js').application } = {},
 ): Promise<InProcessServer> {
   const { application } = await import('../../generated/app.js');
-  const { startServer } = await import('../../runtime/server.js');
-  const { createLogger } = await import('../../runtime/logger.js');
+  const { startServer } = await import('../../runtime/server/server.js');
+  const { createLogger } = await import('../../runtime/server/logger.js');
   const { Writable } = await import('node:stream');
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const seeded = options.databaseUrl && !options.seed ? { orgs: [], users: [], posts: [] } : await seedDatabase(databaseUrl, options.seed ?? { orgs: 2, users: 3, posts: 2 });

@@ -13,7 +13,7 @@ export function emitContainer(context: EmitContext): GeneratedFile {
   const file = new TypeScriptFile('container.ts', context, 'The providers of every module reachable from AppModule, constructed once at boot, dependencies\nfirst. Dependency injection is resolved at generate time from constructor parameter types.');
   const { body: w, imports } = file;
   const database = imports.type(`${outputDir}/database.ts`, 'Database');
-  const services = imports.type('runtime/server.ts', 'RuntimeServices');
+  const services = imports.type('runtime/server/server.ts', 'RuntimeServices');
   const order = app.mounted.constructionOrder;
   const members: { name: string; type: string }[] = [];
   const keyed = keyedEntities(app);

@@ -57,14 +57,14 @@ export function emitEntities(context: EmitContext): GeneratedFile {
       return kind ? [`${column.name}: ${quote(kind)}`] : [];
     });
     writeDoc(w, [`How raw rows of ${entity.name} are read: the kind of each column that is not text.`]);
-    w.writeLine(`export const ${columnKindsConstant(entity.name)}: Readonly<Record<string, ${imports.type('runtime/sql-reader.ts', 'ColumnKind')}>> = ${kinds.length === 0 ? '{}' : `{ ${kinds.join(', ')} }`};`);
+    w.writeLine(`export const ${columnKindsConstant(entity.name)}: Readonly<Record<string, ${imports.type('runtime/data/sql-reader.ts', 'ColumnKind')}>> = ${kinds.length === 0 ? '{}' : `{ ${kinds.join(', ')} }`};`);
     w.blankLine();
     if (!entity.exposed) continue;
     writeDoc(w, [`Wire fields of ${entity.name}: what masking and selection checks consider.`]);
     w.writeLine(`export const ${fieldsConstant(entity.name)} = [${wireFields(entity).map(quote).join(', ')}] as const;`);
     w.blankLine();
   }
-  const descriptor = imports.type('runtime/entity-metadata.ts', 'EntityDescriptor');
+  const descriptor = imports.type('runtime/data/entity-metadata.ts', 'EntityDescriptor');
   writeDoc(w, ['Every exposed entity (spec §2).']);
   w.write(`export const ENTITIES: readonly ${descriptor}[] = [`).indent(() => {
     for (const entity of entities) {
@@ -97,7 +97,7 @@ export function emitEntities(context: EmitContext): GeneratedFile {
     if (!input) continue;
     w.blankLine();
     writeDoc(w, [`Structure of input ${input.name} (${input.span.file}).`]);
-    w.write(`export const ${inputConstant(input.name)}: ${imports.type('runtime/inputs.ts', 'InputFieldType')} & { readonly type: { readonly kind: 'input' } } = {`).indent(() => {
+    w.write(`export const ${inputConstant(input.name)}: ${imports.type('runtime/http/inputs.ts', 'InputFieldType')} & { readonly type: { readonly kind: 'input' } } = {`).indent(() => {
       w.write('type: {').indent(() => {
         w.writeLine("kind: 'input',");
         w.write('fields: {').indent(() => {

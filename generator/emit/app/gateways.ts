@@ -41,7 +41,7 @@ export function emitGateways(context: EmitContext): GeneratedFile {
               const call = `${providerVariable(gateway.name)}.${handler.methodName}(${handler.takesData ? data : ''})`;
               const dataName = handler.takesData ? 'data' : '_data';
               if (posture?.kind === 'authorized') {
-                const authorize = imports.value('runtime/posture.ts', 'authorize');
+                const authorize = imports.value('runtime/auth/posture.ts', 'authorize');
                 w.write(`{ event: ${quote(handler.event)}, handle: (${dataName}, call) => `).inlineBlock(() => {
                   w.writeLine(`${authorize}(call.request, call.authentication, ${quote(posture.action)}, ${quote(posture.subject)});`);
                   w.writeLine(`return ${call};`);

@@ -12,7 +12,7 @@ export function emitApp(context: EmitContext): GeneratedFile {
   const { app, outputDir } = context;
   const file = new TypeScriptFile('app.ts', context, 'The application as the runtime starts it: schema, entities, database client, container, resolvers,\nthe ability factory and the transports it is reached through. Read a request from here: routes →\ncontroller → service → repository.');
   const { body: w, imports } = file;
-  const definition = imports.type('runtime/server.ts', 'ApplicationDefinition');
+  const definition = imports.type('runtime/server/server.ts', 'ApplicationDefinition');
   imports.value(`${outputDir}/container.ts`, 'createContainer');
   imports.type(`${outputDir}/container.ts`, 'Container');
   imports.value(`${outputDir}/database.ts`, 'createDatabase');
@@ -96,7 +96,7 @@ export function emitMain(context: EmitContext): GeneratedFile {
   const { outputDir } = context;
   const file = new TypeScriptFile('main.ts', context, 'Entry point of the generated server: `node --import tsx generated/main.ts` (what `serve` runs).\nConfiguration comes from APP_* environment variables (README, spec §4.5).');
   const { body: w, imports } = file;
-  imports.value('runtime/main.ts', 'runServer');
+  imports.value('runtime/server/main.ts', 'runServer');
   imports.value(`${outputDir}/app.ts`, 'application');
   w.writeLine('await runServer(application);');
   return file.render();

@@ -20,10 +20,10 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
   const { outputDir } = context;
   const file = new TypeScriptFile(
     repositoryModule(entity.name), context,
-    `Data access for ${entity.name} (${entity.source.file}), always inside the caller's row scope (spec §5):\nreads are filtered by the ability's rules, writes are checked against them, and a caller\nwithout an ability gets nothing. The queries themselves are in runtime/repository.ts.`,
+    `Data access for ${entity.name} (${entity.source.file}), always inside the caller's row scope (spec §5):\nreads are filtered by the ability's rules, writes are checked against them, and a caller\nwithout an ability gets nothing. The queries themselves are in runtime/data/repository.ts.`,
   );
   const { body: w, imports } = file;
-  const base = imports.value('runtime/repository.ts', 'EntityRepository');
+  const base = imports.value('runtime/data/repository.ts', 'EntityRepository');
   const logger = imports.packageType('pino', 'Logger');
   const database = imports.type(`${outputDir}/database.ts`, 'Database');
   const client = `${outputDir}/${PRISMA_CLIENT_MODULE}`;
@@ -31,7 +31,7 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
   const row = imports.type(client, entity.name);
   imports.value(`${outputDir}/entities.ts`, columnsConstant(entity.name));
   imports.value(`${outputDir}/entities.ts`, columnKindsConstant(entity.name));
-  const reader = imports.type('runtime/sql-reader.ts', 'SqlReader');
+  const reader = imports.type('runtime/data/sql-reader.ts', 'SqlReader');
   w.writeLine(`/** Scoped data access for ${entity.name}: pages, lookups, loader batches and checked writes. */`);
   w.write(`export class ${repositoryClass(entity.name)} extends ${base}<${row}, Prisma.${entity.name}WhereInput, Prisma.${entity.name}UncheckedCreateInput>`).block(() => {
     w.write(`constructor(database: ${database}, reader: ${reader}, logger: ${logger})`).block(() => {
@@ -49,13 +49,13 @@ export function emitRepositories(context: EmitContext): GeneratedFile[] {
 /** The `database.ts` file: the Prisma client type and its construction from a driver adapter. */
 export function emitDatabase(context: EmitContext): GeneratedFile {
   const { outputDir } = context;
-  const file = new TypeScriptFile('database.ts', context, 'The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/database.ts. Only that database\'s client is loaded.');
+  const file = new TypeScriptFile('database.ts', context, 'The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/data/database.ts. Only that database\'s client is loaded.');
   const { body: w, imports } = file;
   const [first, ...others] = DIALECTS;
   const clientFile = (dialect: Dialect<DatabaseName>): string => `${outputDir}/${clientPath(dialect.name)}/client.ts`;
   const clientType = imports.type(clientFile(first), 'PrismaClient', prismaClientAlias(first.name));
   const adapter = imports.packageType('@prisma/driver-adapter-utils', 'SqlDriverAdapterFactory');
-  const options = imports.type('runtime/database.ts', 'DatabaseOptions');
+  const options = imports.type('runtime/data/database.ts', 'DatabaseOptions');
   w.writeLine(`/** The Prisma client: one delegate per entity (\`database.user\`, …); the ${first.title} type stands for every database's. */`);
   w.writeLine(`export type Database = InstanceType<typeof ${clientType}>;`);
   w.blankLine();

@@ -6,7 +6,7 @@
  * connection types that are transparent for scoring and depth. A score counts what execution will
  * load: one row per item a list may hold.
  */
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../../runtime/keyset.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../../runtime/data/keyset.js';
 import { checkComplexityExpression } from '../../model/complexity.js';
 import { connectionType, edgeType } from '../../model/naming.js';
 import type { ReturnShape } from '../../model/types.js';
@@ -58,7 +58,7 @@ export function emitComplexity(context: EmitContext): GeneratedFile {
   );
   const { body: w, imports } = file;
   const fieldComplexity = imports.type('runtime/graphql/limits.ts', 'FieldComplexity');
-  const listCap = (): string => imports.value('runtime/keyset.ts', 'LIST_CAP');
+  const listCap = (): string => imports.value('runtime/data/keyset.ts', 'LIST_CAP');
   const scored: ScoredField[] = [];
   for (const entity of exposedEntities(context.app)) {
     for (const relation of entity.relations) {

@@ -31,8 +31,8 @@ export function emitGuards(context: EmitContext): GeneratedFile {
   w.writeLine(`export const GLOBAL_GUARDS: readonly string[] = [${globalNames.map(quote).join(', ')}];`);
   w.blankLine();
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
-  const runtimeGuards = imports.type('runtime/guards.ts', 'RuntimeGuards');
-  const canActivate = imports.type('runtime/guards.ts', 'CanActivate');
+  const runtimeGuards = imports.type('runtime/auth/guards.ts', 'RuntimeGuards');
+  const canActivate = imports.type('runtime/auth/guards.ts', 'CanActivate');
   writeDoc(w, ['Every guard instance, by the name it is declared by.']);
   w.write(`export function createGuards(${userGuards.size > 0 ? 'container' : '_container'}: ${container}, runtime: ${runtimeGuards}): Readonly<Record<string, ${canActivate}>>`).block(() => {
     w.write('return ').inlineBlock(() => {

@@ -58,7 +58,7 @@ class ResolverWriter {
   private writeArguments(operation: OperationModel): string[] {
     return operation.params.map((param) => {
       if (param.pipes.length === 0) return argumentValue(param, `args.${param.name}`);
-      const apply = this.imports.value('runtime/pipes.ts', 'applyPipes');
+      const apply = this.imports.value('runtime/declarations/pipes.ts', 'applyPipes');
       const ownerType = this.imports.type(operation.file, operation.owner);
       const index = operation.params.indexOf(param);
       this.w.writeLine(`const ${param.name} = (await ${apply}(args.${param.name}, ${pipesConstant(operation.owner, operation.methodName, param.name)})) as Parameters<${ownerType}['${operation.methodName}']>[${index}];`);
@@ -70,12 +70,12 @@ class ResolverWriter {
   private returned(operation: OperationModel, value: string): string {
     const shape = operation.returns;
     let out = value;
-    if (shape.kind !== 'void' && shape.result) out = `${this.imports.value('runtime/result.ts', 'unwrap')}(${out})`;
+    if (shape.kind !== 'void' && shape.result) out = `${this.imports.value('runtime/failures/result.ts', 'unwrap')}(${out})`;
     if (shape.kind === 'page') out = `${out}.items`;
     if (shape.kind === 'void') return 'true';
     const entity = operation.returnedEntity;
     if (!entity || !masks(operation)) return out;
-    const mask = this.imports.value('runtime/ability.ts', 'maskOutput');
+    const mask = this.imports.value('runtime/auth/ability.ts', 'maskOutput');
     const fields = this.imports.value(`${this.context.outputDir}/entities.ts`, fieldsConstant(entity));
     return `${mask}(context.request, ${quote(entity)}, ${fields}, ${out})`;
   }
@@ -174,7 +174,7 @@ export function emitResolvers(context: EmitContext): GeneratedFile {
     resolvers.flatMap((resolver) => resolver.operations.map((operation) => ({ owner: operation.owner, methodName: operation.methodName, label: `${operation.rootType}.${operation.fieldName}`, noun: 'argument', params: operation.params }))),
   );
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
-  const services = imports.type('runtime/server.ts', 'RuntimeServices');
+  const services = imports.type('runtime/server/server.ts', 'RuntimeServices');
   const resolverMap = imports.packageType('@graphql-tools/utils', 'IResolvers');
   const graphqlContext = imports.type('runtime/graphql/context.ts', 'GraphQLContext');
   const operations = resolvers.flatMap((resolver) => resolver.operations);

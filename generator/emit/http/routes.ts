@@ -32,19 +32,19 @@ class RouteWriter {
     const queryText = (name: string): string => `${this.imports.value('runtime/http/routes.ts', 'queryText')}(call.query, ${quote(name)})`;
     switch (param.binding) {
       case 'pageSize':
-        return `${this.imports.value('runtime/keyset.ts', 'clampPageSize')}(${queryText(param.name)})`;
+        return `${this.imports.value('runtime/data/keyset.ts', 'clampPageSize')}(${queryText(param.name)})`;
       case 'cursor':
-        return `${this.imports.value('runtime/keyset.ts', 'parseCursor')}(${queryText(param.name)})`;
+        return `${this.imports.value('runtime/data/keyset.ts', 'parseCursor')}(${queryText(param.name)})`;
       case 'pathText':
         return `${this.imports.value('runtime/http/routes.ts', 'pathParameter')}(call, ${quote(param.name)})`;
       case 'body': {
         const structure = param.type.named.kind === 'input' ? this.imports.value(`${this.context.outputDir}/entities.ts`, inputConstant(param.type.named.name)) : undefined;
-        return structure ? `${this.imports.value('runtime/inputs.ts', 'coerceInput')}({ ...${structure}, nullable: ${param.type.nullable} }, call.body, 'body')` : 'call.body';
+        return structure ? `${this.imports.value('runtime/http/inputs.ts', 'coerceInput')}({ ...${structure}, nullable: ${param.type.nullable} }, call.body, 'body')` : 'call.body';
       }
       case 'path':
       case 'query':
       case 'argument':
-        return `${this.imports.value('runtime/inputs.ts', 'coerceQueryParameter')}(${inputFieldLiteral(this.context.app, param.type)}, call.${param.binding === 'path' ? 'params' : 'query'}.${param.name}, ${quote(param.name)})`;
+        return `${this.imports.value('runtime/http/inputs.ts', 'coerceQueryParameter')}(${inputFieldLiteral(this.context.app, param.type)}, call.${param.binding === 'path' ? 'params' : 'query'}.${param.name}, ${quote(param.name)})`;
     }
   }
 
@@ -55,7 +55,7 @@ class RouteWriter {
     // The page size and cursor are already what the method takes; a text path segment too, unless piped.
     if (param.binding === 'pageSize' || param.binding === 'cursor') return raw;
     if (param.pipes.length > 0) {
-      const apply = this.imports.value('runtime/pipes.ts', 'applyPipes');
+      const apply = this.imports.value('runtime/declarations/pipes.ts', 'applyPipes');
       this.w.writeLine(`const ${param.name} = (await ${apply}(${raw}, ${pipesConstant(route.owner, route.methodName, param.name)})) as ${paramType()};`);
       return param.name;
     }
@@ -67,11 +67,11 @@ class RouteWriter {
   private returned(route: RouteModel): string {
     const shape = route.returns;
     if (shape.kind === 'void') return 'undefined';
-    const unwrap = shape.result ? this.imports.value('runtime/result.ts', 'unwrap') : undefined;
+    const unwrap = shape.result ? this.imports.value('runtime/failures/result.ts', 'unwrap') : undefined;
     const value = unwrap ? `${unwrap}(value)` : 'value';
     const entity = route.returnedEntity;
     if (!entity || route.posture?.kind !== 'authorized') return value;
-    const mask = this.imports.value('runtime/ability.ts', 'maskOutput');
+    const mask = this.imports.value('runtime/auth/ability.ts', 'maskOutput');
     const fields = this.imports.value(`${this.context.outputDir}/entities.ts`, fieldsConstant(entity));
     if (shape.kind === 'page') {
       if (unwrap) this.w.writeLine(`const page = ${value};`);
@@ -101,7 +101,7 @@ class RouteWriter {
       const awaits = route.returns.promised || route.params.some((param) => param.pipes.length > 0);
       w.write(`handle: ${awaits ? 'async ' : ''}(${parameterList([{ name: 'call', used: readsCall }])}) => `).inlineBlock(() => {
         if (posture?.kind === 'authorized') {
-          w.writeLine(`${this.imports.value('runtime/posture.ts', 'authorize')}(call.request, call.authentication, ${quote(posture.action)}, ${quote(posture.subject)});`);
+          w.writeLine(`${this.imports.value('runtime/auth/posture.ts', 'authorize')}(call.request, call.authentication, ${quote(posture.action)}, ${quote(posture.subject)});`);
         }
         const args = route.params.map((param, index) => this.writeParameter(route, param, index));
         const call = `${route.returns.promised ? 'await ' : ''}${providerVariable(route.owner)}.${route.methodName}(${args.join(', ')})`;

@@ -3,13 +3,13 @@
  * for its configuration) and the documents of the default configuration (URI versioning, no
  * prefix, no default version): `openapi/openapi.json` (every version) and `openapi/v<version>.json`.
  * Each route's status, reply kind, page parameters, tags, summary and description are its resolved
- * fields; the page-size numbers come from the runtime's own constants (runtime/keyset.ts), so the
+ * fields; the page-size numbers come from the runtime's own constants (runtime/data/keyset.ts), so the
  * document cannot disagree with what the server does. Every text is for the API's callers: tags
  * and descriptions come from the declarations' caller-facing parts (README.md "Descriptions on the
  * wire"), and what the generator writes itself names no internal constant or document.
  */
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../../runtime/keyset.js';
-import { buildOpenApiDocument, type ApiCatalog, type CatalogOperation, type CatalogParameter, type CatalogTag, type JsonSchema } from '../../../runtime/openapi.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../../runtime/data/keyset.js';
+import { buildOpenApiDocument, type ApiCatalog, type CatalogOperation, type CatalogParameter, type CatalogTag, type JsonSchema } from '../../../runtime/http/openapi.js';
 import type { ParamModel, ResolvedApp } from '../../model/model.js';
 import type { NamedType, ReturnShape, TypeShape } from '../../model/types.js';
 import { type EmitContext, exposedEntities } from '../context.js';
@@ -122,8 +122,8 @@ function buildCatalog(context: EmitContext): ApiCatalog {
 /** `openapi/catalog.ts` and the default-configuration documents. */
 export function emitOpenApi(context: EmitContext): GeneratedFile[] {
   const catalog = buildCatalog(context);
-  const file = new TypeScriptFile('openapi/catalog.ts', context, 'Every REST route, version-neutral, for the OpenAPI documents the server builds for its configuration\n(runtime/openapi.ts). The documents of the default configuration are beside this file.');
-  const type = file.imports.type('runtime/openapi.ts', 'ApiCatalog');
+  const file = new TypeScriptFile('openapi/catalog.ts', context, 'Every REST route, version-neutral, for the OpenAPI documents the server builds for its configuration\n(runtime/http/openapi.ts). The documents of the default configuration are beside this file.');
+  const type = file.imports.type('runtime/http/openapi.ts', 'ApiCatalog');
   file.body.writeLine(`export const API_CATALOG: ${type} = ${JSON.stringify(catalog, null, 2)};`);
   const policies = Object.fromEntries(context.app.versionPolicies.map((policy) => [policy.version, { ...(policy.deprecated !== undefined ? { deprecated: policy.deprecated } : {}), ...(policy.sunset !== undefined ? { sunset: policy.sunset } : {}) }]));
   const options = { strategy: 'uri' as const, header: 'X-API-Version', prefix: '', policies };

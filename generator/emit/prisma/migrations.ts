@@ -5,7 +5,7 @@
  * deterministic, so the same edit always yields the same migration.
  */
 import type { Dialect } from '../../../runtime/dialects/index.js';
-import { diffSchemas, type MigrationFolder } from '../../../runtime/migrations.js';
+import { diffSchemas, type MigrationFolder } from '../../../runtime/data/migrations.js';
 
 /** A migration to add. */
 export interface PlannedMigration {

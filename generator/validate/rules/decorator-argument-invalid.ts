@@ -2,7 +2,7 @@
  * Decorator argument invalid
  *
  * Every argument and option of a runtime decorator is a value of the kind its signature takes
- * (runtime/decorator-signatures.ts), written so it can be read without running anything: literals,
+ * (runtime/declarations/decorator-signatures.ts), written so it can be read without running anything: literals,
  * class names, `() => Entity` thunks, pipes whose arguments are literals or exported names. A value
  * of the wrong kind, a name where a literal belongs, an argument too many or a decorator that is
  * not called would otherwise be ignored or misread.

@@ -1,7 +1,7 @@
 /**
  * Decorator argument missing
  *
- * A decorator gets the arguments and options its signature requires (runtime/decorator-signatures.ts):
+ * A decorator gets the arguments and options its signature requires (runtime/declarations/decorator-signatures.ts):
  * `@BelongsTo` its target and `column`, `@Authorized` an action and an entity, `@Gateway` its path,
  * `@SubscribeMessage` its event. Without them it cannot mean anything.
  */

@@ -1,7 +1,7 @@
 /**
  * Decorator misplaced
  *
- * A runtime decorator acts only where its signature says (runtime/decorator-signatures.ts): on the
+ * A runtime decorator acts only where its signature says (runtime/declarations/decorator-signatures.ts): on the
  * kind of declaration it decorates, inside a class carrying the decorator it belongs to (`@Column`
  * in an `@Entity()`, `@Get` in a `@Controller()`), beside the decorator it modifies (`@Authorized`
  * beside an operation or route, `@UseGuards` on a module, resolver or GraphQL operation). Anywhere

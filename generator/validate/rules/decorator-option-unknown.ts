@@ -2,10 +2,10 @@
  * Decorator option unknown
  *
  * An options object names only the keys its decorator's options type declares
- * (runtime/decorators.ts, read through runtime/decorator-signatures.ts): `@Column({ bogus: true })`
+ * (runtime/declarations/decorators.ts, read through runtime/declarations/decorator-signatures.ts): `@Column({ bogus: true })`
  * or a constraint the runtime does not have yet (`maxLength`) would otherwise be ignored.
  */
-import { didYouMean } from '../../../runtime/suggest.js';
+import { didYouMean } from '../../../runtime/server/suggest.js';
 import { checkArguments } from '../decorator-arguments.js';
 import type { Rule } from '../rule.js';
 

@@ -4,7 +4,7 @@
  * `@Authorized(action, Subject)` names an entity: abilities grant actions on entities, and the
  * returned value is masked by that entity's field grants.
  */
-import { didYouMean } from '../../../runtime/suggest.js';
+import { didYouMean } from '../../../runtime/server/suggest.js';
 import type { WrittenPosture } from '../../model/model.js';
 import type { Rule } from '../rule.js';
 

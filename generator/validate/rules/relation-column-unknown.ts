@@ -3,7 +3,7 @@
  *
  * A belongs_to names a stored column of its own entity, holding the parent's primary key.
  */
-import { didYouMean } from '../../../runtime/suggest.js';
+import { didYouMean } from '../../../runtime/server/suggest.js';
 import type { Rule } from '../rule.js';
 
 export const relationColumnUnknown: Rule = (app, report) => {

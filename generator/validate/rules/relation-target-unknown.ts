@@ -4,7 +4,7 @@
  * A relation points at an `@Entity()` class. The caret is on the target as written; the rules
  * about the relation's key stay silent for it (its key cannot be known).
  */
-import { didYouMean } from '../../../runtime/suggest.js';
+import { didYouMean } from '../../../runtime/server/suggest.js';
 import type { Rule } from '../rule.js';
 
 export const relationTargetUnknown: Rule = (app, report) => {

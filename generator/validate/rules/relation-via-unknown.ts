@@ -4,7 +4,7 @@
  * `via` names a column of the child that is a key to this parent (a `@BelongsTo(() => Parent)`
  * of the child). The caret is on the `via` string.
  */
-import { didYouMean } from '../../../runtime/suggest.js';
+import { didYouMean } from '../../../runtime/server/suggest.js';
 import type { Rule } from '../rule.js';
 
 export const relationViaUnknown: Rule = (app, report) => {

@@ -4,7 +4,7 @@
  * `@Resolver(() => Entity)` names an `@Entity()` class: its computed fields (`@ResolveField`) are
  * added to that entity's type, so a misspelt name would drop them silently.
  */
-import { didYouMean } from '../../../runtime/suggest.js';
+import { didYouMean } from '../../../runtime/server/suggest.js';
 import type { Rule } from '../rule.js';
 
 export const resolverEntityUnknown: Rule = (app, report) => {

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { type Express } from 'express';
 import { problem, sendProblem } from '../../http/problem.js';
-import { type ApiCatalog, buildOpenApiDocument, catalogVersions, type DocumentOptions } from '../../openapi.js';
+import { type ApiCatalog, buildOpenApiDocument, catalogVersions, type DocumentOptions } from '../../http/openapi.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 
 const require = createRequire(import.meta.url);

@@ -11,10 +11,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
-import type { AbilityCache } from '../../ability.js';
-import type { Authentication, TokenVerifier } from '../../auth.js';
-import { type RequestContext, runInContext } from '../../context.js';
-import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../errors.js';
+import type { AbilityCache } from '../../auth/ability.js';
+import type { Authentication, TokenVerifier } from '../../auth/authentication.js';
+import { type RequestContext, runInContext } from '../../auth/context.js';
+import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 import { messageText, type SocketTransport } from '../sockets.js';
 

@@ -6,7 +6,7 @@
  */
 import express, { type Express, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { AppConfig } from '../../config.js';
+import type { AppConfig } from '../../server/config.js';
 import type { GraphQLEngine } from '../../graphql/engine.js';
 import { problem, sendProblem } from '../../http/problem.js';
 import { stateOf } from '../../http/request-state.js';

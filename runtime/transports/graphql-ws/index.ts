@@ -18,9 +18,9 @@ import { type ExecutionArgs, GraphQLError, type GraphQLSchema, subscribe } from 
 import { GRAPHQL_TRANSPORT_WS_PROTOCOL, makeServer, type Server } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
-import type { Authentication, TokenVerifier } from '../../auth.js';
-import { type RequestContext, runInContext } from '../../context.js';
-import { asSubscriber, SlowConsumerError } from '../../events.js';
+import type { Authentication, TokenVerifier } from '../../auth/authentication.js';
+import { type RequestContext, runInContext } from '../../auth/context.js';
+import { asSubscriber, SlowConsumerError } from '../../events/bus.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { createErrorFormatter } from '../../graphql/errors.js';
 import { executeWithCodes } from '../../graphql/execution.js';

@@ -10,7 +10,7 @@
 import { promisify } from 'node:util';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { ConfigError, type AppConfig } from '../../config.js';
+import { ConfigError, type AppConfig } from '../../server/config.js';
 import { problem, sendError, sendProblem } from '../../http/problem.js';
 import { stateOf } from '../../http/request-state.js';
 import { type RouteDefinition, sendReply } from '../../http/routes.js';

@@ -1,5 +1,5 @@
-import { type AbilityFactory, type AppAbility, defineAbility, type Principal } from '../runtime/ability.js';
-import { Abilities } from '../runtime/decorators.js';
+import { type AbilityFactory, type AppAbility, defineAbility, type Principal } from '../runtime/auth/ability.js';
+import { Abilities } from '../runtime/declarations/decorators.js';
 
 /**
  * What each caller may do. Conditions are Prisma `where` objects: they scope every query the

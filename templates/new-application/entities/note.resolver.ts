@@ -1,8 +1,8 @@
-import { Authorized, Mutation, Query, Resolver, UseGuards } from '../runtime/decorators.js';
-import { GraphQLAuthorizationGuard } from '../runtime/guards.js';
-import type { Page } from '../runtime/keyset.js';
-import type { Result } from '../runtime/result.js';
-import type { Int } from '../runtime/scalars.js';
+import { Authorized, Mutation, Query, Resolver, UseGuards } from '../runtime/declarations/decorators.js';
+import { GraphQLAuthorizationGuard } from '../runtime/auth/guards.js';
+import type { Page } from '../runtime/data/keyset.js';
+import type { Result } from '../runtime/failures/result.js';
+import type { Int } from '../runtime/declarations/scalars.js';
 import { Note } from './note.entity.js';
 import { NoteService } from './note.service.js';
 

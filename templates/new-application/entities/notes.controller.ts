@@ -1,6 +1,6 @@
-import { Authorized, Controller, Get } from '../runtime/decorators.js';
-import type { Page } from '../runtime/keyset.js';
-import type { Int } from '../runtime/scalars.js';
+import { Authorized, Controller, Get } from '../runtime/declarations/decorators.js';
+import type { Page } from '../runtime/data/keyset.js';
+import type { Int } from '../runtime/declarations/scalars.js';
 import { Note } from './note.entity.js';
 import { NoteService } from './note.service.js';
 

@@ -1,7 +1,7 @@
-import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
-import type { Page } from '../../../../runtime/keyset.js';
-import type { Int } from '../../../../runtime/scalars.js';
-import { Abilities, ApiOperation, ApiTags, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey } from '../../../../runtime/decorators.js';
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
+import type { Page } from '../../../../runtime/data/keyset.js';
+import type { Int } from '../../../../runtime/declarations/scalars.js';
+import { Abilities, ApiOperation, ApiTags, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey } from '../../../../runtime/declarations/decorators.js';
 
 /** A note. */
 @Entity()

@@ -1,6 +1,6 @@
-import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
-import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
-import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Version } from '../../../../runtime/decorators.js';
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
+import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Version } from '../../../../runtime/declarations/decorators.js';
 
 const READ = 'read';
 

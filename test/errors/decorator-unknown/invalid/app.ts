@@ -1,7 +1,7 @@
-import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
-import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
-import { Abilities, Authorized, Colum, Column, Entity, Module, PrimaryKey, Query, Resolver, Resource, UseGuards } from '../../../../runtime/decorators.js';
-import * as rt from '../../../../runtime/decorators.js';
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
+import { Abilities, Authorized, Colum, Column, Entity, Module, PrimaryKey, Query, Resolver, Resource, UseGuards } from '../../../../runtime/declarations/decorators.js';
+import * as rt from '../../../../runtime/declarations/decorators.js';
 
 /** A note. Resource arrives with issue 14; until then it is refused, not ignored. */
 @Entity()

@@ -1,7 +1,7 @@
-import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
-import { runUnscoped } from '../../../../runtime/context.js';
-import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
-import { Abilities, Authorized, Column, Controller, Entity, Get, Injectable, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/decorators.js';
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
+import { runUnscoped } from '../../../../runtime/auth/context.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
+import { Abilities, Authorized, Column, Controller, Entity, Get, Injectable, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/declarations/decorators.js';
 
 /** A note. */
 @Entity()

@@ -1,5 +1,5 @@
-import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
-import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Version } from '../../../../runtime/decorators.js';
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
+import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Version } from '../../../../runtime/declarations/decorators.js';
 
 /** A note. */
 @Entity()

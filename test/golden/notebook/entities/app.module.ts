@@ -1,6 +1,6 @@
-import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/ability.js';
-import { Abilities, Module, UseGuards } from '../../../../runtime/decorators.js';
-import { AuthenticationGuard, GraphQLAuthorizationModule } from '../../../../runtime/guards.js';
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
+import { Abilities, Module, UseGuards } from '../../../../runtime/declarations/decorators.js';
+import { AuthenticationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
 import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
 import { NoteResolver } from './note.resolver.js';
 import { NoteService } from './note.service.js';

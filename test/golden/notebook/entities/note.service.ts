@@ -1,8 +1,8 @@
 import { NoteRepository } from '../generated/repositories/note.repository.js';
-import { Injectable } from '../../../../runtime/decorators.js';
-import { EventBus } from '../../../../runtime/events.js';
-import type { Page, PageArgs } from '../../../../runtime/keyset.js';
-import type { Result } from '../../../../runtime/result.js';
+import { Injectable } from '../../../../runtime/declarations/decorators.js';
+import { EventBus } from '../../../../runtime/events/bus.js';
+import type { Page, PageArgs } from '../../../../runtime/data/keyset.js';
+import type { Result } from '../../../../runtime/failures/result.js';
 import type { AddNote } from './note.dto.js';
 import type { Note } from './note.entity.js';
 

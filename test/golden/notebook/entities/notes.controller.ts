@@ -1,8 +1,8 @@
-import { Authorized, Body, Controller, Get, Post, Version } from '../../../../runtime/decorators.js';
-import type { Page } from '../../../../runtime/keyset.js';
-import { ZodValidationPipe } from '../../../../runtime/pipes.js';
-import type { Result } from '../../../../runtime/result.js';
-import type { Int } from '../../../../runtime/scalars.js';
+import { Authorized, Body, Controller, Get, Post, Version } from '../../../../runtime/declarations/decorators.js';
+import type { Page } from '../../../../runtime/data/keyset.js';
+import { ZodValidationPipe } from '../../../../runtime/declarations/pipes.js';
+import type { Result } from '../../../../runtime/failures/result.js';
+import type { Int } from '../../../../runtime/declarations/scalars.js';
 import { type AddNote, AddNoteSchema } from './note.dto.js';
 import { Note } from './note.entity.js';
 import { NoteService } from './note.service.js';

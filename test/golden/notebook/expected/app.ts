@@ -6,7 +6,7 @@
  * controller → service → repository.
  */
 
-import type { ApplicationDefinition } from '../../../../runtime/server.js';
+import type { ApplicationDefinition } from '../../../../runtime/server/server.js';
 import { apiDocs } from '../../../../runtime/transports/api-docs/index.js';
 import { graphqlOverHttp } from '../../../../runtime/transports/graphql-http/index.js';
 import { graphqlWs } from '../../../../runtime/transports/graphql-ws/index.js';

@@ -6,7 +6,7 @@
  */
 
 import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
-import type { RuntimeServices } from '../../../../runtime/server.js';
+import type { RuntimeServices } from '../../../../runtime/server/server.js';
 import { NotebookAbilities } from '../entities/app.module.js';
 import { NoteResolver } from '../entities/note.resolver.js';
 import { NoteService } from '../entities/note.service.js';

@@ -7,13 +7,13 @@
 
 import type { IResolvers } from '@graphql-tools/utils';
 import type { GraphQLResolveInfo } from 'graphql';
-import { maskOutput } from '../../../../../runtime/ability.js';
+import { maskOutput } from '../../../../../runtime/auth/ability.js';
+import { applyPipes, type PipeTransform, ZodValidationPipe } from '../../../../../runtime/declarations/pipes.js';
+import { unwrap } from '../../../../../runtime/failures/result.js';
 import type { GraphQLContext } from '../../../../../runtime/graphql/context.js';
 import { authorizeOperation } from '../../../../../runtime/graphql/operation.js';
 import { readableItems } from '../../../../../runtime/graphql/subscriptions.js';
-import { applyPipes, type PipeTransform, ZodValidationPipe } from '../../../../../runtime/pipes.js';
-import { unwrap } from '../../../../../runtime/result.js';
-import type { RuntimeServices } from '../../../../../runtime/server.js';
+import type { RuntimeServices } from '../../../../../runtime/server/server.js';
 import { type AddNote, AddNoteSchema } from '../../entities/note.dto.js';
 import type { NoteResolver } from '../../entities/note.resolver.js';
 import type { Container } from '../container.js';

@@ -5,13 +5,13 @@
  * (body checked against its input type), pipes, the declared method, Result unwrapping, masking.
  */
 
-import { maskOutput } from '../../../../../runtime/ability.js';
+import { maskOutput } from '../../../../../runtime/auth/ability.js';
+import { authorize } from '../../../../../runtime/auth/posture.js';
+import { clampPageSize, parseCursor } from '../../../../../runtime/data/keyset.js';
+import { applyPipes, type PipeTransform, ZodValidationPipe } from '../../../../../runtime/declarations/pipes.js';
+import { unwrap } from '../../../../../runtime/failures/result.js';
+import { coerceInput, coerceQueryParameter } from '../../../../../runtime/http/inputs.js';
 import { queryText, type RouteDefinition } from '../../../../../runtime/http/routes.js';
-import { coerceInput, coerceQueryParameter } from '../../../../../runtime/inputs.js';
-import { clampPageSize, parseCursor } from '../../../../../runtime/keyset.js';
-import { applyPipes, type PipeTransform, ZodValidationPipe } from '../../../../../runtime/pipes.js';
-import { authorize } from '../../../../../runtime/posture.js';
-import { unwrap } from '../../../../../runtime/result.js';
 import { AddNoteSchema } from '../../entities/note.dto.js';
 import type { NotesController } from '../../entities/notes.controller.js';
 import type { Container } from '../container.js';

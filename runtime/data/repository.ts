@@ -8,10 +8,10 @@
  */
 import { subject as tagSubject } from '@casl/ability';
 import type { Logger } from 'pino';
-import { rowScope, scopedWhere, type WhereCondition } from './ability.js';
-import { currentContext, type RequestContext } from './context.js';
+import { rowScope, scopedWhere, type WhereCondition } from '../auth/ability.js';
+import { currentContext, type RequestContext } from '../auth/context.js';
 import { emptyPage, isUuid, LIST_CAP, type Page, type PageArgs, type PageWindow, pageWindow, toPage } from './keyset.js';
-import { fail, ok, type Result } from './result.js';
+import { fail, ok, type Result } from '../failures/result.js';
 import { type ColumnKind, readColumn, type SqlReader } from './sql-reader.js';
 import { join, quoteIdentifier, raw, ScopeTranslationError, type Sql, sqltag, whereToSql } from './sql-scope.js';
 

@@ -4,7 +4,7 @@
  * Details (messages, SQL, stacks) are logged, never sent. What each database's driver throws is
  * its dialect's (runtime/dialects/): error classes, unavailability codes, code prefix.
  */
-import { DIALECTS } from './dialects/index.js';
+import { DIALECTS } from '../dialects/index.js';
 import { FailureError, type Failure } from './result.js';
 
 /** The wire message of every database failure (spec §7). */
@@ -26,7 +26,7 @@ const COMMON_ERROR_NAMES = [
   'PrismaClientInitializationError',
   'PrismaClientValidationError',
   'DriverAdapterError',
-  // A loader batch or a list read straight from the driver (runtime/sql-reader.ts).
+  // A loader batch or a list read straight from the driver (runtime/data/sql-reader.ts).
   'SqlReadError',
   // A relation resolved without its batch context has no executor (spec §5.10).
   'BatchContextMissingError',

@@ -9,7 +9,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AccessScope, AppAbility, Principal } from './ability.js';
-import { FailureError } from './result.js';
+import { FailureError } from '../failures/result.js';
 
 /** The request transports (spec §9.5): work they serve may never lift the row scope (spec §5.9). */
 export type RequestTransport = 'http' | 'graphql' | 'graphql-ws' | 'gateway' | 'mcp';

@@ -30,7 +30,7 @@ export type AppAbility = Ability<[string, string | object], WhereCondition>;
 /**
  * What the access checks below read of the work being served: the caller's ability (undefined
  * denies every row) and whether it runs unscoped (jobs, seeds; spec §5.9). The request context
- * (`context.ts`) is one; declaring it here keeps the dependency one-way.
+ * (`auth/context.ts`) is one; declaring it here keeps the dependency one-way.
  */
 export interface AccessScope {
   readonly ability: AppAbility | undefined;

@@ -17,8 +17,8 @@
  * unseeded database; without `principals`, `dev` prints no token (`token` mints one by hand).
  * Hooks run unscoped (`runUnscoped`): they write and read through the Prisma client directly.
  */
-import type { TokenClaims } from './auth.js';
-import type { DatabaseClient } from './database.js';
+import type { TokenClaims } from '../auth/authentication.js';
+import type { DatabaseClient } from '../data/database.js';
 
 /** The module, relative to the project root, whose default export the CLI takes as the application's {@link DevHooks}. */
 export const DEV_HOOKS_FILE = 'entities/dev.ts';

@@ -11,8 +11,8 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { type AppConfig, ConfigError, loadConfig } from './config.js';
-import type { DatabaseClient } from './database.js';
-import { DIALECTS, dialectFor } from './dialects/index.js';
+import type { DatabaseClient } from '../data/database.js';
+import { DIALECTS, dialectFor } from '../dialects/index.js';
 import { exitWhenWritten } from './exit.js';
 import { createLogger } from './logger.js';
 import { type ApplicationDefinition, startServer } from './server.js';

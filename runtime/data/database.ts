@@ -5,7 +5,7 @@
  * that differs per database is in the dialects.
  */
 import type { SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { dialectFor, dialectOfAdapter } from './dialects/index.js';
+import { dialectFor, dialectOfAdapter } from '../dialects/index.js';
 import type { RawQueryClient } from './repository.js';
 
 /** The minimum of a Prisma client the runtime itself calls. */

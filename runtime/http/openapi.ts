@@ -15,8 +15,8 @@
  * scheme are described. Every text is written for the API's callers (README.md "Descriptions on
  * the wire"). Keys are written in a fixed order (deterministic output).
  */
-import type { HttpMethod, ReplyKind } from './http/routes.js';
-import { clientAddress, type VersioningStrategy, type VersionPolicy } from './http/versioning.js';
+import type { HttpMethod, ReplyKind } from './routes.js';
+import { clientAddress, type VersioningStrategy, type VersionPolicy } from './versioning.js';
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1). */
 export type JsonSchema = { readonly [keyword: string]: unknown };

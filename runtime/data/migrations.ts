@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { updateStatistics } from './database.js';
-import { createScratchAdapterFactory } from './dialects/sqlite.js';
+import { createScratchAdapterFactory } from '../dialects/sqlite.js';
 
 const require = createRequire(import.meta.url);
 

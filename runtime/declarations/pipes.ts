@@ -4,7 +4,7 @@
  * the body then never runs, and the caller gets the failure as an error entry / problem+json.
  */
 import type { ZodType } from 'zod';
-import { FailureError, type InputIssue } from './result.js';
+import { FailureError, type InputIssue } from '../failures/result.js';
 
 /** A pipe: takes the argument's value and returns the value the operation receives. */
 export interface PipeTransform<In = unknown, Out = unknown> {

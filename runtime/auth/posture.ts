@@ -4,9 +4,9 @@
  * runs. Refusals are thrown as {@link FailureError}s (`UNAUTHENTICATED`, `FORBIDDEN`).
  */
 import { canOnType } from './ability.js';
-import type { Authentication } from './auth.js';
+import type { Authentication } from './authentication.js';
 import type { RequestContext } from './context.js';
-import { FailureError } from './result.js';
+import { FailureError } from '../failures/result.js';
 
 /** Throws `UNAUTHENTICATED` unless a principal was seeded (with the token's problem, if any). */
 function requireAuthenticated(request: RequestContext, authentication: Authentication): void {

@@ -12,10 +12,10 @@
  */
 import type { Logger } from 'pino';
 import type { AbilityCache } from './ability.js';
-import type { Authentication } from './auth.js';
+import type { Authentication } from './authentication.js';
 import type { RequestContext } from './context.js';
-import { Module } from './decorators.js';
-import { FailureError } from './result.js';
+import { Module } from '../declarations/decorators.js';
+import { FailureError } from '../failures/result.js';
 
 /** What a guard sees of the operation it guards. */
 export interface GuardContext {

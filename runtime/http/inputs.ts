@@ -5,8 +5,8 @@
  * parsed — so both transports accept and refuse the same inputs. Rejections are
  * `BAD_USER_INPUT` failures listing every problem.
  */
-import { INT_MAX, INT_MIN } from './scalars.js';
-import { FailureError, type InputIssue } from './result.js';
+import { INT_MAX, INT_MIN } from '../declarations/scalars.js';
+import { FailureError, type InputIssue } from '../failures/result.js';
 
 /** The wire type of an input value. */
 type InputType =

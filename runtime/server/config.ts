@@ -5,8 +5,8 @@
  * variables are reported with a "did you mean" suggestion.
  */
 import { z } from 'zod';
-import { findDialect, SUPPORTED_URL_FORMS } from './dialects/index.js';
-import { VERSION_TOKEN } from './http/version-token.js';
+import { findDialect, SUPPORTED_URL_FORMS } from '../dialects/index.js';
+import { VERSION_TOKEN } from '../http/version-token.js';
 import { didYouMean } from './suggest.js';
 
 const DEV_SECRET = 'development-secret-change-me-in-production-0123456789';

@@ -1,12 +1,12 @@
 /**
- * What each decorator of runtime/decorators.ts takes, as the generator reads it statically: its
+ * What each decorator of runtime/declarations/decorators.ts takes, as the generator reads it statically: its
  * arguments and the kind of value each one is, the option keys of its options object, where it
  * may be written, and what it needs beside it. The generator refuses anything else with a
  * diagnostic (an unknown decorator, an unknown option key, a value of the wrong kind, a decorator
  * where it would be ignored), so nothing written in a declaration is silently ignored.
  *
  * One place, checked by the compiler against the decorators themselves: the table has exactly one
- * entry per function runtime/decorators.ts exports ({@link DecoratorName}), and each options table
+ * entry per function runtime/declarations/decorators.ts exports ({@link DecoratorName}), and each options table
  * has exactly the keys of the options interface it describes ({@link options}), required keys
  * marked required and `never`-typed keys (`version` on a resolver, `via` on a belongs_to) marked
  * `refused` — so adding an option to an interface fails to compile until the generator is told
@@ -33,11 +33,11 @@ import type {
   UnversionedOptions,
   VersionPolicy,
 } from './decorators.js';
-import type { HttpMethod } from './http/routes.js';
+import type { HttpMethod } from '../http/routes.js';
 
 type DecoratorExports = typeof Decorators;
 
-/** The name of every decorator runtime/decorators.ts exports. */
+/** The name of every decorator runtime/declarations/decorators.ts exports. */
 export type DecoratorName = { [K in keyof DecoratorExports]: DecoratorExports[K] extends (...args: never[]) => unknown ? K : never }[keyof DecoratorExports];
 
 /**
@@ -134,7 +134,7 @@ const OPERATION_OPTIONS = options<OperationOptions>({ name: 'string', deprecatio
 const UNVERSIONED_OPTIONS = options<UnversionedOptions>({ version: 'refused' });
 const RELATION_TARGET: ArgumentSpec = { name: 'target', kind: 'thunk', required: true, example: '() => Org' };
 
-/** Every decorator of runtime/decorators.ts, by exported name. */
+/** Every decorator of runtime/declarations/decorators.ts, by exported name. */
 export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: DecoratorSignature } = {
   // Entities (spec §2)
   Entity: { on: ['class'], arguments: [{ name: 'options', kind: options<EntityOptions>({ exposed: 'boolean' }), example: '{ exposed: false }' }] },
