@@ -2,7 +2,7 @@
 /**
  * Lint configuration: typescript-eslint's strict, type-aware rules (`strictTypeChecked`, types
  * from each file's tsconfig through the project service) over everything we write and everything
- * we generate (issue 12 §5). `npm run lint` runs it; `npm test` runs `lint` first.
+ * we generate (docs/architecture.md §6). `npm run lint` runs it; `npm test` runs it in test/hygiene.test.ts.
  * A rule switched off or tuned below says why in one line; everything else is fixed where reported.
  */
 import js from '@eslint/js';

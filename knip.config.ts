@@ -1,5 +1,5 @@
 /**
- * Dead-code check (issue 12 §5): knip reports files nothing reaches, exports nothing imports, and
+ * Dead-code check (docs/architecture.md §6 "Hygiene is checked"): knip reports files nothing reaches, exports nothing imports, and
  * dependencies nothing uses. `test/hygiene.test.ts` runs it in `npm test`.
  */
 import type { KnipConfig } from 'knip';

@@ -1,5 +1,5 @@
 /**
- * The benchmark's databases (issue 7): real SQLite files with the committed migrations applied.
+ * The benchmark's databases (BENCHMARKS.md): real SQLite files with the committed migrations applied.
  *
  * - main: 10 orgs × 1 000 users × 10 posts (100 000 posts), for lists, relations, lookups, writes;
  * - deep: 1 org × 10 users × 100 000 posts each (1 000 000 posts), for keyset depth.

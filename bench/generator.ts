@@ -1,5 +1,5 @@
 /**
- * Timing `generate` (issue 7) as a user runs it: `node --import tsx generator/cli.ts generate`
+ * Timing `generate` (BENCHMARKS.md) as a user runs it: `node --import tsx generator/cli.ts generate`
  * on a copy of this project (node_modules linked), wall-clock milliseconds per run, process start
  * included. Cases on the demo: nothing changed; a resolver gains a query (code only); an entity
  * gains a column (a migration per database and both Prisma clients regenerated). At scale: a

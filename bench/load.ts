@@ -1,5 +1,5 @@
 /**
- * Load generation for the benchmark (issue 7): autocannon, programmatic, against one server for a
+ * Load generation for the benchmark (BENCHMARKS.md): autocannon, programmatic, against one server for a
  * fixed duration; the figures a run reports.
  */
 import autocannon from 'autocannon';

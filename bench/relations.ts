@@ -1,5 +1,5 @@
 /**
- * bench/relations (issue 3): statements per request and requests per second of the nested query
+ * bench/relations (docs/behaviour.md §5.10, BENCHMARKS.md): statements per request and requests per second of the nested query
  *
  *   { users(first: N) { org { name } posts(first: 10) { edges { node { title } } } } }
  *

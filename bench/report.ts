@@ -1,5 +1,5 @@
 /**
- * The benchmark's published form (issue 7): BENCHMARKS.md (machine, method, tables, targets) and
+ * The benchmark's published form (BENCHMARKS.md): BENCHMARKS.md (machine, method, tables, targets) and
  * an SVG bar chart of every variant's req/s as a ratio to the floor of its scenario.
  */
 import type { GeneratorCase } from './generator.js';

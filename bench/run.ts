@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 7): the generated server side by side with in-repo baselines serving the
+ * `npm run bench` (BENCHMARKS.md): the generated server side by side with in-repo baselines serving the
  * same responses, in one run, on the same machine.
  *
  * 1. Seeds two SQLite databases (bench/data.ts): 10 orgs × 1 000 users × 10 posts, and 1 000 000

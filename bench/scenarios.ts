@@ -1,5 +1,5 @@
 /**
- * The requests the benchmark sends (issue 7), shared by the load generator and by the floor,
+ * The requests the benchmark sends (BENCHMARKS.md), shared by the load generator and by the floor,
  * which recognises its GraphQL documents by their exact text.
  */
 

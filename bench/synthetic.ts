@@ -1,5 +1,5 @@
 /**
- * A synthetic application for timing `generate` at scale (issue 7): `count` entities in a chain
+ * A synthetic application for timing `generate` at scale (BENCHMARKS.md): `count` entities in a chain
  * (each belongs_to the previous one and has_many the next), each with a service, a resolver (a
  * list, a lookup, a create mutation with a validation pipe), a controller (GET list, GET :id,
  * POST) and a module; one abilities class and an AppModule importing every module. Files are

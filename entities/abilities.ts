@@ -2,7 +2,7 @@ import { type AbilityFactory, type AppAbility, defineAbility, type Principal } f
 import { Abilities } from '../runtime/declarations/decorators.js';
 
 /**
- * Grants per role (PRODUCT.md §3). Conditions are Prisma `where` objects; every rule is
+ * Grants per role (docs/decisions.md §3). Conditions are Prisma `where` objects; every rule is
  * confined to the principal's org, so nothing crosses orgs. An unknown role gets no rule and
  * therefore sees nothing (fail closed).
  *

@@ -9,10 +9,10 @@ import { PostsModule } from './posts.module.js';
 import { UsersModule } from './users.module.js';
 
 /**
- * The application: everything mounted is reachable from here (spec §1: no central list).
- * `LoaderScope` is the GraphQL batch-context provider relation loaders need (spec §5.10).
+ * The application: everything mounted is reachable from here (docs/behaviour.md §1: no central list).
+ * `LoaderScope` is the GraphQL batch-context provider relation loaders need (docs/behaviour.md §5.10).
  * Version 1 of the REST API is deprecated and sunsets on 2027-06-30: its responses say so.
- * The authentication guard is bound globally: every GraphQL operation runs it (spec §5.2).
+ * The authentication guard is bound globally: every GraphQL operation runs it (docs/behaviour.md §5.2).
  */
 @UseGuards(AuthenticationGuard)
 @Module({

@@ -3,7 +3,7 @@ import { Authorized, Gateway, Public, SubscribeMessage } from '../runtime/declar
 import { User } from './user.entity.js';
 
 /**
- * A WebSocket gateway versioned by its socket URL (spec §4.4, §9.5): `ws://host/v1/ws`, whatever
+ * A WebSocket gateway versioned by its socket URL (docs/behaviour.md §4.4, §9.5): `ws://host/v1/ws`, whatever
  * the HTTP versioning strategy. Messages are `{ "event": …, "data": … }`.
  */
 @Gateway({ path: 'ws', version: '1' })

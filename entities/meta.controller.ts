@@ -16,7 +16,7 @@ export interface VersionOffer {
   versions: string[];
 }
 
-/** Validation pipe schema for {@link VersionOffer}: 1..16 valid version tokens (spec §8). */
+/** Validation pipe schema for {@link VersionOffer}: 1..16 valid version tokens (docs/behaviour.md §8). */
 export const VersionOfferSchema = z.object({
   versions: z.array(z.string().regex(/^[A-Za-z0-9.-]{1,32}$/, 'a version is alphanumerics, "." and "-", at most 32 bytes')).min(1, 'offer at least one version').max(16, 'offer at most 16 versions'),
 }) satisfies z.ZodType<VersionOffer>;
@@ -44,8 +44,8 @@ export class ApiInfoService {
  *
  * @privateRemarks
  * Unversioned. `GET /meta` answers a caller who states no version, even when a default version is
- * configured; a stated version selects `ApiRootV2Controller.meta` instead (spec §9.3.2).
- * `POST /meta` has no versioned twin, so it answers whatever version is stated (spec §9.3.1:
+ * configured; a stated version selects `ApiRootV2Controller.meta` instead (docs/behaviour.md §9.3.2).
+ * `POST /meta` has no versioned twin, so it answers whatever version is stated (docs/behaviour.md §9.3.1:
  * decided per route — method and path — not per address). The root controllers below share its
  * tag, so the documents list the API's own routes together.
  */
@@ -72,7 +72,7 @@ export class MetaController {
 
 /**
  * @privateRemarks
- * Version 1's root, a versioned controller at path `/` (spec §9.3: it still selects): `GET /v1`.
+ * Version 1's root, a versioned controller at path `/` (docs/behaviour.md §9.3: it still selects): `GET /v1`.
  */
 @ApiTags('API')
 @Controller({ version: '1' })
@@ -89,7 +89,7 @@ export class ApiRootV1Controller {
 
 /**
  * @privateRemarks
- * Version 2's root, another controller sharing the same service (spec §9.1): `GET /v2`, and
+ * Version 2's root, another controller sharing the same service (docs/behaviour.md §9.1): `GET /v2`, and
  * `GET /v2/meta`, which beats the unversioned `GET /meta` when version 2 is stated.
  */
 @ApiTags('API')

@@ -16,7 +16,7 @@ export class Org {
    * The org's users, a page at a time.
    *
    * @privateRemarks
-   * One connection page per org (spec §2.2).
+   * One connection page per org (docs/behaviour.md §2.2).
    */
   @HasMany(() => User, { exposed: true })
   users?: User[];

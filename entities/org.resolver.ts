@@ -3,7 +3,7 @@ import { Authorized, Complexity, Query, Resolver, UseGuards } from '../runtime/d
 import { Org } from './org.entity.js';
 import { OrgService } from './org.service.js';
 
-/** GraphQL operations on orgs (spec §4.1). */
+/** GraphQL operations on orgs (docs/behaviour.md §4.1). */
 @UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => Org)
 export class OrgResolver {
@@ -13,7 +13,7 @@ export class OrgResolver {
    * The orgs the caller may read: their own.
    *
    * @privateRemarks
-   * Whole, capped at LIST_CAP. Every role reads only its own org (PRODUCT.md §3), so the list holds
+   * Whole, capped at LIST_CAP. Every role reads only its own org (docs/decisions.md §3), so the list holds
    * one row and scores like one.
    */
   @Query()

@@ -5,7 +5,7 @@ import { type PipeTransform, rejectInput } from '../runtime/declarations/pipes.j
  * A new post: its author is the caller, its org the caller's.
  *
  * @privateRemarks
- * Input of `createPost` and `POST /posts` (PRODUCT.md §2).
+ * Input of `createPost` and `POST /posts` (docs/decisions.md §2).
  */
 export interface CreatePost {
   /** 1..200 characters. */

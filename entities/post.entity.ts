@@ -6,7 +6,7 @@ import { User } from './user.entity.js';
  * Lifecycle of a post: a `draft` until it is published, then `published`.
  *
  * @privateRemarks
- * `draft → published` through the publish operation (spec §3).
+ * `draft → published` through the publish operation (docs/behaviour.md §3).
  */
 export type PostStatus = 'draft' | 'published';
 
@@ -14,7 +14,7 @@ export type PostStatus = 'draft' | 'published';
  * A post written by a user of one org.
  *
  * @privateRemarks
- * See spec §2.3 and PRODUCT.md §2.
+ * See docs/behaviour.md §2.3 and docs/decisions.md §2.
  */
 @Entity()
 export class Post {

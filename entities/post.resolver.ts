@@ -9,8 +9,8 @@ import { Post } from './post.entity.js';
 import { PostService } from './post.service.js';
 
 /**
- * GraphQL operations on posts (spec §4.1, §3). `AuthenticationGuard` is bound here as well as
- * globally: a guard bound at two scopes still runs once per operation (spec §5.2).
+ * GraphQL operations on posts (docs/behaviour.md §4.1, §3). `AuthenticationGuard` is bound here as well as
+ * globally: a guard bound at two scopes still runs once per operation (docs/behaviour.md §5.2).
  */
 @UseGuards(AuthenticationGuard, GraphQLAuthorizationGuard)
 @Resolver(() => Post)
@@ -56,7 +56,7 @@ export class PostResolver {
    * Publishes a draft: its status becomes `published`.
    *
    * @privateRemarks
-   * `draft → published` (spec §3).
+   * `draft → published` (docs/behaviour.md §3).
    */
   @Mutation()
   @Authorized('publish', Post)
@@ -68,7 +68,7 @@ export class PostResolver {
    * The reviewer's name; null when there is no reviewer or the caller may not read them.
    *
    * @privateRemarks
-   * `Post.reviewer` is declared but not exposed, so this hand-written field stands in for it (spec §2.1).
+   * `Post.reviewer` is declared but not exposed, so this hand-written field stands in for it (docs/behaviour.md §2.1).
    */
   @ResolveField()
   reviewerName(post: Post): Promise<string | null> {

@@ -8,7 +8,7 @@ import { fail, type Result } from '../runtime/failures/result.js';
 import type { CreatePost } from './post.dto.js';
 import type { Post } from './post.entity.js';
 
-/** Posts: listing, writing and the publish transition (spec §3, PRODUCT.md §2). */
+/** Posts: listing, writing and the publish transition (docs/behaviour.md §3, docs/decisions.md §2). */
 @Injectable()
 export class PostService {
   constructor(
@@ -17,7 +17,7 @@ export class PostService {
     private readonly events: EventBus,
   ) {}
 
-  /** One keyset page of the posts the caller may read (spec §4.2). */
+  /** One keyset page of the posts the caller may read (docs/behaviour.md §4.2). */
   list(args: PageArgs): Promise<Page<Post>> {
     return this.posts.page(args);
   }
@@ -45,7 +45,7 @@ export class PostService {
   }
 
   /**
-   * Publishes a draft (spec §3): `draft → published` sets `publishedAt` and notifies
+   * Publishes a draft (docs/behaviour.md §3): `draft → published` sets `publishedAt` and notifies
    * `postPublished` subscribers. Unknown or unreadable id → NOT_FOUND; not allowed to publish
    * this post → FORBIDDEN; already published → CONFLICT.
    */

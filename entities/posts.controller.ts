@@ -11,7 +11,7 @@ import { PostService } from './post.service.js';
  * Posts written as drafts by users of the caller's org, then published.
  *
  * @privateRemarks
- * REST routes for posts, under versions 1 and 2 (spec §4.3).
+ * REST routes for posts, under versions 1 and 2 (docs/behaviour.md §4.3).
  */
 @ApiTags('Posts')
 @Controller({ path: 'posts', version: ['1', '2'] })
@@ -22,7 +22,7 @@ export class PostsController {
    * One page of the posts the caller may read, oldest first.
    *
    * @privateRemarks
-   * A keyset page over the primary key (spec §4.2); UUID v7 keys order it by creation.
+   * A keyset page over the primary key (docs/behaviour.md §4.2); UUID v7 keys order it by creation.
    */
   @Get()
   @Authorized('read', PostEntity)
@@ -44,7 +44,7 @@ export class PostsController {
     return this.postService.create(input);
   }
 
-  /** @privateRemarks Declared only under version 2 (spec §4.3); the summary is declared to show `@ApiOperation`. */
+  /** @privateRemarks Declared only under version 2 (docs/behaviour.md §4.3); the summary is declared to show `@ApiOperation`. */
   @Post(':id/publish')
   @ApiOperation({
     summary: 'Publishes a draft.',

@@ -35,7 +35,7 @@ export interface SeedResult {
 }
 
 const ORG_NAMES = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Vehement', 'Massive Dynamic', 'Soylent', 'Stark', 'Wayne'];
-/** The demo's roles (PRODUCT.md §3), in the order each org's first users get them. */
+/** The demo's roles (docs/decisions.md §3), in the order each org's first users get them. */
 export const ROLES = ['admin', 'member', 'viewer'] as const;
 const BATCH = 500;
 

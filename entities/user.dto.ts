@@ -4,7 +4,7 @@ import { z } from 'zod';
  * A new user, who joins the caller's org.
  *
  * @privateRemarks
- * Input of `createUser` and `POST /users` (PRODUCT.md §2).
+ * Input of `createUser` and `POST /users` (docs/decisions.md §2).
  */
 export interface CreateUser {
   /** 1..100 characters. */

@@ -6,7 +6,7 @@ import { Post } from './post.entity.js';
  * A person in one org.
  *
  * @privateRemarks
- * See spec §2.1.
+ * See docs/behaviour.md §2.1.
  */
 @Entity()
 @Unique('orgId', 'email')
@@ -27,7 +27,7 @@ export class User {
    * Unique within the org. Hidden from viewers.
    *
    * @privateRemarks
-   * Viewers' grants exclude it (PRODUCT.md §3).
+   * Viewers' grants exclude it (docs/decisions.md §3).
    */
   @Column()
   email!: string;
@@ -36,7 +36,7 @@ export class User {
    * The user's org; null when the caller may not read it.
    *
    * @privateRemarks
-   * See spec §5.8.
+   * See docs/behaviour.md §5.8.
    */
   @BelongsTo(() => Org, { column: 'orgId', exposed: true })
   org?: Org | null;

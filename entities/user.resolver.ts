@@ -9,7 +9,7 @@ import { type CreateUser, CreateUserSchema } from './user.dto.js';
 import { User } from './user.entity.js';
 import { UserService } from './user.service.js';
 
-/** GraphQL operations on users (spec §4.1). */
+/** GraphQL operations on users (docs/behaviour.md §4.1). */
 @UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => User)
 export class UserResolver {

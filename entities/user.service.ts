@@ -11,7 +11,7 @@ import type { User } from './user.entity.js';
 export class UserService {
   constructor(private readonly users: UserRepository) {}
 
-  /** One keyset page of the users the caller may read (spec §4.2). */
+  /** One keyset page of the users the caller may read (docs/behaviour.md §4.2). */
   list(args: PageArgs): Promise<Page<User>> {
     return this.users.page(args);
   }
@@ -21,7 +21,7 @@ export class UserService {
     return this.users.findById(id);
   }
 
-  /** Creates a user in the caller's org (spec §4.1: the org named by the principal's `org_id`). */
+  /** Creates a user in the caller's org (docs/behaviour.md §4.1: the org named by the principal's `org_id`). */
   create(input: CreateUser): Promise<Result<User>> {
     return this.users.create({ ...input, orgId: currentPrincipal().org_id });
   }

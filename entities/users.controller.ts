@@ -22,7 +22,7 @@ export class UsersController {
    * One page of the users the caller may read, oldest first.
    *
    * @privateRemarks
-   * A keyset page over the primary key (spec §4.2).
+   * A keyset page over the primary key (docs/behaviour.md §4.2).
    */
   @Get()
   @Authorized('read', User)

@@ -36,7 +36,7 @@ export const USER_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {};
 /** Wire fields of User: what masking and selection checks consider. */
 export const USER_FIELDS = ['id', 'orgId', 'name', 'email'] as const;
 
-/** Every exposed entity (spec §2). */
+/** Every exposed entity (docs/behaviour.md §2). */
 export const ENTITIES: readonly EntityDescriptor[] = [
   { name: 'Org', fields: ORG_FIELDS, relations: [{ kind: 'hasMany', field: 'users', target: 'User', column: 'orgId' }] },
   { name: 'Post', fields: POST_FIELDS, relations: [{ kind: 'belongsTo', field: 'author', target: 'User', column: 'authorId' }] },

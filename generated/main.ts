@@ -2,7 +2,7 @@
 
 /**
  * Entry point of the generated server: `node --import tsx generated/main.ts` (what `serve` runs).
- * Configuration comes from APP_* environment variables (README, spec §4.5).
+ * Configuration comes from APP_* environment variables (README, docs/behaviour.md §4.5).
  */
 
 import { runServer } from '../runtime/server/main.js';

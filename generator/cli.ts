@@ -1,10 +1,10 @@
 /**
- * The command line (PRODUCT.md §1): `init [--reset]`, `generate [--check]`,
+ * The command line (docs/decisions.md §1): `init [--reset]`, `generate [--check]`,
  * `migrate [deploy|status|dev]`, `seed`, `token`, `serve`, and `dev` (all of it, for the README's
  * first command). Exit code 1 on any error; declaration errors print `file:line:col`, never a
  * stack trace.
  *
- * The CLI knows no application (PRODUCT.md §7 "New applications"): what `seed` writes and the
+ * The CLI knows no application (docs/decisions.md §7 "New applications"): what `seed` writes and the
  * tokens and examples `dev` prints come from the application's development hooks
  * (`entities/dev.ts`, typed by runtime/declarations/dev-hooks.ts), and both commands work without them.
  */
@@ -111,7 +111,7 @@ async function runGenerate(options: GenerateRun): Promise<number> {
       ? "every query of the committed schema is gone: if entities/ is a new application in place of another, `npm run init -- --reset` removes the previous one's generated/ and database and keeps entities/ (README.md, \"Starting a new application\")\n"
       : '';
     process.stderr.write(
-      `the GraphQL schema would break existing clients (it is unversioned, spec §9.5):\n${lines.join('\n')}\n` +
+      `the GraphQL schema would break existing clients (it is unversioned, docs/behaviour.md §9.5):\n${lines.join('\n')}\n` +
         'keep the old fields and mark them deprecated (@Query({ deprecationReason: … })), or pass --allow-breaking to accept the break\n' +
         newApplication,
     );
@@ -268,7 +268,7 @@ async function principalsWith(database: DatabaseClient, hooks: DevHooks, seeded:
   return runUnscoped(() => hooks.principals?.(database, seeded) ?? Promise.resolve([]));
 }
 
-/** Brings the planner's statistics up to date after fresh rows (PRODUCT.md §6). */
+/** Brings the planner's statistics up to date after fresh rows (docs/decisions.md §6). */
 async function refreshStatistics(url: string): Promise<void> {
   const { createAdapterFactory, updateStatistics } = await import('../runtime/data/database.js');
   await updateStatistics(await createAdapterFactory(url));

@@ -1,5 +1,5 @@
 /**
- * `init`: makes this project a new application (PRODUCT.md §7 "New applications").
+ * `init`: makes this project a new application (docs/decisions.md §7 "New applications").
  *
  * A project cloned with the demo holds three things of the demo's: its declarations (`entities/`),
  * its output (`generated/`, whose `schema.graphql` is the baseline `generate` refuses breaking

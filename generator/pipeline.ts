@@ -32,7 +32,7 @@ interface SchemaChange {
 }
 
 /**
- * Breaking and dangerous changes from the committed SDL `previous` to `next` (spec §9.5: the
+ * Breaking and dangerous changes from the committed SDL `previous` to `next` (docs/behaviour.md §9.5: the
  * schema is unversioned, so fields evolve and old ones are deprecated instead of removed).
  */
 function compareSchemas(previous: string | undefined, next: string): { breaking: SchemaChange[]; dangerous: SchemaChange[] } {

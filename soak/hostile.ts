@@ -1,5 +1,5 @@
 /**
- * The hostile part of the soak (issue 11; docs/hostile-input.md): what a client built to stop,
+ * The hostile part of the soak (docs/hostile-input.md; docs/hostile-input.md): what a client built to stop,
  * freeze or starve the server costs it.
  *
  * - {@link refusalFigures}: the time to refuse the worst document of each hostile shape at the

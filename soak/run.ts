@@ -1,5 +1,5 @@
 /**
- * The soak (issue 8, `npm run soak`): the long versions of the reliability checks, then load.
+ * The soak (RELIABILITY.md, `npm run soak`): the long versions of the reliability checks, then load.
  *
  * 1. Long property runs: the fuzz, authorization, pagination, crash and protocol suites with many
  *    more cases (`--fuzz-runs`, default 2000), more kills (`--kills`, default 10) and a fresh seed
@@ -65,7 +65,7 @@ interface LoadReport {
   readonly ok: boolean;
 }
 
-/** The hostile part of one database's load (issue 11, soak/hostile.ts). */
+/** The hostile part of one database's load (docs/hostile-input.md, soak/hostile.ts). */
 interface HostileReport {
   readonly refusals: RefusalFigure[];
   /** /health behind bursts of 32 hostile documents sent at once. */

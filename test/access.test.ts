@@ -1,5 +1,5 @@
 /**
- * Access control over real HTTP (spec §5, PRODUCT.md §3): bearer JWTs verified with jose, CASL
+ * Access control over real HTTP (docs/behaviour.md §5, docs/decisions.md §3): bearer JWTs verified with jose, CASL
  * row scope on every query, field masking, nothing crossing orgs, the same rows over REST and
  * GraphQL, and a closed door for anything unknown.
  */
@@ -22,7 +22,7 @@ afterAll(async () => {
 const orgId = (index: number): string => server.seeded.orgs[index]?.id ?? '';
 const orgOfUser = (userId: string): string | undefined => server.seeded.users.find((user) => user.id === userId)?.orgId;
 
-/** The post ids `role` in org 0 may read, by PRODUCT.md §3. */
+/** The post ids `role` in org 0 may read, by docs/decisions.md §3. */
 function expectedPosts(role: Role): string[] {
   const me = server.user(role);
   return server.seeded.posts
@@ -38,7 +38,7 @@ async function restIds(pathname: string, token: string): Promise<string[]> {
   return ((await response.json()) as { id: string }[]).map((row) => row.id);
 }
 
-describe('row scope per role (PRODUCT.md §3)', () => {
+describe('row scope per role (docs/decisions.md §3)', () => {
   it.each(['admin', 'member', 'viewer'] as const)('%s reads exactly the posts the grants allow, over REST and GraphQL alike', async (role) => {
     const token = await server.token(role);
     const rest = await restIds('/v2/posts?first=100', token);
@@ -104,7 +104,7 @@ describe('nothing crosses orgs', () => {
   });
 });
 
-describe('bearer tokens (PRODUCT.md §3)', () => {
+describe('bearer tokens (docs/decisions.md §3)', () => {
   const claims = (): { sub: string; org_id: string; role: string } => ({ sub: server.user('admin').id, org_id: orgId(0), role: 'admin' });
 
   async function problemFor(token: string | undefined): Promise<{ status: number; body: Record<string, unknown>; challenge: string | null }> {

@@ -1,5 +1,5 @@
 /**
- * The bearer verifier (spec §5.1) remembers tokens that verified, for speed, without ever
+ * The bearer verifier (docs/behaviour.md §5.1) remembers tokens that verified, for speed, without ever
  * accepting what it would refuse: an expired token is refused even after it verified, a token
  * not yet valid is refused, and a changed signature never matches a remembered token.
  */

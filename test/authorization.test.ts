@@ -1,5 +1,5 @@
 /**
- * Object-level authorization as a property (issue 8 §2, PRODUCT.md §3, OWASP API1): random orgs,
+ * Object-level authorization as a property (RELIABILITY.md §2, docs/decisions.md §3, OWASP API1): random orgs,
  * users of every role and posts in both states; random principals (every seeded user, tokens
  * naming an org that does not exist, an unknown role) and random reads over REST lists, REST
  * lookups, GraphQL lists, nested relations and lookups, and subscriptions. No answer may carry a
@@ -44,7 +44,7 @@ type Kind = 'User' | 'Post' | 'Org';
 
 /**
  * Every violation of the grants in one answer: rows as `{ kind, row }` found anywhere in it.
- * `unmasked` holds rows a public operation returned: public is deliberately ungated (spec §1,
+ * `unmasked` holds rows a public operation returned: public is deliberately ungated (docs/behaviour.md §1,
  * §5.7), so their fields are not masked, but they must still be of the caller's org.
  */
 function violations(principal: Principal, truth: Truth, rows: { kind: Kind; row: Record<string, unknown> }[], unmasked: ReadonlySet<object> = new Set()): string[] {

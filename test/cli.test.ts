@@ -1,5 +1,5 @@
 /**
- * The command line as a user runs it (PRODUCT.md §1): `generate [--check]` on fresh, stale and
+ * The command line as a user runs it (docs/decisions.md §1): `generate [--check]` on fresh, stale and
  * invalid trees, `migrate`, `seed`, `token`, `dev` on the demo, output that arrives whole through
  * a pipe, and configuration errors at boot. A new application's path (`init`, and `seed`/`dev`
  * with other hooks or none) is in new-application.test.ts.
@@ -189,7 +189,7 @@ describe('migrate, seed, token', () => {
     const status = cli(['migrate', 'status'], { env: { APP_DATABASE__URL: url } });
     expect(status.status).toBe(0);
     expect(status.stdout).toBe('applied  0001_init\n0 pending\n');
-    // The statistics pass ran after the migration (PRODUCT.md §6): SQLite keeps them in sqlite_stat1.
+    // The statistics pass ran after the migration (docs/decisions.md §6): SQLite keeps them in sqlite_stat1.
     // Its tables are empty, so only Prisma's migrations table has any to keep.
     expect(statistics(url)).toContainEqual(expect.objectContaining({ tbl: '_prisma_migrations' }));
   });
@@ -207,7 +207,7 @@ describe('migrate, seed, token', () => {
     expect(printed.tokens.map((entry) => entry.role)).toEqual(['admin', 'member', 'viewer']);
   });
 
-  it('leaves planner statistics after a seed, so a has_many ranks through its own (fk, id) index (PRODUCT.md §6)', async () => {
+  it('leaves planner statistics after a seed, so a has_many ranks through its own (fk, id) index (docs/decisions.md §6)', async () => {
     expect(statistics(url).filter((row) => row.tbl === 'Post')).toEqual(
       expect.arrayContaining(['Post_authorId_id_idx', 'Post_reviewerId_id_idx', 'Post_orgId_id_idx'].map((idx) => ({ tbl: 'Post', idx, stat: expect.stringMatching(/^24 \d+ 1$/) }))),
     );
@@ -285,7 +285,7 @@ describe('dev', () => {
   }, 120_000);
 });
 
-describe('configuration (spec §4.5)', () => {
+describe('configuration (docs/behaviour.md §4.5)', () => {
   it('refuses to boot on invalid values, naming every bad variable, without a stack trace', () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'generated/main.ts')], {
       cwd: ROOT,

@@ -1,5 +1,5 @@
 /**
- * Crashes (issue 8 §5): the server is killed with SIGKILL in the middle of a stream of concurrent
+ * Crashes (RELIABILITY.md §5): the server is killed with SIGKILL in the middle of a stream of concurrent
  * writes, several times over, and restarted on the same database each time. Every write that was
  * acknowledged (201 with its id) must be stored and readable after the restart; the database
  * must open cleanly (SQLite in WAL mode: `PRAGMA integrity_check` is `ok`; PostgreSQL: the server

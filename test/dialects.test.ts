@@ -1,5 +1,5 @@
 /**
- * The dialect seam (runtime/dialects/, issue 12 §3), one table for every database: the URL picks
+ * The dialect seam (runtime/dialects/, docs/architecture.md §3), one table for every database: the URL picks
  * the dialect, the committed Prisma output of each database agrees with what its dialect says
  * (`generate` will read it from there), its adapter is the one the generated client expects, its
  * errors are classified, and its reader's batches stay within its parameter limit.

@@ -1,5 +1,5 @@
 /**
- * The event bus's bounded subscriptions (issue 8 §6): a reader that keeps up gets every item in
+ * The event bus's bounded subscriptions (RELIABILITY.md §6): a reader that keeps up gets every item in
  * order; one that falls `maxQueued` behind is dropped (queue released, unsubscribed, handler told
  * once) instead of buffering without bound.
  */

@@ -1,5 +1,5 @@
 /**
- * Fuzzing over real HTTP (issue 8 §1), with fast-check: REST query strings, version headers and
+ * Fuzzing over real HTTP (RELIABILITY.md §1), with fast-check: REST query strings, version headers and
  * `Accept` values under each strategy, GraphQL documents (random valid ones built from the served
  * schema, and malformed ones), and JSON bodies. Properties: no 5xx, the server never exits, every
  * answer is well-formed JSON of the documented shape, and every REST answer matches the OpenAPI
@@ -24,7 +24,7 @@ const settings = { seed: SEED, numRuns: RUNS, endOnFailure: true } as const;
 /** Per-property time budget: generous per case, so a slow machine does not fail a correct server. */
 const TIMEOUT = 30_000 + RUNS * 400;
 
-/** Codes PRODUCT.md §4 documents for GraphQL errors (INTERNAL_SERVER_ERROR is a failure here: no fault is injected). */
+/** Codes docs/decisions.md §4 documents for GraphQL errors (INTERNAL_SERVER_ERROR is a failure here: no fault is injected). */
 const GRAPHQL_CODES = new Set<string>(GRAPHQL_ERROR_CODES.filter((code) => code !== 'INTERNAL_SERVER_ERROR'));
 
 const counts: Record<string, number> = {};

@@ -1,5 +1,5 @@
 /**
- * The rest of the GraphQL transport (spec §4.1, §4.5, §5.2–§5.4): the playground in a real browser
+ * The rest of the GraphQL transport (docs/behaviour.md §4.1, §4.5, §5.2–§5.4): the playground in a real browser
  * (a query and a subscription from GraphiQL), 405 when it is off, SDL written at boot, guards run
  * once per operation whatever the scopes they are bound at, and the GraphQL-over-HTTP audit suite
  * of `graphql-http` against the live endpoint.
@@ -96,7 +96,7 @@ describe('APP_GRAPHQL__EMIT_SDL', () => {
   });
 });
 
-describe('guards (spec §5.2–§5.4)', () => {
+describe('guards (docs/behaviour.md §5.2–§5.4)', () => {
   const runs = (from: number, guard: string): number => server.logs.slice(from).filter((entry) => entry.guard === guard).length;
 
   it('run both guards once per operation; one bound at two scopes still runs once', async () => {
@@ -140,7 +140,7 @@ describe('GraphQL over HTTP audits (graphql-http)', () => {
 });
 
 /**
- * MAY audits this server does not meet, on purpose: spec §4.1 makes GET /graphql the playground
+ * MAY audits this server does not meet, on purpose: docs/behaviour.md §4.1 makes GET /graphql the playground
  * (or 405), never GraphQL over GET, so GET requests never execute operations.
  */
 const KNOWN_SHOULD_FAILURES: string[] = [

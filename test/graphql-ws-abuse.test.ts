@@ -1,5 +1,5 @@
 /**
- * Protocol abuse on the subscription socket (issue 8 §6): every graphql-ws violation is answered
+ * Protocol abuse on the subscription socket (RELIABILITY.md §6): every graphql-ws violation is answered
  * with the protocol's close code, an oversized frame with 1009, and a client that stops reading
  * is cut off (1013) once its subscription's bounded queue is full, instead of growing the
  * server's memory. Raw `ws` clients over real loopback sockets, so each violation is exact.

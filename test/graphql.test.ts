@@ -1,5 +1,5 @@
 /**
- * The GraphQL transport over real HTTP (spec §4.1, §5, §7): operations and their SDL,
+ * The GraphQL transport over real HTTP (docs/behaviour.md §4.1, §5, §7): operations and their SDL,
  * GraphQL-over-HTTP parameters, argument checks that stop an operation before it runs, pipes,
  * failure results, postures, field grants and the error envelope.
  */
@@ -40,7 +40,7 @@ async function userCount(): Promise<number> {
   return result.data?.users.length ?? -1;
 }
 
-describe('schema (spec §4.1)', () => {
+describe('schema (docs/behaviour.md §4.1)', () => {
   it('emits the spec example lines in the committed SDL', () => {
     const sdl = readFileSync(path.join(ROOT, 'generated/schema.graphql'), 'utf8');
     expect(sdl).toContain('user(id: String!): User\n');
@@ -100,7 +100,7 @@ describe('GraphQL over HTTP (graphql-http)', () => {
   });
 });
 
-describe('arguments are checked before the operation runs (spec §4.1)', () => {
+describe('arguments are checked before the operation runs (docs/behaviour.md §4.1)', () => {
   it('refuses a missing required argument and does not call the operation', async () => {
     const result = await server.graphql('mutation { publishPost { id } }', { token: admin });
     expect(result.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
@@ -149,7 +149,7 @@ describe('arguments are checked before the operation runs (spec §4.1)', () => {
   });
 });
 
-describe('failure results become errors entries (spec §4.1, §7)', () => {
+describe('failure results become errors entries (docs/behaviour.md §4.1, §7)', () => {
   it('reports a unique violation as CONFLICT with its message, and keeps what resolved', async () => {
     const email = server.user('member').email;
     const result = await server.graphql<{ createUser: null; orgs: unknown[] }>(`mutation { createUser(input: { name: "Twin", email: "${email}" }) { id } }`, { token: admin });
@@ -171,7 +171,7 @@ describe('failure results become errors entries (spec §4.1, §7)', () => {
   });
 });
 
-describe('postures (spec §1, §5)', () => {
+describe('postures (docs/behaviour.md §1, §5)', () => {
   it('refuses an authorized operation without a token (UNAUTHENTICATED)', async () => {
     const result = await server.graphql('{ users { id } }');
     expect(result.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');

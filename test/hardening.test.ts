@@ -1,5 +1,5 @@
 /**
- * Hardening (issue 8 §7): security headers, CORS from configuration, the body limit (413),
+ * Hardening (RELIABILITY.md §7): security headers, CORS from configuration, the body limit (413),
  * the request timeout (408), optional rate limiting (429), JWT algorithm pinning, and no stack
  * trace, SQL or file path in any error response. Real server process, real HTTP over loopback.
  */

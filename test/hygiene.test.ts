@@ -1,5 +1,5 @@
 /**
- * Hygiene, with tools (issue 12 §5), as part of `npm test` so that CI counts a finding as a failed
+ * Hygiene, with tools (docs/architecture.md §6 "Hygiene is checked"), as part of `npm test` so that CI counts a finding as a failed
  * test: the code we write and the code we generate pass typescript-eslint's strict, type-aware
  * rules (eslint.config.js; `npm run lint` runs the same check by hand), knip finds no dead file,
  * export or dependency (knip.config.ts), and neither `runtime/` nor `generator/` has an import

@@ -1,5 +1,5 @@
 /**
- * The per-parent window (spec §8, PRODUCT.md §6) against a real SQLite file: it returns exactly
+ * The per-parent window (docs/behaviour.md §8, docs/decisions.md §6) against a real SQLite file: it returns exactly
  * what a per-parent Prisma `findMany` with the same scope and `first` returns, on random data and
  * random principals; it is one statement per chunk of parents however many parents there are;
  * and SQLite ranks through the relation's own `(fk, id)` index.
@@ -119,7 +119,7 @@ describe('bounded batches', () => {
   });
 });
 
-describe('query plan (PRODUCT.md §6)', () => {
+describe('query plan (docs/decisions.md §6)', () => {
   const statementFor = (column: 'authorId' | 'reviewerId', parents: number) => rankingStatement(database, column, users.slice(0, parents).map((user) => user.id), users[3] ?? { id: '', orgId: '' });
 
   it.each(['authorId', 'reviewerId'] as const)('ranks by the (%s, id) index alone: no full scan, no other index', async (column) => {

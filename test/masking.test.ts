@@ -1,5 +1,5 @@
 /**
- * Masking on the GraphQL wire (issue 11 §5; spec §2.1, §7): a nullable field the caller's grant
+ * Masking on the GraphQL wire (docs/hostile-input.md §5; docs/behaviour.md §2.1, §7): a nullable field the caller's grant
  * excludes is `null`; only a non-null one is refused with `FORBIDDEN` naming it. A masked nullable
  * field never nulls its row, its list or the whole `data`.
  */
@@ -17,7 +17,7 @@ interface PostRow {
   readonly publishedAt: string | null;
 }
 
-describe('masked fields (spec §2.1, §7)', () => {
+describe('masked fields (docs/behaviour.md §2.1, §7)', () => {
   let server: InProcessServer;
 
   beforeAll(async () => {

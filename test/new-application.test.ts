@@ -1,5 +1,5 @@
 /**
- * Starting a new application (PRODUCT.md §7 "New applications", issue 12 §4), as a user who cloned
+ * Starting a new application (docs/decisions.md §7 "New applications", docs/architecture.md §4), as a user who cloned
  * the demo would, in a copy of this project: `init` refuses to lose anything, `init --reset`
  * clears the demo's output and database and writes a one-entity application (`Note`, no `Date`
  * column), and then `generate`, `migrate deploy`, `seed` (the application's own hook), `serve` and

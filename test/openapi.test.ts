@@ -1,5 +1,5 @@
 /**
- * OpenAPI 3.1 documents (spec §4.4, §9.4): every emitted and served document passes an
+ * OpenAPI 3.1 documents (docs/behaviour.md §4.4, §9.4): every emitted and served document passes an
  * independent validator (@readme/openapi-parser); `/api-json` serves the default version or the
  * aggregate; per-version documents; header parameters under header / media-type versioning; the
  * documents and the SDL speak to callers (tags declared or derived, no internal reference in any
@@ -75,7 +75,7 @@ describe('documents pass an independent OpenAPI 3.1 validator', () => {
   });
 });
 
-describe('/api-json (spec §4.4)', () => {
+describe('/api-json (docs/behaviour.md §4.4)', () => {
   it('aggregates every version when no default is configured', async () => {
     const doc = await fetchDocument('uri');
     expect(doc.info.version).toBe('all');
@@ -112,7 +112,7 @@ describe('/api-json (spec §4.4)', () => {
   });
 });
 
-describe('a path two controllers serve, one per version (spec §4.4, §9.1, §9.4)', () => {
+describe('a path two controllers serve, one per version (docs/behaviour.md §4.4, §9.1, §9.4)', () => {
   const versionParameter = (doc: Document, pathname: string, method: 'get' | 'post') => doc.paths[pathname]?.[method]?.parameters.find((parameter) => parameter.in === 'header');
 
   /** Every value the parameter enumerates is served, answering as documented; nothing else is. */
@@ -214,7 +214,7 @@ describe('what the documents describe', () => {
  * What must never reach a caller: this repository's documents and issues, the runtime's and
  * configuration's constant names, class names, source paths.
  */
-const INTERNAL_REFERENCE = /spec §|PRODUCT\.md|README|issue #?\d|LIST_CAP|_PAGE_SIZE|APP_[A-Z]+__|Controller\b|Service\b|\.ts\b|runtime\/|entities\//;
+const INTERNAL_REFERENCE = /spec §|docs\/|behaviour\.md|decisions\.md|PRODUCT\.md|README|issue #?\d|LIST_CAP|_PAGE_SIZE|APP_[A-Z]+__|Controller\b|Service\b|\.ts\b|runtime\/|entities\//;
 
 /** Every `summary` and `description` in a JSON document, at any depth, with where it is. */
 function textsOf(value: unknown, at = '#', found: { at: string; text: string }[] = []): { at: string; text: string }[] {

@@ -1,5 +1,5 @@
 /**
- * Keyset pagination as a property (issue 8 §3, spec §8): for random page sizes (in and out of
+ * Keyset pagination as a property (RELIABILITY.md §3, docs/behaviour.md §8): for random page sizes (in and out of
  * range) and random writes landing between and during page requests, walking the cursors visits
  * every row that existed throughout the walk exactly once, in id order — over the REST list
  * (`x-next-cursor`), the GraphQL root list (last id as `after`) and a has_many connection

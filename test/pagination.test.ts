@@ -1,5 +1,5 @@
 /**
- * Keyset pagination over real HTTP (spec §4.2, §8): `first` default 20 and clamped to 1..=100,
+ * Keyset pagination over real HTTP (docs/behaviour.md §4.2, §8): `first` default 20 and clamped to 1..=100,
  * `after` = last id of the previous page, probe row dropped, `x-next-cursor` only when more rows
  * remain, unparseable cursors page from the start; GraphQL lists take the same arguments.
  */

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL in production (PRODUCT.md §4): several worker processes behind one port, with
+ * PostgreSQL in production (docs/decisions.md §4): several worker processes behind one port, with
  * subscription events fanned out through LISTEN/NOTIFY, a crashed worker replaced, and a database
  * outage answered with `database error` / `/health` 503 and recovered from without a restart.
  * Runs in the postgresql project only.
@@ -115,7 +115,7 @@ describe('migrate and seed on PostgreSQL', () => {
     const deployed = cli(['migrate', 'deploy'], databaseUrl);
     expect(deployed.stderr).toBe('');
     expect(deployed.stdout).toBe('applied 1 migration(s): 0001_init\n');
-    // ANALYZE ran after the migration (PRODUCT.md §6): an analyzed table counts 0 rows, a never analyzed one -1.
+    // ANALYZE ran after the migration (docs/decisions.md §6): an analyzed table counts 0 rows, a never analyzed one -1.
     expect(await plannerRows(databaseUrl, 'Post')).toBe(0);
     const after = cli(['migrate', 'status'], databaseUrl);
     expect(after.stdout).toBe('applied  0001_init\n0 pending\n');

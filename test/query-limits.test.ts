@@ -1,5 +1,5 @@
 /**
- * Hostile GraphQL documents (issue 11 §2, §3; docs/hostile-input.md §2, §3), over real HTTP against
+ * Hostile GraphQL documents (docs/hostile-input.md §2, §3), over real HTTP against
  * the server running in this process:
  * - every step before execution is linear in the document's size: amplified documents of a few KB
  *   (fragments spreading the next one twice, aliased copies around the spread) are refused with a

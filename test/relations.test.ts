@@ -1,5 +1,5 @@
 /**
- * Relation fields over real HTTP (spec §2.1, §2.2, §2.4, §5.8, §5.10, §8): belongs_to through a
+ * Relation fields over real HTTP (docs/behaviour.md §2.1, §2.2, §2.4, §5.8, §5.10, §8): belongs_to through a
  * primary-key loader, has_many connections paged per parent in one statement per level, the
  * caller's scope and field grants inside every batch, the batch-context requirement, and query
  * complexity and depth.
@@ -131,7 +131,7 @@ describe('has_many connections (Org.users, User.posts, User.reviews)', () => {
   });
 });
 
-describe('a hand-written field in place of an unexposed relation (spec §2.1)', () => {
+describe('a hand-written field in place of an unexposed relation (docs/behaviour.md §2.1)', () => {
   it('computes Post.reviewerName from the parent, where Post.reviewer has no field', async () => {
     const reviewer = server.seeded.users.find((user) => user.id === usersOf(org0())[1]);
     const result = await server.graphql<{ posts: { reviewerId: string | null; reviewerName: string | null }[] }>('{ posts(first: 100) { reviewerId reviewerName } }', { token: await server.token('admin') });
@@ -142,7 +142,7 @@ describe('a hand-written field in place of an unexposed relation (spec §2.1)', 
   });
 });
 
-describe('row scope and field grants inside batches (spec §5.8)', () => {
+describe('row scope and field grants inside batches (docs/behaviour.md §5.8)', () => {
   it('never shows a hidden child in a connection: a viewer sees published posts only, a member also their own drafts', async () => {
     const query = '{ users(first: 100) { id posts(first: 40) { edges { node { id status } } pageInfo { hasNextPage } } } }';
     const member = server.seeded.users.find((user) => user.role === 'member' && user.orgId === org0());
@@ -173,7 +173,7 @@ describe('row scope and field grants inside batches (spec §5.8)', () => {
   });
 });
 
-describe('one statement per level (spec §8)', () => {
+describe('one statement per level (docs/behaviour.md §8)', () => {
   async function countStatements(query: string): Promise<number> {
     const token = await server.token('admin');
     const before = server.statements.length;
@@ -192,7 +192,7 @@ describe('one statement per level (spec §8)', () => {
   });
 });
 
-describe('query complexity and depth (spec §8)', () => {
+describe('query complexity and depth (docs/behaviour.md §8)', () => {
   it('reports the cost of every executed request in extensions.cost', async () => {
     const result = await server.graphql<unknown>('{ users(first: 5) { id org { name } posts(first: 3) { edges { node { title } } } } }', { token: await server.token('admin') });
     // users, a page of 5: 5 × [id 1 + org (1 + name 1) + posts 3 × title 1] = 5 × (1 + 2 + 3)
@@ -228,7 +228,7 @@ describe('query complexity and depth (spec §8)', () => {
   });
 });
 
-describe('batch context (spec §5.10)', () => {
+describe('batch context (docs/behaviour.md §5.10)', () => {
   let bare: InProcessServer;
 
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * Scoped repositories against a real SQLite file (spec §5.6, §5.9, §2.5, §4.2): fail closed
+ * Scoped repositories against a real SQLite file (docs/behaviour.md §5.6, §5.9, §2.5, §4.2): fail closed
  * without an ability, unscoped only through `runUnscoped`, the Page shape, LIST_CAP with its
  * warning, UUID v7 keys in creation order.
  */
@@ -50,7 +50,7 @@ const contextOf = (role: 'admin' | 'member' | 'viewer', orgIndex = 0): RequestCo
   return { principal, ability: new AppAbilities().for(principal), unscoped: false };
 };
 
-describe('fail closed (spec §5.6)', () => {
+describe('fail closed (docs/behaviour.md §5.6)', () => {
   it('reads nothing outside any request context', async () => {
     const users = new UserRepository(database, reader, logger);
     expect(await users.page({})).toEqual({ items: [], has_more: false });
@@ -79,7 +79,7 @@ describe('fail closed (spec §5.6)', () => {
   });
 });
 
-describe('explicit unscoped runs (spec §5.9)', () => {
+describe('explicit unscoped runs (docs/behaviour.md §5.9)', () => {
   it('sees every org\'s rows only inside runUnscoped', async () => {
     const users = new UserRepository(database, reader, logger);
     const all = await runUnscoped(() => users.page({ first: 100 }));
@@ -89,7 +89,7 @@ describe('explicit unscoped runs (spec §5.9)', () => {
   });
 });
 
-describe('the service-level Page (spec §2.5)', () => {
+describe('the service-level Page (docs/behaviour.md §2.5)', () => {
   it('has items, has_more and next_cursor only while more rows remain', async () => {
     const posts = new PostRepository(database, reader, logger);
     const context = contextOf('admin');
@@ -103,7 +103,7 @@ describe('the service-level Page (spec §2.5)', () => {
   });
 });
 
-describe('pagination mode none (spec §4.2)', () => {
+describe('pagination mode none (docs/behaviour.md §4.2)', () => {
   it('caps the whole collection at LIST_CAP and logs a warning naming the entity', async () => {
     await database.org.createMany({ data: Array.from({ length: LIST_CAP + 5 }, (_, index) => ({ name: `Bulk ${index}` })) });
     const orgs = new OrgRepository(database, reader, logger);
@@ -118,7 +118,7 @@ describe('pagination mode none (spec §4.2)', () => {
   });
 });
 
-describe('keys (PRODUCT.md §2)', () => {
+describe('keys (docs/decisions.md §2)', () => {
   it('are UUID v7, so id order is creation order', async () => {
     const users = new UserRepository(database, reader, logger);
     const context = contextOf('admin');
@@ -134,7 +134,7 @@ describe('keys (PRODUCT.md §2)', () => {
   });
 });
 
-describe('reads straight from the driver, or through Prisma when the filter needs it (issue 7)', () => {
+describe('reads straight from the driver, or through Prisma when the filter needs it (BENCHMARKS.md)', () => {
   it('returns the same rows, with the same values, either way', async () => {
     const posts = new PostRepository(database, reader, logger);
     const context = contextOf('member');

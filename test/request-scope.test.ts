@@ -1,5 +1,5 @@
 /**
- * No request path can lift the row scope (issue 11 §4; spec §5.9; docs/hostile-input.md §4):
+ * No request path can lift the row scope (docs/hostile-input.md §4; docs/behaviour.md §5.9):
  * `runUnscoped` throws inside a request's context — REST, GraphQL, whatever a guard seeded — and
  * keeps working where no request is being served (seeds, migrations, jobs).
  */
@@ -34,7 +34,7 @@ describe('runUnscoped', () => {
           }),
         );
       expect(call).toThrow(UnscopedInRequestError);
-      expect(call).toThrow(/request transports may not lift the row scope \(spec §5\.9\)/);
+      expect(call).toThrow(/request transports may not lift the row scope \(docs\/behaviour\.md §5\.9\)/);
       expect(ran).toBe(false);
     }
   });

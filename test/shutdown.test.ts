@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown (PRODUCT.md §4) on the provider under test: SIGTERM during a stream of writes
+ * Graceful shutdown (docs/decisions.md §4) on the provider under test: SIGTERM during a stream of writes
  * stops accepting, lets the writes in flight finish, closes WebSockets with 1001 (going away) and
  * the database, and exits 0 — and every write the server acknowledged is stored.
  */

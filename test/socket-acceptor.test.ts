@@ -1,5 +1,5 @@
 /**
- * The socket acceptor in this process, on a bare HTTP server (issue 11 §1): a transport that only
+ * The socket acceptor in this process, on a bare HTTP server (docs/hostile-input.md §1): a transport that only
  * registers gets every guard without writing one; gateway replies outliving their client, replies
  * JSON cannot carry and transports that throw stay contained; shutdown closes every socket with
  * 1001 in one go. Unhandled errors or rejections would fail the run here, so "the process keeps

@@ -1,5 +1,5 @@
 /**
- * Every socket survives every framing fault (issue 11 §1, PRODUCT.md §7 "Hostile input"): on every
+ * Every socket survives every framing fault (docs/hostile-input.md §1, docs/decisions.md §7 "Hostile input"): on every
  * WebSocket path the server accepts — read from its boot log, so a transport added later is covered
  * without being named here — each frame fault is answered with the protocol's close code (1009,
  * 1007, 1002), logged once at warn as the client's fault, and leaves the process serving: `/health`
@@ -62,7 +62,7 @@ const CUTS: readonly { name: string; bytes: Buffer; reset: boolean }[] = [
 /** The client-fault lines the server logged for `path`. */
 const faultLines = (server: TestServer, path: string): Record<string, unknown>[] => server.logs.filter((entry) => entry.msg === CLIENT_FAULT_MESSAGE && entry.path === path);
 
-describe(`every socket path survives every framing fault (issue 11 §1, ${testProvider()})`, () => {
+describe(`every socket path survives every framing fault (docs/hostile-input.md §1, ${testProvider()})`, () => {
   let server: TestServer;
   let paths: SocketPath[];
   const probes = new Map<string, Probe>();

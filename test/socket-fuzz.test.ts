@@ -1,5 +1,5 @@
 /**
- * Random and mutated WebSocket frames over raw TCP (issue 11 §1), with fast-check, against every
+ * Random and mutated WebSocket frames over raw TCP (docs/hostile-input.md §1), with fast-check, against every
  * socket path the server accepts (read from its boot log, so a transport added later is fuzzed
  * too). Each case opens a socket with a valid handshake, then sends a few chunks — valid frames,
  * valid frames with bit flips, cuts, insertions or overwritten bytes, frames with random bits,
@@ -104,7 +104,7 @@ const scenario = fc.record({
   ending: fc.constantFrom('end' as const, 'reset' as const, 'linger' as const),
 });
 
-describe(`random and mutated frames on every socket path (issue 11 §1, ${testProvider()})`, () => {
+describe(`random and mutated frames on every socket path (docs/hostile-input.md §1, ${testProvider()})`, () => {
   let server: TestServer;
   let paths: SocketPath[];
   const probes = new Map<string, Probe>();

@@ -1,5 +1,5 @@
 /**
- * SQLite specifics (PRODUCT.md §2): the embedded database runs in WAL mode, so readers do not
+ * SQLite specifics (docs/decisions.md §2): the embedded database runs in WAL mode, so readers do not
  * block the writer and a process crash loses no acknowledged write.
  */
 import Database from 'better-sqlite3';

@@ -1,5 +1,5 @@
 /**
- * Storage on the provider under test (spec §7, PRODUCT.md §2): the committed migrations applied
+ * Storage on the provider under test (docs/behaviour.md §7, docs/decisions.md §2): the committed migrations applied
  * through the wasm schema engine, and database failures reaching clients only as `database error`.
  */
 import { readFileSync } from 'node:fs';
@@ -54,7 +54,7 @@ describe(`migrations (${provider})`, () => {
   });
 });
 
-describe(`database failures (spec §7, ${provider})`, () => {
+describe(`database failures (docs/behaviour.md §7, ${provider})`, () => {
   let server: TestServer;
 
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 /**
- * The publish flow (spec §3, PRODUCT.md §2) over GraphQL and REST, and `postPublished` over the
- * graphql-ws protocol with the `graphql-ws` client on a real WebSocket (spec §4.1): authentication
+ * The publish flow (docs/behaviour.md §3, docs/decisions.md §2) over GraphQL and REST, and `postPublished` over the
+ * graphql-ws protocol with the `graphql-ws` client on a real WebSocket (docs/behaviour.md §4.1): authentication
  * in `connection_init`, the gate at subscribe time, every item filtered by the subscriber's ability
  * and masked.
  */
@@ -73,7 +73,7 @@ const eventually = async (check: () => boolean, timeout = 3000): Promise<void> =
   }
 };
 
-describe('publish (spec §3)', () => {
+describe('publish (docs/behaviour.md §3)', () => {
   it('moves draft → published and sets publishedAt; twice is CONFLICT', async () => {
     const admin = await server.token('admin');
     const [id] = draftsOf('member');

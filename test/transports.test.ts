@@ -1,7 +1,7 @@
 /**
- * The transport seam (runtime/transports/index.ts, issue 12 §2): a transport added to an
+ * The transport seam (runtime/transports/index.ts, docs/architecture.md §2): a transport added to an
  * application's list beside the defaults gets its HTTP paths mounted before the version router
- * (served as written whatever version is stated, spec §9.3.3), its socket path accepted by the
+ * (served as written whatever version is stated, docs/behaviour.md §9.3.3), its socket path accepted by the
  * server's one acceptor, its check in `/health`, and its `close` called at shutdown while the
  * database is still open.
  */

@@ -1,5 +1,5 @@
 /**
- * Version routing as a property (spec §9.3, issue 11 §5): for random route tables — methods,
+ * Version routing as a property (docs/behaviour.md §9.3, docs/hostile-input.md §5): for random route tables — methods,
  * versioned and unversioned routes at shared addresses, several versions, controllers declaring
  * more versions than a route mounts — and random requests (method, path, a stated version or
  * none, a default version or none, a global prefix or none), the router agrees with a small
@@ -112,7 +112,7 @@ function decideAt(at: { routes: TableRoute[]; others: TableRoute[][] }, method: 
 }
 
 /**
- * The reference model: spec §9.3 over the flat list of routes at the address the path names.
+ * The reference model: docs/behaviour.md §9.3 over the flat list of routes at the address the path names.
  * `inUri`: the version was stated in the URI (unversioned routes live elsewhere).
  */
 function decideByModel(routes: readonly TableRoute[], method: HttpMethod, stated: string | undefined, defaultVersion: string | undefined, inUri: boolean): Expected {
@@ -202,7 +202,7 @@ const tables: fc.Arbitrary<Table> = fc
       }
     }
     const mounted = new Set(routes.flatMap((route) => route.versions));
-    // Boot refuses a default version nothing mounts (spec §7).
+    // Boot refuses a default version nothing mounts (docs/behaviour.md §7).
     return { routes, strategy, prefix, defaultVersion: defaultVersion !== undefined && mounted.has(defaultVersion) ? defaultVersion : undefined };
   });
 
@@ -269,7 +269,7 @@ afterAll(() => {
   reportFigures({ suite: 'versioning', seed: SEED, runs: RUNS, decisions, exchanges, outcomes });
 });
 
-describe('the VersionRouter agrees with the reference model of spec §9.3', () => {
+describe('the VersionRouter agrees with the reference model of docs/behaviour.md §9.3', () => {
   it('for random tables, strategies, defaults, prefixes and requests', () => {
     fc.assert(
       fc.property(tables.chain((table) => fc.tuple(fc.constant(table), fc.array(probesFor(table, [...METHODS, 'HEAD']), { minLength: 1, maxLength: 30 }))), ([table, probes]) => {

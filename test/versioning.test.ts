@@ -1,5 +1,5 @@
 /**
- * API versioning over real HTTP (spec §4.3, §7, §9): every rule of §9.3 under each strategy that
+ * API versioning over real HTTP (docs/behaviour.md §4.3, §7, §9): every rule of §9.3 under each strategy that
  * it applies to, 405 with Allow, version lifecycle headers, the default version, the global prefix,
  * boot logs, and the versioned WebSocket gateway.
  */
@@ -53,7 +53,7 @@ const draftOf = (name: string): string => {
   return server(name).seeded.posts.find((post) => post.authorId === admin?.id && post.status === 'draft')?.id ?? '';
 };
 
-describe.each(['uri', 'header', 'media_type'] as const)('%s versioning (spec §9.2, §9.3)', (strategy) => {
+describe.each(['uri', 'header', 'media_type'] as const)('%s versioning (docs/behaviour.md §9.2, §9.3)', (strategy) => {
   let admin: string;
 
   beforeAll(async () => {
@@ -152,7 +152,7 @@ describe.each(['uri', 'header', 'media_type'] as const)('%s versioning (spec §9
   });
 });
 
-describe('decided per route, method and path, not per address (spec §9.3.1)', () => {
+describe('decided per route, method and path, not per address (docs/behaviour.md §9.3.1)', () => {
   /** POST /meta offering versions 1 and 2, stating `version` the way `strategy` does. */
   async function negotiate(name: string, strategy: Strategy, version: string | undefined, url = '/meta'): Promise<Response> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -267,7 +267,7 @@ describe('APP_HTTP__PREFIX', () => {
   });
 });
 
-describe('boot logs (spec §9.1)', () => {
+describe('boot logs (docs/behaviour.md §9.1)', () => {
   it('log one line per mounted route: controller, method, address, handler', () => {
     const mounted = server('uri').logs.filter((entry) => typeof entry.address === 'string');
     expect(mounted).toContainEqual(expect.objectContaining({ controller: 'PostsController', method: 'POST', address: '/v2/posts/:id/publish', handler: 'PostsController.publish' }));
@@ -282,7 +282,7 @@ describe('boot logs (spec §9.1)', () => {
   });
 });
 
-describe('a versioned WebSocket gateway (spec §4.4, §9.5)', () => {
+describe('a versioned WebSocket gateway (docs/behaviour.md §4.4, §9.5)', () => {
   async function exchange(url: string, messages: object[]): Promise<unknown[]> {
     const socket = new WebSocket(url);
     await new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
 /**
- * The hand-written baseline of the REST list (issue 7): Express 5 + Prisma, the route a team would
+ * The hand-written baseline of the REST list (BENCHMARKS.md): Express 5 + Prisma, the route a team would
  * write by hand (as in a NestJS controller): verify the bearer token, one `findMany` with the
  * member's scope, `first + 1` rows for the cursor, JSON out. Same answers as `GET /v2/posts`.
  */

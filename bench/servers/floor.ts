@@ -1,5 +1,5 @@
 /**
- * The floor (issue 7): `node:http` + `better-sqlite3` + `jose`, hand-written SQL, no framework —
+ * The floor (BENCHMARKS.md): `node:http` + `better-sqlite3` + `jose`, hand-written SQL, no framework —
  * the least work that produces the same answers as the generated server for the benchmark's
  * requests. It knows its GraphQL documents by heart (no parser, no validation, no executor) and
  * implements only the member and admin grants the benchmark uses. Every other server is measured

@@ -1,5 +1,5 @@
 /**
- * The generated server under benchmark (issue 7): `generated/app.ts` started by the runtime exactly
+ * The generated server under benchmark (BENCHMARKS.md): `generated/app.ts` started by the runtime exactly
  * as `generated/main.ts` starts it, configured through `APP_*` variables, logging warnings only.
  */
 import { application } from '../../generated/app.js';

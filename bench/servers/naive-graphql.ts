@@ -1,5 +1,5 @@
 /**
- * The naive GraphQL baseline (issue 7): graphql-js over `graphql-http`, resolvers written the
+ * The naive GraphQL baseline (BENCHMARKS.md): graphql-js over `graphql-http`, resolvers written the
  * obvious way with Prisma — one query per parent for every relation (the N + 1 the generated
  * loaders avoid). Same schema text and same answers as the generated server for the benchmark's
  * documents, with the member's scope written into each `where`.

@@ -1,4 +1,4 @@
-/** What every benchmarked server takes and gives (issue 7). */
+/** What every benchmarked server takes and gives (BENCHMARKS.md). */
 
 /** How to start a server. */
 export interface ServerOptions {

@@ -1,5 +1,5 @@
 /**
- * Diagnostics: what a validation rule reports (STYLE.md). Every build-time error carries a rule
+ * Diagnostics: what a validation rule reports (docs/architecture.md §1 "Diagnostics"). Every build-time error carries a rule
  * id, a `file:line:col` span and a message naming the fix; `related` points at other places
  * involved (the first declaration of a duplicate, for example).
  */

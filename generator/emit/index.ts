@@ -1,6 +1,6 @@
 /**
  * Every text file the generator emits, as a map of paths (relative to `generated/`) to content.
- * Pure: nothing is written here (STYLE.md: only the last pipeline step writes).
+ * Pure: nothing is written here (docs/architecture.md §1: only the last pipeline step writes).
  */
 import { emitContainer } from './app/container.js';
 import { emitEntities } from './app/entities.js';

@@ -1,5 +1,5 @@
 /**
- * Pipe constants shared by the GraphQL and HTTP emitters (spec §5.6): each piped parameter's pipes
+ * Pipe constants shared by the GraphQL and HTTP emitters (docs/behaviour.md §5.6): each piped parameter's pipes
  * are built once, at module level, and the handler runs them before the declared method.
  */
 import type { ParamModel, PipeModel } from '../model/model.js';

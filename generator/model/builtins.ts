@@ -6,10 +6,10 @@
 import type { BuiltinProvider } from './model.js';
 import type { SourceRef } from './types.js';
 
-/** The name of the root module (spec §1: the application is what it reaches). */
+/** The name of the root module (docs/behaviour.md §1: the application is what it reaches). */
 export const ROOT_MODULE = 'AppModule';
 
-/** The GraphQL batch-context provider (spec §5.10). */
+/** The GraphQL batch-context provider (docs/behaviour.md §5.10). */
 export const LOADER_SCOPE = 'LoaderScope';
 
 /** Built-in providers, by `runtime/` file and export name. */
@@ -26,10 +26,10 @@ export interface BuiltinGuard {
   readonly providedBy: SourceRef | undefined;
 }
 
-/** The authentication guard (spec §5.2), bound globally. */
+/** The authentication guard (docs/behaviour.md §5.2), bound globally. */
 export const AUTHENTICATION_GUARD: BuiltinGuard = { ref: { file: 'runtime/auth/guards.ts', exportName: 'AuthenticationGuard' }, runtimeKey: 'authentication', providedBy: undefined };
 
-/** The GraphQL authorization guard (spec §5.3), provided by GraphQLAuthorizationModule. */
+/** The GraphQL authorization guard (docs/behaviour.md §5.3), provided by GraphQLAuthorizationModule. */
 export const AUTHORIZATION_GUARD: BuiltinGuard = {
   ref: { file: 'runtime/auth/guards.ts', exportName: 'GraphQLAuthorizationGuard' },
   runtimeKey: 'graphqlAuthorization',

@@ -1,5 +1,5 @@
 /**
- * `@Complexity(expr)` expressions (spec §8): arithmetic over numbers, `first` and
+ * `@Complexity(expr)` expressions (docs/behaviour.md §8): arithmetic over numbers, `first` and
  * `childComplexity` with `+ - * /` and parentheses. Checked at generate time (the
  * `complexity-expression-invalid` rule) and emitted as a small arrow function, so nothing is
  * parsed or evaluated at run time.

@@ -80,7 +80,7 @@ export interface DeclaredMethod extends DocText {
   /** Whether it has a body (its calls were read). */
   readonly hasBody: boolean;
   readonly calls: readonly MethodCallModel[];
-  /** Where the body calls the runtime's `runUnscoped` (spec §5.9). */
+  /** Where the body calls the runtime's `runUnscoped` (docs/behaviour.md §5.9). */
   readonly unscopedCalls: readonly SourceSpan[];
   readonly span: SourceSpan;
 }

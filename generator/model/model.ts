@@ -18,7 +18,7 @@ import type { EnumModel, InputModel, ReturnShape, SourceRef, SourceSpan, TypeSha
 export interface ColumnModel extends DocText {
   readonly kind: 'column';
   readonly name: string;
-  /** The wire type; the primary key and every belongs_to column are `ID` (PRODUCT.md §2). */
+  /** The wire type; the primary key and every belongs_to column are `ID` (docs/decisions.md §2). */
   readonly type: TypeShape;
   readonly primaryKey: boolean;
   readonly unique: boolean;
@@ -29,7 +29,7 @@ export interface ColumnModel extends DocText {
   readonly span: SourceSpan;
 }
 
-/** A relation declared on an entity (spec §2.1, §2.6). */
+/** A relation declared on an entity (docs/behaviour.md §2.1, §2.6). */
 export type RelationModel = BelongsToModel | HasManyModel;
 
 /** belongs_to: this entity's key column holds the target's primary key (direction: to one parent). */
@@ -54,9 +54,9 @@ export interface BelongsToModel extends DocText {
   readonly inverse: string | undefined;
   /** Whether it gets a GraphQL field. Default false. */
   readonly exposed: boolean;
-  /** `via` written here (refused: spec §2.6), to report it. */
+  /** `via` written here (refused: docs/behaviour.md §2.6), to report it. */
   readonly viaSpan: SourceSpan | undefined;
-  /** A complexity override (spec §8), and where it is written. */
+  /** A complexity override (docs/behaviour.md §8), and where it is written. */
   readonly complexity: string | undefined;
   readonly complexitySpan: SourceSpan | undefined;
   readonly span: SourceSpan;
@@ -88,7 +88,7 @@ export interface HasManyModel extends DocText {
   /** The child's column it follows, when the key is resolved. */
   readonly keyColumn: string | undefined;
   readonly exposed: boolean;
-  /** A complexity override (spec §8), and where it is written. */
+  /** A complexity override (docs/behaviour.md §8), and where it is written. */
   readonly complexity: string | undefined;
   readonly complexitySpan: SourceSpan | undefined;
   readonly span: SourceSpan;
@@ -162,7 +162,7 @@ export interface ParamModel {
   readonly span: SourceSpan;
 }
 
-/** An access posture (spec §1, §5): exactly one per operation. */
+/** An access posture (docs/behaviour.md §1, §5): exactly one per operation. */
 export type PostureModel =
   | { readonly kind: 'public'; readonly span: SourceSpan }
   | { readonly kind: 'authorized'; readonly action: string; readonly subject: string; readonly subjectSpan: SourceSpan; readonly span: SourceSpan };
@@ -183,7 +183,7 @@ export interface GuardBinding {
 /** GraphQL root types. */
 export type OperationType = 'query' | 'mutation' | 'subscription';
 
-/** A GraphQL root field: query, mutation or subscription (spec §4.1). */
+/** A GraphQL root field: query, mutation or subscription (docs/behaviour.md §4.1). */
 export interface OperationModel extends DocText {
   readonly kind: 'operation';
   readonly operationType: OperationType;
@@ -203,7 +203,7 @@ export interface OperationModel extends DocText {
   readonly posture: PostureModel | undefined;
   readonly postures: readonly WrittenPosture[];
   readonly guards: readonly GuardBinding[];
-  /** Global, resolver and operation guards, each once (spec §5.2). */
+  /** Global, resolver and operation guards, each once (docs/behaviour.md §5.2). */
   readonly guardChain: readonly GuardBinding[];
   readonly complexity: string | undefined;
   readonly complexitySpan: SourceSpan | undefined;
@@ -212,15 +212,15 @@ export interface OperationModel extends DocText {
   readonly topic: string | undefined;
   /**
    * Subscriptions: the entity every pushed item is, when it is one (a value, not a keyset page) —
-   * items are then filtered per subscriber (spec §5.5) and travel between processes as ids.
+   * items are then filtered per subscriber (docs/behaviour.md §5.5) and travel between processes as ids.
    */
   readonly eventEntity: string | undefined;
-  /** A `version` written on it (refused: spec §9.5). */
+  /** A `version` written on it (refused: docs/behaviour.md §9.5). */
   readonly versionSpan: SourceSpan | undefined;
   readonly span: SourceSpan;
 }
 
-/** A computed field (`@ResolveField`) on the resolver's entity type (spec §2.1). */
+/** A computed field (`@ResolveField`) on the resolver's entity type (docs/behaviour.md §2.1). */
 export interface FieldResolverModel extends DocText {
   readonly kind: 'fieldResolver';
   readonly fieldName: string;
@@ -232,7 +232,7 @@ export interface FieldResolverModel extends DocText {
   readonly params: readonly ParamModel[];
   readonly returns: ReturnShape;
   readonly returnedEntity: string | undefined;
-  /** A complexity override (spec §8), and where it is written. */
+  /** A complexity override (docs/behaviour.md §8), and where it is written. */
   readonly complexity: string | undefined;
   readonly complexitySpan: SourceSpan | undefined;
   readonly span: SourceSpan;
@@ -270,7 +270,7 @@ export type ProviderRole = 'service' | 'resolver' | 'controller' | 'abilities' |
 export interface MethodModel {
   readonly name: string;
   readonly calls: readonly MethodCallModel[];
-  /** Where the method calls the runtime's `runUnscoped` (spec §5.9). */
+  /** Where the method calls the runtime's `runUnscoped` (docs/behaviour.md §5.9). */
   readonly unscopedCalls: readonly SourceSpan[];
 }
 
@@ -299,7 +299,7 @@ export interface ResolverModel {
   readonly operations: readonly OperationModel[];
   readonly fieldResolvers: readonly FieldResolverModel[];
   readonly guards: readonly GuardBinding[];
-  /** A `version` written on the class (refused: spec §9.5). */
+  /** A `version` written on the class (refused: docs/behaviour.md §9.5). */
   readonly versionSpan: SourceSpan | undefined;
   readonly span: SourceSpan;
 }
@@ -310,13 +310,13 @@ export interface VersionToken {
   readonly span: SourceSpan;
 }
 
-/** The page parameters of a keyset route (spec §4.2): `first` and `after`, when declared. */
+/** The page parameters of a keyset route (docs/behaviour.md §4.2): `first` and `after`, when declared. */
 export interface PageParameters {
   readonly first: ParamModel | undefined;
   readonly after: ParamModel | undefined;
 }
 
-/** One HTTP route (spec §4.2, §4.3). */
+/** One HTTP route (docs/behaviour.md §4.2, §4.3). */
 export interface RouteModel extends DocText {
   readonly kind: 'route';
   readonly method: HttpMethod;
@@ -387,7 +387,7 @@ export interface ControllerModel extends DocText {
   readonly span: SourceSpan;
 }
 
-/** A transport that takes no `version` (spec §9.5), recorded to refuse one written on it. */
+/** A transport that takes no `version` (docs/behaviour.md §9.5), recorded to refuse one written on it. */
 export interface UnversionedTransportModel {
   readonly kind: 'unversionedTransport';
   readonly transport: 'mcpHost' | 'processor' | 'cron' | 'listener';
@@ -476,7 +476,7 @@ export interface DecoratorUse {
   readonly beside: readonly string[];
 }
 
-/** What is mounted: reachable from `AppModule` (spec §1: no central list). */
+/** What is mounted: reachable from `AppModule` (docs/behaviour.md §1: no central list). */
 export interface MountedApp {
   readonly root: ModuleModel | undefined;
   /** Reachable modules, in breadth-first order from the root. */
@@ -493,7 +493,7 @@ export interface MountedApp {
   readonly builtins: readonly SourceRef[];
   /** Built-ins the container constructs. */
   readonly containerBuiltins: readonly BuiltinProvider[];
-  /** Whether `LoaderScope` is provided (spec §5.10). */
+  /** Whether `LoaderScope` is provided (docs/behaviour.md §5.10). */
   readonly loaderScope: boolean;
   /** The `@Abilities()` providers mounted (exactly one is valid). */
   readonly abilities: readonly ProviderModel[];

@@ -1,7 +1,6 @@
 /**
  * Every identifier, file name and wire name the generator derives comes from here, so one
- * concept has one name everywhere (STYLE.md: "Every generated identifier comes from one naming
- * helper").
+ * concept has one name everywhere (docs/architecture.md §6 "One decision, one place").
  */
 
 /** `UserService` → `userService`. */
@@ -14,7 +13,7 @@ function upperFirst(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-/** A method name as a GraphQL field name (spec §4.1): camelCase, `get_user` → `getUser`. */
+/** A method name as a GraphQL field name (docs/behaviour.md §4.1): camelCase, `get_user` → `getUser`. */
 export function fieldNameOf(methodName: string): string {
   return lowerFirst(methodName.replace(/[_-]+([a-zA-Z0-9])/g, (_match, letter: string) => letter.toUpperCase()));
 }
@@ -67,12 +66,12 @@ export function columnsConstant(entity: string): string {
   return `${constantCase(entity)}_COLUMNS`;
 }
 
-/** GraphQL connection type of a has_many relation's child (spec §2.4). */
+/** GraphQL connection type of a has_many relation's child (docs/behaviour.md §2.4). */
 export function connectionType(entity: string): string {
   return `${entity}Connection`;
 }
 
-/** GraphQL edge type of a connection (spec §2.4). */
+/** GraphQL edge type of a connection (docs/behaviour.md §2.4). */
 export function edgeType(entity: string): string {
   return `${entity}Edge`;
 }

@@ -1,6 +1,6 @@
 /**
  * The value types every stage shares: source positions and references, and the wire types of
- * columns, arguments and return values (spec §4.1) — what `parse/` reads from type annotations and
+ * columns, arguments and return values (docs/behaviour.md §4.1) — what `parse/` reads from type annotations and
  * the resolved model keeps as is.
  */
 import type { DocText } from './docs.js';
@@ -22,7 +22,7 @@ export interface SourceRef {
   readonly exportName: string;
 }
 
-/** Scalars on the wire (spec §4.1): `ID` for keys, `DateTime` as an ISO-8601 string. */
+/** Scalars on the wire (docs/behaviour.md §4.1): `ID` for keys, `DateTime` as an ISO-8601 string. */
 export type ScalarName = 'ID' | 'String' | 'Int' | 'Float' | 'Boolean' | 'DateTime';
 
 /** A named type a field, argument or return value refers to. */

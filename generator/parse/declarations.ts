@@ -20,7 +20,7 @@ export interface ParseOptions {
   readonly fileOrder?: 'sorted' | 'reversed';
 }
 
-/** Where the runtime's `runUnscoped` is declared (spec §5.9): calls of it are recorded. */
+/** Where the runtime's `runUnscoped` is declared (docs/behaviour.md §5.9): calls of it are recorded. */
 const RUN_UNSCOPED = { file: 'runtime/auth/context.ts', exportName: 'runUnscoped' } as const;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Reading TypeScript type annotations into wire types (spec §4.1): `string` → String, `Int`
+ * Reading TypeScript type annotations into wire types (docs/behaviour.md §4.1): `string` → String, `Int`
  * (runtime alias) → Int, `number` → Float, `boolean` → Boolean, `Date` → DateTime, an entity
  * class → its type, a string-literal union alias → an enum, an interface or object type alias →
  * an input object; `T[]` → list; `?` / `| null` → nullable. Return types may wrap the value in

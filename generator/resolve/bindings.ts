@@ -1,6 +1,6 @@
 /**
- * What operations, routes and gateway handlers share: postures (spec §1, §5), guard bindings and
- * the guard chain (spec §5.2), and pipes bound to parameters (spec §5.6), read from decorators.
+ * What operations, routes and gateway handlers share: postures (docs/behaviour.md §1, §5), guard bindings and
+ * the guard chain (docs/behaviour.md §5.2), and pipes bound to parameters (docs/behaviour.md §5.6), read from decorators.
  */
 import type { DeclaredDecorator, DeclaredValue } from '../model/declarations.js';
 import type { GuardBinding, PipeArgument, PipeModel, PostureModel, WrittenPosture } from '../model/model.js';
@@ -28,7 +28,7 @@ export function readGuards(decorators: readonly DeclaredDecorator[]): GuardBindi
   );
 }
 
-/** Global, then class, then method guards, each guard once (spec §5.2: a guard bound twice runs once). */
+/** Global, then class, then method guards, each guard once (docs/behaviour.md §5.2: a guard bound twice runs once). */
 export function guardChain(...scopes: readonly (readonly GuardBinding[])[]): GuardBinding[] {
   const chain: GuardBinding[] = [];
   const seen = new Set<string>();

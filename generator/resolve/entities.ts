@@ -1,5 +1,5 @@
 /**
- * Entities, columns and relations, resolved (spec §2, §2.6; PRODUCT.md §2): defaults applied, key
+ * Entities, columns and relations, resolved (docs/behaviour.md §2, §2.6; docs/decisions.md §2): defaults applied, key
  * columns typed `ID`, and the key every has_many follows decided once — the `via` column, or the
  * child's only key to the parent — together with why not when it cannot be (`HasManyKey`). The
  * Prisma back-relations (`inverses`) come from the same decision.
@@ -74,7 +74,7 @@ function readEntity(cls: NamedClass): WrittenEntity {
  * Takes the declared classes; returns the entities sorted by name and a map by name. A relation
  * whose target is not an entity, or whose key column is not declared, is kept with `targetKnown`
  * / `keyColumnKnown` false and its has_many partners resolve to `{ kind: 'unknown' }`, so only
- * the rule about the misspelling reports (spec §2.6; no cascades).
+ * the rule about the misspelling reports (docs/behaviour.md §2.6; no cascades).
  */
 export function resolveEntities(classes: readonly DeclaredClass[]): { entities: EntityModel[]; entityByName: Map<string, EntityModel> } {
   const written = classes

@@ -1,5 +1,5 @@
 /**
- * Modules, providers and what is mounted (spec §1: the schema is composed from every resolver
+ * Modules, providers and what is mounted (docs/behaviour.md §1: the schema is composed from every resolver
  * registered in the running app; there is no central list): the modules reachable from
  * `AppModule` through `imports`, the providers, resolvers, controllers and gateways they list,
  * what every constructor dependency resolves to, and the order the container constructs
@@ -41,7 +41,7 @@ function roleOf(decorators: DecoratorSet): ProviderRole | undefined {
   return undefined;
 }
 
-/** A `@Module()` class, and the version policies it declares (`versions`, spec §9). */
+/** A `@Module()` class, and the version policies it declares (`versions`, docs/behaviour.md §9). */
 export function resolveModule(cls: NamedClass): { module: ModuleModel; policies: VersionPolicyModel[] } {
   const decorators = new DecoratorSet(cls.decorators);
   const options = argumentAt(decorators.first('Module'), 0);

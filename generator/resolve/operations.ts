@@ -1,6 +1,6 @@
 /**
- * GraphQL resolvers and their operations and computed fields (spec §4.1, §5), WebSocket gateways
- * (spec §4.4), and the transports that take no version (spec §9.5), resolved: field names and
+ * GraphQL resolvers and their operations and computed fields (docs/behaviour.md §4.1, §5), WebSocket gateways
+ * (docs/behaviour.md §4.4), and the transports that take no version (docs/behaviour.md §9.5), resolved: field names and
  * topics defaulted, the posture in force, the guard chain, what each one returns.
  */
 import type { DeclaredClass, DeclaredDecorator, DeclaredMethod, DeclaredParameter } from '../model/declarations.js';
@@ -128,7 +128,7 @@ function trimSlashes(value: string): string {
   return value.replace(/^\/+|\/+$/g, '');
 }
 
-/** A `@Gateway()` class and its message handlers (spec §4.4, §9.5). */
+/** A `@Gateway()` class and its message handlers (docs/behaviour.md §4.4, §9.5). */
 export function resolveGateway(cls: NamedClass): GatewayModel {
   const decorator = new DecoratorSet(cls.decorators).first('Gateway');
   const options = argumentAt(decorator, 0);
@@ -154,7 +154,7 @@ export function resolveGateway(cls: NamedClass): GatewayModel {
   };
 }
 
-/** The transports of a class that take no version (spec §9.5), to refuse one written on them. */
+/** The transports of a class that take no version (docs/behaviour.md §9.5), to refuse one written on them. */
 export function unversionedTransports(cls: DeclaredClass): UnversionedTransportModel[] {
   const transports: UnversionedTransportModel[] = [];
   const classDecorators = new DecoratorSet(cls.decorators);

@@ -1,5 +1,5 @@
 /**
- * HTTP controllers and their routes, resolved (spec §4.2, §4.3, §9.1): each route's full path and
+ * HTTP controllers and their routes, resolved (docs/behaviour.md §4.2, §4.3, §9.1): each route's full path and
  * versions, its success status and reply kind, where each parameter comes from and how the handler
  * obtains it, and — for a route returning a keyset page — its page parameters; what callers read in
  * the OpenAPI documents: each controller's tags and each route's summary and description. The route
@@ -21,7 +21,7 @@ const ROUTE_DECORATORS: readonly (readonly [DecoratorName, HttpMethod])[] = (Obj
   ([name, signature]) => (signature.httpMethod ? [[name, signature.httpMethod] as const] : []),
 );
 
-/** The query parameters of a keyset page (spec §4.2): the page size and the cursor. */
+/** The query parameters of a keyset page (docs/behaviour.md §4.2): the page size and the cursor. */
 const PAGE_SIZE = 'first';
 const PAGE_CURSOR = 'after';
 
@@ -29,7 +29,7 @@ function trimSlashes(value: string): string {
   return value.replace(/^\/+|\/+$/g, '');
 }
 
-/** The success status (spec §4.3): `@HttpCode`, else 201 for POST, 204 for a route returning nothing, else 200. */
+/** The success status (docs/behaviour.md §4.3): `@HttpCode`, else 201 for POST, 204 for a route returning nothing, else 200. */
 function statusOf(method: HttpMethod, returns: ReturnShape, httpCode: number | undefined): number {
   if (httpCode !== undefined) return httpCode;
   if (method === 'POST') return 201;

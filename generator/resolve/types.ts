@@ -1,6 +1,6 @@
 /**
  * Facts about types decided once: which entity a return value carries, and which enum aliases and
- * input interfaces the application uses (spec §4.1) — the ones columns, operation and route
+ * input interfaces the application uses (docs/behaviour.md §4.1) — the ones columns, operation and route
  * parameters and return values name, and the inputs those name in turn.
  */
 import type { EnumModel, InputModel, NamedType, ReturnShape, TypeShape } from '../model/types.js';
@@ -8,7 +8,7 @@ import type { EnumModel, InputModel, NamedType, ReturnShape, TypeShape } from '.
 /**
  * The entity an operation or route returns — alone, in a list or in a keyset page — or
  * undefined when it returns something else. Masking, subscription filtering and the event
- * transport key on it (spec §5.5).
+ * transport key on it (docs/behaviour.md §5.5).
  */
 export function returnedEntity(shape: ReturnShape): string | undefined {
   if (shape.kind === 'page') return shape.item.kind === 'entity' ? shape.item.name : undefined;

@@ -1,5 +1,5 @@
 /**
- * Abilities and the access posture (spec §5, PRODUCT.md §3): CASL abilities whose conditions
+ * Abilities and the access posture (docs/behaviour.md §5, docs/decisions.md §3): CASL abilities whose conditions
  * are Prisma `where` objects, the row scope every repository query applies, and the field
  * masking applied to what authorized operations return.
  *
@@ -11,7 +11,7 @@ import { permittedFieldsOf } from '@casl/ability/extra';
 import { accessibleBy, createPrismaAbility } from '@casl/prisma/runtime';
 import { LRUCache } from 'lru-cache';
 
-/** Verified claims of the caller (spec §2.6, PRODUCT.md §3). */
+/** Verified claims of the caller (docs/behaviour.md §2.6, docs/decisions.md §3). */
 export interface Principal {
   /** The caller's user id (UUID). */
   readonly sub: string;
@@ -29,7 +29,7 @@ export type AppAbility = Ability<[string, string | object], WhereCondition>;
 
 /**
  * What the access checks below read of the work being served: the caller's ability (undefined
- * denies every row) and whether it runs unscoped (jobs, seeds; spec §5.9). The request context
+ * denies every row) and whether it runs unscoped (jobs, seeds; docs/behaviour.md §5.9). The request context
  * (`auth/context.ts`) is one; declaring it here keeps the dependency one-way.
  */
 export interface AccessScope {
@@ -78,7 +78,7 @@ export class AbilityCache {
 }
 
 /**
- * The rows a query may touch (spec §5.6, §5.8):
+ * The rows a query may touch (docs/behaviour.md §5.6, §5.8):
  * `unscoped` only inside `runUnscoped` (jobs); `deny` when there is no ability or no rule
  * grants the action; otherwise a Prisma `where` built by CASL from the matching rules.
  */
@@ -101,7 +101,7 @@ const isScalar = (value: unknown): boolean => value === null || ['string', 'numb
 
 /**
  * Rewrites CASL's disjunction of rule conditions so the database can use an index on what every
- * rule shares (spec §5.6 row scope, issue 7): `{ OR: [{ orgId, authorId }, { orgId, status }] }`
+ * rule shares (docs/behaviour.md §5.6 row scope, BENCHMARKS.md): `{ OR: [{ orgId, authorId }, { orgId, status }] }`
  * becomes `{ orgId, OR: [{ authorId }, { status }] }`, since (c ∧ x) ∨ (c ∧ y) ≡ c ∧ (x ∨ y); a
  * branch left empty makes the disjunction true, and a single branch is unwrapped. Only equalities
  * on scalar values are factored; any other shape is returned unchanged.
@@ -126,7 +126,7 @@ function factorCommonConditions(where: WhereCondition): WhereCondition {
 const scopeCache = new WeakMap<object, Map<string, RowScope>>();
 
 /**
- * The row scope of `action` on entity `entityName` for `context` (fail closed: spec §5.6).
+ * The row scope of `action` on entity `entityName` for `context` (fail closed: docs/behaviour.md §5.6).
  * Returns `deny` rather than a condition Prisma might mis-handle when nothing is granted.
  * Computed once per ability, action and entity.
  */
@@ -164,7 +164,7 @@ const conditionColumnCache = new WeakMap<object, Map<string, readonly string[] |
 
 /**
  * The columns of `entityName` that `ability`'s `action` rules test in their conditions — what a
- * row must carry for field masking to evaluate those rules (spec §5.5); none when no rule
+ * row must carry for field masking to evaluate those rules (docs/behaviour.md §5.5); none when no rule
  * restricts fields (masking then keeps every field without evaluating anything). Undefined when a
  * condition names something other than a stored column (a relation filter): then every column
  * is needed. `columns` are the entity's stored columns.
@@ -204,7 +204,7 @@ export function conditionColumns(ability: AppAbility | undefined, action: string
 }
 
 /**
- * Whether the ability lets the caller `action` some `entityName` (the posture gate, spec §5.5).
+ * Whether the ability lets the caller `action` some `entityName` (the posture gate, docs/behaviour.md §5.5).
  * With `field`, whether some rule grants that field (used to refuse a selection up front).
  */
 export function canOnType(ability: AppAbility | undefined, action: string, entityName: string, field?: string): boolean {
@@ -223,7 +223,7 @@ function hasFieldRules(ability: AppAbility, action: string, entityName: string):
 }
 
 /**
- * Masks one row of `entityName` (spec §5.5): returns the row itself when every field is
+ * Masks one row of `entityName` (docs/behaviour.md §5.5): returns the row itself when every field is
  * permitted, else a shallow copy without the excluded fields, listing them under
  * {@link MASKED_FIELDS}. `fields` are the entity's wire fields. Unscoped contexts see all.
  */
@@ -260,7 +260,7 @@ export function maskRows<T extends object>(context: AccessScope, entityName: str
 }
 
 /**
- * Masks what an authorized operation returns (spec §5.5): a row, a list of rows, or nothing.
+ * Masks what an authorized operation returns (docs/behaviour.md §5.5): a row, a list of rows, or nothing.
  * Non-entity values are never passed here.
  */
 export function maskOutput<T extends object>(context: AccessScope, entityName: string, fields: readonly string[], value: T | readonly T[] | null | undefined): MaskedRow<T> | MaskedRow<T>[] | null {
@@ -269,7 +269,7 @@ export function maskOutput<T extends object>(context: AccessScope, entityName: s
   return maskRow(context, entityName, fields, value as T);
 }
 
-/** Whether the caller may read this particular row (subscription items, spec §4.1). */
+/** Whether the caller may read this particular row (subscription items, docs/behaviour.md §4.1). */
 export function canReadRow(context: AccessScope, entityName: string, row: object): boolean {
   if (context.unscoped) return true;
   return context.ability?.can('read', tagSubject(entityName, { ...row })) ?? false;

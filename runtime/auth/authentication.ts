@@ -1,5 +1,5 @@
 /**
- * Bearer authentication (spec §5.1, PRODUCT.md §3): `Authorization: Bearer <JWT>` verified with
+ * Bearer authentication (docs/behaviour.md §5.1, docs/decisions.md §3): `Authorization: Bearer <JWT>` verified with
  * `jose`. HS256 with a shared secret by default; a JWKS URL switches to RS256/ES256 against a
  * key set. `exp` is required and enforced; the algorithm is pinned (no `none`, no HS/RS
  * confusion). Claims must carry `sub` and `org_id` (UUIDs) and `role`.
@@ -44,7 +44,7 @@ interface VerifiedToken {
 
 /**
  * Verifies bearer tokens; build one per process and reuse it. A token that verified is
- * remembered, by its exact compact form, until its `exp` (issue 7: a client sends the same token
+ * remembered, by its exact compact form, until its `exp` (BENCHMARKS.md: a client sends the same token
  * with every request, and checking its signature again each time was a tenth of a REST list's
  * cost); the time claims are still checked on every request, and failures are never remembered.
  */

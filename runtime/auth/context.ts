@@ -1,17 +1,17 @@
 /**
- * The ambient request context (spec §5): who is calling and what they may do, carried through
+ * The ambient request context (docs/behaviour.md §5): who is calling and what they may do, carried through
  * the request's async work with AsyncLocalStorage so services and repositories read it without
  * threading it through every call.
  *
- * Fail closed (spec §5.6): outside a context, or in a request context without an ability,
- * scoped queries deny every row. Only {@link runUnscoped} (jobs, seeds, migrations; spec §5.9)
+ * Fail closed (docs/behaviour.md §5.6): outside a context, or in a request context without an ability,
+ * scoped queries deny every row. Only {@link runUnscoped} (jobs, seeds, migrations; docs/behaviour.md §5.9)
  * lifts the scope, and only explicitly.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AccessScope, AppAbility, Principal } from './ability.js';
 import { FailureError } from '../failures/result.js';
 
-/** The request transports (spec §9.5): work they serve may never lift the row scope (spec §5.9). */
+/** The request transports (docs/behaviour.md §9.5): work they serve may never lift the row scope (docs/behaviour.md §5.9). */
 export type RequestTransport = 'http' | 'graphql' | 'graphql-ws' | 'gateway' | 'mcp';
 
 /** What one request (or one job) runs with. */
@@ -61,14 +61,14 @@ export class RowBudget {
 
 /**
  * Thrown by {@link runUnscoped} inside a request's context: request transports may not lift the
- * row scope (spec §5.9; docs/hostile-input.md §4). Reported to the caller as an internal error.
+ * row scope (docs/behaviour.md §5.9; docs/hostile-input.md §4). Reported to the caller as an internal error.
  */
 export class UnscopedInRequestError extends Error {
   override readonly name = 'UnscopedInRequestError';
 
   constructor(transport: RequestTransport | undefined) {
     super(
-      `runUnscoped was called while serving a request (transport: ${transport ?? 'unknown'}): request transports may not lift the row scope (spec §5.9). ` +
+      `runUnscoped was called while serving a request (transport: ${transport ?? 'unknown'}): request transports may not lift the row scope (docs/behaviour.md §5.9). ` +
         'Read through the caller\'s scope, or move the work to a job, seed, migration, scheduled task or listener, which may run unscoped.',
     );
   }
@@ -88,7 +88,7 @@ export function runInContext<T>(context: RequestContext, fn: () => T): T {
 const UNSCOPED: RequestContext = Object.freeze({ principal: undefined, ability: undefined, unscoped: true });
 
 /**
- * Runs `fn` without row scope (spec §5.9: jobs, seeds, migrations, scheduled tasks and listeners
+ * Runs `fn` without row scope (docs/behaviour.md §5.9: jobs, seeds, migrations, scheduled tasks and listeners
  * may run unscoped; request transports may not). This is the only way to lift the scope.
  *
  * Fails closed: it runs only where no request context is active (outside any context, or already
@@ -107,8 +107,8 @@ export function currentContext(): RequestContext {
 }
 
 /**
- * The calling principal (spec §2.6). Throws a `FailureError` with `UNAUTHENTICATED` when none
- * was seeded, for example inside a public operation called without a token (spec §5.7).
+ * The calling principal (docs/behaviour.md §2.6). Throws a `FailureError` with `UNAUTHENTICATED` when none
+ * was seeded, for example inside a public operation called without a token (docs/behaviour.md §5.7).
  */
 export function currentPrincipal(): Principal {
   const principal = currentContext().principal;

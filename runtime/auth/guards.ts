@@ -1,5 +1,5 @@
 /**
- * Guards (spec §5.2–§5.4). A guard decides, per GraphQL operation, whether it may run; guards are
+ * Guards (docs/behaviour.md §5.2–§5.4). A guard decides, per GraphQL operation, whether it may run; guards are
  * bound globally (`@UseGuards(…)` on `AppModule`), on a resolver, or on one operation, and the chain
  * of an operation is the union of those scopes — a guard bound at two scopes runs exactly once.
  *
@@ -27,7 +27,7 @@ export interface GuardContext {
   readonly authentication: Authentication;
   /** What earlier guards seeded (starts anonymous). */
   readonly seeded: RequestContext;
-  /** Seeds the principal and the ability into the operation's context (spec §5.4). */
+  /** Seeds the principal and the ability into the operation's context (docs/behaviour.md §5.4). */
   seed(request: RequestContext): void;
 }
 
@@ -36,7 +36,7 @@ export interface CanActivate {
   canActivate(context: GuardContext): boolean | Promise<boolean>;
 }
 
-/** The runtime's authentication guard (spec §5.2), applied globally. */
+/** The runtime's authentication guard (docs/behaviour.md §5.2), applied globally. */
 export class AuthenticationGuard implements CanActivate {
   /** Seeds the principal of a valid token; refuses an invalid one with UNAUTHENTICATED. */
   canActivate(context: GuardContext): boolean {
@@ -48,7 +48,7 @@ export class AuthenticationGuard implements CanActivate {
 }
 
 /**
- * The GraphQL authorization guard (spec §5.3, §5.4), applied on resolvers: seeds the ability of the
+ * The GraphQL authorization guard (docs/behaviour.md §5.3, §5.4), applied on resolvers: seeds the ability of the
  * seeded principal, so posture gates, row scope and masking have it. Without it an authorized
  * operation has no ability and is refused (fail closed).
  */

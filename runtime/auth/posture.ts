@@ -1,5 +1,5 @@
 /**
- * The posture gate (spec §1, §5.5), shared by every transport: an authorized operation needs an
+ * The posture gate (docs/behaviour.md §1, §5.5), shared by every transport: an authorized operation needs an
  * authenticated caller whose ability allows the action on the entity, checked before the body
  * runs. Refusals are thrown as {@link FailureError}s (`UNAUTHENTICATED`, `FORBIDDEN`).
  */
@@ -25,7 +25,7 @@ export function authorize(request: RequestContext, authentication: Authenticatio
   }
 }
 
-/** The `FORBIDDEN` failure for a field the caller's grant excludes (spec §7). */
+/** The `FORBIDDEN` failure for a field the caller's grant excludes (docs/behaviour.md §7). */
 export function forbiddenField(entity: string, field: string): FailureError {
   return new FailureError({ code: 'FORBIDDEN', message: `your grant does not include ${entity}.${field}; remove ${field} from the selection`, field });
 }

@@ -1,5 +1,5 @@
 /**
- * Opening the database (PRODUCT.md §2): the dialect of `APP_DATABASE__URL`'s scheme
+ * Opening the database (docs/decisions.md §2): the dialect of `APP_DATABASE__URL`'s scheme
  * (runtime/dialects/) gives the driver adapter that the generated Prisma client of that database
  * is handed. This module keeps what generated code and the CLI import by this path; everything
  * that differs per database is in the dialects.
@@ -31,7 +31,7 @@ export function createAdapterFactory(url: string): Promise<SqlMigrationAwareDriv
 
 /**
  * Updates the query planner's statistics of the database behind `factory` on a connection of its
- * own, with its dialect's statement (PRODUCT.md §6 "SQLite plans need statistics": without them
+ * own, with its dialect's statement (docs/decisions.md §6 "SQLite plans need statistics": without them
  * SQLite ranks a has_many through the `(orgId, id)` index and a temporary B-tree instead of the
  * relation's `(fk, id)` index). Called after migrations are applied and after a seed. Rejects with
  * the driver's error, or for an adapter no dialect has.

@@ -3,7 +3,7 @@
  * `generated/entities.ts`: its wire fields (masking, selection checks) and relations.
  */
 
-/** A relation field of an exposed entity (spec §2.1, §2.2). */
+/** A relation field of an exposed entity (docs/behaviour.md §2.1, §2.2). */
 interface RelationDescriptor {
   readonly kind: 'belongsTo' | 'hasMany';
   /** The field name on the parent type. */

@@ -1,5 +1,5 @@
 /**
- * Keyset pagination over the primary key (spec §2.5, §4.2, §8).
+ * Keyset pagination over the primary key (docs/behaviour.md §2.5, §4.2, §8).
  *
  * A page fetches `first + 1` rows ordered by id after the cursor; the extra probe row is
  * dropped and its presence sets `has_more` and `next_cursor`. There is no total count and no
@@ -7,13 +7,13 @@
  * creation order); an unparseable cursor pages from the start and is never an error.
  */
 
-/** Page size when `first` is absent or unparseable (spec §8). */
+/** Page size when `first` is absent or unparseable (docs/behaviour.md §8). */
 export const DEFAULT_PAGE_SIZE = 20;
-/** Smallest page size; smaller requests are clamped up to it (spec §8). */
+/** Smallest page size; smaller requests are clamped up to it (docs/behaviour.md §8). */
 export const MIN_PAGE_SIZE = 1;
-/** Largest page size; larger requests are clamped down to it (spec §8). */
+/** Largest page size; larger requests are clamped down to it (docs/behaviour.md §8). */
 export const MAX_PAGE_SIZE = 100;
-/** Row cap of a list with pagination mode `none` (spec §4.2, §8). */
+/** Row cap of a list with pagination mode `none` (docs/behaviour.md §4.2, §8). */
 export const LIST_CAP = 1000;
 
 /** Arguments of a keyset list, as received from a transport (either may be absent). */
@@ -22,7 +22,7 @@ export interface PageArgs {
   readonly after?: string | null;
 }
 
-/** One keyset page (spec §2.5). */
+/** One keyset page (docs/behaviour.md §2.5). */
 export interface Page<T> {
   readonly items: T[];
   /** Present only when more rows remain: the id of the last item. */
@@ -43,7 +43,7 @@ export interface PageWindow {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Clamps a requested page size (spec §8): absent, empty or non-numeric → 20; otherwise
+ * Clamps a requested page size (docs/behaviour.md §8): absent, empty or non-numeric → 20; otherwise
  * truncated to an integer and clamped to 1..=100 (`0` → 1, `-5` → 1, `101` → 100).
  */
 export function clampPageSize(first: number | string | null | undefined): number {
@@ -59,14 +59,14 @@ export function isUuid(text: string): boolean {
 }
 
 /**
- * Reads a cursor (spec §4.2): a UUID is returned lower-cased; anything else (absent, empty,
+ * Reads a cursor (docs/behaviour.md §4.2): a UUID is returned lower-cased; anything else (absent, empty,
  * garbage, a repeated query key) means "from the start" and returns undefined.
  */
 export function parseCursor(after: unknown): string | undefined {
   return typeof after === 'string' && isUuid(after) ? after.toLowerCase() : undefined;
 }
 
-/** Normalises page arguments into the window a query fetches (spec §8). */
+/** Normalises page arguments into the window a query fetches (docs/behaviour.md §8). */
 export function pageWindow(args: PageArgs): PageWindow {
   const first = clampPageSize(args.first);
   return { first, take: first + 1, after: parseCursor(args.after) };
@@ -74,7 +74,7 @@ export function pageWindow(args: PageArgs): PageWindow {
 
 /**
  * Turns the `first + 1` rows fetched for `window` into a page: drops the probe row and sets
- * `has_more` / `next_cursor` from its presence (spec §8).
+ * `has_more` / `next_cursor` from its presence (docs/behaviour.md §8).
  */
 export function toPage<T extends { readonly id: string }>(rows: readonly T[], window: PageWindow): Page<T> {
   if (rows.length <= window.first) return { items: [...rows], has_more: false };

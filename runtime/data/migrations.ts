@@ -1,5 +1,5 @@
 /**
- * Migrations through Prisma's schema engine compiled to WebAssembly (PRODUCT.md §2): it runs
+ * Migrations through Prisma's schema engine compiled to WebAssembly (docs/decisions.md §2): it runs
  * offline through a driver adapter, so no native engine is downloaded. Used by `generate`
  * (diffing two schemas into a migration script, no database needed) and by `migrate`
  * (applying pending migrations, reporting status).
@@ -146,7 +146,7 @@ export async function diffSchemas(from: string | undefined, to: string): Promise
 
 /**
  * Applies every pending migration of `dir` to the database behind `adapter`; returns the names
- * applied. When any was, the planner's statistics are updated afterwards (PRODUCT.md §6), so an
+ * applied. When any was, the planner's statistics are updated afterwards (docs/decisions.md §6), so an
  * index a migration added is costed from the rows already there. Rejects with the engine's error
  * (a failed migration) or the driver's.
  */

@@ -1,10 +1,10 @@
 /**
- * Scoped data access for one entity (spec §5): the base class of every generated repository.
+ * Scoped data access for one entity (docs/behaviour.md §5): the base class of every generated repository.
  *
  * Every read is filtered by the ambient ability's rules for the action (`read` by default);
  * every write is checked against the rules of its action on the row it writes; a context without
- * an ability reads nothing and writes nothing (fail closed, spec §5.6). Lists are keyset pages
- * over the primary key (spec §8), or whole scoped collections capped at `LIST_CAP` (spec §4.2).
+ * an ability reads nothing and writes nothing (fail closed, docs/behaviour.md §5.6). Lists are keyset pages
+ * over the primary key (docs/behaviour.md §8), or whole scoped collections capped at `LIST_CAP` (docs/behaviour.md §4.2).
  */
 import { subject as tagSubject } from '@casl/ability';
 import type { Logger } from 'pino';
@@ -128,7 +128,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
 
   /**
    * The rows the caller may read that meet `filter` and `extra`, in id order, at most `limit`:
-   * one statement on the reader with the scope and the filter as SQL (issue 7: the Prisma query
+   * one statement on the reader with the scope and the filter as SQL (BENCHMARKS.md: the Prisma query
    * path cost a quarter of a list request). Undefined when the filter uses something the SQL
    * translation does not cover; the caller then asks Prisma.
    */
@@ -148,7 +148,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   }
 
   /**
-   * One keyset page of the rows the caller may read, in id order (spec §4.2, §8): fetches
+   * One keyset page of the rows the caller may read, in id order (docs/behaviour.md §4.2, §8): fetches
    * `first + 1` rows after the cursor and drops the probe. `filter` narrows the list further.
    */
   async page(args: PageArgs, filter?: Where): Promise<Page<Row>> {
@@ -169,7 +169,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
 
   /**
    * Every row the caller may read, in id order, capped at `LIST_CAP` (pagination mode `none`,
-   * spec §4.2). Logs a warning naming the entity when the cap truncates the list.
+   * docs/behaviour.md §4.2). Logs a warning naming the entity when the cap truncates the list.
    */
   async listAll(filter?: Where): Promise<Row[]> {
     const context = currentContext();
@@ -202,7 +202,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   }
 
   /**
-   * Loader batch, primary keys (spec §2.1 belongs_to): the rows among `ids` that `context` may
+   * Loader batch, primary keys (docs/behaviour.md §2.1 belongs_to): the rows among `ids` that `context` may
    * read, one statement per chunk of keys (raw SQL, so the chunk is ours, not the client's).
    * Unknown and unreadable ids are left out.
    */
@@ -244,7 +244,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   }
 
   /**
-   * Loader batch, foreign keys (spec §2.2, §8): one keyset page per parent of the rows whose
+   * Loader batch, foreign keys (docs/behaviour.md §2.2, §8): one keyset page per parent of the rows whose
    * `column` is one of `parentIds`, for every parent in ONE statement per chunk. Rows are
    * filtered by `context`'s read scope first, then ranked within each parent by primary key
    * (`ROW_NUMBER() OVER (PARTITION BY column ORDER BY id)`), and the first `first + 1` kept per
@@ -292,7 +292,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   }
 
   /**
-   * Creates a row (spec §5.5): the `create` rules must allow this very row (so a conditional
+   * Creates a row (docs/behaviour.md §5.5): the `create` rules must allow this very row (so a conditional
    * grant such as "own org" is enforced on the data written). A unique violation is CONFLICT.
    */
   async create(data: Create): Promise<Result<Row>> {

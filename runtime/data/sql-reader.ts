@@ -1,7 +1,7 @@
 /**
- * The runtime's own read statements — loader batches (spec §2.1, §2.2, §8): a primary-key batch
+ * The runtime's own read statements — loader batches (docs/behaviour.md §2.1, §2.2, §8): a primary-key batch
  * and the per-parent window — sent straight to the driver instead of through Prisma's raw query
- * path, with each statement prepared once and reused (issue 7: Prisma's raw path prepares the
+ * path, with each statement prepared once and reused (BENCHMARKS.md: Prisma's raw path prepares the
  * statement again and converts every value of every row on each call, which doubled the cost of
  * a nested query's window statement).
  *
@@ -19,7 +19,7 @@ export type ColumnKind = 'int' | 'float' | 'boolean' | 'datetime';
 /**
  * A reader statement that failed. `code` is the database's (a SQLSTATE such as `42P01`, a
  * `SQLITE_*` code) or the connection's (`ECONNREFUSED`, or `CONNECTION_LOST` when the driver says
- * only that the connection ended); the error classification reads it (spec §7: `database error`,
+ * only that the connection ended); the error classification reads it (docs/behaviour.md §7: `database error`,
  * 503 when the database cannot be reached).
  */
 export class SqlReadError extends Error {

@@ -1,5 +1,5 @@
 /**
- * Row scope inside raw SQL (spec §5.8, PRODUCT.md §6 "Row scope inside the per-parent window").
+ * Row scope inside raw SQL (docs/behaviour.md §5.8, docs/decisions.md §6 "Row scope inside the per-parent window").
  *
  * has_many pages rank rows per parent with a window function, which Prisma cannot express, so
  * that statement is raw SQL. The caller's read scope must filter rows *before* ranking, or

@@ -136,7 +136,7 @@ const RELATION_TARGET: ArgumentSpec = { name: 'target', kind: 'thunk', required:
 
 /** Every decorator of runtime/declarations/decorators.ts, by exported name. */
 export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: DecoratorSignature } = {
-  // Entities (spec §2)
+  // Entities (docs/behaviour.md §2)
   Entity: { on: ['class'], arguments: [{ name: 'options', kind: options<EntityOptions>({ exposed: 'boolean' }), example: '{ exposed: false }' }] },
   PrimaryKey: { on: ['property'], within: ['Entity'], arguments: [] },
   Column: {
@@ -179,7 +179,7 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
   },
   Abilities: { on: ['class'], arguments: [] },
 
-  // GraphQL transport (spec §4.1)
+  // GraphQL transport (docs/behaviour.md §4.1)
   Resolver: {
     on: ['class'],
     arguments: [
@@ -203,7 +203,7 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
   },
   Args: { on: ['parameter'], beside: [...OPERATION_DECORATORS, 'ResolveField'], arguments: [], rest: { name: 'pipe', kind: 'pipe', example: 'new ZodValidationPipe(CreateUserSchema)' } },
 
-  // Access postures (spec §1, §5)
+  // Access postures (docs/behaviour.md §1, §5)
   Public: { on: ['method'], beside: [...OPERATION_DECORATORS, ...ROUTE_DECORATORS, 'SubscribeMessage'], arguments: [] },
   Authorized: {
     on: ['method'],
@@ -213,11 +213,11 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
       { name: 'subject', kind: { anyOf: ['class', 'string'] }, required: true, example: 'User' },
     ],
   },
-  // Guard chains exist for GraphQL operations only (spec §5.2): on a module (global), a resolver or an operation.
+  // Guard chains exist for GraphQL operations only (docs/behaviour.md §5.2): on a module (global), a resolver or an operation.
   UseGuards: { on: ['class', 'method'], beside: ['Module', 'Resolver', ...OPERATION_DECORATORS], arguments: [], rest: { name: 'guard', kind: 'class', example: 'AuthenticationGuard' } },
   UsePipes: { on: ['method'], beside: [...OPERATION_DECORATORS, 'ResolveField', ...ROUTE_DECORATORS], arguments: [], rest: { name: 'pipe', kind: 'pipe', example: 'new ZodValidationPipe(Schema)' } },
 
-  // HTTP transport (spec §4.2, §4.3, §9)
+  // HTTP transport (docs/behaviour.md §4.2, §4.3, §9)
   Controller: {
     on: ['class'],
     arguments: [{ name: 'options', kind: { anyOf: ['string', options<ControllerOptions>({ path: 'string', version: VERSIONS })] }, example: "{ path: 'posts', version: ['1', '2'] }" }],
@@ -239,7 +239,7 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
     arguments: [{ name: 'options', kind: options<ApiOperationOptions>({ summary: 'string', description: 'string' }), required: true, example: "{ summary: 'Publishes a draft' }" }],
   },
 
-  // Other transports (spec §9.5)
+  // Other transports (docs/behaviour.md §9.5)
   Gateway: { on: ['class'], arguments: [{ name: 'options', kind: options<GatewayOptions>({ path: { required: 'string' }, version: 'string' }), required: true, example: "{ path: 'ws', version: '1' }" }] },
   SubscribeMessage: { on: ['method'], within: ['Gateway'], arguments: [{ name: 'event', kind: 'string', required: true, example: "'ping'" }] },
   McpHost: { on: ['class'], arguments: [{ name: 'options', kind: options<McpHostOptions>({ path: 'string', version: 'refused' }), example: "{ path: '/mcp/v1' }" }] },

@@ -1,5 +1,5 @@
 /**
- * The declaration vocabulary of `entities/` (PRODUCT.md §1, NestJS names).
+ * The declaration vocabulary of `entities/` (docs/decisions.md §1, NestJS names).
  *
  * Every decorator here is read statically by the generator (`generator/parse/`) and is
  * inert at run time: it returns a decorator that does nothing. What a decorator means is
@@ -20,7 +20,7 @@ const inertParameter: ParameterDecorator = () => undefined;
 type MemberDecorator = MethodDecorator & PropertyDecorator;
 
 // ---------------------------------------------------------------------------------------------
-// Entities (spec §2)
+// Entities (docs/behaviour.md §2)
 // ---------------------------------------------------------------------------------------------
 
 /** Options of {@link Entity}. */
@@ -39,8 +39,8 @@ export function Entity(_options: EntityOptions = {}): ClassDecorator {
 
 /**
  * Marks the primary key. Keys are UUID v7 (time-ordered, so keyset order is creation order;
- * PRODUCT.md §2). Several `@PrimaryKey()` fields form a composite key, refused on an exposed
- * entity (spec §2.6).
+ * docs/decisions.md §2). Several `@PrimaryKey()` fields form a composite key, refused on an exposed
+ * entity (docs/behaviour.md §2.6).
  */
 export function PrimaryKey(): MemberDecorator {
   return inertMember;
@@ -73,10 +73,10 @@ export function Unique(..._columns: string[]): ClassDecorator {
 
 /** Options shared by relation decorators. */
 export interface RelationOptions {
-  /** Whether the relation gets a GraphQL field (spec §2.1). Default `false`. */
+  /** Whether the relation gets a GraphQL field (docs/behaviour.md §2.1). Default `false`. */
   exposed?: boolean;
   /**
-   * Overrides the field's complexity score (spec §8): a number, or an arithmetic expression
+   * Overrides the field's complexity score (docs/behaviour.md §8): a number, or an arithmetic expression
    * over `first` and `childComplexity`, for example `'first * childComplexity + 5'`.
    */
   complexity?: string | number;
@@ -86,7 +86,7 @@ export interface RelationOptions {
 export interface BelongsToOptions extends RelationOptions {
   /** The column of this entity holding the parent's primary key, for example `'orgId'`. */
   column: string;
-  /** Not accepted: `via` goes on the parent's `@HasMany` (spec §2.6). Present only so `generate` can say so. */
+  /** Not accepted: `via` goes on the parent's `@HasMany` (docs/behaviour.md §2.6). Present only so `generate` can say so. */
   via?: never;
 }
 
@@ -94,14 +94,14 @@ export interface BelongsToOptions extends RelationOptions {
 export interface HasManyOptions extends RelationOptions {
   /**
    * The child's column this relation follows. Required when the child has several keys to
-   * this entity (spec §2.6), not needed when it has exactly one.
+   * this entity (docs/behaviour.md §2.6), not needed when it has exactly one.
    */
   via?: string;
 }
 
 /**
  * belongs_to: this entity holds the parent's key in `options.column`. Exposed, it resolves
- * through a primary-key loader and is `null` when the caller may not read the parent (spec §5.8).
+ * through a primary-key loader and is `null` when the caller may not read the parent (docs/behaviour.md §5.8).
  */
 export function BelongsTo(_target: () => ClassRef, _options: BelongsToOptions): MemberDecorator {
   return inertMember;
@@ -109,7 +109,7 @@ export function BelongsTo(_target: () => ClassRef, _options: BelongsToOptions): 
 
 /**
  * has_many: children whose key column points at this entity. Exposed, it becomes a connection
- * field (`edges`, `pageInfo`) paged per parent in one statement (spec §2.4, §8).
+ * field (`edges`, `pageInfo`) paged per parent in one statement (docs/behaviour.md §2.4, §8).
  */
 export function HasMany(_target: () => ClassRef, _options: HasManyOptions = {}): MemberDecorator {
   return inertMember;
@@ -127,7 +127,7 @@ export function Injectable(): ClassDecorator {
   return inertClass;
 }
 
-/** The lifecycle of one API version (spec §9: a deprecated version answers with headers saying so). */
+/** The lifecycle of one API version (docs/behaviour.md §9: a deprecated version answers with headers saying so). */
 export interface VersionPolicy {
   /** Deprecated: `true`, or the date it was deprecated (`'2026-01-31'`). Responses carry `Deprecation`. */
   deprecated?: true | string;
@@ -149,7 +149,7 @@ export interface ModuleOptions {
 
 /**
  * Groups providers and controllers. The application is what is reachable from the module
- * named `AppModule` through `imports`; nothing else is mounted (spec §1: no central list).
+ * named `AppModule` through `imports`; nothing else is mounted (docs/behaviour.md §1: no central list).
  */
 export function Module(_options: ModuleOptions): ClassDecorator {
   return inertClass;
@@ -157,23 +157,23 @@ export function Module(_options: ModuleOptions): ClassDecorator {
 
 /**
  * Marks the class whose `for(principal)` method builds the CASL ability of a principal
- * (PRODUCT.md §3). Exactly one per application.
+ * (docs/decisions.md §3). Exactly one per application.
  */
 export function Abilities(): ClassDecorator {
   return inertClass;
 }
 
 // ---------------------------------------------------------------------------------------------
-// GraphQL transport (spec §4.1)
+// GraphQL transport (docs/behaviour.md §4.1)
 // ---------------------------------------------------------------------------------------------
 
 /** Options common to GraphQL operation decorators. */
 export interface OperationOptions {
   /** The field name on the wire. Default: the method name in camelCase. */
   name?: string;
-  /** Marks the field `@deprecated(reason:)`; the schema is unversioned (spec §9.5). */
+  /** Marks the field `@deprecated(reason:)`; the schema is unversioned (docs/behaviour.md §9.5). */
   deprecationReason?: string;
-  /** Not accepted: the GraphQL schema is unversioned (spec §9.5). Present only so `generate` can say so. */
+  /** Not accepted: the GraphQL schema is unversioned (docs/behaviour.md §9.5). Present only so `generate` can say so. */
   version?: never;
 }
 
@@ -183,7 +183,7 @@ export interface ResolveFieldOptions {
   name?: string;
 }
 
-/** Options accepted by `@Resolver` (a resolver takes no `version`: spec §9.5). */
+/** Options accepted by `@Resolver` (a resolver takes no `version`: docs/behaviour.md §9.5). */
 export interface ResolverOptions {
   /** Not accepted: the GraphQL schema is unversioned. Present only so `generate` can say so. */
   version?: never;
@@ -221,13 +221,13 @@ export function Subscription(_options: SubscriptionOptions = {}): MethodDecorato
 
 /**
  * A computed field on the resolver's entity type: the method takes the parent object and
- * returns a value or a list (spec §2.1), in place of an unexposed relation for example.
+ * returns a value or a list (docs/behaviour.md §2.1), in place of an unexposed relation for example.
  */
 export function ResolveField(_options: ResolveFieldOptions = {}): MethodDecorator {
   return inertMember;
 }
 
-/** Overrides a field's complexity score (spec §8); the expression may name `first`. */
+/** Overrides a field's complexity score (docs/behaviour.md §8); the expression may name `first`. */
 export function Complexity(_expression: string | number): MemberDecorator {
   return inertMember;
 }
@@ -241,7 +241,7 @@ export function Args(..._pipes: PipeRef[]): ParameterDecorator {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Access postures (spec §1, §5)
+// Access postures (docs/behaviour.md §1, §5)
 // ---------------------------------------------------------------------------------------------
 
 /** Posture: deliberately ungated. Reading the principal inside errors when none was seeded. */
@@ -251,13 +251,13 @@ export function Public(): MethodDecorator {
 
 /**
  * Posture: the ability must allow `action` on `subject` before the body runs; the returned
- * value is masked to the fields the ability permits after it (spec §5.5).
+ * value is masked to the fields the ability permits after it (docs/behaviour.md §5.5).
  */
 export function Authorized(_action: string, _subject: ClassRef | string): MethodDecorator {
   return inertMember;
 }
 
-/** Binds guards to a resolver/controller class or one method (spec §5.2). */
+/** Binds guards to a resolver/controller class or one method (docs/behaviour.md §5.2). */
 export function UseGuards(..._guards: ClassRef[]): ClassDecorator & MethodDecorator {
   return inertMember as ClassDecorator & MethodDecorator;
 }
@@ -268,14 +268,14 @@ export function UsePipes(..._pipes: PipeRef[]): MethodDecorator {
 }
 
 // ---------------------------------------------------------------------------------------------
-// HTTP transport (spec §4.2, §4.3, §9)
+// HTTP transport (docs/behaviour.md §4.2, §4.3, §9)
 // ---------------------------------------------------------------------------------------------
 
 /** Options of {@link Controller}. */
 export interface ControllerOptions {
   /** The path every route of the controller is mounted under, for example `'posts'`. */
   path?: string;
-  /** One version or several; the controller mounts all its routes under each (spec §9.1). */
+  /** One version or several; the controller mounts all its routes under each (docs/behaviour.md §9.1). */
   version?: string | string[];
 }
 
@@ -287,7 +287,7 @@ export function Controller(_options: string | ControllerOptions = {}): ClassDeco
 /** Options of route decorators. */
 export interface RouteOptions {
   /**
-   * For a list route: `'cursor'` (default, keyset pages, spec §8) or `'none'` (the whole
+   * For a list route: `'cursor'` (default, keyset pages, docs/behaviour.md §8) or `'none'` (the whole
    * scoped collection, capped at `LIST_CAP`).
    */
   pagination?: 'cursor' | 'none';
@@ -343,7 +343,7 @@ export function ApiOperation(_options: ApiOperationOptions): MethodDecorator {
   return inertMember;
 }
 
-/** Restricts a route to a subset of its controller's versions (spec §9.1). */
+/** Restricts a route to a subset of its controller's versions (docs/behaviour.md §9.1). */
 export function Version(..._versions: string[]): MethodDecorator {
   return inertMember;
 }
@@ -359,7 +359,7 @@ export function Param(..._pipes: PipeRef[]): ParameterDecorator {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Other transports (spec §9.5): declared so that `version` on them is refused at build time
+// Other transports (docs/behaviour.md §9.5): declared so that `version` on them is refused at build time
 // ---------------------------------------------------------------------------------------------
 
 /** Options of {@link Gateway}. */
@@ -395,9 +395,9 @@ export function McpHost(_options: McpHostOptions = {}): ClassDecorator {
   return inertClass;
 }
 
-/** Options of transports that take no version (spec §9.5): job processors, scheduled tasks, listeners. */
+/** Options of transports that take no version (docs/behaviour.md §9.5): job processors, scheduled tasks, listeners. */
 export interface UnversionedOptions {
-  /** Not accepted: see spec §9.5 for what each of these transports does instead. Present only so `generate` can say so. */
+  /** Not accepted: see docs/behaviour.md §9.5 for what each of these transports does instead. Present only so `generate` can say so. */
   version?: never;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Development hooks: what an application lends the generic `seed` and `dev` commands
- * (PRODUCT.md §7 "New applications"). The CLI knows no table, role or route of any application;
+ * (docs/decisions.md §7 "New applications"). The CLI knows no table, role or route of any application;
  * it loads {@link DEV_HOOKS_FILE} when the file exists and calls what its default export provides:
  *
  * ```ts

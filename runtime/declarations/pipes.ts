@@ -1,5 +1,5 @@
 /**
- * Argument pipes (spec §4.1): validation or transformation applied to one argument before the
+ * Argument pipes (docs/behaviour.md §4.1): validation or transformation applied to one argument before the
  * operation body runs. A pipe rejects by throwing a {@link FailureError} (`BAD_USER_INPUT`);
  * the body then never runs, and the caller gets the failure as an error entry / problem+json.
  */
@@ -31,7 +31,7 @@ export class ZodValidationPipe<T> implements PipeTransform<unknown, T> {
 }
 
 /**
- * Runs `value` through `pipes` in order (spec §4.1); resolves to the final value.
+ * Runs `value` through `pipes` in order (docs/behaviour.md §4.1); resolves to the final value.
  * Throws whatever a pipe throws (a {@link FailureError} for rejections).
  */
 export async function applyPipes(value: unknown, pipes: readonly PipeTransform[]): Promise<unknown> {

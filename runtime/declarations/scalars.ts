@@ -1,5 +1,5 @@
 /**
- * Scalar type aliases the generator recognises by name in declarations (spec §4.1).
+ * Scalar type aliases the generator recognises by name in declarations (docs/behaviour.md §4.1).
  *
  * TypeScript has one `number`; a parameter or column typed `Int` is a 32-bit integer on the
  * wire (GraphQL `Int`, OpenAPI `integer/int32`), while a plain `number` is a `Float`.

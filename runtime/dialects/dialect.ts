@@ -1,6 +1,6 @@
 /**
- * What the runtime (and the generator) needs to know about one database (issue 12 §3; STYLE.md
- * "Kysely's Dialect"): one {@link Dialect} per database in this folder, chosen by the URL's scheme
+ * What the runtime (and the generator) needs to know about one database (docs/architecture.md §3; modelled
+ * on Kysely's Dialect): one {@link Dialect} per database in this folder, chosen by the URL's scheme
  * (runtime/dialects/index.ts). Nothing outside this folder names a database or tests which one it
  * runs on; it asks the dialect.
  *
@@ -22,7 +22,7 @@ export interface ReaderOptions {
   readonly onQuery?: (sql: string) => void;
 }
 
-/** What a cross-process event transport is started with (PRODUCT.md §4 "Subscriptions"). */
+/** What a cross-process event transport is started with (docs/decisions.md §4 "Subscriptions"). */
 export interface EventTransportOptions {
   /** The database URL (`APP_DATABASE__URL`). */
   readonly url: string;
@@ -42,7 +42,7 @@ export interface StartedEventTransport {
 }
 
 /**
- * How the database's errors are told apart (runtime/failures/errors.ts; spec §7).
+ * How the database's errors are told apart (runtime/failures/errors.ts; docs/behaviour.md §7).
  *
  * @public part of the runtime's API for application code, though nothing here imports it
  */
@@ -101,7 +101,7 @@ export interface Dialect<Name extends string = string> {
   readonly workers: { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
   readonly errors: DialectErrors;
   readonly sql: DialectSql;
-  /** What brings the query planner's statistics up to date after migrations and seeds (PRODUCT.md §6). */
+  /** What brings the query planner's statistics up to date after migrations and seeds (docs/decisions.md §6). */
   readonly statisticsStatement: string;
   /**
    * The files holding the database at `url` when it lives in a file of its own (SQLite: the file

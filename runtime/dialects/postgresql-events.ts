@@ -1,5 +1,5 @@
 /**
- * Subscription events across processes and hosts through PostgreSQL `LISTEN/NOTIFY` (PRODUCT.md §4,
+ * Subscription events across processes and hosts through PostgreSQL `LISTEN/NOTIFY` (docs/decisions.md §4,
  * issue: several worker processes behind one port, several hosts behind a load balancer): the
  * PostgreSQL dialect's event transport, loaded only when a server starts on PostgreSQL.
  *

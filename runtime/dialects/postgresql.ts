@@ -1,5 +1,5 @@
 /**
- * PostgreSQL (PRODUCT.md §2): production and scale-out, `APP_DATABASE__URL=postgres://…`, through
+ * PostgreSQL (docs/decisions.md §2): production and scale-out, `APP_DATABASE__URL=postgres://…`, through
  * Prisma's pg driver adapter. Several processes and hosts may share it; subscription events travel
  * between them through `LISTEN/NOTIFY` (./postgresql-events.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The event bus behind subscriptions (spec §4.1, PRODUCT.md §4): services publish items on a
+ * The event bus behind subscriptions (docs/behaviour.md §4.1, docs/decisions.md §4): services publish items on a
  * topic, subscription resolvers iterate them. In process it is `graphql-subscriptions`' PubSub;
  * a cross-process transport (PostgreSQL LISTEN/NOTIFY) can be attached so every worker's
  * subscribers see every publish.

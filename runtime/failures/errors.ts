@@ -1,5 +1,5 @@
 /**
- * What an error may say on the wire (spec §7): a {@link FailureError} carries a caller-safe
+ * What an error may say on the wire (docs/behaviour.md §7): a {@link FailureError} carries a caller-safe
  * failure; a database fault is the constant `database error`; anything else is an internal error.
  * Details (messages, SQL, stacks) are logged, never sent. What each database's driver throws is
  * its dialect's (runtime/dialects/): error classes, unavailability codes, code prefix.
@@ -7,7 +7,7 @@
 import { DIALECTS } from '../dialects/index.js';
 import { FailureError, type Failure } from './result.js';
 
-/** The wire message of every database failure (spec §7). */
+/** The wire message of every database failure (docs/behaviour.md §7). */
 export const DATABASE_ERROR_MESSAGE = 'database error';
 /** The wire message of an unexpected failure. */
 export const INTERNAL_ERROR_MESSAGE = 'internal server error';
@@ -28,7 +28,7 @@ const COMMON_ERROR_NAMES = [
   'DriverAdapterError',
   // A loader batch or a list read straight from the driver (runtime/data/sql-reader.ts).
   'SqlReadError',
-  // A relation resolved without its batch context has no executor (spec §5.10).
+  // A relation resolved without its batch context has no executor (docs/behaviour.md §5.10).
   'BatchContextMissingError',
   // A scope the per-parent window cannot express fails closed.
   'ScopeTranslationError',
@@ -59,7 +59,7 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** Classifies `error` for the wire (spec §7). */
+/** Classifies `error` for the wire (docs/behaviour.md §7). */
 export function classifyError(error: unknown): ErrorClass {
   if (error instanceof FailureError) return { kind: 'failure', failure: error.failure };
   if (isDatabaseError(error)) {

@@ -1,14 +1,14 @@
 /**
  * Failures an operation can report, and the `Result` type operations and services return
- * (spec §4.1: "an operation may return a value or a result that can fail"; spec §7).
+ * (docs/behaviour.md §4.1: "an operation may return a value or a result that can fail"; docs/behaviour.md §7).
  *
- * A failure is data with a code from PRODUCT.md §4. Each transport maps it once:
+ * A failure is data with a code from docs/decisions.md §4. Each transport maps it once:
  * GraphQL puts it in `errors[].extensions.code` (`runtime/graphql/errors.ts`), REST answers
  * problem+json with the matching status (`runtime/http/problem.ts`).
  */
 
 /**
- * Codes a failure carries on the wire (PRODUCT.md §4). `ROW_LIMIT`: an operation materialised
+ * Codes a failure carries on the wire (docs/decisions.md §4). `ROW_LIMIT`: an operation materialised
  * more rows than `APP_GRAPHQL__MAX_ROWS` allows (docs/hostile-input.md §3).
  */
 export type FailureCode = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'ROW_LIMIT';

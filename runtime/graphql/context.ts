@@ -1,5 +1,5 @@
 /**
- * The GraphQL context of one operation (spec §5.4): the request's principal and ability (the
+ * The GraphQL context of one operation (docs/behaviour.md §5.4): the request's principal and ability (the
  * ambient context) and how authentication went, so a guarded field can say why it refuses.
  */
 import type { Authentication } from '../auth/authentication.js';
@@ -12,6 +12,6 @@ export type GraphQLContext = {
   readonly request: RequestContext;
   /** The outcome of reading the bearer token. */
   readonly authentication: Authentication;
-  /** This operation's relation loaders (spec §5.10). */
+  /** This operation's relation loaders (docs/behaviour.md §5.10). */
   readonly loaders: RequestLoaders;
 };

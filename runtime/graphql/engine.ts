@@ -2,7 +2,7 @@
  * The GraphQL engine every GraphQL transport shares (GraphQL over HTTP, graphql-ws, and later the
  * MCP host): the executable schema built from the committed SDL and the generated resolvers, and
  * the {@link OperationPreparer} that parses, bounds, validates, scores and guards each operation
- * (spec §4.1, §5.2, §8; docs/hostile-input.md §2) and gives it per-request loaders (spec §5.10).
+ * (docs/behaviour.md §4.1, §5.2, §8; docs/hostile-input.md §2) and gives it per-request loaders (docs/behaviour.md §5.10).
  * It is not a transport: it serves none, the transports in runtime/transports/ call it.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -30,15 +30,15 @@ export interface GraphQLApplication<Container, Services> {
   readonly createResolvers: (container: Container, services: Services) => IResolvers<unknown, GraphQLContext>;
   /** Repositories by entity name (relation loaders read through them). */
   readonly repositories: (container: Container) => Readonly<Record<string, LoadableRepository>>;
-  /** The container's `LoaderScope`, or undefined when no reachable module provides one (spec §5.10). */
+  /** The container's `LoaderScope`, or undefined when no reachable module provides one (docs/behaviour.md §5.10). */
   readonly loaderScope: (container: Container) => LoaderScope | undefined;
-  /** Scores of relation fields and `@Complexity` overrides (spec §8). */
+  /** Scores of relation fields and `@Complexity` overrides (docs/behaviour.md §8). */
   readonly fieldComplexity: Readonly<Record<string, FieldComplexity>>;
   /** Connection, edge and page-info types (transparent for scoring and depth). */
   readonly connectionTypes: readonly string[];
   /** Guard instances by name (runtime guards and the application's own). */
   readonly createGuards: (container: Container, runtime: RuntimeGuards) => Readonly<Record<string, CanActivate>>;
-  /** The guard chain of every root field (spec §5.2). */
+  /** The guard chain of every root field (docs/behaviour.md §5.2). */
   readonly operationGuards: Readonly<Record<string, readonly string[]>>;
   /** The chain of operations selecting no declared field. */
   readonly globalGuards: readonly string[];
@@ -64,7 +64,7 @@ export interface GraphQLEngineOptions<Container, Services> {
 /**
  * Builds the schema and the preparer of `application`. Reads the committed SDL; with
  * `APP_GRAPHQL__EMIT_SDL` writes the schema it built beside it (through a temporary file, so a
- * reader never sees half). Warns once when relation loaders have no batch context (spec §5.10).
+ * reader never sees half). Warns once when relation loaders have no batch context (docs/behaviour.md §5.10).
  * Throws when the SDL and the resolvers disagree (graphql-tools' error).
  */
 export function createGraphQLEngine<Container, Services>(application: GraphQLApplication<Container, Services>, options: GraphQLEngineOptions<Container, Services>): GraphQLEngine {

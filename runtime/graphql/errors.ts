@@ -1,5 +1,5 @@
 /**
- * The GraphQL error envelope (spec §7, PRODUCT.md §4): every error carries `extensions.code`.
+ * The GraphQL error envelope (docs/behaviour.md §7, docs/decisions.md §4): every error carries `extensions.code`.
  * Failures keep their caller-safe message and details (`field`, `issues`); database faults
  * become the constant `database error`; anything unexpected becomes `internal server error`.
  * Details, SQL and stacks go to the log only.
@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
 
 /**
- * Codes this server puts in `errors[].extensions.code` (PRODUCT.md §4). The `*_LIMIT` codes refuse
+ * Codes this server puts in `errors[].extensions.code` (docs/decisions.md §4). The `*_LIMIT` codes refuse
  * an operation before it runs, or stop one that reads too much (docs/hostile-input.md §2, §3).
  */
 export const GRAPHQL_ERROR_CODES = [

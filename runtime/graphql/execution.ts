@@ -1,7 +1,7 @@
 /**
- * Executing GraphQL documents, for every GraphQL transport (spec §4.1; docs/hostile-input.md §2):
+ * Executing GraphQL documents, for every GraphQL transport (docs/behaviour.md §4.1; docs/hostile-input.md §2):
  * parsed and validated documents are cached per query text, so a repeated operation costs neither
- * again, and a document executed a second time is compiled by graphql-jit; errors carry PRODUCT.md
+ * again, and a document executed a second time is compiled by graphql-jit; errors carry docs/decisions.md
  * §4 codes. The HTTP handler is runtime/transports/graphql-http/, graphql-ws's runtime/transports/graphql-ws/.
  */
 import { execute, type ExecutionArgs, type ExecutionResult, type DocumentNode, GraphQLError, type GraphQLSchema, parse } from 'graphql';
@@ -78,7 +78,7 @@ export class DocumentCache {
 /**
  * Compiled executors (graphql-jit) per validated document and operation name: a document executed
  * a second time is compiled into a function that resolves its selection without re-walking the
- * AST (issue 7); its first execution runs on graphql-js. Compiling costs about 200 µs, so a client
+ * AST (BENCHMARKS.md); its first execution runs on graphql-js. Compiling costs about 200 µs, so a client
  * sending documents that never repeat (docs/hostile-input.md §2) gets none compiled. `'once'`
  * marks a document executed once; `null` one the compiler refuses (graphql-js runs it).
  */
@@ -105,7 +105,7 @@ function compiledQueryOf(args: ExecutionArgs): CompiledQuery | null {
 
 /**
  * Executes a prepared operation (compiled when the compiler accepts the document, else
- * graphql-js); tags request errors (variable coercion, spec §7) as `BAD_USER_INPUT`.
+ * graphql-js); tags request errors (variable coercion, docs/behaviour.md §7) as `BAD_USER_INPUT`.
  */
 export function executeWithCodes(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
   const tag = (result: ExecutionResult): ExecutionResult =>

@@ -1,5 +1,5 @@
 /**
- * Query limits (spec §8, PRODUCT.md §4 and §7; docs/hostile-input.md §2 and §3). Every step
+ * Query limits (docs/behaviour.md §8, docs/decisions.md §4 and §7; docs/hostile-input.md §2 and §3). Every step
  * between receiving a document and executing it costs at most linear time in the document's size,
  * and every check fails closed.
  *
@@ -14,7 +14,7 @@
  *    refused here in microseconds, before graphql-js validation, scoring or compilation see it.
  * 2. {@link QueryLimits.check}, on a validated operation: depth and complexity.
  *
- * Scoring (spec §8) counts what execution will do:
+ * Scoring (docs/behaviour.md §8) counts what execution will do:
  * - a field scores 1 + its children;
  * - a has_many relation scores `first × children` (`first` as the page will use it: absent → 20,
  *   clamped to 1..=100), so a three-level chain at default size scores 20^3;

@@ -1,5 +1,5 @@
 /**
- * Relation fields through batched loaders (spec §2.1, §2.2, §5.8, §5.10, §8).
+ * Relation fields through batched loaders (docs/behaviour.md §2.1, §2.2, §5.8, §5.10, §8).
  *
  * Loaders are created per request (`dataloader`): every `User.org` of one level becomes one
  * primary-key batch, every `Org.users(first, after)` of one level one ranked statement. A batch
@@ -30,7 +30,7 @@ export interface BatchContext {
 }
 
 /**
- * The GraphQL batch-context provider (spec §5.10): list it in the providers of a module
+ * The GraphQL batch-context provider (docs/behaviour.md §5.10): list it in the providers of a module
  * reachable from `AppModule`. Per request it captures, explicitly, what loader batches need.
  */
 export class LoaderScope {
@@ -57,13 +57,13 @@ export interface LoadableRepository {
 /** Separates a loader key's parts (ids and column names never contain it). */
 const SEPARATOR = '\u0000';
 
-/** A has_many relation page on the wire (spec §2.4): the cursor is the child's primary key. */
+/** A has_many relation page on the wire (docs/behaviour.md §2.4): the cursor is the child's primary key. */
 export interface Connection<T> {
   readonly edges: readonly { readonly cursor: string; readonly node: T }[];
   readonly pageInfo: { readonly hasNextPage: boolean; readonly endCursor: string | null };
 }
 
-/** The connection of a page (spec §2.4). */
+/** The connection of a page (docs/behaviour.md §2.4). */
 export function toConnection<T extends KeyedRow>(page: Page<T>): Connection<T> {
   const last = page.items[page.items.length - 1];
   return {
@@ -86,7 +86,7 @@ export class RequestLoaders {
   /** Entities whose missing batch context was already logged for this request. */
   private readonly logged = new Set<string>();
   /**
-   * Errors of fields that answered without failing (a has_many without batch context, spec §5.10),
+   * Errors of fields that answered without failing (a has_many without batch context, docs/behaviour.md §5.10),
    * each at its field's path; {@link drainReported} hands them to the operation's result.
    */
   private readonly reported: GraphQLError[] = [];
@@ -122,7 +122,7 @@ export class RequestLoaders {
   }
 
   /**
-   * Returns and forgets the errors reported beside the data since the last call (spec §5.10); the
+   * Returns and forgets the errors reported beside the data since the last call (docs/behaviour.md §5.10); the
    * transports append them to each result (a subscription: to each event's).
    */
   drainReported(): GraphQLError[] {
@@ -162,9 +162,9 @@ export class RequestLoaders {
   }
 
   /**
-   * belongs_to (spec §2.1): the `entity` row whose primary key is `parent[column]`, masked; null
+   * belongs_to (docs/behaviour.md §2.1): the `entity` row whose primary key is `parent[column]`, masked; null
    * when there is no key (or it is masked), no such row, or the caller may not read it (no error,
-   * spec §5.8). With `info`, only the columns the selection needs are read.
+   * docs/behaviour.md §5.8). With `info`, only the columns the selection needs are read.
    */
   async belongsTo(entity: string, parent: object, column: string, info?: GraphQLResolveInfo): Promise<MaskedRow<KeyedRow> | null> {
     const id = (parent as Record<string, unknown>)[column];
@@ -189,7 +189,7 @@ export class RequestLoaders {
   }
 
   /**
-   * has_many (spec §2.2, §8): one connection page of `entity` rows whose `column` is `parent.id`,
+   * has_many (docs/behaviour.md §2.2, §8): one connection page of `entity` rows whose `column` is `parent.id`,
    * with the list rules (default 20, clamp 1..=100, unparseable `after` from the start). All
    * parents asking with the same arguments share one ranked statement.
    */
@@ -200,7 +200,7 @@ export class RequestLoaders {
     if (!this.batch) {
       const error = this.missingBatch(entity);
       if (!info) throw error;
-      // Local failure (spec §5.10): an empty connection, the error at this field's path.
+      // Local failure (docs/behaviour.md §5.10): an empty connection, the error at this field's path.
       this.reported.push(new GraphQLError(error.message, { nodes: info.fieldNodes, path: responsePathAsArray(info.path), originalError: error }));
       return toConnection({ items: [], has_more: false });
     }

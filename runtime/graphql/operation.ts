@@ -1,5 +1,5 @@
 /**
- * Helpers the generated GraphQL resolvers call around each operation body (spec §5.5):
+ * Helpers the generated GraphQL resolvers call around each operation body (docs/behaviour.md §5.5):
  * the gate before it (posture, then the selection against field grants) and, through
  * `maskRow(s)`, the masking after it.
  */

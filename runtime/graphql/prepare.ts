@@ -1,8 +1,8 @@
 /**
  * What happens to every GraphQL operation before it runs, for both transports (HTTP and
  * graphql-ws): the document is parsed and validated once per query text, checked against the
- * depth and complexity limits, then the operation's guard chain runs once (spec §5.2) and what the
- * guards seeded — principal and ability — becomes the operation's context (spec §5.4).
+ * depth and complexity limits, then the operation's guard chain runs once (docs/behaviour.md §5.2) and what the
+ * guards seeded — principal and ability — becomes the operation's context (docs/behaviour.md §5.4).
  */
 import { type DocumentNode, type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, Kind, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { Logger } from 'pino';

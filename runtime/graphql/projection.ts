@@ -1,5 +1,5 @@
 /**
- * Read only what is asked (issue 7): the stored columns a relation field's selection needs, so a
+ * Read only what is asked (BENCHMARKS.md): the stored columns a relation field's selection needs, so a
  * loader batch selects those columns instead of `t.*`. On a nested query the per-parent window
  * reads a fraction of each row (a post's body is never read when only `id title` are selected).
  *

@@ -1,5 +1,5 @@
 /**
- * Custom scalars of the schema (spec §2): `DateTime`. Shared by the generator (which prints the
+ * Custom scalars of the schema (docs/behaviour.md §2): `DateTime`. Shared by the generator (which prints the
  * SDL) and the runtime (which serializes values), so both describe it identically.
  */
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';

@@ -2,7 +2,7 @@
  * Builds the executable schema at boot from the committed SDL and the generated resolvers
  * (`@graphql-tools/schema`), adding the `DateTime` scalar (when the SDL declares it: only applications
  * with a `Date` column do) and, on every entity column field, the
- * masking check (spec §2.1, §5.5, §7): a non-null field removed by masking answers `FORBIDDEN`
+ * masking check (docs/behaviour.md §2.1, §5.5, §7): a non-null field removed by masking answers `FORBIDDEN`
  * naming it; a nullable one is `null`.
  */
 import { makeExecutableSchema } from '@graphql-tools/schema';

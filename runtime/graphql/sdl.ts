@@ -1,6 +1,6 @@
 /**
  * The SDL text of a schema as committed in `generated/schema.graphql` and written by a dev run
- * with `APP_GRAPHQL__EMIT_SDL=1` (spec §4.5): a header comment, then graphql-js `printSchema`.
+ * with `APP_GRAPHQL__EMIT_SDL=1` (docs/behaviour.md §4.5): a header comment, then graphql-js `printSchema`.
  */
 import { type GraphQLSchema, printSchema } from 'graphql';
 

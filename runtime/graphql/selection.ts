@@ -1,9 +1,9 @@
 /**
- * Refusing a selection up front (spec §7: "a non-null field excluded by the caller's grant →
+ * Refusing a selection up front (docs/behaviour.md §7: "a non-null field excluded by the caller's grant →
  * FORBIDDEN naming the field; selecting only permitted fields succeeds"). Walks the operation's
  * selection under a field, through fragments, connection edges and relations, and checks every
  * selected non-null entity column against the ability's field grants before any row is read. A
- * nullable column the grant excludes is not refused: it resolves to `null` (spec §2.1).
+ * nullable column the grant excludes is not refused: it resolves to `null` (docs/behaviour.md §2.1).
  */
 import { type FieldNode, type GraphQLObjectType, type GraphQLResolveInfo, getNamedType, isNonNullType, isObjectType, Kind, type SelectionSetNode } from 'graphql';
 import { canOnType } from '../auth/ability.js';

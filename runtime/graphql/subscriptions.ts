@@ -1,5 +1,5 @@
 /**
- * Subscription delivery (spec §4.1): every pushed item is filtered by the subscriber's ability,
+ * Subscription delivery (docs/behaviour.md §4.1): every pushed item is filtered by the subscriber's ability,
  * so a subscriber never receives a row it could not read with a query.
  */
 import { canReadRow } from '../auth/ability.js';

@@ -1,5 +1,5 @@
 /**
- * OpenAPI 3.1 documents per API version (spec §4.4, §9.4). The generator emits a catalog of every
+ * OpenAPI 3.1 documents per API version (docs/behaviour.md §4.4, §9.4). The generator emits a catalog of every
  * route (version-neutral); this module builds, for the running configuration, one document per
  * version and the document `/api-json` serves: the default version's, or with no default an
  * aggregate of every version in which a contested path goes to the highest version.
@@ -144,7 +144,7 @@ function neighboursOf(catalog: ApiCatalog): Map<string, Neighbours> {
 
 /**
  * A document's entry for `operation` served under `version` (undefined: unversioned); its version
- * parameter enumerates `neighbours.versions` (spec §9.4).
+ * parameter enumerates `neighbours.versions` (docs/behaviour.md §9.4).
  */
 function operationObject(operation: CatalogOperation, version: string | undefined, options: DocumentOptions, aggregate: boolean, neighbours: Neighbours): Record<string, unknown> {
   const parameters: Record<string, unknown>[] = operation.parameters.map((parameter) => ({
@@ -156,7 +156,7 @@ function operationObject(operation: CatalogOperation, version: string | undefine
   }));
   if (version !== undefined && options.strategy !== 'uri') {
     // Optional when the default version answers a caller who states none, or an unversioned
-    // route of the same method and path does (spec §9.3.2).
+    // route of the same method and path does (docs/behaviour.md §9.3.2).
     const required = !neighbours.unversioned && !(options.defaultVersion !== undefined && neighbours.versions.includes(options.defaultVersion));
     const versions = neighbours.versions;
     parameters.push(
@@ -223,10 +223,10 @@ export function catalogVersions(catalog: ApiCatalog): string[] {
 
 /**
  * The OpenAPI 3.1 document for `version`, or with `version` undefined the aggregate of every
- * version (spec §4.4: a path served by several versions goes to the highest one). Unversioned
+ * version (docs/behaviour.md §4.4: a path served by several versions goes to the highest one). Unversioned
  * operations are in every document. Under header / media-type versioning each versioned
  * operation's version parameter enumerates every version serving its method and path, in any
- * document (spec §9.4).
+ * document (docs/behaviour.md §9.4).
  * @param catalog the generated catalog of every route
  * @param version the version to describe, or undefined for the aggregate
  * @param options the strategy, header, prefix, default version and policies in force

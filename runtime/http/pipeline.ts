@@ -60,7 +60,7 @@ export function rateLimiter(config: AppConfig): RequestHandler | undefined {
 /**
  * The end of the chain: 404 for a request nothing answered, and the error handler — a body
  * parser's 4xx (413 past `APP_HTTP__BODY_LIMIT`, 400 for JSON that does not parse) as a problem
- * document, anything else through `sendError` (spec §7: `database error`, 503 when unreachable).
+ * document, anything else through `sendError` (docs/behaviour.md §7: `database error`, 503 when unreachable).
  */
 export function mountFallbacks(app: Express, config: AppConfig, logger: Logger): void {
   app.use((request: Request, response: Response) => {

@@ -1,5 +1,5 @@
 /**
- * REST errors as `application/problem+json` (RFC 9457, PRODUCT.md §4): `type`, `title`,
+ * REST errors as `application/problem+json` (RFC 9457, docs/decisions.md §4): `type`, `title`,
  * `status`, `detail`, plus `code` (the same codes as GraphQL's `extensions.code`) and, where they
  * apply, `field`, `issues` or `versions`. Database faults say only `database error`.
  */

@@ -1,6 +1,6 @@
 /**
  * The state every HTTP request carries from the authentication step to the transport answering it
- * (spec §5.1): the bearer token is verified once, in front of every route, and the principal and
+ * (docs/behaviour.md §5.1): the bearer token is verified once, in front of every route, and the principal and
  * its ability become the ambient context of everything that follows (runtime/auth/context.ts).
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -20,7 +20,7 @@ export function stateOf(response: Response): RequestState {
 }
 
 /**
- * The Express middleware verifying each request's bearer token (spec §5.1): an absent token is
+ * The Express middleware verifying each request's bearer token (docs/behaviour.md §5.1): an absent token is
  * anonymous, an invalid one `rejected` (the posture of what answers decides what that means). The
  * request's context (transport `http`) is ambient for the rest of the chain. A verifier failure
  * goes to the error handler.

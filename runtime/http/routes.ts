@@ -1,5 +1,5 @@
 /**
- * The HTTP route table (spec §4.2, §4.3): what the generated `http/routes.ts` declares, and how a
+ * The HTTP route table (docs/behaviour.md §4.2, §4.3): what the generated `http/routes.ts` declares, and how a
  * route's result becomes a response — a keyset page as a flat JSON array with `x-next-cursor`
  * (only when more rows remain), a value (null → 404), a whole list, or 204.
  */
@@ -56,10 +56,10 @@ export interface RouteDefinition {
   readonly handle: (call: HttpCall) => unknown;
 }
 
-/** The name of the header carrying the next cursor of a keyset page (spec §4.2). */
+/** The name of the header carrying the next cursor of a keyset page (docs/behaviour.md §4.2). */
 export const NEXT_CURSOR_HEADER = 'x-next-cursor';
 
-/** Sends `value`, the result of `route`, as the response (spec §4.2). */
+/** Sends `value`, the result of `route`, as the response (docs/behaviour.md §4.2). */
 export function sendReply(request: Request, response: Response, route: RouteDefinition, value: unknown): void {
   switch (route.reply) {
     case 'page': {

@@ -1,5 +1,5 @@
 /**
- * The one version-token pattern (spec §8, §9.3 rule 6): alphanumerics, `.` and `-`, at most 32
+ * The one version-token pattern (docs/behaviour.md §8, §9.3 rule 6): alphanumerics, `.` and `-`, at most 32
  * bytes. The runtime checks caller-sent versions and `APP_HTTP__DEFAULT_VERSION` against it; the
  * generator checks declared versions against it (rule `version-token-invalid`), so a version that
  * could never be requested is refused at build time.

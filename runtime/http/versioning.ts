@@ -1,5 +1,5 @@
 /**
- * API versioning of HTTP routes (spec §4.3, §9). Versions are decided at boot: one route table
+ * API versioning of HTTP routes (docs/behaviour.md §4.3, §9). Versions are decided at boot: one route table
  * holds every route under every version it is mounted for. Per request the router resolves the
  * caller's version — from the URI (`/v2/posts`), a header (`X-API-Version: 2`) or the media type
  * (`Accept: application/json; version=2`) — and looks the route up in that table; under header and
@@ -12,7 +12,7 @@
  * match, whose answer is then 404 or 405 (`Allow` naming what every matching address answers). A
  * stated version does not move the request to another address. The
  * decision is then taken per route — the request's method at that address — never per address or
- * prefix (spec §9.3.1). Terms, for an address A and the request's method M:
+ * prefix (docs/behaviour.md §9.3.1). Terms, for an address A and the request's method M:
  * - *versioned(M)*: the versions a versioned route of M at A is mounted for; M is *pinned* when
  *   this is not empty;
  * - *unversioned(M)*: the unversioned route of M at A, if any;
@@ -277,7 +277,7 @@ export class VersionRouter {
   }
 
   /**
-   * The decision for one request, pure (spec §9.3; the module's table).
+   * The decision for one request, pure (docs/behaviour.md §9.3; the module's table).
    * @param method the request's method (`HEAD` is answered as `GET`)
    * @param path the request's path, with the global prefix
    * @param stated the version the caller states in the header or media type (`''` or undefined:

@@ -1,6 +1,6 @@
 /**
- * Configuration from `APP_`-prefixed environment variables with `__` nesting (spec §4.5,
- * PRODUCT.md §4): `APP_HTTP__VERSION_HEADER` is `http.versionHeader`. Validated at boot with
+ * Configuration from `APP_`-prefixed environment variables with `__` nesting (docs/behaviour.md §4.5,
+ * docs/decisions.md §4): `APP_HTTP__VERSION_HEADER` is `http.versionHeader`. Validated at boot with
  * zod; every bad value is reported at once with the variable's name, and unknown `APP_`
  * variables are reported with a "did you mean" suggestion.
  */

@@ -1,7 +1,7 @@
 /**
- * Structured logging with pino (PRODUCT.md §4): JSON lines by default, human-readable when
+ * Structured logging with pino (docs/decisions.md §4): JSON lines by default, human-readable when
  * stdout is a terminal or `APP_LOG__FORMAT=pretty`. Database failure details, stack traces and
- * SQL go here and never onto the wire (spec §7).
+ * SQL go here and never onto the wire (docs/behaviour.md §7).
  */
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';

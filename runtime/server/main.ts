@@ -34,7 +34,7 @@ const RESTART_DELAY = 1_000;
 /**
  * Starts `definition` from `process.env`: one server in this process, or a cluster of
  * `APP_HTTP__WORKERS` workers. Exits the process on fatal errors (code 1) and after a clean
- * shutdown (code 0). Implements PRODUCT.md §4 (configuration, workers, shutdown).
+ * shutdown (code 0). Implements docs/decisions.md §4 (configuration, workers, shutdown).
  */
 export async function runServer<Database extends DatabaseClient, Container>(definition: ApplicationDefinition<Database, Container>): Promise<void> {
   try {

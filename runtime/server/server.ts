@@ -1,5 +1,5 @@
 /**
- * Boots a generated application (issue 12 §2): configuration, logging, the database (through its
+ * Boots a generated application (docs/architecture.md §2): configuration, logging, the database (through its
  * dialect), the container of providers, the GraphQL engine, then the transports the application
  * declares — composed on one Express app and one socket acceptor — and listens. What is
  * application-specific comes in an {@link ApplicationDefinition} emitted by the generator
@@ -58,15 +58,15 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   readonly abilities: (container: Container) => AbilityFactory;
   /** Repositories by entity name (relation loaders read through them). */
   readonly repositories: (container: Container) => Readonly<Record<string, LoadableRepository>>;
-  /** The container's `LoaderScope`, or undefined when no reachable module provides one (spec §5.10). */
+  /** The container's `LoaderScope`, or undefined when no reachable module provides one (docs/behaviour.md §5.10). */
   readonly loaderScope: (container: Container) => LoaderScope | undefined;
-  /** Scores of relation fields and `@Complexity` overrides (spec §8). */
+  /** Scores of relation fields and `@Complexity` overrides (docs/behaviour.md §8). */
   readonly fieldComplexity: Readonly<Record<string, FieldComplexity>>;
   /** Connection, edge and page-info types (transparent for scoring and depth). */
   readonly connectionTypes: readonly string[];
   /** Guard instances by name (runtime guards and the application's own). */
   readonly createGuards: (container: Container, runtime: RuntimeGuards) => Readonly<Record<string, CanActivate>>;
-  /** The guard chain of every root field (spec §5.2). */
+  /** The guard chain of every root field (docs/behaviour.md §5.2). */
   readonly operationGuards: Readonly<Record<string, readonly string[]>>;
   /** The chain of operations selecting no declared field. */
   readonly globalGuards: readonly string[];
@@ -185,7 +185,7 @@ function composeApp(config: AppConfig, logger: Logger, transports: readonly Tran
   return app;
 }
 
-/** Versioning settings from the configuration and the application's version policies (spec §9). */
+/** Versioning settings from the configuration and the application's version policies (docs/behaviour.md §9). */
 function versioningOf(config: AppConfig, policies: Readonly<Record<string, VersionPolicy>>): VersioningOptions {
   return { strategy: config.http.versioning, header: config.http.versionHeader, prefix: config.http.prefix, defaultVersion: config.http.defaultVersion, policies };
 }
@@ -206,7 +206,7 @@ async function closeTransports(transports: readonly Transport[], logger: Logger)
 }
 
 /**
- * Graceful shutdown (PRODUCT.md §4; README "Shutdown"): stops accepting connections, closes idle
+ * Graceful shutdown (docs/decisions.md §4; README "Shutdown"): stops accepting connections, closes idle
  * keep-alive ones, closes every WebSocket with 1001 and lets the transports finish their work,
  * while in-flight requests get `APP_HTTP__SHUTDOWN_TIMEOUT` ms to finish (then their connections
  * are closed); the event transport and the database close last.

@@ -1,6 +1,6 @@
 /**
- * The transport seam (issue 12 §2; STYLE.md "NestJS's platform adapters and microservice
- * transports"): every way a caller reaches the application — REST routes, GraphQL over HTTP,
+ * The transport seam (docs/architecture.md §2; modelled on NestJS's platform adapters and
+ * microservice transports): every way a caller reaches the application — REST routes, GraphQL over HTTP,
  * graphql-ws, WebSocket gateways, the API documents, `/health` — is one {@link Transport}, and
  * `startServer` (runtime/server/server.ts) composes a list of them. The server owns what every transport
  * shares: configuration, the Express app and its front middleware (helmet, CORS, the in-flight
@@ -38,7 +38,7 @@
  * A factory may throw `ConfigError` for a setting it cannot serve (the REST transport does for an
  * `APP_HTTP__DEFAULT_VERSION` no controller declares); the server then closes what it opened.
  * Work that runs for a request sets `RequestContext.transport` to its name, so `runUnscoped` can
- * refuse inside it (spec §5.9). Tests: a behaviour suite over loopback, listed in vitest.config.ts's
+ * refuse inside it (docs/behaviour.md §5.9). Tests: a behaviour suite over loopback, listed in vitest.config.ts's
  * `BEHAVIOUR` to run on both databases.
  */
 import type { Express } from 'express';
@@ -55,11 +55,11 @@ export interface TransportContext<Container> {
   /** The validated `APP_*` configuration. */
   readonly config: AppConfig;
   readonly logger: Logger;
-  /** Strategy, header, prefix, default version and version policies in force (spec §9). */
+  /** Strategy, header, prefix, default version and version policies in force (docs/behaviour.md §9). */
   readonly versioning: VersioningOptions;
   /** The generated container: every provider, constructed once. */
   readonly container: Container;
-  /** Verifies bearer tokens (spec §5.1). */
+  /** Verifies bearer tokens (docs/behaviour.md §5.1). */
   readonly verifier: TokenVerifier;
   /** The ability of each principal, cached per principal. */
   readonly abilities: AbilityCache;
@@ -101,7 +101,7 @@ export interface HttpTransport {
   readonly placement: HttpPlacement;
   /**
    * The paths it mounts itself, as written (a trailing `/*`: everything below); neutral to version
-   * selection (spec §9.3.3). Empty for a `versioned` transport, whose paths the version router decides.
+   * selection (docs/behaviour.md §9.3.3). Empty for a `versioned` transport, whose paths the version router decides.
    */
   readonly paths: readonly string[];
   /** Adds its handlers to `app`; called once, in list order within its placement. */

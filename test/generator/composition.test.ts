@@ -1,6 +1,6 @@
 /**
  * The schema is composed from every resolver of the modules reachable from AppModule, and from
- * nothing else (spec §1: no central list of operations).
+ * nothing else (docs/behaviour.md §1: no central list of operations).
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -8,8 +8,8 @@ import { docText, firstSentence, plainInlineTags } from '../../generator/model/d
 
 describe('docstring sections (generator/model/docs.ts)', () => {
   it('gives callers the summary section and @remarks, and developers every prose section', () => {
-    expect(docText([{ summary: 'A note.', remarks: 'Private to its author.', privateRemarks: 'See spec §2.' }])).toEqual({
-      doc: 'A note.\n\nPrivate to its author.\n\nSee spec §2.',
+    expect(docText([{ summary: 'A note.', remarks: 'Private to its author.', privateRemarks: 'See docs/behaviour.md §2.' }])).toEqual({
+      doc: 'A note.\n\nPrivate to its author.\n\nSee docs/behaviour.md §2.',
       description: 'A note.\n\nPrivate to its author.',
     });
     expect(docText([{ summary: '', remarks: undefined, privateRemarks: 'Only for us.' }])).toEqual({ doc: 'Only for us.', description: undefined });

@@ -1,6 +1,6 @@
 /**
  * Every build-time rule fires on its fixture with the exact diagnostics (rule id, file:line:col,
- * message naming the fix), and stays silent on a valid counter-example (STYLE.md "Tests").
+ * message naming the fix), and stays silent on a valid counter-example (docs/architecture.md §6).
  * Fixtures: `test/errors/<rule-id>/{invalid,valid}/app.ts` with `expected.txt`;
  * `UPDATE_GOLDEN=1` rewrites the expectations.
  */

@@ -1,5 +1,5 @@
 /**
- * Generated output (STYLE.md "Tests"): golden files per case under `test/golden/<case>/`
+ * Generated output (docs/architecture.md §6): golden files per case under `test/golden/<case>/`
  * (`entities/` in, `expected/` out, rewritten only with `UPDATE_GOLDEN=1`), determinism
  * (same input, byte-identical output, whatever order files are read in), and the demo's
  * generated tree type-checked.

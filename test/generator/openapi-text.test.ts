@@ -63,12 +63,12 @@ describe('tags and descriptions of a generated application', async () => {
     expect(sdl).toContain('A note someone wrote.\n\nNotes are private to their author.\n"""\ntype Note {');
     expect(sdl).toContain('"""One note by id, or null."""\n  note(id: String!): Note');
     for (const text of [...Object.values(plan.files).filter((candidate) => /^openapi\/.*\.json$/.test(candidate.path)).map((candidate) => candidate.content), sdl]) {
-      expect(text).not.toMatch(/spec §|PRODUCT\.md|issue \d|LIST_CAP|NoteRepository|Nothing for callers/);
+      expect(text).not.toMatch(/spec §|docs\/|behaviour\.md|decisions\.md|PRODUCT\.md|issue \d|LIST_CAP|NoteRepository|Nothing for callers/);
     }
   });
 
   it('keeps @privateRemarks for developers: in the generated code and the Prisma schema', () => {
-    expect(file('prisma/sqlite/schema.prisma')).toContain('/// Internal: see spec §2.1 and LIST_CAP.');
-    expect(file('http/routes.ts')).toContain('A keyset page (spec §4.2).');
+    expect(file('prisma/sqlite/schema.prisma')).toContain('/// Internal: see docs/behaviour.md §2.1 and LIST_CAP.');
+    expect(file('http/routes.ts')).toContain('A keyset page (docs/behaviour.md §4.2).');
   });
 });

@@ -3,7 +3,7 @@
  * networking off so the machine's closed network is never touched. Playwright gives every launch a
  * fresh profile.
  *
- * Without Chromium, `npm test` still runs (PRODUCT.md §5): the browser tests skip themselves and
+ * Without Chromium, `npm test` still runs (docs/decisions.md §5): the browser tests skip themselves and
  * vitest.config.ts prints one line naming the install command. `REQUIRE_BROWSER=1` (which
  * `.ci/run` sets) turns that skip into a failure, so CI never passes without the browser tests.
  */

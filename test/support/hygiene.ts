@@ -1,5 +1,5 @@
 /**
- * The hygiene tools as the tests run them (issue 12 §5): each in its own process, as `npm run lint`
+ * The hygiene tools as the tests run them (docs/architecture.md §6 "Hygiene is checked"): each in its own process, as `npm run lint`
  * would, with its findings as one line each (`file:line:column rule message`) so that a failing
  * test lists them.
  */

@@ -1,5 +1,5 @@
 /**
- * Checks real responses against an OpenAPI 3.1 document the server served (issue 8 §1): finds the
+ * Checks real responses against an OpenAPI 3.1 document the server served (RELIABILITY.md §1): finds the
  * operation by method and path template, requires the status to be documented, the media type to
  * be the documented one, and the body to validate with Ajv (JSON Schema 2020-12, the dialect of
  * OpenAPI 3.1). Object schemas are closed (`unevaluatedProperties: false`) for the check, so a

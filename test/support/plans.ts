@@ -1,5 +1,5 @@
 /**
- * Query plans of the has_many ranking (PRODUCT.md §6): the statement `User.posts` / `User.reviews`
+ * Query plans of the has_many ranking (docs/decisions.md §6): the statement `User.posts` / `User.reviews`
  * send for a page of parents, and what SQLite's planner makes of it.
  */
 import type { Database } from '../../generated/database.js';

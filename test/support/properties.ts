@@ -1,5 +1,5 @@
 /**
- * Settings shared by the property suites (issue 8): one seed and one case count for all of them,
+ * Settings shared by the property suites (RELIABILITY.md): one seed and one case count for all of them,
  * fixed in CI and raised by `npm run soak`, and the figures each suite reports.
  */
 import { appendFileSync } from 'node:fs';

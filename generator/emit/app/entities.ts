@@ -65,7 +65,7 @@ export function emitEntities(context: EmitContext): GeneratedFile {
     w.blankLine();
   }
   const descriptor = imports.type('runtime/data/entity-metadata.ts', 'EntityDescriptor');
-  writeDoc(w, ['Every exposed entity (spec §2).']);
+  writeDoc(w, ['Every exposed entity (docs/behaviour.md §2).']);
   w.write(`export const ENTITIES: readonly ${descriptor}[] = [`).indent(() => {
     for (const entity of entities) {
       const relations = entity.relations

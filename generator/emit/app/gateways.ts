@@ -14,7 +14,7 @@ function gatewayPath(path: string, version: string | undefined): string {
 /** The `gateways.ts` file. */
 export function emitGateways(context: EmitContext): GeneratedFile {
   const { app } = context;
-  const file = new TypeScriptFile('gateways.ts', context, 'WebSocket gateways (spec §4.4, §9.5): each at its versioned socket path, neutral to header and\nmedia-type version selection; each message handler behind its posture gate.');
+  const file = new TypeScriptFile('gateways.ts', context, 'WebSocket gateways (docs/behaviour.md §4.4, §9.5): each at its versioned socket path, neutral to header and\nmedia-type version selection; each message handler behind its posture gate.');
   const { body: w, imports } = file;
   const definition = imports.type('runtime/transports/gateways/index.ts', 'GatewayDefinition');
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');

@@ -35,7 +35,7 @@ export function emitApp(context: EmitContext): GeneratedFile {
     w.writeLine(`abilities: (container) => container.${abilities ? providerVariable(abilities.name) : 'undefined as never'},`);
     w.writeLine(`repositories: (container) => ({ ${keyedEntities(app).map((entity) => `${entity.name}: container.${providerVariable(repositoryClass(entity.name))}`).join(', ')} }),`);
     if (app.mounted.loaderScope) w.writeLine(`loaderScope: (container) => container.${providerVariable(LOADER_SCOPE)},`);
-    else w.writeLine('loaderScope: () => undefined, // no module reachable from AppModule provides LoaderScope (spec §5.10)');
+    else w.writeLine('loaderScope: () => undefined, // no module reachable from AppModule provides LoaderScope (docs/behaviour.md §5.10)');
     const policies = app.versionPolicies.map((policy) => {
       const parts = [policy.deprecated === true ? 'deprecated: true' : policy.deprecated ? `deprecated: ${quote(policy.deprecated)}` : undefined, policy.sunset ? `sunset: ${quote(policy.sunset)}` : undefined].filter(Boolean);
       return `${quote(policy.version)}: { ${parts.join(', ')} }`;
@@ -94,7 +94,7 @@ function eventTopics(context: EmitContext): string[] {
 /** The `main.ts` file. */
 export function emitMain(context: EmitContext): GeneratedFile {
   const { outputDir } = context;
-  const file = new TypeScriptFile('main.ts', context, 'Entry point of the generated server: `node --import tsx generated/main.ts` (what `serve` runs).\nConfiguration comes from APP_* environment variables (README, spec §4.5).');
+  const file = new TypeScriptFile('main.ts', context, 'Entry point of the generated server: `node --import tsx generated/main.ts` (what `serve` runs).\nConfiguration comes from APP_* environment variables (README, docs/behaviour.md §4.5).');
   const { body: w, imports } = file;
   imports.value('runtime/server/main.ts', 'runServer');
   imports.value(`${outputDir}/app.ts`, 'application');

@@ -1,7 +1,7 @@
 /**
  * Emits one repository per entity: a typed subclass of the runtime's `EntityRepository`
  * binding the Prisma delegate, so every query of that entity goes through the caller's row
- * scope (spec §5).
+ * scope (docs/behaviour.md §5).
  */
 import { type DatabaseName, type Dialect, DIALECTS } from '../../../runtime/dialects/index.js';
 import { columnKindsConstant, columnsConstant, prismaClientAlias, prismaDelegate, repositoryClass, repositoryModule } from '../../model/naming.js';
@@ -20,7 +20,7 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
   const { outputDir } = context;
   const file = new TypeScriptFile(
     repositoryModule(entity.name), context,
-    `Data access for ${entity.name} (${entity.source.file}), always inside the caller's row scope (spec §5):\nreads are filtered by the ability's rules, writes are checked against them, and a caller\nwithout an ability gets nothing. The queries themselves are in runtime/data/repository.ts.`,
+    `Data access for ${entity.name} (${entity.source.file}), always inside the caller's row scope (docs/behaviour.md §5):\nreads are filtered by the ability's rules, writes are checked against them, and a caller\nwithout an ability gets nothing. The queries themselves are in runtime/data/repository.ts.`,
   );
   const { body: w, imports } = file;
   const base = imports.value('runtime/data/repository.ts', 'EntityRepository');
@@ -49,7 +49,7 @@ export function emitRepositories(context: EmitContext): GeneratedFile[] {
 /** The `database.ts` file: the Prisma client type and its construction from a driver adapter. */
 export function emitDatabase(context: EmitContext): GeneratedFile {
   const { outputDir } = context;
-  const file = new TypeScriptFile('database.ts', context, 'The Prisma client of this application (PRODUCT.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/data/database.ts. Only that database\'s client is loaded.');
+  const file = new TypeScriptFile('database.ts', context, 'The Prisma client of this application (docs/decisions.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/data/database.ts. Only that database\'s client is loaded.');
   const { body: w, imports } = file;
   const [first, ...others] = DIALECTS;
   const clientFile = (dialect: Dialect<DatabaseName>): string => `${outputDir}/${clientPath(dialect.name)}/client.ts`;

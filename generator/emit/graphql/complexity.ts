@@ -1,5 +1,5 @@
 /**
- * Emits `graphql/complexity.ts` (spec §8, docs/hostile-input.md §3): the score of every field that
+ * Emits `graphql/complexity.ts` (docs/behaviour.md §8, docs/hostile-input.md §3): the score of every field that
  * does not use the default `1 + children` — has_many relations (`first × children`), operations
  * returning a keyset page (`first × children`) or a whole list (`LIST_CAP × children`), computed
  * fields returning a list of entities (`LIST_CAP × children`) and `@Complexity` overrides — and the
@@ -54,7 +54,7 @@ export function emitComplexity(context: EmitContext): GeneratedFile {
   const file = new TypeScriptFile(
     'graphql/complexity.ts',
     context,
-    `Query complexity (spec §8): scores of relation fields, list operations and @Complexity overrides; every\nother field scores 1 + its children. \`first\` is the page size the field will use (absent → ${DEFAULT_PAGE_SIZE}, clamped to ${MIN_PAGE_SIZE}..=${MAX_PAGE_SIZE}).`,
+    `Query complexity (docs/behaviour.md §8): scores of relation fields, list operations and @Complexity overrides; every\nother field scores 1 + its children. \`first\` is the page size the field will use (absent → ${DEFAULT_PAGE_SIZE}, clamped to ${MIN_PAGE_SIZE}..=${MAX_PAGE_SIZE}).`,
   );
   const { body: w, imports } = file;
   const fieldComplexity = imports.type('runtime/graphql/limits.ts', 'FieldComplexity');

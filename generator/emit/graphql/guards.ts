@@ -1,5 +1,5 @@
 /**
- * Emits `graphql/guards.ts` (spec §5.2–§5.4): the guard chain of every root field — global guards,
+ * Emits `graphql/guards.ts` (docs/behaviour.md §5.2–§5.4): the guard chain of every root field — global guards,
  * then the resolver's, then the operation's, each guard once — and the guard instances by name.
  */
 import { AUTHENTICATION_GUARD, AUTHORIZATION_GUARD, BUILTIN_GUARDS } from '../../model/builtins.js';
@@ -10,7 +10,7 @@ import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.j
 /** The `graphql/guards.ts` file. */
 export function emitGuards(context: EmitContext): GeneratedFile {
   const { mounted } = context.app;
-  const file = new TypeScriptFile('graphql/guards.ts', context, 'Guards of GraphQL operations (spec §5.2–§5.4): the chain of every root field, global guards first;\na guard bound at several scopes appears once, so it runs once per operation.');
+  const file = new TypeScriptFile('graphql/guards.ts', context, 'Guards of GraphQL operations (docs/behaviour.md §5.2–§5.4): the chain of every root field, global guards first;\na guard bound at several scopes appears once, so it runs once per operation.');
   const { body: w, imports } = file;
   const chains: [string, string[]][] = [];
   const userGuards = new Set<string>();

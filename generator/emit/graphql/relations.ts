@@ -1,5 +1,5 @@
 /**
- * Emits `graphql/relations.ts`: the resolvers of exposed relation fields (spec §2.1, §2.2) and of
+ * Emits `graphql/relations.ts`: the resolvers of exposed relation fields (docs/behaviour.md §2.1, §2.2) and of
  * computed fields (`@ResolveField`). Relations go through the request's loaders: belongs_to by
  * primary key (null when the caller may not read the parent), has_many as one ranked statement
  * per level, both under the caller's row scope.
@@ -12,7 +12,7 @@ import { type GeneratedFile, parameterList, quote, TypeScriptFile, writeDoc } fr
 /** The `graphql/relations.ts` file. */
 export function emitRelations(context: EmitContext): GeneratedFile {
   const { app } = context;
-  const file = new TypeScriptFile('graphql/relations.ts', context, 'Resolvers of relation fields and computed fields (spec §2.1, §2.2, §5.8). Relations load through the\nrequest\'s loaders: one primary-key batch (belongs_to) or one ranked statement (has_many) per level.');
+  const file = new TypeScriptFile('graphql/relations.ts', context, 'Resolvers of relation fields and computed fields (docs/behaviour.md §2.1, §2.2, §5.8). Relations load through the\nrequest\'s loaders: one primary-key batch (belongs_to) or one ranked statement (has_many) per level.');
   const { body: w, imports } = file;
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
   const resolverMap = imports.packageType('@graphql-tools/utils', 'IResolvers');

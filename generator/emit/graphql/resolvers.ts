@@ -1,5 +1,5 @@
 /**
- * Emits `graphql/resolvers.ts`: one resolver per mounted operation (spec §4.1, §5.5). Each
+ * Emits `graphql/resolvers.ts`: one resolver per mounted operation (docs/behaviour.md §4.1, §5.5). Each
  * reads, in order: the posture gate (authorized operations: ability, then the selection against
  * field grants), the argument pipes, the call of the declared method, the unwrapping of a
  * `Result`, and the masking of the returned entities.
@@ -29,7 +29,7 @@ function postureText(operation: OperationModel): string {
   return posture.kind === 'public' ? 'public (ungated)' : `authorized: ${posture.action} ${posture.subject}`;
 }
 
-/** Whether the returned value is masked with the caller's grant: an entity returned behind a gate (spec §5.5). */
+/** Whether the returned value is masked with the caller's grant: an entity returned behind a gate (docs/behaviour.md §5.5). */
 function masks(operation: OperationModel): boolean {
   return operation.returns.kind !== 'void' && operation.returnedEntity !== undefined && operation.posture?.kind === 'authorized';
 }
@@ -164,7 +164,7 @@ class ResolverWriter {
 export function emitResolvers(context: EmitContext): GeneratedFile {
   const file = new TypeScriptFile(
     'graphql/resolvers.ts', context,
-    'Resolvers of every mounted GraphQL operation (spec §4.1). Each one: posture gate, argument pipes,\nthe declared method, Result unwrapping, masking of returned entities (spec §5.5).',
+    'Resolvers of every mounted GraphQL operation (docs/behaviour.md §4.1). Each one: posture gate, argument pipes,\nthe declared method, Result unwrapping, masking of returned entities (docs/behaviour.md §5.5).',
   );
   const { body: w, imports } = file;
   const writer = new ResolverWriter(context, file);

@@ -104,7 +104,7 @@ class SchemaBuilder {
     for (const relation of entity.relations) {
       if (!relation.exposed || !relation.targetKnown || relation.target === undefined) continue;
       if (relation.kind === 'belongsTo') {
-        // Nullable: null when the caller may not read the parent (spec §5.8).
+        // Nullable: null when the caller may not read the parent (docs/behaviour.md §5.8).
         fields[relation.name] = { type: this.objectType(relation.target), description: relation.description };
       } else {
         fields[relation.name] = {
@@ -120,7 +120,7 @@ class SchemaBuilder {
     return fields;
   }
 
-  /** `PageInfo` (spec §2.4). */
+  /** `PageInfo` (docs/behaviour.md §2.4). */
   private pageInfoType(): GraphQLObjectType {
     this.pageInfo ??= new GraphQLObjectType({
       name: 'PageInfo',
@@ -133,7 +133,7 @@ class SchemaBuilder {
     return this.pageInfo;
   }
 
-  /** `<Entity>Connection` and `<Entity>Edge` (spec §2.4). */
+  /** `<Entity>Connection` and `<Entity>Edge` (docs/behaviour.md §2.4). */
   connectionType(entity: string): GraphQLObjectType {
     const existing = this.connections.get(entity);
     if (existing) return existing;

@@ -1,6 +1,6 @@
 /**
  * Emits `http/routes.ts`: one route definition per controller method of the mounted controllers
- * (spec §4.2, §4.3). Each handler reads, in order: the posture gate, the parameters (path, query
+ * (docs/behaviour.md §4.2, §4.3). Each handler reads, in order: the posture gate, the parameters (path, query
  * string, body checked against its input type), the pipes, the controller method, the unwrapping
  * of a `Result`, and the masking of returned entities. Status, reply kind, versions and how each
  * parameter is obtained are the route's resolved fields; nothing is decided here.
@@ -123,7 +123,7 @@ class RouteWriter {
 export function emitRoutes(context: EmitContext): GeneratedFile {
   const file = new TypeScriptFile(
     'http/routes.ts', context,
-    'The HTTP routes of every mounted controller (spec §4.2, §4.3). Each handler: posture gate, parameters\n(body checked against its input type), pipes, the declared method, Result unwrapping, masking.',
+    'The HTTP routes of every mounted controller (docs/behaviour.md §4.2, §4.3). Each handler: posture gate, parameters\n(body checked against its input type), pipes, the declared method, Result unwrapping, masking.',
   );
   const { body: w, imports } = file;
   const writer = new RouteWriter(context, file);

@@ -1,5 +1,5 @@
 /**
- * Runs `prisma generate` for an emitted schema (PRODUCT.md §2): the `prisma` CLI needs no engine
+ * Runs `prisma generate` for an emitted schema (docs/decisions.md §2): the `prisma` CLI needs no engine
  * to generate the client, but refuses to start without its native schema engine on disk, which
  * cannot be downloaded here; `PRISMA_SCHEMA_ENGINE_BINARY` points it at a placeholder file.
  */

@@ -1,6 +1,6 @@
 /**
  * Plans the next migration when the emitted Prisma schema differs from the committed one
- * (PRODUCT.md §2): the SQL comes from Prisma's schema engine diffing the two datamodels (no
+ * (docs/decisions.md §2): the SQL comes from Prisma's schema engine diffing the two datamodels (no
  * database involved), the folder name from a sequence number and the models that changed —
  * deterministic, so the same edit always yields the same migration.
  */

@@ -1,9 +1,9 @@
 /**
- * Emits the Prisma schema of the application (PRODUCT.md §2): one model per entity, enums,
+ * Emits the Prisma schema of the application (docs/decisions.md §2): one model per entity, enums,
  * named relations for every belongs_to with the parent's back-relation (named after the has_many
  * that follows the key, as resolved), unique constraints, and a composite `(fk, id)` index on
- * every foreign key so has_many pages rank per parent by an index range scan (spec §8,
- * PRODUCT.md §6).
+ * every foreign key so has_many pages rank per parent by an index range scan (docs/behaviour.md §8,
+ * docs/decisions.md §6).
  */
 import type { Dialect } from '../../../runtime/dialects/index.js';
 import type { ColumnModel, EntityModel, ResolvedApp } from '../../model/model.js';

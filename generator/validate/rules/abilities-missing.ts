@@ -1,5 +1,5 @@
 /**
- * Abilities missing (spec §5, PRODUCT.md §3)
+ * Abilities missing (docs/behaviour.md §5, docs/decisions.md §3)
  *
  * Authorized operations need the caller's ability: exactly one `@Abilities()` class is
  * provided by a reachable module. Without one, every authorized operation would deny.

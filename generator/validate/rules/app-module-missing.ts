@@ -1,5 +1,5 @@
 /**
- * App module missing (spec §1)
+ * App module missing (docs/behaviour.md §1)
  *
  * The application is what `AppModule` reaches through `imports`; without it nothing is mounted.
  */

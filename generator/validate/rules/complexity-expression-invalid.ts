@@ -1,5 +1,5 @@
 /**
- * Complexity expression invalid (spec §8)
+ * Complexity expression invalid (docs/behaviour.md §8)
  *
  * A complexity override is a number or arithmetic over `first` and `childComplexity`; it is
  * compiled at generate time, so a typo fails here rather than at run time.

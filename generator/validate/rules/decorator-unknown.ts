@@ -2,7 +2,7 @@
  * Decorator unknown
  *
  * Every decorator imported from runtime/declarations/decorators.ts is one it exports: a name it does not export
- * (`@Resource` before issue 14 adds it, a misspelt `@Colum`) would otherwise be ignored by
+ * (`@Resource` before the runtime has it, a misspelt `@Colum`) would otherwise be ignored by
  * `generate`, and only `tsc` would notice.
  */
 import { didYouMean } from '../../../runtime/server/suggest.js';

@@ -1,5 +1,5 @@
 /**
- * Entity composite primary key (spec §2.6)
+ * Entity composite primary key (docs/behaviour.md §2.6)
  *
  * Exposed entities have a single-column primary key: cursors and loader keys are one id.
  * A composite key is allowed only on a storage-only entity (`@Entity({ exposed: false })`).

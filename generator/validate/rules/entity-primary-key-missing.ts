@@ -1,5 +1,5 @@
 /**
- * Entity primary key missing (spec §2, PRODUCT.md §2)
+ * Entity primary key missing (docs/behaviour.md §2, docs/decisions.md §2)
  *
  * Every entity has a primary key; an exposed entity's is one column named `id`: keyset
  * pagination, loaders and cursors are built on it.

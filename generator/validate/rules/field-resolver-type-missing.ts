@@ -1,5 +1,5 @@
 /**
- * Field resolver type missing (spec §2.1)
+ * Field resolver type missing (docs/behaviour.md §2.1)
  *
  * A computed field (`@ResolveField`) extends the GraphQL type of its resolver's entity, so the
  * resolver names an exposed entity (`@Resolver(() => Post)`); otherwise the field would appear

@@ -1,5 +1,5 @@
 /**
- * Guard missing (spec §5.2–§5.4)
+ * Guard missing (docs/behaviour.md §5.2–§5.4)
  *
  * An authorized GraphQL operation needs both guards in its chain: the authentication guard (bound
  * globally on AppModule) seeds the principal and the GraphQL authorization guard (bound on the

@@ -1,5 +1,5 @@
 /**
- * Guard module missing (spec §5.3)
+ * Guard module missing (docs/behaviour.md §5.3)
  *
  * The GraphQL authorization guard is supplied by `GraphQLAuthorizationModule`: a module whose
  * resolvers use the guard imports that module. Without the import the guard would not exist.

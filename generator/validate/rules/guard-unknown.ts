@@ -1,5 +1,5 @@
 /**
- * Guard unknown (spec §5.2)
+ * Guard unknown (docs/behaviour.md §5.2)
  *
  * `@UseGuards` names a runtime guard or an `@Injectable()` class implementing `canActivate` that a
  * reachable module provides; anything else could not be constructed.

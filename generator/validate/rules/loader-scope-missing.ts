@@ -1,5 +1,5 @@
 /**
- * Loader scope missing (spec §5.10) — a warning
+ * Loader scope missing (docs/behaviour.md §5.10) — a warning
  *
  * Relation loaders take the request's executor and ability from `LoaderScope`, the GraphQL
  * batch-context provider. Without it in a reachable module the server still starts (the spec

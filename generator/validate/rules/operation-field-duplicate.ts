@@ -1,5 +1,5 @@
 /**
- * Operation field duplicate (spec §4.1)
+ * Operation field duplicate (docs/behaviour.md §4.1)
  *
  * The schema is composed from every mounted resolver, so two operations must not claim the
  * same root field: the second would silently replace the first.

@@ -1,5 +1,5 @@
 /**
- * Operation posture conflict (spec §1)
+ * Operation posture conflict (docs/behaviour.md §1)
  *
  * An operation has exactly one posture. `@Public()` together with `@Authorized(…)`, or two
  * `@Authorized(…)`, leaves its access ambiguous and is refused.

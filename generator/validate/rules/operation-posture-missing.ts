@@ -1,5 +1,5 @@
 /**
- * Operation posture missing (spec §1, §5)
+ * Operation posture missing (docs/behaviour.md §1, §5)
  *
  * Every GraphQL operation and HTTP route declares an access posture: `@Public()` (deliberately
  * ungated) or `@Authorized(action, Entity)`. One with neither is refused, so nothing is

@@ -1,5 +1,5 @@
 /**
- * Operation signature (spec §4.1)
+ * Operation signature (docs/behaviour.md §4.1)
  *
  * Arguments are input types (scalars, enums, input interfaces), never entity types; GraphQL
  * operations return entities, scalars or enums (or pages of entities), never input types. HTTP

@@ -1,5 +1,5 @@
 /**
- * Relation ambiguous via (spec §2.6)
+ * Relation ambiguous via (docs/behaviour.md §2.6)
  *
  * A has_many whose child holds several keys to the parent must name the child column it follows
  * with `via`; with exactly one key, `via` is not needed.

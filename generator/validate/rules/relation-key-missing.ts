@@ -1,5 +1,5 @@
 /**
- * Relation key missing (spec §2.2)
+ * Relation key missing (docs/behaviour.md §2.2)
  *
  * A has_many follows a key the child declares: the child has a `@BelongsTo(() => Parent)`.
  */

@@ -1,5 +1,5 @@
 /**
- * Relation via on belongs_to (spec §2.6)
+ * Relation via on belongs_to (docs/behaviour.md §2.6)
  *
  * The child side names its column through `column`; `via` belongs on the parent's has_many.
  */

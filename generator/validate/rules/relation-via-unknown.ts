@@ -1,5 +1,5 @@
 /**
- * Relation via unknown (spec §2.6)
+ * Relation via unknown (docs/behaviour.md §2.6)
  *
  * `via` names a column of the child that is a key to this parent (a `@BelongsTo(() => Parent)`
  * of the child). The caret is on the `via` string.

@@ -1,5 +1,5 @@
 /**
- * Resolver entity unknown (spec §2.1)
+ * Resolver entity unknown (docs/behaviour.md §2.1)
  *
  * `@Resolver(() => Entity)` names an `@Entity()` class: its computed fields (`@ResolveField`) are
  * added to that entity's type, so a misspelt name would drop them silently.

@@ -1,5 +1,5 @@
 /**
- * Route duplicate (spec §9.1)
+ * Route duplicate (docs/behaviour.md §9.1)
  *
  * Two routes must not mount the same method at the same address under the same version (or both
  * unversioned), across controllers too: one of them would never answer. Path parameters are

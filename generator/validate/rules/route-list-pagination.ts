@@ -1,5 +1,5 @@
 /**
- * Route list pagination (spec §4.2, §8)
+ * Route list pagination (docs/behaviour.md §4.2, §8)
  *
  * A list route is explicit about how it pages. Returning `Page<T>` makes a keyset list (the
  * default mode `cursor`), which takes `first?: Int` and `after?: string`. Returning `T[]` from

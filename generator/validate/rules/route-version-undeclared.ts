@@ -1,5 +1,5 @@
 /**
- * Route version undeclared (spec §9.1)
+ * Route version undeclared (docs/behaviour.md §9.1)
  *
  * A route-level `@Version` restricts a route to a subset of its controller's versions; naming a
  * version the controller does not declare would mount nothing. Silent when the controller's own

@@ -1,5 +1,5 @@
 /**
- * Type unsupported (spec §4.1)
+ * Type unsupported (docs/behaviour.md §4.1)
  *
  * Every column, argument, input field and return type maps to a wire type: String, Int,
  * Float, Boolean, DateTime, an entity, an enum alias or an input interface.

@@ -1,5 +1,5 @@
 /**
- * Unscoped in request (spec §5.9; docs/hostile-input.md §4)
+ * Unscoped in request (docs/behaviour.md §5.9; docs/hostile-input.md §4)
  *
  * Jobs may run unscoped; request transports may not. A `runUnscoped` call reachable from a GraphQL
  * operation or computed field, an HTTP route or a gateway message — through the methods it calls
@@ -47,7 +47,7 @@ export const unscopedInRequest: Rule = (app, report) => {
         if (reported.has(at)) continue;
         reported.add(at);
         report({
-          message: `runUnscoped in ${key} is reachable from ${entry} (${reached.path.join(' → ')}); request transports may not lift the row scope (spec §5.9): read through the caller's scope, or move this work into a job, seed, scheduled task or listener`,
+          message: `runUnscoped in ${key} is reachable from ${entry} (${reached.path.join(' → ')}); request transports may not lift the row scope (docs/behaviour.md §5.9): read through the caller's scope, or move this work into a job, seed, scheduled task or listener`,
           span,
         });
       }

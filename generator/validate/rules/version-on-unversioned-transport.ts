@@ -1,5 +1,5 @@
 /**
- * Version on an unversioned transport (spec §9.5)
+ * Version on an unversioned transport (docs/behaviour.md §9.5)
  *
  * Only HTTP controllers and WebSocket gateways take a version. Each other transport has its own
  * way to evolve, which the message names.

@@ -1,5 +1,5 @@
 /**
- * Version policy invalid (spec §9)
+ * Version policy invalid (docs/behaviour.md §9)
  *
  * The lifecycle of versions (`versions` on the root module) names versions some controller
  * declares, with dates that parse; only the root module declares it, so there is one policy.

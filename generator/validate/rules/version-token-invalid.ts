@@ -1,5 +1,5 @@
 /**
- * Version token invalid (spec §8, §9.1)
+ * Version token invalid (docs/behaviour.md §8, §9.1)
  *
  * Declared versions use the characters callers may send: alphanumerics, `.` and `-`, at most
  * 32 bytes (the runtime's own pattern, runtime/http/version-token.ts). A version that could never

@@ -1,9 +1,9 @@
 /**
- * The interface documents (spec §4.4): `GET /api-json` (the default version's OpenAPI document, or
+ * The interface documents (docs/behaviour.md §4.4): `GET /api-json` (the default version's OpenAPI document, or
  * every version's when no default is configured), `GET /api-json/v<version>`, and `GET /api`, an
  * interactive documentation UI (Swagger UI from the npm-installed `swagger-ui-dist`, never a CDN)
  * with a picker over the versions. These paths are self-mounted and neutral to version selection
- * (spec §9.3.3): the transport's placement is `neutral`.
+ * (docs/behaviour.md §9.3.3): the transport's placement is `neutral`.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';

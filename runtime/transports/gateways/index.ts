@@ -1,12 +1,12 @@
 /**
- * WebSocket gateways (spec §4.4, §9.5): a gateway owns its socket path, versioned by the URL
+ * WebSocket gateways (docs/behaviour.md §4.4, §9.5): a gateway owns its socket path, versioned by the URL
  * (`/v1/ws`) and neutral to header / media-type version selection. The bearer token comes with the
  * upgrade request (`Authorization` header, or `?token=` for browsers); each message
  * `{ "event", "data" }` runs its handler in the caller's ambient context and is answered with
  * `{ "event", "data" }` or `{ "event", "error": { "code", "message" } }`.
  *
  * Each gateway is a {@link SocketTransport}: the server's {@link SocketAcceptor} does the handshake,
- * limits message size and answers framing faults (issue 11 §1); a gateway only serves messages.
+ * limits message size and answers framing faults (docs/hostile-input.md §1); a gateway only serves messages.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
@@ -66,7 +66,7 @@ type GatewayReply = { readonly event: string; readonly data?: unknown } | { read
 
 /**
  * The gateways transport: one {@link SocketTransport} per gateway of `createGateways(container)`
- * (the generated `gateways.ts`) at its versioned path (spec §9.5), registered with the server's
+ * (the generated `gateways.ts`) at its versioned path (docs/behaviour.md §9.5), registered with the server's
  * acceptor. The upgrade's token is verified before the handshake is answered.
  */
 export function gateways<Container>(createGateways: (container: Container) => readonly GatewayDefinition[]): TransportFactory<Container> {

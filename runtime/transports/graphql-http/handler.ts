@@ -1,9 +1,9 @@
 /**
- * POST /graphql (spec §4.1) through `graphql-http`, the GraphQL-over-HTTP reference
+ * POST /graphql (docs/behaviour.md §4.1) through `graphql-http`, the GraphQL-over-HTTP reference
  * implementation: `query`, `variables`, `operationName`, `application/json` and
  * `application/graphql-response+json`. Each operation goes through the engine's preparer (cached
  * parse and validation, limits, guards; runtime/graphql/prepare.ts) and runs on the cached,
- * compiled executor of runtime/graphql/execution.ts; errors carry PRODUCT.md §4 codes.
+ * compiled executor of runtime/graphql/execution.ts; errors carry docs/decisions.md §4 codes.
  */
 import type { Request, RequestHandler } from 'express';
 import type { ExecutionArgs, GraphQLSchema } from 'graphql';

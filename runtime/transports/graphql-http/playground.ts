@@ -1,5 +1,5 @@
 /**
- * The GraphQL playground (spec §4.1, §4.5): `GET /graphql` serves GraphiQL when
+ * The GraphQL playground (docs/behaviour.md §4.1, §4.5): `GET /graphql` serves GraphiQL when
  * `APP_GRAPHQL__PLAYGROUND=true`, from npm-installed assets (graphiql's UMD build, React 18's UMD
  * builds) — never a CDN, so it works on a machine with no internet. Queries go over HTTP to the same
  * path and subscriptions over graphql-ws; a `?token=` in the page URL pre-fills the bearer header

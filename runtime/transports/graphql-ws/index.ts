@@ -1,5 +1,5 @@
 /**
- * Subscriptions over the graphql-ws protocol on the GraphQL path (spec §1, §4.1), on the same HTTP
+ * Subscriptions over the graphql-ws protocol on the GraphQL path (docs/behaviour.md §1, §4.1), on the same HTTP
  * server. The token comes in the `connection_init` payload (`Authorization: "Bearer …"` or
  * `authToken`); an invalid one closes the connection (4403). Each subscribe message is prepared like
  * an HTTP operation — cached validation, limits, guards — so the subscription is gated at subscribe
@@ -7,7 +7,7 @@
  * ability and masked by the generated resolvers.
  *
  * The protocol runs on graphql-ws's `makeServer` over sockets the server's {@link SocketAcceptor}
- * accepted (issue 11 §1): the acceptor does the handshake (subprotocol `graphql-transport-ws`),
+ * accepted (docs/hostile-input.md §1): the acceptor does the handshake (subprotocol `graphql-transport-ws`),
  * limits message size, answers framing faults, keeps sockets alive and closes them at shutdown.
  * graphql-ws's own `ws` binding (`useServer`) is not used because it wants a `WebSocketServer` of
  * its own and treats every socket `error` — which `ws` only raises for a client's framing fault —
@@ -128,7 +128,7 @@ class SubscriptionServer {
           return prepared.args;
         },
         onNext: (_context, _id, _payload, args, result) => {
-          // Errors reported beside the data (a has_many without batch context, spec §5.10).
+          // Errors reported beside the data (a has_many without batch context, docs/behaviour.md §5.10).
           const errors = [...(result.errors ?? []), ...(args.contextValue as GraphQLContext).loaders.drainReported()];
           return errors.length > 0 ? { ...result, errors: errors.map((error) => formatError(error).toJSON()) } : result;
         },

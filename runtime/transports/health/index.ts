@@ -1,8 +1,8 @@
 /**
- * `GET /health` (PRODUCT.md §4; README "Deployment"): 200 `{ "status": "ok", "db": "ok" }`, or 503
+ * `GET /health` (docs/decisions.md §4; README "Deployment"): 200 `{ "status": "ok", "db": "ok" }`, or 503
  * `{ "status": "unavailable", "db": "down" }` when a check fails — one field per
  * {@link HealthContribution} of the server's transports, the database's (`db`) first. Mounted
- * before the rate limit (placement `unmetered`), neutral to API versions (spec §9.3.3).
+ * before the rate limit (placement `unmetered`), neutral to API versions (docs/behaviour.md §9.3.3).
  *
  * Each check is a {@link HealthCheck} (docs/hostile-input.md §2): whether the database answers a
  * trivial statement within a timeout, remembered briefly so that a health check never waits for a

@@ -1,11 +1,11 @@
 /**
- * REST routes (spec §4.2, §4.3, §9): the generated controllers' routes behind one version router
+ * REST routes (docs/behaviour.md §4.2, §4.3, §9): the generated controllers' routes behind one version router
  * (runtime/http/versioning.ts), which resolves each request's version by the configured strategy
  * and answers refusals as problem documents. Its placement is `versioned`: it is mounted after
- * every self-mounted transport, so those stay neutral to any stated version (spec §9.3.3). JSON
+ * every self-mounted transport, so those stay neutral to any stated version (docs/behaviour.md §9.3.3). JSON
  * bodies are parsed only for the routes that take one, within `APP_HTTP__BODY_LIMIT`. At boot it
  * logs one line per mounted route (controller, method, address, handler, and the version as its
- * own field under header / media-type versioning; spec §9.1).
+ * own field under header / media-type versioning; docs/behaviour.md §9.1).
  */
 import { promisify } from 'node:util';
 import express, { type Express, type Request, type Response } from 'express';

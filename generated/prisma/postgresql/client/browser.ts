@@ -26,13 +26,13 @@ export type Org = Prisma.OrgModel
  * Model Post
  * A post written by a user of one org.
  * 
- * See spec §2.3 and PRODUCT.md §2.
+ * See docs/behaviour.md §2.3 and docs/decisions.md §2.
  */
 export type Post = Prisma.PostModel
 /**
  * Model User
  * A person in one org.
  * 
- * See spec §2.1.
+ * See docs/behaviour.md §2.1.
  */
 export type User = Prisma.UserModel

@@ -2,7 +2,7 @@ import { type AppAbility, defineAbility, type Principal } from '../../../../runt
 import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
 import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/declarations/decorators.js';
 
-/** A note. Column constraints arrive with issue 14; until then they are refused, not ignored. */
+/** A note. Column constraints are not declarable yet; until then they are refused, not ignored. */
 @Entity()
 export class Note {
   @PrimaryKey()

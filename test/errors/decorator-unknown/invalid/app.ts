@@ -3,7 +3,7 @@ import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationMod
 import { Abilities, Authorized, Colum, Column, Entity, Module, PrimaryKey, Query, Resolver, Resource, UseGuards } from '../../../../runtime/declarations/decorators.js';
 import * as rt from '../../../../runtime/declarations/decorators.js';
 
-/** A note. Resource arrives with issue 14; until then it is refused, not ignored. */
+/** A note. The runtime has no @Resource yet; until then it is refused, not ignored. */
 @Entity()
 @Resource({ path: 'notes', version: '1' })
 export class Note {

@@ -27,7 +27,7 @@ export const NOTEBOOK_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {};
 /** Wire fields of Notebook: what masking and selection checks consider. */
 export const NOTEBOOK_FIELDS = ['id', 'ownerId', 'title'] as const;
 
-/** Every exposed entity (spec §2). */
+/** Every exposed entity (docs/behaviour.md §2). */
 export const ENTITIES: readonly EntityDescriptor[] = [
   { name: 'Note', fields: NOTE_FIELDS, relations: [{ kind: 'belongsTo', field: 'notebook', target: 'Notebook', column: 'notebookId' }] },
   { name: 'Notebook', fields: NOTEBOOK_FIELDS, relations: [{ kind: 'hasMany', field: 'notes', target: 'Note', column: 'notebookId' }] },

@@ -16,7 +16,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
  * Model User
  * A person in one org.
  * 
- * See spec §2.1.
+ * See docs/behaviour.md §2.1.
  */
 export type UserModel = runtime.Types.Result.DefaultSelection<Prisma.$UserPayload>
 
@@ -669,7 +669,7 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     /**
      * The user's org; null when the caller may not read it.
      * 
-     * See spec §5.8.
+     * See docs/behaviour.md §5.8.
      */
     org: Prisma.$OrgPayload<ExtArgs>
     /**
@@ -699,7 +699,7 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     /**
      * Unique within the org. Hidden from viewers.
      * 
-     * Viewers' grants exclude it (PRODUCT.md §3).
+     * Viewers' grants exclude it (docs/decisions.md §3).
      */
     email: string
   }, ExtArgs["result"]["user"]>

@@ -449,7 +449,7 @@ export type $OrgPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
     /**
      * The org's users, a page at a time.
      * 
-     * One connection page per org (spec §2.2).
+     * One connection page per org (docs/behaviour.md §2.2).
      */
     users: Prisma.$UserPayload<ExtArgs>[]
   }

@@ -16,7 +16,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
  * Model Post
  * A post written by a user of one org.
  * 
- * See spec §2.3 and PRODUCT.md §2.
+ * See docs/behaviour.md §2.3 and docs/decisions.md §2.
  */
 export type PostModel = runtime.Types.Result.DefaultSelection<Prisma.$PostPayload>
 
