@@ -11,10 +11,10 @@ import { clientPath } from '../../paths.js';
 import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
 
 /**
- * The Prisma client module whose types stand for both databases' clients (their model APIs are
- * the same), relative to `generated/`.
+ * The Prisma client module whose types stand for every database's client (their model APIs are
+ * the same): the first dialect's, relative to `generated/`.
  */
-const PRISMA_CLIENT_MODULE = `${clientPath('sqlite')}/client.ts`;
+const PRISMA_CLIENT_MODULE = `${clientPath(DIALECTS[0].name)}/client.ts`;
 
 function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFile {
   const { outputDir } = context;
