@@ -12,9 +12,13 @@ import tseslint from 'typescript-eslint';
 export default defineConfig(
   {
     ignores: [
+      // What .gitignore keeps out of the repository is not linted either.
       'node_modules/',
       'dist/',
       'data/',
+      'tmp/',
+      '.scratch/',
+      '.vitest-cache/',
       // Prisma's own output (`prisma generate`): not ours to fix, replaced on every generate.
       'generated/prisma/',
       // Declarations wrong on purpose (error fixtures) and golden inputs and outputs: each is

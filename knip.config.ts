@@ -12,10 +12,13 @@ const config: KnipConfig = {
     // Declarations the generator reads and the generated code imports; `dev.ts` is loaded by the CLI.
     'entities/*.ts',
     'test/support/postgres.ts',
+    // The runtime's API for application code: every decorator, scalar, pipe and hook an application
+    // may import, whether or not the demo does.
+    'runtime/declarations/*.ts',
   ],
+  // A type exported beside the function whose signature names it is part of that function's API.
+  ignoreExportsUsedInFile: { interface: true, type: true },
   project: ['**/*.{ts,prisma}', '*.js'],
-  // `taskset` (util-linux) pins the benchmark's processes to cores; it is a system binary, not a package.
-  ignoreBinaries: ['taskset'],
   ignore: [
     // Prisma's output, replaced on every generate.
     'generated/prisma/**',

@@ -43,4 +43,14 @@ describe('engines', () => {
       .map((manifest) => `${manifest.name}@${manifest.version} needs node ${manifest.engines?.node}`);
     expect(unsupported).toEqual([]);
   });
+
+  // `npm ci` refuses a lock file that names an optional dependency without an entry for it, which
+  // happens when a package's native bindings for other platforms are missing from the registry the
+  // lock was written against (knip 6's oxc-parser did): CI's first step would fail.
+  it('locks an entry for every optional dependency the lock file names, so npm ci accepts it', () => {
+    const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { optionalDependencies?: Record<string, string> }> };
+    const locked = new Set(Object.keys(lock.packages).map((key) => key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length)));
+    const named = Object.values(lock.packages).flatMap((entry) => Object.keys(entry.optionalDependencies ?? {}));
+    expect([...new Set(named.filter((name) => !locked.has(name)))].sort()).toEqual([]);
+  });
 });

@@ -41,7 +41,7 @@ export class LoaderScope {
 }
 
 /** Thrown when a relation is resolved without a batch context; reported as `database error`. */
-export class BatchContextMissingError extends Error {
+class BatchContextMissingError extends Error {
   override readonly name = 'BatchContextMissingError';
 }
 
