@@ -421,6 +421,88 @@ export interface GatewayHandlerModel {
   readonly span: SourceSpan;
 }
 
+/**
+ * How an MCP tool obtains one parameter from the call's `arguments` (docs/behaviour.md §4.6): a
+ * `value` checked against the parameter's type; or, on an operation returning a keyset page, the
+ * `pageSize` (`first`, clamped) and the `cursor` (`after`, parsed) as REST lists read them.
+ */
+export type McpParamBinding = 'value' | 'pageSize' | 'cursor';
+
+/** One parameter of an MCP tool: a property of its input schema. */
+export interface McpToolParamModel {
+  readonly name: string;
+  readonly type: TypeShape;
+  /** Whether `arguments` may leave it out (an optional or nullable parameter). */
+  readonly optional: boolean;
+  readonly binding: McpParamBinding;
+  readonly pipes: readonly PipeModel[];
+  /**
+   * The zod schema of the parameter's first `ZodValidationPipe`, when it has one: the input schema
+   * describes the parameter with it (what the pipe accepts), else with the parameter's type.
+   */
+  readonly zodSchema: SourceRef | undefined;
+}
+
+/** Where an MCP tool's operation is declared, and what kind of operation it is. */
+export type McpToolSource =
+  | { readonly kind: 'operation'; readonly operationType: OperationType; readonly fieldName: string }
+  | { readonly kind: 'route'; readonly method: HttpMethod; readonly fullPath: string };
+
+/**
+ * A tool of the MCP host (docs/behaviour.md §4.6): an operation or route marked `@McpTool()`, with
+ * its name, description, input, posture and output decided once.
+ */
+export interface McpToolModel extends DocText {
+  readonly kind: 'mcpTool';
+  /** The tool name: `name:` as written, else the operation's field name or the route's path and method. */
+  readonly name: string;
+  /** Where the name comes from: the `name:` value, or the decorator when defaulted. */
+  readonly nameSpan: SourceSpan;
+  /** Whether the name was written (`name:`) rather than derived. */
+  readonly nameWritten: boolean;
+  readonly title: string | undefined;
+  readonly source: McpToolSource;
+  /** Whether it only reads (a query, a GET route): the tool's `readOnlyHint`. */
+  readonly readOnly: boolean;
+  readonly owner: string;
+  readonly methodName: string;
+  readonly file: string;
+  readonly params: readonly McpToolParamModel[];
+  readonly returns: ReturnShape;
+  readonly returnedEntity: string | undefined;
+  readonly posture: PostureModel | undefined;
+  /** The `@McpTool` decorator. */
+  readonly span: SourceSpan;
+}
+
+/** `@McpTool` written where no tool can come from (refused by rule mcp-tool-not-operation). */
+export interface McpToolMisplacedModel {
+  /** `PostResolver.postPublished`. */
+  readonly declaration: string;
+  /** What the method is: a subscription, a computed field, a gateway handler, or nothing a caller reaches. */
+  readonly reason: 'subscription' | 'fieldResolver' | 'gatewayHandler' | 'notOperation';
+  readonly span: SourceSpan;
+}
+
+/** An `@McpHost()` class: the host's path and what it tells clients (docs/behaviour.md §4.6). */
+export interface McpHostModel extends DocText {
+  readonly kind: 'mcpHost';
+  readonly name: string;
+  readonly file: string;
+  /** The mount path, `/` + the written path without surrounding slashes; `/mcp` by default. */
+  readonly path: string;
+  readonly span: SourceSpan;
+}
+
+/** The MCP host of the mounted application: present when a mounted operation is a tool. */
+export interface MountedMcpModel {
+  /** The mounted `@McpHost()` class, if any (else the defaults). */
+  readonly host: McpHostModel | undefined;
+  readonly path: string;
+  /** The tools of mounted resolvers and controllers, sorted by name. */
+  readonly tools: readonly McpToolModel[];
+}
+
 /** The lifecycle of one API version, declared on a module (`versions`). */
 export interface VersionPolicyModel {
   readonly version: string;
@@ -505,6 +587,10 @@ export interface MountedApp {
   readonly cycle: readonly ProviderModel[] | undefined;
   /** Every version a mounted controller declares, numeric-aware order. */
   readonly versions: readonly string[];
+  /** The mounted `@McpHost()` classes (at most one is valid). */
+  readonly mcpHosts: readonly McpHostModel[];
+  /** The MCP host, when a mounted operation or route is marked `@McpTool()` (docs/behaviour.md §4.6). */
+  readonly mcp: MountedMcpModel | undefined;
 }
 
 /** The whole application, resolved. */
@@ -526,6 +612,12 @@ export interface ResolvedApp {
   readonly controllers: readonly ControllerModel[];
   readonly gateways: readonly GatewayModel[];
   readonly unversionedTransports: readonly UnversionedTransportModel[];
+  /** Every `@McpHost()` class (mounted or not). */
+  readonly mcpHosts: readonly McpHostModel[];
+  /** Every operation or route marked `@McpTool()` (mounted or not), in source order. */
+  readonly mcpTools: readonly McpToolModel[];
+  /** `@McpTool()` written on a method no tool can come from. */
+  readonly misplacedMcpTools: readonly McpToolMisplacedModel[];
   readonly modules: readonly ModuleModel[];
   readonly moduleByName: ReadonlyMap<string, ModuleModel>;
   readonly versionPolicies: readonly VersionPolicyModel[];

@@ -14,6 +14,7 @@ import type { ClassModel, DecoratorUse, ResolvedApp, UnversionedTransportModel, 
 import type { NamedType, TypeShape } from '../model/types.js';
 import { resolveEntities } from './entities.js';
 import { mount, namedClasses, resolveModule, writtenProviders } from './modules.js';
+import { resolveMcpHost, resolveMcpTools } from './mcp.js';
 import { resolveGateway, resolveResolver, unversionedTransports } from './operations.js';
 import { resolveController } from './routes.js';
 import { returnTypes, usedTypes } from './types.js';
@@ -50,8 +51,8 @@ function decoratorUses(classes: readonly DeclaredClass[]): DecoratorUse[] {
  * Resolves the declarations into the model rules and emitters read.
  *
  * Takes what `parse/` read; returns the {@link ResolvedApp}: declared entities, enums and inputs in
- * use, providers, resolvers, controllers, gateways, modules (each sorted by name), every decorator
- * application, and what `AppModule` mounts. Pure and total: never throws on bad declarations.
+ * use, providers, resolvers, controllers, gateways, MCP hosts and tools, modules (each sorted by
+ * name), every decorator application, and what `AppModule` mounts. Pure and total: never throws on bad declarations.
  */
 export function resolveApp(declared: DeclaredApp): ResolvedApp {
   const named = namedClasses(declared.classes);
@@ -67,7 +68,9 @@ export function resolveApp(declared: DeclaredApp): ResolvedApp {
   const controllers = byName(named.filter((cls) => has(cls, 'Controller')).map(resolveController));
   const gateways = byName(named.filter((cls) => has(cls, 'Gateway')).map(resolveGateway));
   const transports: UnversionedTransportModel[] = declared.classes.flatMap(unversionedTransports).sort((a, b) => a.name.localeCompare(b.name) || a.span.line - b.span.line);
-  const { providers, mounted } = mount({ modules, providers: writtenProviders(named), resolvers, controllers, gateways, entities });
+  const mcpHosts = byName(named.filter((cls) => has(cls, 'McpHost')).map(resolveMcpHost));
+  const mcp = resolveMcpTools({ classes: named, resolvers, controllers, gateways });
+  const { providers, mounted } = mount({ modules, providers: writtenProviders(named), resolvers, controllers, gateways, entities, mcpHosts, mcpTools: mcp.tools });
 
   // Enums and inputs in use: those named by columns, operations, computed fields and routes.
   const roots: (NamedType | TypeShape)[] = [
@@ -92,6 +95,9 @@ export function resolveApp(declared: DeclaredApp): ResolvedApp {
     controllers,
     gateways,
     unversionedTransports: transports,
+    mcpHosts,
+    mcpTools: mcp.tools,
+    misplacedMcpTools: mcp.misplaced,
     modules,
     moduleByName,
     versionPolicies,

@@ -15,6 +15,8 @@ import type {
   EntityModel,
   FieldResolverModel,
   GatewayModel,
+  McpHostModel,
+  McpToolModel,
   ModuleEntry,
   ModuleModel,
   MountedApp,
@@ -26,6 +28,7 @@ import type {
 import { repositoryClass, repositoryModule } from '../model/naming.js';
 import type { SourceRef } from '../model/types.js';
 import { readGuards } from './bindings.js';
+import { DEFAULT_MCP_PATH } from './mcp.js';
 import type { NamedClass } from './operations.js';
 import { argumentAt, DecoratorSet, optionOf, stringOf } from './values.js';
 
@@ -94,6 +97,8 @@ interface MountInput {
   readonly controllers: readonly ControllerModel[];
   readonly gateways: readonly GatewayModel[];
   readonly entities: readonly EntityModel[];
+  readonly mcpHosts: readonly McpHostModel[];
+  readonly mcpTools: readonly McpToolModel[];
 }
 
 const compareVersions = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
@@ -102,7 +107,7 @@ const compareVersions = (a: string, b: string): number => a.localeCompare(b, 'en
  * What is mounted, and every provider with its dependencies resolved against it.
  *
  * Takes the declared modules, providers (named classes with a role), resolvers, controllers,
- * gateways and entities; returns every provider (sorted by name) and the mounted application.
+ * gateways, entities, MCP hosts and tools; returns every provider (sorted by name) and the mounted application.
  * Never throws: a dependency nothing provides resolves to `missing`, a cycle is returned as
  * `cycle` (rules report both).
  */
@@ -163,6 +168,9 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
   for (const field of mountedResolvers.flatMap((resolver) => resolver.fieldResolvers)) {
     if (field.entity !== undefined) fieldResolversByEntity.set(field.entity, [...(fieldResolversByEntity.get(field.entity) ?? []), field]);
   }
+  const mcpHosts = input.mcpHosts.filter((host) => listed.has(host.name));
+  const mcpTools = input.mcpTools.filter((tool) => listed.has(tool.owner)).sort((a, b) => a.name.localeCompare(b.name) || a.span.file.localeCompare(b.span.file) || a.span.line - b.span.line);
+  const mcpHost = mcpHosts[0];
   const mounted: MountedApp = {
     root,
     modules: reachable,
@@ -180,6 +188,8 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
     constructionOrder: order,
     cycle,
     versions: [...new Set(input.controllers.filter((controller) => listed.has(controller.name)).flatMap((controller) => controller.versions))].sort(compareVersions),
+    mcpHosts,
+    mcp: mcpTools.length > 0 ? { host: mcpHost, path: mcpHost?.path ?? DEFAULT_MCP_PATH, tools: mcpTools } : undefined,
   };
   return { providers, mounted };
 }

@@ -23,6 +23,11 @@ import { guardMissing } from './rules/guard-missing.js';
 import { guardModuleMissing } from './rules/guard-module-missing.js';
 import { guardUnknown } from './rules/guard-unknown.js';
 import { loaderScopeMissing } from './rules/loader-scope-missing.js';
+import { mcpHostDuplicate } from './rules/mcp-host-duplicate.js';
+import { mcpHostPathInvalid } from './rules/mcp-host-path-invalid.js';
+import { mcpToolNameDuplicate } from './rules/mcp-tool-name-duplicate.js';
+import { mcpToolNameInvalid } from './rules/mcp-tool-name-invalid.js';
+import { mcpToolNotOperation } from './rules/mcp-tool-not-operation.js';
 import { moduleEntryUnknown } from './rules/module-entry-unknown.js';
 import { operationFieldDuplicate } from './rules/operation-field-duplicate.js';
 import { operationPostureConflict } from './rules/operation-posture-conflict.js';
@@ -68,6 +73,11 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'guard-module-missing': guardModuleMissing,
   'guard-unknown': guardUnknown,
   'loader-scope-missing': loaderScopeMissing,
+  'mcp-host-duplicate': mcpHostDuplicate,
+  'mcp-host-path-invalid': mcpHostPathInvalid,
+  'mcp-tool-name-duplicate': mcpToolNameDuplicate,
+  'mcp-tool-name-invalid': mcpToolNameInvalid,
+  'mcp-tool-not-operation': mcpToolNotOperation,
   'module-entry-unknown': moduleEntryUnknown,
   'operation-field-duplicate': operationFieldDuplicate,
   'operation-posture-conflict': operationPostureConflict,

@@ -24,6 +24,7 @@ import type {
   GatewayOptions,
   HasManyOptions,
   McpHostOptions,
+  McpToolOptions,
   ModuleOptions,
   OperationOptions,
   ResolveFieldOptions,
@@ -243,6 +244,8 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
   Gateway: { on: ['class'], arguments: [{ name: 'options', kind: options<GatewayOptions>({ path: { required: 'string' }, version: 'string' }), required: true, example: "{ path: 'ws', version: '1' }" }] },
   SubscribeMessage: { on: ['method'], within: ['Gateway'], arguments: [{ name: 'event', kind: 'string', required: true, example: "'ping'" }] },
   McpHost: { on: ['class'], arguments: [{ name: 'options', kind: options<McpHostOptions>({ path: 'string', version: 'refused' }), example: "{ path: '/mcp/v1' }" }] },
+  // Where it may go (a query, a mutation or a route) is rule mcp-tool-not-operation's, whose message says why.
+  McpTool: { on: ['method'], arguments: [{ name: 'options', kind: options<McpToolOptions>({ name: 'string', title: 'string' }), example: "{ name: 'list_posts' }" }] },
   Processor: {
     on: ['class'],
     arguments: [

@@ -387,12 +387,39 @@ export function SubscribeMessage(_event: string): MethodDecorator {
 export interface McpHostOptions {
   /** Mount path, default `/mcp`; version it by path (`/mcp/v1`). */
   path?: string;
+  /** Not accepted: a model-context host is versioned by its path (docs/behaviour.md §9.5). Present only so `generate` can say so. */
   version?: never;
 }
 
-/** A Model Context Protocol host exposing operations as tools. */
+/**
+ * The application's Model Context Protocol host (docs/behaviour.md §4.6), listed in a module's
+ * `providers` like any provider. Optional: the operations marked {@link McpTool} are served at
+ * `/mcp` without one. It sets the path, and its docstring (the part callers read) becomes the
+ * `instructions` the host gives clients when they connect.
+ */
 export function McpHost(_options: McpHostOptions = {}): ClassDecorator {
   return inertClass;
+}
+
+/** Options of {@link McpTool}. */
+export interface McpToolOptions {
+  /**
+   * The tool's name, 1 to 128 of `A-Z a-z 0-9 _ - .` (the MCP tool-name charset). Default: an
+   * operation's GraphQL field name (`publishPost`); a route's path and method (`posts_get`).
+   */
+  name?: string;
+  /** A display name for people (MCP `title`), for example `'Publish a post'`. */
+  title?: string;
+}
+
+/**
+ * Exposes a GraphQL query or mutation, or an HTTP route, as a tool of the MCP host
+ * (docs/behaviour.md §4.6): the tool's description is the method's docstring as callers read it,
+ * its input schema comes from the parameters' types and validation pipes, and it runs under the
+ * operation's posture (gate before, masking after) with the caller's bearer token.
+ */
+export function McpTool(_options: McpToolOptions = {}): MethodDecorator {
+  return inertMember;
 }
 
 /** Options of transports that take no version (docs/behaviour.md §9.5): job processors, scheduled tasks, listeners. */
