@@ -1,5 +1,5 @@
 import { AuthenticationGuard, GraphQLAuthorizationGuard } from '../runtime/auth/guards.js';
-import { Args, Authorized, Complexity, Mutation, Query, ResolveField, Resolver, Subscription, UseGuards } from '../runtime/declarations/decorators.js';
+import { Args, Authorized, Complexity, McpTool, Mutation, Query, ResolveField, Resolver, Subscription, UseGuards } from '../runtime/declarations/decorators.js';
 import type { Page } from '../runtime/data/keyset.js';
 import { ZodValidationPipe } from '../runtime/declarations/pipes.js';
 import type { Result } from '../runtime/failures/result.js';
@@ -19,6 +19,7 @@ export class PostResolver {
 
   /** One page of the posts the caller may read, oldest first; pass the last id as `after` for the next page. */
   @Query()
+  @McpTool({ title: 'List posts' })
   @Authorized('read', Post)
   posts(first?: Int, after?: string): Promise<Page<Post>> {
     return this.postService.list({ first, after });
@@ -47,6 +48,7 @@ export class PostResolver {
 
   /** Creates a draft written by the caller. */
   @Mutation()
+  @McpTool({ title: 'Write a draft' })
   @Authorized('create', Post)
   createPost(@Args(new ZodValidationPipe(CreatePostSchema)) input: CreatePost | null): Promise<Result<Post>> {
     return this.postService.create(input as CreatePost);
@@ -59,6 +61,7 @@ export class PostResolver {
    * `draft → published` (docs/behaviour.md §3).
    */
   @Mutation()
+  @McpTool({ title: 'Publish a post' })
   @Authorized('publish', Post)
   publishPost(id: string): Promise<Result<Post>> {
     return this.postService.publish(id);

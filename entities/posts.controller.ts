@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags, Authorized, Body, Controller, Get, HttpCode, Post, Version } from '../runtime/declarations/decorators.js';
+import { ApiOperation, ApiTags, Authorized, Body, Controller, Get, HttpCode, McpTool, Post, Version } from '../runtime/declarations/decorators.js';
 import type { Page } from '../runtime/data/keyset.js';
 import { ZodValidationPipe } from '../runtime/declarations/pipes.js';
 import type { Result } from '../runtime/failures/result.js';
@@ -30,8 +30,14 @@ export class PostsController {
     return this.postService.list({ first, after });
   }
 
-  /** One post by id. Answers 404 when it does not exist or the caller may not read it. */
+  /**
+   * One post by id. Answers 404 when it does not exist or the caller may not read it.
+   *
+   * @privateRemarks
+   * Also the MCP tool `posts_get` (a route's default tool name: its path and method), which answers `null` instead of 404.
+   */
   @Get(':id')
+  @McpTool()
   @Authorized('read', PostEntity)
   get(id: string): Promise<PostEntity | null> {
     return this.postService.findById(id);

@@ -1,6 +1,6 @@
 import { GraphQLAuthorizationGuard } from '../runtime/auth/guards.js';
 import { currentPrincipal } from '../runtime/auth/context.js';
-import { Args, Authorized, Mutation, Public, Query, Resolver, UseGuards } from '../runtime/declarations/decorators.js';
+import { Args, Authorized, McpTool, Mutation, Public, Query, Resolver, UseGuards } from '../runtime/declarations/decorators.js';
 import type { Page } from '../runtime/data/keyset.js';
 import { ZodValidationPipe } from '../runtime/declarations/pipes.js';
 import type { Result } from '../runtime/failures/result.js';
@@ -17,6 +17,7 @@ export class UserResolver {
 
   /** One page of the users the caller may read, oldest first; pass the last id as `after` for the next page. */
   @Query()
+  @McpTool({ title: 'List users' })
   @Authorized('read', User)
   users(first?: Int, after?: string): Promise<Page<User>> {
     return this.userService.list({ first, after });
@@ -43,6 +44,7 @@ export class UserResolver {
    * Public, so it errors when no principal was seeded.
    */
   @Query()
+  @McpTool({ title: 'Who am I' })
   @Public()
   me(): Promise<User | null> {
     return this.userService.findById(currentPrincipal().sub);

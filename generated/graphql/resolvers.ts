@@ -49,7 +49,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * One page of the posts the caller may read, oldest first; pass the last id as `after` for the next page.
-       * Query.posts → PostResolver.posts (entities/post.resolver.ts:23); authorized: read Post.
+       * Query.posts → PostResolver.posts (entities/post.resolver.ts:24); authorized: read Post.
        */
       posts: async (_parent: unknown, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Post');
@@ -58,7 +58,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * One post by id; null when it does not exist or the caller may not read it.
-       * Query.post → PostResolver.post (entities/post.resolver.ts:30); authorized: read Post.
+       * Query.post → PostResolver.post (entities/post.resolver.ts:31); authorized: read Post.
        */
       post: async (_parent: unknown, args: { readonly id: string }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Post');
@@ -70,7 +70,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
        *
        * A custom transform (`SearchTermPipe`) trims the term and refuses short ones. A search reads up
        * to `first` rows however few match, so it scores like a page.
-       * Query.searchPosts → PostResolver.searchPosts (entities/post.resolver.ts:44); authorized: read Post.
+       * Query.searchPosts → PostResolver.searchPosts (entities/post.resolver.ts:45); authorized: read Post.
        */
       searchPosts: async (_parent: unknown, args: { readonly term: string; readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Post');
@@ -80,7 +80,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * One page of the users the caller may read, oldest first; pass the last id as `after` for the next page.
-       * Query.users → UserResolver.users (entities/user.resolver.ts:21); authorized: read User.
+       * Query.users → UserResolver.users (entities/user.resolver.ts:22); authorized: read User.
        */
       users: async (_parent: unknown, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'User');
@@ -89,7 +89,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * One user by id; null when it does not exist or the caller may not read it.
-       * Query.user → UserResolver.user (entities/user.resolver.ts:28); authorized: read User.
+       * Query.user → UserResolver.user (entities/user.resolver.ts:29); authorized: read User.
        */
       user: async (_parent: unknown, args: { readonly id: string }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'User');
@@ -100,7 +100,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
        * The signed-in caller's own user.
        *
        * Public, so it errors when no principal was seeded.
-       * Query.me → UserResolver.me (entities/user.resolver.ts:47); public (ungated).
+       * Query.me → UserResolver.me (entities/user.resolver.ts:49); public (ungated).
        */
       me: async () => {
         const value = await userResolver.me();
@@ -110,7 +110,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
     Mutation: {
       /**
        * Creates a draft written by the caller.
-       * Mutation.createPost → PostResolver.createPost (entities/post.resolver.ts:51); authorized: create Post.
+       * Mutation.createPost → PostResolver.createPost (entities/post.resolver.ts:53); authorized: create Post.
        */
       createPost: async (_parent: unknown, args: { readonly input?: CreatePost | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'create', 'Post');
@@ -122,7 +122,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
        * Publishes a draft: its status becomes `published`.
        *
        * `draft → published` (docs/behaviour.md §3).
-       * Mutation.publishPost → PostResolver.publishPost (entities/post.resolver.ts:63); authorized: publish Post.
+       * Mutation.publishPost → PostResolver.publishPost (entities/post.resolver.ts:66); authorized: publish Post.
        */
       publishPost: async (_parent: unknown, args: { readonly id: string }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'publish', 'Post');
@@ -131,7 +131,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * Creates a user in the caller's org.
-       * Mutation.createUser → UserResolver.createUser (entities/user.resolver.ts:35); authorized: create User.
+       * Mutation.createUser → UserResolver.createUser (entities/user.resolver.ts:36); authorized: create User.
        */
       createUser: async (_parent: unknown, args: { readonly input?: CreateUser | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'create', 'User');
@@ -143,7 +143,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
     Subscription: {
       /**
        * Every post published from now on that the subscriber may read, masked to their grant.
-       * Subscription.postPublished → PostResolver.postPublished (entities/post.resolver.ts:81); authorized: read Post.
+       * Subscription.postPublished → PostResolver.postPublished (entities/post.resolver.ts:84); authorized: read Post.
        */
       postPublished: {
         subscribe: (_parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {

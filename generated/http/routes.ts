@@ -182,7 +182,9 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * One post by id. Answers 404 when it does not exist or the caller may not read it.
-   * GET /posts/:id → PostsController.get (entities/posts.controller.ts:36); authorized: read Post.
+   *
+   * Also the MCP tool `posts_get` (a route's default tool name: its path and method), which answers `null` instead of 404.
+   * GET /posts/:id → PostsController.get (entities/posts.controller.ts:42); authorized: read Post.
    */
   const postsControllerGet: RouteDefinition = {
     method: 'GET',
@@ -203,7 +205,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * Creates a draft written by the caller, in the caller's org.
-   * POST /posts → PostsController.create (entities/posts.controller.ts:43); authorized: create Post.
+   * POST /posts → PostsController.create (entities/posts.controller.ts:49); authorized: create Post.
    */
   const postsControllerCreate: RouteDefinition = {
     method: 'POST',
@@ -225,7 +227,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * Declared only under version 2 (docs/behaviour.md §4.3); the summary is declared to show `@ApiOperation`.
-   * POST /posts/:id/publish → PostsController.publish (entities/posts.controller.ts:56); authorized: publish Post.
+   * POST /posts/:id/publish → PostsController.publish (entities/posts.controller.ts:62); authorized: publish Post.
    */
   const postsControllerPublish: RouteDefinition = {
     method: 'POST',

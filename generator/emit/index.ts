@@ -6,6 +6,7 @@ import { emitContainer } from './app/container.js';
 import { emitEntities } from './app/entities.js';
 import { emitGateways } from './app/gateways.js';
 import { emitApp, emitMain } from './app/main.js';
+import { emitMcp } from './app/mcp.js';
 import { emitDatabase, emitRepositories } from './app/repositories.js';
 import type { EmitContext } from './context.js';
 import { emitComplexity } from './graphql/complexity.js';
@@ -68,6 +69,7 @@ export function emitFiles(context: EmitContext): GeneratedFile[] {
     ...emitRepositories(context),
     emitContainer(context),
     emitGateways(context),
+    ...(context.app.mounted.mcp ? [emitMcp(context, context.app.mounted.mcp)] : []),
     emitResolvers(context),
     emitRelations(context),
     emitComplexity(context),

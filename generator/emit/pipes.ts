@@ -1,5 +1,5 @@
 /**
- * Pipe constants shared by the GraphQL and HTTP emitters (docs/behaviour.md §5.6): each piped parameter's pipes
+ * Pipe constants shared by the GraphQL, HTTP and MCP emitters (docs/behaviour.md §5.6): each piped parameter's pipes
  * are built once, at module level, and the handler runs them before the declared method.
  */
 import type { ParamModel, PipeModel } from '../model/model.js';
@@ -18,9 +18,9 @@ export interface PipedMethod {
   readonly owner: string;
   readonly methodName: string;
   readonly label: string;
-  /** `argument` (GraphQL) or `parameter` (HTTP). */
+  /** `argument` (GraphQL) or `parameter` (HTTP, MCP). */
   readonly noun: string;
-  readonly params: readonly ParamModel[];
+  readonly params: readonly Pick<ParamModel, 'name' | 'pipes'>[];
 }
 
 /** Writes one `const <pipes>: readonly PipeTransform[]` per piped parameter, then a blank line if any. */

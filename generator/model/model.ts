@@ -432,8 +432,13 @@ export type McpParamBinding = 'value' | 'pageSize' | 'cursor';
 export interface McpToolParamModel {
   readonly name: string;
   readonly type: TypeShape;
-  /** Whether `arguments` may leave it out (an optional or nullable parameter). */
+  /**
+   * Whether `arguments` may leave it out: an optional parameter, or a nullable one without a zod
+   * schema (a `ZodValidationPipe` would refuse the missing value, so the schema says it is required).
+   */
   readonly optional: boolean;
+  /** What the method receives when it is left out: `undefined` (written `name?:`) or `null`. */
+  readonly absent: 'undefined' | 'null';
   readonly binding: McpParamBinding;
   readonly pipes: readonly PipeModel[];
   /**

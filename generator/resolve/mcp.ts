@@ -55,14 +55,18 @@ function bindingOf(param: ParamModel, returns: ReturnShape): McpParamBinding {
 }
 
 function toolParams(params: readonly ParamModel[], returns: ReturnShape): McpToolParamModel[] {
-  return params.map((param) => ({
-    name: param.name,
-    type: param.type,
-    optional: param.optional || param.type.nullable,
-    binding: bindingOf(param, returns),
-    pipes: param.pipes,
-    zodSchema: zodSchemaOf(param),
-  }));
+  return params.map((param) => {
+    const zodSchema = zodSchemaOf(param);
+    return {
+      name: param.name,
+      type: param.type,
+      optional: param.optional || (param.type.nullable && zodSchema === undefined),
+      absent: !param.optional && param.type.nullable ? 'null' : 'undefined',
+      binding: bindingOf(param, returns),
+      pipes: param.pipes,
+      zodSchema,
+    };
+  });
 }
 
 /** The default name of a route's tool: its path's literal segments and its method, `_`-joined (`posts_get`). */

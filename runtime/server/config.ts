@@ -94,6 +94,12 @@ const configSchema = z.object({
     /** Events a subscription may have waiting for a slow client before its connection is closed (1013). */
     subscriptionQueue: integer(1, 1_000_000).default(1_000),
   }),
+  mcp: z.object({
+    /** MCP sessions one process keeps open; opening one more closes the least recently used (docs/behaviour.md §4.6). */
+    maxSessions: integer(1, 1_000_000).default(1_000),
+    /** Milliseconds an MCP session may go unused before it is closed. */
+    sessionTimeout: integer(1_000, 86_400_000).default(1_800_000),
+  }),
   log: z.object({
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info'),
     format: z.enum(['json', 'pretty'], { message: 'expected json or pretty' }).optional(),

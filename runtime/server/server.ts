@@ -77,7 +77,7 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   /**
    * The transports the application is reached through, in mount order within each placement
    * (runtime/transports/index.ts): `/health`, the API documents, GraphQL over HTTP, REST routes,
-   * graphql-ws and the gateways it declares, each built from its generated inputs.
+   * graphql-ws, the gateways and the MCP host it declares, each built from its generated inputs.
    */
   readonly transports: readonly TransportFactory<Container>[];
 }

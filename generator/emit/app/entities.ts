@@ -79,7 +79,7 @@ export function emitEntities(context: EmitContext): GeneratedFile {
   writeDoc(w, ['{@link ENTITIES} by name.']);
   w.writeLine(`export const ENTITY_BY_NAME: ReadonlyMap<string, ${descriptor}> = new Map(ENTITIES.map((entity) => [entity.name, entity]));`);
 
-  // The structures REST bodies are coerced with (`coerceInput`): inputs a route's body names, and
+  // The structures REST bodies and MCP arguments are coerced with (`coerceInput`): inputs a route's body or a tool names, and
   // the inputs those name, in dependency order (an input used by another is declared first). An
   // interface only returned needs none.
   const ordered: string[] = [];
@@ -90,7 +90,11 @@ export function emitEntities(context: EmitContext): GeneratedFile {
     for (const field of app.inputByName.get(name)?.fields ?? []) if (field.type.named.kind === 'input') visit(field.type.named.name);
     ordered.push(name);
   };
-  const bodies = new Set(app.controllers.flatMap((controller) => controller.routes.flatMap((route) => route.params.flatMap((param) => (param.binding === 'body' && param.type.named.kind === 'input' ? [param.type.named.name] : [])))));
+  const bodies = new Set([
+    ...app.controllers.flatMap((controller) => controller.routes.flatMap((route) => route.params.flatMap((param) => (param.binding === 'body' && param.type.named.kind === 'input' ? [param.type.named.name] : [])))),
+    // MCP tool arguments are checked with the same structures (docs/behaviour.md §4.6).
+    ...(app.mounted.mcp?.tools ?? []).flatMap((tool) => tool.params.flatMap((param) => (param.type.named.kind === 'input' ? [param.type.named.name] : []))),
+  ]);
   for (const input of app.inputs) if (bodies.has(input.name)) visit(input.name);
   for (const name of ordered) {
     const input = app.inputByName.get(name);

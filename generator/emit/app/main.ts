@@ -55,7 +55,8 @@ export function emitApp(context: EmitContext): GeneratedFile {
 
 /**
  * The transports of the application, in mount order (runtime/transports/index.ts): `/health`, the
- * API documents, GraphQL over HTTP, REST routes, graphql-ws, and the gateways when it declares any.
+ * API documents, GraphQL over HTTP, REST routes, graphql-ws, the gateways when it declares any, and
+ * the MCP host when a mounted operation is a tool (docs/behaviour.md §4.6).
  * Each is its runtime factory applied to the generated inputs it reads.
  */
 function transports(context: EmitContext, imports: TypeScriptFile['imports']): string[] {
@@ -69,6 +70,7 @@ function transports(context: EmitContext, imports: TypeScriptFile['imports']): s
     `${factory('graphql-ws', 'graphqlWs')}()`,
   ];
   if (app.mounted.gateways.length > 0) list.push(`${factory('gateways', 'gateways')}(${imports.value(`${outputDir}/gateways.ts`, 'createGateways')})`);
+  if (app.mounted.mcp) list.push(`${factory('mcp', 'mcpHost')}(${imports.value(`${outputDir}/mcp.ts`, 'createMcpHost')})`);
   return list;
 }
 

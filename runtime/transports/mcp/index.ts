@@ -1,0 +1,244 @@
+/**
+ * The Model Context Protocol host (docs/behaviour.md §4.6): the operations marked `@McpTool()` as
+ * tools, over Streamable HTTP (`@modelcontextprotocol/sdk`, protocol revision 2025-11-25 and the
+ * ones before it the SDK negotiates) at `/mcp` or the `@McpHost({ path })`. Self-mounted, so
+ * neutral to version selection (docs/behaviour.md §4.4, §9.3.3).
+ *
+ * Per request, before the SDK sees it: the `Origin` is one the server serves (DNS rebinding), a
+ * bearer token that is present verifies (else 401 with `WWW-Authenticate`, as the MCP authorization
+ * spec asks of an invalid token), the body is JSON within `APP_HTTP__BODY_LIMIT`, and the request
+ * names a session its caller opened (else the protocol's 400 or 404). Every refusal is a JSON-RPC
+ * error body with the status the Streamable HTTP transport gives it (docs/hostile-input.md §7).
+ * Then the session's SDK transport answers it, with plain JSON responses (no server-sent events:
+ * the host sends nothing unasked, so `GET` is 405).
+ *
+ * Tools (./tools.ts) run in the caller's ambient context, under their posture, with the request's
+ * own token: a session never stands in for authentication, and it is bound to the caller who
+ * opened it. Sessions are bounded (./sessions.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { promisify } from 'node:util';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import express, { type Express, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import { stateOf } from '../../http/request-state.js';
+import type { AppConfig } from '../../server/config.js';
+import { defineTransport, type Transport, type TransportFactory } from '../index.js';
+import { SessionTable } from './sessions.js';
+import { callTool, canSee, describeTool, type McpCaller, type McpHostDefinition } from './tools.js';
+
+export type { McpHostDefinition, McpToolDefinition, McpToolParameter } from './tools.js';
+
+/** The header naming a session (Streamable HTTP). */
+const SESSION_HEADER = 'mcp-session-id';
+
+/** JSON-RPC error codes the transport answers with before a message reaches a session. */
+const RPC = { serverError: -32000, sessionNotFound: -32001, parseError: -32700 } as const;
+
+/** One open session: the SDK's transport and server, and who opened it. */
+interface Session {
+  readonly owner: string;
+  readonly transport: StreamableHTTPServerTransport;
+  close(): Promise<void>;
+}
+
+/**
+ * The MCP transport of `createHost(container)` (the generated `mcp.ts`): its path, neutral to
+ * version selection, and the sessions it keeps, which it closes at shutdown.
+ */
+export function mcpHost<Container>(createHost: (container: Container) => McpHostDefinition): TransportFactory<Container> {
+  return defineTransport('mcp', ({ config, logger, container }): Transport => {
+    const host = new McpHost(createHost(container), config, logger.child({ transport: 'mcp' }));
+    return {
+      name: 'mcp',
+      http: { placement: 'neutral', paths: [host.path], mount: (app) => host.mount(app) },
+      close: () => host.close(),
+    };
+  });
+}
+
+/** The host: sessions, and the HTTP handling in front of each session's SDK transport. */
+class McpHost {
+  readonly path: string;
+  private readonly sessions: SessionTable<Session>;
+  /** The caller of each request, by the `AuthInfo` handed to the SDK with it (the SDK passes it on to the handlers). */
+  private readonly callers = new WeakMap<AuthInfo, McpCaller>();
+  private readonly tools: ReadonlyMap<string, McpHostDefinition['tools'][number]>;
+  private readonly listed: readonly { readonly tool: McpHostDefinition['tools'][number]; readonly described: ReturnType<typeof describeTool> }[];
+  private readonly readBody: (request: Request, response: Response) => Promise<void>;
+
+  constructor(
+    private readonly definition: McpHostDefinition,
+    private readonly config: AppConfig,
+    private readonly logger: Logger,
+  ) {
+    this.path = definition.path;
+    this.tools = new Map(definition.tools.map((tool) => [tool.name, tool]));
+    this.listed = definition.tools.map((tool) => ({ tool, described: describeTool(tool) }));
+    this.readBody = promisify(express.text({ type: () => true, limit: config.http.bodyLimit }));
+    this.sessions = new SessionTable<Session>(config.mcp.maxSessions, config.mcp.sessionTimeout, (id, reason) => {
+      if (reason === 'capacity') this.logger.warn({ session: id, maxSessions: config.mcp.maxSessions }, 'closed the least recently used MCP session: APP_MCP__MAX_SESSIONS reached');
+      else this.logger.debug({ session: id }, 'closed an idle MCP session');
+    });
+  }
+
+  mount(app: Express): void {
+    app.all(this.path, (request, response) => {
+      this.handle(request, response).catch((error: unknown) => {
+        this.logger.error({ err: error }, 'MCP request failed');
+        rpcError(response, 500, RPC.serverError, 'internal server error');
+      });
+    });
+    this.logger.info({ path: this.path, tools: this.definition.tools.map((tool) => tool.name) }, `MCP host at ${this.path} with ${this.definition.tools.length} tools`);
+  }
+
+  async close(): Promise<void> {
+    await this.sessions.closeAll();
+  }
+
+  private async handle(request: Request, response: Response): Promise<void> {
+    const origin = request.headers.origin;
+    if (origin !== undefined && !this.originAllowed(origin, request.headers.host)) {
+      rpcError(response, 403, RPC.serverError, `Forbidden: requests from origin ${origin} are not served (APP_HTTP__CORS_ORIGINS lists the origins allowed)`);
+      return;
+    }
+    const state = stateOf(response);
+    if (state.authentication.kind === 'rejected') {
+      // The MCP authorization spec: an invalid or expired token is HTTP 401 with WWW-Authenticate (RFC 6750).
+      const description = state.authentication.reason.replace(/["\\]/g, "'");
+      response.setHeader('WWW-Authenticate', `Bearer error="invalid_token", error_description="${description}"`);
+      response.status(401).json({ error: 'invalid_token', error_description: state.authentication.reason });
+      return;
+    }
+    if (request.method !== 'POST' && request.method !== 'DELETE') {
+      // GET would open a server-sent event stream for messages the host sends unasked: it sends none.
+      response.setHeader('Allow', 'POST, DELETE');
+      rpcError(response, 405, RPC.serverError, `Method not allowed: ${this.path} answers POST (JSON-RPC messages) and DELETE (ending a session)`);
+      return;
+    }
+    const caller: McpCaller = { request: { ...state.request, transport: 'mcp' }, authentication: state.authentication };
+    const principal = caller.request.principal;
+    const owner = principal ? `${principal.sub}\u0000${principal.org_id}` : 'anonymous';
+    let body: unknown;
+    if (request.method === 'POST') {
+      const read = await this.body(request, response);
+      if (!read.ok) return;
+      body = read.value;
+    }
+    const sessionId = request.headers[SESSION_HEADER];
+    let session: Session | undefined;
+    if (sessionId === undefined && request.method === 'POST' && (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body))) {
+      session = await this.open(owner);
+    } else if (typeof sessionId !== 'string') {
+      rpcError(response, 400, RPC.serverError, 'Bad Request: send the Mcp-Session-Id header the initialize response gave, or initialize a session');
+      return;
+    } else {
+      session = this.sessions.use(sessionId, owner);
+      if (!session) {
+        rpcError(response, 404, RPC.sessionNotFound, 'Session not found: it ended, expired or was never opened by this caller; initialize a new one');
+        return;
+      }
+    }
+    const authInfo: AuthInfo = { token: '', clientId: principal?.sub ?? 'anonymous', scopes: [] };
+    this.callers.set(authInfo, caller);
+    (request as IncomingMessage & { auth?: AuthInfo }).auth = authInfo;
+    await session.transport.handleRequest(request, response, body);
+  }
+
+  /** Whether a request from `origin` is served: the configured CORS origins, or the server's own origin. */
+  private originAllowed(origin: string, host: string | undefined): boolean {
+    const allowed = this.config.http.corsOrigins;
+    if (allowed.includes('*') || allowed.includes(origin)) return true;
+    try {
+      return host !== undefined && new URL(origin).host === host;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The JSON body of a POST: 415 unless it says JSON, 413 past `APP_HTTP__BODY_LIMIT`, 400 (parse
+   * error) unless it parses, each a JSON-RPC error answered here.
+   */
+  private async body(request: Request, response: Response): Promise<{ ok: true; value: unknown } | { ok: false }> {
+    if (!request.is('application/json')) {
+      rpcError(response, 415, RPC.serverError, `Unsupported Media Type: send JSON-RPC messages as application/json (got ${request.get('content-type') ?? 'no content type'})`);
+      return { ok: false };
+    }
+    try {
+      await this.readBody(request, response);
+    } catch (error) {
+      const status = (error as { status?: unknown }).status;
+      if (status === 413) rpcError(response, 413, RPC.serverError, `Payload Too Large: a request body may be at most ${this.config.http.bodyLimit}`);
+      else if (typeof status === 'number' && status >= 400 && status < 500) rpcError(response, status, RPC.serverError, 'Bad Request: the body could not be read as text');
+      else throw error;
+      return { ok: false };
+    }
+    try {
+      return { ok: true, value: JSON.parse(typeof request.body === 'string' ? request.body : '') as unknown };
+    } catch {
+      rpcError(response, 400, RPC.parseError, 'Parse error: Invalid JSON');
+      return { ok: false };
+    }
+  }
+
+  /** A new session for `owner`: an SDK transport and server, kept once the SDK has initialized it. */
+  private async open(owner: string): Promise<Session> {
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => {
+        this.sessions.add(id, session);
+      },
+      onsessionclosed: (id) => {
+        this.sessions.delete(id);
+      },
+    });
+    const server = this.server();
+    const session: Session = {
+      owner,
+      transport,
+      close: async () => {
+        await server.close().catch((error: unknown) => this.logger.warn({ err: error }, 'an MCP session failed to close'));
+      },
+    };
+    // Faults of the client (a wrong Accept header, a bad message) are answered to it; they are not the server's.
+    transport.onerror = (error) => this.logger.debug({ err: error }, 'MCP transport refused a request');
+    await server.connect(transport);
+    return session;
+  }
+
+  /** An SDK server answering `tools/list` (what the caller may run) and `tools/call`. */
+  private server(): McpServer {
+    const server = new McpServer(
+      { name: this.definition.name, version: '1' },
+      { capabilities: { tools: { listChanged: false } }, ...(this.definition.instructions !== undefined ? { instructions: this.definition.instructions } : {}) },
+    );
+    server.server.onerror = (error) => this.logger.debug({ err: error }, 'MCP protocol error');
+    server.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
+      const caller = this.callerOf(extra.authInfo);
+      return { tools: this.listed.filter(({ tool }) => canSee(tool, caller)).map(({ described }) => described) };
+    });
+    server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const tool = this.tools.get(request.params.name);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}; tools/list names the tools you may call`);
+      return callTool(tool, request.params.arguments ?? {}, this.callerOf(extra.authInfo), this.logger);
+    });
+    return server;
+  }
+
+  /** The caller a request's `AuthInfo` stands for; anonymous when it is not one this host made (fail closed). */
+  private callerOf(authInfo: AuthInfo | undefined): McpCaller {
+    return (authInfo && this.callers.get(authInfo)) ?? { request: { principal: undefined, ability: undefined, unscoped: false, transport: 'mcp' }, authentication: { kind: 'anonymous' } };
+  }
+}
+
+/** Answers a JSON-RPC error (id null: the request never reached a session) with an HTTP status. */
+function rpcError(response: Response, status: number, code: number, message: string): void {
+  if (response.headersSent) return;
+  response.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+}

@@ -1,0 +1,229 @@
+/**
+ * MCP tools (docs/behaviour.md §4.6): what the generated `mcp.ts` declares for each tool, the
+ * JSON Schema of its input (from the zod schema of a parameter's `ZodValidationPipe`, else from
+ * the parameter's type as REST bodies are checked), which tools a caller is shown, and running a
+ * call — posture gate, argument checks, pipes, the method, masking — into a tool result.
+ *
+ * Every failure of a call is a tool result with `isError` (docs/behaviour.md §4.6: a refusal, a bad
+ * argument or a failed operation is something the model reads and can act on); only an unknown tool
+ * is a JSON-RPC error (invalid params), as the protocol has it. A call never throws anything else.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import { z, type ZodType } from 'zod';
+import { canOnType } from '../../auth/ability.js';
+import type { Authentication } from '../../auth/authentication.js';
+import { type RequestContext, runInContext } from '../../auth/context.js';
+import { authorize } from '../../auth/posture.js';
+import { clampPageSize, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE, parseCursor } from '../../data/keyset.js';
+import { applyPipes, type PipeTransform } from '../../declarations/pipes.js';
+import { INT_MAX, INT_MIN } from '../../declarations/scalars.js';
+import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
+import { FailureError, type InputIssue } from '../../failures/result.js';
+import { coerceInput, type InputFieldType } from '../../http/inputs.js';
+
+/** How a tool reads one parameter from `arguments`: by its type, or as a keyset page's size or cursor. */
+export type McpParameterBinding = 'value' | 'pageSize' | 'cursor';
+
+/** One parameter of a tool, as generated: a property of its input schema. */
+export interface McpToolParameter {
+  readonly name: string;
+  /** Its type, checked as REST bodies are (runtime/http/inputs.ts); `nullable` when `arguments` may leave it out. */
+  readonly field: InputFieldType;
+  readonly binding: McpParameterBinding;
+  /** The zod schema of its `ZodValidationPipe`: the input schema describes the parameter with it. */
+  readonly schema?: ZodType;
+  /** Its pipes, run after the type check, in order. */
+  readonly pipes: readonly PipeTransform[];
+}
+
+/** A tool's access posture (docs/behaviour.md §5): ungated, or gated on an action on an entity. */
+export type McpToolPosture = { readonly kind: 'public' } | { readonly kind: 'authorized'; readonly action: string; readonly subject: string };
+
+/** One tool, as generated. */
+export interface McpToolDefinition {
+  readonly name: string;
+  readonly title?: string;
+  /** What callers read: the operation's docstring without its `@privateRemarks`. */
+  readonly description?: string;
+  /** A query or a GET route: the tool only reads (`readOnlyHint`). */
+  readonly readOnly: boolean;
+  readonly posture: McpToolPosture;
+  readonly parameters: readonly McpToolParameter[];
+  /**
+   * Runs the operation with the checked and piped arguments, by parameter name, and returns its
+   * value unwrapped from a `Result` and masked for `request` (authorized tools), or throws a failure.
+   */
+  readonly invoke: (args: Readonly<Record<string, unknown>>, request: RequestContext) => unknown;
+}
+
+/** The MCP host of an application, as generated (`generated/mcp.ts`). */
+export interface McpHostDefinition {
+  /** The name the host gives clients (`serverInfo.name`). */
+  readonly name: string;
+  /** Where it is mounted (`/mcp`, or the `@McpHost({ path })`). */
+  readonly path: string;
+  /** What the host tells clients when they connect: the `@McpHost()` class's docstring, as callers read it. */
+  readonly instructions?: string;
+  readonly tools: readonly McpToolDefinition[];
+}
+
+/** Who is calling, as the host hands it to a tool call. */
+export interface McpCaller {
+  readonly request: RequestContext;
+  readonly authentication: Authentication;
+}
+
+/** A JSON Schema object, as written into a tool's `inputSchema`. */
+type JsonSchema = Record<string, unknown>;
+
+/** The JSON Schema of a value of `type` (not null, not a list). */
+function typeSchema(type: InputFieldType['type']): JsonSchema {
+  switch (type.kind) {
+    case 'scalar':
+      switch (type.name) {
+        case 'ID':
+        case 'String':
+          return { type: 'string' };
+        case 'Int':
+          return { type: 'integer', minimum: INT_MIN, maximum: INT_MAX };
+        case 'Float':
+          return { type: 'number' };
+        case 'Boolean':
+          return { type: 'boolean' };
+        case 'DateTime':
+          return { type: 'string', format: 'date-time' };
+      }
+      break;
+    case 'enum':
+      return { type: 'string', enum: [...type.values] };
+    case 'input': {
+      const entries = Object.entries(type.fields);
+      const required = entries.filter(([, field]) => !field.nullable).map(([name]) => name);
+      return { type: 'object', properties: Object.fromEntries(entries.map(([name, field]) => [name, fieldSchema(field)])), ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+    }
+  }
+}
+
+/** The JSON Schema of a field: its type, in a list when it is one, `null` allowed when it is nullable. */
+function fieldSchema(field: InputFieldType): JsonSchema {
+  const schema = field.list ? { type: 'array', items: typeSchema(field.type) } : typeSchema(field.type);
+  return field.nullable ? { anyOf: [schema, { type: 'null' }] } : schema;
+}
+
+/** The JSON Schema of one parameter (not null: leaving it out is how `arguments` says "none"). */
+function parameterSchema(parameter: McpToolParameter): JsonSchema {
+  switch (parameter.binding) {
+    case 'pageSize':
+      return { type: 'integer', description: `Page size, ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` };
+    case 'cursor':
+      return { type: 'string', description: 'The last id of the previous page; leave it out for the first page.' };
+    case 'value':
+      break;
+  }
+  if (parameter.schema) {
+    // What the pipe accepts; a part JSON Schema cannot say (a transform) is left open rather than refused at boot.
+    const { $schema: _dialect, ...schema } = z.toJSONSchema(parameter.schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+    return schema;
+  }
+  return fieldSchema({ ...parameter.field, nullable: false });
+}
+
+/**
+ * The tool as `tools/list` describes it: name, title, description, the JSON Schema of its
+ * `arguments` (an object with one property per parameter, those that may not be left out
+ * `required`, no other property) and its `readOnlyHint`.
+ */
+export function describeTool(tool: McpToolDefinition): Tool {
+  const required = tool.parameters.filter((parameter) => !parameter.field.nullable).map((parameter) => parameter.name);
+  return {
+    name: tool.name,
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    inputSchema: {
+      type: 'object',
+      properties: Object.fromEntries(tool.parameters.map((parameter) => [parameter.name, parameterSchema(parameter)])),
+      ...(required.length > 0 ? { required } : {}),
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: tool.readOnly },
+  };
+}
+
+/**
+ * Whether `caller` is shown `tool` (docs/behaviour.md §4.6): a public tool always; an authorized one
+ * when the caller is signed in and their ability grants the tool's action on its entity for some
+ * row — what the posture gate checks first, so a tool left out could only be refused.
+ */
+export function canSee(tool: McpToolDefinition, caller: McpCaller): boolean {
+  return tool.posture.kind === 'public' || (caller.request.principal !== undefined && canOnType(caller.request.ability, tool.posture.action, tool.posture.subject));
+}
+
+/**
+ * The arguments the operation receives: every property of `args` checked against its parameter's
+ * type (an unknown property or a mistyped one is an issue, all of them reported at once), then a
+ * page size clamped and a cursor parsed as REST lists do, then each parameter's pipes.
+ * Throws `BAD_USER_INPUT` (a {@link FailureError}) listing every issue, or what a pipe throws.
+ */
+async function checkedArguments(tool: McpToolDefinition, args: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
+  const issues: InputIssue[] = [];
+  const known = new Set(tool.parameters.map((parameter) => parameter.name));
+  for (const name of Object.keys(args)) if (!known.has(name)) issues.push({ path: name, message: `is not a parameter of ${tool.name}` });
+  const checked: Record<string, unknown> = {};
+  for (const parameter of tool.parameters) {
+    try {
+      const value = coerceInput(parameter.field, args[parameter.name], parameter.name);
+      checked[parameter.name] = parameter.binding === 'pageSize' ? clampPageSize(value as number | null | undefined) : parameter.binding === 'cursor' ? parseCursor(value) : (value ?? undefined);
+    } catch (error) {
+      if (!(error instanceof FailureError)) throw error;
+      issues.push(...(error.failure.issues ?? [{ path: parameter.name, message: error.failure.message }]));
+    }
+  }
+  if (issues.length > 0) {
+    throw new FailureError({ code: 'BAD_USER_INPUT', message: `invalid arguments: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}`, issues });
+  }
+  for (const parameter of tool.parameters) {
+    if (parameter.pipes.length > 0) checked[parameter.name] = await applyPipes(checked[parameter.name], parameter.pipes);
+  }
+  return checked;
+}
+
+/** A value as a tool result: its JSON as text, and as `structuredContent` when it is an object (a list as `{ items }`). */
+function valueResult(value: unknown): CallToolResult {
+  const text = JSON.stringify(value ?? null);
+  const json = JSON.parse(text) as unknown;
+  const structured = Array.isArray(json) ? { items: json } : typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : undefined;
+  return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) };
+}
+
+/** A failed call as a tool result: `isError`, the code and message as text, and the failure as `structuredContent.error`. */
+function errorResult(code: string, message: string, details: { field?: string; issues?: readonly InputIssue[] } = {}): CallToolResult {
+  const error = { code, message, ...(details.field !== undefined ? { field: details.field } : {}), ...(details.issues !== undefined ? { issues: details.issues } : {}) };
+  return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }], structuredContent: { error } };
+}
+
+/**
+ * Runs one call of `tool` for `caller` with `args` (docs/behaviour.md §4.6), in the caller's ambient
+ * context: the posture gate (no token on a guarded tool: `UNAUTHENTICATED`; not granted:
+ * `FORBIDDEN`), the arguments checked and piped (`BAD_USER_INPUT` with every issue), the
+ * operation, and its value masked. Every outcome is a tool result; failures are `isError` results
+ * with the code, and a database or internal fault says only `database error` or `internal server
+ * error` (details go to `logger`). Never rejects.
+ */
+export async function callTool(tool: McpToolDefinition, args: Readonly<Record<string, unknown>>, caller: McpCaller, logger: Logger): Promise<CallToolResult> {
+  try {
+    return await runInContext(caller.request, async () => {
+      if (tool.posture.kind === 'authorized') authorize(caller.request, caller.authentication, tool.posture.action, tool.posture.subject);
+      const checked = await checkedArguments(tool, args);
+      return valueResult(await tool.invoke(checked, caller.request));
+    });
+  } catch (error) {
+    const classified = classifyError(error);
+    if (classified.kind === 'failure') {
+      const { code, message, field, issues } = classified.failure;
+      return errorResult(code, message, { ...(field !== undefined ? { field } : {}), ...(issues !== undefined ? { issues } : {}) });
+    }
+    logger.error({ err: error, tool: tool.name }, classified.kind === 'database' ? 'database error in an MCP tool call' : 'MCP tool call failed');
+    return errorResult('INTERNAL_SERVER_ERROR', classified.kind === 'database' ? DATABASE_ERROR_MESSAGE : INTERNAL_ERROR_MESSAGE);
+  }
+}
