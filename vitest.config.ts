@@ -28,6 +28,8 @@ const BEHAVIOUR = [
   'test/query-limits.test.ts',
   'test/request-scope.test.ts',
   'test/masking.test.ts',
+  'test/mcp.test.ts',
+  'test/mcp-fuzz.test.ts',
 ];
 
 const postgres = Boolean(process.env.TEST_POSTGRES_URL) || postgresBinaries() !== undefined;

@@ -123,7 +123,16 @@ function parameterSchema(parameter: McpToolParameter): JsonSchema {
   }
   if (parameter.schema) {
     // What the pipe accepts; a part JSON Schema cannot say (a transform) is left open rather than refused at boot.
-    const { $schema: _dialect, ...schema } = z.toJSONSchema(parameter.schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+    // An object without a catch-all takes no other property: the type check refuses unknown fields first.
+    const written = z.toJSONSchema(parameter.schema, {
+      io: 'input',
+      unrepresentable: 'any',
+      override: ({ zodSchema, jsonSchema }) => {
+        const def = zodSchema._zod.def;
+        if (def.type === 'object' && !('catchall' in def && def.catchall !== undefined) && jsonSchema.additionalProperties === undefined) jsonSchema.additionalProperties = false;
+      },
+    }) as JsonSchema;
+    const { $schema: _dialect, ...schema } = written;
     return schema;
   }
   return fieldSchema({ ...parameter.field, nullable: false });

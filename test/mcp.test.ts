@@ -1,0 +1,279 @@
+/**
+ * The MCP host (docs/behaviour.md §4.6) against the generated demo server, over real HTTP with the
+ * SDK's own client (`Client` + `StreamableHTTPClientTransport`): the tools a caller is shown, calls
+ * and their results beside the same operation over GraphQL, posture refusals and masking, bad
+ * arguments as tool errors, bearer authentication (401 with `WWW-Authenticate` for an invalid
+ * token), and sessions (the id header, reuse, binding to their caller, 404 once ended or unknown,
+ * DELETE). Raw `fetch` where the test is about the wire itself.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type CallToolResult, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Role, startTestServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+const open: Client[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ seed: { orgs: 2, users: 4, posts: 3 } });
+});
+
+afterAll(async () => {
+  await Promise.allSettled(open.map((client) => client.close()));
+  await server?.stop();
+});
+
+/** A connected SDK client, with `token` as its bearer token when given. */
+async function connect(token?: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} } });
+  const client = new Client({ name: 'mcp-test', version: '1' });
+  await client.connect(transport);
+  open.push(client);
+  return { client, transport };
+}
+
+async function clientFor(role?: Role, orgIndex?: number): Promise<Client> {
+  return (await connect(role ? await server.token(role, orgIndex) : undefined)).client;
+}
+
+/** A tool call's result, typed as the tools of this host answer. */
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** The failure of an `isError` result. */
+function failureOf(result: CallToolResult): { code: string; message: string; field?: string; issues?: { path: string; message: string }[] } {
+  expect(result.isError, JSON.stringify(result)).toBe(true);
+  return (result.structuredContent as { error: { code: string; message: string } }).error;
+}
+
+interface Page<T> {
+  readonly items: T[];
+  readonly next_cursor?: string;
+  readonly has_more: boolean;
+}
+
+interface PostValue {
+  readonly id: string;
+  readonly title: string;
+  readonly status: string;
+  readonly authorId: string;
+  readonly publishedAt: string | null;
+}
+
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** A raw JSON-RPC POST to /mcp. */
+function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
+}
+
+const initialize = (id = 1): unknown => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+/** Opens a session with raw requests (initialize, then initialized); returns its id. */
+async function rawSession(token?: string): Promise<string> {
+  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const response = await post(initialize(), auth);
+  expect(response.status).toBe(200);
+  const id = response.headers.get('mcp-session-id');
+  expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  await response.text();
+  const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { ...auth, 'mcp-session-id': id ?? '' });
+  expect(initialized.status).toBe(202);
+  return id ?? '';
+}
+
+describe('tools/list (docs/behaviour.md §4.6)', () => {
+  it('shows each caller the tools their ability can run: public ones always, authorized ones when granted', async () => {
+    const names = async (role?: Role): Promise<string[]> => (await (await clientFor(role)).listTools()).tools.map((tool) => tool.name).sort();
+    expect(await names('admin')).toEqual(['createPost', 'me', 'posts', 'posts_get', 'publishPost', 'users']);
+    expect(await names('member')).toEqual(['createPost', 'me', 'posts', 'posts_get', 'publishPost', 'users']);
+    expect(await names('viewer')).toEqual(['me', 'posts', 'posts_get', 'users']);
+    expect(await names()).toEqual(['me']);
+  });
+
+  it('describes each tool from its declaration: caller-facing docstring, title, readOnly hint, input schema', async () => {
+    const { tools } = await (await clientFor('admin')).listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('publishPost')).toEqual({
+      name: 'publishPost',
+      title: 'Publish a post',
+      description: 'Publishes a draft: its status becomes `published`.',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
+      annotations: { readOnlyHint: false },
+    });
+    // The zod schema of the argument's ZodValidationPipe, as its input (a default makes `body` optional).
+    expect(byName.get('createPost')?.inputSchema).toEqual({
+      type: 'object',
+      properties: {
+        input: {
+          type: 'object',
+          properties: { title: { type: 'string', minLength: 1, maxLength: 200 }, body: { type: 'string', maxLength: 10_000, default: '' } },
+          required: ['title'],
+          additionalProperties: false,
+        },
+      },
+      required: ['input'],
+      additionalProperties: false,
+    });
+    expect(byName.get('posts')?.inputSchema.properties).toEqual({
+      first: { type: 'integer', description: 'Page size, 1 to 100 (default 20).' },
+      after: { type: 'string', description: 'The last id of the previous page; leave it out for the first page.' },
+    });
+    expect(byName.get('posts')?.annotations).toEqual({ readOnlyHint: true });
+    // No @privateRemarks reach callers.
+    for (const tool of tools) expect(tool.description ?? '').not.toMatch(/docs\/|§|privateRemarks/);
+  });
+});
+
+describe('tools/call (docs/behaviour.md §4.6)', () => {
+  it('lists posts as the GraphQL query does, page by page', async () => {
+    const token = await server.token('member');
+    const client = (await connect(token)).client;
+    const graphql = await server.graphql<{ posts: { id: string }[] }>('{ posts(first: 100) { id } }', { token });
+    const ids: string[] = [];
+    let after: string | undefined;
+    for (let pages = 0; pages < 20; pages++) {
+      const result = await call(client, 'posts', { first: 2, ...(after ? { after } : {}) });
+      expect(result.isError).toBeFalsy();
+      const page = result.structuredContent as unknown as Page<PostValue>;
+      expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(page);
+      ids.push(...page.items.map((post) => post.id));
+      if (!page.has_more) break;
+      after = page.next_cursor;
+    }
+    expect(ids).toEqual(graphql.data?.posts.map((post) => post.id));
+    expect(ids.length).toBeGreaterThan(2);
+  });
+
+  it('writes a draft and publishes it; publishing it again is a conflict', async () => {
+    const client = await clientFor('member');
+    const created = await call(client, 'createPost', { input: { title: '  From a model  ' } });
+    const draft = created.structuredContent as unknown as PostValue;
+    expect(draft).toMatchObject({ title: 'From a model', status: 'draft', authorId: server.user('member').id, publishedAt: null });
+    const published = await call(client, 'publishPost', { id: draft.id });
+    expect(published.structuredContent).toMatchObject({ id: draft.id, status: 'published' });
+    expect((published.structuredContent as unknown as PostValue).publishedAt).toEqual(expect.any(String));
+    expect(failureOf(await call(client, 'publishPost', { id: draft.id })).code).toBe('CONFLICT');
+    // The same post through the route tool and over REST.
+    const read = await call(client, 'posts_get', { id: draft.id });
+    expect(read.structuredContent).toMatchObject({ id: draft.id, status: 'published' });
+  });
+
+  it('answers a public tool unmasked: me carries the caller’s own email, even for a viewer (docs/behaviour.md §5.7)', async () => {
+    const viewer = server.user('viewer');
+    expect((await call(await clientFor('viewer'), 'me')).structuredContent).toEqual({ id: viewer.id, orgId: viewer.orgId, name: viewer.name, email: viewer.email });
+    expect(failureOf(await call(await clientFor(), 'me')).code).toBe('UNAUTHENTICATED');
+  });
+
+  it('masks what an authorized tool returns: a viewer’s users carry no email, an admin’s do', async () => {
+    const asViewer = (await call(await clientFor('viewer'), 'users', { first: 100 })).structuredContent as unknown as Page<Record<string, unknown>>;
+    expect(asViewer.items.length).toBeGreaterThan(0);
+    for (const user of asViewer.items) expect(Object.keys(user).sort()).toEqual(['id', 'name', 'orgId']);
+    const asAdmin = (await call(await clientFor('admin'), 'users', { first: 100 })).structuredContent as unknown as Page<Record<string, unknown>>;
+    expect(asAdmin.items.map((user) => user.id)).toEqual(asViewer.items.map((user) => user.id));
+    for (const user of asAdmin.items) expect(user.email).toEqual(expect.stringContaining('@'));
+  });
+
+  it('keeps to the caller’s org and grant: a viewer reads published posts of their org only', async () => {
+    const page = (await call(await clientFor('viewer', 1), 'posts', { first: 100 })).structuredContent as unknown as Page<PostValue & { orgId: string }>;
+    expect(page.items.length).toBeGreaterThan(0);
+    for (const post of page.items) expect(post).toMatchObject({ orgId: server.seeded.orgs[1]?.id, status: 'published' });
+    const other = page.items[0];
+    expect((await call(await clientFor('viewer', 0), 'posts_get', { id: other?.id })).structuredContent).toBeUndefined();
+  });
+});
+
+describe('refusals are tool errors, never crashes (docs/behaviour.md §4.6)', () => {
+  it('refuses a guarded tool without a token (UNAUTHENTICATED) and one the grant excludes (FORBIDDEN)', async () => {
+    const anonymous = failureOf(await call(await clientFor(), 'posts'));
+    expect(anonymous).toEqual({ code: 'UNAUTHENTICATED', message: expect.stringContaining('Authorization: Bearer') as string });
+    const viewer = await clientFor('viewer');
+    const post = server.seeded.posts.find((candidate) => candidate.status === 'draft');
+    expect(failureOf(await call(viewer, 'publishPost', { id: post?.id }))).toEqual({ code: 'FORBIDDEN', message: 'you may not publish Post' });
+    expect(failureOf(await call(viewer, 'createPost', { input: { title: 'no' } })).code).toBe('FORBIDDEN');
+  });
+
+  it('answers bad arguments with BAD_USER_INPUT listing every issue, without running the operation', async () => {
+    const client = await clientFor('admin');
+    const empty = failureOf(await call(client, 'createPost', { input: { title: '   ' } }));
+    expect(empty).toMatchObject({ code: 'BAD_USER_INPUT', issues: [{ path: 'title', message: 'title must not be empty' }] });
+    const missing = failureOf(await call(client, 'createPost', {}));
+    expect(missing).toMatchObject({ code: 'BAD_USER_INPUT', issues: [{ path: 'input', message: 'is required' }] });
+    const wrong = failureOf(await call(client, 'posts', { first: 'ten', after: 3, extra: true }));
+    expect(wrong.code).toBe('BAD_USER_INPUT');
+    expect(wrong.issues?.map((issue) => issue.path).sort()).toEqual(['after', 'extra', 'first']);
+    const nested = failureOf(await call(client, 'createPost', { input: { title: 'x', body: 5, tags: [] } }));
+    expect(nested.issues?.map((issue) => issue.path).sort()).toEqual(['input.body', 'input.tags']);
+    // Nothing was written.
+    const graphql = await server.graphql<{ posts: { title: string }[] }>('{ posts(first: 100) { title } }', { token: await server.token('admin') });
+    expect(graphql.data?.posts.some((post) => post.title === 'x' || post.title.trim() === '')).toBe(false);
+  });
+
+  it('answers an unknown tool with the protocol’s invalid-params error', async () => {
+    await expect((await clientFor('admin')).callTool({ name: 'dropTables', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: dropTables') as string });
+  });
+});
+
+describe('bearer authentication (docs/behaviour.md §4.6, §5.1)', () => {
+  it('answers an invalid token with 401 and WWW-Authenticate, before any session', async () => {
+    const response = await post(initialize(), { authorization: 'Bearer not-a-token' });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="[^"]+"$/);
+    expect(await response.json()).toEqual({ error: 'invalid_token', error_description: 'the token is not a valid JWT' });
+    await expect(connect('not-a-token')).rejects.toMatchObject({ code: 401 });
+  });
+
+  it('binds a session to the caller who opened it: another caller’s requests on it are 404', async () => {
+    const member = await server.token('member');
+    const id = await rawSession(member);
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    expect((await post(list, { authorization: `Bearer ${member}`, 'mcp-session-id': id })).status).toBe(200);
+    expect((await post(list, { authorization: `Bearer ${await server.token('admin')}`, 'mcp-session-id': id })).status).toBe(404);
+    expect((await post(list, { 'mcp-session-id': id })).status).toBe(404);
+  });
+});
+
+describe('sessions (Streamable HTTP)', () => {
+  it('gives a session id, takes it on every request, ends the session on DELETE, then answers 404', async () => {
+    const id = await rawSession();
+    const list = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': id });
+    expect(list.status).toBe(200);
+    expect(list.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await list.json()).toMatchObject({ jsonrpc: '2.0', id: 2, result: { tools: [{ name: 'me' }] } });
+    const ended = await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': id } });
+    expect(ended.status).toBe(200);
+    const after = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': id });
+    expect(after.status).toBe(404);
+    expect(await after.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32001 }, id: null });
+  });
+
+  it('answers an unknown session id with 404 and a request without one (other than initialize) with 400', async () => {
+    const unknown = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': '00000000-0000-4000-8000-000000000000' });
+    expect(unknown.status).toBe(404);
+    const none = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(none.status).toBe(400);
+    expect(await none.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+  });
+
+  it('keeps one session across the SDK client’s calls, and terminates it', async () => {
+    const { client, transport } = await connect(await server.token('admin'));
+    const id = transport.sessionId;
+    expect(id).toEqual(expect.any(String));
+    await call(client, 'me');
+    await call(client, 'posts', { first: 1 });
+    expect(transport.sessionId).toBe(id);
+    await transport.terminateSession();
+    expect((await post({ jsonrpc: '2.0', id: 9, method: 'tools/list' }, { 'mcp-session-id': id ?? '' })).status).toBe(404);
+  });
+
+  it('answers GET with 405 (no server-sent stream) and stays neutral to stated API versions', async () => {
+    const get = await fetch(`${server.url}/mcp`, { headers: { accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST, DELETE');
+    const versioned = await post(initialize(), { 'x-api-version': '9', accept: 'application/json, text/event-stream; version=9' });
+    expect(versioned.status).toBe(200);
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
+});
