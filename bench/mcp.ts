@@ -1,0 +1,130 @@
+/**
+ * bench/mcp (docs/behaviour.md §4.6; figures in README.md "MCP host"): the latency of one MCP tool
+ * call beside the same operation over GraphQL, sequential, against the generated server running as
+ * `generated/main.ts` runs in a deployment (a child process on loopback, SQLite).
+ *
+ * The operation is "list posts", 20 per page, as a member: the MCP tool `posts` and the GraphQL
+ * query `posts(first: 20)` selecting every field the tool returns. Three clients: GraphQL over
+ * `fetch`, MCP JSON-RPC over `fetch` in one session (the wire alone), and the SDK's own `Client`
+ * (what an agent pays, its validation included). Each runs 50 warm-up calls, then `--calls` (default
+ * 500) timed ones; median, p95 and p99 in milliseconds. Not a test: numbers vary by machine.
+ *
+ * Run: npm run bench:mcp [-- --calls 1000]
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { seed } from '../entities/seed.js';
+import { createDatabase } from '../generated/database.js';
+import { mintToken } from '../runtime/auth/authentication.js';
+import { runUnscoped } from '../runtime/auth/context.js';
+import { createAdapterFactory } from '../runtime/data/database.js';
+import { applyMigrations } from '../runtime/data/migrations.js';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const SECRET = 'bench-secret-bench-secret-bench-secret-0123';
+const WARM_UP = 50;
+const calls = Number(process.argv[process.argv.indexOf('--calls') + 1] ?? '') || 500;
+
+/** Starts the generated server on a free port; resolves with its URL once it listens. */
+function startServer(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'generated/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, APP_DATABASE__URL: databaseUrl, APP_HTTP__PORT: '0', APP_HTTP__HOST: '127.0.0.1', APP_AUTH__SECRET: SECRET, APP_LOG__FORMAT: 'json', APP_LOG__LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      for (const line of buffer.split('\n')) {
+        try {
+          const entry = JSON.parse(line) as { msg?: string; url?: string };
+          if (entry.msg?.startsWith('listening') && entry.url) resolve({ url: entry.url, child });
+        } catch {
+          // not a whole log line yet
+        }
+      }
+      buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
+  });
+}
+
+/** Milliseconds of each of `count` sequential runs of `call`, after the warm-up. */
+async function time(call: () => Promise<void>, count: number): Promise<number[]> {
+  for (let index = 0; index < WARM_UP; index++) await call();
+  const samples: number[] = [];
+  for (let index = 0; index < count; index++) {
+    const started = performance.now();
+    await call();
+    samples.push(performance.now() - started);
+  }
+  return samples;
+}
+
+function percentile(sorted: readonly number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-mcp-'));
+  const url = `file:${path.join(dir, 'bench.db')}`;
+  await applyMigrations(readFileSync(path.join(ROOT, 'generated/prisma/sqlite/schema.prisma'), 'utf8'), path.join(ROOT, 'generated/prisma/sqlite/migrations'), await createAdapterFactory(url));
+  const database = await createDatabase(await createAdapterFactory(url));
+  const seeded = await runUnscoped(() => seed(database, { orgs: 2, users: 20, posts: 5 }));
+  await database.$disconnect();
+  const member = seeded.users.find((user) => user.role === 'member');
+  if (!member) throw new Error('no member seeded');
+  const token = await mintToken(SECRET, { sub: member.id, org_id: member.orgId, role: member.role });
+  const { url: base, child } = await startServer(url);
+  try {
+    const auth = { authorization: `Bearer ${token}` };
+
+    const query = JSON.stringify({ query: '{ posts(first: 20) { id orgId authorId reviewerId title body status publishedAt createdAt } }' });
+    const graphql = async (): Promise<void> => {
+      const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' }, body: query });
+      const body = (await response.json()) as { data?: { posts?: unknown[] } };
+      if (body.data?.posts?.length !== 20) throw new Error('unexpected GraphQL answer');
+    };
+
+    const mcpHeaders = { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const opened = await fetch(`${base}/mcp`, { method: 'POST', headers: mcpHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }) });
+    await opened.text();
+    const session = { ...mcpHeaders, 'mcp-session-id': opened.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+    await fetch(`${base}/mcp`, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'posts', arguments: { first: 20 } } });
+    const rawMcp = async (): Promise<void> => {
+      const response = await fetch(`${base}/mcp`, { method: 'POST', headers: session, body: callBody });
+      const body = (await response.json()) as { result?: { structuredContent?: { items?: unknown[] } } };
+      if (body.result?.structuredContent?.items?.length !== 20) throw new Error('unexpected MCP answer');
+    };
+
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: auth } }));
+    const sdkMcp = async (): Promise<void> => {
+      const result = await client.callTool({ name: 'posts', arguments: { first: 20 } });
+      if ((result.structuredContent as { items?: unknown[] } | undefined)?.items?.length !== 20) throw new Error('unexpected MCP answer');
+    };
+
+    const rows: string[] = [];
+    for (const [label, call] of [['GraphQL `posts(first: 20)` (fetch)', graphql], ['MCP tool `posts` (JSON-RPC over fetch)', rawMcp], ['MCP tool `posts` (SDK Client)', sdkMcp]] as const) {
+      const samples = (await time(call, calls)).sort((a, b) => a - b);
+      rows.push(`| ${label} | ${percentile(samples, 0.5).toFixed(2)} | ${percentile(samples, 0.95).toFixed(2)} | ${percentile(samples, 0.99).toFixed(2)} |`);
+    }
+    await client.close();
+    process.stdout.write(
+      `\nNode ${process.version}, SQLite, server in a child process on loopback, ${calls} sequential calls after ${WARM_UP} warm-up, a member listing 20 posts\n\n` +
+        `| client | median ms | p95 ms | p99 ms |\n| --- | ---: | ---: | ---: |\n${rows.join('\n')}\n`,
+    );
+  } finally {
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
