@@ -69,9 +69,14 @@ function toolParams(params: readonly ParamModel[], returns: ReturnShape): McpToo
   });
 }
 
-/** The default name of a route's tool: its path's literal segments and its method, `_`-joined (`posts_get`). */
+/**
+ * The default name of a route's tool: the literal segments of its controller's path and its method,
+ * `_`-joined (`posts_get` for `PostsController.get` at `GET /posts/:id`; `notes_top` for
+ * `NotesController.top` at `GET /notes/top`).
+ */
 function routeToolName(route: RouteModel): string {
-  const segments = route.fullPath.split('/').filter((segment) => segment !== '' && !segment.startsWith(':'));
+  const controllerPath = route.path !== '' && route.fullPath.endsWith(route.path) ? route.fullPath.slice(0, -route.path.length) : route.fullPath;
+  const segments = controllerPath.split('/').filter((segment) => segment !== '' && !segment.startsWith(':'));
   return [...segments.map((segment) => segment.replace(/[^A-Za-z0-9_.-]/g, '_')), route.methodName].join('_');
 }
 

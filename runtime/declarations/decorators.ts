@@ -405,7 +405,7 @@ export function McpHost(_options: McpHostOptions = {}): ClassDecorator {
 export interface McpToolOptions {
   /**
    * The tool's name, 1 to 128 of `A-Z a-z 0-9 _ - .` (the MCP tool-name charset). Default: an
-   * operation's GraphQL field name (`publishPost`); a route's path and method (`posts_get`).
+   * operation's GraphQL field name (`publishPost`); a route's controller path and method (`posts_get`).
    */
   name?: string;
   /** A display name for people (MCP `title`), for example `'Publish a post'`. */

@@ -1,5 +1,5 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
-import { Abilities, Module, UseGuards } from '../../../../runtime/declarations/decorators.js';
+import { Abilities, McpHost, Module, UseGuards } from '../../../../runtime/declarations/decorators.js';
 import { AuthenticationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
 import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
 import { NoteResolver } from './note.resolver.js';
@@ -19,6 +19,15 @@ export class NotebookAbilities {
 @Module({ imports: [GraphQLAuthorizationModule], providers: [NoteService, NoteResolver], controllers: [NotesController] })
 export class NotesModule {}
 
+/**
+ * Notes in notebooks you own.
+ *
+ * @privateRemarks
+ * The MCP host's instructions (docs/behaviour.md §4.6), at a path of its own.
+ */
+@McpHost({ path: '/assistants/v1/' })
+export class NotebookAssistant {}
+
 @UseGuards(AuthenticationGuard)
-@Module({ imports: [NotesModule], providers: [NotebookAbilities, LoaderScope] })
+@Module({ imports: [NotesModule], providers: [NotebookAbilities, LoaderScope, NotebookAssistant] })
 export class AppModule {}

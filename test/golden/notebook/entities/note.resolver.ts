@@ -1,4 +1,4 @@
-import { Args, Authorized, Mutation, Public, Query, Resolver, Subscription, UseGuards } from '../../../../runtime/declarations/decorators.js';
+import { Args, Authorized, McpTool, Mutation, Public, Query, Resolver, Subscription, UseGuards } from '../../../../runtime/declarations/decorators.js';
 import { GraphQLAuthorizationGuard } from '../../../../runtime/auth/guards.js';
 import type { Page } from '../../../../runtime/data/keyset.js';
 import { ZodValidationPipe } from '../../../../runtime/declarations/pipes.js';
@@ -21,12 +21,14 @@ export class NoteResolver {
   }
 
   @Query({ deprecationReason: 'use notes' })
+  @McpTool({ name: 'notes.ping', title: 'Ping' })
   @Public()
   ping(echo: string | null, times?: Int): string {
     return `${echo ?? 'pong'}${times ?? ''}`;
   }
 
   @Mutation()
+  @McpTool()
   @Authorized('create', Note)
   addNote(@Args(new ZodValidationPipe(AddNoteSchema)) input: AddNote): Promise<Result<Note>> {
     return this.noteService.add(input);

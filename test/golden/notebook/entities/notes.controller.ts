@@ -1,4 +1,4 @@
-import { Authorized, Body, Controller, Get, Post, Version } from '../../../../runtime/declarations/decorators.js';
+import { Authorized, Body, Controller, Get, McpTool, Post, Version } from '../../../../runtime/declarations/decorators.js';
 import type { Page } from '../../../../runtime/data/keyset.js';
 import { ZodValidationPipe } from '../../../../runtime/declarations/pipes.js';
 import type { Result } from '../../../../runtime/failures/result.js';
@@ -19,6 +19,7 @@ export class NotesController {
 
   /** The first notes, whole (no cursor), only under version 2. */
   @Get('top', { pagination: 'none' })
+  @McpTool()
   @Version('2')
   @Authorized('read', Note)
   top(limit: Int): Promise<Note[]> {

@@ -11,6 +11,7 @@ import { apiDocs } from '../../../../runtime/transports/api-docs/index.js';
 import { graphqlOverHttp } from '../../../../runtime/transports/graphql-http/index.js';
 import { graphqlWs } from '../../../../runtime/transports/graphql-ws/index.js';
 import { health } from '../../../../runtime/transports/health/index.js';
+import { mcpHost } from '../../../../runtime/transports/mcp/index.js';
 import { restRoutes } from '../../../../runtime/transports/rest/index.js';
 import { type Container, createContainer } from './container.js';
 import { createDatabase, type Database } from './database.js';
@@ -19,6 +20,7 @@ import { CONNECTION_TYPES, FIELD_COMPLEXITY } from './graphql/complexity.js';
 import { createGuards, GLOBAL_GUARDS, OPERATION_GUARDS } from './graphql/guards.js';
 import { createResolvers } from './graphql/resolvers.js';
 import { createRoutes } from './http/routes.js';
+import { createMcpHost } from './mcp.js';
 import { API_CATALOG } from './openapi/catalog.js';
 
 /** This application. */
@@ -38,5 +40,5 @@ export const application: ApplicationDefinition<Database, Container> = {
   globalGuards: GLOBAL_GUARDS,
   fieldComplexity: FIELD_COMPLEXITY,
   connectionTypes: CONNECTION_TYPES,
-  transports: [health(), apiDocs(API_CATALOG), graphqlOverHttp(), restRoutes(createRoutes), graphqlWs()],
+  transports: [health(), apiDocs(API_CATALOG), graphqlOverHttp(), restRoutes(createRoutes), graphqlWs(), mcpHost(createMcpHost)],
 };

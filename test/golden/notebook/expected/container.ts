@@ -7,7 +7,7 @@
 
 import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
 import type { RuntimeServices } from '../../../../runtime/server/server.js';
-import { NotebookAbilities } from '../entities/app.module.js';
+import { NotebookAbilities, NotebookAssistant } from '../entities/app.module.js';
 import { NoteResolver } from '../entities/note.resolver.js';
 import { NoteService } from '../entities/note.service.js';
 import { NotesController } from '../entities/notes.controller.js';
@@ -21,6 +21,7 @@ export interface Container {
   readonly notebookRepository: NotebookRepository;
   readonly loaderScope: LoaderScope;
   readonly notebookAbilities: NotebookAbilities;
+  readonly notebookAssistant: NotebookAssistant;
   readonly noteService: NoteService;
   readonly noteResolver: NoteResolver;
   readonly notesController: NotesController;
@@ -32,8 +33,9 @@ export function createContainer(database: Database, services: RuntimeServices): 
   const notebookRepository = new NotebookRepository(database, services.reader, services.logger);
   const loaderScope = new LoaderScope();
   const notebookAbilities = new NotebookAbilities();
+  const notebookAssistant = new NotebookAssistant();
   const noteService = new NoteService(noteRepository, services.eventBus);
   const noteResolver = new NoteResolver(noteService);
   const notesController = new NotesController(noteService);
-  return { noteRepository, notebookRepository, loaderScope, notebookAbilities, noteService, noteResolver, notesController };
+  return { noteRepository, notebookRepository, loaderScope, notebookAbilities, notebookAssistant, noteService, noteResolver, notesController };
 }

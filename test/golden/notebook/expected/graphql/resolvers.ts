@@ -38,14 +38,14 @@ export function createResolvers(container: Container, services: RuntimeServices)
         const value = await noteResolver.notes(args.first ?? undefined, args.after ?? undefined);
         return maskOutput(context.request, 'Note', NOTE_FIELDS, value.items);
       },
-      /** Query.ping → NoteResolver.ping (entities/note.resolver.ts:25); public (ungated). */
+      /** Query.ping → NoteResolver.ping (entities/note.resolver.ts:26); public (ungated). */
       ping: (_parent: unknown, args: { readonly echo?: string | null; readonly times?: number | null }) => {
         const value = noteResolver.ping(args.echo ?? null, args.times ?? undefined);
         return value;
       },
     },
     Mutation: {
-      /** Mutation.addNote → NoteResolver.addNote (entities/note.resolver.ts:31); authorized: create Note. */
+      /** Mutation.addNote → NoteResolver.addNote (entities/note.resolver.ts:33); authorized: create Note. */
       addNote: async (_parent: unknown, args: { readonly input: AddNote }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'create', 'Note');
         const input = (await applyPipes(args.input, noteResolverAddNoteInputPipes)) as Parameters<NoteResolver['addNote']>[0];
@@ -54,7 +54,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
     },
     Subscription: {
-      /** Subscription.noteAdded → NoteResolver.noteAdded (entities/note.resolver.ts:37); authorized: read Note. */
+      /** Subscription.noteAdded → NoteResolver.noteAdded (entities/note.resolver.ts:39); authorized: read Note. */
       noteAdded: {
         subscribe: (_parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {
           authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Note');

@@ -44,7 +44,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * The first notes, whole (no cursor), only under version 2.
-   * GET /notes/top → NotesController.top (entities/notes.controller.ts:24); authorized: read Note.
+   * GET /notes/top → NotesController.top (entities/notes.controller.ts:25); authorized: read Note.
    */
   const notesControllerTop: RouteDefinition = {
     method: 'GET',
@@ -64,7 +64,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     },
   };
 
-  /** POST /notes → NotesController.add (entities/notes.controller.ts:30); authorized: create Note. */
+  /** POST /notes → NotesController.add (entities/notes.controller.ts:31); authorized: create Note. */
   const notesControllerAdd: RouteDefinition = {
     method: 'POST',
     path: '/notes',
