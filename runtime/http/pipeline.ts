@@ -31,10 +31,11 @@ export function createExpressApp(config: AppConfig): Express {
   // Security headers (helmet's defaults: a same-origin content security policy the docs UI and
   // the playground satisfy, nosniff, frame denial, no referrer leaks, HSTS behind TLS).
   app.use(helmet());
-  // Cross-origin callers: only the configured origins (none by default: same origin only).
+  // Cross-origin callers: only the configured origins (none by default: same origin only). A browser
+  // MCP client reads its session id and an invalid token's challenge (docs/behaviour.md §4.6).
   if (config.http.corsOrigins.length > 0) {
     const origins = config.http.corsOrigins;
-    app.use(cors({ origin: origins.includes('*') ? '*' : origins, exposedHeaders: [NEXT_CURSOR_HEADER, 'Deprecation', 'Sunset', 'RateLimit', 'RateLimit-Policy', 'Retry-After'], maxAge: 600 }));
+    app.use(cors({ origin: origins.includes('*') ? '*' : origins, exposedHeaders: [NEXT_CURSOR_HEADER, 'Deprecation', 'Sunset', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Mcp-Session-Id', 'WWW-Authenticate'], maxAge: 600 }));
   }
   return app;
 }
