@@ -122,18 +122,22 @@ function parameterSchema(parameter: McpToolParameter): JsonSchema {
       break;
   }
   if (parameter.schema) {
-    // What the pipe accepts; a part JSON Schema cannot say (a transform) is left open rather than refused at boot.
-    // An object without a catch-all takes no other property: the type check refuses unknown fields first.
-    const written = z.toJSONSchema(parameter.schema, {
-      io: 'input',
-      unrepresentable: 'any',
-      override: ({ zodSchema, jsonSchema }) => {
-        const def = zodSchema._zod.def;
-        if (def.type === 'object' && !('catchall' in def && def.catchall !== undefined) && jsonSchema.additionalProperties === undefined) jsonSchema.additionalProperties = false;
-      },
-    }) as JsonSchema;
-    const { $schema: _dialect, ...schema } = written;
-    return schema;
+    try {
+      // What the pipe accepts; a part JSON Schema cannot say (a transform) is left open rather than refused at boot.
+      // An object without a catch-all takes no other property: the type check refuses unknown fields first.
+      const written = z.toJSONSchema(parameter.schema, {
+        io: 'input',
+        unrepresentable: 'any',
+        override: ({ zodSchema, jsonSchema }) => {
+          const def = zodSchema._zod.def;
+          if (def.type === 'object' && !('catchall' in def && def.catchall !== undefined) && jsonSchema.additionalProperties === undefined) jsonSchema.additionalProperties = false;
+        },
+      }) as JsonSchema;
+      const { $schema: _dialect, ...schema } = written;
+      return schema;
+    } catch {
+      // A schema zod cannot write at all (a cycle it cannot name): the parameter's type still describes it.
+    }
   }
   return fieldSchema({ ...parameter.field, nullable: false });
 }
