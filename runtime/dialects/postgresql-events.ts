@@ -8,6 +8,10 @@
  * may be larger (a post body alone may be 10 000 characters), so entity events travel as
  * `{ topic, entity, id }` and each process reloads the row (unscoped; every subscriber's ability
  * filters it afterwards). The listening connection reconnects by itself after a database outage.
+ *
+ * Order holds end to end: this process's NOTIFYs leave through one connection, in publish order,
+ * and PostgreSQL delivers a channel's notifications in commit order; on receipt, rows reload
+ * concurrently but are delivered in the order their notifications arrived.
  */
 import pg from 'pg';
 import type { EventTransport } from '../events/bus.js';
@@ -28,9 +32,12 @@ export class PostgresEventTransport implements EventTransport {
   private readonly sender: pg.Pool;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
+  /** The delivery of the last notification received; the next one is delivered after it. */
+  private delivered: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: EventTransportOptions) {
-    this.sender = new pg.Pool({ connectionString: options.url, max: 2 });
+    // One connection: NOTIFYs leave in the order they were published.
+    this.sender = new pg.Pool({ connectionString: options.url, max: 1 });
     this.sender.on('error', (error) => options.logger.warn({ err: error }, 'event sender connection failed'));
   }
 
@@ -43,7 +50,7 @@ export class PostgresEventTransport implements EventTransport {
   private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.options.url });
     client.on('notification', (notification) => {
-      if (notification.channel === EVENT_CHANNEL && notification.payload) void this.receive(notification.payload);
+      if (notification.channel === EVENT_CHANNEL && notification.payload) this.receive(notification.payload);
     });
     const reconnect = (error?: Error): void => {
       if (this.closed || this.listener !== client) return;
@@ -71,17 +78,29 @@ export class PostgresEventTransport implements EventTransport {
     }, delay);
   }
 
-  private async receive(raw: string): Promise<void> {
+  /** Starts loading what `raw` names at once; delivers it after every notification received before it. */
+  private receive(raw: string): void {
+    const loaded = this.load(raw);
+    this.delivered = this.delivered
+      .then(async () => {
+        const event = await loaded;
+        if (event) this.options.bus.deliver(event.topic, event.payload);
+      })
+      .catch((error: unknown) => {
+        this.options.logger.error({ err: error }, 'could not deliver an event received through LISTEN/NOTIFY');
+      });
+  }
+
+  /** The topic and payload a notification carries, its entity row reloaded; undefined when there is none to deliver. */
+  private async load(raw: string): Promise<{ topic: string; payload: unknown } | undefined> {
     try {
       const message = JSON.parse(raw) as EventMessage;
-      if ('entity' in message) {
-        const row = await this.options.load(message.entity, message.id);
-        if (row) this.options.bus.deliver(message.topic, row);
-      } else {
-        this.options.bus.deliver(message.topic, message.payload);
-      }
+      if (!('entity' in message)) return { topic: message.topic, payload: message.payload };
+      const row = await this.options.load(message.entity, message.id);
+      return row ? { topic: message.topic, payload: row } : undefined;
     } catch (error) {
       this.options.logger.error({ err: error }, 'could not deliver an event received through LISTEN/NOTIFY');
+      return undefined;
     }
   }
 
