@@ -74,10 +74,13 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   readonly versionPolicies: Readonly<Record<string, VersionPolicy>>;
   /** The entity each subscription topic carries (`postPublished` → `Post`). */
   readonly eventTopics: Readonly<Record<string, string>>;
+  /** The setting overriding each scheduled task's schedule (`APP_CRON__WRITE_DIGESTS`; docs/behaviour.md §9.7). */
+  readonly cronSettings: readonly string[];
   /**
    * The transports the application is reached through, in mount order within each placement
    * (runtime/transports/index.ts): `/health`, the API documents, GraphQL over HTTP, REST routes,
-   * graphql-ws and the gateways it declares, each built from its generated inputs.
+   * graphql-ws, and the gateways, job processors, scheduled tasks and listeners it declares, each
+   * built from its generated inputs.
    */
   readonly transports: readonly TransportFactory<Container>[];
 }
@@ -120,7 +123,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
   definition: ApplicationDefinition<Database, Container>,
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const { config, warnings } = loadConfig(options.env ?? process.env);
+  const { config, warnings } = loadConfig(options.env ?? process.env, { cronSettings: definition.cronSettings });
   const logger = options.logger ?? createLogger(config.log);
   for (const warning of warnings) logger.warn(warning);
 
@@ -138,7 +141,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const verifier = new TokenVerifier(config.auth);
     const graphql = createGraphQLEngine(definition, { container, services, config, abilities, logger });
     const versioning = versioningOf(config, definition.versionPolicies);
-    const transports = await buildTransports(definition.transports, { config, logger, versioning, container, verifier, abilities, graphql });
+    const transports = await buildTransports(definition.transports, { config, logger, versioning, container, verifier, abilities, graphql, events: eventBus });
     resources.transports = transports;
     // Events between processes, when the database carries them (PostgreSQL LISTEN/NOTIFY).
     const repositories = definition.repositories(container);

@@ -15,7 +15,7 @@
  * its entry in `generated/app.ts`'s `transports`). The folder's `index.ts` exports a factory — a
  * function of the transport's generated inputs returning a {@link TransportFactory} — and the
  * factory builds, from the {@link TransportContext} the server hands it (configuration, logger,
- * container, token verifier, abilities, the GraphQL engine), a {@link Transport} with:
+ * container, token verifier, abilities, the GraphQL engine, the event bus), a {@link Transport} with:
  *
  * 1. `name` — what logs call it (`rest`, `graphql-ws`, `mcp`).
  * 2. `http` (optional) — its Express handlers: `mount(app, mounted)` adds them, `placement` says
@@ -38,7 +38,11 @@
  * A factory may throw `ConfigError` for a setting it cannot serve (the REST transport does for an
  * `APP_HTTP__DEFAULT_VERSION` no controller declares); the server then closes what it opened.
  * Work that runs for a request sets `RequestContext.transport` to its name, so `runUnscoped` can
- * refuse inside it (docs/behaviour.md §5.9). Tests: a behaviour suite over loopback, listed in vitest.config.ts's
+ * refuse inside it (docs/behaviour.md §5.9). Work that runs for no caller (jobs, scheduled tasks,
+ * listeners: runtime/transports/jobs/, schedules/, listeners/) starts outside any request context
+ * (`withoutCaller`) and lifts the scope explicitly with `runUnscoped`. A transport that needs the
+ * database for more than the repositories asks its dialect (`dialectFor(config.database.url)`),
+ * never tests which database it is. Tests: a behaviour suite over loopback, listed in vitest.config.ts's
  * `BEHAVIOUR` to run on both databases.
  */
 import type { Express } from 'express';
@@ -46,6 +50,7 @@ import type { Logger } from 'pino';
 import type { AbilityCache } from '../auth/ability.js';
 import type { TokenVerifier } from '../auth/authentication.js';
 import type { AppConfig } from '../server/config.js';
+import type { EventBus } from '../events/bus.js';
 import type { GraphQLEngine } from '../graphql/engine.js';
 import type { VersioningOptions } from '../http/versioning.js';
 import type { SocketAcceptor, SocketTransport } from './sockets.js';
@@ -65,6 +70,8 @@ export interface TransportContext<Container> {
   readonly abilities: AbilityCache;
   /** The executable schema and the operation preparer every GraphQL transport shares. */
   readonly graphql: GraphQLEngine;
+  /** The process's event bus (in-process listeners observe what it publishes; docs/behaviour.md §9.8). */
+  readonly events: EventBus;
 }
 
 /**
