@@ -33,6 +33,7 @@ export const application: ApplicationDefinition<Database, Container> = {
   loaderScope: (container) => container.loaderScope,
   versionPolicies: {},
   eventTopics: { 'noteAdded': 'Note' },
+  cronSettings: [],
   createGuards,
   operationGuards: OPERATION_GUARDS,
   globalGuards: GLOBAL_GUARDS,
