@@ -66,8 +66,15 @@ class PgBossQueues implements QueueBackend {
     return Promise.resolve();
   }
 
-  healthy(): Promise<boolean> {
-    return Promise.resolve(!this.stopping);
+  /** Whether pg-boss's own connections reach the database (its fetch swallows errors, so this asks directly). */
+  async healthy(): Promise<boolean> {
+    if (this.stopping) return false;
+    try {
+      await this.boss.getDb().executeSql('SELECT 1', []);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Fetches as many jobs as the worker has room for, runs them, and waits when there are none. */
@@ -81,6 +88,7 @@ class PgBossQueues implements QueueBackend {
           fetched = jobs.length;
           for (const job of jobs) this.start(worker, job);
         } catch (error) {
+          // pg-boss answers [] when the database cannot be reached; anything else is logged, and the loop goes on.
           this.options.logger.warn({ err: error, queue: worker.queue }, `could not fetch jobs of ${worker.queue}; trying again`);
         }
       }

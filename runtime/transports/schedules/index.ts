@@ -63,7 +63,7 @@ export function schedules<Container>(create: (container: Container) => readonly 
         log.info({ task: task.name, setting: task.setting }, `scheduled task ${task.name} is off (${task.setting}=off)`);
         continue;
       }
-      const cron: Cron = new Cron(expression, { name: task.name, protect: true }, () => {
+      const cron: Cron = new Cron(expression, { protect: true }, () => {
         const tick = tickOf(new Date());
         const fired = fire(task, { tick, previousTick: cron.previousRuns(1, new Date(tick.getTime() - 1))[0] ?? null }, claims, log);
         running.add(fired);
