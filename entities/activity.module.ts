@@ -12,8 +12,8 @@ import { NotificationsController } from './notifications.controller.js';
 import { NotificationsProcessor } from './notifications.processor.js';
 
 /**
- * What happens after the requests: the `notifications` job processor (docs/behaviour.md §9.6), the
- * audit listener on `postPublished` (§9.8), the digest schedule (§9.7), and the read paths of what
+ * What happens after the requests: the `notifications` job processor (docs/behaviour.md §10.1), the
+ * audit listener on `postPublished` (§10.3), the digest schedule (§10.2), and the read paths of what
  * they write.
  */
 @Module({

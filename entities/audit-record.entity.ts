@@ -6,7 +6,7 @@ import { Org } from './org.entity.js';
  * org read it.
  *
  * @privateRemarks
- * Appended by an in-process listener on `postPublished` (docs/behaviour.md §9.8).
+ * Appended by an in-process listener on `postPublished` (docs/behaviour.md §10.3).
  */
 @Entity()
 export class AuditRecord {

@@ -5,7 +5,7 @@ import type { Int } from '../runtime/declarations/scalars.js';
 import { AuditRecord } from './audit-record.entity.js';
 import { AuditService } from './audit.service.js';
 
-/** GraphQL operations on the audit trail (docs/behaviour.md §4.1, §9.8). */
+/** GraphQL operations on the audit trail (docs/behaviour.md §4.1, §10.3). */
 @UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => AuditRecord)
 export class AuditResolver {

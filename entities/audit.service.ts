@@ -15,7 +15,7 @@ export class AuditService {
   }
 
   /**
-   * Appends `post.published` for every post published in this process (docs/behaviour.md §9.8): runs
+   * Appends `post.published` for every post published in this process (docs/behaviour.md §10.3): runs
    * after the publish committed, unscoped, with no caller; a failure is logged, and the publish
    * request never sees it.
    */

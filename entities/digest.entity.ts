@@ -7,7 +7,7 @@ import { Org } from './org.entity.js';
  * the org read it.
  *
  * @privateRemarks
- * Written by the scheduled task `writeDigests` (docs/behaviour.md §9.7), one row per org per tick.
+ * Written by the scheduled task `writeDigests` (docs/behaviour.md §10.2), one row per org per tick.
  */
 @Entity()
 export class Digest {

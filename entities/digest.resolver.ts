@@ -5,7 +5,7 @@ import type { Int } from '../runtime/declarations/scalars.js';
 import { Digest } from './digest.entity.js';
 import { DigestService } from './digest.service.js';
 
-/** GraphQL operations on digests (docs/behaviour.md §4.1, §9.7). */
+/** GraphQL operations on digests (docs/behaviour.md §4.1, §10.2). */
 @UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => Digest)
 export class DigestResolver {

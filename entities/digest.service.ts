@@ -22,7 +22,7 @@ export class DigestService {
 
   /**
    * Writes one digest per org at every tick: the posts it published since the previous tick
-   * (docs/behaviour.md §9.7). Hourly unless `APP_CRON__WRITE_DIGESTS` says otherwise (or `off`);
+   * (docs/behaviour.md §10.2). Hourly unless `APP_CRON__WRITE_DIGESTS` says otherwise (or `off`);
    * once per tick for the whole server, unscoped.
    */
   @Cron('0 * * * *', { name: 'writeDigests' })

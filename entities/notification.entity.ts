@@ -8,7 +8,7 @@ import { User } from './user.entity.js';
  * published. Each user reads only their own.
  *
  * @privateRemarks
- * Written by the `notifications` job processor (docs/behaviour.md §9.6). Unique per post and user:
+ * Written by the `notifications` job processor (docs/behaviour.md §10.1). Unique per post and user:
  * the job runs at least once, and a second run finds the notification already there (the key
  * makes the handler idempotent).
  */

@@ -5,7 +5,7 @@ import type { Int } from '../runtime/declarations/scalars.js';
 import { Notification } from './notification.entity.js';
 import { NotificationService } from './notification.service.js';
 
-/** GraphQL operations on the caller's notifications (docs/behaviour.md §4.1, §9.6). */
+/** GraphQL operations on the caller's notifications (docs/behaviour.md §4.1, §10.1). */
 @UseGuards(GraphQLAuthorizationGuard)
 @Resolver(() => Notification)
 export class NotificationResolver {

@@ -8,7 +8,7 @@ import { NotificationService } from './notification.service.js';
  * What happened to the caller's work: one notification per event, for the caller only.
  *
  * @privateRemarks
- * Version 2 only, like the publish route whose jobs write them (docs/behaviour.md §9.6).
+ * Version 2 only, like the publish route whose jobs write them (docs/behaviour.md §10.1).
  */
 @ApiTags('Notifications')
 @Controller({ path: 'notifications', version: '2' })

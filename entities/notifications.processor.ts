@@ -7,7 +7,7 @@ import type { JobContext } from '../runtime/jobs/queue.js';
  * The payload of a `post-published` job: which post was published, and whose it is.
  *
  * @privateRemarks
- * Checked when the job is enqueued (`queue.add`) and again when it runs (docs/behaviour.md §9.6).
+ * Checked when the job is enqueued (`queue.add`) and again when it runs (docs/behaviour.md §10.1).
  */
 export const PostPublishedJobSchema = z.object({
   postId: z.uuid(),
@@ -23,7 +23,7 @@ export type PostPublishedJob = z.output<typeof PostPublishedJobSchema>;
  * The `notifications` queue: tells users what happened to their work.
  *
  * @privateRemarks
- * Runs unscoped, with no caller (docs/behaviour.md §5.9, §9.6). Jobs run at least once: a run
+ * Runs unscoped, with no caller (docs/behaviour.md §5.9, §10.1). Jobs run at least once: a run
  * after a crash finds its notification already written (unique per post and user) and does nothing.
  */
 @Processor('notifications')

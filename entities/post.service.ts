@@ -49,8 +49,8 @@ export class PostService {
 
   /**
    * Publishes a draft (docs/behaviour.md §3): `draft → published` sets `publishedAt`; once that has
-   * committed, enqueues a `post-published` job that notifies the author (§9.6) and tells
-   * `postPublished` subscribers and listeners (§5.11, §9.8). Unknown or unreadable id → NOT_FOUND;
+   * committed, enqueues a `post-published` job that notifies the author (§10.1) and tells
+   * `postPublished` subscribers and listeners (§5.11, §10.3). Unknown or unreadable id → NOT_FOUND;
    * not allowed to publish this post → FORBIDDEN; already published → CONFLICT.
    */
   async publish(id: string): Promise<Result<Post>> {

@@ -1,5 +1,5 @@
 /**
- * Jobs, schedules and listeners across processes on PostgreSQL (docs/behaviour.md §9.6–§9.8): with
+ * Jobs, schedules and listeners across processes on PostgreSQL (docs/behaviour.md §10): with
  * two workers a scheduled task fires once per tick for the whole cluster and a listener runs once
  * per event, in the process that raised it; and a worker killed with SIGKILL in the middle of a job
  * leaves the job to expire and run again on another server process, whose handler finds the effect

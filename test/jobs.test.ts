@@ -1,5 +1,5 @@
 /**
- * Work with no caller (docs/behaviour.md §9.6–§9.8), on the database under test: publishing a post
+ * Work with no caller (docs/behaviour.md §10), on the database under test: publishing a post
  * enqueues a `notifications` job whose handler notifies the author (read back over GraphQL and
  * REST, own user only); a listener on `postPublished` appends an audit record admins read; the
  * `writeDigests` schedule, sped up by its setting, writes a digest per org per tick. Beside the

@@ -240,7 +240,7 @@ export interface FieldResolverModel extends DocText {
 
 /**
  * What a constructor dependency resolves to: a provider, a repository, a runtime built-in, the
- * queue `@InjectQueue(queue)` names (docs/behaviour.md §9.6; `queueKnown` when a mounted processor
+ * queue `@InjectQueue(queue)` names (docs/behaviour.md §10.1; `queueKnown` when a mounted processor
  * processes it), or nothing.
  */
 export type DependencyTarget =
@@ -426,7 +426,7 @@ export interface GatewayHandlerModel {
   readonly span: SourceSpan;
 }
 
-/** One `@Process(name, schema)` method of a `@Processor(queue)` class (docs/behaviour.md §9.6). */
+/** One `@Process(name, schema)` method of a `@Processor(queue)` class (docs/behaviour.md §10.1). */
 export interface JobHandlerModel {
   readonly kind: 'jobHandler';
   /** The processor's queue, when it could be read. */
@@ -444,7 +444,7 @@ export interface JobHandlerModel {
   readonly span: SourceSpan;
 }
 
-/** A `@Processor(queue)` class (docs/behaviour.md §9.6). */
+/** A `@Processor(queue)` class (docs/behaviour.md §10.1). */
 export interface ProcessorModel {
   readonly kind: 'processor';
   readonly name: string;
@@ -466,7 +466,7 @@ export interface QueueModel {
   readonly handlerByJob: ReadonlyMap<string, JobHandlerModel>;
 }
 
-/** A `@Cron(expression)` method (docs/behaviour.md §9.7). */
+/** A `@Cron(expression)` method (docs/behaviour.md §10.2). */
 export interface CronTaskModel {
   readonly kind: 'cronTask';
   /** `name:` or the method's name. */
@@ -485,7 +485,7 @@ export interface CronTaskModel {
   readonly span: SourceSpan;
 }
 
-/** An `@OnEvent(event)` method (docs/behaviour.md §9.8). */
+/** An `@OnEvent(event)` method (docs/behaviour.md §10.3). */
 export interface ListenerModel {
   readonly kind: 'listener';
   readonly event: string | undefined;
@@ -593,14 +593,14 @@ export interface MountedApp {
   readonly cycle: readonly ProviderModel[] | undefined;
   /** Every version a mounted controller declares, numeric-aware order. */
   readonly versions: readonly string[];
-  /** Mounted `@Processor` classes, by name (docs/behaviour.md §9.6). */
+  /** Mounted `@Processor` classes, by name (docs/behaviour.md §10.1). */
   readonly processors: readonly ProcessorModel[];
   /** The queues mounted processors process, sorted by name, and by name. */
   readonly queues: readonly QueueModel[];
   readonly queueByName: ReadonlyMap<string, QueueModel>;
-  /** Scheduled tasks of mounted providers, by name then source (docs/behaviour.md §9.7). */
+  /** Scheduled tasks of mounted providers, by name then source (docs/behaviour.md §10.2). */
   readonly cronTasks: readonly CronTaskModel[];
-  /** In-process listeners of mounted providers, by event then source (docs/behaviour.md §9.8). */
+  /** In-process listeners of mounted providers, by event then source (docs/behaviour.md §10.3). */
   readonly listeners: readonly ListenerModel[];
   /** What mounted providers publish on the event bus. */
   readonly publishedTopics: PublishedTopics;

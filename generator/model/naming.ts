@@ -116,7 +116,7 @@ export function queueJobsType(queue: string): string {
   return `${upperFirst(fieldNameOf(queue))}Jobs`;
 }
 
-/** The setting overriding a scheduled task's schedule (docs/behaviour.md §9.7): `writeDigests` → `APP_CRON__WRITE_DIGESTS`. */
+/** The setting overriding a scheduled task's schedule (docs/behaviour.md §10.2): `writeDigests` → `APP_CRON__WRITE_DIGESTS`. */
 export function cronSetting(task: string): string {
   return `APP_CRON__${constantCase(task).replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '')}`;
 }

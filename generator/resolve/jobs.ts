@@ -1,6 +1,6 @@
 /**
- * Job processors and their handlers (docs/behaviour.md §9.6), scheduled tasks (§9.7) and in-process
- * listeners (§9.8), resolved once: each handler's queue, job name and schema; each task's name,
+ * Job processors and their handlers (docs/behaviour.md §10.1), scheduled tasks (§10.2) and in-process
+ * listeners (§10.3), resolved once: each handler's queue, job name and schema; each task's name,
  * setting and expression; each listener's event; and, for what is mounted, the queues and the
  * topics providers publish. Emitters (`generator/emit/app/jobs.ts`) and rules read only this.
  */

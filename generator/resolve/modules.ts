@@ -158,7 +158,7 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
     .map(({ cls, role }): ProviderModel => {
       const dependencies = cls.constructorParameters.map((parameter): DependencyModel => {
         const typeName = parameter.ref?.exportName ?? parameter.typeText;
-        // `@InjectQueue('name')` decides the target whatever the type says (docs/behaviour.md §9.6).
+        // `@InjectQueue('name')` decides the target whatever the type says (docs/behaviour.md §10.1).
         const queue = argumentAt(new DecoratorSet(parameter.decorators).first('InjectQueue'), 0);
         const queueName = stringOf(queue);
         const target: DependencyTarget = queue && queueName !== undefined ? { kind: 'queue', queue: queueName, queueKnown: queueByName.has(queueName), queueSpan: queue.span } : targetOf(typeName, parameter.ref);

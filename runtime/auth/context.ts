@@ -103,7 +103,7 @@ export function runUnscoped<T>(fn: () => T): T {
 
 /**
  * Runs `fn` outside any request context, as work the server does for no caller (docs/behaviour.md
- * §5.9, §9.6–§9.8): a job, a scheduled tick, an in-process listener. Such work starts here even when
+ * §5.9, §10): a job, a scheduled tick, an in-process listener. Such work starts here even when
  * what triggered it ran inside a request (a listener observes an event a request published), so it
  * never sees that caller's principal or ability, and it lifts the row scope only explicitly, with
  * {@link runUnscoped}. Used by the runtime's transports, not by application code.

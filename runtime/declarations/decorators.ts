@@ -402,7 +402,7 @@ export interface UnversionedOptions {
 }
 
 /**
- * A job processor for queue `queue` (docs/behaviour.md §9.6): its `@Process(name, schema)` methods
+ * A job processor for queue `queue` (docs/behaviour.md §10.1): its `@Process(name, schema)` methods
  * run the queue's jobs. The queue's name is its address — letters, digits, `_` and `-` — and it
  * takes no version (§9.5). List the class in a module's providers like any provider.
  */
@@ -411,7 +411,7 @@ export function Processor(_queue: string, _options: UnversionedOptions = {}): Cl
 }
 
 /**
- * The handler of job `name` in its class's `@Processor` queue (docs/behaviour.md §9.6). `schema` is
+ * The handler of job `name` in its class's `@Processor` queue (docs/behaviour.md §10.1). `schema` is
  * the zod schema of the job's payload: `queue.add(name, payload)` refuses a payload it rejects, at
  * the caller, and the handler receives what it parses. The method takes the payload and, optionally,
  * the job's `JobContext` (runtime/jobs/queue.ts: id, attempt, a logger carrying the job id).
@@ -439,7 +439,7 @@ export interface CronOptions extends UnversionedOptions {
 }
 
 /**
- * A scheduled task (docs/behaviour.md §9.7): the method runs at every tick of `expression` (croner
+ * A scheduled task (docs/behaviour.md §10.2): the method runs at every tick of `expression` (croner
  * syntax: five fields, or six with seconds first), once per tick for the whole server however many
  * processes it has, unscoped, with no caller and no wire. `APP_CRON__<NAME>` overrides the
  * expression or, set to `off`, switches the task off. The method may take a `TaskContext`
@@ -450,7 +450,7 @@ export function Cron(_expression: string, _options: CronOptions = {}): MethodDec
 }
 
 /**
- * An in-process listener (docs/behaviour.md §9.8): the method runs for every `event` published on
+ * An in-process listener (docs/behaviour.md §10.3): the method runs for every `event` published on
  * the event bus in this process (the same events subscriptions see), after the publishing write
  * committed, unscoped and without a caller; its error is logged and never reaches the request that
  * raised the event. It takes the event's payload.

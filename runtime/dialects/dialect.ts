@@ -82,8 +82,8 @@ export interface DialectPrisma {
 }
 
 /**
- * Where a database keeps jobs and how its scheduled tasks fire once per tick (docs/behaviour.md §9.6,
- * §9.7; docs/decisions.md §8). Loaded only by a server that declares processors or scheduled tasks.
+ * Where a database keeps jobs and how its scheduled tasks fire once per tick (docs/behaviour.md §10.1,
+ * §10.2; docs/decisions.md §8). Loaded only by a server that declares processors or scheduled tasks.
  *
  * @public part of the runtime's API for application code, though nothing here imports it
  */

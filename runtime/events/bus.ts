@@ -50,7 +50,7 @@ export class SlowConsumerError extends Error {
   }
 }
 
-/** Told of every event published in this process (in-process listeners, docs/behaviour.md §9.8). Must not throw. */
+/** Told of every event published in this process (in-process listeners, docs/behaviour.md §10.3). Must not throw. */
 export type PublishObserver = (topic: string, payload: unknown) => void;
 
 /** Publishes and subscribes to topics. One instance per process, injected into services. */

@@ -1,5 +1,5 @@
 /**
- * Job queues as application code sees them (docs/behaviour.md §9.6): a service enqueues through an
+ * Job queues as application code sees them (docs/behaviour.md §10.1): a service enqueues through an
  * injected {@link Queue} (`@InjectQueue('notifications') private readonly queue: Queue<NotificationsJobs>`),
  * a `@Processor('notifications')` class handles each named job in a `@Process(name, schema)` method.
  * The queue's name is its address (docs/behaviour.md §9.5): it takes no version.

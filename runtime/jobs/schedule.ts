@@ -1,5 +1,5 @@
 /**
- * Scheduled tasks' one-firing-per-tick rule (docs/behaviour.md §9.7): every process of the server
+ * Scheduled tasks' one-firing-per-tick rule (docs/behaviour.md §10.2): every process of the server
  * runs every task's croner schedule, and when a tick comes each asks its database to *claim* it;
  * only the process whose claim succeeds runs the task. The database decides how
  * (runtime/dialects/: `Dialect.jobs.startTickClaims`): PostgreSQL inserts `(task, tick)` into a

@@ -97,7 +97,7 @@ const configSchema = z.object({
     /** Events a subscription may have waiting for a slow client before its connection is closed (1013). */
     subscriptionQueue: integer(1, 1_000_000).default(1_000),
   }),
-  /** Job queues (docs/behaviour.md §9.6): retries, back-off, expiry, concurrency. */
+  /** Job queues (docs/behaviour.md §10.1): retries, back-off, expiry, concurrency. */
   jobs: z.object({
     /** Retries after a job's first failed run; past them it goes to its dead-letter queue. */
     retryLimit: integer(0, 100).default(3),
@@ -116,7 +116,7 @@ const configSchema = z.object({
 
 /**
  * The configuration of a server process (after defaults). `cron` holds the schedule overrides of
- * scheduled tasks (docs/behaviour.md §9.7), by setting name (`APP_CRON__WRITE_DIGESTS`): `off`, or a
+ * scheduled tasks (docs/behaviour.md §10.2), by setting name (`APP_CRON__WRITE_DIGESTS`): `off`, or a
  * cron expression croner accepts.
  */
 export type AppConfig = z.infer<typeof configSchema> & { readonly cron: Readonly<Record<string, string>> };
@@ -131,7 +131,7 @@ export interface ConfigOptions {
   readonly cronSettings?: readonly string[];
 }
 
-/** The prefix of schedule overrides: `APP_CRON__<TASK>` (docs/behaviour.md §9.7). */
+/** The prefix of schedule overrides: `APP_CRON__<TASK>` (docs/behaviour.md §10.2). */
 const CRON_PREFIX = 'APP_CRON__';
 
 /** Why `value` cannot be a task's schedule (`off` or a cron expression), or undefined when it can. */

@@ -74,7 +74,7 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   readonly versionPolicies: Readonly<Record<string, VersionPolicy>>;
   /** The entity each subscription topic carries (`postPublished` → `Post`). */
   readonly eventTopics: Readonly<Record<string, string>>;
-  /** The setting overriding each scheduled task's schedule (`APP_CRON__WRITE_DIGESTS`; docs/behaviour.md §9.7). */
+  /** The setting overriding each scheduled task's schedule (`APP_CRON__WRITE_DIGESTS`; docs/behaviour.md §10.2). */
   readonly cronSettings: readonly string[];
   /**
    * The transports the application is reached through, in mount order within each placement

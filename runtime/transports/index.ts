@@ -70,7 +70,7 @@ export interface TransportContext<Container> {
   readonly abilities: AbilityCache;
   /** The executable schema and the operation preparer every GraphQL transport shares. */
   readonly graphql: GraphQLEngine;
-  /** The process's event bus (in-process listeners observe what it publishes; docs/behaviour.md §9.8). */
+  /** The process's event bus (in-process listeners observe what it publishes; docs/behaviour.md §10.3). */
   readonly events: EventBus;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Emits what the jobs, schedules and listeners transports run (docs/behaviour.md §9.6–§9.8), one
+ * Emits what the jobs, schedules and listeners transports run (docs/behaviour.md §10), one
  * file each and only for what the application declares: `jobs.ts` (every mounted queue's job
  * schemas and payload types, and a handler per `@Process` method), `schedules.ts` (a task per
  * `@Cron` method, with its setting) and `listeners.ts` (one per `@OnEvent` method). Each entry names
@@ -18,7 +18,7 @@ export function emitJobs(context: EmitContext): GeneratedFile | undefined {
   const file = new TypeScriptFile(
     'jobs.ts',
     context,
-    'Job queues (docs/behaviour.md §9.6): the payload schema of every job, by queue and job name, and the\nhandler each job runs. A service enqueues with `queue.add(name, payload)` on an injected\n`Queue<…Jobs>`; the payload is checked against the schema here, stored, and handed to the handler.',
+    'Job queues (docs/behaviour.md §10.1): the payload schema of every job, by queue and job name, and the\nhandler each job runs. A service enqueues with `queue.add(name, payload)` on an injected\n`Queue<…Jobs>`; the payload is checked against the schema here, stored, and handed to the handler.',
   );
   const { body: w, imports } = file;
   const schemasType = imports.type('runtime/jobs/queue.ts', 'JobSchemas');
@@ -77,7 +77,7 @@ export function emitSchedules(context: EmitContext): GeneratedFile | undefined {
   const file = new TypeScriptFile(
     'schedules.ts',
     context,
-    'Scheduled tasks (docs/behaviour.md §9.7): every `@Cron` method with its expression and the setting that\noverrides it (`off`, or another expression). Each tick runs once for the whole server, unscoped.',
+    'Scheduled tasks (docs/behaviour.md §10.2): every `@Cron` method with its expression and the setting that\noverrides it (`off`, or another expression). Each tick runs once for the whole server, unscoped.',
   );
   const { body: w, imports } = file;
   const definition = imports.type('runtime/transports/schedules/index.ts', 'ScheduledTaskDefinition');
@@ -113,7 +113,7 @@ export function emitListeners(context: EmitContext): GeneratedFile | undefined {
   const file = new TypeScriptFile(
     'listeners.ts',
     context,
-    'In-process listeners (docs/behaviour.md §9.8): every `@OnEvent` method and the event it runs for, in the\nprocess that published it, after the write committed, unscoped; an error is logged, never returned.',
+    'In-process listeners (docs/behaviour.md §10.3): every `@OnEvent` method and the event it runs for, in the\nprocess that published it, after the write committed, unscoped; an error is logged, never returned.',
   );
   const { body: w, imports } = file;
   const definition = imports.type('runtime/transports/listeners/index.ts', 'ListenerDefinition');

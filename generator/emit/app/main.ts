@@ -71,7 +71,7 @@ function transports(context: EmitContext, imports: TypeScriptFile['imports']): s
     `${factory('graphql-ws', 'graphqlWs')}()`,
   ];
   if (app.mounted.gateways.length > 0) list.push(`${factory('gateways', 'gateways')}(${imports.value(`${outputDir}/gateways.ts`, 'createGateways')})`);
-  // Work with no caller (docs/behaviour.md §9.6–§9.8), each only when declared.
+  // Work with no caller (docs/behaviour.md §10), each only when declared.
   if (app.mounted.queues.length > 0) list.push(`${factory('jobs', 'jobs')}(${imports.value(`${outputDir}/jobs.ts`, 'createJobs')})`);
   if (app.mounted.cronTasks.length > 0) list.push(`${factory('schedules', 'schedules')}(${imports.value(`${outputDir}/schedules.ts`, 'createSchedules')})`);
   if (app.mounted.listeners.length > 0) list.push(`${factory('listeners', 'listeners')}(${imports.value(`${outputDir}/listeners.ts`, 'createListeners')})`);

@@ -1,5 +1,5 @@
 /**
- * Cron expression invalid (docs/behaviour.md §9.7)
+ * Cron expression invalid (docs/behaviour.md §10.2)
  *
  * A `@Cron(expression)` must be an expression croner — the scheduler that runs it — accepts: five
  * fields (minute hour day month weekday) or six with seconds first. Checked by croner itself, so

@@ -1,5 +1,5 @@
 /**
- * Cron task duplicate (docs/behaviour.md §9.7)
+ * Cron task duplicate (docs/behaviour.md §10.2)
  *
  * Each scheduled task is overridden by one setting, `APP_CRON__<NAME>`, and named by it in claims
  * and logs: two mounted tasks whose names give the same setting would share both. Name one of them

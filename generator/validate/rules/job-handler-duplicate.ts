@@ -1,5 +1,5 @@
 /**
- * Job handler duplicate (docs/behaviour.md §9.6)
+ * Job handler duplicate (docs/behaviour.md §10.1)
  *
  * Within one queue a job name has one handler: `queue.add(name, …)` finds the handler (and the
  * payload schema) by name. Two `@Process` methods for one name — in one processor or in two

@@ -1,5 +1,5 @@
 /**
- * Listener event unknown (docs/behaviour.md §9.8)
+ * Listener event unknown (docs/behaviour.md §10.3)
  *
  * An `@OnEvent(topic)` runs for events published on the event bus in the process. When every
  * publish of the mounted providers names its topic with a string literal

@@ -1,5 +1,5 @@
 /**
- * Queue name invalid (docs/behaviour.md §9.6)
+ * Queue name invalid (docs/behaviour.md §10.1)
  *
  * A queue's name is its address in the database's job storage, where pg-boss takes letters, digits,
  * `_` and `-` only (the dead-letter queue appends `-dead-letter`). Anything else would fail at boot

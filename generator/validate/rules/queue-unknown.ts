@@ -1,5 +1,5 @@
 /**
- * Queue unknown (docs/behaviour.md §9.6)
+ * Queue unknown (docs/behaviour.md §10.1)
  *
  * A queue is its processors' address: `@InjectQueue('notifications')` must name a queue some
  * mounted `@Processor('notifications')` processes, or every job enqueued there would wait forever

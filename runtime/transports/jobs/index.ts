@@ -1,5 +1,5 @@
 /**
- * The jobs transport (docs/behaviour.md §9.6): runs the handlers of every `@Processor` queue in this
+ * The jobs transport (docs/behaviour.md §10.1): runs the handlers of every `@Processor` queue in this
  * process and connects the injected {@link Queue}s to the database's job storage
  * (`Dialect.jobs.startQueues`: pg-boss on PostgreSQL, the in-process queue on SQLite). Generated
  * code (`generated/jobs.ts`) hands it the queues and one {@link JobHandlerDefinition} per

@@ -1,5 +1,5 @@
 /**
- * The listeners transport (docs/behaviour.md §9.8): runs the application's `@OnEvent(topic)` methods
+ * The listeners transport (docs/behaviour.md §10.3): runs the application's `@OnEvent(topic)` methods
  * for the events this process publishes on its event bus — the same domain events subscriptions see
  * (`postPublished`), in the process that raised them (not again in the processes LISTEN/NOTIFY
  * carries them to), after the publishing write has committed (services publish after it).

@@ -1,5 +1,5 @@
 /**
- * The schedules transport (docs/behaviour.md §9.7): runs every `@Cron(expression)` task of the
+ * The schedules transport (docs/behaviour.md §10.2): runs every `@Cron(expression)` task of the
  * application on croner in this process. Each tick is claimed first (`Dialect.jobs.startTickClaims`,
  * runtime/jobs/schedule.ts): on PostgreSQL every worker runs the schedule and exactly one claims each
  * tick, so a task fires once per tick for the whole cluster; on SQLite the one process does.

@@ -22,7 +22,7 @@ export * from './enums.ts';
  * One entry of an org's audit trail: something that happened, to what, and when. Admins of the
  * org read it.
  * 
- * Appended by an in-process listener on `postPublished` (docs/behaviour.md §9.8).
+ * Appended by an in-process listener on `postPublished` (docs/behaviour.md §10.3).
  */
 export type AuditRecord = Prisma.AuditRecordModel
 /**
@@ -30,7 +30,7 @@ export type AuditRecord = Prisma.AuditRecordModel
  * A periodic summary of an org's activity: how many posts it published in one period. Admins of
  * the org read it.
  * 
- * Written by the scheduled task `writeDigests` (docs/behaviour.md §9.7), one row per org per tick.
+ * Written by the scheduled task `writeDigests` (docs/behaviour.md §10.2), one row per org per tick.
  */
 export type Digest = Prisma.DigestModel
 /**
@@ -38,7 +38,7 @@ export type Digest = Prisma.DigestModel
  * A message for one user about something that happened to their work, such as their post being
  * published. Each user reads only their own.
  * 
- * Written by the `notifications` job processor (docs/behaviour.md §9.6). Unique per post and user:
+ * Written by the `notifications` job processor (docs/behaviour.md §10.1). Unique per post and user:
  * the job runs at least once, and a second run finds the notification already there (the key
  * makes the handler idempotent).
  */

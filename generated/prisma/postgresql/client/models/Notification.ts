@@ -17,7 +17,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
  * A message for one user about something that happened to their work, such as their post being
  * published. Each user reads only their own.
  * 
- * Written by the `notifications` job processor (docs/behaviour.md §9.6). Unique per post and user:
+ * Written by the `notifications` job processor (docs/behaviour.md §10.1). Unique per post and user:
  * the job runs at least once, and a second run finds the notification already there (the key
  * makes the handler idempotent).
  */

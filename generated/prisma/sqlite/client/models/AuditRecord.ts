@@ -17,7 +17,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
  * One entry of an org's audit trail: something that happened, to what, and when. Admins of the
  * org read it.
  * 
- * Appended by an in-process listener on `postPublished` (docs/behaviour.md §9.8).
+ * Appended by an in-process listener on `postPublished` (docs/behaviour.md §10.3).
  */
 export type AuditRecordModel = runtime.Types.Result.DefaultSelection<Prisma.$AuditRecordPayload>
 
