@@ -3,7 +3,7 @@ import { OrgRepository } from '../generated/repositories/org.repository.js';
 import { PostRepository } from '../generated/repositories/post.repository.js';
 import { Cron, Injectable } from '../runtime/declarations/decorators.js';
 import type { Page, PageArgs } from '../runtime/data/keyset.js';
-import type { TaskContext } from '../runtime/transports/schedules/index.js';
+import type { TaskContext } from '../runtime/jobs/schedule.js';
 import type { Digest } from './digest.entity.js';
 
 /** Periodic digests: written by a scheduled task, read by admins (docs/decisions.md §3). */

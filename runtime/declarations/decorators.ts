@@ -443,7 +443,7 @@ export interface CronOptions extends UnversionedOptions {
  * syntax: five fields, or six with seconds first), once per tick for the whole server however many
  * processes it has, unscoped, with no caller and no wire. `APP_CRON__<NAME>` overrides the
  * expression or, set to `off`, switches the task off. The method may take a `TaskContext`
- * (runtime/transports/schedules/index.ts: the tick and a logger).
+ * (runtime/jobs/schedule.ts: the tick, the previous tick and a logger).
  */
 export function Cron(_expression: string, _options: CronOptions = {}): MethodDecorator {
   return inertMember;

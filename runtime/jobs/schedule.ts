@@ -8,6 +8,20 @@
  */
 import type { Logger } from 'pino';
 
+/**
+ * What a scheduled task receives (a `@Cron` method's optional parameter): the tick it runs for, the
+ * previous one, and a logger carrying the task and tick (runtime/transports/schedules/ hands it over).
+ *
+ * @public part of the runtime's API for application code, though nothing here imports it
+ */
+export interface TaskContext {
+  /** The scheduled instant this run is for (whole seconds; the same in every process). */
+  readonly tick: Date;
+  /** The schedule's instant before `tick` (the start of the period this tick ends), or null when there is none. */
+  readonly previousTick: Date | null;
+  readonly logger: Logger;
+}
+
 /** Claims ticks of scheduled tasks for this process. */
 export interface TickClaims {
   /**

@@ -14,22 +14,8 @@ import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import { runUnscoped, withoutCaller } from '../../auth/context.js';
 import { dialectFor } from '../../dialects/index.js';
-import { tickOf, type TickClaims } from '../../jobs/schedule.js';
+import { type TaskContext, tickOf, type TickClaims } from '../../jobs/schedule.js';
 import { defineTransport, type TransportFactory } from '../index.js';
-
-/**
- * What a scheduled task receives (a `@Cron` method's optional parameter): the tick it runs for and
- * a logger carrying the task and tick.
- *
- * @public part of the runtime's API for application code, though nothing here imports it
- */
-export interface TaskContext {
-  /** The scheduled instant this run is for (whole seconds; the same in every process). */
-  readonly tick: Date;
-  /** The schedule's instant before `tick` (the start of the period this tick ends), or null when there is none. */
-  readonly previousTick: Date | null;
-  readonly logger: Logger;
-}
 
 /** One `@Cron` method, as `generated/schedules.ts` declares it. */
 export interface ScheduledTaskDefinition {
