@@ -191,8 +191,9 @@ function knownVariables(): string[] {
 
 /**
  * Reads and validates the configuration from `env` (default `process.env`).
- * Returns the config and warnings (unknown variables, development secret in use).
- * Throws {@link ConfigError} listing every invalid variable.
+ * Returns the config and warnings (unknown variables, development secret in use). With
+ * `options.cronSettings`, also the schedule overrides (`config.cron`; docs/behaviour.md §10.2).
+ * Throws {@link ConfigError} listing every invalid variable, an `APP_CRON__*` naming no task among them.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: ConfigOptions = {}): { config: AppConfig; warnings: string[] } {
   const known = knownVariables();
