@@ -32,7 +32,7 @@ function decoratorUses(classes: readonly DeclaredClass[]): DecoratorUse[] {
     cls.decorators.forEach((decorator, index) => uses.push({ decorator, target: 'class', declaration: className, className, classDecorators, beside: others(classDecorators, index) }));
     for (const parameter of cls.constructorParameters) {
       for (const decorator of parameter.decorators) {
-        uses.push({ decorator, target: 'parameter', declaration: `constructor parameter ${parameter.name} of ${className}`, className, classDecorators, beside: [] });
+        uses.push({ decorator, target: 'constructor parameter', declaration: `constructor parameter ${parameter.name} of ${className}`, className, classDecorators, beside: [] });
       }
     }
     for (const field of cls.fields) {

@@ -91,7 +91,7 @@ function options<T>(table: OptionKinds<T>): { readonly options: OptionTable } {
 }
 
 /** Where a decorator is written. */
-export type DecoratorTarget = 'class' | 'property' | 'method' | 'parameter';
+export type DecoratorTarget = 'class' | 'property' | 'method' | 'parameter' | 'constructor parameter';
 
 /** One positional argument of a decorator. */
 export interface ArgumentSpec {
@@ -261,7 +261,7 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
       { name: 'schema', kind: 'value', required: true, example: 'PostPublishedJobSchema' },
     ],
   },
-  InjectQueue: { on: ['parameter'], arguments: [{ name: 'queue', kind: 'string', required: true, example: "'notifications'" }] },
+  InjectQueue: { on: ['constructor parameter'], arguments: [{ name: 'queue', kind: 'string', required: true, example: "'notifications'" }] },
   Cron: {
     on: ['method'],
     arguments: [
