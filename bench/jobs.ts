@@ -72,6 +72,7 @@ async function throughput(url: string): Promise<{ enqueuePerSecond: number; endT
     return { enqueuePerSecond: Math.round(JOBS / ((enqueued - started) / 1000)), endToEndPerSecond: Math.round(JOBS / ((ended - started) / 1000)) };
   } finally {
     await transport.close?.();
+    await transport.release?.();
   }
 }
 

@@ -126,12 +126,15 @@ class PgBossQueues implements QueueBackend {
     worker.running.add(run);
   }
 
-  async stop(timeout: number): Promise<void> {
+  async stopWorking(timeout: number): Promise<void> {
     this.stopping = true;
     for (const worker of this.workers.values()) worker.wake?.();
     const running = [...this.workers.values()].flatMap((worker) => [...(worker.loop ? [worker.loop] : []), ...worker.running]);
     const inTime = await Promise.race([Promise.allSettled(running).then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeout).unref())]);
     if (!inTime) this.options.logger.warn({ timeout }, `jobs still running after ${timeout} ms; they expire and run again on another worker`);
+  }
+
+  async close(): Promise<void> {
     await this.boss.stop({ graceful: false, close: true, wait: true, timeout: 1_000 });
   }
 }

@@ -37,6 +37,8 @@ class InProcessQueues implements QueueBackend {
   private readonly retries = new Set<NodeJS.Timeout>();
   private readonly running = new Set<Promise<void>>();
   private stopping = false;
+  /** Jobs given up at shutdown: retries not yet due, and runs past the timeout. */
+  private dropped = 0;
   private readonly policy: QueuePolicy;
   private readonly logger: Logger;
 
@@ -71,16 +73,21 @@ class InProcessQueues implements QueueBackend {
   }
 
 
-  async stop(timeout: number): Promise<void> {
+  async stopWorking(timeout: number): Promise<void> {
     this.stopping = true;
     for (const timer of this.retries) clearTimeout(timer);
-    const retrying = this.retries.size;
+    this.dropped += this.retries.size;
     this.retries.clear();
     const finished = Promise.allSettled([...this.running]).then(() => true);
     const inTime = await Promise.race([finished, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeout).unref())]);
+    if (!inTime) this.dropped += this.running.size;
+  }
+
+  close(): Promise<void> {
     const waiting = [...this.queues.values()].reduce((sum, queue) => sum + queue.waiting.length, 0);
-    const lost = waiting + retrying + (inTime ? 0 : this.running.size);
-    if (lost > 0) this.logger.warn({ lost, waiting, retrying, running: inTime ? 0 : this.running.size }, `${lost} job(s) lost at shutdown: the in-process queue (SQLite) is not durable`);
+    const lost = waiting + this.dropped;
+    if (lost > 0) this.logger.warn({ lost, waiting }, `${lost} job(s) lost at shutdown: the in-process queue (SQLite) is not durable`);
+    return Promise.resolve();
   }
 
   private queue(name: string): InProcessQueue {

@@ -62,10 +62,12 @@ export interface QueueBackend {
   /** Whether it still takes jobs (`GET /health`'s `jobs`). Never rejects. */
   healthy(): Promise<boolean>;
   /**
-   * Stops taking jobs and waits for running ones, at most `timeout` ms, then closes its connections.
-   * A job still running then is left to the backend's own recovery (PostgreSQL: it expires and runs again).
+   * Stops taking jobs and waits for running ones, at most `timeout` ms; `send` still works. A job
+   * still running then is left to the backend's own recovery (PostgreSQL: it expires and runs again).
    */
-  stop(timeout: number): Promise<void>;
+  stopWorking(timeout: number): Promise<void>;
+  /** Closes its connections (after {@link stopWorking}); jobs sent afterwards fail. */
+  close(): Promise<void>;
 }
 
 /** What a dialect's job storage is started with. */

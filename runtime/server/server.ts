@@ -193,9 +193,10 @@ function versioningOf(config: AppConfig, policies: Readonly<Record<string, Versi
   return { strategy: config.http.versioning, header: config.http.versionHeader, prefix: config.http.prefix, defaultVersion: config.http.defaultVersion, policies };
 }
 
-/** Closes `resources` in order — transports, the event transport, then the database — logging a transport's failure. */
+/** Closes `resources` in order — transports (closed, then released), the event transport, then the database — logging a transport's failure. */
 async function release(resources: Resources, logger: Logger): Promise<void> {
   await closeTransports(resources.transports, logger);
+  await releaseTransports(resources.transports, logger);
   await resources.events?.close();
   await Promise.all([resources.database.$disconnect(), resources.reader.close()]);
 }
@@ -208,11 +209,20 @@ async function closeTransports(transports: readonly Transport[], logger: Logger)
   });
 }
 
+/** Releases every transport at once, once requests have drained; a failure is logged, never thrown. */
+async function releaseTransports(transports: readonly Transport[], logger: Logger): Promise<void> {
+  const results = await Promise.allSettled(transports.map(async (transport) => transport.release?.()));
+  results.forEach((result, index) => {
+    if (result.status === 'rejected') logger.error({ err: result.reason, transport: transports[index]?.name }, 'a transport failed to release');
+  });
+}
+
 /**
  * Graceful shutdown (docs/decisions.md §4; README "Shutdown"): stops accepting connections, closes idle
  * keep-alive ones, closes every WebSocket with 1001 and lets the transports finish their work,
  * while in-flight requests get `APP_HTTP__SHUTDOWN_TIMEOUT` ms to finish (then their connections
- * are closed); the event transport and the database close last.
+ * are closed); then the transports release what requests could still use (the job queues), and
+ * the event transport and the database close last.
  */
 async function shutdown(parts: { server: Server; lifecycle: RequestLifecycle; sockets: SocketAcceptor; resources: Resources; config: AppConfig; logger: Logger }): Promise<void> {
   const { server, lifecycle, sockets, resources, config, logger } = parts;
@@ -227,6 +237,8 @@ async function shutdown(parts: { server: Server; lifecycle: RequestLifecycle; so
   await socketsClosed;
   await listening;
   await transportsClosed;
+  // Requests have finished: what they could still use (the queues they enqueue on) can go.
+  await releaseTransports(resources.transports, logger);
   await resources.events?.close();
   await Promise.all([resources.database.$disconnect(), resources.reader.close()]);
   logger.info('stopped');

@@ -34,6 +34,10 @@
  * 5. `close` (optional) — called when shutdown begins, beside the HTTP drain and the socket
  *    close; stop taking work and resolve once what was running has finished. The event transport
  *    and the database close after every transport has (in-flight work may still need them).
+ * 6. `release` (optional) — called once in-flight requests have finished (or the shutdown timeout
+ *    passed) and every `close` has resolved, before the database closes: release what a request
+ *    may still use while it drains. The jobs transport stops fetching jobs in `close` but keeps its
+ *    queues open for the requests still running, and closes them here.
  *
  * A factory may throw `ConfigError` for a setting it cannot serve (the REST transport does for an
  * `APP_HTTP__DEFAULT_VERSION` no controller declares); the server then closes what it opened.
@@ -133,11 +137,13 @@ export interface Transport {
   readonly health?: readonly HealthContribution[];
   /** Stops taking work and resolves once running work has finished; called when shutdown begins. */
   close?(): Promise<void>;
+  /** Releases what requests may use while they drain; called after the drain and every `close`, before the database closes. */
+  release?(): Promise<void>;
 }
 
 /**
- * Builds every transport of `factories` in order. When one throws, closes the ones already built
- * and rethrows (the server then closes the database).
+ * Builds every transport of `factories` in order. When one throws, closes and releases the ones
+ * already built and rethrows (the server then closes the database).
  */
 export async function buildTransports<Container>(factories: readonly TransportFactory<Container>[], context: TransportContext<Container>): Promise<Transport[]> {
   const built: Transport[] = [];
@@ -145,6 +151,7 @@ export async function buildTransports<Container>(factories: readonly TransportFa
     for (const factory of factories) built.push(await factory(context));
   } catch (error) {
     await Promise.allSettled(built.map(async (transport) => transport.close?.()));
+    await Promise.allSettled(built.map(async (transport) => transport.release?.()));
     throw error;
   }
   return built;

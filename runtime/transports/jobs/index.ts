@@ -10,8 +10,9 @@
  * payload is parsed by the handler's schema again before the handler sees it. A handler that
  * throws (or a payload the schema refuses) fails that run: it is logged, retried with back-off and,
  * after `APP_JOBS__RETRY_LIMIT` retries, moved to the queue's dead-letter queue — never does it
- * reach the process. At shutdown the transport stops taking jobs and waits for the running ones, at
- * most `APP_HTTP__SHUTDOWN_TIMEOUT` ms.
+ * reach the process. When shutdown begins the transport stops taking jobs and waits for the running
+ * ones, at most `APP_HTTP__SHUTDOWN_TIMEOUT` ms; its queues stay open for the requests still
+ * draining (a post published then still enqueues its job) and close once they have finished.
  */
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -67,7 +68,8 @@ export function jobs<Container>(create: (container: Container) => JobsDefinition
       for (const name of names) await backend.createQueue(name);
       for (const [name, byName] of byQueue) await backend.work(name, config.jobs.concurrency, (job) => runJob(name, byName, job, policy, log));
     } catch (error) {
-      await backend.stop(0);
+      await backend.stopWorking(0);
+      await backend.close();
       throw error;
     }
     for (const queue of queues) queue.connect(backend);
@@ -75,15 +77,17 @@ export function jobs<Container>(create: (container: Container) => JobsDefinition
     return {
       name: 'jobs',
       health: [{ name: 'jobs', check: () => backend.healthy().catch(() => false) }],
-      close: () => closeJobs(queues, backend, config.http.shutdownTimeout),
+      // Stop taking jobs when shutdown begins; requests still draining may enqueue until release.
+      close: () => backend.stopWorking(config.http.shutdownTimeout),
+      release: () => releaseJobs(queues, backend),
     };
   });
 }
 
-/** Refuses new jobs, then stops the storage once running jobs have finished (or the timeout passed). */
-async function closeJobs(queues: readonly Queue<object>[], backend: QueueBackend, timeout: number): Promise<void> {
+/** Refuses new jobs and closes the storage, once requests have drained. */
+async function releaseJobs(queues: readonly Queue<object>[], backend: QueueBackend): Promise<void> {
   for (const queue of queues) queue.disconnect();
-  await backend.stop(timeout);
+  await backend.close();
 }
 
 /**
