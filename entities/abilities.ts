@@ -11,17 +11,25 @@ import { Abilities } from '../runtime/declarations/decorators.js';
  * | admin  | create, read, update, delete (own org) | read own | create, read, update, publish (own org)       |
  * | member | read (all fields, own org)             | read own | read published + own drafts; create; publish own |
  * | viewer | read id, orgId, name (own org)         | read own | read published (own org)                      |
+ *
+ * Every role reads its own notifications (`userId` is the caller's `sub`); admins read their org's
+ * audit records and digests. Nothing grants writing them: the job processor, the listener and the
+ * scheduled task that write them run unscoped (docs/behaviour.md §5.9).
  */
 @Abilities()
 export class AppAbilities implements AbilityFactory {
   for(principal: Principal): AppAbility {
     const inOrg = { orgId: principal.org_id };
     return defineAbility(({ can }) => {
+      // Whatever the role: your own notifications, in your own org.
+      if (principal.role === 'admin' || principal.role === 'member' || principal.role === 'viewer') can('read', 'Notification', { ...inOrg, userId: principal.sub });
       switch (principal.role) {
         case 'admin':
           can(['create', 'read', 'update', 'delete'], 'User', inOrg);
           can('read', 'Org', { id: principal.org_id });
           can(['create', 'read', 'update', 'publish'], 'Post', inOrg);
+          can('read', 'AuditRecord', inOrg);
+          can('read', 'Digest', inOrg);
           break;
         case 'member':
           can('read', 'User', inOrg);

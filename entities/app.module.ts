@@ -2,6 +2,7 @@ import { Module, UseGuards } from '../runtime/declarations/decorators.js';
 import { LoaderScope } from '../runtime/graphql/loaders.js';
 import { AuthenticationGuard } from '../runtime/auth/guards.js';
 import { AppAbilities } from './abilities.js';
+import { ActivityModule } from './activity.module.js';
 import { EchoGateway } from './echo.gateway.js';
 import { ApiInfoService, ApiRootV1Controller, ApiRootV2Controller, MetaController } from './meta.controller.js';
 import { OrgsModule } from './orgs.module.js';
@@ -16,7 +17,7 @@ import { UsersModule } from './users.module.js';
  */
 @UseGuards(AuthenticationGuard)
 @Module({
-  imports: [UsersModule, PostsModule, OrgsModule],
+  imports: [UsersModule, PostsModule, OrgsModule, ActivityModule],
   providers: [AppAbilities, LoaderScope, EchoGateway, ApiInfoService],
   controllers: [MetaController, ApiRootV1Controller, ApiRootV2Controller],
   versions: { '1': { deprecated: '2026-06-01', sunset: '2027-06-30' } },

@@ -1,8 +1,10 @@
 import { PostRepository } from '../generated/repositories/post.repository.js';
 import { UserRepository } from '../generated/repositories/user.repository.js';
 import { currentPrincipal } from '../runtime/auth/context.js';
-import { Injectable } from '../runtime/declarations/decorators.js';
+import type { NotificationsJobs } from '../generated/jobs.js';
+import { Injectable, InjectQueue } from '../runtime/declarations/decorators.js';
 import { EventBus } from '../runtime/events/bus.js';
+import type { Queue } from '../runtime/jobs/queue.js';
 import type { Page, PageArgs } from '../runtime/data/keyset.js';
 import { fail, type Result } from '../runtime/failures/result.js';
 import type { CreatePost } from './post.dto.js';
@@ -15,6 +17,7 @@ export class PostService {
     private readonly posts: PostRepository,
     private readonly users: UserRepository,
     private readonly events: EventBus,
+    @InjectQueue('notifications') private readonly notifications: Queue<NotificationsJobs>,
   ) {}
 
   /** One keyset page of the posts the caller may read (docs/behaviour.md §4.2). */
@@ -45,9 +48,10 @@ export class PostService {
   }
 
   /**
-   * Publishes a draft (docs/behaviour.md §3): `draft → published` sets `publishedAt` and notifies
-   * `postPublished` subscribers. Unknown or unreadable id → NOT_FOUND; not allowed to publish
-   * this post → FORBIDDEN; already published → CONFLICT.
+   * Publishes a draft (docs/behaviour.md §3): `draft → published` sets `publishedAt`; once that has
+   * committed, enqueues a `post-published` job that notifies the author (§10.1) and tells
+   * `postPublished` subscribers and listeners (§5.11, §10.3). Unknown or unreadable id → NOT_FOUND;
+   * not allowed to publish this post → FORBIDDEN; already published → CONFLICT.
    */
   async publish(id: string): Promise<Result<Post>> {
     const post = await this.posts.findById(id);
@@ -58,6 +62,8 @@ export class PostService {
     if (!published.ok) {
       return published.failure.code === 'NOT_FOUND' ? fail('CONFLICT', `post ${id} is already published`) : published;
     }
+    const { id: postId, authorId, orgId, title } = published.value;
+    await this.notifications.add('post-published', { postId, authorId, orgId, title });
     this.events.publish('postPublished', published.value);
     return published;
   }

@@ -6,8 +6,18 @@
  */
 
 import { AppAbilities } from '../entities/abilities.js';
+import { AuditController } from '../entities/audit.controller.js';
+import { AuditResolver } from '../entities/audit.resolver.js';
+import { AuditService } from '../entities/audit.service.js';
+import { DigestResolver } from '../entities/digest.resolver.js';
+import { DigestService } from '../entities/digest.service.js';
+import { DigestsController } from '../entities/digests.controller.js';
 import { EchoGateway } from '../entities/echo.gateway.js';
 import { ApiInfoService, ApiRootV1Controller, ApiRootV2Controller, MetaController } from '../entities/meta.controller.js';
+import { NotificationResolver } from '../entities/notification.resolver.js';
+import { NotificationService } from '../entities/notification.service.js';
+import { NotificationsController } from '../entities/notifications.controller.js';
+import { NotificationsProcessor } from '../entities/notifications.processor.js';
 import { OrgResolver } from '../entities/org.resolver.js';
 import { OrgService } from '../entities/org.service.js';
 import { OrgsController } from '../entities/orgs.controller.js';
@@ -18,24 +28,43 @@ import { UserResolver } from '../entities/user.resolver.js';
 import { UserService } from '../entities/user.service.js';
 import { UsersController } from '../entities/users.controller.js';
 import { LoaderScope } from '../runtime/graphql/loaders.js';
+import { Queue } from '../runtime/jobs/queue.js';
 import type { RuntimeServices } from '../runtime/server/server.js';
 import type { Database } from './database.js';
+import { NOTIFICATIONS_JOBS, type NotificationsJobs } from './jobs.js';
+import { AuditRecordRepository } from './repositories/audit-record.repository.js';
+import { DigestRepository } from './repositories/digest.repository.js';
+import { NotificationRepository } from './repositories/notification.repository.js';
 import { OrgRepository } from './repositories/org.repository.js';
 import { PostRepository } from './repositories/post.repository.js';
 import { UserRepository } from './repositories/user.repository.js';
 
 /** Every constructed provider and repository, by variable name. */
 export interface Container {
+  readonly auditRecordRepository: AuditRecordRepository;
+  readonly digestRepository: DigestRepository;
+  readonly notificationRepository: NotificationRepository;
   readonly orgRepository: OrgRepository;
   readonly postRepository: PostRepository;
   readonly userRepository: UserRepository;
   readonly loaderScope: LoaderScope;
+  readonly notificationsQueue: Queue<NotificationsJobs>;
   readonly apiInfoService: ApiInfoService;
   readonly apiRootV1Controller: ApiRootV1Controller;
   readonly apiRootV2Controller: ApiRootV2Controller;
   readonly appAbilities: AppAbilities;
+  readonly auditService: AuditService;
+  readonly auditController: AuditController;
+  readonly auditResolver: AuditResolver;
+  readonly digestService: DigestService;
+  readonly digestResolver: DigestResolver;
+  readonly digestsController: DigestsController;
   readonly echoGateway: EchoGateway;
   readonly metaController: MetaController;
+  readonly notificationService: NotificationService;
+  readonly notificationResolver: NotificationResolver;
+  readonly notificationsController: NotificationsController;
+  readonly notificationsProcessor: NotificationsProcessor;
   readonly orgService: OrgService;
   readonly orgResolver: OrgResolver;
   readonly orgsController: OrgsController;
@@ -49,24 +78,38 @@ export interface Container {
 
 /** Constructs the container on `database`, with the runtime `services` (logger, event bus). */
 export function createContainer(database: Database, services: RuntimeServices): Container {
+  const auditRecordRepository = new AuditRecordRepository(database, services.reader, services.logger);
+  const digestRepository = new DigestRepository(database, services.reader, services.logger);
+  const notificationRepository = new NotificationRepository(database, services.reader, services.logger);
   const orgRepository = new OrgRepository(database, services.reader, services.logger);
   const postRepository = new PostRepository(database, services.reader, services.logger);
   const userRepository = new UserRepository(database, services.reader, services.logger);
   const loaderScope = new LoaderScope();
+  const notificationsQueue = new Queue<NotificationsJobs>('notifications', NOTIFICATIONS_JOBS);
   const apiInfoService = new ApiInfoService();
   const apiRootV1Controller = new ApiRootV1Controller(apiInfoService);
   const apiRootV2Controller = new ApiRootV2Controller(apiInfoService);
   const appAbilities = new AppAbilities();
+  const auditService = new AuditService(auditRecordRepository);
+  const auditController = new AuditController(auditService);
+  const auditResolver = new AuditResolver(auditService);
+  const digestService = new DigestService(digestRepository, orgRepository, postRepository);
+  const digestResolver = new DigestResolver(digestService);
+  const digestsController = new DigestsController(digestService);
   const echoGateway = new EchoGateway();
   const metaController = new MetaController(apiInfoService);
+  const notificationService = new NotificationService(notificationRepository);
+  const notificationResolver = new NotificationResolver(notificationService);
+  const notificationsController = new NotificationsController(notificationService);
+  const notificationsProcessor = new NotificationsProcessor(notificationRepository);
   const orgService = new OrgService(orgRepository);
   const orgResolver = new OrgResolver(orgService);
   const orgsController = new OrgsController(orgService);
-  const postService = new PostService(postRepository, userRepository, services.eventBus);
+  const postService = new PostService(postRepository, userRepository, services.eventBus, notificationsQueue);
   const postResolver = new PostResolver(postService);
   const postsController = new PostsController(postService);
   const userService = new UserService(userRepository);
   const userResolver = new UserResolver(userService);
   const usersController = new UsersController(userService);
-  return { orgRepository, postRepository, userRepository, loaderScope, apiInfoService, apiRootV1Controller, apiRootV2Controller, appAbilities, echoGateway, metaController, orgService, orgResolver, orgsController, postService, postResolver, postsController, userService, userResolver, usersController };
+  return { auditRecordRepository, digestRepository, notificationRepository, orgRepository, postRepository, userRepository, loaderScope, notificationsQueue, apiInfoService, apiRootV1Controller, apiRootV2Controller, appAbilities, auditService, auditController, auditResolver, digestService, digestResolver, digestsController, echoGateway, metaController, notificationService, notificationResolver, notificationsController, notificationsProcessor, orgService, orgResolver, orgsController, postService, postResolver, postsController, userService, userResolver, usersController };
 }

@@ -9,6 +9,33 @@ import type { EntityDescriptor } from '../runtime/data/entity-metadata.js';
 import type { ColumnKind } from '../runtime/data/sql-reader.js';
 import type { InputFieldType } from '../runtime/http/inputs.js';
 
+/** Stored columns of AuditRecord (entities/audit-record.entity.ts). */
+export const AUDIT_RECORD_COLUMNS = ['id', 'orgId', 'action', 'subjectId', 'userId', 'summary', 'createdAt'] as const;
+
+/** How raw rows of AuditRecord are read: the kind of each column that is not text. */
+export const AUDIT_RECORD_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { createdAt: 'datetime' };
+
+/** Wire fields of AuditRecord: what masking and selection checks consider. */
+export const AUDIT_RECORD_FIELDS = ['id', 'orgId', 'action', 'subjectId', 'userId', 'summary', 'createdAt'] as const;
+
+/** Stored columns of Digest (entities/digest.entity.ts). */
+export const DIGEST_COLUMNS = ['id', 'orgId', 'periodStart', 'periodEnd', 'publishedPosts', 'createdAt'] as const;
+
+/** How raw rows of Digest are read: the kind of each column that is not text. */
+export const DIGEST_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { periodStart: 'datetime', periodEnd: 'datetime', publishedPosts: 'int', createdAt: 'datetime' };
+
+/** Wire fields of Digest: what masking and selection checks consider. */
+export const DIGEST_FIELDS = ['id', 'orgId', 'periodStart', 'periodEnd', 'publishedPosts', 'createdAt'] as const;
+
+/** Stored columns of Notification (entities/notification.entity.ts). */
+export const NOTIFICATION_COLUMNS = ['id', 'orgId', 'userId', 'postId', 'message', 'createdAt'] as const;
+
+/** How raw rows of Notification are read: the kind of each column that is not text. */
+export const NOTIFICATION_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { createdAt: 'datetime' };
+
+/** Wire fields of Notification: what masking and selection checks consider. */
+export const NOTIFICATION_FIELDS = ['id', 'orgId', 'userId', 'postId', 'message', 'createdAt'] as const;
+
 /** Stored columns of Org (entities/org.entity.ts). */
 export const ORG_COLUMNS = ['id', 'name'] as const;
 
@@ -38,6 +65,9 @@ export const USER_FIELDS = ['id', 'orgId', 'name', 'email'] as const;
 
 /** Every exposed entity (docs/behaviour.md §2). */
 export const ENTITIES: readonly EntityDescriptor[] = [
+  { name: 'AuditRecord', fields: AUDIT_RECORD_FIELDS, relations: [] },
+  { name: 'Digest', fields: DIGEST_FIELDS, relations: [] },
+  { name: 'Notification', fields: NOTIFICATION_FIELDS, relations: [] },
   { name: 'Org', fields: ORG_FIELDS, relations: [{ kind: 'hasMany', field: 'users', target: 'User', column: 'orgId' }] },
   { name: 'Post', fields: POST_FIELDS, relations: [{ kind: 'belongsTo', field: 'author', target: 'User', column: 'authorId' }] },
   { name: 'User', fields: USER_FIELDS, relations: [{ kind: 'belongsTo', field: 'org', target: 'Org', column: 'orgId' }, { kind: 'hasMany', field: 'posts', target: 'Post', column: 'authorId' }, { kind: 'hasMany', field: 'reviews', target: 'Post', column: 'reviewerId' }] },

@@ -5,6 +5,7 @@
  * the declared method, Result unwrapping and masking. runtime/transports/mcp/ gates, checks and pipes the arguments.
  */
 
+import type { NotificationResolver } from '../entities/notification.resolver.js';
 import { CreatePostSchema } from '../entities/post.dto.js';
 import type { PostResolver } from '../entities/post.resolver.js';
 import type { PostsController } from '../entities/posts.controller.js';
@@ -14,14 +15,14 @@ import { type PipeTransform, ZodValidationPipe } from '../runtime/declarations/p
 import { unwrap } from '../runtime/failures/result.js';
 import type { McpHostDefinition } from '../runtime/transports/mcp/index.js';
 import type { Container } from './container.js';
-import { CREATE_POST_INPUT, POST_FIELDS, USER_FIELDS } from './entities.js';
+import { CREATE_POST_INPUT, NOTIFICATION_FIELDS, POST_FIELDS, USER_FIELDS } from './entities.js';
 
 /** Pipes of parameter input of tool createPost. */
 const postResolverCreatePostInputPipes: readonly PipeTransform[] = [new ZodValidationPipe(CreatePostSchema)];
 
 /** The MCP host and its tools, bound to the container's instances. */
 export function createMcpHost(container: Container): McpHostDefinition {
-  const { postResolver, postsController, userResolver } = container;
+  const { notificationResolver, postResolver, postsController, userResolver } = container;
   return {
     name: 'resource-service',
     path: '/mcp',
@@ -60,6 +61,25 @@ export function createMcpHost(container: Container): McpHostDefinition {
         invoke: async () => {
           const value = await userResolver.me();
           return value;
+        },
+      },
+      /**
+       * One page of the caller's notifications, oldest first; pass the last id as `after` for the next page.
+       * tool notifications → Query.notifications → NotificationResolver.notifications (entities/notification.resolver.ts:16); authorized: read Notification.
+       */
+      {
+        name: 'notifications',
+        title: 'Read my notifications',
+        description: 'One page of the caller\'s notifications, oldest first; pass the last id as `after` for the next page.',
+        readOnly: true,
+        posture: { kind: 'authorized', action: 'read', subject: 'Notification' },
+        parameters: [
+          { name: 'first', field: { type: { kind: 'scalar', name: 'Int' }, list: false, nullable: true }, binding: 'pageSize', pipes: [] },
+          { name: 'after', field: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true }, binding: 'cursor', pipes: [] },
+        ],
+        invoke: async (args, request) => {
+          const value = await notificationResolver.notifications(args.first as Parameters<NotificationResolver['notifications']>[0], args.after as Parameters<NotificationResolver['notifications']>[1]);
+          return { ...value, items: maskOutput(request, 'Notification', NOTIFICATION_FIELDS, value.items) };
         },
       },
       /**

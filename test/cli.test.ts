@@ -5,7 +5,7 @@
  * with other hooks or none) is in new-application.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
@@ -16,6 +16,13 @@ import { cli, copyProject, startCli } from './support/cli.js';
 import { openDatabase } from './support/database.js';
 import { ownIndexSearch, rankingStatement, sqlitePlan, tableSteps } from './support/plans.js';
 import { ROOT, TEST_SECRET } from './support/project.js';
+
+/** The committed migrations, in order (the same names for both databases). */
+const MIGRATIONS = readdirSync(path.join(ROOT, 'generated/prisma/sqlite/migrations')).filter((name) => /^\d{4}_/.test(name)).sort();
+/** The name `generate` gives the next migration that adds a column to User. */
+const NEXT_ALTER_USER = `${String(MIGRATIONS.length + 1).padStart(4, '0')}_alter_user`;
+/** What `migrate status` prints once every committed migration is applied. */
+const ALL_APPLIED = `${MIGRATIONS.map((name) => `applied  ${name}\n`).join('')}0 pending\n`;
 
 /** What the reader at the end of a pipe received, and how the CLI before it exited. */
 interface Piped {
@@ -92,16 +99,16 @@ describe('generate --check', () => {
       expect(stale.stderr).toContain('changed: generated/schema.graphql');
       expect(stale.stderr).toContain('changed: generated/prisma/sqlite/schema.prisma');
       for (const provider of ['sqlite', 'postgresql']) {
-        expect(stale.stderr).toContain(`missing migration: generated/prisma/${provider}/migrations/0002_alter_user`);
+        expect(stale.stderr).toContain(`missing migration: generated/prisma/${provider}/migrations/${NEXT_ALTER_USER}`);
         expect(stale.stderr).toContain(`stale: generated/prisma/${provider}/client`);
       }
 
       const written = cli(['generate'], { cwd: project });
       expect(written.status).toBe(0);
-      expect(written.stdout).toContain('new migration: generated/prisma/sqlite/migrations/0002_alter_user');
-      expect(written.stdout).toContain('new migration: generated/prisma/postgresql/migrations/0002_alter_user');
-      expect(readFileSync(path.join(project, 'generated/prisma/sqlite/migrations/0002_alter_user/migration.sql'), 'utf8')).toContain('ADD COLUMN "bio" TEXT');
-      expect(readFileSync(path.join(project, 'generated/prisma/postgresql/migrations/0002_alter_user/migration.sql'), 'utf8')).toContain('ADD COLUMN     "bio" TEXT');
+      expect(written.stdout).toContain(`new migration: generated/prisma/sqlite/migrations/${NEXT_ALTER_USER}`);
+      expect(written.stdout).toContain(`new migration: generated/prisma/postgresql/migrations/${NEXT_ALTER_USER}`);
+      expect(readFileSync(path.join(project, `generated/prisma/sqlite/migrations/${NEXT_ALTER_USER}/migration.sql`), 'utf8')).toContain('ADD COLUMN "bio" TEXT');
+      expect(readFileSync(path.join(project, `generated/prisma/postgresql/migrations/${NEXT_ALTER_USER}/migration.sql`), 'utf8')).toContain('ADD COLUMN     "bio" TEXT');
       expect(readFileSync(path.join(project, 'generated/schema.graphql'), 'utf8')).toContain('bio: String');
       expect(cli(['generate', '--check'], { cwd: project }).status).toBe(0);
     });
@@ -185,10 +192,10 @@ describe('migrate, seed, token', () => {
   it('deploys the migrations, then reports them all applied', () => {
     const deployed = cli(['migrate', 'deploy'], { env: { APP_DATABASE__URL: url } });
     expect(deployed.status).toBe(0);
-    expect(deployed.stdout).toBe('applied 1 migration(s): 0001_init\n');
+    expect(deployed.stdout).toBe(`applied ${MIGRATIONS.length} migration(s): ${MIGRATIONS.join(', ')}\n`);
     const status = cli(['migrate', 'status'], { env: { APP_DATABASE__URL: url } });
     expect(status.status).toBe(0);
-    expect(status.stdout).toBe('applied  0001_init\n0 pending\n');
+    expect(status.stdout).toBe(ALL_APPLIED);
     // The statistics pass ran after the migration (docs/decisions.md §6): SQLite keeps them in sqlite_stat1.
     // Its tables are empty, so only Prisma's migrations table has any to keep.
     expect(statistics(url)).toContainEqual(expect.objectContaining({ tbl: '_prisma_migrations' }));
@@ -230,7 +237,7 @@ describe('migrate, seed, token', () => {
     const printed = JSON.parse(seeded.text) as { orgs: unknown[]; users: unknown[]; posts: unknown[]; tokens: unknown[] };
     expect([printed.orgs.length, printed.users.length, printed.posts.length, printed.tokens.length]).toEqual([10, 1_000, 10_000, 3]);
 
-    const status = 'applied  0001_init\n0 pending\n';
+    const status = ALL_APPLIED;
     expect(piped(['migrate', 'status'], { env })).toEqual({ status: 0, bytes: status.length, json: false, text: status });
     const token = piped(['token', '--sub', '01900000-0000-7000-8000-000000000001', '--org', '01900000-0000-7000-8000-000000000002', '--role', 'admin']);
     expect(token.status).toBe(0);
@@ -266,7 +273,7 @@ describe('dev', () => {
     const running = startCli(['dev'], { cwd: project, env: { APP_DATABASE__URL: `file:${path.join(project, 'dev.db')}`, APP_HTTP__PORT: '0' } });
     try {
       const output = await running.waitFor((stdout) => /\ntry:\n( {2}.*\n){2}\n/.test(stdout), 90_000);
-      expect(output).toContain('applied migrations: 0001_init\nseeded 2 orgs, 6 users, 12 posts\n');
+      expect(output).toContain(`applied migrations: ${MIGRATIONS.join(', ')}\nseeded 2 orgs, 6 users, 12 posts\n`);
       const url = /\nserving (http:\S+)\n/.exec(output)?.[1] ?? '';
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       for (const role of ['admin', 'member', 'viewer']) {

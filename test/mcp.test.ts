@@ -87,9 +87,9 @@ async function rawSession(token?: string): Promise<string> {
 describe('tools/list (docs/behaviour.md §4.6)', () => {
   it('shows each caller the tools their ability can run: public ones always, authorized ones when granted', async () => {
     const names = async (role?: Role): Promise<string[]> => (await (await clientFor(role)).listTools()).tools.map((tool) => tool.name).sort();
-    expect(await names('admin')).toEqual(['createPost', 'me', 'posts', 'posts_get', 'publishPost', 'users']);
-    expect(await names('member')).toEqual(['createPost', 'me', 'posts', 'posts_get', 'publishPost', 'users']);
-    expect(await names('viewer')).toEqual(['me', 'posts', 'posts_get', 'users']);
+    expect(await names('admin')).toEqual(['createPost', 'me', 'notifications', 'posts', 'posts_get', 'publishPost', 'users']);
+    expect(await names('member')).toEqual(['createPost', 'me', 'notifications', 'posts', 'posts_get', 'publishPost', 'users']);
+    expect(await names('viewer')).toEqual(['me', 'notifications', 'posts', 'posts_get', 'users']);
     expect(await names()).toEqual(['me']);
   });
 
@@ -159,6 +159,14 @@ describe('tools/call (docs/behaviour.md §4.6)', () => {
     // The same post through the route tool and over REST.
     const read = await call(client, 'posts_get', { id: draft.id });
     expect(read.structuredContent).toMatchObject({ id: draft.id, status: 'published' });
+    // Publishing enqueued a `notifications` job; its notification reaches the author's own tool.
+    const notified = async (): Promise<boolean> => {
+      const page = (await call(client, 'notifications', { first: 100 })).structuredContent as unknown as Page<{ postId: string; userId: string }>;
+      return page.items.some((item) => item.postId === draft.id && item.userId === server.user('member').id);
+    };
+    await expect.poll(notified, { timeout: 10_000, interval: 100 }).toBe(true);
+    const asAdmin = (await call(await clientFor('admin'), 'notifications', { first: 100 })).structuredContent as unknown as Page<{ postId: string }>;
+    expect(asAdmin.items.map((item) => item.postId)).not.toContain(draft.id);
   });
 
   it('answers a public tool unmasked: me carries the caller’s own email, even for a viewer (docs/behaviour.md §5.7)', async () => {

@@ -86,10 +86,10 @@ describe('a transport added beside the defaults', () => {
       const response = await fetch(`${server.url}/health`);
       return { status: response.status, body: await response.json() };
     };
-    expect(await health()).toEqual({ status: 200, body: { status: 'ok', db: 'ok', extra: 'ok' } });
+    expect(await health()).toEqual({ status: 200, body: { status: 'ok', db: 'ok', jobs: 'ok', extra: 'ok' } });
     healthy = false;
     await eventually(async () => (await health()).status === 503, 5_000);
-    expect(await health()).toEqual({ status: 503, body: { status: 'unavailable', db: 'ok', extra: 'down' } });
+    expect(await health()).toEqual({ status: 503, body: { status: 'unavailable', db: 'ok', jobs: 'ok', extra: 'down' } });
     healthy = true;
     await eventually(async () => (await health()).status === 200, 5_000);
   });

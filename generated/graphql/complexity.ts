@@ -11,6 +11,12 @@ import type { FieldComplexity } from '../../runtime/graphql/limits.js';
 export const FIELD_COMPLEXITY: Readonly<Record<string, FieldComplexity>> = {
   /** Org.users: has_many, first × children. */
   'Org.users': ({ first, childComplexity }) => first * childComplexity,
+  /** Query.auditRecords: returns a keyset page, first × children. */
+  'Query.auditRecords': ({ first, childComplexity }) => first * childComplexity,
+  /** Query.digests: returns a keyset page, first × children. */
+  'Query.digests': ({ first, childComplexity }) => first * childComplexity,
+  /** Query.notifications: returns a keyset page, first × children. */
+  'Query.notifications': ({ first, childComplexity }) => first * childComplexity,
   /** Query.orgs: @Complexity(1 + childComplexity). */
   'Query.orgs': ({ childComplexity }) => 1 + childComplexity,
   /** Query.posts: returns a keyset page, first × children. */

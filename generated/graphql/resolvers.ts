@@ -19,7 +19,7 @@ import { authorizeOperation } from '../../runtime/graphql/operation.js';
 import { readableItems } from '../../runtime/graphql/subscriptions.js';
 import type { RuntimeServices } from '../../runtime/server/server.js';
 import type { Container } from '../container.js';
-import { ENTITY_BY_NAME, ORG_FIELDS, POST_FIELDS, USER_FIELDS } from '../entities.js';
+import { AUDIT_RECORD_FIELDS, DIGEST_FIELDS, ENTITY_BY_NAME, NOTIFICATION_FIELDS, ORG_FIELDS, POST_FIELDS, USER_FIELDS } from '../entities.js';
 import { createRelationResolvers } from './relations.js';
 
 /** Pipes of argument term of Query.searchPosts. */
@@ -31,10 +31,37 @@ const userResolverCreateUserInputPipes: readonly PipeTransform[] = [new ZodValid
 
 /** The resolver map, bound to the container's resolver instances. */
 export function createResolvers(container: Container, services: RuntimeServices): IResolvers<unknown, GraphQLContext> {
-  const { orgResolver, postResolver, userResolver } = container;
+  const { auditResolver, digestResolver, notificationResolver, orgResolver, postResolver, userResolver } = container;
   return {
     ...createRelationResolvers(container),
     Query: {
+      /**
+       * One page of the org's audit records, oldest first (admins only).
+       * Query.auditRecords → AuditResolver.auditRecords (entities/audit.resolver.ts:17); authorized: read AuditRecord.
+       */
+      auditRecords: async (_parent: unknown, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
+        authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'AuditRecord');
+        const value = await auditResolver.auditRecords(args.first ?? undefined, args.after ?? undefined);
+        return maskOutput(context.request, 'AuditRecord', AUDIT_RECORD_FIELDS, value.items);
+      },
+      /**
+       * One page of the org's digests, oldest first (admins only).
+       * Query.digests → DigestResolver.digests (entities/digest.resolver.ts:17); authorized: read Digest.
+       */
+      digests: async (_parent: unknown, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
+        authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Digest');
+        const value = await digestResolver.digests(args.first ?? undefined, args.after ?? undefined);
+        return maskOutput(context.request, 'Digest', DIGEST_FIELDS, value.items);
+      },
+      /**
+       * One page of the caller's notifications, oldest first; pass the last id as `after` for the next page.
+       * Query.notifications → NotificationResolver.notifications (entities/notification.resolver.ts:18); authorized: read Notification.
+       */
+      notifications: async (_parent: unknown, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
+        authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Notification');
+        const value = await notificationResolver.notifications(args.first ?? undefined, args.after ?? undefined);
+        return maskOutput(context.request, 'Notification', NOTIFICATION_FIELDS, value.items);
+      },
       /**
        * The orgs the caller may read: their own.
        *

@@ -18,7 +18,7 @@ import { unwrap } from '../../runtime/failures/result.js';
 import { coerceInput } from '../../runtime/http/inputs.js';
 import { pathParameter, queryText, type RouteDefinition } from '../../runtime/http/routes.js';
 import type { Container } from '../container.js';
-import { CREATE_POST_INPUT, CREATE_USER_INPUT, ORG_FIELDS, POST_FIELDS, USER_FIELDS, VERSION_OFFER_INPUT } from '../entities.js';
+import { AUDIT_RECORD_FIELDS, CREATE_POST_INPUT, CREATE_USER_INPUT, DIGEST_FIELDS, NOTIFICATION_FIELDS, ORG_FIELDS, POST_FIELDS, USER_FIELDS, VERSION_OFFER_INPUT } from '../entities.js';
 
 /** Pipes of parameter offer of MetaController.negotiate. */
 const metaControllerNegotiateOfferPipes: readonly PipeTransform[] = [new ZodValidationPipe(VersionOfferSchema)];
@@ -29,7 +29,7 @@ const usersControllerCreateInputPipes: readonly PipeTransform[] = [new ZodValida
 
 /** Every route, bound to the container's controller instances. */
 export function createRoutes(container: Container): readonly RouteDefinition[] {
-  const { apiRootV1Controller, apiRootV2Controller, metaController, orgsController, postsController, usersController } = container;
+  const { apiRootV1Controller, apiRootV2Controller, auditController, digestsController, metaController, notificationsController, orgsController, postsController, usersController } = container;
 
   /**
    * Describes the API under version 1.
@@ -94,6 +94,48 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   };
 
   /**
+   * One page of the org's audit records, oldest first.
+   * GET /audit-records → AuditController.list (entities/audit.controller.ts:16); authorized: read AuditRecord.
+   */
+  const auditControllerList: RouteDefinition = {
+    method: 'GET',
+    path: '/audit-records',
+    versions: ['2'],
+    controllerVersions: ['2'],
+    controller: 'AuditController',
+    handler: 'list',
+    status: 200,
+    reply: 'page',
+    takesBody: false,
+    handle: async (call) => {
+      authorize(call.request, call.authentication, 'read', 'AuditRecord');
+      const value = await auditController.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')));
+      return { ...value, items: maskOutput(call.request, 'AuditRecord', AUDIT_RECORD_FIELDS, value.items) };
+    },
+  };
+
+  /**
+   * One page of the org's digests, oldest first.
+   * GET /digests → DigestsController.list (entities/digests.controller.ts:16); authorized: read Digest.
+   */
+  const digestsControllerList: RouteDefinition = {
+    method: 'GET',
+    path: '/digests',
+    versions: ['2'],
+    controllerVersions: ['2'],
+    controller: 'DigestsController',
+    handler: 'list',
+    status: 200,
+    reply: 'page',
+    takesBody: false,
+    handle: async (call) => {
+      authorize(call.request, call.authentication, 'read', 'Digest');
+      const value = await digestsController.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')));
+      return { ...value, items: maskOutput(call.request, 'Digest', DIGEST_FIELDS, value.items) };
+    },
+  };
+
+  /**
    * Describes the API, without a version.
    * GET /meta → MetaController.describe (entities/meta.controller.ts:60); public (ungated).
    */
@@ -131,6 +173,27 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
       const offer = (await applyPipes(coerceInput({ ...VERSION_OFFER_INPUT, nullable: false }, call.body, 'body'), metaControllerNegotiateOfferPipes)) as Parameters<MetaController['negotiate']>[0];
       const value = metaController.negotiate(offer);
       return value;
+    },
+  };
+
+  /**
+   * One page of the caller's notifications, oldest first.
+   * GET /notifications → NotificationsController.list (entities/notifications.controller.ts:21); authorized: read Notification.
+   */
+  const notificationsControllerList: RouteDefinition = {
+    method: 'GET',
+    path: '/notifications',
+    versions: ['2'],
+    controllerVersions: ['2'],
+    controller: 'NotificationsController',
+    handler: 'list',
+    status: 200,
+    reply: 'page',
+    takesBody: false,
+    handle: async (call) => {
+      authorize(call.request, call.authentication, 'read', 'Notification');
+      const value = await notificationsController.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')));
+      return { ...value, items: maskOutput(call.request, 'Notification', NOTIFICATION_FIELDS, value.items) };
     },
   };
 
@@ -312,5 +375,5 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     },
   };
 
-  return [apiRootV1ControllerRoot, apiRootV2ControllerRoot, apiRootV2ControllerMeta, metaControllerDescribe, metaControllerNegotiate, orgsControllerList, postsControllerList, postsControllerGet, postsControllerCreate, postsControllerPublish, usersControllerList, usersControllerGet, usersControllerCreate];
+  return [apiRootV1ControllerRoot, apiRootV2ControllerRoot, apiRootV2ControllerMeta, auditControllerList, digestsControllerList, metaControllerDescribe, metaControllerNegotiate, notificationsControllerList, orgsControllerList, postsControllerList, postsControllerGet, postsControllerCreate, postsControllerPublish, usersControllerList, usersControllerGet, usersControllerCreate];
 }

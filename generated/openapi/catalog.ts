@@ -24,6 +24,21 @@ export const API_CATALOG: ApiCatalog = {
       "description": "What the API is, and which of its versions to speak."
     },
     {
+      "name": "Audit",
+      "controller": "AuditController",
+      "description": "The org's audit trail: what happened, to what, when. Admins only."
+    },
+    {
+      "name": "Digests",
+      "controller": "DigestsController",
+      "description": "Periodic summaries of the org's activity. Admins only."
+    },
+    {
+      "name": "Notifications",
+      "controller": "NotificationsController",
+      "description": "What happened to the caller's work: one notification per event, for the caller only."
+    },
+    {
       "name": "Orgs",
       "controller": "OrgsController",
       "description": "The tenants every user and post belongs to; a caller reads only their own org."
@@ -64,6 +79,46 @@ export const API_CATALOG: ApiCatalog = {
         "name"
       ],
       "additionalProperties": false
+    },
+    "AuditRecord": {
+      "type": "object",
+      "description": "One entry of an org's audit trail: something that happened, to what, and when. Admins of the\norg read it.\n\nFields the caller's grant excludes are omitted.",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Primary key, UUID v7."
+        },
+        "orgId": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The org it happened in."
+        },
+        "action": {
+          "type": "string",
+          "description": "What happened, for example `post.published`."
+        },
+        "subjectId": {
+          "type": "string",
+          "description": "The id of what it happened to (the post)."
+        },
+        "userId": {
+          "type": "string",
+          "description": "The user whose work it was (the post's author)."
+        },
+        "summary": {
+          "type": "string",
+          "description": "A one-line description."
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When it was recorded."
+        }
+      },
+      "required": [
+        "id"
+      ]
     },
     "CreatePost": {
       "type": "object",
@@ -108,6 +163,90 @@ export const API_CATALOG: ApiCatalog = {
         "email"
       ],
       "additionalProperties": false
+    },
+    "Digest": {
+      "type": "object",
+      "description": "A periodic summary of an org's activity: how many posts it published in one period. Admins of\nthe org read it.\n\nFields the caller's grant excludes are omitted.",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Primary key, UUID v7."
+        },
+        "orgId": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The org summarised."
+        },
+        "periodStart": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date-time"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "The start of the period (exclusive); null for the first digest of a schedule."
+        },
+        "periodEnd": {
+          "type": "string",
+          "format": "date-time",
+          "description": "The end of the period (inclusive): the tick that wrote it."
+        },
+        "publishedPosts": {
+          "type": "integer",
+          "format": "int32",
+          "description": "Posts the org published in the period (at most 1 000 are counted)."
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When it was written."
+        }
+      },
+      "required": [
+        "id"
+      ]
+    },
+    "Notification": {
+      "type": "object",
+      "description": "A message for one user about something that happened to their work, such as their post being\npublished. Each user reads only their own.\n\nFields the caller's grant excludes are omitted.",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Primary key, UUID v7."
+        },
+        "orgId": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The org of the user notified."
+        },
+        "userId": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The user notified."
+        },
+        "postId": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The post it is about."
+        },
+        "message": {
+          "type": "string",
+          "description": "What happened, in one sentence."
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When it was written."
+        }
+      },
+      "required": [
+        "id"
+      ]
     },
     "Org": {
       "type": "object",
@@ -311,6 +450,94 @@ export const API_CATALOG: ApiCatalog = {
     },
     {
       "method": "GET",
+      "path": "/audit-records",
+      "versions": [
+        "2"
+      ],
+      "controller": "AuditController",
+      "handler": "list",
+      "tags": [
+        "Audit"
+      ],
+      "summary": "One page of the org's audit records, oldest first.",
+      "authorized": true,
+      "parameters": [
+        {
+          "name": "first",
+          "in": "query",
+          "required": false,
+          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "schema": {
+            "type": "integer",
+            "default": 20
+          }
+        },
+        {
+          "name": "after",
+          "in": "query",
+          "required": false,
+          "description": "The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "reply": "page",
+      "status": 200,
+      "body": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/AuditRecord"
+        }
+      },
+      "result": false
+    },
+    {
+      "method": "GET",
+      "path": "/digests",
+      "versions": [
+        "2"
+      ],
+      "controller": "DigestsController",
+      "handler": "list",
+      "tags": [
+        "Digests"
+      ],
+      "summary": "One page of the org's digests, oldest first.",
+      "authorized": true,
+      "parameters": [
+        {
+          "name": "first",
+          "in": "query",
+          "required": false,
+          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "schema": {
+            "type": "integer",
+            "default": 20
+          }
+        },
+        {
+          "name": "after",
+          "in": "query",
+          "required": false,
+          "description": "The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "reply": "page",
+      "status": 200,
+      "body": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Digest"
+        }
+      },
+      "result": false
+    },
+    {
+      "method": "GET",
       "path": "/meta",
       "versions": [],
       "controller": "MetaController",
@@ -347,6 +574,50 @@ export const API_CATALOG: ApiCatalog = {
       "status": 200,
       "body": {
         "$ref": "#/components/schemas/ApiDescription"
+      },
+      "result": false
+    },
+    {
+      "method": "GET",
+      "path": "/notifications",
+      "versions": [
+        "2"
+      ],
+      "controller": "NotificationsController",
+      "handler": "list",
+      "tags": [
+        "Notifications"
+      ],
+      "summary": "One page of the caller's notifications, oldest first.",
+      "authorized": true,
+      "parameters": [
+        {
+          "name": "first",
+          "in": "query",
+          "required": false,
+          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "schema": {
+            "type": "integer",
+            "default": 20
+          }
+        },
+        {
+          "name": "after",
+          "in": "query",
+          "required": false,
+          "description": "The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "reply": "page",
+      "status": 200,
+      "body": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Notification"
+        }
       },
       "result": false
     },

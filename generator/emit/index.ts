@@ -5,6 +5,7 @@
 import { emitContainer } from './app/container.js';
 import { emitEntities } from './app/entities.js';
 import { emitGateways } from './app/gateways.js';
+import { emitJobs, emitListeners, emitSchedules } from './app/jobs.js';
 import { emitApp, emitMain } from './app/main.js';
 import { emitMcp } from './app/mcp.js';
 import { emitDatabase, emitRepositories } from './app/repositories.js';
@@ -47,6 +48,11 @@ Follow a request from route to SQL:
    \`APP_DATABASE__URL\`); \`prisma/<database>/schema.prisma\` and \`prisma/<database>/migrations/\`
    describe the tables.
 
+Follow a job: \`queue.add(name, payload)\` in a service checks the payload against the schema in
+\`jobs.ts\`, the database stores it (pg-boss on PostgreSQL, in process on SQLite), and the jobs
+transport runs the \`@Process\` method \`jobs.ts\` names for it. \`schedules.ts\` and \`listeners.ts\`
+do the same for \`@Cron\` and \`@OnEvent\` methods (each file exists when the application declares one).
+
 Also here: \`schema.graphql\` (the SDL), \`container.ts\` (providers, dependencies first),
 \`entities.ts\` (wire fields and input structures), \`app.ts\` and \`main.ts\` (the entry point).
 `,
@@ -70,6 +76,7 @@ export function emitFiles(context: EmitContext): GeneratedFile[] {
     emitContainer(context),
     emitGateways(context),
     ...(context.app.mounted.mcp ? [emitMcp(context, context.app.mounted.mcp)] : []),
+    ...[emitJobs(context), emitSchedules(context), emitListeners(context)].filter((file): file is GeneratedFile => file !== undefined),
     emitResolvers(context),
     emitRelations(context),
     emitComplexity(context),

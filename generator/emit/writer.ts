@@ -143,9 +143,16 @@ export class TypeScriptFile {
   }
 }
 
-/** Writes a JSDoc block with the given lines (skipped when empty). */
+/**
+ * Writes a JSDoc block with the given lines (skipped when empty). The end of a comment written in a
+ * line (a cron expression such as `*\/30 * * * *`) gets a backslash before its slash, so it cannot
+ * end the block.
+ */
 export function writeDoc(writer: CodeBlockWriter, lines: readonly (string | undefined)[]): void {
-  const text = lines.filter((line): line is string => line !== undefined && line.length > 0).flatMap((line) => line.split('\n'));
+  const text = lines
+    .filter((line): line is string => line !== undefined && line.length > 0)
+    .flatMap((line) => line.split('\n'))
+    .map((line) => line.replace(/\*\//g, '*\\/'));
   if (text.length === 0) return;
   if (text.length === 1) {
     writer.writeLine(`/** ${text[0]} */`);

@@ -67,6 +67,11 @@ export interface MethodCallModel {
   /** The constructor parameter called through, or undefined for a method of the same class. */
   readonly dependency: string | undefined;
   readonly method: string;
+  /**
+   * Its first argument: the string when it is a string literal (`this.events.publish('postPublished', …)`),
+   * `other` when it is anything else, undefined when there is none.
+   */
+  readonly firstArgument: { readonly kind: 'string'; readonly value: string } | { readonly kind: 'other' } | undefined;
   readonly span: SourceSpan;
 }
 
@@ -88,6 +93,8 @@ export interface DeclaredMethod extends DocText {
 /** A constructor parameter: the type written, and where it is declared when it names a class. */
 export interface DeclaredConstructorParameter {
   readonly name: string;
+  /** Its runtime decorators (`@InjectQueue('notifications')`). */
+  readonly decorators: readonly DeclaredDecorator[];
   /** The written type (`UserService`), or undefined when the parameter has none. */
   readonly typeText: string | undefined;
   /** The exported class the type names, when the parser could follow it. */

@@ -238,11 +238,16 @@ export interface FieldResolverModel extends DocText {
   readonly span: SourceSpan;
 }
 
-/** What a constructor dependency resolves to. */
+/**
+ * What a constructor dependency resolves to: a provider, a repository, a runtime built-in, the
+ * queue `@InjectQueue(queue)` names (docs/behaviour.md §10.1; `queueKnown` when a mounted processor
+ * processes it), or nothing.
+ */
 export type DependencyTarget =
   | { readonly kind: 'provider'; readonly provider: string }
   | { readonly kind: 'repository'; readonly entity: string }
   | { readonly kind: 'builtin'; readonly builtin: BuiltinProvider }
+  | { readonly kind: 'queue'; readonly queue: string; readonly queueKnown: boolean; readonly queueSpan: SourceSpan }
   | { readonly kind: 'missing' };
 
 /** A provider the runtime library supplies. */
@@ -508,6 +513,89 @@ export interface MountedMcpModel {
   readonly tools: readonly McpToolModel[];
 }
 
+/** One `@Process(name, schema)` method of a `@Processor(queue)` class (docs/behaviour.md §10.1). */
+export interface JobHandlerModel {
+  readonly kind: 'jobHandler';
+  /** The processor's queue, when it could be read. */
+  readonly queue: string | undefined;
+  /** The job's name, when it could be read, and where it is written. */
+  readonly job: string | undefined;
+  readonly jobSpan: SourceSpan;
+  readonly processor: string;
+  readonly methodName: string;
+  readonly file: string;
+  /** The exported zod schema of the payload, when it could be followed. */
+  readonly schema: SourceRef | undefined;
+  /** Whether the method takes the job's context (a second parameter). */
+  readonly takesJob: boolean;
+  readonly span: SourceSpan;
+}
+
+/** A `@Processor(queue)` class (docs/behaviour.md §10.1). */
+export interface ProcessorModel {
+  readonly kind: 'processor';
+  readonly name: string;
+  readonly file: string;
+  readonly queue: string | undefined;
+  readonly queueSpan: SourceSpan | undefined;
+  readonly handlers: readonly JobHandlerModel[];
+  readonly span: SourceSpan;
+}
+
+/** A queue some mounted processor processes: its processors and every handler, by job name. */
+export interface QueueModel {
+  readonly kind: 'queue';
+  readonly name: string;
+  readonly processors: readonly ProcessorModel[];
+  /** Every handler of the queue's processors, in declaration order (duplicates included: a rule reports them). */
+  readonly handlers: readonly JobHandlerModel[];
+  /** The first handler of each job name. */
+  readonly handlerByJob: ReadonlyMap<string, JobHandlerModel>;
+}
+
+/** A `@Cron(expression)` method (docs/behaviour.md §10.2). */
+export interface CronTaskModel {
+  readonly kind: 'cronTask';
+  /** `name:` or the method's name. */
+  readonly name: string;
+  /** `name:` as written, when written. */
+  readonly nameSpan: SourceSpan | undefined;
+  /** The setting overriding its schedule: `APP_CRON__<NAME>`. */
+  readonly setting: string;
+  readonly expression: string | undefined;
+  readonly expressionSpan: SourceSpan | undefined;
+  readonly owner: string;
+  readonly methodName: string;
+  readonly file: string;
+  /** Whether the method takes the task's context. */
+  readonly takesContext: boolean;
+  readonly span: SourceSpan;
+}
+
+/** An `@OnEvent(event)` method (docs/behaviour.md §10.3). */
+export interface ListenerModel {
+  readonly kind: 'listener';
+  readonly event: string | undefined;
+  readonly eventSpan: SourceSpan | undefined;
+  readonly owner: string;
+  readonly methodName: string;
+  readonly file: string;
+  /** Whether the method takes the event's payload, and whether that parameter declares a type narrower than `unknown`. */
+  readonly takesPayload: boolean;
+  readonly payloadTyped: boolean;
+  readonly span: SourceSpan;
+}
+
+/**
+ * The topics mounted providers publish on the event bus (`this.events.publish('postPublished', …)`),
+ * read from their method bodies. `decidable` is false when some call names its topic with anything
+ * but a string literal: then what is published cannot be known at build time.
+ */
+export interface PublishedTopics {
+  readonly topics: ReadonlySet<string>;
+  readonly decidable: boolean;
+}
+
 /** The lifecycle of one API version, declared on a module (`versions`). */
 export interface VersionPolicyModel {
   readonly version: string;
@@ -596,6 +684,17 @@ export interface MountedApp {
   readonly mcpHosts: readonly McpHostModel[];
   /** The MCP host, when a mounted operation or route is marked `@McpTool()` (docs/behaviour.md §4.6). */
   readonly mcp: MountedMcpModel | undefined;
+  /** Mounted `@Processor` classes, by name (docs/behaviour.md §10.1). */
+  readonly processors: readonly ProcessorModel[];
+  /** The queues mounted processors process, sorted by name, and by name. */
+  readonly queues: readonly QueueModel[];
+  readonly queueByName: ReadonlyMap<string, QueueModel>;
+  /** Scheduled tasks of mounted providers, by name then source (docs/behaviour.md §10.2). */
+  readonly cronTasks: readonly CronTaskModel[];
+  /** In-process listeners of mounted providers, by event then source (docs/behaviour.md §10.3). */
+  readonly listeners: readonly ListenerModel[];
+  /** What mounted providers publish on the event bus. */
+  readonly publishedTopics: PublishedTopics;
 }
 
 /** The whole application, resolved. */
@@ -616,6 +715,10 @@ export interface ResolvedApp {
   readonly resolvers: readonly ResolverModel[];
   readonly controllers: readonly ControllerModel[];
   readonly gateways: readonly GatewayModel[];
+  /** Every declared `@Processor` class, by name; scheduled tasks by name; listeners by event (mounted or not). */
+  readonly processors: readonly ProcessorModel[];
+  readonly cronTasks: readonly CronTaskModel[];
+  readonly listeners: readonly ListenerModel[];
   readonly unversionedTransports: readonly UnversionedTransportModel[];
   /** Every `@McpHost()` class (mounted or not). */
   readonly mcpHosts: readonly McpHostModel[];

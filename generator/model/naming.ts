@@ -100,3 +100,23 @@ export function prismaBackRelationField(child: string, relation: string): string
 export function prismaClientAlias(database: string): string {
   return `${database.charAt(0).toUpperCase()}${database.slice(1)}Client`;
 }
+
+/** The container variable of a queue: `notifications` → `notificationsQueue`, `post-events` → `postEventsQueue`. */
+export function queueVariable(queue: string): string {
+  return `${fieldNameOf(queue)}Queue`;
+}
+
+/** The generated constant holding a queue's job schemas: `notifications` → `NOTIFICATIONS_JOBS`. */
+export function queueSchemasConstant(queue: string): string {
+  return `${constantCase(fieldNameOf(queue))}_JOBS`;
+}
+
+/** The generated type of a queue's job payloads: `notifications` → `NotificationsJobs`. */
+export function queueJobsType(queue: string): string {
+  return `${upperFirst(fieldNameOf(queue))}Jobs`;
+}
+
+/** The setting overriding a scheduled task's schedule (docs/behaviour.md §10.2): `writeDigests` → `APP_CRON__WRITE_DIGESTS`. */
+export function cronSetting(task: string): string {
+  return `APP_CRON__${constantCase(task).replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '')}`;
+}

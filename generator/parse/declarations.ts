@@ -78,8 +78,10 @@ class ClassReader {
     }));
     const constructorParameterNames = new Set((cls.getConstructors()[0]?.getParameters() ?? []).map((parameter) => parameter.getName()));
     const methods = cls.getMethods().map((method) => this.readMethod(method, constructorParameterNames));
+    const constructorParameters = this.readConstructorParameters(cls);
     const decorated =
       decorators.length > 0 ||
+      constructorParameters.some((parameter) => parameter.decorators.length > 0) ||
       fields.some((field) => field.decorators.length > 0) ||
       methods.some((method) => method.decorators.length > 0 || method.parameters.some((parameter) => parameter.decorators.length > 0));
     if (!decorated) return undefined;
@@ -90,7 +92,7 @@ class ClassReader {
       decorators,
       fields,
       methods,
-      constructorParameters: this.readConstructorParameters(cls),
+      constructorParameters,
       ...docOf(cls),
       span: this.span(cls.getNameNode() ?? cls),
     };
@@ -137,10 +139,12 @@ class ClassReader {
       }
       if (!Node.isPropertyAccessExpression(callee)) continue;
       const target = callee.getExpression();
+      const first = call.getArguments()[0];
+      const firstArgument = first === undefined ? undefined : Node.isStringLiteral(first) || Node.isNoSubstitutionTemplateLiteral(first) ? { kind: 'string' as const, value: first.getLiteralValue() } : { kind: 'other' as const };
       if (target.getKind() === SyntaxKind.ThisKeyword) {
-        calls.push({ dependency: undefined, method: callee.getName(), span: this.span(callee.getNameNode()) });
+        calls.push({ dependency: undefined, method: callee.getName(), firstArgument, span: this.span(callee.getNameNode()) });
       } else if (Node.isPropertyAccessExpression(target) && target.getExpression().getKind() === SyntaxKind.ThisKeyword && constructorParameters.has(target.getName())) {
-        calls.push({ dependency: target.getName(), method: callee.getName(), span: this.span(callee.getNameNode()) });
+        calls.push({ dependency: target.getName(), method: callee.getName(), firstArgument, span: this.span(callee.getNameNode()) });
       }
     }
     return { calls, unscopedCalls };
@@ -153,7 +157,7 @@ class ClassReader {
       const typeNode = parameter.getTypeNode();
       const typeName = typeNode && Node.isTypeReference(typeNode) ? typeNode.getTypeName() : undefined;
       const resolved = typeName && Node.isIdentifier(typeName) ? this.resolver.resolve(typeName) : undefined;
-      return { name: parameter.getName(), typeText: typeNode?.getText(), ref: resolved?.ref, span: this.span(parameter) };
+      return { name: parameter.getName(), decorators: this.decorators.read(parameter.getDecorators()), typeText: typeNode?.getText(), ref: resolved?.ref, span: this.span(parameter) };
     });
   }
 }

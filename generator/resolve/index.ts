@@ -10,9 +10,10 @@
  */
 import { ROOT_MODULE } from '../model/builtins.js';
 import type { DeclaredApp, DeclaredClass } from '../model/declarations.js';
-import type { ClassModel, DecoratorUse, ResolvedApp, UnversionedTransportModel, VersionPolicyModel } from '../model/model.js';
+import type { ClassModel, CronTaskModel, DecoratorUse, ListenerModel, ResolvedApp, UnversionedTransportModel, VersionPolicyModel } from '../model/model.js';
 import type { NamedType, TypeShape } from '../model/types.js';
 import { resolveEntities } from './entities.js';
+import { cronTasksOf, listenersOf, resolveProcessor } from './jobs.js';
 import { mount, namedClasses, resolveModule, writtenProviders } from './modules.js';
 import { resolveMcpHost, resolveMcpTools } from './mcp.js';
 import { resolveGateway, resolveResolver, unversionedTransports } from './operations.js';
@@ -30,6 +31,11 @@ function decoratorUses(classes: readonly DeclaredClass[]): DecoratorUse[] {
     const classDecorators = cls.decorators.map((decorator) => decorator.name);
     const others = (all: readonly string[], index: number): string[] => all.filter((_name, at) => at !== index);
     cls.decorators.forEach((decorator, index) => uses.push({ decorator, target: 'class', declaration: className, className, classDecorators, beside: others(classDecorators, index) }));
+    for (const parameter of cls.constructorParameters) {
+      for (const decorator of parameter.decorators) {
+        uses.push({ decorator, target: 'constructor parameter', declaration: `constructor parameter ${parameter.name} of ${className}`, className, classDecorators, beside: [] });
+      }
+    }
     for (const field of cls.fields) {
       const names = field.decorators.map((decorator) => decorator.name);
       field.decorators.forEach((decorator, index) => uses.push({ decorator, target: 'property', declaration: `${className}.${field.name}`, className, classDecorators, beside: others(names, index) }));
@@ -70,7 +76,11 @@ export function resolveApp(declared: DeclaredApp): ResolvedApp {
   const transports: UnversionedTransportModel[] = declared.classes.flatMap(unversionedTransports).sort((a, b) => a.name.localeCompare(b.name) || a.span.line - b.span.line);
   const mcpHosts = byName(named.filter((cls) => has(cls, 'McpHost')).map(resolveMcpHost));
   const mcp = resolveMcpTools({ classes: named, resolvers, controllers, gateways });
-  const { providers, mounted } = mount({ modules, providers: writtenProviders(named), resolvers, controllers, gateways, entities, mcpHosts, mcpTools: mcp.tools });
+  const processors = byName(named.filter((cls) => has(cls, 'Processor')).map(resolveProcessor));
+  const bySource = (a: { readonly file: string; readonly span: { readonly line: number } }, b: { readonly file: string; readonly span: { readonly line: number } }): number => a.file.localeCompare(b.file) || a.span.line - b.span.line;
+  const cronTasks: CronTaskModel[] = named.flatMap(cronTasksOf).sort((a, b) => a.name.localeCompare(b.name) || bySource(a, b));
+  const listeners: ListenerModel[] = named.flatMap(listenersOf).sort((a, b) => (a.event ?? '').localeCompare(b.event ?? '') || bySource(a, b));
+  const { providers, mounted } = mount({ modules, providers: writtenProviders(named), resolvers, controllers, gateways, entities, mcpHosts, mcpTools: mcp.tools, processors, cronTasks, listeners });
 
   // Enums and inputs in use: those named by columns, operations, computed fields and routes.
   const roots: (NamedType | TypeShape)[] = [
@@ -94,6 +104,9 @@ export function resolveApp(declared: DeclaredApp): ResolvedApp {
     resolvers,
     controllers,
     gateways,
+    processors,
+    cronTasks,
+    listeners,
     unversionedTransports: transports,
     mcpHosts,
     mcpTools: mcp.tools,

@@ -10,6 +10,7 @@ import { BUILTIN_PROVIDERS, isRuntimeRef, LOADER_SCOPE, ROOT_MODULE } from '../m
 import type { DeclaredClass } from '../model/declarations.js';
 import type {
   ControllerModel,
+  CronTaskModel,
   DependencyModel,
   DependencyTarget,
   EntityModel,
@@ -17,9 +18,11 @@ import type {
   GatewayModel,
   McpHostModel,
   McpToolModel,
+  ListenerModel,
   ModuleEntry,
   ModuleModel,
   MountedApp,
+  ProcessorModel,
   ProviderModel,
   ProviderRole,
   ResolverModel,
@@ -29,6 +32,7 @@ import { repositoryClass, repositoryModule } from '../model/naming.js';
 import type { SourceRef } from '../model/types.js';
 import { readGuards } from './bindings.js';
 import { DEFAULT_MCP_PATH } from './mcp.js';
+import { publishedTopics, queuesOf } from './jobs.js';
 import type { NamedClass } from './operations.js';
 import { argumentAt, DecoratorSet, optionOf, stringOf } from './values.js';
 
@@ -99,6 +103,9 @@ interface MountInput {
   readonly entities: readonly EntityModel[];
   readonly mcpHosts: readonly McpHostModel[];
   readonly mcpTools: readonly McpToolModel[];
+  readonly processors: readonly ProcessorModel[];
+  readonly cronTasks: readonly CronTaskModel[];
+  readonly listeners: readonly ListenerModel[];
 }
 
 const compareVersions = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
@@ -138,6 +145,9 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
   const builtinNames = new Set(builtins.map((ref) => ref.exportName));
   const mountedNames = new Set(input.providers.filter((provider) => listed.has(provider.cls.name)).map((provider) => provider.cls.name));
   const entityByRepository = new Map(input.entities.map((entity) => [repositoryClass(entity.name), entity]));
+  const processors = input.processors.filter((processor) => mountedNames.has(processor.name));
+  const queues = queuesOf(processors);
+  const queueByName = new Map(queues.map((queue) => [queue.name, queue]));
 
   const targetOf = (typeName: string | undefined, source: SourceRef | undefined): DependencyTarget => {
     if (typeName === undefined) return { kind: 'missing' };
@@ -153,7 +163,11 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
     .map(({ cls, role }): ProviderModel => {
       const dependencies = cls.constructorParameters.map((parameter): DependencyModel => {
         const typeName = parameter.ref?.exportName ?? parameter.typeText;
-        return { parameterName: parameter.name, typeName, source: parameter.ref, target: targetOf(typeName, parameter.ref), span: parameter.span };
+        // `@InjectQueue('name')` decides the target whatever the type says (docs/behaviour.md §10.1).
+        const queue = argumentAt(new DecoratorSet(parameter.decorators).first('InjectQueue'), 0);
+        const queueName = stringOf(queue);
+        const target: DependencyTarget = queue && queueName !== undefined ? { kind: 'queue', queue: queueName, queueKnown: queueByName.has(queueName), queueSpan: queue.span } : targetOf(typeName, parameter.ref);
+        return { parameterName: parameter.name, typeName, source: parameter.ref, target, span: parameter.span };
       });
       const methods = cls.methods.filter((method) => method.hasBody).map((method) => ({ name: method.name, calls: method.calls, unscopedCalls: method.unscopedCalls }));
       return { kind: 'provider', name: cls.name, role, source: { file: cls.file, exportName: cls.name }, dependencies, methodByName: new Map(methods.map((method) => [method.name, method])), span: cls.span };
@@ -190,6 +204,12 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
     versions: [...new Set(input.controllers.filter((controller) => listed.has(controller.name)).flatMap((controller) => controller.versions))].sort(compareVersions),
     mcpHosts,
     mcp: mcpTools.length > 0 ? { host: mcpHost, path: mcpHost?.path ?? DEFAULT_MCP_PATH, tools: mcpTools } : undefined,
+    processors,
+    queues,
+    queueByName,
+    cronTasks: input.cronTasks.filter((task) => mountedNames.has(task.owner)),
+    listeners: input.listeners.filter((listener) => mountedNames.has(listener.owner)),
+    publishedTopics: publishedTopics(mountedProviders),
   };
   return { providers, mounted };
 }

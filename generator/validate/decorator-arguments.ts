@@ -42,6 +42,8 @@ function shallowMatch(value: DeclaredValue, kind: ValueKind): boolean {
         return value.kind === 'boolean' && value.value;
       case 'class':
         return value.kind === 'reference';
+      case 'value':
+        return value.kind === 'reference' && value.ref !== undefined;
       case 'thunk':
         return value.kind === 'thunk' && value.body.kind === 'reference';
       case 'pipe':
@@ -187,6 +189,8 @@ export function describeKind(kind: ValueKind): string {
         return 'true';
       case 'class':
         return 'a class name';
+      case 'value':
+        return 'the name of an exported value (a zod schema), imported from its file';
       case 'thunk':
         return 'an arrow function returning a class, () => Class';
       case 'pipe':

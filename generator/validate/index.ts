@@ -11,6 +11,8 @@ import { apiTextEmpty } from './rules/api-text-empty.js';
 import { appModuleMissing } from './rules/app-module-missing.js';
 import { classNotExported } from './rules/class-not-exported.js';
 import { complexityExpressionInvalid } from './rules/complexity-expression-invalid.js';
+import { cronExpressionInvalid } from './rules/cron-expression-invalid.js';
+import { cronTaskDuplicate } from './rules/cron-task-duplicate.js';
 import { decoratorArgumentInvalid } from './rules/decorator-argument-invalid.js';
 import { decoratorArgumentMissing } from './rules/decorator-argument-missing.js';
 import { decoratorMisplaced } from './rules/decorator-misplaced.js';
@@ -22,6 +24,8 @@ import { fieldResolverTypeMissing } from './rules/field-resolver-type-missing.js
 import { guardMissing } from './rules/guard-missing.js';
 import { guardModuleMissing } from './rules/guard-module-missing.js';
 import { guardUnknown } from './rules/guard-unknown.js';
+import { jobHandlerDuplicate } from './rules/job-handler-duplicate.js';
+import { listenerEventUnknown } from './rules/listener-event-unknown.js';
 import { loaderScopeMissing } from './rules/loader-scope-missing.js';
 import { mcpHostDuplicate } from './rules/mcp-host-duplicate.js';
 import { mcpHostPathInvalid } from './rules/mcp-host-path-invalid.js';
@@ -36,6 +40,8 @@ import { operationSignature } from './rules/operation-signature.js';
 import { postureSubjectUnknown } from './rules/posture-subject-unknown.js';
 import { providerDependencyCycle } from './rules/provider-dependency-cycle.js';
 import { providerDependencyUnresolved } from './rules/provider-dependency-unresolved.js';
+import { queueNameInvalid } from './rules/queue-name-invalid.js';
+import { queueUnknown } from './rules/queue-unknown.js';
 import { relationAmbiguousVia } from './rules/relation-ambiguous-via.js';
 import { relationColumnUnknown } from './rules/relation-column-unknown.js';
 import { relationKeyMissing } from './rules/relation-key-missing.js';
@@ -61,6 +67,8 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'app-module-missing': appModuleMissing,
   'class-not-exported': classNotExported,
   'complexity-expression-invalid': complexityExpressionInvalid,
+  'cron-expression-invalid': cronExpressionInvalid,
+  'cron-task-duplicate': cronTaskDuplicate,
   'decorator-argument-invalid': decoratorArgumentInvalid,
   'decorator-argument-missing': decoratorArgumentMissing,
   'decorator-misplaced': decoratorMisplaced,
@@ -72,6 +80,8 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'guard-missing': guardMissing,
   'guard-module-missing': guardModuleMissing,
   'guard-unknown': guardUnknown,
+  'job-handler-duplicate': jobHandlerDuplicate,
+  'listener-event-unknown': listenerEventUnknown,
   'loader-scope-missing': loaderScopeMissing,
   'mcp-host-duplicate': mcpHostDuplicate,
   'mcp-host-path-invalid': mcpHostPathInvalid,
@@ -86,6 +96,8 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'posture-subject-unknown': postureSubjectUnknown,
   'provider-dependency-cycle': providerDependencyCycle,
   'provider-dependency-unresolved': providerDependencyUnresolved,
+  'queue-name-invalid': queueNameInvalid,
+  'queue-unknown': queueUnknown,
   'relation-ambiguous-via': relationAmbiguousVia,
   'relation-column-unknown': relationColumnUnknown,
   'relation-key-missing': relationKeyMissing,

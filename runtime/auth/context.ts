@@ -101,6 +101,17 @@ export function runUnscoped<T>(fn: () => T): T {
   return storage.run(UNSCOPED, fn);
 }
 
+/**
+ * Runs `fn` outside any request context, as work the server does for no caller (docs/behaviour.md
+ * §5.9, §10): a job, a scheduled tick, an in-process listener. Such work starts here even when
+ * what triggered it ran inside a request (a listener observes an event a request published), so it
+ * never sees that caller's principal or ability, and it lifts the row scope only explicitly, with
+ * {@link runUnscoped}. Used by the runtime's transports, not by application code.
+ */
+export function withoutCaller<T>(fn: () => T): T {
+  return storage.exit(fn);
+}
+
 /** The ambient context, or {@link ANONYMOUS} outside any (which denies every scoped row). */
 export function currentContext(): RequestContext {
   return storage.getStore() ?? ANONYMOUS;

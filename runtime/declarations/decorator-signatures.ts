@@ -20,6 +20,7 @@ import type {
   BelongsToOptions,
   ColumnOptions,
   ControllerOptions,
+  CronOptions,
   EntityOptions,
   GatewayOptions,
   HasManyOptions,
@@ -45,6 +46,7 @@ export type DecoratorName = { [K in keyof DecoratorExports]: DecoratorExports[K]
  * The kind of value an argument or option takes, as written in the declaration:
  * - `string`, `number`, `boolean`: a literal of that type; `true`: the literal `true`;
  * - `class`: the name of a class (declared in `entities/` or exported by the runtime);
+ * - `value`: the name of an exported value (a zod schema), followed to its declaration;
  * - `thunk`: `() => ClassName`;
  * - `pipe`: a pipe class, or `new PipeClass(…)` whose arguments are literals or exported names;
  * - `refused`: a key the option types declare `never`, reported by a dedicated rule;
@@ -57,6 +59,7 @@ export type ValueKind =
   | 'boolean'
   | 'true'
   | 'class'
+  | 'value'
   | 'thunk'
   | 'pipe'
   | 'refused'
@@ -89,7 +92,7 @@ function options<T>(table: OptionKinds<T>): { readonly options: OptionTable } {
 }
 
 /** Where a decorator is written. */
-export type DecoratorTarget = 'class' | 'property' | 'method' | 'parameter';
+export type DecoratorTarget = 'class' | 'property' | 'method' | 'parameter' | 'constructor parameter';
 
 /** One positional argument of a decorator. */
 export interface ArgumentSpec {
@@ -249,21 +252,30 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
   Processor: {
     on: ['class'],
     arguments: [
-      { name: 'queue', kind: 'string', required: true, example: "'emails'" },
+      { name: 'queue', kind: 'string', required: true, example: "'notifications'" },
       { name: 'options', kind: UNVERSIONED_OPTIONS },
     ],
   },
+  Process: {
+    on: ['method'],
+    within: ['Processor'],
+    arguments: [
+      { name: 'name', kind: 'string', required: true, example: "'post-published'" },
+      { name: 'schema', kind: 'value', required: true, example: 'PostPublishedJobSchema' },
+    ],
+  },
+  InjectQueue: { on: ['constructor parameter'], arguments: [{ name: 'queue', kind: 'string', required: true, example: "'notifications'" }] },
   Cron: {
     on: ['method'],
     arguments: [
       { name: 'expression', kind: 'string', required: true, example: "'0 * * * *'" },
-      { name: 'options', kind: UNVERSIONED_OPTIONS },
+      { name: 'options', kind: options<CronOptions>({ name: 'string', version: 'refused' }), example: "{ name: 'writeDigests' }" },
     ],
   },
   OnEvent: {
     on: ['method'],
     arguments: [
-      { name: 'event', kind: 'string', required: true, example: "'post.published'" },
+      { name: 'event', kind: 'string', required: true, example: "'postPublished'" },
       { name: 'options', kind: UNVERSIONED_OPTIONS },
     ],
   },

@@ -428,17 +428,60 @@ export interface UnversionedOptions {
   version?: never;
 }
 
-/** A job processor; the queue's name is its address. */
+/**
+ * A job processor for queue `queue` (docs/behaviour.md §10.1): its `@Process(name, schema)` methods
+ * run the queue's jobs. The queue's name is its address — letters, digits, `_` and `-` — and it
+ * takes no version (§9.5). List the class in a module's providers like any provider.
+ */
 export function Processor(_queue: string, _options: UnversionedOptions = {}): ClassDecorator {
   return inertClass;
 }
 
-/** A scheduled task; no caller, no wire. */
-export function Cron(_expression: string, _options: UnversionedOptions = {}): MethodDecorator {
+/**
+ * The handler of job `name` in its class's `@Processor` queue (docs/behaviour.md §10.1). `schema` is
+ * the zod schema of the job's payload: `queue.add(name, payload)` refuses a payload it rejects, at
+ * the caller, and the handler receives what it parses. The method takes the payload and, optionally,
+ * the job's `JobContext` (runtime/jobs/queue.ts: id, attempt, a logger carrying the job id).
+ */
+export function Process(_name: string, _schema: unknown): MethodDecorator {
   return inertMember;
 }
 
-/** An in-process event listener; no caller, no wire. */
+/**
+ * Injects queue `queue` into a constructor parameter of type `Queue<…>` (runtime/jobs/queue.ts), as
+ * `@nestjs/bullmq`'s `@InjectQueue` does: `@InjectQueue('notifications') private readonly queue:
+ * Queue<NotificationsJobs>`. Some mounted `@Processor(queue)` must process it.
+ */
+export function InjectQueue(_queue: string): ParameterDecorator {
+  return inertParameter;
+}
+
+/** Options of {@link Cron}. */
+export interface CronOptions extends UnversionedOptions {
+  /**
+   * The task's name: its setting is `APP_CRON__<NAME>` (constant case) and logs name it. Default:
+   * the method's name (`writeDigests` → `APP_CRON__WRITE_DIGESTS`).
+   */
+  name?: string;
+}
+
+/**
+ * A scheduled task (docs/behaviour.md §10.2): the method runs at every tick of `expression` (croner
+ * syntax: five fields, or six with seconds first), once per tick for the whole server however many
+ * processes it has, unscoped, with no caller and no wire. `APP_CRON__<NAME>` overrides the
+ * expression or, set to `off`, switches the task off. The method may take a `TaskContext`
+ * (runtime/jobs/schedule.ts: the tick, the previous tick and a logger).
+ */
+export function Cron(_expression: string, _options: CronOptions = {}): MethodDecorator {
+  return inertMember;
+}
+
+/**
+ * An in-process listener (docs/behaviour.md §10.3): the method runs for every `event` published on
+ * the event bus in this process (the same events subscriptions see), after the publishing write
+ * committed, unscoped and without a caller; its error is logged and never reaches the request that
+ * raised the event. It takes the event's payload.
+ */
 export function OnEvent(_event: string, _options: UnversionedOptions = {}): MethodDecorator {
   return inertMember;
 }

@@ -15,6 +15,8 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import type { Logger } from 'pino';
 import type { EventBus } from '../events/bus.js';
 import type { SqlReader } from '../data/sql-reader.js';
+import type { QueueBackend, QueueBackendOptions } from '../jobs/queue.js';
+import type { TickClaimOptions, TickClaims } from '../jobs/schedule.js';
 
 /** Options of {@link Dialect.createReader}. */
 export interface ReaderOptions {
@@ -79,6 +81,23 @@ export interface DialectPrisma {
   readonly folder: string;
 }
 
+/**
+ * Where a database keeps jobs and how its scheduled tasks fire once per tick (docs/behaviour.md §10.1,
+ * §10.2; docs/decisions.md §8). Loaded only by a server that declares processors or scheduled tasks.
+ *
+ * @public part of the runtime's API for application code, though nothing here imports it
+ */
+export interface DialectJobs {
+  /** What the boot log and the README say about where jobs are kept and how durable they are. */
+  readonly durability: string;
+  /** How a scheduled task fires once per tick, for the boot log. */
+  readonly schedules: string;
+  /** Starts the job storage (creating what it needs in the database). */
+  startQueues(options: QueueBackendOptions): Promise<QueueBackend>;
+  /** Starts the tick claims of scheduled tasks (runtime/jobs/schedule.ts). */
+  startTickClaims(options: TickClaimOptions): Promise<TickClaims>;
+}
+
 /** One database behind one interface: URL, Prisma adapter and schema, fast reader, errors, events, SQL. */
 export interface Dialect<Name extends string = string> {
   /** The database's name in configuration, logs and folders (`sqlite`, `postgresql`). */
@@ -103,6 +122,8 @@ export interface Dialect<Name extends string = string> {
   readonly sql: DialectSql;
   /** What brings the query planner's statistics up to date after migrations and seeds (docs/decisions.md §6). */
   readonly statisticsStatement: string;
+  /** Job queues and scheduled tasks on this database. */
+  readonly jobs: DialectJobs;
   /**
    * The files holding the database at `url` when it lives in a file of its own (SQLite: the file
    * and its `-wal`, `-shm`, `-journal` companions), existing ones only; `init --reset` removes them.

@@ -71,6 +71,18 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
   sql: { maxBindParameters: MAX_BIND_PARAMETERS },
   // Samples a bounded number of rows per table.
   statisticsStatement: 'ANALYZE',
+  jobs: {
+    durability: 'pg-boss queues in the database (schema pgboss): durable, shared by every worker and host, retried with back-off, then dead-lettered',
+    schedules: 'every process runs the schedule and claims each tick in resource_service.schedule_ticks: one process per tick runs it',
+    async startQueues(options) {
+      const { startPgBossQueues } = await import('./postgresql-jobs.js');
+      return startPgBossQueues(options);
+    },
+    async startTickClaims(options) {
+      const { startPostgresTickClaims } = await import('./postgresql-jobs.js');
+      return startPostgresTickClaims(options);
+    },
+  },
   async createAdapterFactory(url: string): Promise<SqlMigrationAwareDriverAdapterFactory> {
     const { PrismaPg } = await import('@prisma/adapter-pg');
     return new PrismaPg({ connectionString: url });

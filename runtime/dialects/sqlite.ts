@@ -9,6 +9,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import type BetterSqlite3 from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import type { SqlReader } from '../data/sql-reader.js';
+import { LocalTickClaims } from '../jobs/schedule.js';
 import type { Sql } from '../data/sql-scope.js';
 import type { Dialect, ReaderOptions } from './dialect.js';
 
@@ -129,6 +130,17 @@ export const SQLITE: Dialect<'sqlite'> = {
   // every table, since a fresh connection has used none and plain `PRAGMA optimize` would then
   // skip a table that grew.
   statisticsStatement: 'PRAGMA optimize=0x10002',
+  jobs: {
+    durability: 'an in-process queue (SQLite is one process): retried with back-off, then dead-lettered in memory; not durable, jobs waiting or running when the process stops are lost',
+    schedules: 'the one process runs each tick',
+    async startQueues(options) {
+      const { startInProcessQueues } = await import('../jobs/in-process.js');
+      return startInProcessQueues(options);
+    },
+    startTickClaims() {
+      return Promise.resolve(new LocalTickClaims());
+    },
+  },
   databaseFiles(url: string): string[] {
     const file = sqliteFilePath(url);
     return [file, `${file}-wal`, `${file}-shm`, `${file}-journal`].filter((candidate) => existsSync(candidate));

@@ -50,11 +50,15 @@ export class SlowConsumerError extends Error {
   }
 }
 
+/** Told of every event published in this process (in-process listeners, docs/behaviour.md §10.3). Must not throw. */
+export type PublishObserver = (topic: string, payload: unknown) => void;
+
 /** Publishes and subscribes to topics. One instance per process, injected into services. */
 export class EventBus {
   private readonly local = new PubSub<Record<string, unknown>>();
   private readonly maxQueued: number;
   private transport: EventTransport | undefined;
+  private readonly observers = new Set<PublishObserver>();
 
   constructor(options: EventBusOptions = {}) {
     this.maxQueued = options.maxQueued ?? 1000;
@@ -65,8 +69,22 @@ export class EventBus {
     this.transport = transport;
   }
 
-  /** Publishes `payload` on `topic` to every subscriber (in every process when a transport is attached). */
+  /**
+   * Tells `observer` of every event published in this process from now on — only this process's:
+   * events received from other processes through the transport are not observed. Returns the
+   * function that stops it.
+   */
+  observe(observer: PublishObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  /**
+   * Publishes `payload` on `topic` to every subscriber (in every process when a transport is
+   * attached) and tells this process's observers. Services publish after their write has committed.
+   */
   publish(topic: string, payload: unknown): void {
+    for (const observer of this.observers) observer(topic, payload);
     if (this.transport) this.transport.send(topic, payload);
     else void this.local.publish(topic, payload);
   }

@@ -2,8 +2,11 @@
  * Configuration from `APP_`-prefixed environment variables with `__` nesting (docs/behaviour.md §4.5,
  * docs/decisions.md §4): `APP_HTTP__VERSION_HEADER` is `http.versionHeader`. Validated at boot with
  * zod; every bad value is reported at once with the variable's name, and unknown `APP_`
- * variables are reported with a "did you mean" suggestion.
+ * variables are reported with a "did you mean" suggestion. Schedule overrides (`APP_CRON__<TASK>`)
+ * name the application's scheduled tasks, so an unknown one is an error, not a warning: a typo would
+ * otherwise leave a schedule running that someone meant to switch off.
  */
+import { Cron } from 'croner';
 import { z } from 'zod';
 import { findDialect, SUPPORTED_URL_FORMS } from '../dialects/index.js';
 import { VERSION_TOKEN } from '../http/version-token.js';
@@ -100,14 +103,71 @@ const configSchema = z.object({
     /** Milliseconds an MCP session may go unused before it is closed. */
     sessionTimeout: integer(1_000, 86_400_000).default(1_800_000),
   }),
+  /** Job queues (docs/behaviour.md §10.1): retries, back-off, expiry, concurrency. */
+  jobs: z.object({
+    /** Retries after a job's first failed run; past them it goes to its dead-letter queue. */
+    retryLimit: integer(0, 100).default(3),
+    /** Seconds before the first retry, doubled for each retry after it. */
+    retryDelay: integer(0, 86_400).default(5),
+    /** Seconds a running job may take before it counts as failed and runs again elsewhere (PostgreSQL). */
+    expire: integer(1, 86_400).default(900),
+    /** Jobs of one queue one process runs at once. */
+    concurrency: integer(1, 1_000).default(4),
+  }),
   log: z.object({
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info'),
     format: z.enum(['json', 'pretty'], { message: 'expected json or pretty' }).optional(),
   }),
 });
 
-/** The configuration of a server process (after defaults). */
-export type AppConfig = z.infer<typeof configSchema>;
+/**
+ * The configuration of a server process (after defaults). `cron` holds the schedule overrides of
+ * scheduled tasks (docs/behaviour.md §10.2), by setting name (`APP_CRON__WRITE_DIGESTS`): `off`, or a
+ * cron expression croner accepts.
+ */
+export type AppConfig = z.infer<typeof configSchema> & { readonly cron: Readonly<Record<string, string>> };
+
+/** What {@link loadConfig} knows of the application beside the fixed settings. */
+export interface ConfigOptions {
+  /**
+   * The setting of each scheduled task (`APP_CRON__WRITE_DIGESTS`), from `generated/app.ts`. When
+   * given, every `APP_CRON__*` variable must name one; when absent (commands that start no server),
+   * the overrides are not read.
+   */
+  readonly cronSettings?: readonly string[];
+}
+
+/** The prefix of schedule overrides: `APP_CRON__<TASK>` (docs/behaviour.md §10.2). */
+const CRON_PREFIX = 'APP_CRON__';
+
+/** Why `value` cannot be a task's schedule (`off` or a cron expression), or undefined when it can. */
+function cronValueProblem(value: string): string | undefined {
+  if (value === 'off') return undefined;
+  try {
+    new Cron(value, { paused: true }).stop();
+    return undefined;
+  } catch (error) {
+    return `expected off or a cron expression such as '0 * * * *' (${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
+/** The schedule overrides in `env`, each checked; unknown tasks and bad values are problems. */
+function cronOverrides(env: NodeJS.ProcessEnv, settings: readonly string[]): { cron: Record<string, string>; problems: ConfigProblem[] } {
+  const cron: Record<string, string> = {};
+  const problems: ConfigProblem[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith(CRON_PREFIX) || value === undefined) continue;
+    if (!settings.includes(name)) {
+      const known = settings.length > 0 ? ` (scheduled tasks: ${settings.join(', ')})` : ' (the application declares no scheduled task)';
+      problems.push({ variable: name, message: `no scheduled task has this setting${didYouMean(name, settings)}${known}` });
+      continue;
+    }
+    const problem = cronValueProblem(value.trim());
+    if (problem) problems.push({ variable: name, message: `${problem} (got ${JSON.stringify(value)})` });
+    else cron[name] = value.trim();
+  }
+  return { cron, problems };
+}
 
 /** A configuration problem, naming the environment variable. */
 export interface ConfigProblem {
@@ -137,15 +197,18 @@ function knownVariables(): string[] {
 
 /**
  * Reads and validates the configuration from `env` (default `process.env`).
- * Returns the config and warnings (unknown variables, development secret in use).
- * Throws {@link ConfigError} listing every invalid variable.
+ * Returns the config and warnings (unknown variables, development secret in use). With
+ * `options.cronSettings`, also the schedule overrides (`config.cron`; docs/behaviour.md §10.2).
+ * Throws {@link ConfigError} listing every invalid variable, an `APP_CRON__*` naming no task among them.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): { config: AppConfig; warnings: string[] } {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: ConfigOptions = {}): { config: AppConfig; warnings: string[] } {
   const known = knownVariables();
   const raw: Record<string, Record<string, string>> = {};
   const warnings: string[] = [];
+  // Only a caller that knows the application's tasks (the server) reads the overrides; the CLI ignores them.
+  const { cron, problems: cronProblems } = options.cronSettings ? cronOverrides(env, options.cronSettings) : { cron: {}, problems: [] };
   for (const [name, value] of Object.entries(env)) {
-    if (!name.startsWith('APP_') || value === undefined) continue;
+    if (!name.startsWith('APP_') || name.startsWith(CRON_PREFIX) || value === undefined) continue;
     const match = /^APP_([A-Z0-9]+)__([A-Z0-9_]+)$/.exec(name);
     const section = match?.[1]?.toLowerCase();
     const key = match?.[2] ? camel(match[2]) : undefined;
@@ -157,15 +220,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): { config: AppC
   }
   for (const section of Object.keys(configSchema.shape)) raw[section] ??= {};
   const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
+  if (!parsed.success || cronProblems.length > 0) {
+    throw new ConfigError([
+      ...(parsed.error?.issues ?? []).map((issue) => {
         const [section, key] = issue.path.map(String);
         const variable = section && key ? `APP_${section.toUpperCase()}__${snake(key)}` : 'APP_*';
         const given = section && key ? raw[section]?.[key] : undefined;
         return { variable, message: `${issue.message}${given !== undefined ? ` (got ${JSON.stringify(given)})` : ''}` };
       }),
-    );
+      ...cronProblems,
+    ]);
   }
   if (parsed.data.auth.secret === DEV_SECRET && !parsed.data.auth.jwksUrl) {
     if (env.NODE_ENV === 'production') {
@@ -173,5 +237,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): { config: AppC
     }
     warnings.push('APP_AUTH__SECRET is not set: using the development secret (never do this in production)');
   }
-  return { config: parsed.data, warnings };
+  return { config: { ...parsed.data, cron }, warnings };
 }

@@ -38,7 +38,7 @@ const RESTART_DELAY = 1_000;
  */
 export async function runServer<Database extends DatabaseClient, Container>(definition: ApplicationDefinition<Database, Container>): Promise<void> {
   try {
-    const { config } = loadConfig(process.env);
+    const { config } = loadConfig(process.env, { cronSettings: definition.cronSettings });
     if (config.http.workers > 1 && cluster.isPrimary) {
       refuseWorkersWhereNotAllowed(config);
       runPrimary(config);

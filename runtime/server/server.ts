@@ -74,10 +74,13 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   readonly versionPolicies: Readonly<Record<string, VersionPolicy>>;
   /** The entity each subscription topic carries (`postPublished` → `Post`). */
   readonly eventTopics: Readonly<Record<string, string>>;
+  /** The setting overriding each scheduled task's schedule (`APP_CRON__WRITE_DIGESTS`; docs/behaviour.md §10.2). */
+  readonly cronSettings: readonly string[];
   /**
    * The transports the application is reached through, in mount order within each placement
    * (runtime/transports/index.ts): `/health`, the API documents, GraphQL over HTTP, REST routes,
-   * graphql-ws, the gateways and the MCP host it declares, each built from its generated inputs.
+   * graphql-ws, and the gateways, MCP host, job processors, scheduled tasks and listeners it
+   * declares, each built from its generated inputs.
    */
   readonly transports: readonly TransportFactory<Container>[];
 }
@@ -120,7 +123,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
   definition: ApplicationDefinition<Database, Container>,
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const { config, warnings } = loadConfig(options.env ?? process.env);
+  const { config, warnings } = loadConfig(options.env ?? process.env, { cronSettings: definition.cronSettings });
   const logger = options.logger ?? createLogger(config.log);
   for (const warning of warnings) logger.warn(warning);
 
@@ -138,7 +141,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const verifier = new TokenVerifier(config.auth);
     const graphql = createGraphQLEngine(definition, { container, services, config, abilities, logger });
     const versioning = versioningOf(config, definition.versionPolicies);
-    const transports = await buildTransports(definition.transports, { config, logger, versioning, container, verifier, abilities, graphql });
+    const transports = await buildTransports(definition.transports, { config, logger, versioning, container, verifier, abilities, graphql, events: eventBus });
     resources.transports = transports;
     // Events between processes, when the database carries them (PostgreSQL LISTEN/NOTIFY).
     const repositories = definition.repositories(container);
@@ -190,9 +193,10 @@ function versioningOf(config: AppConfig, policies: Readonly<Record<string, Versi
   return { strategy: config.http.versioning, header: config.http.versionHeader, prefix: config.http.prefix, defaultVersion: config.http.defaultVersion, policies };
 }
 
-/** Closes `resources` in order — transports, the event transport, then the database — logging a transport's failure. */
+/** Closes `resources` in order — transports (closed, then released), the event transport, then the database — logging a transport's failure. */
 async function release(resources: Resources, logger: Logger): Promise<void> {
   await closeTransports(resources.transports, logger);
+  await releaseTransports(resources.transports, logger);
   await resources.events?.close();
   await Promise.all([resources.database.$disconnect(), resources.reader.close()]);
 }
@@ -205,11 +209,20 @@ async function closeTransports(transports: readonly Transport[], logger: Logger)
   });
 }
 
+/** Releases every transport at once, once requests have drained; a failure is logged, never thrown. */
+async function releaseTransports(transports: readonly Transport[], logger: Logger): Promise<void> {
+  const results = await Promise.allSettled(transports.map(async (transport) => transport.release?.()));
+  results.forEach((result, index) => {
+    if (result.status === 'rejected') logger.error({ err: result.reason, transport: transports[index]?.name }, 'a transport failed to release');
+  });
+}
+
 /**
  * Graceful shutdown (docs/decisions.md §4; README "Shutdown"): stops accepting connections, closes idle
  * keep-alive ones, closes every WebSocket with 1001 and lets the transports finish their work,
  * while in-flight requests get `APP_HTTP__SHUTDOWN_TIMEOUT` ms to finish (then their connections
- * are closed); the event transport and the database close last.
+ * are closed); then the transports release what requests could still use (the job queues), and
+ * the event transport and the database close last.
  */
 async function shutdown(parts: { server: Server; lifecycle: RequestLifecycle; sockets: SocketAcceptor; resources: Resources; config: AppConfig; logger: Logger }): Promise<void> {
   const { server, lifecycle, sockets, resources, config, logger } = parts;
@@ -224,6 +237,8 @@ async function shutdown(parts: { server: Server; lifecycle: RequestLifecycle; so
   await socketsClosed;
   await listening;
   await transportsClosed;
+  // Requests have finished: what they could still use (the queues they enqueue on) can go.
+  await releaseTransports(resources.transports, logger);
   await resources.events?.close();
   await Promise.all([resources.database.$disconnect(), resources.reader.close()]);
   logger.info('stopped');

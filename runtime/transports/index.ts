@@ -15,7 +15,7 @@
  * its entry in `generated/app.ts`'s `transports`). The folder's `index.ts` exports a factory — a
  * function of the transport's generated inputs returning a {@link TransportFactory} — and the
  * factory builds, from the {@link TransportContext} the server hands it (configuration, logger,
- * container, token verifier, abilities, the GraphQL engine), a {@link Transport} with:
+ * container, token verifier, abilities, the GraphQL engine, the event bus), a {@link Transport} with:
  *
  * 1. `name` — what logs call it (`rest`, `graphql-ws`, `mcp`).
  * 2. `http` (optional) — its Express handlers: `mount(app, mounted)` adds them, `placement` says
@@ -34,11 +34,19 @@
  * 5. `close` (optional) — called when shutdown begins, beside the HTTP drain and the socket
  *    close; stop taking work and resolve once what was running has finished. The event transport
  *    and the database close after every transport has (in-flight work may still need them).
+ * 6. `release` (optional) — called once in-flight requests have finished (or the shutdown timeout
+ *    passed) and every `close` has resolved, before the database closes: release what a request
+ *    may still use while it drains. The jobs transport stops fetching jobs in `close` but keeps its
+ *    queues open for the requests still running, and closes them here.
  *
  * A factory may throw `ConfigError` for a setting it cannot serve (the REST transport does for an
  * `APP_HTTP__DEFAULT_VERSION` no controller declares); the server then closes what it opened.
  * Work that runs for a request sets `RequestContext.transport` to its name, so `runUnscoped` can
- * refuse inside it (docs/behaviour.md §5.9). Tests: a behaviour suite over loopback, listed in vitest.config.ts's
+ * refuse inside it (docs/behaviour.md §5.9). Work that runs for no caller (jobs, scheduled tasks,
+ * listeners: runtime/transports/jobs/, schedules/, listeners/) starts outside any request context
+ * (`withoutCaller`) and lifts the scope explicitly with `runUnscoped`. A transport that needs the
+ * database for more than the repositories asks its dialect (`dialectFor(config.database.url)`),
+ * never tests which database it is. Tests: a behaviour suite over loopback, listed in vitest.config.ts's
  * `BEHAVIOUR` to run on both databases.
  */
 import type { Express } from 'express';
@@ -46,6 +54,7 @@ import type { Logger } from 'pino';
 import type { AbilityCache } from '../auth/ability.js';
 import type { TokenVerifier } from '../auth/authentication.js';
 import type { AppConfig } from '../server/config.js';
+import type { EventBus } from '../events/bus.js';
 import type { GraphQLEngine } from '../graphql/engine.js';
 import type { VersioningOptions } from '../http/versioning.js';
 import type { SocketAcceptor, SocketTransport } from './sockets.js';
@@ -65,6 +74,8 @@ export interface TransportContext<Container> {
   readonly abilities: AbilityCache;
   /** The executable schema and the operation preparer every GraphQL transport shares. */
   readonly graphql: GraphQLEngine;
+  /** The process's event bus (in-process listeners observe what it publishes; docs/behaviour.md §10.3). */
+  readonly events: EventBus;
 }
 
 /**
@@ -126,11 +137,13 @@ export interface Transport {
   readonly health?: readonly HealthContribution[];
   /** Stops taking work and resolves once running work has finished; called when shutdown begins. */
   close?(): Promise<void>;
+  /** Releases what requests may use while they drain; called after the drain and every `close`, before the database closes. */
+  release?(): Promise<void>;
 }
 
 /**
- * Builds every transport of `factories` in order. When one throws, closes the ones already built
- * and rethrows (the server then closes the database).
+ * Builds every transport of `factories` in order. When one throws, closes and releases the ones
+ * already built and rethrows (the server then closes the database).
  */
 export async function buildTransports<Container>(factories: readonly TransportFactory<Container>[], context: TransportContext<Container>): Promise<Transport[]> {
   const built: Transport[] = [];
@@ -138,6 +151,7 @@ export async function buildTransports<Container>(factories: readonly TransportFa
     for (const factory of factories) built.push(await factory(context));
   } catch (error) {
     await Promise.allSettled(built.map(async (transport) => transport.close?.()));
+    await Promise.allSettled(built.map(async (transport) => transport.release?.()));
     throw error;
   }
   return built;

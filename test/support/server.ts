@@ -56,6 +56,8 @@ export interface TestServerOptions {
   readonly databaseUrl?: string;
   /** Changes the seeded database before the server starts. */
   readonly prepare?: (databaseUrl: string, seeded: SeedResult) => Promise<void>;
+  /** The entry point to run, relative to the repository (default `generated/main.ts`). */
+  readonly entry?: string;
 }
 
 /** Starts the generated server on a fresh seeded SQLite file. */
@@ -73,7 +75,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     APP_LOG__LEVEL: 'info',
     ...options.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'generated/main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, options.entry ?? 'generated/main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: Record<string, unknown>[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   let stderr = '';

@@ -3,9 +3,9 @@
  * their dependencies first. Dependency injection is resolved at generate time from constructor
  * parameter types, so nothing is looked up by reflection at run time.
  */
-import { providerVariable, repositoryClass, repositoryModule } from '../../model/naming.js';
+import { providerVariable, queueJobsType, queueSchemasConstant, queueVariable, repositoryClass, repositoryModule } from '../../model/naming.js';
 import { type EmitContext, keyedEntities } from '../context.js';
-import { type GeneratedFile, TypeScriptFile, writeDoc } from '../writer.js';
+import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The `container.ts` file. */
 export function emitContainer(context: EmitContext): GeneratedFile {
@@ -22,6 +22,9 @@ export function emitContainer(context: EmitContext): GeneratedFile {
   }
   const builtins = app.mounted.containerBuiltins;
   for (const builtin of builtins) members.push({ name: providerVariable(builtin.ref.exportName), type: imports.ref(builtin.ref) });
+  const queues = app.mounted.queues;
+  const queueClass = queues.length > 0 ? imports.value('runtime/jobs/queue.ts', 'Queue') : '';
+  for (const queue of queues) members.push({ name: queueVariable(queue.name), type: `${queueClass}<${imports.type(`${outputDir}/jobs.ts`, queueJobsType(queue.name))}>` });
   for (const provider of order) members.push({ name: providerVariable(provider.name), type: imports.ref(provider.source) });
 
   writeDoc(w, ['Every constructed provider and repository, by variable name.']);
@@ -35,11 +38,15 @@ export function emitContainer(context: EmitContext): GeneratedFile {
       w.writeLine(`const ${providerVariable(repositoryClass(entity.name))} = new ${repositoryClass(entity.name)}(database, services.reader, services.logger);`);
     }
     for (const builtin of builtins) w.writeLine(`const ${providerVariable(builtin.ref.exportName)} = new ${builtin.ref.exportName}();`);
+    for (const queue of queues) {
+      w.writeLine(`const ${queueVariable(queue.name)} = new ${queueClass}<${queueJobsType(queue.name)}>(${quote(queue.name)}, ${imports.value(`${outputDir}/jobs.ts`, queueSchemasConstant(queue.name))});`);
+    }
     for (const provider of order) {
       const args = provider.dependencies.map(({ target }) => {
         if (target.kind === 'provider') return providerVariable(target.provider);
         if (target.kind === 'repository') return providerVariable(repositoryClass(target.entity));
         if (target.kind === 'builtin') return target.builtin.constructedBy === 'services' ? `services.${providerVariable(target.builtin.ref.exportName)}` : providerVariable(target.builtin.ref.exportName);
+        if (target.kind === 'queue') return queueVariable(target.queue);
         return 'undefined as never';
       });
       w.writeLine(`const ${providerVariable(provider.name)} = new ${provider.name}(${args.join(', ')});`);

@@ -42,6 +42,7 @@ export function emitApp(context: EmitContext): GeneratedFile {
     });
     w.writeLine(`versionPolicies: ${objectLiteral(policies)},`);
     w.writeLine(`eventTopics: ${objectLiteral(eventTopics(context))},`);
+    w.writeLine(`cronSettings: ${app.mounted.cronTasks.length > 0 ? imports.value(`${outputDir}/schedules.ts`, 'CRON_SETTINGS') : '[]'},`);
     w.writeLine('createGuards,');
     w.writeLine('operationGuards: OPERATION_GUARDS,');
     w.writeLine('globalGuards: GLOBAL_GUARDS,');
@@ -55,8 +56,9 @@ export function emitApp(context: EmitContext): GeneratedFile {
 
 /**
  * The transports of the application, in mount order (runtime/transports/index.ts): `/health`, the
- * API documents, GraphQL over HTTP, REST routes, graphql-ws, the gateways when it declares any, and
- * the MCP host when a mounted operation is a tool (docs/behaviour.md §4.6).
+ * API documents, GraphQL over HTTP, REST routes, graphql-ws, the gateways, job processors,
+ * scheduled tasks and listeners when it declares any, and the MCP host when a mounted operation is
+ * a tool (docs/behaviour.md §4.6).
  * Each is its runtime factory applied to the generated inputs it reads.
  */
 function transports(context: EmitContext, imports: TypeScriptFile['imports']): string[] {
@@ -71,6 +73,10 @@ function transports(context: EmitContext, imports: TypeScriptFile['imports']): s
   ];
   if (app.mounted.gateways.length > 0) list.push(`${factory('gateways', 'gateways')}(${imports.value(`${outputDir}/gateways.ts`, 'createGateways')})`);
   if (app.mounted.mcp) list.push(`${factory('mcp', 'mcpHost')}(${imports.value(`${outputDir}/mcp.ts`, 'createMcpHost')})`);
+  // Work with no caller (docs/behaviour.md §10), each only when declared.
+  if (app.mounted.queues.length > 0) list.push(`${factory('jobs', 'jobs')}(${imports.value(`${outputDir}/jobs.ts`, 'createJobs')})`);
+  if (app.mounted.cronTasks.length > 0) list.push(`${factory('schedules', 'schedules')}(${imports.value(`${outputDir}/schedules.ts`, 'createSchedules')})`);
+  if (app.mounted.listeners.length > 0) list.push(`${factory('listeners', 'listeners')}(${imports.value(`${outputDir}/listeners.ts`, 'createListeners')})`);
   return list;
 }
 

@@ -18,6 +18,32 @@ export { Prisma }
 export * as $Enums from './enums.ts'
 export * from './enums.ts';
 /**
+ * Model AuditRecord
+ * One entry of an org's audit trail: something that happened, to what, and when. Admins of the
+ * org read it.
+ * 
+ * Appended by an in-process listener on `postPublished` (docs/behaviour.md §10.3).
+ */
+export type AuditRecord = Prisma.AuditRecordModel
+/**
+ * Model Digest
+ * A periodic summary of an org's activity: how many posts it published in one period. Admins of
+ * the org read it.
+ * 
+ * Written by the scheduled task `writeDigests` (docs/behaviour.md §10.2), one row per org per tick.
+ */
+export type Digest = Prisma.DigestModel
+/**
+ * Model Notification
+ * A message for one user about something that happened to their work, such as their post being
+ * published. Each user reads only their own.
+ * 
+ * Written by the `notifications` job processor (docs/behaviour.md §10.1). Unique per post and user:
+ * the job runs at least once, and a second run finds the notification already there (the key
+ * makes the handler idempotent).
+ */
+export type Notification = Prisma.NotificationModel
+/**
  * Model Org
  * A tenant. Every user and post belongs to exactly one org, and nothing crosses orgs.
  */

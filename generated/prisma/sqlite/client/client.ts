@@ -31,8 +31,8 @@ export * from "./enums.ts"
  * const prisma = new PrismaClient({
  *   adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL })
  * })
- * // Fetch zero or more Orgs
- * const orgs = await prisma.org.findMany()
+ * // Fetch zero or more AuditRecords
+ * const auditRecords = await prisma.auditRecord.findMany()
  * ```
  * 
  * Read more in our [docs](https://pris.ly/d/client).
@@ -41,6 +41,32 @@ export const PrismaClient = $Class.getPrismaClientClass()
 export type PrismaClient<LogOpts extends Prisma.LogLevel = never, OmitOpts extends Prisma.PrismaClientOptions["omit"] = Prisma.PrismaClientOptions["omit"], ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = $Class.PrismaClient<LogOpts, OmitOpts, ExtArgs>
 export { Prisma }
 
+/**
+ * Model AuditRecord
+ * One entry of an org's audit trail: something that happened, to what, and when. Admins of the
+ * org read it.
+ * 
+ * Appended by an in-process listener on `postPublished` (docs/behaviour.md §10.3).
+ */
+export type AuditRecord = Prisma.AuditRecordModel
+/**
+ * Model Digest
+ * A periodic summary of an org's activity: how many posts it published in one period. Admins of
+ * the org read it.
+ * 
+ * Written by the scheduled task `writeDigests` (docs/behaviour.md §10.2), one row per org per tick.
+ */
+export type Digest = Prisma.DigestModel
+/**
+ * Model Notification
+ * A message for one user about something that happened to their work, such as their post being
+ * published. Each user reads only their own.
+ * 
+ * Written by the `notifications` job processor (docs/behaviour.md §10.1). Unique per post and user:
+ * the job runs at least once, and a second run finds the notification already there (the key
+ * makes the handler idempotent).
+ */
+export type Notification = Prisma.NotificationModel
 /**
  * Model Org
  * A tenant. Every user and post belongs to exactly one org, and nothing crosses orgs.

@@ -8,6 +8,9 @@
  *
  * 🟢 You can import this file directly.
  */
+export type * from './models/AuditRecord.ts'
+export type * from './models/Digest.ts'
+export type * from './models/Notification.ts'
 export type * from './models/Org.ts'
 export type * from './models/Post.ts'
 export type * from './models/User.ts'

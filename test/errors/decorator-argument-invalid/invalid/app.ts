@@ -1,6 +1,6 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
 import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
-import { Abilities, Authorized, Column, Entity, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/declarations/decorators.js';
+import { Abilities, Authorized, Column, Cron, Entity, Module, PrimaryKey, Process, Processor, Query, Resolver, UseGuards } from '../../../../runtime/declarations/decorators.js';
 
 const isUnique = true;
 
@@ -31,6 +31,18 @@ export class NoteResolver {
   }
 }
 
+/** A job's schema is an exported zod schema, named; a cron expression is a string literal. */
+@Processor('emails')
+export class EmailProcessor {
+  @Process('welcome', { userId: 'string' })
+  welcome(payload: unknown): void {
+    void payload;
+  }
+
+  @Cron(3600)
+  hourly(): void {}
+}
+
 @UseGuards(AuthenticationGuard)
-@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteResolver, NoteAbilities] })
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteResolver, NoteAbilities, EmailProcessor] })
 export class AppModule {}

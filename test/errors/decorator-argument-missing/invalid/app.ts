@@ -1,6 +1,6 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
 import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
-import { Abilities, Authorized, BelongsTo, Column, Entity, Gateway, HasMany, Module, PrimaryKey, Public, Query, Resolver, SubscribeMessage, UseGuards } from '../../../../runtime/declarations/decorators.js';
+import { Abilities, Authorized, BelongsTo, Column, Entity, Gateway, HasMany, Module, PrimaryKey, Process, Processor, Public, Query, Resolver, SubscribeMessage, UseGuards } from '../../../../runtime/declarations/decorators.js';
 import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
 
 /** A writer. */
@@ -52,6 +52,15 @@ export class EchoGateway {
   }
 }
 
+/** A job handler must name the zod schema of its payload: `queue.add` checks payloads against it. */
+@Processor('emails')
+export class EmailProcessor {
+  @Process('welcome')
+  welcome(payload: unknown): void {
+    void payload;
+  }
+}
+
 @UseGuards(AuthenticationGuard)
-@Module({ imports: [GraphQLAuthorizationModule], providers: [AuthorResolver, LibraryAbilities, LoaderScope, EchoGateway] })
+@Module({ imports: [GraphQLAuthorizationModule], providers: [AuthorResolver, LibraryAbilities, LoaderScope, EchoGateway, EmailProcessor] })
 export class AppModule {}

@@ -1,6 +1,6 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
 import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
-import { Abilities, Authorized, Body, Column, Controller, Entity, Get, Injectable, Module, PrimaryKey, Query, UseGuards } from '../../../../runtime/declarations/decorators.js';
+import { Abilities, Authorized, Body, Column, Controller, Entity, Get, Injectable, InjectQueue, Module, PrimaryKey, Query, UseGuards } from '../../../../runtime/declarations/decorators.js';
 
 /** A note. */
 @Entity()
@@ -55,5 +55,13 @@ export class NotesController {
   }
 }
 
-@Module({ providers: [NoteAbilities, NoteService], controllers: [NotesController] })
+/** A queue is injected through the constructor; on a method's parameter it would be ignored. */
+@Injectable()
+export class Mailer {
+  send(@InjectQueue('emails') queue: unknown): void {
+    void queue;
+  }
+}
+
+@Module({ providers: [NoteAbilities, NoteService, Mailer], controllers: [NotesController] })
 export class AppModule {}

@@ -2,6 +2,7 @@ import { type AppAbility, defineAbility, type Principal } from '../../../../runt
 import { Abilities, McpHost, Module, UseGuards } from '../../../../runtime/declarations/decorators.js';
 import { AuthenticationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
 import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
+import { Housekeeping, SearchIndexProcessor } from './housekeeping.js';
 import { NoteResolver } from './note.resolver.js';
 import { NoteService } from './note.service.js';
 import { NotesController } from './notes.controller.js';
@@ -16,7 +17,7 @@ export class NotebookAbilities {
   }
 }
 
-@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteService, NoteResolver], controllers: [NotesController] })
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteService, NoteResolver, SearchIndexProcessor, Housekeeping], controllers: [NotesController] })
 export class NotesModule {}
 
 /**

@@ -1,6 +1,8 @@
 import { NoteRepository } from '../generated/repositories/note.repository.js';
-import { Injectable } from '../../../../runtime/declarations/decorators.js';
+import type { SearchIndexJobs } from '../generated/jobs.js';
+import { Injectable, InjectQueue } from '../../../../runtime/declarations/decorators.js';
 import { EventBus } from '../../../../runtime/events/bus.js';
+import type { Queue } from '../../../../runtime/jobs/queue.js';
 import type { Page, PageArgs } from '../../../../runtime/data/keyset.js';
 import type { Result } from '../../../../runtime/failures/result.js';
 import type { AddNote } from './note.dto.js';
@@ -11,6 +13,7 @@ export class NoteService {
   constructor(
     private readonly notes: NoteRepository,
     private readonly events: EventBus,
+    @InjectQueue('search-index') private readonly index: Queue<SearchIndexJobs>,
   ) {}
 
   list(args: PageArgs): Promise<Page<Note>> {
@@ -19,7 +22,9 @@ export class NoteService {
 
   async add(input: AddNote): Promise<Result<Note>> {
     const result = await this.notes.create(input);
-    if (result.ok) this.events.publish('noteAdded', result.value);
+    if (!result.ok) return result;
+    await this.index.add('index-note', { noteId: result.value.id, text: result.value.text });
+    this.events.publish('noteAdded', result.value);
     return result;
   }
 }

@@ -11,8 +11,11 @@ import { apiDocs } from '../../../../runtime/transports/api-docs/index.js';
 import { graphqlOverHttp } from '../../../../runtime/transports/graphql-http/index.js';
 import { graphqlWs } from '../../../../runtime/transports/graphql-ws/index.js';
 import { health } from '../../../../runtime/transports/health/index.js';
+import { jobs } from '../../../../runtime/transports/jobs/index.js';
+import { listeners } from '../../../../runtime/transports/listeners/index.js';
 import { mcpHost } from '../../../../runtime/transports/mcp/index.js';
 import { restRoutes } from '../../../../runtime/transports/rest/index.js';
+import { schedules } from '../../../../runtime/transports/schedules/index.js';
 import { type Container, createContainer } from './container.js';
 import { createDatabase, type Database } from './database.js';
 import { ENTITIES } from './entities.js';
@@ -20,8 +23,11 @@ import { CONNECTION_TYPES, FIELD_COMPLEXITY } from './graphql/complexity.js';
 import { createGuards, GLOBAL_GUARDS, OPERATION_GUARDS } from './graphql/guards.js';
 import { createResolvers } from './graphql/resolvers.js';
 import { createRoutes } from './http/routes.js';
+import { createJobs } from './jobs.js';
+import { createListeners } from './listeners.js';
 import { createMcpHost } from './mcp.js';
 import { API_CATALOG } from './openapi/catalog.js';
+import { createSchedules, CRON_SETTINGS } from './schedules.js';
 
 /** This application. */
 export const application: ApplicationDefinition<Database, Container> = {
@@ -35,10 +41,11 @@ export const application: ApplicationDefinition<Database, Container> = {
   loaderScope: (container) => container.loaderScope,
   versionPolicies: {},
   eventTopics: { 'noteAdded': 'Note' },
+  cronSettings: CRON_SETTINGS,
   createGuards,
   operationGuards: OPERATION_GUARDS,
   globalGuards: GLOBAL_GUARDS,
   fieldComplexity: FIELD_COMPLEXITY,
   connectionTypes: CONNECTION_TYPES,
-  transports: [health(), apiDocs(API_CATALOG), graphqlOverHttp(), restRoutes(createRoutes), graphqlWs(), mcpHost(createMcpHost)],
+  transports: [health(), apiDocs(API_CATALOG), graphqlOverHttp(), restRoutes(createRoutes), graphqlWs(), mcpHost(createMcpHost), jobs(createJobs), schedules(createSchedules), listeners(createListeners)],
 };

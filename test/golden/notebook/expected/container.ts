@@ -6,12 +6,15 @@
  */
 
 import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
+import { Queue } from '../../../../runtime/jobs/queue.js';
 import type { RuntimeServices } from '../../../../runtime/server/server.js';
 import { NotebookAbilities, NotebookAssistant } from '../entities/app.module.js';
+import { Housekeeping, SearchIndexProcessor } from '../entities/housekeeping.js';
 import { NoteResolver } from '../entities/note.resolver.js';
 import { NoteService } from '../entities/note.service.js';
 import { NotesController } from '../entities/notes.controller.js';
 import type { Database } from './database.js';
+import { SEARCH_INDEX_JOBS, type SearchIndexJobs } from './jobs.js';
 import { NoteRepository } from './repositories/note.repository.js';
 import { NotebookRepository } from './repositories/notebook.repository.js';
 
@@ -20,11 +23,14 @@ export interface Container {
   readonly noteRepository: NoteRepository;
   readonly notebookRepository: NotebookRepository;
   readonly loaderScope: LoaderScope;
+  readonly searchIndexQueue: Queue<SearchIndexJobs>;
+  readonly housekeeping: Housekeeping;
   readonly notebookAbilities: NotebookAbilities;
   readonly notebookAssistant: NotebookAssistant;
   readonly noteService: NoteService;
   readonly noteResolver: NoteResolver;
   readonly notesController: NotesController;
+  readonly searchIndexProcessor: SearchIndexProcessor;
 }
 
 /** Constructs the container on `database`, with the runtime `services` (logger, event bus). */
@@ -32,10 +38,13 @@ export function createContainer(database: Database, services: RuntimeServices): 
   const noteRepository = new NoteRepository(database, services.reader, services.logger);
   const notebookRepository = new NotebookRepository(database, services.reader, services.logger);
   const loaderScope = new LoaderScope();
+  const searchIndexQueue = new Queue<SearchIndexJobs>('search-index', SEARCH_INDEX_JOBS);
+  const housekeeping = new Housekeeping();
   const notebookAbilities = new NotebookAbilities();
   const notebookAssistant = new NotebookAssistant();
-  const noteService = new NoteService(noteRepository, services.eventBus);
+  const noteService = new NoteService(noteRepository, services.eventBus, searchIndexQueue);
   const noteResolver = new NoteResolver(noteService);
   const notesController = new NotesController(noteService);
-  return { noteRepository, notebookRepository, loaderScope, notebookAbilities, notebookAssistant, noteService, noteResolver, notesController };
+  const searchIndexProcessor = new SearchIndexProcessor();
+  return { noteRepository, notebookRepository, loaderScope, searchIndexQueue, housekeeping, notebookAbilities, notebookAssistant, noteService, noteResolver, notesController, searchIndexProcessor };
 }

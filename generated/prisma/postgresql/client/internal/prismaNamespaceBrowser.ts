@@ -51,6 +51,9 @@ export const AnyNull = runtime.AnyNull
 
 
 export const ModelName = {
+  AuditRecord: 'AuditRecord',
+  Digest: 'Digest',
+  Notification: 'Notification',
   Org: 'Org',
   Post: 'Post',
   User: 'User'
@@ -70,6 +73,43 @@ export const TransactionIsolationLevel = runtime.makeStrictEnum({
 } as const)
 
 export type TransactionIsolationLevel = (typeof TransactionIsolationLevel)[keyof typeof TransactionIsolationLevel]
+
+
+export const AuditRecordScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  action: 'action',
+  subjectId: 'subjectId',
+  userId: 'userId',
+  summary: 'summary',
+  createdAt: 'createdAt'
+} as const
+
+export type AuditRecordScalarFieldEnum = (typeof AuditRecordScalarFieldEnum)[keyof typeof AuditRecordScalarFieldEnum]
+
+
+export const DigestScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  periodStart: 'periodStart',
+  periodEnd: 'periodEnd',
+  publishedPosts: 'publishedPosts',
+  createdAt: 'createdAt'
+} as const
+
+export type DigestScalarFieldEnum = (typeof DigestScalarFieldEnum)[keyof typeof DigestScalarFieldEnum]
+
+
+export const NotificationScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  userId: 'userId',
+  postId: 'postId',
+  message: 'message',
+  createdAt: 'createdAt'
+} as const
+
+export type NotificationScalarFieldEnum = (typeof NotificationScalarFieldEnum)[keyof typeof NotificationScalarFieldEnum]
 
 
 export const OrgScalarFieldEnum = {

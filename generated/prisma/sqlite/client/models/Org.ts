@@ -158,6 +158,9 @@ export type OrgWhereInput = {
   NOT?: Prisma.OrgWhereInput | Prisma.OrgWhereInput[]
   id?: Prisma.StringFilter<"Org"> | string
   name?: Prisma.StringFilter<"Org"> | string
+  auditRecordOrgInverse?: Prisma.AuditRecordListRelationFilter
+  digestOrgInverse?: Prisma.DigestListRelationFilter
+  notificationOrgInverse?: Prisma.NotificationListRelationFilter
   postOrgInverse?: Prisma.PostListRelationFilter
   users?: Prisma.UserListRelationFilter
 }
@@ -165,6 +168,9 @@ export type OrgWhereInput = {
 export type OrgOrderByWithRelationInput = {
   id?: Prisma.SortOrder
   name?: Prisma.SortOrder
+  auditRecordOrgInverse?: Prisma.AuditRecordOrderByRelationAggregateInput
+  digestOrgInverse?: Prisma.DigestOrderByRelationAggregateInput
+  notificationOrgInverse?: Prisma.NotificationOrderByRelationAggregateInput
   postOrgInverse?: Prisma.PostOrderByRelationAggregateInput
   users?: Prisma.UserOrderByRelationAggregateInput
 }
@@ -175,6 +181,9 @@ export type OrgWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.OrgWhereInput[]
   NOT?: Prisma.OrgWhereInput | Prisma.OrgWhereInput[]
   name?: Prisma.StringFilter<"Org"> | string
+  auditRecordOrgInverse?: Prisma.AuditRecordListRelationFilter
+  digestOrgInverse?: Prisma.DigestListRelationFilter
+  notificationOrgInverse?: Prisma.NotificationListRelationFilter
   postOrgInverse?: Prisma.PostListRelationFilter
   users?: Prisma.UserListRelationFilter
 }, "id">
@@ -198,6 +207,9 @@ export type OrgScalarWhereWithAggregatesInput = {
 export type OrgCreateInput = {
   id?: string
   name: string
+  auditRecordOrgInverse?: Prisma.AuditRecordCreateNestedManyWithoutOrgInput
+  digestOrgInverse?: Prisma.DigestCreateNestedManyWithoutOrgInput
+  notificationOrgInverse?: Prisma.NotificationCreateNestedManyWithoutOrgInput
   postOrgInverse?: Prisma.PostCreateNestedManyWithoutOrgInput
   users?: Prisma.UserCreateNestedManyWithoutOrgInput
 }
@@ -205,6 +217,9 @@ export type OrgCreateInput = {
 export type OrgUncheckedCreateInput = {
   id?: string
   name: string
+  auditRecordOrgInverse?: Prisma.AuditRecordUncheckedCreateNestedManyWithoutOrgInput
+  digestOrgInverse?: Prisma.DigestUncheckedCreateNestedManyWithoutOrgInput
+  notificationOrgInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutOrgInput
   postOrgInverse?: Prisma.PostUncheckedCreateNestedManyWithoutOrgInput
   users?: Prisma.UserUncheckedCreateNestedManyWithoutOrgInput
 }
@@ -212,6 +227,9 @@ export type OrgUncheckedCreateInput = {
 export type OrgUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
+  auditRecordOrgInverse?: Prisma.AuditRecordUpdateManyWithoutOrgNestedInput
+  digestOrgInverse?: Prisma.DigestUpdateManyWithoutOrgNestedInput
+  notificationOrgInverse?: Prisma.NotificationUpdateManyWithoutOrgNestedInput
   postOrgInverse?: Prisma.PostUpdateManyWithoutOrgNestedInput
   users?: Prisma.UserUpdateManyWithoutOrgNestedInput
 }
@@ -219,6 +237,9 @@ export type OrgUpdateInput = {
 export type OrgUncheckedUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
+  auditRecordOrgInverse?: Prisma.AuditRecordUncheckedUpdateManyWithoutOrgNestedInput
+  digestOrgInverse?: Prisma.DigestUncheckedUpdateManyWithoutOrgNestedInput
+  notificationOrgInverse?: Prisma.NotificationUncheckedUpdateManyWithoutOrgNestedInput
   postOrgInverse?: Prisma.PostUncheckedUpdateManyWithoutOrgNestedInput
   users?: Prisma.UserUncheckedUpdateManyWithoutOrgNestedInput
 }
@@ -238,6 +259,11 @@ export type OrgUncheckedUpdateManyInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
 }
 
+export type OrgScalarRelationFilter = {
+  is?: Prisma.OrgWhereInput
+  isNot?: Prisma.OrgWhereInput
+}
+
 export type OrgCountOrderByAggregateInput = {
   id?: Prisma.SortOrder
   name?: Prisma.SortOrder
@@ -253,13 +279,46 @@ export type OrgMinOrderByAggregateInput = {
   name?: Prisma.SortOrder
 }
 
-export type OrgScalarRelationFilter = {
-  is?: Prisma.OrgWhereInput
-  isNot?: Prisma.OrgWhereInput
+export type OrgCreateNestedOneWithoutAuditRecordOrgInverseInput = {
+  create?: Prisma.XOR<Prisma.OrgCreateWithoutAuditRecordOrgInverseInput, Prisma.OrgUncheckedCreateWithoutAuditRecordOrgInverseInput>
+  connectOrCreate?: Prisma.OrgCreateOrConnectWithoutAuditRecordOrgInverseInput
+  connect?: Prisma.OrgWhereUniqueInput
 }
 
-export type StringFieldUpdateOperationsInput = {
-  set?: string
+export type OrgUpdateOneRequiredWithoutAuditRecordOrgInverseNestedInput = {
+  create?: Prisma.XOR<Prisma.OrgCreateWithoutAuditRecordOrgInverseInput, Prisma.OrgUncheckedCreateWithoutAuditRecordOrgInverseInput>
+  connectOrCreate?: Prisma.OrgCreateOrConnectWithoutAuditRecordOrgInverseInput
+  upsert?: Prisma.OrgUpsertWithoutAuditRecordOrgInverseInput
+  connect?: Prisma.OrgWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrgUpdateToOneWithWhereWithoutAuditRecordOrgInverseInput, Prisma.OrgUpdateWithoutAuditRecordOrgInverseInput>, Prisma.OrgUncheckedUpdateWithoutAuditRecordOrgInverseInput>
+}
+
+export type OrgCreateNestedOneWithoutDigestOrgInverseInput = {
+  create?: Prisma.XOR<Prisma.OrgCreateWithoutDigestOrgInverseInput, Prisma.OrgUncheckedCreateWithoutDigestOrgInverseInput>
+  connectOrCreate?: Prisma.OrgCreateOrConnectWithoutDigestOrgInverseInput
+  connect?: Prisma.OrgWhereUniqueInput
+}
+
+export type OrgUpdateOneRequiredWithoutDigestOrgInverseNestedInput = {
+  create?: Prisma.XOR<Prisma.OrgCreateWithoutDigestOrgInverseInput, Prisma.OrgUncheckedCreateWithoutDigestOrgInverseInput>
+  connectOrCreate?: Prisma.OrgCreateOrConnectWithoutDigestOrgInverseInput
+  upsert?: Prisma.OrgUpsertWithoutDigestOrgInverseInput
+  connect?: Prisma.OrgWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrgUpdateToOneWithWhereWithoutDigestOrgInverseInput, Prisma.OrgUpdateWithoutDigestOrgInverseInput>, Prisma.OrgUncheckedUpdateWithoutDigestOrgInverseInput>
+}
+
+export type OrgCreateNestedOneWithoutNotificationOrgInverseInput = {
+  create?: Prisma.XOR<Prisma.OrgCreateWithoutNotificationOrgInverseInput, Prisma.OrgUncheckedCreateWithoutNotificationOrgInverseInput>
+  connectOrCreate?: Prisma.OrgCreateOrConnectWithoutNotificationOrgInverseInput
+  connect?: Prisma.OrgWhereUniqueInput
+}
+
+export type OrgUpdateOneRequiredWithoutNotificationOrgInverseNestedInput = {
+  create?: Prisma.XOR<Prisma.OrgCreateWithoutNotificationOrgInverseInput, Prisma.OrgUncheckedCreateWithoutNotificationOrgInverseInput>
+  connectOrCreate?: Prisma.OrgCreateOrConnectWithoutNotificationOrgInverseInput
+  upsert?: Prisma.OrgUpsertWithoutNotificationOrgInverseInput
+  connect?: Prisma.OrgWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrgUpdateToOneWithWhereWithoutNotificationOrgInverseInput, Prisma.OrgUpdateWithoutNotificationOrgInverseInput>, Prisma.OrgUncheckedUpdateWithoutNotificationOrgInverseInput>
 }
 
 export type OrgCreateNestedOneWithoutPostOrgInverseInput = {
@@ -290,15 +349,177 @@ export type OrgUpdateOneRequiredWithoutUsersNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrgUpdateToOneWithWhereWithoutUsersInput, Prisma.OrgUpdateWithoutUsersInput>, Prisma.OrgUncheckedUpdateWithoutUsersInput>
 }
 
+export type OrgCreateWithoutAuditRecordOrgInverseInput = {
+  id?: string
+  name: string
+  digestOrgInverse?: Prisma.DigestCreateNestedManyWithoutOrgInput
+  notificationOrgInverse?: Prisma.NotificationCreateNestedManyWithoutOrgInput
+  postOrgInverse?: Prisma.PostCreateNestedManyWithoutOrgInput
+  users?: Prisma.UserCreateNestedManyWithoutOrgInput
+}
+
+export type OrgUncheckedCreateWithoutAuditRecordOrgInverseInput = {
+  id?: string
+  name: string
+  digestOrgInverse?: Prisma.DigestUncheckedCreateNestedManyWithoutOrgInput
+  notificationOrgInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutOrgInput
+  postOrgInverse?: Prisma.PostUncheckedCreateNestedManyWithoutOrgInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrgInput
+}
+
+export type OrgCreateOrConnectWithoutAuditRecordOrgInverseInput = {
+  where: Prisma.OrgWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrgCreateWithoutAuditRecordOrgInverseInput, Prisma.OrgUncheckedCreateWithoutAuditRecordOrgInverseInput>
+}
+
+export type OrgUpsertWithoutAuditRecordOrgInverseInput = {
+  update: Prisma.XOR<Prisma.OrgUpdateWithoutAuditRecordOrgInverseInput, Prisma.OrgUncheckedUpdateWithoutAuditRecordOrgInverseInput>
+  create: Prisma.XOR<Prisma.OrgCreateWithoutAuditRecordOrgInverseInput, Prisma.OrgUncheckedCreateWithoutAuditRecordOrgInverseInput>
+  where?: Prisma.OrgWhereInput
+}
+
+export type OrgUpdateToOneWithWhereWithoutAuditRecordOrgInverseInput = {
+  where?: Prisma.OrgWhereInput
+  data: Prisma.XOR<Prisma.OrgUpdateWithoutAuditRecordOrgInverseInput, Prisma.OrgUncheckedUpdateWithoutAuditRecordOrgInverseInput>
+}
+
+export type OrgUpdateWithoutAuditRecordOrgInverseInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  digestOrgInverse?: Prisma.DigestUpdateManyWithoutOrgNestedInput
+  notificationOrgInverse?: Prisma.NotificationUpdateManyWithoutOrgNestedInput
+  postOrgInverse?: Prisma.PostUpdateManyWithoutOrgNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrgNestedInput
+}
+
+export type OrgUncheckedUpdateWithoutAuditRecordOrgInverseInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  digestOrgInverse?: Prisma.DigestUncheckedUpdateManyWithoutOrgNestedInput
+  notificationOrgInverse?: Prisma.NotificationUncheckedUpdateManyWithoutOrgNestedInput
+  postOrgInverse?: Prisma.PostUncheckedUpdateManyWithoutOrgNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrgNestedInput
+}
+
+export type OrgCreateWithoutDigestOrgInverseInput = {
+  id?: string
+  name: string
+  auditRecordOrgInverse?: Prisma.AuditRecordCreateNestedManyWithoutOrgInput
+  notificationOrgInverse?: Prisma.NotificationCreateNestedManyWithoutOrgInput
+  postOrgInverse?: Prisma.PostCreateNestedManyWithoutOrgInput
+  users?: Prisma.UserCreateNestedManyWithoutOrgInput
+}
+
+export type OrgUncheckedCreateWithoutDigestOrgInverseInput = {
+  id?: string
+  name: string
+  auditRecordOrgInverse?: Prisma.AuditRecordUncheckedCreateNestedManyWithoutOrgInput
+  notificationOrgInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutOrgInput
+  postOrgInverse?: Prisma.PostUncheckedCreateNestedManyWithoutOrgInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrgInput
+}
+
+export type OrgCreateOrConnectWithoutDigestOrgInverseInput = {
+  where: Prisma.OrgWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrgCreateWithoutDigestOrgInverseInput, Prisma.OrgUncheckedCreateWithoutDigestOrgInverseInput>
+}
+
+export type OrgUpsertWithoutDigestOrgInverseInput = {
+  update: Prisma.XOR<Prisma.OrgUpdateWithoutDigestOrgInverseInput, Prisma.OrgUncheckedUpdateWithoutDigestOrgInverseInput>
+  create: Prisma.XOR<Prisma.OrgCreateWithoutDigestOrgInverseInput, Prisma.OrgUncheckedCreateWithoutDigestOrgInverseInput>
+  where?: Prisma.OrgWhereInput
+}
+
+export type OrgUpdateToOneWithWhereWithoutDigestOrgInverseInput = {
+  where?: Prisma.OrgWhereInput
+  data: Prisma.XOR<Prisma.OrgUpdateWithoutDigestOrgInverseInput, Prisma.OrgUncheckedUpdateWithoutDigestOrgInverseInput>
+}
+
+export type OrgUpdateWithoutDigestOrgInverseInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  auditRecordOrgInverse?: Prisma.AuditRecordUpdateManyWithoutOrgNestedInput
+  notificationOrgInverse?: Prisma.NotificationUpdateManyWithoutOrgNestedInput
+  postOrgInverse?: Prisma.PostUpdateManyWithoutOrgNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrgNestedInput
+}
+
+export type OrgUncheckedUpdateWithoutDigestOrgInverseInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  auditRecordOrgInverse?: Prisma.AuditRecordUncheckedUpdateManyWithoutOrgNestedInput
+  notificationOrgInverse?: Prisma.NotificationUncheckedUpdateManyWithoutOrgNestedInput
+  postOrgInverse?: Prisma.PostUncheckedUpdateManyWithoutOrgNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrgNestedInput
+}
+
+export type OrgCreateWithoutNotificationOrgInverseInput = {
+  id?: string
+  name: string
+  auditRecordOrgInverse?: Prisma.AuditRecordCreateNestedManyWithoutOrgInput
+  digestOrgInverse?: Prisma.DigestCreateNestedManyWithoutOrgInput
+  postOrgInverse?: Prisma.PostCreateNestedManyWithoutOrgInput
+  users?: Prisma.UserCreateNestedManyWithoutOrgInput
+}
+
+export type OrgUncheckedCreateWithoutNotificationOrgInverseInput = {
+  id?: string
+  name: string
+  auditRecordOrgInverse?: Prisma.AuditRecordUncheckedCreateNestedManyWithoutOrgInput
+  digestOrgInverse?: Prisma.DigestUncheckedCreateNestedManyWithoutOrgInput
+  postOrgInverse?: Prisma.PostUncheckedCreateNestedManyWithoutOrgInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrgInput
+}
+
+export type OrgCreateOrConnectWithoutNotificationOrgInverseInput = {
+  where: Prisma.OrgWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrgCreateWithoutNotificationOrgInverseInput, Prisma.OrgUncheckedCreateWithoutNotificationOrgInverseInput>
+}
+
+export type OrgUpsertWithoutNotificationOrgInverseInput = {
+  update: Prisma.XOR<Prisma.OrgUpdateWithoutNotificationOrgInverseInput, Prisma.OrgUncheckedUpdateWithoutNotificationOrgInverseInput>
+  create: Prisma.XOR<Prisma.OrgCreateWithoutNotificationOrgInverseInput, Prisma.OrgUncheckedCreateWithoutNotificationOrgInverseInput>
+  where?: Prisma.OrgWhereInput
+}
+
+export type OrgUpdateToOneWithWhereWithoutNotificationOrgInverseInput = {
+  where?: Prisma.OrgWhereInput
+  data: Prisma.XOR<Prisma.OrgUpdateWithoutNotificationOrgInverseInput, Prisma.OrgUncheckedUpdateWithoutNotificationOrgInverseInput>
+}
+
+export type OrgUpdateWithoutNotificationOrgInverseInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  auditRecordOrgInverse?: Prisma.AuditRecordUpdateManyWithoutOrgNestedInput
+  digestOrgInverse?: Prisma.DigestUpdateManyWithoutOrgNestedInput
+  postOrgInverse?: Prisma.PostUpdateManyWithoutOrgNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrgNestedInput
+}
+
+export type OrgUncheckedUpdateWithoutNotificationOrgInverseInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  auditRecordOrgInverse?: Prisma.AuditRecordUncheckedUpdateManyWithoutOrgNestedInput
+  digestOrgInverse?: Prisma.DigestUncheckedUpdateManyWithoutOrgNestedInput
+  postOrgInverse?: Prisma.PostUncheckedUpdateManyWithoutOrgNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrgNestedInput
+}
+
 export type OrgCreateWithoutPostOrgInverseInput = {
   id?: string
   name: string
+  auditRecordOrgInverse?: Prisma.AuditRecordCreateNestedManyWithoutOrgInput
+  digestOrgInverse?: Prisma.DigestCreateNestedManyWithoutOrgInput
+  notificationOrgInverse?: Prisma.NotificationCreateNestedManyWithoutOrgInput
   users?: Prisma.UserCreateNestedManyWithoutOrgInput
 }
 
 export type OrgUncheckedCreateWithoutPostOrgInverseInput = {
   id?: string
   name: string
+  auditRecordOrgInverse?: Prisma.AuditRecordUncheckedCreateNestedManyWithoutOrgInput
+  digestOrgInverse?: Prisma.DigestUncheckedCreateNestedManyWithoutOrgInput
+  notificationOrgInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutOrgInput
   users?: Prisma.UserUncheckedCreateNestedManyWithoutOrgInput
 }
 
@@ -321,24 +542,36 @@ export type OrgUpdateToOneWithWhereWithoutPostOrgInverseInput = {
 export type OrgUpdateWithoutPostOrgInverseInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
+  auditRecordOrgInverse?: Prisma.AuditRecordUpdateManyWithoutOrgNestedInput
+  digestOrgInverse?: Prisma.DigestUpdateManyWithoutOrgNestedInput
+  notificationOrgInverse?: Prisma.NotificationUpdateManyWithoutOrgNestedInput
   users?: Prisma.UserUpdateManyWithoutOrgNestedInput
 }
 
 export type OrgUncheckedUpdateWithoutPostOrgInverseInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
+  auditRecordOrgInverse?: Prisma.AuditRecordUncheckedUpdateManyWithoutOrgNestedInput
+  digestOrgInverse?: Prisma.DigestUncheckedUpdateManyWithoutOrgNestedInput
+  notificationOrgInverse?: Prisma.NotificationUncheckedUpdateManyWithoutOrgNestedInput
   users?: Prisma.UserUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrgCreateWithoutUsersInput = {
   id?: string
   name: string
+  auditRecordOrgInverse?: Prisma.AuditRecordCreateNestedManyWithoutOrgInput
+  digestOrgInverse?: Prisma.DigestCreateNestedManyWithoutOrgInput
+  notificationOrgInverse?: Prisma.NotificationCreateNestedManyWithoutOrgInput
   postOrgInverse?: Prisma.PostCreateNestedManyWithoutOrgInput
 }
 
 export type OrgUncheckedCreateWithoutUsersInput = {
   id?: string
   name: string
+  auditRecordOrgInverse?: Prisma.AuditRecordUncheckedCreateNestedManyWithoutOrgInput
+  digestOrgInverse?: Prisma.DigestUncheckedCreateNestedManyWithoutOrgInput
+  notificationOrgInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutOrgInput
   postOrgInverse?: Prisma.PostUncheckedCreateNestedManyWithoutOrgInput
 }
 
@@ -361,12 +594,18 @@ export type OrgUpdateToOneWithWhereWithoutUsersInput = {
 export type OrgUpdateWithoutUsersInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
+  auditRecordOrgInverse?: Prisma.AuditRecordUpdateManyWithoutOrgNestedInput
+  digestOrgInverse?: Prisma.DigestUpdateManyWithoutOrgNestedInput
+  notificationOrgInverse?: Prisma.NotificationUpdateManyWithoutOrgNestedInput
   postOrgInverse?: Prisma.PostUpdateManyWithoutOrgNestedInput
 }
 
 export type OrgUncheckedUpdateWithoutUsersInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
+  auditRecordOrgInverse?: Prisma.AuditRecordUncheckedUpdateManyWithoutOrgNestedInput
+  digestOrgInverse?: Prisma.DigestUncheckedUpdateManyWithoutOrgNestedInput
+  notificationOrgInverse?: Prisma.NotificationUncheckedUpdateManyWithoutOrgNestedInput
   postOrgInverse?: Prisma.PostUncheckedUpdateManyWithoutOrgNestedInput
 }
 
@@ -376,11 +615,17 @@ export type OrgUncheckedUpdateWithoutUsersInput = {
  */
 
 export type OrgCountOutputType = {
+  auditRecordOrgInverse: number
+  digestOrgInverse: number
+  notificationOrgInverse: number
   postOrgInverse: number
   users: number
 }
 
 export type OrgCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  auditRecordOrgInverse?: boolean | OrgCountOutputTypeCountAuditRecordOrgInverseArgs
+  digestOrgInverse?: boolean | OrgCountOutputTypeCountDigestOrgInverseArgs
+  notificationOrgInverse?: boolean | OrgCountOutputTypeCountNotificationOrgInverseArgs
   postOrgInverse?: boolean | OrgCountOutputTypeCountPostOrgInverseArgs
   users?: boolean | OrgCountOutputTypeCountUsersArgs
 }
@@ -393,6 +638,27 @@ export type OrgCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensio
    * Select specific fields to fetch from the OrgCountOutputType
    */
   select?: Prisma.OrgCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * OrgCountOutputType without action
+ */
+export type OrgCountOutputTypeCountAuditRecordOrgInverseArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.AuditRecordWhereInput
+}
+
+/**
+ * OrgCountOutputType without action
+ */
+export type OrgCountOutputTypeCountDigestOrgInverseArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.DigestWhereInput
+}
+
+/**
+ * OrgCountOutputType without action
+ */
+export type OrgCountOutputTypeCountNotificationOrgInverseArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.NotificationWhereInput
 }
 
 /**
@@ -413,6 +679,9 @@ export type OrgCountOutputTypeCountUsersArgs<ExtArgs extends runtime.Types.Exten
 export type OrgSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
   name?: boolean
+  auditRecordOrgInverse?: boolean | Prisma.Org$auditRecordOrgInverseArgs<ExtArgs>
+  digestOrgInverse?: boolean | Prisma.Org$digestOrgInverseArgs<ExtArgs>
+  notificationOrgInverse?: boolean | Prisma.Org$notificationOrgInverseArgs<ExtArgs>
   postOrgInverse?: boolean | Prisma.Org$postOrgInverseArgs<ExtArgs>
   users?: boolean | Prisma.Org$usersArgs<ExtArgs>
   _count?: boolean | Prisma.OrgCountOutputTypeDefaultArgs<ExtArgs>
@@ -435,6 +704,9 @@ export type OrgSelectScalar = {
 
 export type OrgOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name", ExtArgs["result"]["org"]>
 export type OrgInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  auditRecordOrgInverse?: boolean | Prisma.Org$auditRecordOrgInverseArgs<ExtArgs>
+  digestOrgInverse?: boolean | Prisma.Org$digestOrgInverseArgs<ExtArgs>
+  notificationOrgInverse?: boolean | Prisma.Org$notificationOrgInverseArgs<ExtArgs>
   postOrgInverse?: boolean | Prisma.Org$postOrgInverseArgs<ExtArgs>
   users?: boolean | Prisma.Org$usersArgs<ExtArgs>
   _count?: boolean | Prisma.OrgCountOutputTypeDefaultArgs<ExtArgs>
@@ -445,6 +717,9 @@ export type OrgIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
 export type $OrgPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "Org"
   objects: {
+    auditRecordOrgInverse: Prisma.$AuditRecordPayload<ExtArgs>[]
+    digestOrgInverse: Prisma.$DigestPayload<ExtArgs>[]
+    notificationOrgInverse: Prisma.$NotificationPayload<ExtArgs>[]
     postOrgInverse: Prisma.$PostPayload<ExtArgs>[]
     /**
      * The org's users, a page at a time.
@@ -856,6 +1131,9 @@ readonly fields: OrgFieldRefs;
  */
 export interface Prisma__OrgClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
+  auditRecordOrgInverse<T extends Prisma.Org$auditRecordOrgInverseArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Org$auditRecordOrgInverseArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AuditRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  digestOrgInverse<T extends Prisma.Org$digestOrgInverseArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Org$digestOrgInverseArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DigestPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  notificationOrgInverse<T extends Prisma.Org$notificationOrgInverseArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Org$notificationOrgInverseArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$NotificationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   postOrgInverse<T extends Prisma.Org$postOrgInverseArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Org$postOrgInverseArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PostPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   users<T extends Prisma.Org$usersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Org$usersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
@@ -1277,6 +1555,78 @@ export type OrgDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * Limit how many Orgs to delete.
    */
   limit?: number
+}
+
+/**
+ * Org.auditRecordOrgInverse
+ */
+export type Org$auditRecordOrgInverseArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the AuditRecord
+   */
+  select?: Prisma.AuditRecordSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the AuditRecord
+   */
+  omit?: Prisma.AuditRecordOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.AuditRecordInclude<ExtArgs> | null
+  where?: Prisma.AuditRecordWhereInput
+  orderBy?: Prisma.AuditRecordOrderByWithRelationInput | Prisma.AuditRecordOrderByWithRelationInput[]
+  cursor?: Prisma.AuditRecordWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.AuditRecordScalarFieldEnum | Prisma.AuditRecordScalarFieldEnum[]
+}
+
+/**
+ * Org.digestOrgInverse
+ */
+export type Org$digestOrgInverseArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Digest
+   */
+  select?: Prisma.DigestSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Digest
+   */
+  omit?: Prisma.DigestOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.DigestInclude<ExtArgs> | null
+  where?: Prisma.DigestWhereInput
+  orderBy?: Prisma.DigestOrderByWithRelationInput | Prisma.DigestOrderByWithRelationInput[]
+  cursor?: Prisma.DigestWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.DigestScalarFieldEnum | Prisma.DigestScalarFieldEnum[]
+}
+
+/**
+ * Org.notificationOrgInverse
+ */
+export type Org$notificationOrgInverseArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Notification
+   */
+  select?: Prisma.NotificationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Notification
+   */
+  omit?: Prisma.NotificationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.NotificationInclude<ExtArgs> | null
+  where?: Prisma.NotificationWhereInput
+  orderBy?: Prisma.NotificationOrderByWithRelationInput | Prisma.NotificationOrderByWithRelationInput[]
+  cursor?: Prisma.NotificationWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.NotificationScalarFieldEnum | Prisma.NotificationScalarFieldEnum[]
 }
 
 /**

@@ -219,6 +219,7 @@ export type PostWhereInput = {
   org?: Prisma.XOR<Prisma.OrgScalarRelationFilter, Prisma.OrgWhereInput>
   author?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   reviewer?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
+  notificationPostInverse?: Prisma.NotificationListRelationFilter
 }
 
 export type PostOrderByWithRelationInput = {
@@ -234,6 +235,7 @@ export type PostOrderByWithRelationInput = {
   org?: Prisma.OrgOrderByWithRelationInput
   author?: Prisma.UserOrderByWithRelationInput
   reviewer?: Prisma.UserOrderByWithRelationInput
+  notificationPostInverse?: Prisma.NotificationOrderByRelationAggregateInput
 }
 
 export type PostWhereUniqueInput = Prisma.AtLeast<{
@@ -252,6 +254,7 @@ export type PostWhereUniqueInput = Prisma.AtLeast<{
   org?: Prisma.XOR<Prisma.OrgScalarRelationFilter, Prisma.OrgWhereInput>
   author?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   reviewer?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
+  notificationPostInverse?: Prisma.NotificationListRelationFilter
 }, "id">
 
 export type PostOrderByWithAggregationInput = {
@@ -294,6 +297,7 @@ export type PostCreateInput = {
   org: Prisma.OrgCreateNestedOneWithoutPostOrgInverseInput
   author: Prisma.UserCreateNestedOneWithoutPostsInput
   reviewer?: Prisma.UserCreateNestedOneWithoutReviewsInput
+  notificationPostInverse?: Prisma.NotificationCreateNestedManyWithoutPostInput
 }
 
 export type PostUncheckedCreateInput = {
@@ -306,6 +310,7 @@ export type PostUncheckedCreateInput = {
   status?: $Enums.PostStatus
   publishedAt?: Date | string | null
   createdAt?: Date | string
+  notificationPostInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutPostInput
 }
 
 export type PostUpdateInput = {
@@ -318,6 +323,7 @@ export type PostUpdateInput = {
   org?: Prisma.OrgUpdateOneRequiredWithoutPostOrgInverseNestedInput
   author?: Prisma.UserUpdateOneRequiredWithoutPostsNestedInput
   reviewer?: Prisma.UserUpdateOneWithoutReviewsNestedInput
+  notificationPostInverse?: Prisma.NotificationUpdateManyWithoutPostNestedInput
 }
 
 export type PostUncheckedUpdateInput = {
@@ -330,6 +336,7 @@ export type PostUncheckedUpdateInput = {
   status?: Prisma.EnumPostStatusFieldUpdateOperationsInput | $Enums.PostStatus
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  notificationPostInverse?: Prisma.NotificationUncheckedUpdateManyWithoutPostNestedInput
 }
 
 export type PostCreateManyInput = {
@@ -363,6 +370,11 @@ export type PostUncheckedUpdateManyInput = {
   status?: Prisma.EnumPostStatusFieldUpdateOperationsInput | $Enums.PostStatus
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type PostScalarRelationFilter = {
+  is?: Prisma.PostWhereInput
+  isNot?: Prisma.PostWhereInput
 }
 
 export type PostListRelationFilter = {
@@ -411,6 +423,20 @@ export type PostMinOrderByAggregateInput = {
   createdAt?: Prisma.SortOrder
 }
 
+export type PostCreateNestedOneWithoutNotificationPostInverseInput = {
+  create?: Prisma.XOR<Prisma.PostCreateWithoutNotificationPostInverseInput, Prisma.PostUncheckedCreateWithoutNotificationPostInverseInput>
+  connectOrCreate?: Prisma.PostCreateOrConnectWithoutNotificationPostInverseInput
+  connect?: Prisma.PostWhereUniqueInput
+}
+
+export type PostUpdateOneRequiredWithoutNotificationPostInverseNestedInput = {
+  create?: Prisma.XOR<Prisma.PostCreateWithoutNotificationPostInverseInput, Prisma.PostUncheckedCreateWithoutNotificationPostInverseInput>
+  connectOrCreate?: Prisma.PostCreateOrConnectWithoutNotificationPostInverseInput
+  upsert?: Prisma.PostUpsertWithoutNotificationPostInverseInput
+  connect?: Prisma.PostWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.PostUpdateToOneWithWhereWithoutNotificationPostInverseInput, Prisma.PostUpdateWithoutNotificationPostInverseInput>, Prisma.PostUncheckedUpdateWithoutNotificationPostInverseInput>
+}
+
 export type PostCreateNestedManyWithoutOrgInput = {
   create?: Prisma.XOR<Prisma.PostCreateWithoutOrgInput, Prisma.PostUncheckedCreateWithoutOrgInput> | Prisma.PostCreateWithoutOrgInput[] | Prisma.PostUncheckedCreateWithoutOrgInput[]
   connectOrCreate?: Prisma.PostCreateOrConnectWithoutOrgInput | Prisma.PostCreateOrConnectWithoutOrgInput[]
@@ -455,14 +481,6 @@ export type PostUncheckedUpdateManyWithoutOrgNestedInput = {
 
 export type EnumPostStatusFieldUpdateOperationsInput = {
   set?: $Enums.PostStatus
-}
-
-export type NullableDateTimeFieldUpdateOperationsInput = {
-  set?: Date | string | null
-}
-
-export type DateTimeFieldUpdateOperationsInput = {
-  set?: Date | string
 }
 
 export type NullableStringFieldUpdateOperationsInput = {
@@ -553,6 +571,70 @@ export type PostUncheckedUpdateManyWithoutReviewerNestedInput = {
   deleteMany?: Prisma.PostScalarWhereInput | Prisma.PostScalarWhereInput[]
 }
 
+export type PostCreateWithoutNotificationPostInverseInput = {
+  id?: string
+  title: string
+  body?: string
+  status?: $Enums.PostStatus
+  publishedAt?: Date | string | null
+  createdAt?: Date | string
+  org: Prisma.OrgCreateNestedOneWithoutPostOrgInverseInput
+  author: Prisma.UserCreateNestedOneWithoutPostsInput
+  reviewer?: Prisma.UserCreateNestedOneWithoutReviewsInput
+}
+
+export type PostUncheckedCreateWithoutNotificationPostInverseInput = {
+  id?: string
+  orgId: string
+  authorId: string
+  reviewerId?: string | null
+  title: string
+  body?: string
+  status?: $Enums.PostStatus
+  publishedAt?: Date | string | null
+  createdAt?: Date | string
+}
+
+export type PostCreateOrConnectWithoutNotificationPostInverseInput = {
+  where: Prisma.PostWhereUniqueInput
+  create: Prisma.XOR<Prisma.PostCreateWithoutNotificationPostInverseInput, Prisma.PostUncheckedCreateWithoutNotificationPostInverseInput>
+}
+
+export type PostUpsertWithoutNotificationPostInverseInput = {
+  update: Prisma.XOR<Prisma.PostUpdateWithoutNotificationPostInverseInput, Prisma.PostUncheckedUpdateWithoutNotificationPostInverseInput>
+  create: Prisma.XOR<Prisma.PostCreateWithoutNotificationPostInverseInput, Prisma.PostUncheckedCreateWithoutNotificationPostInverseInput>
+  where?: Prisma.PostWhereInput
+}
+
+export type PostUpdateToOneWithWhereWithoutNotificationPostInverseInput = {
+  where?: Prisma.PostWhereInput
+  data: Prisma.XOR<Prisma.PostUpdateWithoutNotificationPostInverseInput, Prisma.PostUncheckedUpdateWithoutNotificationPostInverseInput>
+}
+
+export type PostUpdateWithoutNotificationPostInverseInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  body?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.EnumPostStatusFieldUpdateOperationsInput | $Enums.PostStatus
+  publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  org?: Prisma.OrgUpdateOneRequiredWithoutPostOrgInverseNestedInput
+  author?: Prisma.UserUpdateOneRequiredWithoutPostsNestedInput
+  reviewer?: Prisma.UserUpdateOneWithoutReviewsNestedInput
+}
+
+export type PostUncheckedUpdateWithoutNotificationPostInverseInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  orgId?: Prisma.StringFieldUpdateOperationsInput | string
+  authorId?: Prisma.StringFieldUpdateOperationsInput | string
+  reviewerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  body?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.EnumPostStatusFieldUpdateOperationsInput | $Enums.PostStatus
+  publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
 export type PostCreateWithoutOrgInput = {
   id?: string
   title: string
@@ -562,6 +644,7 @@ export type PostCreateWithoutOrgInput = {
   createdAt?: Date | string
   author: Prisma.UserCreateNestedOneWithoutPostsInput
   reviewer?: Prisma.UserCreateNestedOneWithoutReviewsInput
+  notificationPostInverse?: Prisma.NotificationCreateNestedManyWithoutPostInput
 }
 
 export type PostUncheckedCreateWithoutOrgInput = {
@@ -573,6 +656,7 @@ export type PostUncheckedCreateWithoutOrgInput = {
   status?: $Enums.PostStatus
   publishedAt?: Date | string | null
   createdAt?: Date | string
+  notificationPostInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutPostInput
 }
 
 export type PostCreateOrConnectWithoutOrgInput = {
@@ -624,6 +708,7 @@ export type PostCreateWithoutAuthorInput = {
   createdAt?: Date | string
   org: Prisma.OrgCreateNestedOneWithoutPostOrgInverseInput
   reviewer?: Prisma.UserCreateNestedOneWithoutReviewsInput
+  notificationPostInverse?: Prisma.NotificationCreateNestedManyWithoutPostInput
 }
 
 export type PostUncheckedCreateWithoutAuthorInput = {
@@ -635,6 +720,7 @@ export type PostUncheckedCreateWithoutAuthorInput = {
   status?: $Enums.PostStatus
   publishedAt?: Date | string | null
   createdAt?: Date | string
+  notificationPostInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutPostInput
 }
 
 export type PostCreateOrConnectWithoutAuthorInput = {
@@ -655,6 +741,7 @@ export type PostCreateWithoutReviewerInput = {
   createdAt?: Date | string
   org: Prisma.OrgCreateNestedOneWithoutPostOrgInverseInput
   author: Prisma.UserCreateNestedOneWithoutPostsInput
+  notificationPostInverse?: Prisma.NotificationCreateNestedManyWithoutPostInput
 }
 
 export type PostUncheckedCreateWithoutReviewerInput = {
@@ -666,6 +753,7 @@ export type PostUncheckedCreateWithoutReviewerInput = {
   status?: $Enums.PostStatus
   publishedAt?: Date | string | null
   createdAt?: Date | string
+  notificationPostInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutPostInput
 }
 
 export type PostCreateOrConnectWithoutReviewerInput = {
@@ -729,6 +817,7 @@ export type PostUpdateWithoutOrgInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   author?: Prisma.UserUpdateOneRequiredWithoutPostsNestedInput
   reviewer?: Prisma.UserUpdateOneWithoutReviewsNestedInput
+  notificationPostInverse?: Prisma.NotificationUpdateManyWithoutPostNestedInput
 }
 
 export type PostUncheckedUpdateWithoutOrgInput = {
@@ -740,6 +829,7 @@ export type PostUncheckedUpdateWithoutOrgInput = {
   status?: Prisma.EnumPostStatusFieldUpdateOperationsInput | $Enums.PostStatus
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  notificationPostInverse?: Prisma.NotificationUncheckedUpdateManyWithoutPostNestedInput
 }
 
 export type PostUncheckedUpdateManyWithoutOrgInput = {
@@ -784,6 +874,7 @@ export type PostUpdateWithoutAuthorInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   org?: Prisma.OrgUpdateOneRequiredWithoutPostOrgInverseNestedInput
   reviewer?: Prisma.UserUpdateOneWithoutReviewsNestedInput
+  notificationPostInverse?: Prisma.NotificationUpdateManyWithoutPostNestedInput
 }
 
 export type PostUncheckedUpdateWithoutAuthorInput = {
@@ -795,6 +886,7 @@ export type PostUncheckedUpdateWithoutAuthorInput = {
   status?: Prisma.EnumPostStatusFieldUpdateOperationsInput | $Enums.PostStatus
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  notificationPostInverse?: Prisma.NotificationUncheckedUpdateManyWithoutPostNestedInput
 }
 
 export type PostUncheckedUpdateManyWithoutAuthorInput = {
@@ -817,6 +909,7 @@ export type PostUpdateWithoutReviewerInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   org?: Prisma.OrgUpdateOneRequiredWithoutPostOrgInverseNestedInput
   author?: Prisma.UserUpdateOneRequiredWithoutPostsNestedInput
+  notificationPostInverse?: Prisma.NotificationUpdateManyWithoutPostNestedInput
 }
 
 export type PostUncheckedUpdateWithoutReviewerInput = {
@@ -828,6 +921,7 @@ export type PostUncheckedUpdateWithoutReviewerInput = {
   status?: Prisma.EnumPostStatusFieldUpdateOperationsInput | $Enums.PostStatus
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  notificationPostInverse?: Prisma.NotificationUncheckedUpdateManyWithoutPostNestedInput
 }
 
 export type PostUncheckedUpdateManyWithoutReviewerInput = {
@@ -841,6 +935,35 @@ export type PostUncheckedUpdateManyWithoutReviewerInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
+
+/**
+ * Count Type PostCountOutputType
+ */
+
+export type PostCountOutputType = {
+  notificationPostInverse: number
+}
+
+export type PostCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  notificationPostInverse?: boolean | PostCountOutputTypeCountNotificationPostInverseArgs
+}
+
+/**
+ * PostCountOutputType without action
+ */
+export type PostCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PostCountOutputType
+   */
+  select?: Prisma.PostCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * PostCountOutputType without action
+ */
+export type PostCountOutputTypeCountNotificationPostInverseArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.NotificationWhereInput
+}
 
 
 export type PostSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -856,6 +979,8 @@ export type PostSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   org?: boolean | Prisma.OrgDefaultArgs<ExtArgs>
   author?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   reviewer?: boolean | Prisma.Post$reviewerArgs<ExtArgs>
+  notificationPostInverse?: boolean | Prisma.Post$notificationPostInverseArgs<ExtArgs>
+  _count?: boolean | Prisma.PostCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["post"]>
 
 export type PostSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -905,6 +1030,8 @@ export type PostInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   org?: boolean | Prisma.OrgDefaultArgs<ExtArgs>
   author?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   reviewer?: boolean | Prisma.Post$reviewerArgs<ExtArgs>
+  notificationPostInverse?: boolean | Prisma.Post$notificationPostInverseArgs<ExtArgs>
+  _count?: boolean | Prisma.PostCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type PostIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   org?: boolean | Prisma.OrgDefaultArgs<ExtArgs>
@@ -926,6 +1053,7 @@ export type $PostPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
      */
     author: Prisma.$UserPayload<ExtArgs>
     reviewer: Prisma.$UserPayload<ExtArgs> | null
+    notificationPostInverse: Prisma.$NotificationPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     /**
@@ -1361,6 +1489,7 @@ export interface Prisma__PostClient<T, Null = never, ExtArgs extends runtime.Typ
   org<T extends Prisma.OrgDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.OrgDefaultArgs<ExtArgs>>): Prisma.Prisma__OrgClient<runtime.Types.Result.GetResult<Prisma.$OrgPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   author<T extends Prisma.UserDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.UserDefaultArgs<ExtArgs>>): Prisma.Prisma__UserClient<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   reviewer<T extends Prisma.Post$reviewerArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Post$reviewerArgs<ExtArgs>>): Prisma.Prisma__UserClient<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  notificationPostInverse<T extends Prisma.Post$notificationPostInverseArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Post$notificationPostInverseArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$NotificationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1814,6 +1943,30 @@ export type Post$reviewerArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    */
   include?: Prisma.UserInclude<ExtArgs> | null
   where?: Prisma.UserWhereInput
+}
+
+/**
+ * Post.notificationPostInverse
+ */
+export type Post$notificationPostInverseArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Notification
+   */
+  select?: Prisma.NotificationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Notification
+   */
+  omit?: Prisma.NotificationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.NotificationInclude<ExtArgs> | null
+  where?: Prisma.NotificationWhereInput
+  orderBy?: Prisma.NotificationOrderByWithRelationInput | Prisma.NotificationOrderByWithRelationInput[]
+  cursor?: Prisma.NotificationWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.NotificationScalarFieldEnum | Prisma.NotificationScalarFieldEnum[]
 }
 
 /**

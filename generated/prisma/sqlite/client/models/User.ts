@@ -177,6 +177,7 @@ export type UserWhereInput = {
   name?: Prisma.StringFilter<"User"> | string
   email?: Prisma.StringFilter<"User"> | string
   org?: Prisma.XOR<Prisma.OrgScalarRelationFilter, Prisma.OrgWhereInput>
+  notificationUserInverse?: Prisma.NotificationListRelationFilter
   posts?: Prisma.PostListRelationFilter
   reviews?: Prisma.PostListRelationFilter
 }
@@ -187,6 +188,7 @@ export type UserOrderByWithRelationInput = {
   name?: Prisma.SortOrder
   email?: Prisma.SortOrder
   org?: Prisma.OrgOrderByWithRelationInput
+  notificationUserInverse?: Prisma.NotificationOrderByRelationAggregateInput
   posts?: Prisma.PostOrderByRelationAggregateInput
   reviews?: Prisma.PostOrderByRelationAggregateInput
 }
@@ -201,6 +203,7 @@ export type UserWhereUniqueInput = Prisma.AtLeast<{
   name?: Prisma.StringFilter<"User"> | string
   email?: Prisma.StringFilter<"User"> | string
   org?: Prisma.XOR<Prisma.OrgScalarRelationFilter, Prisma.OrgWhereInput>
+  notificationUserInverse?: Prisma.NotificationListRelationFilter
   posts?: Prisma.PostListRelationFilter
   reviews?: Prisma.PostListRelationFilter
 }, "id" | "orgId_email">
@@ -230,6 +233,7 @@ export type UserCreateInput = {
   name: string
   email: string
   org: Prisma.OrgCreateNestedOneWithoutUsersInput
+  notificationUserInverse?: Prisma.NotificationCreateNestedManyWithoutUserInput
   posts?: Prisma.PostCreateNestedManyWithoutAuthorInput
   reviews?: Prisma.PostCreateNestedManyWithoutReviewerInput
 }
@@ -239,6 +243,7 @@ export type UserUncheckedCreateInput = {
   orgId: string
   name: string
   email: string
+  notificationUserInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutUserInput
   posts?: Prisma.PostUncheckedCreateNestedManyWithoutAuthorInput
   reviews?: Prisma.PostUncheckedCreateNestedManyWithoutReviewerInput
 }
@@ -248,6 +253,7 @@ export type UserUpdateInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   email?: Prisma.StringFieldUpdateOperationsInput | string
   org?: Prisma.OrgUpdateOneRequiredWithoutUsersNestedInput
+  notificationUserInverse?: Prisma.NotificationUpdateManyWithoutUserNestedInput
   posts?: Prisma.PostUpdateManyWithoutAuthorNestedInput
   reviews?: Prisma.PostUpdateManyWithoutReviewerNestedInput
 }
@@ -257,6 +263,7 @@ export type UserUncheckedUpdateInput = {
   orgId?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   email?: Prisma.StringFieldUpdateOperationsInput | string
+  notificationUserInverse?: Prisma.NotificationUncheckedUpdateManyWithoutUserNestedInput
   posts?: Prisma.PostUncheckedUpdateManyWithoutAuthorNestedInput
   reviews?: Prisma.PostUncheckedUpdateManyWithoutReviewerNestedInput
 }
@@ -281,6 +288,11 @@ export type UserUncheckedUpdateManyInput = {
   email?: Prisma.StringFieldUpdateOperationsInput | string
 }
 
+export type UserScalarRelationFilter = {
+  is?: Prisma.UserWhereInput
+  isNot?: Prisma.UserWhereInput
+}
+
 export type UserListRelationFilter = {
   every?: Prisma.UserWhereInput
   some?: Prisma.UserWhereInput
@@ -289,11 +301,6 @@ export type UserListRelationFilter = {
 
 export type UserOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
-}
-
-export type UserScalarRelationFilter = {
-  is?: Prisma.UserWhereInput
-  isNot?: Prisma.UserWhereInput
 }
 
 export type UserNullableScalarRelationFilter = {
@@ -325,6 +332,20 @@ export type UserMinOrderByAggregateInput = {
   orgId?: Prisma.SortOrder
   name?: Prisma.SortOrder
   email?: Prisma.SortOrder
+}
+
+export type UserCreateNestedOneWithoutNotificationUserInverseInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutNotificationUserInverseInput, Prisma.UserUncheckedCreateWithoutNotificationUserInverseInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutNotificationUserInverseInput
+  connect?: Prisma.UserWhereUniqueInput
+}
+
+export type UserUpdateOneRequiredWithoutNotificationUserInverseNestedInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutNotificationUserInverseInput, Prisma.UserUncheckedCreateWithoutNotificationUserInverseInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutNotificationUserInverseInput
+  upsert?: Prisma.UserUpsertWithoutNotificationUserInverseInput
+  connect?: Prisma.UserWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutNotificationUserInverseInput, Prisma.UserUpdateWithoutNotificationUserInverseInput>, Prisma.UserUncheckedUpdateWithoutNotificationUserInverseInput>
 }
 
 export type UserCreateNestedManyWithoutOrgInput = {
@@ -399,10 +420,63 @@ export type UserUpdateOneWithoutReviewsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutReviewsInput, Prisma.UserUpdateWithoutReviewsInput>, Prisma.UserUncheckedUpdateWithoutReviewsInput>
 }
 
+export type UserCreateWithoutNotificationUserInverseInput = {
+  id?: string
+  name: string
+  email: string
+  org: Prisma.OrgCreateNestedOneWithoutUsersInput
+  posts?: Prisma.PostCreateNestedManyWithoutAuthorInput
+  reviews?: Prisma.PostCreateNestedManyWithoutReviewerInput
+}
+
+export type UserUncheckedCreateWithoutNotificationUserInverseInput = {
+  id?: string
+  orgId: string
+  name: string
+  email: string
+  posts?: Prisma.PostUncheckedCreateNestedManyWithoutAuthorInput
+  reviews?: Prisma.PostUncheckedCreateNestedManyWithoutReviewerInput
+}
+
+export type UserCreateOrConnectWithoutNotificationUserInverseInput = {
+  where: Prisma.UserWhereUniqueInput
+  create: Prisma.XOR<Prisma.UserCreateWithoutNotificationUserInverseInput, Prisma.UserUncheckedCreateWithoutNotificationUserInverseInput>
+}
+
+export type UserUpsertWithoutNotificationUserInverseInput = {
+  update: Prisma.XOR<Prisma.UserUpdateWithoutNotificationUserInverseInput, Prisma.UserUncheckedUpdateWithoutNotificationUserInverseInput>
+  create: Prisma.XOR<Prisma.UserCreateWithoutNotificationUserInverseInput, Prisma.UserUncheckedCreateWithoutNotificationUserInverseInput>
+  where?: Prisma.UserWhereInput
+}
+
+export type UserUpdateToOneWithWhereWithoutNotificationUserInverseInput = {
+  where?: Prisma.UserWhereInput
+  data: Prisma.XOR<Prisma.UserUpdateWithoutNotificationUserInverseInput, Prisma.UserUncheckedUpdateWithoutNotificationUserInverseInput>
+}
+
+export type UserUpdateWithoutNotificationUserInverseInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  org?: Prisma.OrgUpdateOneRequiredWithoutUsersNestedInput
+  posts?: Prisma.PostUpdateManyWithoutAuthorNestedInput
+  reviews?: Prisma.PostUpdateManyWithoutReviewerNestedInput
+}
+
+export type UserUncheckedUpdateWithoutNotificationUserInverseInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  orgId?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  posts?: Prisma.PostUncheckedUpdateManyWithoutAuthorNestedInput
+  reviews?: Prisma.PostUncheckedUpdateManyWithoutReviewerNestedInput
+}
+
 export type UserCreateWithoutOrgInput = {
   id?: string
   name: string
   email: string
+  notificationUserInverse?: Prisma.NotificationCreateNestedManyWithoutUserInput
   posts?: Prisma.PostCreateNestedManyWithoutAuthorInput
   reviews?: Prisma.PostCreateNestedManyWithoutReviewerInput
 }
@@ -411,6 +485,7 @@ export type UserUncheckedCreateWithoutOrgInput = {
   id?: string
   name: string
   email: string
+  notificationUserInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutUserInput
   posts?: Prisma.PostUncheckedCreateNestedManyWithoutAuthorInput
   reviews?: Prisma.PostUncheckedCreateNestedManyWithoutReviewerInput
 }
@@ -455,6 +530,7 @@ export type UserCreateWithoutPostsInput = {
   name: string
   email: string
   org: Prisma.OrgCreateNestedOneWithoutUsersInput
+  notificationUserInverse?: Prisma.NotificationCreateNestedManyWithoutUserInput
   reviews?: Prisma.PostCreateNestedManyWithoutReviewerInput
 }
 
@@ -463,6 +539,7 @@ export type UserUncheckedCreateWithoutPostsInput = {
   orgId: string
   name: string
   email: string
+  notificationUserInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutUserInput
   reviews?: Prisma.PostUncheckedCreateNestedManyWithoutReviewerInput
 }
 
@@ -476,6 +553,7 @@ export type UserCreateWithoutReviewsInput = {
   name: string
   email: string
   org: Prisma.OrgCreateNestedOneWithoutUsersInput
+  notificationUserInverse?: Prisma.NotificationCreateNestedManyWithoutUserInput
   posts?: Prisma.PostCreateNestedManyWithoutAuthorInput
 }
 
@@ -484,6 +562,7 @@ export type UserUncheckedCreateWithoutReviewsInput = {
   orgId: string
   name: string
   email: string
+  notificationUserInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutUserInput
   posts?: Prisma.PostUncheckedCreateNestedManyWithoutAuthorInput
 }
 
@@ -508,6 +587,7 @@ export type UserUpdateWithoutPostsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   email?: Prisma.StringFieldUpdateOperationsInput | string
   org?: Prisma.OrgUpdateOneRequiredWithoutUsersNestedInput
+  notificationUserInverse?: Prisma.NotificationUpdateManyWithoutUserNestedInput
   reviews?: Prisma.PostUpdateManyWithoutReviewerNestedInput
 }
 
@@ -516,6 +596,7 @@ export type UserUncheckedUpdateWithoutPostsInput = {
   orgId?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   email?: Prisma.StringFieldUpdateOperationsInput | string
+  notificationUserInverse?: Prisma.NotificationUncheckedUpdateManyWithoutUserNestedInput
   reviews?: Prisma.PostUncheckedUpdateManyWithoutReviewerNestedInput
 }
 
@@ -535,6 +616,7 @@ export type UserUpdateWithoutReviewsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   email?: Prisma.StringFieldUpdateOperationsInput | string
   org?: Prisma.OrgUpdateOneRequiredWithoutUsersNestedInput
+  notificationUserInverse?: Prisma.NotificationUpdateManyWithoutUserNestedInput
   posts?: Prisma.PostUpdateManyWithoutAuthorNestedInput
 }
 
@@ -543,6 +625,7 @@ export type UserUncheckedUpdateWithoutReviewsInput = {
   orgId?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   email?: Prisma.StringFieldUpdateOperationsInput | string
+  notificationUserInverse?: Prisma.NotificationUncheckedUpdateManyWithoutUserNestedInput
   posts?: Prisma.PostUncheckedUpdateManyWithoutAuthorNestedInput
 }
 
@@ -556,6 +639,7 @@ export type UserUpdateWithoutOrgInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   email?: Prisma.StringFieldUpdateOperationsInput | string
+  notificationUserInverse?: Prisma.NotificationUpdateManyWithoutUserNestedInput
   posts?: Prisma.PostUpdateManyWithoutAuthorNestedInput
   reviews?: Prisma.PostUpdateManyWithoutReviewerNestedInput
 }
@@ -564,6 +648,7 @@ export type UserUncheckedUpdateWithoutOrgInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   email?: Prisma.StringFieldUpdateOperationsInput | string
+  notificationUserInverse?: Prisma.NotificationUncheckedUpdateManyWithoutUserNestedInput
   posts?: Prisma.PostUncheckedUpdateManyWithoutAuthorNestedInput
   reviews?: Prisma.PostUncheckedUpdateManyWithoutReviewerNestedInput
 }
@@ -580,11 +665,13 @@ export type UserUncheckedUpdateManyWithoutOrgInput = {
  */
 
 export type UserCountOutputType = {
+  notificationUserInverse: number
   posts: number
   reviews: number
 }
 
 export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  notificationUserInverse?: boolean | UserCountOutputTypeCountNotificationUserInverseArgs
   posts?: boolean | UserCountOutputTypeCountPostsArgs
   reviews?: boolean | UserCountOutputTypeCountReviewsArgs
 }
@@ -597,6 +684,13 @@ export type UserCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensi
    * Select specific fields to fetch from the UserCountOutputType
    */
   select?: Prisma.UserCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * UserCountOutputType without action
+ */
+export type UserCountOutputTypeCountNotificationUserInverseArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.NotificationWhereInput
 }
 
 /**
@@ -620,6 +714,7 @@ export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   name?: boolean
   email?: boolean
   org?: boolean | Prisma.OrgDefaultArgs<ExtArgs>
+  notificationUserInverse?: boolean | Prisma.User$notificationUserInverseArgs<ExtArgs>
   posts?: boolean | Prisma.User$postsArgs<ExtArgs>
   reviews?: boolean | Prisma.User$reviewsArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
@@ -651,6 +746,7 @@ export type UserSelectScalar = {
 export type UserOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "orgId" | "name" | "email", ExtArgs["result"]["user"]>
 export type UserInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   org?: boolean | Prisma.OrgDefaultArgs<ExtArgs>
+  notificationUserInverse?: boolean | Prisma.User$notificationUserInverseArgs<ExtArgs>
   posts?: boolean | Prisma.User$postsArgs<ExtArgs>
   reviews?: boolean | Prisma.User$reviewsArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
@@ -671,6 +767,7 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
      * See docs/behaviour.md §5.8.
      */
     org: Prisma.$OrgPayload<ExtArgs>
+    notificationUserInverse: Prisma.$NotificationPayload<ExtArgs>[]
     /**
      * Posts this user wrote.
      * 
@@ -1096,6 +1193,7 @@ readonly fields: UserFieldRefs;
 export interface Prisma__UserClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   org<T extends Prisma.OrgDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.OrgDefaultArgs<ExtArgs>>): Prisma.Prisma__OrgClient<runtime.Types.Result.GetResult<Prisma.$OrgPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
+  notificationUserInverse<T extends Prisma.User$notificationUserInverseArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$notificationUserInverseArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$NotificationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   posts<T extends Prisma.User$postsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$postsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PostPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   reviews<T extends Prisma.User$reviewsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$reviewsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PostPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
@@ -1527,6 +1625,30 @@ export type UserDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * Limit how many Users to delete.
    */
   limit?: number
+}
+
+/**
+ * User.notificationUserInverse
+ */
+export type User$notificationUserInverseArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Notification
+   */
+  select?: Prisma.NotificationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Notification
+   */
+  omit?: Prisma.NotificationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.NotificationInclude<ExtArgs> | null
+  where?: Prisma.NotificationWhereInput
+  orderBy?: Prisma.NotificationOrderByWithRelationInput | Prisma.NotificationOrderByWithRelationInput[]
+  cursor?: Prisma.NotificationWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.NotificationScalarFieldEnum | Prisma.NotificationScalarFieldEnum[]
 }
 
 /**

@@ -1,0 +1,38 @@
+import { DigestRepository } from '../generated/repositories/digest.repository.js';
+import { OrgRepository } from '../generated/repositories/org.repository.js';
+import { PostRepository } from '../generated/repositories/post.repository.js';
+import { Cron, Injectable } from '../runtime/declarations/decorators.js';
+import type { Page, PageArgs } from '../runtime/data/keyset.js';
+import type { TaskContext } from '../runtime/jobs/schedule.js';
+import type { Digest } from './digest.entity.js';
+
+/** Periodic digests: written by a scheduled task, read by admins (docs/decisions.md §3). */
+@Injectable()
+export class DigestService {
+  constructor(
+    private readonly digests: DigestRepository,
+    private readonly orgs: OrgRepository,
+    private readonly posts: PostRepository,
+  ) {}
+
+  /** One keyset page of the digests the caller may read (admins: their org's), oldest first. */
+  list(args: PageArgs): Promise<Page<Digest>> {
+    return this.digests.page(args);
+  }
+
+  /**
+   * Writes one digest per org at every tick: the posts it published since the previous tick
+   * (docs/behaviour.md §10.2). Hourly unless `APP_CRON__WRITE_DIGESTS` says otherwise (or `off`);
+   * once per tick for the whole server, unscoped.
+   */
+  @Cron('0 * * * *', { name: 'writeDigests' })
+  async writeDigests(task: TaskContext): Promise<void> {
+    const since = task.previousTick;
+    for (const org of await this.orgs.listAll()) {
+      const published = await this.posts.listAll({ orgId: org.id, status: 'published', publishedAt: since ? { gt: since, lte: task.tick } : { lte: task.tick } });
+      const written = await this.digests.create({ orgId: org.id, periodStart: since, periodEnd: task.tick, publishedPosts: published.length });
+      if (!written.ok) throw new Error(`could not write the digest of org ${org.id}: ${written.failure.message}`);
+    }
+    task.logger.info({ since: since?.toISOString() ?? null }, 'wrote the digests');
+  }
+}

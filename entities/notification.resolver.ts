@@ -1,0 +1,21 @@
+import { GraphQLAuthorizationGuard } from '../runtime/auth/guards.js';
+import { Authorized, McpTool, Query, Resolver, UseGuards } from '../runtime/declarations/decorators.js';
+import type { Page } from '../runtime/data/keyset.js';
+import type { Int } from '../runtime/declarations/scalars.js';
+import { Notification } from './notification.entity.js';
+import { NotificationService } from './notification.service.js';
+
+/** GraphQL operations on the caller's notifications (docs/behaviour.md §4.1, §10.1). */
+@UseGuards(GraphQLAuthorizationGuard)
+@Resolver(() => Notification)
+export class NotificationResolver {
+  constructor(private readonly notificationService: NotificationService) {}
+
+  /** One page of the caller's notifications, oldest first; pass the last id as `after` for the next page. */
+  @Query()
+  @McpTool({ title: 'Read my notifications' })
+  @Authorized('read', Notification)
+  notifications(first?: Int, after?: string): Promise<Page<Notification>> {
+    return this.notificationService.list({ first, after });
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The jobs transport (docs/behaviour.md §10.1): runs the handlers of every `@Processor` queue in this
+ * process and connects the injected {@link Queue}s to the database's job storage
+ * (`Dialect.jobs.startQueues`: pg-boss on PostgreSQL, the in-process queue on SQLite). Generated
+ * code (`generated/jobs.ts`) hands it the queues and one {@link JobHandlerDefinition} per
+ * `@Process(name, schema)` method.
+ *
+ * A job runs outside any request context and unscoped, explicitly (`withoutCaller`, then
+ * `runUnscoped`; docs/behaviour.md §5.9), with a logger carrying its queue, name, id and attempt. Its
+ * payload is parsed by the handler's schema again before the handler sees it. A handler that
+ * throws (or a payload the schema refuses) fails that run: it is logged, retried with back-off and,
+ * after `APP_JOBS__RETRY_LIMIT` retries, moved to the queue's dead-letter queue — never does it
+ * reach the process. When shutdown begins the transport stops taking jobs and waits for the running
+ * ones, at most `APP_HTTP__SHUTDOWN_TIMEOUT` ms; its queues stay open for the requests still
+ * draining (a post published then still enqueues its job) and close once they have finished.
+ */
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { runUnscoped, withoutCaller } from '../../auth/context.js';
+import { dialectFor } from '../../dialects/index.js';
+import { deadLetterQueue, type JobContext, type Queue, type QueueBackend, type QueuePolicy, type ReceivedJob } from '../../jobs/queue.js';
+import { defineTransport, type TransportFactory } from '../index.js';
+
+/** One `@Process(name, schema)` method of a processor, as `generated/jobs.ts` declares it. */
+export interface JobHandlerDefinition {
+  readonly queue: string;
+  readonly job: string;
+  /** Where it is declared (`NotificationsProcessor.postPublished`), for logs. */
+  readonly handler: string;
+  readonly schema: z.ZodType;
+  /** Runs the handler with the parsed payload. */
+  readonly handle: (payload: unknown, job: JobContext) => unknown;
+}
+
+/** A handler definition whose `handle` receives what `schema` parses (generated code writes these). */
+export function defineJobHandler<Schema extends z.ZodType>(definition: {
+  readonly queue: string;
+  readonly job: string;
+  readonly handler: string;
+  readonly schema: Schema;
+  readonly handle: (payload: z.output<Schema>, job: JobContext) => unknown;
+}): JobHandlerDefinition {
+  // Sound: the transport hands `handle` only what `schema` parsed.
+  return definition as unknown as JobHandlerDefinition;
+}
+
+/** What `generated/jobs.ts` gives the transport: the queues services inject, and every handler. */
+export interface JobsDefinition {
+  readonly queues: readonly Queue<object>[];
+  readonly handlers: readonly JobHandlerDefinition[];
+}
+
+/**
+ * The jobs transport of an application (module docstring). `create` builds its queues and handlers
+ * from the container. Throws (at boot) when the database's job storage cannot start.
+ */
+export function jobs<Container>(create: (container: Container) => JobsDefinition): TransportFactory<Container> {
+  return defineTransport<Container>('jobs', async ({ config, logger, container }) => {
+    const { queues, handlers } = create(container);
+    const log = logger.child({ transport: 'jobs' });
+    const storage = dialectFor(config.database.url).jobs;
+    const policy: QueuePolicy = config.jobs;
+    const backend = await storage.startQueues({ url: config.database.url, logger: log, policy });
+    const byQueue = new Map<string, Map<string, JobHandlerDefinition>>();
+    for (const handler of handlers) byQueue.set(handler.queue, (byQueue.get(handler.queue) ?? new Map<string, JobHandlerDefinition>()).set(handler.job, handler));
+    const names = [...new Set([...queues.map((queue) => queue.name), ...byQueue.keys()])].sort();
+    try {
+      for (const name of names) await backend.createQueue(name);
+      for (const [name, byName] of byQueue) await backend.work(name, config.jobs.concurrency, (job) => runJob(name, byName, job, policy, log));
+    } catch (error) {
+      await backend.stopWorking(0);
+      await backend.close();
+      throw error;
+    }
+    for (const queue of queues) queue.connect(backend);
+    log.info({ queues: names, storage: storage.durability }, `jobs: ${names.join(', ')} on ${storage.durability}`);
+    return {
+      name: 'jobs',
+      health: [{ name: 'jobs', check: () => backend.healthy().catch(() => false) }],
+      // Stop taking jobs when shutdown begins; requests still draining may enqueue until release.
+      close: () => backend.stopWorking(config.http.shutdownTimeout),
+      release: () => releaseJobs(queues, backend),
+    };
+  });
+}
+
+/** Refuses new jobs and closes the storage, once requests have drained. */
+async function releaseJobs(queues: readonly Queue<object>[], backend: QueueBackend): Promise<void> {
+  for (const queue of queues) queue.disconnect();
+  await backend.close();
+}
+
+/**
+ * Runs one job: outside any request, unscoped, its payload parsed by its handler's schema. Rejects
+ * when it fails (the backend retries it or dead-letters it), after logging why.
+ */
+async function runJob(queue: string, handlers: ReadonlyMap<string, JobHandlerDefinition>, received: ReceivedJob, policy: QueuePolicy, logger: Logger): Promise<void> {
+  const name = received.envelope.name;
+  const jobLogger = logger.child({ queue, job: name, jobId: received.id, attempt: received.attempt });
+  const started = performance.now();
+  try {
+    const handler = handlers.get(name);
+    if (!handler) throw new Error(`no handler for job ${name} on queue ${queue} (enqueued by another version of the application?)`);
+    await withoutCaller(() =>
+      runUnscoped(async () => {
+        const payload: unknown = await handler.schema.parseAsync(received.envelope.payload);
+        await handler.handle(payload, { id: received.id, queue, name, attempt: received.attempt, logger: jobLogger });
+      }),
+    );
+    jobLogger.info({ ms: Math.round(performance.now() - started), handler: handler.handler }, `job ${name} done`);
+  } catch (error) {
+    if (received.attempt > policy.retryLimit) {
+      jobLogger.error({ err: error }, `job ${name} failed on its last attempt (${received.attempt}); moved to ${deadLetterQueue(queue)}`);
+    } else {
+      jobLogger.warn({ err: error }, `job ${name} failed (attempt ${received.attempt} of ${policy.retryLimit + 1}); it runs again after a back-off`);
+    }
+    throw error;
+  }
+}

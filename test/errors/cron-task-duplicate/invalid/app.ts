@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
+import { Abilities, Authorized, Column, Cron, Entity, Injectable, InjectQueue, Module, OnEvent, PrimaryKey, Process, Processor, Query, Resolver, UseGuards } from '../../../../runtime/declarations/decorators.js';
+import { EventBus } from '../../../../runtime/events/bus.js';
+import type { Queue } from '../../../../runtime/jobs/queue.js';
+
+/** A note. */
+@Entity()
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  text!: string;
+}
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+  }
+}
+
+@UseGuards(GraphQLAuthorizationGuard)
+@Resolver(() => Note)
+export class NoteResolver {
+  @Query()
+  @Authorized('read', Note)
+  note(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+/** The payload of a welcome email. */
+export const WelcomeSchema = z.object({ userId: z.string() });
+
+@Injectable()
+export class Housekeeping {
+  @Cron('0 * * * *')
+  sweep(): void {}
+
+  @Cron('30 * * * *', { name: 'SWEEP' })
+  sweepAgain(): void {}
+}
+
+@Injectable()
+export class Archive {
+  @Cron('0 3 * * *')
+  sweep(): void {}
+}
+
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteResolver, NoteAbilities, Housekeeping, Archive] })
+export class AppModule {}
