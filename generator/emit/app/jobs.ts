@@ -6,7 +6,7 @@
  * the declaration it runs and where it is written, so a job reads from `queue.add(…)` through
  * `generated/jobs.ts` to its handler.
  */
-import { cronSetting, providerVariable, queueJobsType, queueSchemasConstant, queueVariable } from '../../model/naming.js';
+import { providerVariable, queueJobsType, queueSchemasConstant, queueVariable } from '../../model/naming.js';
 import type { EmitContext } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
@@ -93,7 +93,7 @@ export function emitSchedules(context: EmitContext): GeneratedFile | undefined {
         writeDoc(w, [`${task.name}: '${task.expression ?? ''}' → ${task.owner}.${task.methodName} (${task.file}:${task.span.line}); ${task.setting} overrides it.`]);
         w.write('').inlineBlock(() => {
           w.writeLine(`name: ${quote(task.name)},`);
-          w.writeLine(`setting: ${quote(cronSetting(task.name))},`);
+          w.writeLine(`setting: ${quote(task.setting)},`);
           w.writeLine(`expression: ${quote(task.expression ?? '')},`);
           w.writeLine(`handler: ${quote(`${task.owner}.${task.methodName}`)},`);
           w.writeLine(`run: (${task.takesContext ? 'task' : ''}) => ${providerVariable(task.owner)}.${task.methodName}(${task.takesContext ? 'task' : ''}),`);
