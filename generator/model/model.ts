@@ -26,7 +26,19 @@ export interface ColumnModel extends DocText {
   readonly default: string | number | boolean | undefined;
   /** Whether the column is on the wire (GraphQL type, REST bodies). Default true. */
   readonly exposed: boolean;
+  /** What a resource's inputs check of it (docs/behaviour.md §4.7): only the constraints written. */
+  readonly constraints: ColumnConstraints;
   readonly span: SourceSpan;
+}
+
+/** The value constraints written on a column (`@Column({ maxLength: 2000 })`; docs/behaviour.md §4.7). */
+export interface ColumnConstraints {
+  readonly maxLength?: number;
+  readonly minLength?: number;
+  readonly min?: number;
+  readonly max?: number;
+  readonly pattern?: string;
+  readonly format?: 'email';
 }
 
 /** A relation declared on an entity (docs/behaviour.md §2.1, §2.6). */

@@ -146,7 +146,7 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
   Column: {
     on: ['property'],
     within: ['Entity'],
-    arguments: [{ name: 'options', kind: options<ColumnOptions>({ default: { anyOf: ['string', 'number', 'boolean'] }, unique: 'boolean', exposed: 'boolean' }), example: "{ default: 'draft' }" }],
+    arguments: [{ name: 'options', kind: options<ColumnOptions>({ default: { anyOf: ['string', 'number', 'boolean'] }, unique: 'boolean', exposed: 'boolean', maxLength: 'number', minLength: 'number', min: 'number', max: 'number', pattern: 'string', format: { oneOf: ['email'] } }), example: "{ default: 'draft' }" }],
   },
   Unique: { on: ['class'], beside: ['Entity'], arguments: [], rest: { name: 'column', kind: 'string', example: "'orgId', 'email'" } },
   BelongsTo: {

@@ -54,6 +54,18 @@ export interface ColumnOptions {
   unique?: boolean;
   /** Default `true`: the column is part of the GraphQL type and REST bodies. */
   exposed?: boolean;
+  /** A string column's greatest length, checked on a resource's inputs (docs/behaviour.md §4.7). */
+  maxLength?: number;
+  /** A string column's least length, checked on a resource's inputs (docs/behaviour.md §4.7). */
+  minLength?: number;
+  /** A number column's least value, checked on a resource's inputs (docs/behaviour.md §4.7). */
+  min?: number;
+  /** A number column's greatest value, checked on a resource's inputs (docs/behaviour.md §4.7). */
+  max?: number;
+  /** A regular expression (source text) a string column matches, checked on a resource's inputs (docs/behaviour.md §4.7). */
+  pattern?: string;
+  /** A string column's format, checked on a resource's inputs (docs/behaviour.md §4.7). */
+  format?: 'email';
 }
 
 /**
