@@ -709,11 +709,56 @@ export interface MountedApp {
   readonly publishedTopics: PublishedTopics;
 }
 
+/** One of the five operations a resource generates (docs/behaviour.md §4.7). */
+export type ResourceOperationKind = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+/** A generated operation of a resource, decided once: its route, GraphQL field and posture (docs/behaviour.md §4.7). */
+export interface ResourceOperationModel {
+  readonly kind: ResourceOperationKind;
+  /** The ability action it is authorized with: `read` for list and get, else its kind. */
+  readonly action: 'read' | 'create' | 'update' | 'delete';
+  /** Whether `public:` names it: no authentication, no authorization. */
+  readonly public: boolean;
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** The full path without prefix or version: `/comments/:id`. */
+  readonly fullPath: string;
+  /** The GraphQL root field: `comments`, `comment`, `createComment`, `updateComment`, `deleteComment`. */
+  readonly fieldName: string;
+  readonly rootType: 'Query' | 'Mutation';
+}
+
+/** A name written in a resource's `operations` or `public` that it cannot honour. */
+export interface ResourceNameModel {
+  readonly name: string;
+  readonly span: SourceSpan;
+}
+
+/** An `@Resource` entity (docs/behaviour.md §4.7): the operations it generates, decided once. */
+export interface ResourceModel {
+  /** The entity's name. */
+  readonly name: string;
+  readonly entity: EntityModel;
+  /** The collection path as written (`'comments'`), and its full path (`/comments`). */
+  readonly path: string;
+  readonly fullPath: string;
+  /** The version its routes mount under, when written. */
+  readonly version: string | undefined;
+  /** The generated operations, in the order list, get, create, update, delete. */
+  readonly operations: readonly ResourceOperationModel[];
+  /** Names in `operations` that are no operation. */
+  readonly unknownOperations: readonly ResourceNameModel[];
+  /** Names in `public` that are not among the generated operations. */
+  readonly unknownPublic: readonly ResourceNameModel[];
+  readonly span: SourceSpan;
+}
+
 /** The whole application, resolved. */
 export interface ResolvedApp {
   /** Every declared entity, by name. */
   readonly entities: readonly EntityModel[];
   readonly entityByName: ReadonlyMap<string, EntityModel>;
+  /** Every `@Resource` entity, by name (docs/behaviour.md §4.7). */
+  readonly resources: readonly ResourceModel[];
   /** Enums and inputs used by columns, operations and routes, by name. */
   readonly enums: readonly EnumModel[];
   readonly enumByName: ReadonlyMap<string, EnumModel>;

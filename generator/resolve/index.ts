@@ -17,6 +17,7 @@ import { cronTasksOf, listenersOf, resolveProcessor } from './jobs.js';
 import { mount, namedClasses, resolveModule, writtenProviders } from './modules.js';
 import { resolveMcpHost, resolveMcpTools } from './mcp.js';
 import { resolveGateway, resolveResolver, unversionedTransports } from './operations.js';
+import { resolveResources } from './resources.js';
 import { resolveController } from './routes.js';
 import { returnTypes, usedTypes } from './types.js';
 
@@ -56,13 +57,14 @@ function decoratorUses(classes: readonly DeclaredClass[]): DecoratorUse[] {
 /**
  * Resolves the declarations into the model rules and emitters read.
  *
- * Takes what `parse/` read; returns the {@link ResolvedApp}: declared entities, enums and inputs in
+ * Takes what `parse/` read; returns the {@link ResolvedApp}: declared entities and resources, enums and inputs in
  * use, providers, resolvers, controllers, gateways, MCP hosts and tools, modules (each sorted by
  * name), every decorator application, and what `AppModule` mounts. Pure and total: never throws on bad declarations.
  */
 export function resolveApp(declared: DeclaredApp): ResolvedApp {
   const named = namedClasses(declared.classes);
   const { entities, entityByName } = resolveEntities(declared.classes);
+  const resources = resolveResources(declared.classes, entityByName);
 
   const modulesAndPolicies = named.filter((cls) => has(cls, 'Module')).map(resolveModule);
   const modules = byName(modulesAndPolicies.map((entry) => entry.module));
@@ -94,6 +96,7 @@ export function resolveApp(declared: DeclaredApp): ResolvedApp {
   return {
     entities,
     entityByName,
+    resources,
     enums,
     enumByName: new Map(enums.map((model) => [model.name, model])),
     inputs,

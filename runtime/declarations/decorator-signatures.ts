@@ -30,6 +30,7 @@ import type {
   OperationOptions,
   ResolveFieldOptions,
   ResolverOptions,
+  ResourceOptions,
   RouteOptions,
   SubscriptionOptions,
   UnversionedOptions,
@@ -147,6 +148,18 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
     on: ['property'],
     within: ['Entity'],
     arguments: [{ name: 'options', kind: options<ColumnOptions>({ default: { anyOf: ['string', 'number', 'boolean'] }, unique: 'boolean', exposed: 'boolean', maxLength: 'number', minLength: 'number', min: 'number', max: 'number', pattern: 'string', format: { oneOf: ['email'] } }), example: "{ default: 'draft' }" }],
+  },
+  Resource: {
+    on: ['class'],
+    beside: ['Entity'],
+    arguments: [
+      {
+        name: 'options',
+        kind: options<ResourceOptions>({ path: { required: 'string' }, version: 'string', operations: { listOf: 'string' }, public: { listOf: 'string' } }),
+        required: true,
+        example: "{ path: 'comments', version: '2' }",
+      },
+    ],
   },
   Unique: { on: ['class'], beside: ['Entity'], arguments: [], rest: { name: 'column', kind: 'string', example: "'orgId', 'email'" } },
   BelongsTo: {

@@ -78,6 +78,29 @@ export function Column(_options: ColumnOptions = {}): MemberDecorator {
   return inertMember;
 }
 
+/** The operations a resource can generate (docs/behaviour.md §4.7). */
+export type ResourceOperation = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+/** Options of {@link Resource}. */
+export interface ResourceOptions {
+  /** The REST path of the collection, without the version: `'comments'` → `/v2/comments`. */
+  path: string;
+  /** The API version the routes are mounted under (docs/behaviour.md §9). */
+  version?: string;
+  /** The operations generated; default all five. */
+  operations?: ResourceOperation[];
+  /** Operations that skip authentication and authorization, each named explicitly (docs/behaviour.md §5). */
+  public?: ResourceOperation[];
+}
+
+/**
+ * Makes an entity a resource: its list, get, create, update and delete operations over REST and
+ * GraphQL, each authorized with the action of its kind on the entity (docs/behaviour.md §4.7).
+ */
+export function Resource(_options: ResourceOptions): ClassDecorator {
+  return inertClass;
+}
+
 /** A unique constraint over several columns of this entity, in order. */
 export function Unique(..._columns: string[]): ClassDecorator {
   return inertClass;
