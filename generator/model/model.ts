@@ -9,6 +9,7 @@
  * Plain readonly data (no ts-morph node gets past `parse/`): rules are testable without parsing.
  */
 import type { DecoratorTarget } from '../../runtime/declarations/decorator-signatures.js';
+import type { ResourceColumnConstraints } from '../../runtime/data/resource-input.js';
 import type { HttpMethod, ReplyKind } from '../../runtime/http/routes.js';
 import type { DeclaredDecorator, MethodCallModel } from './declarations.js';
 import type { DocText } from './docs.js';
@@ -31,15 +32,8 @@ export interface ColumnModel extends DocText {
   readonly span: SourceSpan;
 }
 
-/** The value constraints written on a column (`@Column({ maxLength: 2000 })`; docs/behaviour.md §4.7). */
-export interface ColumnConstraints {
-  readonly maxLength?: number;
-  readonly minLength?: number;
-  readonly min?: number;
-  readonly max?: number;
-  readonly pattern?: string;
-  readonly format?: 'email';
-}
+/** The value constraints written on a column (`@Column({ maxLength: 2000 })`), as the runtime checks them (docs/behaviour.md §4.7). */
+export type ColumnConstraints = ResourceColumnConstraints;
 
 /** A relation declared on an entity (docs/behaviour.md §2.1, §2.6). */
 export type RelationModel = BelongsToModel | HasManyModel;
