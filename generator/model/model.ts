@@ -9,7 +9,7 @@
  * Plain readonly data (no ts-morph node gets past `parse/`): rules are testable without parsing.
  */
 import type { DecoratorTarget } from '../../runtime/declarations/decorator-signatures.js';
-import type { ResourceColumnConstraints } from '../../runtime/data/resource-input.js';
+import type { ResourceColumn, ResourceColumnConstraints } from '../../runtime/data/resource-input.js';
 import type { HttpMethod, ReplyKind } from '../../runtime/http/routes.js';
 import type { DeclaredDecorator, MethodCallModel } from './declarations.js';
 import type { DocText } from './docs.js';
@@ -739,6 +739,12 @@ export interface ResourceModel {
   readonly version: string | undefined;
   /** The generated operations, in the order list, get, create, update, delete. */
   readonly operations: readonly ResourceOperationModel[];
+  /**
+   * The columns create and update take, as the runtime's input schema reads them: exposed
+   * columns other than the primary key, in declared order (a column of a type no input can
+   * carry is left out).
+   */
+  readonly inputColumns: readonly ResourceColumn[];
   /** Names in `operations` that are no operation. */
   readonly unknownOperations: readonly ResourceNameModel[];
   /** Names in `public` that are not among the generated operations. */

@@ -64,7 +64,7 @@ function decoratorUses(classes: readonly DeclaredClass[]): DecoratorUse[] {
 export function resolveApp(declared: DeclaredApp): ResolvedApp {
   const named = namedClasses(declared.classes);
   const { entities, entityByName } = resolveEntities(declared.classes);
-  const resources = resolveResources(declared.classes, entityByName);
+  const resources = resolveResources(declared.classes, entityByName, new Map(declared.enums.map((model) => [model.name, model.values])));
 
   const modulesAndPolicies = named.filter((cls) => has(cls, 'Module')).map(resolveModule);
   const modules = byName(modulesAndPolicies.map((entry) => entry.module));

@@ -6,7 +6,8 @@
  * resource-public-not-generated).
  */
 import type { DeclaredClass, DeclaredValue } from '../model/declarations.js';
-import type { EntityModel, ResourceModel, ResourceNameModel, ResourceOperationKind, ResourceOperationModel } from '../model/model.js';
+import type { ResourceColumn } from '../../runtime/data/resource-input.js';
+import type { ColumnModel, EntityModel, ResourceModel, ResourceNameModel, ResourceOperationKind, ResourceOperationModel } from '../model/model.js';
 import { argumentAt, DecoratorSet, optionOf, stringOf } from './values.js';
 
 /** The operations in the order they are generated. */
@@ -19,6 +20,20 @@ const lowerFirst = (name: string): string => name.charAt(0).toLowerCase() + name
 function namesOf(value: DeclaredValue | undefined): ResourceNameModel[] {
   if (value?.kind !== 'array') return [];
   return value.items.flatMap((item) => (item.kind === 'string' ? [{ name: item.value, span: item.span }] : []));
+}
+
+/** Column `column` as an input reads it, or undefined when no input can carry its type. */
+function inputColumnOf(column: ColumnModel, enumValues: ReadonlyMap<string, readonly string[]>): ResourceColumn | undefined {
+  const { named } = column.type;
+  if (column.type.list) return undefined;
+  const base = { name: column.name, nullable: column.type.nullable, generated: column.primaryKey || column.default !== undefined, constraints: column.constraints };
+  if (named.kind === 'enum') {
+    const [first, ...rest] = enumValues.get(named.name) ?? [];
+    return first === undefined ? undefined : { ...base, type: { enum: [first, ...rest] } };
+  }
+  if (named.kind !== 'scalar') return undefined;
+  const types = { ID: 'string', String: 'string', Int: 'int', Float: 'float', Boolean: 'boolean', DateTime: 'datetime' } as const;
+  return { ...base, type: types[named.name] };
 }
 
 /** The route, GraphQL field and action of one operation of entity `entity` at `fullPath`. */
@@ -41,12 +56,12 @@ function operationOf(kind: ResourceOperationKind, entity: string, path: string, 
 /**
  * Resolves every `@Resource` entity (docs/behaviour.md §4.7).
  *
- * Takes the declared classes and the resolved entities by name; returns one resource per entity
+ * Takes the declared classes, the resolved entities by name and the values of each declared enum; returns one resource per entity
  * carrying `@Resource` (one written on a class that is not an entity is decorator-misplaced's), sorted by
  * name. `operations` defaults to all five; the list field is the path in camelCase
  * (`comments`), the others are named after the entity (`comment`, `createComment`, …).
  */
-export function resolveResources(classes: readonly DeclaredClass[], entityByName: ReadonlyMap<string, EntityModel>): ResourceModel[] {
+export function resolveResources(classes: readonly DeclaredClass[], entityByName: ReadonlyMap<string, EntityModel>, enumValues: ReadonlyMap<string, readonly string[]>): ResourceModel[] {
   const resources: ResourceModel[] = [];
   for (const cls of classes) {
     const decorator = new DecoratorSet(cls.decorators).first('Resource');
@@ -67,6 +82,7 @@ export function resolveResources(classes: readonly DeclaredClass[], entityByName
       fullPath,
       version: stringOf(optionOf(options, 'version')),
       operations: RESOURCE_OPERATIONS.filter((kind) => chosen.has(kind)).map((kind) => operationOf(kind, entity.name, path, fullPath, publicChosen.has(kind))),
+      inputColumns: entity.columns.flatMap((column) => (column.exposed && !column.primaryKey ? (inputColumnOf(column, enumValues) ?? []) : [])),
       unknownOperations: written.filter((entry) => !isOperation(entry.name)),
       unknownPublic: publicNames.filter((entry) => !isOperation(entry.name) || !chosen.has(entry.name)),
       span: decorator.span,
