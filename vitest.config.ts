@@ -18,6 +18,7 @@ const BEHAVIOUR = [
   'test/pagination.test.ts',
   'test/relations.test.ts',
   'test/repository.test.ts',
+  'test/resource-service.test.ts',
   'test/storage.test.ts',
   'test/subscriptions.test.ts',
   'test/versioning.test.ts',

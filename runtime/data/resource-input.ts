@@ -83,7 +83,7 @@ export function fixedByRule(ability: AppAbility, entity: string): Record<string,
  * fields the rule permits on `row` (the stored row for an update; the fixed values for a create).
  * `fields` are every column, what a rule without `fields` permits.
  */
-export function refuseUnpermittedFields(ability: AppAbility, action: 'create' | 'update', entity: string, row: Record<string, unknown>, input: Record<string, unknown>, fields: readonly string[]): void {
+export function refuseUnpermittedFields(ability: AppAbility, action: 'create' | 'update', entity: string, row: object, input: Record<string, unknown>, fields: readonly string[]): void {
   const fixed = action === 'create' ? fixedByRule(ability, entity) : {};
   const permitted = new Set(
     permittedFieldsOf(ability, action, tagSubject(entity, { ...row }), { fieldsFrom: (rule: { fields?: string | string[] }) => (rule.fields === undefined ? [...fields] : Array.isArray(rule.fields) ? rule.fields : [rule.fields]) }),

@@ -1,0 +1,93 @@
+/**
+ * The one service behind every resource's generated operations (docs/behaviour.md §4.7): list,
+ * get, create, update and delete of one entity through its scoped repository. The repository
+ * applies the caller's row scope (a row the caller may not read is not there: NOT_FOUND, like a
+ * missing one; a delete of another org's row changes nothing), and reports unique conflicts as
+ * CONFLICT naming the fields; this service adds the input schema and refuses mass assignment
+ * (runtime/data/resource-input.ts).
+ */
+import type { z } from 'zod';
+import { currentContext } from '../auth/context.js';
+import type { Page, PageArgs } from './keyset.js';
+import type { EntityRepository, KeyedRow } from './repository.js';
+import { fixedByRule, refuseUnpermittedFields, type ResourceColumn, resourceInputSchema } from './resource-input.js';
+import { fail, type Result } from '../failures/result.js';
+
+/** An object input, or a BAD_USER_INPUT failure when the input is not an object. */
+function objectInput(entity: string, input: unknown): Result<Record<string, unknown>> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('BAD_USER_INPUT', `the input of ${entity} must be an object`, { issues: [{ path: 'input', message: 'expected an object' }] });
+  return { ok: true, value: input as Record<string, unknown> };
+}
+
+/** The parsed input, or BAD_USER_INPUT listing every issue. */
+function parsed(entity: string, schema: z.ZodObject, input: Record<string, unknown>): Result<Record<string, unknown>> {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+  const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || 'input', message: issue.message }));
+  return fail('BAD_USER_INPUT', `invalid ${entity} input: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}`, { issues });
+}
+
+/**
+ * A resource's operations over `repository` (docs/behaviour.md §4.7). `columns` are the input
+ * columns the generator decided (`ResourceModel.inputColumns`); every failure is a `Result`, except
+ * mass assignment, thrown as a `FORBIDDEN` FailureError naming the field like the posture gate's refusals.
+ */
+export class ResourceService<Row extends KeyedRow, Where extends object, Create extends object> {
+  private readonly createSchema: z.ZodObject;
+  private readonly updateSchema: z.ZodObject;
+  private readonly fields: readonly string[];
+
+  constructor(
+    private readonly entity: string,
+    private readonly repository: EntityRepository<Row, Where, Create>,
+    private readonly columns: readonly ResourceColumn[],
+  ) {
+    this.createSchema = resourceInputSchema(columns, 'create');
+    this.updateSchema = resourceInputSchema(columns, 'update');
+    this.fields = columns.map((column) => column.name);
+  }
+
+  /** A keyset page of the rows the caller may read (§4.2). */
+  list(args: PageArgs): Promise<Page<Row>> {
+    return this.repository.page(args);
+  }
+
+  /** The row `id`, or NOT_FOUND when it is missing or the caller may not read it. */
+  async get(id: string): Promise<Result<Row>> {
+    const row = await this.repository.findById(id);
+    return row ? { ok: true, value: row } : fail('NOT_FOUND', `${this.entity} ${id} was not found`);
+  }
+
+  /**
+   * Creates a row from `input`: fields the caller's create rule fixes are taken from it (and
+   * refused in the input), the rest checked against the columns' schema.
+   */
+  async create(input: unknown): Promise<Result<Row>> {
+    const object = objectInput(this.entity, input);
+    if (!object.ok) return object;
+    const ability = currentContext().ability;
+    const fixed = ability ? fixedByRule(ability, this.entity) : {};
+    if (ability) refuseUnpermittedFields(ability, 'create', this.entity, fixed, object.value, this.fields);
+    const data = parsed(this.entity, this.createSchema, { ...object.value, ...fixed });
+    if (!data.ok) return data;
+    return this.repository.create(data.value as Create);
+  }
+
+  /** Updates the row `id` with `input`, which may set only the fields the caller's update rule permits on it. */
+  async update(id: string, input: unknown): Promise<Result<Row>> {
+    const object = objectInput(this.entity, input);
+    if (!object.ok) return object;
+    const row = await this.repository.findById(id);
+    if (!row) return fail('NOT_FOUND', `${this.entity} ${id} was not found`);
+    const ability = currentContext().ability;
+    if (ability) refuseUnpermittedFields(ability, 'update', this.entity, { ...row }, object.value, this.fields);
+    const data = parsed(this.entity, this.updateSchema, object.value);
+    if (!data.ok) return data;
+    return this.repository.update(id, data.value as Partial<Create>);
+  }
+
+  /** Deletes the row `id`; NOT_FOUND when it is missing or the caller may not delete it. */
+  delete(id: string): Promise<Result<{ id: string }>> {
+    return this.repository.delete(id);
+  }
+}
