@@ -18,7 +18,7 @@ const BEHAVIOUR = [
   'test/pagination.test.ts',
   'test/relations.test.ts',
   'test/repository.test.ts',
-  'test/resource-service.test.ts',
+  'test/resource-service.test.ts', 'test/resources.test.ts',
   'test/storage.test.ts',
   'test/subscriptions.test.ts',
   'test/versioning.test.ts',

@@ -33,15 +33,18 @@ import type { RuntimeServices } from '../runtime/server/server.js';
 import type { Database } from './database.js';
 import { NOTIFICATIONS_JOBS, type NotificationsJobs } from './jobs.js';
 import { AuditRecordRepository } from './repositories/audit-record.repository.js';
+import { CommentRepository } from './repositories/comment.repository.js';
 import { DigestRepository } from './repositories/digest.repository.js';
 import { NotificationRepository } from './repositories/notification.repository.js';
 import { OrgRepository } from './repositories/org.repository.js';
 import { PostRepository } from './repositories/post.repository.js';
 import { UserRepository } from './repositories/user.repository.js';
+import { CommentResource } from './resources/comment.resource.js';
 
 /** Every constructed provider and repository, by variable name. */
 export interface Container {
   readonly auditRecordRepository: AuditRecordRepository;
+  readonly commentRepository: CommentRepository;
   readonly digestRepository: DigestRepository;
   readonly notificationRepository: NotificationRepository;
   readonly orgRepository: OrgRepository;
@@ -56,6 +59,7 @@ export interface Container {
   readonly auditService: AuditService;
   readonly auditController: AuditController;
   readonly auditResolver: AuditResolver;
+  readonly commentResource: CommentResource;
   readonly digestService: DigestService;
   readonly digestResolver: DigestResolver;
   readonly digestsController: DigestsController;
@@ -79,6 +83,7 @@ export interface Container {
 /** Constructs the container on `database`, with the runtime `services` (logger, event bus). */
 export function createContainer(database: Database, services: RuntimeServices): Container {
   const auditRecordRepository = new AuditRecordRepository(database, services.reader, services.logger);
+  const commentRepository = new CommentRepository(database, services.reader, services.logger);
   const digestRepository = new DigestRepository(database, services.reader, services.logger);
   const notificationRepository = new NotificationRepository(database, services.reader, services.logger);
   const orgRepository = new OrgRepository(database, services.reader, services.logger);
@@ -93,6 +98,7 @@ export function createContainer(database: Database, services: RuntimeServices): 
   const auditService = new AuditService(auditRecordRepository);
   const auditController = new AuditController(auditService);
   const auditResolver = new AuditResolver(auditService);
+  const commentResource = new CommentResource(commentRepository);
   const digestService = new DigestService(digestRepository, orgRepository, postRepository);
   const digestResolver = new DigestResolver(digestService);
   const digestsController = new DigestsController(digestService);
@@ -111,5 +117,5 @@ export function createContainer(database: Database, services: RuntimeServices): 
   const userService = new UserService(userRepository);
   const userResolver = new UserResolver(userService);
   const usersController = new UsersController(userService);
-  return { auditRecordRepository, digestRepository, notificationRepository, orgRepository, postRepository, userRepository, loaderScope, notificationsQueue, apiInfoService, apiRootV1Controller, apiRootV2Controller, appAbilities, auditService, auditController, auditResolver, digestService, digestResolver, digestsController, echoGateway, metaController, notificationService, notificationResolver, notificationsController, notificationsProcessor, orgService, orgResolver, orgsController, postService, postResolver, postsController, userService, userResolver, usersController };
+  return { auditRecordRepository, commentRepository, digestRepository, notificationRepository, orgRepository, postRepository, userRepository, loaderScope, notificationsQueue, apiInfoService, apiRootV1Controller, apiRootV2Controller, appAbilities, auditService, auditController, auditResolver, commentResource, digestService, digestResolver, digestsController, echoGateway, metaController, notificationService, notificationResolver, notificationsController, notificationsProcessor, orgService, orgResolver, orgsController, postService, postResolver, postsController, userService, userResolver, usersController };
 }

@@ -144,7 +144,8 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
   const watch = new Stopwatch();
   const declared = parseDeclarations(layout, { fileOrder });
   watch.lap('parse');
-  const app = resolveApp(declared);
+  const outputName = path.relative(layout.root, layout.generatedDir).split(path.sep).join('/');
+  const app = resolveApp(declared, outputName);
   watch.lap('resolve');
   const diagnostics = validate(app);
   watch.lap('validate');
@@ -152,7 +153,6 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
     return { diagnostics, files: [], previousSchemas: {}, migrations: {}, timings: watch.timings };
   }
   const outputDir = layout.generatedDir;
-  const outputName = path.relative(layout.root, outputDir).split(path.sep).join('/');
   const runtimeName = path.relative(layout.root, layout.runtimeDir).split(path.sep).join('/');
   const files = emitFiles({ app, outputDir: outputName, runtimeDir: runtimeName });
   watch.lap('emit');

@@ -9,6 +9,7 @@ import { emitJobs, emitListeners, emitSchedules } from './app/jobs.js';
 import { emitApp, emitMain } from './app/main.js';
 import { emitMcp } from './app/mcp.js';
 import { emitDatabase, emitRepositories } from './app/repositories.js';
+import { emitResources } from './app/resources.js';
 import type { EmitContext } from './context.js';
 import { emitComplexity } from './graphql/complexity.js';
 import { emitGuards } from './graphql/guards.js';
@@ -73,6 +74,7 @@ export function emitFiles(context: EmitContext): GeneratedFile[] {
     emitEntities(context),
     emitDatabase(context),
     ...emitRepositories(context),
+    ...emitResources(context),
     emitContainer(context),
     emitGateways(context),
     ...(context.app.mounted.mcp ? [emitMcp(context, context.app.mounted.mcp)] : []),

@@ -29,6 +29,8 @@ export interface ColumnModel extends DocText {
   readonly exposed: boolean;
   /** What a resource's inputs check of it (docs/behaviour.md §4.7): only the constraints written. */
   readonly constraints: ColumnConstraints;
+  /** `@Filterable()`: a resource's list takes an equality filter on it, backed by a `(column, id)` index (docs/behaviour.md §4.7). */
+  readonly filterable: boolean;
   readonly span: SourceSpan;
 }
 
@@ -312,6 +314,8 @@ export interface ResolverModel {
   readonly guards: readonly GuardBinding[];
   /** A `version` written on the class (refused: docs/behaviour.md §9.5). */
   readonly versionSpan: SourceSpan | undefined;
+  /** The `@Resource` entity it is generated for (docs/behaviour.md §4.7), undefined when hand-written. */
+  readonly resource: string | undefined;
   readonly span: SourceSpan;
 }
 
@@ -395,6 +399,8 @@ export interface ControllerModel extends DocText {
    * for the empty path — so controllers sharing a path share a tag.
    */
   readonly tags: readonly string[];
+  /** The `@Resource` entity it is generated for (docs/behaviour.md §4.7), undefined when hand-written. */
+  readonly resource: string | undefined;
   readonly span: SourceSpan;
 }
 
@@ -741,10 +747,29 @@ export interface ResourceModel {
   readonly operations: readonly ResourceOperationModel[];
   /**
    * The columns create and update take, as the runtime's input schema reads them: exposed
-   * columns other than the primary key, in declared order (a column of a type no input can
-   * carry is left out).
+   * columns other than the primary key and server timestamps (`default: 'now'`), in declared
+   * order (a column of a type no input can carry is left out).
    */
   readonly inputColumns: readonly ResourceColumn[];
+  /** How `list` answers: keyset pages, or the whole scoped collection (`pagination: 'none'`). */
+  readonly pagination: 'cursor' | 'none';
+  /** The `@Filterable()` columns list takes an equality filter on, in declared order. */
+  readonly filters: readonly ColumnModel[];
+  /** The generated class serving the operations (`CommentResource`), in `file` (under the output folder). */
+  readonly className: string;
+  readonly file: string;
+  /** The input types of create and update, on the wire (docs/behaviour.md §4.7). */
+  readonly createInput: InputModel;
+  readonly updateInput: InputModel;
+  /**
+   * The operations as the rest of the generator sees hand-written ones: a provider the container
+   * constructs on the entity's repository, a controller with the REST routes, and a resolver with
+   * the GraphQL fields — mounted always, so routes, SDL, OpenAPI, MCP-less posture gates and rules
+   * treat them like any other.
+   */
+  readonly provider: ProviderModel;
+  readonly controller: ControllerModel;
+  readonly resolver: ResolverModel;
   /** Names in `operations` that are no operation. */
   readonly unknownOperations: readonly ResourceNameModel[];
   /** Names in `public` that are not among the generated operations. */

@@ -120,3 +120,23 @@ export function queueJobsType(queue: string): string {
 export function cronSetting(task: string): string {
   return `APP_CRON__${constantCase(task).replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '')}`;
 }
+
+/** The generated class of a resource's operations (docs/behaviour.md §4.7): `Comment` → `CommentResource`. */
+export function resourceClass(entity: string): string {
+  return `${entity}Resource`;
+}
+
+/** The generated module of a resource, relative to `generated/`: `BlogPost` → `resources/blog-post.resource.ts`. */
+export function resourceModule(entity: string): string {
+  return `resources/${kebabCase(entity)}.resource.ts`;
+}
+
+/** The input types of a resource's create and update (docs/behaviour.md §4.7): `CreateCommentInput`, `UpdateCommentInput`. */
+export function resourceInputName(entity: string, mode: 'create' | 'update'): string {
+  return `${upperFirst(mode)}${entity}Input`;
+}
+
+/** The generated constant listing a resource's input columns: `Comment` → `COMMENT_INPUT_COLUMNS`. */
+export function inputColumnsConstant(entity: string): string {
+  return `${constantCase(entity)}_INPUT_COLUMNS`;
+}

@@ -55,6 +55,7 @@ function readColumn(field: DeclaredField, decorators: DecoratorSet): ColumnModel
     default: written?.kind === 'string' || written?.kind === 'number' || written?.kind === 'boolean' ? written.value : undefined,
     exposed: booleanOf(optionOf(options, 'exposed')) ?? true,
     constraints: constraintsOf(options),
+    filterable: decorators.has('Filterable'),
     doc: field.doc,
     description: field.description,
     span: field.span,

@@ -48,7 +48,8 @@ function scalarSchema(column: ResourceColumn): z.ZodType {
     return schema;
   }
   if (type === 'boolean') return z.boolean();
-  if (type === 'datetime') return z.iso.datetime();
+  // REST bodies and GraphQL arguments arrive coerced to a Date; a direct caller may pass ISO text.
+  if (type === 'datetime') return z.union([z.date(), z.iso.datetime({ offset: true }).transform((text) => new Date(text))]);
   return z.enum(type.enum);
 }
 
@@ -78,18 +79,25 @@ export function fixedByRule(ability: AppAbility, entity: string): Record<string,
 }
 
 /**
- * Refuses mass assignment (docs/behaviour.md §4.7): throws `FORBIDDEN` naming the first field of
- * `input` that `action` on `entity` may not set — one the create rule fixes, or one outside the
- * fields the rule permits on `row` (the stored row for an update; the fixed values for a create).
- * `fields` are every column, what a rule without `fields` permits.
+ * Refuses mass assignment (docs/behaviour.md §4.7): throws `FORBIDDEN` naming every field of
+ * `input` that `action` on `entity` may not set — one the rule fixes by its conditions (the org,
+ * the author: on create they come from the rule, on update they cannot move the row out of it),
+ * or one outside the fields the rule permits on `row` (the stored row for an update; the fixed
+ * values for a create). `fields` are every column, what a rule without `fields` permits. The
+ * message lists them all; the error's `field` names the first.
  */
 export function refuseUnpermittedFields(ability: AppAbility, action: 'create' | 'update', entity: string, row: object, input: Record<string, unknown>, fields: readonly string[]): void {
-  const fixed = action === 'create' ? fixedByRule(ability, entity) : {};
+  const fixed = rulesToFields(ability, action, entity);
   const permitted = new Set(
     permittedFieldsOf(ability, action, tagSubject(entity, { ...row }), { fieldsFrom: (rule: { fields?: string | string[] }) => (rule.fields === undefined ? [...fields] : Array.isArray(rule.fields) ? rule.fields : [rule.fields]) }),
   );
-  for (const field of Object.keys(input)) {
-    if (field in fixed) throw new FailureError({ code: 'FORBIDDEN', message: `${entity}.${field} is set by your grant to create ${entity}; remove ${field} from the input`, field });
-    if (!permitted.has(field)) throw new FailureError({ code: 'FORBIDDEN', message: `your grant to ${action} ${entity} does not include ${entity}.${field}; remove ${field} from the input`, field });
-  }
+  const fixedSent = Object.keys(input).filter((field) => field in fixed);
+  const outside = Object.keys(input).filter((field) => !(field in fixed) && !permitted.has(field));
+  if (fixedSent.length === 0 && outside.length === 0) return;
+  const refused = [...fixedSent, ...outside];
+  const reasons = [
+    ...(fixedSent.length > 0 ? [`${fixedSent.map((field) => `${entity}.${field}`).join(', ')} ${fixedSent.length === 1 ? 'is' : 'are'} set by your grant to ${action} ${entity}`] : []),
+    ...(outside.length > 0 ? [`your grant to ${action} ${entity} does not include ${outside.map((field) => `${entity}.${field}`).join(', ')}`] : []),
+  ];
+  throw new FailureError({ code: 'FORBIDDEN', message: `${reasons.join('; ')}; remove ${refused.join(', ')} from the input`, field: refused[0] });
 }

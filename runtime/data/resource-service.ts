@@ -11,7 +11,14 @@ import { currentContext } from '../auth/context.js';
 import type { Page, PageArgs } from './keyset.js';
 import type { EntityRepository, KeyedRow } from './repository.js';
 import { fixedByRule, refuseUnpermittedFields, type ResourceColumn, resourceInputSchema } from './resource-input.js';
-import { fail, type Result } from '../failures/result.js';
+import { fail, FailureError, type Result } from '../failures/result.js';
+import { subject as tagSubject } from '@casl/ability';
+
+/** The equality filter of the filters given (undefined and null ones dropped), or undefined when none is. */
+function equalities(filters: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
+  const given = Object.entries(filters).filter(([, value]) => value !== undefined && value !== null);
+  return given.length > 0 ? Object.fromEntries(given) : undefined;
+}
 
 /** An object input, or a BAD_USER_INPUT failure when the input is not an object. */
 function objectInput(entity: string, input: unknown): Result<Record<string, unknown>> {
@@ -47,9 +54,17 @@ export class ResourceService<Row extends KeyedRow, Where extends object, Create 
     this.fields = columns.map((column) => column.name);
   }
 
-  /** A keyset page of the rows the caller may read (§4.2). */
-  list(args: PageArgs): Promise<Page<Row>> {
-    return this.repository.page(args);
+  /**
+   * A keyset page of the rows the caller may read (§4.2), keeping those whose columns equal each
+   * filter given (`{ postId: '…' }`; an undefined or null filter keeps every row).
+   */
+  list(args: PageArgs, filters: Readonly<Record<string, unknown>> = {}): Promise<Page<Row>> {
+    return this.repository.page(args, equalities(filters) as Where | undefined);
+  }
+
+  /** Every row the caller may read (`pagination: 'none'`: capped at 1 000 rows, logged), filtered like {@link list}. */
+  listAll(filters: Readonly<Record<string, unknown>> = {}): Promise<Row[]> {
+    return this.repository.listAll(equalities(filters) as Where | undefined);
   }
 
   /** The row `id`, or NOT_FOUND when it is missing or the caller may not read it. */
@@ -80,6 +95,8 @@ export class ResourceService<Row extends KeyedRow, Where extends object, Create 
     const row = await this.repository.findById(id);
     if (!row) return fail('NOT_FOUND', `${this.entity} ${id} was not found`);
     const ability = currentContext().ability;
+    // Readable but not the caller's to change: say so (a row it cannot read is not found, above).
+    if (ability && !ability.can('update', tagSubject(this.entity, { ...row }))) throw new FailureError({ code: 'FORBIDDEN', message: `you may not update this ${this.entity}` });
     if (ability) refuseUnpermittedFields(ability, 'update', this.entity, { ...row }, object.value, this.fields);
     const data = parsed(this.entity, this.updateSchema, object.value);
     if (!data.ok) return data;

@@ -155,12 +155,13 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
     arguments: [
       {
         name: 'options',
-        kind: options<ResourceOptions>({ path: { required: 'string' }, version: 'string', operations: { listOf: 'string' }, public: { listOf: 'string' } }),
+        kind: options<ResourceOptions>({ path: { required: 'string' }, version: 'string', operations: { listOf: 'string' }, public: { listOf: 'string' }, pagination: { oneOf: ['cursor', 'none'] } }),
         required: true,
         example: "{ path: 'comments', version: '2' }",
       },
     ],
   },
+  Filterable: { on: ['property'], within: ['Entity'], beside: ['Column'], arguments: [] },
   Unique: { on: ['class'], beside: ['Entity'], arguments: [], rest: { name: 'column', kind: 'string', example: "'orgId', 'email'" } },
   BelongsTo: {
     on: ['property'],

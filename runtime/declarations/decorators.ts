@@ -91,6 +91,8 @@ export interface ResourceOptions {
   operations?: ResourceOperation[];
   /** Operations that skip authentication and authorization, each named explicitly (docs/behaviour.md §5). */
   public?: ResourceOperation[];
+  /** How `list` answers: keyset pages (`'cursor'`, the default) or the whole scoped collection (`'none'`), as on routes (docs/behaviour.md §4.2). */
+  pagination?: 'cursor' | 'none';
 }
 
 /**
@@ -99,6 +101,15 @@ export interface ResourceOptions {
  */
 export function Resource(_options: ResourceOptions): ClassDecorator {
   return inertClass;
+}
+
+/**
+ * Lets a resource's list be filtered by equality on this column (docs/behaviour.md §4.7): a REST
+ * query parameter and a GraphQL argument of the same name. A `(column, id)` index is emitted so the
+ * keyset walk of a filtered list stays an index range.
+ */
+export function Filterable(): MemberDecorator {
+  return inertMember;
 }
 
 /** A unique constraint over several columns of this entity, in order. */

@@ -26,6 +26,15 @@ export * from './enums.ts';
  */
 export type AuditRecord = Prisma.AuditRecordModel
 /**
+ * Model Comment
+ * A comment on a post, written by a user of the post's org.
+ * 
+ * A whole resource from this declaration alone (docs/behaviour.md §4.7): list, get, create, update
+ * and delete over `/v2/comments` and GraphQL, authorized by the grants in abilities.ts. The org
+ * and the author come from the caller's create rule, never from the input.
+ */
+export type Comment = Prisma.CommentModel
+/**
  * Model Digest
  * A periodic summary of an org's activity: how many posts it published in one period. Admins of
  * the org read it.

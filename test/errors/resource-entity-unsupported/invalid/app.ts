@@ -26,8 +26,19 @@ export class AppModule {}
 
 /** A tag, at no path. */
 @Entity()
-@Resource({ path: '/' })
+@Resource({ path: '/', operations: ['list', 'get'] })
 export class Tag {
   @PrimaryKey()
   id!: string;
+}
+
+/** A stamp: nothing a caller could write. */
+@Entity()
+@Resource({ path: 'stamps' })
+export class Stamp {
+  @PrimaryKey()
+  id!: string;
+
+  @Column({ default: 'now' })
+  at!: Date;
 }
