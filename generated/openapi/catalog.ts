@@ -202,13 +202,15 @@ export const API_CATALOG: ApiCatalog = {
         "body": {
           "anyOf": [
             {
-              "type": "string"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 2000
             },
             {
               "type": "null"
             }
           ],
-          "description": "1..2 000 characters.\n\nRequired, unless your grant to create sets it (then it may not be sent)."
+          "description": "1..2 000 characters.\n\nMust be at least 1 character, at most 2000 characters.\n\nRequired, unless your grant to create sets it (then it may not be sent)."
         }
       },
       "additionalProperties": false
@@ -473,13 +475,15 @@ export const API_CATALOG: ApiCatalog = {
         "body": {
           "anyOf": [
             {
-              "type": "string"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 2000
             },
             {
               "type": "null"
             }
           ],
-          "description": "1..2 000 characters."
+          "description": "1..2 000 characters.\n\nMust be at least 1 character, at most 2000 characters."
         }
       },
       "additionalProperties": false

@@ -36,6 +36,8 @@ export interface CreateCommentInput {
   /**
    * 1..2 000 characters.
    *
+   * Must be at least 1 character, at most 2000 characters.
+   *
    * Required, unless your grant to create sets it (then it may not be sent).
    */
   readonly body?: string | null;
@@ -49,7 +51,11 @@ export interface UpdateCommentInput {
   readonly postId?: string | null;
   /** Who wrote it: the caller, set by the create rule. */
   readonly authorId?: string | null;
-  /** 1..2 000 characters. */
+  /**
+   * 1..2 000 characters.
+   *
+   * Must be at least 1 character, at most 2000 characters.
+   */
   readonly body?: string | null;
 }
 

@@ -9,7 +9,7 @@
  * report them (resource-operation-unknown, resource-public-not-generated).
  */
 import type { DeclaredClass, DeclaredValue } from '../model/declarations.js';
-import type { ResourceColumn } from '../../runtime/data/resource-input.js';
+import type { ResourceColumn, ResourceColumnConstraints } from '../../runtime/data/resource-input.js';
 import type {
   ColumnModel,
   ControllerModel,
@@ -78,6 +78,21 @@ function operationOf(kind: ResourceOperationKind, entity: string, path: string, 
 
 const ID: TypeShape = { named: { kind: 'scalar', name: 'ID' }, list: false, nullable: false };
 
+const characters = (count: number): string => `${count} character${count === 1 ? '' : 's'}`;
+
+/** The constraints of a column in words, for the input field's description (GraphQL has no keywords for them). */
+function constraintText(constraints: ResourceColumnConstraints): string | undefined {
+  const parts = [
+    constraints.minLength === undefined ? undefined : `at least ${characters(constraints.minLength)}`,
+    constraints.maxLength === undefined ? undefined : `at most ${characters(constraints.maxLength)}`,
+    constraints.min === undefined ? undefined : `at least ${constraints.min}`,
+    constraints.max === undefined ? undefined : `at most ${constraints.max}`,
+    constraints.pattern === undefined ? undefined : `matching /${constraints.pattern}/`,
+    constraints.format === 'email' ? 'an email address' : undefined,
+  ].filter((part): part is string => part !== undefined);
+  return parts.length > 0 ? `Must be ${parts.join(', ')}.` : undefined;
+}
+
 /** The wire input of a resource's create or update: every input column, each optional (docs/behaviour.md §4.7). */
 function inputModelOf(entity: EntityModel, columns: readonly ResourceColumn[], mode: 'create' | 'update', span: SourceSpan, file: string): InputModel {
   const fields = columns.flatMap((input) => {
@@ -88,8 +103,8 @@ function inputModelOf(entity: EntityModel, columns: readonly ResourceColumn[], m
     // input schema names a required value that is missing (BAD_USER_INPUT).
     const required = mode === 'create' && !input.nullable && !input.generated;
     const note = required ? 'Required, unless your grant to create sets it (then it may not be sent).' : undefined;
-    const description = [column.description, note].filter((part): part is string => part !== undefined).join('\n\n') || undefined;
-    return [{ name: column.name, type: { ...column.type, nullable: true }, doc: description, description, span }];
+    const description = [column.description, constraintText(input.constraints), note].filter((part): part is string => part !== undefined).join('\n\n') || undefined;
+    return [{ name: column.name, type: { ...column.type, nullable: true }, constraints: input.constraints, doc: description, description, span }];
   });
   const verb = mode === 'create' ? 'create' : 'update';
   const description = mode === 'create' ? `What a ${entity.name} is created from.` : `What an update of a ${entity.name} changes: only the fields sent.`;

@@ -10,6 +10,7 @@
  */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../../runtime/data/keyset.js';
 import { buildOpenApiDocument, type ApiCatalog, type CatalogOperation, type CatalogParameter, type CatalogTag, type JsonSchema } from '../../../runtime/http/openapi.js';
+import type { ResourceColumnConstraints } from '../../../runtime/data/resource-input.js';
 import type { ParamModel, ResolvedApp } from '../../model/model.js';
 import type { NamedType, ReturnShape, TypeShape } from '../../model/types.js';
 import { type EmitContext, exposedEntities } from '../context.js';
@@ -30,8 +31,22 @@ function namedSchema(named: NamedType): JsonSchema {
   return { $ref: `#/components/schemas/${named.name}` };
 }
 
-function shapeSchema(shape: TypeShape, description?: string): JsonSchema {
-  let schema: JsonSchema = namedSchema(shape.named);
+/** JSON Schema keywords of a column's value constraints (docs/behaviour.md §4.7). */
+function constraintKeywords(constraints: ResourceColumnConstraints | undefined): JsonSchema {
+  if (!constraints) return {};
+  const { maxLength, minLength, min, max, pattern, format } = constraints;
+  return {
+    ...(minLength === undefined ? {} : { minLength }),
+    ...(maxLength === undefined ? {} : { maxLength }),
+    ...(min === undefined ? {} : { minimum: min }),
+    ...(max === undefined ? {} : { maximum: max }),
+    ...(pattern === undefined ? {} : { pattern }),
+    ...(format === undefined ? {} : { format }),
+  };
+}
+
+function shapeSchema(shape: TypeShape, description?: string, constraints?: ResourceColumnConstraints): JsonSchema {
+  let schema: JsonSchema = { ...namedSchema(shape.named), ...constraintKeywords(constraints) };
   if (shape.list) schema = { type: 'array', items: schema };
   if (shape.nullable) schema = { anyOf: [schema, { type: 'null' }] };
   return description ? { ...schema, description } : schema;
@@ -54,7 +69,7 @@ function schemasOf(app: ResolvedApp): Record<string, JsonSchema> {
   }
   for (const input of app.inputs) {
     const properties: Record<string, JsonSchema> = {};
-    for (const field of input.fields) properties[field.name] = shapeSchema(field.type, field.description);
+    for (const field of input.fields) properties[field.name] = shapeSchema(field.type, field.description, field.constraints);
     const required = input.fields.filter((field) => !field.type.nullable).map((field) => field.name);
     named.push([input.name, { type: 'object', ...(input.description ? { description: input.description } : {}), properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false }]);
   }

@@ -77,34 +77,42 @@ export const API_CATALOG: ApiCatalog = {
         "body": {
           "anyOf": [
             {
-              "type": "string"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 2000
             },
             {
               "type": "null"
             }
           ],
-          "description": "Required, unless your grant to create sets it (then it may not be sent)."
+          "description": "Must be at least 1 character, at most 2000 characters.\n\nRequired, unless your grant to create sets it (then it may not be sent)."
         },
         "contact": {
           "anyOf": [
             {
-              "type": "string"
+              "type": "string",
+              "pattern": "@example\\.com$",
+              "format": "email"
             },
             {
               "type": "null"
             }
-          ]
+          ],
+          "description": "Must be matching /@example\\.com$/, an email address."
         },
         "stars": {
           "anyOf": [
             {
               "type": "integer",
-              "format": "int32"
+              "format": "int32",
+              "minimum": 0,
+              "maximum": 5
             },
             {
               "type": "null"
             }
-          ]
+          ],
+          "description": "Must be at least 0, at most 5."
         },
         "tone": {
           "anyOf": [
@@ -158,33 +166,42 @@ export const API_CATALOG: ApiCatalog = {
         "body": {
           "anyOf": [
             {
-              "type": "string"
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 2000
             },
             {
               "type": "null"
             }
-          ]
+          ],
+          "description": "Must be at least 1 character, at most 2000 characters."
         },
         "contact": {
           "anyOf": [
             {
-              "type": "string"
+              "type": "string",
+              "pattern": "@example\\.com$",
+              "format": "email"
             },
             {
               "type": "null"
             }
-          ]
+          ],
+          "description": "Must be matching /@example\\.com$/, an email address."
         },
         "stars": {
           "anyOf": [
             {
               "type": "integer",
-              "format": "int32"
+              "format": "int32",
+              "minimum": 0,
+              "maximum": 5
             },
             {
               "type": "null"
             }
-          ]
+          ],
+          "description": "Must be at least 0, at most 5."
         },
         "tone": {
           "anyOf": [

@@ -18,9 +18,15 @@ import type { CommentRepository } from '../repositories/comment.repository.js';
 export interface CreateCommentInput {
   /** Required, unless your grant to create sets it (then it may not be sent). */
   readonly orgId?: string | null;
-  /** Required, unless your grant to create sets it (then it may not be sent). */
+  /**
+   * Must be at least 1 character, at most 2000 characters.
+   *
+   * Required, unless your grant to create sets it (then it may not be sent).
+   */
   readonly body?: string | null;
+  /** Must be matching /@example\.com$/, an email address. */
   readonly contact?: string | null;
+  /** Must be at least 0, at most 5. */
   readonly stars?: number | null;
   /** Lists filter by it. */
   readonly tone?: Tone | null;
@@ -29,8 +35,11 @@ export interface CreateCommentInput {
 /** What an update of a Comment changes: only the fields sent. */
 export interface UpdateCommentInput {
   readonly orgId?: string | null;
+  /** Must be at least 1 character, at most 2000 characters. */
   readonly body?: string | null;
+  /** Must be matching /@example\.com$/, an email address. */
   readonly contact?: string | null;
+  /** Must be at least 0, at most 5. */
   readonly stars?: number | null;
   /** Lists filter by it. */
   readonly tone?: Tone | null;
