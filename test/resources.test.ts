@@ -4,7 +4,9 @@
  * masking, mass assignment refused on both transports, a foreign row answered exactly like a
  * missing one, constraints from the column declaration, equality filters and keyset pages.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROPERTY_RUNS, PROPERTY_SEED } from './support/properties.js';
 import { type Role, startTestServer, type TestServer } from './support/server.js';
 
 interface CommentRow {
@@ -228,5 +230,45 @@ describe('delete (DELETE /v2/comments/:id, deleteComment)', () => {
     expect((await rest('DELETE', `/v2/comments/${admins.id}`, 'viewer', 1)).status).toBe(403);
     expect((await rest('GET', `/v2/comments/${foreign.id}`, 'member', 1)).status).toBe(200);
     expect((await rest('GET', `/v2/comments/${admins.id}`, 'member', 1)).status).toBe(200);
+  });
+});
+
+describe('mass assignment, as a property over generated bodies (docs/hostile-input.md)', () => {
+  const keys = fc.constantFrom('orgId', 'authorId', 'postId', 'body', 'id', 'createdAt', '__proto__', 'constructor', 'toString', 'post', 'Body', '');
+  const values = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom(MISSING, 'x'.repeat(2001)), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }));
+  const bodies = fc.oneof(fc.dictionary(keys, values, { maxKeys: 5 }), values);
+
+  it('a create answers 201, 400 or 403 — never 500 — and a created row is always the caller\'s, in its org', async () => {
+    const member = server.user('member', 0);
+    const token = await server.token('member', 0);
+    let created = 0;
+    await fc.assert(
+      fc.asyncProperty(bodies, fc.boolean(), async (generated, valid) => {
+        // Half the bodies start from a valid one, so the generated keys are judged on their own.
+        const body = valid && typeof generated === 'object' && generated !== null && !Array.isArray(generated) ? { postId: postOf[0], body: 'generated', ...generated } : generated;
+        const response = await server.fetch('/v2/comments', { method: 'POST', token, headers: json, body: JSON.stringify(body) });
+        expect([201, 400, 403]).toContain(response.status);
+        const answer = (await response.json()) as CommentRow & { code?: string };
+        if (response.status !== 201) return;
+        created += 1;
+        expect(answer).toMatchObject({ orgId: member.orgId, authorId: member.id, postId: postOf[0] });
+      }),
+      { numRuns: PROPERTY_RUNS, seed: PROPERTY_SEED },
+    );
+    expect(created).toBeGreaterThan(0);
+  });
+
+  it('an update answers 200, 400 or 403 and never moves the row: org, author and post stay', async () => {
+    const row = await create('member', 0, 'hold still');
+    const token = await server.token('member', 0);
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => {
+        const response = await server.fetch(`/v2/comments/${row.id}`, { method: 'PATCH', token, headers: json, body: JSON.stringify(body) });
+        expect([200, 400, 403]).toContain(response.status);
+        const stored = (await rest('GET', `/v2/comments/${row.id}`, 'member', 0)).body as CommentRow;
+        expect(stored).toMatchObject({ orgId: row.orgId, authorId: row.authorId, postId: row.postId });
+      }),
+      { numRuns: PROPERTY_RUNS, seed: PROPERTY_SEED },
+    );
   });
 });

@@ -100,6 +100,8 @@ export class ResourceService<Row extends KeyedRow, Where extends object, Create 
     if (ability) refuseUnpermittedFields(ability, 'update', this.entity, { ...row }, object.value, this.fields);
     const data = parsed(this.entity, this.updateSchema, object.value);
     if (!data.ok) return data;
+    // Nothing to change: the row as it is (the database would report no row updated).
+    if (Object.keys(data.value).length === 0) return { ok: true, value: row };
     return this.repository.update(id, data.value as Partial<Create>);
   }
 
