@@ -136,12 +136,12 @@ describe('generate --check', () => {
     });
 
     it('refuses invalid declarations with file:line:col and the fix, writing nothing', () => {
-      const resolver = path.join(project, 'entities/org.resolver.ts');
+      const resolver = path.join(project, 'entities/notification.resolver.ts');
       const before = readFileSync(path.join(project, 'generated/graphql/resolvers.ts'), 'utf8');
-      writeFileSync(resolver, readFileSync(resolver, 'utf8').replace("  @Authorized('read', Org)\n", ''));
+      writeFileSync(resolver, readFileSync(resolver, 'utf8').replace("  @Authorized('read', Notification)\n", ''));
       const result = cli(['generate'], { cwd: project });
       expect(result.status).toBe(1);
-      expect(result.stderr).toContain("entities/org.resolver.ts:21:3 error operation-posture-missing: Query.orgs (OrgResolver.orgs) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
+      expect(result.stderr).toContain("entities/notification.resolver.ts:17:3 error operation-posture-missing: Query.notifications (NotificationResolver.notifications) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
       expect(result.stderr).toContain('>');
       expect(result.stderr).toContain('1 error, 0 warnings');
       expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -149,17 +149,17 @@ describe('generate --check', () => {
     });
 
     it('delivers every diagnostic through a pipe, down to the count line', () => {
-      const resolver = path.join(project, 'entities/org.resolver.ts');
+      const resolver = path.join(project, 'entities/notification.resolver.ts');
       const original = readFileSync(resolver, 'utf8');
       // 400 operations without a posture: about 170 KB of diagnostics, far more than a pipe holds.
-      const operations = Array.from({ length: 400 }, (_, index) => `  /** Orgs, again (${index}). */\n  @Query()\n  orgs${index}(): Promise<Org[]> {\n    return this.orgService.listAll();\n  }\n`).join('\n');
+      const operations = Array.from({ length: 400 }, (_, index) => `  /** Notifications, again (${index}). */\n  @Query()\n  notifications${index}(first?: Int, after?: string): Promise<Page<Notification>> {\n    return this.notificationService.list({ first, after });\n  }\n`).join('\n');
       writeFileSync(resolver, original.replace(/\n\}\n$/, `\n\n${operations}}\n`));
       try {
         const result = piped(['generate'], { cwd: project, stream: 'stderr' });
         expect(result.status).toBe(1);
         expect(result.bytes).toBeGreaterThan(128 * 1024);
         // Every headline arrived, then the count line that ends the report.
-        const headlines = result.text.match(/^entities\/org\.resolver\.ts:\d+:\d+ error operation-posture-missing: /gm) ?? [];
+        const headlines = result.text.match(/^entities\/notification\.resolver\.ts:\d+:\d+ error operation-posture-missing: /gm) ?? [];
         expect(headlines.length).toBeGreaterThanOrEqual(400);
         expect(result.text.endsWith(`\n\n${headlines.length} errors, 0 warnings\n`)).toBe(true);
       } finally {

@@ -24,9 +24,9 @@ export const API_CATALOG: ApiCatalog = {
       "description": "What the API is, and which of its versions to speak."
     },
     {
-      "name": "Audit",
-      "controller": "AuditController",
-      "description": "The org's audit trail: what happened, to what, when. Admins only."
+      "name": "Audit records",
+      "controller": "AuditRecordResource",
+      "description": "One entry of an org's audit trail: something that happened, to what, and when. Admins of the\norg read it."
     },
     {
       "name": "Comments",
@@ -35,8 +35,8 @@ export const API_CATALOG: ApiCatalog = {
     },
     {
       "name": "Digests",
-      "controller": "DigestsController",
-      "description": "Periodic summaries of the org's activity. Admins only."
+      "controller": "DigestResource",
+      "description": "A periodic summary of an org's activity: how many posts it published in one period. Admins of\nthe org read it."
     },
     {
       "name": "Notifications",
@@ -45,8 +45,8 @@ export const API_CATALOG: ApiCatalog = {
     },
     {
       "name": "Orgs",
-      "controller": "OrgsController",
-      "description": "The tenants every user and post belongs to; a caller reads only their own org."
+      "controller": "OrgResource",
+      "description": "A tenant. Every user and post belongs to exactly one org, and nothing crosses orgs."
     },
     {
       "name": "Posts",
@@ -599,94 +599,6 @@ export const API_CATALOG: ApiCatalog = {
     },
     {
       "method": "GET",
-      "path": "/audit-records",
-      "versions": [
-        "2"
-      ],
-      "controller": "AuditController",
-      "handler": "list",
-      "tags": [
-        "Audit"
-      ],
-      "summary": "One page of the org's audit records, oldest first.",
-      "authorized": true,
-      "parameters": [
-        {
-          "name": "first",
-          "in": "query",
-          "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
-          "schema": {
-            "type": "integer",
-            "default": 20
-          }
-        },
-        {
-          "name": "after",
-          "in": "query",
-          "required": false,
-          "description": "The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.",
-          "schema": {
-            "type": "string"
-          }
-        }
-      ],
-      "reply": "page",
-      "status": 200,
-      "body": {
-        "type": "array",
-        "items": {
-          "$ref": "#/components/schemas/AuditRecord"
-        }
-      },
-      "result": false
-    },
-    {
-      "method": "GET",
-      "path": "/digests",
-      "versions": [
-        "2"
-      ],
-      "controller": "DigestsController",
-      "handler": "list",
-      "tags": [
-        "Digests"
-      ],
-      "summary": "One page of the org's digests, oldest first.",
-      "authorized": true,
-      "parameters": [
-        {
-          "name": "first",
-          "in": "query",
-          "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
-          "schema": {
-            "type": "integer",
-            "default": 20
-          }
-        },
-        {
-          "name": "after",
-          "in": "query",
-          "required": false,
-          "description": "The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.",
-          "schema": {
-            "type": "string"
-          }
-        }
-      ],
-      "reply": "page",
-      "status": 200,
-      "body": {
-        "type": "array",
-        "items": {
-          "$ref": "#/components/schemas/Digest"
-        }
-      },
-      "result": false
-    },
-    {
-      "method": "GET",
       "path": "/meta",
       "versions": [],
       "controller": "MetaController",
@@ -766,28 +678,6 @@ export const API_CATALOG: ApiCatalog = {
         "type": "array",
         "items": {
           "$ref": "#/components/schemas/Notification"
-        }
-      },
-      "result": false
-    },
-    {
-      "method": "GET",
-      "path": "/orgs",
-      "versions": [],
-      "controller": "OrgsController",
-      "handler": "list",
-      "tags": [
-        "Orgs"
-      ],
-      "summary": "Every org the caller may read, in one answer rather than in pages.",
-      "authorized": true,
-      "parameters": [],
-      "reply": "list",
-      "status": 200,
-      "body": {
-        "type": "array",
-        "items": {
-          "$ref": "#/components/schemas/Org"
         }
       },
       "result": false
@@ -1020,6 +910,51 @@ export const API_CATALOG: ApiCatalog = {
     },
     {
       "method": "GET",
+      "path": "/audit-records",
+      "versions": [
+        "2"
+      ],
+      "controller": "AuditRecordResource",
+      "handler": "list",
+      "tags": [
+        "Audit records"
+      ],
+      "summary": "List the AuditRecord rows the caller may read, a keyset page at a time.",
+      "description": "Oldest first; pass the last id as `after` for the next page.",
+      "authorized": true,
+      "parameters": [
+        {
+          "name": "first",
+          "in": "query",
+          "required": false,
+          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "schema": {
+            "type": "integer",
+            "default": 20
+          }
+        },
+        {
+          "name": "after",
+          "in": "query",
+          "required": false,
+          "description": "The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "reply": "page",
+      "status": 200,
+      "body": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/AuditRecord"
+        }
+      },
+      "result": false
+    },
+    {
+      "method": "GET",
       "path": "/comments",
       "versions": [
         "2"
@@ -1191,6 +1126,74 @@ export const API_CATALOG: ApiCatalog = {
       ],
       "reply": "empty",
       "status": 204,
+      "result": false
+    },
+    {
+      "method": "GET",
+      "path": "/digests",
+      "versions": [
+        "2"
+      ],
+      "controller": "DigestResource",
+      "handler": "list",
+      "tags": [
+        "Digests"
+      ],
+      "summary": "List the Digest rows the caller may read, a keyset page at a time.",
+      "description": "Oldest first; pass the last id as `after` for the next page.",
+      "authorized": true,
+      "parameters": [
+        {
+          "name": "first",
+          "in": "query",
+          "required": false,
+          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "schema": {
+            "type": "integer",
+            "default": 20
+          }
+        },
+        {
+          "name": "after",
+          "in": "query",
+          "required": false,
+          "description": "The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "reply": "page",
+      "status": 200,
+      "body": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Digest"
+        }
+      },
+      "result": false
+    },
+    {
+      "method": "GET",
+      "path": "/orgs",
+      "versions": [],
+      "controller": "OrgResource",
+      "handler": "list",
+      "tags": [
+        "Orgs"
+      ],
+      "summary": "List every Org the caller may read.",
+      "description": "The whole collection in the caller's row scope, capped at 1 000 rows.",
+      "authorized": true,
+      "parameters": [],
+      "reply": "list",
+      "status": 200,
+      "body": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Org"
+        }
+      },
       "result": false
     }
   ]

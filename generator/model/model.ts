@@ -751,6 +751,9 @@ export interface ResourceModel {
    * order (a column of a type no input can carry is left out).
    */
   readonly inputColumns: readonly ResourceColumn[];
+  /** The complexity expression of `list` (`complexity:`, docs/behaviour.md §8), and where it is written. */
+  readonly complexity: string | undefined;
+  readonly complexitySpan: SourceSpan | undefined;
   /** How `list` answers: keyset pages, or the whole scoped collection (`pagination: 'none'`). */
   readonly pagination: 'cursor' | 'none';
   /** The `@Filterable()` columns list takes an equality filter on, in declared order. */

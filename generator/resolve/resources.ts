@@ -31,7 +31,7 @@ import { repositoryClass, repositoryModule, resourceClass, resourceInputName, re
 import type { InputModel, ReturnShape, SourceSpan, TypeShape } from '../model/types.js';
 import { AUTHORIZATION_GUARD } from '../model/builtins.js';
 import { guardChain } from './bindings.js';
-import { argumentAt, DecoratorSet, optionOf, stringOf } from './values.js';
+import { argumentAt, DecoratorSet, expressionOf, optionOf, stringOf } from './values.js';
 
 /** The operations in the order they are generated. */
 export const RESOURCE_OPERATIONS: readonly ResourceOperationKind[] = ['list', 'get', 'create', 'update', 'delete'];
@@ -161,6 +161,8 @@ function postureOf(operation: ResourceOperationModel, entity: string, span: Sour
 
 interface ResourceCore {
   readonly entity: EntityModel;
+  readonly complexity: string | undefined;
+  readonly complexitySpan: SourceSpan | undefined;
   readonly path: string;
   readonly fullPath: string;
   readonly version: string | undefined;
@@ -170,6 +172,12 @@ interface ResourceCore {
   readonly className: string;
   readonly file: string;
   readonly span: SourceSpan;
+}
+
+/** A resource's OpenAPI tag: its path in words, capitalised (`audit-records` → `Audit records`). */
+function tagOf(path: string): string {
+  const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean).join(' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** The REST routes of a resource, as a generated controller. */
@@ -220,8 +228,8 @@ function controllerOf(core: ResourceCore): ControllerModel {
     versionsKnown: true,
     versionSpan: undefined,
     routes,
-    // Tagged like the demo's controllers: the collection, capitalised (`Comments`).
-    tags: [core.path.charAt(0).toUpperCase() + core.path.slice(1)],
+    // Tagged like the demo's controllers: the collection in words, capitalised (`Comments`, `Audit records`).
+    tags: [tagOf(core.path)],
     resource: core.entity.name,
     doc: core.entity.doc,
     description: core.entity.description,
@@ -252,8 +260,8 @@ function resolverOf(core: ResourceCore, rootGuards: readonly GuardBinding[]): Re
       postures: [posture],
       guards: [],
       guardChain: chain,
-      complexity: undefined,
-      complexitySpan: undefined,
+      complexity: operation.kind === 'list' ? core.complexity : undefined,
+      complexitySpan: operation.kind === 'list' ? core.complexitySpan : undefined,
       deprecationReason: undefined,
       topic: undefined,
       eventEntity: undefined,
@@ -313,8 +321,11 @@ export function resolveResources(
     // The key and server timestamps (`default: 'now'`) are the server's; hidden columns are not on the wire.
     const inputColumns = entity.columns.flatMap((column) => (column.exposed && !column.primaryKey && column.default !== 'now' ? (inputColumnOf(column, enumValues) ?? []) : []));
     const file = `${outputDir}/${resourceModule(entity.name)}`;
+    const complexity = optionOf(options, 'complexity');
     const core: ResourceCore = {
       entity,
+      complexity: expressionOf(complexity),
+      complexitySpan: complexity?.span,
       path,
       fullPath,
       version: stringOf(optionOf(options, 'version')),

@@ -155,7 +155,7 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
     arguments: [
       {
         name: 'options',
-        kind: options<ResourceOptions>({ path: { required: 'string' }, version: 'string', operations: { listOf: 'string' }, public: { listOf: 'string' }, pagination: { oneOf: ['cursor', 'none'] } }),
+        kind: options<ResourceOptions>({ path: { required: 'string' }, version: 'string', operations: { listOf: 'string' }, public: { listOf: 'string' }, pagination: { oneOf: ['cursor', 'none'] }, complexity: COMPLEXITY }),
         required: true,
         example: "{ path: 'comments', version: '2' }",
       },

@@ -93,6 +93,8 @@ export interface ResourceOptions {
   public?: ResourceOperation[];
   /** How `list` answers: keyset pages (`'cursor'`, the default) or the whole scoped collection (`'none'`), as on routes (docs/behaviour.md §4.2). */
   pagination?: 'cursor' | 'none';
+  /** The complexity of `list` in a GraphQL query, as `@Complexity` takes it (docs/behaviour.md §8): `'1 + childComplexity'`. */
+  complexity?: string | number;
 }
 
 /**
