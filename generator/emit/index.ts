@@ -42,7 +42,9 @@ Follow a request from route to SQL:
 
 1. \`http/routes.ts\` (REST) or \`graphql/resolvers.ts\` (GraphQL): the posture gate, argument pipes,
    the call of the declared controller or resolver method, masking of what it returns.
-2. \`entities/*.controller.ts\` / \`entities/*.resolver.ts\` → \`entities/*.service.ts\`: your code.
+2. \`entities/*.controller.ts\` / \`entities/*.resolver.ts\` → \`entities/*.service.ts\`: your code; or, for an
+   entity marked \`@Resource\`, \`resources/*.resource.ts\` → \`runtime/data/resource-service.ts\` (the
+   input checks and the refusal of fields the caller's grant does not permit).
 3. \`repositories/*.repository.ts\`: scoped data access, implemented in \`runtime/data/repository.ts\`;
    the row scope comes from the caller's ability (\`entities/abilities.ts\`).
 4. \`prisma/<database>/client/\`: the Prisma client of SQLite or PostgreSQL (picked from
