@@ -97,6 +97,9 @@ describe('create (POST /v2/comments, createComment)', () => {
     const missing = await rest('POST', '/v2/comments', 'member', 0, { body: 'no post' });
     expect(missing.status).toBe(400);
     expect(JSON.stringify(missing.body)).toContain('postId');
+    const notKey = await rest('POST', '/v2/comments', 'member', 0, { postId: 'not-a-uuid', body: 'ok' });
+    expect(notKey.status).toBe(400);
+    expect(JSON.stringify(notKey.body)).toContain('postId');
     const unknown = await rest('POST', '/v2/comments', 'member', 0, { postId: postOf[0], body: 'ok', colour: 'red' });
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.body)).toContain('colour');
@@ -138,6 +141,9 @@ describe('list and get (GET /v2/comments[/:id], comments, comment)', () => {
     const graph = await server.graphql<{ comments: { postId: string }[] }>(`{ comments(postId: "${MISSING}") { postId } }`, { token: await server.token('admin', 0) });
     expect(graph.data?.comments).toEqual([]);
     expect((await rest('GET', '/v2/comments?postId=a&postId=b', 'admin', 0)).status).toBe(400);
+    // A key that is no UUID matches nothing (PostgreSQL's uuid column would refuse the statement).
+    expect(await rest('GET', '/v2/comments?postId=not-a-uuid', 'admin', 0)).toMatchObject({ status: 200, body: [] });
+    expect((await server.graphql<{ comments: unknown[] }>('{ comments(postId: "d\\\\ ^") { id } }', { token: await server.token('admin', 0) })).data?.comments).toEqual([]);
   });
 
   it('masks what the viewer\'s grant leaves out: no authorId on REST; FORBIDDEN naming it on GraphQL', async () => {

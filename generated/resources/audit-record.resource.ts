@@ -14,7 +14,7 @@ import type { AuditRecordRepository } from '../repositories/audit-record.reposit
 
 /** The columns AuditRecord's create and update take, with the constraints written on them. */
 const AUDIT_RECORD_INPUT_COLUMNS: readonly ResourceColumn[] = [
-  { name: 'orgId', nullable: false, generated: false, constraints: {}, type: 'string' },
+  { name: 'orgId', nullable: false, generated: false, constraints: {}, type: 'id' },
   { name: 'action', nullable: false, generated: false, constraints: {}, type: 'string' },
   { name: 'subjectId', nullable: false, generated: false, constraints: {}, type: 'string' },
   { name: 'userId', nullable: false, generated: false, constraints: {}, type: 'string' },

@@ -62,7 +62,7 @@ export interface UpdateCommentInput {
 /** The columns Comment's create and update take, with the constraints written on them. */
 const COMMENT_INPUT_COLUMNS: readonly ResourceColumn[] = [
   { name: 'orgId', nullable: false, generated: false, constraints: {}, type: 'string' },
-  { name: 'postId', nullable: false, generated: false, constraints: {}, type: 'string' },
+  { name: 'postId', nullable: false, generated: false, constraints: {}, type: 'id' },
   { name: 'authorId', nullable: false, generated: false, constraints: {}, type: 'string' },
   { name: 'body', nullable: false, generated: false, constraints: { maxLength: 2000, minLength: 1 }, type: 'string' },
 ];
@@ -72,7 +72,7 @@ export class CommentResource {
   private readonly service: ResourceService<Comment, Prisma.CommentWhereInput, Prisma.CommentUncheckedCreateInput>;
 
   constructor(repository: CommentRepository) {
-    this.service = new ResourceService('Comment', repository, COMMENT_INPUT_COLUMNS);
+    this.service = new ResourceService('Comment', repository, COMMENT_INPUT_COLUMNS, ['postId']);
   }
 
   /** GET /v2/comments · Query.comments (authorized: read Comment): a keyset page of the rows the caller may read. */

@@ -14,7 +14,7 @@ import type { DigestRepository } from '../repositories/digest.repository.js';
 
 /** The columns Digest's create and update take, with the constraints written on them. */
 const DIGEST_INPUT_COLUMNS: readonly ResourceColumn[] = [
-  { name: 'orgId', nullable: false, generated: false, constraints: {}, type: 'string' },
+  { name: 'orgId', nullable: false, generated: false, constraints: {}, type: 'id' },
   { name: 'periodStart', nullable: true, generated: false, constraints: {}, type: 'datetime' },
   { name: 'periodEnd', nullable: false, generated: false, constraints: {}, type: 'datetime' },
   { name: 'publishedPosts', nullable: false, generated: false, constraints: {}, type: 'int' },

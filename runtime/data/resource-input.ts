@@ -11,6 +11,7 @@ import { permittedFieldsOf, rulesToFields } from '@casl/ability/extra';
 import { z } from 'zod';
 import type { AppAbility } from '../auth/ability.js';
 import { FailureError } from '../failures/result.js';
+import { isUuid } from './keyset.js';
 
 /** The value constraints written on a column (`@Column({ maxLength: 2000 })`; docs/behaviour.md §4.7). */
 export interface ResourceColumnConstraints {
@@ -25,7 +26,8 @@ export interface ResourceColumnConstraints {
 /** A column as a resource's inputs see it (docs/behaviour.md §4.7). */
 export interface ResourceColumn {
   readonly name: string;
-  readonly type: 'string' | 'int' | 'float' | 'boolean' | 'datetime' | { readonly enum: readonly [string, ...string[]] };
+  /** `id`: a key column holding a UUID (a primary or belongs_to key; `uuid` on PostgreSQL). */
+  readonly type: 'id' | 'string' | 'int' | 'float' | 'boolean' | 'datetime' | { readonly enum: readonly [string, ...string[]] };
   readonly nullable: boolean;
   /** Whether the database fills it when create leaves it out (a default, or the primary key). */
   readonly generated: boolean;
@@ -47,6 +49,8 @@ function scalarSchema(column: ResourceColumn): z.ZodType {
     if (constraints.max !== undefined) schema = schema.max(constraints.max);
     return schema;
   }
+  // Keys are UUIDs: anything else could never match a row (and PostgreSQL would refuse the statement).
+  if (type === 'id') return z.string().refine(isUuid, 'expected a UUID');
   if (type === 'boolean') return z.boolean();
   // REST bodies and GraphQL arguments arrive coerced to a Date; a direct caller may pass ISO text.
   if (type === 'datetime') return z.union([z.date(), z.iso.datetime({ offset: true }).transform((text) => new Date(text))]);

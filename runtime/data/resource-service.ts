@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import { currentContext } from '../auth/context.js';
-import type { Page, PageArgs } from './keyset.js';
+import { isUuid, type Page, type PageArgs } from './keyset.js';
 import type { EntityRepository, KeyedRow } from './repository.js';
 import { fixedByRule, refuseUnpermittedFields, type ResourceColumn, resourceInputSchema } from './resource-input.js';
 import { fail, FailureError, type Result } from '../failures/result.js';
@@ -44,10 +44,17 @@ export class ResourceService<Row extends KeyedRow, Where extends object, Create 
   private readonly updateSchema: z.ZodObject;
   private readonly fields: readonly string[];
 
+  /**
+   * @param entity the entity (and CASL subject) name
+   * @param repository its scoped repository
+   * @param columns the input columns (`ResourceModel.inputColumns`)
+   * @param keyFilters the filterable columns holding UUIDs: a filter on one that is no UUID matches nothing
+   */
   constructor(
     private readonly entity: string,
     private readonly repository: EntityRepository<Row, Where, Create>,
     private readonly columns: readonly ResourceColumn[],
+    private readonly keyFilters: readonly string[] = [],
   ) {
     this.createSchema = resourceInputSchema(columns, 'create');
     this.updateSchema = resourceInputSchema(columns, 'update');
@@ -58,13 +65,20 @@ export class ResourceService<Row extends KeyedRow, Where extends object, Create 
    * A keyset page of the rows the caller may read (§4.2), keeping those whose columns equal each
    * filter given (`{ postId: '…' }`; an undefined or null filter keeps every row).
    */
-  list(args: PageArgs, filters: Readonly<Record<string, unknown>> = {}): Promise<Page<Row>> {
+  async list(args: PageArgs, filters: Readonly<Record<string, unknown>> = {}): Promise<Page<Row>> {
+    if (this.matchesNothing(filters)) return { items: [], has_more: false };
     return this.repository.page(args, equalities(filters) as Where | undefined);
   }
 
   /** Every row the caller may read (`pagination: 'none'`: capped at 1 000 rows, logged), filtered like {@link list}. */
-  listAll(filters: Readonly<Record<string, unknown>> = {}): Promise<Row[]> {
+  async listAll(filters: Readonly<Record<string, unknown>> = {}): Promise<Row[]> {
+    if (this.matchesNothing(filters)) return [];
     return this.repository.listAll(equalities(filters) as Where | undefined);
+  }
+
+  /** Whether a key filter names no UUID: no row can match it (keys are UUIDs, like `findById`'s). */
+  private matchesNothing(filters: Readonly<Record<string, unknown>>): boolean {
+    return this.keyFilters.some((column) => typeof filters[column] === 'string' && !isUuid(filters[column]));
   }
 
   /** The row `id`, or NOT_FOUND when it is missing or the caller may not read it. */
