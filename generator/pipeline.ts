@@ -14,6 +14,7 @@ import path from 'node:path';
 import { buildSchema, findBreakingChanges, findDangerousChanges } from 'graphql';
 import { readMigrationFolders } from '../runtime/data/migrations.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
+import { diskCache, GENERATOR_CACHE_DIR } from './cache.js';
 import { emitClients } from './emit/client/index.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
 import { dialectNamed } from '../runtime/dialects/index.js';
@@ -158,7 +159,7 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
   const context = { app, outputDir: outputName, runtimeDir: runtimeName };
   const emittedFiles = emitFiles(context);
   watch.lap('emit');
-  const files = [...emittedFiles, ...(await emitClients(context, emittedFiles))].sort((a, b) => a.path.localeCompare(b.path));
+  const files = [...emittedFiles, ...(await emitClients(context, emittedFiles, diskCache(GENERATOR_CACHE_DIR)))].sort((a, b) => a.path.localeCompare(b.path));
   watch.lap('client');
   const emitted = new Map(files.map((file) => [file.path, file.content]));
   const previousSchemas: Partial<Record<DatabaseName, string>> = {};
