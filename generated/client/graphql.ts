@@ -493,7 +493,7 @@ export type VariablesArgument<V> = [V] extends [Record<string, never>] ? [variab
 /** Options of {@link createGraphQLClient}. */
 export interface GraphQLClientOptions {
   /** A token to send as `Authorization: Bearer <token>` with every request; none: anonymous. */
-  readonly token?: string;
+  readonly token?: string | undefined;
   /** More headers to send with every request. */
   readonly headers?: Readonly<Record<string, string>>;
   /** The fetch function to send requests with (default: the global `fetch`). */

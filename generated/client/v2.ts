@@ -10,7 +10,7 @@ import createClient, { type Client, type ClientOptions, mergeHeaders } from 'ope
 /** Options of {@link createV2Client}: openapi-fetch's client options, and the caller's bearer token. */
 export interface RestClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   /** A token to send as `Authorization: Bearer <token>` with every request; none: anonymous. */
-  readonly token?: string;
+  readonly token?: string | undefined;
 }
 
 /** A client of version 2 of the API: `GET`, `POST`, … take a path of {@link paths} and its typed parameters and body. */

@@ -260,7 +260,7 @@ function writeClient(file: TypeScriptFile, typedDocument: string): void {
   writeDoc(body, ['Options of {@link createGraphQLClient}.']);
   body.write('export interface GraphQLClientOptions').block(() => {
     writeDoc(body, ['A token to send as `Authorization: Bearer <token>` with every request; none: anonymous.']);
-    body.writeLine('readonly token?: string;');
+    body.writeLine('readonly token?: string | undefined;');
     writeDoc(body, ['More headers to send with every request.']);
     body.writeLine('readonly headers?: Readonly<Record<string, string>>;');
     writeDoc(body, ['The fetch function to send requests with (default: the global `fetch`).']);

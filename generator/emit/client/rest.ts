@@ -86,7 +86,7 @@ function restClientFile(layout: OutputLayout, version: string | undefined, docum
   writeDoc(body, [`Options of {@link ${factory}}: openapi-fetch's client options, and the caller's bearer token.`]);
   body.write(`export interface RestClientOptions extends Omit<${clientOptions}, 'baseUrl'>`).block(() => {
     writeDoc(body, ['A token to send as `Authorization: Bearer <token>` with every request; none: anonymous.']);
-    body.writeLine('readonly token?: string;');
+    body.writeLine('readonly token?: string | undefined;');
   });
   body.blankLine();
   writeDoc(body, [`A client of ${which}: \`GET\`, \`POST\`, … take a path of {@link paths} and its typed parameters and body.`]);
