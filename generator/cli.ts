@@ -412,7 +412,7 @@ export function createProgram(): Command {
     .description('read entities/, validate, and write generated/ (with --check: only report what is stale)')
     .option('--check', 'exit 1 when generated/ is stale or a declaration is invalid; write nothing')
     .option('--allow-breaking', 'accept GraphQL schema changes that break existing clients')
-    .option('--timings', 'print the milliseconds each stage took (parse, validate, emit, migrations, write, prisma) to stderr')
+    .option('--timings', 'print the milliseconds each stage took (parse, resolve, validate, emit, client, migrations, write, prisma) to stderr')
     .action(async (options: { check?: boolean; allowBreaking?: boolean; timings?: boolean }) => {
       process.exitCode = await runGenerate({ root: root(), check: options.check === true, allowBreaking: options.allowBreaking === true, timings: options.timings === true });
     });

@@ -14,6 +14,8 @@ import path from 'node:path';
 import { buildSchema, findBreakingChanges, findDangerousChanges } from 'graphql';
 import { readMigrationFolders } from '../runtime/data/migrations.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
+import { diskCache, GENERATOR_CACHE_DIR } from './cache.js';
+import { emitClients } from './emit/client/index.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
 import { dialectNamed } from '../runtime/dialects/index.js';
 import { clientPath, type DatabaseName, migrationsPath, SDL_PATH, schemaPath, SUPPORTED_DATABASES } from './paths.js';
@@ -154,8 +156,11 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
   }
   const outputDir = layout.generatedDir;
   const runtimeName = path.relative(layout.root, layout.runtimeDir).split(path.sep).join('/');
-  const files = emitFiles({ app, outputDir: outputName, runtimeDir: runtimeName });
+  const context = { app, outputDir: outputName, runtimeDir: runtimeName };
+  const emittedFiles = emitFiles(context);
   watch.lap('emit');
+  const files = [...emittedFiles, ...(await emitClients(context, emittedFiles, diskCache(GENERATOR_CACHE_DIR)))].sort((a, b) => a.path.localeCompare(b.path));
+  watch.lap('client');
   const emitted = new Map(files.map((file) => [file.path, file.content]));
   const previousSchemas: Partial<Record<DatabaseName, string>> = {};
   const migrations: Partial<Record<DatabaseName, PlannedMigration>> = {};

@@ -57,7 +57,9 @@ transport runs the \`@Process\` method \`jobs.ts\` names for it. \`schedules.ts\
 do the same for \`@Cron\` and \`@OnEvent\` methods (each file exists when the application declares one).
 
 Also here: \`schema.graphql\` (the SDL), \`container.ts\` (providers, dependencies first),
-\`entities.ts\` (wire fields and input structures), \`app.ts\` and \`main.ts\` (the entry point).
+\`entities.ts\` (wire fields and input structures), \`app.ts\` and \`main.ts\` (the entry point), and
+\`client/\`: typed clients for the API's callers, written from \`openapi/\` and \`schema.graphql\` (a REST
+client per version, a GraphQL client); nothing in the server imports them.
 `,
   };
 }

@@ -140,3 +140,60 @@ export function resourceInputName(entity: string, mode: 'create' | 'update'): st
 export function inputColumnsConstant(entity: string): string {
   return `${constantCase(entity)}_INPUT_COLUMNS`;
 }
+
+/**
+ * The typed REST client of one API version, relative to `generated/` (docs/behaviour.md §11):
+ * `2` → `client/v2.ts`; an application without versions has one, `client/rest.ts`.
+ */
+export function restClientModule(version: string | undefined): string {
+  return version === undefined ? 'client/rest.ts' : `client/v${version}.ts`;
+}
+
+/**
+ * The TypeScript name of an API version in client identifiers: `2` → `V2`, `2024-06` → `V2024_06`,
+ * `beta` → `VBeta` (version tokens are letters, digits, `.` and `-`: docs/behaviour.md §8).
+ */
+function versionIdentifier(version: string | undefined): string {
+  return version === undefined ? 'Rest' : `V${upperFirst(version.replace(/[^A-Za-z0-9]/g, '_'))}`;
+}
+
+/** The factory of a version's REST client: `2` → `createV2Client`, no version → `createRestClient`. */
+export function restClientFactory(version: string | undefined): string {
+  return `create${versionIdentifier(version)}Client`;
+}
+
+/** The type of a version's REST client: `2` → `V2Client`, no version → `RestClient`. */
+export function restClientType(version: string | undefined): string {
+  return `${versionIdentifier(version)}Client`;
+}
+
+/** The root operation types a GraphQL client document can start from. */
+export type GraphQLOperationKind = 'query' | 'mutation' | 'subscription';
+
+/** The operation name of a root field's client document: `createPost` → `CreatePost`. */
+export function clientOperationName(field: string): string {
+  return upperFirst(field);
+}
+
+/**
+ * The client document factory of a root field (docs/behaviour.md §11): `posts` → `postsQuery`,
+ * `createPost` → `createPostMutation`, `postPublished` → `postPublishedSubscription`.
+ */
+export function clientDocumentFactory(field: string, kind: GraphQLOperationKind): string {
+  return `${field}${upperFirst(kind)}`;
+}
+
+/** The result type of a root field's client document: `posts` → `PostsQuery`. */
+export function clientResultType(field: string, kind: GraphQLOperationKind): string {
+  return `${upperFirst(field)}${upperFirst(kind)}`;
+}
+
+/** The variables type of a root field's client document: `posts` → `PostsQueryVariables`. */
+export function clientVariablesType(field: string, kind: GraphQLOperationKind): string {
+  return `${clientResultType(field, kind)}Variables`;
+}
+
+/** The constant listing the fields a client document selects of a type by default: `Post` → `POST_SELECTION`. */
+export function clientSelectionConstant(type: string): string {
+  return `${constantCase(type)}_SELECTION`;
+}

@@ -15,6 +15,7 @@ import type { ParamModel, ResolvedApp } from '../../model/model.js';
 import type { NamedType, ReturnShape, TypeShape } from '../../model/types.js';
 import { type EmitContext, exposedEntities } from '../context.js';
 import { type GeneratedFile, TypeScriptFile } from '../writer.js';
+import { openApiDocumentPath } from '../../paths.js';
 
 const SCALAR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   ID: { type: 'string', format: 'uuid' },
@@ -142,9 +143,9 @@ export function emitOpenApi(context: EmitContext): GeneratedFile[] {
   file.body.writeLine(`export const API_CATALOG: ${type} = ${JSON.stringify(catalog, null, 2)};`);
   const policies = Object.fromEntries(context.app.versionPolicies.map((policy) => [policy.version, { ...(policy.deprecated !== undefined ? { deprecated: policy.deprecated } : {}), ...(policy.sunset !== undefined ? { sunset: policy.sunset } : {}) }]));
   const options = { strategy: 'uri' as const, header: 'X-API-Version', prefix: '', policies };
-  const documents: GeneratedFile[] = [{ path: 'openapi/openapi.json', content: `${JSON.stringify(buildOpenApiDocument(catalog, undefined, options), null, 2)}\n` }];
+  const documents: GeneratedFile[] = [{ path: openApiDocumentPath(undefined), content: `${JSON.stringify(buildOpenApiDocument(catalog, undefined, options), null, 2)}\n` }];
   for (const version of context.app.mounted.versions) {
-    documents.push({ path: `openapi/v${version}.json`, content: `${JSON.stringify(buildOpenApiDocument(catalog, version, options), null, 2)}\n` });
+    documents.push({ path: openApiDocumentPath(version), content: `${JSON.stringify(buildOpenApiDocument(catalog, version, options), null, 2)}\n` });
   }
   return [file.render(), ...documents];
 }
