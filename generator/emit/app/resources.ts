@@ -9,12 +9,9 @@ import { inputColumnsConstant, repositoryClass, repositoryModule, resourceModule
 import type { ResourceModel, RouteModel } from '../../model/model.js';
 import type { InputModel } from '../../model/types.js';
 import { type EmitContext, tsArgumentType } from '../context.js';
-import { clientPath } from '../../paths.js';
-import { DIALECTS } from '../../../runtime/dialects/index.js';
+import { PRISMA_CLIENT_MODULE } from './repositories.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
-/** The Prisma client module whose types stand for every database's (as repositories use it). */
-const PRISMA_CLIENT_MODULE = `${clientPath(DIALECTS[0].name)}/client.ts`;
 
 /** A plain value as TypeScript source: `{ name: 'body', constraints: { maxLength: 2000 } }`. */
 function literal(value: unknown): string {
