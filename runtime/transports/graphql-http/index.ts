@@ -48,7 +48,7 @@ function mountGraphQL(app: Express, config: AppConfig, graphql: GraphQLEngine, l
     if (typeof request.body !== 'string' || request.body === '') request.body = {};
     next();
   });
-  app.post(path, createGraphQLHandler({ schema: graphql.schema, logger, preparer: graphql.preparer, authenticationOf: (request) => stateOf(request.res as Response).authentication }));
+  app.post(path, createGraphQLHandler({ schema: graphql.schema, path, logger, preparer: graphql.preparer, authenticationOf: (request) => stateOf(request.res as Response).authentication }));
   if (config.graphql.playground) mountPlayground(app, path);
   app.all(path, (_request, response) => {
     sendProblem(response, problem(405, 'METHOD_NOT_ALLOWED', `${path} answers POST; the playground is off (APP_GRAPHQL__PLAYGROUND=true serves it on GET)`), { Allow: 'POST' });
