@@ -18,6 +18,10 @@ import { mountPlayground } from './playground.js';
 export function graphqlOverHttp<Container>(): TransportFactory<Container> {
   return defineTransport('graphql', ({ config, logger, graphql }): Transport => ({
     name: 'graphql',
+    entrypoints: [
+      { name: 'graphql', path: config.graphql.path, description: 'GraphQL over HTTP (POST)' },
+      ...(config.graphql.playground ? [{ name: 'playground', path: config.graphql.path, description: 'GraphQL playground (GraphiQL, in a browser)' }] : []),
+    ],
     http: {
       placement: 'neutral',
       paths: config.graphql.playground ? [config.graphql.path, `${config.graphql.path}/assets/*`] : [config.graphql.path],
