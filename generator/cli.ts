@@ -1,8 +1,8 @@
 /**
- * The command line (docs/decisions.md §1): `init [--reset]`, `generate [--check]`,
+ * The command line (docs/decisions.md §1): `init [--reset]`, `generate [--check | --watch]`,
  * `migrate [deploy|status|dev]`, `seed`, `token`, `serve`, and `dev` (all of it, for the README's
  * first command). Exit code 1 on any error; declaration errors print `file:line:col`, never a
- * stack trace.
+ * stack trace; `generate --watch` prints them and goes on (docs/decisions.md §10).
  *
  * The CLI knows no application (docs/decisions.md §7 "New applications"): what `seed` writes and the
  * tokens and examples `dev` prints come from the application's development hooks
@@ -18,7 +18,8 @@ import { DEV_HOOKS_FILE, type DevHooks, type DevPrincipal, type DevToken, SEED_S
 import type { EntityDescriptor } from '../runtime/data/entity-metadata.js';
 import { exitWhenWritten } from '../runtime/server/exit.js';
 import type { ApplicationDefinition } from '../runtime/server/server.js';
-import type { ProjectLayout } from './parse/project.js';
+import type { DeclarationProjectCache, ProjectLayout } from './parse/project.js';
+import type { GenerateResult } from './pipeline.js';
 
 import { clientPath, type DatabaseName, migrationsPath, SDL_PATH, schemaPath } from './paths.js';
 
@@ -74,6 +75,8 @@ interface GenerateRun {
   readonly allowBreaking?: boolean;
   /** Print the milliseconds each stage took to stderr. */
   readonly timings?: boolean;
+  /** The parsed project of the previous run, reused (the watching commands keep one). */
+  readonly cache?: DeclarationProjectCache;
 }
 
 /**
@@ -89,20 +92,28 @@ async function replacesEveryQuery(previous: string | undefined, breaking: readon
   return Object.keys(query.getFields()).every((field) => removed.has(`${query.name}.${field} was removed.`));
 }
 
-/** `generate [--check]`: returns the exit code. */
-async function runGenerate(options: GenerateRun): Promise<number> {
+/** What one run of the generator gave, once its problems were reported. */
+type ReportedRun = { readonly ok: false } | { readonly ok: true; readonly result: GenerateResult; readonly elapsed: number };
+
+/**
+ * Runs the generator once and reports what stops it on stderr, as `generate` does: the stage
+ * timings (with `timings`), diagnostics (`file:line:col`, the rule, the fix), dangerous schema
+ * changes, and breaking ones unless allowed. `ok` is false when nothing was written (or, in check
+ * mode, nothing could be compared) because of them.
+ */
+async function generateReported(options: GenerateRun): Promise<ReportedRun> {
   const layout = layoutOf(options.root);
   const started = performance.now();
   const { generate } = await import('./pipeline.js');
   const { formatReport } = await import('./diagnostics/format.js');
-  const result = await generate({ layout, mode: options.check === true ? 'check' : 'write', allowBreaking: options.allowBreaking === true });
+  const result = await generate({ layout, mode: options.check === true ? 'check' : 'write', allowBreaking: options.allowBreaking === true, ...(options.cache ? { cache: options.cache } : {}) });
   if (options.timings === true) process.stderr.write(`timings (ms): ${Object.entries(result.timings).map(([stage, ms]) => `${stage} ${ms}`).join(', ')}\n`);
   const read = (file: string): string | undefined => {
     const full = path.join(layout.root, file);
     return existsSync(full) ? readFileSync(full, 'utf8') : undefined;
   };
   if (result.diagnostics.length > 0) process.stderr.write(`${formatReport(result.diagnostics, read)}\n`);
-  if (result.diagnostics.some((diagnostic) => diagnostic.severity === 'error')) return 1;
+  if (result.diagnostics.some((diagnostic) => diagnostic.severity === 'error')) return { ok: false };
   for (const change of result.dangerous) process.stderr.write(`warning: the GraphQL schema changes in a way clients may notice (${change.type}): ${change.description}\n`);
   if (result.breaking.length > 0 && options.allowBreaking !== true) {
     const lines = result.breaking.map((change) => `  ${change.type}: ${change.description}`);
@@ -115,9 +126,16 @@ async function runGenerate(options: GenerateRun): Promise<number> {
         'keep the old fields and mark them deprecated (@Query({ deprecationReason: … })), or pass --allow-breaking to accept the break\n' +
         newApplication,
     );
-    return 1;
+    return { ok: false };
   }
-  const elapsed = Math.round(performance.now() - started);
+  return { ok: true, result, elapsed: Math.round(performance.now() - started) };
+}
+
+/** `generate [--check]`: returns the exit code. */
+async function runGenerate(options: GenerateRun): Promise<number> {
+  const run = await generateReported(options);
+  if (!run.ok) return 1;
+  const { result, elapsed } = run;
   if (options.check === true) {
     const stale = [...result.changed.map((file) => `changed: generated/${file}`), ...result.removed.map((file) => `extra: generated/${file}`)];
     for (const [database, migration] of Object.entries(result.migrations)) stale.push(`missing migration: generated/${migrationsPath(database as DatabaseName)}/${migration.name}`);
@@ -138,6 +156,66 @@ async function runGenerate(options: GenerateRun): Promise<number> {
     if (result.prismaClientsChanged.length > 0) lines.push(`regenerated the Prisma client (${result.prismaClientsChanged.join(', ')})`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
+  return 0;
+}
+
+/** The migrations a run wrote, one name for every database that got the same one (`0004_create_comment`), else `name (database)` each. */
+function migrationNames(result: GenerateResult): string[] {
+  const byName = new Map<string, string[]>();
+  for (const [database, migration] of Object.entries(result.migrations)) byName.set(migration.name, [...(byName.get(migration.name) ?? []), database]);
+  const databases = Object.keys(result.migrations).length;
+  return [...byName].map(([name, where]) => (where.length === databases ? name : `${name} (${where.join(', ')})`));
+}
+
+/** The warnings the migrations of a run carry (data loss, …), one line each. */
+function migrationWarnings(result: GenerateResult): string[] {
+  return [...new Set(Object.values(result.migrations).flatMap((migration) => migration.warnings))].map((warning) => `  warning: ${warning}`);
+}
+
+/** Resolves on the first SIGINT or SIGTERM: how a watching command is stopped. */
+function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** What a watching command reports for work that threw (the generator's own failure, a file it cannot read). */
+function reportWatchError(error: unknown): void {
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (process.env.DEBUG && error instanceof Error) process.stderr.write(`${error.stack ?? ''}\n`);
+}
+
+/**
+ * `generate --watch` (docs/decisions.md §10): generates once, then again after every burst of
+ * changes under `entities/`, printing `ok, N files changed in T ms` (T from the first change of the
+ * burst, so it includes the quiet period) or the diagnostics `generate` prints. An invalid
+ * declaration, or the generator failing, never ends it; SIGINT or SIGTERM does (exit 0).
+ */
+async function runGenerateWatch(options: GenerateRun): Promise<number> {
+  const layout = layoutOf(options.root);
+  const { DeclarationWatcher } = await import('./watch.js');
+  const { DeclarationProjectCache } = await import('./parse/project.js');
+  const cache = new DeclarationProjectCache();
+  const once = async (since: number): Promise<void> => {
+    const run = await generateReported({ ...options, quiet: true, cache });
+    if (!run.ok) return;
+    const { result } = run;
+    const migrations = migrationNames(result);
+    const line = [`ok, ${result.changed.length + result.removed.length} files changed in ${Math.round(performance.now() - since)} ms`, ...(migrations.length > 0 ? [`new migration ${migrations.join(', ')}`] : [])].join(', ');
+    process.stdout.write(`${[line, ...migrationWarnings(result)].join('\n')}\n`);
+  };
+  await once(performance.now()).catch(reportWatchError);
+  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => once(batch.firstEventAt), onError: reportWatchError });
+  await watcher.start();
+  process.stdout.write(`watching ${path.relative(process.cwd(), layout.entitiesDir) || '.'}/ for changes (Ctrl-C stops)\n`);
+  await stopSignal();
+  await watcher.close();
   return 0;
 }
 
@@ -413,8 +491,10 @@ export function createProgram(): Command {
     .option('--check', 'exit 1 when generated/ is stale or a declaration is invalid; write nothing')
     .option('--allow-breaking', 'accept GraphQL schema changes that break existing clients')
     .option('--timings', 'print the milliseconds each stage took (parse, validate, emit, migrations, write, prisma) to stderr')
-    .action(async (options: { check?: boolean; allowBreaking?: boolean; timings?: boolean }) => {
-      process.exitCode = await runGenerate({ root: root(), check: options.check === true, allowBreaking: options.allowBreaking === true, timings: options.timings === true });
+    .addOption(new Option('--watch', 'generate again on every change under entities/, printing "ok, N files changed" or the diagnostics, until Ctrl-C').conflicts('check'))
+    .action(async (options: { check?: boolean; allowBreaking?: boolean; timings?: boolean; watch?: boolean }) => {
+      const run: GenerateRun = { root: root(), check: options.check === true, allowBreaking: options.allowBreaking === true, timings: options.timings === true };
+      process.exitCode = options.watch === true ? await runGenerateWatch(run) : await runGenerate(run);
     });
 
   program
