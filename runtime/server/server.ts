@@ -106,6 +106,12 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** Sees the text of every SQL statement (tests and benchmarks count them). */
   readonly onQuery?: (sql: string) => void;
+  /**
+   * Runs once everything is built, before the server listens; a rejection closes what was opened
+   * and rejects the start. `npm run dev` stops the previous server here, so a server whose new
+   * code does not boot never replaces one that runs (docs/decisions.md §10).
+   */
+  readonly beforeListen?: () => Promise<void>;
 }
 
 /** The context of work done on behalf of the server itself (reloading an event's row). */
@@ -164,6 +170,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     // Every WebSocket goes through one acceptor, which guards the socket and answers framing faults.
     const sockets = new SocketAcceptor({ logger, maxPayload: bytes.parse(config.http.bodyLimit) ?? 100 * 1024 });
     registerSockets(sockets, transports);
+    await options.beforeListen?.();
     const server = await listen(app, config, sockets);
     const port = (server.address() as AddressInfo).port;
     const address = `http://${config.http.host === '0.0.0.0' ? '127.0.0.1' : config.http.host}:${port}`;
