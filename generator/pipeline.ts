@@ -23,7 +23,7 @@ import { runPrismaGenerate } from './emit/prisma/client.js';
 import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
 import type { GeneratedFile } from './emit/writer.js';
 import { parseDeclarations } from './parse/declarations.js';
-import type { ProjectLayout } from './parse/project.js';
+import type { DeclarationProjectCache, ProjectLayout } from './parse/project.js';
 import { resolveApp } from './resolve/index.js';
 import { validate } from './validate/index.js';
 
@@ -56,6 +56,8 @@ export interface GenerateOptions {
   readonly prismaClient?: boolean;
   /** Write (or accept) a schema that breaks existing clients. */
   readonly allowBreaking?: boolean;
+  /** The parsed project of the previous run in this process, reused (watch mode, docs/decisions.md §10). */
+  readonly cache?: DeclarationProjectCache;
 }
 
 /** What a run found and did. */
@@ -138,13 +140,13 @@ export interface PlannedOutput {
 
 /**
  * Parses, resolves, validates and emits in memory; plans the migration against the committed
- * schema. Takes the project layout (and the order to read files in, for determinism tests);
- * returns the diagnostics, and the files and migrations when there is no error. Throws
+ * schema. Takes the project layout (and the order to read files in, for determinism tests; and the
+ * previous run's parsed project, in watch mode); returns the diagnostics, and the files and migrations when there is no error. Throws
  * {@link OutputFolderError} when the committed migrations lack their schema snapshot.
  */
-export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'reversed' = 'sorted'): Promise<PlannedOutput> {
+export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'reversed' = 'sorted', cache?: DeclarationProjectCache): Promise<PlannedOutput> {
   const watch = new Stopwatch();
-  const declared = parseDeclarations(layout, { fileOrder });
+  const declared = parseDeclarations(layout, { fileOrder, ...(cache ? { cache } : {}) });
   watch.lap('parse');
   const outputName = path.relative(layout.root, layout.generatedDir).split(path.sep).join('/');
   const app = resolveApp(declared, outputName);
@@ -185,7 +187,7 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const { layout, mode } = options;
-  const plan = await planOutput(layout, options.fileOrder);
+  const plan = await planOutput(layout, options.fileOrder, options.cache);
   const { diagnostics, files, migrations, previousSchemas } = plan;
   if (files.length === 0) return { diagnostics, changed: [], removed: [], migrations: {}, prismaClientsChanged: [], breaking: [], dangerous: [], timings: plan.timings };
   const watch = new Stopwatch();

@@ -19,8 +19,8 @@ import { ROOT, TEST_SECRET } from './support/project.js';
 
 /** The committed migrations, in order (the same names for both databases). */
 const MIGRATIONS = readdirSync(path.join(ROOT, 'generated/prisma/sqlite/migrations')).filter((name) => /^\d{4}_/.test(name)).sort();
-/** The name `generate` gives the next migration that adds a column to User. */
-const NEXT_ALTER_USER = `${String(MIGRATIONS.length + 1).padStart(4, '0')}_alter_user`;
+/** The name `generate` gives the next migration, which adds the column `bio` to User (docs/decisions.md §9). */
+const NEXT_ADD_USER_BIO = `${String(MIGRATIONS.length + 1).padStart(4, '0')}_add_user_bio`;
 /** What `migrate status` prints once every committed migration is applied. */
 const ALL_APPLIED = `${MIGRATIONS.map((name) => `applied  ${name}\n`).join('')}0 pending\n`;
 
@@ -99,16 +99,16 @@ describe('generate --check', () => {
       expect(stale.stderr).toContain('changed: generated/schema.graphql');
       expect(stale.stderr).toContain('changed: generated/prisma/sqlite/schema.prisma');
       for (const provider of ['sqlite', 'postgresql']) {
-        expect(stale.stderr).toContain(`missing migration: generated/prisma/${provider}/migrations/${NEXT_ALTER_USER}`);
+        expect(stale.stderr).toContain(`missing migration: generated/prisma/${provider}/migrations/${NEXT_ADD_USER_BIO}`);
         expect(stale.stderr).toContain(`stale: generated/prisma/${provider}/client`);
       }
 
       const written = cli(['generate'], { cwd: project });
       expect(written.status).toBe(0);
-      expect(written.stdout).toContain(`new migration: generated/prisma/sqlite/migrations/${NEXT_ALTER_USER}`);
-      expect(written.stdout).toContain(`new migration: generated/prisma/postgresql/migrations/${NEXT_ALTER_USER}`);
-      expect(readFileSync(path.join(project, `generated/prisma/sqlite/migrations/${NEXT_ALTER_USER}/migration.sql`), 'utf8')).toContain('ADD COLUMN "bio" TEXT');
-      expect(readFileSync(path.join(project, `generated/prisma/postgresql/migrations/${NEXT_ALTER_USER}/migration.sql`), 'utf8')).toContain('ADD COLUMN     "bio" TEXT');
+      expect(written.stdout).toContain(`new migration: generated/prisma/sqlite/migrations/${NEXT_ADD_USER_BIO}`);
+      expect(written.stdout).toContain(`new migration: generated/prisma/postgresql/migrations/${NEXT_ADD_USER_BIO}`);
+      expect(readFileSync(path.join(project, `generated/prisma/sqlite/migrations/${NEXT_ADD_USER_BIO}/migration.sql`), 'utf8')).toContain('ADD COLUMN "bio" TEXT');
+      expect(readFileSync(path.join(project, `generated/prisma/postgresql/migrations/${NEXT_ADD_USER_BIO}/migration.sql`), 'utf8')).toContain('ADD COLUMN     "bio" TEXT');
       expect(readFileSync(path.join(project, 'generated/schema.graphql'), 'utf8')).toContain('bio: String');
       expect(cli(['generate', '--check'], { cwd: project }).status).toBe(0);
     });

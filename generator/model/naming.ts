@@ -31,6 +31,16 @@ export function constantCase(name: string): string {
   return kebabCase(name).replace(/-/g, '_').toUpperCase();
 }
 
+/**
+ * `AuditRecord` → `audit_record`, `publishedAt` → `published_at` (words of a migration's name,
+ * docs/decisions.md §9); anything but letters and digits separates words.
+ */
+export function snakeCase(name: string): string {
+  return kebabCase(name)
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
 /** The variable holding a provider instance in the container: `UserService` → `userService`. */
 export function providerVariable(className: string): string {
   return lowerFirst(className);

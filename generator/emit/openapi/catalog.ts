@@ -9,7 +9,7 @@
  * wire"), and what the generator writes itself names no internal constant or document.
  */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../../runtime/data/keyset.js';
-import { buildOpenApiDocument, type ApiCatalog, type CatalogOperation, type CatalogParameter, type CatalogTag, type JsonSchema } from '../../../runtime/http/openapi.js';
+import { API_TITLE, buildOpenApiDocument, type ApiCatalog, type CatalogOperation, type CatalogParameter, type CatalogTag, type JsonSchema } from '../../../runtime/http/openapi.js';
 import type { ResourceColumnConstraints } from '../../../runtime/data/resource-input.js';
 import type { ParamModel, ResolvedApp } from '../../model/model.js';
 import type { NamedType, ReturnShape, TypeShape } from '../../model/types.js';
@@ -132,7 +132,7 @@ function buildCatalog(context: EmitContext): ApiCatalog {
   const tags = app.mounted.controllers
     .flatMap((controller) => controller.tags.map((name): CatalogTag => ({ name, controller: controller.name, ...(controller.description ? { description: controller.description } : {}) })))
     .sort((a, b) => a.name.localeCompare(b.name));
-  return { title: 'Resource Service API', tags, schemas: schemasOf(app), operations };
+  return { title: API_TITLE, tags, schemas: schemasOf(app), operations };
 }
 
 /** `openapi/catalog.ts` and the default-configuration documents. */
