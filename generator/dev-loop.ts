@@ -121,7 +121,7 @@ export interface DevServerOptions {
   readonly onUnexpectedExit: (code: number | null) => void;
 }
 
-/** The generated server as the dev loop runs it: started, replaced on the same port, stopped. */
+/** The generated server as the dev loop runs it: started, replaced on the same port, stopped (docs/decisions.md §10). */
 export class DevServer {
   private current: Version | undefined;
   /** The next version, started ahead: loading the runtime, waiting to be told to boot. */
