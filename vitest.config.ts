@@ -10,6 +10,7 @@ const BEHAVIOUR = [
   'test/access.test.ts',
   'test/authorization.test.ts',
   'test/crash.test.ts',
+  'test/dev-loop.test.ts',
   'test/pagination-property.test.ts',
   'test/graphql.test.ts',
   'test/graphql-transport.test.ts',

@@ -121,12 +121,13 @@ export interface DevServerOptions {
   readonly onUnexpectedExit: (code: number | null) => void;
 }
 
-/** The generated server as the dev loop runs it: started, replaced on the same port, stopped. */
+/** The generated server as the dev loop runs it: started, replaced on the same port, stopped (docs/decisions.md §10). */
 export class DevServer {
   private current: Version | undefined;
   /** The next version, started ahead: loading the runtime, waiting to be told to boot. */
   private standby: Version | undefined;
   private port: number | undefined;
+  private closed = false;
   private readonly relay: LogRelay;
 
   /** @param options the project, environment, log relay and stop timeout */
@@ -142,9 +143,19 @@ export class DevServer {
    */
   async start(): Promise<Handover> {
     const standby = this.standby;
+    this.standby = undefined;
     const version = standby !== undefined && standby.child.exitCode === null && standby.child.signalCode === null ? standby : this.spawn();
-    // The one after it starts loading now, beside this one's boot.
-    this.standby = this.spawn();
+    try {
+      return await this.handOver(version);
+    } finally {
+      // The next version loads while this one serves (or while the developer fixes what failed),
+      // not beside this one's boot, which it would slow down.
+      if (!this.closed) this.standby = this.spawn();
+    }
+  }
+
+  /** Boots `version` and hands the port over to it ({@link start}). */
+  private async handOver(version: Version): Promise<Handover> {
     const started = performance.now();
     // The port of the first version stays: every later one listens where it did.
     version.child.send({ kind: 'boot', env: this.port !== undefined ? { APP_HTTP__PORT: String(this.port) } : {} } satisfies DevServerCommand);
@@ -174,6 +185,7 @@ export class DevServer {
 
   /** Stops the running version and the standby; resolves once both have exited. */
   async close(): Promise<void> {
+    this.closed = true;
     const standby = this.standby;
     this.standby = undefined;
     await Promise.all([this.stop(), standby ? this.stopVersion(standby) : undefined]);

@@ -42,7 +42,7 @@ function counts(file: string): boolean {
   return file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.endsWith('.test.ts');
 }
 
-/** Watches a folder of declarations and runs one batch of work per burst of changes. */
+/** Watches a folder of declarations and runs one batch of work per burst of changes (docs/decisions.md §10 "Bursts"). */
 export class DeclarationWatcher {
   private watcher: FSWatcher | undefined;
   private readonly pending = new Set<string>();

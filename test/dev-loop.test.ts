@@ -3,13 +3,14 @@
  * the addresses, no route lines — and the loop on a copy of the project: a change restarts the
  * server on the same port with the new code, a new entity's migration is applied to the dev
  * database, invalid declarations and a version that does not boot leave the running server
- * serving, and SIGTERM stops everything.
+ * serving, and SIGTERM stops everything. On each database (a BEHAVIOUR suite): SQLite's migration
+ * runs with the server stopped (the dialect's `exclusiveMigrations`), PostgreSQL's beside it.
  */
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyProject, type RunningCli, startCli } from './support/cli.js';
+import { createPostgresDatabase, openDatabase, testProvider } from './support/database.js';
 import { ROOT } from './support/project.js';
 
 /** The name `generate` gives the migration creating `Comment` (docs/decisions.md §9). */
@@ -56,12 +57,13 @@ describe('npm run dev, watching', () => {
   let project: string;
   let dev: RunningCli;
   let url: string;
-  let databaseFile: string;
+  let databaseUrl: string;
 
   beforeAll(async () => {
     project = copyProject();
-    databaseFile = path.join(project, 'dev.db');
-    dev = startCli(['dev'], { cwd: project, env: { APP_DATABASE__URL: `file:${databaseFile}`, APP_HTTP__PORT: '0' } });
+    // An empty database of the provider under test: dev migrates and seeds it.
+    databaseUrl = testProvider() === 'postgresql' ? await createPostgresDatabase() : `file:${path.join(project, 'dev.db')}`;
+    dev = startCli(['dev'], { cwd: project, env: { APP_DATABASE__URL: databaseUrl, APP_HTTP__PORT: '0' } });
     await dev.waitFor((stdout) => stdout.includes('\nwatching entities/'), 120_000);
     url = /\nserving (http:\S+)\n/.exec(dev.stdout())?.[1] ?? '';
   }, 150_000);
@@ -124,12 +126,13 @@ describe('npm run dev, watching', () => {
     expect(await cycle(2)).toMatch(new RegExp(`^regenerated: \\d+ files, migration ${NEXT_MIGRATION} applied, restarted in \\d+ ms$`));
     const type = await graphql('{ __type(name: "Comment") { fields { name } } }');
     expect((type.data?.__type as { fields: { name: string }[] } | null)?.fields.map((field) => field.name)).toEqual(['id', 'postId', 'authorId', 'body']);
-    const database = new Sqlite(databaseFile, { readonly: true });
+    const database = await openDatabase(databaseUrl);
     try {
-      expect(database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'Comment'").get()).toEqual({ name: 'Comment' });
-      expect(database.prepare('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name DESC LIMIT 1').get()).toEqual({ migration_name: NEXT_MIGRATION });
+      // The table exists (an empty one), and the migration is recorded as applied.
+      expect(await database.$queryRawUnsafe('SELECT "id" FROM "Comment"')).toEqual([]);
+      expect(await database.$queryRawUnsafe('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name DESC LIMIT 1')).toEqual([{ migration_name: NEXT_MIGRATION }]);
     } finally {
-      database.close();
+      await database.$disconnect();
     }
   }, 120_000);
 

@@ -48,7 +48,7 @@ ${items.join('\n')}
 `;
 }
 
-/** Mounts `GET /` (and `HEAD /`) answering the landing document or page, picked by `Accept`. */
+/** Mounts `GET /` (and `HEAD /`) answering the landing document or page, picked by `Accept` (docs/behaviour.md §4.8). */
 export function mountLanding(app: Express, name: string, entrypoints: readonly Entrypoint[]): void {
   const json = JSON.stringify(landingDocument(name, entrypoints));
   const html = landingPage(name, entrypoints);

@@ -19,7 +19,7 @@
  */
 import { snakeCase } from '../../model/naming.js';
 
-/** One change a migration makes, as its statements say. */
+/** One change a migration makes, as its statements say (docs/decisions.md §9). */
 export type MigrationChange =
   | { readonly kind: 'create_table' | 'drop_table' | 'alter_table'; readonly table: string }
   | { readonly kind: 'add_column' | 'drop_column' | 'alter_column'; readonly table: string; readonly column: string }
@@ -30,7 +30,7 @@ export type MigrationChange =
 /** The longest a name's description gets (its `NNNN_` prefix aside). */
 const MAX_DESCRIPTION = 60;
 
-/** `script` cut into statements, comments removed, whitespace kept; `;` inside quotes does not cut. */
+/** `script` cut into statements, comments removed, whitespace kept; `;` inside quotes does not cut (docs/decisions.md §9 "Reading the SQL"). */
 export function splitStatements(script: string): string[] {
   const statements: string[] = [];
   let current = '';
@@ -190,7 +190,7 @@ function alterClauseChanges(table: string, clause: string): MigrationChange[] {
 }
 
 /**
- * The changes `script` makes, in the order its statements make them. `previousScript` is the SQL
+ * The changes `script` makes, in the order its statements make them (docs/decisions.md §9). `previousScript` is the SQL
  * creating the previous schema from nothing; without it a SQLite redefinition is only `alter_table`.
  */
 export function migrationChanges(script: string, previousScript?: string): MigrationChange[] {
@@ -345,7 +345,8 @@ function fit(parts: readonly string[]): string {
 
 /**
  * The description part of the name of the migration running `script` (`create_comment`), from the
- * tables, columns, indexes and enums its statements change; see {@link describeChanges}.
+ * tables, columns, indexes and enums its statements change; see {@link describeChanges}
+ * (docs/decisions.md §9).
  */
 export function describeMigration(script: string, previousScript?: string): string {
   return describeChanges(migrationChanges(script, previousScript));
