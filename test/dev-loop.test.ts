@@ -13,22 +13,22 @@ import { copyProject, type RunningCli, startCli } from './support/cli.js';
 import { createPostgresDatabase, openDatabase, testProvider } from './support/database.js';
 import { ROOT } from './support/project.js';
 
-/** The name `generate` gives the migration creating `Comment` (docs/decisions.md §9). */
-const NEXT_MIGRATION = `${String(readdirSync(path.join(ROOT, 'generated/prisma/sqlite/migrations')).filter((name) => /^\d{4}_/.test(name)).length + 1).padStart(4, '0')}_create_comment`;
+/** The name `generate` gives the migration creating `Bookmark` (docs/decisions.md §9). */
+const NEXT_MIGRATION = `${String(readdirSync(path.join(ROOT, 'generated/prisma/sqlite/migrations')).filter((name) => /^\d{4}_/.test(name)).length + 1).padStart(4, '0')}_create_bookmark`;
 
 /** A new entity with keys to Post and User. */
-const COMMENT_ENTITY = `import { BelongsTo, Column, Entity, PrimaryKey } from '../runtime/declarations/decorators.js';
+const BOOKMARK_ENTITY = `import { BelongsTo, Column, Entity, PrimaryKey } from '../runtime/declarations/decorators.js';
 import { Post } from './post.entity.js';
 import { User } from './user.entity.js';
 
-/** A comment on a post. */
+/** A post a user keeps. */
 @Entity()
-export class Comment {
+export class Bookmark {
   /** Primary key, UUID v7. */
   @PrimaryKey()
   id!: string;
 
-  /** The post commented on. */
+  /** The post kept. */
   @Column()
   postId!: string;
 
@@ -115,21 +115,21 @@ describe('npm run dev, watching', () => {
   it('restarts on the same port with the new code after a change', async () => {
     const resolver = path.join(project, 'entities/post.resolver.ts');
     writeFileSync(resolver, readFileSync(resolver, 'utf8').replace('One post by id;', 'One post, found by its id;'));
-    expect(await cycle(1)).toMatch(/^regenerated: 2 files, restarted in \d+ ms$/);
+    expect(await cycle(1)).toMatch(/^regenerated: 3 files, restarted in \d+ ms$/);
     const described = await graphql('{ __schema { queryType { fields { name description } } } }');
     const fields = (described.data?.__schema as { queryType: { fields: { name: string; description: string | null }[] } }).queryType.fields;
     expect(fields.find((field) => field.name === 'post')?.description).toContain('One post, found by its id;');
   }, 120_000);
 
   it('applies the migration of a new entity to the dev database and serves its type', async () => {
-    writeFileSync(path.join(project, 'entities/comment.entity.ts'), COMMENT_ENTITY);
+    writeFileSync(path.join(project, 'entities/bookmark.entity.ts'), BOOKMARK_ENTITY);
     expect(await cycle(2)).toMatch(new RegExp(`^regenerated: \\d+ files, migration ${NEXT_MIGRATION} applied, restarted in \\d+ ms$`));
-    const type = await graphql('{ __type(name: "Comment") { fields { name } } }');
+    const type = await graphql('{ __type(name: "Bookmark") { fields { name } } }');
     expect((type.data?.__type as { fields: { name: string }[] } | null)?.fields.map((field) => field.name)).toEqual(['id', 'postId', 'authorId', 'body']);
     const database = await openDatabase(databaseUrl);
     try {
       // The table exists (an empty one), and the migration is recorded as applied.
-      expect(await database.$queryRawUnsafe('SELECT "id" FROM "Comment"')).toEqual([]);
+      expect(await database.$queryRawUnsafe('SELECT "id" FROM "Bookmark"')).toEqual([]);
       expect(await database.$queryRawUnsafe('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name DESC LIMIT 1')).toEqual([{ migration_name: NEXT_MIGRATION }]);
     } finally {
       await database.$disconnect();
@@ -137,11 +137,11 @@ describe('npm run dev, watching', () => {
   }, 120_000);
 
   it('keeps the running server on invalid declarations, printing the diagnostics, then restarts once fixed', async () => {
-    const resolver = path.join(project, 'entities/org.resolver.ts');
+    const resolver = path.join(project, 'entities/notification.resolver.ts');
     const original = readFileSync(resolver, 'utf8');
-    writeFileSync(resolver, original.replace("  @Authorized('read', Org)\n", ''));
+    writeFileSync(resolver, original.replace("  @Authorized('read', Notification)\n", ''));
     expect(await cycle(3)).toBe('not regenerated; the server keeps running the previous version');
-    expect(dev.stderr()).toContain('entities/org.resolver.ts:21:3 error operation-posture-missing');
+    expect(dev.stderr()).toContain('entities/notification.resolver.ts:17:3 error operation-posture-missing');
     expect((await fetch(`${url}/health`)).status).toBe(200);
     writeFileSync(resolver, original);
     expect(await cycle(4)).toMatch(/^regenerated: 0 files, restarted in \d+ ms$/);
@@ -149,13 +149,13 @@ describe('npm run dev, watching', () => {
   }, 120_000);
 
   it('keeps the running server when the new version does not boot', async () => {
-    const service = path.join(project, 'entities/org.service.ts');
+    const service = path.join(project, 'entities/notification.service.ts');
     const original = readFileSync(service, 'utf8');
-    appendFileSync(service, "\nthrow new Error('boom while loading org.service.ts');\n");
+    appendFileSync(service, "\nthrow new Error('boom while loading notification.service.ts');\n");
     expect(await cycle(5)).toBe('regenerated: 0 files, not restarted: the new server exited (code 1) before it was ready; the server keeps running the previous version');
-    expect(dev.stderr()).toContain('boom while loading org.service.ts');
+    expect(dev.stderr()).toContain('boom while loading notification.service.ts');
     expect((await fetch(`${url}/health`)).status).toBe(200);
-    expect(((await graphql('{ __type(name: "Comment") { name } }')).data?.__type as { name: string } | null)?.name).toBe('Comment');
+    expect(((await graphql('{ __type(name: "Bookmark") { name } }')).data?.__type as { name: string } | null)?.name).toBe('Bookmark');
     writeFileSync(service, original);
     expect(await cycle(6)).toMatch(/^regenerated: 0 files, restarted in \d+ ms$/);
   }, 120_000);

@@ -58,12 +58,12 @@ describe('generate --watch, on a copy of the project', () => {
     // A first change warms the process; the second is measured.
     edit(project, 'entities/post.resolver.ts', (text) => text.replace('One post by id;', 'One post, by id;'));
     const warm = await nthOk(2, performance.now());
-    expect(warm.files).toBe(2);
+    expect(warm.files).toBe(3);
     const saved = performance.now();
     edit(project, 'entities/post.resolver.ts', (text) => text.replace('One post, by id;', 'One post by its id;'));
     const measured = await nthOk(3, saved);
     // schema.graphql (the description) and graphql/resolvers.ts (its JSDoc).
-    expect(measured.files).toBe(2);
+    expect(measured.files).toBe(3);
     expect(measured.ms).toBeLessThanOrEqual(OK_WITHIN);
     // What the test saw, pipe and scheduling included, on a machine running other suites beside it.
     expect(measured.observed).toBeLessThan(OK_WITHIN * 2);
@@ -71,10 +71,10 @@ describe('generate --watch, on a copy of the project', () => {
 
     // Three files saved at once are one run.
     edit(project, 'entities/post.resolver.ts', (text) => text.replace('One post by its id;', 'One post by id;'));
-    edit(project, 'entities/org.resolver.ts', (text) => text.replace(/\n$/, '\n// saved again\n'));
+    edit(project, 'entities/notification.resolver.ts', (text) => text.replace(/\n$/, '\n// saved again\n'));
     edit(project, 'entities/user.resolver.ts', (text) => text.replace(/\n$/, '\n// saved again\n'));
     const burst = await nthOk(4, performance.now());
-    expect(burst.files).toBe(2);
+    expect(burst.files).toBe(3);
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(okLines(watching.stdout())).toHaveLength(4);
     // A file the generator does not read starts nothing.
@@ -84,13 +84,13 @@ describe('generate --watch, on a copy of the project', () => {
   }, 120_000);
 
   it('prints the diagnostics of an invalid declaration, keeps running, and is ok again once it is fixed', async () => {
-    const resolver = path.join(project, 'entities/org.resolver.ts');
+    const resolver = path.join(project, 'entities/notification.resolver.ts');
     const original = readFileSync(resolver, 'utf8');
     const routes = readFileSync(path.join(project, 'generated/graphql/resolvers.ts'), 'utf8');
     const before = okLines(watching.stdout()).length;
-    writeFileSync(resolver, original.replace("  @Authorized('read', Org)\n", ''));
+    writeFileSync(resolver, original.replace("  @Authorized('read', Notification)\n", ''));
     await watching.waitForStderr((stderr) => stderr.includes('1 error, 0 warnings'), 30_000);
-    expect(watching.stderr()).toContain("entities/org.resolver.ts:21:3 error operation-posture-missing: Query.orgs (OrgResolver.orgs) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
+    expect(watching.stderr()).toContain("entities/notification.resolver.ts:17:3 error operation-posture-missing: Query.notifications (NotificationResolver.notifications) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
     expect(watching.stderr()).not.toMatch(/\n\s+at /);
     // Nothing written, and the process lives on.
     expect(readFileSync(path.join(project, 'generated/graphql/resolvers.ts'), 'utf8')).toBe(routes);

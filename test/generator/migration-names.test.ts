@@ -167,11 +167,11 @@ describe('migration names of real diffs (the schema engine writing the SQL)', ()
     it(`names what changed on ${database}: a new model with relations, a new required column, a dropped column`, async () => {
       const previous = committedSchema(database);
       const key = database === 'postgresql' ? ' @db.Uuid' : '';
-      const withComment = previous
-        .replace('model Org {', `model Comment {\n  id     String @id @default(uuid(7))${key}\n  postId String${key}\n  body   String\n  post   Post   @relation("CommentPost", fields: [postId], references: [id])\n\n  @@index([postId, id])\n}\n\nmodel Org {`)
-        .replace(/( {2}notificationPostInverse +Notification\[\] +@relation\("NotificationPost"\)\n)/, '$1  comments Comment[] @relation("CommentPost")\n');
-      expect(withComment).toContain('comments Comment[]');
-      expect((await planMigration(previous, withComment, []))?.name).toBe('0001_create_comment');
+      const withBookmark = previous
+        .replace('model Org {', `model Bookmark {\n  id     String @id @default(uuid(7))${key}\n  postId String${key}\n  note   String\n  post   Post   @relation("BookmarkPost", fields: [postId], references: [id])\n\n  @@index([postId, id])\n}\n\nmodel Org {`)
+        .replace(/( {2}notificationPostInverse +Notification\[\] +@relation\("NotificationPost"\)\n)/, '$1  bookmarks Bookmark[] @relation("BookmarkPost")\n');
+      expect(withBookmark).toContain('bookmarks Bookmark[]');
+      expect((await planMigration(previous, withBookmark, []))?.name).toBe('0001_create_bookmark');
       const withSlug = previous.replace(/(model Post \{[\s\S]*?)( {2}createdAt)/, '$1  slug String\n$2');
       expect((await planMigration(previous, withSlug, [{ name: '0001_init', script: '' }]))?.name).toBe('0002_add_post_slug');
       const withoutPublishedAt = previous.replace(/(model Post \{[\s\S]*?) {2}publishedAt[^\n]*\n/, '$1');
