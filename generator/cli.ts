@@ -9,7 +9,7 @@
  * tokens and examples `dev` prints come from the application's development hooks
  * (`entities/dev.ts`, typed by runtime/declarations/dev-hooks.ts), and both commands work without them.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -110,9 +110,10 @@ async function generateReported(options: GenerateRun): Promise<ReportedRun> {
   const { formatReport } = await import('./diagnostics/format.js');
   const result = await generate({ layout, mode: options.check === true ? 'check' : 'write', allowBreaking: options.allowBreaking === true, ...(options.cache ? { cache: options.cache } : {}) });
   if (options.timings === true) process.stderr.write(`timings (ms): ${Object.entries(result.timings).map(([stage, ms]) => `${stage} ${ms}`).join(', ')}\n`);
+  // The source a diagnostic quotes; a diagnostic about a folder (an empty `entities/`) quotes none.
   const read = (file: string): string | undefined => {
     const full = path.join(layout.root, file);
-    return existsSync(full) ? readFileSync(full, 'utf8') : undefined;
+    return existsSync(full) && statSync(full).isFile() ? readFileSync(full, 'utf8') : undefined;
   };
   if (result.diagnostics.length > 0) process.stderr.write(`${formatReport(result.diagnostics, read)}\n`);
   if (result.diagnostics.some((diagnostic) => diagnostic.severity === 'error')) return { ok: false };

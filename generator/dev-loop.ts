@@ -105,6 +105,8 @@ interface Version {
   readonly child: ChildProcess;
   live: boolean;
   readonly exited: Promise<number | null>;
+  /** Resolves true once the child waits to be told to boot (it listens for the command), false if it exits first. */
+  readonly waiting: Promise<boolean>;
 }
 
 /** Options of {@link DevServer}. */
@@ -157,6 +159,7 @@ export class DevServer {
   /** Boots `version` and hands the port over to it ({@link start}). */
   private async handOver(version: Version): Promise<Handover> {
     const started = performance.now();
+    if (!(await version.waiting)) throw new ServerStartError(`the new server exited (code ${String(await version.exited)}) while loading the runtime`);
     // The port of the first version stays: every later one listens where it did.
     version.child.send({ kind: 'boot', env: this.port !== undefined ? { APP_HTTP__PORT: String(this.port) } : {} } satisfies DevServerCommand);
     const ready = await this.next(version, 'ready');
@@ -194,7 +197,17 @@ export class DevServer {
   private spawn(): Version {
     const env: NodeJS.ProcessEnv = { ...this.options.env, APP_LOG__FORMAT: 'json' };
     const child = fork(CHILD_MODULE, ['--root', this.options.root], { cwd: this.options.root, env, execArgv: process.execArgv, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-    const version: Version = { child, live: false, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const waiting = new Promise<boolean>((resolve) => {
+      const onMessage = (message: unknown): void => {
+        if ((message as Partial<DevServerMessage> | null)?.kind !== 'standby') return;
+        child.off('message', onMessage);
+        resolve(true);
+      };
+      child.on('message', onMessage);
+      void exited.then(() => resolve(false));
+    });
+    const version: Version = { child, live: false, exited, waiting };
     void version.exited.then((code) => {
       if (version !== this.current || !version.live) return;
       this.current = undefined;

@@ -7,7 +7,8 @@
  * A child starts as a standby: it loads the runtime — the server, every transport, the Prisma
  * client's runtime, and the libraries behind them, most of a boot's time — while the current
  * version serves, then waits. Told `boot` (with the port to take), it loads the application as it
- * is on disk now and builds everything (database, transports), says `ready`, and listens only when
+ * is on disk now (`boot` is sent only once the child has said `standby`: a message that arrives
+ * before its listener is lost) and builds everything (database, transports), says `ready`, and listens only when
  * told `listen` — by then the loop has stopped the previous version, whose port it takes. A child
  * that fails before `ready` never disturbed the running one. It says `listening` with its address
  * and entrypoints, and stops (closing the server gracefully) on SIGTERM, SIGINT, or when its
@@ -22,8 +23,9 @@ import { exitWhenWritten } from '../runtime/server/exit.js';
 import type { ApplicationDefinition, RunningServer } from '../runtime/server/server.js';
 import type { Entrypoint } from '../runtime/transports/index.js';
 
-/** What the child tells the loop. */
+/** What the child tells the loop: it waits to be told to boot; it is ready to listen; it listens. */
 export type DevServerMessage =
+  | { readonly kind: 'standby' }
   | { readonly kind: 'ready' }
   | { readonly kind: 'listening'; readonly url: string; readonly port: number; readonly entrypoints: readonly Entrypoint[] };
 
@@ -71,7 +73,10 @@ function send(message: DevServerMessage): void {
 /** Starts the generated application of `root`, by the handshake of the module docstring. */
 async function main(root: string): Promise<void> {
   const preloaded = preload();
-  const { env } = await told('boot');
+  // A message that arrives before its listener is lost: listen first, then say so.
+  const boot = told('boot');
+  send({ kind: 'standby' });
+  const { env } = await boot;
   Object.assign(process.env, env);
   await preloaded;
   const file = path.join(root, 'generated', 'app.ts');
@@ -79,8 +84,9 @@ async function main(root: string): Promise<void> {
   const { startServer } = await import('../runtime/server/server.js');
   const server: RunningServer = await startServer(application, {
     beforeListen: async () => {
+      const listen = told('listen');
       send({ kind: 'ready' });
-      await told('listen');
+      await listen;
     },
   });
   send({ kind: 'listening', url: server.url, port: server.port, entrypoints: server.entrypoints });

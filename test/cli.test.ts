@@ -5,7 +5,7 @@
  * with other hooks or none) is in new-application.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
@@ -146,6 +146,19 @@ describe('generate --check', () => {
       expect(result.stderr).toContain('1 error, 0 warnings');
       expect(result.stderr).not.toMatch(/\n\s+at /);
       expect(readFileSync(path.join(project, 'generated/graphql/resolvers.ts'), 'utf8')).toBe(before);
+    });
+
+    it('reports an empty entities/ as a diagnostic, not a crash', () => {
+      const empty = mkdtempSync(path.join(os.tmpdir(), 'rs-empty-'));
+      mkdirSync(path.join(empty, 'entities'));
+      try {
+        const result = cli(['--root', empty, 'generate']);
+        expect(result.status).toBe(1);
+        expect(result.stderr).toContain('entities:1:1 error app-module-missing');
+        expect(result.stderr).not.toContain('EISDIR');
+      } finally {
+        rmSync(empty, { recursive: true, force: true });
+      }
     });
 
     it('delivers every diagnostic through a pipe, down to the count line', () => {
