@@ -27,6 +27,9 @@ const CHILD_MODULE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'de
 /** pino's numeric level of `warn`: what always reaches the terminal. */
 const WARN = 40;
 
+/** Milliseconds a version may take from being told to boot until it is ready to listen. */
+const BOOT_TIMEOUT = 120_000;
+
 /** Where a running version of the server is. */
 export interface ServerAddress {
   readonly url: string;
@@ -159,11 +162,18 @@ export class DevServer {
   /** Boots `version` and hands the port over to it ({@link start}). */
   private async handOver(version: Version): Promise<Handover> {
     const started = performance.now();
-    if (!(await version.waiting)) throw new ServerStartError(`the new server exited (code ${String(await version.exited)}) while loading the runtime`);
-    // The port of the first version stays: every later one listens where it did.
-    version.child.send({ kind: 'boot', env: this.port !== undefined ? { APP_HTTP__PORT: String(this.port) } : {} } satisfies DevServerCommand);
-    const ready = await this.next(version, 'ready');
-    if (!ready) throw new ServerStartError(`the new server exited (code ${String(await version.exited)}) before it was ready`);
+    // A version that hangs while it boots is killed: the loop must not wait on it for ever.
+    const timer = setTimeout(() => version.child.kill('SIGKILL'), BOOT_TIMEOUT);
+    let ready: DevServerMessage | undefined;
+    try {
+      if (!(await version.waiting)) throw new ServerStartError(`the new server exited (code ${String(await version.exited)}) while loading the runtime`);
+      // The port of the first version stays: every later one listens where it did.
+      version.child.send({ kind: 'boot', env: this.port !== undefined ? { APP_HTTP__PORT: String(this.port) } : {} } satisfies DevServerCommand);
+      ready = await this.next(version, 'ready');
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!ready) throw new ServerStartError(version.child.signalCode === 'SIGKILL' ? `the new server was not ready within ${BOOT_TIMEOUT / 1000} s and was stopped` : `the new server exited (code ${String(await version.exited)}) before it was ready`);
     const readyAt = performance.now();
     const previous = this.current;
     if (previous) await this.stopVersion(previous);
