@@ -499,10 +499,6 @@ async function runDev(options: DevRun): Promise<number> {
       'or mint a token by hand: npm run token -- --sub <uuid> --org <uuid> --role <role>',
     );
   }
-  const layout = layoutOf(root);
-  lines.push('', `watching ${path.relative(process.cwd(), layout.entitiesDir) || '.'}/: a saved change regenerates, migrates and restarts the server on port ${first.address.port} (Ctrl-C stops)`);
-  process.stdout.write(`${lines.join('\n')}\n\n`);
-
   /** One cycle: regenerate; migrate when the schema changed; restart; one line. */
   const cycle = async (since: number): Promise<void> => {
     const run = await generateReported({ root, quiet: true, allowBreaking: options.allowBreaking, timings: options.timings, cache });
@@ -542,9 +538,13 @@ async function runDev(options: DevRun): Promise<number> {
       process.stdout.write(`${parts.join(', ')}, not restarted: ${error.message}; ${running}\n`);
     }
   };
+  // Watching before saying so: a save right after the line is seen.
+  const layout = layoutOf(root);
   const { DeclarationWatcher } = await import('./watch.js');
   const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => cycle(batch.firstEventAt), onError: reportWatchError });
   await watcher.start();
+  lines.push('', `watching ${path.relative(process.cwd(), layout.entitiesDir) || '.'}/: a saved change regenerates, migrates and restarts the server on port ${first.address.port} (Ctrl-C stops)`);
+  process.stdout.write(`${lines.join('\n')}\n\n`);
   await stopSignal();
   await watcher.close();
   await server.close();
