@@ -6,11 +6,11 @@ import { Abilities } from '../runtime/declarations/decorators.js';
  * confined to the principal's org, so nothing crosses orgs. An unknown role gets no rule and
  * therefore sees nothing (fail closed).
  *
- * | role   | User                                   | Org      | Post                                          |
- * |--------|----------------------------------------|----------|-----------------------------------------------|
- * | admin  | create, read, update, delete (own org) | read own | create, read, update, publish (own org)       |
- * | member | read (all fields, own org)             | read own | read published + own drafts; create; publish own |
- * | viewer | read id, orgId, name (own org)         | read own | read published (own org)                      |
+ * | role   | User                                   | Org      | Post                                          | Comment (as its author)                       |
+ * |--------|----------------------------------------|----------|-----------------------------------------------|-----------------------------------------------|
+ * | admin  | create, read, update, delete (own org) | read own | create, read, update, publish (own org)       | create; read, update body, delete (own org)   |
+ * | member | read (all fields, own org)             | read own | read published + own drafts; create; publish own | create; read (own org); update body, delete own |
+ * | viewer | read id, orgId, name (own org)         | read own | read published (own org)                      | read all but authorId (own org)               |
  *
  * Every role reads its own notifications (`userId` is the caller's `sub`); admins read their org's
  * audit records and digests. Nothing grants writing them: the job processor, the listener and the
@@ -30,6 +30,9 @@ export class AppAbilities implements AbilityFactory {
           can(['create', 'read', 'update', 'publish'], 'Post', inOrg);
           can('read', 'AuditRecord', inOrg);
           can('read', 'Digest', inOrg);
+          can('create', 'Comment', { ...inOrg, authorId: principal.sub });
+          can(['read', 'delete'], 'Comment', inOrg);
+          can('update', 'Comment', ['body'], inOrg);
           break;
         case 'member':
           can('read', 'User', inOrg);
@@ -38,11 +41,16 @@ export class AppAbilities implements AbilityFactory {
           can('read', 'Post', { ...inOrg, authorId: principal.sub });
           can('create', 'Post', { ...inOrg, authorId: principal.sub });
           can('publish', 'Post', { ...inOrg, authorId: principal.sub });
+          can('create', 'Comment', { ...inOrg, authorId: principal.sub });
+          can('read', 'Comment', inOrg);
+          can('update', 'Comment', ['body'], { ...inOrg, authorId: principal.sub });
+          can('delete', 'Comment', { ...inOrg, authorId: principal.sub });
           break;
         case 'viewer':
           can('read', 'User', ['id', 'orgId', 'name'], inOrg);
           can('read', 'Org', { id: principal.org_id });
           can('read', 'Post', { ...inOrg, status: 'published' });
+          can('read', 'Comment', ['id', 'orgId', 'postId', 'body', 'createdAt'], inOrg);
           break;
         default:
           break;

@@ -5,7 +5,6 @@ import { AppAbilities } from './abilities.js';
 import { ActivityModule } from './activity.module.js';
 import { EchoGateway } from './echo.gateway.js';
 import { ApiInfoService, ApiRootV1Controller, ApiRootV2Controller, MetaController } from './meta.controller.js';
-import { OrgsModule } from './orgs.module.js';
 import { PostsModule } from './posts.module.js';
 import { UsersModule } from './users.module.js';
 
@@ -17,7 +16,7 @@ import { UsersModule } from './users.module.js';
  */
 @UseGuards(AuthenticationGuard)
 @Module({
-  imports: [UsersModule, PostsModule, OrgsModule, ActivityModule],
+  imports: [UsersModule, PostsModule, ActivityModule],
   providers: [AppAbilities, LoaderScope, EchoGateway, ApiInfoService],
   controllers: [MetaController, ApiRootV1Controller, ApiRootV2Controller],
   versions: { '1': { deprecated: '2026-06-01', sunset: '2027-06-30' } },

@@ -1,4 +1,4 @@
-import { BelongsTo, Column, Entity, PrimaryKey } from '../runtime/declarations/decorators.js';
+import { BelongsTo, Column, Entity, PrimaryKey, Resource } from '../runtime/declarations/decorators.js';
 import { Org } from './org.entity.js';
 
 /**
@@ -6,9 +6,11 @@ import { Org } from './org.entity.js';
  * org read it.
  *
  * @privateRemarks
- * Appended by an in-process listener on `postPublished` (docs/behaviour.md §10.3).
+ * Appended by an in-process listener on `postPublished` (docs/behaviour.md §10.3); listed by the
+ * resource (docs/behaviour.md §4.7): `GET /v2/audit-records` and `auditRecords(first, after)`.
  */
 @Entity()
+@Resource({ path: 'audit-records', version: '2', operations: ['list'] })
 export class AuditRecord {
   /** Primary key, UUID v7. */
   @PrimaryKey()

@@ -1,4 +1,4 @@
-import { BelongsTo, Column, Entity, PrimaryKey } from '../runtime/declarations/decorators.js';
+import { BelongsTo, Column, Entity, PrimaryKey, Resource } from '../runtime/declarations/decorators.js';
 import type { Int } from '../runtime/declarations/scalars.js';
 import { Org } from './org.entity.js';
 
@@ -7,9 +7,11 @@ import { Org } from './org.entity.js';
  * the org read it.
  *
  * @privateRemarks
- * Written by the scheduled task `writeDigests` (docs/behaviour.md §10.2), one row per org per tick.
+ * Written by the scheduled task `writeDigests` (docs/behaviour.md §10.2), one row per org per tick;
+ * listed by the resource (docs/behaviour.md §4.7): `GET /v2/digests` and `digests(first, after)`.
  */
 @Entity()
+@Resource({ path: 'digests', version: '2', operations: ['list'] })
 export class Digest {
   /** Primary key, UUID v7. */
   @PrimaryKey()

@@ -2,11 +2,9 @@ import { DigestRepository } from '../generated/repositories/digest.repository.js
 import { OrgRepository } from '../generated/repositories/org.repository.js';
 import { PostRepository } from '../generated/repositories/post.repository.js';
 import { Cron, Injectable } from '../runtime/declarations/decorators.js';
-import type { Page, PageArgs } from '../runtime/data/keyset.js';
 import type { TaskContext } from '../runtime/jobs/schedule.js';
-import type { Digest } from './digest.entity.js';
 
-/** Periodic digests: written by a scheduled task, read by admins (docs/decisions.md §3). */
+/** Periodic digests: written by a scheduled task; admins read them through the Digest resource (docs/decisions.md §3). */
 @Injectable()
 export class DigestService {
   constructor(
@@ -14,11 +12,6 @@ export class DigestService {
     private readonly orgs: OrgRepository,
     private readonly posts: PostRepository,
   ) {}
-
-  /** One keyset page of the digests the caller may read (admins: their org's), oldest first. */
-  list(args: PageArgs): Promise<Page<Digest>> {
-    return this.digests.page(args);
-  }
 
   /**
    * Writes one digest per org at every tick: the posts it published since the previous tick

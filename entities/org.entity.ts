@@ -1,8 +1,15 @@
-import { Column, Entity, HasMany, PrimaryKey } from '../runtime/declarations/decorators.js';
+import { Column, Entity, HasMany, PrimaryKey, Resource } from '../runtime/declarations/decorators.js';
 import { User } from './user.entity.js';
 
-/** A tenant. Every user and post belongs to exactly one org, and nothing crosses orgs. */
+/**
+ * A tenant. Every user and post belongs to exactly one org, and nothing crosses orgs.
+ *
+ * @privateRemarks
+ * Listed whole by the resource (docs/behaviour.md §4.7): `GET /orgs` and `orgs`. Every role reads only
+ * its own org (docs/decisions.md §3), so the list holds one row and scores like one.
+ */
 @Entity()
+@Resource({ path: 'orgs', operations: ['list'], pagination: 'none', complexity: '1 + childComplexity' })
 export class Org {
   /** Primary key, UUID v7. */
   @PrimaryKey()

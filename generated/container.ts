@@ -6,21 +6,14 @@
  */
 
 import { AppAbilities } from '../entities/abilities.js';
-import { AuditController } from '../entities/audit.controller.js';
-import { AuditResolver } from '../entities/audit.resolver.js';
 import { AuditService } from '../entities/audit.service.js';
-import { DigestResolver } from '../entities/digest.resolver.js';
 import { DigestService } from '../entities/digest.service.js';
-import { DigestsController } from '../entities/digests.controller.js';
 import { EchoGateway } from '../entities/echo.gateway.js';
 import { ApiInfoService, ApiRootV1Controller, ApiRootV2Controller, MetaController } from '../entities/meta.controller.js';
 import { NotificationResolver } from '../entities/notification.resolver.js';
 import { NotificationService } from '../entities/notification.service.js';
 import { NotificationsController } from '../entities/notifications.controller.js';
 import { NotificationsProcessor } from '../entities/notifications.processor.js';
-import { OrgResolver } from '../entities/org.resolver.js';
-import { OrgService } from '../entities/org.service.js';
-import { OrgsController } from '../entities/orgs.controller.js';
 import { PostResolver } from '../entities/post.resolver.js';
 import { PostService } from '../entities/post.service.js';
 import { PostsController } from '../entities/posts.controller.js';
@@ -33,15 +26,21 @@ import type { RuntimeServices } from '../runtime/server/server.js';
 import type { Database } from './database.js';
 import { NOTIFICATIONS_JOBS, type NotificationsJobs } from './jobs.js';
 import { AuditRecordRepository } from './repositories/audit-record.repository.js';
+import { CommentRepository } from './repositories/comment.repository.js';
 import { DigestRepository } from './repositories/digest.repository.js';
 import { NotificationRepository } from './repositories/notification.repository.js';
 import { OrgRepository } from './repositories/org.repository.js';
 import { PostRepository } from './repositories/post.repository.js';
 import { UserRepository } from './repositories/user.repository.js';
+import { AuditRecordResource } from './resources/audit-record.resource.js';
+import { CommentResource } from './resources/comment.resource.js';
+import { DigestResource } from './resources/digest.resource.js';
+import { OrgResource } from './resources/org.resource.js';
 
 /** Every constructed provider and repository, by variable name. */
 export interface Container {
   readonly auditRecordRepository: AuditRecordRepository;
+  readonly commentRepository: CommentRepository;
   readonly digestRepository: DigestRepository;
   readonly notificationRepository: NotificationRepository;
   readonly orgRepository: OrgRepository;
@@ -53,21 +52,18 @@ export interface Container {
   readonly apiRootV1Controller: ApiRootV1Controller;
   readonly apiRootV2Controller: ApiRootV2Controller;
   readonly appAbilities: AppAbilities;
+  readonly auditRecordResource: AuditRecordResource;
   readonly auditService: AuditService;
-  readonly auditController: AuditController;
-  readonly auditResolver: AuditResolver;
+  readonly commentResource: CommentResource;
+  readonly digestResource: DigestResource;
   readonly digestService: DigestService;
-  readonly digestResolver: DigestResolver;
-  readonly digestsController: DigestsController;
   readonly echoGateway: EchoGateway;
   readonly metaController: MetaController;
   readonly notificationService: NotificationService;
   readonly notificationResolver: NotificationResolver;
   readonly notificationsController: NotificationsController;
   readonly notificationsProcessor: NotificationsProcessor;
-  readonly orgService: OrgService;
-  readonly orgResolver: OrgResolver;
-  readonly orgsController: OrgsController;
+  readonly orgResource: OrgResource;
   readonly postService: PostService;
   readonly postResolver: PostResolver;
   readonly postsController: PostsController;
@@ -79,6 +75,7 @@ export interface Container {
 /** Constructs the container on `database`, with the runtime `services` (logger, event bus). */
 export function createContainer(database: Database, services: RuntimeServices): Container {
   const auditRecordRepository = new AuditRecordRepository(database, services.reader, services.logger);
+  const commentRepository = new CommentRepository(database, services.reader, services.logger);
   const digestRepository = new DigestRepository(database, services.reader, services.logger);
   const notificationRepository = new NotificationRepository(database, services.reader, services.logger);
   const orgRepository = new OrgRepository(database, services.reader, services.logger);
@@ -90,26 +87,23 @@ export function createContainer(database: Database, services: RuntimeServices): 
   const apiRootV1Controller = new ApiRootV1Controller(apiInfoService);
   const apiRootV2Controller = new ApiRootV2Controller(apiInfoService);
   const appAbilities = new AppAbilities();
+  const auditRecordResource = new AuditRecordResource(auditRecordRepository);
   const auditService = new AuditService(auditRecordRepository);
-  const auditController = new AuditController(auditService);
-  const auditResolver = new AuditResolver(auditService);
+  const commentResource = new CommentResource(commentRepository);
+  const digestResource = new DigestResource(digestRepository);
   const digestService = new DigestService(digestRepository, orgRepository, postRepository);
-  const digestResolver = new DigestResolver(digestService);
-  const digestsController = new DigestsController(digestService);
   const echoGateway = new EchoGateway();
   const metaController = new MetaController(apiInfoService);
   const notificationService = new NotificationService(notificationRepository);
   const notificationResolver = new NotificationResolver(notificationService);
   const notificationsController = new NotificationsController(notificationService);
   const notificationsProcessor = new NotificationsProcessor(notificationRepository);
-  const orgService = new OrgService(orgRepository);
-  const orgResolver = new OrgResolver(orgService);
-  const orgsController = new OrgsController(orgService);
+  const orgResource = new OrgResource(orgRepository);
   const postService = new PostService(postRepository, userRepository, services.eventBus, notificationsQueue);
   const postResolver = new PostResolver(postService);
   const postsController = new PostsController(postService);
   const userService = new UserService(userRepository);
   const userResolver = new UserResolver(userService);
   const usersController = new UsersController(userService);
-  return { auditRecordRepository, digestRepository, notificationRepository, orgRepository, postRepository, userRepository, loaderScope, notificationsQueue, apiInfoService, apiRootV1Controller, apiRootV2Controller, appAbilities, auditService, auditController, auditResolver, digestService, digestResolver, digestsController, echoGateway, metaController, notificationService, notificationResolver, notificationsController, notificationsProcessor, orgService, orgResolver, orgsController, postService, postResolver, postsController, userService, userResolver, usersController };
+  return { auditRecordRepository, commentRepository, digestRepository, notificationRepository, orgRepository, postRepository, userRepository, loaderScope, notificationsQueue, apiInfoService, apiRootV1Controller, apiRootV2Controller, appAbilities, auditRecordResource, auditService, commentResource, digestResource, digestService, echoGateway, metaController, notificationService, notificationResolver, notificationsController, notificationsProcessor, orgResource, postService, postResolver, postsController, userService, userResolver, usersController };
 }

@@ -18,6 +18,15 @@ export const AUDIT_RECORD_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {
 /** Wire fields of AuditRecord: what masking and selection checks consider. */
 export const AUDIT_RECORD_FIELDS = ['id', 'orgId', 'action', 'subjectId', 'userId', 'summary', 'createdAt'] as const;
 
+/** Stored columns of Comment (entities/comment.entity.ts). */
+export const COMMENT_COLUMNS = ['id', 'orgId', 'postId', 'authorId', 'body', 'createdAt'] as const;
+
+/** How raw rows of Comment are read: the kind of each column that is not text. */
+export const COMMENT_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { createdAt: 'datetime' };
+
+/** Wire fields of Comment: what masking and selection checks consider. */
+export const COMMENT_FIELDS = ['id', 'orgId', 'postId', 'authorId', 'body', 'createdAt'] as const;
+
 /** Stored columns of Digest (entities/digest.entity.ts). */
 export const DIGEST_COLUMNS = ['id', 'orgId', 'periodStart', 'periodEnd', 'publishedPosts', 'createdAt'] as const;
 
@@ -66,6 +75,7 @@ export const USER_FIELDS = ['id', 'orgId', 'name', 'email'] as const;
 /** Every exposed entity (docs/behaviour.md §2). */
 export const ENTITIES: readonly EntityDescriptor[] = [
   { name: 'AuditRecord', fields: AUDIT_RECORD_FIELDS, relations: [] },
+  { name: 'Comment', fields: COMMENT_FIELDS, relations: [{ kind: 'belongsTo', field: 'post', target: 'Post', column: 'postId' }] },
   { name: 'Digest', fields: DIGEST_FIELDS, relations: [] },
   { name: 'Notification', fields: NOTIFICATION_FIELDS, relations: [] },
   { name: 'Org', fields: ORG_FIELDS, relations: [{ kind: 'hasMany', field: 'users', target: 'User', column: 'orgId' }] },
@@ -75,6 +85,21 @@ export const ENTITIES: readonly EntityDescriptor[] = [
 
 /** {@link ENTITIES} by name. */
 export const ENTITY_BY_NAME: ReadonlyMap<string, EntityDescriptor> = new Map(ENTITIES.map((entity) => [entity.name, entity]));
+
+/** Structure of input CreateCommentInput (generated/resources/comment.resource.ts). */
+export const CREATE_COMMENT_INPUT_INPUT: InputFieldType & { readonly type: { readonly kind: 'input' } } = {
+  type: {
+    kind: 'input',
+    fields: {
+      orgId: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
+      postId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true },
+      authorId: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
+      body: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
+    },
+  },
+  list: false,
+  nullable: false,
+};
 
 /** Structure of input CreatePost (entities/post.dto.ts). */
 export const CREATE_POST_INPUT: InputFieldType & { readonly type: { readonly kind: 'input' } } = {
@@ -96,6 +121,21 @@ export const CREATE_USER_INPUT: InputFieldType & { readonly type: { readonly kin
     fields: {
       name: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: false },
       email: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: false },
+    },
+  },
+  list: false,
+  nullable: false,
+};
+
+/** Structure of input UpdateCommentInput (generated/resources/comment.resource.ts). */
+export const UPDATE_COMMENT_INPUT_INPUT: InputFieldType & { readonly type: { readonly kind: 'input' } } = {
+  type: {
+    kind: 'input',
+    fields: {
+      orgId: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
+      postId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true },
+      authorId: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
+      body: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
     },
   },
   list: false,

@@ -13,7 +13,7 @@ import type { Container } from './container.js';
 export function createListeners(container: Container): readonly ListenerDefinition[] {
   const { auditService } = container;
   return [
-    /** postPublished → AuditService.onPostPublished (entities/audit.service.ts:23). */
+    /** postPublished → AuditService.onPostPublished (entities/audit.service.ts:16). */
     { event: 'postPublished', handler: 'AuditService.onPostPublished', handle: (payload) => auditService.onPostPublished(payload as Parameters<AuditService['onPostPublished']>[0]) },
   ];
 }

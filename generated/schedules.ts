@@ -15,7 +15,7 @@ export const CRON_SETTINGS = ['APP_CRON__WRITE_DIGESTS'] as const;
 export function createSchedules(container: Container): readonly ScheduledTaskDefinition[] {
   const { digestService } = container;
   return [
-    /** writeDigests: '0 * * * *' → DigestService.writeDigests (entities/digest.service.ts:29); APP_CRON__WRITE_DIGESTS overrides it. */
+    /** writeDigests: '0 * * * *' → DigestService.writeDigests (entities/digest.service.ts:22); APP_CRON__WRITE_DIGESTS overrides it. */
     {
       name: 'writeDigests',
       setting: 'APP_CRON__WRITE_DIGESTS',

@@ -1,14 +1,15 @@
 /**
- * The command line (docs/decisions.md §1): `init [--reset]`, `generate [--check]`,
+ * The command line (docs/decisions.md §1): `init [--reset]`, `generate [--check | --watch]`,
  * `migrate [deploy|status|dev]`, `seed`, `token`, `serve`, and `dev` (all of it, for the README's
- * first command). Exit code 1 on any error; declaration errors print `file:line:col`, never a
- * stack trace.
+ * first command, then a watch loop that regenerates, migrates and restarts: docs/decisions.md §10).
+ * Exit code 1 on any error; declaration errors print `file:line:col`, never a stack trace; the
+ * watching commands print them and go on.
  *
  * The CLI knows no application (docs/decisions.md §7 "New applications"): what `seed` writes and the
  * tokens and examples `dev` prints come from the application's development hooks
  * (`entities/dev.ts`, typed by runtime/declarations/dev-hooks.ts), and both commands work without them.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -18,7 +19,9 @@ import { DEV_HOOKS_FILE, type DevHooks, type DevPrincipal, type DevToken, SEED_S
 import type { EntityDescriptor } from '../runtime/data/entity-metadata.js';
 import { exitWhenWritten } from '../runtime/server/exit.js';
 import type { ApplicationDefinition } from '../runtime/server/server.js';
-import type { ProjectLayout } from './parse/project.js';
+import type { DeclarationProjectCache, ProjectLayout } from './parse/project.js';
+import type { Handover, ServerAddress } from './dev-loop.js';
+import type { GenerateResult } from './pipeline.js';
 
 import { clientPath, type DatabaseName, migrationsPath, SDL_PATH, schemaPath } from './paths.js';
 
@@ -74,6 +77,8 @@ interface GenerateRun {
   readonly allowBreaking?: boolean;
   /** Print the milliseconds each stage took to stderr. */
   readonly timings?: boolean;
+  /** The parsed project of the previous run, reused (the watching commands keep one). */
+  readonly cache?: DeclarationProjectCache;
 }
 
 /**
@@ -89,20 +94,29 @@ async function replacesEveryQuery(previous: string | undefined, breaking: readon
   return Object.keys(query.getFields()).every((field) => removed.has(`${query.name}.${field} was removed.`));
 }
 
-/** `generate [--check]`: returns the exit code. */
-async function runGenerate(options: GenerateRun): Promise<number> {
+/** What one run of the generator gave, once its problems were reported. */
+type ReportedRun = { readonly ok: false } | { readonly ok: true; readonly result: GenerateResult; readonly elapsed: number };
+
+/**
+ * Runs the generator once and reports what stops it on stderr, as `generate` does: the stage
+ * timings (with `timings`), diagnostics (`file:line:col`, the rule, the fix), dangerous schema
+ * changes, and breaking ones unless allowed. `ok` is false when nothing was written (or, in check
+ * mode, nothing could be compared) because of them.
+ */
+async function generateReported(options: GenerateRun): Promise<ReportedRun> {
   const layout = layoutOf(options.root);
   const started = performance.now();
   const { generate } = await import('./pipeline.js');
   const { formatReport } = await import('./diagnostics/format.js');
-  const result = await generate({ layout, mode: options.check === true ? 'check' : 'write', allowBreaking: options.allowBreaking === true });
+  const result = await generate({ layout, mode: options.check === true ? 'check' : 'write', allowBreaking: options.allowBreaking === true, ...(options.cache ? { cache: options.cache } : {}) });
   if (options.timings === true) process.stderr.write(`timings (ms): ${Object.entries(result.timings).map(([stage, ms]) => `${stage} ${ms}`).join(', ')}\n`);
+  // The source a diagnostic quotes; a diagnostic about a folder (an empty `entities/`) quotes none.
   const read = (file: string): string | undefined => {
     const full = path.join(layout.root, file);
-    return existsSync(full) ? readFileSync(full, 'utf8') : undefined;
+    return existsSync(full) && statSync(full).isFile() ? readFileSync(full, 'utf8') : undefined;
   };
   if (result.diagnostics.length > 0) process.stderr.write(`${formatReport(result.diagnostics, read)}\n`);
-  if (result.diagnostics.some((diagnostic) => diagnostic.severity === 'error')) return 1;
+  if (result.diagnostics.some((diagnostic) => diagnostic.severity === 'error')) return { ok: false };
   for (const change of result.dangerous) process.stderr.write(`warning: the GraphQL schema changes in a way clients may notice (${change.type}): ${change.description}\n`);
   if (result.breaking.length > 0 && options.allowBreaking !== true) {
     const lines = result.breaking.map((change) => `  ${change.type}: ${change.description}`);
@@ -115,9 +129,16 @@ async function runGenerate(options: GenerateRun): Promise<number> {
         'keep the old fields and mark them deprecated (@Query({ deprecationReason: … })), or pass --allow-breaking to accept the break\n' +
         newApplication,
     );
-    return 1;
+    return { ok: false };
   }
-  const elapsed = Math.round(performance.now() - started);
+  return { ok: true, result, elapsed: Math.round(performance.now() - started) };
+}
+
+/** `generate [--check]`: returns the exit code. */
+async function runGenerate(options: GenerateRun): Promise<number> {
+  const run = await generateReported(options);
+  if (!run.ok) return 1;
+  const { result, elapsed } = run;
   if (options.check === true) {
     const stale = [...result.changed.map((file) => `changed: generated/${file}`), ...result.removed.map((file) => `extra: generated/${file}`)];
     for (const [database, migration] of Object.entries(result.migrations)) stale.push(`missing migration: generated/${migrationsPath(database as DatabaseName)}/${migration.name}`);
@@ -138,6 +159,71 @@ async function runGenerate(options: GenerateRun): Promise<number> {
     if (result.prismaClientsChanged.length > 0) lines.push(`regenerated the Prisma client (${result.prismaClientsChanged.join(', ')})`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
+  return 0;
+}
+
+/** The migrations a run wrote, one name for every database that got the same one (`0004_create_comment`), else `name (database)` each. */
+function migrationNames(result: GenerateResult): string[] {
+  const byName = new Map<string, string[]>();
+  for (const [database, migration] of Object.entries(result.migrations)) byName.set(migration.name, [...(byName.get(migration.name) ?? []), database]);
+  const databases = Object.keys(result.migrations).length;
+  return [...byName].map(([name, where]) => (where.length === databases ? name : `${name} (${where.join(', ')})`));
+}
+
+/** The warnings the migrations of a run carry (data loss, …), one line each. */
+function migrationWarnings(result: GenerateResult): string[] {
+  return [...new Set(Object.values(result.migrations).flatMap((migration) => migration.warnings))].map((warning) => `  warning: ${warning}`);
+}
+
+/** The first line of an error's message (the schema engine's add a backtrace). */
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+/** Resolves on the first SIGINT or SIGTERM: how a watching command is stopped. */
+function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** What a watching command reports for work that threw (the generator's own failure, a file it cannot read). */
+function reportWatchError(error: unknown): void {
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (process.env.DEBUG && error instanceof Error) process.stderr.write(`${error.stack ?? ''}\n`);
+}
+
+/**
+ * `generate --watch` (docs/decisions.md §10): generates once, then again after every burst of
+ * changes under `entities/`, printing `ok, N files changed in T ms` (T from the first change of the
+ * burst, so it includes the quiet period) or the diagnostics `generate` prints. An invalid
+ * declaration, or the generator failing, never ends it; SIGINT or SIGTERM does (exit 0).
+ */
+async function runGenerateWatch(options: GenerateRun): Promise<number> {
+  const layout = layoutOf(options.root);
+  const { DeclarationWatcher } = await import('./watch.js');
+  const { DeclarationProjectCache } = await import('./parse/project.js');
+  const cache = new DeclarationProjectCache();
+  const once = async (since: number): Promise<void> => {
+    const run = await generateReported({ ...options, quiet: true, cache });
+    if (!run.ok) return;
+    const { result } = run;
+    const migrations = migrationNames(result);
+    const line = [`ok, ${result.changed.length + result.removed.length} files changed in ${Math.round(performance.now() - since)} ms`, ...(migrations.length > 0 ? [`new migration ${migrations.join(', ')}`] : [])].join(', ');
+    process.stdout.write(`${[line, ...migrationWarnings(result)].join('\n')}\n`);
+  };
+  await once(performance.now()).catch(reportWatchError);
+  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => once(batch.firstEventAt), onError: reportWatchError });
+  await watcher.start();
+  process.stdout.write(`watching ${path.relative(process.cwd(), layout.entitiesDir) || '.'}/ for changes (Ctrl-C stops)\n`);
+  await stopSignal();
+  await watcher.close();
   return 0;
 }
 
@@ -333,13 +419,38 @@ async function runSeedCommand(root: string, hooks: DevHooks | undefined, options
   process.stdout.write(`${JSON.stringify({ ...outcome.seeded, tokens }, null, 2)}\n`);
 }
 
+/** Options of `dev`. */
+interface DevRun {
+  readonly root: string;
+  /** Accept GraphQL schema changes that break existing clients (as `generate --allow-breaking`). */
+  readonly allowBreaking: boolean;
+  /** Print where each cycle's time went, to stderr. */
+  readonly timings: boolean;
+}
+
+/** The summary of where a server is: one line per entrypoint, `name  address  what it is`. */
+function describeEntrypoints(address: ServerAddress): string[] {
+  const rows = address.entrypoints.map((entrypoint) => [entrypoint.name, `${entrypoint.scheme === 'websocket' ? address.url.replace(/^http/, 'ws') : address.url}${entrypoint.path}`, entrypoint.description]);
+  const widths = [0, 1].map((column) => Math.max(0, ...rows.map((row) => row[column]?.length ?? 0)));
+  return rows.map((row) => `  ${(row[0] ?? '').padEnd(widths[0] ?? 0)}  ${(row[1] ?? '').padEnd(widths[1] ?? 0)}  ${row[2] ?? ''}`);
+}
+
 /**
- * `dev`: generate, migrate, seed an empty database with the seed hook's default sizes, serve,
- * then print a token per principal and the example lines. Without hooks it serves as it is.
+ * `dev`: generate, migrate, seed an empty database with the seed hook's default sizes, serve, print
+ * where everything is, a token per principal and the example lines; then watch `entities/` and, on
+ * every burst of changes, regenerate, apply the new migration when the schema changed, and restart
+ * the server on the same port — one line per cycle, or the diagnostics, the old server serving
+ * until a new one can take over (docs/decisions.md §10). Without hooks it serves the database as it is.
  */
-async function runDev(root: string): Promise<number> {
-  if ((await runGenerate({ root })) !== 0) return 1;
-  const url = config().database.url;
+async function runDev(options: DevRun): Promise<number> {
+  const { root } = options;
+  const { DeclarationProjectCache } = await import('./parse/project.js');
+  const cache = new DeclarationProjectCache();
+  if ((await runGenerate({ root, allowBreaking: options.allowBreaking, timings: options.timings, cache })) !== 0) return 1;
+  const settings = config();
+  const url = settings.database.url;
+  const { dialectFor } = await import('../runtime/dialects/index.js');
+  const { exclusiveMigrations } = dialectFor(url);
   const applied = await migrateDeploy(root, url);
   if (applied.length > 0) process.stdout.write(`applied migrations: ${applied.join(', ')}\n`);
   const hooks = await loadDevHooks(root);
@@ -355,11 +466,32 @@ async function runDev(root: string): Promise<number> {
       process.stdout.write(`${describeSeeded(seeded)}\n`);
     }
   }
-  const server = await serve(root);
+
+  const { DevServer, ServerStartError } = await import('./dev-loop.js');
+  const server = new DevServer({
+    root: path.resolve(root),
+    // The playground is on in development unless configured otherwise.
+    env: { ...process.env, APP_GRAPHQL__PLAYGROUND: process.env.APP_GRAPHQL__PLAYGROUND ?? 'true' },
+    logs: {
+      verbose: ['debug', 'trace'].includes(settings.log.level),
+      pretty: settings.log.format === 'pretty' || (settings.log.format === undefined && process.stdout.isTTY),
+      output: process.stdout,
+    },
+    stopTimeout: settings.http.shutdownTimeout + 5_000,
+    onUnexpectedExit: (code) => process.stderr.write(`the server exited (code ${String(code)}); save a change to start it again\n`),
+  });
+  let first: Handover;
+  try {
+    first = await server.start();
+  } catch (error) {
+    await server.close();
+    if (error instanceof ServerStartError) throw new CliError(`the server did not start: ${error.message}`);
+    throw error;
+  }
   const tokens = await mintDevTokens(principals);
-  const lines = ['', `serving ${server.url}`, ''];
+  const lines = ['', `serving ${first.address.url}`, ...describeEntrypoints(first.address), ''];
   for (const { role, name, token, variable } of tokens) lines.push(`${role} (${name}):`, `  export ${variable}=${token}`);
-  const examples = hooks?.examples?.({ url: server.url, tokens }) ?? [];
+  const examples = hooks?.examples?.({ url: first.address.url, tokens }) ?? [];
   if (examples.length > 0) lines.push('', 'try:', ...examples.map((line) => `  ${line}`));
   if (!hooks) {
     lines.push(
@@ -367,7 +499,55 @@ async function runDev(root: string): Promise<number> {
       'or mint a token by hand: npm run token -- --sub <uuid> --org <uuid> --role <role>',
     );
   }
+  /** One cycle: regenerate; migrate when the schema changed; restart; one line. */
+  const cycle = async (since: number): Promise<void> => {
+    const run = await generateReported({ root, quiet: true, allowBreaking: options.allowBreaking, timings: options.timings, cache });
+    if (!run.ok) {
+      process.stdout.write('not regenerated; the server keeps running the previous version\n');
+      return;
+    }
+    const { result } = run;
+    const parts = [`regenerated: ${result.changed.length + result.removed.length} files`];
+    const migrated = performance.now();
+    const names = migrationNames(result);
+    // SQLite's schema engine needs the file to itself: the server stops while the migration runs.
+    const stopped = names.length > 0 && exclusiveMigrations;
+    if (stopped) await server.stop();
+    if (names.length > 0) {
+      try {
+        const done = await migrateDeploy(root, url);
+        parts.push(done.length > 0 ? `migration ${done.join(', ')} applied` : 'no migration to apply');
+      } catch (error) {
+        const reason = `migration ${names.join(', ')} failed: ${firstLine(error)}`;
+        if (!stopped) {
+          process.stdout.write(`${[...parts, reason].join(', ')}; the server keeps running the previous version\n`);
+          return;
+        }
+        parts.push(`${reason} (the database is as it was; \`npm run migrate -- status\` tells more)`);
+      }
+    }
+    const migrating = Math.round(performance.now() - migrated);
+    try {
+      const handover = await server.start();
+      parts.push(`restarted in ${Math.round(performance.now() - since)} ms`);
+      process.stdout.write(`${[parts.join(', '), ...migrationWarnings(result)].join('\n')}\n`);
+      if (options.timings) process.stderr.write(`timings (ms): generate ${run.elapsed}, migrate ${migrating}, boot ${handover.boot}, switch ${handover.switch}\n`);
+    } catch (error) {
+      if (!(error instanceof ServerStartError)) throw error;
+      const running = stopped || error.stoppedPrevious ? 'no server is running: fix it and save to start one' : 'the server keeps running the previous version';
+      process.stdout.write(`${parts.join(', ')}, not restarted: ${error.message}; ${running}\n`);
+    }
+  };
+  // Watching before saying so: a save right after the line is seen.
+  const layout = layoutOf(root);
+  const { DeclarationWatcher } = await import('./watch.js');
+  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => cycle(batch.firstEventAt), onError: reportWatchError });
+  await watcher.start();
+  lines.push('', `watching ${path.relative(process.cwd(), layout.entitiesDir) || '.'}/: a saved change regenerates, migrates and restarts the server on port ${first.address.port} (Ctrl-C stops)`);
   process.stdout.write(`${lines.join('\n')}\n\n`);
+  await stopSignal();
+  await watcher.close();
+  await server.close();
   return 0;
 }
 
@@ -412,9 +592,11 @@ export function createProgram(): Command {
     .description('read entities/, validate, and write generated/ (with --check: only report what is stale)')
     .option('--check', 'exit 1 when generated/ is stale or a declaration is invalid; write nothing')
     .option('--allow-breaking', 'accept GraphQL schema changes that break existing clients')
-    .option('--timings', 'print the milliseconds each stage took (parse, validate, emit, migrations, write, prisma) to stderr')
-    .action(async (options: { check?: boolean; allowBreaking?: boolean; timings?: boolean }) => {
-      process.exitCode = await runGenerate({ root: root(), check: options.check === true, allowBreaking: options.allowBreaking === true, timings: options.timings === true });
+    .option('--timings', 'print the milliseconds each stage took (parse, resolve, validate, emit, client, migrations, write, prisma) to stderr')
+    .addOption(new Option('--watch', 'generate again on every change under entities/, printing "ok, N files changed" or the diagnostics, until Ctrl-C').conflicts('check'))
+    .action(async (options: { check?: boolean; allowBreaking?: boolean; timings?: boolean; watch?: boolean }) => {
+      const run: GenerateRun = { root: root(), check: options.check === true, allowBreaking: options.allowBreaking === true, timings: options.timings === true };
+      process.exitCode = options.watch === true ? await runGenerateWatch(run) : await runGenerate(run);
     });
 
   program
@@ -487,33 +669,21 @@ export function createProgram(): Command {
 
   program
     .command('dev')
-    .description(`generate, migrate the database, seed it when empty, serve, and print tokens and example requests (from ${DEV_HOOKS_FILE} when present)`)
-    .action(async () => {
-      process.exitCode = await runDev(root());
+    .description(`generate, migrate the database, seed it when empty, serve, and print tokens and example requests (from ${DEV_HOOKS_FILE} when present); then regenerate, migrate and restart on every change under entities/, until Ctrl-C`)
+    .option('--allow-breaking', 'accept GraphQL schema changes that break existing clients')
+    .option('--timings', 'print where each cycle\'s time went (generate, migrate, boot, switch) to stderr')
+    .action(async (options: { allowBreaking?: boolean; timings?: boolean }) => {
+      process.exitCode = await runDev({ root: root(), allowBreaking: options.allowBreaking === true, timings: options.timings === true });
     });
 
   return program;
 }
 
-async function serve(root: string): Promise<{ url: string }> {
-  const { startServer } = await import('../runtime/server/server.js');
-  const application = await loadApplication(root);
-  try {
-    const server = await startServer(application);
-    const stop = (): void => {
-      void server.close().then(() => exitWhenWritten(0));
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-    return server;
-  } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(error.message);
-    throw error;
-  }
-}
-
-/** Commands that keep running (a server); every other one exits once its action is done. */
-const LONG_RUNNING = new Set(['serve', 'dev']);
+/**
+ * Commands that keep running (a server) after their action returns; every other one exits once its
+ * action is done — `dev` and `generate --watch` return only once stopped.
+ */
+const LONG_RUNNING = new Set(['serve']);
 
 const program = createProgram();
 let finished: string | undefined;

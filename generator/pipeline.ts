@@ -14,6 +14,8 @@ import path from 'node:path';
 import { buildSchema, findBreakingChanges, findDangerousChanges } from 'graphql';
 import { readMigrationFolders } from '../runtime/data/migrations.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
+import { diskCache, GENERATOR_CACHE_DIR } from './cache.js';
+import { emitClients } from './emit/client/index.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
 import { dialectNamed } from '../runtime/dialects/index.js';
 import { clientPath, type DatabaseName, migrationsPath, SDL_PATH, schemaPath, SUPPORTED_DATABASES } from './paths.js';
@@ -21,7 +23,7 @@ import { runPrismaGenerate } from './emit/prisma/client.js';
 import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
 import type { GeneratedFile } from './emit/writer.js';
 import { parseDeclarations } from './parse/declarations.js';
-import type { ProjectLayout } from './parse/project.js';
+import type { DeclarationProjectCache, ProjectLayout } from './parse/project.js';
 import { resolveApp } from './resolve/index.js';
 import { validate } from './validate/index.js';
 
@@ -54,6 +56,8 @@ export interface GenerateOptions {
   readonly prismaClient?: boolean;
   /** Write (or accept) a schema that breaks existing clients. */
   readonly allowBreaking?: boolean;
+  /** The parsed project of the previous run in this process, reused (watch mode, docs/decisions.md §10). */
+  readonly cache?: DeclarationProjectCache;
 }
 
 /** What a run found and did. */
@@ -136,15 +140,16 @@ export interface PlannedOutput {
 
 /**
  * Parses, resolves, validates and emits in memory; plans the migration against the committed
- * schema. Takes the project layout (and the order to read files in, for determinism tests);
- * returns the diagnostics, and the files and migrations when there is no error. Throws
+ * schema. Takes the project layout (and the order to read files in, for determinism tests; and the
+ * previous run's parsed project, in watch mode); returns the diagnostics, and the files and migrations when there is no error. Throws
  * {@link OutputFolderError} when the committed migrations lack their schema snapshot.
  */
-export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'reversed' = 'sorted'): Promise<PlannedOutput> {
+export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'reversed' = 'sorted', cache?: DeclarationProjectCache): Promise<PlannedOutput> {
   const watch = new Stopwatch();
-  const declared = parseDeclarations(layout, { fileOrder });
+  const declared = parseDeclarations(layout, { fileOrder, ...(cache ? { cache } : {}) });
   watch.lap('parse');
-  const app = resolveApp(declared);
+  const outputName = path.relative(layout.root, layout.generatedDir).split(path.sep).join('/');
+  const app = resolveApp(declared, outputName);
   watch.lap('resolve');
   const diagnostics = validate(app);
   watch.lap('validate');
@@ -152,10 +157,12 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
     return { diagnostics, files: [], previousSchemas: {}, migrations: {}, timings: watch.timings };
   }
   const outputDir = layout.generatedDir;
-  const outputName = path.relative(layout.root, outputDir).split(path.sep).join('/');
   const runtimeName = path.relative(layout.root, layout.runtimeDir).split(path.sep).join('/');
-  const files = emitFiles({ app, outputDir: outputName, runtimeDir: runtimeName });
+  const context = { app, outputDir: outputName, runtimeDir: runtimeName };
+  const emittedFiles = emitFiles(context);
   watch.lap('emit');
+  const files = [...emittedFiles, ...(await emitClients(context, emittedFiles, diskCache(GENERATOR_CACHE_DIR)))].sort((a, b) => a.path.localeCompare(b.path));
+  watch.lap('client');
   const emitted = new Map(files.map((file) => [file.path, file.content]));
   const previousSchemas: Partial<Record<DatabaseName, string>> = {};
   const migrations: Partial<Record<DatabaseName, PlannedMigration>> = {};
@@ -180,7 +187,7 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const { layout, mode } = options;
-  const plan = await planOutput(layout, options.fileOrder);
+  const plan = await planOutput(layout, options.fileOrder, options.cache);
   const { diagnostics, files, migrations, previousSchemas } = plan;
   if (files.length === 0) return { diagnostics, changed: [], removed: [], migrations: {}, prismaClientsChanged: [], breaking: [], dangerous: [], timings: plan.timings };
   const watch = new Stopwatch();

@@ -5,7 +5,7 @@
  * with other hooks or none) is in new-application.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
@@ -19,8 +19,8 @@ import { ROOT, TEST_SECRET } from './support/project.js';
 
 /** The committed migrations, in order (the same names for both databases). */
 const MIGRATIONS = readdirSync(path.join(ROOT, 'generated/prisma/sqlite/migrations')).filter((name) => /^\d{4}_/.test(name)).sort();
-/** The name `generate` gives the next migration that adds a column to User. */
-const NEXT_ALTER_USER = `${String(MIGRATIONS.length + 1).padStart(4, '0')}_alter_user`;
+/** The name `generate` gives the next migration, which adds the column `bio` to User (docs/decisions.md §9). */
+const NEXT_ADD_USER_BIO = `${String(MIGRATIONS.length + 1).padStart(4, '0')}_add_user_bio`;
 /** What `migrate status` prints once every committed migration is applied. */
 const ALL_APPLIED = `${MIGRATIONS.map((name) => `applied  ${name}\n`).join('')}0 pending\n`;
 
@@ -99,16 +99,16 @@ describe('generate --check', () => {
       expect(stale.stderr).toContain('changed: generated/schema.graphql');
       expect(stale.stderr).toContain('changed: generated/prisma/sqlite/schema.prisma');
       for (const provider of ['sqlite', 'postgresql']) {
-        expect(stale.stderr).toContain(`missing migration: generated/prisma/${provider}/migrations/${NEXT_ALTER_USER}`);
+        expect(stale.stderr).toContain(`missing migration: generated/prisma/${provider}/migrations/${NEXT_ADD_USER_BIO}`);
         expect(stale.stderr).toContain(`stale: generated/prisma/${provider}/client`);
       }
 
       const written = cli(['generate'], { cwd: project });
       expect(written.status).toBe(0);
-      expect(written.stdout).toContain(`new migration: generated/prisma/sqlite/migrations/${NEXT_ALTER_USER}`);
-      expect(written.stdout).toContain(`new migration: generated/prisma/postgresql/migrations/${NEXT_ALTER_USER}`);
-      expect(readFileSync(path.join(project, `generated/prisma/sqlite/migrations/${NEXT_ALTER_USER}/migration.sql`), 'utf8')).toContain('ADD COLUMN "bio" TEXT');
-      expect(readFileSync(path.join(project, `generated/prisma/postgresql/migrations/${NEXT_ALTER_USER}/migration.sql`), 'utf8')).toContain('ADD COLUMN     "bio" TEXT');
+      expect(written.stdout).toContain(`new migration: generated/prisma/sqlite/migrations/${NEXT_ADD_USER_BIO}`);
+      expect(written.stdout).toContain(`new migration: generated/prisma/postgresql/migrations/${NEXT_ADD_USER_BIO}`);
+      expect(readFileSync(path.join(project, `generated/prisma/sqlite/migrations/${NEXT_ADD_USER_BIO}/migration.sql`), 'utf8')).toContain('ADD COLUMN "bio" TEXT');
+      expect(readFileSync(path.join(project, `generated/prisma/postgresql/migrations/${NEXT_ADD_USER_BIO}/migration.sql`), 'utf8')).toContain('ADD COLUMN     "bio" TEXT');
       expect(readFileSync(path.join(project, 'generated/schema.graphql'), 'utf8')).toContain('bio: String');
       expect(cli(['generate', '--check'], { cwd: project }).status).toBe(0);
     });
@@ -136,30 +136,43 @@ describe('generate --check', () => {
     });
 
     it('refuses invalid declarations with file:line:col and the fix, writing nothing', () => {
-      const resolver = path.join(project, 'entities/org.resolver.ts');
+      const resolver = path.join(project, 'entities/notification.resolver.ts');
       const before = readFileSync(path.join(project, 'generated/graphql/resolvers.ts'), 'utf8');
-      writeFileSync(resolver, readFileSync(resolver, 'utf8').replace("  @Authorized('read', Org)\n", ''));
+      writeFileSync(resolver, readFileSync(resolver, 'utf8').replace("  @Authorized('read', Notification)\n", ''));
       const result = cli(['generate'], { cwd: project });
       expect(result.status).toBe(1);
-      expect(result.stderr).toContain("entities/org.resolver.ts:21:3 error operation-posture-missing: Query.orgs (OrgResolver.orgs) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
+      expect(result.stderr).toContain("entities/notification.resolver.ts:17:3 error operation-posture-missing: Query.notifications (NotificationResolver.notifications) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
       expect(result.stderr).toContain('>');
       expect(result.stderr).toContain('1 error, 0 warnings');
       expect(result.stderr).not.toMatch(/\n\s+at /);
       expect(readFileSync(path.join(project, 'generated/graphql/resolvers.ts'), 'utf8')).toBe(before);
     });
 
+    it('reports an empty entities/ as a diagnostic, not a crash', () => {
+      const empty = mkdtempSync(path.join(os.tmpdir(), 'rs-empty-'));
+      mkdirSync(path.join(empty, 'entities'));
+      try {
+        const result = cli(['--root', empty, 'generate']);
+        expect(result.status).toBe(1);
+        expect(result.stderr).toContain('entities:1:1 error app-module-missing');
+        expect(result.stderr).not.toContain('EISDIR');
+      } finally {
+        rmSync(empty, { recursive: true, force: true });
+      }
+    });
+
     it('delivers every diagnostic through a pipe, down to the count line', () => {
-      const resolver = path.join(project, 'entities/org.resolver.ts');
+      const resolver = path.join(project, 'entities/notification.resolver.ts');
       const original = readFileSync(resolver, 'utf8');
       // 400 operations without a posture: about 170 KB of diagnostics, far more than a pipe holds.
-      const operations = Array.from({ length: 400 }, (_, index) => `  /** Orgs, again (${index}). */\n  @Query()\n  orgs${index}(): Promise<Org[]> {\n    return this.orgService.listAll();\n  }\n`).join('\n');
+      const operations = Array.from({ length: 400 }, (_, index) => `  /** Notifications, again (${index}). */\n  @Query()\n  notifications${index}(first?: Int, after?: string): Promise<Page<Notification>> {\n    return this.notificationService.list({ first, after });\n  }\n`).join('\n');
       writeFileSync(resolver, original.replace(/\n\}\n$/, `\n\n${operations}}\n`));
       try {
         const result = piped(['generate'], { cwd: project, stream: 'stderr' });
         expect(result.status).toBe(1);
         expect(result.bytes).toBeGreaterThan(128 * 1024);
         // Every headline arrived, then the count line that ends the report.
-        const headlines = result.text.match(/^entities\/org\.resolver\.ts:\d+:\d+ error operation-posture-missing: /gm) ?? [];
+        const headlines = result.text.match(/^entities\/notification\.resolver\.ts:\d+:\d+ error operation-posture-missing: /gm) ?? [];
         expect(headlines.length).toBeGreaterThanOrEqual(400);
         expect(result.text.endsWith(`\n\n${headlines.length} errors, 0 warnings\n`)).toBe(true);
       } finally {

@@ -144,6 +144,24 @@ describe('fuzzed REST requests (URI versioning)', () => {
   }, TIMEOUT);
 });
 
+/**
+ * The version a request states under `strategy`, as the version router reads it (runtime/http/versioning.ts):
+ * the header trimmed, or the first `version=` parameter of `Accept`; `''` is none.
+ */
+function statedVersion(strategy: 'header' | 'media_type' | 'uri', headers: Record<string, string>): string | undefined {
+  let stated: string | undefined;
+  if (strategy === 'header') stated = headers['x-api-version']?.trim();
+  if (strategy === 'media_type') {
+    for (const range of (headers.accept ?? '').split(',')) {
+      for (const parameter of range.split(';').slice(1)) {
+        const [name, value] = parameter.split('=').map((part) => part.trim());
+        if (stated === undefined && name?.toLowerCase() === 'version' && value !== undefined) stated = value.replace(/^"|"$/g, '');
+      }
+    }
+  }
+  return stated === '' ? undefined : stated;
+}
+
 describe('fuzzed version headers and Accept values', () => {
   let header: Fixture;
   let media: Fixture;
@@ -169,6 +187,15 @@ describe('fuzzed version headers and Accept values', () => {
         const target = strategy === 'header' ? header : strategy === 'media_type' ? media : uri;
         const headers: Record<string, string> = { accept: acceptValue };
         if (strategy !== 'media_type') headers['x-api-version'] = stated;
+        // `GET /` stating no version is the landing answer, outside the REST document (docs/behaviour.md §4.8, §9.3.7).
+        if (path === '/' && statedVersion(strategy, headers) === undefined) {
+          count('version headers answered by the landing');
+          const response = await target.server.fetch(path, { signal: AbortSignal.timeout(10_000), headers });
+          expect(response.status).toBe(200);
+          const text = await response.text();
+          expect(text).toContain(response.headers.get('content-type')?.startsWith('text/html') === true ? '<title>Resource Service API</title>' : '"graphql":"/graphql"');
+          return;
+        }
         const answer = await send(target.server, path, { token: target.tokens[tokenIndex], headers });
         expect([200, 400, 401, 403, 404, 405, 406]).toContain(answer.status);
         count(`version headers answered ${answer.status}`);

@@ -1,8 +1,9 @@
 /**
  * The rest of the GraphQL transport (docs/behaviour.md §4.1, §4.5, §5.2–§5.4): the playground in a real browser
  * (a query and a subscription from GraphiQL), 405 when it is off, SDL written at boot, guards run
- * once per operation whatever the scopes they are bound at, and the GraphQL-over-HTTP audit suite
- * of `graphql-http` against the live endpoint.
+ * once per operation whatever the scopes they are bound at, a subscription sent over plain HTTP
+ * told where subscriptions are served, and the GraphQL-over-HTTP audit suite of `graphql-http`
+ * against the live endpoint.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -125,6 +126,56 @@ describe('guards (docs/behaviour.md §5.2–§5.4)', () => {
     expect(result.data).toBeUndefined();
     expect(result.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     expect(server.statements.length).toBe(before);
+  });
+});
+
+describe('a subscription sent over plain HTTP (docs/behaviour.md §4.1)', () => {
+  const message = 'Subscriptions are served over WebSocket (graphql-transport-ws) at /graphql; plain HTTP answers queries and mutations';
+
+  it('is told to use the WebSocket at the same path, in the shape graphql-http refuses it with', async () => {
+    const token = await server.token('member');
+    const before = server.statements.length;
+    for (const [accept, status, type] of [
+      ['application/json', 200, 'application/json'],
+      ['application/graphql-response+json', 400, 'application/graphql-response+json'],
+    ] as const) {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query: 'subscription Published { postPublished { id title } }' }),
+      });
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toContain(type);
+      expect(await response.json()).toEqual({ errors: [{ message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
+    }
+    // Nothing ran: no statement reached the database.
+    expect(server.statements.length).toBe(before);
+  });
+
+  it('picks the subscription by operationName among several operations; a query beside it still runs', async () => {
+    const token = await server.token('member');
+    const document = 'subscription Published { postPublished { id } } query Me { me { id } }';
+    const subscription = await server.graphql(document, { token, variables: {} });
+    expect(subscription.errors).toBeDefined();
+    const picked = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: document, operationName: 'Published' }),
+    });
+    expect(((await picked.json()) as { errors: { message: string }[] }).errors[0]?.message).toBe(message);
+    const query = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: document, operationName: 'Me' }),
+    });
+    expect(((await query.json()) as { data?: { me: { id: string } | null } }).data?.me?.id).toBeDefined();
+  });
+
+  it('keeps the earlier refusals: an invalid subscription is a validation error, a bad token UNAUTHENTICATED', async () => {
+    const invalid = await server.graphql('subscription { postPublished { nope } }', { token: await server.token('member') });
+    expect(invalid.errors?.[0]?.message).toContain('nope');
+    const unauthenticated = await server.graphql('subscription { postPublished { id } }', { token: 'x.y.z' });
+    expect(unauthenticated.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
   });
 });
 

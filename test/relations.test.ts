@@ -240,8 +240,8 @@ describe('batch context (docs/behaviour.md §5.10)', () => {
     await bare.stop();
   });
 
-  it('warns at schema build with the count of loaders seeded without a batch context', () => {
-    expect(bare.logs).toContainEqual(expect.objectContaining({ level: 40, loaders: 5, msg: expect.stringContaining('5 loaders were seeded with no batch context') }));
+  it('warns at schema build with the count of loaders (one per exposed relation: six in the demo) seeded without a batch context', () => {
+    expect(bare.logs).toContainEqual(expect.objectContaining({ level: 40, loaders: 6, msg: expect.stringContaining('6 loaders were seeded with no batch context') }));
   });
 
   it('fails every relation field with "database error" and logs the entity, while scalars resolve', async () => {

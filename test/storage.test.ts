@@ -49,7 +49,7 @@ describe(`migrations (${provider})`, () => {
         : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name COLLATE \"C\"";
     const tables = (await execute(url, query)).map((table) => String(table.name));
     // SQLite keeps the planner statistics gathered after migrating in its own sqlite_stat tables.
-    expect(tables.filter((name) => !name.startsWith('sqlite_stat'))).toEqual(['AuditRecord', 'Digest', 'Notification', 'Org', 'Post', 'User', '_prisma_migrations']);
+    expect(tables.filter((name) => !name.startsWith('sqlite_stat'))).toEqual(['AuditRecord', 'Comment', 'Digest', 'Notification', 'Org', 'Post', 'User', '_prisma_migrations']);
     if (provider === 'sqlite') expect(tables).toContain('sqlite_stat1');
   });
 });

@@ -41,7 +41,8 @@ const extra: TransportFactory<Container> = defineTransport('extra', ({ container
 
 beforeAll(async () => {
   server = await startInProcessServer({
-    env: { APP_HTTP__VERSIONING: 'header' },
+    // Debug: the paths a transport mounts are logged at debug (docs/decisions.md §4).
+    env: { APP_HTTP__VERSIONING: 'header', APP_LOG__LEVEL: 'debug' },
     adjust: (definition) => ({ ...definition, transports: [...definition.transports, extra] }),
   });
 });
@@ -65,7 +66,7 @@ describe('a transport added beside the defaults', () => {
       expect({ version, status: response.status }).toEqual({ version, status: 200 });
       expect(await response.json()).toEqual({ served: 'extra' });
     }
-    expect(server.logs).toContainEqual(expect.objectContaining({ transport: 'extra', paths: ['/meta'] }));
+    expect(server.logs).toContainEqual(expect.objectContaining({ level: 20, transport: 'extra', paths: ['/meta'] }));
   });
 
   it('has its socket path accepted by the server', async () => {

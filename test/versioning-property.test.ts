@@ -63,6 +63,7 @@ type Expected =
   | { readonly status: 400 | 404; readonly versions: readonly string[] }
   | { readonly status: 405; readonly allow: readonly string[] }
   | { readonly status: 'next' }
+  | { readonly status: 'landing' }
   | { readonly status: 'unexpected'; readonly code: number };
 
 const matches = (pattern: string, path: string): boolean => {
@@ -301,9 +302,10 @@ describe('over real HTTP, for a sample of the tables', () => {
     if (probe.stated !== undefined && table.strategy === 'header') headers['X-API-Version'] = probe.stated;
     if (probe.stated !== undefined && table.strategy === 'media_type') headers.accept = `application/json; version=${probe.stated}`;
     const response = await fetch(`${url}${probe.path}`, { method: probe.method, headers });
-    const body = (await response.json().catch(() => undefined)) as { id?: string; versions?: string[]; code?: string } | undefined;
+    const body = (await response.json().catch(() => undefined)) as { id?: string; versions?: string[]; code?: string; graphql?: string } | undefined;
     switch (response.status) {
       case 200:
+        if (body?.graphql !== undefined && body.id === undefined) return { status: 'landing' };
         // The demo's policy deprecates version 1: its Deprecation header tells the version served.
         return { status: 200, id: body?.id ?? '', version: response.headers.get('deprecation') ? '1' : undefined };
       case 400:
@@ -316,8 +318,16 @@ describe('over real HTTP, for a sample of the tables', () => {
     }
   }
 
-  /** What the client sees of the model's answer: of the version served, only whether it is the deprecated 1. */
-  const onTheWire = (expected: Expected): Expected => {
+  /**
+   * What the client sees of the model's answer: of the version served, only whether it is the
+   * deprecated 1; and at `/` itself, a GET stating no version that no route serves is the landing
+   * answer (docs/behaviour.md §4.8, §9.3.7), whose HEAD has no body to tell it from a route's.
+   */
+  const onTheWire = (table: Table, probe: Probe, expected: Expected): Expected => {
+    const stated = table.strategy === 'uri' ? /^\/v[^/]+/.test(probe.path.slice(table.prefix.length)) : (probe.stated ?? '').trim() !== '';
+    if (probe.path === '/' && !stated && expected.status !== 200 && (probe.method === 'GET' || probe.method === 'HEAD')) {
+      return probe.method === 'GET' ? { status: 'landing' } : { status: 200, id: '', version: undefined };
+    }
     if (expected.status === 200) return { ...expected, version: expected.version === '1' ? '1' : undefined };
     // No route of the table here: the application's own 404 for an unknown path.
     if (expected.status === 'next') return { status: 404, versions: ['(not a version refusal)'] };
@@ -335,7 +345,7 @@ describe('over real HTTP, for a sample of the tables', () => {
       try {
         for (const probe of probes) {
           const answer = await exchange(server.url, table, probe);
-          expect({ table: `${table.strategy} prefix=${table.prefix} default=${table.defaultVersion}`, probe, answer: normalized(answer) }).toEqual({ table: `${table.strategy} prefix=${table.prefix} default=${table.defaultVersion}`, probe, answer: onTheWire(expectedFor(table, probe)) });
+          expect({ table: `${table.strategy} prefix=${table.prefix} default=${table.defaultVersion}`, probe, answer: normalized(answer) }).toEqual({ table: `${table.strategy} prefix=${table.prefix} default=${table.defaultVersion}`, probe, answer: onTheWire(table, probe, expectedFor(table, probe)) });
           exchanges += 1;
         }
       } finally {

@@ -16,8 +16,9 @@ let draft: string;
 
 beforeAll(async () => {
   const configurations: Record<string, Record<string, string>> = {
-    uri: {},
-    header: { APP_HTTP__VERSIONING: 'header' },
+    // Debug: the per-route boot lines are logged at debug (docs/decisions.md §4).
+    uri: { APP_LOG__LEVEL: 'debug' },
+    header: { APP_HTTP__VERSIONING: 'header', APP_LOG__LEVEL: 'debug' },
     media_type: { APP_HTTP__VERSIONING: 'media_type' },
     headerDefault: { APP_HTTP__VERSIONING: 'header', APP_HTTP__DEFAULT_VERSION: '2' },
     uriPrefix: { APP_HTTP__PREFIX: '/rest' },
@@ -268,9 +269,9 @@ describe('APP_HTTP__PREFIX', () => {
 });
 
 describe('boot logs (docs/behaviour.md §9.1)', () => {
-  it('log one line per mounted route: controller, method, address, handler', () => {
+  it('log one line per mounted route at debug: controller, method, address, handler', () => {
     const mounted = server('uri').logs.filter((entry) => typeof entry.address === 'string');
-    expect(mounted).toContainEqual(expect.objectContaining({ controller: 'PostsController', method: 'POST', address: '/v2/posts/:id/publish', handler: 'PostsController.publish' }));
+    expect(mounted).toContainEqual(expect.objectContaining({ level: 20, controller: 'PostsController', method: 'POST', address: '/v2/posts/:id/publish', handler: 'PostsController.publish' }));
     expect(mounted.filter((entry) => entry.address === '/v1/posts/:id/publish')).toEqual([]);
     expect(mounted).toContainEqual(expect.objectContaining({ controller: 'UsersController', method: 'GET', address: '/users', handler: 'UsersController.list' }));
   });

@@ -13,6 +13,8 @@ export const FIELD_COMPLEXITY: Readonly<Record<string, FieldComplexity>> = {
   'Org.users': ({ first, childComplexity }) => first * childComplexity,
   /** Query.auditRecords: returns a keyset page, first × children. */
   'Query.auditRecords': ({ first, childComplexity }) => first * childComplexity,
+  /** Query.comments: returns a keyset page, first × children. */
+  'Query.comments': ({ first, childComplexity }) => first * childComplexity,
   /** Query.digests: returns a keyset page, first × children. */
   'Query.digests': ({ first, childComplexity }) => first * childComplexity,
   /** Query.notifications: returns a keyset page, first × children. */

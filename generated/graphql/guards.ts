@@ -10,10 +10,15 @@ import type { Container } from '../container.js';
 
 /** The guard chain of every root field, by `Type.field`. */
 export const OPERATION_GUARDS: Readonly<Record<string, readonly string[]>> = {
+  'Mutation.createComment': ['AuthenticationGuard', 'GraphQLAuthorizationGuard'],
   'Mutation.createPost': ['AuthenticationGuard', 'GraphQLAuthorizationGuard'],
   'Mutation.createUser': ['AuthenticationGuard', 'GraphQLAuthorizationGuard'],
+  'Mutation.deleteComment': ['AuthenticationGuard', 'GraphQLAuthorizationGuard'],
   'Mutation.publishPost': ['AuthenticationGuard', 'GraphQLAuthorizationGuard'],
+  'Mutation.updateComment': ['AuthenticationGuard', 'GraphQLAuthorizationGuard'],
   'Query.auditRecords': ['AuthenticationGuard', 'GraphQLAuthorizationGuard'],
+  'Query.comment': ['AuthenticationGuard', 'GraphQLAuthorizationGuard'],
+  'Query.comments': ['AuthenticationGuard', 'GraphQLAuthorizationGuard'],
   'Query.digests': ['AuthenticationGuard', 'GraphQLAuthorizationGuard'],
   'Query.me': ['AuthenticationGuard', 'GraphQLAuthorizationGuard'],
   'Query.notifications': ['AuthenticationGuard', 'GraphQLAuthorizationGuard'],

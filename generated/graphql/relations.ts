@@ -15,6 +15,10 @@ import type { Container } from '../container.js';
 export function createRelationResolvers(container: Container): IResolvers<unknown, GraphQLContext> {
   const { postResolver } = container;
   return {
+    Comment: {
+      /** Comment.post → the Post whose id is Comment.postId (belongs_to): a primary-key batch; null when the caller may not read it. */
+      post: (parent: object, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.belongsTo('Post', parent, 'postId', info),
+    },
     Org: {
       /** Org.users → User rows whose orgId is this Org's id (has_many): one ranked statement per level, scoped. */
       users: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.hasMany('User', 'orgId', parent, args, info),

@@ -15,10 +15,11 @@ import { authorize } from '../../runtime/auth/posture.js';
 import { clampPageSize, parseCursor } from '../../runtime/data/keyset.js';
 import { applyPipes, type PipeTransform, ZodValidationPipe } from '../../runtime/declarations/pipes.js';
 import { unwrap } from '../../runtime/failures/result.js';
-import { coerceInput } from '../../runtime/http/inputs.js';
+import { coerceInput, coerceQueryParameter } from '../../runtime/http/inputs.js';
 import { pathParameter, queryText, type RouteDefinition } from '../../runtime/http/routes.js';
 import type { Container } from '../container.js';
-import { AUDIT_RECORD_FIELDS, CREATE_POST_INPUT, CREATE_USER_INPUT, DIGEST_FIELDS, NOTIFICATION_FIELDS, ORG_FIELDS, POST_FIELDS, USER_FIELDS, VERSION_OFFER_INPUT } from '../entities.js';
+import { AUDIT_RECORD_FIELDS, COMMENT_FIELDS, CREATE_COMMENT_INPUT_INPUT, CREATE_POST_INPUT, CREATE_USER_INPUT, DIGEST_FIELDS, NOTIFICATION_FIELDS, ORG_FIELDS, POST_FIELDS, UPDATE_COMMENT_INPUT_INPUT, USER_FIELDS, VERSION_OFFER_INPUT } from '../entities.js';
+import type { CommentResource } from '../resources/comment.resource.js';
 
 /** Pipes of parameter offer of MetaController.negotiate. */
 const metaControllerNegotiateOfferPipes: readonly PipeTransform[] = [new ZodValidationPipe(VersionOfferSchema)];
@@ -29,7 +30,7 @@ const usersControllerCreateInputPipes: readonly PipeTransform[] = [new ZodValida
 
 /** Every route, bound to the container's controller instances. */
 export function createRoutes(container: Container): readonly RouteDefinition[] {
-  const { apiRootV1Controller, apiRootV2Controller, auditController, digestsController, metaController, notificationsController, orgsController, postsController, usersController } = container;
+  const { apiRootV1Controller, apiRootV2Controller, auditRecordResource, commentResource, digestResource, metaController, notificationsController, orgResource, postsController, usersController } = container;
 
   /**
    * Describes the API under version 1.
@@ -94,48 +95,6 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   };
 
   /**
-   * One page of the org's audit records, oldest first.
-   * GET /audit-records → AuditController.list (entities/audit.controller.ts:16); authorized: read AuditRecord.
-   */
-  const auditControllerList: RouteDefinition = {
-    method: 'GET',
-    path: '/audit-records',
-    versions: ['2'],
-    controllerVersions: ['2'],
-    controller: 'AuditController',
-    handler: 'list',
-    status: 200,
-    reply: 'page',
-    takesBody: false,
-    handle: async (call) => {
-      authorize(call.request, call.authentication, 'read', 'AuditRecord');
-      const value = await auditController.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')));
-      return { ...value, items: maskOutput(call.request, 'AuditRecord', AUDIT_RECORD_FIELDS, value.items) };
-    },
-  };
-
-  /**
-   * One page of the org's digests, oldest first.
-   * GET /digests → DigestsController.list (entities/digests.controller.ts:16); authorized: read Digest.
-   */
-  const digestsControllerList: RouteDefinition = {
-    method: 'GET',
-    path: '/digests',
-    versions: ['2'],
-    controllerVersions: ['2'],
-    controller: 'DigestsController',
-    handler: 'list',
-    status: 200,
-    reply: 'page',
-    takesBody: false,
-    handle: async (call) => {
-      authorize(call.request, call.authentication, 'read', 'Digest');
-      const value = await digestsController.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')));
-      return { ...value, items: maskOutput(call.request, 'Digest', DIGEST_FIELDS, value.items) };
-    },
-  };
-
-  /**
    * Describes the API, without a version.
    * GET /meta → MetaController.describe (entities/meta.controller.ts:60); public (ungated).
    */
@@ -194,29 +153,6 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
       authorize(call.request, call.authentication, 'read', 'Notification');
       const value = await notificationsController.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')));
       return { ...value, items: maskOutput(call.request, 'Notification', NOTIFICATION_FIELDS, value.items) };
-    },
-  };
-
-  /**
-   * Every org the caller may read, in one answer rather than in pages.
-   *
-   * Pagination mode `none`: the whole scoped collection, capped at LIST_CAP.
-   * GET /orgs → OrgsController.list (entities/orgs.controller.ts:19); authorized: read Org.
-   */
-  const orgsControllerList: RouteDefinition = {
-    method: 'GET',
-    path: '/orgs',
-    versions: [],
-    controllerVersions: [],
-    controller: 'OrgsController',
-    handler: 'list',
-    status: 200,
-    reply: 'list',
-    takesBody: false,
-    handle: async (call) => {
-      authorize(call.request, call.authentication, 'read', 'Org');
-      const value = await orgsController.list();
-      return maskOutput(call.request, 'Org', ORG_FIELDS, value);
     },
   };
 
@@ -375,5 +311,176 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     },
   };
 
-  return [apiRootV1ControllerRoot, apiRootV2ControllerRoot, apiRootV2ControllerMeta, auditControllerList, digestsControllerList, metaControllerDescribe, metaControllerNegotiate, notificationsControllerList, orgsControllerList, postsControllerList, postsControllerGet, postsControllerCreate, postsControllerPublish, usersControllerList, usersControllerGet, usersControllerCreate];
+  /**
+   * List the AuditRecord rows the caller may read, a keyset page at a time. Generated by @Resource on AuditRecord (docs/behaviour.md §4.7).
+   * GET /audit-records → AuditRecordResource.list (entities/audit-record.entity.ts:13); authorized: read AuditRecord.
+   */
+  const auditRecordResourceList: RouteDefinition = {
+    method: 'GET',
+    path: '/audit-records',
+    versions: ['2'],
+    controllerVersions: ['2'],
+    controller: 'AuditRecordResource',
+    handler: 'list',
+    status: 200,
+    reply: 'page',
+    takesBody: false,
+    handle: async (call) => {
+      authorize(call.request, call.authentication, 'read', 'AuditRecord');
+      const value = await auditRecordResource.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')));
+      return { ...value, items: maskOutput(call.request, 'AuditRecord', AUDIT_RECORD_FIELDS, value.items) };
+    },
+  };
+
+  /**
+   * List the Comment rows the caller may read, a keyset page at a time. Generated by @Resource on Comment (docs/behaviour.md §4.7).
+   * GET /comments → CommentResource.list (entities/comment.entity.ts:13); authorized: read Comment.
+   */
+  const commentResourceList: RouteDefinition = {
+    method: 'GET',
+    path: '/comments',
+    versions: ['2'],
+    controllerVersions: ['2'],
+    controller: 'CommentResource',
+    handler: 'list',
+    status: 200,
+    reply: 'page',
+    takesBody: false,
+    handle: async (call) => {
+      authorize(call.request, call.authentication, 'read', 'Comment');
+      const postId = coerceQueryParameter({ type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true }, call.query.postId, 'postId') as Parameters<CommentResource['list']>[2];
+      const value = await commentResource.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')), postId);
+      return { ...value, items: maskOutput(call.request, 'Comment', COMMENT_FIELDS, value.items) };
+    },
+  };
+
+  /**
+   * One Comment by id. Generated by @Resource on Comment (docs/behaviour.md §4.7).
+   * GET /comments/:id → CommentResource.get (entities/comment.entity.ts:13); authorized: read Comment.
+   */
+  const commentResourceGet: RouteDefinition = {
+    method: 'GET',
+    path: '/comments/:id',
+    versions: ['2'],
+    controllerVersions: ['2'],
+    controller: 'CommentResource',
+    handler: 'get',
+    status: 200,
+    reply: 'value',
+    takesBody: false,
+    handle: async (call) => {
+      authorize(call.request, call.authentication, 'read', 'Comment');
+      const value = await commentResource.get(pathParameter(call, 'id'));
+      return maskOutput(call.request, 'Comment', COMMENT_FIELDS, unwrap(value));
+    },
+  };
+
+  /**
+   * Create a Comment. Generated by @Resource on Comment (docs/behaviour.md §4.7).
+   * POST /comments → CommentResource.create (entities/comment.entity.ts:13); authorized: create Comment.
+   */
+  const commentResourceCreate: RouteDefinition = {
+    method: 'POST',
+    path: '/comments',
+    versions: ['2'],
+    controllerVersions: ['2'],
+    controller: 'CommentResource',
+    handler: 'create',
+    status: 201,
+    reply: 'value',
+    takesBody: true,
+    handle: async (call) => {
+      authorize(call.request, call.authentication, 'create', 'Comment');
+      const input = coerceInput({ ...CREATE_COMMENT_INPUT_INPUT, nullable: false }, call.body, 'body') as Parameters<CommentResource['create']>[0];
+      const value = await commentResource.create(input);
+      return maskOutput(call.request, 'Comment', COMMENT_FIELDS, unwrap(value));
+    },
+  };
+
+  /**
+   * Update a Comment: only the fields sent. Generated by @Resource on Comment (docs/behaviour.md §4.7).
+   * PATCH /comments/:id → CommentResource.update (entities/comment.entity.ts:13); authorized: update Comment.
+   */
+  const commentResourceUpdate: RouteDefinition = {
+    method: 'PATCH',
+    path: '/comments/:id',
+    versions: ['2'],
+    controllerVersions: ['2'],
+    controller: 'CommentResource',
+    handler: 'update',
+    status: 200,
+    reply: 'value',
+    takesBody: true,
+    handle: async (call) => {
+      authorize(call.request, call.authentication, 'update', 'Comment');
+      const input = coerceInput({ ...UPDATE_COMMENT_INPUT_INPUT, nullable: false }, call.body, 'body') as Parameters<CommentResource['update']>[1];
+      const value = await commentResource.update(pathParameter(call, 'id'), input);
+      return maskOutput(call.request, 'Comment', COMMENT_FIELDS, unwrap(value));
+    },
+  };
+
+  /**
+   * Delete a Comment. Generated by @Resource on Comment (docs/behaviour.md §4.7).
+   * DELETE /comments/:id → CommentResource.delete (entities/comment.entity.ts:13); authorized: delete Comment.
+   */
+  const commentResourceDelete: RouteDefinition = {
+    method: 'DELETE',
+    path: '/comments/:id',
+    versions: ['2'],
+    controllerVersions: ['2'],
+    controller: 'CommentResource',
+    handler: 'delete',
+    status: 204,
+    reply: 'empty',
+    takesBody: false,
+    handle: async (call) => {
+      authorize(call.request, call.authentication, 'delete', 'Comment');
+      await commentResource.delete(pathParameter(call, 'id'));
+      return undefined;
+    },
+  };
+
+  /**
+   * List the Digest rows the caller may read, a keyset page at a time. Generated by @Resource on Digest (docs/behaviour.md §4.7).
+   * GET /digests → DigestResource.list (entities/digest.entity.ts:14); authorized: read Digest.
+   */
+  const digestResourceList: RouteDefinition = {
+    method: 'GET',
+    path: '/digests',
+    versions: ['2'],
+    controllerVersions: ['2'],
+    controller: 'DigestResource',
+    handler: 'list',
+    status: 200,
+    reply: 'page',
+    takesBody: false,
+    handle: async (call) => {
+      authorize(call.request, call.authentication, 'read', 'Digest');
+      const value = await digestResource.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')));
+      return { ...value, items: maskOutput(call.request, 'Digest', DIGEST_FIELDS, value.items) };
+    },
+  };
+
+  /**
+   * List every Org the caller may read. Generated by @Resource on Org (docs/behaviour.md §4.7).
+   * GET /orgs → OrgResource.list (entities/org.entity.ts:12); authorized: read Org.
+   */
+  const orgResourceList: RouteDefinition = {
+    method: 'GET',
+    path: '/orgs',
+    versions: [],
+    controllerVersions: [],
+    controller: 'OrgResource',
+    handler: 'list',
+    status: 200,
+    reply: 'list',
+    takesBody: false,
+    handle: async (call) => {
+      authorize(call.request, call.authentication, 'read', 'Org');
+      const value = await orgResource.list();
+      return maskOutput(call.request, 'Org', ORG_FIELDS, value);
+    },
+  };
+
+  return [apiRootV1ControllerRoot, apiRootV2ControllerRoot, apiRootV2ControllerMeta, metaControllerDescribe, metaControllerNegotiate, notificationsControllerList, postsControllerList, postsControllerGet, postsControllerCreate, postsControllerPublish, usersControllerList, usersControllerGet, usersControllerCreate, auditRecordResourceList, commentResourceList, commentResourceGet, commentResourceCreate, commentResourceUpdate, commentResourceDelete, digestResourceList, orgResourceList];
 }

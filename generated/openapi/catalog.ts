@@ -24,14 +24,19 @@ export const API_CATALOG: ApiCatalog = {
       "description": "What the API is, and which of its versions to speak."
     },
     {
-      "name": "Audit",
-      "controller": "AuditController",
-      "description": "The org's audit trail: what happened, to what, when. Admins only."
+      "name": "Audit records",
+      "controller": "AuditRecordResource",
+      "description": "One entry of an org's audit trail: something that happened, to what, and when. Admins of the\norg read it."
+    },
+    {
+      "name": "Comments",
+      "controller": "CommentResource",
+      "description": "A comment on a post, written by a user of the post's org."
     },
     {
       "name": "Digests",
-      "controller": "DigestsController",
-      "description": "Periodic summaries of the org's activity. Admins only."
+      "controller": "DigestResource",
+      "description": "A periodic summary of an org's activity: how many posts it published in one period. Admins of\nthe org read it."
     },
     {
       "name": "Notifications",
@@ -40,8 +45,8 @@ export const API_CATALOG: ApiCatalog = {
     },
     {
       "name": "Orgs",
-      "controller": "OrgsController",
-      "description": "The tenants every user and post belongs to; a caller reads only their own org."
+      "controller": "OrgResource",
+      "description": "A tenant. Every user and post belongs to exactly one org, and nothing crosses orgs."
     },
     {
       "name": "Posts",
@@ -119,6 +124,96 @@ export const API_CATALOG: ApiCatalog = {
       "required": [
         "id"
       ]
+    },
+    "Comment": {
+      "type": "object",
+      "description": "A comment on a post, written by a user of the post's org.\n\nFields the caller's grant excludes are omitted.",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Primary key, UUID v7."
+        },
+        "orgId": {
+          "type": "string",
+          "description": "The org the comment belongs to: the caller's, set by the create rule."
+        },
+        "postId": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The post commented on; lists filter by it (`?postId=`)."
+        },
+        "authorId": {
+          "type": "string",
+          "description": "Who wrote it: the caller, set by the create rule."
+        },
+        "body": {
+          "type": "string",
+          "description": "1..2 000 characters."
+        },
+        "createdAt": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When the comment was written."
+        }
+      },
+      "required": [
+        "id"
+      ]
+    },
+    "CreateCommentInput": {
+      "type": "object",
+      "description": "What a Comment is created from.",
+      "properties": {
+        "orgId": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "The org the comment belongs to: the caller's, set by the create rule.\n\nRequired, unless your grant to create sets it (then it may not be sent)."
+        },
+        "postId": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "uuid"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "The post commented on; lists filter by it (`?postId=`).\n\nRequired, unless your grant to create sets it (then it may not be sent)."
+        },
+        "authorId": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "Who wrote it: the caller, set by the create rule.\n\nRequired, unless your grant to create sets it (then it may not be sent)."
+        },
+        "body": {
+          "anyOf": [
+            {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 2000
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "1..2 000 characters.\n\nMust be at least 1 character, at most 2000 characters.\n\nRequired, unless your grant to create sets it (then it may not be sent)."
+        }
+      },
+      "additionalProperties": false
     },
     "CreatePost": {
       "type": "object",
@@ -339,6 +434,60 @@ export const API_CATALOG: ApiCatalog = {
         "published"
       ]
     },
+    "UpdateCommentInput": {
+      "type": "object",
+      "description": "What an update of a Comment changes: only the fields sent.",
+      "properties": {
+        "orgId": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "The org the comment belongs to: the caller's, set by the create rule."
+        },
+        "postId": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "uuid"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "The post commented on; lists filter by it (`?postId=`)."
+        },
+        "authorId": {
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "Who wrote it: the caller, set by the create rule."
+        },
+        "body": {
+          "anyOf": [
+            {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 2000
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "1..2 000 characters.\n\nMust be at least 1 character, at most 2000 characters."
+        }
+      },
+      "additionalProperties": false
+    },
     "User": {
       "type": "object",
       "description": "A person in one org.\n\nFields the caller's grant excludes are omitted.",
@@ -450,94 +599,6 @@ export const API_CATALOG: ApiCatalog = {
     },
     {
       "method": "GET",
-      "path": "/audit-records",
-      "versions": [
-        "2"
-      ],
-      "controller": "AuditController",
-      "handler": "list",
-      "tags": [
-        "Audit"
-      ],
-      "summary": "One page of the org's audit records, oldest first.",
-      "authorized": true,
-      "parameters": [
-        {
-          "name": "first",
-          "in": "query",
-          "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
-          "schema": {
-            "type": "integer",
-            "default": 20
-          }
-        },
-        {
-          "name": "after",
-          "in": "query",
-          "required": false,
-          "description": "The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.",
-          "schema": {
-            "type": "string"
-          }
-        }
-      ],
-      "reply": "page",
-      "status": 200,
-      "body": {
-        "type": "array",
-        "items": {
-          "$ref": "#/components/schemas/AuditRecord"
-        }
-      },
-      "result": false
-    },
-    {
-      "method": "GET",
-      "path": "/digests",
-      "versions": [
-        "2"
-      ],
-      "controller": "DigestsController",
-      "handler": "list",
-      "tags": [
-        "Digests"
-      ],
-      "summary": "One page of the org's digests, oldest first.",
-      "authorized": true,
-      "parameters": [
-        {
-          "name": "first",
-          "in": "query",
-          "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
-          "schema": {
-            "type": "integer",
-            "default": 20
-          }
-        },
-        {
-          "name": "after",
-          "in": "query",
-          "required": false,
-          "description": "The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.",
-          "schema": {
-            "type": "string"
-          }
-        }
-      ],
-      "reply": "page",
-      "status": 200,
-      "body": {
-        "type": "array",
-        "items": {
-          "$ref": "#/components/schemas/Digest"
-        }
-      },
-      "result": false
-    },
-    {
-      "method": "GET",
       "path": "/meta",
       "versions": [],
       "controller": "MetaController",
@@ -617,28 +678,6 @@ export const API_CATALOG: ApiCatalog = {
         "type": "array",
         "items": {
           "$ref": "#/components/schemas/Notification"
-        }
-      },
-      "result": false
-    },
-    {
-      "method": "GET",
-      "path": "/orgs",
-      "versions": [],
-      "controller": "OrgsController",
-      "handler": "list",
-      "tags": [
-        "Orgs"
-      ],
-      "summary": "Every org the caller may read, in one answer rather than in pages.",
-      "authorized": true,
-      "parameters": [],
-      "reply": "list",
-      "status": 200,
-      "body": {
-        "type": "array",
-        "items": {
-          "$ref": "#/components/schemas/Org"
         }
       },
       "result": false
@@ -868,6 +907,294 @@ export const API_CATALOG: ApiCatalog = {
         "$ref": "#/components/schemas/User"
       },
       "result": true
+    },
+    {
+      "method": "GET",
+      "path": "/audit-records",
+      "versions": [
+        "2"
+      ],
+      "controller": "AuditRecordResource",
+      "handler": "list",
+      "tags": [
+        "Audit records"
+      ],
+      "summary": "List the AuditRecord rows the caller may read, a keyset page at a time.",
+      "description": "Oldest first; pass the last id as `after` for the next page.",
+      "authorized": true,
+      "parameters": [
+        {
+          "name": "first",
+          "in": "query",
+          "required": false,
+          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "schema": {
+            "type": "integer",
+            "default": 20
+          }
+        },
+        {
+          "name": "after",
+          "in": "query",
+          "required": false,
+          "description": "The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "reply": "page",
+      "status": 200,
+      "body": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/AuditRecord"
+        }
+      },
+      "result": false
+    },
+    {
+      "method": "GET",
+      "path": "/comments",
+      "versions": [
+        "2"
+      ],
+      "controller": "CommentResource",
+      "handler": "list",
+      "tags": [
+        "Comments"
+      ],
+      "summary": "List the Comment rows the caller may read, a keyset page at a time.",
+      "description": "Oldest first; pass the last id as `after` for the next page; each filter given keeps the rows whose column equals it.",
+      "authorized": true,
+      "parameters": [
+        {
+          "name": "first",
+          "in": "query",
+          "required": false,
+          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "schema": {
+            "type": "integer",
+            "default": 20
+          }
+        },
+        {
+          "name": "after",
+          "in": "query",
+          "required": false,
+          "description": "The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.",
+          "schema": {
+            "type": "string"
+          }
+        },
+        {
+          "name": "postId",
+          "in": "query",
+          "required": false,
+          "schema": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      ],
+      "reply": "page",
+      "status": 200,
+      "body": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Comment"
+        }
+      },
+      "result": false
+    },
+    {
+      "method": "GET",
+      "path": "/comments/:id",
+      "versions": [
+        "2"
+      ],
+      "controller": "CommentResource",
+      "handler": "get",
+      "tags": [
+        "Comments"
+      ],
+      "summary": "One Comment by id.",
+      "description": "A row that does not exist and one the caller may not read look the same: not found.",
+      "authorized": true,
+      "parameters": [
+        {
+          "name": "id",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      ],
+      "reply": "value",
+      "status": 200,
+      "body": {
+        "$ref": "#/components/schemas/Comment"
+      },
+      "result": true
+    },
+    {
+      "method": "POST",
+      "path": "/comments",
+      "versions": [
+        "2"
+      ],
+      "controller": "CommentResource",
+      "handler": "create",
+      "tags": [
+        "Comments"
+      ],
+      "summary": "Create a Comment.",
+      "description": "Values the caller's create rule fixes (its org, its author) are set from it and may not be sent; a value breaking a unique constraint is a conflict.",
+      "authorized": true,
+      "parameters": [],
+      "requestBody": {
+        "$ref": "#/components/schemas/CreateCommentInput"
+      },
+      "reply": "value",
+      "status": 201,
+      "body": {
+        "$ref": "#/components/schemas/Comment"
+      },
+      "result": true
+    },
+    {
+      "method": "PATCH",
+      "path": "/comments/:id",
+      "versions": [
+        "2"
+      ],
+      "controller": "CommentResource",
+      "handler": "update",
+      "tags": [
+        "Comments"
+      ],
+      "summary": "Update a Comment: only the fields sent.",
+      "description": "Only fields the caller's update rule permits may be sent. A row that does not exist and one the caller may not read look the same: not found.",
+      "authorized": true,
+      "parameters": [
+        {
+          "name": "id",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      ],
+      "requestBody": {
+        "$ref": "#/components/schemas/UpdateCommentInput"
+      },
+      "reply": "value",
+      "status": 200,
+      "body": {
+        "$ref": "#/components/schemas/Comment"
+      },
+      "result": true
+    },
+    {
+      "method": "DELETE",
+      "path": "/comments/:id",
+      "versions": [
+        "2"
+      ],
+      "controller": "CommentResource",
+      "handler": "delete",
+      "tags": [
+        "Comments"
+      ],
+      "summary": "Delete a Comment.",
+      "description": "A row of another org is not found, and nothing changes. A row that does not exist and one the caller may not read look the same: not found.",
+      "authorized": true,
+      "parameters": [
+        {
+          "name": "id",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      ],
+      "reply": "empty",
+      "status": 204,
+      "result": false
+    },
+    {
+      "method": "GET",
+      "path": "/digests",
+      "versions": [
+        "2"
+      ],
+      "controller": "DigestResource",
+      "handler": "list",
+      "tags": [
+        "Digests"
+      ],
+      "summary": "List the Digest rows the caller may read, a keyset page at a time.",
+      "description": "Oldest first; pass the last id as `after` for the next page.",
+      "authorized": true,
+      "parameters": [
+        {
+          "name": "first",
+          "in": "query",
+          "required": false,
+          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "schema": {
+            "type": "integer",
+            "default": 20
+          }
+        },
+        {
+          "name": "after",
+          "in": "query",
+          "required": false,
+          "description": "The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "reply": "page",
+      "status": 200,
+      "body": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Digest"
+        }
+      },
+      "result": false
+    },
+    {
+      "method": "GET",
+      "path": "/orgs",
+      "versions": [],
+      "controller": "OrgResource",
+      "handler": "list",
+      "tags": [
+        "Orgs"
+      ],
+      "summary": "List every Org the caller may read.",
+      "description": "The whole collection in the caller's row scope, capped at 1 000 rows.",
+      "authorized": true,
+      "parameters": [],
+      "reply": "list",
+      "status": 200,
+      "body": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Org"
+        }
+      },
+      "result": false
     }
   ]
 };

@@ -9,6 +9,7 @@ import { emitJobs, emitListeners, emitSchedules } from './app/jobs.js';
 import { emitApp, emitMain } from './app/main.js';
 import { emitMcp } from './app/mcp.js';
 import { emitDatabase, emitRepositories } from './app/repositories.js';
+import { emitResources } from './app/resources.js';
 import type { EmitContext } from './context.js';
 import { emitComplexity } from './graphql/complexity.js';
 import { emitGuards } from './graphql/guards.js';
@@ -41,7 +42,9 @@ Follow a request from route to SQL:
 
 1. \`http/routes.ts\` (REST) or \`graphql/resolvers.ts\` (GraphQL): the posture gate, argument pipes,
    the call of the declared controller or resolver method, masking of what it returns.
-2. \`entities/*.controller.ts\` / \`entities/*.resolver.ts\` → \`entities/*.service.ts\`: your code.
+2. \`entities/*.controller.ts\` / \`entities/*.resolver.ts\` → \`entities/*.service.ts\`: your code; or, for an
+   entity marked \`@Resource\`, \`resources/*.resource.ts\` → \`runtime/data/resource-service.ts\` (the
+   input checks and the refusal of fields the caller's grant does not permit).
 3. \`repositories/*.repository.ts\`: scoped data access, implemented in \`runtime/data/repository.ts\`;
    the row scope comes from the caller's ability (\`entities/abilities.ts\`).
 4. \`prisma/<database>/client/\`: the Prisma client of SQLite or PostgreSQL (picked from
@@ -54,7 +57,9 @@ transport runs the \`@Process\` method \`jobs.ts\` names for it. \`schedules.ts\
 do the same for \`@Cron\` and \`@OnEvent\` methods (each file exists when the application declares one).
 
 Also here: \`schema.graphql\` (the SDL), \`container.ts\` (providers, dependencies first),
-\`entities.ts\` (wire fields and input structures), \`app.ts\` and \`main.ts\` (the entry point).
+\`entities.ts\` (wire fields and input structures), \`app.ts\` and \`main.ts\` (the entry point), and
+\`client/\`: typed clients for the API's callers, written from \`openapi/\` and \`schema.graphql\` (a REST
+client per version, a GraphQL client); nothing in the server imports them.
 `,
   };
 }
@@ -73,6 +78,7 @@ export function emitFiles(context: EmitContext): GeneratedFile[] {
     emitEntities(context),
     emitDatabase(context),
     ...emitRepositories(context),
+    ...emitResources(context),
     emitContainer(context),
     emitGateways(context),
     ...(context.app.mounted.mcp ? [emitMcp(context, context.app.mounted.mcp)] : []),

@@ -23,6 +23,7 @@ const VIRTUAL_ROOT = `/${'project/'.repeat(64)}`;
 export class ImportSet {
   private readonly values = new Map<string, Set<string>>();
   private readonly types = new Map<string, Set<string>>();
+  private readonly defaults = new Map<string, string>();
 
   /**
    * @param fromFile the emitted file's path relative to the project root (`generated/x.ts`).
@@ -71,6 +72,12 @@ export class ImportSet {
     return name;
   }
 
+  /** Imports a package's default export under the local name `name` (`import createClient from 'openapi-fetch'`). */
+  packageDefault(specifier: string, name: string): string {
+    this.defaults.set(`package:${specifier}`, name);
+    return name;
+  }
+
   private add(map: Map<string, Set<string>>, file: string, name: string): void {
     const names = map.get(file) ?? new Set<string>();
     names.add(name);
@@ -90,7 +97,7 @@ export class ImportSet {
 
   /** The import statements: packages first, then project files, each sorted. */
   render(): string[] {
-    const files = new Set([...this.values.keys(), ...this.types.keys()]);
+    const files = new Set([...this.values.keys(), ...this.types.keys(), ...this.defaults.keys()]);
     const ordered = [...files].sort((a, b) => {
       const aPackage = a.startsWith('package:');
       const bPackage = b.startsWith('package:');
@@ -102,15 +109,23 @@ export class ImportSet {
       const values = [...(this.values.get(file) ?? [])].sort();
       const types = [...(this.types.get(file) ?? [])].filter((name) => !values.includes(name)).sort();
       const specifier = this.specifier(file);
-      if (values.length === 0) {
+      const defaultName = this.defaults.get(file);
+      if (values.length === 0 && defaultName === undefined) {
         lines.push(`import type { ${types.join(', ')} } from '${specifier}';`);
       } else {
         const names = [...values, ...types.map((name) => `type ${name}`)].sort((a, b) => a.replace(/^type /, '').localeCompare(b.replace(/^type /, '')));
-        lines.push(`import { ${names.join(', ')} } from '${specifier}';`);
+        const clauses = [...(defaultName === undefined ? [] : [defaultName]), ...(names.length > 0 ? [`{ ${names.join(', ')} }`] : [])];
+        lines.push(`import ${clauses.join(', ')} from '${specifier}';`);
       }
     }
     return lines;
   }
+}
+
+/** Where output goes: the output folder and the runtime library, relative to the project root. */
+export interface OutputLayout {
+  readonly outputDir: string;
+  readonly runtimeDir: string;
 }
 
 /** A TypeScript file being emitted: a header doc, imports, and a body. */
@@ -125,7 +140,7 @@ export class TypeScriptFile {
    */
   constructor(
     readonly outputPath: string,
-    layout: { readonly outputDir: string; readonly runtimeDir: string },
+    layout: OutputLayout,
     private readonly doc: string,
   ) {
     this.imports = new ImportSet(path.posix.join(layout.outputDir, outputPath), layout.runtimeDir);
@@ -161,6 +176,11 @@ export function writeDoc(writer: CodeBlockWriter, lines: readonly (string | unde
   writer.writeLine('/**');
   for (const line of text) writer.writeLine(line ? ` * ${line}` : ' *');
   writer.writeLine(' */');
+}
+
+/** One doc text of paragraphs, for {@link writeDoc}: the parts given, blank ones left out, with an empty line between each two. */
+export function paragraphs(...parts: readonly (string | null | undefined)[]): string {
+  return parts.filter((part): part is string => part !== undefined && part !== null && part.length > 0).join('\n\n');
 }
 
 /** A string literal in single quotes, escaped. */

@@ -9,6 +9,7 @@
  * Plain readonly data (no ts-morph node gets past `parse/`): rules are testable without parsing.
  */
 import type { DecoratorTarget } from '../../runtime/declarations/decorator-signatures.js';
+import type { ResourceColumn, ResourceColumnConstraints } from '../../runtime/data/resource-input.js';
 import type { HttpMethod, ReplyKind } from '../../runtime/http/routes.js';
 import type { DeclaredDecorator, MethodCallModel } from './declarations.js';
 import type { DocText } from './docs.js';
@@ -26,8 +27,15 @@ export interface ColumnModel extends DocText {
   readonly default: string | number | boolean | undefined;
   /** Whether the column is on the wire (GraphQL type, REST bodies). Default true. */
   readonly exposed: boolean;
+  /** What a resource's inputs check of it (docs/behaviour.md §4.7): only the constraints written. */
+  readonly constraints: ColumnConstraints;
+  /** `@Filterable()`: a resource's list takes an equality filter on it, backed by a `(column, id)` index (docs/behaviour.md §4.7). */
+  readonly filterable: boolean;
   readonly span: SourceSpan;
 }
+
+/** The value constraints written on a column (`@Column({ maxLength: 2000 })`), as the runtime checks them (docs/behaviour.md §4.7). */
+export type ColumnConstraints = ResourceColumnConstraints;
 
 /** A relation declared on an entity (docs/behaviour.md §2.1, §2.6). */
 export type RelationModel = BelongsToModel | HasManyModel;
@@ -306,6 +314,8 @@ export interface ResolverModel {
   readonly guards: readonly GuardBinding[];
   /** A `version` written on the class (refused: docs/behaviour.md §9.5). */
   readonly versionSpan: SourceSpan | undefined;
+  /** The `@Resource` entity it is generated for (docs/behaviour.md §4.7), undefined when hand-written. */
+  readonly resource: string | undefined;
   readonly span: SourceSpan;
 }
 
@@ -389,6 +399,8 @@ export interface ControllerModel extends DocText {
    * for the empty path — so controllers sharing a path share a tag.
    */
   readonly tags: readonly string[];
+  /** The `@Resource` entity it is generated for (docs/behaviour.md §4.7), undefined when hand-written. */
+  readonly resource: string | undefined;
   readonly span: SourceSpan;
 }
 
@@ -697,11 +709,84 @@ export interface MountedApp {
   readonly publishedTopics: PublishedTopics;
 }
 
+/** One of the five operations a resource generates (docs/behaviour.md §4.7). */
+export type ResourceOperationKind = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+/** A generated operation of a resource, decided once: its route, GraphQL field and posture (docs/behaviour.md §4.7). */
+export interface ResourceOperationModel {
+  readonly kind: ResourceOperationKind;
+  /** The ability action it is authorized with: `read` for list and get, else its kind. */
+  readonly action: 'read' | 'create' | 'update' | 'delete';
+  /** Whether `public:` names it: no authentication, no authorization. */
+  readonly public: boolean;
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** The full path without prefix or version: `/comments/:id`. */
+  readonly fullPath: string;
+  /** The GraphQL root field: `comments`, `comment`, `createComment`, `updateComment`, `deleteComment`. */
+  readonly fieldName: string;
+  readonly rootType: 'Query' | 'Mutation';
+}
+
+/** A name written in a resource's `operations` or `public` that it cannot honour. */
+export interface ResourceNameModel {
+  readonly name: string;
+  readonly span: SourceSpan;
+}
+
+/** An `@Resource` entity (docs/behaviour.md §4.7): the operations it generates, decided once. */
+export interface ResourceModel {
+  /** The entity's name. */
+  readonly name: string;
+  readonly entity: EntityModel;
+  /** The collection path as written (`'comments'`), and its full path (`/comments`). */
+  readonly path: string;
+  readonly fullPath: string;
+  /** The version its routes mount under, when written. */
+  readonly version: string | undefined;
+  /** The generated operations, in the order list, get, create, update, delete. */
+  readonly operations: readonly ResourceOperationModel[];
+  /**
+   * The columns create and update take, as the runtime's input schema reads them: exposed
+   * columns other than the primary key and server timestamps (`default: 'now'`), in declared
+   * order (a column of a type no input can carry is left out).
+   */
+  readonly inputColumns: readonly ResourceColumn[];
+  /** The complexity expression of `list` (`complexity:`, docs/behaviour.md §8), and where it is written. */
+  readonly complexity: string | undefined;
+  readonly complexitySpan: SourceSpan | undefined;
+  /** How `list` answers: keyset pages, or the whole scoped collection (`pagination: 'none'`). */
+  readonly pagination: 'cursor' | 'none';
+  /** The `@Filterable()` columns list takes an equality filter on, in declared order. */
+  readonly filters: readonly ColumnModel[];
+  /** The generated class serving the operations (`CommentResource`), in `file` (under the output folder). */
+  readonly className: string;
+  readonly file: string;
+  /** The input types of create and update, on the wire (docs/behaviour.md §4.7). */
+  readonly createInput: InputModel;
+  readonly updateInput: InputModel;
+  /**
+   * The operations as the rest of the generator sees hand-written ones: a provider the container
+   * constructs on the entity's repository, a controller with the REST routes, and a resolver with
+   * the GraphQL fields — mounted always, so routes, SDL, OpenAPI, MCP-less posture gates and rules
+   * treat them like any other.
+   */
+  readonly provider: ProviderModel;
+  readonly controller: ControllerModel;
+  readonly resolver: ResolverModel;
+  /** Names in `operations` that are no operation. */
+  readonly unknownOperations: readonly ResourceNameModel[];
+  /** Names in `public` that are not among the generated operations. */
+  readonly unknownPublic: readonly ResourceNameModel[];
+  readonly span: SourceSpan;
+}
+
 /** The whole application, resolved. */
 export interface ResolvedApp {
   /** Every declared entity, by name. */
   readonly entities: readonly EntityModel[];
   readonly entityByName: ReadonlyMap<string, EntityModel>;
+  /** Every `@Resource` entity, by name (docs/behaviour.md §4.7). */
+  readonly resources: readonly ResourceModel[];
   /** Enums and inputs used by columns, operations and routes, by name. */
   readonly enums: readonly EnumModel[];
   readonly enumByName: ReadonlyMap<string, EnumModel>;

@@ -31,6 +31,16 @@ export function constantCase(name: string): string {
   return kebabCase(name).replace(/-/g, '_').toUpperCase();
 }
 
+/**
+ * `AuditRecord` → `audit_record`, `publishedAt` → `published_at` (words of a migration's name,
+ * docs/decisions.md §9); anything but letters and digits separates words.
+ */
+export function snakeCase(name: string): string {
+  return kebabCase(name)
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
 /** The variable holding a provider instance in the container: `UserService` → `userService`. */
 export function providerVariable(className: string): string {
   return lowerFirst(className);
@@ -119,4 +129,81 @@ export function queueJobsType(queue: string): string {
 /** The setting overriding a scheduled task's schedule (docs/behaviour.md §10.2): `writeDigests` → `APP_CRON__WRITE_DIGESTS`. */
 export function cronSetting(task: string): string {
   return `APP_CRON__${constantCase(task).replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '')}`;
+}
+
+/** The generated class of a resource's operations (docs/behaviour.md §4.7): `Comment` → `CommentResource`. */
+export function resourceClass(entity: string): string {
+  return `${entity}Resource`;
+}
+
+/** The generated module of a resource, relative to `generated/`: `BlogPost` → `resources/blog-post.resource.ts`. */
+export function resourceModule(entity: string): string {
+  return `resources/${kebabCase(entity)}.resource.ts`;
+}
+
+/** The input types of a resource's create and update (docs/behaviour.md §4.7): `CreateCommentInput`, `UpdateCommentInput`. */
+export function resourceInputName(entity: string, mode: 'create' | 'update'): string {
+  return `${upperFirst(mode)}${entity}Input`;
+}
+
+/** The generated constant listing a resource's input columns: `Comment` → `COMMENT_INPUT_COLUMNS`. */
+export function inputColumnsConstant(entity: string): string {
+  return `${constantCase(entity)}_INPUT_COLUMNS`;
+}
+
+/**
+ * The typed REST client of one API version, relative to `generated/` (docs/behaviour.md §11):
+ * `2` → `client/v2.ts`; an application without versions has one, `client/rest.ts`.
+ */
+export function restClientModule(version: string | undefined): string {
+  return version === undefined ? 'client/rest.ts' : `client/v${version}.ts`;
+}
+
+/**
+ * The TypeScript name of an API version in client identifiers: `2` → `V2`, `2024-06` → `V2024_06`,
+ * `beta` → `VBeta` (version tokens are letters, digits, `.` and `-`: docs/behaviour.md §8).
+ */
+function versionIdentifier(version: string | undefined): string {
+  return version === undefined ? 'Rest' : `V${upperFirst(version.replace(/[^A-Za-z0-9]/g, '_'))}`;
+}
+
+/** The factory of a version's REST client: `2` → `createV2Client`, no version → `createRestClient`. */
+export function restClientFactory(version: string | undefined): string {
+  return `create${versionIdentifier(version)}Client`;
+}
+
+/** The type of a version's REST client: `2` → `V2Client`, no version → `RestClient`. */
+export function restClientType(version: string | undefined): string {
+  return `${versionIdentifier(version)}Client`;
+}
+
+/** The root operation types a GraphQL client document can start from. */
+export type GraphQLOperationKind = 'query' | 'mutation' | 'subscription';
+
+/** The operation name of a root field's client document: `createPost` → `CreatePost`. */
+export function clientOperationName(field: string): string {
+  return upperFirst(field);
+}
+
+/**
+ * The client document factory of a root field (docs/behaviour.md §11): `posts` → `postsQuery`,
+ * `createPost` → `createPostMutation`, `postPublished` → `postPublishedSubscription`.
+ */
+export function clientDocumentFactory(field: string, kind: GraphQLOperationKind): string {
+  return `${field}${upperFirst(kind)}`;
+}
+
+/** The result type of a root field's client document: `posts` → `PostsQuery`. */
+export function clientResultType(field: string, kind: GraphQLOperationKind): string {
+  return `${upperFirst(field)}${upperFirst(kind)}`;
+}
+
+/** The variables type of a root field's client document: `posts` → `PostsQueryVariables`. */
+export function clientVariablesType(field: string, kind: GraphQLOperationKind): string {
+  return `${clientResultType(field, kind)}Variables`;
+}
+
+/** The constant listing the fields a client document selects of a type by default: `Post` → `POST_SELECTION`. */
+export function clientSelectionConstant(type: string): string {
+  return `${constantCase(type)}_SELECTION`;
 }

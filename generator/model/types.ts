@@ -3,6 +3,7 @@
  * columns, arguments and return values (docs/behaviour.md §4.1) — what `parse/` reads from type annotations and
  * the resolved model keeps as is.
  */
+import type { ResourceColumnConstraints } from '../../runtime/data/resource-input.js';
 import type { DocText } from './docs.js';
 
 /** A position in a declaration file; `file` is relative to the project root, with `/`. */
@@ -71,5 +72,7 @@ export interface InputModel extends DocText {
 export interface InputFieldModel extends DocText {
   readonly name: string;
   readonly type: TypeShape;
+  /** Value constraints of the column a resource's input field stands for (docs/behaviour.md §4.7), shown in OpenAPI. */
+  readonly constraints?: ResourceColumnConstraints;
   readonly span: SourceSpan;
 }

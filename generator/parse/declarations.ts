@@ -9,7 +9,7 @@
  */
 import type { DeclaredApp, DeclaredClass, DeclaredConstructorParameter, DeclaredField, DeclaredMethod, DeclaredParameter, MethodCallModel } from '../model/declarations.js';
 import type { SourceSpan } from '../model/types.js';
-import { loadDeclarationProject, type ProjectLayout } from './project.js';
+import { type DeclarationProjectCache, loadDeclarationProject, type ProjectLayout } from './project.js';
 import { DecoratorReader, docOf, ReferenceResolver, relativeFile, spanOf } from './references.js';
 import { type ClassDeclaration, type MethodDeclaration, Node, SyntaxKind } from './ts-morph.js';
 import { TypeReader, type TypeRegistry } from './types.js';
@@ -18,6 +18,8 @@ import { TypeReader, type TypeRegistry } from './types.js';
 export interface ParseOptions {
   /** Add files in reverse order (determinism tests: output must not depend on it). */
   readonly fileOrder?: 'sorted' | 'reversed';
+  /** The project of the previous run, brought up to date instead of parsing everything again (watch mode). */
+  readonly cache?: DeclarationProjectCache;
 }
 
 /** Where the runtime's `runUnscoped` is declared (docs/behaviour.md §5.9): calls of it are recorded. */
@@ -31,7 +33,7 @@ const RUN_UNSCOPED = { file: 'runtime/auth/context.ts', exportName: 'runUnscoped
  * to the file system content: same files, same result. Throws only when a file cannot be read.
  */
 export function parseDeclarations(layout: ProjectLayout, options: ParseOptions = {}): DeclaredApp {
-  const { declarationFiles } = loadDeclarationProject(layout, options.fileOrder);
+  const { declarationFiles } = loadDeclarationProject(layout, options.fileOrder, options.cache);
   const resolver = new ReferenceResolver(layout);
   const decorators = new DecoratorReader(layout, resolver);
   const classes = declarationFiles.flatMap((file) => file.getClasses());

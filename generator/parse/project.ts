@@ -46,26 +46,62 @@ function resolveRelative(from: SourceFile, specifier: string): string | undefine
 }
 
 /**
- * Creates the project holding the declaration files and the runtime files they import (and the
- * runtime files those re-export from), nothing else: parsing every runtime file took longer than
- * reading the declarations. `fileOrder` may reverse the order files are added in (determinism tests).
+ * A project kept between runs of one process (`generate --watch`, `npm run dev`; docs/decisions.md
+ * §10): the next run re-reads every declaration file but parses again only those whose text
+ * changed, and keeps the runtime files, which a watch over `entities/` never sees change. One
+ * per layout; never shared between layouts.
  */
-export function loadDeclarationProject(layout: ProjectLayout, fileOrder: 'sorted' | 'reversed' = 'sorted'): { project: Project; declarationFiles: SourceFile[] } {
-  const project = new Project({
+export class DeclarationProjectCache {
+  /** The project of the previous run, if any. */
+  project: Project | undefined;
+}
+
+/** A project with this generator's compiler options. */
+function newProject(): Project {
+  return new Project({
     compilerOptions: { noLib: true, noResolve: true, experimentalDecorators: true, allowJs: false, skipLibCheck: true },
     skipAddingFilesFromTsConfig: true,
     skipFileDependencyResolution: true,
     skipLoadingLibFiles: true,
   });
+}
+
+/**
+ * The declaration file `file` in `project`: added, or — when a cached project has it — refreshed
+ * from disk (parsed again only when its text changed).
+ */
+function declarationFile(project: Project, file: string): SourceFile {
+  const existing = project.getSourceFile(file);
+  if (!existing) return project.addSourceFileAtPath(file);
+  existing.refreshFromFileSystemSync();
+  return existing;
+}
+
+/**
+ * Creates the project holding the declaration files and the runtime files they import (and the
+ * runtime files those re-export from), nothing else: parsing every runtime file took longer than
+ * reading the declarations. `fileOrder` may reverse the order files are added in (determinism
+ * tests). With `cache`, the previous run's project is brought up to date instead (see
+ * {@link DeclarationProjectCache}); declaration files that are gone are removed from it.
+ */
+export function loadDeclarationProject(layout: ProjectLayout, fileOrder: 'sorted' | 'reversed' = 'sorted', cache?: DeclarationProjectCache): { project: Project; declarationFiles: SourceFile[] } {
+  const project = cache?.project ?? newProject();
+  if (cache) cache.project = project;
   const entityFiles = listTypeScriptFiles(layout.entitiesDir);
   const ordered = fileOrder === 'reversed' ? [...entityFiles].reverse() : entityFiles;
-  const declarationFiles = ordered.map((file) => project.addSourceFileAtPath(file));
+  const entitiesPrefix = layout.entitiesDir + path.sep;
+  const current = new Set(entityFiles);
+  for (const sourceFile of project.getSourceFiles()) {
+    const file = path.normalize(sourceFile.getFilePath());
+    if (file.startsWith(entitiesPrefix) && !current.has(file)) project.removeSourceFile(sourceFile);
+  }
+  const declarationFiles = ordered.map((file) => declarationFile(project, file));
   const runtimePrefix = layout.runtimeDir + path.sep;
   const added = new Set<string>();
   const addRuntime = (file: string): void => {
     if (!file.startsWith(runtimePrefix) || added.has(file)) return;
     added.add(file);
-    const sourceFile = project.addSourceFileAtPath(file);
+    const sourceFile = project.getSourceFile(file) ?? project.addSourceFileAtPath(file);
     // A runtime file's own imports are not needed to resolve its exports, only what it re-exports.
     for (const declaration of sourceFile.getExportDeclarations()) {
       const target = resolveRelative(sourceFile, declaration.getModuleSpecifierValue() ?? '');

@@ -5,10 +5,10 @@
  * Prisma back-relations (`inverses`) come from the same decision.
  */
 import type { DeclaredClass, DeclaredField, DeclaredValue } from '../model/declarations.js';
-import type { BelongsToModel, ColumnModel, EntityModel, HasManyKey, HasManyModel, InverseModel, RelationModel, UniqueModel } from '../model/model.js';
+import type { BelongsToModel, ColumnConstraints, ColumnModel, EntityModel, HasManyKey, HasManyModel, InverseModel, RelationModel, UniqueModel } from '../model/model.js';
 import type { SourceRef, SourceSpan, TypeShape } from '../model/types.js';
 import type { NamedClass } from './operations.js';
-import { argumentAt, booleanOf, DecoratorSet, expressionOf, optionKeySpan, optionOf, stringOf, thunkTarget } from './values.js';
+import { argumentAt, booleanOf, DecoratorSet, expressionOf, numberOf, optionKeySpan, optionOf, stringOf, thunkTarget } from './values.js';
 
 /** A relation as written, before its target and key are looked up. */
 interface WrittenRelation {
@@ -32,6 +32,17 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 const ID_TYPE = (type: TypeShape): TypeShape => (type.named.kind === 'scalar' && type.named.name === 'String' ? { ...type, named: { kind: 'scalar', name: 'ID' } } : type);
 
+/** The constraints written in a column's options, each only when written with a value of its kind (docs/behaviour.md §4.7). */
+function constraintsOf(options: DeclaredValue | undefined): ColumnConstraints {
+  const numbers = Object.fromEntries((['maxLength', 'minLength', 'min', 'max'] as const).flatMap((key) => {
+    const value = numberOf(optionOf(options, key));
+    return value === undefined ? [] : [[key, value]];
+  })) as Pick<ColumnConstraints, 'maxLength' | 'minLength' | 'min' | 'max'>;
+  const pattern = stringOf(optionOf(options, 'pattern'));
+  const format = stringOf(optionOf(options, 'format'));
+  return { ...numbers, ...(pattern === undefined ? {} : { pattern }), ...(format === 'email' ? { format } : {}) };
+}
+
 function readColumn(field: DeclaredField, decorators: DecoratorSet): ColumnModel {
   const options = argumentAt(decorators.first('Column'), 0);
   const written = optionOf(options, 'default');
@@ -43,6 +54,8 @@ function readColumn(field: DeclaredField, decorators: DecoratorSet): ColumnModel
     unique: booleanOf(optionOf(options, 'unique')) ?? false,
     default: written?.kind === 'string' || written?.kind === 'number' || written?.kind === 'boolean' ? written.value : undefined,
     exposed: booleanOf(optionOf(options, 'exposed')) ?? true,
+    constraints: constraintsOf(options),
+    filterable: decorators.has('Filterable'),
     doc: field.doc,
     description: field.description,
     span: field.span,

@@ -17,6 +17,7 @@ import { cronTasksOf, listenersOf, resolveProcessor } from './jobs.js';
 import { mount, namedClasses, resolveModule, writtenProviders } from './modules.js';
 import { resolveMcpHost, resolveMcpTools } from './mcp.js';
 import { resolveGateway, resolveResolver, unversionedTransports } from './operations.js';
+import { resolveResources } from './resources.js';
 import { resolveController } from './routes.js';
 import { returnTypes, usedTypes } from './types.js';
 
@@ -56,11 +57,12 @@ function decoratorUses(classes: readonly DeclaredClass[]): DecoratorUse[] {
 /**
  * Resolves the declarations into the model rules and emitters read.
  *
- * Takes what `parse/` read; returns the {@link ResolvedApp}: declared entities, enums and inputs in
+ * Takes what `parse/` read and the output folder relative to the project root (where generated
+ * resource classes live); returns the {@link ResolvedApp}: declared entities and resources, enums and inputs in
  * use, providers, resolvers, controllers, gateways, MCP hosts and tools, modules (each sorted by
  * name), every decorator application, and what `AppModule` mounts. Pure and total: never throws on bad declarations.
  */
-export function resolveApp(declared: DeclaredApp): ResolvedApp {
+export function resolveApp(declared: DeclaredApp, outputDir = 'generated'): ResolvedApp {
   const named = namedClasses(declared.classes);
   const { entities, entityByName } = resolveEntities(declared.classes);
 
@@ -69,6 +71,7 @@ export function resolveApp(declared: DeclaredApp): ResolvedApp {
   const moduleByName = new Map(modules.map((module) => [module.name, module]));
   const versionPolicies: VersionPolicyModel[] = modulesAndPolicies.flatMap((entry) => entry.policies).sort((a, b) => a.version.localeCompare(b.version));
   const rootGuards = moduleByName.get(ROOT_MODULE)?.guards ?? [];
+  const resources = resolveResources(declared.classes, entityByName, new Map(declared.enums.map((model) => [model.name, model.values])), rootGuards, outputDir);
 
   const resolvers = byName(named.filter((cls) => has(cls, 'Resolver')).map((cls) => resolveResolver(cls, rootGuards)));
   const controllers = byName(named.filter((cls) => has(cls, 'Controller')).map(resolveController));
@@ -80,20 +83,22 @@ export function resolveApp(declared: DeclaredApp): ResolvedApp {
   const bySource = (a: { readonly file: string; readonly span: { readonly line: number } }, b: { readonly file: string; readonly span: { readonly line: number } }): number => a.file.localeCompare(b.file) || a.span.line - b.span.line;
   const cronTasks: CronTaskModel[] = named.flatMap(cronTasksOf).sort((a, b) => a.name.localeCompare(b.name) || bySource(a, b));
   const listeners: ListenerModel[] = named.flatMap(listenersOf).sort((a, b) => (a.event ?? '').localeCompare(b.event ?? '') || bySource(a, b));
-  const { providers, mounted } = mount({ modules, providers: writtenProviders(named), resolvers, controllers, gateways, entities, mcpHosts, mcpTools: mcp.tools, processors, cronTasks, listeners });
+  const { providers, mounted } = mount({ modules, providers: writtenProviders(named), resources, resolvers, controllers, gateways, entities, mcpHosts, mcpTools: mcp.tools, processors, cronTasks, listeners });
 
   // Enums and inputs in use: those named by columns, operations, computed fields and routes.
   const roots: (NamedType | TypeShape)[] = [
     ...entities.flatMap((entity) => entity.columns.map((column) => column.type)),
     ...resolvers.flatMap((resolver) => [...resolver.operations, ...resolver.fieldResolvers].flatMap((operation) => [...operation.params.map((param) => param.type), ...returnTypes(operation.returns)])),
     ...controllers.flatMap((controller) => controller.routes.flatMap((route) => [...route.params.map((param) => param.type), ...returnTypes(route.returns)])),
+    ...resources.flatMap((resource) => resource.resolver.operations.flatMap((operation) => operation.params.map((param) => param.type))),
   ];
-  const { enums, inputs } = usedTypes(declared.enums, declared.inputs, roots);
+  const { enums, inputs } = usedTypes(declared.enums, [...declared.inputs, ...resources.flatMap((resource) => [resource.createInput, resource.updateInput])], roots);
 
   const classes: ClassModel[] = declared.classes.filter((cls) => cls.decorators.length > 0).map((cls) => ({ name: cls.name, exported: cls.exported, span: cls.span }));
   return {
     entities,
     entityByName,
+    resources,
     enums,
     enumByName: new Map(enums.map((model) => [model.name, model])),
     inputs,

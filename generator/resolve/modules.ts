@@ -26,6 +26,7 @@ import type {
   ProviderModel,
   ProviderRole,
   ResolverModel,
+  ResourceModel,
   VersionPolicyModel,
 } from '../model/model.js';
 import { repositoryClass, repositoryModule } from '../model/naming.js';
@@ -97,6 +98,8 @@ interface WrittenProvider {
 interface MountInput {
   readonly modules: readonly ModuleModel[];
   readonly providers: readonly WrittenProvider[];
+  /** `@Resource` entities: their generated provider, controller and resolver are always mounted (docs/behaviour.md §4.7). */
+  readonly resources: readonly ResourceModel[];
   readonly resolvers: readonly ResolverModel[];
   readonly controllers: readonly ControllerModel[];
   readonly gateways: readonly GatewayModel[];
@@ -173,11 +176,13 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
       return { kind: 'provider', name: cls.name, role, source: { file: cls.file, exportName: cls.name }, dependencies, methodByName: new Map(methods.map((method) => [method.name, method])), span: cls.span };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
-  const mountedProviders = providers.filter((provider) => mountedNames.has(provider.name));
+  const generatedProviders = input.resources.map((resource) => resource.provider);
+  const mountedProviders = [...providers.filter((provider) => mountedNames.has(provider.name)), ...generatedProviders].sort((a, b) => a.name.localeCompare(b.name));
   const providerByName = new Map(mountedProviders.map((provider) => [provider.name, provider]));
   const { order, cycle } = constructionOrder(mountedProviders, providerByName);
 
-  const mountedResolvers = input.resolvers.filter((resolver) => listed.has(resolver.name));
+  const mountedResolvers = [...input.resolvers.filter((resolver) => listed.has(resolver.name)), ...input.resources.map((resource) => resource.resolver)];
+  const mountedControllers = [...input.controllers.filter((controller) => listed.has(controller.name)), ...input.resources.map((resource) => resource.controller)];
   const fieldResolversByEntity = new Map<string, FieldResolverModel[]>();
   for (const field of mountedResolvers.flatMap((resolver) => resolver.fieldResolvers)) {
     if (field.entity !== undefined) fieldResolversByEntity.set(field.entity, [...(fieldResolversByEntity.get(field.entity) ?? []), field]);
@@ -192,7 +197,7 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
     providerByName,
     resolvers: mountedResolvers,
     fieldResolversByEntity,
-    controllers: input.controllers.filter((controller) => listed.has(controller.name)),
+    controllers: mountedControllers,
     gateways: input.gateways.filter((gateway) => listed.has(gateway.name)),
     builtins,
     containerBuiltins: BUILTIN_PROVIDERS.filter((builtin) => builtin.constructedBy === 'container' && builtinNames.has(builtin.ref.exportName)),
@@ -201,7 +206,7 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
     moduleOf,
     constructionOrder: order,
     cycle,
-    versions: [...new Set(input.controllers.filter((controller) => listed.has(controller.name)).flatMap((controller) => controller.versions))].sort(compareVersions),
+    versions: [...new Set(mountedControllers.flatMap((controller) => controller.versions))].sort(compareVersions),
     mcpHosts,
     mcp: mcpTools.length > 0 ? { host: mcpHost, path: mcpHost?.path ?? DEFAULT_MCP_PATH, tools: mcpTools } : undefined,
     processors,
@@ -211,7 +216,7 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
     listeners: input.listeners.filter((listener) => mountedNames.has(listener.owner)),
     publishedTopics: publishedTopics(mountedProviders),
   };
-  return { providers, mounted };
+  return { providers: [...providers, ...generatedProviders].sort((a, b) => a.name.localeCompare(b.name)), mounted };
 }
 
 /**

@@ -121,7 +121,7 @@ export function resolveResolver(cls: NamedClass, rootGuards: readonly GuardBindi
     }
     if (decorators.has('ResolveField')) fieldResolvers.push(readFieldResolver(cls, entity, method, decorators));
   }
-  return { kind: 'resolver', name: cls.name, file: cls.file, entity, entitySpan: target?.span, entityWritten: written !== undefined, operations, fieldResolvers, guards, versionSpan: versionOptionSpan(decorator), span: cls.span };
+  return { kind: 'resolver', name: cls.name, file: cls.file, entity, entitySpan: target?.span, entityWritten: written !== undefined, operations, fieldResolvers, guards, versionSpan: versionOptionSpan(decorator), resource: undefined, span: cls.span };
 }
 
 function trimSlashes(value: string): string {

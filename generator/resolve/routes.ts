@@ -164,6 +164,7 @@ export function resolveController(cls: NamedClass): ControllerModel {
     versionSpan: version?.span,
     routes,
     tags: tagsOf(classDecorators.first('ApiTags'), path),
+    resource: undefined,
     doc: cls.doc,
     description: cls.description,
     span: cls.span,

@@ -50,6 +50,10 @@ import { relationTargetUnknown } from './rules/relation-target-unknown.js';
 import { relationViaOnBelongsTo } from './rules/relation-via-on-belongs-to.js';
 import { relationViaUnknown } from './rules/relation-via-unknown.js';
 import { resolverEntityUnknown } from './rules/resolver-entity-unknown.js';
+import { resourceEntityUnsupported } from './rules/resource-entity-unsupported.js';
+import { resourceOperationClash } from './rules/resource-operation-clash.js';
+import { resourceOperationUnknown } from './rules/resource-operation-unknown.js';
+import { resourcePublicNotGenerated } from './rules/resource-public-not-generated.js';
 import { routeDuplicate } from './rules/route-duplicate.js';
 import { routeListPagination } from './rules/route-list-pagination.js';
 import { routePathParamMissing } from './rules/route-path-param-missing.js';
@@ -106,6 +110,10 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'relation-via-on-belongs-to': relationViaOnBelongsTo,
   'relation-via-unknown': relationViaUnknown,
   'resolver-entity-unknown': resolverEntityUnknown,
+  'resource-entity-unsupported': resourceEntityUnsupported,
+  'resource-operation-clash': resourceOperationClash,
+  'resource-operation-unknown': resourceOperationUnknown,
+  'resource-public-not-generated': resourcePublicNotGenerated,
   'route-duplicate': routeDuplicate,
   'route-list-pagination': routeListPagination,
   'route-path-param-missing': routePathParamMissing,

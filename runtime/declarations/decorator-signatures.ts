@@ -30,6 +30,7 @@ import type {
   OperationOptions,
   ResolveFieldOptions,
   ResolverOptions,
+  ResourceOptions,
   RouteOptions,
   SubscriptionOptions,
   UnversionedOptions,
@@ -146,8 +147,21 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
   Column: {
     on: ['property'],
     within: ['Entity'],
-    arguments: [{ name: 'options', kind: options<ColumnOptions>({ default: { anyOf: ['string', 'number', 'boolean'] }, unique: 'boolean', exposed: 'boolean' }), example: "{ default: 'draft' }" }],
+    arguments: [{ name: 'options', kind: options<ColumnOptions>({ default: { anyOf: ['string', 'number', 'boolean'] }, unique: 'boolean', exposed: 'boolean', maxLength: 'number', minLength: 'number', min: 'number', max: 'number', pattern: 'string', format: { oneOf: ['email'] } }), example: "{ default: 'draft' }" }],
   },
+  Resource: {
+    on: ['class'],
+    beside: ['Entity'],
+    arguments: [
+      {
+        name: 'options',
+        kind: options<ResourceOptions>({ path: { required: 'string' }, version: 'string', operations: { listOf: 'string' }, public: { listOf: 'string' }, pagination: { oneOf: ['cursor', 'none'] }, complexity: COMPLEXITY }),
+        required: true,
+        example: "{ path: 'comments', version: '2' }",
+      },
+    ],
+  },
+  Filterable: { on: ['property'], within: ['Entity'], beside: ['Column'], arguments: [] },
   Unique: { on: ['class'], beside: ['Entity'], arguments: [], rest: { name: 'column', kind: 'string', example: "'orgId', 'email'" } },
   BelongsTo: {
     on: ['property'],

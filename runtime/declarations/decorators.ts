@@ -54,6 +54,18 @@ export interface ColumnOptions {
   unique?: boolean;
   /** Default `true`: the column is part of the GraphQL type and REST bodies. */
   exposed?: boolean;
+  /** A string column's greatest length, checked on a resource's inputs (docs/behaviour.md §4.7). */
+  maxLength?: number;
+  /** A string column's least length, checked on a resource's inputs (docs/behaviour.md §4.7). */
+  minLength?: number;
+  /** A number column's least value, checked on a resource's inputs (docs/behaviour.md §4.7). */
+  min?: number;
+  /** A number column's greatest value, checked on a resource's inputs (docs/behaviour.md §4.7). */
+  max?: number;
+  /** A regular expression (source text) a string column matches, checked on a resource's inputs (docs/behaviour.md §4.7). */
+  pattern?: string;
+  /** A string column's format, checked on a resource's inputs (docs/behaviour.md §4.7). */
+  format?: 'email';
 }
 
 /**
@@ -63,6 +75,42 @@ export interface ColumnOptions {
  * `?` or `| null` makes it nullable.
  */
 export function Column(_options: ColumnOptions = {}): MemberDecorator {
+  return inertMember;
+}
+
+/** The operations a resource can generate (docs/behaviour.md §4.7). */
+export type ResourceOperation = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+/** Options of {@link Resource}. */
+export interface ResourceOptions {
+  /** The REST path of the collection, without the version: `'comments'` → `/v2/comments`. */
+  path: string;
+  /** The API version the routes are mounted under (docs/behaviour.md §9). */
+  version?: string;
+  /** The operations generated; default all five. */
+  operations?: ResourceOperation[];
+  /** Operations that skip authentication and authorization, each named explicitly (docs/behaviour.md §5). */
+  public?: ResourceOperation[];
+  /** How `list` answers: keyset pages (`'cursor'`, the default) or the whole scoped collection (`'none'`), as on routes (docs/behaviour.md §4.2). */
+  pagination?: 'cursor' | 'none';
+  /** The complexity of `list` in a GraphQL query, as `@Complexity` takes it (docs/behaviour.md §8): `'1 + childComplexity'`. */
+  complexity?: string | number;
+}
+
+/**
+ * Makes an entity a resource: its list, get, create, update and delete operations over REST and
+ * GraphQL, each authorized with the action of its kind on the entity (docs/behaviour.md §4.7).
+ */
+export function Resource(_options: ResourceOptions): ClassDecorator {
+  return inertClass;
+}
+
+/**
+ * Lets a resource's list be filtered by equality on this column (docs/behaviour.md §4.7): a REST
+ * query parameter and a GraphQL argument of the same name. A `(column, id)` index is emitted so the
+ * keyset walk of a filtered list stays an index range.
+ */
+export function Filterable(): MemberDecorator {
   return inertMember;
 }
 

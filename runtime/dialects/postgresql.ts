@@ -62,6 +62,7 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
   // Keys as native uuid: 16 bytes, ordered byte-wise like the UUID v7 text.
   prisma: { datasource: { provider: 'postgresql' }, idColumnAttributes: ['@db.Uuid'], folder: 'prisma/postgresql' },
   workers: { allowed: true },
+  exclusiveMigrations: false,
   errors: {
     // pg's error class (a server error with a SQLSTATE `code`).
     classNames: ['DatabaseError'],

@@ -118,6 +118,7 @@ export const SQLITE: Dialect<'sqlite'> = {
   adapterName: '@prisma/adapter-better-sqlite3',
   prisma: { datasource: { provider: 'sqlite' }, idColumnAttributes: [], folder: 'prisma/sqlite' },
   workers: { allowed: false, reason: 'SQLite is one writer in one process, and subscription events would stay in the worker that published them' },
+  exclusiveMigrations: true,
   errors: {
     // better-sqlite3's error class; its codes all start with SQLITE_.
     classNames: ['SqliteError'],

@@ -103,3 +103,32 @@ export function coerceInput(field: InputFieldType, value: unknown, name: string)
   return coerced;
 }
 
+
+/** Query-string text as the value of a scalar or enum parameter, or undefined when it does not read as one. */
+function fromQueryText(type: InputType, text: string): unknown {
+  if (type.kind !== 'scalar') return text;
+  switch (type.name) {
+    case 'Int':
+    case 'Float':
+      return /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(text) ? Number(text) : text;
+    case 'Boolean':
+      return text === 'true' ? true : text === 'false' ? false : text;
+    default:
+      return text;
+  }
+}
+
+/**
+ * Checks and coerces one query-string or path parameter (docs/behaviour.md §4.2, §4.7): absent or
+ * empty text is "not given" (undefined), numbers and booleans are read from their text, then the
+ * value is checked as {@link coerceInput} checks a body field. A parameter repeated
+ * (`?postId=a&postId=b`) or written as an object (`?postId[x]=1`) is refused. Throws
+ * `BAD_USER_INPUT` naming the parameter.
+ */
+export function coerceQueryParameter(field: InputFieldType, value: unknown, name: string): unknown {
+  if (value === undefined || value === '') return coerceInput(field, undefined, name);
+  if (typeof value !== 'string') {
+    throw new FailureError({ code: 'BAD_USER_INPUT', message: `invalid ${name}: give it once, as text`, issues: [{ path: name, message: `expected one value, got ${describe(value)}` }] });
+  }
+  return coerceInput(field, fromQueryText(field.type, value), name);
+}

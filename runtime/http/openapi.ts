@@ -64,6 +64,12 @@ export interface CatalogTag {
   readonly description?: string;
 }
 
+/**
+ * What the API calls itself: the title of its OpenAPI documents, of the documentation page and of
+ * the landing answer at `/` (docs/behaviour.md §4.4, §4.8).
+ */
+export const API_TITLE = 'Resource Service API';
+
 /** Everything the documents are built from. */
 export interface ApiCatalog {
   readonly title: string;

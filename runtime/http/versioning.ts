@@ -37,6 +37,11 @@
  * | none                               | answering() not empty                   | 405, Allow answering()    |
  * | none                               | otherwise                               | 404                       |
  *
+ * One exception sits outside the table, in the Express middleware ({@link versionedRoutes}): a `GET`
+ * or `HEAD` of `/` itself stating no version, which the table would refuse (404 "state a version",
+ * or 405), goes on to the landing answer instead (docs/behaviour.md §4.8, §9.3.7); with a version
+ * stated the table decides as written.
+ *
  * So a stated version beats an unversioned route of the same method, while the default version
  * (`APP_HTTP__DEFAULT_VERSION`, which answers only callers who state none) yields to it; an
  * unversioned route of a method no versioned route answers at A (`POST /meta` beside a versioned
@@ -139,6 +144,8 @@ function versionFromAccept(accept: string | undefined): string | undefined {
 export interface Resolution {
   readonly decision: Decision;
   readonly params: Record<string, string>;
+  /** Whether the caller stated a version (in the URI, a header or the media type). */
+  readonly stated: boolean;
 }
 
 const malformed = (stated: string): string => `${JSON.stringify(stated)} is not a valid version: use alphanumerics, "." and "-", at most 32 bytes`;
@@ -296,18 +303,19 @@ export class VersionRouter {
     const versionedTarget = uriForm ? this.find(uriForm[2] ?? '/', verb) : undefined;
     if (strategy === 'uri') {
       if (uriForm && versionedTarget && versionedTarget.address.served.length > 0) {
-        return { decision: this.decideAmong(versionedTarget, verb, uriForm[1] ?? '', true), params: versionedTarget.params };
+        return { decision: this.decideAmong(versionedTarget, verb, uriForm[1] ?? '', true), params: versionedTarget.params, stated: true };
       }
       const target = this.find(path, verb);
-      return target ? { decision: this.decideAmong(target, verb, undefined, false), params: target.params } : undefined;
+      return target ? { decision: this.decideAmong(target, verb, undefined, false), params: target.params, stated: false } : undefined;
     }
     const target = this.find(path, verb);
+    const statedVersion = stated === '' ? undefined : stated;
     if (!target && uriForm && versionedTarget && versionedTarget.address.served.length > 0) {
       const how = strategy === 'header' ? `send the ${this.options.header} header` : 'send Accept: application/json; version=<version>';
-      return { decision: { kind: 'not-found', detail: `versions are not stated in the URI here: request ${prefix}${uriForm[2] ?? '/'} and ${how}`, versions: versionedTarget.address.served }, params: {} };
+      return { decision: { kind: 'not-found', detail: `versions are not stated in the URI here: request ${prefix}${uriForm[2] ?? '/'} and ${how}`, versions: versionedTarget.address.served }, params: {}, stated: statedVersion !== undefined };
     }
     if (!target) return undefined;
-    return { decision: this.decideAmong(target, verb, stated === '' ? undefined : stated, false), params: target.params };
+    return { decision: this.decideAmong(target, verb, statedVersion, false), params: target.params, stated: statedVersion !== undefined };
   }
 
   /**
@@ -346,7 +354,19 @@ export interface VersionedDispatch {
   refuse(response: Response, status: number, code: string, detail: string, extensions: Record<string, unknown>, headers: Record<string, string>): void;
 }
 
-/** The Express middleware in front of all REST routes. */
+/**
+ * Whether the router leaves a request it does not serve to the landing answer (docs/behaviour.md
+ * §4.8, §9.3.7): `GET` or `HEAD` of `/` itself, with no version stated, that no route serves.
+ */
+function leftToLanding(request: Request, resolved: Resolution): boolean {
+  return resolved.decision.kind !== 'route' && !resolved.stated && request.path === '/' && (request.method === 'GET' || request.method === 'HEAD');
+}
+
+/**
+ * The Express middleware in front of all REST routes: runs the route the router decides on, or
+ * answers its refusal; what no route is at goes on to the next handler, and so does a `GET /`
+ * stating no version that no route serves (the landing answer's, docs/behaviour.md §9.3.7).
+ */
 export function versionedRoutes(router: VersionRouter, options: VersioningOptions, dispatch: VersionedDispatch): RequestHandler {
   const vary = options.strategy === 'header' ? options.header : options.strategy === 'media_type' ? 'Accept' : undefined;
   return (request: Request, response: Response, next: NextFunction) => {
@@ -356,6 +376,10 @@ export function versionedRoutes(router: VersionRouter, options: VersioningOption
       return;
     }
     if (vary) response.vary(vary);
+    if (leftToLanding(request, resolved)) {
+      next();
+      return;
+    }
     const { decision, params } = resolved;
     switch (decision.kind) {
       case 'route': {

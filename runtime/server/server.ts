@@ -26,13 +26,15 @@ import type { FieldComplexity } from '../graphql/limits.js';
 import type { LoadableRepository, LoaderScope } from '../graphql/loaders.js';
 import { RequestLifecycle } from '../http/lifecycle.js';
 import { listen } from '../http/listener.js';
+import { mountLanding } from '../http/landing.js';
+import { API_TITLE } from '../http/openapi.js';
 import { createExpressApp, mountFallbacks, rateLimiter } from '../http/pipeline.js';
 import { authenticateRequests } from '../http/request-state.js';
 import type { VersioningOptions, VersionPolicy } from '../http/versioning.js';
 import type { CanActivate, RuntimeGuards } from '../auth/guards.js';
 import { createLogger } from './logger.js';
 import { isReachable, type SqlReader } from '../data/sql-reader.js';
-import { buildTransports, type HealthContribution, mountTransports, registerSockets, type Transport, type TransportFactory } from '../transports/index.js';
+import { buildTransports, type Entrypoint, type HealthContribution, mountTransports, registerSockets, type Transport, type TransportFactory } from '../transports/index.js';
 import { SocketAcceptor } from '../transports/sockets.js';
 
 /** Services the runtime hands to the generated container. */
@@ -90,6 +92,8 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   readonly logger: Logger;
+  /** The addresses the transports contribute (docs/behaviour.md §4.8), as the landing answer at `/` lists them. */
+  readonly entrypoints: readonly Entrypoint[];
   /** Stops accepting, finishes in-flight requests, closes the database. */
   close(): Promise<void>;
 }
@@ -102,6 +106,12 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** Sees the text of every SQL statement (tests and benchmarks count them). */
   readonly onQuery?: (sql: string) => void;
+  /**
+   * Runs once everything is built, before the server listens; a rejection closes what was opened
+   * and rejects the start. `npm run dev` stops the previous server here, so a server whose new
+   * code does not boot never replaces one that runs (docs/decisions.md §10).
+   */
+  readonly beforeListen?: () => Promise<void>;
 }
 
 /** The context of work done on behalf of the server itself (reloading an event's row). */
@@ -155,15 +165,18 @@ export async function startServer<Database extends DatabaseClient, Container>(
 
     const lifecycle = new RequestLifecycle();
     const health: HealthContribution[] = [{ name: 'db', check: () => isReachable(reader) }, ...transports.flatMap((transport) => transport.health ?? [])];
-    const app = composeApp(config, logger, transports, [lifecycle.middleware(), authenticateRequests(verifier, abilities)], health);
+    const entrypoints = transports.flatMap((transport) => transport.entrypoints ?? []);
+    const app = composeApp(config, logger, transports, [lifecycle.middleware(), authenticateRequests(verifier, abilities)], health, entrypoints);
     // Every WebSocket goes through one acceptor, which guards the socket and answers framing faults.
     const sockets = new SocketAcceptor({ logger, maxPayload: bytes.parse(config.http.bodyLimit) ?? 100 * 1024 });
     registerSockets(sockets, transports);
+    await options.beforeListen?.();
     const server = await listen(app, config, sockets);
     const port = (server.address() as AddressInfo).port;
     const address = `http://${config.http.host === '0.0.0.0' ? '127.0.0.1' : config.http.host}:${port}`;
-    logger.info({ url: address, database: dialect.name }, `listening on ${address}`);
-    return { url: address, port, logger, close: () => shutdown({ server, lifecycle, sockets, resources, config, logger }) };
+    // One line saying where everything is; the routes and paths each transport mounted are at debug.
+    logger.info({ url: address, database: dialect.name, entrypoints: Object.fromEntries(entrypoints.map((entrypoint) => [entrypoint.name, entrypoint.path])) }, `listening on ${address}`);
+    return { url: address, port, logger, entrypoints, close: () => shutdown({ server, lifecycle, sockets, resources, config, logger }) };
   } catch (error) {
     await release(resources, logger);
     throw error;
@@ -173,9 +186,10 @@ export async function startServer<Database extends DatabaseClient, Container>(
 /**
  * The Express chain, in this order: helmet and CORS, `front` (the in-flight count, authentication),
  * unmetered transports (`/health`), the rate limit, neutral transports (API documents, GraphQL),
- * versioned ones (REST), then 404 and the error handler.
+ * versioned ones (REST), the landing answer at `/` listing `entrypoints` (docs/behaviour.md §4.8),
+ * then 404 and the error handler.
  */
-function composeApp(config: AppConfig, logger: Logger, transports: readonly Transport[], front: readonly RequestHandler[], health: readonly HealthContribution[]): Express {
+function composeApp(config: AppConfig, logger: Logger, transports: readonly Transport[], front: readonly RequestHandler[], health: readonly HealthContribution[], entrypoints: readonly Entrypoint[]): Express {
   const app = createExpressApp(config);
   for (const handler of front) app.use(handler);
   const mounted = { health };
@@ -184,6 +198,7 @@ function composeApp(config: AppConfig, logger: Logger, transports: readonly Tran
   if (limiter) app.use(limiter);
   mountTransports(app, transports, 'neutral', mounted, logger);
   mountTransports(app, transports, 'versioned', mounted, logger);
+  mountLanding(app, API_TITLE, entrypoints);
   mountFallbacks(app, config, logger);
   return app;
 }

@@ -38,6 +38,9 @@
  *    passed) and every `close` has resolved, before the database closes: release what a request
  *    may still use while it drains. The jobs transport stops fetching jobs in `close` but keeps its
  *    queues open for the requests still running, and closes them here.
+ * 7. `entrypoints` (optional) — the {@link Entrypoint}s a newcomer starts from (the documents,
+ *    the GraphQL endpoint, `/health`, the MCP host): the server lists them in the landing answer at
+ *    `/` (docs/behaviour.md §4.8), in its `listening on` line and in what `npm run dev` prints.
  *
  * A factory may throw `ConfigError` for a setting it cannot serve (the REST transport does for an
  * `APP_HTTP__DEFAULT_VERSION` no controller declares); the server then closes what it opened.
@@ -127,6 +130,21 @@ export interface HealthContribution {
   readonly check: () => Promise<boolean>;
 }
 
+/**
+ * An address worth knowing about, as the landing answer at `/` lists it (docs/behaviour.md §4.8):
+ * `{ "graphql": "/graphql" }`.
+ */
+export interface Entrypoint {
+  /** Its key in the landing answer: `docs`, `openapi`, `graphql`, `playground`, `subscriptions`, `health`, `mcp`. */
+  readonly name: string;
+  /** The path it is served at, as written (`/graphql`). */
+  readonly path: string;
+  /** What it is, in a few words (`GraphQL over HTTP (POST)`). */
+  readonly description: string;
+  /** `websocket` for a socket address (`ws://…`); default `http`. */
+  readonly scheme?: 'http' | 'websocket';
+}
+
 /** One way callers reach the application (module docstring: what each member is for). */
 export interface Transport {
   /** What logs call it (`rest`, `graphql-ws`). */
@@ -135,6 +153,8 @@ export interface Transport {
   /** Registered with the server's {@link SocketAcceptor}, which takes over the upgrade requests of their paths. */
   readonly sockets?: readonly SocketTransport[];
   readonly health?: readonly HealthContribution[];
+  /** The addresses a newcomer starts from (docs/behaviour.md §4.8). */
+  readonly entrypoints?: readonly Entrypoint[];
   /** Stops taking work and resolves once running work has finished; called when shutdown begins. */
   close?(): Promise<void>;
   /** Releases what requests may use while they drain; called after the drain and every `close`, before the database closes. */
@@ -159,14 +179,15 @@ export async function buildTransports<Container>(factories: readonly TransportFa
 
 /**
  * Mounts the HTTP handlers of every transport with `placement` on `app`, in list order, and logs
- * the self-mounted paths of each (one line per transport: `transport`, `paths`).
+ * the self-mounted paths of each at debug (one line per transport: `transport`, `paths`; the
+ * `listening on` line names the entrypoints, docs/decisions.md §4).
  */
 export function mountTransports(app: Express, transports: readonly Transport[], placement: HttpPlacement, mounted: MountContext, logger: Logger): void {
   for (const transport of transports) {
     const http = transport.http;
     if (http?.placement !== placement) continue;
     http.mount(app, mounted);
-    if (http.paths.length > 0) logger.info({ transport: transport.name, paths: http.paths }, `serving ${http.paths.join(', ')} (${transport.name}; neutral to API versions)`);
+    if (http.paths.length > 0) logger.debug({ transport: transport.name, paths: http.paths }, `serving ${http.paths.join(', ')} (${transport.name}; neutral to API versions)`);
   }
 }
 

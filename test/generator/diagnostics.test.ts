@@ -48,13 +48,13 @@ describe('code frames', () => {
   it('underline an unknown option key and an unknown decorator', () => {
     const options = fixture('decorator-option-unknown', 'invalid');
     expect(options.diagnostics[0] && formatDiagnostic(options.diagnostics[0], options.read, { color: false }).split('\n').slice(2, 4)).toEqual([
-      '> 11 |   @Column({ maxLength: 2000, bogus: true })',
+      '> 11 |   @Column({ maxLenght: 2000, bogus: true })',
       '     |             ^^^^^^^^^',
     ]);
     const decorators = fixture('decorator-unknown', 'invalid');
     expect(decorators.diagnostics[0] && formatDiagnostic(decorators.diagnostics[0], decorators.read, { color: false }).split('\n').slice(2, 4)).toEqual([
-      "> 8 | @Resource({ path: 'notes', version: '1' })",
-      '    |  ^^^^^^^^',
+      "> 8 | @Searchable({ path: 'notes', version: '1' })",
+      '    |  ^^^^^^^^^^',
     ]);
   });
 

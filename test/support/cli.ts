@@ -39,6 +39,8 @@ export interface RunningCli {
   stderr(): string;
   /** Resolves with stdout once `ready` holds of it; rejects when the process exits first or after `timeout` ms. */
   waitFor(ready: (stdout: string) => boolean, timeout?: number): Promise<string>;
+  /** Resolves with stderr once `ready` holds of it; rejects when the process exits first or after `timeout` ms. */
+  waitForStderr(ready: (stderr: string) => boolean, timeout?: number): Promise<string>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
 }
@@ -56,35 +58,38 @@ export function startCli(args: readonly string[], options: CliOptions = {}): Run
   });
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
+    for (const listener of listeners) listener();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const waitUntil = (stream: () => string, ready: (text: string) => boolean, timeout: number): Promise<string> =>
+    new Promise<string>((resolve, reject) => {
+      const check = (): void => {
+        if (!ready(stream())) return;
+        done();
+        resolve(stream());
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`${args.join(' ')}: not ready after ${timeout} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+      }, timeout);
+      const done = (): void => {
+        clearTimeout(timer);
+        listeners.delete(check);
+      };
+      listeners.add(check);
+      void exited.then((code) => {
+        if (!listeners.has(check)) return;
+        done();
+        reject(new Error(`${args.join(' ')} exited with ${code}\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+      });
+      check();
+    });
   return {
     child,
     stdout: () => stdout,
     stderr: () => stderr,
-    waitFor: (ready, timeout = 60_000) =>
-      new Promise<string>((resolve, reject) => {
-        const check = (): void => {
-          if (!ready(stdout)) return;
-          done();
-          resolve(stdout);
-        };
-        const timer = setTimeout(() => {
-          done();
-          reject(new Error(`${args.join(' ')}: not ready after ${timeout} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
-        }, timeout);
-        const done = (): void => {
-          clearTimeout(timer);
-          listeners.delete(check);
-        };
-        listeners.add(check);
-        void exited.then((code) => {
-          if (!listeners.has(check)) return;
-          done();
-          reject(new Error(`${args.join(' ')} exited with ${code}\nstdout:\n${stdout}\nstderr:\n${stderr}`));
-        });
-        check();
-      }),
+    waitFor: (ready, timeout = 60_000) => waitUntil(() => stdout, ready, timeout),
+    waitForStderr: (ready, timeout = 60_000) => waitUntil(() => stderr, ready, timeout),
     stop: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;

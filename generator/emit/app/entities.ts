@@ -91,7 +91,7 @@ export function emitEntities(context: EmitContext): GeneratedFile {
     ordered.push(name);
   };
   const bodies = new Set([
-    ...app.controllers.flatMap((controller) => controller.routes.flatMap((route) => route.params.flatMap((param) => (param.binding === 'body' && param.type.named.kind === 'input' ? [param.type.named.name] : [])))),
+    ...app.mounted.controllers.flatMap((controller) => controller.routes.flatMap((route) => route.params.flatMap((param) => (param.binding === 'body' && param.type.named.kind === 'input' ? [param.type.named.name] : [])))),
     // MCP tool arguments are checked with the same structures (docs/behaviour.md §4.6).
     ...(app.mounted.mcp?.tools ?? []).flatMap((tool) => tool.params.flatMap((param) => (param.type.named.kind === 'input' ? [param.type.named.name] : []))),
   ]);

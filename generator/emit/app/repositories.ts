@@ -14,7 +14,7 @@ import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
  * The Prisma client module whose types stand for every database's client (their model APIs are
  * the same): the first dialect's, relative to `generated/`.
  */
-const PRISMA_CLIENT_MODULE = `${clientPath(DIALECTS[0].name)}/client.ts`;
+export const PRISMA_CLIENT_MODULE = `${clientPath(DIALECTS[0].name)}/client.ts`;
 
 function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFile {
   const { outputDir } = context;

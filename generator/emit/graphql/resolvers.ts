@@ -20,7 +20,7 @@ export function argumentValue(param: ParamModel, value: string): string {
 
 /** Where an operation is declared, for the resolver's docstring. */
 function origin(operation: OperationModel): string {
-  return `${operation.owner}.${operation.methodName} (${operation.file}:${operation.span.line})`;
+  return `${operation.owner}.${operation.methodName} (${operation.span.file}:${operation.span.line})`;
 }
 
 function postureText(operation: OperationModel): string {

@@ -85,7 +85,7 @@ class RouteWriter {
     const w = this.w;
     const definition = this.imports.type('runtime/http/routes.ts', 'RouteDefinition');
     const posture = route.posture;
-    writeDoc(w, [route.doc, `${route.method} ${route.fullPath} → ${route.owner}.${route.methodName} (${route.file}:${route.span.line}); ${posture?.kind === 'authorized' ? `authorized: ${posture.action} ${posture.subject}` : 'public (ungated)'}.`]);
+    writeDoc(w, [route.doc, `${route.method} ${route.fullPath} → ${route.owner}.${route.methodName} (${route.span.file}:${route.span.line}); ${posture?.kind === 'authorized' ? `authorized: ${posture.action} ${posture.subject}` : 'public (ungated)'}.`]);
     w.write(`const ${routeFunction(route.owner, route.methodName)}: ${definition} = `).inlineBlock(() => {
       w.writeLine(`method: '${route.method}',`);
       w.writeLine(`path: ${quote(route.fullPath)},`);

@@ -9,11 +9,13 @@
  * wire"), and what the generator writes itself names no internal constant or document.
  */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../../runtime/data/keyset.js';
-import { buildOpenApiDocument, type ApiCatalog, type CatalogOperation, type CatalogParameter, type CatalogTag, type JsonSchema } from '../../../runtime/http/openapi.js';
+import { API_TITLE, buildOpenApiDocument, type ApiCatalog, type CatalogOperation, type CatalogParameter, type CatalogTag, type JsonSchema } from '../../../runtime/http/openapi.js';
+import type { ResourceColumnConstraints } from '../../../runtime/data/resource-input.js';
 import type { ParamModel, ResolvedApp } from '../../model/model.js';
 import type { NamedType, ReturnShape, TypeShape } from '../../model/types.js';
 import { type EmitContext, exposedEntities } from '../context.js';
 import { type GeneratedFile, TypeScriptFile } from '../writer.js';
+import { openApiDocumentPath } from '../../paths.js';
 
 const SCALAR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   ID: { type: 'string', format: 'uuid' },
@@ -30,8 +32,22 @@ function namedSchema(named: NamedType): JsonSchema {
   return { $ref: `#/components/schemas/${named.name}` };
 }
 
-function shapeSchema(shape: TypeShape, description?: string): JsonSchema {
-  let schema: JsonSchema = namedSchema(shape.named);
+/** JSON Schema keywords of a column's value constraints (docs/behaviour.md §4.7). */
+function constraintKeywords(constraints: ResourceColumnConstraints | undefined): JsonSchema {
+  if (!constraints) return {};
+  const { maxLength, minLength, min, max, pattern, format } = constraints;
+  return {
+    ...(minLength === undefined ? {} : { minLength }),
+    ...(maxLength === undefined ? {} : { maxLength }),
+    ...(min === undefined ? {} : { minimum: min }),
+    ...(max === undefined ? {} : { maximum: max }),
+    ...(pattern === undefined ? {} : { pattern }),
+    ...(format === undefined ? {} : { format }),
+  };
+}
+
+function shapeSchema(shape: TypeShape, description?: string, constraints?: ResourceColumnConstraints): JsonSchema {
+  let schema: JsonSchema = { ...namedSchema(shape.named), ...constraintKeywords(constraints) };
   if (shape.list) schema = { type: 'array', items: schema };
   if (shape.nullable) schema = { anyOf: [schema, { type: 'null' }] };
   return description ? { ...schema, description } : schema;
@@ -54,7 +70,7 @@ function schemasOf(app: ResolvedApp): Record<string, JsonSchema> {
   }
   for (const input of app.inputs) {
     const properties: Record<string, JsonSchema> = {};
-    for (const field of input.fields) properties[field.name] = shapeSchema(field.type, field.description);
+    for (const field of input.fields) properties[field.name] = shapeSchema(field.type, field.description, field.constraints);
     const required = input.fields.filter((field) => !field.type.nullable).map((field) => field.name);
     named.push([input.name, { type: 'object', ...(input.description ? { description: input.description } : {}), properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false }]);
   }
@@ -116,7 +132,7 @@ function buildCatalog(context: EmitContext): ApiCatalog {
   const tags = app.mounted.controllers
     .flatMap((controller) => controller.tags.map((name): CatalogTag => ({ name, controller: controller.name, ...(controller.description ? { description: controller.description } : {}) })))
     .sort((a, b) => a.name.localeCompare(b.name));
-  return { title: 'Resource Service API', tags, schemas: schemasOf(app), operations };
+  return { title: API_TITLE, tags, schemas: schemasOf(app), operations };
 }
 
 /** `openapi/catalog.ts` and the default-configuration documents. */
@@ -127,9 +143,9 @@ export function emitOpenApi(context: EmitContext): GeneratedFile[] {
   file.body.writeLine(`export const API_CATALOG: ${type} = ${JSON.stringify(catalog, null, 2)};`);
   const policies = Object.fromEntries(context.app.versionPolicies.map((policy) => [policy.version, { ...(policy.deprecated !== undefined ? { deprecated: policy.deprecated } : {}), ...(policy.sunset !== undefined ? { sunset: policy.sunset } : {}) }]));
   const options = { strategy: 'uri' as const, header: 'X-API-Version', prefix: '', policies };
-  const documents: GeneratedFile[] = [{ path: 'openapi/openapi.json', content: `${JSON.stringify(buildOpenApiDocument(catalog, undefined, options), null, 2)}\n` }];
+  const documents: GeneratedFile[] = [{ path: openApiDocumentPath(undefined), content: `${JSON.stringify(buildOpenApiDocument(catalog, undefined, options), null, 2)}\n` }];
   for (const version of context.app.mounted.versions) {
-    documents.push({ path: `openapi/v${version}.json`, content: `${JSON.stringify(buildOpenApiDocument(catalog, version, options), null, 2)}\n` });
+    documents.push({ path: openApiDocumentPath(version), content: `${JSON.stringify(buildOpenApiDocument(catalog, version, options), null, 2)}\n` });
   }
   return [file.render(), ...documents];
 }

@@ -1,11 +1,13 @@
 /**
  * Plans the next migration when the emitted Prisma schema differs from the committed one
  * (docs/decisions.md §2): the SQL comes from Prisma's schema engine diffing the two datamodels (no
- * database involved), the folder name from a sequence number and the models that changed —
- * deterministic, so the same edit always yields the same migration.
+ * database involved), the folder name from a sequence number and what that SQL creates, alters and
+ * drops (./migration-name.ts, docs/decisions.md §9) — deterministic, so the same edit always yields
+ * the same migration. Names already written are never revisited: only the next migration is named.
  */
 import type { Dialect } from '../../../runtime/dialects/index.js';
 import { diffSchemas, type MigrationFolder } from '../../../runtime/data/migrations.js';
+import { describeMigration, redefinesTables } from './migration-name.js';
 
 /** A migration to add. */
 export interface PlannedMigration {
@@ -13,31 +15,6 @@ export interface PlannedMigration {
   readonly script: string;
   /** Warnings the engine wrote into the script (data loss, …). */
   readonly warnings: readonly string[];
-}
-
-const blockPattern = /^(model|enum)\s+(\w+)\s*\{[\s\S]*?^\}/gm;
-
-function blocks(schema: string | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  if (!schema) return out;
-  for (const match of schema.matchAll(blockPattern)) out.set(`${match[1]} ${match[2]}`, match[0].replace(/^\s*\/\/\/.*$/gm, '').trim());
-  return out;
-}
-
-/** `add_post_alter_user`: what changed between two schemas, for a migration's name. */
-function describeChange(previous: string | undefined, next: string): string {
-  if (previous === undefined) return 'init';
-  const before = blocks(previous);
-  const after = blocks(next);
-  const parts: string[] = [];
-  for (const [key, text] of after) {
-    const name = key.split(' ')[1]?.toLowerCase() ?? '';
-    if (!before.has(key)) parts.push(`add_${name}`);
-    else if (before.get(key) !== text) parts.push(`alter_${name}`);
-  }
-  for (const key of before.keys()) if (!after.has(key)) parts.push(`drop_${key.split(' ')[1]?.toLowerCase() ?? ''}`);
-  const summary = parts.join('_').slice(0, 60).replace(/_+$/, '');
-  return summary || 'update';
 }
 
 /**
@@ -49,7 +26,10 @@ export async function planMigration(previous: string | undefined, next: string, 
   if (script === '') return undefined;
   const number = String(existing.length + 1).padStart(4, '0');
   const warnings = [...script.matchAll(/^\s*-\s*(.+)$/gm)].map((match) => match[1] ?? '').filter((line) => /data|lost|drop|unique|required/i.test(line));
-  return { name: `${number}_${describeChange(previous, next)}`, script, warnings };
+  if (previous === undefined) return { name: `${number}_init`, script, warnings };
+  // A SQLite redefinition is compared with the previous definition of its table: the previous schema's full script.
+  const previousScript = redefinesTables(script) ? await diffSchemas(undefined, previous) : undefined;
+  return { name: `${number}_${describeMigration(script, previousScript)}`, script, warnings };
 }
 
 /** The lock file Prisma keeps beside migrations, naming the database (Prisma's `provider`). */

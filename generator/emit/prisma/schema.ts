@@ -82,6 +82,12 @@ function emitModel(entity: EntityModel, dialect: Dialect): string {
     indexed.add(relation.keyColumn);
     blockAttributes.push(`@@index([${relation.keyColumn}, ${primaryKey}])`);
   }
+  // A filterable column's equality filter walks its keyset as an index range too (docs/behaviour.md §4.7).
+  for (const column of entity.columns) {
+    if (!column.filterable || column.primaryKey || indexed.has(column.name)) continue;
+    indexed.add(column.name);
+    blockAttributes.push(`@@index([${column.name}, ${primaryKey}])`);
+  }
   if (blockAttributes.length > 0) lines.push('', ...blockAttributes.map((attribute) => `  ${attribute}`));
   lines.push('}');
   return lines.join('\n');

@@ -8,6 +8,9 @@ import type { OperationModel } from '../../model/model.js';
 import type { Rule } from '../rule.js';
 
 export const operationFieldDuplicate: Rule = (app, report) => {
+  // A hand-written one beside a generated resource's is resource-operation-clash's to report.
+  const generated = new Set(app.resources.map((resource) => resource.className));
+  const oneGenerated = (a: { readonly owner: string }, b: { readonly owner: string }): boolean => generated.has(a.owner) !== generated.has(b.owner);
   const seen = new Map<string, OperationModel>();
   for (const resolver of app.mounted.resolvers) {
     for (const operation of resolver.operations) {
@@ -17,6 +20,7 @@ export const operationFieldDuplicate: Rule = (app, report) => {
         seen.set(key, operation);
         continue;
       }
+      if (oneGenerated(first, operation)) continue;
       report({
         message: `${operation.owner}.${operation.methodName} and ${first.owner}.${first.methodName} both define ${operation.operationType} field ${operation.fieldName}; rename one method or set @${operation.rootType}({ name: '…' })`,
         span: operation.span,

@@ -9,6 +9,9 @@ import type { RouteModel } from '../../model/model.js';
 import type { Rule } from '../rule.js';
 
 export const routeDuplicate: Rule = (app, report) => {
+  // A hand-written one beside a generated resource's is resource-operation-clash's to report.
+  const generated = new Set(app.resources.map((resource) => resource.className));
+  const oneGenerated = (a: { readonly owner: string }, b: { readonly owner: string }): boolean => generated.has(a.owner) !== generated.has(b.owner);
   const seen = new Map<string, RouteModel>();
   for (const controller of app.mounted.controllers) {
     for (const route of controller.routes) {
@@ -20,6 +23,7 @@ export const routeDuplicate: Rule = (app, report) => {
           seen.set(key, route);
           continue;
         }
+        if (oneGenerated(first, route)) continue;
         const where = version === undefined ? 'unversioned' : `under version ${version}`;
         report({
           message: `${route.method} ${route.fullPath} ${where} is mounted by both ${first.owner}.${first.methodName} and ${route.owner}.${route.methodName}; only one can answer: change a path, or restrict one with @Version`,

@@ -77,6 +77,10 @@ function mountApiDocs(app: Express, catalog: ApiCatalog, options: DocumentOption
 export function apiDocs<Container>(catalog: ApiCatalog): TransportFactory<Container> {
   return defineTransport('api-docs', ({ versioning, config }): Transport => ({
     name: 'api-docs',
+    entrypoints: [
+      { name: 'docs', path: '/api', description: 'REST API documentation (Swagger UI)' },
+      { name: 'openapi', path: '/api-json', description: 'OpenAPI 3.1 document' },
+    ],
     http: {
       placement: 'neutral',
       paths: ['/api', '/api/init.js', '/api/assets/*', '/api-json', '/api-json/*'],

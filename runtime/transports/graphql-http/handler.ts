@@ -3,10 +3,11 @@
  * implementation: `query`, `variables`, `operationName`, `application/json` and
  * `application/graphql-response+json`. Each operation goes through the engine's preparer (cached
  * parse and validation, limits, guards; runtime/graphql/prepare.ts) and runs on the cached,
- * compiled executor of runtime/graphql/execution.ts; errors carry docs/decisions.md §4 codes.
+ * compiled executor of runtime/graphql/execution.ts; errors carry docs/decisions.md §4 codes. A
+ * subscription is refused with where it is served (graphql-ws on the same path).
  */
 import type { Request, RequestHandler } from 'express';
-import type { ExecutionArgs, GraphQLSchema } from 'graphql';
+import { type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, OperationTypeNode } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/express';
 import type { Logger } from 'pino';
 import type { Authentication } from '../../auth/authentication.js';
@@ -19,11 +20,21 @@ import type { OperationPreparer } from '../../graphql/prepare.js';
 /** Options of {@link createGraphQLHandler}. */
 export interface GraphQLHandlerOptions {
   readonly schema: GraphQLSchema;
+  /** The GraphQL path (`APP_GRAPHQL__PATH`), where graphql-ws serves subscriptions too. */
+  readonly path: string;
   readonly logger: Logger;
   /** Parses, checks and guards each operation (shared with graphql-ws). */
   readonly preparer: OperationPreparer;
   /** How reading the bearer token of the Express request went. */
   readonly authenticationOf: (request: Request) => Authentication;
+}
+
+/**
+ * What a subscription sent over plain HTTP is told (docs/behaviour.md §4.1): where subscriptions are served.
+ * graphql-http's own "Subscriptions are not supported" reads as if the server had none.
+ */
+function subscriptionOverHttpMessage(path: string): string {
+  return `Subscriptions are served over WebSocket (graphql-transport-ws) at ${path}; plain HTTP answers queries and mutations`;
 }
 
 /**
@@ -40,6 +51,10 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): RequestHan
     onSubscribe: async (request, params) => {
       const prepared = await options.preparer.prepare(params, options.authenticationOf(request.raw), 'graphql');
       if (prepared.kind === 'refused') return prepared.errors;
+      // The answer graphql-http gives a subscription (an error, status as for any other), saying where to send it.
+      if (getOperationAST(prepared.args.document, prepared.args.operationName)?.operation === OperationTypeNode.SUBSCRIPTION) {
+        return [new GraphQLError(subscriptionOverHttpMessage(options.path), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })];
+      }
       if (prepared.extensions) extensions.set(prepared.args, prepared.extensions);
       return prepared.args;
     },

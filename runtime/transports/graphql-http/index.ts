@@ -18,6 +18,10 @@ import { mountPlayground } from './playground.js';
 export function graphqlOverHttp<Container>(): TransportFactory<Container> {
   return defineTransport('graphql', ({ config, logger, graphql }): Transport => ({
     name: 'graphql',
+    entrypoints: [
+      { name: 'graphql', path: config.graphql.path, description: 'GraphQL over HTTP (POST)' },
+      ...(config.graphql.playground ? [{ name: 'playground', path: config.graphql.path, description: 'GraphQL playground (GraphiQL, in a browser)' }] : []),
+    ],
     http: {
       placement: 'neutral',
       paths: config.graphql.playground ? [config.graphql.path, `${config.graphql.path}/assets/*`] : [config.graphql.path],
@@ -48,7 +52,7 @@ function mountGraphQL(app: Express, config: AppConfig, graphql: GraphQLEngine, l
     if (typeof request.body !== 'string' || request.body === '') request.body = {};
     next();
   });
-  app.post(path, createGraphQLHandler({ schema: graphql.schema, logger, preparer: graphql.preparer, authenticationOf: (request) => stateOf(request.res as Response).authentication }));
+  app.post(path, createGraphQLHandler({ schema: graphql.schema, path, logger, preparer: graphql.preparer, authenticationOf: (request) => stateOf(request.res as Response).authentication }));
   if (config.graphql.playground) mountPlayground(app, path);
   app.all(path, (_request, response) => {
     sendProblem(response, problem(405, 'METHOD_NOT_ALLOWED', `${path} answers POST; the playground is off (APP_GRAPHQL__PLAYGROUND=true serves it on GET)`), { Allow: 'POST' });

@@ -190,6 +190,10 @@ export function graphqlWs<Container>(): TransportFactory<Container> {
       connectionInitWaitTimeout: config.graphql.connectionInitTimeout,
       maxSubscriptions: config.graphql.maxSubscriptions,
     });
-    return { name: 'graphql-ws', sockets: [server.transport(config.graphql.path)] };
+    return {
+      name: 'graphql-ws',
+      sockets: [server.transport(config.graphql.path)],
+      entrypoints: [{ name: 'subscriptions', path: config.graphql.path, description: 'GraphQL subscriptions (WebSocket, graphql-transport-ws)', scheme: 'websocket' }],
+    };
   });
 }

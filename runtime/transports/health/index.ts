@@ -86,6 +86,7 @@ const HEALTH_PATH = '/health';
 export function health<Container>(options: HealthCheckOptions = {}): TransportFactory<Container> {
   return defineTransport('health', (): Transport => ({
     name: 'health',
+    entrypoints: [{ name: 'health', path: HEALTH_PATH, description: 'health check' }],
     http: {
       placement: 'unmetered',
       paths: [HEALTH_PATH],

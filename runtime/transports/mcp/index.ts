@@ -56,6 +56,7 @@ export function mcpHost<Container>(createHost: (container: Container) => McpHost
     return {
       name: 'mcp',
       http: { placement: 'neutral', paths: [host.path], mount: (app) => host.mount(app) },
+      entrypoints: [{ name: 'mcp', path: host.path, description: 'MCP host (Streamable HTTP)' }],
       close: () => host.close(),
     };
   });

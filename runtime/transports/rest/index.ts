@@ -4,8 +4,8 @@
  * and answers refusals as problem documents. Its placement is `versioned`: it is mounted after
  * every self-mounted transport, so those stay neutral to any stated version (docs/behaviour.md §9.3.3). JSON
  * bodies are parsed only for the routes that take one, within `APP_HTTP__BODY_LIMIT`. At boot it
- * logs one line per mounted route (controller, method, address, handler, and the version as its
- * own field under header / media-type versioning; docs/behaviour.md §9.1).
+ * logs one line per mounted route at debug (controller, method, address, handler, and the version
+ * as its own field under header / media-type versioning; docs/behaviour.md §9.1, docs/decisions.md §4).
  */
 import { promisify } from 'node:util';
 import express, { type Express, type Request, type Response } from 'express';
@@ -34,7 +34,7 @@ export function restRoutes<Container>(createRoutes: (container: Container) => re
   });
 }
 
-/** Mounts the version router's middleware and logs every mounted route. */
+/** Mounts the version router's middleware and logs every mounted route (at debug). */
 function mountRoutes(app: Express, config: AppConfig, router: VersionRouter, versioning: VersioningOptions, logger: Logger): void {
   const json = express.json({ limit: config.http.bodyLimit });
   const parseBody: (request: Request, response: Response) => Promise<void> = promisify(json);
@@ -57,7 +57,7 @@ function mountRoutes(app: Express, config: AppConfig, router: VersionRouter, ver
   );
   for (const mounted of router.mounted()) {
     const versionField = versioning.strategy !== 'uri' && mounted.version !== undefined ? { version: mounted.version } : {};
-    logger.info(
+    logger.debug(
       { controller: mounted.route.controller, method: mounted.method, address: mounted.address, handler: `${mounted.route.controller}.${mounted.route.handler}`, ...versionField },
       `mounted ${mounted.method} ${mounted.address}${mounted.version !== undefined && versioning.strategy !== 'uri' ? ` (version ${mounted.version})` : ''}`,
     );

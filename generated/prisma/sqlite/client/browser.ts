@@ -22,15 +22,26 @@ export * from './enums.ts';
  * One entry of an org's audit trail: something that happened, to what, and when. Admins of the
  * org read it.
  * 
- * Appended by an in-process listener on `postPublished` (docs/behaviour.md §10.3).
+ * Appended by an in-process listener on `postPublished` (docs/behaviour.md §10.3); listed by the
+ * resource (docs/behaviour.md §4.7): `GET /v2/audit-records` and `auditRecords(first, after)`.
  */
 export type AuditRecord = Prisma.AuditRecordModel
+/**
+ * Model Comment
+ * A comment on a post, written by a user of the post's org.
+ * 
+ * A whole resource from this declaration alone (docs/behaviour.md §4.7): list, get, create, update
+ * and delete over `/v2/comments` and GraphQL, authorized by the grants in abilities.ts. The org
+ * and the author come from the caller's create rule, never from the input.
+ */
+export type Comment = Prisma.CommentModel
 /**
  * Model Digest
  * A periodic summary of an org's activity: how many posts it published in one period. Admins of
  * the org read it.
  * 
- * Written by the scheduled task `writeDigests` (docs/behaviour.md §10.2), one row per org per tick.
+ * Written by the scheduled task `writeDigests` (docs/behaviour.md §10.2), one row per org per tick;
+ * listed by the resource (docs/behaviour.md §4.7): `GET /v2/digests` and `digests(first, after)`.
  */
 export type Digest = Prisma.DigestModel
 /**
@@ -46,6 +57,9 @@ export type Notification = Prisma.NotificationModel
 /**
  * Model Org
  * A tenant. Every user and post belongs to exactly one org, and nothing crosses orgs.
+ * 
+ * Listed whole by the resource (docs/behaviour.md §4.7): `GET /orgs` and `orgs`. Every role reads only
+ * its own org (docs/decisions.md §3), so the list holds one row and scores like one.
  */
 export type Org = Prisma.OrgModel
 /**

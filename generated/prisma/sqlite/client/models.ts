@@ -9,6 +9,7 @@
  * 🟢 You can import this file directly.
  */
 export type * from './models/AuditRecord.ts'
+export type * from './models/Comment.ts'
 export type * from './models/Digest.ts'
 export type * from './models/Notification.ts'
 export type * from './models/Org.ts'

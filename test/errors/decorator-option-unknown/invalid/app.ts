@@ -8,7 +8,7 @@ export class Note {
   @PrimaryKey()
   id!: string;
 
-  @Column({ maxLength: 2000, bogus: true })
+  @Column({ maxLenght: 2000, bogus: true })
   text!: string;
 
   @Column({ exposd: false })

@@ -1,11 +1,11 @@
 import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
 import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
-import { Abilities, Authorized, Colum, Column, Entity, Module, PrimaryKey, Query, Resolver, Resource, UseGuards } from '../../../../runtime/declarations/decorators.js';
+import { Abilities, Authorized, Colum, Column, Entity, Module, PrimaryKey, Query, Resolver, Searchable, UseGuards } from '../../../../runtime/declarations/decorators.js';
 import * as rt from '../../../../runtime/declarations/decorators.js';
 
-/** A note. The runtime has no @Resource yet; until then it is refused, not ignored. */
+/** A note. The runtime has no @Searchable; it is refused, not ignored. */
 @Entity()
-@Resource({ path: 'notes', version: '1' })
+@Searchable({ path: 'notes', version: '1' })
 export class Note {
   @PrimaryKey()
   id!: string;

@@ -17,7 +17,8 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
  * A periodic summary of an org's activity: how many posts it published in one period. Admins of
  * the org read it.
  * 
- * Written by the scheduled task `writeDigests` (docs/behaviour.md §10.2), one row per org per tick.
+ * Written by the scheduled task `writeDigests` (docs/behaviour.md §10.2), one row per org per tick;
+ * listed by the resource (docs/behaviour.md §4.7): `GET /v2/digests` and `digests(first, after)`.
  */
 export type DigestModel = runtime.Types.Result.DefaultSelection<Prisma.$DigestPayload>
 

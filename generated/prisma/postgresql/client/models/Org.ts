@@ -15,6 +15,9 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 /**
  * Model Org
  * A tenant. Every user and post belongs to exactly one org, and nothing crosses orgs.
+ * 
+ * Listed whole by the resource (docs/behaviour.md §4.7): `GET /orgs` and `orgs`. Every role reads only
+ * its own org (docs/decisions.md §3), so the list holds one row and scores like one.
  */
 export type OrgModel = runtime.Types.Result.DefaultSelection<Prisma.$OrgPayload>
 

@@ -219,6 +219,7 @@ export type PostWhereInput = {
   org?: Prisma.XOR<Prisma.OrgScalarRelationFilter, Prisma.OrgWhereInput>
   author?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   reviewer?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
+  commentPostInverse?: Prisma.CommentListRelationFilter
   notificationPostInverse?: Prisma.NotificationListRelationFilter
 }
 
@@ -235,6 +236,7 @@ export type PostOrderByWithRelationInput = {
   org?: Prisma.OrgOrderByWithRelationInput
   author?: Prisma.UserOrderByWithRelationInput
   reviewer?: Prisma.UserOrderByWithRelationInput
+  commentPostInverse?: Prisma.CommentOrderByRelationAggregateInput
   notificationPostInverse?: Prisma.NotificationOrderByRelationAggregateInput
 }
 
@@ -254,6 +256,7 @@ export type PostWhereUniqueInput = Prisma.AtLeast<{
   org?: Prisma.XOR<Prisma.OrgScalarRelationFilter, Prisma.OrgWhereInput>
   author?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   reviewer?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
+  commentPostInverse?: Prisma.CommentListRelationFilter
   notificationPostInverse?: Prisma.NotificationListRelationFilter
 }, "id">
 
@@ -297,6 +300,7 @@ export type PostCreateInput = {
   org: Prisma.OrgCreateNestedOneWithoutPostOrgInverseInput
   author: Prisma.UserCreateNestedOneWithoutPostsInput
   reviewer?: Prisma.UserCreateNestedOneWithoutReviewsInput
+  commentPostInverse?: Prisma.CommentCreateNestedManyWithoutPostInput
   notificationPostInverse?: Prisma.NotificationCreateNestedManyWithoutPostInput
 }
 
@@ -310,6 +314,7 @@ export type PostUncheckedCreateInput = {
   status?: $Enums.PostStatus
   publishedAt?: Date | string | null
   createdAt?: Date | string
+  commentPostInverse?: Prisma.CommentUncheckedCreateNestedManyWithoutPostInput
   notificationPostInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutPostInput
 }
 
@@ -323,6 +328,7 @@ export type PostUpdateInput = {
   org?: Prisma.OrgUpdateOneRequiredWithoutPostOrgInverseNestedInput
   author?: Prisma.UserUpdateOneRequiredWithoutPostsNestedInput
   reviewer?: Prisma.UserUpdateOneWithoutReviewsNestedInput
+  commentPostInverse?: Prisma.CommentUpdateManyWithoutPostNestedInput
   notificationPostInverse?: Prisma.NotificationUpdateManyWithoutPostNestedInput
 }
 
@@ -336,6 +342,7 @@ export type PostUncheckedUpdateInput = {
   status?: Prisma.EnumPostStatusFieldUpdateOperationsInput | $Enums.PostStatus
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  commentPostInverse?: Prisma.CommentUncheckedUpdateManyWithoutPostNestedInput
   notificationPostInverse?: Prisma.NotificationUncheckedUpdateManyWithoutPostNestedInput
 }
 
@@ -421,6 +428,20 @@ export type PostMinOrderByAggregateInput = {
   status?: Prisma.SortOrder
   publishedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+}
+
+export type PostCreateNestedOneWithoutCommentPostInverseInput = {
+  create?: Prisma.XOR<Prisma.PostCreateWithoutCommentPostInverseInput, Prisma.PostUncheckedCreateWithoutCommentPostInverseInput>
+  connectOrCreate?: Prisma.PostCreateOrConnectWithoutCommentPostInverseInput
+  connect?: Prisma.PostWhereUniqueInput
+}
+
+export type PostUpdateOneRequiredWithoutCommentPostInverseNestedInput = {
+  create?: Prisma.XOR<Prisma.PostCreateWithoutCommentPostInverseInput, Prisma.PostUncheckedCreateWithoutCommentPostInverseInput>
+  connectOrCreate?: Prisma.PostCreateOrConnectWithoutCommentPostInverseInput
+  upsert?: Prisma.PostUpsertWithoutCommentPostInverseInput
+  connect?: Prisma.PostWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.PostUpdateToOneWithWhereWithoutCommentPostInverseInput, Prisma.PostUpdateWithoutCommentPostInverseInput>, Prisma.PostUncheckedUpdateWithoutCommentPostInverseInput>
 }
 
 export type PostCreateNestedOneWithoutNotificationPostInverseInput = {
@@ -571,6 +592,74 @@ export type PostUncheckedUpdateManyWithoutReviewerNestedInput = {
   deleteMany?: Prisma.PostScalarWhereInput | Prisma.PostScalarWhereInput[]
 }
 
+export type PostCreateWithoutCommentPostInverseInput = {
+  id?: string
+  title: string
+  body?: string
+  status?: $Enums.PostStatus
+  publishedAt?: Date | string | null
+  createdAt?: Date | string
+  org: Prisma.OrgCreateNestedOneWithoutPostOrgInverseInput
+  author: Prisma.UserCreateNestedOneWithoutPostsInput
+  reviewer?: Prisma.UserCreateNestedOneWithoutReviewsInput
+  notificationPostInverse?: Prisma.NotificationCreateNestedManyWithoutPostInput
+}
+
+export type PostUncheckedCreateWithoutCommentPostInverseInput = {
+  id?: string
+  orgId: string
+  authorId: string
+  reviewerId?: string | null
+  title: string
+  body?: string
+  status?: $Enums.PostStatus
+  publishedAt?: Date | string | null
+  createdAt?: Date | string
+  notificationPostInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutPostInput
+}
+
+export type PostCreateOrConnectWithoutCommentPostInverseInput = {
+  where: Prisma.PostWhereUniqueInput
+  create: Prisma.XOR<Prisma.PostCreateWithoutCommentPostInverseInput, Prisma.PostUncheckedCreateWithoutCommentPostInverseInput>
+}
+
+export type PostUpsertWithoutCommentPostInverseInput = {
+  update: Prisma.XOR<Prisma.PostUpdateWithoutCommentPostInverseInput, Prisma.PostUncheckedUpdateWithoutCommentPostInverseInput>
+  create: Prisma.XOR<Prisma.PostCreateWithoutCommentPostInverseInput, Prisma.PostUncheckedCreateWithoutCommentPostInverseInput>
+  where?: Prisma.PostWhereInput
+}
+
+export type PostUpdateToOneWithWhereWithoutCommentPostInverseInput = {
+  where?: Prisma.PostWhereInput
+  data: Prisma.XOR<Prisma.PostUpdateWithoutCommentPostInverseInput, Prisma.PostUncheckedUpdateWithoutCommentPostInverseInput>
+}
+
+export type PostUpdateWithoutCommentPostInverseInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  body?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.EnumPostStatusFieldUpdateOperationsInput | $Enums.PostStatus
+  publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  org?: Prisma.OrgUpdateOneRequiredWithoutPostOrgInverseNestedInput
+  author?: Prisma.UserUpdateOneRequiredWithoutPostsNestedInput
+  reviewer?: Prisma.UserUpdateOneWithoutReviewsNestedInput
+  notificationPostInverse?: Prisma.NotificationUpdateManyWithoutPostNestedInput
+}
+
+export type PostUncheckedUpdateWithoutCommentPostInverseInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  orgId?: Prisma.StringFieldUpdateOperationsInput | string
+  authorId?: Prisma.StringFieldUpdateOperationsInput | string
+  reviewerId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  body?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.EnumPostStatusFieldUpdateOperationsInput | $Enums.PostStatus
+  publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  notificationPostInverse?: Prisma.NotificationUncheckedUpdateManyWithoutPostNestedInput
+}
+
 export type PostCreateWithoutNotificationPostInverseInput = {
   id?: string
   title: string
@@ -581,6 +670,7 @@ export type PostCreateWithoutNotificationPostInverseInput = {
   org: Prisma.OrgCreateNestedOneWithoutPostOrgInverseInput
   author: Prisma.UserCreateNestedOneWithoutPostsInput
   reviewer?: Prisma.UserCreateNestedOneWithoutReviewsInput
+  commentPostInverse?: Prisma.CommentCreateNestedManyWithoutPostInput
 }
 
 export type PostUncheckedCreateWithoutNotificationPostInverseInput = {
@@ -593,6 +683,7 @@ export type PostUncheckedCreateWithoutNotificationPostInverseInput = {
   status?: $Enums.PostStatus
   publishedAt?: Date | string | null
   createdAt?: Date | string
+  commentPostInverse?: Prisma.CommentUncheckedCreateNestedManyWithoutPostInput
 }
 
 export type PostCreateOrConnectWithoutNotificationPostInverseInput = {
@@ -621,6 +712,7 @@ export type PostUpdateWithoutNotificationPostInverseInput = {
   org?: Prisma.OrgUpdateOneRequiredWithoutPostOrgInverseNestedInput
   author?: Prisma.UserUpdateOneRequiredWithoutPostsNestedInput
   reviewer?: Prisma.UserUpdateOneWithoutReviewsNestedInput
+  commentPostInverse?: Prisma.CommentUpdateManyWithoutPostNestedInput
 }
 
 export type PostUncheckedUpdateWithoutNotificationPostInverseInput = {
@@ -633,6 +725,7 @@ export type PostUncheckedUpdateWithoutNotificationPostInverseInput = {
   status?: Prisma.EnumPostStatusFieldUpdateOperationsInput | $Enums.PostStatus
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  commentPostInverse?: Prisma.CommentUncheckedUpdateManyWithoutPostNestedInput
 }
 
 export type PostCreateWithoutOrgInput = {
@@ -644,6 +737,7 @@ export type PostCreateWithoutOrgInput = {
   createdAt?: Date | string
   author: Prisma.UserCreateNestedOneWithoutPostsInput
   reviewer?: Prisma.UserCreateNestedOneWithoutReviewsInput
+  commentPostInverse?: Prisma.CommentCreateNestedManyWithoutPostInput
   notificationPostInverse?: Prisma.NotificationCreateNestedManyWithoutPostInput
 }
 
@@ -656,6 +750,7 @@ export type PostUncheckedCreateWithoutOrgInput = {
   status?: $Enums.PostStatus
   publishedAt?: Date | string | null
   createdAt?: Date | string
+  commentPostInverse?: Prisma.CommentUncheckedCreateNestedManyWithoutPostInput
   notificationPostInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutPostInput
 }
 
@@ -709,6 +804,7 @@ export type PostCreateWithoutAuthorInput = {
   createdAt?: Date | string
   org: Prisma.OrgCreateNestedOneWithoutPostOrgInverseInput
   reviewer?: Prisma.UserCreateNestedOneWithoutReviewsInput
+  commentPostInverse?: Prisma.CommentCreateNestedManyWithoutPostInput
   notificationPostInverse?: Prisma.NotificationCreateNestedManyWithoutPostInput
 }
 
@@ -721,6 +817,7 @@ export type PostUncheckedCreateWithoutAuthorInput = {
   status?: $Enums.PostStatus
   publishedAt?: Date | string | null
   createdAt?: Date | string
+  commentPostInverse?: Prisma.CommentUncheckedCreateNestedManyWithoutPostInput
   notificationPostInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutPostInput
 }
 
@@ -743,6 +840,7 @@ export type PostCreateWithoutReviewerInput = {
   createdAt?: Date | string
   org: Prisma.OrgCreateNestedOneWithoutPostOrgInverseInput
   author: Prisma.UserCreateNestedOneWithoutPostsInput
+  commentPostInverse?: Prisma.CommentCreateNestedManyWithoutPostInput
   notificationPostInverse?: Prisma.NotificationCreateNestedManyWithoutPostInput
 }
 
@@ -755,6 +853,7 @@ export type PostUncheckedCreateWithoutReviewerInput = {
   status?: $Enums.PostStatus
   publishedAt?: Date | string | null
   createdAt?: Date | string
+  commentPostInverse?: Prisma.CommentUncheckedCreateNestedManyWithoutPostInput
   notificationPostInverse?: Prisma.NotificationUncheckedCreateNestedManyWithoutPostInput
 }
 
@@ -820,6 +919,7 @@ export type PostUpdateWithoutOrgInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   author?: Prisma.UserUpdateOneRequiredWithoutPostsNestedInput
   reviewer?: Prisma.UserUpdateOneWithoutReviewsNestedInput
+  commentPostInverse?: Prisma.CommentUpdateManyWithoutPostNestedInput
   notificationPostInverse?: Prisma.NotificationUpdateManyWithoutPostNestedInput
 }
 
@@ -832,6 +932,7 @@ export type PostUncheckedUpdateWithoutOrgInput = {
   status?: Prisma.EnumPostStatusFieldUpdateOperationsInput | $Enums.PostStatus
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  commentPostInverse?: Prisma.CommentUncheckedUpdateManyWithoutPostNestedInput
   notificationPostInverse?: Prisma.NotificationUncheckedUpdateManyWithoutPostNestedInput
 }
 
@@ -877,6 +978,7 @@ export type PostUpdateWithoutAuthorInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   org?: Prisma.OrgUpdateOneRequiredWithoutPostOrgInverseNestedInput
   reviewer?: Prisma.UserUpdateOneWithoutReviewsNestedInput
+  commentPostInverse?: Prisma.CommentUpdateManyWithoutPostNestedInput
   notificationPostInverse?: Prisma.NotificationUpdateManyWithoutPostNestedInput
 }
 
@@ -889,6 +991,7 @@ export type PostUncheckedUpdateWithoutAuthorInput = {
   status?: Prisma.EnumPostStatusFieldUpdateOperationsInput | $Enums.PostStatus
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  commentPostInverse?: Prisma.CommentUncheckedUpdateManyWithoutPostNestedInput
   notificationPostInverse?: Prisma.NotificationUncheckedUpdateManyWithoutPostNestedInput
 }
 
@@ -912,6 +1015,7 @@ export type PostUpdateWithoutReviewerInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   org?: Prisma.OrgUpdateOneRequiredWithoutPostOrgInverseNestedInput
   author?: Prisma.UserUpdateOneRequiredWithoutPostsNestedInput
+  commentPostInverse?: Prisma.CommentUpdateManyWithoutPostNestedInput
   notificationPostInverse?: Prisma.NotificationUpdateManyWithoutPostNestedInput
 }
 
@@ -924,6 +1028,7 @@ export type PostUncheckedUpdateWithoutReviewerInput = {
   status?: Prisma.EnumPostStatusFieldUpdateOperationsInput | $Enums.PostStatus
   publishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  commentPostInverse?: Prisma.CommentUncheckedUpdateManyWithoutPostNestedInput
   notificationPostInverse?: Prisma.NotificationUncheckedUpdateManyWithoutPostNestedInput
 }
 
@@ -944,10 +1049,12 @@ export type PostUncheckedUpdateManyWithoutReviewerInput = {
  */
 
 export type PostCountOutputType = {
+  commentPostInverse: number
   notificationPostInverse: number
 }
 
 export type PostCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  commentPostInverse?: boolean | PostCountOutputTypeCountCommentPostInverseArgs
   notificationPostInverse?: boolean | PostCountOutputTypeCountNotificationPostInverseArgs
 }
 
@@ -959,6 +1066,13 @@ export type PostCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensi
    * Select specific fields to fetch from the PostCountOutputType
    */
   select?: Prisma.PostCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * PostCountOutputType without action
+ */
+export type PostCountOutputTypeCountCommentPostInverseArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CommentWhereInput
 }
 
 /**
@@ -982,6 +1096,7 @@ export type PostSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   org?: boolean | Prisma.OrgDefaultArgs<ExtArgs>
   author?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   reviewer?: boolean | Prisma.Post$reviewerArgs<ExtArgs>
+  commentPostInverse?: boolean | Prisma.Post$commentPostInverseArgs<ExtArgs>
   notificationPostInverse?: boolean | Prisma.Post$notificationPostInverseArgs<ExtArgs>
   _count?: boolean | Prisma.PostCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["post"]>
@@ -1033,6 +1148,7 @@ export type PostInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   org?: boolean | Prisma.OrgDefaultArgs<ExtArgs>
   author?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   reviewer?: boolean | Prisma.Post$reviewerArgs<ExtArgs>
+  commentPostInverse?: boolean | Prisma.Post$commentPostInverseArgs<ExtArgs>
   notificationPostInverse?: boolean | Prisma.Post$notificationPostInverseArgs<ExtArgs>
   _count?: boolean | Prisma.PostCountOutputTypeDefaultArgs<ExtArgs>
 }
@@ -1056,6 +1172,7 @@ export type $PostPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
      */
     author: Prisma.$UserPayload<ExtArgs>
     reviewer: Prisma.$UserPayload<ExtArgs> | null
+    commentPostInverse: Prisma.$CommentPayload<ExtArgs>[]
     notificationPostInverse: Prisma.$NotificationPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
@@ -1492,6 +1609,7 @@ export interface Prisma__PostClient<T, Null = never, ExtArgs extends runtime.Typ
   org<T extends Prisma.OrgDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.OrgDefaultArgs<ExtArgs>>): Prisma.Prisma__OrgClient<runtime.Types.Result.GetResult<Prisma.$OrgPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   author<T extends Prisma.UserDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.UserDefaultArgs<ExtArgs>>): Prisma.Prisma__UserClient<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   reviewer<T extends Prisma.Post$reviewerArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Post$reviewerArgs<ExtArgs>>): Prisma.Prisma__UserClient<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  commentPostInverse<T extends Prisma.Post$commentPostInverseArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Post$commentPostInverseArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CommentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   notificationPostInverse<T extends Prisma.Post$notificationPostInverseArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Post$notificationPostInverseArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$NotificationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
@@ -1948,6 +2066,30 @@ export type Post$reviewerArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    */
   include?: Prisma.UserInclude<ExtArgs> | null
   where?: Prisma.UserWhereInput
+}
+
+/**
+ * Post.commentPostInverse
+ */
+export type Post$commentPostInverseArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Comment
+   */
+  select?: Prisma.CommentSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Comment
+   */
+  omit?: Prisma.CommentOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CommentInclude<ExtArgs> | null
+  where?: Prisma.CommentWhereInput
+  orderBy?: Prisma.CommentOrderByWithRelationInput | Prisma.CommentOrderByWithRelationInput[]
+  cursor?: Prisma.CommentWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CommentScalarFieldEnum | Prisma.CommentScalarFieldEnum[]
 }
 
 /**

@@ -52,6 +52,7 @@ export const AnyNull = runtime.AnyNull
 
 export const ModelName = {
   AuditRecord: 'AuditRecord',
+  Comment: 'Comment',
   Digest: 'Digest',
   Notification: 'Notification',
   Org: 'Org',
@@ -83,6 +84,18 @@ export const AuditRecordScalarFieldEnum = {
 } as const
 
 export type AuditRecordScalarFieldEnum = (typeof AuditRecordScalarFieldEnum)[keyof typeof AuditRecordScalarFieldEnum]
+
+
+export const CommentScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  postId: 'postId',
+  authorId: 'authorId',
+  body: 'body',
+  createdAt: 'createdAt'
+} as const
+
+export type CommentScalarFieldEnum = (typeof CommentScalarFieldEnum)[keyof typeof CommentScalarFieldEnum]
 
 
 export const DigestScalarFieldEnum = {

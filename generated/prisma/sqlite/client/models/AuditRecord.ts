@@ -17,7 +17,8 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
  * One entry of an org's audit trail: something that happened, to what, and when. Admins of the
  * org read it.
  * 
- * Appended by an in-process listener on `postPublished` (docs/behaviour.md §10.3).
+ * Appended by an in-process listener on `postPublished` (docs/behaviour.md §10.3); listed by the
+ * resource (docs/behaviour.md §4.7): `GET /v2/audit-records` and `auditRecords(first, after)`.
  */
 export type AuditRecordModel = runtime.Types.Result.DefaultSelection<Prisma.$AuditRecordPayload>
 

@@ -1,0 +1,44 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
+import { Abilities, Column, Entity, Module, PrimaryKey, Resource, UseGuards } from '../../../../runtime/declarations/decorators.js';
+
+/** A note. */
+@Entity({ exposed: false })
+@Resource({ path: 'notes' })
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column({ maxLength: 200 })
+  text!: string;
+}
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+  }
+}
+
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteAbilities] })
+export class AppModule {}
+
+/** A tag, at no path. */
+@Entity()
+@Resource({ path: '/', operations: ['list', 'get'] })
+export class Tag {
+  @PrimaryKey()
+  id!: string;
+}
+
+/** A stamp: nothing a caller could write. */
+@Entity()
+@Resource({ path: 'stamps' })
+export class Stamp {
+  @PrimaryKey()
+  id!: string;
+
+  @Column({ default: 'now' })
+  at!: Date;
+}

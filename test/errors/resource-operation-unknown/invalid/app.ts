@@ -1,0 +1,25 @@
+import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
+import { Abilities, Column, Entity, Module, PrimaryKey, Resource, UseGuards } from '../../../../runtime/declarations/decorators.js';
+
+/** A note. */
+@Entity()
+@Resource({ path: 'notes', operations: ['list', 'gte', 'create', 'remove'] })
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column({ maxLength: 200 })
+  text!: string;
+}
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+  }
+}
+
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteAbilities] })
+export class AppModule {}
