@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DatabaseClient } from '../runtime/data/database.js';
 import { ConfigError } from '../runtime/server/config.js';
-import { exitWhenWritten } from '../runtime/server/exit.js';
+import { closeOnSignals, exitWhenWritten } from '../runtime/server/exit.js';
 import type { ApplicationDefinition, RunningServer } from '../runtime/server/server.js';
 import type { Entrypoint } from '../runtime/transports/index.js';
 
@@ -90,21 +90,7 @@ async function main(root: string): Promise<void> {
     },
   });
   send({ kind: 'listening', url: server.url, port: server.port, entrypoints: server.entrypoints });
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    server.close().then(
-      () => exitWhenWritten(0),
-      (error: unknown) => {
-        server.logger.error({ err: error }, 'shutdown failed');
-        return exitWhenWritten(1);
-      },
-    );
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  process.on('disconnect', stop);
+  closeOnSignals(server, ['SIGTERM', 'SIGINT', 'disconnect'], false);
 }
 
 const rootIndex = process.argv.indexOf('--root');

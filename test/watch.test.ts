@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChangeBatch, DeclarationWatcher } from '../generator/watch.js';
-import { copyProject, type RunningCli, startCli } from './support/cli.js';
+import { copyProject, editFile, type RunningCli, startCli } from './support/cli.js';
 
 /** How soon a change that leaves the Prisma schema alone must be reported (docs/decisions.md §10). */
 const OK_WITHIN = 500;
@@ -17,15 +17,6 @@ const OK_WITHIN = 500;
 /** `ok, N files changed in T ms` lines printed so far. */
 function okLines(stdout: string): { files: number; ms: number; rest: string }[] {
   return [...stdout.matchAll(/^ok, (\d+) files changed in (\d+) ms(.*)$/gm)].map((match) => ({ files: Number(match[1]), ms: Number(match[2]), rest: match[3] ?? '' }));
-}
-
-/** Rewrites `file` (in `project`) with `edit` applied; throws when `edit` changes nothing. */
-function edit(project: string, file: string, change: (text: string) => string): void {
-  const full = path.join(project, file);
-  const before = readFileSync(full, 'utf8');
-  const after = change(before);
-  if (after === before) throw new Error(`the edit of ${file} changed nothing`);
-  writeFileSync(full, after);
 }
 
 describe('generate --watch, on a copy of the project', () => {
@@ -56,11 +47,11 @@ describe('generate --watch, on a copy of the project', () => {
   it('reports a change to a resolver as ok within 0.5 s, once per burst', async () => {
     expect(okLines(watching.stdout())).toEqual([{ files: 0, ms: expect.any(Number) as number, rest: '' }]);
     // A first change warms the process; the second is measured.
-    edit(project, 'entities/post.resolver.ts', (text) => text.replace('One post by id;', 'One post, by id;'));
+    editFile(project, 'entities/post.resolver.ts', (text) => text.replace('One post by id;', 'One post, by id;'));
     const warm = await nthOk(2, performance.now());
     expect(warm.files).toBe(3);
     const saved = performance.now();
-    edit(project, 'entities/post.resolver.ts', (text) => text.replace('One post, by id;', 'One post by its id;'));
+    editFile(project, 'entities/post.resolver.ts', (text) => text.replace('One post, by id;', 'One post by its id;'));
     const measured = await nthOk(3, saved);
     // schema.graphql (the description) and graphql/resolvers.ts (its JSDoc).
     expect(measured.files).toBe(3);
@@ -70,9 +61,9 @@ describe('generate --watch, on a copy of the project', () => {
     expect(readFileSync(path.join(project, 'generated/schema.graphql'), 'utf8')).toContain('One post by its id;');
 
     // Three files saved at once are one run.
-    edit(project, 'entities/post.resolver.ts', (text) => text.replace('One post by its id;', 'One post by id;'));
-    edit(project, 'entities/notification.resolver.ts', (text) => text.replace(/\n$/, '\n// saved again\n'));
-    edit(project, 'entities/user.resolver.ts', (text) => text.replace(/\n$/, '\n// saved again\n'));
+    editFile(project, 'entities/post.resolver.ts', (text) => text.replace('One post by its id;', 'One post by id;'));
+    editFile(project, 'entities/notification.resolver.ts', (text) => text.replace(/\n$/, '\n// saved again\n'));
+    editFile(project, 'entities/user.resolver.ts', (text) => text.replace(/\n$/, '\n// saved again\n'));
     const burst = await nthOk(4, performance.now());
     expect(burst.files).toBe(3);
     await new Promise((resolve) => setTimeout(resolve, 400));
@@ -106,7 +97,7 @@ describe('generate --watch, on a copy of the project', () => {
 
   it('writes a migration named after its SQL when the schema changes, and survives a removed file', async () => {
     const before = okLines(watching.stdout()).length;
-    edit(project, 'entities/post.entity.ts', (text) => text.replace('  /** Set when the post is published. */', '  /** A one-line summary. */\n  @Column()\n  summary?: string | null;\n\n  /** Set when the post is published. */'));
+    editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** Set when the post is published. */', '  /** A one-line summary. */\n  @Column()\n  summary?: string | null;\n\n  /** Set when the post is published. */'));
     const migrated = await nthOk(before + 1, performance.now());
     expect(migrated.rest).toMatch(/^, new migration \d{4}_add_post_summary$/);
     expect(migrated.files).toBeGreaterThan(2);

@@ -25,3 +25,32 @@ function written(stream: NodeJS.WriteStream): Promise<void> {
     stream.write('', () => resolve());
   });
 }
+
+/** What {@link closeOnSignals} closes: a running server (runtime/server/server.ts's `RunningServer`). */
+interface Closable {
+  close(): Promise<void>;
+  readonly logger: { info(object: object, message: string): void; error(object: object, message: string): void };
+}
+
+/**
+ * Closes `server` once, on the first of `events` the process receives (signals, or `disconnect`
+ * when an IPC parent goes away), then exits once output is written: 0 when the close finished,
+ * 1 (logged) when it threw (docs/architecture.md §5). Later events while closing are ignored.
+ * `announce` (default true) logs `shutting down` first; the dev loop's server leaves that line to the loop.
+ */
+export function closeOnSignals(server: Closable, events: readonly (NodeJS.Signals | 'disconnect')[], announce = true): void {
+  let stopping = false;
+  const stop = (event: NodeJS.Signals | 'disconnect'): void => {
+    if (stopping) return;
+    stopping = true;
+    if (announce) server.logger.info({ signal: event }, 'shutting down');
+    server.close().then(
+      () => exitWhenWritten(0),
+      (error: unknown) => {
+        server.logger.error({ err: error }, 'shutdown failed');
+        return exitWhenWritten(1);
+      },
+    );
+  };
+  for (const event of events) process.on(event, () => stop(event));
+}

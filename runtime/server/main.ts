@@ -13,7 +13,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { type AppConfig, ConfigError, loadConfig } from './config.js';
 import type { DatabaseClient } from '../data/database.js';
 import { DIALECTS, dialectFor } from '../dialects/index.js';
-import { exitWhenWritten } from './exit.js';
+import { closeOnSignals, exitWhenWritten } from './exit.js';
 import { createLogger } from './logger.js';
 import { type ApplicationDefinition, startServer } from './server.js';
 
@@ -71,21 +71,7 @@ function refuseWorkersWhereNotAllowed(config: AppConfig): void {
 async function runWorker<Database extends DatabaseClient, Container>(definition: ApplicationDefinition<Database, Container>): Promise<void> {
   const server = await startServer(definition);
   if (cluster.isWorker) process.send?.({ kind: 'listening', url: server.url } satisfies ListeningMessage);
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) return;
-    stopping = true;
-    server.logger.info({ signal }, 'shutting down');
-    server.close().then(
-      () => exitWhenWritten(0),
-      (error: unknown) => {
-        server.logger.error({ err: error }, 'shutdown failed');
-        return exitWhenWritten(1);
-      },
-    );
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  closeOnSignals(server, ['SIGTERM', 'SIGINT']);
 }
 
 /**

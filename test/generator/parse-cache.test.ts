@@ -3,22 +3,13 @@
  * generator/parse/project.ts): what it parses is what a fresh parse gives, after declaration
  * files change, appear and disappear.
  */
-import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDeclarations } from '../../generator/parse/declarations.js';
 import { DeclarationProjectCache } from '../../generator/parse/project.js';
-import { copyProject } from '../support/cli.js';
+import { copyProject, editFile } from '../support/cli.js';
 import { layoutAt } from '../support/project.js';
-
-/** Rewrites `file` (in `project`) with `edit` applied; throws when `edit` changes nothing. */
-function edit(project: string, file: string, change: (text: string) => string): void {
-  const full = path.join(project, file);
-  const before = readFileSync(full, 'utf8');
-  const after = change(before);
-  if (after === before) throw new Error(`the edit of ${file} changed nothing`);
-  writeFileSync(full, after);
-}
 
 describe('the parsed project kept between runs (generator/parse/project.ts)', () => {
   it('gives what a fresh parse gives after files change, appear and disappear', () => {
@@ -30,7 +21,7 @@ describe('the parsed project kept between runs (generator/parse/project.ts)', ()
         expect(JSON.stringify(parseDeclarations(layout, { cache }))).toBe(JSON.stringify(parseDeclarations(layout)));
       };
       same();
-      edit(project, 'entities/post.entity.ts', (text) => text.replace('  /** Set when the post is published. */', '  /** A one-line summary. */\n  @Column()\n  summary?: string | null;\n\n  /** Set when the post is published. */'));
+      editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** Set when the post is published. */', '  /** A one-line summary. */\n  @Column()\n  summary?: string | null;\n\n  /** Set when the post is published. */'));
       same();
       writeFileSync(path.join(project, 'entities/tag.entity.ts'), "import { Column, Entity, PrimaryKey } from '../runtime/declarations/decorators.js';\n\n/** A tag. */\n@Entity()\nexport class Tag {\n  /** Key. */\n  @PrimaryKey()\n  id!: string;\n\n  /** Its name. */\n  @Column()\n  name!: string;\n}\n");
       same();

@@ -3,7 +3,7 @@
  * `dev`) whose output is awaited, and copies of this project to run them in.
  */
 import { type ChildProcess, type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, TEST_SECRET } from './project.js';
@@ -109,6 +109,15 @@ export function listeningUrl(stdout: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Rewrites `file` (in `project`) with `change` applied; throws when `change` changes nothing. */
+export function editFile(project: string, file: string, change: (text: string) => string): void {
+  const full = path.join(project, file);
+  const before = readFileSync(full, 'utf8');
+  const after = change(before);
+  if (after === before) throw new Error(`the edit of ${file} changed nothing`);
+  writeFileSync(full, after);
 }
 
 /** A copy of this project in a temporary folder (node_modules linked), to edit freely. */
