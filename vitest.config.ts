@@ -21,6 +21,7 @@ const BEHAVIOUR = [
   'test/repository.test.ts',
   'test/resource-service.test.ts', 'test/resources.test.ts',
   'test/storage.test.ts',
+  'test/migration-safety.test.ts',
   'test/subscriptions.test.ts',
   'test/versioning.test.ts',
   'test/postgres.test.ts',

@@ -75,10 +75,23 @@ interface GenerateRun {
   readonly quiet?: boolean;
   /** Accept GraphQL schema changes that break existing clients. */
   readonly allowBreaking?: boolean;
+  /** Write a migration that loses data or cannot run on the development database (docs/decisions.md §11). */
+  readonly acceptDataLoss?: boolean;
+  /** Record migration folders edited since `generate` wrote them (docs/decisions.md §11). */
+  readonly acceptEditedMigrations?: boolean;
   /** Print the milliseconds each stage took to stderr. */
   readonly timings?: boolean;
   /** The parsed project of the previous run, reused (the watching commands keep one). */
   readonly cache?: DeclarationProjectCache;
+}
+
+/** The development database's URL, or undefined when configuration cannot be read (a new migration's steps are then not counted). */
+function developmentUrl(): string | undefined {
+  try {
+    return loadConfig().config.database.url;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -108,7 +121,16 @@ async function generateReported(options: GenerateRun): Promise<ReportedRun> {
   const started = performance.now();
   const { generate } = await import('./pipeline.js');
   const { formatReport } = await import('./diagnostics/format.js');
-  const result = await generate({ layout, mode: options.check === true ? 'check' : 'write', allowBreaking: options.allowBreaking === true, ...(options.cache ? { cache: options.cache } : {}) });
+  const url = options.check === true ? undefined : developmentUrl();
+  const result = await generate({
+    layout,
+    mode: options.check === true ? 'check' : 'write',
+    allowBreaking: options.allowBreaking === true,
+    acceptDataLoss: options.acceptDataLoss === true,
+    acceptEditedMigrations: options.acceptEditedMigrations === true,
+    ...(url === undefined ? {} : { developmentUrl: url }),
+    ...(options.cache ? { cache: options.cache } : {}),
+  });
   if (options.timings === true) process.stderr.write(`timings (ms): ${Object.entries(result.timings).map(([stage, ms]) => `${stage} ${ms}`).join(', ')}\n`);
   // The source a diagnostic quotes; a diagnostic about a folder (an empty `entities/`) quotes none.
   const read = (file: string): string | undefined => {
@@ -152,10 +174,7 @@ async function runGenerate(options: GenerateRun): Promise<number> {
   }
   if (options.quiet !== true) {
     const lines = [`generated ${result.changed.length} file(s), removed ${result.removed.length} in ${elapsed} ms`];
-    for (const [database, migration] of Object.entries(result.migrations)) {
-      lines.push(`new migration: generated/${migrationsPath(database as DatabaseName)}/${migration.name}`);
-      for (const warning of migration.warnings) lines.push(`  warning: ${warning}`);
-    }
+    for (const [database, migration] of Object.entries(result.migrations)) lines.push(`new migration: generated/${migrationsPath(database as DatabaseName)}/${migration.name}`);
     if (result.prismaClientsChanged.length > 0) lines.push(`regenerated the Prisma client (${result.prismaClientsChanged.join(', ')})`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
@@ -168,11 +187,6 @@ function migrationNames(result: GenerateResult): string[] {
   for (const [database, migration] of Object.entries(result.migrations)) byName.set(migration.name, [...(byName.get(migration.name) ?? []), database]);
   const databases = Object.keys(result.migrations).length;
   return [...byName].map(([name, where]) => (where.length === databases ? name : `${name} (${where.join(', ')})`));
-}
-
-/** The warnings the migrations of a run carry (data loss, …), one line each. */
-function migrationWarnings(result: GenerateResult): string[] {
-  return [...new Set(Object.values(result.migrations).flatMap((migration) => migration.warnings))].map((warning) => `  warning: ${warning}`);
 }
 
 /** The first line of an error's message (the schema engine's add a backtrace). */
@@ -216,7 +230,7 @@ async function runGenerateWatch(options: GenerateRun): Promise<number> {
     const { result } = run;
     const migrations = migrationNames(result);
     const line = [`ok, ${result.changed.length + result.removed.length} files changed in ${Math.round(performance.now() - since)} ms`, ...(migrations.length > 0 ? [`new migration ${migrations.join(', ')}`] : [])].join(', ');
-    process.stdout.write(`${[line, ...migrationWarnings(result)].join('\n')}\n`);
+    process.stdout.write(`${line}\n`);
   };
   await once(performance.now()).catch(reportWatchError);
   const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => once(batch.firstEventAt), onError: reportWatchError });
@@ -244,12 +258,76 @@ async function migrationSource(root: string, url: string): Promise<{ schema: str
   return { schema: readFileSync(schema, 'utf8'), dir: path.join(generated, migrationsPath(database)) };
 }
 
-/** `migrate deploy`: applies pending migrations to the database at `url`; returns their names. */
-async function migrateDeploy(root: string, url: string): Promise<string[]> {
+/**
+ * `migrate deploy` (docs/decisions.md §11): applies pending migrations to the database at `url`,
+ * each in one transaction, after keeping a copy of a SQLite file (named on stdout); returns their
+ * names. A failed migration, or one recorded as failed before, is a {@link CliError} in plain
+ * words with the way out.
+ */
+async function migrateDeploy(root: string, url: string, keepBackups?: number): Promise<string[]> {
   const { createAdapterFactory } = await import('../runtime/data/database.js');
-  const { applyMigrations } = await import('../runtime/data/migrations.js');
+  const { deployMigrations, FailedMigrationsError, MigrationFailedError } = await import('../runtime/data/migrations.js');
   const { schema, dir } = await migrationSource(root, url);
-  return applyMigrations(schema, dir, await createAdapterFactory(url));
+  try {
+    const deployment = await deployMigrations(url, schema, dir, await createAdapterFactory(url), keepBackups === undefined ? {} : { keepBackups });
+    if (deployment.backup !== undefined) process.stdout.write(`kept a copy of the database before migrating: ${path.relative(process.cwd(), deployment.backup)}\n`);
+    return [...deployment.applied];
+  } catch (error) {
+    if (error instanceof MigrationFailedError) {
+      throw new CliError(
+        `migration ${error.migration} failed: ${error.reason}\n` +
+          `the database is as it was before it (${error.atomicity}); it is recorded as failed, and migrations before it stay applied.\n` +
+          `fix the cause, then \`npm run migrate -- resolve --rolled-back ${error.migration}\` and deploy again (README.md, "Changing your schema safely")`,
+      );
+    }
+    if (error instanceof FailedMigrationsError) {
+      const lines = error.failed.map((migration) => `  ${migration.name} (started ${migration.startedAt}): ${migration.reason}`);
+      const name = error.failed[0]?.name ?? 'NAME';
+      throw new CliError(
+        `nothing applied: the database records ${error.failed.length === 1 ? 'a failed migration' : 'failed migrations'}:\n${lines.join('\n')}\n` +
+          `once its cause is fixed, \`npm run migrate -- resolve --rolled-back ${name}\` lets the next deploy run it again; ` +
+          `if you made its changes by hand, \`npm run migrate -- resolve --applied ${name}\` records it as applied`,
+      );
+    }
+    throw error;
+  }
+}
+
+/** `migrate status` (docs/decisions.md §11): prints where the database stands and what drifted; returns the exit code (1 unless all is applied and nothing drifted). */
+async function migrateStatus(root: string, url: string): Promise<number> {
+  const { createAdapterFactory } = await import('../runtime/data/database.js');
+  const { migrationStatus } = await import('../runtime/data/migrations.js');
+  const { schema, dir } = await migrationSource(root, url);
+  const status = await migrationStatus(schema, dir, await createAdapterFactory(url), { schemaDrift: true });
+  const folder = path.relative(process.cwd(), dir) || '.';
+  const lines = [
+    ...status.applied.map((name) => `applied  ${name}`),
+    ...status.failed.map((migration) => `failed   ${migration.name} (started ${migration.startedAt}): ${migration.reason}; fix the cause, then \`migrate resolve --rolled-back ${migration.name}\``),
+    ...status.pending.map((name) => `pending  ${name}`),
+    ...status.unknown.map((name) => `unknown  ${name}: applied to the database but not in ${folder} (the histories diverge)`),
+    ...status.edited.map((name) => `edited   ${name}: changed after it was applied (its checksum differs from the database's)`),
+    ...status.folderDrift.map((drift) => `${drift.kind.padEnd(8)} ${drift.name}: ${drift.kind === 'deleted' ? 'deleted' : drift.kind === 'edited' ? 'edited' : 'added by hand'} after generate wrote the migrations (${folder}/checksums.json)`),
+    ...(status.schemaDrift === undefined ? [] : [`drift    the database's schema differs from what its applied migrations create:`, ...status.schemaDrift.split('\n').map((line) => `  ${line}`)]),
+  ];
+  process.stdout.write(`${lines.join('\n') || 'no migrations'}\n${status.pending.length} pending\n`);
+  const clean = status.pending.length === 0 && status.failed.length === 0 && status.unknown.length === 0 && status.edited.length === 0 && status.folderDrift.length === 0 && status.schemaDrift === undefined;
+  return clean ? 0 : 1;
+}
+
+/** `migrate resolve --applied|--rolled-back NAME` (docs/decisions.md §11). */
+async function migrateResolve(root: string, url: string, options: { applied?: string; rolledBack?: string }): Promise<void> {
+  const mark = options.applied !== undefined ? 'applied' : 'rolled-back';
+  const name = options.applied ?? options.rolledBack;
+  if (name === undefined || (options.applied !== undefined && options.rolledBack !== undefined)) throw new CliError('migrate resolve takes one of --applied NAME or --rolled-back NAME');
+  const { createAdapterFactory } = await import('../runtime/data/database.js');
+  const { resolveMigration } = await import('../runtime/data/migrations.js');
+  const { schema, dir } = await migrationSource(root, url);
+  try {
+    await resolveMigration(schema, dir, await createAdapterFactory(url), name, mark);
+  } catch (error) {
+    throw new CliError(firstLine(error));
+  }
+  process.stdout.write(mark === 'applied' ? `recorded ${name} as applied\n` : `recorded ${name} as rolled back: the next \`migrate deploy\` runs it again\n`);
 }
 
 async function withDatabase<T>(root: string, url: string, work: (database: DatabaseClient, application: ApplicationDefinition<DatabaseClient, unknown>) => Promise<T>): Promise<T> {
@@ -424,6 +502,8 @@ interface DevRun {
   readonly root: string;
   /** Accept GraphQL schema changes that break existing clients (as `generate --allow-breaking`). */
   readonly allowBreaking: boolean;
+  /** Write migrations that lose data (as `generate --accept-data-loss`). */
+  readonly acceptDataLoss: boolean;
   /** Print where each cycle's time went, to stderr. */
   readonly timings: boolean;
 }
@@ -446,7 +526,7 @@ async function runDev(options: DevRun): Promise<number> {
   const { root } = options;
   const { DeclarationProjectCache } = await import('./parse/project.js');
   const cache = new DeclarationProjectCache();
-  if ((await runGenerate({ root, allowBreaking: options.allowBreaking, timings: options.timings, cache })) !== 0) return 1;
+  if ((await runGenerate({ root, allowBreaking: options.allowBreaking, acceptDataLoss: options.acceptDataLoss, timings: options.timings, cache })) !== 0) return 1;
   const settings = config();
   const url = settings.database.url;
   const { dialectFor } = await import('../runtime/dialects/index.js');
@@ -501,7 +581,7 @@ async function runDev(options: DevRun): Promise<number> {
   }
   /** One cycle: regenerate; migrate when the schema changed; restart; one line. */
   const cycle = async (since: number): Promise<void> => {
-    const run = await generateReported({ root, quiet: true, allowBreaking: options.allowBreaking, timings: options.timings, cache });
+    const run = await generateReported({ root, quiet: true, allowBreaking: options.allowBreaking, acceptDataLoss: options.acceptDataLoss, timings: options.timings, cache });
     if (!run.ok) {
       process.stdout.write('not regenerated; the server keeps running the previous version\n');
       return;
@@ -518,7 +598,7 @@ async function runDev(options: DevRun): Promise<number> {
         const done = await migrateDeploy(root, url);
         parts.push(done.length > 0 ? `migration ${done.join(', ')} applied` : 'no migration to apply');
       } catch (error) {
-        const reason = `migration ${names.join(', ')} failed: ${firstLine(error)}`;
+        const reason = error instanceof CliError ? firstLine(error) : `migration ${names.join(', ')} failed: ${firstLine(error)}`;
         if (!stopped) {
           process.stdout.write(`${[...parts, reason].join(', ')}; the server keeps running the previous version\n`);
           return;
@@ -530,7 +610,7 @@ async function runDev(options: DevRun): Promise<number> {
     try {
       const handover = await server.start();
       parts.push(`restarted in ${Math.round(performance.now() - since)} ms`);
-      process.stdout.write(`${[parts.join(', '), ...migrationWarnings(result)].join('\n')}\n`);
+      process.stdout.write(`${parts.join(', ')}\n`);
       if (options.timings) process.stderr.write(`timings (ms): generate ${run.elapsed}, migrate ${migrating}, boot ${handover.boot}, switch ${handover.switch}\n`);
     } catch (error) {
       if (!(error instanceof ServerStartError)) throw error;
@@ -592,42 +672,54 @@ export function createProgram(): Command {
     .description('read entities/, validate, and write generated/ (with --check: only report what is stale)')
     .option('--check', 'exit 1 when generated/ is stale or a declaration is invalid; write nothing')
     .option('--allow-breaking', 'accept GraphQL schema changes that break existing clients')
-    .option('--timings', 'print the milliseconds each stage took (parse, resolve, validate, emit, client, migrations, write, prisma) to stderr')
+    .option('--accept-data-loss', 'write a migration that drops data (a column, a table, a type change) or cannot run on the development database\'s rows')
+    .option('--accept-edited-migrations', 'record migration folders edited or added by hand since generate wrote them')
+    .option('--timings', 'print the milliseconds each stage took (parse, resolve, validate, emit, client, migrations, review, write, prisma) to stderr')
     .addOption(new Option('--watch', 'generate again on every change under entities/, printing "ok, N files changed" or the diagnostics, until Ctrl-C').conflicts('check'))
-    .action(async (options: { check?: boolean; allowBreaking?: boolean; timings?: boolean; watch?: boolean }) => {
-      const run: GenerateRun = { root: root(), check: options.check === true, allowBreaking: options.allowBreaking === true, timings: options.timings === true };
+    .action(async (options: { check?: boolean; allowBreaking?: boolean; acceptDataLoss?: boolean; acceptEditedMigrations?: boolean; timings?: boolean; watch?: boolean }) => {
+      const run: GenerateRun = {
+        root: root(),
+        check: options.check === true,
+        allowBreaking: options.allowBreaking === true,
+        acceptDataLoss: options.acceptDataLoss === true,
+        acceptEditedMigrations: options.acceptEditedMigrations === true,
+        timings: options.timings === true,
+      };
       process.exitCode = options.watch === true ? await runGenerateWatch(run) : await runGenerate(run);
     });
 
   program
     .command('migrate')
-    .description('apply pending migrations (deploy), list them (status), or generate then apply (dev)')
-    .argument('[action]', 'deploy | status | dev', 'deploy')
-    .action(async (action: string) => {
+    .description('apply pending migrations (deploy), show where the database stands and what drifted (status), generate then apply (dev), or record a failed migration as rolled back or applied (resolve)')
+    .argument('[action]', 'deploy | status | dev | resolve', 'deploy')
+    .option('--accept-data-loss', 'dev: write a migration that drops data or cannot run on the development database')
+    .option('--allow-breaking', 'dev: accept GraphQL schema changes that break existing clients')
+    .option('--applied <name>', 'resolve: record the migration as applied (its changes were made by hand)')
+    .option('--rolled-back <name>', 'resolve: record the failed migration as rolled back, so the next deploy runs it again')
+    .option('--keep-backups <n>', 'deploy, dev: copies of a SQLite database kept before deploys (0: none)', nonNegativeInteger)
+    .action(async (action: string, options: { acceptDataLoss?: boolean; allowBreaking?: boolean; applied?: string; rolledBack?: string; keepBackups?: number }) => {
       const url = config().database.url;
       if (action === 'dev') {
-        if ((await runGenerate({ root: root() })) !== 0) {
+        if ((await runGenerate({ root: root(), acceptDataLoss: options.acceptDataLoss === true, allowBreaking: options.allowBreaking === true })) !== 0) {
           process.exitCode = 1;
           return;
         }
         action = 'deploy';
       }
       if (action === 'deploy') {
-        const applied = await migrateDeploy(root(), url);
+        const applied = await migrateDeploy(root(), url, options.keepBackups);
         process.stdout.write(applied.length > 0 ? `applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'no pending migrations\n');
         return;
       }
       if (action === 'status') {
-        const { createAdapterFactory } = await import('../runtime/data/database.js');
-        const { migrationStatus } = await import('../runtime/data/migrations.js');
-        const { schema, dir } = await migrationSource(root(), url);
-        const status = await migrationStatus(schema, dir, await createAdapterFactory(url));
-        const lines = [...status.applied.map((name) => `applied  ${name}`), ...status.pending.map((name) => `pending  ${name}`), ...status.unknown.map((name) => `unknown  ${name} (in the database, not in the folder)`), ...status.edited.map((name) => `edited   ${name} (changed after it was applied)`), ...status.failed.map((name) => `failed   ${name}`)];
-        process.stdout.write(`${lines.join('\n') || 'no migrations'}\n${status.pending.length} pending\n`);
-        if (status.pending.length > 0 || status.failed.length > 0 || status.unknown.length > 0) process.exitCode = 1;
+        process.exitCode = await migrateStatus(root(), url);
         return;
       }
-      throw new CliError(`unknown migrate action ${JSON.stringify(action)}: use deploy, status or dev`);
+      if (action === 'resolve') {
+        await migrateResolve(root(), url, options);
+        return;
+      }
+      throw new CliError(`unknown migrate action ${JSON.stringify(action)}: use deploy, status, dev or resolve`);
     });
 
   // The seed's sizes (`--orgs 2`) are the application's: they are added from its hooks just before
@@ -671,9 +763,10 @@ export function createProgram(): Command {
     .command('dev')
     .description(`generate, migrate the database, seed it when empty, serve, and print tokens and example requests (from ${DEV_HOOKS_FILE} when present); then regenerate, migrate and restart on every change under entities/, until Ctrl-C`)
     .option('--allow-breaking', 'accept GraphQL schema changes that break existing clients')
+    .option('--accept-data-loss', 'write migrations that drop data or cannot run on the database\'s rows (as generate --accept-data-loss)')
     .option('--timings', 'print where each cycle\'s time went (generate, migrate, boot, switch) to stderr')
-    .action(async (options: { allowBreaking?: boolean; timings?: boolean }) => {
-      process.exitCode = await runDev({ root: root(), allowBreaking: options.allowBreaking === true, timings: options.timings === true });
+    .action(async (options: { allowBreaking?: boolean; acceptDataLoss?: boolean; timings?: boolean }) => {
+      process.exitCode = await runDev({ root: root(), allowBreaking: options.allowBreaking === true, acceptDataLoss: options.acceptDataLoss === true, timings: options.timings === true });
     });
 
   return program;

@@ -12,7 +12,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { buildSchema, findBreakingChanges, findDangerousChanges } from 'graphql';
-import { readMigrationFolders } from '../runtime/data/migrations.js';
+import { CHECKSUMS_FILE, folderDrift, readMigrationFolders, renderMigrationChecksums } from '../runtime/data/migrations.js';
+import { reviewMigrations } from './migration-review.js';
+import type { SourceSpan } from './model/types.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
 import { diskCache, GENERATOR_CACHE_DIR } from './cache.js';
 import { emitClients } from './emit/client/index.js';
@@ -58,6 +60,12 @@ export interface GenerateOptions {
   readonly allowBreaking?: boolean;
   /** The parsed project of the previous run in this process, reused (watch mode, docs/decisions.md §10). */
   readonly cache?: DeclarationProjectCache;
+  /** Write a migration that loses data or cannot run on the development database's rows (docs/decisions.md §11). */
+  readonly acceptDataLoss?: boolean;
+  /** Record the checksums of migration folders edited (or added by hand) since `generate` wrote them. */
+  readonly acceptEditedMigrations?: boolean;
+  /** The development database a new migration's steps are measured against (`APP_DATABASE__URL`). */
+  readonly developmentUrl?: string;
 }
 
 /** What a run found and did. */
@@ -135,6 +143,8 @@ export interface PlannedOutput {
   readonly previousSchemas: Readonly<Partial<Record<DatabaseName, string>>>;
   /** The migration each database's schema change needs, if any. */
   readonly migrations: Readonly<Partial<Record<DatabaseName, PlannedMigration>>>;
+  /** Where a table (entity) or one of its columns is declared; undefined when it is not. */
+  readonly locate: (table: string, column?: string) => SourceSpan | undefined;
   readonly timings: Readonly<Record<string, number>>;
 }
 
@@ -144,19 +154,23 @@ export interface PlannedOutput {
  * previous run's parsed project, in watch mode); returns the diagnostics, and the files and migrations when there is no error. Throws
  * {@link OutputFolderError} when the committed migrations lack their schema snapshot.
  */
-export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'reversed' = 'sorted', cache?: DeclarationProjectCache): Promise<PlannedOutput> {
+export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'reversed' = 'sorted', cache?: DeclarationProjectCache, acceptEditedMigrations = false): Promise<PlannedOutput> {
   const watch = new Stopwatch();
   const declared = parseDeclarations(layout, { fileOrder, ...(cache ? { cache } : {}) });
   watch.lap('parse');
   const outputName = path.relative(layout.root, layout.generatedDir).split(path.sep).join('/');
   const app = resolveApp(declared, outputName);
   watch.lap('resolve');
-  const diagnostics = validate(app);
-  watch.lap('validate');
-  if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
-    return { diagnostics, files: [], previousSchemas: {}, migrations: {}, timings: watch.timings };
-  }
   const outputDir = layout.generatedDir;
+  const diagnostics = [...validate(app), ...migrationDrift(outputDir, outputName, acceptEditedMigrations)];
+  watch.lap('validate');
+  const locate = (table: string, column?: string): SourceSpan | undefined => {
+    const entity = app.entities.find((candidate) => candidate.name === table);
+    return column === undefined ? entity?.span : entity?.columnByName.get(column)?.span;
+  };
+  if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
+    return { diagnostics, files: [], previousSchemas: {}, migrations: {}, locate, timings: watch.timings };
+  }
   const runtimeName = path.relative(layout.root, layout.runtimeDir).split(path.sep).join('/');
   const context = { app, outputDir: outputName, runtimeDir: runtimeName };
   const emittedFiles = emitFiles(context);
@@ -178,7 +192,42 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
     if (migration) migrations[database] = migration;
   }
   watch.lap('migrations');
-  return { diagnostics, files, previousSchemas, migrations, timings: watch.timings };
+  return { diagnostics, files, previousSchemas, migrations, locate, timings: watch.timings };
+}
+
+/**
+ * Migration folders that differ from the checksums `generate` recorded when it wrote them
+ * (docs/decisions.md §11): a deleted one is an error (the committed schema then describes what no
+ * migration creates); an edited or hand-added one is an error unless `accept` records it.
+ */
+function migrationDrift(outputDir: string, outputName: string, accept: boolean): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const database of SUPPORTED_DATABASES) {
+    const folder = path.posix.join(outputName, migrationsPath(database));
+    for (const drift of folderDrift(path.join(outputDir, migrationsPath(database)))) {
+      const where = `${folder}/${drift.name}`;
+      const span = { file: drift.kind === 'deleted' ? `${folder}/${CHECKSUMS_FILE}` : `${where}/migration.sql`, line: 1, column: 1 };
+      if (drift.kind === 'deleted') {
+        diagnostics.push({
+          ruleId: 'migration-drift',
+          severity: 'error',
+          span,
+          message: `the migration ${where} was deleted after generate wrote it: ${path.posix.join(outputName, schemaPath(database))} still describes what it created, so a new database would lack it. Fix: restore it (\`git checkout -- ${where}\`); to change course, change the entities and generate a new migration`,
+        });
+      } else if (!accept) {
+        diagnostics.push({
+          ruleId: 'migration-drift',
+          severity: 'error',
+          span,
+          message:
+            drift.kind === 'edited'
+              ? `the migration ${where} was edited after generate wrote it (its checksum differs). Fix: restore it (\`git checkout -- ${where}/migration.sql\`); if you changed it on purpose and no database has applied it yet (or you will mark it with \`migrate resolve\`), pass --accept-edited-migrations to record it`
+              : `the migration folder ${where} was not written by generate. Fix: remove it, or pass --accept-edited-migrations to record it as one of the migrations`,
+        });
+      }
+    }
+  }
+  return diagnostics;
 }
 
 /**
@@ -187,8 +236,9 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const { layout, mode } = options;
-  const plan = await planOutput(layout, options.fileOrder, options.cache);
-  const { diagnostics, files, migrations, previousSchemas } = plan;
+  const plan = await planOutput(layout, options.fileOrder, options.cache, options.acceptEditedMigrations === true);
+  const { files, migrations, previousSchemas } = plan;
+  let diagnostics = plan.diagnostics;
   if (files.length === 0) return { diagnostics, changed: [], removed: [], migrations: {}, prismaClientsChanged: [], breaking: [], dangerous: [], timings: plan.timings };
   const watch = new Stopwatch();
   const outputDir = layout.generatedDir;
@@ -202,13 +252,27 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return { diagnostics, changed, removed, migrations, prismaClientsChanged: [], breaking, dangerous, timings: plan.timings };
   }
 
+  const checksums = SUPPORTED_DATABASES.flatMap((database) => {
+    const dir = path.join(outputDir, migrationsPath(database));
+    const folders = readMigrationFolders(dir);
+    const migration = migrations[database];
+    if (folders.length === 0 && !migration) return [];
+    const content = renderMigrationChecksums([...folders, ...(migration ? [{ name: migration.name, script: migration.script }] : [])]);
+    return readIfExists(path.join(dir, CHECKSUMS_FILE)) === content ? [] : [{ database, path: `${migrationsPath(database)}/${CHECKSUMS_FILE}`, content }];
+  });
   if (mode === 'check') {
     const stale = options.prismaClient === false ? [] : await Promise.all(SUPPORTED_DATABASES.map((database) => isPrismaClientStale(schemaOf(database), path.join(outputDir, clientPath(database)))));
     const prismaClientsChanged = SUPPORTED_DATABASES.filter((_database, index) => stale[index] === true);
     watch.lap('prisma');
-    return { diagnostics, changed, removed, migrations, prismaClientsChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
+    const missingChecksums = checksums.filter((entry) => !migrations[entry.database]).map((entry) => entry.path);
+    return { diagnostics, changed: [...changed, ...missingChecksums], removed, migrations, prismaClientsChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
   }
 
+  diagnostics = [...diagnostics, ...(await reviewMigrations({ migrations, generatedDir: outputDir, developmentUrl: options.developmentUrl, acceptDataLoss: options.acceptDataLoss === true, locate: plan.locate }))];
+  watch.lap('review');
+  if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
+    return { diagnostics, changed: [], removed: [], migrations: {}, prismaClientsChanged: [], breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
+  }
   assertMarked(outputDir);
   writeFiles(outputDir, files.filter((file) => changed.includes(file.path)));
   for (const file of removed) rmSync(path.join(outputDir, file));
@@ -220,6 +284,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       { path: 'migration_lock.toml', content: migrationLock(dialectNamed(database)) },
     ]);
   }
+  for (const entry of checksums) writeFiles(outputDir, [{ path: entry.path, content: entry.content }]);
   watch.lap('write');
   const prismaClientsChanged =
     options.prismaClient === false ? [] : SUPPORTED_DATABASES.filter((database) => previousSchemas[database] !== schemaOf(database) || !existsSync(path.join(outputDir, clientPath(database), 'client.ts')));

@@ -93,7 +93,7 @@ describe('a new application from scratch: init → generate → migrate → seed
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('new migration: generated/prisma/sqlite/migrations/0001_init\n');
     expect(result.stdout).toContain('new migration: generated/prisma/postgresql/migrations/0001_init\n');
-    expect(readdirSync(path.join(project, 'generated/prisma/sqlite/migrations')).sort()).toEqual(['0001_init', 'migration_lock.toml']);
+    expect(readdirSync(path.join(project, 'generated/prisma/sqlite/migrations')).sort()).toEqual(['0001_init', 'checksums.json', 'migration_lock.toml']);
     const check = cli(['generate', '--check'], { cwd: project, env });
     expect(check.stderr).toBe('');
     expect(check.status).toBe(0);

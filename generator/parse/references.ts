@@ -89,8 +89,8 @@ export class ReferenceResolver {
   /**
    * The runtime decorator a decorator node applies (its exported name in `runtime/declarations/decorators.ts`,
    * whatever local alias it was imported under, also through a namespace import: `@rt.Column()`),
-   * or undefined for any other decorator. A name the runtime does not export is returned as
-   * written, so it can be refused rather than ignored.
+   * or undefined for any other decorator. A name the runtime does not export, and a name declared
+   * nowhere, is returned as written, so it can be refused rather than ignored.
    */
   decoratorName(decorator: Decorator): string | undefined {
     const expression = decorator.getCallExpression()?.getExpression() ?? decorator.getExpression();
@@ -100,7 +100,9 @@ export class ReferenceResolver {
     }
     if (!Node.isIdentifier(expression)) return undefined;
     const resolved = this.resolve(expression);
-    if (!resolved) return undefined;
+    // A name declared nowhere (`@Colum()` with nothing imported): a misspelling of ours, refused
+    // rather than ignored — ignoring it would drop a column from the model.
+    if (!resolved) return expression.getSymbol() === undefined ? expression.getText() : undefined;
     return resolved.ref.file === DECORATORS_FILE ? resolved.ref.exportName : undefined;
   }
 

@@ -11,7 +11,7 @@
  * `text`), how values bind (SQLite stores booleans as 0/1 and dates as ISO text) and how rows come
  * back — and in {@link DialectSql}.
  */
-import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { Logger } from 'pino';
 import type { EventBus } from '../events/bus.js';
 import type { SqlReader } from '../data/sql-reader.js';
@@ -98,6 +98,34 @@ export interface DialectJobs {
   startTickClaims(options: TickClaimOptions): Promise<TickClaims>;
 }
 
+/**
+ * How a database applies one migration and keeps a copy before applying any (docs/decisions.md §11).
+ *
+ * @public part of the runtime's API for application code, though nothing here imports it
+ */
+export interface DialectMigrations {
+  /**
+   * Whether the schema engine can describe a live database of this kind, so `migrate status` can
+   * compare it with what its applied migrations create (schema drift).
+   */
+  readonly describesLiveSchema: boolean;
+  /** What rolls back when a migration fails, in the words `migrate deploy` and the README use. */
+  readonly atomicity: string;
+  /**
+   * Runs one migration's `script` on `connection` (one the schema engine opened) as one
+   * transaction: all of it, or — when a statement fails — none of it. Rejects with the driver's
+   * error as a `DriverAdapterError` (the engine records its message as the failure's reason),
+   * after rolling back.
+   */
+  applyScript(connection: SqlDriverAdapter, script: string): Promise<void>;
+  /**
+   * Writes a consistent copy of the database at `url` to the new file `target` while others may
+   * be using it; absent for a database on a server (its operators back it up). Rejects with the
+   * driver's error.
+   */
+  backup?(url: string, target: string): Promise<void>;
+}
+
 /** One database behind one interface: URL, Prisma adapter and schema, fast reader, errors, events, SQL. */
 export interface Dialect<Name extends string = string> {
   /** The database's name in configuration, logs and folders (`sqlite`, `postgresql`). */
@@ -131,6 +159,8 @@ export interface Dialect<Name extends string = string> {
   readonly exclusiveMigrations: boolean;
   /** Job queues and scheduled tasks on this database. */
   readonly jobs: DialectJobs;
+  /** How migrations are applied and backed up. */
+  readonly migrations: DialectMigrations;
   /**
    * The files holding the database at `url` when it lives in a file of its own (SQLite: the file
    * and its `-wal`, `-shm`, `-journal` companions), existing ones only; `init --reset` removes them.

@@ -3,12 +3,12 @@
  * Prisma's pg driver adapter. Several processes and hosts may share it; subscription events travel
  * between them through `LISTEN/NOTIFY` (./postgresql-events.ts).
  */
-import { createHash } from 'node:crypto';
-import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { createHash, randomUUID } from 'node:crypto';
+import { DriverAdapterError, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type pg from 'pg';
 import { SqlReadError, type SqlReader } from '../data/sql-reader.js';
 import type { Sql } from '../data/sql-scope.js';
-import type { Dialect, EventTransportOptions, ReaderOptions, StartedEventTransport } from './dialect.js';
+import type { Dialect, DialectMigrations, EventTransportOptions, ReaderOptions, StartedEventTransport } from './dialect.js';
 
 /** PostgreSQL's limit on bound parameters per statement (the protocol counts them in 16 bits). */
 const MAX_BIND_PARAMETERS = 65_535;
@@ -51,6 +51,64 @@ class PostgresReader implements SqlReader {
   }
 }
 
+/**
+ * PostgreSQL migrations (docs/decisions.md §11): the whole script is sent as one simple query
+ * between `BEGIN` and `COMMIT` on one pooled connection, so it applies whole or not at all. (The
+ * adapter's own `executeScript` splits the script at every `;` — inside string literals too — and
+ * runs the pieces on whatever pooled connection is free, outside any transaction.)
+ */
+const POSTGRESQL_MIGRATIONS: DialectMigrations = {
+  // The engine's WebAssembly build cannot describe a live PostgreSQL schema through the pg adapter
+  // ("Column type 'char' could not be deserialized", Prisma 7.10).
+  describesLiveSchema: false,
+  atomicity: 'PostgreSQL: each migration runs in one transaction and rolls back whole when a statement fails; statements PostgreSQL refuses inside a transaction (`CREATE INDEX CONCURRENTLY`, `VACUUM`, `CREATE DATABASE`) cannot be part of a migration',
+  async applyScript(connection: SqlDriverAdapter, script: string): Promise<void> {
+    const pool = (connection as unknown as { underlyingDriver?: () => pg.Pool }).underlyingDriver?.();
+    if (typeof pool?.connect !== 'function') throw new Error('the pg adapter no longer exposes its pool; a migration cannot run in a transaction');
+    const client = await pool.connect();
+    try {
+      await client.query(`BEGIN;\n${script}\n;COMMIT;`);
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      const failure = error as pg.DatabaseError;
+      throw new DriverAdapterError({ kind: 'postgres', code: failure.code ?? 'N/A', severity: failure.severity ?? 'N/A', message: failure.message, detail: failure.detail, column: failure.column, hint: failure.hint });
+    } finally {
+      client.release();
+    }
+  },
+};
+
+/**
+ * A connection to a new temporary database on the server of `url`, dropped when the connection is
+ * disposed: the schema engine's shadow database, where it replays migrations (docs/decisions.md
+ * §11). Needs the CREATEDB privilege. (The adapter's own shadow database keeps the URL's database
+ * name — `connectionString` wins over `database` in `pg` — so it would replay into the real one.)
+ */
+async function connectToShadowDatabase(url: string): Promise<SqlDriverAdapter> {
+  const { default: postgres } = await import('pg');
+  const { PrismaPg } = await import('@prisma/adapter-pg');
+  const name = `prisma_migrate_shadow_db_${randomUUID().replace(/-/g, '')}`;
+  const admin = async (statement: string): Promise<void> => {
+    const client = new postgres.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const shadowUrl = new URL(url);
+  shadowUrl.pathname = `/${name}`;
+  const adapter = await new PrismaPg({ connectionString: shadowUrl.toString() }).connect();
+  const dispose = adapter.dispose.bind(adapter);
+  adapter.dispose = async () => {
+    await dispose();
+    await admin(`DROP DATABASE IF EXISTS "${name}"`);
+  };
+  return adapter;
+}
+
 /** The PostgreSQL dialect: shared by processes and hosts, events over LISTEN/NOTIFY (module docstring). */
 export const POSTGRESQL: Dialect<'postgresql'> = {
   name: 'postgresql',
@@ -72,6 +130,7 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
   sql: { maxBindParameters: MAX_BIND_PARAMETERS },
   // Samples a bounded number of rows per table.
   statisticsStatement: 'ANALYZE',
+  migrations: POSTGRESQL_MIGRATIONS,
   jobs: {
     durability: 'pg-boss queues in the database (schema pgboss): durable, shared by every worker and host, retried with back-off, then dead-lettered',
     schedules: 'every process runs the schedule and claims each tick in resource_service.schedule_ticks: one process per tick runs it',
@@ -86,7 +145,10 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
   },
   async createAdapterFactory(url: string): Promise<SqlMigrationAwareDriverAdapterFactory> {
     const { PrismaPg } = await import('@prisma/adapter-pg');
-    return new PrismaPg({ connectionString: url });
+    const factory = new PrismaPg({ connectionString: url });
+    // Typed as the adapter class; the engine needs only the driver adapter interface.
+    factory.connectToShadowDb = () => connectToShadowDatabase(url) as ReturnType<typeof factory.connectToShadowDb>;
+    return factory;
   },
   async createReader(url: string, options: ReaderOptions = {}): Promise<SqlReader> {
     const { default: postgres } = await import('pg');

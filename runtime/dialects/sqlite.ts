@@ -5,13 +5,13 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { DriverAdapterError, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type BetterSqlite3 from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import type { SqlReader } from '../data/sql-reader.js';
 import { LocalTickClaims } from '../jobs/schedule.js';
 import type { Sql } from '../data/sql-scope.js';
-import type { Dialect, ReaderOptions } from './dialect.js';
+import type { Dialect, DialectMigrations, ReaderOptions } from './dialect.js';
 
 /** The absolute path of a `file:` URL's SQLite database, resolved against `cwd`. */
 export function sqliteFilePath(url: string, cwd = process.cwd()): string {
@@ -108,6 +108,74 @@ class SqliteReader implements SqlReader {
   }
 }
 
+/** The better-sqlite3 connection a Prisma adapter keeps as `client`; throws when it no longer does. */
+function driverConnection(adapter: SqlDriverAdapter): BetterSqlite3.Database {
+  const connection = (adapter as unknown as { client?: BetterSqlite3.Database }).client;
+  if (typeof connection?.exec !== 'function') throw new Error('the better-sqlite3 adapter no longer exposes its connection; a migration cannot run in a transaction');
+  return connection;
+}
+
+/** SQLITE_CONSTRAINT_FOREIGNKEY, the extended code of a foreign key violation. */
+const FOREIGN_KEY_VIOLATION = 787;
+
+/** {@link SQLITE_MIGRATIONS}' `applyScript` on the driver's connection; throws a `DriverAdapterError` after rolling back. */
+function applyInTransaction(database: BetterSqlite3.Database, script: string): void {
+  const foreignKeys = database.pragma('foreign_keys', { simple: true }) === 1;
+  database.pragma('foreign_keys = OFF');
+  try {
+    database.exec('BEGIN IMMEDIATE');
+    try {
+      try {
+        database.exec(script);
+      } catch (error) {
+        // As the driver said it ("NOT NULL constraint failed: new_Post.slug"): the adapter's own
+        // conversion keeps only a kind ("NullConstraintViolation") for some errors.
+        throw new DriverAdapterError({ kind: 'sqlite', extendedCode: 1, message: error instanceof Error ? error.message : String(error) });
+      }
+      const violations = database.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+      const first = violations[0];
+      if (first) {
+        throw new DriverAdapterError({ kind: 'sqlite', extendedCode: FOREIGN_KEY_VIOLATION, message: `FOREIGN KEY constraint failed: ${violations.length} row(s) of ${first.table} refer to a missing ${first.parent} (first: rowid ${first.rowid})` });
+      }
+      database.exec('COMMIT');
+    } catch (error) {
+      if (database.inTransaction) database.exec('ROLLBACK');
+      throw error;
+    }
+  } finally {
+    if (foreignKeys) database.pragma('foreign_keys = ON');
+  }
+}
+
+/**
+ * SQLite migrations (docs/decisions.md §11). Every statement of a migration, table redefinitions
+ * included, runs in one `BEGIN IMMEDIATE` … `COMMIT`. Foreign keys are switched off around it
+ * (SQLite ignores that switch inside a transaction: the `PRAGMA foreign_keys` lines Prisma writes
+ * into a redefinition do nothing there), so dropping a table to redefine it never cascades, and
+ * `PRAGMA foreign_key_check` must find no violation before the commit. The copy before a deploy is
+ * `VACUUM INTO`, a consistent snapshot even while a server writes.
+ */
+const SQLITE_MIGRATIONS: DialectMigrations = {
+  describesLiveSchema: true,
+  atomicity: 'SQLite: each migration runs in one transaction and rolls back whole when a statement fails; `PRAGMA` lines in a migration have no effect inside it, and `VACUUM` cannot run in one',
+  applyScript(connection: SqlDriverAdapter, script: string): Promise<void> {
+    // The executor's throw becomes the rejection.
+    return new Promise((resolve) => {
+      applyInTransaction(driverConnection(connection), script);
+      resolve();
+    });
+  },
+  async backup(url: string, target: string): Promise<void> {
+    const { default: Sqlite } = await import('better-sqlite3');
+    const database = new Sqlite(sqliteFilePath(url), { fileMustExist: true, timeout: 5_000 });
+    try {
+      database.prepare('VACUUM INTO ?').run(target);
+    } finally {
+      database.close();
+    }
+  },
+};
+
 /** The SQLite dialect: the embedded default, one process (module docstring). */
 export const SQLITE: Dialect<'sqlite'> = {
   name: 'sqlite',
@@ -142,6 +210,7 @@ export const SQLITE: Dialect<'sqlite'> = {
       return Promise.resolve(new LocalTickClaims());
     },
   },
+  migrations: SQLITE_MIGRATIONS,
   databaseFiles(url: string): string[] {
     const file = sqliteFilePath(url);
     return [file, `${file}-wal`, `${file}-shm`, `${file}-journal`].filter((candidate) => existsSync(candidate));

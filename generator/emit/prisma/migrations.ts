@@ -8,13 +8,14 @@
 import type { Dialect } from '../../../runtime/dialects/index.js';
 import { diffSchemas, type MigrationFolder } from '../../../runtime/data/migrations.js';
 import { describeMigration, redefinesTables } from './migration-name.js';
+import { type RiskyStep, riskySteps } from './migration-risks.js';
 
 /** A migration to add. */
 export interface PlannedMigration {
   readonly name: string;
   readonly script: string;
-  /** Warnings the engine wrote into the script (data loss, …). */
-  readonly warnings: readonly string[];
+  /** Its steps that can lose data or fail to run (./migration-risks.ts, docs/decisions.md §11). */
+  readonly risks: readonly RiskyStep[];
 }
 
 /**
@@ -25,11 +26,10 @@ export async function planMigration(previous: string | undefined, next: string, 
   const script = await diffSchemas(previous, next);
   if (script === '') return undefined;
   const number = String(existing.length + 1).padStart(4, '0');
-  const warnings = [...script.matchAll(/^\s*-\s*(.+)$/gm)].map((match) => match[1] ?? '').filter((line) => /data|lost|drop|unique|required/i.test(line));
-  if (previous === undefined) return { name: `${number}_init`, script, warnings };
+  if (previous === undefined) return { name: `${number}_init`, script, risks: [] };
   // A SQLite redefinition is compared with the previous definition of its table: the previous schema's full script.
   const previousScript = redefinesTables(script) ? await diffSchemas(undefined, previous) : undefined;
-  return { name: `${number}_${describeMigration(script, previousScript)}`, script, warnings };
+  return { name: `${number}_${describeMigration(script, previousScript)}`, script, risks: riskySteps(previous, next) };
 }
 
 /** The lock file Prisma keeps beside migrations, naming the database (Prisma's `provider`). */

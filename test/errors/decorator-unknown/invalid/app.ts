@@ -19,6 +19,10 @@ export class Note {
   /** Written through a namespace import: read (and checked) all the same. */
   @rt.Colunm()
   body!: string;
+
+  /** A name imported from nowhere (what an editor leaves after a typo): refused, not ignored, so the column does not vanish. */
+  @Colmn()
+  summary!: string;
 }
 
 @Abilities()

@@ -1,0 +1,326 @@
+/**
+ * Changing the schema safely (docs/decisions.md §11), on the database under test, through the CLI
+ * as a user runs it on a copy of the demo with seeded data: a new migration's data loss and
+ * unexecutable steps are diagnostics counted on the development database and need
+ * `--accept-data-loss`; a migration that fails while applying leaves the database as it was, is
+ * recorded as failed in plain words, and `migrate resolve` gets past it; deleted or edited
+ * migrations and a diverged database are drift in `generate --check` and `migrate status`; a SQLite
+ * file is copied before a deploy. Each scenario ends with the data intact.
+ */
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdapterFactory } from '../runtime/data/database.js';
+import { applyMigrations, deployMigrations, folderDrift, plainReason, readMigrationFolders, renderMigrationChecksums } from '../runtime/data/migrations.js';
+import { cli, copyProject, editFile } from './support/cli.js';
+import { createPostgresDatabase, createTestDatabase, testProvider } from './support/database.js';
+import { ROOT } from './support/project.js';
+
+const provider = testProvider();
+const migrations = `generated/prisma/${provider}/migrations`;
+
+/** One query's rows on the database at `url`, by its driver directly. */
+async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
+  if (provider === 'sqlite') {
+    const database = new Database(url.slice('file:'.length), { readonly: true });
+    try {
+      return database.prepare(sql).all() as Record<string, unknown>[];
+    } finally {
+      database.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as Record<string, unknown>[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** The columns of `table`. */
+async function columnsOf(url: string, table: string): Promise<string[]> {
+  const rows =
+    provider === 'sqlite'
+      ? await query(url, `SELECT name FROM pragma_table_info('${table}')`)
+      : await query(url, `SELECT column_name AS name FROM information_schema.columns WHERE table_name = '${table}'`);
+  return rows.map((row) => String(row.name)).sort();
+}
+
+/** The tables of the database. */
+async function tablesOf(url: string): Promise<string[]> {
+  const rows = provider === 'sqlite' ? await query(url, "SELECT name FROM sqlite_master WHERE type = 'table'") : await query(url, "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'");
+  return rows.map((row) => String(row.name)).sort();
+}
+
+/** A copy of the demo with its own migrated, seeded database of the provider under test. */
+async function seededProject(): Promise<{ project: string; env: Record<string, string>; url: string }> {
+  const project = copyProject();
+  const url = provider === 'postgresql' ? await createPostgresDatabase() : `file:${path.join(project, 'data', 'app.db')}`;
+  const env = { APP_DATABASE__URL: url };
+  expect(cli(['migrate', 'deploy'], { cwd: project, env }).status).toBe(0);
+  expect(cli(['seed', '--orgs', '1', '--users', '2', '--posts', '2'], { cwd: project, env }).status).toBe(0);
+  return { project, env, url };
+}
+
+/** The migration folders of the project under test's database. */
+const folders = (project: string): string[] => readMigrationFolders(path.join(project, migrations)).map((folder) => folder.name);
+
+/** Output with no engine backtrace in it. */
+function expectPlain(text: string): void {
+  expect(text).not.toMatch(/^\s+\d+: \w+::|at schema-engine\/|\.rs:\d+/m);
+}
+
+describe(`a new migration's risky steps, measured on the development database (${provider})`, { timeout: 180_000 }, () => {
+  let project: string;
+  let env: Record<string, string>;
+  let url: string;
+  beforeAll(async () => {
+    ({ project, env, url } = await seededProject());
+  }, 120_000);
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  it('a misspelt decorator (`@Colum()`) is refused by name instead of dropping the column', () => {
+    editFile(project, 'entities/post.entity.ts', (text) => text.replace('  @Column()\n  title!: string;', '  @Colum()\n  title!: string;'));
+    const run = cli(['generate', '--allow-breaking'], { cwd: project, env });
+    editFile(project, 'entities/post.entity.ts', (text) => text.replace('  @Colum()\n  title!: string;', '  @Column()\n  title!: string;'));
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/entities\/post\.entity\.ts:\d+:\d+ error decorator-unknown: @Colum on Post\.title .*did you mean Column\?/);
+    expect(folders(project)).toHaveLength(3);
+  });
+
+  it('a dropped column is an error naming it with the values it holds, until --accept-data-loss; nothing is written before', async () => {
+    const [{ count }] = (await query(url, 'SELECT COUNT("title") AS count FROM "Post"')) as [{ count: unknown }];
+    editFile(project, 'entities/post.entity.ts', (text) => text.replace(/ {2}\/\*\* 1\.\.200 characters\. \*\/\n {2}@Column\(\)\n {2}title!: string;\n/, ''));
+    const refused = cli(['generate', '--allow-breaking'], { cwd: project, env });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/entities\/post\.entity\.ts:\d+:\d+ error migration-data-loss: the new migration 0004_drop_post_title: You are about to drop the column `title` on the `Post` table, which still contains (\d+) non-null values\./);
+    expect(Number(/which still contains (\d+) non-null values/.exec(refused.stderr)?.[1])).toBe(Number(count));
+    expect(refused.stderr).toMatch(/Fix: if Post\.title vanished by mistake \(a misspelt decorator such as @Colum\(\), a deleted line\), restore it; .*pass --accept-data-loss/);
+    // --allow-breaking (a wire change) is not a licence to lose data, and nothing was written.
+    expect(folders(project)).toHaveLength(3);
+    expect(readFileSync(path.join(project, `generated/prisma/${provider}/schema.prisma`), 'utf8')).toMatch(/\btitle\s+String/);
+
+    const accepted = cli(['generate', '--allow-breaking', '--accept-data-loss'], { cwd: project, env });
+    expect(accepted.status, accepted.stderr).toBe(0);
+    expect(accepted.stderr).toMatch(/warning migration-data-loss: .*drop the column `title`/);
+    expect(folders(project)).toContain('0004_drop_post_title');
+    // Written, not applied: the data is intact until a deploy.
+    expect(await query(url, 'SELECT COUNT("title") AS count FROM "Post"')).toEqual([{ count }]);
+  });
+});
+
+describe(`a required column on a populated database (${provider})`, { timeout: 180_000 }, () => {
+  let project: string;
+  let env: Record<string, string>;
+  let url: string;
+  let posts: unknown;
+  beforeAll(async () => {
+    ({ project, env, url } = await seededProject());
+    [{ posts }] = (await query(url, 'SELECT COUNT(*) AS posts FROM "Post"')) as [{ posts: unknown }];
+  }, 120_000);
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  it('is refused by generate with the rows that make it fail and the fixes', () => {
+    editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** 1..200 characters. */\n', '  /** A URL name. */\n  @Column()\n  slug!: string;\n\n  /** 1..200 characters. */\n'));
+    const refused = cli(['generate', '--allow-breaking'], { cwd: project, env });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`error migration-unexecutable: the new migration 0004_add_post_slug: Added the required column \`slug\` to the \`Post\` table without a default value. There are ${Number(posts)} rows in this table, it is not possible to execute this step.`);
+    expect(refused.stderr).toMatch(/Fix: give Post\.slug a default \(@Column\(\{ default: … \}\)\), or add it optional first/);
+    expect(folders(project)).toHaveLength(3);
+  });
+
+  it('written anyway, it fails on deploy and leaves the database as it was, recorded as failed in plain words', async () => {
+    expect(cli(['generate', '--allow-breaking', '--accept-data-loss'], { cwd: project, env }).status).toBe(0);
+    const tablesBefore = await tablesOf(url);
+    const deploy = cli(['migrate', 'deploy'], { cwd: project, env });
+    expect(deploy.status).toBe(1);
+    expect(deploy.stderr, deploy.stderr).toMatch(/^error: migration 0004_add_post_slug failed: Post\.slug is required but rows of Post have no value for it/);
+    expect(deploy.stderr).toContain('the database is as it was before it');
+    expect(deploy.stderr).toContain('npm run migrate -- resolve --rolled-back 0004_add_post_slug');
+    expectPlain(deploy.stderr);
+    // Nothing of it stayed: no column, no half-made table, every row.
+    expect(await columnsOf(url, 'Post')).not.toContain('slug');
+    expect(await tablesOf(url)).toEqual(tablesBefore);
+    expect(await query(url, 'SELECT COUNT(*) AS posts FROM "Post"')).toEqual([{ posts }]);
+
+    const status = cli(['migrate', 'status'], { cwd: project, env });
+    expect(status.status).toBe(1);
+    expect(status.stdout).toMatch(/^failed {3}0004_add_post_slug \(started [^)]+\): Post\.slug is required but rows of Post have no value for it/m);
+    expect(status.stdout).not.toMatch(/^applied {2}0004_add_post_slug/m);
+    expectPlain(status.stdout);
+
+    const again = cli(['migrate', 'deploy'], { cwd: project, env });
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/nothing applied: the database records a failed migration:\n {2}0004_add_post_slug/);
+    expectPlain(again.stderr);
+  });
+
+  it('fixed by hand (a default in its SQL), recorded with --accept-edited-migrations, resolved and deployed: every row kept', async () => {
+    const file = path.join(project, migrations, '0004_add_post_slug', 'migration.sql');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"slug" TEXT NOT NULL', `"slug" TEXT NOT NULL DEFAULT ''`));
+    const check = cli(['generate', '--check'], { cwd: project, env });
+    expect(check.status).toBe(1);
+    expect(check.stderr).toMatch(/error migration-drift: the migration generated\/prisma\/\w+\/migrations\/0004_add_post_slug was edited after generate wrote it/);
+    expect(cli(['generate', '--accept-edited-migrations'], { cwd: project, env }).status).toBe(0);
+    expect(cli(['generate', '--check'], { cwd: project, env }).status).toBe(0);
+
+    const unknown = cli(['migrate', 'resolve', '--rolled-back', '0009_nothing'], { cwd: project, env });
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('there is no migration "0009_nothing"');
+    const resolved = cli(['migrate', 'resolve', '--rolled-back', '0004_add_post_slug'], { cwd: project, env });
+    expect(resolved.stdout).toContain('recorded 0004_add_post_slug as rolled back');
+    const deploy = cli(['migrate', 'deploy'], { cwd: project, env });
+    expect(deploy.status, deploy.stderr).toBe(0);
+    expect(deploy.stdout).toContain('applied 1 migration(s): 0004_add_post_slug');
+    if (provider === 'sqlite') {
+      // The copy kept before each deploy that applied something, named in the log.
+      const backup = /kept a copy of the database before migrating: (\S+)/.exec(deploy.stdout)?.[1] ?? '';
+      expect(backup).toMatch(/backups\/app-\d{8}T\d{6}Z-before-0004_add_post_slug\.db$/);
+      const copy = new Database(path.resolve(project, backup), { readonly: true });
+      expect(copy.prepare('SELECT COUNT(*) AS posts FROM "Post"').get()).toEqual({ posts });
+      expect((copy.prepare("SELECT name FROM pragma_table_info('Post')").all() as { name: string }[]).map((row) => row.name)).not.toContain('slug');
+      copy.close();
+    }
+    const status = cli(['migrate', 'status'], { cwd: project, env });
+    expect(status.status, status.stdout).toBe(0);
+    expect(status.stdout).toMatch(/^applied {2}0004_add_post_slug$/m);
+    expect(await query(url, 'SELECT COUNT(*) AS posts FROM "Post"')).toEqual([{ posts }]);
+    expect(await query(url, `SELECT COUNT(*) AS posts FROM "Post" WHERE "slug" = ''`)).toEqual([{ posts }]);
+  });
+});
+
+describe(`drift: deleted and edited migrations, a diverged database (${provider})`, { timeout: 180_000 }, () => {
+  let project: string;
+  let env: Record<string, string>;
+  let url: string;
+  beforeAll(async () => {
+    ({ project, env, url } = await seededProject());
+  }, 120_000);
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  it('a deleted unapplied migration fails generate --check and migrate status; restored, a fresh database gets its column', async () => {
+    editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** 1..200 characters. */\n', '  /** A subtitle, if any. */\n  @Column()\n  subtitle?: string | null;\n\n  /** 1..200 characters. */\n'));
+    const generated = cli(['generate'], { cwd: project, env });
+    expect(generated.status, generated.stderr).toBe(0);
+    const name = folders(project).at(-1) ?? '';
+    expect(name).toBe('0004_add_post_subtitle');
+    const saved = path.join(project, 'saved-migration');
+    cpSync(path.join(project, migrations, name), saved, { recursive: true });
+    rmSync(path.join(project, migrations, name), { recursive: true });
+
+    for (const args of [['generate', '--check'], ['generate']]) {
+      const run = cli(args, { cwd: project, env });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`error migration-drift: the migration generated/prisma/${provider}/migrations/${name} was deleted after generate wrote it`);
+      expect(run.stderr).toContain(`git checkout -- generated/prisma/${provider}/migrations/${name}`);
+    }
+    const status = cli(['migrate', 'status'], { cwd: project, env });
+    expect(status.status).toBe(1);
+    expect(status.stdout).toMatch(new RegExp(`^deleted  ${name}: deleted after generate wrote the migrations`, 'm'));
+
+    cpSync(saved, path.join(project, migrations, name), { recursive: true });
+    expect(cli(['generate', '--check'], { cwd: project, env }).status).toBe(0);
+    const fresh = provider === 'postgresql' ? await createPostgresDatabase() : `file:${path.join(project, 'fresh.db')}`;
+    expect(cli(['migrate', 'deploy'], { cwd: project, env: { APP_DATABASE__URL: fresh } }).status).toBe(0);
+    expect(await columnsOf(fresh, 'Post')).toContain('subtitle');
+    expect(cli(['seed', '--orgs', '1', '--users', '1', '--posts', '1'], { cwd: project, env: { APP_DATABASE__URL: fresh } }).status).toBe(0);
+    // The development database was never touched.
+    expect(await columnsOf(url, 'Post')).not.toContain('subtitle');
+  });
+
+  it('a migration edited after it was applied, and one the folder lacks, fail migrate status', async () => {
+    const file = path.join(project, migrations, '0003_create_comment', 'migration.sql');
+    const original = readFileSync(file, 'utf8');
+    writeFileSync(file, `${original}\n-- edited\n`);
+    const edited = cli(['migrate', 'status'], { cwd: project, env });
+    writeFileSync(file, original);
+    expect(edited.status).toBe(1);
+    expect(edited.stdout).toMatch(/^edited {3}0003_create_comment: changed after it was applied/m);
+    expect(edited.stdout).toMatch(/^edited {3}0003_create_comment: edited after generate wrote the migrations/m);
+
+    const folder = path.join(project, migrations, '0003_create_comment');
+    const moved = path.join(project, 'moved-0003');
+    cpSync(folder, moved, { recursive: true });
+    rmSync(folder, { recursive: true });
+    const diverged = cli(['migrate', 'status'], { cwd: project, env });
+    cpSync(moved, folder, { recursive: true });
+    expect(diverged.status).toBe(1);
+    expect(diverged.stdout).toMatch(/^unknown {2}0003_create_comment: applied to the database but not in/m);
+  });
+
+  it.runIf(provider === 'sqlite')('a table made by hand is schema drift in migrate status', () => {
+    const database = new Database(url.slice('file:'.length));
+    database.exec('CREATE TABLE "Extra" ("id" TEXT PRIMARY KEY)');
+    database.close();
+    const status = cli(['migrate', 'status'], { cwd: project, env });
+    expect(status.status).toBe(1);
+    expect(status.stdout).toContain("drift    the database's schema differs from what its applied migrations create:");
+    expect(status.stdout).toContain('Extra');
+  });
+});
+
+describe(`applying migrations (${provider})`, () => {
+  it('a migration failing half-way leaves nothing of it behind, one transaction', async () => {
+    const url = await createTestDatabase(provider);
+    const dir = path.join(copyProject(), migrations);
+    const before = await tablesOf(url);
+    const failing = path.join(dir, '0004_half_way');
+    cpSync(path.join(dir, '0003_create_comment'), failing, { recursive: true });
+    writeFileSync(path.join(failing, 'migration.sql'), 'CREATE TABLE "Made" ("id" TEXT PRIMARY KEY);\nINSERT INTO "Made" ("id") VALUES (\'a;b\');\nINSERT INTO "Missing" ("id") VALUES (\'x\');\n');
+    const schema = readFileSync(path.join(ROOT, `generated/prisma/${provider}/schema.prisma`), 'utf8');
+    await expect(applyMigrations(schema, dir, await createAdapterFactory(url))).rejects.toMatchObject({ name: 'MigrationFailedError', migration: '0004_half_way' });
+    expect(await tablesOf(url)).toEqual(before);
+  });
+
+  it.runIf(provider === 'sqlite')('keeps the newest copies before deploys, the oldest removed', async () => {
+    const project = copyProject();
+    const url = `file:${path.join(project, 'data', 'app.db')}`;
+    const all = path.join(project, migrations);
+    const dir = path.join(project, 'staged');
+    const schema = readFileSync(path.join(ROOT, `generated/prisma/${provider}/schema.prisma`), 'utf8');
+    const names = readdirSync(all).filter((name) => /^\d{4}_/.test(name)).sort();
+    const kept: string[] = [];
+    for (const name of names) {
+      cpSync(path.join(all, name), path.join(dir, name), { recursive: true });
+      const deployment = await deployMigrations(url, schema, dir, await createAdapterFactory(url), { keepBackups: 1 });
+      expect(deployment.applied).toEqual([name]);
+      if (deployment.backup !== undefined) kept.push(deployment.backup);
+    }
+    // No copy of a database with nothing applied yet; then one per deploy, only the newest kept.
+    expect(kept).toHaveLength(names.length - 1);
+    const backups = readdirSync(path.join(project, 'data', 'backups'));
+    expect(backups).toEqual([path.basename(kept.at(-1) ?? '')]);
+    expect(existsSync(kept.at(-1) ?? '')).toBe(true);
+  });
+});
+
+describe('plain reasons and checksums', () => {
+  it('a recorded reason is one line without a backtrace, whatever the engine logged', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.array(fc.string(), { maxLength: 4 }), (message, frames) => {
+        const log = [message, ...frames.map((frame, index) => `   ${index}: sql_schema_connector::${frame}\n             at schema-engine/x.rs:${index}`)].join('\n');
+        const reason = plainReason(log);
+        expect(reason).not.toContain('\n');
+        expect(reason).not.toMatch(/schema-engine\//);
+        // Idempotent: a reason recorded once reads the same when read back.
+        expect(plainReason(reason)).toBe(reason);
+      }),
+    );
+  });
+
+  it('any change to a written migration is drift, and only that one', () => {
+    const written = readMigrationFolders(path.join(ROOT, migrations));
+    fc.assert(
+      fc.property(fc.nat({ max: written.length - 1 }), fc.string({ minLength: 1 }), (index, extra) => {
+        const changed = written.map((folder, at) => (at === index ? { ...folder, script: `${folder.script}${extra}` } : folder));
+        const recorded = JSON.parse(renderMigrationChecksums(written)) as { migrations: Record<string, string> };
+        expect(folderDrift('unused', changed, recorded.migrations)).toEqual([{ kind: 'edited', name: written[index]?.name }]);
+        expect(folderDrift('unused', written, recorded.migrations)).toEqual([]);
+      }),
+    );
+  });
+});
