@@ -14,9 +14,10 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdapterFactory } from '../runtime/data/database.js';
+import { riskySteps } from '../generator/emit/prisma/migration-risks.js';
 import { applyMigrations, deployMigrations, folderDrift, plainReason, readMigrationFolders, renderMigrationChecksums } from '../runtime/data/migrations.js';
 import { cli, copyProject, editFile } from './support/cli.js';
-import { createPostgresDatabase, createTestDatabase, testProvider } from './support/database.js';
+import { createPostgresDatabase, createTestDatabase, seedDatabase, testProvider } from './support/database.js';
 import { ROOT } from './support/project.js';
 
 const provider = testProvider();
@@ -232,7 +233,7 @@ describe(`drift: deleted and edited migrations, a diverged database (${provider}
     expect(await columnsOf(url, 'Post')).not.toContain('subtitle');
   });
 
-  it('a migration edited after it was applied, and one the folder lacks, fail migrate status', async () => {
+  it('a migration edited after it was applied, and one the folder lacks, fail migrate status', () => {
     const file = path.join(project, migrations, '0003_create_comment', 'migration.sql');
     const original = readFileSync(file, 'utf8');
     writeFileSync(file, `${original}\n-- edited\n`);
@@ -295,6 +296,47 @@ describe(`applying migrations (${provider})`, () => {
     const backups = readdirSync(path.join(project, 'data', 'backups'));
     expect(backups).toEqual([path.basename(kept.at(-1) ?? '')]);
     expect(existsSync(kept.at(-1) ?? '')).toBe(true);
+  });
+});
+
+describe(`every kind of risky step, counted on a seeded database (${provider})`, () => {
+  it('finds each step between two schemas and its count query answers on the database', async () => {
+    const url = await createTestDatabase(provider);
+    await seedDatabase(url, { orgs: 2, users: 3, posts: 2 });
+    const previous = readFileSync(path.join(ROOT, `generated/prisma/${provider}/schema.prisma`), 'utf8');
+    const model = (text: string, name: string, change: (body: string) => string): string => text.replace(new RegExp(`model ${name} \\{[^}]*\\}`), change);
+    let next = model(previous, 'Post', (body) => body.replace(/(\n\s+title\s+)String/, '$1Int').replace(/(\n\s+reviewerId\s+)String\?/, '$1String').replace(/(\n\s+body\s+)String[^\n]*/, '$1String @unique'));
+    next = model(next, 'Post', (body) => body.replace(/\n\s+publishedAt[^\n]*/, '').replace(/\n}$/, '\n  rating Int\n}'));
+    next = next.replace(/(enum PostStatus \{[^}]*?)\n\s+published/, '$1');
+    const steps = riskySteps(previous, next);
+    const kinds = steps.map((step) => `${step.kind} ${step.table}.${step.columns.join(',')}${step.detail ? ` ${step.detail}` : ''}`);
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'type-change Post.title String to Int',
+        'made-required Post.reviewerId',
+        'drop-column Post.publishedAt',
+        'required-without-default Post.rating',
+        'unique-added Post.body',
+        'enum-value-removed Post.status published',
+      ]),
+    );
+    // Each count matches the same question asked directly.
+    const expected: Record<string, string> = {
+      'type-change': 'SELECT COUNT(*) AS n FROM "Post" WHERE "title" IS NOT NULL',
+      'made-required': 'SELECT COUNT(*) AS n FROM "Post" WHERE "reviewerId" IS NULL',
+      'drop-column': 'SELECT COUNT(*) AS n FROM "Post" WHERE "publishedAt" IS NOT NULL',
+      'required-without-default': 'SELECT COUNT(*) AS n FROM "Post"',
+      'unique-added': 'SELECT COUNT(*) AS n FROM (SELECT "body" FROM "Post" GROUP BY "body" HAVING COUNT(*) > 1) AS d',
+      'enum-value-removed': `SELECT COUNT(*) AS n FROM "Post" WHERE "status" = 'published'`,
+    };
+    for (const step of steps.filter((candidate) => candidate.table === 'Post')) {
+      const [{ n: counted }] = (await query(url, step.countQuery.replace(/^SELECT COUNT\(([^)]*)\)/, 'SELECT COUNT($1) AS n'))) as [{ n: unknown }];
+      const [{ n: direct }] = (await query(url, expected[step.kind] ?? '')) as [{ n: unknown }];
+      expect(Number(counted), step.kind).toBe(Number(direct));
+    }
+    // The dropped table of an entity that is gone.
+    const gone = riskySteps(previous, previous.replace(/model Digest \{[^}]*\}\n/, ''));
+    expect(gone).toContainEqual(expect.objectContaining({ kind: 'drop-table', table: 'Digest' }));
   });
 });
 
