@@ -11,36 +11,18 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } 
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdapterFactory } from '../runtime/data/database.js';
 import { riskySteps } from '../generator/emit/prisma/migration-risks.js';
 import { applyMigrations, deployMigrations, folderDrift, plainReason, readMigrationFolders, renderMigrationChecksums } from '../runtime/data/migrations.js';
 import { cli, copyProject, editFile } from './support/cli.js';
-import { createPostgresDatabase, createTestDatabase, seedDatabase, testProvider } from './support/database.js';
+import { createPostgresDatabase, createTestDatabase, runSql, seedDatabase, testProvider } from './support/database.js';
 import { ROOT } from './support/project.js';
 
 const provider = testProvider();
 const migrations = `generated/prisma/${provider}/migrations`;
 
-/** One query's rows on the database at `url`, by its driver directly. */
-async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
-  if (provider === 'sqlite') {
-    const database = new Database(url.slice('file:'.length), { readonly: true });
-    try {
-      return database.prepare(sql).all() as Record<string, unknown>[];
-    } finally {
-      database.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as Record<string, unknown>[];
-  } finally {
-    await client.end();
-  }
-}
+const query = runSql;
 
 /** The columns of `table`. */
 async function columnsOf(url: string, table: string): Promise<string[]> {
@@ -67,6 +49,16 @@ async function seededProject(): Promise<{ project: string; env: Record<string, s
   return { project, env, url };
 }
 
+/** A {@link seededProject} made before the tests of the enclosing `describe` and removed after them. */
+function useSeededProject(): { project: string; env: Record<string, string>; url: string } {
+  const state = { project: '', env: {} as Record<string, string>, url: '' };
+  beforeAll(async () => {
+    Object.assign(state, await seededProject());
+  }, 120_000);
+  afterAll(() => rmSync(state.project, { recursive: true, force: true }));
+  return state;
+}
+
 /** The migration folders of the project under test's database. */
 const folders = (project: string): string[] => readMigrationFolders(path.join(project, migrations)).map((folder) => folder.name);
 
@@ -76,15 +68,10 @@ function expectPlain(text: string): void {
 }
 
 describe(`a new migration's risky steps, measured on the development database (${provider})`, { timeout: 180_000 }, () => {
-  let project: string;
-  let env: Record<string, string>;
-  let url: string;
-  beforeAll(async () => {
-    ({ project, env, url } = await seededProject());
-  }, 120_000);
-  afterAll(() => rmSync(project, { recursive: true, force: true }));
+  const seeded = useSeededProject();
 
   it('a misspelt decorator (`@Colum()`) is refused by name instead of dropping the column', () => {
+    const { project, env } = seeded;
     editFile(project, 'entities/post.entity.ts', (text) => text.replace('  @Column()\n  title!: string;', '  @Colum()\n  title!: string;'));
     const run = cli(['generate', '--allow-breaking'], { cwd: project, env });
     editFile(project, 'entities/post.entity.ts', (text) => text.replace('  @Colum()\n  title!: string;', '  @Column()\n  title!: string;'));
@@ -94,6 +81,7 @@ describe(`a new migration's risky steps, measured on the development database ($
   });
 
   it('a dropped column is an error naming it with the values it holds, until --accept-data-loss; nothing is written before', async () => {
+    const { project, env, url } = seeded;
     const [{ count }] = (await query(url, 'SELECT COUNT("title") AS count FROM "Post"')) as [{ count: unknown }];
     editFile(project, 'entities/post.entity.ts', (text) => text.replace(/ {2}\/\*\* 1\.\.200 characters\. \*\/\n {2}@Column\(\)\n {2}title!: string;\n/, ''));
     const refused = cli(['generate', '--allow-breaking'], { cwd: project, env });
@@ -195,15 +183,10 @@ describe(`a required column on a populated database (${provider})`, { timeout: 1
 });
 
 describe(`drift: deleted and edited migrations, a diverged database (${provider})`, { timeout: 180_000 }, () => {
-  let project: string;
-  let env: Record<string, string>;
-  let url: string;
-  beforeAll(async () => {
-    ({ project, env, url } = await seededProject());
-  }, 120_000);
-  afterAll(() => rmSync(project, { recursive: true, force: true }));
+  const seeded = useSeededProject();
 
   it('a deleted unapplied migration fails generate --check and migrate status; restored, a fresh database gets its column', async () => {
+    const { project, env, url } = seeded;
     editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** 1..200 characters. */\n', '  /** A subtitle, if any. */\n  @Column()\n  subtitle?: string | null;\n\n  /** 1..200 characters. */\n'));
     const generated = cli(['generate'], { cwd: project, env });
     expect(generated.status, generated.stderr).toBe(0);
@@ -234,6 +217,7 @@ describe(`drift: deleted and edited migrations, a diverged database (${provider}
   });
 
   it('a migration edited after it was applied, and one the folder lacks, fail migrate status', () => {
+    const { project, env } = seeded;
     const file = path.join(project, migrations, '0003_create_comment', 'migration.sql');
     const original = readFileSync(file, 'utf8');
     writeFileSync(file, `${original}\n-- edited\n`);
@@ -254,6 +238,7 @@ describe(`drift: deleted and edited migrations, a diverged database (${provider}
   });
 
   it.runIf(provider === 'sqlite')('a table made by hand is schema drift in migrate status', () => {
+    const { project, env, url } = seeded;
     const database = new Database(url.slice('file:'.length));
     database.exec('CREATE TABLE "Extra" ("id" TEXT PRIMARY KEY)');
     database.close();

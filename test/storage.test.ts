@@ -4,38 +4,16 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdapterFactory } from '../runtime/data/database.js';
-import { sqliteFilePath } from '../runtime/dialects/sqlite.js';
 import { migrationStatus, readMigrationFolders } from '../runtime/data/migrations.js';
-import { createTestDatabase, testProvider } from './support/database.js';
+import { createTestDatabase, runSql, testProvider } from './support/database.js';
 import { ROOT } from './support/project.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 const provider = testProvider();
 const schema = readFileSync(path.join(ROOT, `generated/prisma/${provider}/schema.prisma`), 'utf8');
 const migrations = path.join(ROOT, `generated/prisma/${provider}/migrations`);
-
-/** Runs one SQL statement on the database at `url`, outside the server. */
-async function execute(url: string, sql: string): Promise<Record<string, unknown>[]> {
-  if (provider === 'sqlite') {
-    const sqlite = new Database(sqliteFilePath(url));
-    try {
-      return sql.trim().toUpperCase().startsWith('SELECT') ? (sqlite.prepare(sql).all() as Record<string, unknown>[]) : (sqlite.exec(sql), []);
-    } finally {
-      sqlite.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as Record<string, unknown>[];
-  } finally {
-    await client.end();
-  }
-}
 
 describe(`migrations (${provider})`, () => {
   it('applies every committed migration to a fresh database and reports none pending', async () => {
@@ -47,7 +25,7 @@ describe(`migrations (${provider})`, () => {
       provider === 'sqlite'
         ? "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
         : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name COLLATE \"C\"";
-    const tables = (await execute(url, query)).map((table) => String(table.name));
+    const tables = (await runSql(url, query)).map((table) => String(table.name));
     // SQLite keeps the planner statistics gathered after migrating in its own sqlite_stat tables.
     expect(tables.filter((name) => !name.startsWith('sqlite_stat'))).toEqual(['AuditRecord', 'Comment', 'Digest', 'Notification', 'Org', 'Post', 'User', '_prisma_migrations']);
     if (provider === 'sqlite') expect(tables).toContain('sqlite_stat1');
@@ -68,7 +46,7 @@ describe(`database failures (docs/behaviour.md §7, ${provider})`, () => {
   it('say only "database error" on the wire and log the details', async () => {
     const token = await server.token('admin');
     // Notifications refer to posts: PostgreSQL drops the table only with what depends on it.
-    await execute(server.databaseUrl, provider === 'postgresql' ? 'DROP TABLE "Post" CASCADE' : 'DROP TABLE "Post"');
+    await runSql(server.databaseUrl, provider === 'postgresql' ? 'DROP TABLE "Post" CASCADE' : 'DROP TABLE "Post"');
 
     const response = await server.fetch('/v2/posts', { token });
     expect(response.status).toBe(500);

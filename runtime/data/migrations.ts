@@ -1,8 +1,8 @@
 /**
  * Migrations through Prisma's schema engine compiled to WebAssembly (docs/decisions.md §2): it runs
  * offline through a driver adapter, so no native engine is downloaded. Used by `generate`
- * (diffing two schemas into a migration script, no database needed; evaluating a new migration's
- * data loss against the development database) and by `migrate` (applying pending migrations one
+ * (diffing two schemas into a migration script, no database needed; the checksums of what it
+ * wrote) and by `migrate` (applying pending migrations one
  * transaction each, reporting status and drift, resolving a failed migration) — docs/decisions.md §11.
  */
 import { createHash } from 'node:crypto';
@@ -27,7 +27,6 @@ interface SchemaEngine {
   diff(params: unknown): Promise<{ exitCode: number; stdout: string | null }>;
   applyMigrations(input: unknown): Promise<{ appliedMigrationNames: string[] }>;
   diagnoseMigrationHistory(input: unknown): Promise<DiagnoseOutput>;
-  evaluateDataLoss(input: unknown): Promise<{ migrationSteps: number; unexecutableSteps: { message: string }[]; warnings: { message: string }[] }>;
   markMigrationApplied(input: unknown): Promise<object>;
   markMigrationRolledBack(input: unknown): Promise<object>;
   free(): void;
@@ -171,21 +170,11 @@ export async function diffSchemas(from: string | undefined, to: string): Promise
   }
 }
 
-export async function summarizeDiff(from: string, to: string): Promise<string> {
-  const open = await openEngine(to, await createScratchAdapterFactory());
-  try {
-    const result = await open.engine.diff({ from: { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: from }] }, to: { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: to }] }, script: false, exitCode: null, filters: FILTERS });
-    return result.stdout ?? '';
-  } finally {
-    await closeEngine(open);
-  }
-}
-
 /** The file beside the migration folders recording each one's checksum as `generate` wrote it. */
 export const CHECKSUMS_FILE = 'checksums.json';
 
 /** SHA-256 of a migration script, hex: what {@link CHECKSUMS_FILE} records (and Prisma's `_prisma_migrations.checksum` holds). */
-export function migrationChecksum(script: string): string {
+function migrationChecksum(script: string): string {
   return createHash('sha256').update(script).digest('hex');
 }
 
@@ -194,7 +183,7 @@ export function migrationChecksum(script: string): string {
  * file does not exist (a folder from before checksums were kept). Throws when it is not the
  * generator's JSON: a damaged record cannot vouch for anything.
  */
-export function readMigrationChecksums(dir: string): Readonly<Record<string, string>> | undefined {
+function readMigrationChecksums(dir: string): Readonly<Record<string, string>> | undefined {
   const file = path.join(dir, CHECKSUMS_FILE);
   if (!existsSync(file)) return undefined;
   const parsed = JSON.parse(readFileSync(file, 'utf8')) as { migrations?: unknown };
@@ -385,7 +374,7 @@ export interface Deployment {
 }
 
 /** Copies made before deploys are kept by default (docs/decisions.md §11). */
-export const DEFAULT_KEPT_BACKUPS = 5;
+const DEFAULT_KEPT_BACKUPS = 5;
 
 /** `20261124T034221Z`: a timestamp that sorts as text and is a valid file name everywhere. */
 function fileTimestamp(date: Date): string {
@@ -500,30 +489,6 @@ export async function resolveMigration(schema: string, dir: string, adapter: Sql
   try {
     if (mark === 'rolled-back') await open.engine.markMigrationRolledBack({ migrationName: name });
     else await open.engine.markMigrationApplied({ migrationName: name, migrationsList: migrationList(dir, folders) });
-  } finally {
-    await closeEngine(open);
-  }
-}
-
-/** What the engine says a new migration would do to the data of a database (docs/decisions.md §11). */
-export interface DataLossEvaluation {
-  /** Steps that lose data there ("You are about to drop the column `slug` on the `Post` table, which still contains 12 non-null values."). */
-  readonly warnings: readonly string[];
-  /** Steps that cannot run there ("Added the required column `slug` to the `Post` table without a default value. There are 3 rows in this table, …"). */
-  readonly unexecutable: readonly string[];
-}
-
-/**
- * Evaluates the migration from the migrations of `dir` to the datamodel `schema` against the data
- * of the database behind `adapter`, which must have every migration of `dir` applied (the engine
- * assumes so). The engine replays `dir` on a shadow database to know where the migration starts.
- * Rejects with the driver's or the engine's error.
- */
-export async function evaluateDataLoss(schema: string, dir: string, adapter: SqlMigrationAwareDriverAdapterFactory): Promise<DataLossEvaluation> {
-  const open = await openEngine(schema, adapter);
-  try {
-    const result = await open.engine.evaluateDataLoss({ migrationsList: migrationList(dir, readMigrationFolders(dir)), schema: { files: [{ path: 'schema.prisma', content: schema }] }, filters: FILTERS });
-    return { warnings: result.warnings.map((warning) => warning.message), unexecutable: result.unexecutableSteps.map((step) => step.message) };
   } finally {
     await closeEngine(open);
   }

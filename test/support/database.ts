@@ -6,12 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { createDatabase, type Database } from '../../generated/database.js';
 import { type SeedResult, seed } from '../../entities/seed.js';
 import { runUnscoped } from '../../runtime/auth/context.js';
 import { createAdapterFactory, type DatabaseOptions } from '../../runtime/data/database.js';
 import type { DatabaseName } from '../../runtime/dialects/index.js';
+import { sqliteFilePath } from '../../runtime/dialects/sqlite.js';
 import { applyMigrations } from '../../runtime/data/migrations.js';
 import { ROOT } from './project.js';
 
@@ -67,5 +69,27 @@ export async function seedDatabase(url: string, sizes: SeedSizes): Promise<SeedR
     return await runUnscoped(() => seed(database, sizes));
   } finally {
     await database.$disconnect();
+  }
+}
+
+/**
+ * Runs one SQL statement on the database at `url` (of the provider under test) with its driver,
+ * outside any server; returns the rows of a `SELECT`, else none.
+ */
+export async function runSql(url: string, sql: string): Promise<Record<string, unknown>[]> {
+  if (testProvider() === 'sqlite') {
+    const sqlite = new Sqlite(sqliteFilePath(url));
+    try {
+      return sql.trim().toUpperCase().startsWith('SELECT') ? (sqlite.prepare(sql).all() as Record<string, unknown>[]) : (sqlite.exec(sql), []);
+    } finally {
+      sqlite.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as Record<string, unknown>[];
+  } finally {
+    await client.end();
   }
 }
