@@ -199,15 +199,17 @@ async function deepCursorOf(kind: BenchDatabaseKind, deep: BenchDatabase): Promi
 
 /**
  * Creates both databases: SQLite files under `dir`, or databases `bench_main` and `bench_deep` in
- * the PostgreSQL cluster at `clusterUrl`; and finds the deep cursor.
+ * the PostgreSQL cluster at `clusterUrl`; and finds the deep cursor. `deep: false` seeds the main one only.
  */
-export async function createBenchData(kind: BenchDatabaseKind, where: { dir: string; clusterUrl?: string }): Promise<BenchData> {
+export async function createBenchData(kind: BenchDatabaseKind, where: { dir: string; clusterUrl?: string }, options: { deep?: boolean } = {}): Promise<BenchData> {
   const create = (name: string, shape: Shape): Promise<BenchDatabase> => {
     if (kind === 'sqlite') return createSqliteDatabase(path.join(where.dir, `${name}.db`), shape);
     if (!where.clusterUrl) throw new Error('PostgreSQL data needs a cluster');
     return createPostgresDatabase(where.clusterUrl, `bench_${name}`, shape);
   };
   const main = await create('main', MAIN);
+  // Without the deep database (profiles of one scenario), `deep` is the main one and has no cursor.
+  if (options.deep === false) return { kind, main, deep: main, deepCursor: '' };
   const deep = await create('deep', DEEP);
   return { kind, main, deep, deepCursor: await deepCursorOf(kind, deep) };
 }
