@@ -6,9 +6,9 @@
  * compiled executor of runtime/graphql/execution.ts; errors carry docs/decisions.md §4 codes. A
  * subscription is refused with where it is served (graphql-ws on the same path).
  */
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, OperationTypeNode } from 'graphql';
-import { createHandler } from 'graphql-http/lib/use/express';
+import { createHandler, type Handler } from 'graphql-http';
 import type { Logger } from 'pino';
 import type { Authentication } from '../../auth/authentication.js';
 import { runInContext } from '../../auth/context.js';
@@ -25,8 +25,8 @@ export interface GraphQLHandlerOptions {
   readonly logger: Logger;
   /** Parses, checks and guards each operation (shared with graphql-ws). */
   readonly preparer: OperationPreparer;
-  /** How reading the bearer token of the Express request went. */
-  readonly authenticationOf: (request: Request) => Authentication;
+  /** How reading the bearer token of the request went. */
+  readonly authenticationOf: (request: IncomingMessage) => Authentication;
 }
 
 /**
@@ -38,13 +38,15 @@ function subscriptionOverHttpMessage(path: string): string {
 }
 
 /**
- * The Express handler answering GraphQL over HTTP. Each operation is prepared (cached parse and
- * validation, limits, guards) and then executed inside the ambient context its guards seeded.
+ * graphql-http's handler answering GraphQL over HTTP, framework-free: it takes the request's
+ * method, URL, headers and body text (read by the caller, within the body limit) and gives the
+ * answer's body and status line. Each operation is prepared (cached parse and validation, limits,
+ * guards) and then executed inside the ambient context its guards seeded.
  */
-export function createGraphQLHandler(options: GraphQLHandlerOptions): RequestHandler {
+export function createGraphQLHandler(options: GraphQLHandlerOptions): Handler<IncomingMessage, undefined> {
   const formatError = createErrorFormatter(options.logger);
   const extensions = new WeakMap<ExecutionArgs, Record<string, unknown>>();
-  return createHandler<GraphQLContext>({
+  return createHandler<IncomingMessage, undefined, GraphQLContext>({
     schema: options.schema,
     formatError,
     execute: (args: ExecutionArgs) => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args)),
