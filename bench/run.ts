@@ -47,7 +47,7 @@ const quick = process.argv.includes('--quick');
 const only = option('only')?.split(',');
 const settings = {
   seconds: quick ? 2 : Number(process.env.BENCH_SECONDS ?? 3),
-  warmup: 1,
+  warmup: 2,
   rounds: quick ? 1 : Number(process.env.BENCH_ROUNDS ?? 3),
   connections: 10,
   generatorRuns: quick ? 1 : 3,
