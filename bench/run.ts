@@ -23,7 +23,9 @@
  * Options: `--quick` (1 round of 2 s: a smoke run, numbers not for publishing), `--no-write`
  * (print only), `--only=<scenario id,…>` (those scenarios only; nothing written),
  * `--databases=sqlite,postgresql` (default both; PostgreSQL is skipped with a note when it is not
- * installed), `--no-generate`, BENCH_SECONDS (per run, default 3), BENCH_ROUNDS (default 3).
+ * installed), `--no-generate`, `--compare=<checkout>` (adds the generated server of another
+ * checkout of this repository — its `dist/` built by its own bench run — as the variant
+ * `generated (compare)`, timed in the same rounds: before/after figures of one change), BENCH_SECONDS (per run, default 3), BENCH_ROUNDS (default 3).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -81,10 +83,10 @@ interface ChildServer {
   readonly child: ChildProcess;
 }
 
-async function spawnServer(name: ServerName, label: string, databaseUrl: string, pin: string[]): Promise<ChildServer> {
-  const command = [...pin, process.execPath, path.join(ROOT, 'dist/bench/servers/index.js'), name];
+async function spawnServer(name: ServerName, label: string, databaseUrl: string, pin: string[], root = ROOT): Promise<ChildServer> {
+  const command = [...pin, process.execPath, path.join(root, 'dist/bench/servers/index.js'), name];
   const child = spawn(command[0] ?? process.execPath, command.slice(1), {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, BENCH_SECRET: SECRET, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -277,6 +279,8 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
   };
   const [generated, floor, expressPrisma, naive, nest, pothos, generatedDeep, floorDeep] = ['generated', 'floor', 'expressPrisma', 'naive', 'nest', 'pothos', 'generatedDeep', 'floorDeep'].map(need) as [ChildServer, ChildServer, ChildServer, ChildServer, ChildServer, ChildServer, ChildServer, ChildServer];
   const workers = servers.workers;
+  const compare = servers.compare;
+  const withCompare = (requests: readonly LoadRequest[], label = 'generated (compare)'): Variant[] => (compare ? [{ label, server: compare, requests }] : []);
   const withWorkers = (requests: readonly LoadRequest[]): Variant[] => (workers ? [{ label: LABELS.workers, server: workers, requests }] : []);
   const userId = data.main.member.id;
   let written = 0;
@@ -297,6 +301,7 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
       floor: LABELS.floor,
       variants: [
         { label: LABELS.generated, server: generated, requests: restList },
+        ...withCompare(restList),
         ...withWorkers(restList),
         { label: LABELS.expressPrisma, server: expressPrisma, requests: restList },
         { label: LABELS.nest, server: nest, requests: restList },
@@ -320,6 +325,7 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
       floor: LABELS.floor,
       variants: [
         { label: LABELS.generated, server: generated, requests: nested },
+        ...withCompare(nested),
         ...withWorkers(nested),
         { label: LABELS.naive, server: naive, requests: nested },
         { label: LABELS.nest, server: nest, requests: nested },
@@ -334,6 +340,8 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
       variants: [
         { label: 'generated, GraphQL', server: generated, requests: [post(DOCUMENTS.users, tokens.member)] },
         { label: 'generated, REST twin', server: generated, requests: [get('/users?first=20', tokens.member)] },
+        ...withCompare([post(DOCUMENTS.users, tokens.member)], 'generated (compare), GraphQL'),
+        ...withCompare([get('/users?first=20', tokens.member)], 'generated (compare), REST twin'),
         ...(workers ? [{ label: `${LABELS.workers}, GraphQL`, server: workers, requests: [post(DOCUMENTS.users, tokens.member)] }] : []),
         { label: 'floor, GraphQL', server: floor, requests: [post(DOCUMENTS.users, tokens.member)] },
         { label: 'floor, REST', server: floor, requests: [get('/users?first=20', tokens.member)] },
@@ -345,6 +353,7 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
       floor: LABELS.floor,
       variants: [
         { label: LABELS.generated, server: generated, requests: lookup },
+        ...withCompare(lookup),
         ...withWorkers(lookup),
         { label: LABELS.naive, server: naive, requests: lookup },
         { label: LABELS.nest, server: nest, requests: lookup },
@@ -358,6 +367,7 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
       floor: LABELS.floor,
       variants: [
         { label: LABELS.generated, server: generated, requests: mix('generated') },
+        ...withCompare(mix('compare')),
         ...withWorkers(mix('workers')),
         { label: LABELS.naive, server: naive, requests: mix('naive') },
         { label: LABELS.nest, server: nest, requests: mix('nest') },
@@ -445,6 +455,12 @@ async function runDatabase(kind: BenchDatabaseKind, where: { dir: string; cluste
       await start('generatedDeep', 'generated', 'generated (deep db)', data.deep.url),
       await start('floorDeep', 'floor', 'floor (deep db)', data.deep.url),
     ]);
+    const other = option('compare');
+    if (other) {
+      const server = await spawnServer('generated', 'generated (compare)', data.main.url, pin.prefix, path.resolve(other));
+      children.push(server);
+      servers.compare = server;
+    }
     if (kind === 'postgresql') {
       // Two workers need two cores: pinned to both (the load generator keeps core 1 too).
       const workers = await spawnWorkers('generated, 2 workers', data.main.url, 2, pin.prefix.length > 0 ? ['taskset', '-c', '0,1'] : []);
