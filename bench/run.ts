@@ -25,7 +25,9 @@
  * `--databases=sqlite,postgresql` (default both; PostgreSQL is skipped with a note when it is not
  * installed), `--no-generate`, `--compare=<checkout>` (adds the generated server of another
  * checkout of this repository — its `dist/` built by its own bench run — as the variant
- * `generated (compare)`, timed in the same rounds: before/after figures of one change), BENCH_SECONDS (per run, default 3), BENCH_ROUNDS (default 3).
+ * `generated (compare)`, timed in the same rounds: before/after figures of one change),
+ * `--render=<report.json>` (writes BENCHMARKS.md and the chart again from the figures a run saved
+ * in `dist/bench-report.json`, measuring nothing), BENCH_SECONDS (per run, default 3), BENCH_ROUNDS (default 3).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -487,6 +489,14 @@ async function runDatabase(kind: BenchDatabaseKind, where: { dir: string; cluste
 }
 
 async function main(): Promise<void> {
+  const rendered = option('render');
+  if (rendered) {
+    const report = JSON.parse(readFileSync(rendered, 'utf8')) as Report;
+    writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), renderMarkdown(report));
+    writeFileSync(path.join(ROOT, 'bench/ratios.svg'), renderSvg(report));
+    log(`rendered BENCHMARKS.md and bench/ratios.svg from ${rendered}`);
+    return;
+  }
   const started = Date.now();
   const pin = pinCores();
   log(`resource-service benchmark${quick ? ' (quick: numbers not for publishing)' : ''} — ${pin.note}`);
@@ -545,6 +555,8 @@ async function main(): Promise<void> {
     report.seconds = Math.round((Date.now() - started) / 1000);
     log('\ntargets');
     for (const target of report.targets) log(`  ${target.met ? 'met   ' : 'MISSED'} ${target.target}: ${Object.entries(target.measured).map(([kind, value]) => `${kind} ${value}`).join(', ')}`);
+    // The figures as measured, so the published form can be rendered again (`--render=<file>`) without measuring again.
+    writeFileSync(path.join(ROOT, 'dist/bench-report.json'), `${JSON.stringify(report, null, 1)}\n`);
     if (!process.argv.includes('--no-write') && !quick) {
       writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), renderMarkdown(report));
       writeFileSync(path.join(ROOT, 'bench/ratios.svg'), renderSvg(report));
