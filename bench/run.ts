@@ -381,8 +381,13 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
   return only ? scenarios.filter((scenario) => only.includes(scenario.id)) : scenarios;
 }
 
-/** Statements per request, with each server started in this process and its queries counted (SQLite). */
+/**
+ * Statements per request, with each server started in this process and its queries counted
+ * (SQLite). The servers are the compiled ones of `dist/` (the NestJS peer needs the decorator
+ * metadata only its compiled form has); a server that fails to start is reported and skipped.
+ */
 async function countStatements(data: BenchData, tokens: Tokens): Promise<StatementRow[]> {
+  const { SERVERS: compiled } = (await import(path.join(ROOT, 'dist/bench/servers/index.js'))) as { SERVERS: typeof SERVERS };
   const rows: StatementRow[] = [];
   const userId = data.main.member.id;
   const graphqlServers: ServerName[] = ['generated', 'naive-graphql', 'nest', 'pothos', 'floor'];
@@ -401,7 +406,13 @@ async function countStatements(data: BenchData, tokens: Tokens): Promise<Stateme
   ];
   for (const name of ['generated', 'express-prisma', 'naive-graphql', 'nest', 'pothos', 'floor'] as const) {
     const statements: string[] = [];
-    const server = await SERVERS[name]({ databaseUrl: data.main.url, port: 0, secret: SECRET, onQuery: (sql) => statements.push(sql) });
+    let server: Awaited<ReturnType<(typeof SERVERS)[typeof name]>>;
+    try {
+      server = await compiled[name]({ databaseUrl: data.main.url, port: 0, secret: SECRET, onQuery: (sql) => statements.push(sql) });
+    } catch (error) {
+      log(`  ${name}: not counted (${error instanceof Error ? error.message : String(error)})`);
+      continue;
+    }
     try {
       for (const entry of cases) {
         if (!entry.servers.includes(name)) continue;
