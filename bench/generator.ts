@@ -68,8 +68,8 @@ export function measureGenerator(runs: number, log: (line: string) => void): Gen
     };
     repeat('demo, nothing changed', () => undefined);
     repeat('demo, a resolver gains a query', (run) =>
-      edit(path.join(demo, 'entities/org.resolver.ts'), (text) =>
-        text.replace('import { Authorized, Query,', 'import { Authorized, Public, Query,').replace(/\n}\n*$/, `\n\n  /** Bench probe ${run}. */\n  @Query()\n  @Public()\n  benchProbe${run}(): string {\n    return 'probe';\n  }\n}\n`),
+      edit(path.join(demo, 'entities/notification.resolver.ts'), (text) =>
+        text.replace('import { Authorized, McpTool, Query,', 'import { Authorized, McpTool, Public, Query,').replace(/\n}\n*$/, `\n\n  /** Bench probe ${run}. */\n  @Query()\n  @Public()\n  benchProbe${run}(): string {\n    return 'probe';\n  }\n}\n`),
       ),
     );
     repeat('demo, an entity gains a column', (run) =>

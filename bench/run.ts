@@ -1,29 +1,41 @@
 /**
- * `npm run bench` (BENCHMARKS.md): the generated server side by side with in-repo baselines serving the
- * same responses, in one run, on the same machine.
+ * `npm run bench` (BENCHMARKS.md): the generated server side by side with in-repo baselines and the
+ * peers users pick instead, serving the same responses, in one run, on the same machine, on SQLite
+ * and on PostgreSQL.
  *
- * 1. Seeds two SQLite databases (bench/data.ts): 10 orgs × 1 000 users × 10 posts, and 1 000 000
- *    posts for keyset depth.
- * 2. Starts each server as its own process pinned to core 0 (`taskset`), while this process — the
+ * 1. Compiles every server to JavaScript (`dist/`), as a deployment runs them.
+ * 2. Per database (SQLite files; then a throwaway PostgreSQL cluster, started as the tests start
+ *    theirs: test/support/postgres.ts): seeds two databases (bench/data.ts) — 10 orgs × 1 000 users ×
+ *    10 posts, and 1 000 000 posts for keyset depth.
+ * 3. Starts each server as its own process pinned to core 0 (`taskset`), while this process — the
  *    load generator, autocannon — pins itself to core 1: the generated server, the floor
- *    (node:http + better-sqlite3 + jose, hand-written SQL), Express 5 + Prisma, naive GraphQL.
- * 3. Checks every variant answers the same as the generated server before timing anything.
- * 4. Per scenario: a warm-up of each variant, then rounds in which the variants take turns
+ *    (node:http + driver + jose, hand-written SQL), Express 5 + Prisma, naive GraphQL, and the peers
+ *    (bench/peers/: NestJS + Apollo + Prisma, Pothos + Yoga + Prisma); on PostgreSQL also the
+ *    generated server with `APP_HTTP__WORKERS=2`, on both cores.
+ * 4. Checks every variant answers the same as the first one sending the same request before timing.
+ * 5. Per scenario: a warm-up of each variant, then rounds in which the variants take turns
  *    (rotated each round); reports the median and min–max of req/s, p50/p99 latency, non-2xx,
  *    errors, server RSS, and every figure as a ratio to the floor of the same scenario.
- * 5. Counts SQL statements per request with each server started in this process.
- * 6. Times `generate` (bench/generator.ts).
- * 7. Writes BENCHMARKS.md and bench/ratios.svg.
+ * 6. Counts SQL statements per request with each server started in this process (SQLite).
+ * 7. Times `generate` (bench/generator.ts).
+ * 8. Writes BENCHMARKS.md and bench/ratios.svg.
  *
  * Options: `--quick` (1 round of 2 s: a smoke run, numbers not for publishing), `--no-write`
- * (print only), BENCH_SECONDS (per run, default 5), BENCH_ROUNDS (default 3).
+ * (print only), `--only=<scenario id,…>` (those scenarios only; nothing written),
+ * `--databases=sqlite,postgresql` (default both; PostgreSQL is skipped with a note when it is not
+ * installed), `--no-generate`, `--compare=<checkout>` (adds the generated server of another
+ * checkout of this repository — its `dist/` built by its own bench run — as the variant
+ * `generated (compare)`, timed in the same rounds: before/after figures of one change),
+ * `--render=<report.json>` (writes BENCHMARKS.md and the chart again from the figures a run saved
+ * in `dist/bench-report.json`, measuring nothing), BENCH_SECONDS (per run, default 3), BENCH_ROUNDS (default 3).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { mintToken } from '../runtime/auth/authentication.js';
-import { type BenchData, createBenchData } from './data.js';
+import { freePort, type PostgresCluster, postgresBinaries, startCluster } from '../test/support/postgres.js';
+import { type BenchData, type BenchDatabaseKind, createBenchData } from './data.js';
 import { type GeneratorCase, measureGenerator } from './generator.js';
 import { pinCores, unpinCores } from './cores.js';
 import { type LoadRequest, type LoadResult, runLoad } from './load.js';
@@ -34,14 +46,17 @@ import { SERVERS, type ServerName } from './servers/index.js';
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const SECRET = 'benchmark-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
 
+const option = (name: string): string | undefined => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = process.argv.includes('--quick');
+const only = option('only')?.split(',');
 const settings = {
-  seconds: quick ? 2 : Number(process.env.BENCH_SECONDS ?? 5),
-  warmup: quick ? 1 : 2,
+  seconds: quick ? 2 : Number(process.env.BENCH_SECONDS ?? 3),
+  warmup: 2,
   rounds: quick ? 1 : Number(process.env.BENCH_ROUNDS ?? 3),
   connections: 10,
   generatorRuns: quick ? 1 : 3,
 };
+const databases = (option('databases') ?? 'sqlite,postgresql').split(',') as BenchDatabaseKind[];
 
 /** Seconds the servers stay idle before their resident memory is read. */
 const IDLE_SECONDS = 30;
@@ -53,9 +68,12 @@ const log = (line: string): void => {
 /**
  * Compiles the servers to JavaScript (`tsconfig.bench.json` → `dist/`), as a deployment runs the
  * generated server (`npm run build`, `npm start`): no TypeScript loader in the measured processes.
+ * The NestJS peer compiles with decorator metadata, as NestJS's own build does (`tsconfig.peers.json`).
  */
 function buildServers(): void {
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.bench.json')], { cwd: ROOT, stdio: 'inherit' });
+  const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.bench.json')], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.peers.json')], { cwd: ROOT, stdio: 'inherit' });
   copyFileSync(path.join(ROOT, 'generated/schema.graphql'), path.join(ROOT, 'dist/generated/schema.graphql'));
 }
 
@@ -67,10 +85,10 @@ interface ChildServer {
   readonly child: ChildProcess;
 }
 
-async function spawnServer(name: ServerName, label: string, databaseUrl: string, pin: string[]): Promise<ChildServer> {
-  const command = [...pin, process.execPath, path.join(ROOT, 'dist/bench/servers/index.js'), name];
+async function spawnServer(name: ServerName, label: string, databaseUrl: string, pin: string[], root = ROOT): Promise<ChildServer> {
+  const command = [...pin, process.execPath, path.join(root, 'dist/bench/servers/index.js'), name];
   const child = spawn(command[0] ?? process.execPath, command.slice(1), {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, BENCH_SECRET: SECRET, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -86,10 +104,55 @@ async function spawnServer(name: ServerName, label: string, databaseUrl: string,
   return { label, url, pid: child.pid ?? 0, child };
 }
 
-/** Resident set size of a process, megabytes (Linux /proc). */
+/**
+ * The generated server as `npm start` runs it with `APP_HTTP__WORKERS=workers` (a `node:cluster`
+ * primary and its workers, `dist/generated/main.js`), pinned with `pin`; ready once `/health` answers.
+ */
+async function spawnWorkers(label: string, databaseUrl: string, workers: number, pin: string[]): Promise<ChildServer> {
+  const port = await freePort();
+  const command = [...pin, process.execPath, path.join(ROOT, 'dist/generated/main.js')];
+  const child = spawn(command[0] ?? process.execPath, command.slice(1), {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      APP_DATABASE__URL: databaseUrl,
+      APP_HTTP__PORT: String(port),
+      APP_HTTP__HOST: '127.0.0.1',
+      APP_HTTP__WORKERS: String(workers),
+      APP_AUTH__SECRET: SECRET,
+      APP_LOG__LEVEL: 'warn',
+      APP_LOG__FORMAT: 'json',
+      NODE_ENV: 'production',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<never>((_resolve, reject) => child.once('exit', (code) => reject(new Error(`${label} exited with ${code} before listening`))));
+  for (let attempt = 0; ; attempt++) {
+    const healthy = await Promise.race([fetch(`${url}/health`).then((response) => response.ok, () => false), exited]);
+    if (healthy) break;
+    if (attempt > 300) throw new Error(`${label} did not answer /health within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { label, url, pid: child.pid ?? 0, child };
+}
+
+/** Resident set size of a process and its children (cluster workers), megabytes (Linux /proc). */
 function rssMegabytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kilobytes = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  const kilobytesOf = (id: number): number => {
+    try {
+      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${id}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      return 0;
+    }
+  };
+  let children: number[];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    children = [];
+  }
+  const kilobytes = kilobytesOf(pid) + children.reduce((sum, child) => sum + kilobytesOf(child), 0);
   return Math.round(kilobytes / 102.4) / 10;
 }
 
@@ -150,8 +213,8 @@ async function verify(scenario: Scenario): Promise<void> {
   }
 }
 
-async function measureScenario(scenario: Scenario): Promise<ScenarioReport> {
-  log(`\n${scenario.title}`);
+async function measureScenario(scenario: Scenario, database: BenchDatabaseKind): Promise<ScenarioReport> {
+  log(`\n${scenario.title} [${database}]`);
   await verify(scenario);
   for (const variant of scenario.variants) await runLoad(variant.server.url, variant.requests, settings.warmup, settings.connections);
   const runs = new Map<string, LoadResult[]>(scenario.variants.map((variant) => [variant.label, []]));
@@ -188,28 +251,168 @@ async function measureScenario(scenario: Scenario): Promise<ScenarioReport> {
     );
     return report;
   });
-  return { id: scenario.id, title: scenario.title, floor: scenario.floor, variants };
+  return { id: scenario.id, database, title: scenario.title, floor: scenario.floor, variants };
 }
 
-/** Statements per request, with each server started in this process and its queries counted. */
-async function countStatements(data: BenchData, tokens: { member: string; admin: string }, userId: string): Promise<StatementRow[]> {
+/** Tokens of the seeded principals. */
+interface Tokens {
+  readonly member: string;
+  readonly admin: string;
+  readonly deepMember: string;
+}
+
+/** The labels of the variants, shared by the scenarios and the targets. */
+const LABELS = {
+  generated: 'generated',
+  workers: 'generated, 2 workers',
+  floor: 'floor',
+  expressPrisma: 'Express + Prisma (hand-written)',
+  naive: 'naive GraphQL (query per parent)',
+  nest: 'NestJS + Apollo + Prisma (peer)',
+  pothos: 'Pothos + Yoga + Prisma (peer)',
+} as const;
+
+/** The scenarios of one database, on its servers. */
+function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, ChildServer | undefined>): Scenario[] {
+  const need = (key: string): ChildServer => {
+    const server = servers[key];
+    if (!server) throw new Error(`no ${key} server`);
+    return server;
+  };
+  const [generated, floor, expressPrisma, naive, nest, pothos, generatedDeep, floorDeep] = ['generated', 'floor', 'expressPrisma', 'naive', 'nest', 'pothos', 'generatedDeep', 'floorDeep'].map(need) as [ChildServer, ChildServer, ChildServer, ChildServer, ChildServer, ChildServer, ChildServer, ChildServer];
+  const workers = servers.workers;
+  const compare = servers.compare;
+  const withCompare = (requests: readonly LoadRequest[], label = 'generated (compare)'): Variant[] => (compare ? [{ label, server: compare, requests }] : []);
+  const withWorkers = (requests: readonly LoadRequest[]): Variant[] => (workers ? [{ label: LABELS.workers, server: workers, requests }] : []);
+  const userId = data.main.member.id;
+  let written = 0;
+  const createUser = (prefix: string): LoadRequest => ({
+    method: 'POST',
+    path: '/graphql',
+    headers: { authorization: `Bearer ${tokens.admin}`, 'content-type': 'application/json' },
+    makeBody: () => graphqlBody(DOCUMENTS.createUser, { input: { name: `Bench writer ${written}`, email: `${prefix}-${written++}@bench.example` } }),
+  });
+  const mix = (prefix: string): LoadRequest[] => [createUser(prefix), ...Array.from({ length: 4 }, () => post(DOCUMENTS.users, tokens.admin))];
+  const restList = [get('/v2/posts?first=20', tokens.member)];
+  const nested = [post(DOCUMENTS.nested, tokens.member)];
+  const lookup = [post(DOCUMENTS.user, tokens.member, { id: userId })];
+  const scenarios: Scenario[] = [
+    {
+      id: 'rest-list',
+      title: 'REST GET /v2/posts?first=20 (member, first page)',
+      floor: LABELS.floor,
+      variants: [
+        { label: LABELS.generated, server: generated, requests: restList },
+        ...withCompare(restList),
+        ...withWorkers(restList),
+        { label: LABELS.expressPrisma, server: expressPrisma, requests: restList },
+        { label: LABELS.nest, server: nest, requests: restList },
+        { label: LABELS.floor, server: floor, requests: restList },
+      ],
+    },
+    {
+      id: 'keyset-depth',
+      title: 'REST keyset depth: GET /v2/posts?first=20, first page and 900 000 rows deep (1 000 000 posts)',
+      floor: 'floor, first page',
+      variants: [
+        { label: 'generated, first page', server: generatedDeep, requests: [get('/v2/posts?first=20', tokens.deepMember)] },
+        { label: 'generated, 900 000 rows deep', server: generatedDeep, requests: [get(`/v2/posts?first=20&after=${data.deepCursor}`, tokens.deepMember)] },
+        { label: 'floor, first page', server: floorDeep, requests: [get('/v2/posts?first=20', tokens.deepMember)] },
+        { label: 'floor, 900 000 rows deep', server: floorDeep, requests: [get(`/v2/posts?first=20&after=${data.deepCursor}`, tokens.deepMember)] },
+      ],
+    },
+    {
+      id: 'graphql-nested',
+      title: 'GraphQL nested: users(first: 20) { org, posts(first: 10) connection }',
+      floor: LABELS.floor,
+      variants: [
+        { label: LABELS.generated, server: generated, requests: nested },
+        ...withCompare(nested),
+        ...withWorkers(nested),
+        { label: LABELS.naive, server: naive, requests: nested },
+        { label: LABELS.nest, server: nest, requests: nested },
+        { label: LABELS.pothos, server: pothos, requests: nested },
+        { label: LABELS.floor, server: floor, requests: nested },
+      ],
+    },
+    {
+      id: 'graphql-users',
+      title: 'GraphQL users(first: 20) { id name } beside its REST twin GET /users?first=20',
+      floor: 'floor, GraphQL',
+      variants: [
+        { label: 'generated, GraphQL', server: generated, requests: [post(DOCUMENTS.users, tokens.member)] },
+        { label: 'generated, REST twin', server: generated, requests: [get('/users?first=20', tokens.member)] },
+        ...withCompare([post(DOCUMENTS.users, tokens.member)], 'generated (compare), GraphQL'),
+        ...withCompare([get('/users?first=20', tokens.member)], 'generated (compare), REST twin'),
+        ...(workers ? [{ label: `${LABELS.workers}, GraphQL`, server: workers, requests: [post(DOCUMENTS.users, tokens.member)] }] : []),
+        { label: 'floor, GraphQL', server: floor, requests: [post(DOCUMENTS.users, tokens.member)] },
+        { label: 'floor, REST', server: floor, requests: [get('/users?first=20', tokens.member)] },
+      ],
+    },
+    {
+      id: 'point-lookup',
+      title: 'GraphQL user(id:) point lookup',
+      floor: LABELS.floor,
+      variants: [
+        { label: LABELS.generated, server: generated, requests: lookup },
+        ...withCompare(lookup),
+        ...withWorkers(lookup),
+        { label: LABELS.naive, server: naive, requests: lookup },
+        { label: LABELS.nest, server: nest, requests: lookup },
+        { label: LABELS.pothos, server: pothos, requests: lookup },
+        { label: LABELS.floor, server: floor, requests: lookup },
+      ],
+    },
+    {
+      id: 'write-mix',
+      title: 'Write mix: 1 createUser per 4 users(first: 20) (admin)',
+      floor: LABELS.floor,
+      variants: [
+        { label: LABELS.generated, server: generated, requests: mix('generated') },
+        ...withCompare(mix('compare')),
+        ...withWorkers(mix('workers')),
+        { label: LABELS.naive, server: naive, requests: mix('naive') },
+        { label: LABELS.nest, server: nest, requests: mix('nest') },
+        { label: LABELS.pothos, server: pothos, requests: mix('pothos') },
+        { label: LABELS.floor, server: floor, requests: mix('floor') },
+      ],
+    },
+  ];
+  return only ? scenarios.filter((scenario) => only.includes(scenario.id)) : scenarios;
+}
+
+/**
+ * Statements per request, with each server started in this process and its queries counted
+ * (SQLite). The servers are the compiled ones of `dist/` (the NestJS peer needs the decorator
+ * metadata only its compiled form has); a server that fails to start is reported and skipped.
+ */
+async function countStatements(data: BenchData, tokens: Tokens): Promise<StatementRow[]> {
+  const { SERVERS: compiled } = (await import(path.join(ROOT, 'dist/bench/servers/index.js'))) as { SERVERS: typeof SERVERS };
   const rows: StatementRow[] = [];
+  const userId = data.main.member.id;
+  const graphqlServers: ServerName[] = ['generated', 'naive-graphql', 'nest', 'pothos', 'floor'];
   const cases: { label: string; servers: ServerName[]; request: () => LoadRequest }[] = [
-    { label: 'REST GET /v2/posts?first=20', servers: ['generated', 'express-prisma', 'floor'], request: () => get('/v2/posts?first=20', tokens.member) },
-    { label: 'GraphQL nested, 20 parents', servers: ['generated', 'naive-graphql', 'floor'], request: () => post(DOCUMENTS.nested, tokens.member) },
-    { label: 'GraphQL nested, 100 parents', servers: ['generated', 'naive-graphql', 'floor'], request: () => post(DOCUMENTS.nested100, tokens.member) },
-    { label: 'GraphQL users(first: 20)', servers: ['generated', 'naive-graphql', 'floor'], request: () => post(DOCUMENTS.users, tokens.member) },
+    { label: 'REST GET /v2/posts?first=20', servers: ['generated', 'express-prisma', 'nest', 'floor'], request: () => get('/v2/posts?first=20', tokens.member) },
+    { label: 'GraphQL nested, 20 parents', servers: graphqlServers, request: () => post(DOCUMENTS.nested, tokens.member) },
+    { label: 'GraphQL nested, 100 parents', servers: graphqlServers, request: () => post(DOCUMENTS.nested100, tokens.member) },
+    { label: 'GraphQL users(first: 20)', servers: graphqlServers, request: () => post(DOCUMENTS.users, tokens.member) },
     { label: 'REST GET /users?first=20', servers: ['generated', 'floor'], request: () => get('/users?first=20', tokens.member) },
-    { label: 'GraphQL user(id:)', servers: ['generated', 'naive-graphql', 'floor'], request: () => post(DOCUMENTS.user, tokens.member, { id: userId }) },
+    { label: 'GraphQL user(id:)', servers: graphqlServers, request: () => post(DOCUMENTS.user, tokens.member, { id: userId }) },
     {
       label: 'GraphQL createUser',
-      servers: ['generated', 'naive-graphql', 'floor'],
+      servers: graphqlServers,
       request: () => post(DOCUMENTS.createUser, tokens.admin, { input: { name: 'Counted', email: `counted-${Math.random().toString(36).slice(2)}@bench.example` } }),
     },
   ];
-  for (const name of ['generated', 'express-prisma', 'naive-graphql', 'floor'] as const) {
+  for (const name of ['generated', 'express-prisma', 'naive-graphql', 'nest', 'pothos', 'floor'] as const) {
     const statements: string[] = [];
-    const server = await SERVERS[name]({ databaseUrl: data.main.url, port: 0, secret: SECRET, onQuery: (sql) => statements.push(sql) });
+    let server: Awaited<ReturnType<(typeof SERVERS)[typeof name]>>;
+    try {
+      server = await compiled[name]({ databaseUrl: data.main.url, port: 0, secret: SECRET, onQuery: (sql) => statements.push(sql) });
+    } catch (error) {
+      log(`  ${name}: not counted (${error instanceof Error ? error.message : String(error)})`);
+      continue;
+    }
     try {
       for (const entry of cases) {
         if (!entry.servers.includes(name)) continue;
@@ -230,147 +433,141 @@ async function countStatements(data: BenchData, tokens: { member: string; admin:
   return rows;
 }
 
+/** What one database's pass measured. */
+interface DatabasePass {
+  readonly scenarios: ScenarioReport[];
+  /** The generated server's RSS after every scenario, megabytes. */
+  readonly loadedRss: number;
+  readonly idle?: Record<'generated' | 'floor' | 'expressPrisma' | 'naive' | 'nest' | 'pothos', number>;
+  readonly data: BenchData;
+  readonly tokens: Tokens;
+}
+
+/** Seeds `kind`, starts its servers, runs its scenarios and stops the servers. */
+async function runDatabase(kind: BenchDatabaseKind, where: { dir: string; clusterUrl?: string }, pin: { prefix: string[] }, measureIdle: boolean): Promise<DatabasePass> {
+  log(`\n== ${kind}: seeding 10 orgs × 1 000 users × 10 posts, and 1 000 000 posts for keyset depth …`);
+  const seedStarted = Date.now();
+  const data = await createBenchData(kind, where);
+  log(`  seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
+  const token = (user: { id: string; orgId: string; role: string }): Promise<string> => mintToken(SECRET, { sub: user.id, org_id: user.orgId, role: user.role }, '2h');
+  const tokens: Tokens = { member: await token(data.main.member), admin: await token(data.main.admin), deepMember: await token(data.deep.member) };
+  const children: ChildServer[] = [];
+  try {
+    const start = async (key: string, name: ServerName, label: string, url: string): Promise<[string, ChildServer]> => {
+      const server = await spawnServer(name, label, url, pin.prefix);
+      children.push(server);
+      return [key, server];
+    };
+    const servers: Record<string, ChildServer | undefined> = Object.fromEntries([
+      await start('generated', 'generated', 'generated', data.main.url),
+      await start('floor', 'floor', 'floor', data.main.url),
+      await start('expressPrisma', 'express-prisma', 'Express + Prisma', data.main.url),
+      await start('naive', 'naive-graphql', 'naive GraphQL', data.main.url),
+      await start('nest', 'nest', 'NestJS peer', data.main.url),
+      await start('pothos', 'pothos', 'Pothos peer', data.main.url),
+      await start('generatedDeep', 'generated', 'generated (deep db)', data.deep.url),
+      await start('floorDeep', 'floor', 'floor (deep db)', data.deep.url),
+    ]);
+    const other = option('compare');
+    if (other) {
+      const server = await spawnServer('generated', 'generated (compare)', data.main.url, pin.prefix, path.resolve(other));
+      children.push(server);
+      servers.compare = server;
+    }
+    if (kind === 'postgresql') {
+      // Two workers need two cores: pinned to both (the load generator keeps core 1 too).
+      const workers = await spawnWorkers('generated, 2 workers', data.main.url, 2, pin.prefix.length > 0 ? ['taskset', '-c', '0,1'] : []);
+      children.push(workers);
+      servers.workers = workers;
+    }
+    let idle: DatabasePass['idle'];
+    if (measureIdle) {
+      // Idle means idle: V8 returns memory a while after the last allocation (its memory reducer).
+      log(`servers up; idle for ${IDLE_SECONDS} s before reading their resident memory …`);
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+      const rssOf = (key: string): number => rssMegabytes(servers[key]?.pid ?? 0);
+      idle = { generated: rssOf('generated'), floor: rssOf('floor'), expressPrisma: rssOf('expressPrisma'), naive: rssOf('naive'), nest: rssOf('nest'), pothos: rssOf('pothos') };
+      log(`idle RSS (MB): ${Object.entries(idle).map(([name, value]) => `${name} ${value}`).join(', ')}`);
+    }
+    const reports: ScenarioReport[] = [];
+    for (const scenario of scenariosOf(data, tokens, servers)) reports.push(await measureScenario(scenario, kind));
+    const loadedRss = rssMegabytes(servers.generated?.pid ?? 0);
+    log(`  generated server RSS after every scenario: ${loadedRss} MB`);
+    return { scenarios: reports, loadedRss, ...(idle ? { idle } : {}), data, tokens };
+  } finally {
+    for (const child of children) child.child.kill('SIGTERM');
+  }
+}
+
 async function main(): Promise<void> {
+  const rendered = option('render');
+  if (rendered) {
+    const report = JSON.parse(readFileSync(rendered, 'utf8')) as Report;
+    writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), renderMarkdown(report));
+    writeFileSync(path.join(ROOT, 'bench/ratios.svg'), renderSvg(report));
+    log(`rendered BENCHMARKS.md and bench/ratios.svg from ${rendered}`);
+    return;
+  }
   const started = Date.now();
   const pin = pinCores();
   log(`resource-service benchmark${quick ? ' (quick: numbers not for publishing)' : ''} — ${pin.note}`);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
-  const children: ChildServer[] = [];
+  let cluster: PostgresCluster | undefined;
   try {
-    log('seeding: 10 orgs × 1 000 users × 10 posts, and 1 000 000 posts for keyset depth …');
-    const seedStarted = Date.now();
-    const data = await createBenchData(dir);
-    log(`  seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
-    const token = (user: { id: string; orgId: string; role: string }): Promise<string> => mintToken(SECRET, { sub: user.id, org_id: user.orgId, role: user.role }, '2h');
-    const tokens = { member: await token(data.main.member), admin: await token(data.main.admin), deepMember: await token(data.deep.member) };
-
-    const spawnAll = async (): Promise<Record<string, ChildServer>> => {
-      const servers = {
-        generated: await spawnServer('generated', 'generated', data.main.url, pin.prefix),
-        floor: await spawnServer('floor', 'floor', data.main.url, pin.prefix),
-        expressPrisma: await spawnServer('express-prisma', 'Express + Prisma', data.main.url, pin.prefix),
-        naive: await spawnServer('naive-graphql', 'naive GraphQL', data.main.url, pin.prefix),
-        generatedDeep: await spawnServer('generated', 'generated (deep db)', data.deep.url, pin.prefix),
-        floorDeep: await spawnServer('floor', 'floor (deep db)', data.deep.url, pin.prefix),
-      };
-      children.push(...Object.values(servers));
-      return servers;
-    };
-    log('compiling the servers (tsconfig.bench.json → dist/) …');
+    log('compiling the servers (tsconfig.bench.json, tsconfig.peers.json → dist/) …');
     buildServers();
-    const servers = await spawnAll();
-    // Idle means idle: V8 returns memory a while after the last allocation (its memory reducer).
-    log(`servers up; idle for ${IDLE_SECONDS} s before reading their resident memory …`);
-    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
-    const idle = { generated: rssMegabytes(servers.generated?.pid ?? 0), floor: rssMegabytes(servers.floor?.pid ?? 0), expressPrisma: rssMegabytes(servers.expressPrisma?.pid ?? 0), naive: rssMegabytes(servers.naive?.pid ?? 0) };
-    const idleRss = idle.generated;
-    log(`idle RSS: generated ${idle.generated} MB, floor ${idle.floor} MB, Express + Prisma ${idle.expressPrisma} MB, naive GraphQL ${idle.naive} MB`);
+    const passes = new Map<BenchDatabaseKind, DatabasePass>();
+    const skipped: string[] = [];
+    for (const kind of databases) {
+      if (kind === 'postgresql') {
+        if (!postgresBinaries()) {
+          skipped.push('PostgreSQL is not installed (apt-get install postgresql): its scenarios were skipped');
+          log(`\n${skipped.at(-1) ?? ''}`);
+          continue;
+        }
+        cluster = await startCluster();
+      }
+      passes.set(kind, await runDatabase(kind, { dir, ...(cluster ? { clusterUrl: cluster.url } : {}) }, pin, !only && passes.size === 0));
+      if (kind === 'postgresql') {
+        cluster?.stop();
+        cluster = undefined;
+      }
+    }
+    if (only) return;
 
-    const { generated, floor, expressPrisma, naive, generatedDeep, floorDeep } = servers as Record<'generated' | 'floor' | 'expressPrisma' | 'naive' | 'generatedDeep' | 'floorDeep', ChildServer>;
-    const userId = data.main.member.id;
-    let written = 0;
-    const createUser = (prefix: string): LoadRequest => ({
-      method: 'POST',
-      path: '/graphql',
-      headers: { authorization: `Bearer ${tokens.admin}`, 'content-type': 'application/json' },
-      makeBody: () => graphqlBody(DOCUMENTS.createUser, { input: { name: `Bench writer ${written}`, email: `${prefix}-${written++}@bench.example` } }),
-    });
-    const readsOfMix = Array.from({ length: 4 }, () => post(DOCUMENTS.users, tokens.admin));
-    const scenarios: Scenario[] = [
-      {
-        id: 'rest-list',
-        title: 'REST GET /v2/posts?first=20 (member, first page)',
-        floor: 'floor',
-        variants: [
-          { label: 'generated', server: generated, requests: [get('/v2/posts?first=20', tokens.member)] },
-          { label: 'Express + Prisma (hand-written)', server: expressPrisma, requests: [get('/v2/posts?first=20', tokens.member)] },
-          { label: 'floor', server: floor, requests: [get('/v2/posts?first=20', tokens.member)] },
-        ],
-      },
-      {
-        id: 'keyset-depth',
-        title: 'REST keyset depth: GET /v2/posts?first=20, first page and 900 000 rows deep (1 000 000 posts)',
-        floor: 'floor, first page',
-        variants: [
-          { label: 'generated, first page', server: generatedDeep, requests: [get('/v2/posts?first=20', tokens.deepMember)] },
-          { label: 'generated, 900 000 rows deep', server: generatedDeep, requests: [get(`/v2/posts?first=20&after=${data.deepCursor}`, tokens.deepMember)] },
-          { label: 'floor, first page', server: floorDeep, requests: [get('/v2/posts?first=20', tokens.deepMember)] },
-          { label: 'floor, 900 000 rows deep', server: floorDeep, requests: [get(`/v2/posts?first=20&after=${data.deepCursor}`, tokens.deepMember)] },
-        ],
-      },
-      {
-        id: 'graphql-nested',
-        title: 'GraphQL nested: users(first: 20) { org, posts(first: 10) connection }',
-        floor: 'floor',
-        variants: [
-          { label: 'generated', server: generated, requests: [post(DOCUMENTS.nested, tokens.member)] },
-          { label: 'naive GraphQL (query per parent)', server: naive, requests: [post(DOCUMENTS.nested, tokens.member)] },
-          { label: 'floor', server: floor, requests: [post(DOCUMENTS.nested, tokens.member)] },
-        ],
-      },
-      {
-        id: 'graphql-users',
-        title: 'GraphQL users(first: 20) { id name } beside its REST twin GET /users?first=20',
-        floor: 'floor, GraphQL',
-        variants: [
-          { label: 'generated, GraphQL', server: generated, requests: [post(DOCUMENTS.users, tokens.member)] },
-          { label: 'generated, REST twin', server: generated, requests: [get('/users?first=20', tokens.member)] },
-          { label: 'floor, GraphQL', server: floor, requests: [post(DOCUMENTS.users, tokens.member)] },
-          { label: 'floor, REST', server: floor, requests: [get('/users?first=20', tokens.member)] },
-        ],
-      },
-      {
-        id: 'point-lookup',
-        title: 'GraphQL user(id:) point lookup',
-        floor: 'floor',
-        variants: [
-          { label: 'generated', server: generated, requests: [post(DOCUMENTS.user, tokens.member, { id: userId })] },
-          { label: 'naive GraphQL', server: naive, requests: [post(DOCUMENTS.user, tokens.member, { id: userId })] },
-          { label: 'floor', server: floor, requests: [post(DOCUMENTS.user, tokens.member, { id: userId })] },
-        ],
-      },
-      {
-        id: 'write-mix',
-        title: 'Write mix: 1 createUser per 4 users(first: 20) (admin)',
-        floor: 'floor',
-        variants: [
-          { label: 'generated', server: generated, requests: [createUser('generated'), ...readsOfMix] },
-          { label: 'naive GraphQL', server: naive, requests: [createUser('naive'), ...readsOfMix] },
-          { label: 'floor', server: floor, requests: [createUser('floor'), ...readsOfMix] },
-        ],
-      },
-    ];
-    const reports: ScenarioReport[] = [];
-    for (const scenario of scenarios) reports.push(await measureScenario(scenario));
-    const loadedRss = rssMegabytes(generated.pid);
-
-    for (const child of children) child.child.kill('SIGTERM');
-    children.length = 0;
-
-    log('\nSQL statements per request (servers started in this process, queries counted)');
-    const statements = await countStatements(data, tokens, userId);
+    const sqlite = passes.get('sqlite');
+    log('\nSQL statements per request (servers started in this process, queries counted, SQLite)');
+    const statements = sqlite ? await countStatements(sqlite.data, sqlite.tokens) : [];
     for (const row of statements) log(`  ${row.request.padEnd(30)} ${row.server.padEnd(16)} ${row.statements}`);
 
-    log('\ngenerate (wall clock, process start included, every core)');
-    unpinCores();
-    const generator: GeneratorCase[] = measureGenerator(settings.generatorRuns, log);
+    let generator: GeneratorCase[] = [];
+    if (!process.argv.includes('--no-generate')) {
+      log('\ngenerate (wall clock, process start included, every core)');
+      unpinCores();
+      generator = measureGenerator(settings.generatorRuns, log);
+    }
 
+    const idle = [...passes.values()].find((pass) => pass.idle)?.idle;
     const report: Report = {
       date: new Date().toISOString().slice(0, 10),
       machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, memoryGigabytes: Math.round(os.totalmem() / 2 ** 30), os: `${os.type()} ${os.release()}`, node: process.version },
       method: { ...settings, pinning: pin.note, quick },
-      scenarios: reports,
+      databases: [...passes.keys()],
+      skipped,
+      scenarios: [...passes.values()].flatMap((pass) => pass.scenarios),
       statements,
       generator,
-      idleRssMegabytes: idleRss,
-      idleRss: idle,
-      loadedRssMegabytes: loadedRss,
+      idleRss: idle ?? { generated: 0, floor: 0, expressPrisma: 0, naive: 0, nest: 0, pothos: 0 },
+      loadedRss: Object.fromEntries([...passes.entries()].map(([kind, pass]) => [kind, pass.loadedRss])),
       targets: [],
-      seconds: Math.round((Date.now() - started) / 1000),
+      seconds: 0,
     };
     report.targets.push(...evaluateTargets(report));
+    report.seconds = Math.round((Date.now() - started) / 1000);
     log('\ntargets');
-    for (const target of report.targets) log(`  ${target.met ? 'met   ' : 'MISSED'} ${target.target}: ${target.measured}`);
+    for (const target of report.targets) log(`  ${target.met ? 'met   ' : 'MISSED'} ${target.target}: ${Object.entries(target.measured).map(([kind, value]) => `${kind} ${value}`).join(', ')}`);
+    // The figures as measured, so the published form can be rendered again (`--render=<file>`) without measuring again.
+    writeFileSync(path.join(ROOT, 'dist/bench-report.json'), `${JSON.stringify(report, null, 1)}\n`);
     if (!process.argv.includes('--no-write') && !quick) {
       writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), renderMarkdown(report));
       writeFileSync(path.join(ROOT, 'bench/ratios.svg'), renderSvg(report));
@@ -378,41 +575,58 @@ async function main(): Promise<void> {
     }
     log(`finished in ${report.seconds} s`);
   } finally {
-    for (const child of children) child.child.kill('SIGTERM');
+    cluster?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The issue's targets against the measured figures. */
+/** The issue's targets against the measured figures, per database. */
 function evaluateTargets(report: Report): TargetRow[] {
-  const variant = (scenario: string, label: string): VariantReport | undefined => report.scenarios.find((entry) => entry.id === scenario)?.variants.find((entry) => entry.label === label);
-  const rate = (scenario: string, label: string): number => variant(scenario, label)?.requestsPerSecond ?? 0;
-  const statementsOf = (request: string): number | undefined => report.statements.find((row) => row.request === request && row.server === 'generated')?.statements;
-  const nested = rate('graphql-nested', 'generated') / (rate('graphql-nested', 'floor') || 1);
-  const users = rate('graphql-users', 'generated, GraphQL') / (rate('graphql-users', 'generated, REST twin') || 1);
-  const rest = rate('rest-list', 'generated') / (rate('rest-list', 'Express + Prisma (hand-written)') || 1);
-  const depth = rate('keyset-depth', 'generated, first page') / (rate('keyset-depth', 'generated, 900 000 rows deep') || 1);
-  const twenty = statementsOf('GraphQL nested, 20 parents');
-  const hundred = statementsOf('GraphQL nested, 100 parents');
-  const non2xx = report.scenarios.flatMap((scenario) => scenario.variants).reduce((sum, entry) => sum + entry.non2xx + entry.errors, 0);
+  const rate = (database: string, scenario: string, label: string): number =>
+    report.scenarios.find((entry) => entry.id === scenario && entry.database === database)?.variants.find((entry) => entry.label === label)?.requestsPerSecond ?? Number.NaN;
+  const perDatabase = (compute: (database: string) => number): Record<string, number> => Object.fromEntries(report.databases.map((database) => [database, compute(database)]));
+  const row = (target: string, values: Record<string, number>, format: (value: number) => string, met: (value: number) => boolean): TargetRow => ({
+    target,
+    measured: Object.fromEntries(Object.entries(values).map(([database, value]) => [database, Number.isNaN(value) ? 'not measured' : format(value)])),
+    met: Object.values(values).every((value) => !Number.isNaN(value) && met(value)),
+  });
+  const times = (value: number): string => `${value.toFixed(2)}×`;
+  const toFloor = (scenario: string, label: string, floorLabel: string = LABELS.floor): Record<string, number> => perDatabase((database) => rate(database, scenario, label) / rate(database, scenario, floorLabel));
+  const statementsOf = (request: string): number | undefined => report.statements.find((entry) => entry.request === request && entry.server === 'generated')?.statements;
+  const non2xx = perDatabase((database) => report.scenarios.filter((scenario) => scenario.database === database).flatMap((scenario) => scenario.variants).reduce((sum, entry) => sum + entry.non2xx + entry.errors, 0));
   const generatorCase = (label: string): number => median(report.generator.find((entry) => entry.label.startsWith(label))?.runs ?? [Number.NaN]);
   const targets: TargetRow[] = [
-    { target: 'nested GraphQL ≥ 0.4× the floor', measured: `${nested.toFixed(2)}×`, met: nested >= 0.4 },
-    { target: 'GraphQL users list ≥ 0.6× its REST twin (stretch 0.9×)', measured: `${users.toFixed(2)}×${users >= 0.9 ? ' (stretch met)' : ''}`, met: users >= 0.6 },
-    { target: 'generated REST list ≥ 0.9× hand-written Express + Prisma', measured: `${rest.toFixed(2)}×`, met: rest >= 0.9 },
-    { target: 'SQL statements per nested request = 1 + relation levels (3) at 20 and 100 parents', measured: `${twenty} and ${hundred}`, met: twenty === 3 && hundred === 3 },
-    { target: 'keyset page 900 000 rows deep ≤ 1.3× the first page (time per request)', measured: `${depth.toFixed(2)}×`, met: depth <= 1.3 },
+    row('GraphQL nested users { org posts(first:10) } ≥ 0.70× the floor', toFloor('graphql-nested', LABELS.generated), times, (value) => value >= 0.7),
+    row('GraphQL user(id:) point lookup ≥ 0.60× the floor', toFloor('point-lookup', LABELS.generated), times, (value) => value >= 0.6),
+    row('write mix (1 create per 4 lists) ≥ 0.60× the floor', toFloor('write-mix', LABELS.generated), times, (value) => value >= 0.6),
+    row('REST GET /v2/posts?first=20 ≥ 0.85× the floor', toFloor('rest-list', LABELS.generated), times, (value) => value >= 0.85),
+    row('GraphQL list ≥ 0.95× its REST twin', toFloor('graphql-users', 'generated, GraphQL', 'generated, REST twin'), times, (value) => value >= 0.95),
+    row('keyset page 900 000 rows deep ≤ 1.1× the first page (time per request)', perDatabase((database) => rate(database, 'keyset-depth', 'generated, first page') / rate(database, 'keyset-depth', 'generated, 900 000 rows deep')), times, (value) => value <= 1.1),
+    row('generated server RSS after every scenario < 150 MB', perDatabase((database) => report.loadedRss[database] ?? Number.NaN), (value) => `${value} MB`, (value) => value < 150),
   ];
-  for (const entry of report.generator.filter((item) => item.label.startsWith('demo'))) {
-    const value = median(entry.runs);
-    targets.push({ target: `generate on the demo < 2 s (${entry.label.replace('demo, ', '')})`, measured: `${(value / 1000).toFixed(2)} s`, met: value < 2_000 });
+  const column = generatorCase('demo, an entity gains a column');
+  if (report.generator.length > 0) {
+    targets.push({ target: '`generate` after an entity gains a column < 2 s', measured: { all: `${(column / 1000).toFixed(2)} s` }, met: column < 2_000 });
   }
-  const scale = generatorCase('300 entities');
+  // The earlier rounds' targets, kept so a regression shows.
+  const twenty = statementsOf('GraphQL nested, 20 parents');
+  const hundred = statementsOf('GraphQL nested, 100 parents');
   targets.push(
-    { target: 'generate 300 entities < 20 s', measured: `${(scale / 1000).toFixed(1)} s`, met: scale < 20_000 },
-    { target: 'idle server RSS < 120 MB', measured: `${report.idleRssMegabytes} MB (${report.loadedRssMegabytes} MB after the load)`, met: report.idleRssMegabytes < 120 },
-    { target: '0 non-2xx (and 0 connection errors) in every timed run', measured: String(non2xx), met: non2xx === 0 },
+    row('nested GraphQL ≥ the NestJS + Apollo + Prisma peer', perDatabase((database) => rate(database, 'graphql-nested', LABELS.generated) / rate(database, 'graphql-nested', LABELS.nest)), times, (value) => value >= 1),
+    row('nested GraphQL ≥ the Pothos + Yoga + Prisma peer', perDatabase((database) => rate(database, 'graphql-nested', LABELS.generated) / rate(database, 'graphql-nested', LABELS.pothos)), times, (value) => value >= 1),
+    row('generated REST list ≥ 0.9× hand-written Express + Prisma', toFloor('rest-list', LABELS.generated, LABELS.expressPrisma), times, (value) => value >= 0.9),
+    { target: 'SQL statements per nested request = 1 + relation levels (3) at 20 and 100 parents', measured: { sqlite: `${twenty} and ${hundred}` }, met: twenty === 3 && hundred === 3 },
+    row('0 non-2xx (and 0 connection errors) in every timed run', non2xx, String, (value) => value === 0),
   );
+  if (report.generator.length > 0) {
+    for (const entry of report.generator.filter((item) => item.label.startsWith('demo') && !item.label.includes('column'))) {
+      const value = median(entry.runs);
+      targets.push({ target: `generate on the demo < 2 s (${entry.label.replace('demo, ', '')})`, measured: { all: `${(value / 1000).toFixed(2)} s` }, met: value < 2_000 });
+    }
+    const scale = generatorCase('300 entities');
+    targets.push({ target: 'generate 300 entities < 20 s', measured: { all: `${(scale / 1000).toFixed(1)} s` }, met: scale < 20_000 });
+  }
+  targets.push({ target: 'idle server RSS < 120 MB (30 s after boot, no request yet)', measured: { all: `${report.idleRss.generated} MB` }, met: report.idleRss.generated < 120 });
   return targets;
 }
 

@@ -199,3 +199,66 @@ const KNOWN_SHOULD_FAILURES: string[] = [
   'MAY allow URL-encoded JSON string {variables} parameter in GETs when accepting application/graphql-response+json',
   'MAY allow URL-encoded JSON string {variables} parameter in GETs when accepting application/json',
 ];
+
+describe('POST /graphql before the Express chain (docs/decisions.md §6)', () => {
+  /** What a caller can see of an answer: status, the headers that matter, the body. */
+  const seen = async (response: Response): Promise<{ status: number; type: string | null; security: (string | null)[]; body: string }> => ({
+    status: response.status,
+    type: response.headers.get('content-type'),
+    security: ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'strict-transport-security', 'referrer-policy'].map((name) => response.headers.get(name)),
+    body: await response.text(),
+  });
+  const query = JSON.stringify({ query: '{ users(first: 3) { id name } }' });
+
+  it('answers a plain JSON body as the Express route answers the same request gzip-compressed (which only the route inflates)', async () => {
+    const token = await server.token('member');
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/graphql-response+json' };
+    const direct = await seen(await fetch(`${server.url}/graphql`, { method: 'POST', headers, body: query }));
+    const { gzipSync } = await import('node:zlib');
+    const chained = await seen(await fetch(`${server.url}/graphql`, { method: 'POST', headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipSync(query) }));
+    expect(direct.status).toBe(200);
+    expect(direct.security.every((value) => typeof value === 'string' && value.length > 0)).toBe(true);
+    expect(direct).toEqual(chained);
+  });
+
+  it('refuses a body past APP_HTTP__BODY_LIMIT sent without a length with 413 and a problem document, and keeps answering', async () => {
+    const small = await startInProcessServer({ env: { APP_HTTP__BODY_LIMIT: '1kb' } });
+    try {
+      const big = JSON.stringify({ query: `{ users { id } } # ${'x'.repeat(4_000)}` });
+      // node:http sends a body written in pieces without a length (chunked), so only reading it can tell its size.
+      const { request } = await import('node:http');
+      const refused = await new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
+        const outgoing = request(`${small.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (incoming) => {
+          let body = '';
+          incoming.setEncoding('utf8');
+          incoming.on('data', (chunk: string) => (body += chunk));
+          incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, type: incoming.headers['content-type'], body }));
+        });
+        outgoing.on('error', reject);
+        outgoing.write(big.slice(0, 2_000));
+        outgoing.end(big.slice(2_000));
+      });
+      expect(refused.status).toBe(413);
+      expect(refused.type).toBe('application/problem+json; charset=utf-8');
+      expect((JSON.parse(refused.body) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE');
+      const after = await fetch(`${small.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+      expect(after.status).toBe(200);
+    } finally {
+      await small.stop();
+    }
+  });
+
+  it('keeps CORS and the rate limit when they are configured: the answers go through the chain that applies them', async () => {
+    const guarded = await startInProcessServer({ env: { APP_HTTP__CORS_ORIGINS: 'https://app.example', APP_HTTP__RATE_LIMIT: '2', APP_HTTP__RATE_LIMIT_WINDOW: '60000' } });
+    try {
+      const send = (): Promise<Response> => fetch(`${guarded.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://app.example' }, body: JSON.stringify({ query: '{ __typename }' }) });
+      const first = await send();
+      expect(first.status).toBe(200);
+      expect(first.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      await send();
+      expect((await send()).status).toBe(429);
+    } finally {
+      await guarded.stop();
+    }
+  });
+});

@@ -4,23 +4,16 @@
  * member's scope, `first + 1` rows for the cursor, JSON out. Same answers as `GET /v2/posts`.
  */
 import type { AddressInfo } from 'node:net';
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import express from 'express';
 import { jwtVerify } from 'jose';
-import { sqliteFilePath } from '../../runtime/dialects/sqlite.js';
-import { PrismaClient } from '../../generated/prisma/sqlite/client/client.js';
+import { openPrisma } from './prisma.js';
 import type { BenchServer, ServerOptions } from './types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Starts the Express + Prisma route on `options.port`. */
 export async function startExpressPrisma(options: ServerOptions): Promise<BenchServer> {
-  const adapter = new PrismaBetterSqlite3({ url: `file:${sqliteFilePath(options.databaseUrl)}` });
-  const prisma = options.onQuery ? new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] }) : new PrismaClient({ adapter });
-  if (options.onQuery) {
-    const onQuery = options.onQuery;
-    (prisma as unknown as { $on(event: 'query', listener: (event: { query: string }) => void): void }).$on('query', (event) => onQuery(event.query));
-  }
+  const prisma = await openPrisma(options.databaseUrl, options.onQuery);
   const secret = new TextEncoder().encode(options.secret);
   const app = express();
   app.disable('x-powered-by');

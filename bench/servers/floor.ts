@@ -1,7 +1,7 @@
 /**
- * The floor (BENCHMARKS.md): `node:http` + `better-sqlite3` + `jose`, hand-written SQL, no framework —
- * the least work that produces the same answers as the generated server for the benchmark's
- * requests. It knows its GraphQL documents by heart (no parser, no validation, no executor) and
+ * The floor (BENCHMARKS.md): `node:http` + the database's driver (`better-sqlite3`, or `pg` in
+ * ./floor-postgres.ts) + `jose`, hand-written SQL, no framework — the least work that produces the
+ * same answers as the generated server for the benchmark's requests. It knows its GraphQL documents by heart (no parser, no validation, no executor) and
  * implements only the member and admin grants the benchmark uses. Every other server is measured
  * as a ratio to this one.
  */
@@ -13,13 +13,15 @@ import { v7 as uuidv7 } from 'uuid';
 import { DOCUMENTS } from '../scenarios.js';
 import type { BenchServer, ServerOptions } from './types.js';
 
-interface Principal {
+/** The caller, from the bearer token. */
+export interface Principal {
   readonly sub: string;
   readonly orgId: string;
   readonly role: string;
 }
 
-interface PostRow {
+/** A post as the REST list answers it (dates as the driver reads them). */
+export interface PostRow {
   id: string;
   orgId: string;
   authorId: string;
@@ -27,8 +29,35 @@ interface PostRow {
   title: string;
   body: string;
   status: string;
-  publishedAt: string | null;
-  createdAt: string;
+  publishedAt: string | Date | null;
+  createdAt: string | Date;
+}
+
+/** A user row of the benchmark's answers. */
+export interface UserRow {
+  id: string;
+  orgId: string;
+  name: string;
+  email: string;
+}
+
+/**
+ * The floor's hand-written SQL on one database: each method one statement (`count` is called once
+ * per statement by the caller). The SQLite store answers synchronously, the PostgreSQL one with
+ * promises; the floor awaits either.
+ */
+export interface FloorStore {
+  /** The member's readable posts after `after` (`undefined`: the first page), at most `limit`, by id. */
+  postsPage(principal: Principal, after: string | undefined, limit: number): PostRow[] | Promise<PostRow[]>;
+  /** The org's users after `after`, at most `limit`, by id. */
+  usersPage(orgId: string, after: string | undefined, limit: number): UserRow[] | Promise<UserRow[]>;
+  userById(id: string, orgId: string): UserRow | undefined | Promise<UserRow | undefined>;
+  orgById(id: string): { id: string; name: string } | undefined | Promise<{ id: string; name: string } | undefined>;
+  /** The first `limit` readable posts of each of `userIds`, window-ranked in one statement, ordered by author then id. */
+  postsOfUsers(userIds: readonly string[], principal: Principal, limit: number): { id: string; title: string; authorId: string }[] | Promise<{ id: string; title: string; authorId: string }[]>;
+  /** Inserts a user; rejects (throws) on a unique violation. */
+  insertUser(id: string, orgId: string, name: string, email: string): void | Promise<void>;
+  close(): void | Promise<void>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,28 +69,24 @@ function pageSize(raw: unknown): number {
   return Number.isFinite(value) ? Math.min(100, Math.max(1, Math.trunc(value))) : 20;
 }
 
-/** SQLite's ISO text (`…+00:00`) as the wire's `…Z`. */
-const isoDate = (text: string | null): string | null => (text === null ? null : new Date(text).toISOString());
+/** A stored date (SQLite's ISO text `…+00:00`, or pg's `Date`) as the wire's `…Z`. */
+const isoDate = (value: string | Date | null): string | null => (value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString());
 
-/** Starts the floor on `options.port`. */
-export async function startFloor(options: ServerOptions): Promise<BenchServer> {
-  const sqlite = new Database(options.databaseUrl.replace(/^file:/, ''));
+/** The SQLite store: better-sqlite3 prepared statements. */
+function sqliteStore(databaseUrl: string): FloorStore {
+  const sqlite = new Database(databaseUrl.replace(/^file:/, ''));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  const secret = new TextEncoder().encode(options.secret);
-  const count = (): void => options.onQuery?.('floor');
-
   // Member scope of posts: published in the org, or the member's own.
   const postsPage = sqlite.prepare<[string, string, string, number]>(
     `SELECT "id", "orgId", "authorId", "reviewerId", "title", "body", "status", "publishedAt", "createdAt" FROM "Post"
      WHERE "orgId" = ? AND ("status" = 'published' OR "authorId" = ?) AND "id" > ? ORDER BY "id" LIMIT ?`,
   );
   const usersPage = sqlite.prepare<[string, string, number]>('SELECT "id", "orgId", "name", "email" FROM "User" WHERE "orgId" = ? AND "id" > ? ORDER BY "id" LIMIT ?');
-  const userById = sqlite.prepare<[string, string]>('SELECT "id", "name", "email" FROM "User" WHERE "id" = ? AND "orgId" = ?');
+  const userById = sqlite.prepare<[string, string]>('SELECT "id", "orgId", "name", "email" FROM "User" WHERE "id" = ? AND "orgId" = ?');
   const orgById = sqlite.prepare<[string]>('SELECT "id", "name" FROM "Org" WHERE "id" = ?');
   const insertUser = sqlite.prepare<[string, string, string, string]>('INSERT INTO "User" ("id", "orgId", "name", "email") VALUES (?, ?, ?, ?)');
-
   // One prepared window statement per parent count, as a hand-tuned server would keep them.
   const windows = new Map<number, Database.Statement>();
   const windowFor = (parents: number): Database.Statement => {
@@ -78,9 +103,29 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
     }
     return statement;
   };
+  return {
+    postsPage: (principal, after, limit) => postsPage.all(principal.orgId, principal.sub, after ?? '', limit) as PostRow[],
+    usersPage: (orgId, after, limit) => usersPage.all(orgId, after ?? '', limit) as UserRow[],
+    userById: (id, orgId) => userById.get(id, orgId) as UserRow | undefined,
+    orgById: (id) => orgById.get(id) as { id: string; name: string } | undefined,
+    postsOfUsers: (userIds, principal, limit) => windowFor(userIds.length).all(...userIds, principal.orgId, principal.sub, limit) as { id: string; title: string; authorId: string }[],
+    insertUser: (id, orgId, name, email) => {
+      insertUser.run(id, orgId, name, email);
+    },
+    close: () => {
+      sqlite.close();
+    },
+  };
+}
 
-  const postsOfUsers = (userIds: readonly string[], principal: Principal, first: number): Map<string, { id: string; title: string }[]> => {
-    const rows = windowFor(userIds.length).all(...userIds, principal.orgId, principal.sub, first + 1) as { id: string; title: string; authorId: string }[];
+/** Starts the floor on `options.port`, on the store of `options.databaseUrl`'s database. */
+export async function startFloor(options: ServerOptions): Promise<BenchServer> {
+  const store = options.databaseUrl.startsWith('file:') ? sqliteStore(options.databaseUrl) : (await import('./floor-postgres.js')).postgresStore(options.databaseUrl);
+  const secret = new TextEncoder().encode(options.secret);
+  const count = (): void => options.onQuery?.('floor');
+
+  const postsOfUsers = async (userIds: readonly string[], principal: Principal, first: number): Promise<Map<string, { id: string; title: string }[]>> => {
+    const rows = await store.postsOfUsers(userIds, principal, first + 1);
     count();
     const byUser = new Map<string, { id: string; title: string }[]>();
     for (const row of rows) {
@@ -91,12 +136,12 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
     return byUser;
   };
 
-  const nested = (principal: Principal, first: number): unknown => {
-    const users = usersPage.all(principal.orgId, '', first) as { id: string; orgId: string; name: string }[];
+  const nested = async (principal: Principal, first: number): Promise<unknown> => {
+    const users = await store.usersPage(principal.orgId, undefined, first);
     count();
-    const org = orgById.get(principal.orgId) as { id: string; name: string } | undefined;
+    const org = await store.orgById(principal.orgId);
     count();
-    const posts = postsOfUsers(users.map((user) => user.id), principal, 10);
+    const posts = await postsOfUsers(users.map((user) => user.id), principal, 10);
     return {
       users: users.map((user) => {
         const rows = posts.get(user.id) ?? [];
@@ -141,20 +186,20 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
       request.on('error', reject);
     });
 
-  const graphql = (principal: Principal, body: { query?: string; variables?: Record<string, unknown> }): { status: number; body: unknown } => {
+  const graphql = async (principal: Principal, body: { query?: string; variables?: Record<string, unknown> }): Promise<{ status: number; body: unknown }> => {
     switch (body.query) {
       case DOCUMENTS.nested:
-        return { status: 200, body: { data: nested(principal, 20) } };
+        return { status: 200, body: { data: await nested(principal, 20) } };
       case DOCUMENTS.nested100:
-        return { status: 200, body: { data: nested(principal, 100) } };
+        return { status: 200, body: { data: await nested(principal, 100) } };
       case DOCUMENTS.users: {
-        const users = usersPage.all(principal.orgId, '', 20) as { id: string; name: string }[];
+        const users = await store.usersPage(principal.orgId, undefined, 20);
         count();
         return { status: 200, body: { data: { users: users.map((user) => ({ id: user.id, name: user.name })) } } };
       }
       case DOCUMENTS.user: {
         const id = typeof body.variables?.id === 'string' ? body.variables.id : '';
-        const user = UUID.test(id) ? (userById.get(id, principal.orgId) as { id: string; name: string; email: string } | undefined) : undefined;
+        const user = UUID.test(id) ? await store.userById(id, principal.orgId) : undefined;
         count();
         return { status: 200, body: { data: { user: user ? { id: user.id, name: user.name, email: user.email } : null } } };
       }
@@ -166,7 +211,7 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
         if (!name || name.length > 100 || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) return { status: 200, body: { errors: [{ message: 'invalid input', extensions: { code: 'BAD_USER_INPUT' } }], data: { createUser: null } } };
         const id = uuidv7();
         try {
-          insertUser.run(id, principal.orgId, name, email);
+          await store.insertUser(id, principal.orgId, name, email);
         } catch {
           return { status: 200, body: { errors: [{ message: 'email taken', extensions: { code: 'CONFLICT' } }], data: { createUser: null } } };
         }
@@ -189,11 +234,11 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
       if (request.method === 'GET' && (url.pathname === '/v2/posts' || url.pathname === '/users')) {
         const first = pageSize(url.searchParams.getAll('first').length === 1 ? url.searchParams.get('first') : undefined);
         const afterValues = url.searchParams.getAll('after');
-        const after = afterValues.length === 1 && UUID.test(afterValues[0] ?? '') ? (afterValues[0] ?? '').toLowerCase() : '';
-        const rows =
+        const after = afterValues.length === 1 && UUID.test(afterValues[0] ?? '') ? (afterValues[0] ?? '').toLowerCase() : undefined;
+        const rows: { id: string }[] =
           url.pathname === '/users'
-            ? (usersPage.all(principal.orgId, after, first + 1) as Record<string, unknown>[])
-            : (postsPage.all(principal.orgId, principal.sub, after, first + 1) as PostRow[]).map((row) => ({ ...row, publishedAt: isoDate(row.publishedAt), createdAt: isoDate(row.createdAt) }));
+            ? await store.usersPage(principal.orgId, after, first + 1)
+            : (await store.postsPage(principal, after, first + 1)).map((row) => ({ ...row, publishedAt: isoDate(row.publishedAt), createdAt: isoDate(row.createdAt) }));
         count();
         const items = rows.slice(0, first);
         const more = rows.length > first;
@@ -201,7 +246,7 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
         return;
       }
       if (request.method === 'POST' && url.pathname === '/graphql') {
-        const answer = graphql(principal, JSON.parse(await readBody(request)) as { query?: string; variables?: Record<string, unknown> });
+        const answer = await graphql(principal, JSON.parse(await readBody(request)) as { query?: string; variables?: Record<string, unknown> });
         send(response, answer.status, answer.body);
         return;
       }
@@ -214,7 +259,7 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
     url: `http://127.0.0.1:${port}`,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      sqlite.close();
+      await store.close();
     },
   };
 }

@@ -15,6 +15,8 @@ export const SERVERS = {
   floor: async (options: ServerOptions) => (await import('./floor.js')).startFloor(options),
   'express-prisma': async (options: ServerOptions) => (await import('./express-prisma.js')).startExpressPrisma(options),
   'naive-graphql': async (options: ServerOptions) => (await import('./naive-graphql.js')).startNaiveGraphQL(options),
+  nest: async (options: ServerOptions) => (await import('../peers/nest/app.js')).startNest(options),
+  pothos: async (options: ServerOptions) => (await import('../peers/pothos/server.js')).startPothos(options),
 } as const satisfies Record<string, (options: ServerOptions) => Promise<BenchServer>>;
 
 /** A server's name. */

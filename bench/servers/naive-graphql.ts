@@ -9,13 +9,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { GraphQLError } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/http';
 import { jwtVerify } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
-import { sqliteFilePath } from '../../runtime/dialects/sqlite.js';
-import { PrismaClient } from '../../generated/prisma/sqlite/client/client.js';
+import { openPrisma } from './prisma.js';
 import type { BenchServer, ServerOptions } from './types.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -30,12 +28,7 @@ const pageSize = (first: number | null | undefined): number => (first === null |
 
 /** Starts the naive resolver set on `options.port`. */
 export async function startNaiveGraphQL(options: ServerOptions): Promise<BenchServer> {
-  const adapter = new PrismaBetterSqlite3({ url: `file:${sqliteFilePath(options.databaseUrl)}` });
-  const prisma = options.onQuery ? new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] }) : new PrismaClient({ adapter });
-  if (options.onQuery) {
-    const onQuery = options.onQuery;
-    (prisma as unknown as { $on(event: 'query', listener: (event: { query: string }) => void): void }).$on('query', (event) => onQuery(event.query));
-  }
+  const prisma = await openPrisma(options.databaseUrl, options.onQuery);
   const postScope = (context: Context) => ({ orgId: context.orgId, OR: [{ status: 'published' as const }, { authorId: context.sub }] });
   const schema = makeExecutableSchema<Context>({
     typeDefs: readFileSync(path.join(ROOT, 'generated/schema.graphql'), 'utf8'),

@@ -2,7 +2,7 @@
 
 /** How to start a server. */
 export interface ServerOptions {
-  /** `file:<path>` of the SQLite database to serve. */
+  /** The database to serve: `file:<path>` (SQLite) or `postgres://…`. */
   readonly databaseUrl: string;
   /** Port to listen on (0: any free one), always on 127.0.0.1. */
   readonly port: number;

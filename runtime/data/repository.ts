@@ -130,9 +130,11 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
    * The rows the caller may read that meet `filter` and `extra`, in id order, at most `limit`:
    * one statement on the reader with the scope and the filter as SQL (BENCHMARKS.md: the Prisma query
    * path cost a quarter of a list request). Undefined when the filter uses something the SQL
-   * translation does not cover; the caller then asks Prisma.
+   * translation does not cover; the caller then asks Prisma. `limit` undefined: a key lookup, which
+   * finds one row at most, so neither order nor limit (SQLite spends longer setting up the sort
+   * and limit of a one-row lookup than finding the row: 10 µs against 4 µs).
    */
-  private async readScoped(context: RequestContext, filter: Where | undefined, extra: Sql | undefined, limit: number): Promise<Row[] | undefined> {
+  private async readScoped(context: RequestContext, filter: Where | undefined, extra: Sql | undefined, limit: number | undefined): Promise<Row[] | undefined> {
     const scope = this.scopeCondition(context);
     if (!scope) return [];
     let filterSql: Sql | undefined;
@@ -143,7 +145,11 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       throw error;
     }
     const conditions = [scope, ...(filterSql ? [filterSql] : []), ...(extra ? [extra] : [])];
-    const statement = sqltag`SELECT t.* FROM ${quoteIdentifier(this.entityName)} t WHERE ${join(conditions, ' AND ', '', '')} ORDER BY t."id" LIMIT ${limit}`;
+    const where = join(conditions, ' AND ', '', '');
+    const statement =
+      limit === undefined
+        ? sqltag`SELECT t.* FROM ${quoteIdentifier(this.entityName)} t WHERE ${where}`
+        : sqltag`SELECT t.* FROM ${quoteIdentifier(this.entityName)} t WHERE ${where} ORDER BY t."id" LIMIT ${limit}`;
     return (await this.reader.read(statement)).map((row) => this.fromRaw(row));
   }
 
@@ -188,7 +194,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   async findById(id: string): Promise<Row | null> {
     if (!isUuid(id)) return null;
     const context = currentContext();
-    const rows = await this.readScoped(context, undefined, sqltag`t."id" = ${id.toLowerCase()}`, 1);
+    const rows = await this.readScoped(context, undefined, sqltag`t."id" = ${id.toLowerCase()}`, undefined);
     return materialised(context, rows ?? [])[0] ?? null;
   }
 
@@ -281,7 +287,10 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const table = quoteIdentifier(this.entityName);
     const key = quoteIdentifier(column);
     const after = window.after === undefined ? raw('') : sqltag` AND t."id" > ${window.after}`;
-    return sqltag`SELECT * FROM (SELECT ${this.columnList(columns)}, ROW_NUMBER() OVER (PARTITION BY t.${key} ORDER BY t."id") AS "__rank" FROM ${table} t WHERE t.${key} IN (${join([...parentIds])})${after} AND ${condition}) ranked WHERE ranked."__rank" <= ${window.take} ORDER BY ranked.${key}, ranked."id"`;
+    // The outer list names the columns: SQLite spends about 10 % of the statement copying `*`,
+    // the rank included, out of the window's co-routine (bench, 20 parents: 382 µs against 344 µs).
+    const outer = join([...new Set(['id', ...(columns ?? this.columns)])].map((name) => sqltag`ranked.${quoteIdentifier(name)}`), ', ');
+    return sqltag`SELECT ${outer} FROM (SELECT ${this.columnList(columns)}, ROW_NUMBER() OVER (PARTITION BY t.${key} ORDER BY t."id") AS "__rank" FROM ${table} t WHERE t.${key} IN (${join([...parentIds])})${after} AND ${condition}) ranked WHERE ranked."__rank" <= ${window.take} ORDER BY ranked.${key}, ranked."id"`;
   }
 
   /** Whether the caller's ability allows `action` on this particular row. */

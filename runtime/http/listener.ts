@@ -3,20 +3,19 @@
  * header timeouts against slow clients, problem documents for requests Node's parser refuses, and
  * every `upgrade` handed to the one {@link SocketAcceptor} (docs/hostile-input.md §1).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Express } from 'express';
 import type { AppConfig } from '../server/config.js';
 import type { SocketAcceptor } from '../transports/sockets.js';
 import { problem, writeRawProblem } from './problem.js';
 
 /**
- * Serves `app` on `APP_HTTP__HOST`:`APP_HTTP__PORT` and resolves once it listens; rejects with the
+ * Serves `app` (the Express app, behind any direct routes: runtime/http/direct.ts) on `APP_HTTP__HOST`:`APP_HTTP__PORT` and resolves once it listens; rejects with the
  * listen error (a port in use). A request (headers and body) must arrive within
  * `APP_HTTP__REQUEST_TIMEOUT`, or Node answers 408 and closes the connection (slow-loris clients
  * cannot hold sockets); checked 4 times per period. Upgrades go to `sockets`.
  */
-export async function listen(app: Express, config: AppConfig, sockets: SocketAcceptor): Promise<Server> {
+export async function listen(app: RequestListener, config: AppConfig, sockets: SocketAcceptor): Promise<Server> {
   const server = createServer(
     {
       requestTimeout: config.http.requestTimeout,

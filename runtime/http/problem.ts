@@ -3,9 +3,8 @@
  * `status`, `detail`, plus `code` (the same codes as GraphQL's `extensions.code`) and, where they
  * apply, `field`, `issues` or `versions`. Database faults say only `database error`.
  */
-import { STATUS_CODES } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
 import type { Failure, FailureCode } from '../failures/result.js';
@@ -44,11 +43,15 @@ function failureProblem(failure: Failure): Problem {
 }
 
 /** Sends `body` as `application/problem+json` (with `WWW-Authenticate` on 401). */
-export function sendProblem(response: Response, body: Problem, headers: Record<string, string> = {}): void {
+export function sendProblem(response: ServerResponse, body: Problem, headers: Record<string, string> = {}): void {
   if (response.headersSent) return;
   for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
   if (body.status === 401) response.setHeader('WWW-Authenticate', 'Bearer');
-  response.status(body.status).type('application/problem+json').send(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  response.statusCode = body.status;
+  response.setHeader('Content-Type', 'application/problem+json; charset=utf-8');
+  response.setHeader('Content-Length', Buffer.byteLength(text));
+  response.end(text);
 }
 
 /**
@@ -56,7 +59,7 @@ export function sendProblem(response: Response, body: Problem, headers: Record<s
  * with 503 (unavailable) or 500 and `database error`; anything else 500. Logs what is not a
  * failure, with its details.
  */
-export function sendError(response: Response, error: unknown, logger: Logger): void {
+export function sendError(response: ServerResponse, error: unknown, logger: Logger): void {
   const classified = classifyError(error);
   if (classified.kind === 'failure') {
     sendProblem(response, failureProblem(classified.failure));

@@ -27,12 +27,21 @@ export function stateOf(response: Response): RequestState {
  */
 export function authenticateRequests(verifier: TokenVerifier, abilities: AbilityCache): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
-    verifier.authenticate(request.headers.authorization).then((authentication) => {
-      const principal = authentication.kind === 'authenticated' ? authentication.principal : undefined;
-      const context: RequestContext = { principal, ability: principal ? abilities.for(principal) : undefined, unscoped: false, transport: 'http' };
-      response.locals.request = context;
-      response.locals.authentication = authentication;
-      runInContext(context, next);
+    authenticationState(verifier, abilities, request.headers.authorization).then((state) => {
+      response.locals.request = state.request;
+      response.locals.authentication = state.authentication;
+      runInContext(state.request, next);
     }, next);
   };
+}
+
+/**
+ * The {@link RequestState} of a request bearing `authorization` (docs/behaviour.md §5.1): what
+ * {@link authenticateRequests} leaves for the Express chain, and what routes answered before it
+ * (runtime/http/direct.ts) are handed. Rejects when the verifier fails (not for a bad token).
+ */
+export async function authenticationState(verifier: TokenVerifier, abilities: AbilityCache, authorization: string | undefined): Promise<RequestState> {
+  const authentication = await verifier.authenticate(authorization);
+  const principal = authentication.kind === 'authenticated' ? authentication.principal : undefined;
+  return { request: { principal, ability: principal ? abilities.for(principal) : undefined, unscoped: false, transport: 'http' }, authentication };
 }

@@ -28,7 +28,8 @@ import { RequestLifecycle } from '../http/lifecycle.js';
 import { listen } from '../http/listener.js';
 import { mountLanding } from '../http/landing.js';
 import { API_TITLE } from '../http/openapi.js';
-import { createExpressApp, mountFallbacks, rateLimiter } from '../http/pipeline.js';
+import { directListener } from '../http/direct.js';
+import { createExpressApp, mountFallbacks, rateLimiter, securityHeaders } from '../http/pipeline.js';
 import { authenticateRequests } from '../http/request-state.js';
 import type { VersioningOptions, VersionPolicy } from '../http/versioning.js';
 import type { CanActivate, RuntimeGuards } from '../auth/guards.js';
@@ -167,11 +168,15 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const health: HealthContribution[] = [{ name: 'db', check: () => isReachable(reader) }, ...transports.flatMap((transport) => transport.health ?? [])];
     const entrypoints = transports.flatMap((transport) => transport.entrypoints ?? []);
     const app = composeApp(config, logger, transports, [lifecycle.middleware(), authenticateRequests(verifier, abilities)], health, entrypoints);
+    // Hot self-mounted routes are answered before the chain, with its front only — unless CORS or
+    // the rate limit is configured, which only the chain applies (runtime/http/direct.ts).
+    const direct = config.http.corsOrigins.length === 0 && config.http.rateLimit <= 0 ? transports.flatMap((transport) => transport.http?.direct ?? []) : [];
+    const listener = directListener(direct, { lifecycle, securityHeaders: securityHeaders(), verifier, abilities, logger }, app);
     // Every WebSocket goes through one acceptor, which guards the socket and answers framing faults.
     const sockets = new SocketAcceptor({ logger, maxPayload: bytes.parse(config.http.bodyLimit) ?? 100 * 1024 });
     registerSockets(sockets, transports);
     await options.beforeListen?.();
-    const server = await listen(app, config, sockets);
+    const server = await listen(listener, config, sockets);
     const port = (server.address() as AddressInfo).port;
     const address = `http://${config.http.host === '0.0.0.0' ? '127.0.0.1' : config.http.host}:${port}`;
     // One line saying where everything is; the routes and paths each transport mounted are at debug.

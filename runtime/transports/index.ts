@@ -52,6 +52,7 @@
  * never tests which database it is. Tests: a behaviour suite over loopback, listed in vitest.config.ts's
  * `BEHAVIOUR` to run on both databases.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { AbilityCache } from '../auth/ability.js';
@@ -59,6 +60,7 @@ import type { TokenVerifier } from '../auth/authentication.js';
 import type { AppConfig } from '../server/config.js';
 import type { EventBus } from '../events/bus.js';
 import type { GraphQLEngine } from '../graphql/engine.js';
+import type { RequestState } from '../http/request-state.js';
 import type { VersioningOptions } from '../http/versioning.js';
 import type { SocketAcceptor, SocketTransport } from './sockets.js';
 
@@ -120,6 +122,29 @@ export interface HttpTransport {
   readonly paths: readonly string[];
   /** Adds its handlers to `app`; called once, in list order within its placement. */
   mount(app: Express, mounted: MountContext): void;
+  /**
+   * Routes answered before the Express chain (runtime/http/direct.ts), for hot self-mounted paths
+   * whose requests need none of the REST routes' middleware: the server gives them its front (the
+   * in-flight count, the security headers, authentication) and nothing else. Each route also
+   * stays mounted through `mount`, which answers whatever the route declines.
+   */
+  readonly direct?: readonly DirectRoute[];
+}
+
+/**
+ * A route the server answers before the Express chain (runtime/http/direct.ts). The server calls
+ * {@link accepts} first, with only the request line and headers read; a route that accepts is
+ * given the request's {@link RequestState} and must answer it, one that declines leaves the
+ * request to the Express chain (where `mount` put the full route).
+ */
+export interface DirectRoute {
+  /** The method and path (as written, no query string) it answers. */
+  readonly method: string;
+  readonly path: string;
+  /** Whether it answers this request itself; decides from headers alone, consuming nothing. */
+  accepts(request: IncomingMessage): boolean;
+  /** Answers the request; must not reject (the server answers a rejection with 500). */
+  handle(request: IncomingMessage, response: ServerResponse, state: RequestState): Promise<void>;
 }
 
 /** One field of `GET /health`'s body. */

@@ -6,9 +6,9 @@
  * compiled executor of runtime/graphql/execution.ts; errors carry docs/decisions.md §4 codes. A
  * subscription is refused with where it is served (graphql-ws on the same path).
  */
-import type { Request, RequestHandler } from 'express';
-import { type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, OperationTypeNode } from 'graphql';
-import { createHandler } from 'graphql-http/lib/use/express';
+import type { IncomingMessage } from 'node:http';
+import { type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema, OperationTypeNode } from 'graphql';
+import { createHandler, type Handler, type Response } from 'graphql-http';
 import type { Logger } from 'pino';
 import type { Authentication } from '../../auth/authentication.js';
 import { runInContext } from '../../auth/context.js';
@@ -25,8 +25,8 @@ export interface GraphQLHandlerOptions {
   readonly logger: Logger;
   /** Parses, checks and guards each operation (shared with graphql-ws). */
   readonly preparer: OperationPreparer;
-  /** How reading the bearer token of the Express request went. */
-  readonly authenticationOf: (request: Request) => Authentication;
+  /** How reading the bearer token of the request went. */
+  readonly authenticationOf: (request: IncomingMessage) => Authentication;
 }
 
 /**
@@ -37,14 +37,36 @@ function subscriptionOverHttpMessage(path: string): string {
   return `Subscriptions are served over WebSocket (graphql-transport-ws) at ${path}; plain HTTP answers queries and mutations`;
 }
 
+/** Whether `value` is an async iterable (a subscription's stream, which graphql-http refuses itself). */
+function isAsyncIterable(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
 /**
- * The Express handler answering GraphQL over HTTP. Each operation is prepared (cached parse and
- * validation, limits, guards) and then executed inside the ambient context its guards seeded.
+ * The content type graphql-http answers a request with `accept` (its own negotiation, for requests
+ * it accepted): the first of `application/graphql-response+json` or a JSON type, in UTF-8.
  */
-export function createGraphQLHandler(options: GraphQLHandlerOptions): RequestHandler {
+function answerType(accept: string | string[] | undefined): string {
+  const entries = (typeof accept === 'string' ? accept : '*/*').replace(/\s/g, '').toLowerCase().split(',');
+  for (const entry of entries) {
+    const [mediaType, ...parameters] = entry.split(';');
+    const charset = parameters.find((parameter) => parameter.includes('charset=')) ?? 'charset=utf-8';
+    if (mediaType === 'application/graphql-response+json' && charset === 'charset=utf-8') return 'application/graphql-response+json; charset=utf-8';
+    if ((mediaType === 'application/json' || mediaType === 'application/*' || mediaType === '*/*') && (charset === 'charset=utf-8' || charset === 'charset=utf8')) break;
+  }
+  return 'application/json; charset=utf-8';
+}
+
+/**
+ * graphql-http's handler answering GraphQL over HTTP, framework-free: it takes the request's
+ * method, URL, headers and body text (read by the caller, within the body limit) and gives the
+ * answer's body and status line. Each operation is prepared (cached parse and validation, limits,
+ * guards) and then executed inside the ambient context its guards seeded.
+ */
+export function createGraphQLHandler(options: GraphQLHandlerOptions): Handler<IncomingMessage, undefined> {
   const formatError = createErrorFormatter(options.logger);
   const extensions = new WeakMap<ExecutionArgs, Record<string, unknown>>();
-  return createHandler<GraphQLContext>({
+  return createHandler<IncomingMessage, undefined, GraphQLContext>({
     schema: options.schema,
     formatError,
     execute: (args: ExecutionArgs) => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args)),
@@ -58,7 +80,7 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): RequestHan
       if (prepared.extensions) extensions.set(prepared.args, prepared.extensions);
       return prepared.args;
     },
-    onOperation: (_request, args, result) => {
+    onOperation: (request, args, result): ExecutionResult | Response => {
       const extra = extensions.get(args);
       const reported = (args.contextValue as GraphQLContext).loaders.drainReported();
       if (reported.length > 0) result = { ...result, errors: [...(result.errors ?? []), ...reported] };
@@ -66,7 +88,12 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): RequestHan
         const { rows } = (args.contextValue as GraphQLContext).request;
         options.logger.debug({ operationName: args.operationName ?? null, cost: extra?.cost, rows: rows?.count }, 'graphql operation finished');
       }
-      return extra ? { ...result, extensions: { ...result.extensions, ...extra } } : result;
+      const answered = extra ? { ...result, extensions: { ...result.extensions, ...extra } } : result;
+      // graphql-http serialises with a replacer function (for Error values among the errors), which
+      // makes JSON.stringify several times slower on a large answer; an answer without errors holds
+      // no Error, so it is serialised here, plainly, as graphql-http would answer it (200).
+      if (answered.errors !== undefined || isAsyncIterable(answered)) return answered;
+      return [JSON.stringify(answered), { status: 200, statusText: 'OK', headers: { 'content-type': answerType(request.raw.headers.accept) } }];
     },
   });
 }

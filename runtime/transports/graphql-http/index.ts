@@ -3,38 +3,66 @@
  * operations through graphql-http (./handler.ts), `GET` serves the playground when
  * `APP_GRAPHQL__PLAYGROUND=true` (./playground.ts), and every other method — or `GET` with the
  * playground off — is 405. The path is self-mounted and neutral to version selection (docs/behaviour.md §9.3.3).
+ *
+ * A `POST` in the common form — a JSON body (UTF-8, not compressed) within the body limit, an
+ * `Accept` naming a GraphQL media type or none — is answered before the Express chain
+ * (runtime/http/direct.ts, docs/decisions.md §6): the REST routes' middleware has nothing to do
+ * for it. Every other request takes the Express route, which answers the same way and also says
+ * why it refuses (415, 406, 413).
  */
-import express, { type Express, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import bytes from 'bytes';
+import express, { type Express, type Request, type Response } from 'express';
+import type { Handler } from 'graphql-http';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../server/config.js';
-import type { GraphQLEngine } from '../../graphql/engine.js';
-import { problem, sendProblem } from '../../http/problem.js';
-import { stateOf } from '../../http/request-state.js';
-import { defineTransport, type Transport, type TransportFactory } from '../index.js';
+import type { Authentication } from '../../auth/authentication.js';
+import { bodyProblem } from '../../http/pipeline.js';
+import { problem, sendError, sendProblem } from '../../http/problem.js';
+import { type RequestState, stateOf } from '../../http/request-state.js';
+import { defineTransport, type DirectRoute, type Transport, type TransportFactory } from '../index.js';
 import { createGraphQLHandler } from './handler.js';
 import { mountPlayground } from './playground.js';
 
 /** The GraphQL-over-HTTP transport of the server's GraphQL engine. */
 export function graphqlOverHttp<Container>(): TransportFactory<Container> {
-  return defineTransport('graphql', ({ config, logger, graphql }): Transport => ({
-    name: 'graphql',
-    entrypoints: [
-      { name: 'graphql', path: config.graphql.path, description: 'GraphQL over HTTP (POST)' },
-      ...(config.graphql.playground ? [{ name: 'playground', path: config.graphql.path, description: 'GraphQL playground (GraphiQL, in a browser)' }] : []),
-    ],
-    http: {
-      placement: 'neutral',
-      paths: config.graphql.playground ? [config.graphql.path, `${config.graphql.path}/assets/*`] : [config.graphql.path],
-      mount: (app) => mountGraphQL(app, config, graphql, logger),
-    },
-  }));
+  return defineTransport('graphql', ({ config, logger, graphql }): Transport => {
+    // The requests answered directly carry their authentication here; the Express route's in `response.locals`.
+    const direct = new WeakMap<IncomingMessage, Authentication>();
+    const handler = createGraphQLHandler({
+      schema: graphql.schema,
+      path: config.graphql.path,
+      logger,
+      preparer: graphql.preparer,
+      authenticationOf: (request) => direct.get(request) ?? stateOf((request as Request).res as Response).authentication,
+    });
+    return {
+      name: 'graphql',
+      entrypoints: [
+        { name: 'graphql', path: config.graphql.path, description: 'GraphQL over HTTP (POST)' },
+        ...(config.graphql.playground ? [{ name: 'playground', path: config.graphql.path, description: 'GraphQL playground (GraphiQL, in a browser)' }] : []),
+      ],
+      http: {
+        placement: 'neutral',
+        paths: config.graphql.playground ? [config.graphql.path, `${config.graphql.path}/assets/*`] : [config.graphql.path],
+        mount: (app) => mountGraphQL(app, config, handler),
+        direct: [directGraphQL(config, handler, direct, logger)],
+      },
+    };
+  });
+}
+
+/** Answers graphql-http's response on a Node response. */
+async function answer(handler: Handler<IncomingMessage, undefined>, request: IncomingMessage, body: string | Record<string, unknown>, response: ServerResponse): Promise<void> {
+  const [text, init] = await handler({ method: request.method ?? 'POST', url: request.url ?? '/', headers: request.headers, body, raw: request, context: undefined });
+  response.writeHead(init.status, init.statusText, init.headers).end(text);
 }
 
 /**
  * Mounts `POST <path>` (415 for a body that is not JSON, 406 for an `Accept` naming neither
  * GraphQL media type, 413 past `APP_HTTP__BODY_LIMIT`), the playground, and 405 for the rest.
  */
-function mountGraphQL(app: Express, config: AppConfig, graphql: GraphQLEngine, logger: Logger): void {
+function mountGraphQL(app: Express, config: AppConfig, handler: Handler<IncomingMessage, undefined>): void {
   const path = config.graphql.path;
   // GraphQL over HTTP takes JSON and answers JSON; say so in a problem document (graphql-http
   // would answer 415/406 with no body at all).
@@ -46,15 +74,93 @@ function mountGraphQL(app: Express, config: AppConfig, graphql: GraphQLEngine, l
     } else next();
   });
   // The body is read here, within APP_HTTP__BODY_LIMIT (413 past it), as text: graphql-http parses it.
-  app.post(path, express.text({ type: () => true, limit: config.http.bodyLimit }), (request, _response, next) => {
+  app.post(path, express.text({ type: () => true, limit: config.http.bodyLimit }), (request, response, next) => {
     // An empty body leaves nothing for graphql-http to read (the stream is spent): hand it an empty
     // request, which it answers 400 "Missing query".
-    if (typeof request.body !== 'string' || request.body === '') request.body = {};
-    next();
+    const body: unknown = request.body;
+    answer(handler, request, typeof body === 'string' && body !== '' ? body : {}, response).catch(next);
   });
-  app.post(path, createGraphQLHandler({ schema: graphql.schema, path, logger, preparer: graphql.preparer, authenticationOf: (request) => stateOf(request.res as Response).authentication }));
   if (config.graphql.playground) mountPlayground(app, path);
   app.all(path, (_request, response) => {
     sendProblem(response, problem(405, 'METHOD_NOT_ALLOWED', `${path} answers POST; the playground is off (APP_GRAPHQL__PLAYGROUND=true serves it on GET)`), { Allow: 'POST' });
   });
+}
+
+/** The media types of an `Accept` header this route answers; `*\/*` and `application/*` name them too. */
+const ANSWERED = new Set(['application/graphql-response+json', 'application/json', 'application/*', '*/*']);
+
+/**
+ * Whether a request is in the form the direct route answers: a JSON body in UTF-8, not
+ * compressed, announced within the body limit, and an `Accept` that names a GraphQL media type
+ * (or none). Anything else — including every request the Express route refuses (415, 406, 413)
+ * — is declined, for the Express route to answer.
+ */
+function commonForm(request: IncomingMessage, bodyLimit: number): boolean {
+  const headers = request.headers;
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
+  const [mediaType = '', ...parameters] = (headers['content-type'] ?? '').toLowerCase().split(';');
+  if (mediaType.trim() !== 'application/json') return false;
+  for (const parameter of parameters) if (!/^\s*charset\s*=\s*"?utf-8"?\s*$/.test(parameter)) return false;
+  const length = headers['content-length'];
+  if (length === undefined ? headers['transfer-encoding'] === undefined : !/^\d+$/.test(length) || Number(length) > bodyLimit) return false;
+  const accept = headers.accept;
+  if (accept === undefined) return true;
+  if (accept.includes('q=0')) return false;
+  return accept.split(',').some((entry) => ANSWERED.has((entry.split(';')[0] ?? '').trim().toLowerCase()));
+}
+
+/** Reads a request's body as UTF-8 text; rejects with a 413-status error past `limit` bytes, 400 when it ends early. */
+function readBody(request: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (status: number, message: string): void => {
+      if (settled) return;
+      settled = true;
+      request.removeListener('data', onData);
+      reject(Object.assign(new Error(message), { status }));
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) fail(413, 'request entity too large');
+      else chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.once('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks, size).toString('utf8'));
+    });
+    request.once('aborted', () => fail(400, 'request aborted'));
+    request.once('error', () => fail(400, 'request error'));
+  });
+}
+
+/** `POST <path>` in its common form, answered before the Express chain (module docstring). */
+function directGraphQL(config: AppConfig, handler: Handler<IncomingMessage, undefined>, authentications: WeakMap<IncomingMessage, Authentication>, logger: Logger): DirectRoute {
+  const limit = bytes.parse(config.http.bodyLimit) ?? undefined;
+  return {
+    method: 'POST',
+    path: config.graphql.path,
+    accepts: (request) => limit !== undefined && commonForm(request, limit),
+    handle: async (request: IncomingMessage, response: ServerResponse, state: RequestState) => {
+      let text: string;
+      try {
+        text = await readBody(request, limit ?? 0);
+      } catch (error) {
+        const refused = bodyProblem(error, config);
+        if (refused) sendProblem(response, refused);
+        else sendError(response, error, logger);
+        return;
+      }
+      authentications.set(request, state.authentication);
+      try {
+        await answer(handler, request, text === '' ? {} : text, response);
+      } catch (error) {
+        sendError(response, error, logger);
+      }
+    },
+  };
 }
