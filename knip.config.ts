@@ -24,6 +24,9 @@ const config: KnipConfig = {
   // A type exported beside the function whose signature names it is part of that function's API.
   ignoreExportsUsedInFile: { interface: true, type: true },
   project: ['**/*.{ts,prisma}', '*.js'],
+  // Peers of the NestJS peer of the benchmark (bench/peers/nest/), which NestJS loads itself:
+  // the Apollo server and its Express 5 integration (@nestjs/apollo), and rxjs (@nestjs/core).
+  ignoreDependencies: ['@apollo/server', '@as-integrations/express5', 'rxjs'],
   ignore: [
     // Prisma's output, replaced on every generate.
     'generated/prisma/**',

@@ -66,6 +66,8 @@ export interface Report {
   readonly loadedRss: Readonly<Record<string, number>>;
   readonly targets: TargetRow[];
   seconds: number;
+  /** What the reader should know about the conditions of the run (`--note=`), if anything. */
+  note?: string;
 }
 
 const TITLES: Readonly<Record<string, string>> = { sqlite: 'SQLite', postgresql: 'PostgreSQL', all: 'both' };
@@ -88,6 +90,7 @@ export function renderMarkdown(report: Report): string {
     `- ${report.machine.os}, Node ${report.machine.node}`,
     `- ${report.method.pinning}; PostgreSQL's own processes are not pinned`,
     ...report.skipped.map((note) => `- ${note}`),
+    ...(report.note ? [`- **${report.note}**`] : []),
     '',
     '## Method',
     '',
@@ -147,7 +150,17 @@ export function renderMarkdown(report: Report): string {
   }
   const scaled = report.scenarios.filter((scenario) => scenario.variants.some((variant) => variant.label.startsWith('generated, 2 workers')));
   if (scaled.length > 0) {
-    lines.push('## Scale: 2 workers beside 1 (PostgreSQL)', '', '| scenario | 1 worker req/s | 2 workers req/s | 2 ÷ 1 |', '|---|---:|---:|---:|');
+    lines.push(
+      '## Scale: 2 workers beside 1 (PostgreSQL)',
+      '',
+      'On this 2-core machine the second worker has no core of its own: the load generator holds one core and',
+      'PostgreSQL\'s backends run on both, so a ratio below 1 says the machine was already full with one worker,',
+      'not that workers do not scale; on a host with a core per worker and the load generated elsewhere, each',
+      'worker adds one core\'s throughput (the workers share nothing but the database).',
+      '',
+      '| scenario | 1 worker req/s | 2 workers req/s | 2 ÷ 1 |',
+      '|---|---:|---:|---:|',
+    );
     for (const scenario of scaled) {
       const one = scenario.variants.find((variant) => variant.label === 'generated' || variant.label === 'generated, GraphQL');
       const two = scenario.variants.find((variant) => variant.label.startsWith('generated, 2 workers'));

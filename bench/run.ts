@@ -27,7 +27,7 @@
  * checkout of this repository — its `dist/` built by its own bench run — as the variant
  * `generated (compare)`, timed in the same rounds: before/after figures of one change),
  * `--render=<report.json>` (writes BENCHMARKS.md and the chart again from the figures a run saved
- * in `dist/bench-report.json`, measuring nothing), BENCH_SECONDS (per run, default 3), BENCH_ROUNDS (default 3).
+ * in `dist/bench-report.json`, measuring nothing; with `--note=<text>`, a line on the conditions of the run), BENCH_SECONDS (per run, default 3), BENCH_ROUNDS (default 3).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -503,6 +503,8 @@ async function main(): Promise<void> {
   const rendered = option('render');
   if (rendered) {
     const report = JSON.parse(readFileSync(rendered, 'utf8')) as Report;
+    const note = option('note');
+    if (note) report.note = note;
     writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), renderMarkdown(report));
     writeFileSync(path.join(ROOT, 'bench/ratios.svg'), renderSvg(report));
     log(`rendered BENCHMARKS.md and bench/ratios.svg from ${rendered}`);
@@ -561,6 +563,7 @@ async function main(): Promise<void> {
       loadedRss: Object.fromEntries([...passes.entries()].map(([kind, pass]) => [kind, pass.loadedRss])),
       targets: [],
       seconds: 0,
+      ...(option('note') ? { note: option('note') } : {}),
     };
     report.targets.push(...evaluateTargets(report));
     report.seconds = Math.round((Date.now() - started) / 1000);

@@ -16,7 +16,7 @@ export class Org {
 }
 
 @ObjectType()
-export class Post {
+class Post {
   @Field(() => ID)
   id!: string;
 
@@ -34,7 +34,7 @@ export class Post {
 }
 
 @ObjectType()
-export class PageInfo {
+class PageInfo {
   @Field()
   hasNextPage!: boolean;
 
@@ -43,7 +43,7 @@ export class PageInfo {
 }
 
 @ObjectType()
-export class PostEdge {
+class PostEdge {
   @Field()
   cursor!: string;
 
