@@ -7,6 +7,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AbilityCache } from '../auth/ability.js';
 import type { Authentication, TokenVerifier } from '../auth/authentication.js';
 import { type RequestContext, runInContext } from '../auth/context.js';
+import { observationOf } from '../observability/observation.js';
 
 /** Per-request state the authentication step leaves for later steps (in `response.locals`). */
 export interface RequestState {
@@ -22,14 +23,14 @@ export function stateOf(response: Response): RequestState {
 /**
  * The Express middleware verifying each request's bearer token (docs/behaviour.md §5.1): an absent token is
  * anonymous, an invalid one `rejected` (the posture of what answers decides what that means). The
- * request's context (transport `http`) is ambient for the rest of the chain. A verifier failure
- * goes to the error handler.
+ * request's context (transport `http`, with the request's observation, docs/behaviour.md §12) is
+ * ambient for the rest of the chain. A verifier failure goes to the error handler.
  */
 export function authenticateRequests(verifier: TokenVerifier, abilities: AbilityCache): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
     verifier.authenticate(request.headers.authorization).then((authentication) => {
       const principal = authentication.kind === 'authenticated' ? authentication.principal : undefined;
-      const context: RequestContext = { principal, ability: principal ? abilities.for(principal) : undefined, unscoped: false, transport: 'http' };
+      const context: RequestContext = { principal, ability: principal ? abilities.for(principal) : undefined, unscoped: false, transport: 'http', observation: observationOf(response) };
       response.locals.request = context;
       response.locals.authentication = authentication;
       runInContext(context, next);

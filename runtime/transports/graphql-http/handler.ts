@@ -6,16 +6,18 @@
  * compiled executor of runtime/graphql/execution.ts; errors carry docs/decisions.md §4 codes. A
  * subscription is refused with where it is served (graphql-ws on the same path).
  */
-import type { Request, RequestHandler } from 'express';
-import { type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, OperationTypeNode } from 'graphql';
+import type { Request, RequestHandler, Response } from 'express';
+import { type ExecutionArgs, GraphQLError, type GraphQLSchema, OperationTypeNode } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/express';
 import type { Logger } from 'pino';
 import type { Authentication } from '../../auth/authentication.js';
 import { runInContext } from '../../auth/context.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { createErrorFormatter } from '../../graphql/errors.js';
+import { createErrorFormatter, errorCode } from '../../graphql/errors.js';
 import { executeWithCodes } from '../../graphql/execution.js';
 import type { OperationPreparer } from '../../graphql/prepare.js';
+import type { Observability } from '../../observability/index.js';
+import { type OperationLabel, observationOf, operationLabel } from '../../observability/observation.js';
 
 /** Options of {@link createGraphQLHandler}. */
 export interface GraphQLHandlerOptions {
@@ -27,6 +29,14 @@ export interface GraphQLHandlerOptions {
   readonly preparer: OperationPreparer;
   /** How reading the bearer token of the Express request went. */
   readonly authenticationOf: (request: Request) => Authentication;
+  /** Operation durations and outcomes, the operation's span (docs/behaviour.md §12). */
+  readonly observability: Observability;
+}
+
+/** What is known of an operation between its preparation and its result. */
+interface Timing {
+  readonly started: number;
+  readonly operation: OperationLabel;
 }
 
 /**
@@ -39,29 +49,49 @@ function subscriptionOverHttpMessage(path: string): string {
 
 /**
  * The Express handler answering GraphQL over HTTP. Each operation is prepared (cached parse and
- * validation, limits, guards) and then executed inside the ambient context its guards seeded.
+ * validation, limits, guards) and then executed inside the ambient context its guards seeded, in
+ * the operation's span; its duration, outcome and name are observed (docs/behaviour.md §12).
  */
 export function createGraphQLHandler(options: GraphQLHandlerOptions): RequestHandler {
+  const { observability } = options;
   const formatError = createErrorFormatter(options.logger);
   const extensions = new WeakMap<ExecutionArgs, Record<string, unknown>>();
+  const timings = new WeakMap<ExecutionArgs, Timing>();
   return createHandler<GraphQLContext>({
     schema: options.schema,
-    formatError,
-    execute: (args: ExecutionArgs) => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args)),
+    // graphql-http maps errors through it: the index it passes second is no request id.
+    formatError: (error) => formatError(error),
+    execute: (args: ExecutionArgs) => {
+      const run = () => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args));
+      const operation = timings.get(args)?.operation;
+      if (!operation) return run();
+      return observability.inSpan({ name: `${operation.type} ${operation.name}`, attributes: { 'graphql.operation.name': operation.name, 'graphql.operation.type': operation.type } }, run);
+    },
     onSubscribe: async (request, params) => {
-      const prepared = await options.preparer.prepare(params, options.authenticationOf(request.raw), 'graphql');
-      if (prepared.kind === 'refused') return prepared.errors;
+      const started = performance.now();
+      const observation = observationOf(request.raw.res as Response);
+      const prepared = await options.preparer.prepare(params, options.authenticationOf(request.raw), 'graphql', observation);
+      if (prepared.kind === 'refused') {
+        observability.operationRefused(observation, prepared.operation && operationLabel(prepared.operation), params.operationName, prepared.errors.map(errorCode), started);
+        return prepared.errors;
+      }
       // The answer graphql-http gives a subscription (an error, status as for any other), saying where to send it.
-      if (getOperationAST(prepared.args.document, prepared.args.operationName)?.operation === OperationTypeNode.SUBSCRIPTION) {
+      if (prepared.operation.operation === OperationTypeNode.SUBSCRIPTION) {
+        observability.operationRefused(observation, operationLabel(prepared.operation), params.operationName, [], started);
         return [new GraphQLError(subscriptionOverHttpMessage(options.path), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })];
       }
+      const operation = operationLabel(prepared.operation);
+      if (observation) observation.operation = operation;
+      timings.set(prepared.args, { started, operation });
       if (prepared.extensions) extensions.set(prepared.args, prepared.extensions);
       return prepared.args;
     },
-    onOperation: (_request, args, result) => {
+    onOperation: (request, args, result) => {
       const extra = extensions.get(args);
       const reported = (args.contextValue as GraphQLContext).loaders.drainReported();
       if (reported.length > 0) result = { ...result, errors: [...(result.errors ?? []), ...reported] };
+      const timing = timings.get(args);
+      if (timing) observability.operationFinished(observationOf(request.raw.res as Response), timing.operation, (result.errors ?? []).map(errorCode), timing.started);
       if (options.logger.isLevelEnabled('debug')) {
         const { rows } = (args.contextValue as GraphQLContext).request;
         options.logger.debug({ operationName: args.operationName ?? null, cost: extra?.cost, rows: rows?.count }, 'graphql operation finished');

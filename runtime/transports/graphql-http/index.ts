@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../../server/config.js';
 import type { GraphQLEngine } from '../../graphql/engine.js';
 import { problem, sendProblem } from '../../http/problem.js';
+import type { Observability } from '../../observability/index.js';
 import { stateOf } from '../../http/request-state.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 import { createGraphQLHandler } from './handler.js';
@@ -16,7 +17,7 @@ import { mountPlayground } from './playground.js';
 
 /** The GraphQL-over-HTTP transport of the server's GraphQL engine. */
 export function graphqlOverHttp<Container>(): TransportFactory<Container> {
-  return defineTransport('graphql', ({ config, logger, graphql }): Transport => ({
+  return defineTransport('graphql', ({ config, logger, graphql, observability }): Transport => ({
     name: 'graphql',
     entrypoints: [
       { name: 'graphql', path: config.graphql.path, description: 'GraphQL over HTTP (POST)' },
@@ -25,7 +26,7 @@ export function graphqlOverHttp<Container>(): TransportFactory<Container> {
     http: {
       placement: 'neutral',
       paths: config.graphql.playground ? [config.graphql.path, `${config.graphql.path}/assets/*`] : [config.graphql.path],
-      mount: (app) => mountGraphQL(app, config, graphql, logger),
+      mount: (app) => mountGraphQL(app, config, graphql, logger, observability),
     },
   }));
 }
@@ -34,7 +35,7 @@ export function graphqlOverHttp<Container>(): TransportFactory<Container> {
  * Mounts `POST <path>` (415 for a body that is not JSON, 406 for an `Accept` naming neither
  * GraphQL media type, 413 past `APP_HTTP__BODY_LIMIT`), the playground, and 405 for the rest.
  */
-function mountGraphQL(app: Express, config: AppConfig, graphql: GraphQLEngine, logger: Logger): void {
+function mountGraphQL(app: Express, config: AppConfig, graphql: GraphQLEngine, logger: Logger, observability: Observability): void {
   const path = config.graphql.path;
   // GraphQL over HTTP takes JSON and answers JSON; say so in a problem document (graphql-http
   // would answer 415/406 with no body at all).
@@ -52,7 +53,7 @@ function mountGraphQL(app: Express, config: AppConfig, graphql: GraphQLEngine, l
     if (typeof request.body !== 'string' || request.body === '') request.body = {};
     next();
   });
-  app.post(path, createGraphQLHandler({ schema: graphql.schema, path, logger, preparer: graphql.preparer, authenticationOf: (request) => stateOf(request.res as Response).authentication }));
+  app.post(path, createGraphQLHandler({ schema: graphql.schema, path, logger, preparer: graphql.preparer, authenticationOf: (request) => stateOf(request.res as Response).authentication, observability }));
   if (config.graphql.playground) mountPlayground(app, path);
   app.all(path, (_request, response) => {
     sendProblem(response, problem(405, 'METHOD_NOT_ALLOWED', `${path} answers POST; the playground is off (APP_GRAPHQL__PLAYGROUND=true serves it on GET)`), { Allow: 'POST' });
