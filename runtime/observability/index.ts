@@ -29,10 +29,21 @@ import { type Exposition, METRICS_PATH, serveMetrics } from './exposition.js';
 import type { ServerMetrics } from './metrics.js';
 import { type OperationLabel, refusalReason, RequestObservation } from './observation.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
-import { type SpanSpec, startTracing, type Tracing } from './tracing.js';
+import type { SpanSpec, Tracing } from './tracing.js';
 
 /** The route label of a request no route answered (bounded: never the raw path). */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * The tracer `config.otel` asks for: undefined when `APP_OTEL__ENDPOINT` is unset (tracing off,
+ * nothing loaded), else an OTLP/HTTP exporter to `<endpoint>/v1/traces` behind a batching processor.
+ */
+async function startTracing(config: AppConfig, logger: Logger): Promise<Tracing | undefined> {
+  const endpoint = config.otel.endpoint;
+  if (endpoint === undefined) return undefined;
+  const { startOtelTracing } = await import('./otel.js');
+  return startOtelTracing({ endpoint, serviceName: config.otel.serviceName, sample: config.otel.sample, logger });
+}
 
 /** Observes each relation loader batch (runtime/graphql/loaders.ts): its size and its span. */
 export type LoaderObserver = <T>(relation: string, keys: number, run: () => Promise<T>) => Promise<T>;

@@ -23,7 +23,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Distinct GraphQL operation names one process labels; names past them are `other`. */
-export const MAX_OPERATION_NAMES = 200;
+const MAX_OPERATION_NAMES = 200;
 
 /** Seconds: from 1 ms to 10 s. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

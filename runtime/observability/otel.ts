@@ -32,7 +32,7 @@ export interface OtelSettings {
 const KINDS: Readonly<Record<SpanKindName, SpanKind>> = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL, consumer: SpanKind.CONSUMER };
 
 /** The traces URL of a collector's base URL (the convention of `OTEL_EXPORTER_OTLP_ENDPOINT`). */
-export function tracesUrl(endpoint: string): string {
+function tracesUrl(endpoint: string): string {
   const trimmed = endpoint.replace(/\/+$/, '');
   return trimmed.endsWith('/v1/traces') ? trimmed : `${trimmed}/v1/traces`;
 }

@@ -11,7 +11,7 @@ import { v7 as uuidv7 } from 'uuid';
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
 /** The longest request id taken from a caller, in characters (a UUID is 36, a W3C trace id 32). */
-export const MAX_REQUEST_ID_LENGTH = 128;
+const MAX_REQUEST_ID_LENGTH = 128;
 
 /**
  * What a caller's id may contain: ASCII letters, digits and `_ . : + = / ~ -` — enough for UUIDs,

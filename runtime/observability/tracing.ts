@@ -1,12 +1,10 @@
 /**
  * Traces (docs/behaviour.md §12.3): what the rest of the runtime asks of OpenTelemetry, behind an
  * interface so that nothing loads the SDK unless `APP_OTEL__ENDPOINT` is set. With it unset
- * {@link startTracing} answers undefined and every caller skips its span: no SDK module is loaded
- * and no span object is made. The implementation is ./otel.ts.
+ * `startTracing` (./index.ts) answers undefined and every caller skips its span: no SDK module is
+ * loaded and no span object is made. The implementation is ./otel.ts.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Logger } from 'pino';
-import type { AppConfig } from '../server/config.js';
 
 /** The kind of a span, as OpenTelemetry names them. */
 export type SpanKindName = 'server' | 'client' | 'internal' | 'consumer';
@@ -41,15 +39,4 @@ export interface Tracing {
   continueTrace<T>(traceparent: string | undefined, spec: SpanSpec, fn: () => T): T;
   /** Sends the spans not yet exported and stops. */
   shutdown(): Promise<void>;
-}
-
-/**
- * The tracer `config.otel` asks for: undefined when `APP_OTEL__ENDPOINT` is unset (tracing off,
- * nothing loaded), else an OTLP/HTTP exporter to `<endpoint>/v1/traces` behind a batching processor.
- */
-export async function startTracing(config: AppConfig, logger: Logger): Promise<Tracing | undefined> {
-  const endpoint = config.otel.endpoint;
-  if (endpoint === undefined) return undefined;
-  const { startOtelTracing } = await import('./otel.js');
-  return startOtelTracing({ endpoint, serviceName: config.otel.serviceName, sample: config.otel.sample, logger });
 }
