@@ -16,7 +16,12 @@
  * 7. Writes BENCHMARKS.md and bench/ratios.svg.
  *
  * Options: `--quick` (1 round of 2 s: a smoke run, numbers not for publishing), `--no-write`
- * (print only), BENCH_SECONDS (per run, default 5), BENCH_ROUNDS (default 3).
+ * (print only), BENCH_SECONDS (per run, default 5), BENCH_ROUNDS (default 3), BENCH_SCENARIOS
+ * (comma-separated scenario ids, e.g. `graphql-nested,point-lookup`: time only those).
+ *
+ * The nested and point-lookup scenarios also time the generated server with metrics on and with
+ * every span exported to an OTLP/HTTP sink in this process (bench/otlp-sink.ts): what observability
+ * costs (docs/behaviour.md §12).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +32,7 @@ import { type BenchData, createBenchData } from './data.js';
 import { type GeneratorCase, measureGenerator } from './generator.js';
 import { pinCores, unpinCores } from './cores.js';
 import { type LoadRequest, type LoadResult, runLoad } from './load.js';
+import { startOtlpSink } from './otlp-sink.js';
 import { renderMarkdown, renderSvg, type Report, type ScenarioReport, type StatementRow, type TargetRow, type VariantReport } from './report.js';
 import { DOCUMENTS, graphqlBody } from './scenarios.js';
 import { SERVERS, type ServerName } from './servers/index.js';
@@ -244,9 +250,14 @@ async function main(): Promise<void> {
     const token = (user: { id: string; orgId: string; role: string }): Promise<string> => mintToken(SECRET, { sub: user.id, org_id: user.orgId, role: user.role }, '2h');
     const tokens = { member: await token(data.main.member), admin: await token(data.main.admin), deepMember: await token(data.deep.member) };
 
+    // The tracing variant exports its spans here (the servers inherit this process's environment).
+    const sink = await startOtlpSink();
+    process.env.BENCH_OTLP_URL = sink.url;
     const spawnAll = async (): Promise<Record<string, ChildServer>> => {
       const servers = {
         generated: await spawnServer('generated', 'generated', data.main.url, pin.prefix),
+        generatedMetrics: await spawnServer('generated-metrics', 'generated, metrics on', data.main.url, pin.prefix),
+        generatedTracing: await spawnServer('generated-tracing', 'generated, tracing on', data.main.url, pin.prefix),
         floor: await spawnServer('floor', 'floor', data.main.url, pin.prefix),
         expressPrisma: await spawnServer('express-prisma', 'Express + Prisma', data.main.url, pin.prefix),
         naive: await spawnServer('naive-graphql', 'naive GraphQL', data.main.url, pin.prefix),
@@ -266,7 +277,7 @@ async function main(): Promise<void> {
     const idleRss = idle.generated;
     log(`idle RSS: generated ${idle.generated} MB, floor ${idle.floor} MB, Express + Prisma ${idle.expressPrisma} MB, naive GraphQL ${idle.naive} MB`);
 
-    const { generated, floor, expressPrisma, naive, generatedDeep, floorDeep } = servers as Record<'generated' | 'floor' | 'expressPrisma' | 'naive' | 'generatedDeep' | 'floorDeep', ChildServer>;
+    const { generated, generatedMetrics, generatedTracing, floor, expressPrisma, naive, generatedDeep, floorDeep } = servers as Record<'generated' | 'generatedMetrics' | 'generatedTracing' | 'floor' | 'expressPrisma' | 'naive' | 'generatedDeep' | 'floorDeep', ChildServer>;
     const userId = data.main.member.id;
     let written = 0;
     const createUser = (prefix: string): LoadRequest => ({
@@ -304,6 +315,8 @@ async function main(): Promise<void> {
         floor: 'floor',
         variants: [
           { label: 'generated', server: generated, requests: [post(DOCUMENTS.nested, tokens.member)] },
+          { label: 'generated, metrics on', server: generatedMetrics, requests: [post(DOCUMENTS.nested, tokens.member)] },
+          { label: 'generated, tracing on', server: generatedTracing, requests: [post(DOCUMENTS.nested, tokens.member)] },
           { label: 'naive GraphQL (query per parent)', server: naive, requests: [post(DOCUMENTS.nested, tokens.member)] },
           { label: 'floor', server: floor, requests: [post(DOCUMENTS.nested, tokens.member)] },
         ],
@@ -325,6 +338,8 @@ async function main(): Promise<void> {
         floor: 'floor',
         variants: [
           { label: 'generated', server: generated, requests: [post(DOCUMENTS.user, tokens.member, { id: userId })] },
+          { label: 'generated, metrics on', server: generatedMetrics, requests: [post(DOCUMENTS.user, tokens.member, { id: userId })] },
+          { label: 'generated, tracing on', server: generatedTracing, requests: [post(DOCUMENTS.user, tokens.member, { id: userId })] },
           { label: 'naive GraphQL', server: naive, requests: [post(DOCUMENTS.user, tokens.member, { id: userId })] },
           { label: 'floor', server: floor, requests: [post(DOCUMENTS.user, tokens.member, { id: userId })] },
         ],
@@ -341,7 +356,10 @@ async function main(): Promise<void> {
       },
     ];
     const reports: ScenarioReport[] = [];
-    for (const scenario of scenarios) reports.push(await measureScenario(scenario));
+    const only = process.env.BENCH_SCENARIOS?.split(',').map((id) => id.trim());
+    for (const scenario of scenarios) if (!only || only.includes(scenario.id)) reports.push(await measureScenario(scenario));
+    log(`  (the tracing variant exported ${sink.exports()} batches of spans)`);
+    await sink.close();
     const loadedRss = rssMegabytes(generated.pid);
 
     for (const child of children) child.child.kill('SIGTERM');
@@ -396,6 +414,18 @@ function evaluateTargets(report: Report): TargetRow[] {
   const hundred = statementsOf('GraphQL nested, 100 parents');
   const non2xx = report.scenarios.flatMap((scenario) => scenario.variants).reduce((sum, entry) => sum + entry.non2xx + entry.errors, 0);
   const generatorCase = (label: string): number => median(report.generator.find((entry) => entry.label.startsWith(label))?.runs ?? [Number.NaN]);
+  // Observability's cost: the share of req/s a variant loses against the plain generated server.
+  const cost = (scenario: string, label: string): number => 1 - rate(scenario, label) / (rate(scenario, 'generated') || 1);
+  const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
+  const observability: TargetRow[] = [];
+  for (const [scenario, name] of [['graphql-nested', 'nested'], ['point-lookup', 'point lookup']] as const) {
+    const metrics = cost(scenario, 'generated, metrics on');
+    const tracing = cost(scenario, 'generated, tracing on');
+    observability.push(
+      { target: `metrics on cost ≤ 5% of req/s (${name})`, measured: percent(metrics), met: metrics <= 0.05 },
+      { target: `tracing on (every span exported) cost ≤ 15% of req/s (${name})`, measured: percent(tracing), met: tracing <= 0.15 },
+    );
+  }
   const targets: TargetRow[] = [
     { target: 'nested GraphQL ≥ 0.4× the floor', measured: `${nested.toFixed(2)}×`, met: nested >= 0.4 },
     { target: 'GraphQL users list ≥ 0.6× its REST twin (stretch 0.9×)', measured: `${users.toFixed(2)}×${users >= 0.9 ? ' (stretch met)' : ''}`, met: users >= 0.6 },
@@ -412,6 +442,7 @@ function evaluateTargets(report: Report): TargetRow[] {
     { target: 'generate 300 entities < 20 s', measured: `${(scale / 1000).toFixed(1)} s`, met: scale < 20_000 },
     { target: 'idle server RSS < 120 MB', measured: `${report.idleRssMegabytes} MB (${report.loadedRssMegabytes} MB after the load)`, met: report.idleRssMegabytes < 120 },
     { target: '0 non-2xx (and 0 connection errors) in every timed run', measured: String(non2xx), met: non2xx === 0 },
+    ...observability,
   );
   return targets;
 }
