@@ -6,8 +6,8 @@
 import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
-import { v7 as uuidv7 } from 'uuid';
 import type { Observability } from '../observability/index.js';
+import { generateRequestId } from '../observability/request-id.js';
 import type { AppConfig } from '../server/config.js';
 import type { SocketAcceptor } from '../transports/sockets.js';
 import { problem, writeRawProblem } from './problem.js';
@@ -58,6 +58,6 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): st
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', 'the request line and headers exceed 16 KiB; send long values in a body']
         : [400, 'BAD_REQUEST', 'the request is not valid HTTP/1.1'];
-  writeRawProblem(socket, problem(status, code, detail), uuidv7());
+  writeRawProblem(socket, problem(status, code, detail), generateRequestId());
   return code;
 }

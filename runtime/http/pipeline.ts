@@ -1,7 +1,8 @@
 /**
  * The parts of the Express chain every transport shares (README "Reliability and security"), in
- * the order runtime/server/server.ts composes them: {@link createExpressApp} (settings, helmet's security
- * headers, CORS), the in-flight count and authentication (runtime/http/lifecycle.ts,
+ * the order runtime/server/server.ts composes them: {@link createExpressApp} (settings, the request's
+ * id and observation (docs/behaviour.md §12.1), helmet's security headers, CORS), `/metrics` when it
+ * is served on the main port, the in-flight count and authentication (runtime/http/lifecycle.ts,
  * request-state.ts), the unmetered transports (`/health`), {@link rateLimiter}, the other
  * transports, then {@link mountFallbacks} (404 and the error handler). Everything is answered as
  * `application/problem+json` (runtime/http/problem.ts).

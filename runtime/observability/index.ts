@@ -48,9 +48,18 @@ async function startTracing(config: AppConfig, logger: Logger): Promise<Tracing 
 /** Observes each relation loader batch (runtime/graphql/loaders.ts): its size and its span. */
 export type LoaderObserver = <T>(relation: string, keys: number, run: () => Promise<T>) => Promise<T>;
 
+/** Statement texts already named (prepared statements repeat; bounded, cleared when full). */
+const operations = new Map<string, string>();
+
 /** The first SQL keyword of `sql` (`SELECT`), for a statement span's name. */
 function statementOperation(sql: string): string {
-  return /^\s*([A-Za-z]+)/.exec(sql)?.[1]?.toUpperCase() ?? 'SQL';
+  let operation = operations.get(sql);
+  if (operation === undefined) {
+    operation = /^\s*([A-Za-z]+)/.exec(sql)?.[1]?.toUpperCase() ?? 'SQL';
+    if (operations.size >= 1_000) operations.clear();
+    operations.set(sql, operation);
+  }
+  return operation;
 }
 
 /** The route template Express matched for `request` (`/api-json/:version`), if a route of it answered. */
@@ -71,6 +80,17 @@ export class Observability {
   private metricsServer: Server | undefined;
   /** Where expositions come from: this process's registry, or the cluster's (./cluster.ts). */
   private exposition: (() => Promise<Exposition>) | undefined;
+  /**
+   * The level access lines are written at, or undefined when none is: `APP_LOG__ACCESS` is `off`,
+   * or below the logger's level at boot.
+   */
+  private readonly accessLevel: Exclude<AppConfig['log']['access'], 'off'> | undefined;
+  /**
+   * Whether anything is written when a request ends — an access line, metrics, a span. When
+   * nothing is, a request gets its id and observation and nothing more: no end-of-request work,
+   * no statement counting.
+   */
+  private readonly recording: boolean;
 
   private constructor(
     private readonly config: AppConfig,
@@ -82,6 +102,9 @@ export class Observability {
   ) {
     const registry = metrics?.registry;
     if (registry) this.exposition = async () => ({ contentType: registry.contentType, text: await registry.metrics() });
+    const access = config.log.access;
+    this.accessLevel = access !== 'off' && logger.isLevelEnabled(access) ? access : undefined;
+    this.recording = metrics !== undefined || tracing !== undefined || this.accessLevel !== undefined;
   }
 
   /**
@@ -111,6 +134,14 @@ export class Observability {
    */
   front(): RequestHandler {
     const tracing = this.tracing;
+    if (!this.recording) {
+      return (request: Request, response: Response, next: NextFunction) => {
+        const observation = new RequestObservation(requestIdOf(request.headers));
+        response.locals.observation = observation;
+        response.setHeader(REQUEST_ID_HEADER, observation.requestId);
+        next();
+      };
+    }
     return (request: Request, response: Response, next: NextFunction) => {
       const started = performance.now();
       const observation = new RequestObservation(requestIdOf(request.headers));
@@ -135,8 +166,8 @@ export class Observability {
     }
     const operation = observation.operation;
     span?.end(route, status, { 'request.id': observation.requestId, 'db.statements': observation.statements, ...(operation ? { 'graphql.operation.name': operation.name, 'graphql.operation.type': operation.type } : {}) });
-    const level = this.config.log.access;
-    if (level === 'off' || !this.logger.isLevelEnabled(level)) return;
+    const level = this.accessLevel;
+    if (level === undefined) return;
     const sample = this.config.log.accessSample;
     if (status < 500 && sample < 1 && Math.random() >= sample) return;
     const sub = (response.locals as { request?: RequestContext }).request?.principal?.sub;
@@ -215,8 +246,12 @@ export class Observability {
     return this.tracing.inSpan({ name: operation, kind: 'client', attributes: { 'db.system.name': system, 'db.operation.name': operation, 'db.query.text': sql } }, run);
   }
 
-  /** `reader` with every statement observed ({@link statement}); `system` is the dialect's name. */
+  /**
+   * `reader` with every statement observed ({@link statement}); `system` is the dialect's name.
+   * `reader` itself when nothing is recorded.
+   */
   observeReader(reader: SqlReader, system: string): SqlReader {
+    if (!this.recording) return reader;
     return {
       maxBindParameters: reader.maxBindParameters,
       read: (statement) => this.statement(system, statement.sql, () => reader.read(statement)),
@@ -226,9 +261,11 @@ export class Observability {
 
   /**
    * `factory` with every statement the Prisma client sends through its connections and
-   * transactions observed ({@link statement}); `system` is the dialect's name. Returns `factory`.
+   * transactions observed ({@link statement}); `system` is the dialect's name. Returns `factory`,
+   * untouched when nothing is recorded.
    */
   observeAdapterFactory<Factory extends SqlDriverAdapterFactory>(factory: Factory, system: string): Factory {
+    if (!this.recording) return factory;
     const connect = factory.connect.bind(factory);
     const observe = <Queryable extends SqlQueryable>(queryable: Queryable): Queryable => {
       const queryRaw = queryable.queryRaw.bind(queryable);

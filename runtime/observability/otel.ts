@@ -15,7 +15,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from 'pino';
 import type { RequestSpan, SpanKindName, SpanSpec, Tracing } from './tracing.js';
 
@@ -129,7 +129,8 @@ export function startOtelTracing(settings: OtelSettings): Tracing {
   const exporter = new OTLPTraceExporter({ url: tracesUrl(settings.endpoint) });
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
-    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(settings.sample) }),
+    // Every new trace at 1 (the default) needs no ratio test per span.
+    sampler: new ParentBasedSampler({ root: settings.sample >= 1 ? new AlwaysOnSampler() : new TraceIdRatioBasedSampler(settings.sample) }),
     spanProcessors: [new BatchSpanProcessor(exporter)],
   });
   settings.logger.info({ endpoint: tracesUrl(settings.endpoint), serviceName: settings.serviceName, sample: settings.sample }, `exporting traces to ${tracesUrl(settings.endpoint)} (OTLP/HTTP)`);
