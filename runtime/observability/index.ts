@@ -113,6 +113,7 @@ export class Observability {
    * (the primary serves them, or answers a worker's `/metrics` on the main port).
    */
   static async start(config: AppConfig, logger: Logger): Promise<Observability> {
+    if (!config.metrics.enabled && config.metrics.token !== undefined) logger.warn('APP_METRICS__TOKEN is set but APP_METRICS__ENABLED is not: no metrics are served');
     let metrics: ServerMetrics | undefined;
     if (config.metrics.enabled) {
       const { ServerMetrics } = await import('./metrics.js');

@@ -173,7 +173,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const lifecycle = new RequestLifecycle();
     const health: HealthContribution[] = [{ name: 'db', check: () => isReachable(reader) }, ...transports.flatMap((transport) => transport.health ?? [])];
     const entrypoints = transports.flatMap((transport) => transport.entrypoints ?? []);
-    const front: FrontChain = { observe: observability.front(), metrics: observability.metricsRoute(), rest: [lifecycle.middleware(), authenticateRequests(verifier, abilities)] };
+    const front: FrontChain = { observe: observability.front(), lifecycle: lifecycle.middleware(), metrics: observability.metricsRoute(), authenticate: authenticateRequests(verifier, abilities) };
     const app = composeApp(config, logger, transports, front, health, entrypoints);
     // Every WebSocket goes through one acceptor, which guards the socket and answers framing faults.
     const sockets = new SocketAcceptor({ logger, maxPayload: bytes.parse(config.http.bodyLimit) ?? 100 * 1024, observability });
@@ -196,23 +196,26 @@ export async function startServer<Database extends DatabaseClient, Container>(
 interface FrontChain {
   /** The request's id and observation (docs/behaviour.md §12.1). */
   readonly observe: RequestHandler;
+  /** The in-flight count (runtime/http/lifecycle.ts). */
+  readonly lifecycle: RequestHandler;
   /** `GET /metrics` behind `APP_METRICS__TOKEN`, when served on the main port (docs/behaviour.md §12.2). */
   readonly metrics: RequestHandler | undefined;
-  /** The in-flight count, then authentication. */
-  readonly rest: readonly RequestHandler[];
+  /** The bearer token's verification (runtime/http/request-state.ts). */
+  readonly authenticate: RequestHandler;
 }
 
 /**
- * The Express chain, in this order: the request's id and observation, helmet and CORS, `/metrics`
- * when served on the main port (before authentication: its token is not a caller's), the in-flight
- * count and authentication, unmetered transports (`/health`), the rate limit, neutral transports (API
- * documents, GraphQL), versioned ones (REST), the landing answer at `/` listing `entrypoints`
- * (docs/behaviour.md §4.8), then 404 and the error handler.
+ * The Express chain, in this order: the request's id and observation, helmet and CORS, the
+ * in-flight count, `/metrics` when served on the main port (before authentication: its token is
+ * not a caller's), authentication, unmetered transports (`/health`), the rate limit, neutral
+ * transports (API documents, GraphQL), versioned ones (REST), the landing answer at `/` listing
+ * `entrypoints` (docs/behaviour.md §4.8), then 404 and the error handler.
  */
 function composeApp(config: AppConfig, logger: Logger, transports: readonly Transport[], front: FrontChain, health: readonly HealthContribution[], entrypoints: readonly Entrypoint[]): Express {
   const app = createExpressApp(config, front.observe);
+  app.use(front.lifecycle);
   if (front.metrics) app.get(METRICS_PATH, front.metrics);
-  for (const handler of front.rest) app.use(handler);
+  app.use(front.authenticate);
   const mounted = { health };
   mountTransports(app, transports, 'unmetered', mounted, logger);
   const limiter = rateLimiter(config);
