@@ -17,7 +17,8 @@
  *
  * Options: `--quick` (1 round of 2 s: a smoke run, numbers not for publishing), `--no-write`
  * (print only), BENCH_SECONDS (per run, default 5), BENCH_ROUNDS (default 3), BENCH_SCENARIOS
- * (comma-separated scenario ids, e.g. `graphql-nested,point-lookup`: time only those).
+ * (comma-separated scenario ids, e.g. `graphql-nested,point-lookup`: time only those, and skip
+ * the statement counts and `generate`'s timing).
  *
  * The nested and point-lookup scenarios also time the generated server with metrics on and with
  * every span exported to an OTLP/HTTP sink in this process (bench/otlp-sink.ts): what observability
@@ -365,13 +366,14 @@ async function main(): Promise<void> {
     for (const child of children) child.child.kill('SIGTERM');
     children.length = 0;
 
+    // A focused run (BENCH_SCENARIOS) times its scenarios only.
     log('\nSQL statements per request (servers started in this process, queries counted)');
-    const statements = await countStatements(data, tokens, userId);
+    const statements = only ? [] : await countStatements(data, tokens, userId);
     for (const row of statements) log(`  ${row.request.padEnd(30)} ${row.server.padEnd(16)} ${row.statements}`);
 
     log('\ngenerate (wall clock, process start included, every core)');
     unpinCores();
-    const generator: GeneratorCase[] = measureGenerator(settings.generatorRuns, log);
+    const generator: GeneratorCase[] = only ? [] : measureGenerator(settings.generatorRuns, log);
 
     const report: Report = {
       date: new Date().toISOString().slice(0, 10),
