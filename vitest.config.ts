@@ -35,6 +35,8 @@ const BEHAVIOUR = [
   'test/mcp-fuzz.test.ts',
   'test/jobs.test.ts',
   'test/jobs-cluster.test.ts',
+  'test/observability.test.ts',
+  'test/observability-cluster.test.ts',
 ];
 
 const postgres = Boolean(process.env.TEST_POSTGRES_URL) || postgresBinaries() !== undefined;
@@ -65,7 +67,7 @@ export default defineConfig({
     reporters: ['default'],
     globalSetup: ['test/support/global-setup.ts'],
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/postgres.test.ts', 'test/jobs-cluster.test.ts'], env: { TEST_DATABASE: 'sqlite' } } },
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/postgres.test.ts', 'test/jobs-cluster.test.ts', 'test/observability-cluster.test.ts'], env: { TEST_DATABASE: 'sqlite' } } },
       ...(postgres ? [{ extends: true, test: { name: 'postgresql', include: BEHAVIOUR, env: { TEST_DATABASE: 'postgresql' } } }] : []),
     ],
   },

@@ -21,6 +21,7 @@ import pg from 'pg';
 import { z } from 'zod';
 import { Queue } from '../runtime/jobs/queue.js';
 import { loadConfig } from '../runtime/server/config.js';
+import { Observability } from '../runtime/observability/index.js';
 import { createLogger } from '../runtime/server/logger.js';
 import type { Transport, TransportContext } from '../runtime/transports/index.js';
 import { defineJobHandler, jobs } from '../runtime/transports/jobs/index.js';
@@ -57,7 +58,8 @@ async function throughput(url: string): Promise<{ enqueuePerSecond: number; endT
       }),
     ],
   }));
-  const transport: Transport = await factory({ config, logger, container: undefined } as unknown as TransportContext<undefined>);
+  const observability = await Observability.start(config, logger);
+  const transport: Transport = await factory({ config, logger, container: undefined, observability } as unknown as TransportContext<undefined>);
   try {
     const started = performance.now();
     let next = 0;

@@ -146,7 +146,7 @@ describe('a subscription sent over plain HTTP (docs/behaviour.md §4.1)', () => 
       });
       expect(response.status).toBe(status);
       expect(response.headers.get('content-type')).toContain(type);
-      expect(await response.json()).toEqual({ errors: [{ message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
+      expect(await response.json()).toEqual({ errors: [{ message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', requestId: response.headers.get('x-request-id') } }] });
     }
     // Nothing ran: no statement reached the database.
     expect(server.statements.length).toBe(before);

@@ -207,7 +207,7 @@ describe('operations per graphql-ws connection (APP_GRAPHQL__MAX_SUBSCRIPTIONS)'
     socket.on('message', (data) => messages.push(JSON.parse(messageText(data)) as Record<string, unknown>));
     for (const id of ['1', '2', '3', '4']) socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIPTION } }));
     await expect.poll(() => messages.filter((message) => message.type === 'error')).toEqual([
-      { id: '4', type: 'error', payload: [expect.objectContaining({ extensions: { code: 'SUBSCRIPTION_LIMIT', limit: 3 } })] },
+      { id: '4', type: 'error', payload: [expect.objectContaining({ extensions: { code: 'SUBSCRIPTION_LIMIT', limit: 3, requestId: expect.any(String) as unknown } })] },
     ]);
     socket.send(JSON.stringify({ id: '2', type: 'complete' }));
     socket.send(JSON.stringify({ id: '5', type: 'subscribe', payload: { query: SUBSCRIPTION } }));

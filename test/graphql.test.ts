@@ -197,7 +197,7 @@ describe('postures (docs/behaviour.md §1, §5)', () => {
     for (const query of ['{ users { id email } }', '{ users { ...F } } fragment F on User { name email }', '{ users { ... on User { email } } }', `{ user(id: "${server.user('admin').id}") { email } }`]) {
       const refused = await server.graphql(query, { token: viewer });
       expect(refused.errors).toHaveLength(1);
-      expect(refused.errors?.[0]?.extensions).toEqual({ code: 'FORBIDDEN', field: 'email' });
+      expect(refused.errors?.[0]?.extensions).toEqual({ code: 'FORBIDDEN', field: 'email', requestId: expect.any(String) as unknown });
       expect(refused.errors?.[0]?.message).toContain('email');
     }
   });

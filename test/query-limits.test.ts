@@ -222,6 +222,6 @@ describe('the row ceiling (APP_GRAPHQL__MAX_ROWS)', () => {
     expect(past.errors?.map((error) => error.extensions?.code)).toContain('ROW_LIMIT');
     const refused = await server.graphql('{ users(first: 9) { id } }', { token });
     expect(refused.data).toBeNull();
-    expect(refused.errors).toEqual([expect.objectContaining({ path: ['users'], extensions: { code: 'ROW_LIMIT' } })]);
+    expect(refused.errors).toEqual([expect.objectContaining({ path: ['users'], extensions: { code: 'ROW_LIMIT', requestId: expect.any(String) as unknown } })]);
   });
 });

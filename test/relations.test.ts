@@ -166,7 +166,7 @@ describe('row scope and field grants inside batches (docs/behaviour.md §5.8)', 
   it('keeps masked fields masked inside relations: a viewer selecting User.email through Org.users gets FORBIDDEN naming it', async () => {
     const token = await server.token('viewer');
     const refused = await server.graphql('{ orgs { users { edges { node { name email } } } } }', { token });
-    expect(refused.errors).toEqual([expect.objectContaining({ extensions: { code: 'FORBIDDEN', field: 'email' } })]);
+    expect(refused.errors).toEqual([expect.objectContaining({ extensions: { code: 'FORBIDDEN', field: 'email', requestId: expect.any(String) as unknown } })]);
     const permitted = await server.graphql<{ orgs: { users: Connection<{ name: string }> }[] }>('{ orgs { users { edges { node { name } } } } }', { token });
     expect(permitted.errors).toBeUndefined();
     expect(permitted.data?.orgs[0]?.users.edges.length).toBe(20);
@@ -211,7 +211,7 @@ describe('query complexity and depth (docs/behaviour.md §8)', () => {
     const before = server.statements.length;
     const result = await server.graphql('{ orgs { users(first: 100) { edges { node { posts(first: 100) { edges { node { id title } } } } } } } }', { token: await server.token('admin') });
     expect(result.data).toBeUndefined();
-    expect(result.errors).toEqual([expect.objectContaining({ extensions: { code: 'COMPLEXITY_LIMIT', complexity: 20_001, limit: 10_000 } })]);
+    expect(result.errors).toEqual([expect.objectContaining({ extensions: { code: 'COMPLEXITY_LIMIT', complexity: 20_001, limit: 10_000, requestId: expect.any(String) as unknown } })]);
     expect(server.statements.length).toBe(before);
   });
 
@@ -224,7 +224,7 @@ describe('query complexity and depth (docs/behaviour.md §8)', () => {
     let selection = 'id';
     for (let level = 0; level < 6; level++) selection = `author { posts(first: 1) { edges { node { ${selection} } } } }`;
     const result = await server.graphql(`{ posts(first: 1) { ${selection} } }`, { token: await server.token('admin') });
-    expect(result.errors).toEqual([expect.objectContaining({ extensions: { code: 'DEPTH_LIMIT', depth: 14, limit: 10 } })]);
+    expect(result.errors).toEqual([expect.objectContaining({ extensions: { code: 'DEPTH_LIMIT', depth: 14, limit: 10, requestId: expect.any(String) as unknown } })]);
   });
 });
 

@@ -85,7 +85,7 @@ describe('a service calling runUnscoped while serving a request', () => {
   it('answers GraphQL with an internal error and shows no row, logging the rule', async () => {
     const result = await server.graphql('{ users(first: 100) { id orgId } }', { token: await server.token('admin') });
     expect(result.data).toBeNull();
-    expect(result.errors).toEqual([expect.objectContaining({ message: 'internal server error', path: ['users'], extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
+    expect(result.errors).toEqual([expect.objectContaining({ message: 'internal server error', path: ['users'], extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: expect.any(String) as unknown } })]);
     expect(server.logs).toContainEqual(expect.objectContaining({ level: 50, err: expect.objectContaining({ type: 'UnscopedInRequestError', message: expect.stringContaining('while serving a request (transport: graphql)') }) }));
   });
 
@@ -105,7 +105,7 @@ describe('a service calling runUnscoped while serving a request', () => {
         client.subscribe({ query: '{ users(first: 100) { id } }' }, { next: (value) => (last = value), error: reject, complete: () => resolve(last ?? {}) });
       });
       expect(result.data).toBeNull();
-      expect(result.errors).toEqual([expect.objectContaining({ message: 'internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
+      expect(result.errors).toEqual([expect.objectContaining({ message: 'internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: expect.any(String) as unknown } })]);
     } finally {
       await client.dispose();
     }

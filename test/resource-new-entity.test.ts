@@ -91,7 +91,8 @@ async function graphql(query: string, role: Role, org: number, variables?: Recor
   return (await response.json()) as { data?: Record<string, unknown> | null; errors?: { extensions?: Record<string, unknown> }[] };
 }
 
-const without = (value: unknown, id: string): unknown => JSON.parse(JSON.stringify(value).replaceAll(id, '<id>')) as unknown;
+/** `value` with `id` as `<id>` and without the request's own id (every request has its own, docs/behaviour.md §12.1). */
+const without = (value: unknown, id: string): unknown => JSON.parse(JSON.stringify(value, (key, field: unknown) => (key === 'requestId' ? undefined : field)).replaceAll(id, '<id>')) as unknown;
 
 beforeAll(async () => {
   project = copyProject();

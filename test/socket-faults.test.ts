@@ -157,7 +157,7 @@ describe('upgrades the server does not take are problem documents', () => {
     const { head, body } = await answer(upgradeRequest('/v2/ws'));
     expect(head).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
     expect(head).toMatch(/\r\nContent-Type: application\/problem\+json; charset=utf-8\r\n/);
-    expect(body).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'NOT_FOUND', detail: 'no WebSocket is served at /v2/ws' });
+    expect(body).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'NOT_FOUND', detail: 'no WebSocket is served at /v2/ws', requestId: expect.any(String) as unknown });
   });
 
   it('answers an upgrade whose target is not a URL with 400 (it ended the process before)', async () => {

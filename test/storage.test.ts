@@ -52,10 +52,10 @@ describe(`database failures (docs/behaviour.md §7, ${provider})`, () => {
     expect(response.status).toBe(500);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
     const problem = (await response.json()) as Record<string, unknown>;
-    expect(problem).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'database error', code: 'INTERNAL_SERVER_ERROR' });
+    expect(problem).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'database error', code: 'INTERNAL_SERVER_ERROR', requestId: expect.any(String) as unknown });
 
     const result = await server.graphql('{ posts { id } orgs { name } }', { token });
-    expect(result.errors).toEqual([expect.objectContaining({ message: 'database error', path: ['posts'], extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
+    expect(result.errors).toEqual([expect.objectContaining({ message: 'database error', path: ['posts'], extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: expect.any(String) as unknown } })]);
     expect(JSON.stringify(result)).not.toMatch(/SQL|sqlite|postgres|prisma|no such table|does not exist|\.ts:/i);
 
     const logged = server.logs.filter((entry) => entry.level === 50).map((entry) => JSON.stringify(entry));

@@ -461,6 +461,8 @@ export interface components {
             detail: string;
             /** @description The same code GraphQL puts in extensions.code. */
             code: string;
+            /** @description The id of the request, as the X-Request-Id header of the answer says. */
+            requestId?: string;
             /** @description FORBIDDEN: the field the grant excludes. */
             field?: string;
             issues?: {

@@ -10,6 +10,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AccessScope, AppAbility, Principal } from './ability.js';
 import { FailureError } from '../failures/result.js';
+import type { RequestObservation } from '../observability/observation.js';
 
 /** The request transports (docs/behaviour.md §9.5): work they serve may never lift the row scope (docs/behaviour.md §5.9). */
 export type RequestTransport = 'http' | 'graphql' | 'graphql-ws' | 'gateway' | 'mcp';
@@ -26,6 +27,11 @@ export interface RequestContext extends AccessScope {
   readonly transport?: RequestTransport;
   /** Rows this request may still materialise (GraphQL operations; docs/hostile-input.md §3). */
   readonly rows?: RowBudget;
+  /**
+   * What the server notes about the request (docs/behaviour.md §12): its id, which every log line
+   * written while serving it carries, and the statements it sends.
+   */
+  readonly observation?: RequestObservation;
 }
 
 /**

@@ -77,6 +77,11 @@ class PgBossQueues implements QueueBackend {
     }
   }
 
+  /** Jobs created or waiting for a retry (pg-boss's queue size: the states before `active`). */
+  depth(queue: string): Promise<number> {
+    return this.boss.getQueueSize(queue);
+  }
+
   /** Fetches as many jobs as the worker has room for, runs them, and waits when there are none. */
   private async loop(worker: Worker): Promise<void> {
     while (!this.stopping) {

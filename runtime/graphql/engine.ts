@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import type { AbilityCache } from '../auth/ability.js';
 import type { AppConfig } from '../server/config.js';
 import type { EntityDescriptor } from '../data/entity-metadata.js';
+import type { Observability } from '../observability/index.js';
 import { AuthenticationGuard, type CanActivate, GraphQLAuthorizationGuard, type RuntimeGuards } from '../auth/guards.js';
 import type { GraphQLContext } from './context.js';
 import { type FieldComplexity, QueryLimits } from './limits.js';
@@ -59,6 +60,8 @@ export interface GraphQLEngineOptions<Container, Services> {
   readonly config: AppConfig;
   readonly abilities: AbilityCache;
   readonly logger: Logger;
+  /** Observes loader batches (docs/behaviour.md §12.2, §12.3). */
+  readonly observability: Observability;
 }
 
 /**
@@ -74,6 +77,7 @@ export function createGraphQLEngine<Container, Services>(application: GraphQLApp
     repositories: new Map(Object.entries(application.repositories(container))),
     entities: new Map(application.entities.map((entity) => [entity.name, entity])),
     logger,
+    observe: options.observability.loaderObserver(),
   };
   const loaderCount = application.entities.reduce((count, entity) => count + entity.relations.length, 0);
   if (!loaderScope && loaderCount > 0) {

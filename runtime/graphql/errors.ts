@@ -1,11 +1,13 @@
 /**
- * The GraphQL error envelope (docs/behaviour.md §7, docs/decisions.md §4): every error carries `extensions.code`.
+ * The GraphQL error envelope (docs/behaviour.md §7, docs/decisions.md §4): every error carries `extensions.code`
+ * and the request's `extensions.requestId` (docs/behaviour.md §12.1).
  * Failures keep their caller-safe message and details (`field`, `issues`); database faults
  * become the constant `database error`; anything unexpected becomes `internal server error`.
  * Details, SQL and stacks go to the log only.
  */
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
+import { currentContext } from '../auth/context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
 
 /**
@@ -41,6 +43,17 @@ function codeOf(error: GraphQLError): unknown {
   return (error.extensions as GraphQLError['extensions'] | undefined)?.code;
 }
 
+/**
+ * The code `error` will carry on the wire (docs/decisions.md §4), known before it is formatted: its
+ * `extensions.code`, or its failure's; undefined for a fault (formatted as `INTERNAL_SERVER_ERROR`).
+ */
+export function errorCode(error: GraphQLError): string | undefined {
+  const code = codeOf(error);
+  if (typeof code === 'string') return code;
+  const classified = error.originalError ? classifyError(error.originalError) : undefined;
+  return classified?.kind === 'failure' ? classified.failure.code : undefined;
+}
+
 /** Returns `error` with `extensions.code` set to `code` (unless it already has one). */
 export function withCode(error: GraphQLError, code: GraphQLErrorCode, extra: Record<string, unknown> = {}): GraphQLError {
   if (codeOf(error) !== undefined) return error;
@@ -58,11 +71,25 @@ function rebuild(error: GraphQLError, message: string, extensions: Record<string
   return new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions });
 }
 
+/** `error` with `extensions.requestId` (unless there is no id to give; docs/behaviour.md §12.1). */
+function withRequestId(error: GraphQLError, requestId: string | undefined): GraphQLError {
+  if (requestId === undefined) return error;
+  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: { ...error.extensions, requestId } });
+}
+
 /**
  * Creates the formatter applied to every error leaving the server (graphql-http and graphql-ws).
- * Logs database and internal faults with their details; never puts them on the wire.
+ * Logs database and internal faults with their details; never puts them on the wire. Each error
+ * gets `extensions.requestId`: `requestId` when given (a WebSocket's), else the id of the request
+ * being served (the ambient context's).
  */
-export function createErrorFormatter(logger: Logger): (error: GraphQLError | Error) => GraphQLError {
+export function createErrorFormatter(logger: Logger): (error: GraphQLError | Error, requestId?: string) => GraphQLError {
+  const format = formatError(logger);
+  return (error, requestId) => withRequestId(format(error), requestId ?? currentContext().observation?.requestId);
+}
+
+/** The formatter of {@link createErrorFormatter}, before the request id is added. */
+function formatError(logger: Logger): (error: GraphQLError | Error) => GraphQLError {
   return (error) => {
     if (!(error instanceof GraphQLError)) {
       // Request-level problems found by graphql-http (malformed JSON, missing query, …).

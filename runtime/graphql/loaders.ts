@@ -22,6 +22,7 @@ import type { RequestContext } from '../auth/context.js';
 import type { EntityDescriptor } from '../data/entity-metadata.js';
 import { type Page, type PageArgs, type PageWindow, pageWindow } from '../data/keyset.js';
 import type { KeyedRow } from '../data/repository.js';
+import type { LoaderObserver } from '../observability/index.js';
 import { selectedColumns } from './projection.js';
 
 /** What a loader batch runs with: the request's principal and ability. */
@@ -77,6 +78,16 @@ export interface LoaderRegistry {
   readonly repositories: ReadonlyMap<string, LoadableRepository>;
   readonly entities: ReadonlyMap<string, EntityDescriptor>;
   readonly logger: Logger;
+  /** Sees every batch — its relation, its size — and runs it (docs/behaviour.md §12.2, §12.3); undefined: batches run as they are. */
+  readonly observe?: LoaderObserver | undefined;
+}
+
+/**
+ * The relation a loader serves, as metrics and spans name it (`User.posts`): the field being
+ * resolved when the loader is made, or the entity it loads when there is none.
+ */
+function relationOf(entity: string, info: GraphQLResolveInfo | undefined): string {
+  return info ? `${info.parentType.name}.${info.fieldName}` : entity;
 }
 
 /** The loaders of one request. */
@@ -172,14 +183,12 @@ export class RequestLoaders {
     let loader = this.byId.get(entity);
     if (!loader) {
       // Keys are `id \0 columns`: one statement per batch over the union of the columns asked.
+      const relation = relationOf(entity, info);
       loader = new DataLoader(async (keys) => {
         const batch = this.requireBatch(entity);
         const parts = keys.map((key) => key.split(SEPARATOR) as [string, string]);
-        const rows = await this.repository(entity).loadByIds(
-          batch.request,
-          parts.map(([key]) => key),
-          this.batchColumns(entity, batch, new Set(parts.map(([, columns]) => columns))),
-        );
+        const load = (): Promise<KeyedRow[]> => this.repository(entity).loadByIds(batch.request, parts.map(([key]) => key), this.batchColumns(entity, batch, new Set(parts.map(([, columns]) => columns))));
+        const rows = await (this.registry.observe ? this.registry.observe(relation, keys.length, load) : load());
         const byId = new Map(rows.map((row) => [row.id, this.mask(entity, batch, row)]));
         return parts.map(([key]) => byId.get(key) ?? null);
       });
@@ -208,11 +217,13 @@ export class RequestLoaders {
     let loader = this.byParent.get(key);
     if (!loader) {
       // Keys are `parent id \0 columns`: one ranked statement per batch over the union of the columns asked.
+      const relation = relationOf(entity, info);
       loader = new DataLoader(async (keys) => {
         const batch = this.requireBatch(entity);
         const parts = keys.map((loadKey) => loadKey.split(SEPARATOR) as [string, string]);
         const columns = this.batchColumns(entity, batch, new Set(parts.map(([, needed]) => needed)));
-        const pages = await this.repository(entity).loadPagesByParent(batch.request, column, parts.map(([parent]) => parent), window, columns);
+        const load = (): Promise<Map<string, Page<KeyedRow>>> => this.repository(entity).loadPagesByParent(batch.request, column, parts.map(([parent]) => parent), window, columns);
+        const pages = await (this.registry.observe ? this.registry.observe(relation, keys.length, load) : load());
         return parts.map(([parent]) => {
           const page = pages.get(parent) ?? { items: [], has_more: false };
           return { ...page, items: page.items.map((row) => this.mask(entity, batch, row)) };

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Authentication } from '../auth/authentication.js';
 import { ANONYMOUS, type RequestContext, RowBudget, runInContext } from '../auth/context.js';
 import { classifyError } from '../failures/errors.js';
+import type { RequestObservation } from '../observability/observation.js';
 import { type CanActivate, type NamedGuard, runGuards } from '../auth/guards.js';
 import type { GraphQLContext } from './context.js';
 import { DocumentCache, type DocumentCacheOptions } from './execution.js';
@@ -34,7 +35,7 @@ export interface OperationRequest {
 /** Ready to execute, or refused (errors, with codes). */
 export type PreparedOperation =
   | { readonly kind: 'ready'; readonly args: ExecutionArgs & { contextValue: GraphQLContext }; readonly operation: OperationDefinitionNode; readonly extensions?: Record<string, unknown> }
-  | { readonly kind: 'refused'; readonly errors: readonly GraphQLError[] };
+  | { readonly kind: 'refused'; readonly errors: readonly GraphQLError[]; /** The operation refused, when the document parsed and named one. */ readonly operation?: OperationDefinitionNode };
 
 /**
  * The root fields an operation selects, as `Type.field` (through fragments on the root type).
@@ -99,8 +100,10 @@ export class OperationPreparer {
   /**
    * Parses, bounds, validates, checks limits and runs guards; never throws for a caller's mistake.
    * Each step before execution is linear in the document's size (docs/hostile-input.md §2).
+   * `observation` (the HTTP request's, or the WebSocket connection's; docs/behaviour.md §12) is
+   * carried by the guards' context and the operation's.
    */
-  async prepare(request: OperationRequest, authentication: Authentication, transport: 'graphql' | 'graphql-ws'): Promise<PreparedOperation> {
+  async prepare(request: OperationRequest, authentication: Authentication, transport: 'graphql' | 'graphql-ws', observation?: RequestObservation): Promise<PreparedOperation> {
     const prepared = this.documents.prepare(request.query);
     if ('errors' in prepared) return { kind: 'refused', errors: prepared.errors };
     const operation = getOperationAST(prepared.document, request.operationName);
@@ -110,23 +113,23 @@ export class OperationPreparer {
     }
     const base: ExecutionArgs = { schema: this.schema, document: prepared.document, operationName: request.operationName, variableValues: request.variables };
     const checked = this.limits.check(base);
-    if (checked.errors.length > 0) return { kind: 'refused', errors: checked.errors };
+    if (checked.errors.length > 0) return { kind: 'refused', errors: checked.errors, operation };
     const rootType = this.schema.getRootType(operation.operation)?.name ?? 'Query';
     const fields = rootFields(prepared.document, operation, rootType);
     let seeded: RequestContext;
     try {
       // Guards run inside a request context, like the operation: none of them may lift the scope.
-      const start: RequestContext = { ...ANONYMOUS, transport };
+      const start: RequestContext = { ...ANONYMOUS, transport, observation };
       seeded = await runInContext(start, () => runGuards(this.chainOf(fields), { transport, fields, authentication, seeded: start }, this.logger));
     } catch (error) {
       const classified = classifyError(error);
       if (classified.kind !== 'failure') throw error;
-      return { kind: 'refused', errors: [new GraphQLError(classified.failure.message, { extensions: { code: classified.failure.code } })] };
+      return { kind: 'refused', errors: [new GraphQLError(classified.failure.message, { extensions: { code: classified.failure.code } })], operation };
     }
     return {
       kind: 'ready',
       // Whatever the guards seeded, the operation runs as a request of this transport, within its row budget.
-      args: { ...base, contextValue: this.contextFor({ ...seeded, unscoped: false, transport, rows: new RowBudget(this.options.maxRows) }, authentication) },
+      args: { ...base, contextValue: this.contextFor({ ...seeded, unscoped: false, transport, rows: new RowBudget(this.options.maxRows), observation }, authentication) },
       operation,
       ...(checked.extensions ? { extensions: checked.extensions } : {}),
     };

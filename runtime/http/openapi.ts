@@ -101,6 +101,7 @@ const PROBLEM_SCHEMA: JsonSchema = {
     status: { type: 'integer' },
     detail: { type: 'string' },
     code: { type: 'string', description: 'The same code GraphQL puts in extensions.code.' },
+    requestId: { type: 'string', description: 'The id of the request, as the X-Request-Id header of the answer says.' },
     field: { type: 'string', description: 'FORBIDDEN: the field the grant excludes.' },
     issues: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } }, required: ['path', 'message'] } },
     versions: { type: 'array', items: { type: 'string' }, description: 'The versions the requested path serves.' },

@@ -1,7 +1,8 @@
 /**
  * The parts of the Express chain every transport shares (README "Reliability and security"), in
- * the order runtime/server/server.ts composes them: {@link createExpressApp} (settings, helmet's security
- * headers, CORS), the in-flight count and authentication (runtime/http/lifecycle.ts,
+ * the order runtime/server/server.ts composes them: {@link createExpressApp} (settings, the request's
+ * id and observation (docs/behaviour.md §12.1), helmet's security headers, CORS), `/metrics` when it
+ * is served on the main port, the in-flight count and authentication (runtime/http/lifecycle.ts,
  * request-state.ts), the unmetered transports (`/health`), {@link rateLimiter}, the other
  * transports, then {@link mountFallbacks} (404 and the error handler). Everything is answered as
  * `application/problem+json` (runtime/http/problem.ts).
@@ -11,6 +12,7 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
+import { REQUEST_ID_HEADER } from '../observability/request-id.js';
 import type { AppConfig } from '../server/config.js';
 import { type Problem, problem, sendError, sendProblem } from './problem.js';
 import { NEXT_CURSOR_HEADER } from './routes.js';
@@ -39,16 +41,18 @@ export function securityHeaders(): Readonly<Record<string, string>> {
 
 /**
  * A new Express app with the settings and front middleware of every server: no `X-Powered-By`,
- * no ETags, the simple query parser, `trust proxy` hops from `APP_HTTP__TRUST_PROXY`, helmet's
- * headers, and CORS for the configured origins only (none by default: same origin only).
+ * no ETags, the simple query parser, `trust proxy` hops from `APP_HTTP__TRUST_PROXY`, `observe`
+ * first (the request's id and observation, runtime/observability/index.ts), helmet's headers, and
+ * CORS for the configured origins only (none by default: same origin only).
  */
-export function createExpressApp(config: AppConfig): Express {
+export function createExpressApp(config: AppConfig, observe: RequestHandler): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
   // Behind a load balancer the client's address is in X-Forwarded-For (rate limits key on it).
   app.set('trust proxy', config.http.trustProxy);
+  app.use(observe);
 
   // Security headers (helmet's defaults: a same-origin content security policy the docs UI and
   // the playground satisfy, nosniff, frame denial, no referrer leaks, HSTS behind TLS), as helmet
@@ -62,7 +66,7 @@ export function createExpressApp(config: AppConfig): Express {
   // MCP client reads its session id and an invalid token's challenge (docs/behaviour.md §4.6).
   if (config.http.corsOrigins.length > 0) {
     const origins = config.http.corsOrigins;
-    app.use(cors({ origin: origins.includes('*') ? '*' : origins, exposedHeaders: [NEXT_CURSOR_HEADER, 'Deprecation', 'Sunset', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Mcp-Session-Id', 'WWW-Authenticate'], maxAge: 600 }));
+    app.use(cors({ origin: origins.includes('*') ? '*' : origins, exposedHeaders: [NEXT_CURSOR_HEADER, REQUEST_ID_HEADER, 'Deprecation', 'Sunset', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Mcp-Session-Id', 'WWW-Authenticate'], maxAge: 600 }));
   }
   return app;
 }

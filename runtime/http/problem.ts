@@ -1,13 +1,16 @@
 /**
  * REST errors as `application/problem+json` (RFC 9457, docs/decisions.md §4): `type`, `title`,
- * `status`, `detail`, plus `code` (the same codes as GraphQL's `extensions.code`) and, where they
- * apply, `field`, `issues` or `versions`. Database faults say only `database error`.
+ * `status`, `detail`, plus `code` (the same codes as GraphQL's `extensions.code`), `requestId`
+ * (docs/behaviour.md §12.1) and, where they apply, `field`, `issues` or `versions`. Database faults
+ * say only `database error`.
  */
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
 import type { Failure, FailureCode } from '../failures/result.js';
+import { observationOf } from '../observability/observation.js';
+import { REQUEST_ID_HEADER } from '../observability/request-id.js';
 
 /** A problem document (RFC 9457) with this server's extension members. */
 export interface Problem {
@@ -42,12 +45,18 @@ function failureProblem(failure: Failure): Problem {
   });
 }
 
-/** Sends `body` as `application/problem+json` (with `WWW-Authenticate` on 401). */
+/**
+ * Sends `body` as `application/problem+json` (with `WWW-Authenticate` on 401) on a Node response
+ * (an Express one or one answered before the chain, runtime/http/direct.ts), with the request's
+ * `requestId`; a refusal's code (docs/behaviour.md §12.2) is noted on the request's observation.
+ */
 export function sendProblem(response: ServerResponse, body: Problem, headers: Record<string, string> = {}): void {
   if (response.headersSent) return;
   for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
   if (body.status === 401) response.setHeader('WWW-Authenticate', 'Bearer');
-  const text = JSON.stringify(body);
+  const observation = observationOf(response);
+  observation?.refuse(body.code);
+  const text = JSON.stringify(observation ? { ...body, requestId: observation.requestId } : body);
   response.statusCode = body.status;
   response.setHeader('Content-Type', 'application/problem+json; charset=utf-8');
   response.setHeader('Content-Length', Buffer.byteLength(text));
@@ -78,19 +87,21 @@ export function sendError(response: ServerResponse, error: unknown, logger: Logg
  * Writes a problem document as a whole raw HTTP/1.1 answer on `socket` and closes the connection:
  * for requests refused before Express sees them (Node's parser refused them, or an upgrade that is
  * not upgraded). Only destroys the socket when the client is already gone. `headers` are added as
- * given (`Allow`, `Sec-WebSocket-Version`).
+ * given (`Allow`, `Sec-WebSocket-Version`); `requestId` (a well-formed or generated id,
+ * runtime/observability/request-id.ts) goes in `X-Request-Id` and the body.
  */
-export function writeRawProblem(socket: Duplex, body: Problem, headers: Readonly<Record<string, string>> = {}): void {
+export function writeRawProblem(socket: Duplex, body: Problem, requestId: string, headers: Readonly<Record<string, string>> = {}): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const text = JSON.stringify(body);
+  const text = JSON.stringify({ ...body, requestId });
   const lines = [
     `HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}`,
     'Content-Type: application/problem+json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(text)}`,
     'X-Content-Type-Options: nosniff',
+    `${REQUEST_ID_HEADER}: ${requestId}`,
     'Connection: close',
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
   ];

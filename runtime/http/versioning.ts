@@ -53,6 +53,7 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
+import { observationOf } from '../observability/observation.js';
 import type { HttpMethod, RouteDefinition } from './routes.js';
 import { VERSION_TOKEN } from './version-token.js';
 
@@ -365,7 +366,8 @@ function leftToLanding(request: Request, resolved: Resolution): boolean {
 /**
  * The Express middleware in front of all REST routes: runs the route the router decides on, or
  * answers its refusal; what no route is at goes on to the next handler, and so does a `GET /`
- * stating no version that no route serves (the landing answer's, docs/behaviour.md §9.3.7).
+ * stating no version that no route serves (the landing answer's, docs/behaviour.md §9.3.7). A
+ * route it runs names the request's route template (`/v2/posts/:id`, docs/behaviour.md §12.1).
  */
 export function versionedRoutes(router: VersionRouter, options: VersioningOptions, dispatch: VersionedDispatch): RequestHandler {
   const vary = options.strategy === 'header' ? options.header : options.strategy === 'media_type' ? 'Accept' : undefined;
@@ -383,6 +385,8 @@ export function versionedRoutes(router: VersionRouter, options: VersioningOption
     const { decision, params } = resolved;
     switch (decision.kind) {
       case 'route': {
+        const observation = observationOf(response);
+        if (observation) observation.route = clientAddress(options.prefix, options.strategy === 'uri' ? decision.version : undefined, decision.route.path);
         const policy = decision.version === undefined ? undefined : options.policies[decision.version];
         for (const [name, value] of Object.entries(lifecycleHeaders(policy))) response.setHeader(name, value);
         dispatch.run(decision.route, request, response, params).catch(next);

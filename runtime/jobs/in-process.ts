@@ -29,6 +29,8 @@ interface InProcessQueue {
   readonly dead: Waiting[];
   worker: { readonly concurrency: number; readonly handler: (job: ReceivedJob) => Promise<void> } | undefined;
   running: number;
+  /** Jobs waiting for their retry's back-off to pass. */
+  retrying: number;
 }
 
 /** The in-process {@link QueueBackend} (module docstring). */
@@ -48,7 +50,7 @@ class InProcessQueues implements QueueBackend {
   }
 
   createQueue(queue: string): Promise<void> {
-    if (!this.queues.has(queue)) this.queues.set(queue, { waiting: [], dead: [], worker: undefined, running: 0 });
+    if (!this.queues.has(queue)) this.queues.set(queue, { waiting: [], dead: [], worker: undefined, running: 0, retrying: 0 });
     return Promise.resolve();
   }
 
@@ -70,6 +72,11 @@ class InProcessQueues implements QueueBackend {
 
   healthy(): Promise<boolean> {
     return Promise.resolve(!this.stopping);
+  }
+
+  depth(queue: string): Promise<number> {
+    const target = this.queue(queue);
+    return Promise.resolve(target.waiting.length + target.retrying);
   }
 
 
@@ -124,8 +131,10 @@ class InProcessQueues implements QueueBackend {
         return;
       }
       const delay = this.policy.retryDelay * 1000 * 2 ** (job.attempt - 1);
+      queue.retrying += 1;
       const timer = setTimeout(() => {
         this.retries.delete(timer);
+        queue.retrying -= 1;
         queue.waiting.push({ ...job, attempt: job.attempt + 1 });
         this.pump(queue);
       }, delay);

@@ -25,6 +25,11 @@ export type JobsOf<Schemas extends JobSchemas> = { [Name in keyof Schemas]: z.in
 export interface JobEnvelope {
   readonly name: string;
   readonly payload: unknown;
+  /**
+   * The W3C `traceparent` of the span that enqueued it, when traces are on (docs/behaviour.md
+   * §12.3): the job's span continues that trace.
+   */
+  readonly traceparent?: string;
 }
 
 /** A job handed to a worker by a {@link QueueBackend}. */
@@ -61,6 +66,8 @@ export interface QueueBackend {
   work(queue: string, concurrency: number, handler: (job: ReceivedJob) => Promise<void>): Promise<void>;
   /** Whether it still takes jobs (`GET /health`'s `jobs`). Never rejects. */
   healthy(): Promise<boolean>;
+  /** Jobs of `queue` waiting to run: created, or waiting for a retry (`job_queue_depth`, docs/behaviour.md §12.2). */
+  depth(queue: string): Promise<number>;
   /**
    * Stops taking jobs and waits for running ones, at most `timeout` ms; `send` still works. A job
    * still running then is left to the backend's own recovery (PostgreSQL: it expires and runs again).

@@ -25,6 +25,12 @@ const integer = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min, { message: `expected at least ${min}` }).max(max, { message: `expected at most ${max}` }));
 
+/** A fraction from 0 to 1 (`0.25`): the share of requests a sampled output keeps. */
+const ratio = z
+  .string()
+  .regex(/^(0|1|0?\.\d+|1\.0+)$/, { message: 'expected a fraction between 0 and 1, such as 0.1' })
+  .transform(Number);
+
 /** The validated configuration of a server process. */
 const configSchema = z.object({
   database: z.object({
@@ -117,6 +123,29 @@ const configSchema = z.object({
   log: z.object({
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info'),
     format: z.enum(['json', 'pretty'], { message: 'expected json or pretty' }).optional(),
+    /** The level of the one access line per request (docs/behaviour.md §12.1), or `off`. */
+    access: z.enum(['off', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'], { message: 'expected off, fatal, error, warn, info, debug or trace' }).default('info'),
+    /** The share of access lines written (server errors are always written). */
+    accessSample: ratio.default(1),
+  }),
+  /** Prometheus metrics (docs/behaviour.md §12.2). */
+  metrics: z.object({
+    enabled: booleanFlag.default(false),
+    /** The port of the separate metrics listener (0: any free port). */
+    port: integer(0, 65535).default(9464),
+    /** Where the separate metrics listener binds; default `APP_HTTP__HOST`. */
+    host: z.string().min(1).optional(),
+    /** When set, `/metrics` is served on the main port to `Authorization: Bearer <token>` only, and no separate port is opened. */
+    token: z.string().min(16, { message: 'expected at least 16 characters' }).optional(),
+  }),
+  /** OpenTelemetry traces (docs/behaviour.md §12.3): off unless an endpoint is set. */
+  otel: z.object({
+    /** The OTLP/HTTP collector (`http://collector:4318`); spans go to `<endpoint>/v1/traces`. */
+    endpoint: z.url({ protocol: /^https?$/, message: 'expected an http(s) URL such as http://localhost:4318' }).optional(),
+    /** `service.name` of every span. */
+    serviceName: z.string().min(1).default('resource-service'),
+    /** The share of new traces recorded (a request carrying a sampled `traceparent` follows its caller). */
+    sample: ratio.default(1),
   }),
 });
 

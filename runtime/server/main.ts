@@ -7,7 +7,8 @@
  * replaces a worker that crashes, and on SIGTERM / SIGINT forwards the signal and waits for every
  * worker to finish its in-flight requests. The workers are stateless: every request's answer comes
  * from the database, and subscription events travel between them through the dialect's event
- * transport (PostgreSQL LISTEN/NOTIFY).
+ * transport (PostgreSQL LISTEN/NOTIFY). With metrics on, the primary serves the workers' metrics as
+ * one (runtime/observability/cluster.ts; docs/behaviour.md §12.2).
  */
 import cluster, { type Worker } from 'node:cluster';
 import { type AppConfig, ConfigError, loadConfig } from './config.js';
@@ -41,7 +42,7 @@ export async function runServer<Database extends DatabaseClient, Container>(defi
     const { config } = loadConfig(process.env, { cronSettings: definition.cronSettings });
     if (config.http.workers > 1 && cluster.isPrimary) {
       refuseWorkersWhereNotAllowed(config);
-      runPrimary(config);
+      await runPrimary(config);
       return;
     }
     await runWorker(definition);
@@ -77,10 +78,16 @@ async function runWorker<Database extends DatabaseClient, Container>(definition:
 /**
  * The cluster primary: forks the workers, logs `listening on <url>` once all of them listen,
  * replaces a worker that dies after it started, and gives up (exit 1) when one dies while
- * starting, since its replacement would fail the same way.
+ * starting, since its replacement would fail the same way. With metrics on it first starts the
+ * cluster's metrics (their port, or the answers to the workers' main-port scrapes); rejects when
+ * the metrics port cannot be listened on.
  */
-function runPrimary(config: AppConfig): void {
+async function runPrimary(config: AppConfig): Promise<void> {
   const logger = createLogger(config.log);
+  if (config.metrics.enabled) {
+    const { servePrimaryMetrics } = await import('../observability/cluster.js');
+    await servePrimaryMetrics(config, logger);
+  }
   const count = config.http.workers;
   const started = new Set<Worker>();
   let stopping = false;

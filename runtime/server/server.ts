@@ -34,6 +34,8 @@ import { authenticateRequests } from '../http/request-state.js';
 import type { VersioningOptions, VersionPolicy } from '../http/versioning.js';
 import type { CanActivate, RuntimeGuards } from '../auth/guards.js';
 import { createLogger } from './logger.js';
+import { METRICS_PATH } from '../observability/exposition.js';
+import { Observability } from '../observability/index.js';
 import { isReachable, type SqlReader } from '../data/sql-reader.js';
 import { buildTransports, type Entrypoint, type HealthContribution, mountTransports, registerSockets, type Transport, type TransportFactory } from '../transports/index.js';
 import { SocketAcceptor } from '../transports/sockets.js';
@@ -95,6 +97,8 @@ export interface RunningServer {
   readonly logger: Logger;
   /** The addresses the transports contribute (docs/behaviour.md §4.8), as the landing answer at `/` lists them. */
   readonly entrypoints: readonly Entrypoint[];
+  /** Where `/metrics` is served on a port of its own (docs/behaviour.md §12.2); undefined when it is not. */
+  readonly metricsUrl: string | undefined;
   /** Stops accepting, finishes in-flight requests, closes the database. */
   close(): Promise<void>;
 }
@@ -118,12 +122,13 @@ export interface StartOptions {
 /** The context of work done on behalf of the server itself (reloading an event's row). */
 const UNSCOPED: RequestContext = Object.freeze({ principal: undefined, ability: undefined, unscoped: true });
 
-/** What a running server closes at shutdown, in this order: transports, events, database. */
+/** What a running server closes at shutdown, in this order: transports, events, database, observability. */
 interface Resources {
   transports: readonly Transport[];
   events: StartedEventTransport | undefined;
   readonly database: DatabaseClient;
   readonly reader: SqlReader;
+  readonly observability: Observability;
 }
 
 /**
@@ -141,18 +146,20 @@ export async function startServer<Database extends DatabaseClient, Container>(
   const url = config.database.url;
   const dialect = dialectFor(url);
   const observed: DatabaseOptions = options.onQuery ? { onQuery: options.onQuery } : {};
-  const database = await definition.createDatabase(await dialect.createAdapterFactory(url), observed);
-  const reader = await dialect.createReader(url, observed);
-  const resources: Resources = { transports: [], events: undefined, database, reader };
+  // Request ids, access lines, metrics and traces (docs/behaviour.md §12): every statement is observed.
+  const observability = await Observability.start(config, logger);
+  const database = await definition.createDatabase(observability.observeAdapterFactory(await dialect.createAdapterFactory(url), dialect.name), observed);
+  const reader = observability.observeReader(await dialect.createReader(url, observed), dialect.name);
+  const resources: Resources = { transports: [], events: undefined, database, reader, observability };
   try {
     const eventBus = new EventBus({ maxQueued: config.graphql.subscriptionQueue });
     const services: RuntimeServices = { logger, eventBus, reader };
     const container = definition.createContainer(database, services);
     const abilities = new AbilityCache(definition.abilities(container));
     const verifier = new TokenVerifier(config.auth);
-    const graphql = createGraphQLEngine(definition, { container, services, config, abilities, logger });
+    const graphql = createGraphQLEngine(definition, { container, services, config, abilities, logger, observability });
     const versioning = versioningOf(config, definition.versionPolicies);
-    const transports = await buildTransports(definition.transports, { config, logger, versioning, container, verifier, abilities, graphql, events: eventBus });
+    const transports = await buildTransports(definition.transports, { config, logger, versioning, container, verifier, abilities, graphql, events: eventBus, observability });
     resources.transports = transports;
     // Events between processes, when the database carries them (PostgreSQL LISTEN/NOTIFY).
     const repositories = definition.repositories(container);
@@ -167,36 +174,53 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const lifecycle = new RequestLifecycle();
     const health: HealthContribution[] = [{ name: 'db', check: () => isReachable(reader) }, ...transports.flatMap((transport) => transport.health ?? [])];
     const entrypoints = transports.flatMap((transport) => transport.entrypoints ?? []);
-    const app = composeApp(config, logger, transports, [lifecycle.middleware(), authenticateRequests(verifier, abilities)], health, entrypoints);
+    const front: FrontChain = { observe: observability.front(), lifecycle: lifecycle.middleware(), metrics: observability.metricsRoute(), authenticate: authenticateRequests(verifier, abilities) };
+    const app = composeApp(config, logger, transports, front, health, entrypoints);
     // Hot self-mounted routes are answered before the chain, with its front only — unless CORS or
     // the rate limit is configured, which only the chain applies (runtime/http/direct.ts).
     const direct = config.http.corsOrigins.length === 0 && config.http.rateLimit <= 0 ? transports.flatMap((transport) => transport.http?.direct ?? []) : [];
-    const listener = directListener(direct, { lifecycle, securityHeaders: securityHeaders(), verifier, abilities, logger }, app);
+    const listener = directListener(direct, { observe: front.observe, lifecycle, securityHeaders: securityHeaders(), verifier, abilities, logger }, app);
     // Every WebSocket goes through one acceptor, which guards the socket and answers framing faults.
-    const sockets = new SocketAcceptor({ logger, maxPayload: bytes.parse(config.http.bodyLimit) ?? 100 * 1024 });
+    const sockets = new SocketAcceptor({ logger, maxPayload: bytes.parse(config.http.bodyLimit) ?? 100 * 1024, observability });
     registerSockets(sockets, transports);
     await options.beforeListen?.();
-    const server = await listen(listener, config, sockets);
+    const metricsUrl = await observability.listen();
+    const server = await listen(listener, config, sockets, observability);
     const port = (server.address() as AddressInfo).port;
     const address = `http://${config.http.host === '0.0.0.0' ? '127.0.0.1' : config.http.host}:${port}`;
     // One line saying where everything is; the routes and paths each transport mounted are at debug.
-    logger.info({ url: address, database: dialect.name, entrypoints: Object.fromEntries(entrypoints.map((entrypoint) => [entrypoint.name, entrypoint.path])) }, `listening on ${address}`);
-    return { url: address, port, logger, entrypoints, close: () => shutdown({ server, lifecycle, sockets, resources, config, logger }) };
+    logger.info({ url: address, database: dialect.name, entrypoints: Object.fromEntries(entrypoints.map((entrypoint) => [entrypoint.name, entrypoint.path])), ...(metricsUrl === undefined ? {} : { metrics: metricsUrl }) }, `listening on ${address}`);
+    return { url: address, port, logger, entrypoints, metricsUrl, close: () => shutdown({ server, lifecycle, sockets, resources, config, logger }) };
   } catch (error) {
     await release(resources, logger);
     throw error;
   }
 }
 
+/** The front of the Express chain (see {@link composeApp}). */
+interface FrontChain {
+  /** The request's id and observation (docs/behaviour.md §12.1). */
+  readonly observe: RequestHandler;
+  /** The in-flight count (runtime/http/lifecycle.ts). */
+  readonly lifecycle: RequestHandler;
+  /** `GET /metrics` behind `APP_METRICS__TOKEN`, when served on the main port (docs/behaviour.md §12.2). */
+  readonly metrics: RequestHandler | undefined;
+  /** The bearer token's verification (runtime/http/request-state.ts). */
+  readonly authenticate: RequestHandler;
+}
+
 /**
- * The Express chain, in this order: helmet and CORS, `front` (the in-flight count, authentication),
- * unmetered transports (`/health`), the rate limit, neutral transports (API documents, GraphQL),
- * versioned ones (REST), the landing answer at `/` listing `entrypoints` (docs/behaviour.md §4.8),
- * then 404 and the error handler.
+ * The Express chain, in this order: the request's id and observation, helmet and CORS, the
+ * in-flight count, `/metrics` when served on the main port (before authentication: its token is
+ * not a caller's), authentication, unmetered transports (`/health`), the rate limit, neutral
+ * transports (API documents, GraphQL), versioned ones (REST), the landing answer at `/` listing
+ * `entrypoints` (docs/behaviour.md §4.8), then 404 and the error handler.
  */
-function composeApp(config: AppConfig, logger: Logger, transports: readonly Transport[], front: readonly RequestHandler[], health: readonly HealthContribution[], entrypoints: readonly Entrypoint[]): Express {
-  const app = createExpressApp(config);
-  for (const handler of front) app.use(handler);
+function composeApp(config: AppConfig, logger: Logger, transports: readonly Transport[], front: FrontChain, health: readonly HealthContribution[], entrypoints: readonly Entrypoint[]): Express {
+  const app = createExpressApp(config, front.observe);
+  app.use(front.lifecycle);
+  if (front.metrics) app.get(METRICS_PATH, front.metrics);
+  app.use(front.authenticate);
   const mounted = { health };
   mountTransports(app, transports, 'unmetered', mounted, logger);
   const limiter = rateLimiter(config);
@@ -213,12 +237,16 @@ function versioningOf(config: AppConfig, policies: Readonly<Record<string, Versi
   return { strategy: config.http.versioning, header: config.http.versionHeader, prefix: config.http.prefix, defaultVersion: config.http.defaultVersion, policies };
 }
 
-/** Closes `resources` in order — transports (closed, then released), the event transport, then the database — logging a transport's failure. */
+/**
+ * Closes `resources` in order — transports (closed, then released), the event transport, the
+ * database, then the metrics listener and the trace exporter — logging a transport's failure.
+ */
 async function release(resources: Resources, logger: Logger): Promise<void> {
   await closeTransports(resources.transports, logger);
   await releaseTransports(resources.transports, logger);
   await resources.events?.close();
   await Promise.all([resources.database.$disconnect(), resources.reader.close()]);
+  await resources.observability.close();
 }
 
 /** Closes every transport at once; a failure is logged, never thrown (the database must still close). */
@@ -241,8 +269,9 @@ async function releaseTransports(transports: readonly Transport[], logger: Logge
  * Graceful shutdown (docs/decisions.md §4; README "Shutdown"): stops accepting connections, closes idle
  * keep-alive ones, closes every WebSocket with 1001 and lets the transports finish their work,
  * while in-flight requests get `APP_HTTP__SHUTDOWN_TIMEOUT` ms to finish (then their connections
- * are closed); then the transports release what requests could still use (the job queues), and
- * the event transport and the database close last.
+ * are closed); then the transports release what requests could still use (the job queues), the
+ * event transport and the database close, and last the metrics listener and the trace exporter
+ * (which sends the spans not yet sent).
  */
 async function shutdown(parts: { server: Server; lifecycle: RequestLifecycle; sockets: SocketAcceptor; resources: Resources; config: AppConfig; logger: Logger }): Promise<void> {
   const { server, lifecycle, sockets, resources, config, logger } = parts;
@@ -261,5 +290,7 @@ async function shutdown(parts: { server: Server; lifecycle: RequestLifecycle; so
   await releaseTransports(resources.transports, logger);
   await resources.events?.close();
   await Promise.all([resources.database.$disconnect(), resources.reader.close()]);
+  // Last, so the spans of everything that drained are exported.
+  await resources.observability.close();
   logger.info('stopped');
 }

@@ -62,6 +62,7 @@ import type { EventBus } from '../events/bus.js';
 import type { GraphQLEngine } from '../graphql/engine.js';
 import type { RequestState } from '../http/request-state.js';
 import type { VersioningOptions } from '../http/versioning.js';
+import type { Observability } from '../observability/index.js';
 import type { SocketAcceptor, SocketTransport } from './sockets.js';
 
 /** What the server built before its transports, handed to every {@link TransportFactory}. */
@@ -81,6 +82,8 @@ export interface TransportContext<Container> {
   readonly graphql: GraphQLEngine;
   /** The process's event bus (in-process listeners observe what it publishes; docs/behaviour.md §10.3). */
   readonly events: EventBus;
+  /** Metrics and traces, when configured (docs/behaviour.md §12): a transport records its own (operations, sockets, jobs). */
+  readonly observability: Observability;
 }
 
 /**

@@ -16,13 +16,18 @@
  *   protocol's close code (1009, 1007, 1002) when it is reported as the socket's `error` event;
  *   the acceptor owns that event and logs it once, at warn, as the client's fault;
  * - every socket is pinged every `keepAlive` ms and terminated when it did not answer the last ping;
- * - shutdown closes every socket of every transport with 1001 in one loop.
+ * - shutdown closes every socket of every transport with 1001 in one loop;
+ * - every upgrade has a request id (docs/behaviour.md §12.1), answered in `X-Request-Id` on the
+ *   handshake or the refusal and read by transports with {@link socketRequestId}; open sockets are
+ *   counted by transport, and messages refused for their size as refusals (docs/behaviour.md §12.2).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocket, WebSocketServer } from 'ws';
 import { problem, writeRawProblem } from '../http/problem.js';
+import type { Observability } from '../observability/index.js';
+import { REQUEST_ID_HEADER, requestIdOf } from '../observability/request-id.js';
 
 /**
  * A transport served over WebSockets, as it registers with {@link SocketAcceptor.register}. The
@@ -59,6 +64,8 @@ export interface SocketAcceptorOptions {
   readonly maxPayload: number;
   /** Milliseconds between pings; a socket that has not answered the previous ping is terminated (default 12 000, graphql-ws's). */
   readonly keepAlive?: number;
+  /** Counts open sockets and refusals, when metrics are on. */
+  readonly observability?: Observability;
 }
 
 /** A registered path: its transport and the `ws` server doing its handshakes. */
@@ -123,9 +130,25 @@ export function closeSocket(client: WebSocket, code: number, reason = ''): void 
   client.close(code, bytes);
 }
 
+/** The id of each upgrade request, taken or made once (docs/behaviour.md §12.1). */
+const requestIds = new WeakMap<IncomingMessage, string>();
+
+/**
+ * The request id of an upgrade request: its well-formed `X-Request-Id`, or one generated for it;
+ * the same for every caller (the acceptor answers it in the handshake, transports log and report it).
+ */
+export function socketRequestId(request: IncomingMessage): string {
+  let id = requestIds.get(request);
+  if (id === undefined) {
+    id = requestIdOf(request.headers);
+    requestIds.set(request, id);
+  }
+  return id;
+}
+
 /** Answers an upgrade request that is not upgraded with a problem document, and closes it. */
-function refuse(socket: Duplex, status: number, code: string, detail: string, headers: Readonly<Record<string, string>> = {}): void {
-  writeRawProblem(socket, problem(status, code, detail), headers);
+function refuse(request: IncomingMessage, socket: Duplex, status: number, code: string, detail: string, headers: Readonly<Record<string, string>> = {}): void {
+  writeRawProblem(socket, problem(status, code, detail), socketRequestId(request), headers);
 }
 
 /** The path of an upgrade request, or undefined when its target is not a URL. */
@@ -147,10 +170,12 @@ export class SocketAcceptor {
   private readonly logger: Logger;
   private readonly maxPayload: number;
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly observability: Observability | undefined;
   private closing = false;
 
   constructor(options: SocketAcceptorOptions) {
     this.logger = options.logger;
+    this.observability = options.observability;
     this.maxPayload = options.maxPayload;
     this.heartbeat = setInterval(() => this.ping(), options.keepAlive ?? 12_000).unref();
   }
@@ -174,9 +199,11 @@ export class SocketAcceptor {
     // Handshakes `ws` refuses, answered as problem documents (without a listener ws writes text/html).
     server.on('wsClientError', (error: Error, socket: Duplex, request: IncomingMessage) => {
       const version = Number(request.headers['sec-websocket-version']);
-      if (request.method !== 'GET') refuse(socket, 405, 'METHOD_NOT_ALLOWED', `a WebSocket handshake is a GET request (got ${request.method})`, { Allow: 'GET' });
-      else refuse(socket, 400, 'BAD_REQUEST', `not a valid WebSocket handshake: ${error.message}`, version === 13 || version === 8 ? {} : { 'Sec-WebSocket-Version': '13, 8' });
+      if (request.method !== 'GET') refuse(request, socket, 405, 'METHOD_NOT_ALLOWED', `a WebSocket handshake is a GET request (got ${request.method})`, { Allow: 'GET' });
+      else refuse(request, socket, 400, 'BAD_REQUEST', `not a valid WebSocket handshake: ${error.message}`, version === 13 || version === 8 ? {} : { 'Sec-WebSocket-Version': '13, 8' });
     });
+    // The handshake's answer (101) carries the upgrade's request id.
+    server.on('headers', (headers: string[], request: IncomingMessage) => headers.push(`${REQUEST_ID_HEADER}: ${socketRequestId(request)}`));
     // With noServer, ws emits nothing here today; a listener keeps a future 'error' from ending the process.
     server.on('error', (error: Error) => this.logger.error({ err: error, transport: transport.name }, 'WebSocket server error'));
     const route: Route = { transport, server };
@@ -202,21 +229,21 @@ export class SocketAcceptor {
     });
     try {
       const path = pathOf(request);
-      if (path === undefined) return refuse(socket, 400, 'BAD_REQUEST', 'the request target is not a valid URL');
+      if (path === undefined) return refuse(request, socket, 400, 'BAD_REQUEST', 'the request target is not a valid URL');
       const route = this.routes.get(path);
-      if (!route) return refuse(socket, 404, 'NOT_FOUND', `no WebSocket is served at ${path}`);
-      if (this.closing) return refuse(socket, 503, 'SERVICE_UNAVAILABLE', 'the server is shutting down');
+      if (!route) return refuse(request, socket, 404, 'NOT_FOUND', `no WebSocket is served at ${path}`);
+      if (this.closing) return refuse(request, socket, 503, 'SERVICE_UNAVAILABLE', 'the server is shutting down');
       const { transport } = route;
       if (!transport.admit) return this.upgrade(route, path, request, socket, head, undefined);
       transport.admit(request).then(
         (state) => {
           if (socket.destroyed) return;
-          if (this.closing) return refuse(socket, 503, 'SERVICE_UNAVAILABLE', 'the server is shutting down');
+          if (this.closing) return refuse(request, socket, 503, 'SERVICE_UNAVAILABLE', 'the server is shutting down');
           this.upgrade(route, path, request, socket, head, state);
         },
         (error: unknown) => {
           this.logger.error({ err: error, transport: transport.name }, 'admitting a WebSocket failed');
-          refuse(socket, 500, 'INTERNAL_SERVER_ERROR', 'internal error');
+          refuse(request, socket, 500, 'INTERNAL_SERVER_ERROR', 'internal error');
         },
       );
     } catch (error) {
@@ -237,13 +264,19 @@ export class SocketAcceptor {
   private serve(transport: SocketTransport, path: string, client: WebSocket, request: IncomingMessage, state: unknown): void {
     const accepted: Accepted = { transport, path, alive: true };
     this.clients.set(client, accepted);
+    const metrics = this.observability?.metrics;
+    metrics?.socket(transport.name, 1);
     // ws emits 'error' at most once per socket, and only for a frame it refused after sending the close frame.
     client.on('error', (fault: Error & { code?: string }) => {
       const closeCode = fault.code === undefined ? undefined : FAULT_CLOSE_CODES[fault.code];
-      this.logger.warn({ transport: transport.name, path, remote: request.socket.remoteAddress, code: fault.code, closeCode, reason: fault.message }, CLIENT_FAULT_MESSAGE);
+      this.logger.warn({ transport: transport.name, path, remote: request.socket.remoteAddress, requestId: socketRequestId(request), code: fault.code, closeCode, reason: fault.message }, CLIENT_FAULT_MESSAGE);
+      if (closeCode === 1009) this.observability?.refused('MESSAGE_TOO_LARGE');
     });
     client.on('pong', () => (accepted.alive = true));
-    client.once('close', () => this.clients.delete(client));
+    client.once('close', () => {
+      this.clients.delete(client);
+      metrics?.socket(transport.name, -1);
+    });
     try {
       transport.connect(client, request, state);
     } catch (error) {

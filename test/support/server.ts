@@ -167,6 +167,8 @@ export interface InProcessServer {
   readonly logs: Record<string, unknown>[];
   /** SQL statements sent so far. */
   readonly statements: string[];
+  /** Where `/metrics` is served on a port of its own, when it is (docs/behaviour.md §12.2). */
+  readonly metricsUrl: string | undefined;
   token(role: Role, orgIndex?: number): Promise<string>;
   graphql<T = Record<string, unknown>>(query: string, options?: { variables?: Record<string, unknown>; token?: string }): Promise<GraphQLResponse<T>>;
   stop(): Promise<void>;
@@ -214,6 +216,7 @@ export async function startInProcessServer(
     seeded,
     logs,
     statements,
+    metricsUrl: server.metricsUrl,
     token: (role, orgIndex) => {
       const found = user(role, orgIndex);
       return mintToken(TEST_SECRET, { sub: found.id, org_id: found.orgId, role: found.role });

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { type Express } from 'express';
 import { problem, sendProblem } from '../../http/problem.js';
+import { observationOf } from '../../observability/observation.js';
 import { type ApiCatalog, buildOpenApiDocument, catalogVersions, type DocumentOptions } from '../../http/openapi.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 
@@ -65,6 +66,12 @@ function mountApiDocs(app: Express, catalog: ApiCatalog, options: DocumentOption
   });
   app.get('/api/init.js', (_request, response) => {
     response.type('application/javascript').send(init);
+  });
+  // Files under one template (docs/behaviour.md §12.1: never the raw path).
+  app.use('/api/assets', (_request, response, next) => {
+    const observation = observationOf(response);
+    if (observation) observation.route = '/api/assets/*';
+    next();
   });
   app.use('/api/assets', express.static(path.dirname(require.resolve('swagger-ui-dist/package.json')), { index: false, maxAge: '1h' }));
 }

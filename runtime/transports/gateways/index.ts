@@ -15,8 +15,9 @@ import type { AbilityCache } from '../../auth/ability.js';
 import type { Authentication, TokenVerifier } from '../../auth/authentication.js';
 import { type RequestContext, runInContext } from '../../auth/context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
+import { RequestObservation } from '../../observability/observation.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
-import { messageText, type SocketTransport } from '../sockets.js';
+import { messageText, socketRequestId, type SocketTransport } from '../sockets.js';
 
 /** What a gateway handler runs with. */
 export interface GatewayCall {
@@ -119,7 +120,9 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
     admit: async (request) => {
       const authentication = await services.verifier.authenticate(credentialsOf(request));
       const principal = authentication.kind === 'authenticated' ? authentication.principal : undefined;
-      return { request: { principal, ability: principal ? services.abilities.for(principal) : undefined, unscoped: false, transport: 'gateway' }, authentication };
+      // The socket's handlers run with its upgrade's request id (docs/behaviour.md §12.1).
+      const observation = new RequestObservation(socketRequestId(request));
+      return { request: { principal, ability: principal ? services.abilities.for(principal) : undefined, unscoped: false, transport: 'gateway', observation }, authentication };
     },
     connect: (client, _request, call) => {
       // Backpressure: at most MAX_IN_FLIGHT handlers of this socket run at once. Messages past

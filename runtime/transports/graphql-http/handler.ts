@@ -7,15 +7,17 @@
  * subscription is refused with where it is served (graphql-ws on the same path).
  */
 import type { IncomingMessage } from 'node:http';
-import { type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema, OperationTypeNode } from 'graphql';
+import { type ExecutionArgs, type ExecutionResult, GraphQLError, type GraphQLSchema, OperationTypeNode } from 'graphql';
 import { createHandler, type Handler, type Response } from 'graphql-http';
 import type { Logger } from 'pino';
-import type { Authentication } from '../../auth/authentication.js';
 import { runInContext } from '../../auth/context.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { createErrorFormatter } from '../../graphql/errors.js';
+import { createErrorFormatter, errorCode } from '../../graphql/errors.js';
 import { executeWithCodes } from '../../graphql/execution.js';
 import type { OperationPreparer } from '../../graphql/prepare.js';
+import type { Observability } from '../../observability/index.js';
+import { type OperationLabel, operationLabel } from '../../observability/observation.js';
+import type { RequestState } from '../../http/request-state.js';
 
 /** Options of {@link createGraphQLHandler}. */
 export interface GraphQLHandlerOptions {
@@ -25,8 +27,16 @@ export interface GraphQLHandlerOptions {
   readonly logger: Logger;
   /** Parses, checks and guards each operation (shared with graphql-ws). */
   readonly preparer: OperationPreparer;
-  /** How reading the bearer token of the request went. */
-  readonly authenticationOf: (request: IncomingMessage) => Authentication;
+  /** The state of a request the authentication step left: how reading its bearer token went, and its observation. */
+  readonly stateOf: (request: IncomingMessage) => RequestState;
+  /** Operation durations and outcomes, the operation's span (docs/behaviour.md §12). */
+  readonly observability: Observability;
+}
+
+/** What is known of an operation between its preparation and its result. */
+interface Timing {
+  readonly started: number;
+  readonly operation: OperationLabel;
 }
 
 /**
@@ -61,22 +71,41 @@ function answerType(accept: string | string[] | undefined): string {
  * graphql-http's handler answering GraphQL over HTTP, framework-free: it takes the request's
  * method, URL, headers and body text (read by the caller, within the body limit) and gives the
  * answer's body and status line. Each operation is prepared (cached parse and validation, limits,
- * guards) and then executed inside the ambient context its guards seeded.
+ * guards) and then executed inside the ambient context its guards seeded, in the operation's span;
+ * its duration, outcome and name are observed (docs/behaviour.md §12).
  */
 export function createGraphQLHandler(options: GraphQLHandlerOptions): Handler<IncomingMessage, undefined> {
+  const { observability } = options;
   const formatError = createErrorFormatter(options.logger);
   const extensions = new WeakMap<ExecutionArgs, Record<string, unknown>>();
+  const timings = new WeakMap<ExecutionArgs, Timing>();
   return createHandler<IncomingMessage, undefined, GraphQLContext>({
     schema: options.schema,
-    formatError,
-    execute: (args: ExecutionArgs) => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args)),
+    // graphql-http maps errors through it: the index it passes second is no request id.
+    formatError: (error) => formatError(error),
+    execute: (args: ExecutionArgs) => {
+      const run = () => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args));
+      const operation = timings.get(args)?.operation;
+      if (!operation) return run();
+      return observability.inSpan({ name: `${operation.type} ${operation.name}`, attributes: { 'graphql.operation.name': operation.name, 'graphql.operation.type': operation.type } }, run);
+    },
     onSubscribe: async (request, params) => {
-      const prepared = await options.preparer.prepare(params, options.authenticationOf(request.raw), 'graphql');
-      if (prepared.kind === 'refused') return prepared.errors;
+      const started = performance.now();
+      const state = options.stateOf(request.raw);
+      const observation = state.request.observation;
+      const prepared = await options.preparer.prepare(params, state.authentication, 'graphql', observation);
+      if (prepared.kind === 'refused') {
+        observability.operationRefused(observation, prepared.operation && operationLabel(prepared.operation), params.operationName, prepared.errors.map(errorCode), started);
+        return prepared.errors;
+      }
       // The answer graphql-http gives a subscription (an error, status as for any other), saying where to send it.
-      if (getOperationAST(prepared.args.document, prepared.args.operationName)?.operation === OperationTypeNode.SUBSCRIPTION) {
+      if (prepared.operation.operation === OperationTypeNode.SUBSCRIPTION) {
+        observability.operationRefused(observation, operationLabel(prepared.operation), params.operationName, [], started);
         return [new GraphQLError(subscriptionOverHttpMessage(options.path), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })];
       }
+      const operation = operationLabel(prepared.operation);
+      if (observation) observation.operation = operation;
+      timings.set(prepared.args, { started, operation });
       if (prepared.extensions) extensions.set(prepared.args, prepared.extensions);
       return prepared.args;
     },
@@ -84,6 +113,8 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): Handler<In
       const extra = extensions.get(args);
       const reported = (args.contextValue as GraphQLContext).loaders.drainReported();
       if (reported.length > 0) result = { ...result, errors: [...(result.errors ?? []), ...reported] };
+      const timing = timings.get(args);
+      if (timing) observability.operationFinished(options.stateOf(request.raw).request.observation, timing.operation, (result.errors ?? []).map(errorCode), timing.started);
       if (options.logger.isLevelEnabled('debug')) {
         const { rows } = (args.contextValue as GraphQLContext).request;
         options.logger.debug({ operationName: args.operationName ?? null, cost: extra?.cost, rows: rows?.count }, 'graphql operation finished');

@@ -16,7 +16,6 @@ import express, { type Express, type Request, type Response } from 'express';
 import type { Handler } from 'graphql-http';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../server/config.js';
-import type { Authentication } from '../../auth/authentication.js';
 import { bodyProblem } from '../../http/pipeline.js';
 import { problem, sendError, sendProblem } from '../../http/problem.js';
 import { type RequestState, stateOf } from '../../http/request-state.js';
@@ -26,15 +25,16 @@ import { mountPlayground } from './playground.js';
 
 /** The GraphQL-over-HTTP transport of the server's GraphQL engine. */
 export function graphqlOverHttp<Container>(): TransportFactory<Container> {
-  return defineTransport('graphql', ({ config, logger, graphql }): Transport => {
-    // The requests answered directly carry their authentication here; the Express route's in `response.locals`.
-    const direct = new WeakMap<IncomingMessage, Authentication>();
+  return defineTransport('graphql', ({ config, logger, graphql, observability }): Transport => {
+    // The requests answered directly carry their state here; the Express route's in `response.locals`.
+    const direct = new WeakMap<IncomingMessage, RequestState>();
     const handler = createGraphQLHandler({
       schema: graphql.schema,
       path: config.graphql.path,
       logger,
       preparer: graphql.preparer,
-      authenticationOf: (request) => direct.get(request) ?? stateOf((request as Request).res as Response).authentication,
+      stateOf: (request) => direct.get(request) ?? stateOf((request as Request).res as Response),
+      observability,
     });
     return {
       name: 'graphql',
@@ -139,7 +139,7 @@ function readBody(request: IncomingMessage, limit: number): Promise<string> {
 }
 
 /** `POST <path>` in its common form, answered before the Express chain (module docstring). */
-function directGraphQL(config: AppConfig, handler: Handler<IncomingMessage, undefined>, authentications: WeakMap<IncomingMessage, Authentication>, logger: Logger): DirectRoute {
+function directGraphQL(config: AppConfig, handler: Handler<IncomingMessage, undefined>, states: WeakMap<IncomingMessage, RequestState>, logger: Logger): DirectRoute {
   const limit = bytes.parse(config.http.bodyLimit) ?? undefined;
   return {
     method: 'POST',
@@ -155,7 +155,7 @@ function directGraphQL(config: AppConfig, handler: Handler<IncomingMessage, unde
         else sendError(response, error, logger);
         return;
       }
-      authentications.set(request, state.authentication);
+      states.set(request, state);
       try {
         await answer(handler, request, text === '' ? {} : text, response);
       } catch (error) {

@@ -12,9 +12,14 @@
  * graphql-ws's own `ws` binding (`useServer`) is not used because it wants a `WebSocketServer` of
  * its own and treats every socket `error` — which `ws` only raises for a client's framing fault —
  * as a server bug: a stack trace on stderr and close 4500.
+ *
+ * Each connection has the request id of its upgrade (docs/behaviour.md §12.1): its operations' log
+ * lines and errors carry it. Running subscriptions are counted, and refused connections and
+ * operations (an invalid token, `SUBSCRIPTION_LIMIT`, the limits of docs/hostile-input.md) are
+ * counted as refusals (docs/behaviour.md §12.2); each operation runs in its span (§12.3).
  */
 import type { IncomingMessage } from 'node:http';
-import { type ExecutionArgs, GraphQLError, type GraphQLSchema, subscribe } from 'graphql';
+import { type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, subscribe } from 'graphql';
 import { GRAPHQL_TRANSPORT_WS_PROTOCOL, makeServer, type Server } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
@@ -22,11 +27,13 @@ import type { Authentication, TokenVerifier } from '../../auth/authentication.js
 import { type RequestContext, runInContext } from '../../auth/context.js';
 import { asSubscriber, SlowConsumerError } from '../../events/bus.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { createErrorFormatter } from '../../graphql/errors.js';
+import { createErrorFormatter, errorCode } from '../../graphql/errors.js';
 import { executeWithCodes } from '../../graphql/execution.js';
 import type { OperationPreparer } from '../../graphql/prepare.js';
+import type { Observability } from '../../observability/index.js';
+import { operationLabel, RequestObservation } from '../../observability/observation.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
-import { closeSocket, messageText, type SocketTransport } from '../sockets.js';
+import { closeSocket, messageText, socketRequestId, type SocketTransport } from '../sockets.js';
 
 /** Options of {@link SubscriptionServer}. */
 interface SubscriptionServerOptions {
@@ -38,6 +45,7 @@ interface SubscriptionServerOptions {
   readonly connectionInitWaitTimeout?: number;
   /** Operations one connection may have running at once (`APP_GRAPHQL__MAX_SUBSCRIPTIONS`); past it `SUBSCRIPTION_LIMIT`. */
   readonly maxSubscriptions: number;
+  readonly observability: Observability;
 }
 
 /** WebSocket close code for a subscriber that cannot keep up (RFC 6455 "try again later"). */
@@ -50,6 +58,8 @@ interface ConnectionExtra extends Record<PropertyKey, unknown> {
   readonly socket: WebSocket;
   /** The upgrade request. */
   readonly request: IncomingMessage;
+  /** The connection's request id (its upgrade's) and the statements its operations send. */
+  readonly observation: RequestObservation;
 }
 
 /** The bearer value of a `connection_init` payload, if any. */
@@ -63,20 +73,33 @@ function credentialsOf(payload: Readonly<Record<string, unknown>> | undefined): 
 /**
  * An async iterator whose every step runs in `request`'s ambient context, each event with the whole
  * row budget (`APP_GRAPHQL__MAX_ROWS`). A subscription dropped as too slow
- * ({@link SlowConsumerError}) simply ends: its connection is already being closed.
+ * ({@link SlowConsumerError}) simply ends: its connection is already being closed. `ended` runs
+ * once, when the subscription ends (it runs out, fails, or is returned).
  */
-function inContext<T>(source: AsyncIterableIterator<T> | AsyncGenerator<T>, request: RequestContext): AsyncIterableIterator<T> {
+function inContext<T>(source: AsyncIterableIterator<T> | AsyncGenerator<T>, request: RequestContext, ended: () => void): AsyncIterableIterator<T> {
+  let running = true;
+  const end = (): void => {
+    if (!running) return;
+    running = false;
+    ended();
+  };
   const iterator: AsyncIterableIterator<T> = {
     next: async () => {
       request.rows?.reset();
       try {
-        return await runInContext(request, () => source.next());
+        const step = await runInContext(request, () => source.next());
+        if (step.done === true) end();
+        return step;
       } catch (error) {
+        end();
         if (error instanceof SlowConsumerError) return { done: true, value: undefined };
         throw error;
       }
     },
-    return: async (value?: unknown) => (source.return ? source.return(value) : { done: true, value: undefined }),
+    return: async (value?: unknown) => {
+      end();
+      return source.return ? source.return(value) : { done: true, value: undefined };
+    },
     [Symbol.asyncIterator]: () => iterator,
   };
   return iterator;
@@ -92,12 +115,20 @@ class SubscriptionServer {
 
   constructor(options: SubscriptionServerOptions) {
     this.logger = options.logger;
+    const { observability } = options;
     const formatError = createErrorFormatter(options.logger);
+    /** Runs `run` in the span of the operation `args` asks for. */
+    const inOperationSpan = <T>(args: ExecutionArgs, run: () => T): T => {
+      const operation = getOperationAST(args.document, args.operationName);
+      if (!operation) return run();
+      const label = operationLabel(operation);
+      return observability.inSpan({ name: `${label.type} ${label.name}`, attributes: { 'graphql.operation.name': label.name, 'graphql.operation.type': label.type } }, run);
+    };
     this.server = makeServer<Record<string, unknown>, ConnectionExtra>(
       {
         schema: options.schema,
         connectionInitWaitTimeout: options.connectionInitWaitTimeout ?? 10_000,
-        execute: (args: ExecutionArgs) => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args)),
+        execute: (args: ExecutionArgs) => inOperationSpan(args, () => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args))),
         subscribe: async (args: ExecutionArgs) => {
           const request = (args.contextValue as GraphQLContext).request;
           const socket = this.sockets.get(args.contextValue as object);
@@ -108,31 +139,41 @@ class SubscriptionServer {
             options.logger.warn({ topic: error.topic, queued: error.limit }, 'closing a subscriber too slow to keep up');
             socket.close(SLOW_CONSUMER_CLOSE_CODE, 'subscriber too slow');
           };
-          const result = await asSubscriber(onSlowConsumer, () => runInContext(request, () => subscribe(args)));
-          return Symbol.asyncIterator in result ? inContext(result, request) : result;
+          const result = await asSubscriber(onSlowConsumer, () => inOperationSpan(args, () => runInContext(request, () => subscribe(args))));
+          if (!(Symbol.asyncIterator in result)) return result;
+          observability.metrics?.subscription(1);
+          return inContext(result, request, () => observability.metrics?.subscription(-1));
         },
         onConnect: async (context) => {
           const authentication = await options.verifier.authenticate(credentialsOf(context.connectionParams));
-          if (authentication.kind === 'rejected') return false;
+          if (authentication.kind === 'rejected') {
+            observability.refused('UNAUTHENTICATED');
+            return false;
+          }
           context.extra.authentication = authentication;
           return true;
         },
         onSubscribe: async (context, _id, payload) => {
+          const started = performance.now();
           // graphql-ws has recorded this one already: it counts itself.
           if (Object.keys(context.subscriptions).length > options.maxSubscriptions) {
+            observability.operationRefused(undefined, undefined, payload.operationName, ['SUBSCRIPTION_LIMIT'], started);
             return [new GraphQLError(`this connection already runs ${options.maxSubscriptions} operations (APP_GRAPHQL__MAX_SUBSCRIPTIONS); complete one first`, { extensions: { code: 'SUBSCRIPTION_LIMIT', limit: options.maxSubscriptions } })];
           }
-          const prepared = await options.preparer.prepare(payload, context.extra.authentication ?? { kind: 'anonymous' }, 'graphql-ws');
-          if (prepared.kind === 'refused') return prepared.errors;
+          const prepared = await options.preparer.prepare(payload, context.extra.authentication ?? { kind: 'anonymous' }, 'graphql-ws', context.extra.observation);
+          if (prepared.kind === 'refused') {
+            observability.operationRefused(undefined, prepared.operation && operationLabel(prepared.operation), payload.operationName, prepared.errors.map(errorCode), started);
+            return prepared.errors;
+          }
           this.sockets.set(prepared.args.contextValue, context.extra.socket);
           return prepared.args;
         },
-        onNext: (_context, _id, _payload, args, result) => {
+        onNext: (context, _id, _payload, args, result) => {
           // Errors reported beside the data (a has_many without batch context, docs/behaviour.md §5.10).
           const errors = [...(result.errors ?? []), ...(args.contextValue as GraphQLContext).loaders.drainReported()];
-          return errors.length > 0 ? { ...result, errors: errors.map((error) => formatError(error).toJSON()) } : result;
+          return errors.length > 0 ? { ...result, errors: errors.map((error) => formatError(error, context.extra.observation.requestId).toJSON()) } : result;
         },
-        onError: (_context, _id, _payload, errors) => errors.map((error) => formatError(error).toJSON()),
+        onError: (context, _id, _payload, errors) => errors.map((error) => formatError(error, context.extra.observation.requestId).toJSON()),
       },
     );
   }
@@ -167,7 +208,7 @@ class SubscriptionServer {
             });
           }),
       },
-      { socket: client, request },
+      { socket: client, request, observation: new RequestObservation(socketRequestId(request)) },
     );
     client.once('close', (code, reason) => {
       closed(code, String(reason)).catch((error: unknown) => this.logger.error({ err: error }, 'graphql-ws failed to end a connection'));
@@ -181,7 +222,7 @@ class SubscriptionServer {
  * and `APP_GRAPHQL__MAX_SUBSCRIPTIONS`. Its socket path is registered with the server's acceptor.
  */
 export function graphqlWs<Container>(): TransportFactory<Container> {
-  return defineTransport('graphql-ws', ({ config, logger, verifier, graphql }): Transport => {
+  return defineTransport('graphql-ws', ({ config, logger, verifier, graphql, observability }): Transport => {
     const server = new SubscriptionServer({
       schema: graphql.schema,
       preparer: graphql.preparer,
@@ -189,6 +230,7 @@ export function graphqlWs<Container>(): TransportFactory<Container> {
       logger,
       connectionInitWaitTimeout: config.graphql.connectionInitTimeout,
       maxSubscriptions: config.graphql.maxSubscriptions,
+      observability,
     });
     return {
       name: 'graphql-ws',

@@ -13,12 +13,17 @@
  * reach the process. When shutdown begins the transport stops taking jobs and waits for the running
  * ones, at most `APP_HTTP__SHUTDOWN_TIMEOUT` ms; its queues stay open for the requests still
  * draining (a post published then still enqueues its job) and close once they have finished.
+ *
+ * Observed (docs/behaviour.md §12): each run's duration and outcome and each failure are metrics,
+ * each queue's depth is read at scrape time, and with traces on a job enqueued inside a span carries
+ * its `traceparent`, and each run is a span continuing that trace.
  */
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { runUnscoped, withoutCaller } from '../../auth/context.js';
 import { dialectFor } from '../../dialects/index.js';
-import { deadLetterQueue, type JobContext, type Queue, type QueueBackend, type QueuePolicy, type ReceivedJob } from '../../jobs/queue.js';
+import { deadLetterQueue, type JobContext, type JobSender, type Queue, type QueueBackend, type QueuePolicy, type ReceivedJob } from '../../jobs/queue.js';
+import type { Observability } from '../../observability/index.js';
 import { defineTransport, type TransportFactory } from '../index.js';
 
 /** One `@Process(name, schema)` method of a processor, as `generated/jobs.ts` declares it. */
@@ -55,7 +60,7 @@ export interface JobsDefinition {
  * from the container. Throws (at boot) when the database's job storage cannot start.
  */
 export function jobs<Container>(create: (container: Container) => JobsDefinition): TransportFactory<Container> {
-  return defineTransport<Container>('jobs', async ({ config, logger, container }) => {
+  return defineTransport<Container>('jobs', async ({ config, logger, container, observability }) => {
     const { queues, handlers } = create(container);
     const log = logger.child({ transport: 'jobs' });
     const storage = dialectFor(config.database.url).jobs;
@@ -66,13 +71,15 @@ export function jobs<Container>(create: (container: Container) => JobsDefinition
     const names = [...new Set([...queues.map((queue) => queue.name), ...byQueue.keys()])].sort();
     try {
       for (const name of names) await backend.createQueue(name);
-      for (const [name, byName] of byQueue) await backend.work(name, config.jobs.concurrency, (job) => runJob(name, byName, job, policy, log));
+      for (const [name, byName] of byQueue) await backend.work(name, config.jobs.concurrency, (job) => runJob(name, byName, job, policy, log, observability));
     } catch (error) {
       await backend.stopWorking(0);
       await backend.close();
       throw error;
     }
-    for (const queue of queues) queue.connect(backend);
+    const sender = traceCarrying(backend, observability);
+    for (const queue of queues) queue.connect(sender);
+    observability.metrics?.queueDepth(async () => Object.fromEntries(await Promise.all(names.map(async (name) => [name, await backend.depth(name)] as const))));
     log.info({ queues: names, storage: storage.durability }, `jobs: ${names.join(', ')} on ${storage.durability}`);
     return {
       name: 'jobs',
@@ -84,6 +91,21 @@ export function jobs<Container>(create: (container: Container) => JobsDefinition
   });
 }
 
+/**
+ * `backend` as the queues' sender; with traces on, each job carries the `traceparent` of the span
+ * enqueuing it (docs/behaviour.md §12.3).
+ */
+function traceCarrying(backend: QueueBackend, observability: Observability): JobSender {
+  const tracing = observability.tracing;
+  if (!tracing) return backend;
+  return {
+    send: (queue, envelope) => {
+      const traceparent = tracing.traceparent();
+      return backend.send(queue, traceparent === undefined ? envelope : { ...envelope, traceparent });
+    },
+  };
+}
+
 /** Refuses new jobs and closes the storage, once requests have drained. */
 async function releaseJobs(queues: readonly Queue<object>[], backend: QueueBackend): Promise<void> {
   for (const queue of queues) queue.disconnect();
@@ -91,10 +113,28 @@ async function releaseJobs(queues: readonly Queue<object>[], backend: QueueBacke
 }
 
 /**
- * Runs one job: outside any request, unscoped, its payload parsed by its handler's schema. Rejects
- * when it fails (the backend retries it or dead-letters it), after logging why.
+ * Runs one job: outside any request, unscoped, its payload parsed by its handler's schema, in its
+ * span (continuing the trace that enqueued it) and observed. Rejects when it fails (the backend
+ * retries it or dead-letters it), after logging why.
  */
-async function runJob(queue: string, handlers: ReadonlyMap<string, JobHandlerDefinition>, received: ReceivedJob, policy: QueuePolicy, logger: Logger): Promise<void> {
+async function runJob(queue: string, handlers: ReadonlyMap<string, JobHandlerDefinition>, received: ReceivedJob, policy: QueuePolicy, logger: Logger, observability: Observability): Promise<void> {
+  const name = received.envelope.name;
+  const started = performance.now();
+  const tracing = observability.tracing;
+  const run = (): Promise<void> => runHandler(queue, handlers, received, policy, logger);
+  try {
+    await (tracing
+      ? tracing.continueTrace(received.envelope.traceparent, { name: `process ${queue}`, kind: 'consumer', attributes: { 'messaging.destination.name': queue, 'messaging.operation.type': 'process', 'messaging.message.id': received.id, 'job.name': name, 'job.attempt': received.attempt } }, run)
+      : run());
+    observability.metrics?.job(queue, name, 'done', (performance.now() - started) / 1000);
+  } catch (error) {
+    observability.metrics?.job(queue, name, 'failed', (performance.now() - started) / 1000);
+    throw error;
+  }
+}
+
+/** Runs the handler of one job (see {@link runJob}); logs its outcome. */
+async function runHandler(queue: string, handlers: ReadonlyMap<string, JobHandlerDefinition>, received: ReceivedJob, policy: QueuePolicy, logger: Logger): Promise<void> {
   const name = received.envelope.name;
   const jobLogger = logger.child({ queue, job: name, jobId: received.id, attempt: received.attempt });
   const started = performance.now();

@@ -26,6 +26,7 @@ import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequest
 import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { stateOf } from '../../http/request-state.js';
+import { observationOf } from '../../observability/observation.js';
 import type { AppConfig } from '../../server/config.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 import { SessionTable } from './sessions.js';
@@ -112,6 +113,7 @@ class McpHost {
       // The MCP authorization spec: an invalid or expired token is HTTP 401 with WWW-Authenticate (RFC 6750).
       const description = state.authentication.reason.replace(/["\\]/g, "'");
       response.setHeader('WWW-Authenticate', `Bearer error="invalid_token", error_description="${description}"`);
+      observationOf(response)?.refuse('UNAUTHENTICATED');
       response.status(401).json({ error: 'invalid_token', error_description: state.authentication.reason });
       return;
     }

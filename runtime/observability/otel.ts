@@ -1,0 +1,138 @@
+/**
+ * The OpenTelemetry tracer (docs/behaviour.md §12.3, docs/decisions.md §12), loaded only when
+ * `APP_OTEL__ENDPOINT` is set (./tracing.ts): the SDK's tracer provider with a parent-based ratio
+ * sampler, a batching span processor and the OTLP/HTTP (JSON) exporter.
+ *
+ * Nothing is registered globally — no global tracer provider, context manager or propagator — so
+ * two servers in one process (tests) keep their own, and an application that registers its own
+ * OpenTelemetry setup is not overridden. The active span travels in this tracer's own
+ * AsyncLocalStorage context manager; the W3C trace-context propagator reads `traceparent` from
+ * requests and writes it into jobs.
+ */
+import type { IncomingMessage } from 'node:http';
+import { type Context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
+import type { Logger } from 'pino';
+import type { RequestSpan, SpanKindName, SpanSpec, Tracing } from './tracing.js';
+
+/** What {@link startOtelTracing} is started with (from `APP_OTEL__*`). */
+export interface OtelSettings {
+  /** The collector's base URL; spans go to `<endpoint>/v1/traces` (unless it already ends so). */
+  readonly endpoint: string;
+  readonly serviceName: string;
+  /** The share of new traces recorded. */
+  readonly sample: number;
+  readonly logger: Logger;
+}
+
+const KINDS: Readonly<Record<SpanKindName, SpanKind>> = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL, consumer: SpanKind.CONSUMER };
+
+/** The traces URL of a collector's base URL (the convention of `OTEL_EXPORTER_OTLP_ENDPOINT`). */
+function tracesUrl(endpoint: string): string {
+  const trimmed = endpoint.replace(/\/+$/, '');
+  return trimmed.endsWith('/v1/traces') ? trimmed : `${trimmed}/v1/traces`;
+}
+
+/** Whether `value` is a promise (or any thenable). */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** Marks `span` as failed with `error`. */
+function fail(span: Span, error: unknown): void {
+  span.recordException(error instanceof Error ? error : String(error));
+  span.setStatus({ code: SpanStatusCode.ERROR });
+}
+
+/** The {@link Tracing} of the OpenTelemetry SDK (module docstring). */
+class OtelTracing implements Tracing {
+  private readonly contexts = new AsyncLocalStorageContextManager().enable();
+  private readonly propagator = new W3CTraceContextPropagator();
+
+  constructor(
+    private readonly provider: BasicTracerProvider,
+    private readonly tracer: Tracer,
+  ) {}
+
+  request(request: IncomingMessage): RequestSpan {
+    const parent = this.propagator.extract(ROOT_CONTEXT, request.headers, defaultTextMapGetter);
+    const method = request.method ?? 'GET';
+    const span = this.tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } }, parent);
+    const context = trace.setSpan(parent, span);
+    return {
+      run: (next) => {
+        this.contexts.with(context, next);
+      },
+      end: (route, status, attributes) => {
+        span.updateName(`${method} ${route}`);
+        span.setAttributes({ 'http.route': route, 'http.response.status_code': status, ...attributes });
+        if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      },
+    };
+  }
+
+  inSpan<T>(spec: SpanSpec, fn: () => T): T {
+    return this.runIn(this.contexts.active(), spec, fn);
+  }
+
+  continueTrace<T>(traceparent: string | undefined, spec: SpanSpec, fn: () => T): T {
+    const parent = traceparent === undefined ? ROOT_CONTEXT : this.propagator.extract(ROOT_CONTEXT, { traceparent }, defaultTextMapGetter);
+    return this.runIn(parent, spec, fn);
+  }
+
+  /** Runs `fn` in a new span, the child of `parent`'s span (module docstring of ./tracing.ts). */
+  private runIn<T>(parent: Context, spec: SpanSpec, fn: () => T): T {
+    const span = this.tracer.startSpan(spec.name, { kind: KINDS[spec.kind ?? 'internal'], ...(spec.attributes ? { attributes: spec.attributes } : {}) }, parent);
+    let result: T;
+    try {
+      result = this.contexts.with(trace.setSpan(parent, span), fn);
+    } catch (error) {
+      fail(span, error);
+      span.end();
+      throw error;
+    }
+    if (!isThenable(result)) {
+      span.end();
+      return result;
+    }
+    result.then(
+      () => span.end(),
+      (error: unknown) => {
+        fail(span, error);
+        span.end();
+      },
+    );
+    return result;
+  }
+
+  traceparent(): string | undefined {
+    const active = this.contexts.active();
+    if (trace.getSpan(active) === undefined) return undefined;
+    const carrier: Record<string, string> = {};
+    this.propagator.inject(active, carrier, defaultTextMapSetter);
+    return carrier.traceparent;
+  }
+
+  async shutdown(): Promise<void> {
+    await this.provider.shutdown();
+    this.contexts.disable();
+  }
+}
+
+/** Starts the tracer of {@link OtelSettings}: nothing is exported until the first span ends. */
+export function startOtelTracing(settings: OtelSettings): Tracing {
+  const exporter = new OTLPTraceExporter({ url: tracesUrl(settings.endpoint) });
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
+    // Every new trace at 1 (the default) needs no ratio test per span.
+    sampler: new ParentBasedSampler({ root: settings.sample >= 1 ? new AlwaysOnSampler() : new TraceIdRatioBasedSampler(settings.sample) }),
+    spanProcessors: [new BatchSpanProcessor(exporter)],
+  });
+  settings.logger.info({ endpoint: tracesUrl(settings.endpoint), serviceName: settings.serviceName, sample: settings.sample }, `exporting traces to ${tracesUrl(settings.endpoint)} (OTLP/HTTP)`);
+  return new OtelTracing(provider, provider.getTracer('resource-service'));
+}
