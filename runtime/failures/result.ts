@@ -59,3 +59,6 @@ export function unwrap<T>(result: Result<T>): T {
   if (result.ok) return result.value;
   throw new FailureError(result.failure);
 }
+
+/** The codes of the operation limits (docs/hostile-input.md §2, §3): each refuses an operation before it runs, or stops one that reads too much. */
+export const QUERY_LIMIT_CODES = ['COMPLEXITY_LIMIT', 'DEPTH_LIMIT', 'TOKEN_LIMIT', 'NESTING_LIMIT', 'OPERATION_LIMIT', 'DIRECTIVE_LIMIT', 'ALIAS_LIMIT', 'FIELD_LIMIT', 'ROW_LIMIT', 'SUBSCRIPTION_LIMIT'] as const;

@@ -9,6 +9,7 @@ import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import { currentContext } from '../auth/context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
+import { QUERY_LIMIT_CODES } from '../failures/result.js';
 
 /**
  * Codes this server puts in `errors[].extensions.code` (docs/decisions.md §4). The `*_LIMIT` codes refuse
@@ -22,16 +23,7 @@ export const GRAPHQL_ERROR_CODES = [
   'CONFLICT',
   'GRAPHQL_PARSE_FAILED',
   'GRAPHQL_VALIDATION_FAILED',
-  'COMPLEXITY_LIMIT',
-  'DEPTH_LIMIT',
-  'TOKEN_LIMIT',
-  'NESTING_LIMIT',
-  'OPERATION_LIMIT',
-  'DIRECTIVE_LIMIT',
-  'ALIAS_LIMIT',
-  'FIELD_LIMIT',
-  'ROW_LIMIT',
-  'SUBSCRIPTION_LIMIT',
+  ...QUERY_LIMIT_CODES,
   'INTERNAL_SERVER_ERROR',
 ] as const;
 

@@ -9,6 +9,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { OperationDefinitionNode } from 'graphql';
+import { QUERY_LIMIT_CODES } from '../failures/result.js';
 
 /** The GraphQL operation a request ran, as logs and metrics name it. */
 export interface OperationLabel {
@@ -36,16 +37,7 @@ const REFUSAL_CODES: ReadonlySet<string> = new Set([
   'REQUEST_TIMEOUT',
   'REQUEST_HEADER_FIELDS_TOO_LARGE',
   'MESSAGE_TOO_LARGE',
-  'COMPLEXITY_LIMIT',
-  'DEPTH_LIMIT',
-  'TOKEN_LIMIT',
-  'NESTING_LIMIT',
-  'OPERATION_LIMIT',
-  'DIRECTIVE_LIMIT',
-  'ALIAS_LIMIT',
-  'FIELD_LIMIT',
-  'ROW_LIMIT',
-  'SUBSCRIPTION_LIMIT',
+  ...QUERY_LIMIT_CODES,
 ]);
 
 /** The refusal reason of an answer's `code` (`complexity_limit`), or undefined when the code is no refusal. */
