@@ -134,6 +134,8 @@ export function renderMarkdown(report: Report): string {
     '  by the floor of the same scenario, database and run. Compare ratios, not absolute figures, across runs.',
     '- The member of the first org is the caller (published posts of the org plus their own drafts);',
     '  the write mix runs as the org admin.',
+    '- The generated server runs with its scheduled tasks off (`APP_CRON__<TASK>=off`): a task firing inside a',
+    '  timed round (the demo\'s hourly digests read every org\'s published posts) would be measured as the scenario.',
     '',
   ];
   for (const database of report.databases) {

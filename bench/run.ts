@@ -110,6 +110,9 @@ async function spawnServer(name: ServerName, label: string, databaseUrl: string,
  */
 async function spawnWorkers(label: string, databaseUrl: string, workers: number, pin: string[]): Promise<ChildServer> {
   const port = await freePort();
+  // Scheduled tasks off, as in bench/servers/generated.ts.
+  const { application } = await import('../generated/app.js');
+  const cronOff = Object.fromEntries(application.cronSettings.map((setting) => [setting, 'off']));
   const command = [...pin, process.execPath, path.join(ROOT, 'dist/generated/main.js')];
   const child = spawn(command[0] ?? process.execPath, command.slice(1), {
     cwd: ROOT,
@@ -123,6 +126,7 @@ async function spawnWorkers(label: string, databaseUrl: string, workers: number,
       APP_LOG__LEVEL: 'warn',
       APP_LOG__FORMAT: 'json',
       NODE_ENV: 'production',
+      ...cronOff,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
