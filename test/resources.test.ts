@@ -37,7 +37,10 @@ async function create(role: Role, org: number, body: string): Promise<CommentRow
   return created.body as CommentRow;
 }
 
-/** `answer` with `id` as `<id>` and without the request's own id (every request has its own, docs/behaviour.md §12.1). */
+/**
+ * The answer without the id it names, so a foreign row's and a missing row's can be compared; and
+ * without the request's own id (every request has its own, docs/behaviour.md §12.1).
+ */
 const anonymous = (answer: { status: number; body: unknown }, id: string): unknown => ({ status: answer.status, body: JSON.parse(JSON.stringify(answer.body, (key, value: unknown) => (key === 'requestId' ? undefined : value)).replaceAll(id, '<id>')) as unknown });
 
 beforeAll(async () => {
