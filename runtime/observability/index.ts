@@ -324,11 +324,14 @@ export class Observability {
     if (reason !== undefined) this.metrics?.refused(reason);
   }
 
-  /** Stops the metrics listener and sends the spans not yet exported. */
+  /**
+   * Stops the metrics listener and sends the spans not yet exported. Never rejects: a collector that
+   * cannot be reached loses those spans (logged at warn), it does not fail the shutdown.
+   */
   async close(): Promise<void> {
     const server = this.metricsServer;
     this.metricsServer = undefined;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-    await this.tracing?.shutdown();
+    await this.tracing?.shutdown().catch((error: unknown) => this.logger.warn({ err: error }, 'could not send the last spans to the OpenTelemetry collector; they are lost'));
   }
 }
