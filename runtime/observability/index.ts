@@ -149,7 +149,8 @@ export class Observability {
       response.locals.observation = observation;
       response.setHeader(REQUEST_ID_HEADER, observation.requestId);
       const span = tracing?.request(request);
-      response.once('close', () => this.finish(request, response, observation, started, span));
+      // 'close' comes once per response, after the answer is sent or the client has gone.
+      response.on('close', () => this.finish(request, response, observation, started, span));
       if (span) span.run(next);
       else next();
     };
