@@ -371,6 +371,19 @@ async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; pa
 }
 
 describe('traces (docs/behaviour.md §12.3)', () => {
+  it('answers as usual and shuts down cleanly when the collector cannot be reached', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const server = await startInProcessServer({ env: { APP_OTEL__ENDPOINT: `http://127.0.0.1:${port}` } });
+    const token = await server.token('member');
+    for (let index = 0; index < 20; index++) expect((await postGraphQL(server, '{ users(first: 2) { id } }', { authorization: `Bearer ${token}` })).status).toBe(200);
+    // Closing tries to send the spans, fails, and still closes.
+    await server.stop();
+    expect(server.logs.some((entry) => entry.level === 40 && String(entry.msg).startsWith('could not send the last spans'))).toBe(true);
+  });
+
   it('exports request → operation → one span per relation level, each with its statement, and continues the trace into the job', async () => {
     const receiver = await startReceiver();
     const server = await startInProcessServer({ env: { APP_OTEL__ENDPOINT: receiver.url, APP_OTEL__SERVICE_NAME: 'obs-test' } });

@@ -149,7 +149,8 @@ export class Observability {
       response.locals.observation = observation;
       response.setHeader(REQUEST_ID_HEADER, observation.requestId);
       const span = tracing?.request(request);
-      response.once('close', () => this.finish(request, response, observation, started, span));
+      // 'close' comes once per response, after the answer is sent or the client has gone.
+      response.on('close', () => this.finish(request, response, observation, started, span));
       if (span) span.run(next);
       else next();
     };
@@ -324,11 +325,14 @@ export class Observability {
     if (reason !== undefined) this.metrics?.refused(reason);
   }
 
-  /** Stops the metrics listener and sends the spans not yet exported. */
+  /**
+   * Stops the metrics listener and sends the spans not yet exported. Never rejects: a collector that
+   * cannot be reached loses those spans (logged at warn), it does not fail the shutdown.
+   */
   async close(): Promise<void> {
     const server = this.metricsServer;
     this.metricsServer = undefined;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-    await this.tracing?.shutdown();
+    await this.tracing?.shutdown().catch((error: unknown) => this.logger.warn({ err: error }, 'could not send the last spans to the OpenTelemetry collector; they are lost'));
   }
 }
