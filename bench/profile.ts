@@ -1,5 +1,6 @@
 /**
  * `npm run bench:profile -- <scenario> [--database=sqlite|postgresql] [--server=generated] [--seconds=10]`
+ * (`--server=` any of bench/servers/index.ts: `generated-tracing` exports to a sink in this process)
  * (BENCHMARKS.md "Where the time goes"): one server under one scenario's load with `node --cpu-prof`,
  * then the profile summed by self time — per function, and per place (a package under
  * node_modules, a file of ours, or V8/Node itself) — so a change is decided from where the time
@@ -17,6 +18,7 @@ import { type PostgresCluster, startCluster } from '../test/support/postgres.js'
 import { pinCores } from './cores.js';
 import { type BenchDatabaseKind, createBenchData } from './data.js';
 import { type LoadRequest, runLoad } from './load.js';
+import { startOtlpSink } from './otlp-sink.js';
 import { DOCUMENTS, graphqlBody } from './scenarios.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -106,11 +108,13 @@ async function main(): Promise<void> {
     };
     const chosen = requests[scenario];
     if (!chosen) throw new Error(`unknown scenario ${scenario}; one of ${Object.keys(requests).join(', ')}`);
+    // The tracing variant exports to a sink in this process, as in `npm run bench`.
+    const sink = await startOtlpSink();
     const profiles = path.join(dir, 'profiles');
     const command = [...pin.prefix, process.execPath, '--cpu-prof', `--cpu-prof-dir=${profiles}`, path.join(ROOT, 'dist/bench/servers/index.js'), server];
     const child = spawn(command[0] ?? process.execPath, command.slice(1), {
       cwd: ROOT,
-      env: { ...process.env, BENCH_DATABASE_URL: data.main.url, BENCH_SECRET: SECRET, NODE_ENV: 'production' },
+      env: { ...process.env, BENCH_DATABASE_URL: data.main.url, BENCH_SECRET: SECRET, BENCH_OTLP_URL: sink.url, NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const url = await new Promise<string>((resolve, reject) => {
@@ -127,6 +131,7 @@ async function main(): Promise<void> {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
     await exited;
+    await sink.close();
     const file = path.join(profiles, readdirSync(profiles)[0] ?? '');
     const kept = path.join(os.tmpdir(), `${server}-${scenario}-${database}.cpuprofile`);
     copyFileSync(file, kept);

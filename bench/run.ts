@@ -16,6 +16,9 @@
  * 5. Per scenario: a warm-up of each variant, then rounds in which the variants take turns
  *    (rotated each round); reports the median and min–max of req/s, p50/p99 latency, non-2xx,
  *    errors, server RSS, and every figure as a ratio to the floor of the same scenario.
+ *    The nested and point-lookup scenarios also time the generated server with metrics on and with
+ *    tracing on (every span exported over OTLP/HTTP to a sink in this process, bench/otlp-sink.ts):
+ *    what observability costs (docs/behaviour.md §12).
  * 6. Counts SQL statements per request with each server started in this process (SQLite).
  * 7. Times `generate` (bench/generator.ts).
  * 8. Writes BENCHMARKS.md and bench/ratios.svg.
@@ -39,6 +42,7 @@ import { type BenchData, type BenchDatabaseKind, createBenchData } from './data.
 import { type GeneratorCase, measureGenerator } from './generator.js';
 import { pinCores, unpinCores } from './cores.js';
 import { type LoadRequest, type LoadResult, runLoad } from './load.js';
+import { type OtlpSink, startOtlpSink } from './otlp-sink.js';
 import { renderMarkdown, renderSvg, type Report, type ScenarioReport, type StatementRow, type TargetRow, type VariantReport } from './report.js';
 import { DOCUMENTS, graphqlBody } from './scenarios.js';
 import { SERVERS, type ServerName } from './servers/index.js';
@@ -274,6 +278,8 @@ const LABELS = {
   naive: 'naive GraphQL (query per parent)',
   nest: 'NestJS + Apollo + Prisma (peer)',
   pothos: 'Pothos + Yoga + Prisma (peer)',
+  metrics: 'generated, metrics on',
+  tracing: 'generated, tracing on',
 } as const;
 
 /** The scenarios of one database, on its servers. */
@@ -288,6 +294,11 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
   const compare = servers.compare;
   const withCompare = (requests: readonly LoadRequest[], label = 'generated (compare)'): Variant[] => (compare ? [{ label, server: compare, requests }] : []);
   const withWorkers = (requests: readonly LoadRequest[]): Variant[] => (workers ? [{ label: LABELS.workers, server: workers, requests }] : []);
+  // Observability's cost (docs/behaviour.md §12), on the two scenarios issue 17 names.
+  const withObservability = (requests: readonly LoadRequest[]): Variant[] => [
+    { label: LABELS.metrics, server: need('generatedMetrics'), requests },
+    { label: LABELS.tracing, server: need('generatedTracing'), requests },
+  ];
   const userId = data.main.member.id;
   let written = 0;
   const createUser = (prefix: string): LoadRequest => ({
@@ -332,6 +343,7 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
       variants: [
         { label: LABELS.generated, server: generated, requests: nested },
         ...withCompare(nested),
+        ...withObservability(nested),
         ...withWorkers(nested),
         { label: LABELS.naive, server: naive, requests: nested },
         { label: LABELS.nest, server: nest, requests: nested },
@@ -360,6 +372,7 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
       variants: [
         { label: LABELS.generated, server: generated, requests: lookup },
         ...withCompare(lookup),
+        ...withObservability(lookup),
         ...withWorkers(lookup),
         { label: LABELS.naive, server: naive, requests: lookup },
         { label: LABELS.nest, server: nest, requests: lookup },
@@ -445,6 +458,8 @@ interface DatabasePass {
   readonly idle?: Record<'generated' | 'floor' | 'expressPrisma' | 'naive' | 'nest' | 'pothos', number>;
   readonly data: BenchData;
   readonly tokens: Tokens;
+  /** OTLP export requests the tracing variant sent (0 would mean it measured no export). */
+  readonly exports: number;
 }
 
 /** Seeds `kind`, starts its servers, runs its scenarios and stops the servers. */
@@ -456,6 +471,9 @@ async function runDatabase(kind: BenchDatabaseKind, where: { dir: string; cluste
   const token = (user: { id: string; orgId: string; role: string }): Promise<string> => mintToken(SECRET, { sub: user.id, org_id: user.orgId, role: user.role }, '2h');
   const tokens: Tokens = { member: await token(data.main.member), admin: await token(data.main.admin), deepMember: await token(data.deep.member) };
   const children: ChildServer[] = [];
+  // The tracing variant exports its spans here; what the served process pays is the exporter's work.
+  const sink: OtlpSink = await startOtlpSink();
+  process.env.BENCH_OTLP_URL = sink.url;
   try {
     const start = async (key: string, name: ServerName, label: string, url: string): Promise<[string, ChildServer]> => {
       const server = await spawnServer(name, label, url, pin.prefix);
@@ -464,6 +482,8 @@ async function runDatabase(kind: BenchDatabaseKind, where: { dir: string; cluste
     };
     const servers: Record<string, ChildServer | undefined> = Object.fromEntries([
       await start('generated', 'generated', 'generated', data.main.url),
+      await start('generatedMetrics', 'generated-metrics', LABELS.metrics, data.main.url),
+      await start('generatedTracing', 'generated-tracing', LABELS.tracing, data.main.url),
       await start('floor', 'floor', 'floor', data.main.url),
       await start('expressPrisma', 'express-prisma', 'Express + Prisma', data.main.url),
       await start('naive', 'naive-graphql', 'naive GraphQL', data.main.url),
@@ -497,9 +517,12 @@ async function runDatabase(kind: BenchDatabaseKind, where: { dir: string; cluste
     for (const scenario of scenariosOf(data, tokens, servers)) reports.push(await measureScenario(scenario, kind));
     const loadedRss = rssMegabytes(servers.generated?.pid ?? 0);
     log(`  generated server RSS after every scenario: ${loadedRss} MB`);
-    return { scenarios: reports, loadedRss, ...(idle ? { idle } : {}), data, tokens };
+    const exports = sink.exports();
+    log(`  the tracing variant sent ${exports} OTLP exports`);
+    return { scenarios: reports, loadedRss, ...(idle ? { idle } : {}), data, tokens, exports };
   } finally {
     for (const child of children) child.child.kill('SIGTERM');
+    await sink.close();
   }
 }
 
@@ -632,6 +655,15 @@ function evaluateTargets(report: Report): TargetRow[] {
     }
     const scale = generatorCase('300 entities');
     targets.push({ target: 'generate 300 entities < 20 s', measured: { all: `${(scale / 1000).toFixed(1)} s` }, met: scale < 20_000 });
+  }
+  // Observability's cost (issue 17): the share of req/s a variant loses against the plain generated server of the same run.
+  const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
+  for (const [scenario, name] of [['graphql-nested', 'nested'], ['point-lookup', 'point lookup']] as const) {
+    const cost = (label: string): Record<string, number> => perDatabase((database) => 1 - rate(database, scenario, label) / rate(database, scenario, LABELS.generated));
+    targets.push(
+      row(`metrics on cost ≤ 5% of req/s (${name})`, cost(LABELS.metrics), percent, (value) => value <= 0.05),
+      row(`tracing on, every span exported, cost ≤ 15% of req/s (${name})`, cost(LABELS.tracing), percent, (value) => value <= 0.15),
+    );
   }
   targets.push({ target: 'idle server RSS < 120 MB (30 s after boot, no request yet)', measured: { all: `${report.idleRss.generated} MB` }, met: report.idleRss.generated < 120 });
   return targets;
