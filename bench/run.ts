@@ -280,6 +280,7 @@ const LABELS = {
   pothos: 'Pothos + Yoga + Prisma (peer)',
   metrics: 'generated, metrics on',
   tracing: 'generated, tracing on',
+  tracingSampled: 'generated, tracing on, 1 trace in 10',
 } as const;
 
 /** The scenarios of one database, on its servers. */
@@ -298,6 +299,7 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
   const withObservability = (requests: readonly LoadRequest[]): Variant[] => [
     { label: LABELS.metrics, server: need('generatedMetrics'), requests },
     { label: LABELS.tracing, server: need('generatedTracing'), requests },
+    { label: LABELS.tracingSampled, server: need('generatedTracingSampled'), requests },
   ];
   const userId = data.main.member.id;
   let written = 0;
@@ -484,6 +486,7 @@ async function runDatabase(kind: BenchDatabaseKind, where: { dir: string; cluste
       await start('generated', 'generated', 'generated', data.main.url),
       await start('generatedMetrics', 'generated-metrics', LABELS.metrics, data.main.url),
       await start('generatedTracing', 'generated-tracing', LABELS.tracing, data.main.url),
+      await start('generatedTracingSampled', 'generated-tracing-sampled', LABELS.tracingSampled, data.main.url),
       await start('floor', 'floor', 'floor', data.main.url),
       await start('expressPrisma', 'express-prisma', 'Express + Prisma', data.main.url),
       await start('naive', 'naive-graphql', 'naive GraphQL', data.main.url),
@@ -663,6 +666,7 @@ function evaluateTargets(report: Report): TargetRow[] {
     targets.push(
       row(`metrics on cost ≤ 5% of req/s (${name})`, cost(LABELS.metrics), percent, (value) => value <= 0.05),
       row(`tracing on, every span exported, cost ≤ 15% of req/s (${name})`, cost(LABELS.tracing), percent, (value) => value <= 0.15),
+      row(`tracing on, 1 trace in 10 recorded (APP_OTEL__SAMPLE=0.1), cost ≤ 15% of req/s (${name})`, cost(LABELS.tracingSampled), percent, (value) => value <= 0.15),
     );
   }
   targets.push({ target: 'idle server RSS < 120 MB (30 s after boot, no request yet)', measured: { all: `${report.idleRss.generated} MB` }, met: report.idleRss.generated < 120 });

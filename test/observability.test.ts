@@ -441,4 +441,30 @@ describe('traces (docs/behaviour.md §12.3)', () => {
     // The job's own statements are its children.
     expect(children(job).length).toBeGreaterThan(0);
   });
+
+  it('records no span of a trace that is not sampled, down to its statements and the jobs it enqueues, and follows a caller that sampled', async () => {
+    const receiver = await startReceiver();
+    const server = await startInProcessServer({ env: { APP_OTEL__ENDPOINT: receiver.url, APP_OTEL__SAMPLE: '0' } });
+    const sampled = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+    const unsampled = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+    try {
+      const token = await server.token('member');
+      const query = '{ users(first: 3) { id org { id } posts(first: 2) { edges { node { id } } } } }';
+      // Not sampled here (a sample of 0), nor by a caller that says so (flags 00).
+      expect((await postGraphQL(server, query, { authorization: `Bearer ${token}` })).status).toBe(200);
+      expect((await postGraphQL(server, query, { authorization: `Bearer ${token}`, traceparent: `00-${unsampled}-00f067aa0ba902b7-00` })).status).toBe(200);
+      const published = await fetch(`${server.url}/v2/posts/${memberDraft(server)}/publish`, { method: 'POST', headers: { authorization: `Bearer ${token}`, traceparent: `00-${unsampled}-00f067aa0ba902b8-00` } });
+      expect(published.status).toBe(200);
+      await expect.poll(() => server.logs.some((entry) => entry.msg === 'job post-published done'), { timeout: 10_000 }).toBe(true);
+      // A caller that sampled its trace is followed (parent-based sampling).
+      expect((await postGraphQL(server, query, { authorization: `Bearer ${token}`, traceparent: `00-${sampled}-00f067aa0ba902b9-01` })).status).toBe(200);
+    } finally {
+      await server.stop();
+      await receiver.close();
+    }
+    const traces = new Set(receiver.spans.map((span) => span.traceId));
+    expect(traces).toEqual(new Set([sampled]));
+    // The sampled request's whole tree: request, operation, statements, one batch per relation level.
+    expect(new Set(receiver.spans.map((span) => span.name))).toEqual(new Set(['POST /graphql', 'query anonymous', 'SELECT', 'loader User.org', 'loader User.posts']));
+  });
 });

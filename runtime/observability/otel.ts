@@ -10,7 +10,7 @@
  * requests and writes it into jobs.
  */
 import type { IncomingMessage } from 'node:http';
-import { type Context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { type Context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, TraceFlags, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -85,8 +85,17 @@ class OtelTracing implements Tracing {
     return this.runIn(parent, spec, fn);
   }
 
-  /** Runs `fn` in a new span, the child of `parent`'s span (module docstring of ./tracing.ts). */
+  /**
+   * Runs `fn` in a new span, the child of `parent`'s span (module docstring of ./tracing.ts). Under a
+   * span whose trace is not sampled (`APP_OTEL__SAMPLE` below 1, or a caller's `traceparent` saying
+   * so) `fn` runs in the parent's context and no span is made: the parent-based sampler would not
+   * record it either, and what is carried on (`traceparent()`) is the same unsampled trace.
+   */
   private runIn<T>(parent: Context, spec: SpanSpec, fn: () => T): T {
+    const parentSpan = trace.getSpan(parent);
+    if (parentSpan !== undefined && (parentSpan.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) {
+      return parent === this.contexts.active() ? fn() : this.contexts.with(parent, fn);
+    }
     const span = this.tracer.startSpan(spec.name, { kind: KINDS[spec.kind ?? 'internal'], ...(spec.attributes ? { attributes: spec.attributes } : {}) }, parent);
     let result: T;
     try {
