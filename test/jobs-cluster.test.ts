@@ -3,10 +3,14 @@
  * two workers a scheduled task fires once per tick for the whole cluster and a listener runs once
  * per event, in the process that raised it; and a worker killed with SIGKILL in the middle of a job
  * leaves the job to expire and run again on another server process, whose handler finds the effect
- * already written — the notification exists exactly once. Runs in the postgresql project only.
+ * already written — the notification exists exactly once; and processes setting up their queues
+ * on a fresh database at once all start. Runs in the postgresql project only.
  */
 import pg from 'pg';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPgBossQueues } from '../runtime/dialects/postgresql-jobs.js';
+import { createPostgresDatabase } from './support/database.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 /** Runs one query on a connection of its own. */
@@ -93,5 +97,28 @@ describe('kill -9 of a server process in the middle of a job', () => {
     expect(notifications).toHaveLength(1);
     const read = await survivor.graphql<{ notifications: { postId: string }[] }>('{ notifications { postId } }', { token });
     expect(read.data?.notifications.map((row) => row.postId)).toEqual([draft?.id]);
+  }, 90_000);
+});
+
+describe('several processes setting up their queues on a fresh database at once', () => {
+  it('all start, each queue and its dead-letter queue made once, and none deadlocks', async () => {
+    const logger = pino({ level: 'silent' });
+    const policy = { retryLimit: 2, retryDelay: 1, expire: 30 };
+    const queues = ['notifications', 'digests', 'exports', 'imports'];
+    // Fresh databases, as a first deploy of two or more workers meets them; each round starts several at once.
+    for (let round = 0; round < 3; round++) {
+      const url = await createPostgresDatabase();
+      const backends = await Promise.all(Array.from({ length: 4 }, () => startPgBossQueues({ url, logger, policy })));
+      try {
+        // As the jobs transport does in each process: one queue after another.
+        await Promise.all(backends.map(async (backend) => {
+          for (const queue of [...queues].sort(() => Math.random() - 0.5)) await backend.createQueue(queue);
+        }));
+      } finally {
+        await Promise.all(backends.map((backend) => backend.close()));
+      }
+      const made = await query<{ name: string }>(url, 'SELECT name FROM pgboss.queue ORDER BY name');
+      expect(made.map((row) => row.name)).toEqual(queues.flatMap((queue) => [queue, `${queue}-dead-letter`]).sort());
+    }
   }, 90_000);
 });

@@ -3,7 +3,7 @@
  * server — on the metrics port the primary serves, or on the main port behind the token, whichever
  * worker answers it. Runs in the postgresql project only (several workers need PostgreSQL).
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 
 /** The count of `/health` requests in an exposition, summed over its samples. */
@@ -26,15 +26,6 @@ function servingPids(server: TestServer): Set<unknown> {
 
 describe('two workers (APP_HTTP__WORKERS=2) with metrics on', () => {
   let server: TestServer | undefined;
-  let databaseUrl: string;
-
-  beforeAll(async () => {
-    // One worker first sets up the job storage (pg-boss's schema and queues): two workers starting
-    // on a database without it at once can deadlock in its setup, which is not what this suite tests.
-    const first = await startTestServer({ seed: { orgs: 1, users: 3, posts: 1 } });
-    databaseUrl = first.databaseUrl;
-    await first.stop();
-  });
 
   afterEach(async () => {
     await server?.stop();
@@ -42,7 +33,7 @@ describe('two workers (APP_HTTP__WORKERS=2) with metrics on', () => {
   });
 
   it('serves the sum of both workers on the metrics port the primary opens', async () => {
-    server = await startTestServer({ databaseUrl, env: { APP_HTTP__WORKERS: '2', APP_METRICS__ENABLED: 'true', APP_METRICS__PORT: '0' } });
+    server = await startTestServer({ env: { APP_HTTP__WORKERS: '2', APP_METRICS__ENABLED: 'true', APP_METRICS__PORT: '0' } });
     const metrics = server.logs.find((entry) => typeof entry.metrics === 'string' && String(entry.msg).startsWith('serving metrics'))?.metrics as string | undefined;
     expect(metrics).toMatch(/\/metrics$/);
     await sendHealthRequests(server, 20);
@@ -54,7 +45,7 @@ describe('two workers (APP_HTTP__WORKERS=2) with metrics on', () => {
 
   it('answers the sum of both workers on the main port behind the token, whichever worker is asked', async () => {
     const token = 'cluster-metrics-token-0123456789';
-    server = await startTestServer({ databaseUrl, env: { APP_HTTP__WORKERS: '2', APP_METRICS__ENABLED: 'true', APP_METRICS__TOKEN: token } });
+    server = await startTestServer({ env: { APP_HTTP__WORKERS: '2', APP_METRICS__ENABLED: 'true', APP_METRICS__TOKEN: token } });
     expect(server.logs.some((entry) => String(entry.msg).startsWith('serving metrics'))).toBe(false);
     await sendHealthRequests(server, 20);
     expect(servingPids(server).size).toBe(2);

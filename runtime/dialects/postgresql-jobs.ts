@@ -41,15 +41,21 @@ class PgBossQueues implements QueueBackend {
     private readonly options: QueueBackendOptions,
   ) {}
 
+  /**
+   * Creates `queue` and its dead-letter queue, or applies the settings in force to them. Creating
+   * is idempotent, and one process at a time does it (see {@link withQueueSetupLock}). Rejects
+   * with the database's error.
+   */
   async createQueue(queue: string): Promise<void> {
     const { retryLimit, retryDelay, expire } = this.options.policy;
     const deadLetter = deadLetterQueue(queue);
-    // Creating is idempotent (several workers start at once); updating applies the settings in force.
-    // The dead-letter queue keeps what it receives for two weeks; nothing works it.
-    await this.boss.createQueue(deadLetter, { name: deadLetter, retentionDays: 14 });
     const settings = { name: queue, retryLimit, retryDelay, retryBackoff: true, expireInSeconds: expire, deadLetter };
-    await this.boss.createQueue(queue, settings);
-    await this.boss.updateQueue(queue, settings);
+    await withQueueSetupLock(this.options.url, async () => {
+      // The dead-letter queue keeps what it receives for two weeks; nothing works it.
+      await this.boss.createQueue(deadLetter, { name: deadLetter, retentionDays: 14 });
+      await this.boss.createQueue(queue, settings);
+      await this.boss.updateQueue(queue, settings);
+    });
   }
 
   async send(queue: string, envelope: JobEnvelope): Promise<string> {
@@ -141,6 +147,33 @@ class PgBossQueues implements QueueBackend {
 
   async close(): Promise<void> {
     await this.boss.stop({ graceful: false, close: true, wait: true, timeout: 1_000 });
+  }
+}
+
+/**
+ * The advisory lock {@link withQueueSetupLock} holds: one key for the database, whatever the queue.
+ */
+const QUEUE_SETUP_LOCK = "hashtext('resource_service.queue_setup')";
+
+/**
+ * Runs `setup` while this connection holds a session advisory lock on the database at `url`, so
+ * that processes starting at once (the workers of `APP_HTTP__WORKERS`, several hosts) create their
+ * queues one after another. pg-boss's `create_queue` adds a foreign key from the new queue's job
+ * table to its queue table, taking a lock that conflicts with another process's insert into that
+ * table: two processes creating queues at once on a fresh database deadlock, and one fails to start
+ * (docs/decisions.md §8). Resolves with what `setup` resolves with; rejects with its error or the
+ * connection's. The lock goes with the connection if this process dies.
+ */
+async function withQueueSetupLock<T>(url: string, setup: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query(`SELECT pg_advisory_lock(${QUEUE_SETUP_LOCK})`);
+    return await setup();
+  } finally {
+    // Closing the session releases its advisory locks.
+    await client.end().catch(() => undefined);
   }
 }
 
