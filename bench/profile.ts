@@ -9,7 +9,7 @@
  * Scenarios: rest-list, graphql-nested, graphql-users, rest-users, point-lookup, write-mix.
  */
 
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { pinCores } from './cores.js';
 import { type BenchDatabaseKind, createBenchData } from './data.js';
 import { type LoadRequest, runLoad } from './load.js';
 import { startOtlpSink } from './otlp-sink.js';
+import { spawnBenchServer } from './spawn.js';
 import { DOCUMENTS, graphqlBody } from './scenarios.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -111,21 +112,7 @@ async function main(): Promise<void> {
     // The tracing variant exports to a sink in this process, as in `npm run bench`.
     const sink = await startOtlpSink();
     const profiles = path.join(dir, 'profiles');
-    const command = [...pin.prefix, process.execPath, '--cpu-prof', `--cpu-prof-dir=${profiles}`, path.join(ROOT, 'dist/bench/servers/index.js'), server];
-    const child = spawn(command[0] ?? process.execPath, command.slice(1), {
-      cwd: ROOT,
-      env: { ...process.env, BENCH_DATABASE_URL: data.main.url, BENCH_SECRET: SECRET, BENCH_OTLP_URL: sink.url, NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      let buffer = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString();
-        const match = /\{"url":"([^"]+)"\}/.exec(buffer);
-        if (match?.[1]) resolve(match[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`${server} exited with ${code} before listening`)));
-    });
+    const { url, child } = await spawnBenchServer(server, { root: ROOT, databaseUrl: data.main.url, secret: SECRET, pin: pin.prefix, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profiles}`], env: { BENCH_OTLP_URL: sink.url } });
     await runLoad(url, chosen, 2, 10);
     const result = await runLoad(url, chosen, seconds, 10);
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -43,6 +43,7 @@ import { type GeneratorCase, measureGenerator } from './generator.js';
 import { pinCores, unpinCores } from './cores.js';
 import { type LoadRequest, type LoadResult, runLoad } from './load.js';
 import { type OtlpSink, startOtlpSink } from './otlp-sink.js';
+import { spawnBenchServer } from './spawn.js';
 import { renderMarkdown, renderSvg, type Report, type ScenarioReport, type StatementRow, type TargetRow, type VariantReport } from './report.js';
 import { DOCUMENTS, graphqlBody } from './scenarios.js';
 import { SERVERS, type ServerName } from './servers/index.js';
@@ -90,22 +91,7 @@ interface ChildServer {
 }
 
 async function spawnServer(name: ServerName, label: string, databaseUrl: string, pin: string[], root = ROOT): Promise<ChildServer> {
-  const command = [...pin, process.execPath, path.join(root, 'dist/bench/servers/index.js'), name];
-  const child = spawn(command[0] ?? process.execPath, command.slice(1), {
-    cwd: root,
-    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, BENCH_SECRET: SECRET, NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let buffer = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const match = /\{"url":"([^"]+)"\}/.exec(buffer);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`${label} exited with ${code} before listening`)));
-  });
-  return { label, url, pid: child.pid ?? 0, child };
+  return { label, ...(await spawnBenchServer(name, { root, databaseUrl, secret: SECRET, pin })) };
 }
 
 /**

@@ -1,0 +1,51 @@
+/**
+ * Starting a benchmarked server in a child process (BENCHMARKS.md, "Method"): the entry point of
+ * bench/servers/index.ts, compiled to `dist/`, with its database and token secret in the
+ * environment. Shared by `npm run bench` and `npm run bench:profile`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+/** What {@link spawnBenchServer} starts. */
+export interface SpawnOptions {
+  /** The checkout whose `dist/bench/servers/index.js` runs (its working directory too). */
+  readonly root: string;
+  readonly databaseUrl: string;
+  readonly secret: string;
+  /** A command prefix, e.g. `taskset -c 0` (bench/cores.ts); empty for none. */
+  readonly pin: readonly string[];
+  /** Node options before the script (`--cpu-prof`). */
+  readonly nodeArgs?: readonly string[];
+  /** Added to this process's environment. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** A server running in a child process, once it listens. */
+export interface SpawnedServer {
+  readonly url: string;
+  readonly pid: number;
+  readonly child: ChildProcess;
+}
+
+/**
+ * Starts server `name` of bench/servers/index.ts and resolves once it prints the URL it listens
+ * on; rejects when the process exits before that (its stderr is this process's).
+ */
+export async function spawnBenchServer(name: string, options: SpawnOptions): Promise<SpawnedServer> {
+  const command = [...options.pin, process.execPath, ...(options.nodeArgs ?? []), path.join(options.root, 'dist/bench/servers/index.js'), name];
+  const child = spawn(command[0] ?? process.execPath, command.slice(1), {
+    cwd: options.root,
+    env: { ...process.env, BENCH_DATABASE_URL: options.databaseUrl, BENCH_SECRET: options.secret, NODE_ENV: 'production', ...options.env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const match = /\{"url":"([^"]+)"\}/.exec(buffer);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before listening`)));
+  });
+  return { url, pid: child.pid ?? 0, child };
+}
