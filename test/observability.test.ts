@@ -442,6 +442,57 @@ describe('traces (docs/behaviour.md §12.3)', () => {
     expect(children(job).length).toBeGreaterThan(0);
   });
 
+  it('follows a well-formed traceparent that sampled and no other, whatever a caller sends (generated values)', async () => {
+    const receiver = await startReceiver();
+    // Nothing of this server's own is sampled: every span received continues a caller's trace.
+    const server = await startInProcessServer({ env: { APP_OTEL__ENDPOINT: receiver.url, APP_OTEL__SAMPLE: '0' } });
+    const hex = (length: number): fc.Arbitrary<string> => fc.stringMatching(new RegExp(`^[0-9a-f]{${length}}$`));
+    const wellFormed = fc.tuple(hex(32), hex(16), hex(2)).map(([trace, span, flags]) => `00-${trace}-${span}-${flags}`);
+    const hostile = fc.oneof(
+      wellFormed,
+      // Later versions may carry more fields; version ff and extra fields on 00 are refused.
+      fc.tuple(fc.constantFrom('01', 'fe', 'ff', 'FF', '0'), hex(32), hex(16), hex(2), fc.constantFrom('', '-extra', '-')).map(([version, trace, span, flags, tail]) => `${version}-${trace}-${span}-${flags}${tail}`),
+      fc.tuple(hex(16), hex(2)).map(([span, flags]) => `00-${'0'.repeat(32)}-${span}-${flags}`),
+      fc.tuple(hex(32), hex(2)).map(([trace, flags]) => `00-${trace}-${'0'.repeat(16)}-${flags}`),
+      wellFormed.map((value) => value.toUpperCase()),
+      fc.tuple(wellFormed, fc.nat(54)).map(([value, cut]) => value.slice(0, cut)),
+      fc.tuple(wellFormed, fc.nat(54), fc.constantFrom('g', 'z', ' ', '_', '.', '--')).map(([value, at, character]) => `${value.slice(0, at)}${character}${value.slice(at + 1)}`),
+      fc.stringMatching(/^[!-~]{1,2000}$/),
+    );
+    /** The caller's trace and span a value names when it is a traceparent (W3C Trace Context, §3.2) that sampled. */
+    const sampledCaller = (value: string): { trace: string; span: string } | undefined => {
+      const match = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/.exec(value);
+      if (!match || match[1] === 'ff' || (match[1] === '00' && match[5] !== undefined)) return undefined;
+      const [, , trace = '', span = '', flags = ''] = match;
+      if (/^0+$/.test(trace) || /^0+$/.test(span) || (Number.parseInt(flags, 16) & 1) === 0) return undefined;
+      return { trace, span };
+    };
+    const expected = new Map<string, Set<string>>();
+    try {
+      const token = await server.token('member');
+      await fc.assert(
+        fc.asyncProperty(hostile, async (value) => {
+          const answer = await postGraphQL(server, '{ users(first: 2) { id } }', { authorization: `Bearer ${token}`, traceparent: value });
+          expect(answer.status).toBe(200);
+          expect(((await answer.json()) as { errors?: unknown }).errors).toBeUndefined();
+          const caller = sampledCaller(value);
+          if (caller) expected.set(caller.trace, (expected.get(caller.trace) ?? new Set()).add(caller.span));
+        }),
+        { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS },
+      );
+    } finally {
+      await server.stop();
+      await receiver.close();
+    }
+    const requests = receiver.spans.filter((span) => span.name === 'POST /graphql');
+    expect(expected.size).toBeGreaterThan(0);
+    expect(new Set(receiver.spans.map((span) => span.traceId))).toEqual(new Set(expected.keys()));
+    // Each followed request has its whole tree: its operation under it.
+    expect(receiver.spans.filter((span) => span.name === 'query anonymous' && requests.some((request) => request.spanId === span.parentSpanId)).length).toBe(requests.length);
+    expect(requests.length).toBe([...expected.values()].reduce((sum, spans) => sum + spans.size, 0));
+    for (const request of requests) expect(expected.get(request.traceId)?.has(request.parentSpanId ?? '')).toBe(true);
+  });
+
   it('records no span of a trace that is not sampled, down to its statements and the jobs it enqueues, and follows a caller that sampled', async () => {
     const receiver = await startReceiver();
     const server = await startInProcessServer({ env: { APP_OTEL__ENDPOINT: receiver.url, APP_OTEL__SAMPLE: '0' } });
