@@ -52,6 +52,17 @@ describe('REST list paging (GET /users)', () => {
     expect(page.ids).toEqual(orgUserIds.slice(0, expected));
   });
 
+  it('answers HEAD with the headers GET answers (type, length in bytes, cursor) and no body', async () => {
+    const get = await server.fetch('/users?first=30', { token: admin });
+    const text = await get.text();
+    const head = await server.fetch('/users?first=30', { token: admin, method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    for (const name of ['content-type', 'content-length', 'x-next-cursor']) expect(head.headers.get(name)).toBe(get.headers.get(name));
+    expect(get.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(get.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+  });
+
   it('treats a repeated first as unparseable (default size)', async () => {
     const page = await restPage('?first=5&first=6');
     expect(page.ids).toHaveLength(20);

@@ -11,6 +11,7 @@ import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '.
 import type { Failure, FailureCode } from '../failures/result.js';
 import { observationOf } from '../observability/observation.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
+import { writeJson } from './answer.js';
 
 /** A problem document (RFC 9457) with this server's extension members. */
 export interface Problem {
@@ -56,11 +57,7 @@ export function sendProblem(response: ServerResponse, body: Problem, headers: Re
   if (body.status === 401) response.setHeader('WWW-Authenticate', 'Bearer');
   const observation = observationOf(response);
   observation?.refuse(body.code);
-  const text = JSON.stringify(observation ? { ...body, requestId: observation.requestId } : body);
-  response.statusCode = body.status;
-  response.setHeader('Content-Type', 'application/problem+json; charset=utf-8');
-  response.setHeader('Content-Length', Buffer.byteLength(text));
-  response.end(text);
+  writeJson(response, body.status, JSON.stringify(observation ? { ...body, requestId: observation.requestId } : body), 'application/problem+json; charset=utf-8');
 }
 
 /**

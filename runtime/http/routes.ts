@@ -7,6 +7,7 @@ import type { Request, Response } from 'express';
 import type { Authentication } from '../auth/authentication.js';
 import type { RequestContext } from '../auth/context.js';
 import type { Page } from '../data/keyset.js';
+import { writeJson } from './answer.js';
 import { problem, sendProblem } from './problem.js';
 
 /**
@@ -65,7 +66,7 @@ export function sendReply(request: Request, response: Response, route: RouteDefi
     case 'page': {
       const page = value as Page<unknown>;
       if (page.next_cursor !== undefined) response.setHeader(NEXT_CURSOR_HEADER, page.next_cursor);
-      response.status(route.status).json(page.items);
+      writeJson(response, route.status, JSON.stringify(page.items));
       return;
     }
     case 'value':
@@ -73,10 +74,10 @@ export function sendReply(request: Request, response: Response, route: RouteDefi
         sendProblem(response, problem(404, 'NOT_FOUND', `nothing was found at ${request.path}`));
         return;
       }
-      response.status(route.status).json(value);
+      writeJson(response, route.status, JSON.stringify(value));
       return;
     case 'list':
-      response.status(route.status).json(value);
+      writeJson(response, route.status, JSON.stringify(value));
       return;
     case 'empty':
       response.status(204).end();
