@@ -202,12 +202,18 @@ const KNOWN_SHOULD_FAILURES: string[] = [
 
 describe('POST /graphql before the Express chain (docs/decisions.md §6)', () => {
   /** What a caller can see of an answer: status, the headers that matter, the body. */
-  const seen = async (response: Response): Promise<{ status: number; type: string | null; security: (string | null)[]; body: string }> => ({
-    status: response.status,
-    type: response.headers.get('content-type'),
-    security: ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'strict-transport-security', 'referrer-policy'].map((name) => response.headers.get(name)),
-    body: await response.text(),
-  });
+  const seen = async (response: Response): Promise<{ status: number; type: string | null; security: (string | null)[]; body: string; length: string | null; chunked: boolean }> => {
+    const body = await response.text();
+    return {
+      status: response.status,
+      type: response.headers.get('content-type'),
+      security: ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'strict-transport-security', 'referrer-policy'].map((name) => response.headers.get(name)),
+      body,
+      // Sent with its length in bytes, never chunked.
+      length: response.headers.get('content-length') === String(Buffer.byteLength(body)) ? 'matches the body' : response.headers.get('content-length'),
+      chunked: response.headers.get('transfer-encoding') === 'chunked',
+    };
+  };
   const query = JSON.stringify({ query: '{ users(first: 3) { id name } }' });
 
   it('answers a plain JSON body as the Express route answers the same request gzip-compressed (which only the route inflates)', async () => {
@@ -218,6 +224,7 @@ describe('POST /graphql before the Express chain (docs/decisions.md §6)', () =>
     const chained = await seen(await fetch(`${server.url}/graphql`, { method: 'POST', headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipSync(query) }));
     expect(direct.status).toBe(200);
     expect(direct.security.every((value) => typeof value === 'string' && value.length > 0)).toBe(true);
+    expect(direct).toMatchObject({ length: 'matches the body', chunked: false });
     expect(direct).toEqual(chained);
   });
 

@@ -52,10 +52,14 @@ export function graphqlOverHttp<Container>(): TransportFactory<Container> {
   });
 }
 
-/** Answers graphql-http's response on a Node response. */
+/**
+ * Answers graphql-http's response on a Node response, with its `Content-Length` (bytes): in one
+ * write with its headers, where a body with no length would be sent chunked.
+ */
 async function answer(handler: Handler<IncomingMessage, undefined>, request: IncomingMessage, body: string | Record<string, unknown>, response: ServerResponse): Promise<void> {
   const [text, init] = await handler({ method: request.method ?? 'POST', url: request.url ?? '/', headers: request.headers, body, raw: request, context: undefined });
-  response.writeHead(init.status, init.statusText, init.headers).end(text);
+  const sent = text ?? '';
+  response.writeHead(init.status, init.statusText, { ...init.headers, 'content-length': Buffer.byteLength(sent) }).end(sent);
 }
 
 /**
