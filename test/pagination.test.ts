@@ -121,6 +121,16 @@ describe('REST list paging (GET /users)', () => {
       expect(response.headers.get('x-next-cursor')).toBe(postIds[29]);
     }
   });
+  it("writes each row's dates as the ISO instants GraphQL answers for the same rows, null as null", async () => {
+    const rest = (await (await server.fetch('/v2/posts?first=100', { token: admin })).json()) as { id: string; createdAt: string; publishedAt: string | null }[];
+    const graphql = await server.graphql<{ posts: { id: string; createdAt: string; publishedAt: string | null }[] }>('{ posts(first: 100) { id createdAt publishedAt } }', { token: admin });
+    const byId = new Map(graphql.data?.posts.map((post) => [post.id, post]));
+    expect(rest.length).toBeGreaterThan(0);
+    for (const row of rest) {
+      expect(row.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect({ createdAt: row.createdAt, publishedAt: row.publishedAt }).toEqual({ createdAt: byId.get(row.id)?.createdAt, publishedAt: byId.get(row.id)?.publishedAt });
+    }
+  });
 });
 
 describe('GraphQL list paging (users, posts)', () => {

@@ -3,6 +3,7 @@
  * SDL) and the runtime (which serializes values), so both describe it identically.
  */
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import { isoInstant } from '../data/instant.js';
 
 /** `DateTime`: an ISO-8601 instant on the wire, a `Date` in resolvers. */
 export const DateTimeScalar = new GraphQLScalarType<Date, string>({
@@ -11,7 +12,7 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   serialize(value) {
     const date = value instanceof Date ? value : typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined;
     if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime cannot represent a non-date value');
-    return date.toISOString();
+    return isoInstant(date);
   },
   parseValue(value) {
     const date = typeof value === 'string' ? new Date(value) : undefined;

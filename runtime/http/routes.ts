@@ -7,7 +7,7 @@ import type { Request, Response } from 'express';
 import type { Authentication } from '../auth/authentication.js';
 import type { RequestContext } from '../auth/context.js';
 import type { Page } from '../data/keyset.js';
-import { writeJson } from './answer.js';
+import { jsonText, writeJson } from './answer.js';
 import { problem, sendProblem } from './problem.js';
 
 /**
@@ -66,7 +66,7 @@ export function sendReply(request: Request, response: Response, route: RouteDefi
     case 'page': {
       const page = value as Page<unknown>;
       if (page.next_cursor !== undefined) response.setHeader(NEXT_CURSOR_HEADER, page.next_cursor);
-      writeJson(response, route.status, JSON.stringify(page.items));
+      writeJson(response, route.status, jsonText(page.items));
       return;
     }
     case 'value':
@@ -74,10 +74,10 @@ export function sendReply(request: Request, response: Response, route: RouteDefi
         sendProblem(response, problem(404, 'NOT_FOUND', `nothing was found at ${request.path}`));
         return;
       }
-      writeJson(response, route.status, JSON.stringify(value));
+      writeJson(response, route.status, jsonText(value));
       return;
     case 'list':
-      writeJson(response, route.status, JSON.stringify(value));
+      writeJson(response, route.status, jsonText(value));
       return;
     case 'empty':
       response.status(204).end();
