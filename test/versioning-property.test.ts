@@ -254,6 +254,8 @@ function observed(decision: Decision | undefined): Expected {
       return { status: 404, versions: decision.versions };
     case 'bad-version':
       return { status: 400, versions: decision.versions };
+    case 'bad-path':
+      return { status: 400, versions: [] };
     case 'method-not-allowed':
       return { status: 405, allow: decision.allow };
   }

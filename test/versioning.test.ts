@@ -88,6 +88,15 @@ describe.each(['uri', 'header', 'media_type'] as const)('%s versioning (docs/beh
     expect(response.status).toBe(400);
   });
 
+  it('answers a path parameter that is not valid percent-encoding with 400, for every method, and keeps serving', async () => {
+    for (const method of ['GET', 'HEAD', 'DELETE', 'POST'] as const) {
+      const response = await call(strategy, strategy, method, '/posts/%zz', '2', admin);
+      expect(response.status).toBe(400);
+      if (method !== 'HEAD') expect(await response.json()).toMatchObject({ status: 400, code: 'BAD_USER_INPUT' });
+    }
+    expect((await call(strategy, strategy, 'GET', '/posts', '2', admin)).status).toBe(200);
+  });
+
   it('answers a path that has versions, stated none and no default, with 404 naming them', async () => {
     const response = await call(strategy, strategy, 'GET', '/posts', undefined, admin);
     expect(response.status).toBe(404);

@@ -49,7 +49,8 @@
  * Under URI versioning a version is stated only in the URI (`/v2/meta`), where unversioned routes
  * never answer (they live at the address without `/v<version>`): they drop out of the rows and of
  * answering(v). Under header / media-type versioning the URI form (`/v2/posts`) is 404. 404 and
- * 400 answers are problem+json naming the versions the address serves.
+ * 400 answers are problem+json naming the versions the address serves. A path of a route's shape
+ * whose parameter is not valid percent-encoding (`/posts/%zz`) is 400 before any of this.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
@@ -104,6 +105,8 @@ export type Decision =
   | { readonly kind: 'route'; readonly route: RouteDefinition; readonly version: string | undefined }
   | { readonly kind: 'not-found'; readonly detail: string; readonly versions: readonly string[] }
   | { readonly kind: 'bad-version'; readonly detail: string; readonly versions: readonly string[] }
+  /** A path parameter that is not valid percent-encoding (`/posts/%zz`): 400. */
+  | { readonly kind: 'bad-path'; readonly detail: string }
   | { readonly kind: 'method-not-allowed'; readonly allow: readonly string[]; readonly version: string | undefined };
 
 /** A route as a client addresses it (for boot logs). */
@@ -150,6 +153,9 @@ export interface Resolution {
 }
 
 const malformed = (stated: string): string => `${JSON.stringify(stated)} is not a valid version: use alphanumerics, "." and "-", at most 32 bytes`;
+
+/** A path that has a route's shape but whose parameter is not valid percent-encoding. */
+class MalformedPathError extends Error {}
 
 /** The route table of all versions, and the per-request dispatch. */
 export class VersionRouter {
@@ -217,7 +223,14 @@ export class VersionRouter {
   private find(path: string, method: HttpMethod): { address: Address; params: Record<string, string>; others: Address[] } | undefined {
     const matched: { address: Address; params: Record<string, string> }[] = [];
     for (const address of this.addresses) {
-      const found = address.match(path);
+      let found: ReturnType<Address['match']>;
+      try {
+        found = address.match(path);
+      } catch (error) {
+        // The path has this address's shape, but a parameter does not decode.
+        if (error instanceof URIError) throw new MalformedPathError(path);
+        throw error;
+      }
       if (found) matched.push({ address, params: { ...found.params } });
     }
     const chosen = matched.find((candidate) => candidate.address.methods.has(method)) ?? matched[0];
@@ -294,6 +307,16 @@ export class VersionRouter {
    *   handler: self-mounted endpoints), or the decision with the path parameters
    */
   lookup(method: string, path: string, stated: string | undefined): Resolution | undefined {
+    try {
+      return this.lookupDecoded(method, path, stated);
+    } catch (error) {
+      if (!(error instanceof MalformedPathError)) throw error;
+      return { decision: { kind: 'bad-path', detail: `${JSON.stringify(path)} is not valid percent-encoding: escape "%" as %25` }, params: {}, stated: stated !== undefined && stated !== '' };
+    }
+  }
+
+  /** {@link lookup}; throws {@link MalformedPathError} for a parameter that does not decode. */
+  private lookupDecoded(method: string, path: string, stated: string | undefined): Resolution | undefined {
     const { prefix, strategy } = this.options;
     if (prefix) {
       if (path !== prefix && !path.startsWith(`${prefix}/`)) return undefined;
@@ -397,6 +420,9 @@ export function versionedRoutes(router: VersionRouter, options: VersioningOption
         return;
       case 'bad-version':
         dispatch.refuse(response, 400, 'BAD_USER_INPUT', decision.detail, { versions: decision.versions }, {});
+        return;
+      case 'bad-path':
+        dispatch.refuse(response, 400, 'BAD_USER_INPUT', decision.detail, {}, {});
         return;
       case 'method-not-allowed': {
         const detail = decision.version === undefined ? `${request.method} is not served at ${request.path}` : `${request.method} is not served at ${request.path} under version ${decision.version}`;
