@@ -37,6 +37,7 @@ const BEHAVIOUR = [
   'test/jobs-cluster.test.ts',
   'test/observability.test.ts',
   'test/observability-cluster.test.ts',
+  'test/direct-routes.test.ts',
 ];
 
 const postgres = Boolean(process.env.TEST_POSTGRES_URL) || postgresBinaries() !== undefined;

@@ -7,6 +7,7 @@
  * transports, then {@link mountFallbacks} (404 and the error handler). Everything is answered as
  * `application/problem+json` (runtime/http/problem.ts).
  */
+import type { ServerResponse } from 'node:http';
 import cors from 'cors';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
@@ -99,10 +100,19 @@ export function mountFallbacks(app: Express, config: AppConfig, logger: Logger):
     sendProblem(response, problem(404, 'NOT_FOUND', `no route answers ${request.method} ${request.path}`));
   });
   app.use((error: unknown, _request: Request, response: Response, _next: NextFunction) => {
-    const refused = bodyProblem(error, config);
-    if (refused) sendProblem(response, refused);
-    else sendError(response, error, logger);
+    answerError(response, error, config, logger);
   });
+}
+
+/**
+ * Answers `error`, thrown while serving a request, as the error handler does: a body parser's 4xx
+ * as its problem document ({@link bodyProblem}), anything else through `sendError`
+ * (docs/behaviour.md §7). For requests answered before the Express chain (runtime/http/direct.ts).
+ */
+export function answerError(response: ServerResponse, error: unknown, config: AppConfig, logger: Logger): void {
+  const refused = bodyProblem(error, config);
+  if (refused) sendProblem(response, refused);
+  else sendError(response, error, logger);
 }
 
 /**
@@ -110,7 +120,7 @@ export function mountFallbacks(app: Express, config: AppConfig, logger: Logger):
  * `APP_HTTP__BODY_LIMIT`, 400 for a body that does not parse or ends early), or undefined for any
  * other error.
  */
-export function bodyProblem(error: unknown, config: AppConfig): Problem | undefined {
+function bodyProblem(error: unknown, config: AppConfig): Problem | undefined {
   const status = (error as { status?: unknown } | undefined)?.status;
   if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
   const detail = status === 413 ? `the request body exceeds ${config.http.bodyLimit}` : 'the request body is not valid JSON';

@@ -3,7 +3,7 @@
  * route's result becomes a response — a keyset page as a flat JSON array with `x-next-cursor`
  * (only when more rows remain), a value (null → 404), a whole list, or 204.
  */
-import type { Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { Authentication } from '../auth/authentication.js';
 import type { RequestContext } from '../auth/context.js';
 import type { Page } from '../data/keyset.js';
@@ -60,8 +60,11 @@ export interface RouteDefinition {
 /** The name of the header carrying the next cursor of a keyset page (docs/behaviour.md §4.2). */
 export const NEXT_CURSOR_HEADER = 'x-next-cursor';
 
-/** Sends `value`, the result of `route`, as the response (docs/behaviour.md §4.2). */
-export function sendReply(request: Request, response: Response, route: RouteDefinition, value: unknown): void {
+/**
+ * Sends `value`, the result of `route`, as the response (docs/behaviour.md §4.2); `path`, the
+ * request's, is named in a 404's detail.
+ */
+export function sendReply(path: string, response: ServerResponse, route: RouteDefinition, value: unknown): void {
   switch (route.reply) {
     case 'page': {
       const page = value as Page<unknown>;
@@ -71,7 +74,7 @@ export function sendReply(request: Request, response: Response, route: RouteDefi
     }
     case 'value':
       if (value === null || value === undefined) {
-        sendProblem(response, problem(404, 'NOT_FOUND', `nothing was found at ${request.path}`));
+        sendProblem(response, problem(404, 'NOT_FOUND', `nothing was found at ${path}`));
         return;
       }
       writeJson(response, route.status, jsonText(value));
@@ -80,7 +83,8 @@ export function sendReply(request: Request, response: Response, route: RouteDefi
       writeJson(response, route.status, jsonText(value));
       return;
     case 'empty':
-      response.status(204).end();
+      response.statusCode = 204;
+      response.end();
       return;
   }
 }

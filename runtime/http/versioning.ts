@@ -52,6 +52,7 @@
  * 400 answers are problem+json naming the versions the address serves. A path of a route's shape
  * whose parameter is not valid percent-encoding (`/posts/%zz`) is 400 before any of this.
  */
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
 import { observationOf } from '../observability/observation.js';
@@ -343,14 +344,26 @@ export class VersionRouter {
   }
 
   /**
+   * The version a request's `headers` state under the strategy: the version header's value
+   * (trimmed), the media type's `version` parameter, or undefined (none, or URI versioning, which
+   * reads it from the path).
+   */
+  statedIn(headers: IncomingHttpHeaders): string | undefined {
+    const { strategy } = this.options;
+    if (strategy === 'header') {
+      const value = headers[this.options.header.toLowerCase()];
+      return (Array.isArray(value) ? value.join(', ') : value)?.trim();
+    }
+    return strategy === 'media_type' ? versionFromAccept(headers.accept) : undefined;
+  }
+
+  /**
    * Resolves one request: reads the stated version by the strategy, then {@link lookup}.
    * @returns undefined when no route of the table is at that path, or the decision with the path
    *   parameters
    */
   resolve(request: Request): Resolution | undefined {
-    const { strategy } = this.options;
-    const stated = strategy === 'header' ? request.get(this.options.header)?.trim() : strategy === 'media_type' ? versionFromAccept(request.get('accept')) : undefined;
-    return this.lookup(request.method, request.path, stated);
+    return this.lookup(request.method, request.path, this.statedIn(request.headers));
   }
 }
 
@@ -368,6 +381,33 @@ function lifecycleHeaders(policy: VersionPolicy | undefined): Readonly<Record<st
   if (policy.sunset) headers.Sunset = new Date(policy.sunset).toUTCString();
   lifecycleCache.set(policy, headers);
   return headers;
+}
+
+/** The request header the answer varies on under `options`' strategy (`Vary`), if any. */
+export function variesOn(options: VersioningOptions): string | undefined {
+  return options.strategy === 'header' ? options.header : options.strategy === 'media_type' ? 'Accept' : undefined;
+}
+
+/** A decision to serve a route. */
+export type RouteDecision = Extract<Decision, { kind: 'route' }>;
+
+/**
+ * The route template a routed request is named by in access lines and metrics
+ * (`/v2/posts/:id`, docs/behaviour.md §12.1): the address of its route under the version it is
+ * served at.
+ */
+export function routeTemplate(options: VersioningOptions, decision: RouteDecision): string {
+  return clientAddress(options.prefix, options.strategy === 'uri' ? decision.version : undefined, decision.route.path);
+}
+
+/**
+ * Sets the lifecycle headers (`Deprecation`, `Sunset`) of the version a routed request is served
+ * under (docs/behaviour.md §9.1), whichever way it came: the Express middleware below, or before
+ * the chain (runtime/transports/rest/index.ts).
+ */
+export function setVersionHeaders(response: ServerResponse, options: VersioningOptions, decision: RouteDecision): void {
+  const policy = decision.version === undefined ? undefined : options.policies[decision.version];
+  for (const [name, value] of Object.entries(lifecycleHeaders(policy))) response.setHeader(name, value);
 }
 
 /** What the Express middleware does with a decision. */
@@ -393,14 +433,14 @@ function leftToLanding(request: Request, resolved: Resolution): boolean {
  * route it runs names the request's route template (`/v2/posts/:id`, docs/behaviour.md §12.1).
  */
 export function versionedRoutes(router: VersionRouter, options: VersioningOptions, dispatch: VersionedDispatch): RequestHandler {
-  const vary = options.strategy === 'header' ? options.header : options.strategy === 'media_type' ? 'Accept' : undefined;
+  const varies = variesOn(options);
   return (request: Request, response: Response, next: NextFunction) => {
     const resolved = router.resolve(request);
     if (!resolved) {
       next();
       return;
     }
-    if (vary) response.vary(vary);
+    if (varies) response.vary(varies);
     if (leftToLanding(request, resolved)) {
       next();
       return;
@@ -409,9 +449,8 @@ export function versionedRoutes(router: VersionRouter, options: VersioningOption
     switch (decision.kind) {
       case 'route': {
         const observation = observationOf(response);
-        if (observation) observation.route = clientAddress(options.prefix, options.strategy === 'uri' ? decision.version : undefined, decision.route.path);
-        const policy = decision.version === undefined ? undefined : options.policies[decision.version];
-        for (const [name, value] of Object.entries(lifecycleHeaders(policy))) response.setHeader(name, value);
+        if (observation) observation.route = routeTemplate(options, decision);
+        setVersionHeaders(response, options, decision);
         dispatch.run(decision.route, request, response, params).catch(next);
         return;
       }

@@ -28,7 +28,7 @@ import { RequestLifecycle } from '../http/lifecycle.js';
 import { listen } from '../http/listener.js';
 import { mountLanding } from '../http/landing.js';
 import { API_TITLE } from '../http/openapi.js';
-import { directListener } from '../http/direct.js';
+import { behindClaimedPaths, directListener } from '../http/direct.js';
 import { createExpressApp, mountFallbacks, rateLimiter, securityHeaders } from '../http/pipeline.js';
 import { authenticateRequests } from '../http/request-state.js';
 import type { VersioningOptions, VersionPolicy } from '../http/versioning.js';
@@ -37,7 +37,7 @@ import { createLogger } from './logger.js';
 import { METRICS_PATH } from '../observability/exposition.js';
 import { Observability } from '../observability/index.js';
 import { isReachable, type SqlReader } from '../data/sql-reader.js';
-import { buildTransports, type Entrypoint, type HealthContribution, mountTransports, registerSockets, type Transport, type TransportFactory } from '../transports/index.js';
+import { buildTransports, type DirectRoute, type Entrypoint, type HealthContribution, mountTransports, registerSockets, type Transport, type TransportFactory } from '../transports/index.js';
 import { SocketAcceptor } from '../transports/sockets.js';
 
 /** Services the runtime hands to the generated container. */
@@ -176,9 +176,9 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const entrypoints = transports.flatMap((transport) => transport.entrypoints ?? []);
     const front: FrontChain = { observe: observability.front(), lifecycle: lifecycle.middleware(), metrics: observability.metricsRoute(), authenticate: authenticateRequests(verifier, abilities) };
     const app = composeApp(config, logger, transports, front, health, entrypoints);
-    // Hot self-mounted routes are answered before the chain, with its front only — unless CORS or
-    // the rate limit is configured, which only the chain applies (runtime/http/direct.ts).
-    const direct = config.http.corsOrigins.length === 0 && config.http.rateLimit <= 0 ? transports.flatMap((transport) => transport.http?.direct ?? []) : [];
+    // Hot routes are answered before the chain, with its front only — unless CORS or the rate
+    // limit is configured, which only the chain applies (runtime/http/direct.ts).
+    const direct = config.http.corsOrigins.length === 0 && config.http.rateLimit <= 0 ? directRoutes(transports, front.metrics === undefined ? [] : [METRICS_PATH]) : [];
     const listener = directListener(direct, { observe: front.observe, lifecycle, securityHeaders: securityHeaders(), verifier, abilities, logger }, app);
     // Every WebSocket goes through one acceptor, which guards the socket and answers framing faults.
     const sockets = new SocketAcceptor({ logger, maxPayload: bytes.parse(config.http.bodyLimit) ?? 100 * 1024, observability });
@@ -230,6 +230,21 @@ function composeApp(config: AppConfig, logger: Logger, transports: readonly Tran
   mountLanding(app, API_TITLE, entrypoints);
   mountFallbacks(app, config, logger);
   return app;
+}
+
+/**
+ * The transports' direct routes (runtime/http/direct.ts) in the chain's order: self-mounted
+ * transports' first, then the versioned transports' behind every path the others mount and
+ * `claimed` (`/metrics` on the main port), as the chain puts them.
+ */
+function directRoutes(transports: readonly Transport[], claimed: readonly string[]): DirectRoute[] {
+  const selfMounted = transports.filter((transport) => transport.http !== undefined && transport.http.placement !== 'versioned');
+  const versioned = transports.filter((transport) => transport.http?.placement === 'versioned');
+  const paths = [...claimed, ...selfMounted.flatMap((transport) => transport.http?.paths ?? [])];
+  return [
+    ...selfMounted.flatMap((transport) => transport.http?.direct ?? []),
+    ...versioned.flatMap((transport) => (transport.http?.direct ?? []).map((route) => behindClaimedPaths(route, paths))),
+  ];
 }
 
 /** Versioning settings from the configuration and the application's version policies (docs/behaviour.md §9). */

@@ -126,26 +126,34 @@ export interface HttpTransport {
   /** Adds its handlers to `app`; called once, in list order within its placement. */
   mount(app: Express, mounted: MountContext): void;
   /**
-   * Routes answered before the Express chain (runtime/http/direct.ts), for hot self-mounted paths
-   * whose requests need none of the REST routes' middleware: the server gives them its front (the
-   * in-flight count, the security headers, authentication) and nothing else. Each route also
-   * stays mounted through `mount`, which answers whatever the route declines.
+   * Routes answered before the Express chain (runtime/http/direct.ts), for hot requests that need
+   * none of the chain's other middleware: the server gives them its front (the request's id, the
+   * in-flight count, the security headers, authentication) and nothing else. What they answer
+   * stays mounted through `mount` too, which answers whatever they decline.
    */
   readonly direct?: readonly DirectRoute[];
 }
 
 /**
- * A route the server answers before the Express chain (runtime/http/direct.ts). The server calls
- * {@link accepts} first, with only the request line and headers read; a route that accepts is
- * given the request's {@link RequestState} and must answer it, one that declines leaves the
- * request to the Express chain (where `mount` put the full route).
+ * Requests the server answers before the Express chain (runtime/http/direct.ts). For each request
+ * the server asks its direct routes in order — those of self-mounted transports first, then the
+ * REST routes' — with only the request line and headers read; the first that gives a
+ * {@link DirectAnswer} answers the request with the request's {@link RequestState}, and when none
+ * does the request goes to the Express chain (where `mount` put the full routes).
  */
 export interface DirectRoute {
-  /** The method and path (as written, no query string) it answers. */
-  readonly method: string;
-  readonly path: string;
-  /** Whether it answers this request itself; decides from headers alone, consuming nothing. */
-  accepts(request: IncomingMessage): boolean;
+  /**
+   * How this route answers `request`, whose path without its query string is `path`, when it
+   * answers it in full itself; undefined leaves it to the Express chain. Decides from the request
+   * line and headers alone, consuming nothing.
+   */
+  match(request: IncomingMessage, path: string): DirectAnswer | undefined;
+}
+
+/** How a {@link DirectRoute} answers one request. */
+export interface DirectAnswer {
+  /** The route template access lines and metrics name it by (`/graphql`, `/v2/posts/:id`, docs/behaviour.md §12.1). */
+  readonly route: string;
   /** Answers the request; must not reject (the server answers a rejection with 500). */
   handle(request: IncomingMessage, response: ServerResponse, state: RequestState): Promise<void>;
 }

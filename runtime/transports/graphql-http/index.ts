@@ -16,10 +16,10 @@ import express, { type Express, type Request, type Response } from 'express';
 import type { Handler } from 'graphql-http';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../server/config.js';
-import { bodyProblem } from '../../http/pipeline.js';
+import { answerError } from '../../http/pipeline.js';
 import { problem, sendError, sendProblem } from '../../http/problem.js';
 import { type RequestState, stateOf } from '../../http/request-state.js';
-import { defineTransport, type DirectRoute, type Transport, type TransportFactory } from '../index.js';
+import { defineTransport, type DirectAnswer, type DirectRoute, type Transport, type TransportFactory } from '../index.js';
 import { createGraphQLHandler } from './handler.js';
 import { mountPlayground } from './playground.js';
 
@@ -145,18 +145,15 @@ function readBody(request: IncomingMessage, limit: number): Promise<string> {
 /** `POST <path>` in its common form, answered before the Express chain (module docstring). */
 function directGraphQL(config: AppConfig, handler: Handler<IncomingMessage, undefined>, states: WeakMap<IncomingMessage, RequestState>, logger: Logger): DirectRoute {
   const limit = bytes.parse(config.http.bodyLimit) ?? undefined;
-  return {
-    method: 'POST',
-    path: config.graphql.path,
-    accepts: (request) => limit !== undefined && commonForm(request, limit),
+  const path = config.graphql.path;
+  const direct: DirectAnswer = {
+    route: path,
     handle: async (request: IncomingMessage, response: ServerResponse, state: RequestState) => {
       let text: string;
       try {
         text = await readBody(request, limit ?? 0);
       } catch (error) {
-        const refused = bodyProblem(error, config);
-        if (refused) sendProblem(response, refused);
-        else sendError(response, error, logger);
+        answerError(response, error, config, logger);
         return;
       }
       states.set(request, state);
@@ -167,4 +164,5 @@ function directGraphQL(config: AppConfig, handler: Handler<IncomingMessage, unde
       }
     },
   };
+  return { match: (request, requestPath) => (request.method === 'POST' && requestPath === path && limit !== undefined && commonForm(request, limit) ? direct : undefined) };
 }

@@ -7,15 +7,18 @@
  * logs one line per mounted route at debug (controller, method, address, handler, and the version
  * as its own field under header / media-type versioning; docs/behaviour.md §9.1, docs/decisions.md §4).
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
 import { promisify } from 'node:util';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { ConfigError, type AppConfig } from '../../server/config.js';
+import { answerError } from '../../http/pipeline.js';
 import { problem, sendError, sendProblem } from '../../http/problem.js';
-import { stateOf } from '../../http/request-state.js';
+import { type RequestState, stateOf } from '../../http/request-state.js';
 import { type RouteDefinition, sendReply } from '../../http/routes.js';
-import { type VersioningOptions, VersionRouter, versionedRoutes } from '../../http/versioning.js';
-import { defineTransport, type Transport, type TransportFactory } from '../index.js';
+import { routeTemplate, setVersionHeaders, variesOn, type VersioningOptions, VersionRouter, versionedRoutes } from '../../http/versioning.js';
+import { defineTransport, type DirectRoute, type Transport, type TransportFactory } from '../index.js';
 
 /**
  * The REST transport of `createRoutes(container)` (the generated `http/routes.ts`). Throws
@@ -29,9 +32,34 @@ export function restRoutes<Container>(createRoutes: (container: Container) => re
     }
     return {
       name: 'rest',
-      http: { placement: 'versioned', paths: [], mount: (app) => mountRoutes(app, config, router, versioning, logger) },
+      http: { placement: 'versioned', paths: [], mount: (app) => mountRoutes(app, config, router, versioning, logger), direct: [directRest(config, router, versioning, logger)] },
     };
   });
+}
+
+/** One routed request, however it reached the transport. */
+interface RoutedRequest {
+  readonly route: RouteDefinition;
+  /** The request's path (named in a 404's detail). */
+  readonly path: string;
+  readonly params: Record<string, string>;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly body: unknown;
+  readonly state: RequestState;
+}
+
+/**
+ * Runs a routed request's route and sends its reply; what the route throws is answered as a
+ * problem document (`sendError`: a failure with its status, anything else 500, logged).
+ */
+async function runRoute(routed: RoutedRequest, response: ServerResponse, logger: Logger): Promise<void> {
+  try {
+    const { route, params, query, body, state } = routed;
+    const value = await route.handle({ params, query, body, request: state.request, authentication: state.authentication });
+    sendReply(routed.path, response, route, value);
+  } catch (error) {
+    sendError(response, error, logger);
+  }
 }
 
 /** Mounts the version router's middleware and logs every mounted route (at debug). */
@@ -41,16 +69,14 @@ function mountRoutes(app: Express, config: AppConfig, router: VersionRouter, ver
   app.use(
     versionedRoutes(router, versioning, {
       run: async (route, request, response, params) => {
-        const state = stateOf(response);
         try {
           if (route.takesBody) await parseBody(request, response);
-          const value = await route.handle({ params, query: request.query, body: request.body, request: state.request, authentication: state.authentication });
-          sendReply(request, response, route, value);
         } catch (error) {
-          const status = (error as { status?: unknown }).status;
-          if (typeof status === 'number' && status >= 400 && status < 500) throw error;
-          sendError(response, error, logger);
+          // 413 past APP_HTTP__BODY_LIMIT, 400 for JSON that does not parse.
+          answerError(response, error, config, logger);
+          return;
         }
+        await runRoute({ route, path: request.path, params, query: request.query, body: request.body, state: stateOf(response) }, response, logger);
       },
       refuse: (response, status, code, detail, extensions, headers) => sendProblem(response, problem(status, code, detail, extensions), headers),
     }),
@@ -62,4 +88,34 @@ function mountRoutes(app: Express, config: AppConfig, router: VersionRouter, ver
       `mounted ${mounted.method} ${mounted.address}${mounted.version !== undefined && versioning.strategy !== 'uri' ? ` (version ${mounted.version})` : ''}`,
     );
   }
+}
+
+/**
+ * The REST routes answered before the Express chain (runtime/http/direct.ts, docs/decisions.md §6):
+ * a `GET` or `HEAD` the version router sends to a route that reads no body. Refusals (404, 405,
+ * 400 for a malformed version), the landing answer at `/`, and every other method take the chain,
+ * which answers them as before. The query string is parsed as the app's `simple` query parser
+ * parses it (node:querystring).
+ */
+function directRest(config: AppConfig, router: VersionRouter, versioning: VersioningOptions, logger: Logger): DirectRoute {
+  const varies = variesOn(versioning);
+  return {
+    match: (request, path) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+      const resolved = router.lookup(request.method, path, router.statedIn(request.headers));
+      if (resolved?.decision.kind !== 'route' || resolved.decision.route.takesBody) return undefined;
+      const { decision, params } = resolved;
+      return {
+        route: routeTemplate(versioning, decision),
+        handle: async (incoming: IncomingMessage, response: ServerResponse, state: RequestState) => {
+          if (varies) response.setHeader('Vary', varies);
+          setVersionHeaders(response, versioning, decision);
+          const url = incoming.url ?? '';
+          const mark = url.indexOf('?');
+          const query = mark < 0 ? {} : parseQuery(url.slice(mark + 1));
+          await runRoute({ route: decision.route, path, params, query, body: undefined, state }, response, logger);
+        },
+      };
+    },
+  };
 }
