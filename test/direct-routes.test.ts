@@ -11,6 +11,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './support/properties.js';
+import { rawExchange } from './support/raw-http.js';
 import { type InProcessServer, startInProcessServer } from './support/server.js';
 
 /** The headers compared (CORS's own are not: only the chain's server has them). */
@@ -76,7 +77,7 @@ function pathsOf(server: InProcessServer): string[] {
 const VERSION_PREFIXES = ['', '/v1', '/v2', '/v3', '/v2.0', '/vé', '/V2', '/v'] as const;
 /** Paths that self-mounted transports serve, whatever the version router would say. */
 const SELF_MOUNTED = ['/health', '/graphql', '/GRAPHQL', '/api-json', '/api', '/api/', '/mcp', '/metrics', '/health/x'] as const;
-const QUERIES = ['', '?first=2', '?first=abc&first=2', '?first=1&after=', '?after=0192f0e0-0000-7000-8000-000000000000', '?a[b]=1&first[]=3', '?%zz=1&first=%zz', '?first=1#frag', '?' + 'x'.repeat(300)] as const;
+const QUERIES = ['', '?first=2', '?first=abc&first=2', '?first=1&after=', '?after=0192f0e0-0000-7000-8000-000000000000', '?a[b]=1&first[]=3', '?%zz=1&first=%zz', '?' + 'x'.repeat(300)] as const;
 /** Version headers and media types: none, declared versions, unknown and malformed ones. */
 const STATED = [undefined, '1', '2', '7', ' 2 ', 'a_b', '', '9'.repeat(40)] as const;
 
@@ -123,6 +124,34 @@ function describePair(name: string, env: Record<string, string>, prefix: string,
         }),
         { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS },
       );
+    });
+
+    it('answers request targets fetch cannot send — fragments, whitespace, absolute form, *, bytes above 0x7F — as the chain does', async () => {
+      const token = await pair.direct.token('admin');
+      const post = pair.direct.seeded.posts[0]?.id ?? '';
+      const version = prefix === '' ? '/v2' : '';
+      const targets = [
+        `${prefix}${version}/posts/${post}#x`,
+        `${prefix}${version}/posts?first=2#x`,
+        `${prefix}${version}/posts/${post}\t`,
+        `${prefix}${version}/posts?first=2\f`,
+        `http://127.0.0.1${prefix}${version}/posts?first=2`,
+        '*',
+        `${prefix}${version}/posts/\u00e9`,
+        '/health#x',
+        '/metrics#x',
+      ];
+      for (const target of targets) {
+        const exchange = (server: InProcessServer): Promise<string> =>
+          rawExchange(server.url, Buffer.from(`GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n${prefix === '' ? '' : `${versionHeader}: 2\r\n`}Connection: close\r\n\r\n`, 'latin1')).then((answer) => {
+            const text = answer.toString('utf8');
+            const status = text.slice(0, text.indexOf('\r\n'));
+            const body = text.slice(text.indexOf('\r\n\r\n') + 4).replace(/"requestId":"[^"]*"/, '"requestId":"…"');
+            return `${status}\n${body}`;
+          });
+        const [direct, chain] = await Promise.all([exchange(pair.direct), exchange(pair.chain)]);
+        expect({ target, answer: direct }).toEqual({ target, answer: chain });
+      }
     });
 
     it('pages the same rows with the same cursors, and refuses the same requests', async () => {

@@ -52,7 +52,7 @@ describe('jsonText', () => {
     );
   });
 
-  it('leaves a class instance to its own toJSON, and an own __proto__ key as a key', () => {
+  it('leaves class instances, Date subclasses and objects with their own toJSON to it, and an own __proto__ key as a key', () => {
     class Money {
       constructor(readonly cents: number, readonly at: Date) {}
       toJSON(): string {
@@ -62,6 +62,16 @@ describe('jsonText', () => {
     const at = new Date(Date.UTC(2001, 0, 1));
     const hostile = JSON.parse('{"__proto__": 1, "a": 2}') as Record<string, unknown>;
     Object.defineProperty(hostile, '__proto__', { value: at, enumerable: true, writable: true, configurable: true });
-    for (const value of [new Money(1250, at), [new Money(5, at), { at }], hostile]) expect(jsonText(value)).toBe(JSON.stringify(value));
+    class Day extends Date {
+      override toJSON(): string {
+        return this.toISOString().slice(0, 10);
+      }
+    }
+    const ownDate = new Date(at);
+    Object.defineProperty(ownDate, 'toJSON', { value: () => 'own' });
+    const withOwnJson = { at, toJSON: () => ({ replaced: true }) };
+    const listWithOwnJson = Object.assign([{ at }], { toJSON: () => 'list' });
+    const values = [new Money(1250, at), [new Money(5, at), { at }], hostile, { day: new Day(at) }, [{ day: new Day(at), at }], { ownDate }, withOwnJson, [withOwnJson], listWithOwnJson];
+    for (const value of values) expect(jsonText(value)).toBe(JSON.stringify(value));
   });
 });

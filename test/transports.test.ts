@@ -102,3 +102,39 @@ describe('a transport added beside the defaults', () => {
     expect(server.logs.at(-1)).toMatchObject({ msg: 'stopped' });
   });
 });
+
+describe('a self-mounted transport mounting outside the paths it declares', () => {
+  /** A transport declaring `/extra` whose `mount` does `mounts` on the app. */
+  const mounting = (mounts: (app: import('express').Express) => void): TransportFactory<Container> =>
+    defineTransport('stray', () => ({ name: 'stray', http: { placement: 'neutral', paths: ['/extra', '/extra-assets/*'], mount: mounts } }));
+
+  it.each([
+    ['middleware without a path (an allowlist for everything, say)', (app: import('express').Express) => void app.use((_request, _response, next) => next()), 'use(without a path)'],
+    ['a route at a path it does not declare', (app: import('express').Express) => void app.get('/elsewhere', (_request, response) => void response.end()), 'get("/elsewhere")'],
+    ['a path below an exact entry', (app: import('express').Express) => void app.all('/extra/more', (_request, response) => void response.end()), 'all("/extra/more")'],
+  ])('fails boot for %s, naming the transport and the path', async (_case, mounts, named) => {
+    const started = startInProcessServer({ adjust: (definition) => ({ ...definition, transports: [...definition.transports, mounting(mounts)] }) });
+    await expect(started).rejects.toThrow(`the stray transport mounts ${named}`);
+  });
+
+  it('boots when every handler is at a declared path or below an entry ending in /*', async () => {
+    const started = await startInProcessServer({
+      adjust: (definition) => ({
+        ...definition,
+        transports: [
+          ...definition.transports,
+          mounting((app) => {
+            app.get('/extra', (_request, response) => void response.json({ served: 'extra' }));
+            app.use('/extra-assets', (_request, response) => void response.json({ served: 'assets' }));
+            app.get('/extra-assets/deep/file.js', (_request, response) => void response.end());
+          }),
+        ],
+      }),
+    });
+    try {
+      expect(await (await fetch(`${started.url}/extra`)).json()).toEqual({ served: 'extra' });
+    } finally {
+      await started.stop();
+    }
+  });
+});

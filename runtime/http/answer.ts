@@ -19,16 +19,20 @@ export function writeJson(response: ServerResponse, status: number, text: string
 
 /**
  * A plain object (an entity row) with its `Date` fields as {@link jsonInstant} text, copied only
- * when it has one; anything else — a class instance, which may have its own `toJSON` — as it is.
+ * when it has one; anything else — a class instance, an object with its own `toJSON`, a `Date`
+ * subclass — as it is, for `JSON.stringify` to write. (`Date.prototype.toJSON` patched by the
+ * application would not be followed.)
  */
 function withInstantText(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return value;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
   let copy: Record<string, unknown> | undefined;
   for (const key of Object.keys(value)) {
     const field = (value as Record<string, unknown>)[key];
-    if (field instanceof Date) {
+    // A plain Date: a subclass may write itself otherwise.
+    if (field instanceof Date && Object.getPrototypeOf(field) === Date.prototype && !Object.hasOwn(field, 'toJSON')) {
       copy ??= { ...(value as Record<string, unknown>) };
       // (An own `__proto__` key ignores the text assigned, and keeps the Date for JSON.stringify.)
       copy[key] = jsonInstant(field);
@@ -45,5 +49,6 @@ function withInstantText(value: unknown): unknown {
  * @throws TypeError as `JSON.stringify` does (a `bigint`, a cycle)
  */
 export function jsonText(value: unknown): string {
-  return JSON.stringify(Array.isArray(value) ? value.map(withInstantText) : withInstantText(value));
+  const list = Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+  return JSON.stringify(list ? value.map(withInstantText) : withInstantText(value));
 }

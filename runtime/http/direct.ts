@@ -4,8 +4,7 @@
  * common form, and the REST routes' `GET` and `HEAD` — are answered straight from Node's request
  * listener, with the server's front and nothing else: the request's id and observation (runtime/observability, docs/behaviour.md §12),
  * the in-flight count (runtime/http/lifecycle.ts), helmet's security headers (read once,
- * runtime/http/pipeline.ts) and authentication (runtime/http/request-state.ts), in that order, as
- * the Express chain runs them. What the Express chain would add and a direct
+ * runtime/http/pipeline.ts) and authentication (runtime/http/request-state.ts). What the Express chain would add and a direct
  * route does not have — CORS and the rate limit — turns direct routes off while either is
  * configured, so those requests take the chain as before; a route also declines any request it
  * does not answer in full itself (runtime/transports/index.ts `DirectRoute`). The REST routes
@@ -36,6 +35,9 @@ export interface DirectFront {
   readonly logger: Logger;
 }
 
+/** Characters after which parseurl (Express's `req.path`, `req.query`) parses a target with `url.parse`. */
+const UNUSUAL_TARGET = /[#\t\n\f\r\u00a0\ufeff]/;
+
 /** The path of a request target, without its query string. */
 function pathOf(url: string | undefined): string {
   if (!url) return '';
@@ -52,7 +54,14 @@ export function directListener(routes: readonly DirectRoute[], front: DirectFron
   if (routes.length === 0) return fallback;
   const headers = Object.entries(front.securityHeaders);
   return (request: IncomingMessage, response: ServerResponse) => {
-    const path = pathOf(request.url);
+    const url = request.url ?? '';
+    // A target Express reads differently from its raw text — not origin-form (`*`, `http://…`),
+    // or with a fragment or whitespace that parseurl drops or trims — is left to the chain.
+    if (url.charCodeAt(0) !== 0x2f || UNUSUAL_TARGET.test(url)) {
+      fallback(request, response);
+      return;
+    }
+    const path = pathOf(url);
     let answer: DirectAnswer | undefined;
     try {
       for (const route of routes) {
@@ -98,7 +107,8 @@ export function directListener(routes: readonly DirectRoute[], front: DirectFron
  * which only sends more requests through the chain.
  */
 export function behindClaimedPaths(route: DirectRoute, claimed: readonly string[]): DirectRoute {
-  const bases = [...new Set(claimed.map((path) => path.replace(/\/\*$/, '').toLowerCase()))];
+  // `/graphql/` is served at `/graphql` too (Express matches without the trailing slash).
+  const bases = [...new Set(claimed.map((path) => path.replace(/\/\*$/, '').replace(/(.)\/+$/, '$1').toLowerCase()))];
   if (bases.length === 0) return route;
   return {
     match: (request, path) => {

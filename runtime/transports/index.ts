@@ -21,7 +21,9 @@
  * 2. `http` (optional) — its Express handlers: `mount(app, mounted)` adds them, `placement` says
  *    where in the chain they go (`unmetered` before the rate limit: `/health` only; `neutral`:
  *    self-mounted paths; `versioned`: selected by API version, after every neutral transport), and
- *    `paths` lists the paths it mounts itself. Those are neutral to version selection (spec
+ *    `paths` lists the paths it mounts itself — every one: mounting elsewhere, or without a path,
+ *    fails at boot, since REST requests answered before the chain step aside only for these
+ *    (runtime/http/direct.ts). Those are neutral to version selection (spec
  *    §9.3.3: `/graphql`, `/mcp`, `/api-json`, `/health` are served as written, whatever version a
  *    caller states), which the order guarantees: a neutral transport answers before the REST
  *    router decides anything. Parse bodies inside your own routes, never app-wide.
@@ -222,9 +224,41 @@ export function mountTransports(app: Express, transports: readonly Transport[], 
   for (const transport of transports) {
     const http = transport.http;
     if (http?.placement !== placement) continue;
-    http.mount(app, mounted);
+    http.mount(placement === 'versioned' ? app : withinDeclaredPaths(app, transport.name, http.paths), mounted);
     if (http.paths.length > 0) logger.debug({ transport: transport.name, paths: http.paths }, `serving ${http.paths.join(', ')} (${transport.name}; neutral to API versions)`);
   }
+}
+
+/** Express's methods that mount handlers, whose first argument is the path. */
+const MOUNTING = new Set(['use', 'all', 'get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'route']);
+
+/** Whether `path` is one of `declared` or below an entry ending in `/*`. */
+function declares(declared: readonly string[], path: string): boolean {
+  return declared.some((entry) => entry === path || (entry.endsWith('/*') && (path === entry.slice(0, -2) || path.startsWith(entry.slice(0, -1)))));
+}
+
+/**
+ * `app` as a self-mounted transport's `mount` gets it: mounting a handler at a path its `paths` do
+ * not declare, or without a path, throws at boot. The REST routes answered before the Express
+ * chain (runtime/http/direct.ts) step aside only for the declared paths, so a handler elsewhere
+ * (an allowlist mounted for every path, say) would be skipped by them.
+ */
+function withinDeclaredPaths(app: Express, transport: string, declared: readonly string[]): Express {
+  return new Proxy(app, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof property !== 'string' || !MOUNTING.has(property) || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        // app.get(name) with one argument reads a setting.
+        const setting = property === 'get' && args.length === 1;
+        const [path] = args;
+        if (!setting && (typeof path !== 'string' || !declares(declared, path))) {
+          throw new Error(`the ${transport} transport mounts ${property}(${typeof path === 'string' ? JSON.stringify(path) : 'without a path'}), which its http.paths (${declared.join(', ') || 'none'}) do not declare: a self-mounted transport mounts only the paths it declares (runtime/transports/index.ts)`);
+        }
+        return (value as (...parameters: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }
 
 /** Registers the socket transports of every transport with `acceptor`. Throws when two claim one path. */
