@@ -443,6 +443,8 @@ interface DatabasePass {
   readonly scenarios: ScenarioReport[];
   /** The generated server's RSS after every scenario, megabytes. */
   readonly loadedRss: number;
+  /** The same, {@link IDLE_SECONDS} after the last scenario with no request (full runs only). */
+  readonly restedRss?: number;
   readonly idle?: Record<'generated' | 'floor' | 'expressPrisma' | 'naive' | 'nest' | 'pothos', number>;
   readonly data: BenchData;
   readonly tokens: Tokens;
@@ -506,9 +508,16 @@ async function runDatabase(kind: BenchDatabaseKind, where: { dir: string; cluste
     for (const scenario of scenariosOf(data, tokens, servers)) reports.push(await measureScenario(scenario, kind));
     const loadedRss = rssMegabytes(servers.generated?.pid ?? 0);
     log(`  generated server RSS after every scenario: ${loadedRss} MB`);
+    let restedRss: number | undefined;
+    if (measureIdle) {
+      // What of it is garbage V8 gives back once the load stops (its memory reducer), not memory held.
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+      restedRss = rssMegabytes(servers.generated?.pid ?? 0);
+      log(`  and ${IDLE_SECONDS} s later, with no request: ${restedRss} MB`);
+    }
     const exports = sink.exports();
     log(`  the tracing variant sent ${exports} OTLP exports`);
-    return { scenarios: reports, loadedRss, ...(idle ? { idle } : {}), data, tokens, exports };
+    return { scenarios: reports, loadedRss, ...(restedRss === undefined ? {} : { restedRss }), ...(idle ? { idle } : {}), data, tokens, exports };
   } finally {
     for (const child of children) child.child.kill('SIGTERM');
     await sink.close();
@@ -577,6 +586,7 @@ async function main(): Promise<void> {
       generator,
       idleRss: idle ?? { generated: 0, floor: 0, expressPrisma: 0, naive: 0, nest: 0, pothos: 0 },
       loadedRss: Object.fromEntries([...passes.entries()].map(([kind, pass]) => [kind, pass.loadedRss])),
+      restedRss: Object.fromEntries([...passes.entries()].flatMap(([kind, pass]) => (pass.restedRss === undefined ? [] : [[kind, pass.restedRss]]))),
       targets: [],
       seconds: 0,
       ...(option('note') ? { note: option('note') } : {}),
