@@ -115,7 +115,7 @@ async function main(): Promise<void> {
     const cron = await cronAcrossWorkers(admin);
     process.stdout.write(`  ticks fired ${cron.ticks} of ${cron.expected} seconds, fired twice: ${cron.duplicates}, missed: ${cron.missed}; ticks run per worker process: ${JSON.stringify(cron.byWorker)}\n`);
   } finally {
-    cluster?.stop();
+    cluster?.destroy();
   }
 }
 

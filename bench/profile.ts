@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${server} ${scenario} on ${database}: ${result.requestsPerSecond.toFixed(0)} req/s under the profiler (p50 ${result.p50} ms)\n`);
     process.stdout.write(`${summarise(kept, Number(option('top', '40'))).join('\n')}\nprofile: ${kept}\n`);
   } finally {
-    cluster?.stop();
+    cluster?.destroy();
     // (the temporary folder holds the databases; the profile was copied out)
     rmSync(dir, { recursive: true, force: true });
   }

@@ -556,7 +556,7 @@ async function main(): Promise<void> {
       }
       passes.set(kind, await runDatabase(kind, { dir, ...(cluster ? { clusterUrl: cluster.url } : {}) }, pin, !only && passes.size === 0));
       if (kind === 'postgresql') {
-        cluster?.stop();
+        cluster?.destroy();
         cluster = undefined;
       }
     }
@@ -604,7 +604,7 @@ async function main(): Promise<void> {
     }
     log(`finished in ${report.seconds} s`);
   } finally {
-    cluster?.stop();
+    cluster?.destroy();
     rmSync(dir, { recursive: true, force: true });
   }
 }

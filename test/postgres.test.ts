@@ -5,8 +5,9 @@
  * Runs in the postgresql project only.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { type Client, createClient } from 'graphql-ws';
 import pg from 'pg';
@@ -14,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createPostgresDatabase, createTestDatabase } from './support/database.js';
 import { ROOT, TEST_SECRET } from './support/project.js';
-import { type PostgresCluster, startCluster } from './support/postgres.js';
+import { destroyCluster, type PostgresCluster, startCluster } from './support/postgres.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 /** The committed migrations of PostgreSQL, in order. */
@@ -206,11 +207,7 @@ describe('a database outage under a running server', () => {
 
   afterAll(async () => {
     await server?.stop();
-    try {
-      cluster?.stop();
-    } catch {
-      // already stopped by a failed test
-    }
+    cluster?.destroy();
   });
 
   it('answers /health 503 and `database error` while the database is down, and recovers by itself', async () => {
@@ -250,4 +247,19 @@ describe('a database outage under a running server', () => {
       await watcher.client.dispose();
     }
   }, 90_000);
+});
+
+describe('throwaway clusters (test/support/postgres.ts: tests, CI and the benchmark start them)', () => {
+  it('leave no folder behind once destroyed, running or stopped, and refuse to remove a folder they did not make', async () => {
+    for (const stopFirst of [false, true]) {
+      const cluster = await startCluster();
+      const folder = path.dirname(cluster.dataDir);
+      expect(existsSync(cluster.dataDir)).toBe(true);
+      if (stopFirst) cluster.stop();
+      cluster.destroy();
+      expect(existsSync(folder)).toBe(false);
+    }
+    expect(() => destroyCluster(os.tmpdir())).toThrow(/not the data folder/);
+    expect(() => destroyCluster(path.join(ROOT, 'data'))).toThrow(/not the data folder/);
+  }, 60_000);
 });

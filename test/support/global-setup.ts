@@ -1,7 +1,7 @@
 /**
  * Once per `npm test`: a PostgreSQL cluster for the postgresql project. `.ci/run` starts one and
  * passes `TEST_POSTGRES_URL`; locally, when PostgreSQL is installed and no URL is given, a
- * throwaway cluster is started here and stopped at the end.
+ * throwaway cluster is started here, and stopped and removed at the end.
  */
 import { type PostgresCluster, postgresBinaries, startCluster } from './postgres.js';
 
@@ -14,5 +14,5 @@ export async function setup(): Promise<void> {
 }
 
 export function teardown(): void {
-  cluster?.stop();
+  cluster?.destroy();
 }

@@ -4,10 +4,10 @@
  * the Debian package creates, because PostgreSQL refuses to run as root.
  *
  * Also a command line for `.ci/run`: `tsx test/support/postgres.ts start` prints
- * `TEST_POSTGRES_URL=… TEST_POSTGRES_DATA=…` lines; `… stop <data dir>` stops that cluster.
+ * `TEST_POSTGRES_URL=… TEST_POSTGRES_DATA=…` lines; `… stop <data dir>` stops that cluster and removes its folder.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,6 +63,11 @@ export interface PostgresCluster {
   stop(): void;
   /** Starts the stopped server again on the same port. */
   start(): void;
+  /**
+   * Stops the server if it runs and removes its folder: what every user of a cluster does when
+   * done (a seeded benchmark cluster is over a gigabyte, and hundreds left behind filled a disk).
+   */
+  destroy(): void;
 }
 
 /** Creates and starts a cluster in a new temporary folder. Throws when the binaries are missing. */
@@ -88,13 +93,22 @@ export async function startCluster(): Promise<PostgresCluster> {
     port,
     stop: () => run(binaries.pgCtl, ['-D', dataDir, '-m', 'fast', '-w', 'stop']),
     start,
+    destroy: () => destroyCluster(dataDir),
   };
 }
 
-/** Stops the cluster whose data folder is `dataDir`. */
-export function stopCluster(dataDir: string): void {
+/**
+ * Stops the cluster whose data folder is `dataDir` (when it runs) and removes the folder
+ * {@link startCluster} made for it. Refuses a folder it did not make.
+ */
+export function destroyCluster(dataDir: string): void {
+  const base = path.dirname(path.resolve(dataDir));
+  if (path.dirname(base) !== path.resolve(os.tmpdir()) || !path.basename(base).startsWith('rs-postgres-') || path.basename(dataDir) !== 'data') {
+    throw new Error(`${dataDir} is not the data folder of a cluster startCluster made`);
+  }
   const binaries = postgresBinaries();
-  if (binaries) run(binaries.pgCtl, ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+  if (binaries && existsSync(path.join(dataDir, 'postmaster.pid'))) run(binaries.pgCtl, ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+  rmSync(base, { recursive: true, force: true });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
@@ -103,7 +117,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     const cluster = await startCluster();
     process.stdout.write(`TEST_POSTGRES_URL=${cluster.url}\nTEST_POSTGRES_DATA=${cluster.dataDir}\n`);
   } else if (command === 'stop' && dataDir) {
-    stopCluster(dataDir);
+    destroyCluster(dataDir);
   } else {
     process.stderr.write('usage: tsx test/support/postgres.ts start | stop <data dir>\n');
     process.exitCode = 2;

@@ -32,7 +32,7 @@ export function restRoutes<Container>(createRoutes: (container: Container) => re
     }
     return {
       name: 'rest',
-      http: { placement: 'versioned', paths: [], mount: (app) => mountRoutes(app, config, router, versioning, logger), direct: [directRest(config, router, versioning, logger)] },
+      http: { placement: 'versioned', paths: [], mount: (app) => mountRoutes(app, config, router, versioning, logger), direct: [directRest(router, versioning, logger)] },
     };
   });
 }
@@ -97,7 +97,7 @@ function mountRoutes(app: Express, config: AppConfig, router: VersionRouter, ver
  * which answers them as before. The query string is parsed as the app's `simple` query parser
  * parses it (node:querystring).
  */
-function directRest(config: AppConfig, router: VersionRouter, versioning: VersioningOptions, logger: Logger): DirectRoute {
+function directRest(router: VersionRouter, versioning: VersioningOptions, logger: Logger): DirectRoute {
   const varies = variesOn(versioning);
   return {
     match: (request, path) => {
