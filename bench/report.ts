@@ -202,7 +202,7 @@ export function renderMarkdown(report: Report): string {
     '## Resident memory',
     '',
     `Idle (30 s after boot, no request yet; ${titleOf(report.databases[0] ?? 'sqlite')}): generated ${report.idleRss.generated} MB, floor ${report.idleRss.floor} MB, Express + Prisma ${report.idleRss.expressPrisma} MB, naive GraphQL ${report.idleRss.naive} MB, NestJS peer ${report.idleRss.nest} MB, Pothos peer ${report.idleRss.pothos} MB.`,
-    `The generated server after every scenario: ${report.databases.map((database) => `${report.loadedRss[database] ?? 0} MB on ${titleOf(database)}${report.restedRss?.[database] === undefined ? '' : ` (${report.restedRss[database]} MB 30 s later, with no request: what V8 gives back once the load stops)`}`).join(', ')}. Every process is compiled JavaScript (\`npm run build\`), as \`npm start\` runs it.`,
+    `The generated server after every scenario: ${report.databases.map((database) => `${report.loadedRss[database] ?? 0} MB on ${titleOf(database)}${report.restedRss?.[database] === undefined ? '' : ` (${report.restedRss[database]} MB 30 s later with no request, once V8 had time to give memory back)`}`).join(', ')}. Every process is compiled JavaScript (\`npm run build\`), as \`npm start\` runs it.`,
     '',
   );
   lines.push(...WHERE_THE_TIME_GOES);

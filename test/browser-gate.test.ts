@@ -6,11 +6,11 @@
  * browser suite (test/openapi.test.ts) as a child process.
  */
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './support/project.js';
+import { ROOT, scratchDir } from './support/project.js';
 
 const MISSING = path.join(os.tmpdir(), 'no-such-dir', 'chromium');
 const BROWSER_TEST = 'lists the operations of the version picked (Swagger UI from npm assets, no CDN)';
@@ -24,7 +24,7 @@ interface Results {
 
 /** Runs `vitest run test/openapi.test.ts` on SQLite as `npm test` would, with Chromium missing. */
 function vitestWithoutChromium(env: Record<string, string>, filter?: string): { run: SpawnSyncReturns<string>; results: Results } {
-  const output = path.join(mkdtempSync(path.join(os.tmpdir(), 'rs-browser-gate-')), 'results.json');
+  const output = path.join(scratchDir('rs-browser-gate-'), 'results.json');
   // The child is a vitest run of its own, not a worker of this one; a URL that is set keeps its
   // global setup from starting a PostgreSQL cluster the sqlite project does not use.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && !['REQUIRE_BROWSER', 'TEST_DATABASE'].includes(name)));

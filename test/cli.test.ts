@@ -5,8 +5,7 @@
  * with other hooks or none) is in new-application.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { jwtVerify } from 'jose';
@@ -15,7 +14,7 @@ import { sqliteFilePath } from '../runtime/dialects/sqlite.js';
 import { cli, copyProject, startCli } from './support/cli.js';
 import { openDatabase } from './support/database.js';
 import { ownIndexSearch, rankingStatement, sqlitePlan, tableSteps } from './support/plans.js';
-import { ROOT, TEST_SECRET } from './support/project.js';
+import { ROOT, scratchDir, TEST_SECRET } from './support/project.js';
 
 /** The committed migrations, in order (the same names for both databases). */
 const MIGRATIONS = readdirSync(path.join(ROOT, 'generated/prisma/sqlite/migrations')).filter((name) => /^\d{4}_/.test(name)).sort();
@@ -149,7 +148,7 @@ describe('generate --check', () => {
     });
 
     it('reports an empty entities/ as a diagnostic, not a crash', () => {
-      const empty = mkdtempSync(path.join(os.tmpdir(), 'rs-empty-'));
+      const empty = scratchDir('rs-empty-');
       mkdirSync(path.join(empty, 'entities'));
       try {
         const result = cli(['--root', empty, 'generate']);
@@ -198,7 +197,7 @@ describe('migrate, seed, token', () => {
   let url: string;
 
   beforeAll(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'rs-cli-'));
+    dir = scratchDir('rs-cli-');
     url = `file:${path.join(dir, 'cli.db')}`;
   });
 

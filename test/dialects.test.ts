@@ -4,15 +4,14 @@
  * (`generate` will read it from there), its adapter is the one the generated client expects, its
  * errors are classified, and its reader's batches stay within its parameter limit.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAdapterFactory } from '../runtime/data/database.js';
 import { DIALECTS, dialectFor, dialectNamed, dialectOfAdapter, SUPPORTED_DATABASES, SUPPORTED_URL_FORMS } from '../runtime/dialects/index.js';
 import { classifyError } from '../runtime/failures/errors.js';
 import { keysPerStatement, MAX_KEYS_PER_STATEMENT } from '../runtime/data/repository.js';
-import { ROOT } from './support/project.js';
+import { ROOT, scratchDir } from './support/project.js';
 
 /** A URL of each database that no test connects to. */
 const EXAMPLE_URLS: Readonly<Record<string, readonly string[]>> = {
@@ -40,7 +39,7 @@ describe.each(DIALECTS.map((dialect) => [dialect.name, dialect] as const))('the 
 
   it('builds the driver adapter the generated client is picked by, without connecting', async () => {
     // The SQLite factory creates the file's folder: give it a temporary one.
-    const url = name === 'sqlite' ? `file:${path.join(mkdtempSync(path.join(os.tmpdir(), 'rs-dialect-')), 'app.db')}` : (EXAMPLE_URLS[name]?.[0] ?? '');
+    const url = name === 'sqlite' ? `file:${path.join(scratchDir('rs-dialect-'), 'app.db')}` : (EXAMPLE_URLS[name]?.[0] ?? '');
     const adapter = await createAdapterFactory(url);
     expect({ provider: adapter.provider, adapterName: adapter.adapterName }).toEqual({ provider: dialect.adapterProvider, adapterName: dialect.adapterName });
     expect(dialectOfAdapter(adapter)).toBe(dialect);

@@ -4,12 +4,12 @@
  * process, a schema change writing a migration named after its SQL; and the watcher under it: its
  * bursts and serialised runs (generator/watch.ts).
  */
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChangeBatch, DeclarationWatcher } from '../generator/watch.js';
 import { copyProject, editFile, type RunningCli, startCli } from './support/cli.js';
+import { scratchDir } from './support/project.js';
 
 /** How soon a change that leaves the Prisma schema alone must be reported (docs/decisions.md §10). */
 const OK_WITHIN = 500;
@@ -118,7 +118,7 @@ describe('the watcher (generator/watch.ts)', () => {
   let dir: string;
 
   beforeAll(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'rs-watch-'));
+    dir = scratchDir('rs-watch-');
   });
 
   afterAll(() => {

@@ -8,14 +8,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { buildSchema, type DocumentNode, print, validate } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diskCache } from '../../generator/cache.js';
 import { emitGraphQLClient } from '../../generator/emit/client/graphql.js';
 import { emitRestClients } from '../../generator/emit/client/rest.js';
-import { ROOT } from '../support/project.js';
+import { ROOT, scratchDir } from '../support/project.js';
 
 const LAYOUT = { outputDir: 'generated', runtimeDir: 'runtime' };
 
@@ -112,7 +111,7 @@ afterAll(() => {
 });
 
 /** A folder under the repository's ignored `.scratch/` (packages resolve from there; tsc -p . never looks). */
-function scratchDir(): string {
+function scratchInRepository(): string {
   mkdirSync(path.join(ROOT, '.scratch'), { recursive: true });
   const dir = mkdtempSync(path.join(ROOT, '.scratch', 'client-'));
   scratch.push(dir);
@@ -142,7 +141,7 @@ describe('the GraphQL client of a schema with a resource', () => {
   });
 
   it('builds documents valid against the schema, selecting the named fields or every leaf field', async () => {
-    const dir = scratchDir();
+    const dir = scratchInRepository();
     mkdirSync(path.join(dir, 'client'));
     writeFileSync(path.join(dir, 'client/graphql.ts'), content);
     const module = (await import(path.join(dir, 'client/graphql.ts'))) as Record<string, (fields?: readonly string[]) => DocumentNode>;
@@ -158,7 +157,7 @@ describe('the GraphQL client of a schema with a resource', () => {
   });
 
   it('types what each document takes and answers (tsc, strict)', () => {
-    const dir = scratchDir();
+    const dir = scratchInRepository();
     mkdirSync(path.join(dir, 'client'));
     writeFileSync(path.join(dir, 'client/graphql.ts'), content);
     writeFileSync(path.join(dir, 'caller.ts'), CALLER);
@@ -193,7 +192,7 @@ describe('the REST client of a version', () => {
   }, 60_000);
 
   it('reuses cached types for an unchanged document, and the output is the same either way', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'client-cache-'));
+    const dir = scratchDir('client-cache-');
     scratch.push(dir);
     const emitted = new Map([['openapi/v2.json', document(comments)]]);
     const uncached = await emitRestClients(LAYOUT, ['2'], emitted);
@@ -207,7 +206,7 @@ describe('the REST client of a version', () => {
 
 describe('the generator cache', () => {
   it('answers what was stored, and a damaged or missing entry as a miss', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'generator-cache-'));
+    const dir = scratchDir('generator-cache-');
     scratch.push(dir);
     const cache = diskCache(dir);
     expect(cache.get('absent')).toBeUndefined();

@@ -3,10 +3,9 @@
  * `dev`) whose output is awaited, and copies of this project to run them in.
  */
 import { type ChildProcess, type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, TEST_SECRET } from './project.js';
+import { ROOT, scratchDir, TEST_SECRET } from './project.js';
 
 /** Where and with what the CLI runs. */
 export interface CliOptions {
@@ -122,7 +121,7 @@ export function editFile(project: string, file: string, change: (text: string) =
 
 /** A copy of this project in a temporary folder (node_modules linked), to edit freely. */
 export function copyProject(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'rs-project-'));
+  const dir = scratchDir('rs-project-');
   for (const name of ['entities', 'generated', 'generator', 'runtime', 'templates', 'package.json', 'tsconfig.json', 'eslint.config.js']) {
     cpSync(path.join(ROOT, name), path.join(dir, name), { recursive: true });
   }

@@ -3,8 +3,7 @@
  * committed migrations applied, optionally seeded with the demo data.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
@@ -15,7 +14,7 @@ import { createAdapterFactory, type DatabaseOptions } from '../../runtime/data/d
 import type { DatabaseName } from '../../runtime/dialects/index.js';
 import { sqliteFilePath } from '../../runtime/dialects/sqlite.js';
 import { applyMigrations } from '../../runtime/data/migrations.js';
-import { ROOT } from './project.js';
+import { ROOT, scratchDir } from './project.js';
 
 /** Sizes of the demo seed. */
 export interface SeedSizes {
@@ -50,7 +49,7 @@ export async function createPostgresDatabase(admin = process.env.TEST_POSTGRES_U
  * new database on the PostgreSQL test cluster (or on the cluster at `postgresUrl`). Returns its URL.
  */
 export async function createTestDatabase(provider: DatabaseName = testProvider(), postgresUrl?: string): Promise<string> {
-  const url = provider === 'postgresql' ? await createPostgresDatabase(postgresUrl) : `file:${path.join(mkdtempSync(path.join(os.tmpdir(), 'rs-test-')), 'app.db')}`;
+  const url = provider === 'postgresql' ? await createPostgresDatabase(postgresUrl) : `file:${path.join(scratchDir('rs-test-'), 'app.db')}`;
   const schema = readFileSync(path.join(ROOT, `generated/prisma/${provider}/schema.prisma`), 'utf8');
   await applyMigrations(schema, path.join(ROOT, `generated/prisma/${provider}/migrations`), await createAdapterFactory(url));
   return url;

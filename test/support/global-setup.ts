@@ -1,13 +1,23 @@
 /**
- * Once per `npm test`: a PostgreSQL cluster for the postgresql project. `.ci/run` starts one and
- * passes `TEST_POSTGRES_URL`; locally, when PostgreSQL is installed and no URL is given, a
- * throwaway cluster is started here, and stopped and removed at the end.
+ * Once per `npm test`: a scratch folder for the run's files (test/support/project.ts `scratchDir`:
+ * SQLite databases, copied projects), removed at the end, and a PostgreSQL cluster for the
+ * postgresql project. `.ci/run` starts one and passes `TEST_POSTGRES_URL`; locally, when
+ * PostgreSQL is installed and no URL is given, a throwaway cluster is started here, and stopped
+ * and removed at the end.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { type PostgresCluster, postgresBinaries, startCluster } from './postgres.js';
+import { SCRATCH_ROOT_VARIABLE } from './project.js';
 
 let cluster: PostgresCluster | undefined;
+let scratchRoot: string | undefined;
 
 export async function setup(): Promise<void> {
+  // Workers inherit the variable: every scratchDir of this run lands under it.
+  scratchRoot = mkdtempSync(path.join(os.tmpdir(), 'rs-run-'));
+  process.env[SCRATCH_ROOT_VARIABLE] = scratchRoot;
   if (process.env.TEST_POSTGRES_URL || !postgresBinaries()) return;
   cluster = await startCluster();
   process.env.TEST_POSTGRES_URL = cluster.url;
@@ -15,4 +25,5 @@ export async function setup(): Promise<void> {
 
 export function teardown(): void {
   cluster?.destroy();
+  if (scratchRoot) rmSync(scratchRoot, { recursive: true, force: true });
 }
