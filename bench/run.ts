@@ -28,7 +28,9 @@
  * `--databases=sqlite,postgresql` (default both; PostgreSQL is skipped with a note when it is not
  * installed), `--no-generate`, `--compare=<checkout>` (adds the generated server of another
  * checkout of this repository — its `dist/` built by its own bench run — as the variant
- * `generated (compare)`, timed in the same rounds: before/after figures of one change),
+ * `generated (compare)`, timed in the same rounds: before/after figures of one change;
+ * `--compare-server=<name>` starts another of its bench/servers/index.ts servers instead, such as
+ * `generated-tracing-sampled`),
  * `--render=<report.json>` (writes BENCHMARKS.md and the chart again from the figures a run saved
  * in `dist/bench-report.json`, measuring nothing; with `--note=<text>`, a line on the conditions of the run), BENCH_SECONDS (per run, default 3), BENCH_ROUNDS (default 3).
  */
@@ -485,7 +487,9 @@ async function runDatabase(kind: BenchDatabaseKind, where: { dir: string; cluste
     ]);
     const other = option('compare');
     if (other) {
-      const server = await spawnServer('generated', 'generated (compare)', data.main.url, pin.prefix, path.resolve(other));
+      const name = option('compare-server') ?? 'generated';
+      if (!Object.hasOwn(SERVERS, name)) throw new Error(`--compare-server=${name}: not a server; one of ${Object.keys(SERVERS).join(', ')}`);
+      const server = await spawnServer(name as ServerName, 'generated (compare)', data.main.url, pin.prefix, path.resolve(other));
       children.push(server);
       servers.compare = server;
     }

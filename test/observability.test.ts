@@ -293,6 +293,8 @@ describe('job metrics (docs/behaviour.md §12.2)', () => {
     const server = await startInProcessServer({ env: { APP_METRICS__ENABLED: 'true', APP_METRICS__PORT: '0' } });
     try {
       const token = await server.token('member');
+      // A REST read, answered before the Express chain (docs/decisions.md §6).
+      expect((await fetch(`${server.url}/v2/posts?first=2`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
       const published = await fetch(`${server.url}/v2/posts/${memberDraft(server)}/publish`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
       expect(published.status).toBe(200);
       const scrape = async (): Promise<Sample[]> => samples(await (await fetch(server.metricsUrl ?? '')).text());
@@ -399,6 +401,8 @@ describe('traces (docs/behaviour.md §12.3)', () => {
       const body = (await answer.json()) as { errors?: unknown; data: { users: unknown[] } };
       expect(body.errors).toBeUndefined();
       users = body.data.users.length;
+      // A REST read, answered before the Express chain (docs/decisions.md §6).
+      expect((await fetch(`${server.url}/v2/posts?first=2`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
       const published = await fetch(`${server.url}/v2/posts/${memberDraft(server)}/publish`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
       expect(published.status).toBe(200);
       await expect.poll(() => server.logs.some((entry) => entry.msg === 'job post-published done'), { timeout: 10_000 }).toBe(true);
@@ -431,6 +435,11 @@ describe('traces (docs/behaviour.md §12.3)', () => {
     // One batch for every parent of the level.
     expect(users).toBeGreaterThan(1);
     expect(underOperation.find((span) => span.name === 'loader User.posts')?.attributes['graphql.loader.keys']).toBe(users);
+
+    // The REST read's statements are children of its request span.
+    const read = spans.find((span) => span.name === 'GET /v2/posts');
+    expect(read).toMatchObject({ kind: 2, attributes: expect.objectContaining({ 'http.response.status_code': 200 }) as unknown });
+    expect(children(read).map((span) => span.name)).toContain('SELECT');
 
     // The publish request enqueued a job: its span continues the request's trace.
     const publish = spans.find((span) => span.name === 'POST /v2/posts/:id/publish');

@@ -17,6 +17,8 @@ export const SERVERS = {
   'generated-tracing': async (options: ServerOptions) => (await import('./generated.js')).startGenerated(options, { APP_OTEL__ENDPOINT: process.env.BENCH_OTLP_URL ?? 'http://127.0.0.1:4318' }),
   // As a deployment at volume would run it: one new trace in ten recorded (APP_OTEL__SAMPLE).
   'generated-tracing-sampled': async (options: ServerOptions) => (await import('./generated.js')).startGenerated(options, { APP_OTEL__ENDPOINT: process.env.BENCH_OTLP_URL ?? 'http://127.0.0.1:4318', APP_OTEL__SAMPLE: '0.1' }),
+  // Tracing on with no new trace recorded (APP_OTEL__SAMPLE=0): what an unsampled request costs, for `npm run bench:profile`.
+  'generated-tracing-none': async (options: ServerOptions) => (await import('./generated.js')).startGenerated(options, { APP_OTEL__ENDPOINT: process.env.BENCH_OTLP_URL ?? 'http://127.0.0.1:4318', APP_OTEL__SAMPLE: '0' }),
   floor: async (options: ServerOptions) => (await import('./floor.js')).startFloor(options),
   'express-prisma': async (options: ServerOptions) => (await import('./express-prisma.js')).startExpressPrisma(options),
   'naive-graphql': async (options: ServerOptions) => (await import('./naive-graphql.js')).startNaiveGraphQL(options),

@@ -80,14 +80,29 @@ export class UnscopedInRequestError extends Error {
   }
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+/**
+ * What the request's one AsyncLocalStorage carries: the {@link RequestContext}, and the active
+ * trace context of ../observability/otel.ts (opaque here). One storage, not one per concern: a
+ * second one for traces, entered as each request arrived, cost a traced point lookup about a
+ * seventh of its rate (docs/decisions.md §12).
+ */
+interface Ambient {
+  readonly context: RequestContext | undefined;
+  readonly trace: unknown;
+}
+
+const storage = new AsyncLocalStorage<Ambient>();
 
 /** The context with no caller: every scoped read is empty (fail closed). */
 export const ANONYMOUS: RequestContext = Object.freeze({ principal: undefined, ability: undefined, unscoped: false });
 
-/** Runs `fn` with `context` as the ambient context; returns what `fn` returns. */
+/**
+ * Runs `fn` with `context` as the ambient context; returns what `fn` returns. The active trace
+ * context stays, or, outside any, becomes the one of the request `context` observes
+ * (`RequestObservation.traceContext`): a request's span is active from here on.
+ */
 export function runInContext<T>(context: RequestContext, fn: () => T): T {
-  return storage.run(context, fn);
+  return storage.run({ context, trace: storage.getStore()?.trace ?? context.observation?.traceContext }, fn);
 }
 
 /** The context of {@link runUnscoped}. */
@@ -102,9 +117,10 @@ const UNSCOPED: RequestContext = Object.freeze({ principal: undefined, ability: 
  * guard seeded in its place — it throws {@link UnscopedInRequestError} and `fn` does not run.
  */
 export function runUnscoped<T>(fn: () => T): T {
-  const current = storage.getStore();
+  const ambient = storage.getStore();
+  const current = ambient?.context;
   if (current && !current.unscoped) throw new UnscopedInRequestError(current.transport);
-  return storage.run(UNSCOPED, fn);
+  return storage.run({ context: UNSCOPED, trace: ambient?.trace }, fn);
 }
 
 /**
@@ -115,12 +131,29 @@ export function runUnscoped<T>(fn: () => T): T {
  * {@link runUnscoped}. Used by the runtime's transports, not by application code.
  */
 export function withoutCaller<T>(fn: () => T): T {
-  return storage.exit(fn);
+  const trace = storage.getStore()?.trace;
+  return trace === undefined ? storage.exit(fn) : storage.run({ context: undefined, trace }, fn);
 }
 
 /** The ambient context, or {@link ANONYMOUS} outside any (which denies every scoped row). */
 export function currentContext(): RequestContext {
-  return storage.getStore() ?? ANONYMOUS;
+  return storage.getStore()?.context ?? ANONYMOUS;
+}
+
+/**
+ * The active trace context (an OpenTelemetry `Context`, opaque here; docs/behaviour.md §12.3), or
+ * undefined outside any. Read by ../observability/otel.ts only.
+ */
+export function activeTrace(): unknown {
+  return storage.getStore()?.trace;
+}
+
+/**
+ * Runs `fn` with `trace` as the active trace context, the request context unchanged; returns what
+ * `fn` returns. Used by ../observability/otel.ts only.
+ */
+export function runInTrace<T>(trace: unknown, fn: () => T): T {
+  return storage.run({ context: storage.getStore()?.context, trace }, fn);
 }
 
 /**

@@ -151,8 +151,8 @@ export class Observability {
       const span = tracing?.request(request);
       // 'close' comes once per response, after the answer is sent or the client has gone.
       response.on('close', () => this.finish(request, response, observation, started, span));
-      if (span) span.run(next);
-      else next();
+      if (span) observation.traceContext = span.context;
+      next();
     };
   }
 

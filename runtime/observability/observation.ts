@@ -55,6 +55,11 @@ export class RequestObservation {
   operation: OperationLabel | undefined;
   /** Why it was refused (a lower-case refusal code), if it was. */
   refusal: string | undefined;
+  /**
+   * The trace context of the request's span (./tracing.ts `RequestSpan.context`), active once the
+   * request context is seeded (runtime/auth/context.ts `runInContext`); undefined with tracing off.
+   */
+  traceContext: unknown;
 
   /** @param requestId the caller's well-formed `X-Request-Id`, or a generated one (runtime/observability/request-id.ts) */
   constructor(readonly requestId: string) {}

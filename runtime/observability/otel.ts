@@ -5,18 +5,22 @@
  *
  * Nothing is registered globally — no global tracer provider, context manager or propagator — so
  * two servers in one process (tests) keep their own, and an application that registers its own
- * OpenTelemetry setup is not overridden. The active span travels in this tracer's own
- * AsyncLocalStorage context manager; the W3C trace-context propagator reads `traceparent` from
- * requests and writes it into jobs.
+ * OpenTelemetry setup is not overridden. The active span's context travels beside the request
+ * context, in the request's one AsyncLocalStorage (`activeTrace`, `runInTrace` of
+ * ../auth/context.ts), not in a context manager of its own: a second AsyncLocalStorage, entered
+ * as each request arrives, cost a traced point lookup about a seventh of its rate (docs/decisions.md
+ * §12). A request's span context joins it when the request context is seeded, after
+ * authentication (`RequestObservation.traceContext`). The W3C trace-context propagator reads
+ * `traceparent` from requests and writes it into jobs.
  */
 import type { IncomingMessage } from 'node:http';
 import { type Context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, TraceFlags, type Tracer } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from 'pino';
+import { activeTrace, runInTrace } from '../auth/context.js';
 import type { RequestSpan, SpanKindName, SpanSpec, Tracing } from './tracing.js';
 
 /** What {@link startOtelTracing} is started with (from `APP_OTEL__*`). */
@@ -42,6 +46,11 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
+/** The active trace context, or the root one outside any. */
+function active(): Context {
+  return (activeTrace() as Context | undefined) ?? ROOT_CONTEXT;
+}
+
 /** Marks `span` as failed with `error`. */
 function fail(span: Span, error: unknown): void {
   span.recordException(error instanceof Error ? error : String(error));
@@ -50,7 +59,6 @@ function fail(span: Span, error: unknown): void {
 
 /** The {@link Tracing} of the OpenTelemetry SDK (module docstring). */
 class OtelTracing implements Tracing {
-  private readonly contexts = new AsyncLocalStorageContextManager().enable();
   private readonly propagator = new W3CTraceContextPropagator();
 
   constructor(
@@ -62,11 +70,8 @@ class OtelTracing implements Tracing {
     const parent = this.propagator.extract(ROOT_CONTEXT, request.headers, defaultTextMapGetter);
     const method = request.method ?? 'GET';
     const span = this.tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } }, parent);
-    const context = trace.setSpan(parent, span);
     return {
-      run: (next) => {
-        this.contexts.with(context, next);
-      },
+      context: trace.setSpan(parent, span),
       end: (route, status, attributes) => {
         span.updateName(`${method} ${route}`);
         span.setAttributes({ 'http.route': route, 'http.response.status_code': status, ...attributes });
@@ -77,7 +82,7 @@ class OtelTracing implements Tracing {
   }
 
   inSpan<T>(spec: SpanSpec, fn: () => T): T {
-    return this.runIn(this.contexts.active(), spec, fn);
+    return this.runIn(active(), spec, fn);
   }
 
   continueTrace<T>(traceparent: string | undefined, spec: SpanSpec, fn: () => T): T {
@@ -94,12 +99,12 @@ class OtelTracing implements Tracing {
   private runIn<T>(parent: Context, spec: SpanSpec, fn: () => T): T {
     const parentSpan = trace.getSpan(parent);
     if (parentSpan !== undefined && (parentSpan.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) {
-      return parent === this.contexts.active() ? fn() : this.contexts.with(parent, fn);
+      return parent === activeTrace() ? fn() : runInTrace(parent, fn);
     }
     const span = this.tracer.startSpan(spec.name, { kind: KINDS[spec.kind ?? 'internal'], ...(spec.attributes ? { attributes: spec.attributes } : {}) }, parent);
     let result: T;
     try {
-      result = this.contexts.with(trace.setSpan(parent, span), fn);
+      result = runInTrace(trace.setSpan(parent, span), fn);
     } catch (error) {
       fail(span, error);
       span.end();
@@ -120,16 +125,15 @@ class OtelTracing implements Tracing {
   }
 
   traceparent(): string | undefined {
-    const active = this.contexts.active();
-    if (trace.getSpan(active) === undefined) return undefined;
+    const context = active();
+    if (trace.getSpan(context) === undefined) return undefined;
     const carrier: Record<string, string> = {};
-    this.propagator.inject(active, carrier, defaultTextMapSetter);
+    this.propagator.inject(context, carrier, defaultTextMapSetter);
     return carrier.traceparent;
   }
 
   async shutdown(): Promise<void> {
     await this.provider.shutdown();
-    this.contexts.disable();
   }
 }
 

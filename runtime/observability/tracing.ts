@@ -18,8 +18,12 @@ export interface SpanSpec {
 
 /** The span of one HTTP request, open while it is served. */
 export interface RequestSpan {
-  /** Runs `next` (the rest of the Express chain) with this span active. */
-  run(next: () => void): void;
+  /**
+   * The trace context with this span active (an OpenTelemetry `Context`, opaque here). It becomes
+   * the active one when the request context is seeded (`RequestObservation.traceContext`,
+   * runtime/auth/context.ts `runInContext`).
+   */
+  readonly context: unknown;
   /** Names the span by its route template, records the status, and ends it. */
   end(route: string, status: number, attributes: Readonly<Record<string, string | number | boolean>>): void;
 }
