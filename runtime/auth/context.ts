@@ -83,8 +83,8 @@ export class UnscopedInRequestError extends Error {
 /**
  * What the request's one AsyncLocalStorage carries: the {@link RequestContext}, and the active
  * trace context of ../observability/otel.ts (opaque here). One storage, not one per concern: a
- * second one for traces, entered as each request arrived, cost a traced point lookup about a
- * seventh of its rate (docs/decisions.md §12).
+ * second one for traces, entered as each request arrived, cost a point lookup traced one request
+ * in ten about a sixth of its rate (docs/decisions.md §12, "One AsyncLocalStorage").
  */
 interface Ambient {
   readonly context: RequestContext | undefined;
