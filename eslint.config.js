@@ -38,7 +38,7 @@ export default defineConfig(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js', 'knip.config.ts', 'vitest.config.ts'] },
+        projectService: { allowDefaultProject: ['eslint.config.js', 'knip.config.ts', 'vitest.config.ts', 'generator/launch.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -1,6 +1,7 @@
 /**
- * Timing `generate` (BENCHMARKS.md) as a user runs it: `node --import tsx generator/cli.ts generate`
- * on a copy of this project (node_modules linked), wall-clock milliseconds per run, process start
+ * Timing `generate` (BENCHMARKS.md) as a user runs it, `npm run generate`: `node generator/launch.mjs
+ * generate` (the generator compiled, docs/decisions.md §10; the first run in a copy compiles it) on
+ * a copy of this project (node_modules linked), wall-clock milliseconds per run, process start
  * included. Cases on the demo: nothing changed; a resolver gains a query (code only); an entity
  * gains a column (a migration per database and both Prisma clients regenerated). At scale: a
  * synthetic application of 300 entities generated from an empty `generated/`.
@@ -34,7 +35,7 @@ function copyProject(entities?: (dir: string) => void): string {
 /** Runs `generate` in `dir`; returns wall milliseconds and the stage line. Throws on failure. */
 function timeGenerate(dir: string): { ms: number; stages: string } {
   const started = performance.now();
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, 'generator/cli.ts'), '--root', dir, 'generate', '--timings'], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
+  const result = spawnSync(process.execPath, [path.join(dir, 'generator/launch.mjs'), '--root', dir, 'generate', '--timings'], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
   const ms = Math.round(performance.now() - started);
   if (result.status !== 0) throw new Error(`generate failed in ${dir}:\n${result.stdout}\n${result.stderr}`);
   const stages = /timings \(ms\): (.*)/.exec(result.stderr)?.[1] ?? '';

@@ -8,10 +8,10 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { TOOL_ROOT } from './tool-root.js';
 
 /** The generator's cache folder: `node_modules/.cache/resource-service/` beside its own install. */
-export const GENERATOR_CACHE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '.cache', 'resource-service');
+export const GENERATOR_CACHE_DIR = path.join(TOOL_ROOT, 'node_modules', '.cache', 'resource-service');
 
 /** Text by key; what a miss returns is `undefined`. */
 export interface TextCache {

@@ -11,7 +11,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../runtime/server/config.js';
 import type { DatabaseClient } from '../runtime/data/database.js';
@@ -24,6 +24,7 @@ import type { Handover, ServerAddress } from './dev-loop.js';
 import type { GenerateResult } from './pipeline.js';
 
 import { clientPath, type DatabaseName, migrationsPath, SDL_PATH, schemaPath } from './paths.js';
+import { TOOL_ROOT } from './tool-root.js';
 
 // Commands load what they need when they run: the TypeScript compiler behind `generate`, the
 // server stack behind `serve`, the database drivers behind `migrate` and `seed`.
@@ -31,11 +32,8 @@ import { clientPath, type DatabaseName, migrationsPath, SDL_PATH, schemaPath } f
 /** A failure the CLI reports as a message (exit 1), not a stack trace. */
 class CliError extends Error {}
 
-/** The generator's own folder: the runtime and the new-application template sit beside it. */
-const GENERATOR_DIR = path.dirname(fileURLToPath(import.meta.url));
-
 /** The application `init` writes into an empty `entities/`. */
-const TEMPLATE_DIR = path.resolve(GENERATOR_DIR, '..', 'templates', 'new-application');
+const TEMPLATE_DIR = path.join(TOOL_ROOT, 'templates', 'new-application');
 
 /** Where the README explains development hooks, for messages. */
 const HOOKS_HELP = 'README.md, "Development hooks"';
@@ -45,7 +43,7 @@ function layoutOf(root: string): ProjectLayout {
   return {
     root: absolute,
     entitiesDir: path.join(absolute, 'entities'),
-    runtimeDir: path.resolve(GENERATOR_DIR, '..', 'runtime'),
+    runtimeDir: path.join(TOOL_ROOT, 'runtime'),
     generatedDir: path.join(absolute, 'generated'),
   };
 }

@@ -16,9 +16,10 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { DatabaseClient } from '../runtime/data/database.js';
 import { ConfigError } from '../runtime/server/config.js';
+import { TOOL_ROOT } from './tool-root.js';
 import { closeOnSignals, exitWhenWritten } from '../runtime/server/exit.js';
 import type { ApplicationDefinition, RunningServer } from '../runtime/server/server.js';
 import type { Entrypoint } from '../runtime/transports/index.js';
@@ -46,7 +47,7 @@ function told<Kind extends DevServerCommand['kind']>(kind: Kind): Promise<Extrac
 }
 
 /** The runtime folder, beside the generator's. */
-const RUNTIME_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'runtime');
+const RUNTIME_DIR = path.join(TOOL_ROOT, 'runtime');
 
 /**
  * Loads what every version of any application loads: the server, each transport, the Prisma

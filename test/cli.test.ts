@@ -4,7 +4,7 @@
  * a pipe, and configuration errors at boot. A new application's path (`init`, and `seed`/`dev`
  * with other hooks or none) is in new-application.test.ts.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
@@ -178,6 +178,93 @@ describe('generate --check', () => {
         writeFileSync(resolver, original);
       }
     });
+  });
+});
+
+describe('npm run generate: the generator compiled (generator/launch.mjs, docs/decisions.md §10)', () => {
+  let project: string;
+
+  beforeAll(() => {
+    project = copyProject();
+  });
+
+  afterAll(() => {
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  /** `node generator/launch.mjs …` in the copy, as `npm run generate` runs it. */
+  const launch = (args: readonly string[]): SpawnSyncReturns<string> =>
+    spawnSync(process.execPath, [path.join(project, 'generator/launch.mjs'), ...args], { cwd: project, encoding: 'utf8', env: { ...process.env, APP_AUTH__SECRET: TEST_SECRET }, timeout: 120_000 });
+
+  /** Runs `body` with `file` (in the copy) changed by `change`, then puts it back. */
+  const withEdited = <T>(file: string, change: (text: string) => string, body: () => T): T => {
+    const full = path.join(project, file);
+    const original = readFileSync(full, 'utf8');
+    writeFileSync(full, change(original));
+    try {
+      return body();
+    } finally {
+      writeFileSync(full, original);
+    }
+  };
+
+  it('writes what the generator run from its sources writes', () => {
+    const fresh = launch(['generate', '--check']);
+    expect(fresh.stderr).toBe('');
+    expect(fresh.stdout).toMatch(/^generated\/ is up to date \(\d+ ms\)\n$/);
+    expect(fresh.status).toBe(0);
+    // A new column through the compiled generator: the code, both Prisma clients and a migration
+    // each, which the generator run from its sources then finds up to date.
+    const entity = path.join(project, 'entities/org.entity.ts');
+    writeFileSync(entity, readFileSync(entity, 'utf8').replace(/\n}\n*$/, '\n\n  /** The org\'s motto. */\n  @Column()\n  motto?: string | null;\n}\n'));
+    const written = launch(['generate']);
+    expect(written.stderr).toBe('');
+    expect(written.stdout).toMatch(/new migration: generated\/prisma\/sqlite\/migrations\/\d{4}_add_org_motto/);
+    expect(written.stdout).toContain('regenerated the Prisma client (sqlite, postgresql)');
+    expect(written.status).toBe(0);
+    const checked = cli(['generate', '--check'], { cwd: project });
+    expect(checked.stderr).toBe('');
+    expect(checked.status).toBe(0);
+  });
+
+  it('never runs a stale copy: an edited source runs as edited, and as it was once restored', () => {
+    const edited = withEdited('generator/cli.ts', (text) => `process.stderr.write('the edited generator\\n');\n${text}`, () => launch(['generate', '--check']));
+    expect(edited.stderr).toBe('the edited generator\n');
+    expect(edited.status).toBe(0);
+    const runtime = withEdited('runtime/graphql/sdl.ts', (text) => `${text}\nprocess.stderr.write('the edited runtime\\n');\n`, () => launch(['generate', '--check']));
+    expect(runtime.stderr).toBe('the edited runtime\n');
+    const restored = launch(['generate', '--check']);
+    expect(restored.stderr).toBe('');
+    expect(restored.status).toBe(0);
+  });
+
+  it('compiles one copy for runs that start together, each of which runs whole', async () => {
+    const results = await withEdited('runtime/data/instant.ts', (text) => `${text}\n// a change that makes a new copy\n`, () =>
+      Promise.all(
+        Array.from({ length: 3 }, () => {
+          const child = spawn(process.execPath, [path.join(project, 'generator/launch.mjs'), 'generate', '--check'], { cwd: project, env: { ...process.env, APP_AUTH__SECRET: TEST_SECRET } });
+          let output = '';
+          child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          return new Promise<{ code: number | null; output: string }>((resolve) => child.once('close', (code) => resolve({ code, output })));
+        }),
+      ),
+    );
+    for (const result of results) {
+      expect(result.output).toMatch(/^generated\/ is up to date \(\d+ ms\)\n$/);
+      expect(result.code).toBe(0);
+    }
+    // No half-written copy is left behind.
+    const builds = path.join(ROOT, 'node_modules/.cache/resource-service/compiled-generator');
+    expect(readdirSync(builds).filter((name) => /\.\d+-\d+$/.test(name))).toEqual([]);
+  });
+
+  it('reports a source that does not compile as an error naming the file, without a stack trace', () => {
+    const result = withEdited('runtime/data/instant.ts', (text) => `${text}\nexport const broken = ;\n`, () => launch(['generate', '--check']));
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^error: could not compile the generator \(generator\/launch\.mjs\): /);
+    expect(result.stderr).toContain('runtime/data/instant.ts:');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });
 
