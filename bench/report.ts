@@ -273,7 +273,7 @@ const WHERE_THE_TIME_GOES: readonly string[] = [
   '  the `effect` library under `@prisma/config`) and 0.15 s generating; parsing the declarations 0.2 s',
   '  (loading TypeScript for ts-morph about half of it); the migration diff in the WebAssembly schema engine',
   '  0.1–0.2 s; the process start 0.2 s. `npm run generate` now runs the generator compiled rather than',
-  '  through tsx (decisions §10): 0.1–0.2 s less here, 0.45 s less than the `tsx` command users ran.',
+  '  through tsx (decisions §10): 0.07–0.15 s less here, 0.45 s less than the `tsx` command users ran.',
   '  What is left is mostly Prisma\'s CLI loading itself twice; Node 20 has no compile cache to keep for',
   '  it (`v8-compile-cache` broke its `require` of ES modules). Starting',
   '  the Prisma CLIs right after emit, in scratch folders beside the typed clients and the migration diff,',
