@@ -13,11 +13,13 @@
  * copies unused for a day are removed. The copy's `generator/tool-root.js` names this checkout, so
  * the compiled generator finds the templates, the runtime and its cache where the sources are.
  *
- * Takes the command line as `generator/cli.ts` does; what fails while compiling is reported as
- * `error: …` with exit code 1, like any other command-line error.
+ * Takes the command line of `generator/cli.ts` for `generate` and `init`, and refuses the commands that
+ * import the application's TypeScript (they run through tsx). A source that does not compile is
+ * reported as `error: …` (esbuild names the file, line and column) with exit code 1; when the copy
+ * cannot be written (a read-only `node_modules`) the command runs from its sources through tsx.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -60,6 +62,8 @@ function digestOf(sources, esbuildVersion) {
   const hash = createHash('sha256');
   // The checkout too: the copy names it (tool-root.js), and copies of a project share node_modules.
   hash.update(`${ROOT}\0esbuild ${esbuildVersion}\0`);
+  // And this file: how the copy is made (esbuild's options, tool-root.js).
+  hash.update(readFileSync(fileURLToPath(import.meta.url)));
   hash.update(readFileSync(path.join(ROOT, 'tsconfig.json')));
   for (const source of sources) {
     hash.update(`\0${path.relative(ROOT, source)}\0`);
@@ -73,7 +77,14 @@ function digestOf(sources, esbuildVersion) {
  * @param {string} keep
  */
 function removeUnusedCopies(keep) {
-  for (const name of readdirSync(BUILDS_DIR)) {
+  /** @type {string[]} */
+  let names;
+  try {
+    names = readdirSync(BUILDS_DIR);
+  } catch {
+    return;
+  }
+  for (const name of names) {
     const dir = path.join(BUILDS_DIR, name);
     if (dir === keep) continue;
     try {
@@ -85,6 +96,21 @@ function removeUnusedCopies(keep) {
 }
 
 /**
+ * Marks the copy in `dir` used now (removeUnusedCopies goes by this time); false when there is none.
+ * @param {string} dir
+ * @returns {boolean}
+ */
+function markUsed(dir) {
+  try {
+    const now = new Date();
+    utimesSync(dir, now, now);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The folder of the compiled copy of the current sources, compiled now when there is none.
  * @returns {Promise<string>}
  */
@@ -92,9 +118,11 @@ async function compiledCopy() {
   const esbuild = await import('esbuild');
   const sources = SOURCE_DIRS.flatMap((dir) => sourcesUnder(path.join(ROOT, dir)));
   const target = path.join(BUILDS_DIR, digestOf(sources, esbuild.version));
-  if (existsSync(path.join(target, 'generator', 'cli.js'))) return target;
+  if (markUsed(target) && existsSync(path.join(target, 'generator', 'cli.js'))) return target;
   mkdirSync(BUILDS_DIR, { recursive: true });
   const scratch = `${target}.${process.pid}-${Date.now()}`;
+  // Made here, not by esbuild, so an unwritable cache fails with its file-system code.
+  mkdirSync(scratch);
   await esbuild.build({
     entryPoints: sources,
     outdir: scratch,
@@ -111,6 +139,9 @@ async function compiledCopy() {
   );
   // ES modules of the copy: without it Node would read the .js files by the nearest package.json.
   writeFileSync(path.join(scratch, 'package.json'), '{ "type": "module" }\n');
+  // Packages resolve from the checkout's node_modules even where Node reads the copy by its real
+  // path (a node_modules that is a link to a folder of another name).
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(scratch, 'node_modules'), 'dir');
   try {
     renameSync(scratch, target);
   } catch (error) {
@@ -122,18 +153,74 @@ async function compiledCopy() {
   return target;
 }
 
-try {
-  const copy = await compiledCopy();
-  const now = new Date();
-  try {
-    // Marks the copy used (removeUnusedCopies goes by this time).
-    const { utimesSync } = await import('node:fs');
-    utimesSync(copy, now, now);
-  } catch {
-    // Not worth failing a run for.
+/** The commands that import the application's own TypeScript, which only tsx runs. */
+const THROUGH_TSX = new Set(['dev', 'serve', 'migrate', 'seed', 'token']);
+
+/**
+ * The command `args` name (`generate`), skipping options and the value of `--root`; undefined
+ * when they name none.
+ * @param {readonly string[]} args
+ * @returns {string | undefined}
+ */
+function commandOf(args) {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? '';
+    if (arg === '--root') index++;
+    else if (!arg.startsWith('-')) return arg;
   }
-  await import(pathToFileURL(path.join(copy, 'generator', 'cli.js')).href);
-} catch (error) {
-  process.stderr.write(`error: could not compile the generator (generator/launch.mjs): ${error instanceof Error ? error.message : String(error)}\nRun it from its sources instead: npx tsx generator/cli.ts ${process.argv.slice(2).join(' ')}\n`);
+  return undefined;
+}
+
+/**
+ * Whether `error` says a file or folder is missing or cannot be written — the copy cannot be made
+ * or was removed — rather than that a source does not compile.
+ * @param {unknown} error
+ * @returns {boolean}
+ */
+function isFileSystemError(error) {
+  const code = /** @type {{ code?: unknown }} */ (error).code;
+  return typeof code === 'string' && /^(E[A-Z]+|ERR_MODULE_NOT_FOUND)$/.test(code);
+}
+
+/**
+ * Runs the command line from its sources through tsx, as `npm run generate` did before it ran
+ * compiled: when the copy cannot be written (a read-only node_modules) or vanished.
+ * @returns {Promise<void>}
+ */
+async function runFromSources() {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(pathToFileURL(path.join(ROOT, 'generator', 'cli.ts')).href);
+}
+
+const command = commandOf(process.argv.slice(2));
+if (command !== undefined && THROUGH_TSX.has(command)) {
+  process.stderr.write(`error: ${command} imports the application's TypeScript: run it as \`npm run ${command}\` (tsx generator/cli.ts ${command}), not through generator/launch.mjs\n`);
   process.exitCode = 1;
+} else {
+  /** @type {string | undefined} */
+  let copy;
+  try {
+    copy = await compiledCopy();
+  } catch (error) {
+    if (!isFileSystemError(error)) {
+      // esbuild's own message names each file, line and column that does not compile.
+      process.stderr.write(`error: could not compile the generator (generator/launch.mjs): ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    }
+  }
+  if (copy === undefined) {
+    if (process.exitCode !== 1) await runFromSources();
+  } else {
+    try {
+      await import(pathToFileURL(path.join(copy, 'generator', 'cli.js')).href);
+    } catch (error) {
+      // Removed under this run (unused for a day, by another run): the sources run instead.
+      if (!existsSync(copy) && isFileSystemError(error)) await runFromSources();
+      else {
+        process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exitCode = 1;
+      }
+    }
+  }
 }

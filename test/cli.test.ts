@@ -259,6 +259,15 @@ describe('npm run generate: the generator compiled (generator/launch.mjs, docs/d
     expect(readdirSync(builds).filter((name) => /\.\d+-\d+$/.test(name))).toEqual([]);
   });
 
+  it('refuses the commands that import the application\'s TypeScript, naming the npm script that runs them', () => {
+    for (const args of [['serve'], ['--root', project, 'seed', '--json'], ['migrate', 'status'], ['dev'], ['token', '--sub', 'x']]) {
+      const command = args.find((arg, index) => !arg.startsWith('-') && args[index - 1] !== '--root') ?? '';
+      const result = launch(args);
+      expect(result.stderr).toBe(`error: ${command} imports the application's TypeScript: run it as \`npm run ${command}\` (tsx generator/cli.ts ${command}), not through generator/launch.mjs\n`);
+      expect(result.status).toBe(1);
+    }
+  });
+
   it('reports a source that does not compile as an error naming the file, without a stack trace', () => {
     const result = withEdited('runtime/data/instant.ts', (text) => `${text}\nexport const broken = ;\n`, () => launch(['generate', '--check']));
     expect(result.status).toBe(1);
