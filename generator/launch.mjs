@@ -123,25 +123,31 @@ async function compiledCopy() {
   const scratch = `${target}.${process.pid}-${Date.now()}`;
   // Made here, not by esbuild, so an unwritable cache fails with its file-system code.
   mkdirSync(scratch);
-  await esbuild.build({
-    entryPoints: sources,
-    outdir: scratch,
-    outbase: ROOT,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    tsconfig: path.join(ROOT, 'tsconfig.json'),
-    logLevel: 'silent',
-  });
-  writeFileSync(
-    path.join(scratch, 'generator', 'tool-root.js'),
-    `// Written by generator/launch.mjs: the checkout this copy was compiled from.\nexport const TOOL_ROOT = ${JSON.stringify(ROOT)};\n`,
-  );
-  // ES modules of the copy: without it Node would read the .js files by the nearest package.json.
-  writeFileSync(path.join(scratch, 'package.json'), '{ "type": "module" }\n');
-  // Packages resolve from the checkout's node_modules even where Node reads the copy by its real
-  // path (a node_modules that is a link to a folder of another name).
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(scratch, 'node_modules'), 'dir');
+  try {
+    await esbuild.build({
+      entryPoints: sources,
+      outdir: scratch,
+      outbase: ROOT,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      tsconfig: path.join(ROOT, 'tsconfig.json'),
+      logLevel: 'silent',
+    });
+    writeFileSync(
+      path.join(scratch, 'generator', 'tool-root.js'),
+      `// Written by generator/launch.mjs: the checkout this copy was compiled from.\nexport const TOOL_ROOT = ${JSON.stringify(ROOT)};\n`,
+    );
+    // ES modules of the copy: without it Node would read the .js files by the nearest package.json.
+    writeFileSync(path.join(scratch, 'package.json'), '{ "type": "module" }\n');
+    // Packages resolve from the checkout's node_modules even where Node reads the copy by its real
+    // path (a node_modules that is a link to a folder of another name).
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(scratch, 'node_modules'), 'dir');
+  } catch (error) {
+    // A source that does not compile leaves no half-made copy behind.
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
   try {
     renameSync(scratch, target);
   } catch (error) {
@@ -193,34 +199,44 @@ async function runFromSources() {
   await import(pathToFileURL(path.join(ROOT, 'generator', 'cli.ts')).href);
 }
 
-const command = commandOf(process.argv.slice(2));
-if (command !== undefined && THROUGH_TSX.has(command)) {
-  process.stderr.write(`error: ${command} imports the application's TypeScript: run it as \`npm run ${command}\` (tsx generator/cli.ts ${command}), not through generator/launch.mjs\n`);
-  process.exitCode = 1;
-} else {
-  /** @type {string | undefined} */
+/**
+ * Runs the command line (module docstring). Resolves with the exit code of a refusal or a failure
+ * reported here, or undefined when the command line ran (it sets its own exit code).
+ * @returns {Promise<number | undefined>}
+ */
+async function main() {
+  const command = commandOf(process.argv.slice(2));
+  if (command !== undefined && THROUGH_TSX.has(command)) {
+    process.stderr.write(`error: ${command} imports the application's TypeScript: run it as \`npm run ${command}\` (tsx generator/cli.ts ${command}), not through generator/launch.mjs\n`);
+    return 1;
+  }
+  /** @type {string} */
   let copy;
   try {
     copy = await compiledCopy();
   } catch (error) {
-    if (!isFileSystemError(error)) {
-      // esbuild's own message names each file, line and column that does not compile.
-      process.stderr.write(`error: could not compile the generator (generator/launch.mjs): ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
+    if (isFileSystemError(error)) {
+      // The copy cannot be written (a read-only node_modules): the sources run instead.
+      await runFromSources();
+      return undefined;
     }
+    // esbuild's own message names each file, line and column that does not compile.
+    process.stderr.write(`error: could not compile the generator (generator/launch.mjs): ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
   }
-  if (copy === undefined) {
-    if (process.exitCode !== 1) await runFromSources();
-  } else {
-    try {
-      await import(pathToFileURL(path.join(copy, 'generator', 'cli.js')).href);
-    } catch (error) {
+  try {
+    await import(pathToFileURL(path.join(copy, 'generator', 'cli.js')).href);
+    return undefined;
+  } catch (error) {
+    if (!existsSync(copy) && isFileSystemError(error)) {
       // Removed under this run (unused for a day, by another run): the sources run instead.
-      if (!existsSync(copy) && isFileSystemError(error)) await runFromSources();
-      else {
-        process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-        process.exitCode = 1;
-      }
+      await runFromSources();
+      return undefined;
     }
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
   }
 }
+
+const code = await main();
+if (code !== undefined) process.exitCode = code;

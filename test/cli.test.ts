@@ -274,6 +274,9 @@ describe('npm run generate: the generator compiled (generator/launch.mjs, docs/d
     expect(result.stderr).toMatch(/^error: could not compile the generator \(generator\/launch\.mjs\): /);
     expect(result.stderr).toContain('runtime/data/instant.ts:');
     expect(result.stderr).not.toMatch(/\n\s+at /);
+    // Nor a half-made copy.
+    const builds = path.join(ROOT, 'node_modules/.cache/resource-service/compiled-generator');
+    expect(readdirSync(builds).filter((name) => /\.\d+-\d+$/.test(name))).toEqual([]);
   });
 });
 
