@@ -21,7 +21,7 @@ import { emitClients } from './emit/client/index.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
 import { dialectNamed } from '../runtime/dialects/index.js';
 import { clientPath, type DatabaseName, migrationsPath, SDL_PATH, schemaPath, SUPPORTED_DATABASES } from './paths.js';
-import { runPrismaGenerate } from './emit/prisma/client.js';
+import { generatePrismaClient } from './emit/prisma/client.js';
 import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
 import type { GeneratedFile } from './emit/writer.js';
 import { parseDeclarations } from './parse/declarations.js';
@@ -261,8 +261,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return readIfExists(path.join(dir, CHECKSUMS_FILE)) === content ? [] : [{ database, path: `${migrationsPath(database)}/${CHECKSUMS_FILE}`, content }];
   });
   if (mode === 'check') {
-    const stale = options.prismaClient === false ? [] : await Promise.all(SUPPORTED_DATABASES.map((database) => isPrismaClientStale(schemaOf(database), path.join(outputDir, clientPath(database)))));
-    const prismaClientsChanged = SUPPORTED_DATABASES.filter((_database, index) => stale[index] === true);
+    const prismaClientsChanged: DatabaseName[] = [];
+    // One generation at a time: they run in this process (emit/prisma/client.ts).
+    for (const database of options.prismaClient === false ? [] : SUPPORTED_DATABASES) {
+      if (await isPrismaClientStale(schemaOf(database), path.join(outputDir, clientPath(database)))) prismaClientsChanged.push(database);
+    }
     watch.lap('prisma');
     const missingChecksums = checksums.filter((entry) => !migrations[entry.database]).map((entry) => entry.path);
     return { diagnostics, changed: [...changed, ...missingChecksums], removed, migrations, prismaClientsChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
@@ -288,8 +291,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   watch.lap('write');
   const prismaClientsChanged =
     options.prismaClient === false ? [] : SUPPORTED_DATABASES.filter((database) => previousSchemas[database] !== schemaOf(database) || !existsSync(path.join(outputDir, clientPath(database), 'client.ts')));
-  // One CLI process per database, side by side.
-  await Promise.all(prismaClientsChanged.map((database) => runPrismaGenerate(path.join(outputDir, schemaPath(database)))));
+  for (const database of prismaClientsChanged) await generatePrismaClient(path.join(outputDir, schemaPath(database)));
   watch.lap('prisma');
   return { diagnostics, changed, removed, migrations, prismaClientsChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
 }
@@ -308,7 +310,7 @@ async function isPrismaClientStale(schema: string, clientDir: string): Promise<b
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'prisma-check-'));
   try {
     writeFileSync(path.join(scratch, 'schema.prisma'), schema);
-    await runPrismaGenerate(path.join(scratch, 'schema.prisma'));
+    await generatePrismaClient(path.join(scratch, 'schema.prisma'));
     const fresh = listFiles(path.join(scratch, 'client'));
     const committed = listFiles(clientDir);
     if (fresh.join('\n') !== committed.join('\n')) return true;
