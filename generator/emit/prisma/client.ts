@@ -3,7 +3,7 @@
  * code `prisma generate` runs: `@prisma/internals` reads the schema and its generator block, and the
  * `prisma-client` generator (`@prisma/client-generator-ts`, the CLI's own, registered as the CLI
  * registers it) writes the client. Both are pinned to the `prisma` CLI's exact version, and
- * test/prisma-client.test.ts checks that the files are the ones the CLI writes.
+ * test/generator/prisma-client.test.ts checks that the files are the ones the CLI writes.
  *
  * The CLI would cost a process per schema that spends about 0.6 s loading its 9 MB of JavaScript
  * before generating for 0.15 s; loaded here once, both clients take about 0.5 s together
