@@ -7,7 +7,7 @@
  *
  * The CLI would cost a process per schema that spends about 0.6 s loading its 9 MB of JavaScript
  * before generating for 0.15 s; loaded here once, both clients take about 0.5 s together
- * (docs/decisions.md §10, "`generate` runs compiled").
+ * (docs/decisions.md §2, "Prisma clients without the CLI").
  */
 import { createRequire } from 'node:module';
 
