@@ -48,6 +48,15 @@ export interface TargetRow {
   readonly met: boolean;
 }
 
+/**
+ * The req/s observability's costs are taken against (BENCHMARKS.md, "Observability's cost"): the
+ * mean of the plain generated server's two processes, `first` and `second` (req/s), or `first` alone
+ * in a report measured before the second process ran (NaN or 0).
+ */
+export function observabilityBaseline(first: number, second: number): number {
+  return Number.isFinite(second) && second > 0 ? (first + second) / 2 : first;
+}
+
 /** Everything a run measured. */
 export interface Report {
   readonly date: string;
@@ -141,7 +150,8 @@ export function renderMarkdown(report: Report): string {
     '  (`APP_OTEL__ENDPOINT` set, every span sampled and exported over OTLP/HTTP to a sink in the load',
     '  generator\'s process, `bench/otlp-sink.ts`), and with tracing on as a deployment at volume runs it, one new',
     '  trace in ten recorded (`APP_OTEL__SAMPLE=0.1`). Their cost is the share of req/s they lose against the plain',
-    '  generated server of the same run (Targets). None of the generated variants writes access lines (they log warnings only).',
+    '  generated server of the same run, which runs in two processes for these scenarios, its rate the mean of both',
+    '  (Observability\'s cost, Targets). None of the generated variants writes access lines (they log warnings only).',
     '- The generated server runs with its scheduled tasks off (`APP_CRON__<TASK>=off`): a task firing inside a',
     '  timed round (the demo\'s hourly digests read every org\'s published posts) would be measured as the scenario.',
     '',
@@ -188,6 +198,31 @@ export function renderMarkdown(report: Report): string {
         return peer ? `${(generated / peer.requestsPerSecond).toFixed(2)}×` : '—';
       };
       lines.push(`| ${scenario.title} | ${titleOf(scenario.database)} | ${ratio('NestJS')} | ${ratio('Pothos')} |`);
+    }
+    lines.push('');
+  }
+  const observed = report.scenarios.filter((scenario) => scenario.variants.some((variant) => variant.label === 'generated, metrics on'));
+  if (observed.length > 0) {
+    lines.push(
+      '## Observability\'s cost',
+      '',
+      'The share of req/s each variant loses against the plain generated server of the same scenario, database',
+      'and run, taken as the mean of two processes of it. Two processes of the same code settle at rates apart',
+      'by "between them": a cost smaller than that cannot be told from none in this run.',
+      '',
+      '| scenario | database | plain | plain, a second process | between them | metrics on | tracing, every span | tracing, 1 trace in 10 |',
+      '|---|---|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const scenario of observed) {
+      const rateOf = (label: string): number => scenario.variants.find((variant) => variant.label === label)?.requestsPerSecond ?? Number.NaN;
+      const first = rateOf('generated');
+      const second = rateOf('generated, a second process');
+      const baseline = observabilityBaseline(first, second);
+      const share = (value: number): string => (Number.isFinite(value) ? `${(value * 100).toFixed(1)}%` : '—');
+      const cost = (label: string): string => share(1 - rateOf(label) / baseline);
+      lines.push(
+        `| ${scenario.title} | ${titleOf(scenario.database)} | ${rate(first)} | ${Number.isFinite(second) ? rate(second) : '—'} | ${share(Math.abs(first - second) / baseline)} | ${cost('generated, metrics on')} | ${cost('generated, tracing on')} | ${cost('generated, tracing on, 1 trace in 10')} |`,
+      );
     }
     lines.push('');
   }
