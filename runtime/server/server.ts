@@ -34,6 +34,7 @@ import { authenticateRequests } from '../http/request-state.js';
 import type { VersioningOptions, VersionPolicy } from '../http/versioning.js';
 import type { CanActivate, RuntimeGuards } from '../auth/guards.js';
 import { createLogger } from './logger.js';
+import { tuneV8ForServing } from './v8-tuning.js';
 import { METRICS_PATH } from '../observability/exposition.js';
 import { Observability } from '../observability/index.js';
 import { isReachable, type SqlReader } from '../data/sql-reader.js';
@@ -132,13 +133,15 @@ interface Resources {
 }
 
 /**
- * Starts the application; resolves once it listens. Throws `ConfigError` on bad configuration
- * (closing whatever it had opened), or the listen error.
+ * Starts the application; resolves once it listens. First turns V8's allocation-site pretenuring
+ * off for the process (./v8-tuning.ts). Throws `ConfigError` on bad configuration (closing whatever
+ * it had opened), or the listen error.
  */
 export async function startServer<Database extends DatabaseClient, Container>(
   definition: ApplicationDefinition<Database, Container>,
   options: StartOptions = {},
 ): Promise<RunningServer> {
+  tuneV8ForServing();
   const { config, warnings } = loadConfig(options.env ?? process.env, { cronSettings: definition.cronSettings });
   const logger = options.logger ?? createLogger(config.log);
   for (const warning of warnings) logger.warn(warning);
