@@ -12,15 +12,11 @@
  */
 import v8 from 'node:v8';
 
-let tuned = false;
-
 /**
- * Turns V8's allocation-site pretenuring off for this process (idempotent). Takes and returns
- * nothing; V8 reads the flag at every young collection, so it holds from the next one on. An unknown
- * flag is ignored by V8, so a Node release without it starts as before.
+ * Turns V8's allocation-site pretenuring off for this process; setting it again changes nothing.
+ * Takes and returns nothing; V8 reads the flag at every young collection, so it holds from the next
+ * one on. A Node release whose V8 lacks the flag prints `unrecognized flag` on stderr and runs as before.
  */
 export function tuneV8ForServing(): void {
-  if (tuned) return;
-  tuned = true;
   v8.setFlagsFromString('--no-allocation-site-pretenuring');
 }
