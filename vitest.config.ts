@@ -19,6 +19,7 @@ const BEHAVIOUR = [
   'test/pagination.test.ts',
   'test/relations.test.ts',
   'test/repository.test.ts',
+  'test/repository-insert.test.ts',
   'test/resource-service.test.ts', 'test/resources.test.ts',
   'test/storage.test.ts',
   'test/migration-safety.test.ts',

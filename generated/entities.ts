@@ -6,6 +6,7 @@
  */
 
 import type { EntityDescriptor } from '../runtime/data/entity-metadata.js';
+import type { InsertShape } from '../runtime/data/sql-insert.js';
 import type { ColumnKind } from '../runtime/data/sql-reader.js';
 import type { InputFieldType } from '../runtime/http/inputs.js';
 
@@ -14,6 +15,9 @@ export const AUDIT_RECORD_COLUMNS = ['id', 'orgId', 'action', 'subjectId', 'user
 
 /** How raw rows of AuditRecord are read: the kind of each column that is not text. */
 export const AUDIT_RECORD_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { createdAt: 'datetime' };
+
+/** How a create writes a row of AuditRecord: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const AUDIT_RECORD_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, orgId: { type: 'id' }, action: { type: 'text' }, subjectId: { type: 'text' }, userId: { type: 'text' }, summary: { type: 'text' }, createdAt: { type: 'datetime', fill: 'now' } };
 
 /** Wire fields of AuditRecord: what masking and selection checks consider. */
 export const AUDIT_RECORD_FIELDS = ['id', 'orgId', 'action', 'subjectId', 'userId', 'summary', 'createdAt'] as const;
@@ -24,6 +28,9 @@ export const COMMENT_COLUMNS = ['id', 'orgId', 'postId', 'authorId', 'body', 'cr
 /** How raw rows of Comment are read: the kind of each column that is not text. */
 export const COMMENT_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { createdAt: 'datetime' };
 
+/** How a create writes a row of Comment: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const COMMENT_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, orgId: { type: 'text' }, postId: { type: 'id' }, authorId: { type: 'text' }, body: { type: 'text' }, createdAt: { type: 'datetime', fill: 'now' } };
+
 /** Wire fields of Comment: what masking and selection checks consider. */
 export const COMMENT_FIELDS = ['id', 'orgId', 'postId', 'authorId', 'body', 'createdAt'] as const;
 
@@ -32,6 +39,9 @@ export const DIGEST_COLUMNS = ['id', 'orgId', 'periodStart', 'periodEnd', 'publi
 
 /** How raw rows of Digest are read: the kind of each column that is not text. */
 export const DIGEST_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { periodStart: 'datetime', periodEnd: 'datetime', publishedPosts: 'int', createdAt: 'datetime' };
+
+/** How a create writes a row of Digest: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const DIGEST_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, orgId: { type: 'id' }, periodStart: { type: 'datetime', nullable: true }, periodEnd: { type: 'datetime' }, publishedPosts: { type: 'int' }, createdAt: { type: 'datetime', fill: 'now' } };
 
 /** Wire fields of Digest: what masking and selection checks consider. */
 export const DIGEST_FIELDS = ['id', 'orgId', 'periodStart', 'periodEnd', 'publishedPosts', 'createdAt'] as const;
@@ -42,6 +52,9 @@ export const NOTIFICATION_COLUMNS = ['id', 'orgId', 'userId', 'postId', 'message
 /** How raw rows of Notification are read: the kind of each column that is not text. */
 export const NOTIFICATION_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { createdAt: 'datetime' };
 
+/** How a create writes a row of Notification: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const NOTIFICATION_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, orgId: { type: 'id' }, userId: { type: 'id' }, postId: { type: 'id' }, message: { type: 'text' }, createdAt: { type: 'datetime', fill: 'now' } };
+
 /** Wire fields of Notification: what masking and selection checks consider. */
 export const NOTIFICATION_FIELDS = ['id', 'orgId', 'userId', 'postId', 'message', 'createdAt'] as const;
 
@@ -50,6 +63,9 @@ export const ORG_COLUMNS = ['id', 'name'] as const;
 
 /** How raw rows of Org are read: the kind of each column that is not text. */
 export const ORG_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {};
+
+/** How a create writes a row of Org: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const ORG_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, name: { type: 'text' } };
 
 /** Wire fields of Org: what masking and selection checks consider. */
 export const ORG_FIELDS = ['id', 'name'] as const;
@@ -60,6 +76,9 @@ export const POST_COLUMNS = ['id', 'orgId', 'authorId', 'reviewerId', 'title', '
 /** How raw rows of Post are read: the kind of each column that is not text. */
 export const POST_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { publishedAt: 'datetime', createdAt: 'datetime' };
 
+/** How a create writes a row of Post: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const POST_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, orgId: { type: 'id' }, authorId: { type: 'id' }, reviewerId: { type: 'id', nullable: true }, title: { type: 'text' }, body: { type: 'text', fill: 'database' }, status: { type: 'enum', fill: 'database', values: ['draft', 'published'] }, publishedAt: { type: 'datetime', nullable: true }, createdAt: { type: 'datetime', fill: 'now' } };
+
 /** Wire fields of Post: what masking and selection checks consider. */
 export const POST_FIELDS = ['id', 'orgId', 'authorId', 'reviewerId', 'title', 'body', 'status', 'publishedAt', 'createdAt'] as const;
 
@@ -68,6 +87,9 @@ export const USER_COLUMNS = ['id', 'orgId', 'name', 'email'] as const;
 
 /** How raw rows of User are read: the kind of each column that is not text. */
 export const USER_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {};
+
+/** How a create writes a row of User: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const USER_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, orgId: { type: 'id' }, name: { type: 'text' }, email: { type: 'text' } };
 
 /** Wire fields of User: what masking and selection checks consider. */
 export const USER_FIELDS = ['id', 'orgId', 'name', 'email'] as const;

@@ -10,12 +10,12 @@ import type { Logger } from 'pino';
 import { EntityRepository } from '../../runtime/data/repository.js';
 import type { SqlReader } from '../../runtime/data/sql-reader.js';
 import type { Database } from '../database.js';
-import { ORG_COLUMN_KINDS, ORG_COLUMNS } from '../entities.js';
+import { ORG_COLUMN_KINDS, ORG_COLUMNS, ORG_INSERT } from '../entities.js';
 import type { Org, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Org: pages, lookups, loader batches and checked writes. */
 export class OrgRepository extends EntityRepository<Org, Prisma.OrgWhereInput, Prisma.OrgUncheckedCreateInput> {
   constructor(database: Database, reader: SqlReader, logger: Logger) {
-    super('Org', database.org, { columns: ORG_COLUMNS, columnKinds: ORG_COLUMN_KINDS, reader, logger });
+    super('Org', database.org, { columns: ORG_COLUMNS, columnKinds: ORG_COLUMN_KINDS, insert: ORG_INSERT, reader, logger });
   }
 }

@@ -10,12 +10,12 @@ import type { Logger } from 'pino';
 import { EntityRepository } from '../../runtime/data/repository.js';
 import type { SqlReader } from '../../runtime/data/sql-reader.js';
 import type { Database } from '../database.js';
-import { POST_COLUMN_KINDS, POST_COLUMNS } from '../entities.js';
+import { POST_COLUMN_KINDS, POST_COLUMNS, POST_INSERT } from '../entities.js';
 import type { Post, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Post: pages, lookups, loader batches and checked writes. */
 export class PostRepository extends EntityRepository<Post, Prisma.PostWhereInput, Prisma.PostUncheckedCreateInput> {
   constructor(database: Database, reader: SqlReader, logger: Logger) {
-    super('Post', database.post, { columns: POST_COLUMNS, columnKinds: POST_COLUMN_KINDS, reader, logger });
+    super('Post', database.post, { columns: POST_COLUMNS, columnKinds: POST_COLUMN_KINDS, insert: POST_INSERT, reader, logger });
   }
 }

@@ -71,6 +71,11 @@ export function columnKindsConstant(entity: string): string {
   return `${constantCase(entity)}_COLUMN_KINDS`;
 }
 
+/** The constant telling how a create writes an entity's row: `Post` → `POST_INSERT` (runtime/data/sql-insert.ts). */
+export function insertShapeConstant(entity: string): string {
+  return `${constantCase(entity)}_INSERT`;
+}
+
 /** The constant listing an entity's stored columns: `User` → `USER_COLUMNS`. */
 export function columnsConstant(entity: string): string {
   return `${constantCase(entity)}_COLUMNS`;

@@ -12,7 +12,8 @@ import { rowScope, scopedWhere, type WhereCondition } from '../auth/ability.js';
 import { currentContext, type RequestContext } from '../auth/context.js';
 import { emptyPage, isUuid, LIST_CAP, type Page, type PageArgs, type PageWindow, pageWindow, toPage } from './keyset.js';
 import { fail, ok, type Result } from '../failures/result.js';
-import { type ColumnKind, readColumn, type SqlReader } from './sql-reader.js';
+import { type InsertShape, insertStatement } from './sql-insert.js';
+import { type ColumnKind, readColumn, SqlConstraintError, type SqlReader } from './sql-reader.js';
 import { join, quoteIdentifier, raw, ScopeTranslationError, type Sql, sqltag, whereToSql } from './sql-scope.js';
 
 /**
@@ -42,8 +43,13 @@ export interface RepositoryOptions {
   readonly columns: readonly string[];
   /** The kind of every stored column that is not text (how a raw row's values are read). */
   readonly columnKinds: Readonly<Record<string, ColumnKind>>;
-  /** Runs the loader batches' statements. */
+  /** Runs the loader batches' statements, and inserts creates. */
   readonly reader: SqlReader;
+  /**
+   * How a create writes the entity's row itself (runtime/data/sql-insert.ts); without it every
+   * create goes through Prisma.
+   */
+  readonly insert?: InsertShape;
   /** Where truncation warnings go. */
   readonly logger: Logger;
 }
@@ -102,6 +108,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   readonly columns: readonly string[];
   private readonly columnKinds: Readonly<Record<string, ColumnKind>>;
   private readonly reader: SqlReader;
+  private readonly insertShape: InsertShape | undefined;
   protected readonly logger: Logger;
 
   /**
@@ -118,6 +125,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     this.columnSet = new Set(options.columns);
     this.columnKinds = options.columnKinds;
     this.reader = options.reader;
+    this.insertShape = options.insert;
     this.logger = options.logger;
   }
 
@@ -307,12 +315,35 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   async create(data: Create): Promise<Result<Row>> {
     if (!this.permits('create', data)) return fail('FORBIDDEN', `you may not create this ${this.entityName}`);
     try {
-      return ok(await this.delegate.create({ data }));
+      const inserted = await this.insert(data);
+      return ok(inserted ?? (await this.delegate.create({ data })));
     } catch (error) {
+      if (error instanceof SqlConstraintError) {
+        return error.kind === 'unique'
+          ? fail('CONFLICT', `a ${this.entityName} with the same ${error.fields.length > 0 ? error.fields.join(', ') : 'unique value'} already exists`)
+          : fail('BAD_USER_INPUT', `a referenced row does not exist (${error.fields.length > 0 ? error.fields.join(', ') : 'foreign key'})`);
+      }
       if (isPrismaError(error, 'P2002')) return fail('CONFLICT', `a ${this.entityName} with the same ${uniqueFields(error)} already exists`);
       if (isPrismaError(error, 'P2003')) return fail('BAD_USER_INPUT', `a referenced row does not exist (${typeof error.meta?.field_name === 'string' ? error.meta.field_name : 'foreign key'})`);
       throw error;
     }
+  }
+
+  /**
+   * `data`'s row written by one `INSERT … RETURNING` on the reader (runtime/data/sql-insert.ts), as
+   * Prisma returns it; undefined when that statement cannot write it as Prisma would or the reader
+   * cannot insert now (the caller asks Prisma). Rejects with {@link SqlConstraintError}.
+   */
+  private async insert(data: Create): Promise<Row | undefined> {
+    if (!this.insertShape || !this.reader.insert) return undefined;
+    const statement = insertStatement(this.entityName, this.insertShape, data);
+    if (!statement) return undefined;
+    const rows = await this.reader.insert(statement);
+    if (rows === undefined) return undefined;
+    // The statement ran: whatever it returned, Prisma must not write the row a second time.
+    const row = rows[0];
+    if (!row) throw new Error(`INSERT … RETURNING into ${this.entityName} returned no row`);
+    return this.fromRaw(row);
   }
 
   /**

@@ -34,12 +34,38 @@ export class SqlReadError extends Error {
   }
 }
 
-/** Runs read statements on the database the Prisma client writes to. */
+/**
+ * A write refused by one of the table's constraints (runtime/data/sql-insert.ts): `unique` (a unique
+ * index or the primary key) or `foreign-key` (a key naming no row); `fields` are the columns the
+ * database named, when it names them. The repository answers it as Prisma's P2002 / P2003
+ * (docs/behaviour.md §7: CONFLICT, BAD_USER_INPUT).
+ */
+export class SqlConstraintError extends Error {
+  override readonly name = 'SqlConstraintError';
+
+  constructor(
+    readonly kind: 'unique' | 'foreign-key',
+    readonly fields: readonly string[],
+    options: { cause: unknown },
+  ) {
+    super(`${kind} constraint violated${fields.length > 0 ? ` (${fields.join(', ')})` : ''}`, options);
+  }
+}
+
+/** Runs the runtime's own statements on the database the Prisma client writes to: reads, and a create's insert. */
 export interface SqlReader {
   /** Most parameters one statement may bind on this database (its dialect's); batches are split below it. */
   readonly maxBindParameters: number;
   /** Runs one read statement; rows as column name → driver value. Driver errors propagate. */
   read(statement: Sql): Promise<Record<string, unknown>[]>;
+  /**
+   * Runs one `INSERT … RETURNING` (runtime/data/sql-insert.ts) where the Prisma client writes — on
+   * SQLite its very connection, so a write never waits on a second writer — and gives the rows it
+   * returned; undefined when that connection is not open (the caller then asks Prisma). A
+   * constraint violation rejects with {@link SqlConstraintError}; other driver errors propagate.
+   * Absent on a reader that writes nothing (tests).
+   */
+  insert?(statement: Sql): Promise<Record<string, unknown>[] | undefined>;
   /** Closes the reader's connections. */
   close(): Promise<void>;
 }

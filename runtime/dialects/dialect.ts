@@ -11,7 +11,7 @@
  * `text`), how values bind (SQLite stores booleans as 0/1 and dates as ISO text) and how rows come
  * back — and in {@link DialectSql}.
  */
-import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { Logger } from 'pino';
 import type { EventBus } from '../events/bus.js';
 import type { SqlReader } from '../data/sql-reader.js';
@@ -22,6 +22,12 @@ import type { TickClaimOptions, TickClaims } from '../jobs/schedule.js';
 export interface ReaderOptions {
   /** Sees the text of every statement the reader sends (tests, benchmarks). */
   readonly onQuery?: (sql: string) => void;
+  /**
+   * The adapter factory of the Prisma client beside the reader (the one {@link Dialect.createAdapterFactory}
+   * returned): where a database has one writer connection (SQLite), the reader's inserts go through
+   * the connection that factory opened. Without it such a reader inserts nothing.
+   */
+  readonly writesThrough?: SqlDriverAdapterFactory;
 }
 
 /** What a cross-process event transport is started with (docs/decisions.md §4 "Subscriptions"). */

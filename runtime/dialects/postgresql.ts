@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { DriverAdapterError, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
-import { SqlReadError, type SqlReader } from '../data/sql-reader.js';
+import { SqlConstraintError, SqlReadError, type SqlReader } from '../data/sql-reader.js';
 import type { Sql } from '../data/sql-scope.js';
 import type { Dialect, DialectMigrations, EventTransportOptions, ReaderOptions, StartedEventTransport } from './dialect.js';
 
@@ -24,7 +24,21 @@ function postgresReadError(error: unknown): SqlReadError {
   return new SqlReadError(error instanceof Error ? error.message : String(error), typeof code === 'string' ? code : 'CONNECTION_LOST', { cause: error });
 }
 
-/** A small pg pool with named (server-side prepared) statements (`$n` placeholders). */
+/** The columns a constraint violation's detail names: `Key ("orgId", email)=(…) already exists.` → orgId, email. */
+function detailColumns(detail: unknown): string[] {
+  const match = typeof detail === 'string' ? /^Key \((.*?)\)=\(/.exec(detail) : null;
+  return match?.[1] ? match[1].split(', ').map((column) => column.replace(/^"|"$/g, '')) : [];
+}
+
+/** A unique (23505) or foreign key (23503) violation as {@link SqlConstraintError}; anything else as a read error. */
+function postgresWriteError(error: unknown): Error {
+  const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown };
+  if (code === '23505') return new SqlConstraintError('unique', detailColumns(detail), { cause: error });
+  if (code === '23503') return new SqlConstraintError('foreign-key', detailColumns(detail), { cause: error });
+  return postgresReadError(error);
+}
+
+/** A small pg pool with named (server-side prepared) statements (`$n` placeholders); inserts run on it too. */
 class PostgresReader implements SqlReader {
   readonly maxBindParameters = MAX_BIND_PARAMETERS;
 
@@ -40,6 +54,22 @@ class PostgresReader implements SqlReader {
   private readonly names = new LRUCache<string, string>({ max: STATEMENT_NAME_CACHE_SIZE });
 
   async read(statement: Sql): Promise<Record<string, unknown>[]> {
+    try {
+      return await this.run(statement);
+    } catch (error) {
+      throw postgresReadError(error);
+    }
+  }
+
+  async insert(statement: Sql): Promise<Record<string, unknown>[]> {
+    try {
+      return await this.run(statement);
+    } catch (error) {
+      throw postgresWriteError(error);
+    }
+  }
+
+  private async run(statement: Sql): Promise<Record<string, unknown>[]> {
     // A named statement is prepared once per connection and reused by name afterwards.
     let name = this.names.get(statement.text);
     if (name === undefined) {
@@ -49,12 +79,8 @@ class PostgresReader implements SqlReader {
     this.onQuery?.(statement.text);
     // A Date binds as UTC text: the column is `timestamp without time zone` holding UTC.
     const values = statement.values.map((value) => (value instanceof Date ? value.toISOString() : value));
-    try {
-      const result = await this.pool.query({ name, text: statement.text, values });
-      return result.rows as Record<string, unknown>[];
-    } catch (error) {
-      throw postgresReadError(error);
-    }
+    const result = await this.pool.query({ name, text: statement.text, values });
+    return result.rows as Record<string, unknown>[];
   }
 
   async close(): Promise<void> {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { DriverAdapterError, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type BetterSqlite3 from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import type { SqlReader } from '../data/sql-reader.js';
+import { SqlConstraintError, type SqlReader } from '../data/sql-reader.js';
 import { LocalTickClaims } from '../jobs/schedule.js';
 import type { Sql } from '../data/sql-scope.js';
 import type { Dialect, DialectMigrations, ReaderOptions } from './dialect.js';
@@ -31,10 +31,17 @@ interface PragmaConnection {
 }
 
 /**
+ * The connection each adapter factory of {@link createAdapterFactory} opened last: the Prisma
+ * client's one writer connection, which {@link SqliteReader.insert} writes on too.
+ */
+const writerConnections = new WeakMap<object, BetterSqlite3.Database>();
+
+/**
  * The better-sqlite3 adapter factory of `url`: creates the database folder (the file is created
  * by the first connection) and applies {@link SQLITE_PRAGMAS} on the driver's own connection as
  * each one opens — not through a Prisma query, so nothing is loaded before the first request
- * needs it. Throws (on connect) if the adapter stops exposing its connection.
+ * needs it — and remembers it as the factory's writer connection. Throws (on connect) if the
+ * adapter stops exposing its connection.
  */
 async function createAdapterFactory(url: string): Promise<SqlMigrationAwareDriverAdapterFactory> {
   const file = sqliteFilePath(url);
@@ -48,6 +55,7 @@ async function createAdapterFactory(url: string): Promise<SqlMigrationAwareDrive
     const connection = (adapter as unknown as { client?: PragmaConnection }).client;
     if (typeof connection?.pragma !== 'function') throw new Error('the better-sqlite3 adapter no longer exposes its connection; SQLite settings cannot be applied');
     for (const pragma of SQLITE_PRAGMAS) connection.pragma(pragma);
+    writerConnections.set(factory, connection as BetterSqlite3.Database);
     return adapter;
   };
   return factory;
@@ -75,17 +83,35 @@ function sqliteValue(value: unknown): unknown {
   return value;
 }
 
+/** A constraint violation of better-sqlite3 as {@link SqlConstraintError}; anything else as it was. */
+function sqliteWriteError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const message = error instanceof Error ? error.message : '';
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    // "UNIQUE constraint failed: User.orgId, User.email"
+    const fields = (message.split('constraint failed: ')[1] ?? '').split(', ').flatMap((column) => column.split('.').pop() || []);
+    return new SqlConstraintError('unique', fields, { cause: error });
+  }
+  // SQLite does not say which key ("FOREIGN KEY constraint failed").
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new SqlConstraintError('foreign-key', [], { cause: error });
+  return error;
+}
+
 /**
  * A second better-sqlite3 connection to the same file, `query_only` (WAL: it reads the latest
- * committed state and never blocks the writer), with statements (`?` placeholders) prepared once.
+ * committed state and never blocks the writer), with statements (`?` placeholders) prepared once;
+ * inserts go through the Prisma client's own connection (`writesThrough`), where SQLite's one writer is.
  */
 class SqliteReader implements SqlReader {
   readonly maxBindParameters = MAX_BIND_PARAMETERS;
   private readonly statements = new LRUCache<string, BetterSqlite3.Statement>({ max: STATEMENT_CACHE_SIZE });
+  /** Insert statements prepared on the writer connection they were prepared on. */
+  private readonly writes = new WeakMap<BetterSqlite3.Database, LRUCache<string, BetterSqlite3.Statement>>();
 
   constructor(
     private readonly connection: BetterSqlite3.Database,
     private readonly onQuery: ((sql: string) => void) | undefined,
+    private readonly writesThrough: object | undefined,
   ) {
     for (const pragma of SQLITE_PRAGMAS) this.connection.pragma(pragma);
     this.connection.pragma('query_only = ON');
@@ -99,6 +125,29 @@ class SqliteReader implements SqlReader {
     }
     this.onQuery?.(statement.sql);
     return Promise.resolve(prepared.all(...statement.values.map(sqliteValue)) as Record<string, unknown>[]);
+  }
+
+  insert(statement: Sql): Promise<Record<string, unknown>[] | undefined> {
+    // Writing on a connection of its own could wait (synchronously, up to the busy timeout) on a
+    // transaction the client holds open across awaits; on the client's connection it cannot.
+    const connection = this.writesThrough === undefined ? undefined : writerConnections.get(this.writesThrough);
+    if (!connection?.open) return Promise.resolve(undefined);
+    let statements = this.writes.get(connection);
+    if (!statements) {
+      statements = new LRUCache({ max: STATEMENT_CACHE_SIZE });
+      this.writes.set(connection, statements);
+    }
+    try {
+      let prepared = statements.get(statement.sql);
+      if (!prepared) {
+        prepared = connection.prepare(statement.sql);
+        statements.set(statement.sql, prepared);
+      }
+      this.onQuery?.(statement.sql);
+      return Promise.resolve(prepared.all(...statement.values.map(sqliteValue)) as Record<string, unknown>[]);
+    } catch (error) {
+      return Promise.reject(sqliteWriteError(error));
+    }
   }
 
   close(): Promise<void> {
@@ -218,6 +267,6 @@ export const SQLITE: Dialect<'sqlite'> = {
   createAdapterFactory,
   async createReader(url: string, options: ReaderOptions = {}): Promise<SqlReader> {
     const { default: Sqlite } = await import('better-sqlite3');
-    return new SqliteReader(new Sqlite(sqliteFilePath(url), { timeout: 5_000 }), options.onQuery);
+    return new SqliteReader(new Sqlite(sqliteFilePath(url), { timeout: 5_000 }), options.onQuery, options.writesThrough);
   },
 };

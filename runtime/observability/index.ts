@@ -23,6 +23,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { currentContext, type RequestContext } from '../auth/context.js';
 import type { SqlReader } from '../data/sql-reader.js';
+import type { Sql } from '../data/sql-scope.js';
 import { problem, sendProblem } from '../http/problem.js';
 import type { AppConfig } from '../server/config.js';
 import { type Exposition, METRICS_PATH, serveMetrics } from './exposition.js';
@@ -254,9 +255,11 @@ export class Observability {
    */
   observeReader(reader: SqlReader, system: string): SqlReader {
     if (!this.recording) return reader;
+    const insert = reader.insert?.bind(reader);
     return {
       maxBindParameters: reader.maxBindParameters,
       read: (statement) => this.statement(system, statement.sql, () => reader.read(statement)),
+      ...(insert ? { insert: (statement: Sql) => this.statement(system, statement.sql, () => insert(statement)) } : {}),
       close: () => reader.close(),
     };
   }

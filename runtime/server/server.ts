@@ -151,10 +151,14 @@ export async function startServer<Database extends DatabaseClient, Container>(
   const observed: DatabaseOptions = options.onQuery ? { onQuery: options.onQuery } : {};
   // Request ids, access lines, metrics and traces (docs/behaviour.md §12): every statement is observed.
   const observability = await Observability.start(config, logger);
-  const database = await definition.createDatabase(observability.observeAdapterFactory(await dialect.createAdapterFactory(url), dialect.name), observed);
-  const reader = observability.observeReader(await dialect.createReader(url, observed), dialect.name);
+  const adapterFactory = observability.observeAdapterFactory(await dialect.createAdapterFactory(url), dialect.name);
+  const database = await definition.createDatabase(adapterFactory, observed);
+  // Creates are inserted by the reader where the client writes (runtime/data/sql-insert.ts).
+  const reader = observability.observeReader(await dialect.createReader(url, { ...observed, writesThrough: adapterFactory }), dialect.name);
   const resources: Resources = { transports: [], events: undefined, database, reader, observability };
   try {
+    // Connected now, so the client's writer connection is there for the first create.
+    await database.$connect();
     const eventBus = new EventBus({ maxQueued: config.graphql.subscriptionQueue });
     const services: RuntimeServices = { logger, eventBus, reader };
     const container = definition.createContainer(database, services);

@@ -3,8 +3,8 @@
  * selection checks, relations for loaders) and the structure of every input type (REST bodies
  * are checked with the same rules GraphQL applies to its input objects).
  */
-import type { ResolvedApp } from '../../model/model.js';
-import { columnKindsConstant, columnsConstant, constantCase, fieldsConstant } from '../../model/naming.js';
+import type { EntityModel, ResolvedApp } from '../../model/model.js';
+import { columnKindsConstant, columnsConstant, constantCase, fieldsConstant, insertShapeConstant } from '../../model/naming.js';
 import type { TypeShape } from '../../model/types.js';
 import { type EmitContext, exposedEntities, wireFields } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
@@ -24,6 +24,31 @@ function columnKind(type: TypeShape): 'int' | 'float' | 'boolean' | 'datetime' |
     default:
       return undefined;
   }
+}
+
+/**
+ * How a create writes `entity`'s row itself (runtime/data/sql-insert.ts `InsertShape`), as TypeScript
+ * source; undefined when a column is of a kind it does not write (a list), and creates then go
+ * through Prisma.
+ */
+export function insertShapeLiteral(app: ResolvedApp, entity: EntityModel): string | undefined {
+  const columns: string[] = [];
+  for (const column of entity.columns) {
+    const { named, list, nullable } = column.type;
+    if (list) return undefined;
+    let type: string;
+    if (named.kind === 'enum') type = 'enum';
+    else if (named.kind !== 'scalar') return undefined;
+    else type = named.name === 'ID' ? 'id' : named.name === 'String' ? 'text' : (columnKind(column.type) ?? 'text');
+    const parts = [`type: ${quote(type)}`];
+    if (nullable) parts.push('nullable: true');
+    if (column.primaryKey) parts.push(`fill: 'uuid7'`);
+    else if (column.default === 'now' && type === 'datetime') parts.push(`fill: 'now'`);
+    else if (column.default !== undefined) parts.push(`fill: 'database'`);
+    if (named.kind === 'enum') parts.push(`values: [${(app.enumByName.get(named.name)?.values ?? []).map(quote).join(', ')}]`);
+    columns.push(`${column.name}: { ${parts.join(', ')} }`);
+  }
+  return `{ ${columns.join(', ')} }`;
 }
 
 /** The constant holding an input type's structure: `CreateUser` → `CREATE_USER_INPUT`. */
@@ -59,6 +84,12 @@ export function emitEntities(context: EmitContext): GeneratedFile {
     writeDoc(w, [`How raw rows of ${entity.name} are read: the kind of each column that is not text.`]);
     w.writeLine(`export const ${columnKindsConstant(entity.name)}: Readonly<Record<string, ${imports.type('runtime/data/sql-reader.ts', 'ColumnKind')}>> = ${kinds.length === 0 ? '{}' : `{ ${kinds.join(', ')} }`};`);
     w.blankLine();
+    const insert = insertShapeLiteral(app, entity);
+    if (insert) {
+      writeDoc(w, [`How a create writes a row of ${entity.name}: each column's type and who fills it when left out (runtime/data/sql-insert.ts).`]);
+      w.writeLine(`export const ${insertShapeConstant(entity.name)}: ${imports.type('runtime/data/sql-insert.ts', 'InsertShape')} = ${insert};`);
+      w.blankLine();
+    }
     if (!entity.exposed) continue;
     writeDoc(w, [`Wire fields of ${entity.name}: what masking and selection checks consider.`]);
     w.writeLine(`export const ${fieldsConstant(entity.name)} = [${wireFields(entity).map(quote).join(', ')}] as const;`);

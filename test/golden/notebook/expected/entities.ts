@@ -6,6 +6,7 @@
  */
 
 import type { EntityDescriptor } from '../../../../runtime/data/entity-metadata.js';
+import type { InsertShape } from '../../../../runtime/data/sql-insert.js';
 import type { ColumnKind } from '../../../../runtime/data/sql-reader.js';
 import type { InputFieldType } from '../../../../runtime/http/inputs.js';
 
@@ -15,6 +16,9 @@ export const NOTE_COLUMNS = ['id', 'notebookId', 'text', 'priority', 'views', 'c
 /** How raw rows of Note are read: the kind of each column that is not text. */
 export const NOTE_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { views: 'int', createdAt: 'datetime' };
 
+/** How a create writes a row of Note: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const NOTE_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, notebookId: { type: 'id' }, text: { type: 'text' }, priority: { type: 'enum', fill: 'database', values: ['low', 'high'] }, views: { type: 'int', fill: 'database' }, createdAt: { type: 'datetime', fill: 'now' } };
+
 /** Wire fields of Note: what masking and selection checks consider. */
 export const NOTE_FIELDS = ['id', 'notebookId', 'text', 'priority', 'views', 'createdAt'] as const;
 
@@ -23,6 +27,9 @@ export const NOTEBOOK_COLUMNS = ['id', 'ownerId', 'title'] as const;
 
 /** How raw rows of Notebook are read: the kind of each column that is not text. */
 export const NOTEBOOK_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {};
+
+/** How a create writes a row of Notebook: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const NOTEBOOK_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, ownerId: { type: 'text' }, title: { type: 'text' } };
 
 /** Wire fields of Notebook: what masking and selection checks consider. */
 export const NOTEBOOK_FIELDS = ['id', 'ownerId', 'title'] as const;

@@ -6,6 +6,7 @@
  */
 
 import type { EntityDescriptor } from '../../../../runtime/data/entity-metadata.js';
+import type { InsertShape } from '../../../../runtime/data/sql-insert.js';
 import type { ColumnKind } from '../../../../runtime/data/sql-reader.js';
 import type { InputFieldType } from '../../../../runtime/http/inputs.js';
 
@@ -15,6 +16,9 @@ export const COMMENT_COLUMNS = ['id', 'orgId', 'body', 'contact', 'stars', 'tone
 /** How raw rows of Comment are read: the kind of each column that is not text. */
 export const COMMENT_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { stars: 'int' };
 
+/** How a create writes a row of Comment: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const COMMENT_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, orgId: { type: 'text' }, body: { type: 'text' }, contact: { type: 'text', nullable: true }, stars: { type: 'int', fill: 'database' }, tone: { type: 'enum', fill: 'database', values: ['plain', 'loud'] }, secret: { type: 'text', nullable: true } };
+
 /** Wire fields of Comment: what masking and selection checks consider. */
 export const COMMENT_FIELDS = ['id', 'orgId', 'body', 'contact', 'stars', 'tone'] as const;
 
@@ -23,6 +27,9 @@ export const TAG_COLUMNS = ['id'] as const;
 
 /** How raw rows of Tag are read: the kind of each column that is not text. */
 export const TAG_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {};
+
+/** How a create writes a row of Tag: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const TAG_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' } };
 
 /** Wire fields of Tag: what masking and selection checks consider. */
 export const TAG_FIELDS = ['id'] as const;

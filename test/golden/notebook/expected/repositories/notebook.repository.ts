@@ -10,12 +10,12 @@ import type { Logger } from 'pino';
 import { EntityRepository } from '../../../../../runtime/data/repository.js';
 import type { SqlReader } from '../../../../../runtime/data/sql-reader.js';
 import type { Database } from '../database.js';
-import { NOTEBOOK_COLUMN_KINDS, NOTEBOOK_COLUMNS } from '../entities.js';
+import { NOTEBOOK_COLUMN_KINDS, NOTEBOOK_COLUMNS, NOTEBOOK_INSERT } from '../entities.js';
 import type { Notebook, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Notebook: pages, lookups, loader batches and checked writes. */
 export class NotebookRepository extends EntityRepository<Notebook, Prisma.NotebookWhereInput, Prisma.NotebookUncheckedCreateInput> {
   constructor(database: Database, reader: SqlReader, logger: Logger) {
-    super('Notebook', database.notebook, { columns: NOTEBOOK_COLUMNS, columnKinds: NOTEBOOK_COLUMN_KINDS, reader, logger });
+    super('Notebook', database.notebook, { columns: NOTEBOOK_COLUMNS, columnKinds: NOTEBOOK_COLUMN_KINDS, insert: NOTEBOOK_INSERT, reader, logger });
   }
 }

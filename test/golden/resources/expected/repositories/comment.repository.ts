@@ -10,12 +10,12 @@ import type { Logger } from 'pino';
 import { EntityRepository } from '../../../../../runtime/data/repository.js';
 import type { SqlReader } from '../../../../../runtime/data/sql-reader.js';
 import type { Database } from '../database.js';
-import { COMMENT_COLUMN_KINDS, COMMENT_COLUMNS } from '../entities.js';
+import { COMMENT_COLUMN_KINDS, COMMENT_COLUMNS, COMMENT_INSERT } from '../entities.js';
 import type { Comment, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Comment: pages, lookups, loader batches and checked writes. */
 export class CommentRepository extends EntityRepository<Comment, Prisma.CommentWhereInput, Prisma.CommentUncheckedCreateInput> {
   constructor(database: Database, reader: SqlReader, logger: Logger) {
-    super('Comment', database.comment, { columns: COMMENT_COLUMNS, columnKinds: COMMENT_COLUMN_KINDS, reader, logger });
+    super('Comment', database.comment, { columns: COMMENT_COLUMNS, columnKinds: COMMENT_COLUMN_KINDS, insert: COMMENT_INSERT, reader, logger });
   }
 }

@@ -10,12 +10,12 @@ import type { Logger } from 'pino';
 import { EntityRepository } from '../../../../../runtime/data/repository.js';
 import type { SqlReader } from '../../../../../runtime/data/sql-reader.js';
 import type { Database } from '../database.js';
-import { TAG_COLUMN_KINDS, TAG_COLUMNS } from '../entities.js';
+import { TAG_COLUMN_KINDS, TAG_COLUMNS, TAG_INSERT } from '../entities.js';
 import type { Prisma, Tag } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Tag: pages, lookups, loader batches and checked writes. */
 export class TagRepository extends EntityRepository<Tag, Prisma.TagWhereInput, Prisma.TagUncheckedCreateInput> {
   constructor(database: Database, reader: SqlReader, logger: Logger) {
-    super('Tag', database.tag, { columns: TAG_COLUMNS, columnKinds: TAG_COLUMN_KINDS, reader, logger });
+    super('Tag', database.tag, { columns: TAG_COLUMNS, columnKinds: TAG_COLUMN_KINDS, insert: TAG_INSERT, reader, logger });
   }
 }
