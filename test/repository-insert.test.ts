@@ -5,17 +5,21 @@
  * text too; constraint violations are CONFLICT and BAD_USER_INPUT; anything the statement cannot
  * write as Prisma would goes to Prisma, which accepts or refuses it as before.
  */
+import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../generated/database.js';
 import { DigestRepository } from '../generated/repositories/digest.repository.js';
+import { OrgRepository } from '../generated/repositories/org.repository.js';
 import { PostRepository } from '../generated/repositories/post.repository.js';
 import { UserRepository } from '../generated/repositories/user.repository.js';
 import { runUnscoped } from '../runtime/auth/context.js';
 import { createAdapterFactory } from '../runtime/data/database.js';
 import type { SqlReader } from '../runtime/data/sql-reader.js';
+import { sqltag } from '../runtime/data/sql-scope.js';
 import { createSqlReader } from '../runtime/dialects/index.js';
+import { sqliteFilePath } from '../runtime/dialects/sqlite.js';
 import { createLogger } from '../runtime/server/logger.js';
 import { createTestDatabase, runSql, seedDatabase, testProvider } from './support/database.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './support/properties.js';
@@ -37,7 +41,6 @@ beforeAll(async () => {
   const factory = await createAdapterFactory(url);
   database = await createDatabase(factory, { onQuery: (sql) => prismaStatements.push(sql) });
   reader = await createSqlReader(url, { writesThrough: factory, onQuery: (sql) => readerStatements.push(sql) });
-  await database.$connect();
 });
 
 afterAll(async () => {
@@ -183,6 +186,32 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
     } finally {
       await detached.close();
     }
+  });
+
+  it.runIf(testProvider() === 'sqlite')('share one writer connection with the client on SQLite, whichever connects first, and close it', async () => {
+    const ownUrl = await createTestDatabase();
+    const file = sqliteFilePath(ownUrl);
+    const orgId = uuidv7();
+    await runSql(ownUrl, `INSERT INTO "Org" ("id", "name") VALUES ('${orgId}', 'Own')`);
+    const factory = await createAdapterFactory(ownUrl);
+    const client = await createDatabase(factory);
+    const ownReader = await createSqlReader(ownUrl, { writesThrough: factory });
+    const orgs = new OrgRepository(client, ownReader, logger);
+    // The reader inserts first (the client has not connected yet), then the client connects: a
+    // temporary table, which only its own connection sees, is one the reader's inserts see too.
+    expect((await runUnscoped(() => orgs.create({ name: 'First' }))).ok).toBe(true);
+    await client.$executeRawUnsafe('CREATE TEMP TABLE "probe" ("x" INTEGER)');
+    expect(await ownReader.insert?.(sqltag`INSERT INTO temp."probe" ("x") VALUES (${1}) RETURNING "x"`)).toEqual([{ x: 1n }]);
+    await Promise.all([client.$disconnect(), ownReader.close()]);
+    // Every connection closed: the last one checkpointed the WAL and removed it.
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    // Never claimed by the client: the reader closes the connection it opened.
+    const lone = await createSqlReader(ownUrl, { writesThrough: factory });
+    expect((await runUnscoped(() => new OrgRepository(client, lone, logger).create({ name: 'Alone' }))).ok).toBe(true);
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    await lone.close();
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    expect((await runSql(ownUrl, 'SELECT "name" FROM "Org" ORDER BY "name"')).map((row) => row.name)).toEqual(['Alone', 'First', 'Own']);
   });
 
   it('are how a running server creates: one INSERT of its own per createUser over HTTP, read back by the API', async () => {

@@ -11,7 +11,6 @@ import type { RawQueryClient } from './repository.js';
 /** The minimum of a Prisma client the runtime itself calls. */
 export interface DatabaseClient extends RawQueryClient {
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
-  $connect(): Promise<void>;
   $disconnect(): Promise<void>;
 }
 

@@ -25,23 +25,71 @@ export function sqliteFilePath(url: string, cwd = process.cwd()): string {
  */
 const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 5000'] as const;
 
-/** The part of a better-sqlite3 connection the settings need. */
-interface PragmaConnection {
-  pragma(source: string): unknown;
+/**
+ * The writer connection of one adapter factory of {@link createAdapterFactory}: the Prisma client's
+ * connection, which {@link SqliteReader.insert} writes on too. `unclaimed` is an adapter opened for
+ * the reader before the client connected; the client's first connect takes it, so client and reader
+ * share one connection, and opening it starts nothing of the client (its query compiler loads when
+ * it first queries: about 27 MB of memory a server answering only reads and creates never needs).
+ */
+interface WriterSlot {
+  connection?: BetterSqlite3.Database;
+  unclaimed?: SqlDriverAdapter;
+  /** The reader's opening in flight: a client connecting meanwhile waits for it and takes it. */
+  opening?: Promise<BetterSqlite3.Database>;
+  /** Opens one more connection of the factory (the adapter's own connect, with the settings applied). */
+  readonly open: () => Promise<SqlDriverAdapter>;
+}
+
+const writerSlots = new WeakMap<object, WriterSlot>();
+
+/** The better-sqlite3 connection a Prisma adapter keeps as `client`; throws when it no longer does. */
+function adapterConnection(adapter: SqlDriverAdapter): BetterSqlite3.Database {
+  const connection = (adapter as unknown as { client?: BetterSqlite3.Database }).client;
+  if (typeof connection?.pragma !== 'function') throw new Error('the better-sqlite3 adapter no longer exposes its connection: SQLite settings, inserts and migrations need it');
+  return connection;
 }
 
 /**
- * The connection each adapter factory of {@link createAdapterFactory} opened last: the Prisma
- * client's one writer connection, which {@link SqliteReader.insert} writes on too.
+ * The writer connection of `factory` (an adapter factory of {@link createAdapterFactory}): the
+ * client's if it is connected, else one opened now and left for the client's first connect.
+ * Undefined for a factory of no SQLite dialect.
  */
-const writerConnections = new WeakMap<object, BetterSqlite3.Database>();
+async function writerConnection(factory: object): Promise<BetterSqlite3.Database | undefined> {
+  const slot = writerSlots.get(factory);
+  if (!slot) return undefined;
+  if (slot.connection?.open) return slot.connection;
+  slot.opening ??= (async () => {
+    try {
+      const adapter = await slot.open();
+      const connection = adapterConnection(adapter);
+      slot.unclaimed = adapter;
+      slot.connection = connection;
+      return connection;
+    } finally {
+      slot.opening = undefined;
+    }
+  })();
+  return slot.opening;
+}
+
+/** Closes the writer connection of `factory` if the reader opened it and the client never took it. */
+async function releaseWriterConnection(factory: object): Promise<void> {
+  const slot = writerSlots.get(factory);
+  await slot?.opening?.catch(() => undefined);
+  const unclaimed = slot?.unclaimed;
+  if (!slot || !unclaimed) return;
+  slot.unclaimed = undefined;
+  slot.connection = undefined;
+  await unclaimed.dispose();
+}
 
 /**
  * The better-sqlite3 adapter factory of `url`: creates the database folder (the file is created
  * by the first connection) and applies {@link SQLITE_PRAGMAS} on the driver's own connection as
  * each one opens — not through a Prisma query, so nothing is loaded before the first request
- * needs it — and remembers it as the factory's writer connection. Throws (on connect) if the
- * adapter stops exposing its connection.
+ * needs it — and keeps it as the factory's writer connection ({@link WriterSlot}). Throws (on
+ * connect) if the adapter stops exposing its connection.
  */
 async function createAdapterFactory(url: string): Promise<SqlMigrationAwareDriverAdapterFactory> {
   const file = sqliteFilePath(url);
@@ -49,13 +97,25 @@ async function createAdapterFactory(url: string): Promise<SqlMigrationAwareDrive
   const { PrismaBetterSqlite3 } = await import('@prisma/adapter-better-sqlite3');
   const factory = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 5000 });
   const connect = factory.connect.bind(factory);
+  const slot: WriterSlot = {
+    open: async () => {
+      const adapter = await connect();
+      for (const pragma of SQLITE_PRAGMAS) adapterConnection(adapter).pragma(pragma);
+      return adapter;
+    },
+  };
+  writerSlots.set(factory, slot);
   factory.connect = async () => {
-    const adapter = await connect();
-    // The adapter keeps its better-sqlite3 connection as `client`.
-    const connection = (adapter as unknown as { client?: PragmaConnection }).client;
-    if (typeof connection?.pragma !== 'function') throw new Error('the better-sqlite3 adapter no longer exposes its connection; SQLite settings cannot be applied');
-    for (const pragma of SQLITE_PRAGMAS) connection.pragma(pragma);
-    writerConnections.set(factory, connection as BetterSqlite3.Database);
+    // The reader's connection, opened before the client needed one: the client writes on it too.
+    await slot.opening?.catch(() => undefined);
+    const unclaimed = slot.unclaimed;
+    if (unclaimed && slot.connection?.open) {
+      slot.unclaimed = undefined;
+      return unclaimed;
+    }
+    const adapter = await slot.open();
+    slot.unclaimed = undefined;
+    slot.connection = adapterConnection(adapter);
     return adapter;
   };
   return factory;
@@ -127,11 +187,11 @@ class SqliteReader implements SqlReader {
     return Promise.resolve(prepared.all(...statement.values.map(sqliteValue)) as Record<string, unknown>[]);
   }
 
-  insert(statement: Sql): Promise<Record<string, unknown>[] | undefined> {
+  async insert(statement: Sql): Promise<Record<string, unknown>[] | undefined> {
     // Writing on a connection of its own could wait (synchronously, up to the busy timeout) on a
     // transaction the client holds open across awaits; on the client's connection it cannot.
-    const connection = this.writesThrough === undefined ? undefined : writerConnections.get(this.writesThrough);
-    if (!connection?.open) return Promise.resolve(undefined);
+    const connection = this.writesThrough === undefined ? undefined : await writerConnection(this.writesThrough);
+    if (!connection) return undefined;
     let statements = this.writes.get(connection);
     if (!statements) {
       statements = new LRUCache({ max: STATEMENT_CACHE_SIZE });
@@ -144,25 +204,19 @@ class SqliteReader implements SqlReader {
         statements.set(statement.sql, prepared);
       }
       this.onQuery?.(statement.sql);
-      return Promise.resolve(prepared.all(...statement.values.map(sqliteValue)) as Record<string, unknown>[]);
+      return prepared.all(...statement.values.map(sqliteValue)) as Record<string, unknown>[];
     } catch (error) {
-      return Promise.reject(sqliteWriteError(error));
+      throw sqliteWriteError(error);
     }
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.statements.clear();
     this.connection.close();
-    return Promise.resolve();
+    if (this.writesThrough !== undefined) await releaseWriterConnection(this.writesThrough);
   }
 }
 
-/** The better-sqlite3 connection a Prisma adapter keeps as `client`; throws when it no longer does. */
-function driverConnection(adapter: SqlDriverAdapter): BetterSqlite3.Database {
-  const connection = (adapter as unknown as { client?: BetterSqlite3.Database }).client;
-  if (typeof connection?.exec !== 'function') throw new Error('the better-sqlite3 adapter no longer exposes its connection; a migration cannot run in a transaction');
-  return connection;
-}
 
 /** SQLITE_CONSTRAINT_FOREIGNKEY, the extended code of a foreign key violation. */
 const FOREIGN_KEY_VIOLATION = 787;
@@ -210,7 +264,7 @@ const SQLITE_MIGRATIONS: DialectMigrations = {
   applyScript(connection: SqlDriverAdapter, script: string): Promise<void> {
     // The executor's throw becomes the rejection.
     return new Promise((resolve) => {
-      applyInTransaction(driverConnection(connection), script);
+      applyInTransaction(adapterConnection(connection), script);
       resolve();
     });
   },

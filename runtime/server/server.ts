@@ -157,8 +157,6 @@ export async function startServer<Database extends DatabaseClient, Container>(
   const reader = observability.observeReader(await dialect.createReader(url, { ...observed, writesThrough: adapterFactory }), dialect.name);
   const resources: Resources = { transports: [], events: undefined, database, reader, observability };
   try {
-    // Connected now, so the client's writer connection is there for the first create.
-    await database.$connect();
     const eventBus = new EventBus({ maxQueued: config.graphql.subscriptionQueue });
     const services: RuntimeServices = { logger, eventBus, reader };
     const container = definition.createContainer(database, services);
