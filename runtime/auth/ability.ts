@@ -217,9 +217,31 @@ export const MASKED_FIELDS: unique symbol = Symbol('maskedFields');
 /** A row after masking: forbidden fields removed and listed under {@link MASKED_FIELDS}. */
 export type MaskedRow<T> = T & { readonly [MASKED_FIELDS]?: ReadonlySet<string> };
 
-/** Does any `read` rule on `entityName` restrict fields? (If not, masking is a no-op.) */
+/** {@link hasFieldRules} per rule set (an ability's `rules`, replaced whole by `update`), action and entity. */
+const fieldRulesCache = new WeakMap<object, Map<string, Map<string, boolean>>>();
+
+/**
+ * Does any `action` rule on `entityName` restrict fields? (If not, masking is a no-op.) Asked once
+ * per rule set, action and entity: masking asks it for every row (11 µs of a nested query's 20 users
+ * and 200 posts when it asked CASL each time).
+ */
 function hasFieldRules(ability: AppAbility, action: string, entityName: string): boolean {
-  return ability.rulesFor(action, entityName).some((rule) => rule.fields !== undefined);
+  let byAction = fieldRulesCache.get(ability.rules);
+  if (!byAction) {
+    byAction = new Map();
+    fieldRulesCache.set(ability.rules, byAction);
+  }
+  let byEntity = byAction.get(action);
+  if (!byEntity) {
+    byEntity = new Map();
+    byAction.set(action, byEntity);
+  }
+  let restricted = byEntity.get(entityName);
+  if (restricted === undefined) {
+    restricted = ability.rulesFor(action, entityName).some((rule) => rule.fields !== undefined);
+    byEntity.set(entityName, restricted);
+  }
+  return restricted;
 }
 
 /**

@@ -90,6 +90,9 @@ function relationOf(entity: string, info: GraphQLResolveInfo | undefined): strin
   return info ? `${info.parentType.name}.${info.fieldName}` : entity;
 }
 
+/** Loader-key parts of selected column lists ({@link selectedColumns} returns one list per field of a document). */
+const COLUMN_KEYS = new WeakMap<readonly string[], string>();
+
 /** The loaders of one request. */
 export class RequestLoaders {
   private readonly byId = new Map<string, DataLoader<string, MaskedRow<KeyedRow> | null>>();
@@ -153,7 +156,15 @@ export class RequestLoaders {
   private columnsKey(entity: string, info: GraphQLResolveInfo | undefined, connection: boolean): string {
     const descriptor = this.registry.entities.get(entity);
     if (!info || !descriptor) return '*';
-    return selectedColumns(info, descriptor, connection)?.join(',') ?? '*';
+    const columns = selectedColumns(info, descriptor, connection);
+    if (columns === undefined) return '*';
+    // The same list for every parent of a level: joined once.
+    let key = COLUMN_KEYS.get(columns);
+    if (key === undefined) {
+      key = columns.join(',');
+      COLUMN_KEYS.set(columns, key);
+    }
+    return key;
   }
 
   /**
