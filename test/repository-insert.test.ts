@@ -214,6 +214,39 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
     expect((await runSql(ownUrl, 'SELECT "name" FROM "Org" ORDER BY "name"')).map((row) => row.name)).toEqual(['Alone', 'First', 'Own']);
   });
 
+  it.runIf(testProvider() === 'sqlite')('open one writer connection on SQLite when the client connects while the reader opens, in either order', async () => {
+    const ownUrl = await createTestDatabase();
+    const file = sqliteFilePath(ownUrl);
+    const ticks = async (count: number): Promise<void> => {
+      for (let tick = 0; tick < count; tick++) await Promise.resolve();
+    };
+    for (const clientFirst of [true, false]) {
+      for (const delay of [0, 1, 2, 3]) {
+        const factory = await createAdapterFactory(ownUrl);
+        const client = await createDatabase(factory);
+        const ownReader = await createSqlReader(ownUrl, { writesThrough: factory });
+        const orgs = new OrgRepository(client, ownReader, logger);
+        const create = async (): Promise<void> => {
+          await ticks(delay);
+          expect((await runUnscoped(() => orgs.create({ name: `Race ${String(clientFirst)} ${delay}` }))).ok).toBe(true);
+        };
+        const connect = async (): Promise<void> => {
+          await ticks(clientFirst ? 0 : delay);
+          await client.$connect();
+        };
+        await Promise.all(clientFirst ? [connect(), create()] : [create(), connect()]);
+        // One connection: a temporary table the client makes is one the reader's inserts see.
+        await client.$executeRawUnsafe('CREATE TEMP TABLE "probe" ("x" INTEGER)');
+        expect(await ownReader.insert?.(sqltag`INSERT INTO temp."probe" ("x") VALUES (${delay}) RETURNING "x"`)).toEqual([{ x: BigInt(delay) }]);
+        await Promise.all([client.$disconnect(), ownReader.close()]);
+        // Nothing left open: the last connection closed removed the WAL.
+        expect(existsSync(`${file}-wal`), `client first: ${String(clientFirst)}, ${delay} ticks`).toBe(false);
+        // A closed reader opens nothing more.
+        await expect(ownReader.insert?.(sqltag`SELECT 1`)).rejects.toThrow('closed');
+      }
+    }
+  });
+
   it('are how a running server creates: one INSERT of its own per createUser over HTTP, read back by the API', async () => {
     const server = await startInProcessServer();
     try {

@@ -332,7 +332,8 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   /**
    * `data`'s row written by one `INSERT … RETURNING` on the reader (runtime/data/sql-insert.ts), as
    * Prisma returns it; undefined when that statement cannot write it as Prisma would or the reader
-   * cannot insert now (the caller asks Prisma). Rejects with {@link SqlConstraintError}.
+   * inserts nothing (`SqlReader.insert` absent or answering undefined): the caller asks Prisma.
+   * Rejects with {@link SqlConstraintError}.
    */
   private async insert(data: Create): Promise<Row | undefined> {
     if (!this.insertShape || !this.reader.insert) return undefined;

@@ -1,7 +1,8 @@
 /**
  * A create's row written by the runtime itself (docs/decisions.md §6 "Creates without Prisma's
- * query interpreter"): one `INSERT … RETURNING` statement, prepared once, on the connection the Prisma
- * client writes on, storing exactly what Prisma's `create` stores — the same generated values
+ * query interpreter"): one `INSERT … RETURNING` statement, prepared once and run by the dialect's
+ * reader (`SqlReader.insert`: on SQLite on the Prisma client's own connection, on PostgreSQL on the
+ * reader's pool), storing exactly what Prisma's `create` stores — the same generated values
  * (`@default(uuid(7))`, `@default(now())`), the same encodings (the dialect's reader binds them as
  * the Prisma adapter does), the database's own literal defaults.
  *

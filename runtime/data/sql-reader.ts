@@ -59,11 +59,12 @@ export interface SqlReader {
   /** Runs one read statement; rows as column name → driver value. Driver errors propagate. */
   read(statement: Sql): Promise<Record<string, unknown>[]>;
   /**
-   * Runs one `INSERT … RETURNING` (runtime/data/sql-insert.ts) where the Prisma client writes — on
-   * SQLite its very connection, so a write never waits on a second writer — and gives the rows it
-   * returned; undefined when that connection is not open (the caller then asks Prisma). A
-   * constraint violation rejects with {@link SqlConstraintError}; other driver errors propagate.
-   * Absent on a reader that writes nothing (tests).
+   * Runs one `INSERT … RETURNING` (runtime/data/sql-insert.ts) and gives the rows it returned: on
+   * SQLite on the Prisma client's very connection (opened for the client when it has not connected),
+   * so a write never waits on a second writer; on PostgreSQL on the reader's own pool. Undefined
+   * when the reader has no client connection to write on (a SQLite reader opened without
+   * `writesThrough`): the caller then asks Prisma. A constraint violation rejects with
+   * {@link SqlConstraintError}; other driver errors propagate. Absent on a reader that writes nothing (tests).
    */
   insert?(statement: Sql): Promise<Record<string, unknown>[] | undefined>;
   /** Closes the reader's connections. */

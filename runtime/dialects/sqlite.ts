@@ -28,15 +28,17 @@ const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_k
 /**
  * The writer connection of one adapter factory of {@link createAdapterFactory}: the Prisma client's
  * connection, which {@link SqliteReader.insert} writes on too. `unclaimed` is an adapter opened for
- * the reader before the client connected; the client's first connect takes it, so client and reader
+ * the reader before the client connected; the client's next connect takes it, so client and reader
  * share one connection, and opening it starts nothing of the client (its query compiler loads when
  * it first queries: about 27 MB of memory a server answering only reads and creates never needs).
+ * Every connect of the factory is taken for the client's: a factory whose client the reader writes
+ * beside serves that client only (the server opens migrations and statistics on factories of their own).
  */
 interface WriterSlot {
   connection?: BetterSqlite3.Database;
   unclaimed?: SqlDriverAdapter;
-  /** The reader's opening in flight: a client connecting meanwhile waits for it and takes it. */
-  opening?: Promise<BetterSqlite3.Database>;
+  /** The opening in flight, the reader's or the client's: the other waits for it ({@link exclusively}). */
+  opening?: Promise<void>;
   /** Opens one more connection of the factory (the adapter's own connect, with the settings applied). */
   readonly open: () => Promise<SqlDriverAdapter>;
 }
@@ -51,37 +53,55 @@ function adapterConnection(adapter: SqlDriverAdapter): BetterSqlite3.Database {
 }
 
 /**
+ * Runs `step` once no other step on `slot` is in flight, and makes later ones wait for it, so the
+ * reader's opening and the client's connect never both open a connection. Resolves or rejects as
+ * `step` does.
+ */
+async function exclusively<T>(slot: WriterSlot, step: () => Promise<T>): Promise<T> {
+  while (slot.opening) await slot.opening;
+  // Nothing awaits between the check above and claiming the slot here.
+  const run = step();
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  slot.opening = settled;
+  try {
+    return await run;
+  } finally {
+    if (slot.opening === settled) slot.opening = undefined;
+  }
+}
+
+/**
  * The writer connection of `factory` (an adapter factory of {@link createAdapterFactory}): the
- * client's if it is connected, else one opened now and left for the client's first connect.
+ * client's if it is connected, else one opened now and left for the client's next connect.
  * Undefined for a factory of no SQLite dialect.
  */
 async function writerConnection(factory: object): Promise<BetterSqlite3.Database | undefined> {
   const slot = writerSlots.get(factory);
   if (!slot) return undefined;
-  if (slot.connection?.open) return slot.connection;
-  slot.opening ??= (async () => {
-    try {
-      const adapter = await slot.open();
-      const connection = adapterConnection(adapter);
-      slot.unclaimed = adapter;
-      slot.connection = connection;
-      return connection;
-    } finally {
-      slot.opening = undefined;
-    }
-  })();
-  return slot.opening;
+  if (!slot.opening && slot.connection?.open) return slot.connection;
+  return exclusively(slot, async () => {
+    if (slot.connection?.open) return slot.connection;
+    const adapter = await slot.open();
+    slot.unclaimed = adapter;
+    slot.connection = adapterConnection(adapter);
+    return slot.connection;
+  });
 }
 
 /** Closes the writer connection of `factory` if the reader opened it and the client never took it. */
 async function releaseWriterConnection(factory: object): Promise<void> {
   const slot = writerSlots.get(factory);
-  await slot?.opening?.catch(() => undefined);
-  const unclaimed = slot?.unclaimed;
-  if (!slot || !unclaimed) return;
-  slot.unclaimed = undefined;
-  slot.connection = undefined;
-  await unclaimed.dispose();
+  if (!slot) return;
+  await exclusively(slot, async () => {
+    const unclaimed = slot.unclaimed;
+    if (!unclaimed) return;
+    slot.unclaimed = undefined;
+    slot.connection = undefined;
+    await unclaimed.dispose();
+  });
 }
 
 /**
@@ -105,19 +125,16 @@ async function createAdapterFactory(url: string): Promise<SqlMigrationAwareDrive
     },
   };
   writerSlots.set(factory, slot);
-  factory.connect = async () => {
-    // The reader's connection, opened before the client needed one: the client writes on it too.
-    await slot.opening?.catch(() => undefined);
-    const unclaimed = slot.unclaimed;
-    if (unclaimed && slot.connection?.open) {
+  factory.connect = () =>
+    exclusively(slot, async () => {
+      // The reader's connection, opened before the client needed one: the client writes on it too.
+      const unclaimed = slot.unclaimed;
       slot.unclaimed = undefined;
-      return unclaimed;
-    }
-    const adapter = await slot.open();
-    slot.unclaimed = undefined;
-    slot.connection = adapterConnection(adapter);
-    return adapter;
-  };
+      if (unclaimed && slot.connection?.open) return unclaimed;
+      const adapter = await slot.open();
+      slot.connection = adapterConnection(adapter);
+      return adapter;
+    });
   return factory;
 }
 
@@ -188,8 +205,12 @@ class SqliteReader implements SqlReader {
   }
 
   async insert(statement: Sql): Promise<Record<string, unknown>[] | undefined> {
+    // Closed, it opens nothing more (a request outliving the shutdown's wait).
+    if (!this.connection.open) throw new Error('the SQLite reader is closed');
     // Writing on a connection of its own could wait (synchronously, up to the busy timeout) on a
-    // transaction the client holds open across awaits; on the client's connection it cannot.
+    // transaction the client holds open across awaits; on the client's connection it does not wait,
+    // and, like the client's own statements outside that transaction, it joins it: the client's
+    // `$transaction` would take this row with it on a rollback (the runtime opens none).
     const connection = this.writesThrough === undefined ? undefined : await writerConnection(this.writesThrough);
     if (!connection) return undefined;
     let statements = this.writes.get(connection);
