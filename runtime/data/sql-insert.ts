@@ -7,13 +7,14 @@
  * the Prisma adapter does), the database's own literal defaults.
  *
  * Prisma's `create` of one row cost about 350 µs of CPU on SQLite, most of it the query
- * interpreter (BENCHMARKS.md, "Where the time goes"), against about 40 µs for the statement. Only
- * what this module is sure of goes this way: any value it cannot check the way Prisma checks it
- * (a nested write, a string for a `DateTime`, a value outside an enum, a missing required column,
- * a column it does not know) makes {@link insertStatement} answer undefined, and the repository
- * then asks Prisma, which accepts or refuses it as it always did.
+ * interpreter (BENCHMARKS.md, "Where the time goes"), against about 85 µs for the statement, most
+ * of it SQLite's write to its WAL. Only what this module is sure of goes this way: a value it cannot
+ * check the way Prisma checks it (a nested write, a string for a `DateTime`, a value outside an
+ * enum, a missing required column, a column it does not know) makes {@link insertStatement} answer
+ * undefined, and the repository then asks Prisma, which accepts or refuses it as it always did.
  */
 import { v7 as uuidv7 } from 'uuid';
+import { isUuid } from './keyset.js';
 import { join, quoteIdentifier, type Sql, sqltag } from './sql-scope.js';
 
 /** How one stored column is written (generated per entity in `generated/entities.ts`). */
@@ -38,14 +39,12 @@ export type InsertShape = Readonly<Record<string, InsertColumn>>;
 const INT_MIN = -(2 ** 31);
 const INT_MAX = 2 ** 31 - 1;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** Whether `value` is what Prisma accepts for `column` unchanged (the cases this module writes itself). */
 function acceptable(column: InsertColumn, value: unknown): boolean {
   if (value === null) return column.nullable === true;
   switch (column.type) {
     case 'id':
-      return typeof value === 'string' && UUID.test(value);
+      return typeof value === 'string' && isUuid(value);
     case 'text':
       return typeof value === 'string';
     case 'enum':
