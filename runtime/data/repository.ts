@@ -318,15 +318,16 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       const inserted = await this.insert(data);
       return ok(inserted ?? (await this.delegate.create({ data })));
     } catch (error) {
-      if (error instanceof SqlConstraintError) {
-        return error.kind === 'unique'
-          ? fail('CONFLICT', `a ${this.entityName} with the same ${error.fields.length > 0 ? error.fields.join(', ') : 'unique value'} already exists`)
-          : fail('BAD_USER_INPUT', `a referenced row does not exist (${error.fields.length > 0 ? error.fields.join(', ') : 'foreign key'})`);
-      }
-      if (isPrismaError(error, 'P2002')) return fail('CONFLICT', `a ${this.entityName} with the same ${uniqueFields(error)} already exists`);
-      if (isPrismaError(error, 'P2003')) return fail('BAD_USER_INPUT', `a referenced row does not exist (${typeof error.meta?.field_name === 'string' ? error.meta.field_name : 'foreign key'})`);
+      if (error instanceof SqlConstraintError) return error.kind === 'unique' ? this.conflict(error.fields) : missingReference(error.fields);
+      if (isPrismaError(error, 'P2002')) return this.conflict(uniqueFields(error));
+      if (isPrismaError(error, 'P2003')) return missingReference(typeof error.meta?.field_name === 'string' ? [error.meta.field_name] : []);
       throw error;
     }
+  }
+
+  /** The CONFLICT of a write breaking a unique constraint on `fields` (none when the database did not name them). */
+  private conflict(fields: readonly string[]): Result<never> {
+    return fail('CONFLICT', `a ${this.entityName} with the same ${fields.length > 0 ? fields.join(', ') : 'unique value'} already exists`);
   }
 
   /**
@@ -361,7 +362,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       const { count } = await this.delegate.updateMany({ where, data });
       if (count === 0) return fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
     } catch (error) {
-      if (isPrismaError(error, 'P2002')) return fail('CONFLICT', `a ${this.entityName} with the same ${uniqueFields(error)} already exists`);
+      if (isPrismaError(error, 'P2002')) return this.conflict(uniqueFields(error));
       throw error;
     }
     const row = await this.delegate.findFirst({ where: { id } as Where });
@@ -378,9 +379,15 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   }
 }
 
-function uniqueFields(error: { meta?: Record<string, unknown> }): string {
+/** The columns of a Prisma unique violation (P2002), as its meta or its driver adapter's error names them; none when neither does. */
+function uniqueFields(error: { meta?: Record<string, unknown> }): string[] {
   const target = error.meta?.target;
   const fromAdapter = (error.meta?.driverAdapterError as { cause?: { constraint?: { fields?: unknown } } } | undefined)?.cause?.constraint?.fields;
-  const fields = Array.isArray(target) ? target : Array.isArray(fromAdapter) ? fromAdapter : undefined;
-  return fields ? fields.map(String).join(', ') : 'unique value';
+  const fields = Array.isArray(target) ? target : Array.isArray(fromAdapter) ? fromAdapter : [];
+  return fields.map(String);
+}
+
+/** The BAD_USER_INPUT of a write naming a row that does not exist (a foreign key), with the key's columns when known. */
+function missingReference(fields: readonly string[]): Result<never> {
+  return fail('BAD_USER_INPUT', `a referenced row does not exist (${fields.length > 0 ? fields.join(', ') : 'foreign key'})`);
 }
