@@ -122,8 +122,32 @@ function factorCommonConditions(where: WhereCondition): WhereCondition {
   return { ...common, OR: rest };
 }
 
-/** Row scopes already computed, per rule set (`ability.update()` replaces the rules array). */
-const scopeCache = new WeakMap<object, Map<string, RowScope>>();
+/** Values computed once per rule set (an ability's `rules`: `ability.update()` replaces the array), action and entity. */
+type RuleSetCache<T> = WeakMap<object, Map<string, Map<string, T>>>;
+
+/**
+ * What `compute` gives for `ability`'s rule set, `action` and `entityName`, computed on the first
+ * ask and remembered in `cache` (an undefined result too).
+ */
+function perRuleSet<T>(cache: RuleSetCache<T>, ability: AppAbility, action: string, entityName: string, compute: () => T): T {
+  let byAction = cache.get(ability.rules);
+  if (!byAction) {
+    byAction = new Map();
+    cache.set(ability.rules, byAction);
+  }
+  let byEntity = byAction.get(action);
+  if (!byEntity) {
+    byEntity = new Map();
+    byAction.set(action, byEntity);
+  }
+  if (byEntity.has(entityName)) return byEntity.get(entityName) as T;
+  const value = compute();
+  byEntity.set(entityName, value);
+  return value;
+}
+
+/** Row scopes already computed. */
+const scopeCache: RuleSetCache<RowScope> = new WeakMap();
 
 /**
  * The row scope of `action` on entity `entityName` for `context` (fail closed: docs/behaviour.md §5.6).
@@ -134,19 +158,10 @@ export function rowScope(context: AccessScope, action: string, entityName: strin
   if (context.unscoped) return UNSCOPED;
   const ability = context.ability;
   if (!ability) return DENY;
-  let scopes = scopeCache.get(ability.rules);
-  if (!scopes) {
-    scopes = new Map();
-    scopeCache.set(ability.rules, scopes);
-  }
-  const key = `${action}\u0000${entityName}`;
-  let scope = scopes.get(key);
-  if (!scope) {
+  return perRuleSet(scopeCache, ability, action, entityName, () => {
     const where = accessibleBy(ability, action).ofType(entityName as never) as WhereCondition;
-    scope = isEmptyCondition(where) ? DENY : { kind: 'where', where: factorCommonConditions(where) };
-    scopes.set(key, scope);
-  }
-  return scope;
+    return isEmptyCondition(where) ? DENY : { kind: 'where', where: factorCommonConditions(where) };
+  });
 }
 
 /**
@@ -160,7 +175,7 @@ export function scopedWhere(scope: RowScope, extra?: WhereCondition): WhereCondi
 }
 
 /** Columns each rule set's conditions test, per action and entity (undefined: not known). */
-const conditionColumnCache = new WeakMap<object, Map<string, readonly string[] | undefined>>();
+const conditionColumnCache: RuleSetCache<readonly string[] | undefined> = new WeakMap();
 
 /**
  * The columns of `entityName` that `ability`'s `action` rules test in their conditions — what a
@@ -171,20 +186,15 @@ const conditionColumnCache = new WeakMap<object, Map<string, readonly string[] |
  */
 export function conditionColumns(ability: AppAbility | undefined, action: string, entityName: string, columns: readonly string[]): readonly string[] | undefined {
   if (!ability) return [];
-  let byKey = conditionColumnCache.get(ability.rules);
-  if (!byKey) {
-    byKey = new Map();
-    conditionColumnCache.set(ability.rules, byKey);
-  }
-  const key = `${action}\u0000${entityName}`;
-  if (byKey.has(key)) return byKey.get(key);
+  return perRuleSet(conditionColumnCache, ability, action, entityName, () => testedColumns(ability, action, entityName, columns));
+}
+
+/** {@link conditionColumns}, computed. */
+function testedColumns(ability: AppAbility, action: string, entityName: string, columns: readonly string[]): readonly string[] | undefined {
   const found = new Set<string>();
   // Masking only evaluates conditions when some rule restricts fields (see maskRow).
   const rules = ability.rulesFor(action, entityName);
-  if (!rules.some((rule) => rule.fields !== undefined)) {
-    byKey.set(key, []);
-    return [];
-  }
+  if (!rules.some((rule) => rule.fields !== undefined)) return [];
   // Collects the columns a condition names; false as soon as it names something else.
   const walk = (condition: unknown): boolean => {
     if (Array.isArray(condition)) return condition.every(walk);
@@ -197,10 +207,7 @@ export function conditionColumns(ability: AppAbility | undefined, action: string
     }
     return true;
   };
-  const known = rules.every((rule) => walk(rule.conditions));
-  const result = known ? [...found].sort() : undefined;
-  byKey.set(key, result);
-  return result;
+  return rules.every((rule) => walk(rule.conditions)) ? [...found].sort() : undefined;
 }
 
 /**
@@ -217,8 +224,8 @@ export const MASKED_FIELDS: unique symbol = Symbol('maskedFields');
 /** A row after masking: forbidden fields removed and listed under {@link MASKED_FIELDS}. */
 export type MaskedRow<T> = T & { readonly [MASKED_FIELDS]?: ReadonlySet<string> };
 
-/** {@link hasFieldRules} per rule set (an ability's `rules`, replaced whole by `update`), action and entity. */
-const fieldRulesCache = new WeakMap<object, Map<string, Map<string, boolean>>>();
+/** {@link hasFieldRules}' answers. */
+const fieldRulesCache: RuleSetCache<boolean> = new WeakMap();
 
 /**
  * Does any `action` rule on `entityName` restrict fields? (If not, masking is a no-op.) Asked once
@@ -226,22 +233,7 @@ const fieldRulesCache = new WeakMap<object, Map<string, Map<string, boolean>>>()
  * and 200 posts when it asked CASL each time).
  */
 function hasFieldRules(ability: AppAbility, action: string, entityName: string): boolean {
-  let byAction = fieldRulesCache.get(ability.rules);
-  if (!byAction) {
-    byAction = new Map();
-    fieldRulesCache.set(ability.rules, byAction);
-  }
-  let byEntity = byAction.get(action);
-  if (!byEntity) {
-    byEntity = new Map();
-    byAction.set(action, byEntity);
-  }
-  let restricted = byEntity.get(entityName);
-  if (restricted === undefined) {
-    restricted = ability.rulesFor(action, entityName).some((rule) => rule.fields !== undefined);
-    byEntity.set(entityName, restricted);
-  }
-  return restricted;
+  return perRuleSet(fieldRulesCache, ability, action, entityName, () => ability.rulesFor(action, entityName).some((rule) => rule.fields !== undefined));
 }
 
 /**

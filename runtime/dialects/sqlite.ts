@@ -195,13 +195,18 @@ class SqliteReader implements SqlReader {
   }
 
   read(statement: Sql): Promise<Record<string, unknown>[]> {
-    let prepared = this.statements.get(statement.sql);
+    return Promise.resolve(this.run(this.connection, this.statements, statement));
+  }
+
+  /** Runs `statement` on `connection`, prepared once in `statements`; its rows. Driver errors propagate. */
+  private run(connection: BetterSqlite3.Database, statements: LRUCache<string, BetterSqlite3.Statement>, statement: Sql): Record<string, unknown>[] {
+    let prepared = statements.get(statement.sql);
     if (!prepared) {
-      prepared = this.connection.prepare(statement.sql);
-      this.statements.set(statement.sql, prepared);
+      prepared = connection.prepare(statement.sql);
+      statements.set(statement.sql, prepared);
     }
     this.onQuery?.(statement.sql);
-    return Promise.resolve(prepared.all(...statement.values.map(sqliteValue)) as Record<string, unknown>[]);
+    return prepared.all(...statement.values.map(sqliteValue)) as Record<string, unknown>[];
   }
 
   async insert(statement: Sql): Promise<Record<string, unknown>[] | undefined> {
@@ -219,13 +224,7 @@ class SqliteReader implements SqlReader {
       this.writes.set(connection, statements);
     }
     try {
-      let prepared = statements.get(statement.sql);
-      if (!prepared) {
-        prepared = connection.prepare(statement.sql);
-        statements.set(statement.sql, prepared);
-      }
-      this.onQuery?.(statement.sql);
-      return prepared.all(...statement.values.map(sqliteValue)) as Record<string, unknown>[];
+      return this.run(connection, statements, statement);
     } catch (error) {
       throw sqliteWriteError(error);
     }

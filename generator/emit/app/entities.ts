@@ -27,19 +27,20 @@ function columnKind(type: TypeShape): 'int' | 'float' | 'boolean' | 'datetime' |
 }
 
 /**
- * How a create writes `entity`'s row itself (runtime/data/sql-insert.ts `InsertShape`), as TypeScript
- * source; undefined when a column is of a kind it does not write (a list), and creates then go
- * through Prisma.
+ * Whether the runtime writes `entity`'s creates itself (runtime/data/sql-insert.ts): every column is a
+ * single scalar or enum value. Otherwise (a list column) creates go through Prisma, and the entity
+ * has no insert shape.
  */
-export function insertShapeLiteral(app: ResolvedApp, entity: EntityModel): string | undefined {
+export function insertsItself(entity: EntityModel): boolean {
+  return entity.columns.every((column) => !column.type.list && (column.type.named.kind === 'scalar' || column.type.named.kind === 'enum'));
+}
+
+/** How a create writes `entity`'s row itself (runtime/data/sql-insert.ts `InsertShape`), as TypeScript source; for an entity that {@link insertsItself}. */
+function insertShapeLiteral(app: ResolvedApp, entity: EntityModel): string {
   const columns: string[] = [];
   for (const column of entity.columns) {
-    const { named, list, nullable } = column.type;
-    if (list) return undefined;
-    let type: string;
-    if (named.kind === 'enum') type = 'enum';
-    else if (named.kind !== 'scalar') return undefined;
-    else type = named.name === 'ID' ? 'id' : named.name === 'String' ? 'text' : (columnKind(column.type) ?? 'text');
+    const { named, nullable } = column.type;
+    const type = named.kind === 'enum' ? 'enum' : named.kind === 'scalar' && named.name === 'ID' ? 'id' : (columnKind(column.type) ?? 'text');
     const parts = [`type: ${quote(type)}`];
     if (nullable) parts.push('nullable: true');
     if (column.primaryKey) parts.push(`fill: 'uuid7'`);
@@ -84,10 +85,9 @@ export function emitEntities(context: EmitContext): GeneratedFile {
     writeDoc(w, [`How raw rows of ${entity.name} are read: the kind of each column that is not text.`]);
     w.writeLine(`export const ${columnKindsConstant(entity.name)}: Readonly<Record<string, ${imports.type('runtime/data/sql-reader.ts', 'ColumnKind')}>> = ${kinds.length === 0 ? '{}' : `{ ${kinds.join(', ')} }`};`);
     w.blankLine();
-    const insert = insertShapeLiteral(app, entity);
-    if (insert) {
+    if (insertsItself(entity)) {
       writeDoc(w, [`How a create writes a row of ${entity.name}: each column's type and who fills it when left out (runtime/data/sql-insert.ts).`]);
-      w.writeLine(`export const ${insertShapeConstant(entity.name)}: ${imports.type('runtime/data/sql-insert.ts', 'InsertShape')} = ${insert};`);
+      w.writeLine(`export const ${insertShapeConstant(entity.name)}: ${imports.type('runtime/data/sql-insert.ts', 'InsertShape')} = ${insertShapeLiteral(app, entity)};`);
       w.blankLine();
     }
     if (!entity.exposed) continue;

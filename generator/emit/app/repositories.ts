@@ -7,7 +7,7 @@ import { type DatabaseName, type Dialect, DIALECTS } from '../../../runtime/dial
 import { columnKindsConstant, columnsConstant, insertShapeConstant, prismaClientAlias, prismaDelegate, repositoryClass, repositoryModule } from '../../model/naming.js';
 import type { EntityModel } from '../../model/model.js';
 import { type EmitContext, keyedEntities } from '../context.js';
-import { insertShapeLiteral } from './entities.js';
+import { insertsItself } from './entities.js';
 import { clientPath } from '../../paths.js';
 import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
 
@@ -32,7 +32,7 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
   const row = imports.type(client, entity.name);
   imports.value(`${outputDir}/entities.ts`, columnsConstant(entity.name));
   imports.value(`${outputDir}/entities.ts`, columnKindsConstant(entity.name));
-  const insert = insertShapeLiteral(context.app, entity) === undefined ? '' : `, insert: ${imports.value(`${outputDir}/entities.ts`, insertShapeConstant(entity.name))}`;
+  const insert = insertsItself(entity) ? `, insert: ${imports.value(`${outputDir}/entities.ts`, insertShapeConstant(entity.name))}` : '';
   const reader = imports.type('runtime/data/sql-reader.ts', 'SqlReader');
   w.writeLine(`/** Scoped data access for ${entity.name}: pages, lookups, loader batches and checked writes. */`);
   w.write(`export class ${repositoryClass(entity.name)} extends ${base}<${row}, Prisma.${entity.name}WhereInput, Prisma.${entity.name}UncheckedCreateInput>`).block(() => {
