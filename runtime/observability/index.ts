@@ -30,7 +30,7 @@ import { type Exposition, METRICS_PATH, serveMetrics } from './exposition.js';
 import type { ServerMetrics } from './metrics.js';
 import { type OperationLabel, refusalReason, RequestObservation } from './observation.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
-import type { SpanSpec, Tracing } from './tracing.js';
+import type { Tracing } from './tracing.js';
 
 /** The route label of a request no route answered (bounded: never the raw path). */
 const UNMATCHED_ROUTE = 'unmatched';
@@ -168,7 +168,7 @@ export class Observability {
       if (observation.refusal !== undefined) this.metrics.refused(observation.refusal);
     }
     const operation = observation.operation;
-    span?.end(route, status, { 'request.id': observation.requestId, 'db.statements': observation.statements, ...(operation ? { 'graphql.operation.name': operation.name, 'graphql.operation.type': operation.type } : {}) });
+    if (span?.recording) span.end(route, status, { 'request.id': observation.requestId, 'db.statements': observation.statements, ...(operation ? { 'graphql.operation.name': operation.name, 'graphql.operation.type': operation.type } : {}) });
     const level = this.accessLevel;
     if (level === undefined) return;
     const sample = this.config.log.accessSample;
@@ -236,7 +236,7 @@ export class Observability {
     if (!metrics && !tracing) return undefined;
     return (relation, keys, run) => {
       metrics?.loaderBatch(relation, keys);
-      return tracing ? tracing.inSpan({ name: `loader ${relation}`, attributes: { 'graphql.loader.relation': relation, 'graphql.loader.keys': keys } }, run) : run();
+      return tracing?.recording() ? tracing.inSpan({ name: `loader ${relation}`, attributes: { 'graphql.loader.relation': relation, 'graphql.loader.keys': keys } }, run) : run();
     };
   }
 
@@ -244,7 +244,7 @@ export class Observability {
   private statement<T>(system: string, sql: string, run: () => Promise<T>): Promise<T> {
     const observation = currentContext().observation;
     if (observation) observation.statements += 1;
-    if (!this.tracing) return run();
+    if (!this.tracing?.recording()) return run();
     const operation = statementOperation(sql);
     return this.tracing.inSpan({ name: operation, kind: 'client', attributes: { 'db.system.name': system, 'db.operation.name': operation, 'db.query.text': sql } }, run);
   }
@@ -288,9 +288,13 @@ export class Observability {
     return factory;
   }
 
-  /** Runs `run` in a span of `spec`, the child of the active one; just runs it with tracing off. */
-  inSpan<T>(spec: SpanSpec, run: () => T): T {
-    return this.tracing ? this.tracing.inSpan(spec, run) : run();
+  /**
+   * Runs `run` in the span of GraphQL operation `label` (`query Users`), the child of the active
+   * one; returns what `run` returns. Just runs it with tracing off or inside a trace not sampled.
+   */
+  inOperationSpan<T>(label: OperationLabel, run: () => T): T {
+    if (!this.tracing?.recording()) return run();
+    return this.tracing.inSpan({ name: `${label.type} ${label.name}`, attributes: { 'graphql.operation.name': label.name, 'graphql.operation.type': label.type } }, run);
   }
 
   /**

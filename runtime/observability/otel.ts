@@ -51,6 +51,12 @@ function active(): Context {
   return (activeTrace() as Context | undefined) ?? ROOT_CONTEXT;
 }
 
+/** Whether `context` has no span (a new trace would start there) or a span of a sampled trace. */
+function sampledOrNone(context: Context): boolean {
+  const span = trace.getSpan(context);
+  return span === undefined || (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
+}
+
 /** Marks `span` as failed with `error`. */
 function fail(span: Span, error: unknown): void {
   span.recordException(error instanceof Error ? error : String(error));
@@ -70,8 +76,12 @@ class OtelTracing implements Tracing {
     const parent = this.propagator.extract(ROOT_CONTEXT, request.headers, defaultTextMapGetter);
     const method = request.method ?? 'GET';
     const span = this.tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } }, parent);
+    const context = trace.setSpan(parent, span);
+    // A trace not sampled: its span (the SDK's non-recording one) carries the ids on, and nothing is ended.
+    if (!span.isRecording()) return { context, recording: false, end: () => undefined };
     return {
-      context: trace.setSpan(parent, span),
+      context,
+      recording: true,
       end: (route, status, attributes) => {
         span.updateName(`${method} ${route}`);
         span.setAttributes({ 'http.route': route, 'http.response.status_code': status, ...attributes });
@@ -97,10 +107,7 @@ class OtelTracing implements Tracing {
    * record it either, and what is carried on (`traceparent()`) is the same unsampled trace.
    */
   private runIn<T>(parent: Context, spec: SpanSpec, fn: () => T): T {
-    const parentSpan = trace.getSpan(parent);
-    if (parentSpan !== undefined && (parentSpan.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) {
-      return parent === activeTrace() ? fn() : runInTrace(parent, fn);
-    }
+    if (!sampledOrNone(parent)) return parent === activeTrace() ? fn() : runInTrace(parent, fn);
     const span = this.tracer.startSpan(spec.name, { kind: KINDS[spec.kind ?? 'internal'], ...(spec.attributes ? { attributes: spec.attributes } : {}) }, parent);
     let result: T;
     try {
@@ -122,6 +129,10 @@ class OtelTracing implements Tracing {
       },
     );
     return result;
+  }
+
+  recording(): boolean {
+    return sampledOrNone(active());
   }
 
   traceparent(): string | undefined {

@@ -24,6 +24,12 @@ export interface RequestSpan {
    * runtime/auth/context.ts `runInContext`).
    */
   readonly context: unknown;
+  /**
+   * Whether the span is recorded: false when its trace is not sampled (`APP_OTEL__SAMPLE` below 1,
+   * or a caller's `traceparent` saying so), and then {@link end} does nothing, so its attributes
+   * need not be gathered.
+   */
+  readonly recording: boolean;
   /** Names the span by its route template, records the status, and ends it. */
   end(route: string, status: number, attributes: Readonly<Record<string, string | number | boolean>>): void;
 }
@@ -37,6 +43,12 @@ export interface Tracing {
    * promise it returns settles (a rejection marks the span as an error). Returns what `fn` returns.
    */
   inSpan<T>(spec: SpanSpec, fn: () => T): T;
+  /**
+   * Whether a span asked for now would be recorded: false inside a trace that is not sampled, where
+   * {@link inSpan} runs `fn` and makes no span, so a caller can skip building the span's name and
+   * attributes. True outside any trace (the sampler decides a new one).
+   */
+  recording(): boolean;
   /** The W3C `traceparent` of the active span, to carry into work started from it (a job); undefined outside any. */
   traceparent(): string | undefined;
   /** Runs `fn` in a new span whose parent is `traceparent` (a job enqueued by a traced request), or a new trace. */

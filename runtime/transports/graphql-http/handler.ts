@@ -87,7 +87,7 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): Handler<In
       const run = () => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args));
       const operation = timings.get(args)?.operation;
       if (!operation) return run();
-      return observability.inSpan({ name: `${operation.type} ${operation.name}`, attributes: { 'graphql.operation.name': operation.name, 'graphql.operation.type': operation.type } }, run);
+      return observability.inOperationSpan(operation, run);
     },
     onSubscribe: async (request, params) => {
       const started = performance.now();

@@ -121,8 +121,7 @@ class SubscriptionServer {
     const inOperationSpan = <T>(args: ExecutionArgs, run: () => T): T => {
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation) return run();
-      const label = operationLabel(operation);
-      return observability.inSpan({ name: `${label.type} ${label.name}`, attributes: { 'graphql.operation.name': label.name, 'graphql.operation.type': label.type } }, run);
+      return observability.inOperationSpan(operationLabel(operation), run);
     };
     this.server = makeServer<Record<string, unknown>, ConnectionExtra>(
       {
