@@ -286,6 +286,20 @@ describe('metrics on their own port (docs/behaviour.md §12.2)', () => {
     socket.close();
     await expect.poll(async () => valueOf(await scrape(), 'websocket_connections', { transport: 'graphql-ws' })).toBe(0);
   });
+
+  it('has every request answered before a scrape in it, however many were answered since the last one', async () => {
+    const total = (all: readonly Sample[]): number => all.filter((sample) => sample.name === 'http_request_duration_seconds_count').reduce((sum, sample) => sum + sample.value, 0);
+    const before = total(await scrape());
+    // Past any batch the server applies at once (runtime/observability/metrics.ts), and not a multiple of one.
+    for (const count of [1, 7, 300, 257, 513]) {
+      const start = total(await scrape());
+      for (let sent = 0; sent < count; sent += 25) {
+        await Promise.all(Array.from({ length: Math.min(25, count - sent) }, async () => (await fetch(`${server.url}/api-json`)).arrayBuffer()));
+      }
+      expect(total(await scrape()) - start).toBe(count);
+    }
+    expect(total(await scrape()) - before).toBe(1 + 7 + 300 + 257 + 513);
+  });
 });
 
 describe('job metrics (docs/behaviour.md §12.2)', () => {

@@ -30,14 +30,48 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 /** Counts of statements or keys. */
 const COUNT_BUCKETS = [0, 1, 2, 3, 5, 8, 13, 21, 50, 100, 500, 1000];
 
-/** The metrics of one server process (module docstring). */
+/**
+ * Per-request observations held before they reach prom-client: up to this many requests' (and as many
+ * operations') values, then applied in one pass — or sooner, when anything is collected.
+ */
+const PENDING_LIMIT = 256;
+
+/** One answered HTTP request, as {@link ServerMetrics.request} was told it. */
+interface PendingRequest {
+  readonly method: string;
+  readonly route: string;
+  readonly status: number;
+  readonly seconds: number;
+  readonly statements: number;
+}
+
+/** One GraphQL operation, as {@link ServerMetrics.operation} was told it (its name already bounded). */
+interface PendingOperation {
+  readonly operation: string;
+  readonly type: string;
+  readonly outcome: 'ok' | 'error' | 'refused';
+  readonly seconds: number;
+}
+
+/**
+ * The metrics of one server process (module docstring).
+ *
+ * The observations every request makes — its duration, its statements, its GraphQL operation's
+ * duration — are queued and applied to their histograms {@link PENDING_LIMIT} at a time, and before
+ * every collection (the histograms' `collect`, which prom-client calls for `/metrics` and for a
+ * cluster's aggregation), so an exposition always includes every request answered before it. Applied
+ * in one pass, prom-client's label hashing and bucket search take about a third of the CPU they take
+ * one request at a time among a request's other work (BENCHMARKS.md, "Observability's cost").
+ */
 export class ServerMetrics {
   /** What `/metrics` exposes. */
   readonly registry = new Registry();
   private readonly operationNames = new Set<string>();
-  private readonly httpDuration = new Histogram({ name: 'http_request_duration_seconds', help: 'Time from a request arriving to its answer being sent, by route template, method and status', labelNames: ['method', 'route', 'status'], buckets: DURATION_BUCKETS, registers: [this.registry] });
-  private readonly statements = new Histogram({ name: 'http_request_sql_statements', help: 'SQL statements one request sent, by route template', labelNames: ['route'], buckets: COUNT_BUCKETS, registers: [this.registry] });
-  private readonly operationDuration = new Histogram({ name: 'graphql_operation_duration_seconds', help: 'Time to prepare and execute one GraphQL query or mutation, by operation name, type and outcome', labelNames: ['operation', 'type', 'outcome'], buckets: DURATION_BUCKETS, registers: [this.registry] });
+  private pendingRequests: PendingRequest[] = [];
+  private pendingOperations: PendingOperation[] = [];
+  private readonly httpDuration = new Histogram({ name: 'http_request_duration_seconds', help: 'Time from a request arriving to its answer being sent, by route template, method and status', labelNames: ['method', 'route', 'status'], buckets: DURATION_BUCKETS, registers: [this.registry], collect: () => this.applyPending() });
+  private readonly statements = new Histogram({ name: 'http_request_sql_statements', help: 'SQL statements one request sent, by route template', labelNames: ['route'], buckets: COUNT_BUCKETS, registers: [this.registry], collect: () => this.applyPending() });
+  private readonly operationDuration = new Histogram({ name: 'graphql_operation_duration_seconds', help: 'Time to prepare and execute one GraphQL query or mutation, by operation name, type and outcome', labelNames: ['operation', 'type', 'outcome'], buckets: DURATION_BUCKETS, registers: [this.registry], collect: () => this.applyPending() });
   private readonly batchSize = new Histogram({ name: 'graphql_loader_batch_size', help: 'Keys one relation loader batch asked for in one statement, by relation', labelNames: ['relation'], buckets: COUNT_BUCKETS, registers: [this.registry] });
   private readonly sockets = new Gauge({ name: 'websocket_connections', help: 'Open WebSockets, by transport', labelNames: ['transport'], registers: [this.registry] });
   private readonly subscriptions = new Gauge({ name: 'graphql_subscriptions', help: 'Running GraphQL subscriptions', registers: [this.registry] });
@@ -51,13 +85,25 @@ export class ServerMetrics {
 
   /** One answered HTTP request: `seconds` from arrival to answer, `statements` it sent. */
   request(method: string, route: string, status: number, seconds: number, statements: number): void {
-    this.httpDuration.observe({ method, route, status }, seconds);
-    this.statements.observe({ route }, statements);
+    if (this.pendingRequests.push({ method, route, status, seconds, statements }) >= PENDING_LIMIT) this.applyPending();
   }
 
   /** One GraphQL query or mutation, `outcome` `ok`, `error` (errors in its answer) or `refused` (it did not run). */
   operation(name: string, type: string, outcome: 'ok' | 'error' | 'refused', seconds: number): void {
-    this.operationDuration.observe({ operation: this.operationName(name), type, outcome }, seconds);
+    if (this.pendingOperations.push({ operation: this.operationName(name), type, outcome, seconds }) >= PENDING_LIMIT) this.applyPending();
+  }
+
+  /** Applies every queued observation to its histogram (class docstring). */
+  private applyPending(): void {
+    const requests = this.pendingRequests;
+    const operations = this.pendingOperations;
+    this.pendingRequests = [];
+    this.pendingOperations = [];
+    for (const { method, route, status, seconds, statements } of requests) {
+      this.httpDuration.observe({ method, route, status }, seconds);
+      this.statements.observe({ route }, statements);
+    }
+    for (const { operation, type, outcome, seconds } of operations) this.operationDuration.observe({ operation, type, outcome }, seconds);
   }
 
   /** `name`, or `other` once {@link MAX_OPERATION_NAMES} distinct names have been labelled. */
