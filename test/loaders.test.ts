@@ -135,6 +135,22 @@ describe('query plan (docs/decisions.md §6)', () => {
       expect(text).toMatch(new RegExp(`Index (Only )?Scan using "Post_${column}_id_idx" on "Post" t|Bitmap Index Scan on "Post_${column}_id_idx"`));
     }
   });
+
+  it('on SQLite, binds every value of a read behind unary plus, so no plan is remade from the value bound on each run', async () => {
+    if (testProvider() !== 'sqlite') return;
+    const repository = new PostRepository(database, reader, logger);
+    const context = contextFor('member', users[3] ?? { id: '', orgId: '' });
+    const before = statements.length;
+    await repository.loadPagesByParent(context, 'authorId', users.slice(0, 5).map((user) => user.id), pageWindow({ first: 2, after: posts[0]?.id }));
+    await new UserRepository(database, reader, logger).loadByIds(context, users.slice(0, 3).map((user) => user.id));
+    const run = statements.slice(before);
+    expect(run).toHaveLength(2);
+    for (const text of run) {
+      expect(text).toContain('+?');
+      // Every placeholder is `+?`: a bare `?` lets STAT4 samples mark the statement to be prepared again whenever it is bound.
+      expect(text.replaceAll('+?', '')).not.toContain('?');
+    }
+  });
 });
 
 describe('scope translation to SQL', () => {

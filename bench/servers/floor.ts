@@ -78,26 +78,29 @@ function sqliteStore(databaseUrl: string): FloorStore {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  // Reads bind `+?`, as the generated server's reader does (docs/decisions.md §6, "SQLite plans that
+  // do not depend on bound values"): with STAT4 statistics a bare `?` in an indexed constraint has
+  // SQLite prepare the statement again on every run.
   // Member scope of posts: published in the org, or the member's own.
   const postsPage = sqlite.prepare<[string, string, string, number]>(
     `SELECT "id", "orgId", "authorId", "reviewerId", "title", "body", "status", "publishedAt", "createdAt" FROM "Post"
-     WHERE "orgId" = ? AND ("status" = 'published' OR "authorId" = ?) AND "id" > ? ORDER BY "id" LIMIT ?`,
+     WHERE "orgId" = +? AND ("status" = 'published' OR "authorId" = +?) AND "id" > +? ORDER BY "id" LIMIT +?`,
   );
-  const usersPage = sqlite.prepare<[string, string, number]>('SELECT "id", "orgId", "name", "email" FROM "User" WHERE "orgId" = ? AND "id" > ? ORDER BY "id" LIMIT ?');
-  const userById = sqlite.prepare<[string, string]>('SELECT "id", "orgId", "name", "email" FROM "User" WHERE "id" = ? AND "orgId" = ?');
-  const orgById = sqlite.prepare<[string]>('SELECT "id", "name" FROM "Org" WHERE "id" = ?');
+  const usersPage = sqlite.prepare<[string, string, number]>('SELECT "id", "orgId", "name", "email" FROM "User" WHERE "orgId" = +? AND "id" > +? ORDER BY "id" LIMIT +?');
+  const userById = sqlite.prepare<[string, string]>('SELECT "id", "orgId", "name", "email" FROM "User" WHERE "id" = +? AND "orgId" = +?');
+  const orgById = sqlite.prepare<[string]>('SELECT "id", "name" FROM "Org" WHERE "id" = +?');
   const insertUser = sqlite.prepare<[string, string, string, string]>('INSERT INTO "User" ("id", "orgId", "name", "email") VALUES (?, ?, ?, ?)');
   // One prepared window statement per parent count, as a hand-tuned server would keep them.
   const windows = new Map<number, Database.Statement>();
   const windowFor = (parents: number): Database.Statement => {
     let statement = windows.get(parents);
     if (!statement) {
-      const placeholders = Array.from({ length: parents }, () => '?').join(', ');
+      const placeholders = Array.from({ length: parents }, () => '+?').join(', ');
       statement = sqlite.prepare(
         `SELECT "id", "title", "authorId" FROM (
            SELECT "id", "title", "authorId", ROW_NUMBER() OVER (PARTITION BY "authorId" ORDER BY "id") AS "rank" FROM "Post"
-           WHERE "authorId" IN (${placeholders}) AND "orgId" = ? AND ("status" = 'published' OR "authorId" = ?)
-         ) WHERE "rank" <= ? ORDER BY "authorId", "id"`,
+           WHERE "authorId" IN (${placeholders}) AND "orgId" = +? AND ("status" = 'published' OR "authorId" = +?)
+         ) WHERE "rank" <= +? ORDER BY "authorId", "id"`,
       );
       windows.set(parents, statement);
     }

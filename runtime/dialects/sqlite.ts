@@ -153,6 +153,20 @@ const STATEMENT_CACHE_SIZE = 500;
 /** SQLite's default limit on bound parameters per statement (SQLITE_MAX_VARIABLE_NUMBER). */
 const MAX_BIND_PARAMETERS = 32_766;
 
+/**
+ * The text of a read statement with each parameter written `+?` instead of `?` (docs/decisions.md §6,
+ * "SQLite plans that do not depend on bound values"). better-sqlite3 is built with STAT4, and the
+ * statistics the server gathers at boot hold STAT4 samples: the planner then estimates a constraint
+ * on a bare `?` from the value bound, and marks the statement to be prepared again whenever that
+ * parameter is bound — on every run, since every run binds. Unary `+` leaves the value, its type and
+ * its (absent) affinity as they are and the constraint as usable by an index, but hides the value
+ * from the estimate, so the plan is made once, from the statistics alone, as PostgreSQL's generic
+ * plans are. A window statement of 20 parents: 224 → 204 µs; a keyset page: 53 → 35 µs.
+ */
+export function planStableText(statement: Sql): string {
+  return statement.strings.join('+?');
+}
+
 /** A bound value as SQLite stores what Prisma writes: booleans as 0/1, dates as ISO text. */
 function sqliteValue(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
@@ -176,7 +190,7 @@ function sqliteWriteError(error: unknown): unknown {
 
 /**
  * A second better-sqlite3 connection to the same file, `query_only` (WAL: it reads the latest
- * committed state and never blocks the writer), with statements (`?` placeholders) prepared once;
+ * committed state and never blocks the writer), with statements prepared once (reads with `+?` placeholders: {@link planStableText});
  * inserts go through the Prisma client's own connection (`writesThrough`), where SQLite's one writer is.
  */
 class SqliteReader implements SqlReader {
@@ -195,18 +209,18 @@ class SqliteReader implements SqlReader {
   }
 
   read(statement: Sql): Promise<Record<string, unknown>[]> {
-    return Promise.resolve(this.run(this.connection, this.statements, statement));
+    return Promise.resolve(this.run(this.connection, this.statements, planStableText(statement), statement.values));
   }
 
-  /** Runs `statement` on `connection`, prepared once in `statements`; its rows. Driver errors propagate. */
-  private run(connection: BetterSqlite3.Database, statements: LRUCache<string, BetterSqlite3.Statement>, statement: Sql): Record<string, unknown>[] {
-    let prepared = statements.get(statement.sql);
+  /** Runs `text` with `values` on `connection`, prepared once in `statements`; its rows. Driver errors propagate. */
+  private run(connection: BetterSqlite3.Database, statements: LRUCache<string, BetterSqlite3.Statement>, text: string, values: readonly unknown[]): Record<string, unknown>[] {
+    let prepared = statements.get(text);
     if (!prepared) {
-      prepared = connection.prepare(statement.sql);
-      statements.set(statement.sql, prepared);
+      prepared = connection.prepare(text);
+      statements.set(text, prepared);
     }
-    this.onQuery?.(statement.sql);
-    return prepared.all(...statement.values.map(sqliteValue)) as Record<string, unknown>[];
+    this.onQuery?.(text);
+    return prepared.all(...values.map(sqliteValue)) as Record<string, unknown>[];
   }
 
   async insert(statement: Sql): Promise<Record<string, unknown>[] | undefined> {
@@ -224,7 +238,7 @@ class SqliteReader implements SqlReader {
       this.writes.set(connection, statements);
     }
     try {
-      return this.run(connection, statements, statement);
+      return this.run(connection, statements, statement.sql, statement.values);
     } catch (error) {
       throw sqliteWriteError(error);
     }

@@ -4,7 +4,7 @@
  */
 import type { Database } from '../../generated/database.js';
 import { PostRepository } from '../../generated/repositories/post.repository.js';
-import { SQLITE } from '../../runtime/dialects/sqlite.js';
+import { planStableText, SQLITE } from '../../runtime/dialects/sqlite.js';
 import { pageWindow } from '../../runtime/data/keyset.js';
 import { createLogger } from '../../runtime/server/logger.js';
 import { type Sql, whereToSql } from '../../runtime/data/sql-scope.js';
@@ -20,9 +20,9 @@ export function rankingStatement(database: Database, column: 'authorId' | 'revie
   return repository.rankedPageStatement(column, parents, pageWindow({ first: 10 }), whereToSql(scope, 't', new Set(repository.columns)));
 }
 
-/** SQLite's plan of `statement`: the `detail` of each EXPLAIN QUERY PLAN step. */
+/** SQLite's plan of `statement` as the reader runs it (with `+?` placeholders): the `detail` of each EXPLAIN QUERY PLAN step. */
 export async function sqlitePlan(database: Database, statement: Sql): Promise<string[]> {
-  const plan = await database.$queryRawUnsafe<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${statement.sql}`, ...statement.values);
+  const plan = await database.$queryRawUnsafe<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${planStableText(statement)}`, ...statement.values);
   return plan.map((row) => row.detail);
 }
 
