@@ -107,6 +107,10 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   /** The entity's stored columns. */
   readonly columns: readonly string[];
   private readonly columnKinds: Readonly<Record<string, ColumnKind>>;
+  /** The stored columns whose raw values {@link fromRaw} converts (those with a kind). */
+  private readonly convertedColumns: readonly string[];
+  /** The select list of every stored column over alias `t` (statements name their columns, never `t.*`). */
+  private readonly allColumns: Sql;
   private readonly reader: SqlReader;
   private readonly insertShape: InsertShape | undefined;
   protected readonly logger: Logger;
@@ -124,6 +128,8 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     this.columns = options.columns;
     this.columnSet = new Set(options.columns);
     this.columnKinds = options.columnKinds;
+    this.convertedColumns = options.columns.filter((column) => options.columnKinds[column] !== undefined);
+    this.allColumns = join([...new Set(['id', ...options.columns])].map((column) => sqltag`t.${quoteIdentifier(column)}`), ', ');
     this.reader = options.reader;
     this.insertShape = options.insert;
     this.logger = options.logger;
@@ -156,8 +162,8 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const where = join(conditions, ' AND ', '', '');
     const statement =
       limit === undefined
-        ? sqltag`SELECT t.* FROM ${quoteIdentifier(this.entityName)} t WHERE ${where}`
-        : sqltag`SELECT t.* FROM ${quoteIdentifier(this.entityName)} t WHERE ${where} ORDER BY t."id" LIMIT ${limit}`;
+        ? sqltag`SELECT ${this.allColumns} FROM ${quoteIdentifier(this.entityName)} t WHERE ${where}`
+        : sqltag`SELECT ${this.allColumns} FROM ${quoteIdentifier(this.entityName)} t WHERE ${where} ORDER BY t."id" LIMIT ${limit}`;
     return (await this.reader.read(statement)).map((row) => this.fromRaw(row));
   }
 
@@ -234,10 +240,10 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
 
   /**
    * The select list over alias `t`: the given columns (which must be stored columns; `id` is
-   * always included), or `t.*` when undefined.
+   * always included), or every stored column when undefined.
    */
   private columnList(columns: readonly string[] | undefined): Sql {
-    if (columns === undefined) return raw('t.*');
+    if (columns === undefined) return this.allColumns;
     const selected = new Set(['id', ...columns]);
     for (const column of selected) if (!this.columnSet.has(column)) throw new Error(`${this.entityName} has no stored column ${column}`);
     return join([...selected].map((column) => sqltag`t.${quoteIdentifier(column)}`), ', ');
@@ -250,11 +256,18 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     return scope.kind === 'unscoped' ? raw('1 = 1') : whereToSql(scope.where, 't', this.columnSet);
   }
 
-  /** A row of a raw statement as Prisma returns the model row: stored columns only, values by kind. */
+  /**
+   * A row of one of this repository's statements as Prisma returns the model row: each value read by
+   * its column's kind ({@link readColumn}), in place. Every statement here names the stored columns
+   * it selects ({@link allColumns}, {@link columnList}, the window's outer list, `RETURNING`), so the
+   * driver's row holds those and nothing else, and is the driver's own fresh object.
+   */
   private fromRaw(rawRow: Record<string, unknown>): Row {
-    const row: Record<string, unknown> = {};
-    for (const column of this.columns) if (column in rawRow) row[column] = readColumn(rawRow[column], this.columnKinds[column]);
-    return row as unknown as Row;
+    for (const column of this.convertedColumns) {
+      const value = rawRow[column];
+      if (value !== undefined) rawRow[column] = readColumn(value, this.columnKinds[column]);
+    }
+    return rawRow as unknown as Row;
   }
 
   /**
