@@ -98,6 +98,11 @@ function isPrismaError(error: unknown, code: string): error is Error & { code: s
   return error instanceof Error && (error as { code?: unknown }).code === code && error.name === 'PrismaClientKnownRequestError';
 }
 
+/** The select list of `columns` over alias `t`, `id` first and each column once: `t."id", t."name"`. */
+function selectList(columns: readonly string[]): Sql {
+  return join([...new Set(['id', ...columns])].map((column) => sqltag`t.${quoteIdentifier(column)}`), ', ');
+}
+
 /**
  * Scoped data access for entity `entityName`. Subclasses (generated) bind the Prisma delegate
  * and the row / where / create types.
@@ -129,7 +134,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     this.columnSet = new Set(options.columns);
     this.columnKinds = options.columnKinds;
     this.convertedColumns = options.columns.filter((column) => options.columnKinds[column] !== undefined);
-    this.allColumns = join([...new Set(['id', ...options.columns])].map((column) => sqltag`t.${quoteIdentifier(column)}`), ', ');
+    this.allColumns = selectList(options.columns);
     this.reader = options.reader;
     this.insertShape = options.insert;
     this.logger = options.logger;
@@ -244,9 +249,8 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
    */
   private columnList(columns: readonly string[] | undefined): Sql {
     if (columns === undefined) return this.allColumns;
-    const selected = new Set(['id', ...columns]);
-    for (const column of selected) if (!this.columnSet.has(column)) throw new Error(`${this.entityName} has no stored column ${column}`);
-    return join([...selected].map((column) => sqltag`t.${quoteIdentifier(column)}`), ', ');
+    for (const column of columns) if (!this.columnSet.has(column)) throw new Error(`${this.entityName} has no stored column ${column}`);
+    return selectList(columns);
   }
 
   /** The read scope of `context` as SQL over alias `t`; undefined when it denies every row. */
