@@ -19,7 +19,7 @@
 import v8 from 'node:v8';
 
 /** The old generation's growth after a full collection, in percent of what survived it (V8's factor 1 + this / 100). */
-export const HEAP_GROWING_PERCENT = 50;
+const HEAP_GROWING_PERCENT = 50;
 
 /** Whether V8 flag `flag` (`heap-growing-percent`) was given on this process's command line (Node refuses it in `NODE_OPTIONS`). */
 function givenFlag(flag: string): boolean {
