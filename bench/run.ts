@@ -45,6 +45,7 @@ import { freePort, type PostgresCluster, postgresBinaries, startCluster } from '
 import { type BenchData, type BenchDatabaseKind, createBenchData } from './data.js';
 import { type GeneratorCase, measureGenerator } from './generator.js';
 import { pinCores, unpinCores } from './cores.js';
+import { FocusedServers } from './focus.js';
 import { type LoadRequest, type LoadResult, runLoad } from './load.js';
 import { type OtlpSink, startOtlpSink } from './otlp-sink.js';
 import { spawnBenchServer } from './spawn.js';
@@ -195,9 +196,10 @@ async function answerOf(server: ChildServer, request: LoadRequest): Promise<unkn
  * Refuses to time variants that answer differently: every variant must answer each request
  * exactly as the first variant sending the same request does (writes excepted).
  */
-async function verify(scenario: Scenario): Promise<void> {
+async function verify(scenario: Scenario, servers: FocusedServers): Promise<void> {
   const first = new Map<string, { label: string; answer: string }>();
   for (const variant of scenario.variants) {
+    servers.focus(variant.server.pid);
     for (const request of variant.requests) {
       if (request.makeBody) continue;
       const key = `${request.method} ${request.path} ${request.body ?? ''}`;
@@ -211,16 +213,20 @@ async function verify(scenario: Scenario): Promise<void> {
   }
 }
 
-async function measureScenario(scenario: Scenario, database: BenchDatabaseKind): Promise<ScenarioReport> {
+async function measureScenario(scenario: Scenario, database: BenchDatabaseKind, servers: FocusedServers): Promise<ScenarioReport> {
   log(`\n${scenario.title} [${database}]`);
-  await verify(scenario);
-  for (const variant of scenario.variants) await runLoad(variant.server.url, variant.requests, settings.warmup, settings.connections);
+  await verify(scenario, servers);
+  for (const variant of scenario.variants) {
+    servers.focus(variant.server.pid);
+    await runLoad(variant.server.url, variant.requests, settings.warmup, settings.connections);
+  }
   const runs = new Map<string, LoadResult[]>(scenario.variants.map((variant) => [variant.label, []]));
   const rss = new Map<string, number>();
   for (let round = 0; round < settings.rounds; round++) {
     const order = scenario.variants.map((_variant, index) => scenario.variants[(index + round) % scenario.variants.length]);
     for (const variant of order) {
       if (!variant) continue;
+      servers.focus(variant.server.pid);
       const result = await runLoad(variant.server.url, variant.requests, settings.seconds, settings.connections);
       runs.get(variant.label)?.push(result);
       rss.set(variant.label, Math.max(rss.get(variant.label) ?? 0, rssMegabytes(variant.server.pid)));
@@ -476,6 +482,8 @@ async function runDatabase(kind: BenchDatabaseKind, where: { dir: string; cluste
   const token = (user: { id: string; orgId: string; role: string }): Promise<string> => mintToken(SECRET, { sub: user.id, org_id: user.orgId, role: user.role }, '2h');
   const tokens: Tokens = { member: await token(data.main.member), admin: await token(data.main.admin), deepMember: await token(data.deep.member) };
   const children: ChildServer[] = [];
+  // Only the server being sent requests runs; the others are stopped meanwhile (bench/focus.ts).
+  const focused = new FocusedServers();
   // The tracing variant exports its spans here; what the served process pays is the exporter's work.
   const sink: OtlpSink = await startOtlpSink();
   process.env.BENCH_OTLP_URL = sink.url;
@@ -526,7 +534,9 @@ async function runDatabase(kind: BenchDatabaseKind, where: { dir: string; cluste
       log(`idle RSS (MB): ${Object.entries(idle).map(([name, value]) => `${name} ${value}`).join(', ')}`);
     }
     const reports: ScenarioReport[] = [];
-    for (const scenario of scenariosOf(data, tokens, servers)) reports.push(await measureScenario(scenario, kind));
+    for (const child of children) focused.add(child.pid);
+    for (const scenario of scenariosOf(data, tokens, servers)) reports.push(await measureScenario(scenario, kind, focused));
+    focused.resumeAll();
     const loadedRss = rssMegabytes(servers.generated?.pid ?? 0);
     log(`  generated server RSS after every scenario: ${loadedRss} MB`);
     let restedRss: number | undefined;
@@ -540,6 +550,7 @@ async function runDatabase(kind: BenchDatabaseKind, where: { dir: string; cluste
     log(`  the tracing variant sent ${exports} OTLP exports`);
     return { scenarios: reports, loadedRss, ...(restedRss === undefined ? {} : { restedRss }), ...(idle ? { idle } : {}), data, tokens, exports };
   } finally {
+    focused.resumeAll();
     for (const child of children) child.child.kill('SIGTERM');
     await sink.close();
   }
