@@ -516,6 +516,35 @@ describe('traces (docs/behaviour.md §12.3)', () => {
     for (const request of requests) expect(expected.get(request.traceId)?.has(request.parentSpanId ?? '')).toBe(true);
   });
 
+  it('records about the configured share of new traces, each whole, and a job enqueued by a request not recorded is not recorded either', async () => {
+    const receiver = await startReceiver();
+    const server = await startInProcessServer({ env: { APP_OTEL__ENDPOINT: receiver.url, APP_OTEL__SAMPLE: '0.5' } });
+    const publishes = 40;
+    try {
+      const token = await server.token('member');
+      for (let index = 0; index < publishes; index++) {
+        const created = await fetch(`${server.url}/v2/posts`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: `sampled ${index}` }) });
+        expect(created.status).toBe(201);
+        const { id } = (await created.json()) as { id: string };
+        expect((await fetch(`${server.url}/v2/posts/${id}/publish`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      }
+      await expect.poll(() => server.logs.filter((entry) => entry.msg === 'job post-published done').length, { timeout: 20_000 }).toBe(publishes);
+    } finally {
+      await server.stop();
+      await receiver.close();
+    }
+    const requests = receiver.spans.filter((span) => span.name === 'POST /v2/posts/:id/publish');
+    const jobs = receiver.spans.filter((span) => span.name === 'process notifications');
+    // One in two of 40 new traces: 20 on average, 3.2 either side; outside 6–34 about once in 10⁵ runs.
+    expect(requests.length).toBeGreaterThanOrEqual(6);
+    expect(requests.length).toBeLessThanOrEqual(34);
+    // Each recorded request has its statements; the job of each is recorded in its trace, and no
+    // job of a request not recorded starts a trace of its own (it carries the unrecorded trace).
+    for (const request of requests) expect(receiver.spans.some((span) => span.parentSpanId === request.spanId && span.name !== 'process notifications')).toBe(true);
+    expect(new Set(jobs.map((job) => job.traceId))).toEqual(new Set(requests.map((request) => request.traceId)));
+    expect(jobs.length).toBe(requests.length);
+  });
+
   it('records no span of a trace that is not sampled, down to its statements and the jobs it enqueues, and follows a caller that sampled', async () => {
     const receiver = await startReceiver();
     const server = await startInProcessServer({ env: { APP_OTEL__ENDPOINT: receiver.url, APP_OTEL__SAMPLE: '0' } });

@@ -1,7 +1,9 @@
 /**
  * The OpenTelemetry tracer (docs/behaviour.md §12.3, docs/decisions.md §12), loaded only when
- * `APP_OTEL__ENDPOINT` is set (./tracing.ts): the SDK's tracer provider with a parent-based ratio
- * sampler, a batching span processor and the OTLP/HTTP (JSON) exporter.
+ * `APP_OTEL__ENDPOINT` is set (./tracing.ts): the SDK's tracer provider with a parent-based
+ * sampler (a caller's `traceparent` is followed as it says; whether a new trace is recorded is
+ * decided before the SDK is asked, `OtelTracing.recordsNewTrace`), a batching span processor and
+ * the OTLP/HTTP (JSON) exporter.
  *
  * Nothing is registered globally — no global tracer provider, context manager or propagator — so
  * two servers in one process (tests) keep their own, and an application that registers its own
@@ -14,11 +16,11 @@
  * `traceparent` from requests and writes it into jobs.
  */
 import type { IncomingMessage } from 'node:http';
-import { type Context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, TraceFlags, type Tracer } from '@opentelemetry/api';
+import { type Context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, type Span, type SpanContext, SpanKind, SpanStatusCode, trace, TraceFlags, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, RandomIdGenerator } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from 'pino';
 import { activeTrace, runInTrace } from '../auth/context.js';
 import type { RequestSpan, SpanKindName, SpanSpec, Tracing } from './tracing.js';
@@ -57,6 +59,37 @@ function sampledOrNone(context: Context): boolean {
   return span === undefined || (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
 }
 
+const ids = new RandomIdGenerator();
+
+/**
+ * The span context of a new trace this server decided not to record. Its ids are made the first
+ * time something reads them — a `traceparent` carried into a job — and are then the same for every
+ * reader, so a job enqueued twice from one request carries one trace; most such traces are never
+ * carried anywhere, and never pay for ids.
+ */
+class UnsampledTrace implements SpanContext {
+  readonly traceFlags = TraceFlags.NONE;
+  private ids: { traceId: string; spanId: string } | undefined;
+
+  get traceId(): string {
+    return this.made().traceId;
+  }
+
+  get spanId(): string {
+    return this.made().spanId;
+  }
+
+  private made(): { traceId: string; spanId: string } {
+    this.ids ??= { traceId: ids.generateTraceId(), spanId: ids.generateSpanId() };
+    return this.ids;
+  }
+}
+
+/** A context whose active span is a new, unrecorded trace ({@link UnsampledTrace}). */
+function unsampledTrace(): Context {
+  return trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext(new UnsampledTrace()));
+}
+
 /** Marks `span` as failed with `error`. */
 function fail(span: Span, error: unknown): void {
   span.recordException(error instanceof Error ? error : String(error));
@@ -70,10 +103,23 @@ class OtelTracing implements Tracing {
   constructor(
     private readonly provider: BasicTracerProvider,
     private readonly tracer: Tracer,
+    /** The share of new traces recorded (`APP_OTEL__SAMPLE`). */
+    private readonly sample: number,
   ) {}
+
+  /**
+   * Whether a new trace (no caller's `traceparent`, no active span) is recorded: one in
+   * 1/`sample`. Decided here rather than by the SDK's ratio sampler, which needs the trace's ids
+   * first: a trace not recorded then costs no ids, no sampler and no SDK span ({@link UnsampledTrace}).
+   * A caller's trace is followed as it says (the provider's parent-based sampler).
+   */
+  private recordsNewTrace(): boolean {
+    return this.sample >= 1 || Math.random() < this.sample;
+  }
 
   request(request: IncomingMessage): RequestSpan {
     const parent = this.propagator.extract(ROOT_CONTEXT, request.headers, defaultTextMapGetter);
+    if (trace.getSpan(parent) === undefined && !this.recordsNewTrace()) return { context: unsampledTrace(), recording: false, end: () => undefined };
     const method = request.method ?? 'GET';
     const span = this.tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } }, parent);
     const context = trace.setSpan(parent, span);
@@ -108,6 +154,7 @@ class OtelTracing implements Tracing {
    */
   private runIn<T>(parent: Context, spec: SpanSpec, fn: () => T): T {
     if (!sampledOrNone(parent)) return parent === activeTrace() ? fn() : runInTrace(parent, fn);
+    if (trace.getSpan(parent) === undefined && !this.recordsNewTrace()) return runInTrace(unsampledTrace(), fn);
     const span = this.tracer.startSpan(spec.name, { kind: KINDS[spec.kind ?? 'internal'], ...(spec.attributes ? { attributes: spec.attributes } : {}) }, parent);
     let result: T;
     try {
@@ -153,10 +200,10 @@ export function startOtelTracing(settings: OtelSettings): Tracing {
   const exporter = new OTLPTraceExporter({ url: tracesUrl(settings.endpoint) });
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
-    // Every new trace at 1 (the default) needs no ratio test per span.
-    sampler: new ParentBasedSampler({ root: settings.sample >= 1 ? new AlwaysOnSampler() : new TraceIdRatioBasedSampler(settings.sample) }),
+    // A new trace reaches the SDK only once OtelTracing has decided to record it (recordsNewTrace).
+    sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
     spanProcessors: [new BatchSpanProcessor(exporter)],
   });
   settings.logger.info({ endpoint: tracesUrl(settings.endpoint), serviceName: settings.serviceName, sample: settings.sample }, `exporting traces to ${tracesUrl(settings.endpoint)} (OTLP/HTTP)`);
-  return new OtelTracing(provider, provider.getTracer('resource-service'));
+  return new OtelTracing(provider, provider.getTracer('resource-service'), settings.sample);
 }
