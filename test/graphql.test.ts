@@ -75,6 +75,21 @@ describe('GraphQL over HTTP (graphql-http)', () => {
     expect(result.data?.users).toHaveLength(2);
   });
 
+  it('runs each operation of one document with its own root fields and guard chain, however often the document is sent', async () => {
+    // `Intro` selects no declared field (the global guards only: no ability); `Many` needs the authorization guard's ability.
+    const document = 'query Intro { __typename } query Many { users(first: 2) { id } }';
+    for (const operationName of ['Intro', 'Many', 'Intro', 'Many', 'Nope', 'Many']) {
+      const result = await server.graphql<{ users?: unknown[]; __typename?: string }>(document, { token: admin, operationName });
+      if (operationName === 'Nope') {
+        expect(result.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+        continue;
+      }
+      expect(result.errors).toBeUndefined();
+      if (operationName === 'Many') expect(result.data?.users).toHaveLength(2);
+      else expect(result.data).toEqual({ __typename: 'Query' });
+    }
+  });
+
   it('answers application/graphql-response+json', async () => {
     const response = await server.fetch('/graphql', {
       method: 'POST',

@@ -70,9 +70,23 @@ export interface PreparerOptions {
   readonly maxRows: number;
 }
 
+/** What an operation of a parsed document is, worked out once per document and operation name. */
+interface OperationPlan {
+  readonly operation: OperationDefinitionNode;
+  /** Its root fields, `Type.field`. */
+  readonly fields: readonly string[];
+  /** Its guard chain. */
+  readonly chain: readonly NamedGuard[];
+}
+
 /** Prepares operations of one schema. */
 export class OperationPreparer {
   private readonly documents: DocumentCache;
+  /**
+   * The plans of each cached document (the document cache hands out the same document object for
+   * the same text), by operation name (`''` for none); an operation not found is not cached.
+   */
+  private readonly plans = new WeakMap<DocumentNode, Map<string, OperationPlan>>();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -97,6 +111,24 @@ export class OperationPreparer {
     });
   }
 
+  /** The plan of operation `operationName` of `document`, undefined when it has no such operation. */
+  private planOf(document: DocumentNode, operationName: string | null | undefined): OperationPlan | undefined {
+    let plans = this.plans.get(document);
+    const known = plans?.get(operationName ?? '');
+    if (known) return known;
+    const operation = getOperationAST(document, operationName);
+    if (!operation) return undefined;
+    const rootType = this.schema.getRootType(operation.operation)?.name ?? 'Query';
+    const fields = rootFields(document, operation, rootType);
+    const plan: OperationPlan = { operation, fields, chain: this.chainOf(fields) };
+    if (!plans) {
+      plans = new Map();
+      this.plans.set(document, plans);
+    }
+    plans.set(operationName ?? '', plan);
+    return plan;
+  }
+
   /**
    * Parses, bounds, validates, checks limits and runs guards; never throws for a caller's mistake.
    * Each step before execution is linear in the document's size (docs/hostile-input.md §2).
@@ -106,21 +138,20 @@ export class OperationPreparer {
   async prepare(request: OperationRequest, authentication: Authentication, transport: 'graphql' | 'graphql-ws', observation?: RequestObservation): Promise<PreparedOperation> {
     const prepared = this.documents.prepare(request.query);
     if ('errors' in prepared) return { kind: 'refused', errors: prepared.errors };
-    const operation = getOperationAST(prepared.document, request.operationName);
-    if (!operation) {
+    const plan = this.planOf(prepared.document, request.operationName);
+    if (!plan) {
       const message = request.operationName ? `no operation named ${request.operationName} in the document` : 'the document has several operations; send operationName';
       return { kind: 'refused', errors: [new GraphQLError(message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })] };
     }
     const base: ExecutionArgs = { schema: this.schema, document: prepared.document, operationName: request.operationName, variableValues: request.variables };
+    const { operation, fields, chain } = plan;
     const checked = this.limits.check(base);
     if (checked.errors.length > 0) return { kind: 'refused', errors: checked.errors, operation };
-    const rootType = this.schema.getRootType(operation.operation)?.name ?? 'Query';
-    const fields = rootFields(prepared.document, operation, rootType);
     let seeded: RequestContext;
     try {
       // Guards run inside a request context, like the operation: none of them may lift the scope.
       const start: RequestContext = { ...ANONYMOUS, transport, observation };
-      seeded = await runInContext(start, () => runGuards(this.chainOf(fields), { transport, fields, authentication, seeded: start }, this.logger));
+      seeded = await runInContext(start, () => runGuards(chain, { transport, fields, authentication, seeded: start }, this.logger));
     } catch (error) {
       const classified = classifyError(error);
       if (classified.kind !== 'failure') throw error;
