@@ -143,7 +143,7 @@ export function renderMarkdown(report: Report): string {
     `- Load: autocannon (programmatic), ${report.method.connections} connections, no pipelining. Per scenario a ${report.method.warmup} s`,
     `  warm-up of each variant, then ${report.method.rounds} rounds of ${report.method.seconds} s in which the variants take turns (order rotated`,
     '  each round; shorter than the earlier 5 s rounds so both databases, the peers and the workers fit in',
-    '  about 15 minutes). Figures are the median over rounds (req/s also min–max); p50/p99 are latency in',
+    '  about 20 minutes). Figures are the median over rounds (req/s also min–max); p50/p99 are latency in',
     '  milliseconds; RSS is the serving process (with its workers) after the runs; ×floor divides req/s',
     '  by the floor of the same scenario, database and run. Compare ratios, not absolute figures, across runs.',
     '- One server runs at a time: before a server is sent any request (the check, its warm-up, its rounds), every',
