@@ -18,8 +18,8 @@ function childrenOf(pid: number): number[] {
   }
 }
 
-/** `pid` and every process below it. */
-function processTree(pid: number): number[] {
+/** `pid` and every process below it (a cluster primary and its workers). */
+export function processTree(pid: number): number[] {
   const tree = [pid];
   for (let index = 0; index < tree.length; index++) tree.push(...childrenOf(tree[index] ?? 0));
   return tree;

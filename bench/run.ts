@@ -45,7 +45,7 @@ import { freePort, type PostgresCluster, postgresBinaries, startCluster } from '
 import { type BenchData, type BenchDatabaseKind, createBenchData } from './data.js';
 import { type GeneratorCase, measureGenerator } from './generator.js';
 import { pinCores, unpinCores } from './cores.js';
-import { FocusedServers } from './focus.js';
+import { FocusedServers, processTree } from './focus.js';
 import { type LoadRequest, type LoadResult, runLoad } from './load.js';
 import { type OtlpSink, startOtlpSink } from './otlp-sink.js';
 import { spawnBenchServer } from './spawn.js';
@@ -136,7 +136,7 @@ async function spawnWorkers(label: string, databaseUrl: string, workers: number,
   return { label, url, pid: child.pid ?? 0, child };
 }
 
-/** Resident set size of a process and its children (cluster workers), megabytes (Linux /proc). */
+/** Resident set size of a process and every process below it (cluster workers), megabytes (Linux /proc). */
 function rssMegabytes(pid: number): number {
   const kilobytesOf = (id: number): number => {
     try {
@@ -145,13 +145,7 @@ function rssMegabytes(pid: number): number {
       return 0;
     }
   };
-  let children: number[];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    children = [];
-  }
-  const kilobytes = kilobytesOf(pid) + children.reduce((sum, child) => sum + kilobytesOf(child), 0);
+  const kilobytes = processTree(pid).reduce((sum, id) => sum + kilobytesOf(id), 0);
   return Math.round(kilobytes / 102.4) / 10;
 }
 

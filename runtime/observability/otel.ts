@@ -59,7 +59,7 @@ function sampledOrNone(context: Context): boolean {
   return span === undefined || (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
 }
 
-const ids = new RandomIdGenerator();
+const idGenerator = new RandomIdGenerator();
 
 /**
  * The span context of a new trace this server decided not to record. Its ids are made the first
@@ -80,7 +80,7 @@ class UnsampledTrace implements SpanContext {
   }
 
   private made(): { traceId: string; spanId: string } {
-    this.ids ??= { traceId: ids.generateTraceId(), spanId: ids.generateSpanId() };
+    this.ids ??= { traceId: idGenerator.generateTraceId(), spanId: idGenerator.generateSpanId() };
     return this.ids;
   }
 }
@@ -117,9 +117,14 @@ class OtelTracing implements Tracing {
     return this.sample >= 1 || Math.random() < this.sample;
   }
 
+  /** Whether work under `parent` starts a new trace ({@link recordsNewTrace}) that is not recorded. */
+  private unrecordedNewTrace(parent: Context): boolean {
+    return trace.getSpan(parent) === undefined && !this.recordsNewTrace();
+  }
+
   request(request: IncomingMessage): RequestSpan {
     const parent = this.propagator.extract(ROOT_CONTEXT, request.headers, defaultTextMapGetter);
-    if (trace.getSpan(parent) === undefined && !this.recordsNewTrace()) return { context: unsampledTrace(), recording: false, end: () => undefined };
+    if (this.unrecordedNewTrace(parent)) return { context: unsampledTrace(), recording: false, end: () => undefined };
     const method = request.method ?? 'GET';
     const span = this.tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } }, parent);
     const context = trace.setSpan(parent, span);
@@ -154,7 +159,7 @@ class OtelTracing implements Tracing {
    */
   private runIn<T>(parent: Context, spec: SpanSpec, fn: () => T): T {
     if (!sampledOrNone(parent)) return parent === activeTrace() ? fn() : runInTrace(parent, fn);
-    if (trace.getSpan(parent) === undefined && !this.recordsNewTrace()) return runInTrace(unsampledTrace(), fn);
+    if (this.unrecordedNewTrace(parent)) return runInTrace(unsampledTrace(), fn);
     const span = this.tracer.startSpan(spec.name, { kind: KINDS[spec.kind ?? 'internal'], ...(spec.attributes ? { attributes: spec.attributes } : {}) }, parent);
     let result: T;
     try {
