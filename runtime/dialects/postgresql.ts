@@ -70,16 +70,18 @@ class PostgresReader implements SqlReader {
   }
 
   private async run(statement: Sql): Promise<Record<string, unknown>[]> {
+    // `Sql.text` is built anew from the statement's parts on every read: read it once.
+    const text = statement.text;
     // A named statement is prepared once per connection and reused by name afterwards.
-    let name = this.names.get(statement.text);
+    let name = this.names.get(text);
     if (name === undefined) {
-      name = `rs_${createHash('sha1').update(statement.text).digest('hex').slice(0, 20)}`;
-      this.names.set(statement.text, name);
+      name = `rs_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      this.names.set(text, name);
     }
-    this.onQuery?.(statement.text);
+    this.onQuery?.(text);
     // A Date binds as UTC text: the column is `timestamp without time zone` holding UTC.
     const values = statement.values.map((value) => (value instanceof Date ? value.toISOString() : value));
-    const result = await this.pool.query({ name, text: statement.text, values });
+    const result = await this.pool.query({ name, text, values });
     return result.rows as Record<string, unknown>[];
   }
 
