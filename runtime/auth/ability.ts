@@ -268,8 +268,20 @@ function withoutFields(row: object, fields: readonly string[]): Record<string | 
   return Object.fromEntries(Object.entries(row).filter(([key]) => !hidden.has(key)));
 }
 
-/** Masks every row of a list with {@link maskRow}. */
+/**
+ * Whether {@link maskRow} may hide a field of an `entityName` row from `context` (docs/behaviour.md §5.5):
+ * false when the context is unscoped or its ability has no field rules for reading the entity —
+ * every row is then returned as it is, and a list need not be masked row by row.
+ */
+export function readMayMaskFields(context: AccessScope, entityName: string): boolean {
+  if (context.unscoped) return false;
+  const ability = context.ability;
+  return !ability || hasFieldRules(ability, 'read', entityName);
+}
+
+/** Masks every row of a list with {@link maskRow} (a copy of the list; its rows as they are when none can be masked). */
 export function maskRows<T extends object>(context: AccessScope, entityName: string, fields: readonly string[], rows: readonly T[]): MaskedRow<T>[] {
+  if (!readMayMaskFields(context, entityName)) return [...rows];
   return rows.map((row) => maskRow(context, entityName, fields, row));
 }
 

@@ -17,7 +17,7 @@
 import DataLoader from 'dataloader';
 import { GraphQLError, type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
 import type { Logger } from 'pino';
-import { conditionColumns, maskRow, type MaskedRow } from '../auth/ability.js';
+import { conditionColumns, maskRow, type MaskedRow, readMayMaskFields } from '../auth/ability.js';
 import type { RequestContext } from '../auth/context.js';
 import type { EntityDescriptor } from '../data/entity-metadata.js';
 import { type Page, type PageArgs, type PageWindow, pageWindow } from '../data/keyset.js';
@@ -200,7 +200,8 @@ export class RequestLoaders {
         const parts = keys.map((key) => key.split(SEPARATOR) as [string, string]);
         const load = (): Promise<KeyedRow[]> => this.repository(entity).loadByIds(batch.request, parts.map(([key]) => key), this.batchColumns(entity, batch, new Set(parts.map(([, columns]) => columns))));
         const rows = await (this.registry.observe ? this.registry.observe(relation, keys.length, load) : load());
-        const byId = new Map(rows.map((row) => [row.id, this.mask(entity, batch, row)]));
+        const masks = readMayMaskFields(batch.request, entity);
+        const byId = new Map(rows.map((row) => [row.id, masks ? this.mask(entity, batch, row) : row]));
         return parts.map(([key]) => byId.get(key) ?? null);
       });
       this.byId.set(entity, loader);
@@ -235,9 +236,11 @@ export class RequestLoaders {
         const columns = this.batchColumns(entity, batch, new Set(parts.map(([, needed]) => needed)));
         const load = (): Promise<Map<string, Page<KeyedRow>>> => this.repository(entity).loadPagesByParent(batch.request, column, parts.map(([parent]) => parent), window, columns);
         const pages = await (this.registry.observe ? this.registry.observe(relation, keys.length, load) : load());
+        // Decided once per batch: without field rules every row is answered as read.
+        const masks = readMayMaskFields(batch.request, entity);
         return parts.map(([parent]) => {
           const page = pages.get(parent) ?? { items: [], has_more: false };
-          return { ...page, items: page.items.map((row) => this.mask(entity, batch, row)) };
+          return masks ? { ...page, items: page.items.map((row) => this.mask(entity, batch, row)) } : page;
         });
       });
       this.byParent.set(key, loader);
