@@ -98,6 +98,9 @@ function isPrismaError(error: unknown, code: string): error is Error & { code: s
   return error instanceof Error && (error as { code?: unknown }).code === code && error.name === 'PrismaClientKnownRequestError';
 }
 
+/** The condition of a scope that is every row (an unscoped context). */
+const EVERY_ROW = raw('1 = 1');
+
 /** The select list of `columns` over alias `t`, `id` first and each column once: `t."id", t."name"`. */
 function selectList(columns: readonly string[]): Sql {
   return join([...new Set(['id', ...columns])].map((column) => sqltag`t.${quoteIdentifier(column)}`), ', ');
@@ -119,6 +122,8 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   private readonly reader: SqlReader;
   private readonly insertShape: InsertShape | undefined;
   protected readonly logger: Logger;
+  /** Read scopes translated to SQL ({@link scopeCondition}), by the scope's condition object. */
+  private readonly scopeConditions = new WeakMap<WhereCondition, Sql>();
 
   /**
    * @param entityName the entity (and CASL subject) name, e.g. `User`; also its table name
@@ -257,7 +262,14 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   private scopeCondition(context: RequestContext): Sql | undefined {
     const scope = rowScope(context, 'read', this.entityName);
     if (scope.kind === 'deny') return undefined;
-    return scope.kind === 'unscoped' ? raw('1 = 1') : whereToSql(scope.where, 't', this.columnSet);
+    if (scope.kind === 'unscoped') return EVERY_ROW;
+    // A rule set's scope is one object (rowScope keeps it), so its translation is kept beside it.
+    let condition = this.scopeConditions.get(scope.where);
+    if (!condition) {
+      condition = whereToSql(scope.where, 't', this.columnSet);
+      this.scopeConditions.set(scope.where, condition);
+    }
+    return condition;
   }
 
   /**
