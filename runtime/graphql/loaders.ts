@@ -188,9 +188,9 @@ export class RequestLoaders {
    * when there is no key (or it is masked), no such row, or the caller may not read it (no error,
    * docs/behaviour.md §5.8). With `info`, only the columns the selection needs are read.
    */
-  async belongsTo(entity: string, parent: object, column: string, info?: GraphQLResolveInfo): Promise<MaskedRow<KeyedRow> | null> {
+  belongsTo(entity: string, parent: object, column: string, info?: GraphQLResolveInfo): Promise<MaskedRow<KeyedRow> | null> {
     const id = (parent as Record<string, unknown>)[column];
-    if (typeof id !== 'string') return null;
+    if (typeof id !== 'string') return Promise.resolve(null);
     let loader = this.byId.get(entity);
     if (!loader) {
       // Keys are `id \0 columns`: one statement per batch over the union of the columns asked.
@@ -206,6 +206,8 @@ export class RequestLoaders {
       });
       this.byId.set(entity, loader);
     }
+    // The loader's own promise, not one wrapping it: each of a level's parents asks, and each wrapper
+    // would cost a promise and two turns of the microtask queue.
     return loader.load(`${id}${SEPARATOR}${this.columnsKey(entity, info, false)}`);
   }
 
@@ -214,16 +216,16 @@ export class RequestLoaders {
    * with the list rules (default 20, clamp 1..=100, unparseable `after` from the start). All
    * parents asking with the same arguments share one ranked statement.
    */
-  async hasMany(entity: string, column: string, parent: object, args: PageArgs, info?: GraphQLResolveInfo): Promise<Connection<MaskedRow<KeyedRow>>> {
+  hasMany(entity: string, column: string, parent: object, args: PageArgs, info?: GraphQLResolveInfo): Promise<Connection<MaskedRow<KeyedRow>>> {
     const window = pageWindow(args);
     const parentId = (parent as Record<string, unknown>).id;
-    if (typeof parentId !== 'string') return toConnection({ items: [], has_more: false });
+    if (typeof parentId !== 'string') return Promise.resolve(toConnection({ items: [], has_more: false }));
     if (!this.batch) {
       const error = this.missingBatch(entity);
-      if (!info) throw error;
+      if (!info) return Promise.reject(error);
       // Local failure (docs/behaviour.md §5.10): an empty connection, the error at this field's path.
       this.reported.push(new GraphQLError(error.message, { nodes: info.fieldNodes, path: responsePathAsArray(info.path), originalError: error }));
-      return toConnection({ items: [], has_more: false });
+      return Promise.resolve(toConnection({ items: [], has_more: false }));
     }
     const key = [entity, column, window.take, window.after ?? ''].join(SEPARATOR);
     let loader = this.byParent.get(key);
@@ -245,6 +247,6 @@ export class RequestLoaders {
       });
       this.byParent.set(key, loader);
     }
-    return toConnection(await loader.load(`${parentId}${SEPARATOR}${this.columnsKey(entity, info, true)}`));
+    return loader.load(`${parentId}${SEPARATOR}${this.columnsKey(entity, info, true)}`).then(toConnection);
   }
 }
