@@ -120,7 +120,7 @@ describe('bounded batches', () => {
 });
 
 describe('query plan (docs/decisions.md §6)', () => {
-  const statementFor = (column: 'authorId' | 'reviewerId', parents: number) => rankingStatement(database, column, users.slice(0, parents).map((user) => user.id), users[3] ?? { id: '', orgId: '' });
+  const statementFor = (column: 'authorId' | 'reviewerId', parents: number) => rankingStatement(database, column, users.slice(0, parents).map((user) => user.id), users[3] ?? { id: '', orgId: '' }, reader);
 
   it.each(['authorId', 'reviewerId'] as const)('ranks by the (%s, id) index alone: no full scan, no other index', async (column) => {
     if (testProvider() === 'sqlite') {
@@ -133,6 +133,24 @@ describe('query plan (docs/decisions.md §6)', () => {
       const [, plan] = await database.$transaction([database.$executeRawUnsafe('SET LOCAL enable_seqscan = off'), database.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${statement.text}`, ...statement.values)]);
       const text = plan.map((row) => row['QUERY PLAN']).join('\n');
       expect(text).toMatch(new RegExp(`Index (Only )?Scan using "Post_${column}_id_idx" on "Post" t|Bitmap Index Scan on "Post_${column}_id_idx"`));
+    }
+  });
+
+  it('on PostgreSQL, binds a batch\'s keys as one array: one statement text for any number of keys (`= ANY($1)`, not `IN ($1, …)`)', async () => {
+    if (testProvider() !== 'postgresql') return;
+    const repository = new PostRepository(database, reader, logger);
+    const context = contextFor('member', users[3] ?? { id: '', orgId: '' });
+    const before = statements.length;
+    for (const parents of [2, 5]) await repository.loadPagesByParent(context, 'authorId', users.slice(0, parents).map((user) => user.id), pageWindow({ first: 2 }));
+    for (const parents of [1, 3]) await new UserRepository(database, reader, logger).loadByIds(context, users.slice(0, parents).map((user) => user.id));
+    const run = statements.slice(before);
+    expect(run).toHaveLength(4);
+    // `IN ($1, …, $n)`: a text per count of parents, and a generic plan that intersected the key's index with the org's.
+    expect(run[0]).toBe(run[1]);
+    expect(run[2]).toBe(run[3]);
+    for (const text of run) {
+      expect(text).toMatch(/ = ANY\(\$1\)/);
+      expect(text).not.toMatch(/ IN \(/);
     }
   });
 

@@ -13,7 +13,7 @@ import { currentContext, type RequestContext } from '../auth/context.js';
 import { emptyPage, isUuid, LIST_CAP, type Page, type PageArgs, type PageWindow, pageWindow, toPage } from './keyset.js';
 import { fail, ok, type Result } from '../failures/result.js';
 import { type InsertShape, insertStatement } from './sql-insert.js';
-import { type ColumnKind, readColumn, SqlConstraintError, type SqlReader } from './sql-reader.js';
+import { type ColumnKind, keyCondition, readColumn, SqlConstraintError, type SqlReader } from './sql-reader.js';
 import { join, quoteIdentifier, raw, ScopeTranslationError, type Sql, sqltag, whereToSql } from './sql-scope.js';
 
 /**
@@ -242,7 +242,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     if (!condition || unique.length === 0) return [];
     const rows: Row[] = [];
     for (const chunk of chunked(unique, keysPerStatement(this.reader))) {
-      const statement = sqltag`SELECT ${this.columnList(columns)} FROM ${quoteIdentifier(this.entityName)} t WHERE t."id" IN (${join(chunk)}) AND ${condition}`;
+      const statement = sqltag`SELECT ${this.columnList(columns)} FROM ${quoteIdentifier(this.entityName)} t WHERE ${keyCondition(this.reader, sqltag`t."id"`, chunk)} AND ${condition}`;
       rows.push(...materialised(context, (await this.reader.read(statement)).map((row) => this.fromRaw(row))));
     }
     return rows;
@@ -327,7 +327,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     // The outer list names the columns: SQLite spends about 10 % of the statement copying `*`,
     // the rank included, out of the window's co-routine (bench, 20 parents: 382 µs against 344 µs).
     const outer = join([...new Set(['id', ...(columns ?? this.columns)])].map((name) => sqltag`ranked.${quoteIdentifier(name)}`), ', ');
-    return sqltag`SELECT ${outer} FROM (SELECT ${this.columnList(columns)}, ROW_NUMBER() OVER (PARTITION BY t.${key} ORDER BY t."id") AS "__rank" FROM ${table} t WHERE t.${key} IN (${join([...parentIds])})${after} AND ${condition}) ranked WHERE ranked."__rank" <= ${window.take} ORDER BY ranked.${key}, ranked."id"`;
+    return sqltag`SELECT ${outer} FROM (SELECT ${this.columnList(columns)}, ROW_NUMBER() OVER (PARTITION BY t.${key} ORDER BY t."id") AS "__rank" FROM ${table} t WHERE ${keyCondition(this.reader, sqltag`t.${key}`, parentIds)}${after} AND ${condition}) ranked WHERE ranked."__rank" <= ${window.take} ORDER BY ranked.${key}, ranked."id"`;
   }
 
   /** Whether the caller's ability allows `action` on this particular row. */

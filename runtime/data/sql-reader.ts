@@ -11,7 +11,7 @@
  * values Prisma would return (`Date` for DateTime columns, booleans, numbers) by the repository,
  * which knows each column's kind ({@link readColumn}).
  */
-import { type Sql, sqltag } from './sql-scope.js';
+import { join, type Sql, sqltag } from './sql-scope.js';
 
 /** How a stored column's raw value is read back (the kinds that are not plain text). */
 export type ColumnKind = 'int' | 'float' | 'boolean' | 'datetime';
@@ -67,8 +67,21 @@ export interface SqlReader {
    * {@link SqlConstraintError}; other driver errors propagate. Absent on a reader that writes nothing (tests).
    */
   insert?(statement: Sql): Promise<Record<string, unknown>[] | undefined>;
+  /**
+   * The condition "`column` is one of `keys`" in this database's best form for a loader batch
+   * (docs/behaviour.md §2.1, §2.2): PostgreSQL binds the keys as one array, `column = ANY($1)` —
+   * a prepared statement's generic plan then reads the key's index alone, where `IN ($1, …, $20)`
+   * had it intersect the key's index with the scope's (BENCHMARKS.md "Where the time goes"); absent:
+   * `column IN (…)`, one parameter a key ({@link keyCondition}).
+   */
+  anyOf?(column: Sql, keys: readonly string[]): Sql;
   /** Closes the reader's connections. */
   close(): Promise<void>;
+}
+
+/** "`column` is one of `keys`" for `reader` ({@link SqlReader.anyOf}, else `IN` with a parameter a key); `keys` is not empty. */
+export function keyCondition(reader: SqlReader, column: Sql, keys: readonly string[]): Sql {
+  return reader.anyOf ? reader.anyOf(column, keys) : sqltag`${column} IN (${join([...keys])})`;
 }
 
 /** Whether the database answers a trivial query through `reader` (`/health`); never rejects. */

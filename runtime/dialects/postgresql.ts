@@ -8,7 +8,7 @@ import { DriverAdapterError, type SqlDriverAdapter, type SqlMigrationAwareDriver
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { SqlConstraintError, SqlReadError, type SqlReader } from '../data/sql-reader.js';
-import type { Sql } from '../data/sql-scope.js';
+import { type Sql, sqltag } from '../data/sql-scope.js';
 import type { Dialect, DialectMigrations, EventTransportOptions, ReaderOptions, StartedEventTransport } from './dialect.js';
 
 /** Statement texts whose names a reader remembers (the generated statements are a bounded set). */
@@ -83,6 +83,16 @@ class PostgresReader implements SqlReader {
     const values = statement.values.map((value) => (value instanceof Date ? value.toISOString() : value));
     const result = await this.pool.query({ name, text, values });
     return result.rows as Record<string, unknown>[];
+  }
+
+  /**
+   * `column = ANY($n)`, the keys bound as one array (its element type is the column's, inferred by
+   * PostgreSQL): one statement text for any number of keys, and a generic plan that reads the key's
+   * index alone — with `IN ($1, …, $20)` the plan intersected it with the scope's org index and the
+   * window statement of a nested query cost the database 360–530 µs instead of 170–255 µs.
+   */
+  anyOf(column: Sql, keys: readonly string[]): Sql {
+    return sqltag`${column} = ANY(${[...keys]})`;
   }
 
   async close(): Promise<void> {
