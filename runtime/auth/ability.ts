@@ -242,10 +242,9 @@ function hasFieldRules(ability: AppAbility, action: string, entityName: string):
  * {@link MASKED_FIELDS}. `fields` are the entity's wire fields. Unscoped contexts see all.
  */
 export function maskRow<T extends object>(context: AccessScope, entityName: string, fields: readonly string[], row: T): MaskedRow<T> {
-  if (context.unscoped) return row;
+  if (!readMayMaskFields(context, entityName)) return row;
   const ability = context.ability;
   if (!ability) return hideAll(row, fields);
-  if (!hasFieldRules(ability, 'read', entityName)) return row;
   const permitted = new Set(
     permittedFieldsOf(ability, 'read', tagSubject(entityName, { ...row }), { fieldsFrom: (rule: { fields?: string | string[] }) => (rule.fields === undefined ? [...fields] : Array.isArray(rule.fields) ? rule.fields : [rule.fields]) }),
   );
