@@ -96,7 +96,7 @@ const COLUMN_KEYS = new WeakMap<readonly string[], string>();
 /** The loaders of one request. */
 export class RequestLoaders {
   private readonly byId = new Map<string, DataLoader<string, MaskedRow<KeyedRow> | null>>();
-  private readonly byParent = new Map<string, DataLoader<string, Page<MaskedRow<KeyedRow>>>>();
+  private readonly byParent = new Map<string, DataLoader<string, Connection<MaskedRow<KeyedRow>>>>();
   /** Entities whose missing batch context was already logged for this request. */
   private readonly logged = new Set<string>();
   /**
@@ -240,13 +240,15 @@ export class RequestLoaders {
         const pages = await (this.registry.observe ? this.registry.observe(relation, keys.length, load) : load());
         // Decided once per batch: without field rules every row is answered as read.
         const masks = readMayMaskFields(batch.request, entity);
+        // Each parent's connection is made here, so a parent's answer is the loader's own promise,
+        // not one more promise (and its turn of the microtask queue) chained on it.
         return parts.map(([parent]) => {
           const page = pages.get(parent) ?? { items: [], has_more: false };
-          return masks ? { ...page, items: page.items.map((row) => this.mask(entity, batch, row)) } : page;
+          return toConnection(masks ? { ...page, items: page.items.map((row) => this.mask(entity, batch, row)) } : page);
         });
       });
       this.byParent.set(key, loader);
     }
-    return loader.load(`${parentId}${SEPARATOR}${this.columnsKey(entity, info, true)}`).then(toConnection);
+    return loader.load(`${parentId}${SEPARATOR}${this.columnsKey(entity, info, true)}`);
   }
 }
