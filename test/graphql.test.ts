@@ -5,7 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { serialize } from 'node:v8';
+import { execute, parse } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildExecutableSchema } from '../runtime/graphql/schema.js';
 import { ROOT } from './support/project.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -64,6 +68,33 @@ describe('schema (docs/behaviour.md §4.1)', () => {
     ]);
     const user = fields.find((field) => field.name === 'user');
     expect(user?.args).toEqual([{ name: 'id', type: { kind: 'NON_NULL', name: null, ofType: { name: 'String' } } }]);
+  });
+});
+
+/**
+ * Whether V8 keeps `text` one byte a character: its serializer tags a string by how it is stored
+ * (`"` one byte, `c` two bytes a character), whatever the characters are.
+ */
+function storedOneByte(text: string): boolean {
+  return serialize(text)[2] === '"'.charCodeAt(0);
+}
+
+describe('answers one byte a character (docs/decisions.md §6)', () => {
+  it('serialises an answer one byte a character when the SDL holds characters past U+00FF', async () => {
+    // Names nothing else in this process holds: V8 keeps one copy of a property name, made from the first string naming it.
+    const sdl = '"""Probe rows \u2014 the em dash makes V8 keep this SDL two bytes a character."""\ntype Query { encodingProbeRows: [EncodingProbeRow!]! }\ntype EncodingProbeRow { encodingProbeLabel: String! encodingProbeNext: Boolean! }\n';
+    expect(storedOneByte(sdl)).toBe(false);
+    const rows = (): unknown => JSON.parse('[{"encodingProbeLabel":"first","encodingProbeNext":false}]');
+    const schema = buildExecutableSchema(sdl, { Query: { encodingProbeRows: rows } }, []);
+    const document = parse('{ encodingProbeRows { encodingProbeLabel encodingProbeNext } }');
+    const expected = '{"data":{"encodingProbeRows":[{"encodingProbeLabel":"first","encodingProbeNext":false}]}}';
+    const compiled = compileQuery(schema, document);
+    if (!isCompiledQuery(compiled)) throw new Error('graphql-jit refused the probe document');
+    // graphql-jit (what a repeated document runs on) and graphql-js (a document's first run).
+    for (const answer of [JSON.stringify(await compiled.query(undefined, {}, {})), JSON.stringify(await execute({ schema, document }))]) {
+      expect(answer).toBe(expected);
+      expect(storedOneByte(answer)).toBe(true);
+    }
   });
 });
 

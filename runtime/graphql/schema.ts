@@ -7,7 +7,7 @@
  */
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { IResolvers } from '@graphql-tools/utils';
-import { type DocumentNode, type GraphQLResolveInfo, type GraphQLSchema, isNonNullType, Kind, parse } from 'graphql';
+import { type DocumentNode, type GraphQLResolveInfo, type GraphQLSchema, isNonNullType, Kind, parse, visit } from 'graphql';
 import { MASKED_FIELDS, type MaskedRow } from '../auth/ability.js';
 import type { EntityDescriptor } from '../data/entity-metadata.js';
 import { forbiddenField } from '../auth/posture.js';
@@ -28,6 +28,18 @@ function declaresScalar(document: DocumentNode, name: string): boolean {
 }
 
 /**
+ * `document` with every name — of types, fields, arguments, enum values — held one byte a character
+ * (docs/decisions.md §6, "Answers one byte a character"). GraphQL names are ASCII, but V8 keeps a
+ * slice of a text holding any character past U+00FF (an em dash in a description) two bytes a
+ * character. A schema's names become the keys of every answer object, and one such key makes
+ * `JSON.stringify` build the whole answer two bytes a character: twice the bytes to copy, and a
+ * conversion to UTF-8 on every write. A Latin-1 round trip of an ASCII name is exact.
+ */
+function withOneByteNames(document: DocumentNode): DocumentNode {
+  return visit(document, { Name: (node) => ({ ...node, value: Buffer.from(node.value, 'latin1').toString('latin1') }) });
+}
+
+/**
  * The executable schema: `sdl` with `resolvers`, masked entity fields and, when the SDL declares
  * it, the DateTime scalar. The scalar's resolver is added only then, since resolvers are checked
  * against the schema (`requireResolversToMatchSchema`) and the generator declares the scalar only
@@ -38,7 +50,7 @@ export function buildExecutableSchema(sdl: string, resolvers: IResolvers<unknown
   for (const entity of entities) {
     masking[entity.name] = Object.fromEntries(entity.fields.map((field) => [field, maskedFieldResolver(entity.name, field)]));
   }
-  const document = parse(sdl);
+  const document = withOneByteNames(parse(sdl));
   const scalars: IResolvers<unknown, GraphQLContext> = declaresScalar(document, 'DateTime') ? { DateTime: DateTimeScalar } : {};
   return makeExecutableSchema<GraphQLContext>({
     typeDefs: document,
