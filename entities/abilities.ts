@@ -1,5 +1,4 @@
-import { type AbilityFactory, type AppAbility, defineAbility, type Principal } from '../runtime/auth/ability.js';
-import { Abilities } from '../runtime/declarations/decorators.js';
+import { Abilities, type AbilityFactory, type AppAbility, defineAbility, type Principal } from 'resource-service';
 
 /**
  * Grants per role (docs/decisions.md §3). Conditions are Prisma `where` objects; every rule is

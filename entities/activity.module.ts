@@ -1,5 +1,4 @@
-import { GraphQLAuthorizationModule } from '../runtime/auth/guards.js';
-import { Module } from '../runtime/declarations/decorators.js';
+import { GraphQLAuthorizationModule, Module } from 'resource-service';
 import { AuditService } from './audit.service.js';
 import { DigestService } from './digest.service.js';
 import { NotificationResolver } from './notification.resolver.js';

@@ -1,6 +1,4 @@
-import { Module, UseGuards } from '../runtime/declarations/decorators.js';
-import { LoaderScope } from '../runtime/graphql/loaders.js';
-import { AuthenticationGuard } from '../runtime/auth/guards.js';
+import { AuthenticationGuard, LoaderScope, Module, UseGuards } from 'resource-service';
 import { AppAbilities } from './abilities.js';
 import { ActivityModule } from './activity.module.js';
 import { EchoGateway } from './echo.gateway.js';

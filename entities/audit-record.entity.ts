@@ -1,4 +1,4 @@
-import { BelongsTo, Column, Entity, PrimaryKey, Resource } from '../runtime/declarations/decorators.js';
+import { BelongsTo, Column, Entity, PrimaryKey, Resource } from 'resource-service';
 import { Org } from './org.entity.js';
 
 /**

@@ -1,5 +1,5 @@
 import { AuditRecordRepository } from '../generated/repositories/audit-record.repository.js';
-import { Injectable, OnEvent } from '../runtime/declarations/decorators.js';
+import { Injectable, OnEvent } from 'resource-service';
 import type { Post } from './post.entity.js';
 
 /** The audit trail: appended by listeners; admins read it through the AuditRecord resource (docs/decisions.md §3). */

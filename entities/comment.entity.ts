@@ -1,4 +1,4 @@
-import { BelongsTo, Column, Entity, Filterable, PrimaryKey, Resource } from '../runtime/declarations/decorators.js';
+import { BelongsTo, Column, Entity, Filterable, PrimaryKey, Resource } from 'resource-service';
 import { Post } from './post.entity.js';
 
 /**

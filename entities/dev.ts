@@ -4,7 +4,7 @@
  * table, role or route of its own.
  */
 import type { Database } from '../generated/database.js';
-import { type DevPrincipal, defineDevHooks } from '../runtime/declarations/dev-hooks.js';
+import { defineDevHooks, type DevPrincipal } from 'resource-service';
 import { ROLES, type SeededUser, type SeedResult, seed } from './seed.js';
 
 /** One principal per role, from the seeded users (the first of each role: the first org's). */

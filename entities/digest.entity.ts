@@ -1,5 +1,4 @@
-import { BelongsTo, Column, Entity, PrimaryKey, Resource } from '../runtime/declarations/decorators.js';
-import type { Int } from '../runtime/declarations/scalars.js';
+import { BelongsTo, Column, Entity, type Int, PrimaryKey, Resource } from 'resource-service';
 import { Org } from './org.entity.js';
 
 /**

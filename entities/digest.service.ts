@@ -1,8 +1,7 @@
 import { DigestRepository } from '../generated/repositories/digest.repository.js';
 import { OrgRepository } from '../generated/repositories/org.repository.js';
 import { PostRepository } from '../generated/repositories/post.repository.js';
-import { Cron, Injectable } from '../runtime/declarations/decorators.js';
-import type { TaskContext } from '../runtime/jobs/schedule.js';
+import { Cron, Injectable, type TaskContext } from 'resource-service';
 
 /** Periodic digests: written by a scheduled task; admins read them through the Digest resource (docs/decisions.md §3). */
 @Injectable()

@@ -1,5 +1,4 @@
-import { currentPrincipal } from '../runtime/auth/context.js';
-import { Authorized, Gateway, Public, SubscribeMessage } from '../runtime/declarations/decorators.js';
+import { Authorized, currentPrincipal, Gateway, Public, SubscribeMessage } from 'resource-service';
 import { User } from './user.entity.js';
 
 /**

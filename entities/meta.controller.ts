@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ApiTags, Body, Controller, Get, HttpCode, Injectable, Post, Public } from '../runtime/declarations/decorators.js';
-import { ZodValidationPipe } from '../runtime/declarations/pipes.js';
+import { ApiTags, Body, Controller, Get, HttpCode, Injectable, Post, Public, ZodValidationPipe } from 'resource-service';
 
 /** What an API address answers about itself. */
 export interface ApiDescription {

@@ -1,4 +1,4 @@
-import { BelongsTo, Column, Entity, PrimaryKey, Unique } from '../runtime/declarations/decorators.js';
+import { BelongsTo, Column, Entity, PrimaryKey, Unique } from 'resource-service';
 import { Org } from './org.entity.js';
 import { Post } from './post.entity.js';
 import { User } from './user.entity.js';

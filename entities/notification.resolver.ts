@@ -1,7 +1,4 @@
-import { GraphQLAuthorizationGuard } from '../runtime/auth/guards.js';
-import { Authorized, McpTool, Query, Resolver, UseGuards } from '../runtime/declarations/decorators.js';
-import type { Page } from '../runtime/data/keyset.js';
-import type { Int } from '../runtime/declarations/scalars.js';
+import { Authorized, GraphQLAuthorizationGuard, type Int, McpTool, type Page, Query, Resolver, UseGuards } from 'resource-service';
 import { Notification } from './notification.entity.js';
 import { NotificationService } from './notification.service.js';
 

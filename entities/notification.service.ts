@@ -1,6 +1,5 @@
 import { NotificationRepository } from '../generated/repositories/notification.repository.js';
-import { Injectable } from '../runtime/declarations/decorators.js';
-import type { Page, PageArgs } from '../runtime/data/keyset.js';
+import { Injectable, type Page, type PageArgs } from 'resource-service';
 import type { Notification } from './notification.entity.js';
 
 /** The caller's notifications; the row scope lets each user read only their own (docs/decisions.md §3). */

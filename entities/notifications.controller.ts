@@ -1,6 +1,4 @@
-import { ApiTags, Authorized, Controller, Get } from '../runtime/declarations/decorators.js';
-import type { Page } from '../runtime/data/keyset.js';
-import type { Int } from '../runtime/declarations/scalars.js';
+import { ApiTags, Authorized, Controller, Get, type Int, type Page } from 'resource-service';
 import { Notification } from './notification.entity.js';
 import { NotificationService } from './notification.service.js';
 

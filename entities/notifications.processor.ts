@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { NotificationRepository } from '../generated/repositories/notification.repository.js';
-import { Process, Processor } from '../runtime/declarations/decorators.js';
-import type { JobContext } from '../runtime/jobs/queue.js';
+import { type JobContext, Process, Processor } from 'resource-service';
 
 /**
  * The payload of a `post-published` job: which post was published, and whose it is.

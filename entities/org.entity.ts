@@ -1,4 +1,4 @@
-import { Column, Entity, HasMany, PrimaryKey, Resource } from '../runtime/declarations/decorators.js';
+import { Column, Entity, HasMany, PrimaryKey, Resource } from 'resource-service';
 import { User } from './user.entity.js';
 
 /**

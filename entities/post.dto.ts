@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type PipeTransform, rejectInput } from '../runtime/declarations/pipes.js';
+import { type PipeTransform, rejectInput } from 'resource-service';
 
 /**
  * A new post: its author is the caller, its org the caller's.

@@ -1,4 +1,4 @@
-import { BelongsTo, Column, Entity, PrimaryKey } from '../runtime/declarations/decorators.js';
+import { BelongsTo, Column, Entity, PrimaryKey } from 'resource-service';
 import { Org } from './org.entity.js';
 import { User } from './user.entity.js';
 

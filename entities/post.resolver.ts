@@ -1,9 +1,4 @@
-import { AuthenticationGuard, GraphQLAuthorizationGuard } from '../runtime/auth/guards.js';
-import { Args, Authorized, Complexity, McpTool, Mutation, Query, ResolveField, Resolver, Subscription, UseGuards } from '../runtime/declarations/decorators.js';
-import type { Page } from '../runtime/data/keyset.js';
-import { ZodValidationPipe } from '../runtime/declarations/pipes.js';
-import type { Result } from '../runtime/failures/result.js';
-import type { Int } from '../runtime/declarations/scalars.js';
+import { Args, AuthenticationGuard, Authorized, Complexity, GraphQLAuthorizationGuard, type Int, McpTool, Mutation, type Page, Query, ResolveField, Resolver, type Result, Subscription, UseGuards, ZodValidationPipe } from 'resource-service';
 import { type CreatePost, CreatePostSchema, SearchTermPipe } from './post.dto.js';
 import { Post } from './post.entity.js';
 import { PostService } from './post.service.js';

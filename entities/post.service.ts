@@ -1,12 +1,7 @@
 import { PostRepository } from '../generated/repositories/post.repository.js';
 import { UserRepository } from '../generated/repositories/user.repository.js';
-import { currentPrincipal } from '../runtime/auth/context.js';
+import { currentPrincipal, EventBus, fail, Injectable, InjectQueue, type Page, type PageArgs, type Queue, type Result } from 'resource-service';
 import type { NotificationsJobs } from '../generated/jobs.js';
-import { Injectable, InjectQueue } from '../runtime/declarations/decorators.js';
-import { EventBus } from '../runtime/events/bus.js';
-import type { Queue } from '../runtime/jobs/queue.js';
-import type { Page, PageArgs } from '../runtime/data/keyset.js';
-import { fail, type Result } from '../runtime/failures/result.js';
 import type { CreatePost } from './post.dto.js';
 import type { Post } from './post.entity.js';
 

@@ -1,8 +1,4 @@
-import { ApiOperation, ApiTags, Authorized, Body, Controller, Get, HttpCode, McpTool, Post, Version } from '../runtime/declarations/decorators.js';
-import type { Page } from '../runtime/data/keyset.js';
-import { ZodValidationPipe } from '../runtime/declarations/pipes.js';
-import type { Result } from '../runtime/failures/result.js';
-import type { Int } from '../runtime/declarations/scalars.js';
+import { ApiOperation, ApiTags, Authorized, Body, Controller, Get, HttpCode, type Int, McpTool, type Page, Post, type Result, Version, ZodValidationPipe } from 'resource-service';
 import { type CreatePost, CreatePostSchema } from './post.dto.js';
 import { Post as PostEntity } from './post.entity.js';
 import { PostService } from './post.service.js';

@@ -1,5 +1,4 @@
-import { Module } from '../runtime/declarations/decorators.js';
-import { GraphQLAuthorizationModule } from '../runtime/auth/guards.js';
+import { GraphQLAuthorizationModule, Module } from 'resource-service';
 import { PostResolver } from './post.resolver.js';
 import { PostService } from './post.service.js';
 import { PostsController } from './posts.controller.js';

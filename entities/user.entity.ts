@@ -1,4 +1,4 @@
-import { BelongsTo, Column, Entity, HasMany, PrimaryKey, Unique } from '../runtime/declarations/decorators.js';
+import { BelongsTo, Column, Entity, HasMany, PrimaryKey, Unique } from 'resource-service';
 import { Org } from './org.entity.js';
 import { Post } from './post.entity.js';
 

@@ -1,10 +1,4 @@
-import { GraphQLAuthorizationGuard } from '../runtime/auth/guards.js';
-import { currentPrincipal } from '../runtime/auth/context.js';
-import { Args, Authorized, McpTool, Mutation, Public, Query, Resolver, UseGuards } from '../runtime/declarations/decorators.js';
-import type { Page } from '../runtime/data/keyset.js';
-import { ZodValidationPipe } from '../runtime/declarations/pipes.js';
-import type { Result } from '../runtime/failures/result.js';
-import type { Int } from '../runtime/declarations/scalars.js';
+import { Args, Authorized, currentPrincipal, GraphQLAuthorizationGuard, type Int, McpTool, Mutation, type Page, Public, Query, Resolver, type Result, UseGuards, ZodValidationPipe } from 'resource-service';
 import { type CreateUser, CreateUserSchema } from './user.dto.js';
 import { User } from './user.entity.js';
 import { UserService } from './user.service.js';

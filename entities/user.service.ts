@@ -1,8 +1,5 @@
 import { UserRepository } from '../generated/repositories/user.repository.js';
-import { currentPrincipal } from '../runtime/auth/context.js';
-import { Injectable } from '../runtime/declarations/decorators.js';
-import type { Page, PageArgs } from '../runtime/data/keyset.js';
-import type { Result } from '../runtime/failures/result.js';
+import { currentPrincipal, Injectable, type Page, type PageArgs, type Result } from 'resource-service';
 import type { CreateUser } from './user.dto.js';
 import type { User } from './user.entity.js';
 

@@ -1,8 +1,4 @@
-import { ApiTags, Authorized, Body, Controller, Get, Post } from '../runtime/declarations/decorators.js';
-import type { Page } from '../runtime/data/keyset.js';
-import { ZodValidationPipe } from '../runtime/declarations/pipes.js';
-import type { Result } from '../runtime/failures/result.js';
-import type { Int } from '../runtime/declarations/scalars.js';
+import { ApiTags, Authorized, Body, Controller, Get, type Int, type Page, Post, type Result, ZodValidationPipe } from 'resource-service';
 import { type CreateUser, CreateUserSchema } from './user.dto.js';
 import { User } from './user.entity.js';
 import { UserService } from './user.service.js';

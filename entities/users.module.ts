@@ -1,5 +1,4 @@
-import { Module } from '../runtime/declarations/decorators.js';
-import { GraphQLAuthorizationModule } from '../runtime/auth/guards.js';
+import { GraphQLAuthorizationModule, Module } from 'resource-service';
 import { UserResolver } from './user.resolver.js';
 import { UserService } from './user.service.js';
 import { UsersController } from './users.controller.js';

@@ -24,16 +24,13 @@ import type { Handover, ServerAddress } from './dev-loop.js';
 import type { GenerateResult } from './pipeline.js';
 
 import { clientPath, type DatabaseName, migrationsPath, SDL_PATH, schemaPath } from './paths.js';
-import { TOOL_ROOT } from './tool-root.js';
+import { RUNTIME_DIR, TEMPLATE_DIR } from './package.js';
 
 // Commands load what they need when they run: the TypeScript compiler behind `generate`, the
 // server stack behind `serve`, the database drivers behind `migrate` and `seed`.
 
 /** A failure the CLI reports as a message (exit 1), not a stack trace. */
 class CliError extends Error {}
-
-/** The application `init` writes into an empty `entities/`. */
-const TEMPLATE_DIR = path.join(TOOL_ROOT, 'templates', 'new-application');
 
 /** Where the README explains development hooks, for messages. */
 const HOOKS_HELP = 'README.md, "Development hooks"';
@@ -43,7 +40,7 @@ function layoutOf(root: string): ProjectLayout {
   return {
     root: absolute,
     entitiesDir: path.join(absolute, 'entities'),
-    runtimeDir: path.join(TOOL_ROOT, 'runtime'),
+    runtimeDir: RUNTIME_DIR,
     generatedDir: path.join(absolute, 'generated'),
   };
 }

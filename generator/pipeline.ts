@@ -171,8 +171,7 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
     return { diagnostics, files: [], previousSchemas: {}, migrations: {}, locate, timings: watch.timings };
   }
-  const runtimeName = path.relative(layout.root, layout.runtimeDir).split(path.sep).join('/');
-  const context = { app, outputDir: outputName, runtimeDir: runtimeName };
+  const context = { app, outputDir: outputName };
   const emittedFiles = emitFiles(context);
   watch.lap('emit');
   const files = [...emittedFiles, ...(await emitClients(context, emittedFiles, diskCache(GENERATOR_CACHE_DIR)))].sort((a, b) => a.path.localeCompare(b.path));

@@ -12,8 +12,6 @@ export interface EmitContext {
   readonly app: ResolvedApp;
   /** The output folder relative to the project root (`generated`). */
   readonly outputDir: string;
-  /** The runtime library relative to the project root (`runtime`). */
-  readonly runtimeDir: string;
 }
 
 /** Exposed entities, sorted by name. */

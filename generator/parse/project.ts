@@ -1,10 +1,13 @@
 /**
  * Loading declaration files into a ts-morph project built for speed: no lib files, no module
  * resolution into `node_modules`. The generator reads declarations syntactically and resolves
- * names through imports, so it never needs the type checker to evaluate library types.
+ * names through imports, so it never needs the type checker to evaluate library types. Imports of
+ * the package by name (`resource-service`) resolve to the runtime's own declarations: its
+ * sources in this repository, its `.d.ts` files in an installed package (generator/package.ts).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { packageEntryFile, PACKAGE_NAME } from '../package.js';
 import { Project, type SourceFile } from './ts-morph.js';
 
 /** Where things are, as absolute paths. */
@@ -13,7 +16,10 @@ export interface ProjectLayout {
   readonly root: string;
   /** The declarations folder (`entities/`). */
   readonly entitiesDir: string;
-  /** The runtime library folder (`runtime/`), home of the decorators. */
+  /**
+   * The folder declaring the runtime's API, home of the decorators: `runtime/` (sources) or an
+   * installed package's `dist/runtime/` (`.d.ts` files); generator/package.ts `RUNTIME_DIR`.
+   */
   readonly runtimeDir: string;
   /** The output folder (`generated/`). */
   readonly generatedDir: string;
@@ -37,12 +43,34 @@ function listTypeScriptFiles(dir: string): string[] {
   return out;
 }
 
-/** The `.ts` file a relative module specifier of `from` names, if it exists. */
-function resolveRelative(from: SourceFile, specifier: string): string | undefined {
+/**
+ * The TypeScript file (`.ts`, or `.d.ts` in an installed package) a module specifier of the file
+ * at `from` names, if it exists: a relative path, or this package by name through its `exports`.
+ */
+export function resolveModuleFile(from: string, specifier: string): string | undefined {
+  const entry = packageEntryFile(specifier);
+  if (entry !== undefined) return existsSync(entry) ? entry : undefined;
   if (!specifier.startsWith('.')) return undefined;
-  const base = path.resolve(path.dirname(from.getFilePath()), specifier);
-  for (const candidate of [base.replace(/\.js$/, '.ts'), `${base}.ts`, path.join(base, 'index.ts')]) if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  const base = path.resolve(path.dirname(from), specifier);
+  const stem = base.replace(/\.js$/, '');
+  for (const candidate of [`${stem}.ts`, `${stem}.d.ts`, `${base}.ts`, `${base}.d.ts`, path.join(base, 'index.ts'), path.join(base, 'index.d.ts')]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
   return undefined;
+}
+
+function resolveRelative(from: SourceFile, specifier: string): string | undefined {
+  return resolveModuleFile(from.getFilePath(), specifier);
+}
+
+/** The package's entries by name, as compiler `paths`: how the checker follows `import … from 'resource-service'`. */
+function packagePaths(): Record<string, string[]> {
+  const paths: Record<string, string[]> = {};
+  for (const specifier of [PACKAGE_NAME, `${PACKAGE_NAME}/runtime`, `${PACKAGE_NAME}/testing`]) {
+    const file = packageEntryFile(specifier);
+    if (file !== undefined) paths[specifier] = [file];
+  }
+  return paths;
 }
 
 /**
@@ -59,7 +87,7 @@ export class DeclarationProjectCache {
 /** A project with this generator's compiler options. */
 function newProject(): Project {
   return new Project({
-    compilerOptions: { noLib: true, noResolve: true, experimentalDecorators: true, allowJs: false, skipLibCheck: true },
+    compilerOptions: { noLib: true, noResolve: true, experimentalDecorators: true, allowJs: false, skipLibCheck: true, paths: packagePaths() },
     skipAddingFilesFromTsConfig: true,
     skipFileDependencyResolution: true,
     skipLoadingLibFiles: true,

@@ -9,7 +9,7 @@ import { type Decorator, type Identifier, Node, SyntaxKind } from './ts-morph.js
 import type { DeclaredDecorator, DeclaredProperty, DeclaredValue } from '../model/declarations.js';
 import { type DocSections, type DocText, docText } from '../model/docs.js';
 import type { SourceRef, SourceSpan } from '../model/types.js';
-import type { ProjectLayout } from './project.js';
+import { type ProjectLayout, resolveModuleFile } from './project.js';
 
 /** The declaration an identifier resolves to, when it is in the project. */
 export interface ResolvedReference {
@@ -19,10 +19,11 @@ export interface ResolvedReference {
 
 /**
  * Relative, `/`-separated path of an absolute file path. Files of the runtime library are named
- * `runtime/…` wherever the library sits, so the model does not depend on the project layout.
+ * `runtime/…` wherever the library sits, and by their source's name (`.ts`) when what is read is
+ * its declaration file (`.d.ts`, an installed package), so the model does not depend on the layout.
  */
 export function relativeFile(layout: ProjectLayout, absolute: string): string {
-  if (absolute.startsWith(layout.runtimeDir + path.sep)) return `runtime/${path.relative(layout.runtimeDir, absolute).split(path.sep).join('/')}`;
+  if (absolute.startsWith(layout.runtimeDir + path.sep)) return `runtime/${path.relative(layout.runtimeDir, absolute).split(path.sep).join('/').replace(/\.d\.ts$/, '.ts')}`;
   return path.relative(layout.root, absolute).split(path.sep).join('/');
 }
 
@@ -75,15 +76,24 @@ export class ReferenceResolver {
     const sourceFile = identifier.getSourceFile();
     for (const importDeclaration of sourceFile.getImportDeclarations()) {
       const specifier = importDeclaration.getModuleSpecifierValue();
-      if (!specifier.startsWith('.')) continue;
+      const absolute = this.moduleFile(sourceFile.getFilePath(), specifier);
+      if (absolute === undefined) continue;
       for (const named of importDeclaration.getNamedImports()) {
         const local = named.getAliasNode()?.getText() ?? named.getName();
         if (local !== name) continue;
-        const absolute = path.resolve(path.dirname(sourceFile.getFilePath()), specifier).replace(/\.js$/, '.ts');
         return { ref: { file: relativeFile(this.layout, absolute), exportName: named.getName() }, declaration: undefined };
       }
     }
     return undefined;
+  }
+
+  /**
+   * The file a module specifier names, as a path: this package by name (its entry), or a relative
+   * path — also one that does not exist yet (a generated repository before the first run).
+   */
+  private moduleFile(from: string, specifier: string): string | undefined {
+    if (!specifier.startsWith('.')) return resolveModuleFile(from, specifier);
+    return path.resolve(path.dirname(from), specifier).replace(/\.js$/, '.ts');
   }
 
   /**
@@ -96,13 +106,16 @@ export class ReferenceResolver {
     const expression = decorator.getCallExpression()?.getExpression() ?? decorator.getExpression();
     if (Node.isPropertyAccessExpression(expression)) {
       const namespace = expression.getExpression();
-      return Node.isIdentifier(namespace) && this.namespaceFile(namespace) === DECORATORS_FILE ? expression.getName() : undefined;
+      return Node.isIdentifier(namespace) && DECORATOR_MODULES.has(this.namespaceFile(namespace) ?? '') ? expression.getName() : undefined;
     }
     if (!Node.isIdentifier(expression)) return undefined;
     const resolved = this.resolve(expression);
     // A name declared nowhere (`@Colum()` with nothing imported): a misspelling of ours, refused
     // rather than ignored — ignoring it would drop a column from the model.
     if (!resolved) return expression.getSymbol() === undefined ? expression.getText() : undefined;
+    // A name imported from the runtime that the runtime does not export (`import { Colum } from
+    // 'resource-service'`): refused as written, for the same reason.
+    if (resolved.declaration === undefined && resolved.ref.file.startsWith('runtime/')) return resolved.ref.exportName;
     return resolved.ref.file === DECORATORS_FILE ? resolved.ref.exportName : undefined;
   }
 
@@ -111,9 +124,8 @@ export class ReferenceResolver {
     const sourceFile = identifier.getSourceFile();
     for (const importDeclaration of sourceFile.getImportDeclarations()) {
       if (importDeclaration.getNamespaceImport()?.getText() !== identifier.getText()) continue;
-      const specifier = importDeclaration.getModuleSpecifierValue();
-      if (!specifier.startsWith('.')) return undefined;
-      return relativeFile(this.layout, path.resolve(path.dirname(sourceFile.getFilePath()), specifier).replace(/\.js$/, '.ts'));
+      const absolute = this.moduleFile(sourceFile.getFilePath(), importDeclaration.getModuleSpecifierValue());
+      return absolute === undefined ? undefined : relativeFile(this.layout, absolute);
     }
     return undefined;
   }
@@ -121,6 +133,9 @@ export class ReferenceResolver {
 
 /** Where the decorators the generator reads are declared. */
 const DECORATORS_FILE = 'runtime/declarations/decorators.ts';
+
+/** The modules whose namespace (`import * as rs from 'resource-service'`) holds the decorators: their own, and the package's entry. */
+const DECORATOR_MODULES = new Set([DECORATORS_FILE, 'runtime/index.ts']);
 
 /**
  * Reads decorators and their arguments into plain values: names resolved to where they are

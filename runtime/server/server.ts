@@ -40,6 +40,7 @@ import { Observability } from '../observability/index.js';
 import { isReachable, type SqlReader } from '../data/sql-reader.js';
 import { buildTransports, type DirectRoute, type Entrypoint, type HealthContribution, mountTransports, registerSockets, type Transport, type TransportFactory } from '../transports/index.js';
 import { SocketAcceptor } from '../transports/sockets.js';
+import { assertOneRuntime } from '../instance.js';
 
 /** Services the runtime hands to the generated container. */
 export interface RuntimeServices {
@@ -135,12 +136,14 @@ interface Resources {
 /**
  * Starts the application; resolves once it listens. First turns V8's allocation-site pretenuring
  * off for the process (./v8-tuning.ts). Throws `ConfigError` on bad configuration (closing whatever
- * it had opened), or the listen error.
+ * it had opened), the listen error, or — before anything is opened — when two copies of the
+ * runtime are loaded (../instance.ts).
  */
 export async function startServer<Database extends DatabaseClient, Container>(
   definition: ApplicationDefinition<Database, Container>,
   options: StartOptions = {},
 ): Promise<RunningServer> {
+  assertOneRuntime();
   tuneV8ForServing();
   const { config, warnings } = loadConfig(options.env ?? process.env, { cronSettings: definition.cronSettings });
   const logger = options.logger ?? createLogger(config.log);

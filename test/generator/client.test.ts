@@ -16,7 +16,7 @@ import { emitGraphQLClient } from '../../generator/emit/client/graphql.js';
 import { emitRestClients } from '../../generator/emit/client/rest.js';
 import { ROOT, scratchDir } from '../support/project.js';
 
-const LAYOUT = { outputDir: 'generated', runtimeDir: 'runtime' };
+const LAYOUT = { outputDir: 'generated' };
 
 const SDL = `
 """A comment on a post."""

@@ -55,22 +55,28 @@ describe('golden output', () => {
 });
 
 describe('import specifiers', () => {
-  it('climb out of the project by the layout alone, whatever the working directory', () => {
+  it('name the runtime by the package, and project files by the layout alone, whatever the working directory', () => {
     const original = process.cwd();
     const specifiers: string[] = [];
     try {
       for (const cwd of ['/', ROOT, path.join(ROOT, 'test/golden')]) {
         process.chdir(cwd);
-        const imports = new ImportSet('generated/app.ts', '../../../runtime');
+        const imports = new ImportSet('generated/app.ts');
         imports.type('runtime/server/server.ts', 'ApplicationDefinition');
+        imports.value('runtime/transports/rest/index.ts', 'restRoutes');
         imports.value('entities/user.entity.ts', 'User');
         specifiers.push(imports.render().join('\n'));
       }
     } finally {
       process.chdir(original);
     }
-    expect(specifiers[0]).toContain("from '../../../../runtime/server/server.js'");
-    expect(specifiers[0]).toContain("from '../entities/user.entity.js'");
+    expect(specifiers[0]).toBe(
+      [
+        "import type { ApplicationDefinition } from 'resource-service/runtime';",
+        "import { restRoutes } from 'resource-service/transports/rest';",
+        "import { User } from '../entities/user.entity.js';",
+      ].join('\n'),
+    );
     expect(new Set(specifiers).size).toBe(1);
   });
 });

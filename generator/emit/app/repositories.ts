@@ -9,7 +9,7 @@ import type { EntityModel } from '../../model/model.js';
 import { type EmitContext, keyedEntities } from '../context.js';
 import { insertsItself } from './entities.js';
 import { clientPath } from '../../paths.js';
-import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
+import { type GeneratedFile, quote, RUNTIME_FOR_GENERATED_CODE, TypeScriptFile } from '../writer.js';
 
 /**
  * The Prisma client module whose types stand for every database's client (their model APIs are
@@ -25,7 +25,7 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
   );
   const { body: w, imports } = file;
   const base = imports.value('runtime/data/repository.ts', 'EntityRepository');
-  const logger = imports.packageType('pino', 'Logger');
+  const logger = imports.type(RUNTIME_FOR_GENERATED_CODE, 'Logger');
   const database = imports.type(`${outputDir}/database.ts`, 'Database');
   const client = `${outputDir}/${PRISMA_CLIENT_MODULE}`;
   imports.type(client, 'Prisma');
@@ -56,7 +56,7 @@ export function emitDatabase(context: EmitContext): GeneratedFile {
   const [first, ...others] = DIALECTS;
   const clientFile = (dialect: Dialect<DatabaseName>): string => `${outputDir}/${clientPath(dialect.name)}/client.ts`;
   const clientType = imports.type(clientFile(first), 'PrismaClient', prismaClientAlias(first.name));
-  const adapter = imports.packageType('@prisma/driver-adapter-utils', 'SqlDriverAdapterFactory');
+  const adapter = imports.type(RUNTIME_FOR_GENERATED_CODE, 'SqlDriverAdapterFactory');
   const options = imports.type('runtime/data/database.ts', 'DatabaseOptions');
   w.writeLine(`/** The Prisma client: one delegate per entity (\`database.user\`, …); the ${first.title} type stands for every database's. */`);
   w.writeLine(`export type Database = InstanceType<typeof ${clientType}>;`);

@@ -7,7 +7,7 @@
 import { providerVariable } from '../../model/naming.js';
 import { type EmitContext, exposedEntities, tsArgumentType } from '../context.js';
 import { argumentValue } from './resolvers.js';
-import { type GeneratedFile, parameterList, quote, TypeScriptFile, writeDoc } from '../writer.js';
+import { type GeneratedFile, parameterList, quote, RUNTIME_FOR_GENERATED_CODE, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The `graphql/relations.ts` file. */
 export function emitRelations(context: EmitContext): GeneratedFile {
@@ -15,7 +15,7 @@ export function emitRelations(context: EmitContext): GeneratedFile {
   const file = new TypeScriptFile('graphql/relations.ts', context, 'Resolvers of relation fields and computed fields (docs/behaviour.md §2.1, §2.2, §5.8). Relations load through the\nrequest\'s loaders: one primary-key batch (belongs_to) or one ranked statement (has_many) per level.');
   const { body: w, imports } = file;
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
-  const resolverMap = imports.packageType('@graphql-tools/utils', 'IResolvers');
+  const resolverMap = imports.type(RUNTIME_FOR_GENERATED_CODE, 'IResolvers');
   const graphqlContext = imports.type('runtime/graphql/context.ts', 'GraphQLContext');
   const computed = app.mounted.resolvers.flatMap((resolver) => resolver.fieldResolvers);
   const owners = [...new Set(computed.map((field) => providerVariable(field.owner)))].sort();
@@ -33,10 +33,10 @@ export function emitRelations(context: EmitContext): GeneratedFile {
             if (target === undefined || keyColumn === undefined) continue;
             if (relation.kind === 'belongsTo') {
               writeDoc(w, [`${entity.name}.${relation.name} → the ${target} whose id is ${entity.name}.${keyColumn} (belongs_to): a primary-key batch; null when the caller may not read it.`]);
-              w.writeLine(`${relation.name}: (parent: object, _args: unknown, context: ${graphqlContext}, info: ${imports.packageType('graphql', 'GraphQLResolveInfo')}) => context.loaders.belongsTo(${quote(target)}, parent, ${quote(keyColumn)}, info),`);
+              w.writeLine(`${relation.name}: (parent: object, _args: unknown, context: ${graphqlContext}, info: ${imports.type(RUNTIME_FOR_GENERATED_CODE, 'GraphQLResolveInfo')}) => context.loaders.belongsTo(${quote(target)}, parent, ${quote(keyColumn)}, info),`);
             } else {
               writeDoc(w, [`${entity.name}.${relation.name} → ${target} rows whose ${keyColumn} is this ${entity.name}'s id (has_many): one ranked statement per level, scoped.`]);
-              w.writeLine(`${relation.name}: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: ${graphqlContext}, info: ${imports.packageType('graphql', 'GraphQLResolveInfo')}) => context.loaders.hasMany(${quote(target)}, ${quote(keyColumn)}, parent, args, info),`);
+              w.writeLine(`${relation.name}: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: ${graphqlContext}, info: ${imports.type(RUNTIME_FOR_GENERATED_CODE, 'GraphQLResolveInfo')}) => context.loaders.hasMany(${quote(target)}, ${quote(keyColumn)}, parent, args, info),`);
             }
           }
           for (const field of fields) {

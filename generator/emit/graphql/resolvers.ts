@@ -9,7 +9,7 @@ import type { OperationModel, ParamModel } from '../../model/model.js';
 import { fieldsConstant, pipesConstant, providerVariable } from '../../model/naming.js';
 import { type EmitContext, tsArgumentType } from '../context.js';
 import { writePipeConstants } from '../pipes.js';
-import { type GeneratedFile, type ImportSet, parameterList, quote, TypeScriptFile, writeDoc } from '../writer.js';
+import { type GeneratedFile, type ImportSet, parameterList, quote, RUNTIME_FOR_GENERATED_CODE, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The expression passing a parameter's value to the method (absent optional → undefined). */
 export function argumentValue(param: ParamModel, value: string): string {
@@ -91,7 +91,7 @@ class ResolverWriter {
   writeOperation(operation: OperationModel): void {
     const w = this.w;
     const context = this.imports.type('runtime/graphql/context.ts', 'GraphQLContext');
-    const info = this.imports.packageType('graphql', 'GraphQLResolveInfo');
+    const info = this.imports.type(RUNTIME_FOR_GENERATED_CODE, 'GraphQLResolveInfo');
     writeDoc(w, [operation.doc, `${operation.rootType}.${operation.fieldName} → ${origin(operation)}; ${postureText(operation)}.`]);
     if (operation.operationType === 'subscription') {
       this.writeSubscription(operation, context, info);
@@ -175,7 +175,7 @@ export function emitResolvers(context: EmitContext): GeneratedFile {
   );
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
   const services = imports.type('runtime/server/server.ts', 'RuntimeServices');
-  const resolverMap = imports.packageType('@graphql-tools/utils', 'IResolvers');
+  const resolverMap = imports.type(RUNTIME_FOR_GENERATED_CODE, 'IResolvers');
   const graphqlContext = imports.type('runtime/graphql/context.ts', 'GraphQLContext');
   const operations = resolvers.flatMap((resolver) => resolver.operations);
   const usesServices = operations.some((operation) => operation.operationType === 'subscription');

@@ -13,7 +13,7 @@ export const decoratorUnknown: Rule = (app, report) => {
   for (const { decorator, declaration } of app.decorators) {
     if (signatureOf(decorator.name)) continue;
     report({
-      message: `@${decorator.name} on ${declaration} is not a decorator runtime/declarations/decorators.ts exports, so generate would ignore it${didYouMean(decorator.name, DECORATOR_NAMES) || '; use one the runtime exports, or remove it'}`,
+      message: `@${decorator.name} on ${declaration} is not a decorator resource-service exports, so generate would ignore it${didYouMean(decorator.name, DECORATOR_NAMES) || '; use one the package exports, or remove it'}`,
       span: decorator.span,
     });
   }

@@ -14,7 +14,7 @@ export const loaderScopeMissing: Rule = (app, report) => {
   if (relations.length === 0) return;
   report({
     severity: 'warning',
-    message: `${relations.length} exposed relation field(s) need LoaderScope, which no module reachable from AppModule provides; every relation field will fail with "database error": add LoaderScope (runtime/graphql/loaders.ts) to AppModule's providers`,
+    message: `${relations.length} exposed relation field(s) need LoaderScope, which no module reachable from AppModule provides; every relation field will fail with "database error": add LoaderScope (import it from 'resource-service') to AppModule's providers`,
     span: root.span,
   });
 };

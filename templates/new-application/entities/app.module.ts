@@ -1,6 +1,4 @@
-import { Module, UseGuards } from '../runtime/declarations/decorators.js';
-import { LoaderScope } from '../runtime/graphql/loaders.js';
-import { AuthenticationGuard, GraphQLAuthorizationModule } from '../runtime/auth/guards.js';
+import { AuthenticationGuard, GraphQLAuthorizationModule, LoaderScope, Module, UseGuards } from 'resource-service';
 import { AppAbilities } from './abilities.js';
 import { NoteResolver } from './note.resolver.js';
 import { NoteService } from './note.service.js';

@@ -4,7 +4,7 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { Database } from '../generated/database.js';
-import { defineDevHooks } from '../runtime/declarations/dev-hooks.js';
+import { defineDevHooks } from 'resource-service';
 
 /** The development user: the `sub` of the token `dev` prints, and the owner of the seeded notes. */
 const DEVELOPER = { name: 'Developer', sub: '01900000-0000-7000-8000-000000000001', org_id: '01900000-0000-7000-8000-000000000002', role: 'member' };

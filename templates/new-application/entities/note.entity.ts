@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryKey } from '../runtime/declarations/decorators.js';
+import { Column, Entity, PrimaryKey } from 'resource-service';
 
 /**
  * A note written by one user. Every `@Entity()` becomes a table (a Prisma model), a GraphQL type

@@ -1,8 +1,4 @@
-import { Authorized, Mutation, Query, Resolver, UseGuards } from '../runtime/declarations/decorators.js';
-import { GraphQLAuthorizationGuard } from '../runtime/auth/guards.js';
-import type { Page } from '../runtime/data/keyset.js';
-import type { Result } from '../runtime/failures/result.js';
-import type { Int } from '../runtime/declarations/scalars.js';
+import { Authorized, GraphQLAuthorizationGuard, type Int, Mutation, type Page, Query, Resolver, type Result, UseGuards } from 'resource-service';
 import { Note } from './note.entity.js';
 import { NoteService } from './note.service.js';
 

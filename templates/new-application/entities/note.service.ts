@@ -1,8 +1,5 @@
 import { NoteRepository } from '../generated/repositories/note.repository.js';
-import { currentPrincipal } from '../runtime/auth/context.js';
-import { Injectable } from '../runtime/declarations/decorators.js';
-import type { Page, PageArgs } from '../runtime/data/keyset.js';
-import type { Result } from '../runtime/failures/result.js';
+import { currentPrincipal, Injectable, type Page, type PageArgs, type Result } from 'resource-service';
 import type { Note } from './note.entity.js';
 
 /** The caller's notes. The generated repository applies the caller's ability to every query. */

@@ -1,6 +1,4 @@
-import { Authorized, Controller, Get } from '../runtime/declarations/decorators.js';
-import type { Page } from '../runtime/data/keyset.js';
-import type { Int } from '../runtime/declarations/scalars.js';
+import { Authorized, Controller, Get, type Int, type Page } from 'resource-service';
 import { Note } from './note.entity.js';
 import { NoteService } from './note.service.js';
 

@@ -1,5 +1,5 @@
-import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
-import { Authorized, Column, Entity, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/declarations/decorators.js';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from 'resource-service';
+import { Authorized, Column, Entity, Module, PrimaryKey, Query, Resolver, UseGuards } from 'resource-service';
 
 /** A note. */
 @Entity()

@@ -1,7 +1,7 @@
-import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
-import type { Page } from '../../../../runtime/data/keyset.js';
-import type { Int } from '../../../../runtime/declarations/scalars.js';
-import { Abilities, ApiOperation, ApiTags, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey } from '../../../../runtime/declarations/decorators.js';
+import { type AppAbility, defineAbility, type Principal } from 'resource-service';
+import type { Page } from 'resource-service';
+import type { Int } from 'resource-service';
+import { Abilities, ApiOperation, ApiTags, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey } from 'resource-service';
 
 /** A note. */
 @Entity()

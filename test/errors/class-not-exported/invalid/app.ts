@@ -1,6 +1,6 @@
-import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
-import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
-import { Abilities, Authorized, Column, Entity, Injectable, Module, PrimaryKey, Query, Resolver, UseGuards } from '../../../../runtime/declarations/decorators.js';
+import { type AppAbility, defineAbility, type Principal } from 'resource-service';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from 'resource-service';
+import { Abilities, Authorized, Column, Entity, Injectable, Module, PrimaryKey, Query, Resolver, UseGuards } from 'resource-service';
 
 /** A note. */
 @Entity()

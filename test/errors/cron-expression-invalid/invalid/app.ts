@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
-import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
-import { Abilities, Authorized, Column, Cron, Entity, Injectable, InjectQueue, Module, OnEvent, PrimaryKey, Process, Processor, Query, Resolver, UseGuards } from '../../../../runtime/declarations/decorators.js';
-import { EventBus } from '../../../../runtime/events/bus.js';
-import type { Queue } from '../../../../runtime/jobs/queue.js';
+import { type AppAbility, defineAbility, type Principal } from 'resource-service';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from 'resource-service';
+import { Abilities, Authorized, Column, Cron, Entity, Injectable, InjectQueue, Module, OnEvent, PrimaryKey, Process, Processor, Query, Resolver, UseGuards } from 'resource-service';
+import { EventBus } from 'resource-service';
+import type { Queue } from 'resource-service';
 
 /** A note. */
 @Entity()

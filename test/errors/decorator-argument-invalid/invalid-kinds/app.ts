@@ -1,7 +1,7 @@
-import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
-import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
-import { Abilities, Authorized, BelongsTo, Column, Controller, Entity, Get, HasMany, HttpCode, Module, Post, PrimaryKey, Public, Resolver, UseGuards } from '../../../../runtime/declarations/decorators.js';
-import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
+import { type AppAbility, defineAbility, type Principal } from 'resource-service';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from 'resource-service';
+import { Abilities, Authorized, BelongsTo, Column, Controller, Entity, Get, HasMany, HttpCode, Module, Post, PrimaryKey, Public, Resolver, UseGuards } from 'resource-service';
+import { LoaderScope } from 'resource-service';
 
 /** A writer. */
 @Entity()

@@ -1,7 +1,7 @@
-import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
-import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
-import { Abilities, Authorized, Colum, Column, Entity, Module, PrimaryKey, Query, Resolver, Searchable, UseGuards } from '../../../../runtime/declarations/decorators.js';
-import * as rt from '../../../../runtime/declarations/decorators.js';
+import { type AppAbility, defineAbility, type Principal } from 'resource-service';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from 'resource-service';
+import { Abilities, Authorized, Colum, Column, Entity, Module, PrimaryKey, Query, Resolver, Searchable, UseGuards } from 'resource-service';
+import * as rt from 'resource-service';
 
 /** A note. The runtime has no @Searchable; it is refused, not ignored. */
 @Entity()

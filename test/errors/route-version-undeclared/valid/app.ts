@@ -1,5 +1,5 @@
-import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
-import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Version } from '../../../../runtime/declarations/decorators.js';
+import { type AppAbility, defineAbility, type Principal } from 'resource-service';
+import { Abilities, Authorized, Column, Controller, Entity, Get, Module, PrimaryKey, Version } from 'resource-service';
 
 /** A note. */
 @Entity()

@@ -1,7 +1,7 @@
-import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
-import { Abilities, McpHost, Module, UseGuards } from '../../../../runtime/declarations/decorators.js';
-import { AuthenticationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
-import { LoaderScope } from '../../../../runtime/graphql/loaders.js';
+import { type AppAbility, defineAbility, type Principal } from 'resource-service';
+import { Abilities, McpHost, Module, UseGuards } from 'resource-service';
+import { AuthenticationGuard, GraphQLAuthorizationModule } from 'resource-service';
+import { LoaderScope } from 'resource-service';
 import { Housekeeping, SearchIndexProcessor } from './housekeeping.js';
 import { NoteResolver } from './note.resolver.js';
 import { NoteService } from './note.service.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Cron, Injectable, OnEvent, Process, Processor } from '../../../../runtime/declarations/decorators.js';
-import type { JobContext } from '../../../../runtime/jobs/queue.js';
-import type { TaskContext } from '../../../../runtime/jobs/schedule.js';
+import { Cron, Injectable, OnEvent, Process, Processor } from 'resource-service';
+import type { JobContext } from 'resource-service';
+import type { TaskContext } from 'resource-service';
 import type { Note } from './note.entity.js';
 
 /** The payload of an `index-note` job. */

@@ -1,5 +1,5 @@
-import type { Int } from '../../../../runtime/declarations/scalars.js';
-import { BelongsTo, Column, Entity, PrimaryKey } from '../../../../runtime/declarations/decorators.js';
+import type { Int } from 'resource-service';
+import { BelongsTo, Column, Entity, PrimaryKey } from 'resource-service';
 import { Notebook } from './notebook.entity.js';
 
 /** How urgent a note is. */

@@ -1,10 +1,10 @@
 import { NoteRepository } from '../generated/repositories/note.repository.js';
 import type { SearchIndexJobs } from '../generated/jobs.js';
-import { Injectable, InjectQueue } from '../../../../runtime/declarations/decorators.js';
-import { EventBus } from '../../../../runtime/events/bus.js';
-import type { Queue } from '../../../../runtime/jobs/queue.js';
-import type { Page, PageArgs } from '../../../../runtime/data/keyset.js';
-import type { Result } from '../../../../runtime/failures/result.js';
+import { Injectable, InjectQueue } from 'resource-service';
+import { EventBus } from 'resource-service';
+import type { Queue } from 'resource-service';
+import type { Page, PageArgs } from 'resource-service';
+import type { Result } from 'resource-service';
 import type { AddNote } from './note.dto.js';
 import type { Note } from './note.entity.js';
 

@@ -1,4 +1,4 @@
-import { Column, Entity, HasMany, PrimaryKey } from '../../../../runtime/declarations/decorators.js';
+import { Column, Entity, HasMany, PrimaryKey } from 'resource-service';
 import { Note } from './note.entity.js';
 
 /** A notebook owned by one author. */

@@ -1,8 +1,8 @@
-import { Authorized, Body, Controller, Get, McpTool, Post, Version } from '../../../../runtime/declarations/decorators.js';
-import type { Page } from '../../../../runtime/data/keyset.js';
-import { ZodValidationPipe } from '../../../../runtime/declarations/pipes.js';
-import type { Result } from '../../../../runtime/failures/result.js';
-import type { Int } from '../../../../runtime/declarations/scalars.js';
+import { Authorized, Body, Controller, Get, McpTool, Post, Version } from 'resource-service';
+import type { Page } from 'resource-service';
+import { ZodValidationPipe } from 'resource-service';
+import type { Result } from 'resource-service';
+import type { Int } from 'resource-service';
 import { type AddNote, AddNoteSchema } from './note.dto.js';
 import { Note } from './note.entity.js';
 import { NoteService } from './note.service.js';

@@ -1,7 +1,7 @@
-import { type AppAbility, defineAbility, type Principal } from '../../../../runtime/auth/ability.js';
-import { AuthenticationGuard, GraphQLAuthorizationModule } from '../../../../runtime/auth/guards.js';
-import { Abilities, Column, Entity, Filterable, Module, PrimaryKey, Resource, UseGuards } from '../../../../runtime/declarations/decorators.js';
-import type { Int } from '../../../../runtime/declarations/scalars.js';
+import { type AppAbility, defineAbility, type Principal } from 'resource-service';
+import { AuthenticationGuard, GraphQLAuthorizationModule } from 'resource-service';
+import { Abilities, Column, Entity, Filterable, Module, PrimaryKey, Resource, UseGuards } from 'resource-service';
+import type { Int } from 'resource-service';
 
 /** How a comment reads. */
 export type Tone = 'plain' | 'loud';
