@@ -26,7 +26,9 @@ const config: KnipConfig = {
   project: ['**/*.{ts,prisma}', '*.js'],
   // Peers of the NestJS peer of the benchmark (bench/peers/nest/), which NestJS loads itself:
   // the Apollo server and its Express 5 integration (@nestjs/apollo), and rxjs (@nestjs/core).
-  ignoreDependencies: ['@apollo/server', '@as-integrations/express5', 'rxjs'],
+  // And @graphql-tools/merge, which nothing imports: a dependency pinned to a release whose own
+  // dependencies run on Node 20, so that an install without our lock file resolves one (package.json).
+  ignoreDependencies: ['@apollo/server', '@as-integrations/express5', 'rxjs', '@graphql-tools/merge'],
   ignore: [
     // Prisma's output, replaced on every generate.
     'generated/prisma/**',

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { chromiumInstalled, missingChromiumLine } from './test/support/browser.js';
 import { postgresBinaries } from './test/support/postgres.js';
@@ -43,6 +44,32 @@ const BEHAVIOUR = [
 
 const postgres = Boolean(process.env.TEST_POSTGRES_URL) || postgresBinaries() !== undefined;
 
+/**
+ * The condition under which the package's `exports` name its TypeScript sources (.npmrc sets it for
+ * everything npm runs): in the test workers' own imports, and in every process a test starts, also
+ * when vitest was started without npm.
+ */
+const SOURCE_CONDITION = 'resource-service-source';
+if (!(process.env.NODE_OPTIONS ?? '').includes(`--conditions=${SOURCE_CONDITION}`)) {
+  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --conditions=${SOURCE_CONDITION}`.trim();
+}
+
+/**
+ * The package's entries (`resource-service`, `resource-service/transports/*`, …) as the test
+ * workers resolve them: aliases to the files package.json's `exports` names under
+ * {@link SOURCE_CONDITION}. (Vite's own resolution honours the condition too, but changing its
+ * conditions also changes how it picks other packages' builds.)
+ */
+function sourceAliases(): { find: RegExp; replacement: string }[] {
+  const { name, exports } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { name: string; exports: Record<string, string | Record<string, string>> };
+  return Object.entries(exports).flatMap(([subpath, target]) => {
+    const source = typeof target === 'string' ? undefined : target[SOURCE_CONDITION];
+    if (source === undefined) return [];
+    const specifier = `${name}${subpath.slice(1)}`.replace(/[.*+?^${}()|[\]\\/]/g, (character) => (character === '*' ? '*' : `\\${character}`));
+    return [{ find: new RegExp(`^${specifier.replace('*', '([^/]+)')}$`), replacement: new URL(source.replace('*', '$1'), import.meta.url).pathname }];
+  });
+}
+
 /** Prints `line` once per run: vitest evaluates this file for the root and again for each project. */
 function noteOnce(line: string): void {
   const printed = ((globalThis as { resourceServiceNotes?: Set<string> }).resourceServiceNotes ??= new Set());
@@ -60,7 +87,7 @@ export default defineConfig({
     // Node resolves `graphql` (no "exports" field) to its CommonJS entry, and so do the libraries
     // loaded natively (graphql-http, @graphql-tools); Vite would pick the ESM entry for our own
     // files and end up with two graphql instances in one process. Resolve it the way Node does.
-    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }, ...sourceAliases()],
   },
   test: {
     pool: 'forks',

@@ -48,7 +48,7 @@ import { pinCores, unpinCores } from './cores.js';
 import { FocusedServers, processTree } from './focus.js';
 import { type LoadRequest, type LoadResult, runLoad } from './load.js';
 import { type OtlpSink, startOtlpSink } from './otlp-sink.js';
-import { spawnBenchServer } from './spawn.js';
+import { compiledEnvironment, spawnBenchServer } from './spawn.js';
 import { renderMarkdown, renderSvg, SECOND_PROCESS, twoProcessRate, type Report, type ScenarioReport, type StatementRow, type TargetRow, type VariantReport } from './report.js';
 import { DOCUMENTS, graphqlBody } from './scenarios.js';
 import { SERVERS, type ServerName } from './servers/index.js';
@@ -112,7 +112,7 @@ async function spawnWorkers(label: string, databaseUrl: string, workers: number,
   const child = spawn(command[0] ?? process.execPath, command.slice(1), {
     cwd: ROOT,
     env: {
-      ...process.env,
+      ...compiledEnvironment(process.env),
       APP_DATABASE__URL: databaseUrl,
       APP_HTTP__PORT: String(port),
       APP_HTTP__HOST: '127.0.0.1',

@@ -28,6 +28,15 @@ export interface SpawnedServer {
 }
 
 /**
+ * `env` without the condition that points the package's `exports` at its TypeScript sources (this
+ * repository's .npmrc puts it in NODE_OPTIONS): compiled servers import the compiled runtime.
+ */
+export function compiledEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const options = (env.NODE_OPTIONS ?? '').replace(/--conditions[= ]resource-service-source/g, '').trim();
+  return { ...env, NODE_OPTIONS: options };
+}
+
+/**
  * Starts server `name` of bench/servers/index.ts and resolves once it prints the URL it listens
  * on; rejects when the process exits before that (its stderr is this process's).
  */
@@ -35,7 +44,7 @@ export async function spawnBenchServer(name: string, options: SpawnOptions): Pro
   const command = [...options.pin, process.execPath, ...(options.nodeArgs ?? []), path.join(options.root, 'dist/bench/servers/index.js'), name];
   const child = spawn(command[0] ?? process.execPath, command.slice(1), {
     cwd: options.root,
-    env: { ...process.env, BENCH_DATABASE_URL: options.databaseUrl, BENCH_SECRET: options.secret, NODE_ENV: 'production', ...options.env },
+    env: { ...compiledEnvironment(process.env), BENCH_DATABASE_URL: options.databaseUrl, BENCH_SECRET: options.secret, NODE_ENV: 'production', ...options.env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {

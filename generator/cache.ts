@@ -1,17 +1,23 @@
 /**
- * A cache of tool output by a digest of its input, on disk under `node_modules/.cache/` (where
- * build tools keep theirs), so a `generate` whose inputs did not change skips loading the tool
- * (docs/architecture.md §1: the REST client's types from openapi-typescript). Output never depends
- * on it: a missing, unreadable or damaged entry is a miss and the tool runs; an entry is checked
- * against the digest of its content before it is used.
+ * A cache of tool output by a digest of its input, on disk under the application's
+ * `node_modules/.cache/` (where build tools keep theirs), so a `generate` whose inputs did not
+ * change skips loading the tool (docs/architecture.md §1: the REST client's types from
+ * openapi-typescript). Output never depends on it: a missing, unreadable or damaged entry is a miss
+ * and the tool runs; an entry is checked against the digest of its content before it is used.
+ * Nothing is ever written inside the installed package, which may be read-only.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { TOOL_ROOT } from './tool-root.js';
 
-/** The generator's cache folder: `node_modules/.cache/resource-service/` beside its own install. */
-export const GENERATOR_CACHE_DIR = path.join(TOOL_ROOT, 'node_modules', '.cache', 'resource-service');
+/**
+ * The generator's cache folder for the application at `root`: `node_modules/.cache/resource-service/`
+ * there, or undefined when the application has no `node_modules` (nothing is cached then).
+ */
+export function generatorCacheDir(root: string): string | undefined {
+  const modules = path.join(root, 'node_modules');
+  return existsSync(modules) ? path.join(modules, '.cache', 'resource-service') : undefined;
+}
 
 /** Text by key; what a miss returns is `undefined`. */
 export interface TextCache {
@@ -29,10 +35,12 @@ export function cacheKey(parts: readonly string[]): string {
 }
 
 /**
- * A cache in `dir`, one file per key, each headed by the digest of its text. Failing to write an
- * entry (a read-only checkout) only costs the next run the time the entry would have saved.
+ * A cache in `dir`, one file per key, each headed by the digest of its text; with no `dir`, one that
+ * never hits. Failing to write an entry (a read-only folder) only costs the next run the time the
+ * entry would have saved.
  */
-export function diskCache(dir: string): TextCache {
+export function diskCache(dir: string | undefined): TextCache {
+  if (dir === undefined) return { get: () => undefined, set: () => undefined };
   return {
     get(key) {
       let stored: string;

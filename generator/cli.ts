@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * The command line (docs/decisions.md §1): `init [--reset]`, `generate [--check | --watch]`,
  * `migrate [deploy|status|dev]`, `seed`, `token`, `serve`, and `dev` (all of it, for the README's
@@ -9,9 +10,8 @@
  * tokens and examples `dev` prints come from the application's development hooks
  * (`entities/dev.ts`, typed by runtime/declarations/dev-hooks.ts), and both commands work without them.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../runtime/server/config.js';
 import type { DatabaseClient } from '../runtime/data/database.js';
@@ -23,8 +23,8 @@ import type { DeclarationProjectCache, ProjectLayout } from './parse/project.js'
 import type { Handover, ServerAddress } from './dev-loop.js';
 import type { GenerateResult } from './pipeline.js';
 
-import { clientPath, type DatabaseName, migrationsPath, SDL_PATH, schemaPath } from './paths.js';
-import { RUNTIME_DIR, TEMPLATE_DIR } from './package.js';
+import { type DatabaseName, migrationsPath, SDL_PATH, schemaPath } from './paths.js';
+import { GENERATOR_VERSION, PACKAGE_NAME, PEER_DEPENDENCIES, RUNTIME_DIR, TEMPLATE_DIR } from './package.js';
 
 // Commands load what they need when they run: the TypeScript compiler behind `generate`, the
 // server stack behind `serve`, the database drivers behind `migrate` and `seed`.
@@ -159,9 +159,15 @@ async function runGenerate(options: GenerateRun): Promise<number> {
   if (options.check === true) {
     const stale = [...result.changed.map((file) => `changed: generated/${file}`), ...result.removed.map((file) => `extra: generated/${file}`)];
     for (const [database, migration] of Object.entries(result.migrations)) stale.push(`missing migration: generated/${migrationsPath(database as DatabaseName)}/${migration.name}`);
-    for (const database of result.prismaClientsChanged) stale.push(`stale: generated/${clientPath(database)} (Prisma client)`);
     if (stale.length > 0) {
-      process.stderr.write(`generated/ is stale; run \`npm run generate\` and commit the result:\n${stale.map((line) => `  ${line}`).join('\n')}\n`);
+      const { writtenByVersion } = await import('./emit/writer.js');
+      const app = path.join(layoutOf(options.root).generatedDir, 'app.ts');
+      const previous = existsSync(app) ? writtenByVersion(readFileSync(app, 'utf8')) : undefined;
+      const upgrade =
+        previous !== undefined && previous !== GENERATOR_VERSION
+          ? `generated/ was written by ${PACKAGE_NAME} ${previous === 'earlier' ? 'an earlier version' : previous}; this is ${PACKAGE_NAME} ${GENERATOR_VERSION}. After an upgrade, run \`npm run generate\` (resource-service generate) and commit the result.\n`
+          : '';
+      process.stderr.write(`${upgrade}generated/ is stale; run \`npm run generate\` and commit the result:\n${stale.map((line) => `  ${line}`).join('\n')}\n`);
       return 1;
     }
     if (options.quiet !== true) process.stdout.write(`generated/ is up to date (${elapsed} ms)\n`);
@@ -173,6 +179,29 @@ async function runGenerate(options: GenerateRun): Promise<number> {
     if (result.prismaClientsChanged.length > 0) lines.push(`regenerated the Prisma client (${result.prismaClientsChanged.join(', ')})`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
+  return 0;
+}
+
+/**
+ * `build` (generator/build.ts): checks that generated/ is current (as `generate --check`), writes
+ * the Prisma clients when missing or stale, and compiles the application into `outDir`; returns
+ * the exit code.
+ */
+async function runBuild(root: string, outDir: string): Promise<number> {
+  const started = performance.now();
+  if ((await runGenerate({ root, check: true, quiet: true })) !== 0) return 1;
+  const { ensurePrismaClients } = await import('./emit/prisma/client.js');
+  const layout = layoutOf(root);
+  const clients = await ensurePrismaClients(layout.generatedDir);
+  const { buildApplication } = await import('./build.js');
+  const built = await buildApplication(layout.root, path.resolve(layout.root, outDir));
+  const where = path.relative(process.cwd(), built.outDir) || '.';
+  const lines = [
+    ...(clients.length > 0 ? [`regenerated the Prisma client (${clients.join(', ')})`] : []),
+    `built ${built.compiled.length} file(s) into ${where}/ in ${Math.round(performance.now() - started)} ms`,
+    `start it with: node ${path.join(where, 'generated', 'main.js')}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }
 
@@ -239,7 +268,11 @@ async function runGenerateWatch(options: GenerateRun): Promise<number> {
 async function loadApplication(root: string): Promise<ApplicationDefinition<DatabaseClient, unknown>> {
   const file = path.join(path.resolve(root), 'generated', 'app.ts');
   if (!existsSync(file)) throw new CliError('generated/app.ts does not exist; run `npm run generate` first');
-  const module = (await import(pathToFileURL(file).href)) as { application: ApplicationDefinition<DatabaseClient, unknown> };
+  // The Prisma clients are not committed: a fresh clone has none until something writes them.
+  const { ensurePrismaClients } = await import('./emit/prisma/client.js');
+  await ensurePrismaClients(path.join(path.resolve(root), 'generated'));
+  const { importApplicationModule } = await import('./application-modules.js');
+  const module = (await importApplicationModule(path.resolve(root), file)) as { application: ApplicationDefinition<DatabaseClient, unknown> };
   return module.application;
 }
 
@@ -346,7 +379,8 @@ const RESERVED_SEED_OPTIONS = new Set(['json', 'help', 'root']);
 async function loadDevHooks(root: string): Promise<DevHooks | undefined> {
   const file = path.join(path.resolve(root), DEV_HOOKS_FILE);
   if (!existsSync(file)) return undefined;
-  const hooks = ((await import(pathToFileURL(file).href)) as { default?: unknown }).default;
+  const { importApplicationModule } = await import('./application-modules.js');
+  const hooks = ((await importApplicationModule(path.resolve(root), file)) as { default?: unknown }).default;
   const problem = (detail: string): CliError => new CliError(`${DEV_HOOKS_FILE}: ${detail} (${HOOKS_HELP})`);
   if (typeof hooks !== 'object' || hooks === null) throw problem('export the hooks as the default export: `export default defineDevHooks({ … })`');
   const record = hooks as Record<string, unknown>;
@@ -626,8 +660,15 @@ async function runDev(options: DevRun): Promise<number> {
   return 0;
 }
 
-/** `init [--reset]`: makes the project a new application (generator/init.ts); prints what it did and what to run next. */
-async function runInit(root: string, reset: boolean): Promise<void> {
+/**
+ * `init [dir] [--reset]`: makes the folder `dir` (created when missing; default the project root) a
+ * new application (generator/init.ts); prints what it did and what to run next.
+ */
+async function runInit(root: string, dir: string | undefined, reset: boolean): Promise<void> {
+  const target = path.resolve(root, dir ?? '.');
+  mkdirSync(target, { recursive: true });
+  // The development database's path is relative to the application, as every command reads it.
+  process.chdir(target);
   const { initApplication, InitRefusedError } = await import('./init.js');
   const { dialectFor } = await import('../runtime/dialects/index.js');
   const url = config().database.url;
@@ -635,31 +676,39 @@ async function runInit(root: string, reset: boolean): Promise<void> {
   const database = { title: dialect.title, files: dialect.databaseFiles?.(url) };
   let result: ReturnType<typeof initApplication>;
   try {
-    result = initApplication({ layout: layoutOf(root), templateDir: TEMPLATE_DIR, reset, database });
+    result = initApplication({ layout: layoutOf(target), templateDir: TEMPLATE_DIR, reset, database, dependency: { name: PACKAGE_NAME, version: GENERATOR_VERSION, peers: PEER_DEPENDENCIES } });
   } catch (error) {
     if (error instanceof InitRefusedError) throw new CliError(error.message);
     throw error;
   }
   const lines = [...result.removed.map((entry) => `removed ${entry}`)];
-  if (result.written.length > 0) lines.push(`wrote ${result.written.join(', ')}`);
+  const written = [...result.projectFiles, ...result.written];
+  if (written.length > 0) lines.push(`wrote ${written.join(', ')}`);
+  lines.push(...result.updated);
   if (result.kept.length > 0) lines.push(`kept the declarations in entities/ (${result.kept.length} file(s))`);
   if (lines.length === 0) lines.push('nothing to do: no previous generated/ or database');
   for (const note of result.notes) lines.push(`note: ${note}`);
-  lines.push('next: `npm run dev` generates generated/ with a first migration, migrates, seeds, prints tokens and curl lines, and serves');
+  const into = path.relative(root, target);
+  const install = result.projectFiles.length > 0 || result.updated.length > 0 ? 'npm install && ' : '';
+  lines.push(`next: \`${into === '' ? '' : `cd ${into} && `}${install}npm run dev\` generates generated/ with a first migration, migrates, seeds, prints tokens and curl lines, and serves`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /** Builds the command tree. */
 export function createProgram(): Command {
-  const program = new Command('resource-service').description('Generate and run a versioned REST + GraphQL server from entity declarations').option('--root <dir>', 'project root', '.');
+  const program = new Command(PACKAGE_NAME)
+    .description('Generate and run a versioned REST + GraphQL server from entity declarations')
+    .version(GENERATOR_VERSION, '-v, --version', 'print the version')
+    .option('--root <dir>', 'project root', '.');
   const root = (): string => program.opts<{ root: string }>().root;
 
   program
     .command('init')
-    .description('start a new application: write a one-entity application (Note) into an empty entities/; refuses while a previous application\'s generated/ or SQLite database remains')
+    .description("start a new application in dir (default: here): a one-entity application (Note) in entities/, and the project files it lacks — package.json scripts and dependencies, tsconfig.json, .gitignore, README.md, a first test; never overwrites a file, and refuses while a previous application's generated/ or SQLite database remains")
+    .argument('[dir]', 'the folder of the application, created when missing')
     .option('--reset', "remove the previous application's generated/ (its GraphQL baseline and migrations) and SQLite database; declarations already in entities/ are kept")
-    .action(async (options: { reset?: boolean }) => {
-      await runInit(root(), options.reset === true);
+    .action(async (dir: string | undefined, options: { reset?: boolean }) => {
+      await runInit(root(), dir, options.reset === true);
     });
 
   program
@@ -681,6 +730,14 @@ export function createProgram(): Command {
         timings: options.timings === true,
       };
       process.exitCode = options.watch === true ? await runGenerateWatch(run) : await runGenerate(run);
+    });
+
+  program
+    .command('build')
+    .description('compile the application (generated/main.ts and every file of yours it reaches) to JavaScript in dist/, for `node dist/generated/main.js`; refuses while generated/ is stale')
+    .option('--out-dir <dir>', 'where the compiled application goes', 'dist')
+    .action(async (options: { outDir: string }) => {
+      process.exitCode = await runBuild(root(), options.outDir);
     });
 
   program

@@ -16,13 +16,13 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { prettyFactory } from 'pino-pretty';
 import type { Entrypoint } from '../runtime/transports/index.js';
 import type { DevServerCommand, DevServerMessage } from './dev-server.js';
-import { TOOL_ROOT } from './tool-root.js';
 
-/** The child's entry point (its source: the child runs through tsx). */
-const CHILD_MODULE = path.join(TOOL_ROOT, 'generator', 'dev-server.ts');
+/** The child's entry point, beside this module (its source through tsx, or compiled in the package). */
+const CHILD_MODULE = fileURLToPath(new URL(`./dev-server${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
 /** pino's numeric level of `warn`: what always reaches the terminal. */
 const WARN = 40;

@@ -16,10 +16,10 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DatabaseClient } from '../runtime/data/database.js';
 import { ConfigError } from '../runtime/server/config.js';
-import { TOOL_ROOT } from './tool-root.js';
+import { importApplicationModule } from './application-modules.js';
 import { closeOnSignals, exitWhenWritten } from '../runtime/server/exit.js';
 import type { ApplicationDefinition, RunningServer } from '../runtime/server/server.js';
 import type { Entrypoint } from '../runtime/transports/index.js';
@@ -46,8 +46,9 @@ function told<Kind extends DevServerCommand['kind']>(kind: Kind): Promise<Extrac
   });
 }
 
-/** The runtime folder, beside the generator's. */
-const RUNTIME_DIR = path.join(TOOL_ROOT, 'runtime');
+/** The runtime folder beside the generator's, and the extension of its modules (`.ts` from sources, `.js` compiled). */
+const RUNTIME_DIR = fileURLToPath(new URL('../runtime/', import.meta.url));
+const MODULE_EXTENSION = path.extname(fileURLToPath(import.meta.url));
 
 /**
  * Loads what every version of any application loads: the server, each transport, the Prisma
@@ -58,7 +59,7 @@ async function preload(): Promise<void> {
     await import('../runtime/server/server.js');
     const transports = path.join(RUNTIME_DIR, 'transports');
     for (const name of readdirSync(transports).sort()) {
-      const index = path.join(transports, name, 'index.ts');
+      const index = path.join(transports, name, `index${MODULE_EXTENSION}`);
       if (existsSync(index)) await import(pathToFileURL(index).href);
     }
     await import('@prisma/client/runtime/client');
@@ -81,7 +82,7 @@ async function main(root: string): Promise<void> {
   Object.assign(process.env, env);
   await preloaded;
   const file = path.join(root, 'generated', 'app.ts');
-  const { application } = (await import(pathToFileURL(file).href)) as { application: ApplicationDefinition<DatabaseClient, unknown> };
+  const { application } = (await importApplicationModule(root, file)) as { application: ApplicationDefinition<DatabaseClient, unknown> };
   const { startServer } = await import('../runtime/server/server.js');
   const server: RunningServer = await startServer(application, {
     beforeListen: async () => {

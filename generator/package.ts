@@ -14,7 +14,7 @@ import path from 'node:path';
 import { TOOL_ROOT } from './tool-root.js';
 
 /** The condition under which the package's `exports` name its TypeScript sources (this repository's `.npmrc` and tsconfig.json set it). */
-export const SOURCE_CONDITION = 'resource-service-source';
+const SOURCE_CONDITION = 'resource-service-source';
 
 /** An entry of `exports`: a path, or conditions to paths. */
 type ExportTarget = string | Readonly<Record<string, string>>;
@@ -23,6 +23,7 @@ interface PackageManifest {
   readonly name: string;
   readonly version: string;
   readonly exports: Readonly<Record<string, ExportTarget>>;
+  readonly peerDependencies?: Readonly<Record<string, string>>;
 }
 
 const manifest = JSON.parse(readFileSync(path.join(TOOL_ROOT, 'package.json'), 'utf8')) as PackageManifest;
@@ -32,6 +33,13 @@ export const PACKAGE_NAME = manifest.name;
 
 /** The generator's version (the package's), named in every generated file's header. */
 export const GENERATOR_VERSION = manifest.version;
+
+/**
+ * The packages an application's own code and its generated code import besides this one (the
+ * Prisma client's runtime, graphql, zod, the typed clients' openapi-fetch), by range: `init`
+ * writes them into a new application's dependencies.
+ */
+export const PEER_DEPENDENCIES: Readonly<Record<string, string>> = manifest.peerDependencies ?? {};
 
 /** Whether the runtime's TypeScript sources are here (this repository) rather than only its compiled declarations (an installed package). */
 const FROM_SOURCES = existsSync(path.join(TOOL_ROOT, 'runtime', 'index.ts'));

@@ -6,22 +6,22 @@
  * folder that lacks the generator's marker.
  *
  * `check` mode writes nothing: it reports what `write` would change (stale files, a missing
- * migration, a stale Prisma client), which is what CI runs.
+ * migration), which is what CI runs. The Prisma clients are not committed and `check` ignores them;
+ * `write` regenerates each one that is missing or stale ({@link ensurePrismaClients}).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildSchema, findBreakingChanges, findDangerousChanges } from 'graphql';
 import { CHECKSUMS_FILE, folderDrift, readMigrationFolders, renderMigrationChecksums } from '../runtime/data/migrations.js';
 import { reviewMigrations } from './migration-review.js';
 import type { SourceSpan } from './model/types.js';
 import type { Diagnostic } from './diagnostics/diagnostic.js';
-import { diskCache, GENERATOR_CACHE_DIR } from './cache.js';
+import { diskCache, generatorCacheDir } from './cache.js';
 import { emitClients } from './emit/client/index.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
 import { dialectNamed } from '../runtime/dialects/index.js';
-import { clientPath, type DatabaseName, migrationsPath, SDL_PATH, schemaPath, SUPPORTED_DATABASES } from './paths.js';
-import { generatePrismaClient } from './emit/prisma/client.js';
+import { type DatabaseName, migrationsPath, SDL_PATH, schemaPath, SUPPORTED_DATABASES } from './paths.js';
+import { ensurePrismaClients } from './emit/prisma/client.js';
 import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
 import type { GeneratedFile } from './emit/writer.js';
 import { parseDeclarations } from './parse/declarations.js';
@@ -54,7 +54,7 @@ export interface GenerateOptions {
   readonly mode: 'write' | 'check';
   /** Reverse the order files are read in (determinism tests). */
   readonly fileOrder?: 'sorted' | 'reversed';
-  /** Run (write) or compare (check) the Prisma client; default true. */
+  /** Regenerate the Prisma clients that are missing or stale (write mode); default true. */
   readonly prismaClient?: boolean;
   /** Write (or accept) a schema that breaks existing clients. */
   readonly allowBreaking?: boolean;
@@ -77,7 +77,7 @@ export interface GenerateResult {
   readonly removed: readonly string[];
   /** The migrations added (write) or missing (check), per database. */
   readonly migrations: Readonly<Partial<Record<DatabaseName, PlannedMigration>>>;
-  /** The databases whose Prisma client was regenerated (write) or is stale (check). */
+  /** The databases whose Prisma client was regenerated (write; always empty in check mode). */
   readonly prismaClientsChanged: readonly DatabaseName[];
   /** Changes against the committed SDL that break clients (nothing is written while any stands, unless allowed). */
   readonly breaking: readonly SchemaChange[];
@@ -139,8 +139,6 @@ export interface PlannedOutput {
   readonly diagnostics: readonly Diagnostic[];
   /** Every emitted text file (empty when a declaration is invalid). */
   readonly files: readonly GeneratedFile[];
-  /** The committed Prisma schema each database's migration starts from (undefined: none yet). */
-  readonly previousSchemas: Readonly<Partial<Record<DatabaseName, string>>>;
   /** The migration each database's schema change needs, if any. */
   readonly migrations: Readonly<Partial<Record<DatabaseName, PlannedMigration>>>;
   /** Where a table (entity) or one of its columns is declared; undefined when it is not. */
@@ -169,19 +167,17 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
     return column === undefined ? entity?.span : entity?.columnByName.get(column)?.span;
   };
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
-    return { diagnostics, files: [], previousSchemas: {}, migrations: {}, locate, timings: watch.timings };
+    return { diagnostics, files: [], migrations: {}, locate, timings: watch.timings };
   }
   const context = { app, outputDir: outputName };
   const emittedFiles = emitFiles(context);
   watch.lap('emit');
-  const files = [...emittedFiles, ...(await emitClients(context, emittedFiles, diskCache(GENERATOR_CACHE_DIR)))].sort((a, b) => a.path.localeCompare(b.path));
+  const files = [...emittedFiles, ...(await emitClients(context, emittedFiles, diskCache(generatorCacheDir(layout.root))))].sort((a, b) => a.path.localeCompare(b.path));
   watch.lap('client');
   const emitted = new Map(files.map((file) => [file.path, file.content]));
-  const previousSchemas: Partial<Record<DatabaseName, string>> = {};
   const migrations: Partial<Record<DatabaseName, PlannedMigration>> = {};
   for (const database of SUPPORTED_DATABASES) {
     const previous = readIfExists(path.join(outputDir, schemaPath(database)));
-    previousSchemas[database] = previous;
     const next = emitted.get(schemaPath(database)) ?? '';
     const existing = readMigrationFolders(path.join(outputDir, migrationsPath(database)));
     if (previous === undefined && existing.length > 0) {
@@ -191,7 +187,7 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
     if (migration) migrations[database] = migration;
   }
   watch.lap('migrations');
-  return { diagnostics, files, previousSchemas, migrations, locate, timings: watch.timings };
+  return { diagnostics, files, migrations, locate, timings: watch.timings };
 }
 
 /**
@@ -236,13 +232,12 @@ function migrationDrift(outputDir: string, outputName: string, accept: boolean):
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const { layout, mode } = options;
   const plan = await planOutput(layout, options.fileOrder, options.cache, options.acceptEditedMigrations === true);
-  const { files, migrations, previousSchemas } = plan;
+  const { files, migrations } = plan;
   let diagnostics = plan.diagnostics;
   if (files.length === 0) return { diagnostics, changed: [], removed: [], migrations: {}, prismaClientsChanged: [], breaking: [], dangerous: [], timings: plan.timings };
   const watch = new Stopwatch();
   const outputDir = layout.generatedDir;
   const emitted = new Map(files.map((file) => [file.path, file.content]));
-  const schemaOf = (database: DatabaseName): string => emitted.get(schemaPath(database)) ?? '';
   const changed = files.filter((file) => readIfExists(path.join(outputDir, file.path)) !== file.content).map((file) => file.path);
   const removed = listFiles(outputDir).filter((file) => !emitted.has(file) && !isToolManaged(file));
   const sdl = emitted.get(SDL_PATH) ?? '';
@@ -260,14 +255,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     return readIfExists(path.join(dir, CHECKSUMS_FILE)) === content ? [] : [{ database, path: `${migrationsPath(database)}/${CHECKSUMS_FILE}`, content }];
   });
   if (mode === 'check') {
-    const prismaClientsChanged: DatabaseName[] = [];
-    // One generation at a time: they run in this process (emit/prisma/client.ts).
-    for (const database of options.prismaClient === false ? [] : SUPPORTED_DATABASES) {
-      if (await isPrismaClientStale(schemaOf(database), path.join(outputDir, clientPath(database)))) prismaClientsChanged.push(database);
-    }
-    watch.lap('prisma');
     const missingChecksums = checksums.filter((entry) => !migrations[entry.database]).map((entry) => entry.path);
-    return { diagnostics, changed: [...changed, ...missingChecksums], removed, migrations, prismaClientsChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
+    return { diagnostics, changed: [...changed, ...missingChecksums], removed, migrations, prismaClientsChanged: [], breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
   }
 
   diagnostics = [...diagnostics, ...(await reviewMigrations({ migrations, generatedDir: outputDir, developmentUrl: options.developmentUrl, acceptDataLoss: options.acceptDataLoss === true, locate: plan.locate }))];
@@ -288,9 +277,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   for (const entry of checksums) writeFiles(outputDir, [{ path: entry.path, content: entry.content }]);
   watch.lap('write');
-  const prismaClientsChanged =
-    options.prismaClient === false ? [] : SUPPORTED_DATABASES.filter((database) => previousSchemas[database] !== schemaOf(database) || !existsSync(path.join(outputDir, clientPath(database), 'client.ts')));
-  for (const database of prismaClientsChanged) await generatePrismaClient(path.join(outputDir, schemaPath(database)));
+  const prismaClientsChanged = options.prismaClient === false ? [] : await ensurePrismaClients(outputDir);
   watch.lap('prisma');
   return { diagnostics, changed, removed, migrations, prismaClientsChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
 }
@@ -300,21 +287,5 @@ function writeFiles(dir: string, files: readonly GeneratedFile[]): void {
     const target = path.join(dir, file.path);
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, file.content);
-  }
-}
-
-/** Generates the client for `schema` in a temporary folder and compares it with `clientDir`. */
-async function isPrismaClientStale(schema: string, clientDir: string): Promise<boolean> {
-  if (!existsSync(clientDir)) return true;
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'prisma-check-'));
-  try {
-    writeFileSync(path.join(scratch, 'schema.prisma'), schema);
-    await generatePrismaClient(path.join(scratch, 'schema.prisma'));
-    const fresh = listFiles(path.join(scratch, 'client'));
-    const committed = listFiles(clientDir);
-    if (fresh.join('\n') !== committed.join('\n')) return true;
-    return fresh.some((file) => readFileSync(path.join(scratch, 'client', file), 'utf8') !== readFileSync(path.join(clientDir, file), 'utf8'));
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
   }
 }

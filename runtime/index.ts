@@ -31,6 +31,7 @@ export { currentPrincipal, runUnscoped } from './auth/context.js';
 export { AuthenticationGuard, type CanActivate, type GuardContext, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from './auth/guards.js';
 export { LoaderScope } from './graphql/loaders.js';
 export { LIST_CAP, MAX_PAGE_SIZE, type Page, type PageArgs } from './data/keyset.js';
+export { newId } from './data/ids.js';
 export { fail, type Failure, type FailureCode, FailureError, type InputIssue, ok, type Result, unwrap } from './failures/result.js';
 export { EventBus } from './events/bus.js';
 export { type JobContext, Queue } from './jobs/queue.js';

@@ -15,7 +15,7 @@ registry.add(new URL('.', import.meta.url).href);
 
 /**
  * Throws when more than one copy of the runtime is loaded in this process, naming each copy's
- * folder and the fix (docs/behaviour.md §11.1: one install of the package per application).
+ * folder and the fix (docs/behaviour.md §13.1: one install of the package per application).
  */
 export function assertOneRuntime(): void {
   if (registry.size <= 1) return;

@@ -90,6 +90,32 @@ describe('generate --check', () => {
       expect(cli(['generate', '--check'], { cwd: project }).status).toBe(0);
     });
 
+    it('ignores the Prisma clients, which generate writes again when missing or stale (docs/behaviour.md §13.4)', () => {
+      const client = (database: string): string => path.join(project, 'generated/prisma', database, 'client');
+      rmSync(client('sqlite'), { recursive: true, force: true });
+      writeFileSync(path.join(client('postgresql'), '.generated-from'), 'a digest of another schema\n');
+      const checked = cli(['generate', '--check'], { cwd: project });
+      expect(checked.stderr).toBe('');
+      expect(checked.status).toBe(0);
+
+      // Without its client, the server says which command writes it rather than failing obscurely.
+      const serve = spawnSync(process.execPath, ['--import', 'tsx', path.join(project, 'generated/main.ts')], {
+        cwd: project,
+        encoding: 'utf8',
+        env: { ...process.env, APP_DATABASE__URL: `file:${path.join(project, 'data/no-client.db')}`, APP_HTTP__PORT: '0', APP_AUTH__SECRET: TEST_SECRET, APP_LOG__FORMAT: 'json' },
+        timeout: 60_000,
+      });
+      expect(serve.status).toBe(1);
+      expect(`${serve.stdout}${serve.stderr}`).toContain('the Prisma client generated/prisma/sqlite/client is missing (it is not committed): run `resource-service generate`');
+
+      const written = cli(['generate'], { cwd: project });
+      expect(written.status).toBe(0);
+      expect(written.stdout).toContain('regenerated the Prisma client (sqlite, postgresql)');
+      expect(readdirSync(client('sqlite'))).toContain('client.ts');
+      // Up to date now: the next run leaves them be.
+      expect(cli(['generate'], { cwd: project }).stdout).not.toContain('regenerated the Prisma client');
+    });
+
     it('fails after an entity changes, then generate writes the code and a migration', () => {
       const entity = path.join(project, 'entities/user.entity.ts');
       writeFileSync(entity, readFileSync(entity, 'utf8').replace('  /**\n   * The user\'s org; null', '  /** A short biography. */\n  @Column()\n  bio?: string | null;\n\n  /**\n   * The user\'s org; null'));
@@ -99,11 +125,13 @@ describe('generate --check', () => {
       expect(stale.stderr).toContain('changed: generated/prisma/sqlite/schema.prisma');
       for (const provider of ['sqlite', 'postgresql']) {
         expect(stale.stderr).toContain(`missing migration: generated/prisma/${provider}/migrations/${NEXT_ADD_USER_BIO}`);
-        expect(stale.stderr).toContain(`stale: generated/prisma/${provider}/client`);
       }
+      // The Prisma clients are not committed: --check never looks at them.
+      expect(stale.stderr).not.toMatch(/prisma\/\w+\/client/);
 
       const written = cli(['generate'], { cwd: project });
       expect(written.status).toBe(0);
+      expect(written.stdout).toContain('regenerated the Prisma client (sqlite, postgresql)');
       expect(written.stdout).toContain(`new migration: generated/prisma/sqlite/migrations/${NEXT_ADD_USER_BIO}`);
       expect(written.stdout).toContain(`new migration: generated/prisma/postgresql/migrations/${NEXT_ADD_USER_BIO}`);
       expect(readFileSync(path.join(project, `generated/prisma/sqlite/migrations/${NEXT_ADD_USER_BIO}/migration.sql`), 'utf8')).toContain('ADD COLUMN "bio" TEXT');
@@ -140,7 +168,7 @@ describe('generate --check', () => {
       writeFileSync(resolver, readFileSync(resolver, 'utf8').replace("  @Authorized('read', Notification)\n", ''));
       const result = cli(['generate'], { cwd: project });
       expect(result.status).toBe(1);
-      expect(result.stderr).toContain("entities/notification.resolver.ts:17:3 error operation-posture-missing: Query.notifications (NotificationResolver.notifications) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
+      expect(result.stderr).toContain("entities/notification.resolver.ts:14:3 error operation-posture-missing: Query.notifications (NotificationResolver.notifications) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
       expect(result.stderr).toContain('>');
       expect(result.stderr).toContain('1 error, 0 warnings');
       expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -228,7 +256,7 @@ describe('npm run generate: the generator compiled (generator/launch.mjs, docs/d
   });
 
   it('never runs a stale copy: an edited source runs as edited, and as it was once restored', () => {
-    const edited = withEdited('generator/cli.ts', (text) => `process.stderr.write('the edited generator\\n');\n${text}`, () => launch(['generate', '--check']));
+    const edited = withEdited('generator/cli.ts', (text) => text.replace('\n', "\nprocess.stderr.write('the edited generator\\n');\n"), () => launch(['generate', '--check']));
     expect(edited.stderr).toBe('the edited generator\n');
     expect(edited.status).toBe(0);
     const runtime = withEdited('runtime/graphql/sdl.ts', (text) => `${text}\nprocess.stderr.write('the edited runtime\\n');\n`, () => launch(['generate', '--check']));

@@ -17,7 +17,7 @@ import { ROOT } from './support/project.js';
 const NEXT_MIGRATION = `${String(readdirSync(path.join(ROOT, 'generated/prisma/sqlite/migrations')).filter((name) => /^\d{4}_/.test(name)).length + 1).padStart(4, '0')}_create_bookmark`;
 
 /** A new entity with keys to Post and User. */
-const BOOKMARK_ENTITY = `import { BelongsTo, Column, Entity, PrimaryKey } from '../runtime/declarations/decorators.js';
+const BOOKMARK_ENTITY = `import { BelongsTo, Column, Entity, PrimaryKey } from 'resource-service';
 import { Post } from './post.entity.js';
 import { User } from './user.entity.js';
 
@@ -141,7 +141,7 @@ describe('npm run dev, watching', () => {
     const original = readFileSync(resolver, 'utf8');
     writeFileSync(resolver, original.replace("  @Authorized('read', Notification)\n", ''));
     expect(await cycle(3)).toBe('not regenerated; the server keeps running the previous version');
-    expect(dev.stderr()).toContain('entities/notification.resolver.ts:17:3 error operation-posture-missing');
+    expect(dev.stderr()).toContain('entities/notification.resolver.ts:14:3 error operation-posture-missing');
     expect((await fetch(`${url}/health`)).status).toBe(200);
     writeFileSync(resolver, original);
     expect(await cycle(4)).toMatch(/^regenerated: 0 files, restarted in \d+ ms$/);

@@ -2,10 +2,11 @@
  * `engines` stays honest: every installed package supports the Node versions package.json
  * declares (a dependency that needs a newer Node would make our declaration a lie).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
+import { packagesNeedingOtherNode } from './support/engines.js';
 import { ROOT } from './support/project.js';
 
 /**
@@ -14,34 +15,11 @@ import { ROOT } from './support/project.js';
  */
 const NEVER_LOADED = new Set(['@prisma/streams-local']);
 
-/** Every installed package folder's manifest, nested ones included. */
-function manifests(dir: string): { name: string; version: string; engines?: { node?: string } }[] {
-  const found: { name: string; version: string; engines?: { node?: string } }[] = [];
-  if (!existsSync(dir)) return found;
-  for (const name of readdirSync(dir)) {
-    if (name.startsWith('.')) continue;
-    const folder = path.join(dir, name);
-    if (name.startsWith('@')) {
-      found.push(...manifests(folder));
-      continue;
-    }
-    const manifest = path.join(folder, 'package.json');
-    if (!existsSync(manifest)) continue;
-    found.push(JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; version: string; engines?: { node?: string } });
-    found.push(...manifests(path.join(folder, 'node_modules')));
-  }
-  return found;
-}
-
 describe('engines', () => {
   it('declares a Node range every installed dependency supports', () => {
     const declared = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
     expect(semver.satisfies(process.versions.node, declared)).toBe(true);
-    const unsupported = manifests(path.join(ROOT, 'node_modules'))
-      .filter((manifest) => manifest.engines?.node && !NEVER_LOADED.has(manifest.name))
-      .filter((manifest) => !semver.subset(declared, manifest.engines?.node ?? '*', { includePrerelease: false }))
-      .map((manifest) => `${manifest.name}@${manifest.version} needs node ${manifest.engines?.node}`);
-    expect(unsupported).toEqual([]);
+    expect(packagesNeedingOtherNode(path.join(ROOT, 'node_modules'), declared, NEVER_LOADED)).toEqual([]);
   });
 
   // `npm ci` refuses a lock file that names an optional dependency without an entry for it, which

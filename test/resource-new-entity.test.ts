@@ -12,7 +12,7 @@ import { mintToken } from '../runtime/auth/authentication.js';
 import { cli, copyProject, listeningUrl, type RunningCli, startCli } from './support/cli.js';
 import { TEST_SECRET } from './support/project.js';
 
-const LABEL = `import { Column, Entity, PrimaryKey, Resource, Unique } from '../runtime/declarations/decorators.js';
+const LABEL = `import { Column, Entity, PrimaryKey, Resource, Unique } from 'resource-service';
 
 /** A label an org puts on its posts. */
 @Entity()

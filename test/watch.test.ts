@@ -81,7 +81,7 @@ describe('generate --watch, on a copy of the project', () => {
     const before = okLines(watching.stdout()).length;
     writeFileSync(resolver, original.replace("  @Authorized('read', Notification)\n", ''));
     await watching.waitForStderr((stderr) => stderr.includes('1 error, 0 warnings'), 30_000);
-    expect(watching.stderr()).toContain("entities/notification.resolver.ts:17:3 error operation-posture-missing: Query.notifications (NotificationResolver.notifications) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
+    expect(watching.stderr()).toContain("entities/notification.resolver.ts:14:3 error operation-posture-missing: Query.notifications (NotificationResolver.notifications) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
     expect(watching.stderr()).not.toMatch(/\n\s+at /);
     // Nothing written, and the process lives on.
     expect(readFileSync(path.join(project, 'generated/graphql/resolvers.ts'), 'utf8')).toBe(routes);

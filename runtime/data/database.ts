@@ -45,3 +45,15 @@ export async function updateStatistics(factory: SqlDriverAdapterFactory): Promis
     await connection.dispose();
   }
 }
+
+/**
+ * The error to report when loading the Prisma client in `folder` (relative to the application,
+ * `generated/prisma/sqlite/client`) failed with `error`: the Prisma clients are not committed
+ * (docs/decisions.md §2), so a missing one says which command writes it; any other error is
+ * returned as it is.
+ */
+export function prismaClientLoadError(error: unknown, folder: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== 'ERR_MODULE_NOT_FOUND' || !(error as Error).message.includes(`${folder}/`)) return error;
+  return new Error(`the Prisma client ${folder} is missing (it is not committed): run \`resource-service generate\` (or \`build\` before \`start\`) to write it`, { cause: error });
+}

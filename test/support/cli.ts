@@ -47,7 +47,12 @@ export interface RunningCli {
 /** Starts a long-running CLI command. */
 export function startCli(args: readonly string[], options: CliOptions = {}): RunningCli {
   const cwd = options.cwd ?? ROOT;
-  const child = spawn(process.execPath, cliCommand(args, cwd), { cwd, env: cliEnvironment(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  return startProcess(process.execPath, cliCommand(args, cwd), { cwd, env: cliEnvironment(options.env) });
+}
+
+/** Starts a long-running process (`command` with `args`, in `cwd`, with exactly `env`), its output awaitable as {@link startCli}'s. */
+export function startProcess(command: string, args: readonly string[], options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv }): RunningCli {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const listeners = new Set<() => void>();

@@ -1,7 +1,8 @@
 /**
- * Once per `npm test`: a scratch folder for the run's files (test/support/project.ts `scratchDir`:
- * SQLite databases, copied projects), removed at the end, and a PostgreSQL cluster for the
- * postgresql project. `.ci/run` starts one and passes `TEST_POSTGRES_URL`; locally, when
+ * Once per `npm test`: the demo's Prisma clients, which are not committed (written by `generate`
+ * when missing or stale: a fresh clone has none), a scratch folder for the run's files
+ * (test/support/project.ts `scratchDir`: SQLite databases, copied projects), removed at the end,
+ * and a PostgreSQL cluster for the postgresql project. `.ci/run` starts one and passes `TEST_POSTGRES_URL`; locally, when
  * PostgreSQL is installed and no URL is given, a throwaway cluster is started here, and stopped
  * and removed at the end.
  */
@@ -9,12 +10,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type PostgresCluster, postgresBinaries, startCluster } from './postgres.js';
-import { SCRATCH_ROOT_VARIABLE } from './project.js';
+import { ensurePrismaClients } from '../../generator/emit/prisma/client.js';
+import { ROOT, SCRATCH_ROOT_VARIABLE } from './project.js';
 
 let cluster: PostgresCluster | undefined;
 let scratchRoot: string | undefined;
 
 export async function setup(): Promise<void> {
+  await ensurePrismaClients(path.join(ROOT, 'generated'));
   // Workers inherit the variable: every scratchDir of this run lands under it.
   scratchRoot = mkdtempSync(path.join(os.tmpdir(), 'rs-run-'));
   process.env[SCRATCH_ROOT_VARIABLE] = scratchRoot;

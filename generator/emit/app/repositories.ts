@@ -61,17 +61,19 @@ export function emitDatabase(context: EmitContext): GeneratedFile {
   w.writeLine(`/** The Prisma client: one delegate per entity (\`database.user\`, …); the ${first.title} type stands for every database's. */`);
   w.writeLine(`export type Database = InstanceType<typeof ${clientType}>;`);
   w.blankLine();
-  w.writeLine('/** The client class of each database, loaded on demand, by the name of its driver adapter (the clients share their model API). */');
-  w.write(`const CLIENTS: Readonly<Record<string, () => Promise<typeof ${clientType}>>> = `).inlineBlock(() => {
-    w.writeLine(`${quote(first.adapterName)}: async () => (await import(${quote(imports.dynamic(clientFile(first)))})).PrismaClient,`);
-    for (const dialect of others) w.writeLine(`${quote(dialect.adapterName)}: async () => (await import(${quote(imports.dynamic(clientFile(dialect)))})).PrismaClient as unknown as typeof ${clientType},`);
+  const loadError = imports.value('runtime/data/database.ts', 'prismaClientLoadError');
+  w.writeLine('/** The client class of each database, loaded on demand, by the name of its driver adapter (the clients share their model API), and its folder. */');
+  w.write(`const CLIENTS: Readonly<Record<string, { readonly folder: string; readonly load: () => Promise<typeof ${clientType}> }>> = `).inlineBlock(() => {
+    const folder = (dialect: Dialect<DatabaseName>): string => quote(`${outputDir}/${clientPath(dialect.name)}`);
+    w.writeLine(`${quote(first.adapterName)}: { folder: ${folder(first)}, load: async () => (await import(${quote(imports.dynamic(clientFile(first)))})).PrismaClient },`);
+    for (const dialect of others) w.writeLine(`${quote(dialect.adapterName)}: { folder: ${folder(dialect)}, load: async () => (await import(${quote(imports.dynamic(clientFile(dialect)))})).PrismaClient as unknown as typeof ${clientType} },`);
   });
   w.write(';').newLine().blankLine();
-  w.writeLine('/** The client class of the adapter\'s database. Throws for an adapter no database of this application uses. */');
+  w.writeLine("/** The client class of the adapter's database. Throws for an adapter no database of this application uses, and for a client not generated yet. */");
   w.write(`async function clientFor(adapter: ${adapter}): Promise<typeof ${clientType}>`).block(() => {
-    w.writeLine('const load = CLIENTS[adapter.adapterName];');
-    w.writeLine('if (!load) throw new Error(`no Prisma client is generated for the driver adapter ${adapter.adapterName}`);');
-    w.writeLine('return load();');
+    w.writeLine('const client = CLIENTS[adapter.adapterName];');
+    w.writeLine('if (!client) throw new Error(`no Prisma client is generated for the driver adapter ${adapter.adapterName}`);');
+    w.writeLine(`return client.load().catch((error: unknown) => { throw ${loadError}(error, client.folder); });`);
   });
   w.blankLine();
   w.writeLine('/** Wraps a driver adapter factory in the Prisma client of its database; `onQuery` sees every SQL statement sent. */');

@@ -1,10 +1,9 @@
 /**
- * Development hooks (runtime/declarations/dev-hooks.ts): what `npm run seed` writes and the token and example
+ * Development hooks (`defineDevHooks`): what `npm run seed` writes and the token and example
  * requests `npm run dev` prints. Optional: without this file `dev` serves an empty database.
  */
-import { v7 as uuidv7 } from 'uuid';
+import { defineDevHooks, newId } from 'resource-service';
 import type { Database } from '../generated/database.js';
-import { defineDevHooks } from 'resource-service';
 
 /** The development user: the `sub` of the token `dev` prints, and the owner of the seeded notes. */
 const DEVELOPER = { name: 'Developer', sub: '01900000-0000-7000-8000-000000000001', org_id: '01900000-0000-7000-8000-000000000002', role: 'member' };
@@ -13,7 +12,7 @@ const DEVELOPER = { name: 'Developer', sub: '01900000-0000-7000-8000-00000000000
 export default defineDevHooks({
   sizes: { notes: { description: 'notes to write for the development user', default: 2 } },
   async seed(database: Database, { sizes, onProgress }) {
-    const notes = Array.from({ length: sizes.notes }, (_, index) => ({ id: uuidv7(), ownerId: DEVELOPER.sub, text: `Note ${index + 1}` }));
+    const notes = Array.from({ length: sizes.notes }, (_, index) => ({ id: newId(), ownerId: DEVELOPER.sub, text: `Note ${index + 1}` }));
     await database.note.createMany({ data: notes });
     onProgress(notes.length, notes.length);
     return { notes };

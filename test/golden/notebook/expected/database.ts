@@ -5,24 +5,24 @@
  * from APP_DATABASE__URL by runtime/data/database.ts. Only that database's client is loaded.
  */
 
+import { type DatabaseOptions, prismaClientLoadError } from 'resource-service/runtime';
 import type { SqlDriverAdapterFactory } from 'resource-service/runtime';
-import type { DatabaseOptions } from 'resource-service/runtime';
 import type { PrismaClient as SqliteClient } from './prisma/sqlite/client/client.js';
 
 /** The Prisma client: one delegate per entity (`database.user`, …); the SQLite type stands for every database's. */
 export type Database = InstanceType<typeof SqliteClient>;
 
-/** The client class of each database, loaded on demand, by the name of its driver adapter (the clients share their model API). */
-const CLIENTS: Readonly<Record<string, () => Promise<typeof SqliteClient>>> = {
-  '@prisma/adapter-better-sqlite3': async () => (await import('./prisma/sqlite/client/client.js')).PrismaClient,
-  '@prisma/adapter-pg': async () => (await import('./prisma/postgresql/client/client.js')).PrismaClient as unknown as typeof SqliteClient,
+/** The client class of each database, loaded on demand, by the name of its driver adapter (the clients share their model API), and its folder. */
+const CLIENTS: Readonly<Record<string, { readonly folder: string; readonly load: () => Promise<typeof SqliteClient> }>> = {
+  '@prisma/adapter-better-sqlite3': { folder: 'generated/prisma/sqlite/client', load: async () => (await import('./prisma/sqlite/client/client.js')).PrismaClient },
+  '@prisma/adapter-pg': { folder: 'generated/prisma/postgresql/client', load: async () => (await import('./prisma/postgresql/client/client.js')).PrismaClient as unknown as typeof SqliteClient },
 };
 
-/** The client class of the adapter's database. Throws for an adapter no database of this application uses. */
+/** The client class of the adapter's database. Throws for an adapter no database of this application uses, and for a client not generated yet. */
 async function clientFor(adapter: SqlDriverAdapterFactory): Promise<typeof SqliteClient> {
-  const load = CLIENTS[adapter.adapterName];
-  if (!load) throw new Error(`no Prisma client is generated for the driver adapter ${adapter.adapterName}`);
-  return load();
+  const client = CLIENTS[adapter.adapterName];
+  if (!client) throw new Error(`no Prisma client is generated for the driver adapter ${adapter.adapterName}`);
+  return client.load().catch((error: unknown) => { throw prismaClientLoadError(error, client.folder); });
 }
 
 /** Wraps a driver adapter factory in the Prisma client of its database; `onQuery` sees every SQL statement sent. */
