@@ -5,9 +5,7 @@
  * first. Dependency injection is resolved at generate time from constructor parameter types.
  */
 
-import { LoaderScope } from 'resource-service/runtime';
-import { Queue } from 'resource-service/runtime';
-import type { RuntimeServices } from 'resource-service/runtime';
+import { LoaderScope, Queue, type RuntimeServices } from 'resource-service/runtime';
 import { AppAbilities } from '../entities/abilities.js';
 import { AuditService } from '../entities/audit.service.js';
 import { DigestService } from '../entities/digest.service.js';

@@ -5,8 +5,7 @@
  * from APP_DATABASE__URL by runtime/data/database.ts. Only that database's client is loaded.
  */
 
-import { type DatabaseOptions, prismaClientLoadError } from 'resource-service/runtime';
-import type { SqlDriverAdapterFactory } from 'resource-service/runtime';
+import { type DatabaseOptions, prismaClientLoadError, type SqlDriverAdapterFactory } from 'resource-service/runtime';
 import type { PrismaClient as SqliteClient } from './prisma/sqlite/client/client.js';
 
 /** The Prisma client: one delegate per entity (`database.user`, …); the SQLite type stands for every database's. */

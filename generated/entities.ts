@@ -5,10 +5,7 @@
  * every input type, for masking, selection checks, loaders and REST body checks.
  */
 
-import type { ColumnKind } from 'resource-service/runtime';
-import type { InsertShape } from 'resource-service/runtime';
-import type { EntityDescriptor } from 'resource-service/runtime';
-import type { InputFieldType } from 'resource-service/runtime';
+import type { ColumnKind, EntityDescriptor, InputFieldType, InsertShape } from 'resource-service/runtime';
 
 /** Stored columns of AuditRecord (entities/audit-record.entity.ts). */
 export const AUDIT_RECORD_COLUMNS = ['id', 'orgId', 'action', 'subjectId', 'userId', 'summary', 'createdAt'] as const;

@@ -5,14 +5,7 @@
  * the declared method, Result unwrapping, masking of returned entities (docs/behaviour.md §5.5).
  */
 
-import { applyPipes, type PipeTransform, ZodValidationPipe } from 'resource-service/runtime';
-import { authorizeOperation } from 'resource-service/runtime';
-import { maskOutput } from 'resource-service/runtime';
-import { unwrap } from 'resource-service/runtime';
-import { readableItems } from 'resource-service/runtime';
-import type { RuntimeServices } from 'resource-service/runtime';
-import type { GraphQLResolveInfo, IResolvers } from 'resource-service/runtime';
-import type { GraphQLContext } from 'resource-service/runtime';
+import { applyPipes, authorizeOperation, type GraphQLContext, type GraphQLResolveInfo, type IResolvers, maskOutput, type PipeTransform, readableItems, type RuntimeServices, unwrap, ZodValidationPipe } from 'resource-service/runtime';
 import { type CreatePost, CreatePostSchema, SearchTermPipe } from '../../entities/post.dto.js';
 import type { PostResolver } from '../../entities/post.resolver.js';
 import { type CreateUser, CreateUserSchema } from '../../entities/user.dto.js';

@@ -5,13 +5,7 @@
  * (body checked against its input type), pipes, the declared method, Result unwrapping, masking.
  */
 
-import { applyPipes, type PipeTransform, ZodValidationPipe } from 'resource-service/runtime';
-import { coerceInput, coerceQueryParameter } from 'resource-service/runtime';
-import { authorize } from 'resource-service/runtime';
-import { clampPageSize, parseCursor } from 'resource-service/runtime';
-import { pathParameter, queryText, type RouteDefinition } from 'resource-service/runtime';
-import { maskOutput } from 'resource-service/runtime';
-import { unwrap } from 'resource-service/runtime';
+import { applyPipes, authorize, clampPageSize, coerceInput, coerceQueryParameter, maskOutput, parseCursor, pathParameter, type PipeTransform, queryText, type RouteDefinition, unwrap, ZodValidationPipe } from 'resource-service/runtime';
 import { type MetaController, VersionOfferSchema } from '../../entities/meta.controller.js';
 import { CreatePostSchema } from '../../entities/post.dto.js';
 import type { PostsController } from '../../entities/posts.controller.js';

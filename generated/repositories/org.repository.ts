@@ -6,9 +6,7 @@
  * without an ability gets nothing. The queries themselves are in runtime/data/repository.ts.
  */
 
-import { EntityRepository } from 'resource-service/runtime';
-import type { Logger } from 'resource-service/runtime';
-import type { SqlReader } from 'resource-service/runtime';
+import { EntityRepository, type Logger, type SqlReader } from 'resource-service/runtime';
 import type { Database } from '../database.js';
 import { ORG_COLUMN_KINDS, ORG_COLUMNS, ORG_INSERT } from '../entities.js';
 import type { Org, Prisma } from '../prisma/sqlite/client/client.js';

@@ -6,9 +6,7 @@
  * without an ability gets nothing. The queries themselves are in runtime/data/repository.ts.
  */
 
-import { EntityRepository } from 'resource-service/runtime';
-import type { Logger } from 'resource-service/runtime';
-import type { SqlReader } from 'resource-service/runtime';
+import { EntityRepository, type Logger, type SqlReader } from 'resource-service/runtime';
 import type { Database } from '../database.js';
 import { POST_COLUMN_KINDS, POST_COLUMNS, POST_INSERT } from '../entities.js';
 import type { Post, Prisma } from '../prisma/sqlite/client/client.js';

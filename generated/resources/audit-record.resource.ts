@@ -6,9 +6,7 @@
  * caller's grant fixes or does not permit is refused (runtime/data/resource-input.ts).
  */
 
-import { ResourceService } from 'resource-service/runtime';
-import type { ResourceColumn } from 'resource-service/runtime';
-import type { Page } from 'resource-service/runtime';
+import { type Page, type ResourceColumn, ResourceService } from 'resource-service/runtime';
 import type { AuditRecord, Prisma } from '../prisma/sqlite/client/client.js';
 import type { AuditRecordRepository } from '../repositories/audit-record.repository.js';
 

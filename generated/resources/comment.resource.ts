@@ -6,10 +6,7 @@
  * caller's grant fixes or does not permit is refused (runtime/data/resource-input.ts).
  */
 
-import { ResourceService } from 'resource-service/runtime';
-import { type Result, unwrap } from 'resource-service/runtime';
-import type { ResourceColumn } from 'resource-service/runtime';
-import type { Page } from 'resource-service/runtime';
+import { type Page, type ResourceColumn, ResourceService, type Result, unwrap } from 'resource-service/runtime';
 import type { Comment, Prisma } from '../prisma/sqlite/client/client.js';
 import type { CommentRepository } from '../repositories/comment.repository.js';
 

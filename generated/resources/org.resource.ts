@@ -6,8 +6,7 @@
  * caller's grant fixes or does not permit is refused (runtime/data/resource-input.ts).
  */
 
-import { ResourceService } from 'resource-service/runtime';
-import type { ResourceColumn } from 'resource-service/runtime';
+import { type ResourceColumn, ResourceService } from 'resource-service/runtime';
 import type { Org, Prisma } from '../prisma/sqlite/client/client.js';
 import type { OrgRepository } from '../repositories/org.repository.js';
 

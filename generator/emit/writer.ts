@@ -112,26 +112,37 @@ export class ImportSet {
     return relative;
   }
 
-  /** The import statements: packages (the runtime among them) first, then project files, each sorted. */
+  /**
+   * The import statements, one per module specifier (the runtime's files share
+   * `resource-service/runtime`): packages (the runtime among them) first, then project files, each sorted.
+   */
   render(): string[] {
-    const files = new Set([...this.values.keys(), ...this.types.keys(), ...this.defaults.keys()]);
-    const ordered = [...files].sort((a, b) => {
-      const aPackage = !this.specifier(a).startsWith('.');
-      const bPackage = !this.specifier(b).startsWith('.');
+    const bySpecifier = new Map<string, { values: Set<string>; types: Set<string>; defaultName: string | undefined }>();
+    for (const file of new Set([...this.values.keys(), ...this.types.keys(), ...this.defaults.keys()])) {
+      const specifier = this.specifier(file);
+      const entry = bySpecifier.get(specifier) ?? { values: new Set<string>(), types: new Set<string>(), defaultName: undefined };
+      for (const name of this.values.get(file) ?? []) entry.values.add(name);
+      for (const name of this.types.get(file) ?? []) entry.types.add(name);
+      entry.defaultName ??= this.defaults.get(file);
+      bySpecifier.set(specifier, entry);
+    }
+    const ordered = [...bySpecifier.keys()].sort((a, b) => {
+      const aPackage = !a.startsWith('.');
+      const bPackage = !b.startsWith('.');
       if (aPackage !== bPackage) return aPackage ? -1 : 1;
-      return this.specifier(a).localeCompare(this.specifier(b));
+      return a.localeCompare(b);
     });
     const lines: string[] = [];
-    for (const file of ordered) {
-      const values = [...(this.values.get(file) ?? [])].sort();
-      const types = [...(this.types.get(file) ?? [])].filter((name) => !values.includes(name)).sort();
-      const specifier = this.specifier(file);
-      const defaultName = this.defaults.get(file);
-      if (values.length === 0 && defaultName === undefined) {
+    for (const specifier of ordered) {
+      const entry = bySpecifier.get(specifier);
+      if (!entry) continue;
+      const values = [...entry.values].sort();
+      const types = [...entry.types].filter((name) => !entry.values.has(name)).sort();
+      if (values.length === 0 && entry.defaultName === undefined) {
         lines.push(`import type { ${types.join(', ')} } from '${specifier}';`);
       } else {
         const names = [...values, ...types.map((name) => `type ${name}`)].sort((a, b) => a.replace(/^type /, '').localeCompare(b.replace(/^type /, '')));
-        const clauses = [...(defaultName === undefined ? [] : [defaultName]), ...(names.length > 0 ? [`{ ${names.join(', ')} }`] : [])];
+        const clauses = [...(entry.defaultName === undefined ? [] : [entry.defaultName]), ...(names.length > 0 ? [`{ ${names.join(', ')} }`] : [])];
         lines.push(`import ${clauses.join(', ')} from '${specifier}';`);
       }
     }

@@ -5,9 +5,7 @@
  * first. Dependency injection is resolved at generate time from constructor parameter types.
  */
 
-import { LoaderScope } from 'resource-service/runtime';
-import { Queue } from 'resource-service/runtime';
-import type { RuntimeServices } from 'resource-service/runtime';
+import { LoaderScope, Queue, type RuntimeServices } from 'resource-service/runtime';
 import { NotebookAbilities, NotebookAssistant } from '../entities/app.module.js';
 import { Housekeeping, SearchIndexProcessor } from '../entities/housekeeping.js';
 import { NoteResolver } from '../entities/note.resolver.js';

@@ -5,9 +5,7 @@
  * the declared method, Result unwrapping and masking. runtime/transports/mcp/ gates, checks and pipes the arguments.
  */
 
-import { type PipeTransform, ZodValidationPipe } from 'resource-service/runtime';
-import { unwrap } from 'resource-service/runtime';
-import { maskOutput } from 'resource-service/runtime';
+import { maskOutput, type PipeTransform, unwrap, ZodValidationPipe } from 'resource-service/runtime';
 import type { McpHostDefinition } from 'resource-service/transports/mcp';
 import { AddNoteSchema } from '../entities/note.dto.js';
 import type { NoteResolver } from '../entities/note.resolver.js';

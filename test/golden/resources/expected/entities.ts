@@ -5,10 +5,7 @@
  * every input type, for masking, selection checks, loaders and REST body checks.
  */
 
-import type { ColumnKind } from 'resource-service/runtime';
-import type { InsertShape } from 'resource-service/runtime';
-import type { EntityDescriptor } from 'resource-service/runtime';
-import type { InputFieldType } from 'resource-service/runtime';
+import type { ColumnKind, EntityDescriptor, InputFieldType, InsertShape } from 'resource-service/runtime';
 
 /** Stored columns of Comment (entities/app.ts). */
 export const COMMENT_COLUMNS = ['id', 'orgId', 'body', 'contact', 'stars', 'tone', 'secret'] as const;

@@ -5,8 +5,7 @@
  * request's loaders: one primary-key batch (belongs_to) or one ranked statement (has_many) per level.
  */
 
-import type { GraphQLResolveInfo, IResolvers } from 'resource-service/runtime';
-import type { GraphQLContext } from 'resource-service/runtime';
+import type { GraphQLContext, GraphQLResolveInfo, IResolvers } from 'resource-service/runtime';
 import type { Container } from '../container.js';
 
 /** The resolvers of every exposed relation and computed field, by type. */

@@ -5,13 +5,7 @@
  * (body checked against its input type), pipes, the declared method, Result unwrapping, masking.
  */
 
-import { applyPipes, type PipeTransform, ZodValidationPipe } from 'resource-service/runtime';
-import { authorize } from 'resource-service/runtime';
-import { clampPageSize, parseCursor } from 'resource-service/runtime';
-import { queryText, type RouteDefinition } from 'resource-service/runtime';
-import { maskOutput } from 'resource-service/runtime';
-import { coerceInput, coerceQueryParameter } from 'resource-service/runtime';
-import { unwrap } from 'resource-service/runtime';
+import { applyPipes, authorize, clampPageSize, coerceInput, coerceQueryParameter, maskOutput, parseCursor, type PipeTransform, queryText, type RouteDefinition, unwrap, ZodValidationPipe } from 'resource-service/runtime';
 import { AddNoteSchema } from '../../entities/note.dto.js';
 import type { NotesController } from '../../entities/notes.controller.js';
 import type { Container } from '../container.js';

@@ -5,8 +5,7 @@
  * other field scores 1 + its children. `first` is the page size the field will use (absent → 20, clamped to 1..=100).
  */
 
-import { LIST_CAP } from 'resource-service/runtime';
-import type { FieldComplexity } from 'resource-service/runtime';
+import { type FieldComplexity, LIST_CAP } from 'resource-service/runtime';
 
 /** Scores of fields that do not use the default, by `Type.field`. */
 export const FIELD_COMPLEXITY: Readonly<Record<string, FieldComplexity>> = {

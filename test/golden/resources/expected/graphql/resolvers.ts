@@ -5,12 +5,7 @@
  * the declared method, Result unwrapping, masking of returned entities (docs/behaviour.md §5.5).
  */
 
-import { authorizeOperation } from 'resource-service/runtime';
-import { maskOutput } from 'resource-service/runtime';
-import { unwrap } from 'resource-service/runtime';
-import type { RuntimeServices } from 'resource-service/runtime';
-import type { GraphQLResolveInfo, IResolvers } from 'resource-service/runtime';
-import type { GraphQLContext } from 'resource-service/runtime';
+import { authorizeOperation, type GraphQLContext, type GraphQLResolveInfo, type IResolvers, maskOutput, type RuntimeServices, unwrap } from 'resource-service/runtime';
 import type { Tone } from '../../entities/app.js';
 import type { Container } from '../container.js';
 import { COMMENT_FIELDS, ENTITY_BY_NAME, TAG_FIELDS } from '../entities.js';

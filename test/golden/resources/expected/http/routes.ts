@@ -5,12 +5,7 @@
  * (body checked against its input type), pipes, the declared method, Result unwrapping, masking.
  */
 
-import { authorize } from 'resource-service/runtime';
-import { clampPageSize, parseCursor } from 'resource-service/runtime';
-import { pathParameter, queryText, type RouteDefinition } from 'resource-service/runtime';
-import { coerceInput, coerceQueryParameter } from 'resource-service/runtime';
-import { maskOutput } from 'resource-service/runtime';
-import { unwrap } from 'resource-service/runtime';
+import { authorize, clampPageSize, coerceInput, coerceQueryParameter, maskOutput, parseCursor, pathParameter, queryText, type RouteDefinition, unwrap } from 'resource-service/runtime';
 import type { Container } from '../container.js';
 import { COMMENT_FIELDS, CREATE_COMMENT_INPUT_INPUT, TAG_FIELDS, UPDATE_COMMENT_INPUT_INPUT } from '../entities.js';
 import type { CommentResource } from '../resources/comment.resource.js';

@@ -6,9 +6,7 @@
  * without an ability gets nothing. The queries themselves are in runtime/data/repository.ts.
  */
 
-import { EntityRepository } from 'resource-service/runtime';
-import type { Logger } from 'resource-service/runtime';
-import type { SqlReader } from 'resource-service/runtime';
+import { EntityRepository, type Logger, type SqlReader } from 'resource-service/runtime';
 import type { Database } from '../database.js';
 import { COMMENT_COLUMN_KINDS, COMMENT_COLUMNS, COMMENT_INSERT } from '../entities.js';
 import type { Comment, Prisma } from '../prisma/sqlite/client/client.js';

@@ -6,9 +6,7 @@
  * caller's grant fixes or does not permit is refused (runtime/data/resource-input.ts).
  */
 
-import { ResourceService } from 'resource-service/runtime';
-import type { ResourceColumn } from 'resource-service/runtime';
-import type { Result } from 'resource-service/runtime';
+import { type ResourceColumn, ResourceService, type Result } from 'resource-service/runtime';
 import type { Prisma, Tag } from '../prisma/sqlite/client/client.js';
 import type { TagRepository } from '../repositories/tag.repository.js';
 
