@@ -21,11 +21,19 @@ export interface AuthSettings {
   readonly audience?: string | undefined;
 }
 
-/** The outcome of reading a request's credentials. */
+/**
+ * The outcome of reading a request's credentials. An authenticated one carries when its token
+ * expires (`exp`, milliseconds since the epoch): a socket does not outlive it (docs/hostile-input.md §9).
+ */
 export type Authentication =
   | { readonly kind: 'anonymous' }
-  | { readonly kind: 'authenticated'; readonly principal: Principal }
+  | { readonly kind: 'authenticated'; readonly principal: Principal; readonly expiresAt?: number }
   | { readonly kind: 'rejected'; readonly reason: string };
+
+/** Whether `authentication` is a token that has expired by `now` (milliseconds since the epoch). */
+export function tokenExpired(authentication: Authentication | undefined, now = Date.now()): boolean {
+  return authentication?.kind === 'authenticated' && authentication.expiresAt !== undefined && now >= authentication.expiresAt;
+}
 
 const claimsSchema = z.object({
   sub: z.uuid({ message: 'sub must be a UUID' }),
@@ -91,7 +99,7 @@ export class TokenVerifier {
         : await jwtVerify(token, this.key, this.options);
       const claims = claimsSchema.safeParse(payload);
       if (!claims.success) return { kind: 'rejected', reason: `invalid token claims: ${claims.error.issues.map((issue) => issue.message).join('; ')}` };
-      const authentication: Authentication = { kind: 'authenticated', principal: claims.data };
+      const authentication: Authentication = { kind: 'authenticated', principal: claims.data, ...(typeof payload.exp === 'number' ? { expiresAt: payload.exp * 1000 } : {}) };
       if (typeof payload.exp === 'number') this.verified.set(token, { authentication, expiresAt: payload.exp, notBefore: typeof payload.nbf === 'number' ? payload.nbf : undefined });
       return authentication;
     } catch (error) {

@@ -25,6 +25,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocket, WebSocketServer } from 'ws';
+import { type Authentication, tokenExpired } from '../auth/authentication.js';
 import { problem, writeRawProblem } from '../http/problem.js';
 import type { Observability } from '../observability/index.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../observability/request-id.js';
@@ -128,6 +129,34 @@ export function closeSocket(client: WebSocket, code: number, reason = ''): void 
     bytes = bytes.subarray(0, end);
   }
   client.close(code, bytes);
+}
+
+/** The close code of a socket whose token expired (graphql-ws's "Unauthorized", docs/hostile-input.md §9). */
+export const TOKEN_EXPIRED_CLOSE_CODE = 4401;
+
+/** The longest delay a timer takes (`setTimeout` fires at once past 2^31 - 1 ms). */
+const MAX_TIMER_DELAY = 2 ** 31 - 1;
+
+/**
+ * Closes `client` with {@link TOKEN_EXPIRED_CLOSE_CODE} when the token of `authentication` expires
+ * (docs/hostile-input.md §9): a socket never outlives the token it was opened or initialised with.
+ * At once when it has already expired; nothing for an anonymous caller or a token without `exp`.
+ */
+export function closeAtTokenExpiry(client: WebSocket, authentication: Authentication): void {
+  if (authentication.kind !== 'authenticated' || authentication.expiresAt === undefined) return;
+  const expiresAt = authentication.expiresAt;
+  let timer: NodeJS.Timeout | undefined;
+  const check = (): void => {
+    if (client.readyState !== WebSocket.OPEN && client.readyState !== WebSocket.CONNECTING) return;
+    const left = expiresAt - Date.now();
+    if (left <= 0 || tokenExpired(authentication)) {
+      closeSocket(client, TOKEN_EXPIRED_CLOSE_CODE, 'the token has expired');
+      return;
+    }
+    timer = setTimeout(check, Math.min(left, MAX_TIMER_DELAY)).unref();
+  };
+  client.once('close', () => clearTimeout(timer));
+  check();
 }
 
 /** The id of each upgrade request, taken or made once (docs/behaviour.md §12.1). */

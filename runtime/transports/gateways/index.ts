@@ -12,12 +12,12 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
 import type { AbilityCache } from '../../auth/ability.js';
-import type { Authentication, TokenVerifier } from '../../auth/authentication.js';
+import { type Authentication, tokenExpired, type TokenVerifier } from '../../auth/authentication.js';
 import { type RequestContext, runInContext } from '../../auth/context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
 import { RequestObservation } from '../../observability/observation.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
-import { messageText, socketRequestId, type SocketTransport } from '../sockets.js';
+import { closeAtTokenExpiry, closeSocket, messageText, socketRequestId, type SocketTransport, TOKEN_EXPIRED_CLOSE_CODE } from '../sockets.js';
 
 /** What a gateway handler runs with. */
 export interface GatewayCall {
@@ -125,12 +125,18 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
       return { request: { principal, ability: principal ? services.abilities.for(principal) : undefined, unscoped: false, transport: 'gateway', observation }, authentication };
     },
     connect: (client, _request, call) => {
+      // The socket ends with its token (4401, docs/hostile-input.md §9).
+      closeAtTokenExpiry(client, call.authentication);
       // Backpressure: at most MAX_IN_FLIGHT handlers of this socket run at once. Messages past
       // that wait in arrival order and the socket stops being read, so what waits is bounded by
       // what the socket had already received, and TCP slows the client down.
       let inFlight = 0;
       const waiting: WebSocket.RawData[] = [];
       const handle = (raw: WebSocket.RawData): void => {
+        if (tokenExpired(call.authentication)) {
+          closeSocket(client, TOKEN_EXPIRED_CLOSE_CODE, 'the token has expired');
+          return;
+        }
         let event: string;
         let data: unknown;
         try {
