@@ -6,9 +6,11 @@
  * token), and sessions (the id header, reuse, binding to their caller, 404 once ended or unknown,
  * DELETE). Raw `fetch` where the test is about the wire itself.
  */
+import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Role, startTestServer, type TestServer } from './support/server.js';
 
@@ -283,5 +285,50 @@ describe('sessions (Streamable HTTP)', () => {
     const versioned = await post(initialize(), { 'x-api-version': '9', accept: 'application/json, text/event-stream; version=9' });
     expect(versioned.status).toBe(200);
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
+});
+
+/** An anonymous `initialize` sent from the loopback address `localAddress` with `headers` on top; resolves with the HTTP status. */
+function initializeFrom(localAddress: string, headers: Record<string, string> = {}): Promise<number> {
+  const url = new URL(`${server.url}/mcp`);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, headers: { ...MCP_HEADERS, ...headers } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify(initialize()));
+  });
+}
+
+describe('browser origins (docs/hostile-input.md §7)', () => {
+  it("serves the server's own origin and refuses any other, whatever Host the request names (DNS rebinding)", async () => {
+    const port = new URL(server.url).port;
+    for (const own of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) expect(await initializeFrom('127.0.0.1', { origin: own })).toBe(200);
+    await fc.assert(
+      fc.asyncProperty(fc.domain(), fc.constantFrom('http', 'https'), async (domain, scheme) => {
+        // The rebinding page: its own name in both Origin and Host.
+        expect(await initializeFrom('127.0.0.1', { origin: `${scheme}://${domain}:${port}`, host: `${domain}:${port}` })).toBe(403);
+      }),
+      { numRuns: 40 },
+    );
+    expect(await initializeFrom('127.0.0.1', { origin: `http://localhost:${Number(port) + 1}` })).toBe(403);
+  });
+});
+
+// Last in this file: it fills the anonymous pool.
+describe('session pools (docs/hostile-input.md §7)', () => {
+  it('keeps a signed-in session however many anonymous sessions are opened, from however many addresses', async () => {
+    const member = await server.token('member');
+    const id = await rawSession(member);
+    // 8 addresses × 16 sessions each (APP_MCP__MAX_SESSIONS_PER_CALLER) overfill the anonymous pool (100).
+    for (let address = 2; address < 10; address++) {
+      const statuses = await Promise.all(Array.from({ length: 16 }, () => initializeFrom(`127.0.0.${address}`)));
+      expect(new Set(statuses)).toEqual(new Set([200]));
+    }
+    const list = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { authorization: `Bearer ${member}`, 'mcp-session-id': id });
+    expect(list.status).toBe(200);
+    expect(server.logs.some((entry) => String(entry.msg).includes('APP_MCP__MAX_ANONYMOUS_SESSIONS reached'))).toBe(true);
+    expect(server.logs.some((entry) => String(entry.msg).includes('APP_MCP__MAX_SESSIONS reached'))).toBe(false);
   });
 });

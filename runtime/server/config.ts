@@ -104,8 +104,21 @@ const configSchema = z.object({
     subscriptionQueue: integer(1, 1_000_000).default(1_000),
   }),
   mcp: z.object({
-    /** MCP sessions one process keeps open; opening one more closes the least recently used (docs/behaviour.md §4.6). */
+    /**
+     * Browser origins the MCP host serves besides the server's own and APP_HTTP__CORS_ORIGINS
+     * (comma-separated); any other `Origin` is refused with 403 (DNS rebinding, docs/hostile-input.md §7).
+     */
+    origins: z
+      .string()
+      .default('')
+      .transform((value) => value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''))
+      .pipe(z.array(z.url({ message: 'expected origins such as https://app.example.com, comma-separated' }))),
+    /** MCP sessions of signed-in callers one process keeps open; opening one more closes their least recently used (docs/behaviour.md §4.6). */
     maxSessions: integer(1, 1_000_000).default(1_000),
+    /** MCP sessions of anonymous callers one process keeps open, a pool of their own (docs/hostile-input.md §7). */
+    maxAnonymousSessions: integer(1, 1_000_000).default(100),
+    /** MCP sessions one caller (a principal, or an anonymous address) keeps open; one more closes that caller's least recently used. */
+    maxSessionsPerCaller: integer(1, 1_000_000).default(16),
     /** Milliseconds an MCP session may go unused before it is closed. */
     sessionTimeout: integer(1_000, 86_400_000).default(1_800_000),
   }),

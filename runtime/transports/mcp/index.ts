@@ -29,7 +29,7 @@ import { stateOf } from '../../http/request-state.js';
 import { observationOf } from '../../observability/observation.js';
 import type { AppConfig } from '../../server/config.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
-import { SessionTable } from './sessions.js';
+import { SessionTable, type TableSession } from './sessions.js';
 import { callTool, canSee, describeTool, type McpCaller, type McpHostDefinition } from './tools.js';
 
 export type { McpHostDefinition, McpToolDefinition, McpToolParameter } from './tools.js';
@@ -41,8 +41,7 @@ const SESSION_HEADER = 'mcp-session-id';
 const RPC = { serverError: -32000, sessionNotFound: -32001, parseError: -32700 } as const;
 
 /** One open session: the SDK's transport and server, and who opened it. */
-interface Session {
-  readonly owner: string;
+interface Session extends TableSession {
   readonly transport: StreamableHTTPServerTransport;
   close(): Promise<void>;
 }
@@ -82,9 +81,16 @@ class McpHost {
     this.tools = new Map(definition.tools.map((tool) => [tool.name, tool]));
     this.listed = definition.tools.map((tool) => ({ tool, described: describeTool(tool) }));
     this.readBody = promisify(express.text({ type: () => true, limit: config.http.bodyLimit }));
-    this.sessions = new SessionTable<Session>(config.mcp.maxSessions, config.mcp.sessionTimeout, (id, reason) => {
-      if (reason === 'capacity') this.logger.warn({ session: id, maxSessions: config.mcp.maxSessions }, 'closed the least recently used MCP session: APP_MCP__MAX_SESSIONS reached');
-      else this.logger.debug({ session: id }, 'closed an idle MCP session');
+    const limits = { signedIn: config.mcp.maxSessions, anonymous: config.mcp.maxAnonymousSessions, perCaller: config.mcp.maxSessionsPerCaller };
+    this.sessions = new SessionTable<Session>(limits, config.mcp.sessionTimeout, (id, reason, session) => {
+      if (reason === 'capacity') {
+        const [setting, max] = session.anonymous ? ['APP_MCP__MAX_ANONYMOUS_SESSIONS', limits.anonymous] : ['APP_MCP__MAX_SESSIONS', limits.signedIn];
+        this.logger.warn({ session: id, max }, `closed the least recently used ${session.anonymous ? 'anonymous' : 'signed-in'} MCP session: ${setting} reached`);
+      } else if (reason === 'caller') {
+        this.logger.info({ session: id, max: limits.perCaller }, "closed a caller's least recently used MCP session: APP_MCP__MAX_SESSIONS_PER_CALLER reached");
+      } else {
+        this.logger.debug({ session: id }, 'closed an idle MCP session');
+      }
     });
   }
 
@@ -104,8 +110,8 @@ class McpHost {
 
   private async handle(request: Request, response: Response): Promise<void> {
     const origin = request.headers.origin;
-    if (origin !== undefined && !this.originAllowed(origin, request.headers.host)) {
-      rpcError(response, 403, RPC.serverError, `Forbidden: requests from origin ${origin} are not served (APP_HTTP__CORS_ORIGINS lists the origins allowed)`);
+    if (origin !== undefined && !this.originAllowed(origin, request.socket.localPort)) {
+      rpcError(response, 403, RPC.serverError, `Forbidden: requests from origin ${origin} are not served (APP_MCP__ORIGINS and APP_HTTP__CORS_ORIGINS list the origins allowed)`);
       return;
     }
     const state = stateOf(response);
@@ -126,6 +132,8 @@ class McpHost {
     const caller: McpCaller = { request: { ...state.request, transport: 'mcp' }, authentication: state.authentication };
     const principal = caller.request.principal;
     const owner = principal ? `${principal.sub}\u0000${principal.org_id}` : 'anonymous';
+    // Anonymous callers are told apart by address for their quota; any may use an anonymous session.
+    const quota = principal ? owner : `anonymous\u0000${request.socket.remoteAddress ?? ''}`;
     let body: unknown;
     if (request.method === 'POST') {
       const read = await this.body(request, response);
@@ -135,7 +143,7 @@ class McpHost {
     const sessionId = request.headers[SESSION_HEADER];
     let session: Session | undefined;
     if (sessionId === undefined && request.method === 'POST' && (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body))) {
-      session = await this.open(owner);
+      session = await this.open(owner, quota, principal === undefined);
     } else if (typeof sessionId !== 'string') {
       rpcError(response, 400, RPC.serverError, 'Bad Request: send the Mcp-Session-Id header the initialize response gave, or initialize a session');
       return;
@@ -152,15 +160,25 @@ class McpHost {
     await session.transport.handleRequest(request, response, body);
   }
 
-  /** Whether a request from `origin` is served: the configured CORS origins, or the server's own origin. */
-  private originAllowed(origin: string, host: string | undefined): boolean {
+  /**
+   * Whether a request from the browser origin `origin`, received on local port `port`, is served
+   * (docs/hostile-input.md §7): an origin APP_HTTP__CORS_ORIGINS or APP_MCP__ORIGINS lists (or any,
+   * when CORS allows `*`), or the server's own on this machine — `http://localhost:<port>`,
+   * `http://127.0.0.1:<port>`, `http://[::1]:<port>`. Never by the request's own `Host`: a page
+   * whose name an attacker re-points at the server (DNS rebinding) sends a matching one.
+   */
+  private originAllowed(origin: string, port: number | undefined): boolean {
     const allowed = this.config.http.corsOrigins;
-    if (allowed.includes('*') || allowed.includes(origin)) return true;
+    if (allowed.includes('*')) return true;
+    let normalised: string;
     try {
-      return host !== undefined && new URL(origin).host === host;
+      normalised = new URL(origin).origin;
     } catch {
       return false;
     }
+    const listed = [...allowed, ...this.config.mcp.origins].map((entry) => new URL(entry).origin);
+    if (listed.includes(normalised)) return true;
+    return port !== undefined && ['localhost', '127.0.0.1', '[::1]'].some((host) => normalised === `http://${host}:${String(port)}`);
   }
 
   /**
@@ -189,8 +207,11 @@ class McpHost {
     }
   }
 
-  /** A new session for `owner`: an SDK transport and server, kept once the SDK has initialized it. */
-  private async open(owner: string): Promise<Session> {
+  /**
+   * A new session for `owner`, counted against `quota` in the anonymous or the signed-in pool: an
+   * SDK transport and server, kept once the SDK has initialized it.
+   */
+  private async open(owner: string, quota: string, anonymous: boolean): Promise<Session> {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
@@ -204,6 +225,8 @@ class McpHost {
     const server = this.server();
     const session: Session = {
       owner,
+      quota,
+      anonymous,
       transport,
       close: async () => {
         await server.close().catch((error: unknown) => this.logger.warn({ err: error }, 'an MCP session failed to close'));

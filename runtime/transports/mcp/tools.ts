@@ -19,7 +19,7 @@ import { clampPageSize, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE, parseCu
 import { applyPipes, type PipeTransform } from '../../declarations/pipes.js';
 import { INT_MAX, INT_MIN } from '../../declarations/scalars.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
-import { FailureError, type InputIssue } from '../../failures/result.js';
+import { FailureError, type InputIssue, issueSummary, listedIssues } from '../../failures/result.js';
 import { coerceInput, type InputFieldType } from '../../http/inputs.js';
 
 /** How a tool reads one parameter from `arguments`: by its type, or as a keyset page's size or cursor. */
@@ -193,7 +193,7 @@ async function checkedArguments(tool: McpToolDefinition, args: Readonly<Record<s
     }
   }
   if (issues.length > 0) {
-    throw new FailureError({ code: 'BAD_USER_INPUT', message: `invalid arguments: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}`, issues });
+    throw new FailureError({ code: 'BAD_USER_INPUT', message: `invalid arguments: ${issueSummary(issues)}`, issues: listedIssues(issues) });
   }
   for (const parameter of tool.parameters) {
     if (parameter.pipes.length > 0) checked[parameter.name] = await applyPipes(checked[parameter.name], parameter.pipes);
@@ -211,7 +211,7 @@ function valueResult(value: unknown): CallToolResult {
 
 /** A failed call as a tool result: `isError`, the code and message as text, and the failure as `structuredContent.error`. */
 function errorResult(code: string, message: string, details: { field?: string; issues?: readonly InputIssue[] } = {}): CallToolResult {
-  const error = { code, message, ...(details.field !== undefined ? { field: details.field } : {}), ...(details.issues !== undefined ? { issues: details.issues } : {}) };
+  const error = { code, message, ...(details.field !== undefined ? { field: details.field } : {}), ...(details.issues !== undefined ? { issues: listedIssues(details.issues) } : {}) };
   return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }], structuredContent: { error } };
 }
 
