@@ -131,6 +131,28 @@ describe('graphql-ws protocol violations', () => {
     expect((await done).code).toBe(1009);
   });
 
+  it('refuses @skip or @include at the root of a subscription as a validation error, keeping the socket (generated placements)', async () => {
+    const socket = await acknowledged(server);
+    const placements = [
+      'subscription { postPublished @skip(if: true) { id } }',
+      'subscription ($on: Boolean!) { postPublished @include(if: $on) { id } }',
+      'subscription { ... @skip(if: true) { postPublished { id } } }',
+      'subscription { ...Published } fragment Published on Subscription { postPublished @include(if: false) { id } }',
+    ];
+    for (const [index, query] of placements.entries()) {
+      const answer = nextMessage(socket);
+      socket.send(JSON.stringify({ id: String(index), type: 'subscribe', payload: { query, variables: { on: false } } }));
+      const message = await answer;
+      expect(message.type, query).toBe('error');
+      expect(JSON.stringify(message.payload), query).toContain('may not be used at its root');
+    }
+    const pong = nextMessage(socket);
+    socket.send(JSON.stringify({ type: 'ping' }));
+    expect(await pong).toEqual({ type: 'pong' });
+    socket.close();
+    expect(server.logs.filter((entry) => entry.level === 50)).toEqual([]);
+  });
+
   it('keeps answering HTTP and new sockets after all of that', async () => {
     expect((await server.fetch('/health')).status).toBe(200);
     const socket = await acknowledged(server, await server.token('admin'));

@@ -16,6 +16,7 @@
  */
 import {
   type ArgumentNode,
+  type DirectiveNode,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -32,10 +33,13 @@ import {
   isNonNullType,
   isObjectType,
   Kind,
+  type OperationDefinitionNode,
+  OperationTypeNode,
   OverlappingFieldsCanBeMergedRule,
   print,
   SchemaMetaFieldDef,
   type SelectionSetNode,
+  SingleFieldSubscriptionsRule,
   specifiedRules,
   TypeMetaFieldDef,
   TypeNameMetaFieldDef,
@@ -195,18 +199,65 @@ function fieldOf(schema: GraphQLSchema, parent: GraphQLNamedType, name: string):
   return isObjectType(parent) ? parent.getFields()[name] : undefined;
 }
 
+/** The first `@skip` or `@include` at the root of `operation`'s selection, through fragments (each once). */
+function rootConditional(operation: OperationDefinitionNode, context: ValidationContext): DirectiveNode | undefined {
+  const seen = new Set<string>();
+  const find = (selectionSet: SelectionSetNode): DirectiveNode | undefined => {
+    for (const selection of selectionSet.selections) {
+      const conditional = selection.directives?.find((directive) => directive.name.value === 'skip' || directive.name.value === 'include');
+      if (conditional) return conditional;
+      let nested: SelectionSetNode | undefined;
+      if (selection.kind === Kind.INLINE_FRAGMENT) nested = selection.selectionSet;
+      else if (selection.kind === Kind.FRAGMENT_SPREAD && !seen.has(selection.name.value)) {
+        seen.add(selection.name.value);
+        nested = context.getFragment(selection.name.value)?.selectionSet;
+      }
+      const found = nested && find(nested);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return find(operation.selectionSet);
+}
+
+/**
+ * graphql-js's `SingleFieldSubscriptionsRule`, refusing `@skip` and `@include` at the root of a
+ * subscription first (docs/hostile-input.md §2): a subscription selects exactly one root field, and
+ * a directive that may remove it left graphql-js's `subscribe` with none — it threw instead of
+ * answering — while graphql-js's own rule throws on such a directive naming a variable. The rule
+ * graphql-js 17 and the GraphQL specification (2021, "Single root field") have.
+ */
+const SingleSubscriptionRootRule: ValidationRule = (context: ValidationContext) => {
+  // graphql-js 16's rule is one function on OperationDefinition, reading nothing but the node.
+  const single = SingleFieldSubscriptionsRule(context) as { OperationDefinition?: (operation: OperationDefinitionNode) => void };
+  return {
+    OperationDefinition(operation) {
+      if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
+        const conditional = rootConditional(operation, context);
+        if (conditional) {
+          context.reportError(new GraphQLError(`a subscription selects exactly one root field: @${conditional.name.value} may not be used at its root`, { nodes: [conditional] }));
+          return;
+        }
+      }
+      single.OperationDefinition?.(operation);
+    },
+  };
+};
+
 /** Rules for `schema`, computed once per schema. */
 const rulesBySchema = new WeakMap<GraphQLSchema, readonly ValidationRule[]>();
 
 /**
  * graphql-js's specified rules, with `OverlappingFieldsCanBeMergedRule` replaced by
- * {@link FieldMergeRule} when `schema` has no interface or union (the module docstring says why).
+ * {@link FieldMergeRule} when `schema` has no interface or union (the module docstring says why),
+ * and `SingleFieldSubscriptionsRule` by {@link SingleSubscriptionRootRule}.
  */
 export function validationRules(schema: GraphQLSchema): readonly ValidationRule[] {
   let rules = rulesBySchema.get(schema);
   if (!rules) {
     const abstract = Object.values(schema.getTypeMap()).some((type) => !type.name.startsWith('__') && isAbstractType(type));
-    rules = abstract ? specifiedRules : specifiedRules.map((rule) => (rule === OverlappingFieldsCanBeMergedRule ? FieldMergeRule : rule));
+    const replaced = new Map<ValidationRule, ValidationRule>([[SingleFieldSubscriptionsRule, SingleSubscriptionRootRule], ...(abstract ? [] : [[OverlappingFieldsCanBeMergedRule, FieldMergeRule] as const])]);
+    rules = specifiedRules.map((rule) => replaced.get(rule) ?? rule);
     rulesBySchema.set(schema, rules);
   }
   return rules;

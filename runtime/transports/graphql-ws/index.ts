@@ -1,7 +1,8 @@
 /**
  * Subscriptions over the graphql-ws protocol on the GraphQL path (docs/behaviour.md §1, §4.1), on the same HTTP
  * server. The token comes in the `connection_init` payload (`Authorization: "Bearer …"` or
- * `authToken`); an invalid one closes the connection (4403). Each subscribe message is prepared like
+ * `authToken`); an invalid one closes the connection (4403), and the connection is closed with
+ * 4401 when the token expires (docs/hostile-input.md §9). Each subscribe message is prepared like
  * an HTTP operation — cached validation, limits, guards — so the subscription is gated at subscribe
  * time, and every item is produced inside the subscriber's ambient context, filtered by their
  * ability and masked by the generated resolvers.
@@ -23,7 +24,7 @@ import { type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, 
 import { GRAPHQL_TRANSPORT_WS_PROTOCOL, makeServer, type Server } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
-import type { Authentication, TokenVerifier } from '../../auth/authentication.js';
+import { type Authentication, tokenExpired, type TokenVerifier } from '../../auth/authentication.js';
 import { type RequestContext, runInContext } from '../../auth/context.js';
 import { asSubscriber, SlowConsumerError } from '../../events/bus.js';
 import type { GraphQLContext } from '../../graphql/context.js';
@@ -33,7 +34,7 @@ import type { OperationPreparer } from '../../graphql/prepare.js';
 import type { Observability } from '../../observability/index.js';
 import { operationLabel, RequestObservation } from '../../observability/observation.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
-import { closeSocket, messageText, socketRequestId, type SocketTransport } from '../sockets.js';
+import { closeAtTokenExpiry, closeSocket, messageText, socketRequestId, type SocketTransport, TOKEN_EXPIRED_CLOSE_CODE } from '../sockets.js';
 
 /** Options of {@link SubscriptionServer}. */
 interface SubscriptionServerOptions {
@@ -150,18 +151,25 @@ class SubscriptionServer {
             return false;
           }
           context.extra.authentication = authentication;
+          // The connection ends with its token (4401): no operation and no event after `exp`.
+          closeAtTokenExpiry(context.extra.socket, authentication);
           return true;
         },
         onSubscribe: async (context, _id, payload) => {
           const started = performance.now();
+          if (tokenExpired(context.extra.authentication)) {
+            observability.operationRefused(undefined, undefined, payload.operationName, ['UNAUTHENTICATED'], started, false);
+            closeSocket(context.extra.socket, TOKEN_EXPIRED_CLOSE_CODE, 'the token has expired');
+            return [new GraphQLError('the token has expired', { extensions: { code: 'UNAUTHENTICATED' } })];
+          }
           // graphql-ws has recorded this one already: it counts itself.
           if (Object.keys(context.subscriptions).length > options.maxSubscriptions) {
-            observability.operationRefused(undefined, undefined, payload.operationName, ['SUBSCRIPTION_LIMIT'], started);
+            observability.operationRefused(undefined, undefined, payload.operationName, ['SUBSCRIPTION_LIMIT'], started, context.extra.authentication?.kind === 'authenticated');
             return [new GraphQLError(`this connection already runs ${options.maxSubscriptions} operations (APP_GRAPHQL__MAX_SUBSCRIPTIONS); complete one first`, { extensions: { code: 'SUBSCRIPTION_LIMIT', limit: options.maxSubscriptions } })];
           }
           const prepared = await options.preparer.prepare(payload, context.extra.authentication ?? { kind: 'anonymous' }, 'graphql-ws', context.extra.observation);
           if (prepared.kind === 'refused') {
-            observability.operationRefused(undefined, prepared.operation && operationLabel(prepared.operation), payload.operationName, prepared.errors.map(errorCode), started);
+            observability.operationRefused(undefined, prepared.operation && operationLabel(prepared.operation), payload.operationName, prepared.errors.map(errorCode), started, context.extra.authentication?.kind === 'authenticated');
             return prepared.errors;
           }
           this.sockets.set(prepared.args.contextValue, context.extra.socket);
