@@ -302,6 +302,33 @@ describe('metrics on their own port (docs/behaviour.md §12.2)', () => {
   });
 });
 
+describe('operation labels callers cannot fill (docs/hostile-input.md §8)', () => {
+  let server: InProcessServer;
+
+  beforeAll(async () => {
+    server = await startInProcessServer({ env: { APP_METRICS__ENABLED: 'true', APP_METRICS__PORT: '0' } });
+  });
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('gives anonymous callers no label of their own however many names they send (generated); a signed-in caller still gets one', async () => {
+    const names = fc.sample(fc.uniqueArray(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,40}$/), { minLength: 250, maxLength: 250 }), { numRuns: 1, seed: PROPERTY_SEED })[0] ?? [];
+    for (let sent = 0; sent < names.length; sent += 25) {
+      // Ran (a public-only selection) and refused (unknown field) alike.
+      await Promise.all(names.slice(sent, sent + 25).map(async (name, index) => (await postGraphQL(server, index % 2 === 0 ? `query ${name} { __typename }` : `query ${name} { nothing }`)).arrayBuffer()));
+    }
+    const token = await server.token('member');
+    await (await postGraphQL(server, 'query MemberPosts { posts(first: 1) { id } }', { authorization: `Bearer ${token}` })).arrayBuffer();
+    const all = samples(await (await fetch(server.metricsUrl ?? '')).text());
+    const labelled = new Set(all.filter((sample) => sample.name === 'graphql_operation_duration_seconds_count').map((sample) => sample.labels.operation));
+    expect([...labelled].filter((label) => label !== undefined && names.includes(label))).toEqual([]);
+    expect(labelled.has('MemberPosts')).toBe(true);
+    expect(all.filter((sample) => sample.name === 'graphql_operation_duration_seconds_count' && sample.labels.operation === 'other').reduce((sum, sample) => sum + sample.value, 0)).toBe(names.length);
+  });
+});
+
 describe('job metrics (docs/behaviour.md §12.2)', () => {
   it('observes each run of a job and the depth of its queue', async () => {
     const server = await startInProcessServer({ env: { APP_METRICS__ENABLED: 'true', APP_METRICS__PORT: '0' } });

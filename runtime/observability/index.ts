@@ -301,19 +301,24 @@ export class Observability {
    * A GraphQL operation that did not run (parse, validation, limits, guards): its duration
    * (`outcome` `refused`) and the refusal its errors' codes say, if any. `operation` is the refused
    * operation when the document parsed; otherwise the label is the `operationName` the caller sent
-   * when it is a GraphQL name (else `anonymous`), of type `unknown`.
+   * when it is a GraphQL name (else `anonymous`), of type `unknown`. Its name takes a metrics label
+   * of its own only when `signedIn` (docs/hostile-input.md §8).
    */
-  operationRefused(observation: RequestObservation | undefined, operation: OperationLabel | undefined, operationName: unknown, codes: readonly unknown[], started: number): void {
+  operationRefused(observation: RequestObservation | undefined, operation: OperationLabel | undefined, operationName: unknown, codes: readonly unknown[], started: number, signedIn: boolean): void {
     this.noteRefusal(observation, codes);
     const label = operation ?? { name: typeof operationName === 'string' && /^[_A-Za-z][_0-9A-Za-z]{0,99}$/.test(operationName) ? operationName : 'anonymous', type: 'unknown' };
     if (observation) observation.operation ??= label;
-    this.metrics?.operation(label.name, label.type, 'refused', (performance.now() - started) / 1000);
+    this.metrics?.operation(label.name, label.type, 'refused', (performance.now() - started) / 1000, signedIn);
   }
 
-  /** A GraphQL operation that ran: its duration and outcome, and the refusal its errors' codes say (`ROW_LIMIT`, `FORBIDDEN`). */
-  operationFinished(observation: RequestObservation | undefined, operation: OperationLabel, codes: readonly unknown[], started: number): void {
+  /**
+   * A GraphQL operation that ran: its duration and outcome, and the refusal its errors' codes say
+   * (`ROW_LIMIT`, `FORBIDDEN`). Its name takes a metrics label of its own only when `signedIn` (a
+   * caller with a principal; docs/hostile-input.md §8).
+   */
+  operationFinished(observation: RequestObservation | undefined, operation: OperationLabel, codes: readonly unknown[], started: number, signedIn: boolean): void {
     this.noteRefusal(observation, codes);
-    this.metrics?.operation(operation.name, operation.type, codes.length > 0 ? 'error' : 'ok', (performance.now() - started) / 1000);
+    this.metrics?.operation(operation.name, operation.type, codes.length > 0 ? 'error' : 'ok', (performance.now() - started) / 1000, signedIn);
   }
 
   /** Notes the first refusal among `codes`: on the request's observation, or (a WebSocket's operation) counted at once. */

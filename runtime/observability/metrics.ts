@@ -17,8 +17,10 @@
  * | `job_failures_total` | counter | `queue`, `job` |
  *
  * Every label has bounded values: routes are templates (unknown paths are `unmatched`), operation
- * names are capped at {@link MAX_OPERATION_NAMES} per process (later ones are `other`), the rest
- * come from the application's declarations or fixed sets. Loaded only when `APP_METRICS__ENABLED`.
+ * names are capped at {@link MAX_OPERATION_NAMES} per process (later ones are `other`) and only an
+ * operation a signed-in caller ran takes a new one (docs/hostile-input.md §8: anonymous callers
+ * cannot fill them), the rest come from the application's declarations or fixed sets. Loaded only
+ * when `APP_METRICS__ENABLED`.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -88,9 +90,12 @@ export class ServerMetrics {
     if (this.pendingRequests.push({ method, route, status, seconds, statements }) >= PENDING_LIMIT) this.applyPending();
   }
 
-  /** One GraphQL query or mutation, `outcome` `ok`, `error` (errors in its answer) or `refused` (it did not run). */
-  operation(name: string, type: string, outcome: 'ok' | 'error' | 'refused', seconds: number): void {
-    if (this.pendingOperations.push({ operation: this.operationName(name), type, outcome, seconds }) >= PENDING_LIMIT) this.applyPending();
+  /**
+   * One GraphQL query or mutation, `outcome` `ok`, `error` (errors in its answer) or `refused` (it
+   * did not run); `admitsName` when its name may take a label of its own not taken yet.
+   */
+  operation(name: string, type: string, outcome: 'ok' | 'error' | 'refused', seconds: number, admitsName: boolean): void {
+    if (this.pendingOperations.push({ operation: this.operationName(name, admitsName), type, outcome, seconds }) >= PENDING_LIMIT) this.applyPending();
   }
 
   /** Applies every queued observation to its histogram (class docstring). */
@@ -106,10 +111,13 @@ export class ServerMetrics {
     for (const { operation, type, outcome, seconds } of operations) this.operationDuration.observe({ operation, type, outcome }, seconds);
   }
 
-  /** `name`, or `other` once {@link MAX_OPERATION_NAMES} distinct names have been labelled. */
-  private operationName(name: string): string {
+  /**
+   * `name` when it is labelled already, or is admitted while fewer than {@link MAX_OPERATION_NAMES}
+   * distinct names are; `other` otherwise.
+   */
+  private operationName(name: string, admit: boolean): string {
     if (this.operationNames.has(name)) return name;
-    if (this.operationNames.size >= MAX_OPERATION_NAMES) return 'other';
+    if (!admit || this.operationNames.size >= MAX_OPERATION_NAMES) return 'other';
     this.operationNames.add(name);
     return name;
   }

@@ -95,12 +95,12 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): Handler<In
       const observation = state.request.observation;
       const prepared = await options.preparer.prepare(params, state.authentication, 'graphql', observation);
       if (prepared.kind === 'refused') {
-        observability.operationRefused(observation, prepared.operation && operationLabel(prepared.operation), params.operationName, prepared.errors.map(errorCode), started);
+        observability.operationRefused(observation, prepared.operation && operationLabel(prepared.operation), params.operationName, prepared.errors.map(errorCode), started, state.request.principal !== undefined);
         return prepared.errors;
       }
       // The answer graphql-http gives a subscription (an error, status as for any other), saying where to send it.
       if (prepared.operation.operation === OperationTypeNode.SUBSCRIPTION) {
-        observability.operationRefused(observation, operationLabel(prepared.operation), params.operationName, [], started);
+        observability.operationRefused(observation, operationLabel(prepared.operation), params.operationName, [], started, state.request.principal !== undefined);
         return [new GraphQLError(subscriptionOverHttpMessage(options.path), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })];
       }
       const operation = operationLabel(prepared.operation);
@@ -114,7 +114,10 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): Handler<In
       const reported = (args.contextValue as GraphQLContext).loaders.drainReported();
       if (reported.length > 0) result = { ...result, errors: [...(result.errors ?? []), ...reported] };
       const timing = timings.get(args);
-      if (timing) observability.operationFinished(options.stateOf(request.raw).request.observation, timing.operation, (result.errors ?? []).map(errorCode), timing.started);
+      if (timing) {
+        const caller = options.stateOf(request.raw).request;
+        observability.operationFinished(caller.observation, timing.operation, (result.errors ?? []).map(errorCode), timing.started, caller.principal !== undefined);
+      }
       if (options.logger.isLevelEnabled('debug')) {
         const { rows } = (args.contextValue as GraphQLContext).request;
         options.logger.debug({ operationName: args.operationName ?? null, cost: extra?.cost, rows: rows?.count }, 'graphql operation finished');
