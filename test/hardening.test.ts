@@ -4,6 +4,7 @@
  * trace, SQL or file path in any error response. Real server process, real HTTP over loopback.
  */
 import { createServer, type Server } from 'node:http';
+import fc from 'fast-check';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAK } from './support/leaks.js';
@@ -104,6 +105,34 @@ describe('limits', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     expect((await server.fetch('/health')).status).toBe(200);
   });
+});
+
+describe('answers that do not grow with the request (docs/hostile-input.md §8)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server?.stop());
+
+  it('lists at most 20 issues, each cut to 200 characters, however many unknown keys a body holds (generated)', async () => {
+    const token = await server.token('admin');
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 3000 }), async (keys, keyLength) => {
+        const count = Math.max(1, Math.min(keys, Math.floor(90_000 / (keyLength + 8))));
+        const body: Record<string, unknown> = { title: 'a title', body: 'a body' };
+        for (let index = 0; index < count; index++) body[`${String(index)}_${'k'.repeat(keyLength)}`] = 1;
+        const response = await server.fetch('/v2/posts', { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const text = await response.text();
+        expect(response.status).toBe(400);
+        expect(text.length).toBeLessThan(16_000);
+        const problem = JSON.parse(text) as { issues: { path: string; message: string }[]; detail: string };
+        expect(problem.issues.length).toBe(Math.min(20, count));
+        for (const issue of problem.issues) expect(issue.path.length).toBeLessThanOrEqual(201);
+        if (count > 20) expect(problem.detail).toContain(`and ${String(count - 20)} more`);
+      }),
+      { numRuns: 15 },
+    );
+  }, 60_000);
 });
 
 describe('requests the HTTP parser refuses', () => {

@@ -11,7 +11,7 @@ import { currentContext } from '../auth/context.js';
 import { isUuid, type Page, type PageArgs } from './keyset.js';
 import type { EntityRepository, KeyedRow } from './repository.js';
 import { fixedByRule, refuseUnpermittedFields, type ResourceColumn, resourceInputSchema } from './resource-input.js';
-import { fail, FailureError, type Result } from '../failures/result.js';
+import { fail, FailureError, issueSummary, listedIssues, type Result } from '../failures/result.js';
 import { subject as tagSubject } from '@casl/ability';
 
 /** The equality filter of the filters given (undefined and null ones dropped), or undefined when none is. */
@@ -31,7 +31,7 @@ function parsed(entity: string, schema: z.ZodObject, input: Record<string, unkno
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
   const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || 'input', message: issue.message }));
-  return fail('BAD_USER_INPUT', `invalid ${entity} input: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}`, { issues });
+  return fail('BAD_USER_INPUT', `invalid ${entity} input: ${issueSummary(issues)}`, { issues: listedIssues(issues) });
 }
 
 /**

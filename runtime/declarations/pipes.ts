@@ -4,7 +4,7 @@
  * the body then never runs, and the caller gets the failure as an error entry / problem+json.
  */
 import type { ZodType } from 'zod';
-import { FailureError, type InputIssue } from '../failures/result.js';
+import { FailureError, type InputIssue, issueSummary, listedIssues } from '../failures/result.js';
 
 /** A pipe: takes the argument's value and returns the value the operation receives. */
 export interface PipeTransform<In = unknown, Out = unknown> {
@@ -25,8 +25,8 @@ export class ZodValidationPipe<T> implements PipeTransform<unknown, T> {
       path: issue.path.map(String).join('.'),
       message: issue.message,
     }));
-    const summary = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ');
-    throw new FailureError({ code: 'BAD_USER_INPUT', message: `invalid input: ${summary}`, issues });
+    const summary = issueSummary(issues, (issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
+    throw new FailureError({ code: 'BAD_USER_INPUT', message: `invalid input: ${summary}`, issues: listedIssues(issues) });
   }
 }
 

@@ -30,6 +30,35 @@ export interface Failure {
   readonly issues?: readonly InputIssue[];
 }
 
+/** Issues an answer lists at most (docs/hostile-input.md §8); its message counts the others. */
+export const MAX_LISTED_ISSUES = 20;
+
+/** Characters of an issue's path or message an answer repeats at most (a caller's key may be 80 KB). */
+const MAX_ISSUE_TEXT = 200;
+
+/** `text` cut to {@link MAX_ISSUE_TEXT} characters, marked with `…` when cut. */
+function bounded(text: string): string {
+  return text.length <= MAX_ISSUE_TEXT ? text : `${text.slice(0, MAX_ISSUE_TEXT)}…`;
+}
+
+/**
+ * The issues an answer lists (docs/hostile-input.md §8): the first {@link MAX_LISTED_ISSUES} of
+ * `issues`, each path and message cut to 200 characters, so an answer never grows with what a caller
+ * sent. Idempotent.
+ */
+export function listedIssues(issues: readonly InputIssue[]): InputIssue[] {
+  return issues.slice(0, MAX_LISTED_ISSUES).map((issue) => ({ path: bounded(issue.path), message: bounded(issue.message) }));
+}
+
+/**
+ * The text of a BAD_USER_INPUT listing `issues` as {@link listedIssues} does, each written by
+ * `format` (default `path message`), joined by `; `, and `; and N more` for the ones not listed.
+ */
+export function issueSummary(issues: readonly InputIssue[], format: (issue: InputIssue) => string = (issue) => `${issue.path} ${issue.message}`): string {
+  const listed = listedIssues(issues).map(format).join('; ');
+  return issues.length > MAX_LISTED_ISSUES ? `${listed}; and ${issues.length - MAX_LISTED_ISSUES} more` : listed;
+}
+
 /** The outcome of an operation or service call: a value, or a failure. */
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: Failure };
 

@@ -9,7 +9,7 @@ import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import { currentContext } from '../auth/context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
-import { QUERY_LIMIT_CODES } from '../failures/result.js';
+import { listedIssues, QUERY_LIMIT_CODES } from '../failures/result.js';
 
 /**
  * Codes this server puts in `errors[].extensions.code` (docs/decisions.md §4). The `*_LIMIT` codes refuse
@@ -97,7 +97,7 @@ function formatError(logger: Logger): (error: GraphQLError | Error) => GraphQLEr
       return rebuild(error, failure.message, {
         code: failure.code,
         ...(failure.field !== undefined ? { field: failure.field } : {}),
-        ...(failure.issues !== undefined ? { issues: failure.issues } : {}),
+        ...(failure.issues !== undefined ? { issues: listedIssues(failure.issues) } : {}),
       });
     }
     if (classified.kind === 'database') {

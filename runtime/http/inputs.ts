@@ -6,7 +6,7 @@
  * `BAD_USER_INPUT` failures listing every problem.
  */
 import { INT_MAX, INT_MIN } from '../declarations/scalars.js';
-import { FailureError, type InputIssue } from '../failures/result.js';
+import { FailureError, type InputIssue, issueSummary, listedIssues } from '../failures/result.js';
 
 /** The wire type of an input value. */
 type InputType =
@@ -98,7 +98,7 @@ export function coerceInput(field: InputFieldType, value: unknown, name: string)
   const issues: InputIssue[] = [];
   const coerced = coerceField(field, value, name, issues);
   if (issues.length > 0) {
-    throw new FailureError({ code: 'BAD_USER_INPUT', message: `invalid ${name}: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}`, issues });
+    throw new FailureError({ code: 'BAD_USER_INPUT', message: `invalid ${name}: ${issueSummary(issues)}`, issues: listedIssues(issues) });
   }
   return coerced;
 }

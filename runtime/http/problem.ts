@@ -8,7 +8,7 @@ import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
-import type { Failure, FailureCode } from '../failures/result.js';
+import { type Failure, type FailureCode, listedIssues } from '../failures/result.js';
 import { observationOf } from '../observability/observation.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
 import { writeJson } from './answer.js';
@@ -42,7 +42,7 @@ export function problem(status: number, code: string, detail: string, extensions
 function failureProblem(failure: Failure): Problem {
   return problem(FAILURE_STATUS[failure.code], failure.code, failure.message, {
     ...(failure.field !== undefined ? { field: failure.field } : {}),
-    ...(failure.issues !== undefined ? { issues: failure.issues } : {}),
+    ...(failure.issues !== undefined ? { issues: listedIssues(failure.issues) } : {}),
   });
 }
 
