@@ -579,8 +579,9 @@ async function runDev(options: DevRun): Promise<number> {
   const { DevServer, ServerStartError } = await import('./dev-loop.js');
   const server = new DevServer({
     root: path.resolve(root),
-    // The playground is on in development unless configured otherwise.
-    env: { ...process.env, APP_GRAPHQL__PLAYGROUND: process.env.APP_GRAPHQL__PLAYGROUND ?? 'true' },
+    // The playground is on in development unless configured otherwise, and the server answers this
+    // machine only (docs/hostile-input.md §10) unless APP_HTTP__HOST says otherwise.
+    env: { ...process.env, APP_GRAPHQL__PLAYGROUND: process.env.APP_GRAPHQL__PLAYGROUND ?? 'true', APP_HTTP__HOST: process.env.APP_HTTP__HOST ?? '127.0.0.1' },
     logs: {
       verbose: ['debug', 'trace'].includes(settings.log.level),
       pretty: settings.log.format === 'pretty' || (settings.log.format === undefined && process.stdout.isTTY),
@@ -694,6 +695,9 @@ async function runInit(root: string, dir: string | undefined, reset: boolean): P
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** The commands that use the development secret when no APP_AUTH__SECRET is set (generator/dev-secret.ts). */
+const DEVELOPMENT_COMMANDS = new Set(['dev', 'serve', 'seed', 'token']);
+
 /** Builds the command tree. */
 export function createProgram(): Command {
   const program = new Command(PACKAGE_NAME)
@@ -786,6 +790,11 @@ export function createProgram(): Command {
       await runSeedCommand(root(), hooks, options);
     });
   program.hook('preSubcommand', async (_program, subcommand) => {
+    // The development commands sign and check tokens with the secret kept beside the development database.
+    if (DEVELOPMENT_COMMANDS.has(subcommand.name())) {
+      const { useDevelopmentSecret } = await import('./dev-secret.js');
+      useDevelopmentSecret(path.resolve(root()), developmentUrl());
+    }
     if (subcommand !== seed) return;
     hooks = await loadDevHooks(root());
     for (const [name, size] of Object.entries(hooks?.sizes ?? {})) seed.addOption(new Option(`--${name} <n>`, size.description).argParser(nonNegativeInteger).default(size.default));

@@ -5,13 +5,15 @@
  * with other hooks or none) is in new-application.test.ts.
  */
 import { spawn, type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken } from '../runtime/auth/authentication.js';
 import { sqliteFilePath } from '../runtime/dialects/sqlite.js';
-import { cli, copyProject, startCli } from './support/cli.js';
+import { cli, copyProject, startCli, startProcess } from './support/cli.js';
 import { openDatabase } from './support/database.js';
 import { ownIndexSearch, rankingStatement, sqlitePlan, tableSteps } from './support/plans.js';
 import { ROOT, scratchDir, TEST_SECRET } from './support/project.js';
@@ -424,6 +426,66 @@ describe('dev', () => {
       const response = await fetch(`${url}/v2/posts?first=5`, { headers: { authorization: `Bearer ${token}` } });
       expect(response.status).toBe(200);
       expect(((await response.json()) as unknown[]).length).toBeGreaterThan(0);
+    } finally {
+      await running.stop();
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('the development secret (docs/hostile-input.md §10)', () => {
+  it('is random per checkout, kept beside the development database, and signs what dev and token print; dev answers this machine only', async () => {
+    const secrets: string[] = [];
+    for (const checkout of [copyProject(), copyProject()]) {
+      const env = { APP_DATABASE__URL: `file:${path.join(checkout, 'data/dev.db')}`, APP_HTTP__PORT: '0' };
+      const running = startCli(['dev'], { cwd: checkout, env, unset: ['APP_AUTH__SECRET', 'APP_HTTP__HOST'] });
+      try {
+        const output = await running.waitFor((stdout) => /\ntry:\n( {2}.*\n){2}\n/.test(stdout), 90_000);
+        const file = path.join(checkout, 'data/.dev-secret');
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        const secret = readFileSync(file, 'utf8').trim();
+        expect(secret).toMatch(/^[0-9a-f]{64}$/);
+        secrets.push(secret);
+        const url = /\nserving (http:\S+)\n/.exec(output)?.[1] ?? '';
+        // The printed token and one the token command mints both verify: they share the secret.
+        const printed = /export TOKEN_MEMBER=(\S+)/.exec(output)?.[1] ?? '';
+        const member = JSON.parse(Buffer.from(printed.split('.')[1] ?? '', 'base64url').toString()) as { sub: string; org_id: string };
+        const minted = cli(['token', '--sub', member.sub, '--org', member.org_id, '--role', 'member'], { cwd: checkout, env, unset: ['APP_AUTH__SECRET'] }).stdout.trim();
+        for (const token of [printed, minted]) expect((await fetch(`${url}/v2/posts?first=1`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+        // Listening on loopback only: the machine's other addresses are refused.
+        const external = Object.values(networkInterfaces()).flat().find((address) => address?.family === 'IPv4' && !address.internal)?.address;
+        if (external !== undefined) await expect(fetch(`http://${external}:${new URL(url).port}/health`)).rejects.toThrow();
+      } finally {
+        await running.stop();
+        rmSync(checkout, { recursive: true, force: true });
+      }
+    }
+    expect(secrets[0]).not.toBe(secrets[1]);
+  }, 240_000);
+
+  it('is never a constant: a server started without one refuses every token minted elsewhere', async () => {
+    const project = copyProject();
+    const running = startCli(['serve'], { cwd: project, env: { APP_DATABASE__URL: `file:${path.join(project, 'data/serve.db')}`, APP_HTTP__PORT: '0', NODE_ENV: 'development' }, unset: ['APP_AUTH__SECRET'] });
+    try {
+      await running.waitFor((stdout) => /listening on/.test(stdout), 60_000);
+      const url = /"url":"(http:[^"]+)"/.exec(running.stdout())?.[1] ?? '';
+      // `serve` uses the checkout's development secret; a token signed with any other is refused.
+      const secret = readFileSync(path.join(project, 'data/.dev-secret'), 'utf8').trim();
+      const claims = { sub: '01900000-0000-7000-8000-000000000001', org_id: '01900000-0000-7000-8000-000000000002', role: 'admin' };
+      expect((await fetch(`${url}/v2/posts`, { headers: { authorization: `Bearer ${await mintToken(secret, claims)}` } })).status).not.toBe(401);
+      expect((await fetch(`${url}/v2/posts`, { headers: { authorization: `Bearer ${await mintToken('development-secret-change-me-in-production-0123456789', claims)}` } })).status).toBe(401);
+      // Started directly, with no secret, the server checks tokens against one of its own process: even the checkout's is refused.
+      const env: NodeJS.ProcessEnv = { ...process.env, APP_DATABASE__URL: `file:${path.join(project, 'data/serve.db')}`, APP_HTTP__PORT: '0', APP_LOG__FORMAT: 'json', NODE_ENV: 'development' };
+      delete env.APP_AUTH__SECRET;
+      const direct = startProcess(process.execPath, ['--import', 'tsx', path.join(project, 'generated/main.ts')], { cwd: project, env });
+      try {
+        await direct.waitFor((stdout) => /listening on/.test(stdout), 60_000);
+        expect(direct.stdout()).toContain('APP_AUTH__SECRET is not set: tokens are checked against a random secret of this process');
+        const directUrl = /"url":"(http:[^"]+)"/.exec(direct.stdout())?.[1] ?? '';
+        expect((await fetch(`${directUrl}/v2/posts`, { headers: { authorization: `Bearer ${await mintToken(secret, claims)}` } })).status).toBe(401);
+      } finally {
+        await direct.stop();
+      }
     } finally {
       await running.stop();
       rmSync(project, { recursive: true, force: true });

@@ -135,6 +135,30 @@ describe('answers that do not grow with the request (docs/hostile-input.md §8)'
   }, 60_000);
 });
 
+describe('production defaults (docs/hostile-input.md §10)', () => {
+  let production: TestServer;
+  let introspecting: TestServer;
+  beforeAll(async () => {
+    [production, introspecting] = await Promise.all([startTestServer({ env: { NODE_ENV: 'production' } }), startTestServer({ env: { NODE_ENV: 'production', APP_GRAPHQL__INTROSPECTION: 'true' } })]);
+  });
+  afterAll(async () => Promise.all([production?.stop(), introspecting?.stop()]));
+
+  it('refuses introspection and suggests no names under NODE_ENV=production, unless APP_GRAPHQL__INTROSPECTION says so', async () => {
+    const token = await production.token('member');
+    for (const query of ['{ __schema { types { name } } }', '{ __type(name: "Post") { fields { name } } }', 'query { posts(first: 1) { id } __schema { queryType { name } } }']) {
+      const refused = await production.graphql(query);
+      expect(refused.errors?.[0]?.extensions?.code, query).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect(refused.data ?? null, query).toBeNull();
+    }
+    expect((await production.graphql<{ __typename: string }>('{ __typename }')).data).toEqual({ __typename: 'Query' });
+    const misspelt = await production.graphql('{ post(first: 1) { titel } }', { token });
+    expect(misspelt.errors?.length).toBeGreaterThan(0);
+    for (const error of misspelt.errors ?? []) expect(error.message).not.toMatch(/Did you mean/);
+    expect((await introspecting.graphql<{ __type: { name: string } }>('{ __type(name: "Post") { name } }')).data).toEqual({ __type: { name: 'Post' } });
+    expect(JSON.stringify((await introspecting.graphql('{ post(first: 1) { titel } }', { token: await introspecting.token('member') })).errors)).toMatch(/Did you mean/);
+  });
+});
+
 describe('requests the HTTP parser refuses', () => {
   let server: TestServer;
   beforeAll(async () => {

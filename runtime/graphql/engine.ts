@@ -116,6 +116,7 @@ export function createGraphQLEngine<Container, Services>(application: GraphQLApp
         maxDirectives: config.graphql.maxDirectives,
         maxAliases: config.graphql.maxAliases,
         maxFields: config.graphql.maxFields,
+        introspection: config.graphql.introspection,
       },
       maxRows: config.graphql.maxRows,
     },

@@ -15,7 +15,10 @@ import { validateDocument } from './validation.js';
 export type PreparedDocument = { readonly document: DocumentNode } | { readonly errors: readonly GraphQLError[] };
 
 /** Bounds on documents before they are parsed and validated (docs/hostile-input.md §2). */
-export interface DocumentCacheOptions extends DocumentBounds, LexicalBounds {}
+export interface DocumentCacheOptions extends DocumentBounds, LexicalBounds {
+  /** Answer `__schema` and `__type`, and suggest names in refusals (`APP_GRAPHQL__INTROSPECTION`, docs/hostile-input.md §10). */
+  readonly introspection: boolean;
+}
 
 /**
  * Bytes of heap the document cache may hold, estimated from the texts: a parsed document (nodes,
@@ -66,7 +69,7 @@ export class DocumentCache {
     try {
       const refused = measureDocument(document, this.options);
       if (refused) return { errors: [refused] };
-      const errors = validateDocument(this.schema, document);
+      const errors = validateDocument(this.schema, document, this.options.introspection);
       return errors.length > 0 ? { errors: errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED')) } : { document };
     } catch {
       // A check that cannot decide refuses (fail closed), e.g. a stack exhausted by nesting.

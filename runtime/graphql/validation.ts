@@ -33,6 +33,7 @@ import {
   isNonNullType,
   isObjectType,
   Kind,
+  NoSchemaIntrospectionCustomRule,
   type OperationDefinitionNode,
   OperationTypeNode,
   OverlappingFieldsCanBeMergedRule,
@@ -263,7 +264,18 @@ export function validationRules(schema: GraphQLSchema): readonly ValidationRule[
   return rules;
 }
 
-/** Validates `document` against `schema` with {@link validationRules}; returns graphql-js's error list. */
-export function validateDocument(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] {
-  return validate(schema, document, validationRules(schema));
+/**
+ * Validates `document` against `schema` with {@link validationRules}; returns graphql-js's error
+ * list. Without `introspection` (docs/hostile-input.md §10), `__schema` and `__type` are refused
+ * too (graphql-js's `NoSchemaIntrospectionCustomRule`) and no message suggests a name
+ * ("Did you mean …?"), which would spell the schema out one guess at a time.
+ */
+export function validateDocument(schema: GraphQLSchema, document: DocumentNode, introspection = true): readonly GraphQLError[] {
+  if (introspection) return validate(schema, document, validationRules(schema));
+  return validate(schema, document, [...validationRules(schema), NoSchemaIntrospectionCustomRule]).map((error) =>
+    SUGGESTION.test(error.message) ? new GraphQLError(error.message.replace(SUGGESTION, ''), { nodes: error.nodes, extensions: error.extensions }) : error,
+  );
 }
+
+/** graphql-js's suggestion at the end of a message: ` Did you mean "title"?`. */
+const SUGGESTION = / Did you mean [^?]*\?$/;

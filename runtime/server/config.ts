@@ -6,13 +6,20 @@
  * name the application's scheduled tasks, so an unknown one is an error, not a warning: a typo would
  * otherwise leave a schedule running that someone meant to switch off.
  */
+import { randomBytes } from 'node:crypto';
 import { Cron } from 'croner';
 import { z } from 'zod';
 import { findDialect, SUPPORTED_URL_FORMS } from '../dialects/index.js';
 import { VERSION_TOKEN } from '../http/version-token.js';
 import { didYouMean } from './suggest.js';
 
-const DEV_SECRET = 'development-secret-change-me-in-production-0123456789';
+/**
+ * The secret of a process started without APP_AUTH__SECRET outside production: random, made once
+ * per process, so no token minted anywhere else verifies (docs/hostile-input.md §10). The command
+ * line's development commands set APP_AUTH__SECRET to a secret kept beside the development database
+ * instead (generator/dev-secret.ts), so the tokens they print work.
+ */
+const PROCESS_SECRET = randomBytes(32).toString('hex');
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''], { message: 'expected true or false' })
@@ -41,7 +48,7 @@ const configSchema = z.object({
       .refine((url) => findDialect(url) !== undefined, { message: `expected ${SUPPORTED_URL_FORMS}` }),
   }),
   auth: z.object({
-    secret: z.string().min(32, { message: 'expected at least 32 characters' }).default(DEV_SECRET),
+    secret: z.string().min(32, { message: 'expected at least 32 characters' }).default(PROCESS_SECRET),
     jwksUrl: z.url({ message: 'expected a URL' }).optional(),
     issuer: z.string().min(1).optional(),
     audience: z.string().min(1).optional(),
@@ -79,6 +86,11 @@ const configSchema = z.object({
   graphql: z.object({
     path: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, { message: 'expected a path such as /graphql' }).default('/graphql'),
     playground: booleanFlag.default(false),
+    /**
+     * Whether `__schema` and `__type` are answered and refusals suggest names ("Did you mean …?");
+     * unset: on, but off when NODE_ENV is production (docs/hostile-input.md §10).
+     */
+    introspection: booleanFlag.optional(),
     emitSdl: booleanFlag.default(false),
     maxDepth: integer(1, 1000).default(10),
     maxComplexity: integer(1, 100_000_000).default(10_000),
@@ -167,7 +179,10 @@ const configSchema = z.object({
  * scheduled tasks (docs/behaviour.md §10.2), by setting name (`APP_CRON__WRITE_DIGESTS`): `off`, or a
  * cron expression croner accepts.
  */
-export type AppConfig = z.infer<typeof configSchema> & { readonly cron: Readonly<Record<string, string>> };
+export type AppConfig = Omit<z.infer<typeof configSchema>, 'graphql'> & {
+  readonly graphql: z.infer<typeof configSchema>['graphql'] & { readonly introspection: boolean };
+  readonly cron: Readonly<Record<string, string>>;
+};
 
 /** What {@link loadConfig} knows of the application beside the fixed settings. */
 export interface ConfigOptions {
@@ -273,11 +288,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: Config
       ...cronProblems,
     ]);
   }
-  if (parsed.data.auth.secret === DEV_SECRET && !parsed.data.auth.jwksUrl) {
+  if (parsed.data.auth.secret === PROCESS_SECRET && !parsed.data.auth.jwksUrl) {
     if (env.NODE_ENV === 'production') {
       throw new ConfigError([{ variable: 'APP_AUTH__SECRET', message: 'must be set in production (at least 32 characters)' }]);
     }
-    warnings.push('APP_AUTH__SECRET is not set: using the development secret (never do this in production)');
+    warnings.push('APP_AUTH__SECRET is not set: tokens are checked against a random secret of this process, so none minted elsewhere verifies; set APP_AUTH__SECRET (the development commands use the one kept beside the development database)');
   }
-  return { config: { ...parsed.data, cron }, warnings };
+  // Introspection follows NODE_ENV unless set: a production server does not describe itself to strangers.
+  const graphql = { ...parsed.data.graphql, introspection: parsed.data.graphql.introspection ?? env.NODE_ENV !== 'production' };
+  return { config: { ...parsed.data, graphql, cron }, warnings };
 }

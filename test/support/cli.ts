@@ -13,20 +13,24 @@ export interface CliOptions {
   readonly cwd?: string;
   /** Variables on top of the test's environment, a test secret and JSON logs. */
   readonly env?: Record<string, string>;
+  /** Variables to leave out of that environment (`APP_AUTH__SECRET`: no test secret). */
+  readonly unset?: readonly string[];
 }
 
 function cliCommand(args: readonly string[], cwd: string): string[] {
   return ['--import', 'tsx', path.join(cwd, 'generator/cli.ts'), '--root', cwd, ...args];
 }
 
-function cliEnvironment(env: Record<string, string> | undefined): NodeJS.ProcessEnv {
-  return { ...process.env, APP_AUTH__SECRET: TEST_SECRET, APP_LOG__FORMAT: 'json', ...env };
+function cliEnvironment(env: Record<string, string> | undefined, unset: readonly string[] = []): NodeJS.ProcessEnv {
+  const merged: NodeJS.ProcessEnv = { ...process.env, APP_AUTH__SECRET: TEST_SECRET, APP_LOG__FORMAT: 'json', ...env };
+  for (const name of unset) delete merged[name];
+  return merged;
 }
 
 /** Runs one CLI command to its end. */
 export function cli(args: readonly string[], options: CliOptions = {}): SpawnSyncReturns<string> {
   const cwd = options.cwd ?? ROOT;
-  return spawnSync(process.execPath, cliCommand(args, cwd), { cwd, encoding: 'utf8', env: cliEnvironment(options.env), timeout: 120_000 });
+  return spawnSync(process.execPath, cliCommand(args, cwd), { cwd, encoding: 'utf8', env: cliEnvironment(options.env, options.unset), timeout: 120_000 });
 }
 
 /** A CLI command that keeps running (`serve`, `dev`). */
@@ -47,7 +51,7 @@ export interface RunningCli {
 /** Starts a long-running CLI command. */
 export function startCli(args: readonly string[], options: CliOptions = {}): RunningCli {
   const cwd = options.cwd ?? ROOT;
-  return startProcess(process.execPath, cliCommand(args, cwd), { cwd, env: cliEnvironment(options.env) });
+  return startProcess(process.execPath, cliCommand(args, cwd), { cwd, env: cliEnvironment(options.env, options.unset) });
 }
 
 /** Starts a long-running process (`command` with `args`, in `cwd`, with exactly `env`), its output awaitable as {@link startCli}'s. */
