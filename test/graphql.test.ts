@@ -8,9 +8,11 @@ import path from 'node:path';
 import { serialize } from 'node:v8';
 import { execute, parse } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExecutableSchema } from '../runtime/graphql/schema.js';
 import { ROOT } from './support/project.js';
+import { PROPERTY_SEED } from './support/properties.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -192,6 +194,26 @@ describe('arguments are checked before the operation runs (docs/behaviour.md §4
     const accepted = await server.graphql<{ searchPosts: { title: string }[] }>('{ searchPosts(term: "   Draft 2 by Admin   ") { title } }', { token: admin });
     expect(accepted.errors).toBeUndefined();
     expect(accepted.data?.searchPosts.map((post) => post.title)).toEqual([`Draft 2 by ${server.user('admin').name}`]);
+  });
+
+  it('searches with a text of up to 10 000 characters and refuses a longer one as BAD_USER_INPUT, never a database error (generated)', async () => {
+    const logged = server.logs.length;
+    await fc.assert(
+      // At most 44 000 UTF-16 units: under APP_HTTP__BODY_LIMIT (100kb) in JSON whatever the character.
+      fc.asyncProperty(fc.integer({ min: 9_990, max: 44_000 }), fc.constantFrom('a', '%', '_', '\\', 'é', '😀'), async (length, character) => {
+        const term = character.repeat(Math.ceil(length / character.length)).slice(0, length);
+        const result = await server.graphql<{ searchPosts: unknown[] }>('query ($term: String!) { searchPosts(term: $term) { id } }', { token: admin, variables: { term } });
+        if (term.length <= 10_000) {
+          expect(result.errors).toBeUndefined();
+          expect(result.data?.searchPosts).toEqual([]);
+        } else {
+          expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+          expect(result.errors?.[0]?.message).toContain('at most 10000 characters');
+        }
+      }),
+      { numRuns: 12, seed: PROPERTY_SEED },
+    );
+    expect(server.logs.slice(logged).filter((entry) => Number(entry.level) >= 50)).toEqual([]);
   });
 });
 

@@ -15,6 +15,14 @@
  * A test compares the ranked window with per-parent Prisma `findMany` on random data.
  */
 import { join, raw, type Sql, sqltag } from '@prisma/client/runtime/client';
+import { FailureError } from '../failures/result.js';
+
+/**
+ * Characters a `contains`, `startsWith` or `endsWith` text may have (docs/hostile-input.md §8): a
+ * longer one is refused as BAD_USER_INPUT before any statement, since SQLite refuses a LIKE pattern
+ * over 50 000 bytes (and 10 000 characters escape to at most 40 002).
+ */
+export const MAX_PATTERN_TEXT = 10_000;
 
 /** A scope condition this module cannot translate; the query must not run. */
 export class ScopeTranslationError extends Error {
@@ -103,6 +111,10 @@ class ScopeTranslator {
     };
     const text = (): string => {
       if (typeof operand !== 'string') throw new ScopeTranslationError(`${name}.${operator} needs a string`);
+      if (operand.length > MAX_PATTERN_TEXT) {
+        const message = `a text to match may be at most ${MAX_PATTERN_TEXT} characters (got ${operand.length})`;
+        throw new FailureError({ code: 'BAD_USER_INPUT', message, issues: [{ path: name, message }] });
+      }
       return escapeLike(operand);
     };
     switch (operator) {
