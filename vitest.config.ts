@@ -40,6 +40,7 @@ const BEHAVIOUR = [
   'test/observability.test.ts',
   'test/observability-cluster.test.ts',
   'test/direct-routes.test.ts',
+  'test/references.test.ts',
 ];
 
 const postgres = Boolean(process.env.TEST_POSTGRES_URL) || postgresBinaries() !== undefined;

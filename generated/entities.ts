@@ -5,7 +5,7 @@
  * every input type, for masking, selection checks, loaders and REST body checks.
  */
 
-import type { ColumnKind, EntityDescriptor, InputFieldType, InsertShape } from 'resource-service/runtime';
+import type { ColumnKind, EntityDescriptor, EntityReference, InputFieldType, InsertShape } from 'resource-service/runtime';
 
 /** Stored columns of AuditRecord (entities/audit-record.entity.ts). */
 export const AUDIT_RECORD_COLUMNS = ['id', 'orgId', 'action', 'subjectId', 'userId', 'summary', 'createdAt'] as const;
@@ -90,6 +90,24 @@ export const USER_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, org
 
 /** Wire fields of User: what masking and selection checks consider. */
 export const USER_FIELDS = ['id', 'orgId', 'name', 'email'] as const;
+
+/** The foreign keys of AuditRecord: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
+export const AUDIT_RECORD_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org', columns: ORG_COLUMNS }];
+
+/** The foreign keys of Comment: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
+export const COMMENT_REFERENCES: readonly EntityReference[] = [{ column: 'postId', entity: 'Post', columns: POST_COLUMNS }];
+
+/** The foreign keys of Digest: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
+export const DIGEST_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org', columns: ORG_COLUMNS }];
+
+/** The foreign keys of Notification: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
+export const NOTIFICATION_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org', columns: ORG_COLUMNS }, { column: 'userId', entity: 'User', columns: USER_COLUMNS }, { column: 'postId', entity: 'Post', columns: POST_COLUMNS }];
+
+/** The foreign keys of Post: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
+export const POST_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org', columns: ORG_COLUMNS }, { column: 'authorId', entity: 'User', columns: USER_COLUMNS }, { column: 'reviewerId', entity: 'User', columns: USER_COLUMNS }];
+
+/** The foreign keys of User: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
+export const USER_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org', columns: ORG_COLUMNS }];
 
 /** Every exposed entity (docs/behaviour.md §2). */
 export const ENTITIES: readonly EntityDescriptor[] = [

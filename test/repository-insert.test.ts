@@ -2,7 +2,7 @@
  * Creates written by the runtime's own `INSERT … RETURNING` (runtime/data/sql-insert.ts; docs/decisions.md §6
  * "Creates without Prisma's query interpreter"), on the database under test: the row stored and the
  * row returned are the ones Prisma's `create` stores and returns for the same data, for generated
- * text too; constraint violations are CONFLICT and BAD_USER_INPUT; anything the statement cannot
+ * text too; constraint violations are CONFLICT and NOT_FOUND (a key naming no row); anything the statement cannot
  * write as Prisma would goes to Prisma, which accepts or refuses it as before.
  */
 import { existsSync } from 'node:fs';
@@ -140,7 +140,7 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
     );
   });
 
-  it('answer a unique violation with CONFLICT and a missing referenced row with BAD_USER_INPUT, writing nothing', async () => {
+  it('answer a unique violation with CONFLICT and a missing referenced row with NOT_FOUND naming it, writing nothing', async () => {
     const users = new UserRepository(database, reader, logger);
     const existing = seeded.users[0];
     if (!existing) throw new Error('no seeded user');
@@ -152,10 +152,9 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
 
     const posts = new PostRepository(database, reader, logger);
     const before = await database.post.count();
-    const orphan = await runUnscoped(() => posts.create({ ...author(), authorId: uuidv7(), title: 'Orphan' }));
-    expect(orphan.ok).toBe(false);
-    expect(orphan.ok ? undefined : orphan.failure.code).toBe('BAD_USER_INPUT');
-    expect(orphan.ok ? '' : orphan.failure.message).toMatch(/^a referenced row does not exist \((authorId|foreign key)\)$/);
+    const missing = uuidv7();
+    const orphan = await runUnscoped(() => posts.create({ ...author(), authorId: missing, title: 'Orphan' }));
+    expect(orphan).toEqual({ ok: false, failure: { code: 'NOT_FOUND', message: `User ${missing} was not found` } });
     expect(await database.post.count()).toBe(before);
   });
 

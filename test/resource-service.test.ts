@@ -29,10 +29,16 @@ const COLUMNS: ResourceColumn[] = [
   { name: 'body', type: 'string', nullable: false, generated: true, constraints: {} },
 ];
 
-/** Everyone in the org reads; members create as themselves and update their own title and body; admins delete in their org. */
+/**
+ * Everyone in the org reads (the org and its users too: a post's keys name them, and a write may name
+ * only rows its caller reads); members create as themselves and update their own title and body;
+ * admins delete in their org.
+ */
 const abilityOf = (principal: Principal) =>
   defineAbility(({ can }) => {
     const inOrg = { orgId: principal.org_id };
+    can('read', 'Org', { id: principal.org_id });
+    can('read', 'User', inOrg);
     can('read', 'Post', inOrg);
     can('create', 'Post', { ...inOrg, authorId: principal.sub });
     can('update', 'Post', ['title', 'body'], { ...inOrg, authorId: principal.sub });

@@ -76,6 +76,11 @@ export function insertShapeConstant(entity: string): string {
   return `${constantCase(entity)}_INSERT`;
 }
 
+/** The constant listing an entity's foreign keys as writes check them: `Comment` → `COMMENT_REFERENCES` (runtime/data/repository.ts). */
+export function referencesConstant(entity: string): string {
+  return `${constantCase(entity)}_REFERENCES`;
+}
+
 /** The constant listing an entity's stored columns: `User` → `USER_COLUMNS`. */
 export function columnsConstant(entity: string): string {
   return `${constantCase(entity)}_COLUMNS`;

@@ -52,7 +52,30 @@ export interface RepositoryOptions {
   readonly insert?: InsertShape;
   /** Where truncation warnings go. */
   readonly logger: Logger;
+  /**
+   * The entity's foreign keys (its belongs_to relations): a write setting one must name a row the
+   * caller may read (docs/hostile-input.md §11). Generated per entity in `generated/entities.ts`.
+   */
+  readonly references?: readonly EntityReference[];
 }
+
+/** A foreign key of an entity: its column, the entity it names and that entity's stored columns (its read scope may name them). */
+export interface EntityReference {
+  readonly column: string;
+  readonly entity: string;
+  readonly columns: readonly string[];
+}
+
+/** A reference a write sets whose row the caller may read when `condition` (its read scope) holds of it. */
+interface ReadableCheck {
+  readonly kind: 'readable';
+  readonly reference: EntityReference;
+  readonly id: string;
+  readonly condition: Sql;
+}
+
+/** The read check of one reference a write sets: the condition "the caller may read that row", or refused outright. */
+type ReferenceCheck = ReadableCheck | { readonly kind: 'refused'; readonly reference: EntityReference; readonly id: string };
 
 /**
  * Counts the rows a read hands to execution against the request's row budget
@@ -121,6 +144,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   private readonly allColumns: Sql;
   private readonly reader: SqlReader;
   private readonly insertShape: InsertShape | undefined;
+  private readonly references: readonly EntityReference[];
   protected readonly logger: Logger;
   /** Read scopes translated to SQL ({@link scopeCondition}), by the scope's condition object. */
   private readonly scopeConditions = new WeakMap<WhereCondition, Sql>();
@@ -142,6 +166,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     this.allColumns = selectList(options.columns);
     this.reader = options.reader;
     this.insertShape = options.insert;
+    this.references = options.references ?? [];
     this.logger = options.logger;
   }
 
@@ -339,19 +364,108 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
 
   /**
    * Creates a row (docs/behaviour.md §5.5): the `create` rules must allow this very row (so a conditional
-   * grant such as "own org" is enforced on the data written). A unique violation is CONFLICT.
+   * grant such as "own org" is enforced on the data written), and every foreign key it sets must
+   * name a row the caller may read, checked in the statement that writes it (docs/hostile-input.md
+   * §11) — otherwise NOT_FOUND, exactly as for a row that does not exist. A unique violation is CONFLICT.
    */
   async create(data: Create): Promise<Result<Row>> {
     if (!this.permits('create', data)) return fail('FORBIDDEN', `you may not create this ${this.entityName}`);
+    const context = currentContext();
+    const checks = this.referenceChecks(context, data);
+    const refused = checks.find((check) => check.kind === 'refused');
+    if (refused) return referenceNotFound(refused.reference, refused.id);
+    const readable = checks.filter((check): check is ReadableCheck => check.kind === 'readable');
+    const guard = readable.length === 0 ? undefined : join(readable.map((check) => this.readableCondition(check)), ' AND ', '', '');
     try {
-      const inserted = await this.insert(data);
-      return ok(inserted ?? (await this.delegate.create({ data })));
+      const inserted = await this.insert(data, guard);
+      if (inserted === 'refused') return await this.firstUnreadable(checks);
+      if (inserted) return ok(inserted);
+      // Prisma writes it: the references are read first (docs/hostile-input.md §11 says what that leaves).
+      const unreadable = await this.unreadableReference(checks);
+      if (unreadable) return unreadable;
+      return ok(await this.delegate.create({ data }));
     } catch (error) {
-      if (error instanceof SqlConstraintError) return error.kind === 'unique' ? this.conflict(error.fields) : missingReference(error.fields);
+      if (error instanceof SqlConstraintError) return error.kind === 'unique' ? this.conflict(error.fields) : await this.missingReference(error.fields, data);
       if (isPrismaError(error, 'P2002')) return this.conflict(uniqueFields(error));
-      if (isPrismaError(error, 'P2003')) return missingReference(typeof error.meta?.field_name === 'string' ? [error.meta.field_name] : []);
+      if (isPrismaError(error, 'P2003')) return await this.missingReference(typeof error.meta?.field_name === 'string' ? [error.meta.field_name] : [], data);
       throw error;
     }
+  }
+
+  /**
+   * The read check of every foreign key `data` sets to a value (docs/hostile-input.md §11); none in
+   * an unscoped context (jobs, seeds). A value that is no UUID, or an entity the caller may read no
+   * row of, or whose scope cannot be translated (fail closed), is refused at once.
+   */
+  private referenceChecks(context: RequestContext, data: object): ReferenceCheck[] {
+    if (context.unscoped) return [];
+    const values = data as Record<string, unknown>;
+    const checks: ReferenceCheck[] = [];
+    for (const reference of this.references) {
+      const value = values[reference.column];
+      if (value === undefined || value === null) continue;
+      if (typeof value !== 'string' || !isUuid(value)) {
+        checks.push({ kind: 'refused', reference, id: typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? String(value) : typeof value });
+        continue;
+      }
+      const scope = rowScope(context, 'read', reference.entity);
+      if (scope.kind === 'deny') {
+        checks.push({ kind: 'refused', reference, id: value });
+        continue;
+      }
+      try {
+        const condition = scope.kind === 'unscoped' ? EVERY_ROW : whereToSql(scope.where, 'r', new Set(reference.columns));
+        checks.push({ kind: 'readable', reference, id: value.toLowerCase(), condition });
+      } catch (error) {
+        if (!(error instanceof ScopeTranslationError)) throw error;
+        checks.push({ kind: 'refused', reference, id: value });
+      }
+    }
+    return checks;
+  }
+
+  /** "The caller may read the row `check` names", as SQL: locked against change until the write commits where the database can ({@link SqlReader.locksReferences}). */
+  private readableCondition(check: ReadableCheck): Sql {
+    const lock = this.reader.locksReferences === true ? raw(' FOR SHARE') : raw('');
+    return sqltag`EXISTS (SELECT 1 FROM ${quoteIdentifier(check.reference.entity)} r WHERE r."id" = ${check.id} AND ${check.condition}${lock})`;
+  }
+
+  /** NOT_FOUND for the first of `checks` whose row the caller may not read (or that does not exist); read one by one. */
+  private async unreadableReference(checks: readonly ReferenceCheck[]): Promise<Result<never> | undefined> {
+    for (const check of checks) {
+      if (check.kind === 'refused') return referenceNotFound(check.reference, check.id);
+      const rows = await this.reader.read(sqltag`SELECT 1 AS "found" WHERE ${this.readableCondition(check)}`);
+      if (rows.length === 0) return referenceNotFound(check.reference, check.id);
+    }
+    return undefined;
+  }
+
+  /** The NOT_FOUND of a guarded write that wrote nothing: the reference the caller may not read, as read now. */
+  private async firstUnreadable(checks: readonly ReferenceCheck[]): Promise<Result<never>> {
+    const unreadable = await this.unreadableReference(checks);
+    const first = checks[0];
+    // Readable again by now (it changed meanwhile): the write still did not happen; name the first.
+    return unreadable ?? (first ? referenceNotFound(first.reference, first.id) : fail('NOT_FOUND', `${this.entityName} was not written`));
+  }
+
+  /**
+   * A foreign key the database refused (the row it names is gone, or an unscoped write named none):
+   * NOT_FOUND naming it as a missing row is named — the column the database named, else the first
+   * reference of `data` whose row cannot be read now.
+   */
+  private async missingReference(fields: readonly string[], data: object): Promise<Result<never>> {
+    const values = data as Record<string, unknown>;
+    const named = this.references.find((candidate) => fields.includes(candidate.column));
+    if (named) return referenceNotFound(named, String(values[named.column]));
+    const set = this.references.filter((candidate) => values[candidate.column] !== undefined && values[candidate.column] !== null);
+    for (const reference of set) {
+      const id = String(values[reference.column]);
+      if (!isUuid(id)) return referenceNotFound(reference, id);
+      const check: ReadableCheck = { kind: 'readable', reference, id: id.toLowerCase(), condition: EVERY_ROW };
+      if ((await this.reader.read(sqltag`SELECT 1 AS "found" WHERE ${this.readableCondition(check)}`)).length === 0) return referenceNotFound(reference, id);
+    }
+    const [first] = set;
+    return first ? referenceNotFound(first, String(values[first.column])) : fail('NOT_FOUND', `a row this ${this.entityName} names was not found`);
   }
 
   /** The CONFLICT of a write breaking a unique constraint on `fields` (none when the database did not name them). */
@@ -365,15 +479,18 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
    * inserts nothing (`SqlReader.insert` absent or answering undefined): the caller asks Prisma.
    * Rejects with {@link SqlConstraintError}.
    */
-  private async insert(data: Create): Promise<Row | undefined> {
+  private async insert(data: Create, guard?: Sql): Promise<Row | 'refused' | undefined> {
     if (!this.insertShape || !this.reader.insert) return undefined;
-    const statement = insertStatement(this.entityName, this.insertShape, data);
+    const statement = insertStatement(this.entityName, this.insertShape, data, new Date(), guard);
     if (!statement) return undefined;
     const rows = await this.reader.insert(statement);
     if (rows === undefined) return undefined;
     // The statement ran: whatever it returned, Prisma must not write the row a second time.
     const row = rows[0];
-    if (!row) throw new Error(`INSERT … RETURNING into ${this.entityName} returned no row`);
+    if (!row) {
+      if (guard !== undefined) return 'refused';
+      throw new Error(`INSERT … RETURNING into ${this.entityName} returned no row`);
+    }
     return this.fromRaw(row);
   }
 
@@ -387,11 +504,15 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const conditions = options.expect ? ({ AND: [{ id }, options.expect] } as Where) : ({ id } as Where);
     const where = this.scope(options.action ?? 'update', conditions);
     if (!where) return fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
+    // A foreign key it sets must name a row the caller may read (docs/hostile-input.md §11).
+    const unreadable = await this.unreadableReference(this.referenceChecks(currentContext(), data));
+    if (unreadable) return unreadable;
     try {
       const { count } = await this.delegate.updateMany({ where, data });
       if (count === 0) return fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
     } catch (error) {
       if (isPrismaError(error, 'P2002')) return this.conflict(uniqueFields(error));
+      if (isPrismaError(error, 'P2003')) return await this.missingReference(typeof error.meta?.field_name === 'string' ? [error.meta.field_name] : [], data);
       throw error;
     }
     const row = await this.delegate.findFirst({ where: { id } as Where });
@@ -416,7 +537,11 @@ function uniqueFields(error: { meta?: Record<string, unknown> }): string[] {
   return fields.map(String);
 }
 
-/** The BAD_USER_INPUT of a write naming a row that does not exist (a foreign key), with the key's columns when known. */
-function missingReference(fields: readonly string[]): Result<never> {
-  return fail('BAD_USER_INPUT', `a referenced row does not exist (${fields.length > 0 ? fields.join(', ') : 'foreign key'})`);
+/**
+ * The NOT_FOUND of a write naming, through `reference`, a row the caller may not read or that does
+ * not exist: worded as a missing row is (`Post <id> was not found`), so no answer tells the two apart
+ * (docs/hostile-input.md §11).
+ */
+function referenceNotFound(reference: EntityReference, id: string): Result<never> {
+  return fail('NOT_FOUND', `${reference.entity} ${id.length > 64 ? `${id.slice(0, 64)}…` : id} was not found`);
 }

@@ -64,9 +64,11 @@ function acceptable(column: InsertColumn, value: unknown): boolean {
  * The `INSERT INTO "<table>" (…) VALUES (…) RETURNING <every column>` of `data` (a Prisma unchecked
  * create input), with generated values for the columns it leaves out and `shape` fills; undefined
  * when `data` holds anything Prisma would check differently or write otherwise (module docstring).
- * `now` is the instant every `now` column of the row gets.
+ * `now` is the instant every `now` column of the row gets. With `guard`, the row is written only
+ * when that condition holds, in the same statement (`INSERT … SELECT … WHERE <guard>`): it then
+ * returns no row (docs/hostile-input.md §11).
  */
-export function insertStatement(table: string, shape: InsertShape, data: object, now: Date = new Date()): Sql | undefined {
+export function insertStatement(table: string, shape: InsertShape, data: object, now: Date = new Date(), guard?: Sql): Sql | undefined {
   const names: string[] = [];
   const values: unknown[] = [];
   for (const [name, value] of Object.entries(data)) {
@@ -90,5 +92,7 @@ export function insertStatement(table: string, shape: InsertShape, data: object,
     }
   }
   const returning = join(Object.keys(shape).map((name) => quoteIdentifier(name)), ', ');
-  return sqltag`INSERT INTO ${quoteIdentifier(table)} (${join(names.map((name) => quoteIdentifier(name)), ', ')}) VALUES (${join(values)}) RETURNING ${returning}`;
+  const target = sqltag`INSERT INTO ${quoteIdentifier(table)} (${join(names.map((name) => quoteIdentifier(name)), ', ')})`;
+  if (guard !== undefined) return sqltag`${target} SELECT ${join(values)} WHERE ${guard} RETURNING ${returning}`;
+  return sqltag`${target} VALUES (${join(values)}) RETURNING ${returning}`;
 }

@@ -75,6 +75,12 @@ export interface SqlReader {
    * `column IN (…)`, one parameter a key ({@link keyCondition}).
    */
   anyOf?(column: Sql, keys: readonly string[]): Sql;
+  /**
+   * Whether a write's check of the rows it references locks them against change until the write
+   * commits (`FOR SHARE` on PostgreSQL, docs/hostile-input.md §11); absent: the database runs one
+   * write at a time (SQLite), so the statement checking and writing is atomic as it is.
+   */
+  readonly locksReferences?: boolean;
   /** Closes the reader's connections. */
   close(): Promise<void>;
 }

@@ -22,7 +22,7 @@ import { FailureError } from '../failures/result.js';
  * longer one is refused as BAD_USER_INPUT before any statement, since SQLite refuses a LIKE pattern
  * over 50 000 bytes (and 10 000 characters escape to at most 40 002).
  */
-export const MAX_PATTERN_TEXT = 10_000;
+const MAX_PATTERN_TEXT = 10_000;
 
 /** A scope condition this module cannot translate; the query must not run. */
 export class ScopeTranslationError extends Error {

@@ -41,6 +41,7 @@ function postgresWriteError(error: unknown): Error {
 /** A small pg pool with named (server-side prepared) statements (`$n` placeholders); inserts run on it too. */
 class PostgresReader implements SqlReader {
   readonly maxBindParameters = MAX_BIND_PARAMETERS;
+  readonly locksReferences = true;
 
   constructor(
     private readonly pool: pg.Pool,

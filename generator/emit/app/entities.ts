@@ -4,7 +4,7 @@
  * are checked with the same rules GraphQL applies to its input objects).
  */
 import type { EntityModel, ResolvedApp } from '../../model/model.js';
-import { columnKindsConstant, columnsConstant, constantCase, fieldsConstant, insertShapeConstant } from '../../model/naming.js';
+import { columnKindsConstant, columnsConstant, constantCase, fieldsConstant, insertShapeConstant, referencesConstant } from '../../model/naming.js';
 import type { TypeShape } from '../../model/types.js';
 import { type EmitContext, exposedEntities, wireFields } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
@@ -68,6 +68,11 @@ export function inputFieldLiteral(app: ResolvedApp, shape: TypeShape): string {
   return `{ type: ${type}, list: ${shape.list}, nullable: ${shape.nullable} }`;
 }
 
+/** The belongs_to relations of `entity` whose key and target are known: the foreign keys its writes set (docs/hostile-input.md §11). */
+export function writtenReferences(entity: EntityModel): { readonly keyColumn: string; readonly target: string }[] {
+  return entity.relations.flatMap((relation) => (relation.kind === 'belongsTo' && relation.targetKnown && relation.keyColumnKnown && relation.keyColumn !== undefined && relation.target !== undefined ? [{ keyColumn: relation.keyColumn, target: relation.target }] : []));
+}
+
 /** The `entities.ts` file. */
 export function emitEntities(context: EmitContext): GeneratedFile {
   const { app } = context;
@@ -93,6 +98,15 @@ export function emitEntities(context: EmitContext): GeneratedFile {
     if (!entity.exposed) continue;
     writeDoc(w, [`Wire fields of ${entity.name}: what masking and selection checks consider.`]);
     w.writeLine(`export const ${fieldsConstant(entity.name)} = [${wireFields(entity).map(quote).join(', ')}] as const;`);
+    w.blankLine();
+  }
+  // After every entity's columns: a reference names its target's.
+  for (const entity of app.entities) {
+    const references = writtenReferences(entity);
+    if (references.length === 0) continue;
+    writeDoc(w, [`The foreign keys of ${entity.name}: a write setting one must name a row the caller may read (docs/hostile-input.md §11).`]);
+    const reference = imports.type('runtime/data/repository.ts', 'EntityReference');
+    w.writeLine(`export const ${referencesConstant(entity.name)}: readonly ${reference}[] = [${references.map((relation) => `{ column: ${quote(relation.keyColumn)}, entity: ${quote(relation.target)}, columns: ${columnsConstant(relation.target)} }`).join(', ')}];`);
     w.blankLine();
   }
   const descriptor = imports.type('runtime/data/entity-metadata.ts', 'EntityDescriptor');

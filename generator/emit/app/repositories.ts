@@ -4,10 +4,10 @@
  * scope (docs/behaviour.md §5).
  */
 import { type DatabaseName, type Dialect, DIALECTS } from '../../../runtime/dialects/index.js';
-import { columnKindsConstant, columnsConstant, insertShapeConstant, prismaClientAlias, prismaDelegate, repositoryClass, repositoryModule } from '../../model/naming.js';
+import { columnKindsConstant, columnsConstant, insertShapeConstant, prismaClientAlias, prismaDelegate, referencesConstant, repositoryClass, repositoryModule } from '../../model/naming.js';
 import type { EntityModel } from '../../model/model.js';
 import { type EmitContext, keyedEntities } from '../context.js';
-import { insertsItself } from './entities.js';
+import { insertsItself, writtenReferences } from './entities.js';
 import { clientPath } from '../../paths.js';
 import { type GeneratedFile, quote, RUNTIME_FOR_GENERATED_CODE, TypeScriptFile } from '../writer.js';
 
@@ -33,11 +33,12 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
   imports.value(`${outputDir}/entities.ts`, columnsConstant(entity.name));
   imports.value(`${outputDir}/entities.ts`, columnKindsConstant(entity.name));
   const insert = insertsItself(entity) ? `, insert: ${imports.value(`${outputDir}/entities.ts`, insertShapeConstant(entity.name))}` : '';
+  const references = writtenReferences(entity).length > 0 ? `, references: ${imports.value(`${outputDir}/entities.ts`, referencesConstant(entity.name))}` : '';
   const reader = imports.type('runtime/data/sql-reader.ts', 'SqlReader');
   w.writeLine(`/** Scoped data access for ${entity.name}: pages, lookups, loader batches and checked writes. */`);
   w.write(`export class ${repositoryClass(entity.name)} extends ${base}<${row}, Prisma.${entity.name}WhereInput, Prisma.${entity.name}UncheckedCreateInput>`).block(() => {
     w.write(`constructor(database: ${database}, reader: ${reader}, logger: ${logger})`).block(() => {
-      w.writeLine(`super(${quote(entity.name)}, database.${prismaDelegate(entity.name)}, { columns: ${columnsConstant(entity.name)}, columnKinds: ${columnKindsConstant(entity.name)}${insert}, reader, logger });`);
+      w.writeLine(`super(${quote(entity.name)}, database.${prismaDelegate(entity.name)}, { columns: ${columnsConstant(entity.name)}, columnKinds: ${columnKindsConstant(entity.name)}${insert}${references}, reader, logger });`);
     });
   });
   return file.render();

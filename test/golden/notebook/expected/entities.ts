@@ -5,7 +5,7 @@
  * every input type, for masking, selection checks, loaders and REST body checks.
  */
 
-import type { ColumnKind, EntityDescriptor, InputFieldType, InsertShape } from 'resource-service/runtime';
+import type { ColumnKind, EntityDescriptor, EntityReference, InputFieldType, InsertShape } from 'resource-service/runtime';
 
 /** Stored columns of Note (entities/note.entity.ts). */
 export const NOTE_COLUMNS = ['id', 'notebookId', 'text', 'priority', 'views', 'createdAt'] as const;
@@ -30,6 +30,9 @@ export const NOTEBOOK_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' },
 
 /** Wire fields of Notebook: what masking and selection checks consider. */
 export const NOTEBOOK_FIELDS = ['id', 'ownerId', 'title'] as const;
+
+/** The foreign keys of Note: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
+export const NOTE_REFERENCES: readonly EntityReference[] = [{ column: 'notebookId', entity: 'Notebook', columns: NOTEBOOK_COLUMNS }];
 
 /** Every exposed entity (docs/behaviour.md §2). */
 export const ENTITIES: readonly EntityDescriptor[] = [
