@@ -3,10 +3,11 @@
  * the request timeout (408), optional rate limiting (429), JWT algorithm pinning, and no stack
  * trace, SQL or file path in any error response. Real server process, real HTTP over loopback.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import fc from 'fast-check';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { LEAK } from './support/leaks.js';
 import { rawBody, rawExchange } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -215,6 +216,66 @@ describe('rate limiting', () => {
     const graphql = await server.fetch('/graphql', { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ orgs { id } }' }) });
     expect(graphql.status).toBe(429);
     expect((await server.fetch('/health')).status).toBe(200);
+  });
+
+  it('counts graphql-ws operations, gateway messages and each message of an MCP batch against the same budget per address', async () => {
+    const limited = await startTestServer({ env: { APP_HTTP__RATE_LIMIT: '12', APP_HTTP__RATE_LIMIT_WINDOW: '60000' } });
+    try {
+      const token = await limited.token('member');
+      const wsUrl = limited.url.replace(/^http/, 'ws');
+      /** Messages a socket from `localAddress` receives until it has `count`. */
+      const exchange = async (path: string, protocols: string[], localAddress: string, messages: object[], count: number, prefix: object[] = []): Promise<Record<string, unknown>[]> => {
+        const socket = new WebSocket(`${wsUrl}${path}`, protocols, { localAddress });
+        const received: Record<string, unknown>[] = [];
+        await new Promise((resolve, reject) => {
+          socket.once('open', resolve);
+          socket.once('error', reject);
+        });
+        const done = new Promise<void>((resolve) => {
+          socket.on('message', (data: Buffer) => {
+            received.push(JSON.parse(data.toString()) as Record<string, unknown>);
+            if (received.length >= count + prefix.length) resolve();
+          });
+        });
+        for (const message of prefix) socket.send(JSON.stringify(message));
+        if (prefix.length > 0) await expect.poll(() => received.length).toBe(prefix.length);
+        for (const message of messages) socket.send(JSON.stringify(message));
+        await done;
+        socket.close();
+        return received.slice(prefix.length);
+      };
+      // graphql-ws: 15 operations from one address, 12 answered, 3 refused.
+      const operations = Array.from({ length: 15 }, (_, index) => ({ id: String(index), type: 'subscribe', payload: { query: '{ __typename }' } }));
+      // Each answered one is a next and a complete; each refused one an error.
+      const ws = await exchange('/graphql', ['graphql-transport-ws'], '127.0.0.2', operations, 12 * 2 + 3, [{ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } }]);
+      const refusedOperations = ws.filter((message) => message.type === 'error' && JSON.stringify(message.payload).includes('TOO_MANY_REQUESTS'));
+      expect(refusedOperations).toHaveLength(3);
+      // A gateway: 15 messages, 12 answered, 3 refused.
+      const replies = await exchange('/v1/ws', [], '127.0.0.3', Array.from({ length: 15 }, (_, index) => ({ event: 'ping', data: index })), 15);
+      expect(replies.filter((reply) => (reply.error as { code?: string } | undefined)?.code === 'TOO_MANY_REQUESTS')).toHaveLength(3);
+      // MCP: a batch of 12 messages counts 12, past the 12 of the window once the session's 2 are counted.
+      const mcp = (body: unknown, session?: string): Promise<{ status: number; session: string | undefined }> =>
+        new Promise((resolve, reject) => {
+          const url = new URL(`${limited.url}/mcp`);
+          const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, ...(session ? { 'mcp-session-id': session } : {}) };
+          const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: '127.0.0.4', headers }, (response) => {
+            response.resume();
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, session: response.headers['mcp-session-id'] as string | undefined }));
+          });
+          request.on('error', reject);
+          request.end(JSON.stringify(body));
+        });
+      const opened = await mcp({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } });
+      expect(opened.status).toBe(200);
+      expect((await mcp({ jsonrpc: '2.0', method: 'notifications/initialized' }, opened.session)).status).toBe(202);
+      expect((await mcp(Array.from({ length: 12 }, (_, index) => ({ jsonrpc: '2.0', id: index + 2, method: 'tools/list' })), opened.session)).status).toBe(429);
+      // REST spends an address's budget; its sockets are then refused too.
+      for (let index = 0; index < 12; index += 1) await (await fetch(`${limited.url}/health-none-${String(index)}`)).arrayBuffer();
+      const afterRest = await exchange('/v1/ws', [], '127.0.0.1', [{ event: 'ping', data: 1 }], 1);
+      expect((afterRest[0]?.error as { code?: string } | undefined)?.code).toBe('TOO_MANY_REQUESTS');
+    } finally {
+      await limited.stop();
+    }
   });
 
   it('is off by default', async () => {

@@ -269,7 +269,8 @@ describe('metrics on their own port (docs/behaviour.md §12.2)', () => {
     expect(valueOf(await scrape(), 'requests_refused_total', { reason: 'too_many_requests' })).toBeGreaterThanOrEqual(5);
 
     const token = await server.token('member');
-    const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/graphql`, ['graphql-transport-ws']);
+    // From another address: this one has spent its budget, which sockets share (docs/hostile-input.md §12).
+    const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/graphql`, ['graphql-transport-ws'], { localAddress: '127.0.0.2' });
     const messages: Record<string, unknown>[] = [];
     socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
     await new Promise((resolve, reject) => {

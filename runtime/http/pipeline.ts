@@ -3,14 +3,13 @@
  * the order runtime/server/server.ts composes them: {@link createExpressApp} (settings, the request's
  * id and observation (docs/behaviour.md §12.1), helmet's security headers, CORS), `/metrics` when it
  * is served on the main port, the in-flight count and authentication (runtime/http/lifecycle.ts,
- * request-state.ts), the unmetered transports (`/health`), {@link rateLimiter}, the other
+ * request-state.ts), the unmetered transports (`/health`), the rate limit (./rate-limit.ts), the other
  * transports, then {@link mountFallbacks} (404 and the error handler). Everything is answered as
  * `application/problem+json` (runtime/http/problem.ts).
  */
 import type { ServerResponse } from 'node:http';
 import cors from 'cors';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
@@ -70,24 +69,6 @@ export function createExpressApp(config: AppConfig, observe: RequestHandler): Ex
     app.use(cors({ origin: origins.includes('*') ? '*' : origins, exposedHeaders: [NEXT_CURSOR_HEADER, REQUEST_ID_HEADER, 'Deprecation', 'Sunset', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Mcp-Session-Id', 'WWW-Authenticate'], maxAge: 600 }));
   }
   return app;
-}
-
-/**
- * The rate limit of `APP_HTTP__RATE_LIMIT` requests per client address per
- * `APP_HTTP__RATE_LIMIT_WINDOW` ms (429 past it, with `RateLimit` and `Retry-After` headers), or
- * undefined when it is off (the default). What is mounted before it (`/health`) is exempt.
- */
-export function rateLimiter(config: AppConfig): RequestHandler | undefined {
-  if (config.http.rateLimit <= 0) return undefined;
-  return rateLimit({
-    windowMs: config.http.rateLimitWindow,
-    limit: config.http.rateLimit,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    handler: (_request, response) => {
-      sendProblem(response, problem(429, 'TOO_MANY_REQUESTS', `more than ${config.http.rateLimit} requests in ${config.http.rateLimitWindow / 1000} s from this address; retry after the Retry-After delay`));
-    },
-  });
 }
 
 /**

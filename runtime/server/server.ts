@@ -29,7 +29,8 @@ import { listen } from '../http/listener.js';
 import { mountLanding } from '../http/landing.js';
 import { API_TITLE } from '../http/openapi.js';
 import { behindClaimedPaths, directListener } from '../http/direct.js';
-import { createExpressApp, mountFallbacks, rateLimiter, securityHeaders } from '../http/pipeline.js';
+import { createExpressApp, mountFallbacks, securityHeaders } from '../http/pipeline.js';
+import { RateLimit } from '../http/rate-limit.js';
 import { authenticateRequests } from '../http/request-state.js';
 import type { VersioningOptions, VersionPolicy } from '../http/versioning.js';
 import type { CanActivate, RuntimeGuards } from '../auth/guards.js';
@@ -167,7 +168,9 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const verifier = new TokenVerifier(config.auth);
     const graphql = createGraphQLEngine(definition, { container, services, config, abilities, logger, observability });
     const versioning = versioningOf(config, definition.versionPolicies);
-    const transports = await buildTransports(definition.transports, { config, logger, versioning, container, verifier, abilities, graphql, events: eventBus, observability });
+    // One count per client across every transport (docs/hostile-input.md §12).
+    const rateLimit = RateLimit.of(config);
+    const transports = await buildTransports(definition.transports, { config, logger, versioning, container, verifier, abilities, graphql, events: eventBus, observability, rateLimit });
     resources.transports = transports;
     // Events between processes, when the database carries them (PostgreSQL LISTEN/NOTIFY).
     const repositories = definition.repositories(container);
@@ -183,7 +186,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const health: HealthContribution[] = [{ name: 'db', check: () => isReachable(reader) }, ...transports.flatMap((transport) => transport.health ?? [])];
     const entrypoints = transports.flatMap((transport) => transport.entrypoints ?? []);
     const front: FrontChain = { observe: observability.front(), lifecycle: lifecycle.middleware(), metrics: observability.metricsRoute(), authenticate: authenticateRequests(verifier, abilities) };
-    const app = composeApp(config, logger, transports, front, health, entrypoints);
+    const app = composeApp(config, logger, transports, front, health, entrypoints, rateLimit);
     // Hot routes are answered before the chain, with its front only — unless CORS or the rate
     // limit is configured, which only the chain applies (runtime/http/direct.ts).
     const direct = config.http.corsOrigins.length === 0 && config.http.rateLimit <= 0 ? directRoutes(transports, front.metrics === undefined ? [] : [METRICS_PATH]) : [];
@@ -224,15 +227,14 @@ interface FrontChain {
  * transports (API documents, GraphQL), versioned ones (REST), the landing answer at `/` listing
  * `entrypoints` (docs/behaviour.md §4.8), then 404 and the error handler.
  */
-function composeApp(config: AppConfig, logger: Logger, transports: readonly Transport[], front: FrontChain, health: readonly HealthContribution[], entrypoints: readonly Entrypoint[]): Express {
+function composeApp(config: AppConfig, logger: Logger, transports: readonly Transport[], front: FrontChain, health: readonly HealthContribution[], entrypoints: readonly Entrypoint[], rateLimit: RateLimit | undefined): Express {
   const app = createExpressApp(config, front.observe);
   app.use(front.lifecycle);
   if (front.metrics) app.get(METRICS_PATH, front.metrics);
   app.use(front.authenticate);
   const mounted = { health };
   mountTransports(app, transports, 'unmetered', mounted, logger);
-  const limiter = rateLimiter(config);
-  if (limiter) app.use(limiter);
+  if (rateLimit) app.use(rateLimit.middleware);
   mountTransports(app, transports, 'neutral', mounted, logger);
   mountTransports(app, transports, 'versioned', mounted, logger);
   mountLanding(app, API_TITLE, entrypoints);

@@ -62,6 +62,7 @@ import type { TokenVerifier } from '../auth/authentication.js';
 import type { AppConfig } from '../server/config.js';
 import type { EventBus } from '../events/bus.js';
 import type { GraphQLEngine } from '../graphql/engine.js';
+import type { RateLimit } from '../http/rate-limit.js';
 import type { RequestState } from '../http/request-state.js';
 import type { VersioningOptions } from '../http/versioning.js';
 import type { Observability } from '../observability/index.js';
@@ -86,6 +87,11 @@ export interface TransportContext<Container> {
   readonly events: EventBus;
   /** Metrics and traces, when configured (docs/behaviour.md §12): a transport records its own (operations, sockets, jobs). */
   readonly observability: Observability;
+  /**
+   * The rate limit shared by every transport (docs/hostile-input.md §12), when configured: a socket
+   * or MCP transport counts each operation it runs beyond the HTTP request the middleware counted.
+   */
+  readonly rateLimit?: RateLimit | undefined;
 }
 
 /**

@@ -17,6 +17,7 @@ import { type RequestContext, runInContext } from '../../auth/context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
 import { RequestObservation } from '../../observability/observation.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
+import type { RateLimit } from '../../http/rate-limit.js';
 import { closeAtTokenExpiry, closeSocket, messageText, socketRequestId, type SocketTransport, TOKEN_EXPIRED_CLOSE_CODE } from '../sockets.js';
 
 /** What a gateway handler runs with. */
@@ -50,6 +51,8 @@ export interface GatewayServices {
   readonly verifier: TokenVerifier;
   readonly abilities: AbilityCache;
   readonly logger: Logger;
+  /** The rate limit every transport shares, when configured: each message counts (docs/hostile-input.md §12). */
+  readonly rateLimit?: RateLimit | undefined;
 }
 
 /** The token of an upgrade request: `Authorization: Bearer …`, or `?token=…` (browsers cannot set headers). */
@@ -71,9 +74,9 @@ type GatewayReply = { readonly event: string; readonly data?: unknown } | { read
  * acceptor. The upgrade's token is verified before the handshake is answered.
  */
 export function gateways<Container>(createGateways: (container: Container) => readonly GatewayDefinition[]): TransportFactory<Container> {
-  return defineTransport('gateways', ({ container, verifier, abilities, logger }): Transport => ({
+  return defineTransport('gateways', ({ container, verifier, abilities, logger, rateLimit }): Transport => ({
     name: 'gateways',
-    sockets: createGateways(container).map((gateway) => gatewayTransport(gateway, { verifier, abilities, logger })),
+    sockets: createGateways(container).map((gateway) => gatewayTransport(gateway, { verifier, abilities, logger, rateLimit })),
   }));
 }
 
@@ -103,8 +106,13 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
     client.send(text);
   };
 
-  /** Runs the handler in the caller's ambient context; never rejects. */
-  const answer = async (client: WebSocket, handler: GatewayHandler, data: unknown, call: GatewayCall): Promise<void> => {
+  /** Runs the handler in the caller's ambient context, unless the client is past the rate limit; never rejects. */
+  const answer = async (client: WebSocket, request: IncomingMessage, handler: GatewayHandler, data: unknown, call: GatewayCall): Promise<void> => {
+    const { rateLimit } = services;
+    if (rateLimit && !(await rateLimit.take(request))) {
+      send(client, { event: handler.event, error: { code: 'TOO_MANY_REQUESTS', message: rateLimit.message } });
+      return;
+    }
     let reply: GatewayReply;
     try {
       reply = { event: handler.event, data: await runInContext(call.request, () => handler.handle(data, call)) };
@@ -124,7 +132,7 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
       const observation = new RequestObservation(socketRequestId(request));
       return { request: { principal, ability: principal ? services.abilities.for(principal) : undefined, unscoped: false, transport: 'gateway', observation }, authentication };
     },
-    connect: (client, _request, call) => {
+    connect: (client, request, call) => {
       // The socket ends with its token (4401, docs/hostile-input.md §9).
       closeAtTokenExpiry(client, call.authentication);
       // Backpressure: at most MAX_IN_FLIGHT handlers of this socket run at once. Messages past
@@ -145,16 +153,19 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
           event = message.event;
           data = message.data;
         } catch {
+          // Counted too (docs/hostile-input.md §12), though the answer is cheap.
+          void services.rateLimit?.take(request);
           send(client, { event: 'error', error: { code: 'BAD_USER_INPUT', message: 'messages are JSON objects { "event": string, "data": any }' } });
           return;
         }
         const handler = handlers.get(event);
         if (!handler) {
+          void services.rateLimit?.take(request);
           send(client, { event, error: { code: 'NOT_FOUND', message: `${gateway.name} answers ${events}` } });
           return;
         }
         inFlight += 1;
-        void answer(client, handler, data, call).finally(() => {
+        void answer(client, request, handler, data, call).finally(() => {
           inFlight -= 1;
           while (inFlight < MAX_IN_FLIGHT) {
             const next = waiting.shift();

@@ -31,6 +31,7 @@ import type { GraphQLContext } from '../../graphql/context.js';
 import { createErrorFormatter, errorCode } from '../../graphql/errors.js';
 import { executeWithCodes } from '../../graphql/execution.js';
 import type { OperationPreparer } from '../../graphql/prepare.js';
+import type { RateLimit } from '../../http/rate-limit.js';
 import type { Observability } from '../../observability/index.js';
 import { operationLabel, RequestObservation } from '../../observability/observation.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
@@ -47,6 +48,8 @@ interface SubscriptionServerOptions {
   /** Operations one connection may have running at once (`APP_GRAPHQL__MAX_SUBSCRIPTIONS`); past it `SUBSCRIPTION_LIMIT`. */
   readonly maxSubscriptions: number;
   readonly observability: Observability;
+  /** The rate limit every transport shares, when configured: each operation counts (docs/hostile-input.md §12). */
+  readonly rateLimit: RateLimit | undefined;
 }
 
 /** WebSocket close code for a subscriber that cannot keep up (RFC 6455 "try again later"). */
@@ -162,6 +165,10 @@ class SubscriptionServer {
             closeSocket(context.extra.socket, TOKEN_EXPIRED_CLOSE_CODE, 'the token has expired');
             return [new GraphQLError('the token has expired', { extensions: { code: 'UNAUTHENTICATED' } })];
           }
+          if (options.rateLimit && !(await options.rateLimit.take(context.extra.request))) {
+            observability.operationRefused(undefined, undefined, payload.operationName, ['TOO_MANY_REQUESTS'], started, context.extra.authentication?.kind === 'authenticated');
+            return [new GraphQLError(options.rateLimit.message, { extensions: { code: 'TOO_MANY_REQUESTS' } })];
+          }
           // graphql-ws has recorded this one already: it counts itself.
           if (Object.keys(context.subscriptions).length > options.maxSubscriptions) {
             observability.operationRefused(undefined, undefined, payload.operationName, ['SUBSCRIPTION_LIMIT'], started, context.extra.authentication?.kind === 'authenticated');
@@ -229,7 +236,7 @@ class SubscriptionServer {
  * and `APP_GRAPHQL__MAX_SUBSCRIPTIONS`. Its socket path is registered with the server's acceptor.
  */
 export function graphqlWs<Container>(): TransportFactory<Container> {
-  return defineTransport('graphql-ws', ({ config, logger, verifier, graphql, observability }): Transport => {
+  return defineTransport('graphql-ws', ({ config, logger, verifier, graphql, observability, rateLimit }): Transport => {
     const server = new SubscriptionServer({
       schema: graphql.schema,
       preparer: graphql.preparer,
@@ -238,6 +245,7 @@ export function graphqlWs<Container>(): TransportFactory<Container> {
       connectionInitWaitTimeout: config.graphql.connectionInitTimeout,
       maxSubscriptions: config.graphql.maxSubscriptions,
       observability,
+      rateLimit,
     });
     return {
       name: 'graphql-ws',

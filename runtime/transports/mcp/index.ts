@@ -25,6 +25,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import type { RateLimit } from '../../http/rate-limit.js';
 import { stateOf } from '../../http/request-state.js';
 import { observationOf } from '../../observability/observation.js';
 import type { AppConfig } from '../../server/config.js';
@@ -51,8 +52,8 @@ interface Session extends TableSession {
  * version selection, and the sessions it keeps, which it closes at shutdown.
  */
 export function mcpHost<Container>(createHost: (container: Container) => McpHostDefinition): TransportFactory<Container> {
-  return defineTransport('mcp', ({ config, logger, container }): Transport => {
-    const host = new McpHost(createHost(container), config, logger.child({ transport: 'mcp' }));
+  return defineTransport('mcp', ({ config, logger, container, rateLimit }): Transport => {
+    const host = new McpHost(createHost(container), config, logger.child({ transport: 'mcp' }), rateLimit);
     return {
       name: 'mcp',
       http: { placement: 'neutral', paths: [host.path], mount: (app) => host.mount(app) },
@@ -76,6 +77,7 @@ class McpHost {
     private readonly definition: McpHostDefinition,
     private readonly config: AppConfig,
     private readonly logger: Logger,
+    private readonly rateLimit: RateLimit | undefined,
   ) {
     this.path = definition.path;
     this.tools = new Map(definition.tools.map((tool) => [tool.name, tool]));
@@ -139,6 +141,12 @@ class McpHost {
       const read = await this.body(request, response);
       if (!read.ok) return;
       body = read.value;
+    }
+    // Each message of a batch counts against the rate limit; the request itself was counted once (docs/hostile-input.md §12).
+    if (this.rateLimit && Array.isArray(body) && body.length > 1 && !(await this.rateLimit.take(request, body.length - 1))) {
+      observationOf(response)?.refuse('TOO_MANY_REQUESTS');
+      rpcError(response, 429, RPC.serverError, `Too Many Requests: ${this.rateLimit.message}`);
+      return;
     }
     const sessionId = request.headers[SESSION_HEADER];
     let session: Session | undefined;
