@@ -8,7 +8,7 @@
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -240,6 +240,15 @@ describe('the packed package, installed into an empty folder', () => {
     // It resolves the package from the folder above, as a workspace would.
     succeeded(run(path.join(app, 'node_modules', '.bin', 'resource-service'), ['generate'], path.join(app, 'second')));
     expect(existsSync(path.join(app, 'second', 'generated', 'app.ts'))).toBe(true);
+  }, 120_000);
+
+  it("generates from the installed package exactly what this repository generates: the demo's entities give the committed generated/", () => {
+    const demo = path.join(app, 'demo');
+    mkdirSync(demo);
+    cpSync(path.join(ROOT, 'entities'), path.join(demo, 'entities'), { recursive: true });
+    cpSync(path.join(ROOT, 'generated'), path.join(demo, 'generated'), { recursive: true, filter: (source) => !/prisma\/[^/]+\/client(\/|$)/.test(source) });
+    // Parsed from the package's .d.ts files there, from the sources here: the same model, the same bytes.
+    expect(succeeded(run(path.join(app, 'node_modules', '.bin', 'resource-service'), ['generate', '--check'], demo))).toContain('generated/ is up to date');
   }, 120_000);
 
   it('with node_modules read-only: generate, dev and build work, writing nothing there', async () => {
