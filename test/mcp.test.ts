@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type CallToolResult, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROPERTY_SEED } from './support/properties.js';
 import { type Role, startTestServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -42,6 +43,12 @@ async function clientFor(role?: Role, orgIndex?: number): Promise<Client> {
 /** A tool call's result, typed as the tools of this host answer. */
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** The value a successful result carries: its JSON text (docs/behaviour.md §4.6). */
+function valueOf(result: CallToolResult): unknown {
+  expect(result.isError, JSON.stringify(result)).toBeFalsy();
+  return JSON.parse((result.content[0] as { text: string }).text) as unknown;
 }
 
 /** The failure of an `isError` result. */
@@ -139,8 +146,9 @@ describe('tools/call (docs/behaviour.md §4.6)', () => {
     for (let pages = 0; pages < 20; pages++) {
       const result = await call(client, 'posts', { first: 2, ...(after ? { after } : {}) });
       expect(result.isError).toBeFalsy();
-      const page = result.structuredContent as unknown as Page<PostValue>;
-      expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(page);
+      const page = valueOf(result) as Page<PostValue>;
+      // The value once: as JSON text, with no structured copy beside it (docs/hostile-input.md §13).
+      expect(result.structuredContent).toBeUndefined();
       ids.push(...page.items.map((post) => post.id));
       if (!page.has_more) break;
       after = page.next_cursor;
@@ -152,46 +160,46 @@ describe('tools/call (docs/behaviour.md §4.6)', () => {
   it('writes a draft and publishes it; publishing it again is a conflict', async () => {
     const client = await clientFor('member');
     const created = await call(client, 'createPost', { input: { title: '  From a model  ' } });
-    const draft = created.structuredContent as unknown as PostValue;
+    const draft = valueOf(created) as PostValue;
     expect(draft).toMatchObject({ title: 'From a model', status: 'draft', authorId: server.user('member').id, publishedAt: null });
     const published = await call(client, 'publishPost', { id: draft.id });
-    expect(published.structuredContent).toMatchObject({ id: draft.id, status: 'published' });
-    expect((published.structuredContent as unknown as PostValue).publishedAt).toEqual(expect.any(String));
+    expect(valueOf(published)).toMatchObject({ id: draft.id, status: 'published' });
+    expect((valueOf(published) as PostValue).publishedAt).toEqual(expect.any(String));
     expect(failureOf(await call(client, 'publishPost', { id: draft.id })).code).toBe('CONFLICT');
     // The same post through the route tool and over REST.
     const read = await call(client, 'posts_get', { id: draft.id });
-    expect(read.structuredContent).toMatchObject({ id: draft.id, status: 'published' });
+    expect(valueOf(read)).toMatchObject({ id: draft.id, status: 'published' });
     // Publishing enqueued a `notifications` job; its notification reaches the author's own tool.
     const notified = async (): Promise<boolean> => {
-      const page = (await call(client, 'notifications', { first: 100 })).structuredContent as unknown as Page<{ postId: string; userId: string }>;
+      const page = valueOf(await call(client, 'notifications', { first: 100 })) as Page<{ postId: string; userId: string }>;
       return page.items.some((item) => item.postId === draft.id && item.userId === server.user('member').id);
     };
     await expect.poll(notified, { timeout: 10_000, interval: 100 }).toBe(true);
-    const asAdmin = (await call(await clientFor('admin'), 'notifications', { first: 100 })).structuredContent as unknown as Page<{ postId: string }>;
+    const asAdmin = valueOf(await call(await clientFor('admin'), 'notifications', { first: 100 })) as Page<{ postId: string }>;
     expect(asAdmin.items.map((item) => item.postId)).not.toContain(draft.id);
   });
 
   it('answers a public tool unmasked: me carries the caller’s own email, even for a viewer (docs/behaviour.md §5.7)', async () => {
     const viewer = server.user('viewer');
-    expect((await call(await clientFor('viewer'), 'me')).structuredContent).toEqual({ id: viewer.id, orgId: viewer.orgId, name: viewer.name, email: viewer.email });
+    expect(valueOf(await call(await clientFor('viewer'), 'me'))).toEqual({ id: viewer.id, orgId: viewer.orgId, name: viewer.name, email: viewer.email });
     expect(failureOf(await call(await clientFor(), 'me')).code).toBe('UNAUTHENTICATED');
   });
 
   it('masks what an authorized tool returns: a viewer’s users carry no email, an admin’s do', async () => {
-    const asViewer = (await call(await clientFor('viewer'), 'users', { first: 100 })).structuredContent as unknown as Page<Record<string, unknown>>;
+    const asViewer = valueOf(await call(await clientFor('viewer'), 'users', { first: 100 })) as Page<Record<string, unknown>>;
     expect(asViewer.items.length).toBeGreaterThan(0);
     for (const user of asViewer.items) expect(Object.keys(user).sort()).toEqual(['id', 'name', 'orgId']);
-    const asAdmin = (await call(await clientFor('admin'), 'users', { first: 100 })).structuredContent as unknown as Page<Record<string, unknown>>;
+    const asAdmin = valueOf(await call(await clientFor('admin'), 'users', { first: 100 })) as Page<Record<string, unknown>>;
     expect(asAdmin.items.map((user) => user.id)).toEqual(asViewer.items.map((user) => user.id));
     for (const user of asAdmin.items) expect(user.email).toEqual(expect.stringContaining('@'));
   });
 
   it('keeps to the caller’s org and grant: a viewer reads published posts of their org only', async () => {
-    const page = (await call(await clientFor('viewer', 1), 'posts', { first: 100 })).structuredContent as unknown as Page<PostValue & { orgId: string }>;
+    const page = valueOf(await call(await clientFor('viewer', 1), 'posts', { first: 100 })) as Page<PostValue & { orgId: string }>;
     expect(page.items.length).toBeGreaterThan(0);
     for (const post of page.items) expect(post).toMatchObject({ orgId: server.seeded.orgs[1]?.id, status: 'published' });
     const other = page.items[0];
-    expect((await call(await clientFor('viewer', 0), 'posts_get', { id: other?.id })).structuredContent).toBeUndefined();
+    expect(valueOf(await call(await clientFor('viewer', 0), 'posts_get', { id: other?.id }))).toBeNull();
   });
 });
 
@@ -331,4 +339,41 @@ describe('session pools (docs/hostile-input.md §7)', () => {
     expect(server.logs.some((entry) => String(entry.msg).includes('APP_MCP__MAX_ANONYMOUS_SESSIONS reached'))).toBe(true);
     expect(server.logs.some((entry) => String(entry.msg).includes('APP_MCP__MAX_SESSIONS reached'))).toBe(false);
   });
+});
+
+describe('answers bounded in messages and bytes (docs/hostile-input.md §13)', () => {
+  it('refuses a batch of more than APP_MCP__MAX_BATCH messages before running any, and answers a batch within APP_MCP__MAX_RESPONSE_BYTES (generated)', async () => {
+    const bounded = await startTestServer({ seed: { orgs: 1, users: 4, posts: 20 }, env: { APP_MCP__MAX_BATCH: '8', APP_MCP__MAX_RESPONSE_BYTES: '20000' } });
+    try {
+      const token = await bounded.token('admin');
+      const headers = { ...MCP_HEADERS, authorization: `Bearer ${token}` };
+      const opened = await fetch(`${bounded.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(initialize()) });
+      const session = opened.headers.get('mcp-session-id') ?? '';
+      await fetch(`${bounded.url}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+      const batch = (calls: number, first: number): Promise<Response> =>
+        fetch(`${bounded.url}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify(Array.from({ length: calls }, (_, index) => ({ jsonrpc: '2.0', id: index + 10, method: 'tools/call', params: { name: 'posts', arguments: { first } } }))) });
+      const tooMany = await batch(9, 1);
+      expect(tooMany.status).toBe(400);
+      expect(await tooMany.json()).toMatchObject({ error: { code: -32600 } });
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 100 }), async (calls, first) => {
+          const response = await batch(calls, first);
+          const text = await response.text();
+          expect(response.status).toBe(200);
+          // Every call answered, the answered values within the budget (plus the envelope and the refusals).
+          // (The SDK answers a batch of one with the one answer.)
+          const parsed = JSON.parse(text) as { result: CallToolResult }[] | { result: CallToolResult };
+          const answers = Array.isArray(parsed) ? parsed : [parsed];
+          expect(answers).toHaveLength(calls);
+          const values = answers.filter((answer) => answer.result.isError !== true);
+          expect(values.reduce((sum, answer) => sum + Buffer.byteLength(JSON.stringify(answer.result)), 0)).toBeLessThanOrEqual(20_000);
+          for (const answer of answers.filter((entry) => entry.result.isError === true)) expect(JSON.stringify(answer.result)).toContain('RESPONSE_TOO_LARGE');
+          expect(text.length).toBeLessThan(20_000 + calls * 600);
+        }),
+        { numRuns: 20, seed: PROPERTY_SEED },
+      );
+    } finally {
+      await bounded.stop();
+    }
+  }, 60_000);
 });

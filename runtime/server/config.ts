@@ -131,6 +131,10 @@ const configSchema = z.object({
     maxAnonymousSessions: integer(1, 1_000_000).default(100),
     /** MCP sessions one caller (a principal, or an anonymous address) keeps open; one more closes that caller's least recently used. */
     maxSessionsPerCaller: integer(1, 1_000_000).default(16),
+    /** JSON-RPC messages one MCP request may batch (docs/hostile-input.md §13). */
+    maxBatch: integer(1, 100).default(20),
+    /** Bytes of tool results one MCP request may be answered with; calls past it are refused unrun (docs/hostile-input.md §13). */
+    maxResponseBytes: integer(1_024, 1_073_741_824).default(4 * 1024 * 1024),
     /** Milliseconds an MCP session may go unused before it is closed. */
     sessionTimeout: integer(1_000, 86_400_000).default(1_800_000),
   }),

@@ -39,7 +39,7 @@ export type { McpHostDefinition, McpToolDefinition, McpToolParameter } from './t
 const SESSION_HEADER = 'mcp-session-id';
 
 /** JSON-RPC error codes the transport answers with before a message reaches a session. */
-const RPC = { serverError: -32000, sessionNotFound: -32001, parseError: -32700 } as const;
+const RPC = { serverError: -32000, sessionNotFound: -32001, invalidRequest: -32600, parseError: -32700 } as const;
 
 /** One open session: the SDK's transport and server, and who opened it. */
 interface Session extends TableSession {
@@ -131,7 +131,7 @@ class McpHost {
       rpcError(response, 405, RPC.serverError, `Method not allowed: ${this.path} answers POST (JSON-RPC messages) and DELETE (ending a session)`);
       return;
     }
-    const caller: McpCaller = { request: { ...state.request, transport: 'mcp' }, authentication: state.authentication };
+    const caller: McpCaller = { request: { ...state.request, transport: 'mcp' }, authentication: state.authentication, answer: { remaining: this.config.mcp.maxResponseBytes, queue: Promise.resolve() } };
     const principal = caller.request.principal;
     const owner = principal ? `${principal.sub}\u0000${principal.org_id}` : 'anonymous';
     // Anonymous callers are told apart by address for their quota; any may use an anonymous session.
@@ -141,6 +141,11 @@ class McpHost {
       const read = await this.body(request, response);
       if (!read.ok) return;
       body = read.value;
+    }
+    // A batch is bounded in messages (docs/hostile-input.md §13): the SDK's own bound is 100.
+    if (Array.isArray(body) && body.length > this.config.mcp.maxBatch) {
+      rpcError(response, 400, RPC.invalidRequest, `Invalid Request: a batch may hold at most ${this.config.mcp.maxBatch} messages (APP_MCP__MAX_BATCH); send ${body.length} as several requests`);
+      return;
     }
     // Each message of a batch counts against the rate limit; the request itself was counted once (docs/hostile-input.md §12).
     if (this.rateLimit && Array.isArray(body) && body.length > 1 && !(await this.rateLimit.take(request, body.length - 1))) {

@@ -72,6 +72,12 @@ export interface McpHostDefinition {
 export interface McpCaller {
   readonly request: RequestContext;
   readonly authentication: Authentication;
+  /**
+   * What the calls of one HTTP request may still answer, in bytes of result JSON, and the calls
+   * queued behind each other so the budget is decided call by call (docs/hostile-input.md §13);
+   * absent: unbounded.
+   */
+  readonly answer?: { remaining: number; queue: Promise<unknown> };
 }
 
 /** A JSON Schema object, as written into a tool's `inputSchema`. */
@@ -201,12 +207,15 @@ async function checkedArguments(tool: McpToolDefinition, args: Readonly<Record<s
   return checked;
 }
 
-/** A value as a tool result: its JSON as text, and as `structuredContent` when it is an object (a list as `{ items }`). */
-function valueResult(value: unknown): CallToolResult {
+/**
+ * A value as a tool result: its JSON as text, once (docs/hostile-input.md §13) — every MCP client
+ * reads text content, and the tools declare no output schema that would call for
+ * `structuredContent` — or, past `maxBytes`, a `RESPONSE_TOO_LARGE` error result instead.
+ */
+function valueResult(value: unknown, maxBytes: number): CallToolResult {
   const text = JSON.stringify(value ?? null);
-  const json = JSON.parse(text) as unknown;
-  const structured = Array.isArray(json) ? { items: json } : typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : undefined;
-  return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) };
+  if (Buffer.byteLength(text) > maxBytes) return errorResult('RESPONSE_TOO_LARGE', `the result is larger than the ${maxBytes} bytes this request may still be answered with (APP_MCP__MAX_RESPONSE_BYTES); ask for a smaller page`);
+  return { content: [{ type: 'text', text }] };
 }
 
 /** A failed call as a tool result: `isError`, the code and message as text, and the failure as `structuredContent.error`. */
@@ -224,11 +233,26 @@ function errorResult(code: string, message: string, details: { field?: string; i
  * error` (details go to `logger`). Never rejects.
  */
 export async function callTool(tool: McpToolDefinition, args: Readonly<Record<string, unknown>>, caller: McpCaller, logger: Logger): Promise<CallToolResult> {
+  const { answer } = caller;
+  if (!answer) return runCall(tool, args, caller, logger, Number.POSITIVE_INFINITY);
+  // One call at a time per request, each with what the earlier ones left of the budget.
+  const result = answer.queue.then(async () => {
+    if (answer.remaining <= 0) return errorResult('RESPONSE_TOO_LARGE', 'this request has been answered with as many bytes as it may be (APP_MCP__MAX_RESPONSE_BYTES); the call was not run');
+    const run = await runCall(tool, args, caller, logger, answer.remaining);
+    answer.remaining -= Buffer.byteLength(JSON.stringify(run));
+    return run;
+  });
+  answer.queue = result.catch(() => undefined);
+  return result;
+}
+
+/** One tool call (see {@link callTool}), its value answered when its JSON is at most `maxBytes`. */
+async function runCall(tool: McpToolDefinition, args: Readonly<Record<string, unknown>>, caller: McpCaller, logger: Logger, maxBytes: number): Promise<CallToolResult> {
   try {
     return await runInContext(caller.request, async () => {
       if (tool.posture.kind === 'authorized') authorize(caller.request, caller.authentication, tool.posture.action, tool.posture.subject);
       const checked = await checkedArguments(tool, args);
-      return valueResult(await tool.invoke(checked, caller.request));
+      return valueResult(await tool.invoke(checked, caller.request), maxBytes);
     });
   } catch (error) {
     const classified = classifyError(error);
