@@ -18,6 +18,7 @@ import { DocumentCache } from '../runtime/graphql/execution.js';
 import { GRAPHQL_ERROR_CODES } from '../runtime/graphql/errors.js';
 import { type FieldComplexity, measureDocument, QueryLimits } from '../runtime/graphql/limits.js';
 import { amplifiedDocumentArbitrary, documentArbitrary, doublingDocument, hostileShapes } from './support/documents.js';
+import { runSql } from './support/database.js';
 import { PROPERTY_RUNS, PROPERTY_SEED, reportFigures } from './support/properties.js';
 import { type InProcessServer, startInProcessServer } from './support/server.js';
 
@@ -223,5 +224,36 @@ describe('the row ceiling (APP_GRAPHQL__MAX_ROWS)', () => {
     const refused = await server.graphql('{ users(first: 9) { id } }', { token });
     expect(refused.data).toBeNull();
     expect(refused.errors).toEqual([expect.objectContaining({ path: ['users'], extensions: { code: 'ROW_LIMIT', requestId: expect.any(String) as unknown } })]);
+  });
+});
+
+describe('the byte ceiling (APP_GRAPHQL__MAX_RESPONSE_BYTES, docs/hostile-input.md §14)', () => {
+  let server: InProcessServer;
+  const LIMIT = 40_000;
+
+  beforeAll(async () => {
+    server = await startInProcessServer({ seed: { orgs: 1, users: 6, posts: 4 }, env: { APP_GRAPHQL__MAX_RESPONSE_BYTES: String(LIMIT) } });
+    // Bodies of up to 10 000 characters (what CreatePost allows): few rows, many bytes.
+    await runSql(server.databaseUrl, `UPDATE "Post" SET "body" = '${'b'.repeat(9_000)}'`);
+  });
+  afterAll(async () => server?.stop());
+
+  it('answers within the ceiling or refuses with RESPONSE_TOO_LARGE, never a larger answer, whatever is selected (generated)', async () => {
+    const token = await server.token('admin');
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 8 }), fc.boolean(), async (users, posts, bodies) => {
+        const query = `{ users(first: ${users}) { id posts(first: ${posts}) { edges { node { id title ${bodies ? 'body' : ''} } } } } }`;
+        const response = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query }) });
+        const text = await response.text();
+        expect(text.length).toBeLessThan(LIMIT + 2_000);
+        const answer = JSON.parse(text) as { errors?: { extensions?: { code?: string } }[] };
+        for (const error of answer.errors ?? []) expect(error.extensions?.code).toBe('RESPONSE_TOO_LARGE');
+      }),
+      { numRuns: 30, seed: PROPERTY_SEED },
+    );
+    // Ids only pass; the same rows with their bodies do not.
+    expect((await server.graphql('{ users(first: 6) { id posts(first: 8) { edges { node { id } } } } }', { token })).errors).toBeUndefined();
+    const past = await server.graphql('{ users(first: 6) { id posts(first: 8) { edges { node { id body } } } } }', { token });
+    expect(past.errors?.map((error) => error.extensions?.code)).toContain('RESPONSE_TOO_LARGE');
   });
 });

@@ -35,34 +35,61 @@ export interface RequestContext extends AccessScope {
 }
 
 /**
- * The ceiling on rows one GraphQL operation materialises (`APP_GRAPHQL__MAX_ROWS`), the last line
- * of defence behind the complexity score (docs/hostile-input.md §3). Repositories call
- * {@link RowBudget.take} with every row they hand to execution; past the ceiling it throws a
- * `ROW_LIMIT` failure, so the field being resolved errors and nothing more is read.
+ * The ceilings on what one GraphQL operation materialises (docs/hostile-input.md §3): rows
+ * (`APP_GRAPHQL__MAX_ROWS`), the last line of defence behind the complexity score, and bytes
+ * (`APP_GRAPHQL__MAX_RESPONSE_BYTES`, §14), which the complexity score does not see — a page of
+ * rows with 10 000-character bodies weighs what a thousand pages of ids do. Repositories call
+ * {@link RowBudget.take} with every page or batch of rows they hand to execution; past a ceiling
+ * it throws a `ROW_LIMIT` or `RESPONSE_TOO_LARGE` failure, so the field being resolved errors and
+ * nothing more is read.
  */
 export class RowBudget {
   private used = 0;
+  private bytes = 0;
 
-  /** @param limit rows one operation (or one subscription event) may materialise */
-  constructor(readonly limit: number) {}
+  /**
+   * @param limit rows one operation (or one subscription event) may materialise
+   * @param byteLimit bytes of row values it may (each string by its length, any other value 16)
+   */
+  constructor(
+    readonly limit: number,
+    readonly byteLimit = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** Rows materialised so far. */
   get count(): number {
     return this.used;
   }
 
-  /** Counts `rows` more rows; throws `ROW_LIMIT` (a {@link FailureError}) once past the limit. */
-  take(rows: number): void {
-    this.used += rows;
+  /** Counts `rows` (each read row, as the database returned it); throws `ROW_LIMIT` or `RESPONSE_TOO_LARGE` (a {@link FailureError}) once past a ceiling. */
+  take(rows: readonly unknown[]): void {
+    this.used += rows.length;
     if (this.used > this.limit) {
       throw new FailureError({ code: 'ROW_LIMIT', message: `the operation reads more than ${this.limit} rows (APP_GRAPHQL__MAX_ROWS); ask for smaller pages (first) or fewer nested relations` });
+    }
+    if (this.byteLimit === Number.POSITIVE_INFINITY) return;
+    for (const row of rows) this.bytes += rowBytes(row);
+    if (this.bytes > this.byteLimit) {
+      throw new FailureError({ code: 'RESPONSE_TOO_LARGE', message: `the operation reads more than ${this.byteLimit} bytes (APP_GRAPHQL__MAX_RESPONSE_BYTES); ask for smaller pages (first), fewer fields or fewer nested relations` });
     }
   }
 
   /** Starts counting again (each event of a subscription has the whole budget). */
   reset(): void {
     this.used = 0;
+    this.bytes = 0;
   }
+}
+
+/** About how many bytes `row`'s values take in an answer: each string its length (and its quotes and name), any other value 16. */
+function rowBytes(row: unknown): number {
+  if (typeof row !== 'object' || row === null) return 16;
+  let bytes = 0;
+  for (const key in row) {
+    const value = (row as Record<string, unknown>)[key];
+    bytes += typeof value === 'string' ? value.length + 8 : 16;
+  }
+  return bytes;
 }
 
 /**

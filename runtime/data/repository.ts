@@ -83,7 +83,7 @@ type ReferenceCheck = ReadableCheck | { readonly kind: 'refused'; readonly refer
  * is dropped), a list or batch every row. Throws `ROW_LIMIT` once past the budget; returns `read`.
  */
 function materialised<T extends readonly unknown[] | Page<unknown>>(context: RequestContext, read: T): T {
-  context.rows?.take(Array.isArray(read) ? read.length : (read as Page<unknown>).items.length);
+  context.rows?.take(Array.isArray(read) ? read : (read as Page<unknown>).items);
   return read;
 }
 

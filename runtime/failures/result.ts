@@ -9,9 +9,10 @@
 
 /**
  * Codes a failure carries on the wire (docs/decisions.md §4). `ROW_LIMIT`: an operation materialised
- * more rows than `APP_GRAPHQL__MAX_ROWS` allows (docs/hostile-input.md §3).
+ * more rows than `APP_GRAPHQL__MAX_ROWS` allows (docs/hostile-input.md §3); `RESPONSE_TOO_LARGE`:
+ * more bytes than its answer may hold (`APP_GRAPHQL__MAX_RESPONSE_BYTES`, §14; MCP's, §13).
  */
-export type FailureCode = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'ROW_LIMIT';
+export type FailureCode = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'ROW_LIMIT' | 'RESPONSE_TOO_LARGE';
 
 /** One problem with an input value: where (dotted path, `''` for the whole value) and what. */
 export interface InputIssue {
@@ -90,4 +91,4 @@ export function unwrap<T>(result: Result<T>): T {
 }
 
 /** The codes of the operation limits (docs/hostile-input.md §2, §3): each refuses an operation before it runs, or stops one that reads too much. */
-export const QUERY_LIMIT_CODES = ['COMPLEXITY_LIMIT', 'DEPTH_LIMIT', 'TOKEN_LIMIT', 'NESTING_LIMIT', 'OPERATION_LIMIT', 'DIRECTIVE_LIMIT', 'ALIAS_LIMIT', 'FIELD_LIMIT', 'ROW_LIMIT', 'SUBSCRIPTION_LIMIT'] as const;
+export const QUERY_LIMIT_CODES = ['COMPLEXITY_LIMIT', 'DEPTH_LIMIT', 'TOKEN_LIMIT', 'NESTING_LIMIT', 'OPERATION_LIMIT', 'DIRECTIVE_LIMIT', 'ALIAS_LIMIT', 'FIELD_LIMIT', 'ROW_LIMIT', 'RESPONSE_TOO_LARGE', 'SUBSCRIPTION_LIMIT'] as const;

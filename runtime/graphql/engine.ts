@@ -119,6 +119,7 @@ export function createGraphQLEngine<Container, Services>(application: GraphQLApp
         introspection: config.graphql.introspection,
       },
       maxRows: config.graphql.maxRows,
+      maxResponseBytes: config.graphql.maxResponseBytes,
     },
   );
   return { schema, preparer };

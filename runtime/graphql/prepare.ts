@@ -68,6 +68,8 @@ export interface PreparerOptions {
   readonly documents: DocumentCacheOptions;
   /** Rows one operation (or one subscription event) may materialise (`APP_GRAPHQL__MAX_ROWS`). */
   readonly maxRows: number;
+  /** Bytes of rows each operation may read (`APP_GRAPHQL__MAX_RESPONSE_BYTES`, docs/hostile-input.md §14). */
+  readonly maxResponseBytes: number;
 }
 
 /** What an operation of a parsed document is, worked out once per document and operation name. */
@@ -160,7 +162,7 @@ export class OperationPreparer {
     return {
       kind: 'ready',
       // Whatever the guards seeded, the operation runs as a request of this transport, within its row budget.
-      args: { ...base, contextValue: this.contextFor({ ...seeded, unscoped: false, transport, rows: new RowBudget(this.options.maxRows), observation }, authentication) },
+      args: { ...base, contextValue: this.contextFor({ ...seeded, unscoped: false, transport, rows: new RowBudget(this.options.maxRows, this.options.maxResponseBytes), observation }, authentication) },
       operation,
       ...(checked.extensions ? { extensions: checked.extensions } : {}),
     };

@@ -31,6 +31,7 @@ const FAILURE_STATUS: Readonly<Record<FailureCode, number>> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   ROW_LIMIT: 400,
+  RESPONSE_TOO_LARGE: 400,
 };
 
 /** A problem document for `status` with `detail` and extension members. */

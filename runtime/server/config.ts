@@ -108,6 +108,8 @@ const configSchema = z.object({
     maxFields: integer(1, 10_000_000).default(1_000),
     /** Rows one operation (or one subscription event) may materialise: the last line behind the complexity score. */
     maxRows: integer(1, 100_000_000).default(10_000),
+    /** Bytes of rows one operation (or subscription event) may read, about what its answer holds (docs/hostile-input.md §14). */
+    maxResponseBytes: integer(1_024, 1_073_741_824).default(8 * 1024 * 1024),
     /** Milliseconds a WebSocket client has to send `connection_init` before it is closed (4408). */
     connectionInitTimeout: integer(100, 600_000).default(10_000),
     /** Operations (subscriptions, queries, mutations) one graphql-ws connection may run at once. */

@@ -31,6 +31,8 @@ export interface GraphQLHandlerOptions {
   readonly stateOf: (request: IncomingMessage) => RequestState;
   /** Operation durations and outcomes, the operation's span (docs/behaviour.md §12). */
   readonly observability: Observability;
+  /** The longest answer, in bytes, an operation is answered with (`APP_GRAPHQL__MAX_RESPONSE_BYTES`, docs/hostile-input.md §14). */
+  readonly maxResponseBytes: number;
 }
 
 /** What is known of an operation between its preparation and its result. */
@@ -127,7 +129,12 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): Handler<In
       // makes JSON.stringify several times slower on a large answer; an answer without errors holds
       // no Error, so it is serialised here, plainly, as graphql-http would answer it (200).
       if (answered.errors !== undefined || isAsyncIterable(answered)) return answered;
-      return [JSON.stringify(answered), { status: 200, statusText: 'OK', headers: { 'content-type': answerType(request.raw.headers.accept) } }];
+      const text = JSON.stringify(answered);
+      // The last guard behind the read budget (docs/hostile-input.md §14): an answer is never sent past the limit.
+      if (text.length > options.maxResponseBytes) {
+        return { data: null, errors: [new GraphQLError(`the answer is larger than ${options.maxResponseBytes} bytes (APP_GRAPHQL__MAX_RESPONSE_BYTES); ask for smaller pages (first), fewer fields or fewer nested relations`, { extensions: { code: 'RESPONSE_TOO_LARGE' } })] };
+      }
+      return [text, { status: 200, statusText: 'OK', headers: { 'content-type': answerType(request.raw.headers.accept) } }];
     },
   });
 }

@@ -35,6 +35,7 @@ export function graphqlOverHttp<Container>(): TransportFactory<Container> {
       preparer: graphql.preparer,
       stateOf: (request) => direct.get(request) ?? stateOf((request as Request).res as Response),
       observability,
+      maxResponseBytes: config.graphql.maxResponseBytes,
     });
     return {
       name: 'graphql',
