@@ -3,7 +3,8 @@
  * header timeouts against slow clients, problem documents for requests Node's parser refuses, and
  * every `upgrade` handed to the one {@link SocketAcceptor} (docs/hostile-input.md §1).
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Observability } from '../observability/index.js';
 import { generateRequestId } from '../observability/request-id.js';
@@ -25,7 +26,7 @@ export async function listen(app: RequestListener, config: AppConfig, sockets: S
       headersTimeout: Math.min(config.http.requestTimeout, 60_000),
       connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(config.http.requestTimeout / 4))),
     },
-    app,
+    oneAtATime(app, { writeTimeout: config.http.writeTimeout, maxPipelined: MAX_PIPELINED }),
   );
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
     const code = answerClientError(error, socket);
@@ -37,6 +38,64 @@ export async function listen(app: RequestListener, config: AppConfig, sockets: S
     server.listen(config.http.port, config.http.host, () => resolve());
   });
   return server;
+}
+
+/** Pipelined requests one connection may have waiting behind the one being answered; one more closes it (docs/hostile-input.md §15). */
+export const MAX_PIPELINED = 16;
+
+/** What {@link oneAtATime} keeps per connection: whether a request is being answered, and the pipelined ones waiting. */
+interface Line {
+  busy: boolean;
+  readonly waiting: [IncomingMessage, ServerResponse][];
+}
+
+/**
+ * `app`, answering one request of a connection at a time (docs/hostile-input.md §15). Node parses
+ * every request of a pipelined chunk at once and renders each answer into memory while the
+ * client may read none: here a request that arrives while an earlier one of its connection is
+ * unanswered waits, unread, and a connection with more than `maxPipelined` waiting is closed. An
+ * answer still unsent when its writing ends (the client is not taking it) must be taken within
+ * `writeTimeout` ms, or the connection is closed and the buffered answer released.
+ */
+function oneAtATime(app: RequestListener, options: { readonly writeTimeout: number; readonly maxPipelined: number }): RequestListener {
+  const lines = new WeakMap<Socket, Line>();
+  const serve = (line: Line, request: IncomingMessage, response: ServerResponse): void => {
+    line.busy = true;
+    const socket = request.socket;
+    let finished = false;
+    let deadline: NodeJS.Timeout | undefined;
+    const done = (): void => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(deadline);
+      line.busy = false;
+      const next = line.waiting.shift();
+      if (next) serve(line, next[0], next[1]);
+    };
+    response.once('prefinish', () => {
+      if (socket.writableLength > 0) deadline = setTimeout(() => socket.destroy(), options.writeTimeout).unref();
+    });
+    response.once('finish', done);
+    response.once('close', done);
+    app(request, response);
+  };
+  return (request, response) => {
+    const socket = request.socket;
+    let line = lines.get(socket);
+    if (!line) {
+      line = { busy: false, waiting: [] };
+      lines.set(socket, line);
+    }
+    if (!line.busy) {
+      serve(line, request, response);
+      return;
+    }
+    if (line.waiting.length >= options.maxPipelined) {
+      socket.destroy();
+      return;
+    }
+    line.waiting.push([request, response]);
+  };
 }
 
 /**

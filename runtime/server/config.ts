@@ -70,6 +70,8 @@ const configSchema = z.object({
     shutdownTimeout: integer(0, 600_000).default(10_000),
     /** Milliseconds a request may take to arrive in full (headers and body) before it gets 408. */
     requestTimeout: integer(1_000, 600_000).default(30_000),
+    /** Milliseconds a client has to take an answer the server could not send at once, before its connection is closed (docs/hostile-input.md §15). */
+    writeTimeout: integer(1_000, 600_000).default(30_000),
     /** Origins allowed cross-origin (comma-separated, or `*`); empty: no CORS headers, same origin only. */
     corsOrigins: z
       .string()
