@@ -17,7 +17,7 @@ import { problem, sendProblem } from './problem.js';
  * the socket's peer, or, through that many proxies, the address they forwarded (X-Forwarded-For,
  * read from the right).
  */
-function clientAddress(request: IncomingMessage, hops: number): string {
+export function clientAddress(request: IncomingMessage, hops: number): string {
   const forwarded = request.headers['x-forwarded-for'];
   const chain = [request.socket.remoteAddress ?? '', ...(typeof forwarded === 'string' ? forwarded.split(',').map((address) => address.trim()).reverse() : [])];
   return chain[Math.min(hops, chain.length - 1)] ?? '';

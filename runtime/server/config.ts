@@ -72,6 +72,12 @@ const configSchema = z.object({
     requestTimeout: integer(1_000, 600_000).default(30_000),
     /** Milliseconds a client has to take an answer the server could not send at once, before its connection is closed (docs/hostile-input.md §15). */
     writeTimeout: integer(1_000, 600_000).default(30_000),
+    /** WebSockets one client address may hold open (docs/hostile-input.md §16). */
+    maxSocketsPerAddress: integer(1, 1_000_000).default(64),
+    /** WebSockets one caller (a principal) may hold open (docs/hostile-input.md §16). */
+    maxSocketsPerCaller: integer(1, 1_000_000).default(16),
+    /** Bytes a WebSocket may have waiting for its client; past them it is closed with 1013 (docs/hostile-input.md §16). */
+    socketBufferBytes: integer(1_024, 1_073_741_824).default(2 * 1024 * 1024),
     /** Origins allowed cross-origin (comma-separated, or `*`); empty: no CORS headers, same origin only. */
     corsOrigins: z
       .string()
@@ -116,6 +122,8 @@ const configSchema = z.object({
     connectionInitTimeout: integer(100, 600_000).default(10_000),
     /** Operations (subscriptions, queries, mutations) one graphql-ws connection may run at once. */
     maxSubscriptions: integer(1, 100_000).default(100),
+    /** Subscriptions one caller may run at once across all its connections (docs/hostile-input.md §16). */
+    maxSubscriptionsPerCaller: integer(1, 1_000_000).default(200),
     /** Events a subscription may have waiting for a slow client before its connection is closed (1013). */
     subscriptionQueue: integer(1, 1_000_000).default(1_000),
   }),

@@ -40,6 +40,7 @@ import { METRICS_PATH } from '../observability/exposition.js';
 import { Observability } from '../observability/index.js';
 import { isReachable, type SqlReader } from '../data/sql-reader.js';
 import { buildTransports, type DirectRoute, type Entrypoint, type HealthContribution, mountTransports, registerSockets, type Transport, type TransportFactory } from '../transports/index.js';
+import { SocketQuotas } from '../transports/socket-quotas.js';
 import { SocketAcceptor } from '../transports/sockets.js';
 import { assertOneRuntime } from '../instance.js';
 
@@ -170,7 +171,14 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const versioning = versioningOf(config, definition.versionPolicies);
     // One count per client across every transport (docs/hostile-input.md §12).
     const rateLimit = RateLimit.of(config);
-    const transports = await buildTransports(definition.transports, { config, logger, versioning, container, verifier, abilities, graphql, events: eventBus, observability, rateLimit });
+    const socketQuotas = new SocketQuotas({
+      perAddress: config.http.maxSocketsPerAddress,
+      perCaller: config.http.maxSocketsPerCaller,
+      subscriptionsPerCaller: config.graphql.maxSubscriptionsPerCaller,
+      bufferBytes: config.http.socketBufferBytes,
+      trustProxy: config.http.trustProxy,
+    });
+    const transports = await buildTransports(definition.transports, { config, logger, versioning, container, verifier, abilities, graphql, events: eventBus, observability, rateLimit, socketQuotas });
     resources.transports = transports;
     // Events between processes, when the database carries them (PostgreSQL LISTEN/NOTIFY).
     const repositories = definition.repositories(container);
@@ -192,7 +200,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const direct = config.http.corsOrigins.length === 0 && config.http.rateLimit <= 0 ? directRoutes(transports, front.metrics === undefined ? [] : [METRICS_PATH]) : [];
     const listener = directListener(direct, { observe: front.observe, lifecycle, securityHeaders: securityHeaders(), verifier, abilities, logger }, app);
     // Every WebSocket goes through one acceptor, which guards the socket and answers framing faults.
-    const sockets = new SocketAcceptor({ logger, maxPayload: bytes.parse(config.http.bodyLimit) ?? 100 * 1024, observability });
+    const sockets = new SocketAcceptor({ logger, maxPayload: bytes.parse(config.http.bodyLimit) ?? 100 * 1024, observability, quotas: socketQuotas });
     registerSockets(sockets, transports);
     await options.beforeListen?.();
     const metricsUrl = await observability.listen();

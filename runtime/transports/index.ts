@@ -63,6 +63,7 @@ import type { AppConfig } from '../server/config.js';
 import type { EventBus } from '../events/bus.js';
 import type { GraphQLEngine } from '../graphql/engine.js';
 import type { RateLimit } from '../http/rate-limit.js';
+import type { SocketQuotas } from './socket-quotas.js';
 import type { RequestState } from '../http/request-state.js';
 import type { VersioningOptions } from '../http/versioning.js';
 import type { Observability } from '../observability/index.js';
@@ -92,6 +93,8 @@ export interface TransportContext<Container> {
    * or MCP transport counts each operation it runs beyond the HTTP request the middleware counted.
    */
   readonly rateLimit?: RateLimit | undefined;
+  /** What WebSocket clients may hold, shared by every socket transport and the acceptor (docs/hostile-input.md §16). */
+  readonly socketQuotas: SocketQuotas;
 }
 
 /**

@@ -26,6 +26,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocket, WebSocketServer } from 'ws';
 import { type Authentication, tokenExpired } from '../auth/authentication.js';
+import type { SocketQuotas } from './socket-quotas.js';
 import { problem, writeRawProblem } from '../http/problem.js';
 import type { Observability } from '../observability/index.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../observability/request-id.js';
@@ -67,6 +68,8 @@ export interface SocketAcceptorOptions {
   readonly keepAlive?: number;
   /** Counts open sockets and refusals, when metrics are on. */
   readonly observability?: Observability;
+  /** What clients may hold (./socket-quotas.ts): a socket past its address's limit is closed with 1008. */
+  readonly quotas?: SocketQuotas;
 }
 
 /** A registered path: its transport and the `ws` server doing its handshakes. */
@@ -130,6 +133,12 @@ export function closeSocket(client: WebSocket, code: number, reason = ''): void 
   }
   client.close(code, bytes);
 }
+
+/** The close code of a socket refused by a quota (RFC 6455 "policy violation", docs/hostile-input.md §16). */
+export const POLICY_CLOSE_CODE = 1008;
+
+/** The close code of a socket whose client does not take its messages (RFC 6455 "try again later", docs/hostile-input.md §16). */
+export const SLOW_CLIENT_CLOSE_CODE = 1013;
 
 /** The close code of a socket whose token expired (graphql-ws's "Unauthorized", docs/hostile-input.md §9). */
 export const TOKEN_EXPIRED_CLOSE_CODE = 4401;
@@ -200,11 +209,13 @@ export class SocketAcceptor {
   private readonly maxPayload: number;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly observability: Observability | undefined;
+  private readonly quotas: SocketQuotas | undefined;
   private closing = false;
 
   constructor(options: SocketAcceptorOptions) {
     this.logger = options.logger;
     this.observability = options.observability;
+    this.quotas = options.quotas;
     this.maxPayload = options.maxPayload;
     this.heartbeat = setInterval(() => this.ping(), options.keepAlive ?? 12_000).unref();
   }
@@ -291,6 +302,11 @@ export class SocketAcceptor {
   }
 
   private serve(transport: SocketTransport, path: string, client: WebSocket, request: IncomingMessage, state: unknown): void {
+    if (this.quotas && !this.quotas.holdAddress(client, request)) {
+      this.observability?.refused('TOO_MANY_REQUESTS');
+      closeSocket(client, POLICY_CLOSE_CODE, `this address holds ${this.quotas.limits.perAddress} WebSockets already (APP_HTTP__MAX_SOCKETS_PER_ADDRESS)`);
+      return;
+    }
     const accepted: Accepted = { transport, path, alive: true };
     this.clients.set(client, accepted);
     const metrics = this.observability?.metrics;

@@ -3,6 +3,7 @@
  * it (`node --import tsx generated/main.ts`), with clients for REST and GraphQL.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { mintToken } from '../../runtime/auth/authentication.js';
 import type { TransportFactory } from '../../runtime/transports/index.js';
@@ -46,6 +47,8 @@ export interface TestServer {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** What the server wrote to stderr so far. */
   stderr(): string;
+  /** The server process's resident memory now, in bytes (Linux: /proc). */
+  rss(): number;
 }
 
 /** Options of {@link startTestServer}. */
@@ -112,8 +115,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     kill: (signal) => child.kill(signal),
     exited,
     stderr: () => stderr,
+    rss: () => residentBytes(child.pid),
   };
   return server;
+}
+
+/** The resident memory of process `pid` in bytes, from /proc (0 when it cannot be read). */
+function residentBytes(pid: number | undefined): number {
+  try {
+    const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
 }
 
 function waitForListening(child: ChildProcess, logs: Record<string, unknown>[], clustered: boolean): Promise<string> {

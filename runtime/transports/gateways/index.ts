@@ -18,7 +18,8 @@ import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '.
 import { RequestObservation } from '../../observability/observation.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 import type { RateLimit } from '../../http/rate-limit.js';
-import { closeAtTokenExpiry, closeSocket, messageText, socketRequestId, type SocketTransport, TOKEN_EXPIRED_CLOSE_CODE } from '../sockets.js';
+import type { SocketQuotas } from '../socket-quotas.js';
+import { closeAtTokenExpiry, closeSocket, messageText, POLICY_CLOSE_CODE, SLOW_CLIENT_CLOSE_CODE, socketRequestId, type SocketTransport, TOKEN_EXPIRED_CLOSE_CODE } from '../sockets.js';
 
 /** What a gateway handler runs with. */
 export interface GatewayCall {
@@ -53,6 +54,8 @@ export interface GatewayServices {
   readonly logger: Logger;
   /** The rate limit every transport shares, when configured: each message counts (docs/hostile-input.md §12). */
   readonly rateLimit?: RateLimit | undefined;
+  /** Sockets per caller and the bytes a socket may have waiting (docs/hostile-input.md §16); absent: unbounded (tests). */
+  readonly quotas?: SocketQuotas | undefined;
 }
 
 /** The token of an upgrade request: `Authorization: Bearer …`, or `?token=…` (browsers cannot set headers). */
@@ -74,9 +77,9 @@ type GatewayReply = { readonly event: string; readonly data?: unknown } | { read
  * acceptor. The upgrade's token is verified before the handshake is answered.
  */
 export function gateways<Container>(createGateways: (container: Container) => readonly GatewayDefinition[]): TransportFactory<Container> {
-  return defineTransport('gateways', ({ container, verifier, abilities, logger, rateLimit }): Transport => ({
+  return defineTransport('gateways', ({ container, verifier, abilities, logger, rateLimit, socketQuotas }): Transport => ({
     name: 'gateways',
-    sockets: createGateways(container).map((gateway) => gatewayTransport(gateway, { verifier, abilities, logger, rateLimit })),
+    sockets: createGateways(container).map((gateway) => gatewayTransport(gateway, { verifier, abilities, logger, rateLimit, quotas: socketQuotas })),
   }));
 }
 
@@ -96,6 +99,11 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
   /** Sends `reply` if the caller is still there; a value JSON cannot carry is a server fault, answered as one. */
   const send = (client: WebSocket, reply: GatewayReply): void => {
     if (client.readyState !== WebSocket.OPEN) return;
+    // A client that does not take its messages is closed, not sent more (docs/hostile-input.md §16).
+    if (services.quotas?.overBuffered(client) === true) {
+      closeSocket(client, SLOW_CLIENT_CLOSE_CODE, 'the client does not take its messages');
+      return;
+    }
     let text: string;
     try {
       text = JSON.stringify(reply);
@@ -133,6 +141,12 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
       return { request: { principal, ability: principal ? services.abilities.for(principal) : undefined, unscoped: false, transport: 'gateway', observation }, authentication };
     },
     connect: (client, request, call) => {
+      // Sockets per caller (docs/hostile-input.md §16).
+      const { quotas } = services;
+      if (quotas && call.authentication.kind === 'authenticated' && !quotas.holdCaller(client, call.authentication.principal)) {
+        closeSocket(client, POLICY_CLOSE_CODE, `you hold ${quotas.limits.perCaller} WebSockets already (APP_HTTP__MAX_SOCKETS_PER_CALLER)`);
+        return;
+      }
       // The socket ends with its token (4401, docs/hostile-input.md §9).
       closeAtTokenExpiry(client, call.authentication);
       // Backpressure: at most MAX_IN_FLIGHT handlers of this socket run at once. Messages past

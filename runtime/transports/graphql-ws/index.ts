@@ -35,7 +35,8 @@ import type { RateLimit } from '../../http/rate-limit.js';
 import type { Observability } from '../../observability/index.js';
 import { operationLabel, RequestObservation } from '../../observability/observation.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
-import { closeAtTokenExpiry, closeSocket, messageText, socketRequestId, type SocketTransport, TOKEN_EXPIRED_CLOSE_CODE } from '../sockets.js';
+import type { SocketQuotas } from '../socket-quotas.js';
+import { closeAtTokenExpiry, closeSocket, messageText, POLICY_CLOSE_CODE, SLOW_CLIENT_CLOSE_CODE, socketRequestId, type SocketTransport, TOKEN_EXPIRED_CLOSE_CODE } from '../sockets.js';
 
 /** Options of {@link SubscriptionServer}. */
 interface SubscriptionServerOptions {
@@ -50,6 +51,8 @@ interface SubscriptionServerOptions {
   readonly observability: Observability;
   /** The rate limit every transport shares, when configured: each operation counts (docs/hostile-input.md §12). */
   readonly rateLimit: RateLimit | undefined;
+  /** Sockets and subscriptions per caller, and the bytes a socket may have waiting (docs/hostile-input.md §16). */
+  readonly quotas: SocketQuotas;
 }
 
 /** WebSocket close code for a subscriber that cannot keep up (RFC 6455 "try again later"). */
@@ -116,9 +119,11 @@ class SubscriptionServer {
   private readonly sockets = new WeakMap<object, WebSocket>();
 
   private readonly logger: Logger;
+  private readonly quotas: SocketQuotas;
 
   constructor(options: SubscriptionServerOptions) {
     this.logger = options.logger;
+    this.quotas = options.quotas;
     const { observability } = options;
     const formatError = createErrorFormatter(options.logger);
     /** Runs `run` in the span of the operation `args` asks for. */
@@ -144,8 +149,18 @@ class SubscriptionServer {
           };
           const result = await asSubscriber(onSlowConsumer, () => inOperationSpan(args, () => runInContext(request, () => subscribe(args))));
           if (!(Symbol.asyncIterator in result)) return result;
+          // Subscriptions per caller across all its connections (docs/hostile-input.md §16).
+          const release = options.quotas.startSubscription(request.principal);
+          if (!release) {
+            await result.return?.();
+            const limit = options.quotas.limits.subscriptionsPerCaller;
+            return { errors: [new GraphQLError(`you already run ${limit} subscriptions (APP_GRAPHQL__MAX_SUBSCRIPTIONS_PER_CALLER); complete one first`, { extensions: { code: 'SUBSCRIPTION_LIMIT', limit } })] };
+          }
           observability.metrics?.subscription(1);
-          return inContext(result, request, () => observability.metrics?.subscription(-1));
+          return inContext(result, request, () => {
+            release();
+            observability.metrics?.subscription(-1);
+          });
         },
         onConnect: async (context) => {
           const authentication = await options.verifier.authenticate(credentialsOf(context.connectionParams));
@@ -154,6 +169,12 @@ class SubscriptionServer {
             return false;
           }
           context.extra.authentication = authentication;
+          // Sockets per caller (docs/hostile-input.md §16).
+          if (authentication.kind === 'authenticated' && !options.quotas.holdCaller(context.extra.socket, authentication.principal)) {
+            observability.refused('TOO_MANY_REQUESTS');
+            closeSocket(context.extra.socket, POLICY_CLOSE_CODE, `you hold ${options.quotas.limits.perCaller} WebSockets already (APP_HTTP__MAX_SOCKETS_PER_CALLER)`);
+            return false;
+          }
           // The connection ends with its token (4401): no operation and no event after `exp`.
           closeAtTokenExpiry(context.extra.socket, authentication);
           return true;
@@ -211,6 +232,11 @@ class SubscriptionServer {
         send: (data) =>
           new Promise<void>((resolve) => {
             if (client.readyState !== WebSocket.OPEN) return resolve();
+            // A client that does not take its messages is closed, not sent more (docs/hostile-input.md §16).
+            if (this.quotas.overBuffered(client)) {
+              closeSocket(client, SLOW_CLIENT_CLOSE_CODE, 'the client does not take its messages');
+              return resolve();
+            }
             client.send(data, () => resolve());
           }),
         close: (code, reason) => closeSocket(client, code ?? 1000, reason),
@@ -236,7 +262,7 @@ class SubscriptionServer {
  * and `APP_GRAPHQL__MAX_SUBSCRIPTIONS`. Its socket path is registered with the server's acceptor.
  */
 export function graphqlWs<Container>(): TransportFactory<Container> {
-  return defineTransport('graphql-ws', ({ config, logger, verifier, graphql, observability, rateLimit }): Transport => {
+  return defineTransport('graphql-ws', ({ config, logger, verifier, graphql, observability, rateLimit, socketQuotas }): Transport => {
     const server = new SubscriptionServer({
       schema: graphql.schema,
       preparer: graphql.preparer,
@@ -246,6 +272,7 @@ export function graphqlWs<Container>(): TransportFactory<Container> {
       maxSubscriptions: config.graphql.maxSubscriptions,
       observability,
       rateLimit,
+      quotas: socketQuotas,
     });
     return {
       name: 'graphql-ws',

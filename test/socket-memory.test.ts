@@ -1,0 +1,130 @@
+/**
+ * What WebSocket clients may make the server hold (docs/hostile-input.md §16): sockets per caller
+ * (graphql-ws and gateways together) and per address, subscriptions per caller across its
+ * connections, and the bytes a socket may have waiting — a subscriber that stops reading while
+ * heavy events (about 1 MB each) are published is closed with 1013 and the memory released, and
+ * `/health` keeps answering. Real server, raw `ws` clients over loopback.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { messageText } from '../runtime/transports/sockets.js';
+import { runSql } from './support/database.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+const PER_CALLER = 6;
+const PER_ADDRESS = 10;
+const SUBSCRIPTIONS = 5;
+
+beforeAll(async () => {
+  server = await startTestServer({
+    seed: { orgs: 1, users: 3, posts: 100 },
+    env: {
+      APP_HTTP__MAX_SOCKETS_PER_CALLER: String(PER_CALLER),
+      APP_HTTP__MAX_SOCKETS_PER_ADDRESS: String(PER_ADDRESS),
+      APP_GRAPHQL__MAX_SUBSCRIPTIONS_PER_CALLER: String(SUBSCRIPTIONS),
+      APP_HTTP__SOCKET_BUFFER_BYTES: String(256 * 1024),
+    },
+    prepare: async (databaseUrl) => {
+      await runSql(databaseUrl, `UPDATE "Post" SET "body" = '${'b'.repeat(9_000)}'`);
+    },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await server.stop();
+});
+
+/** An open socket and what it saw. */
+interface Client {
+  readonly socket: WebSocket;
+  readonly messages: Record<string, unknown>[];
+  readonly closed: Promise<number>;
+}
+
+/** Opens `path` from `localAddress` (graphql-ws: initialised with `token`); resolves once open (and acknowledged). */
+async function open(path: string, options: { token?: string; localAddress?: string } = {}): Promise<Client> {
+  const graphqlWs = path === '/graphql';
+  const query = !graphqlWs && options.token ? `?token=${options.token}` : '';
+  const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}${path}${query}`, graphqlWs ? ['graphql-transport-ws'] : [], { localAddress: options.localAddress ?? '127.0.0.1' });
+  const messages: Record<string, unknown>[] = [];
+  const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+  socket.on('message', (data) => messages.push(JSON.parse(messageText(data)) as Record<string, unknown>));
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  if (graphqlWs) socket.send(JSON.stringify({ type: 'connection_init', payload: options.token ? { Authorization: `Bearer ${options.token}` } : {} }));
+  return { socket, messages, closed };
+}
+
+/** Resolves true once `client` closes within `ms`, false when it stays open. */
+async function closesWithin(client: Client, ms: number): Promise<number | undefined> {
+  return Promise.race([client.closed, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms))]);
+}
+
+describe('what WebSocket clients may hold (docs/hostile-input.md §16)', () => {
+  it('caps the sockets of one caller across graphql-ws and gateways, and of one address', async () => {
+    const token = await server.token('member');
+    const clients: Client[] = [];
+    for (let index = 0; index < PER_CALLER; index++) clients.push(await open(index % 2 === 0 ? '/graphql' : '/v1/ws', { token, localAddress: '127.0.0.2' }));
+    for (const client of clients) expect(await closesWithin(client, 200)).toBeUndefined();
+    // One more, on either path, is closed with 1008 (policy).
+    expect(await closesWithin(await open('/graphql', { token, localAddress: '127.0.0.3' }), 3_000)).toBe(1008);
+    expect(await closesWithin(await open('/v1/ws', { token, localAddress: '127.0.0.3' }), 3_000)).toBe(1008);
+    for (const client of clients) client.socket.close();
+    await Promise.all(clients.map((client) => client.closed));
+    // Closed ones free their places.
+    const again = await open('/graphql', { token, localAddress: '127.0.0.2' });
+    expect(await closesWithin(again, 200)).toBeUndefined();
+    again.socket.close();
+    // Anonymous sockets of one address.
+    const anonymous: Client[] = [];
+    for (let index = 0; index < PER_ADDRESS; index++) anonymous.push(await open('/v1/ws', { localAddress: '127.0.0.4' }));
+    expect(await closesWithin(await open('/v1/ws', { localAddress: '127.0.0.4' }), 3_000)).toBe(1008);
+    for (const client of anonymous) client.socket.close();
+  });
+
+  it("caps one caller's subscriptions across its connections", async () => {
+    const token = await server.token('admin');
+    const [first, second] = [await open('/graphql', { token }), await open('/graphql', { token })];
+    await expect.poll(() => first.messages.length + second.messages.length).toBe(2);
+    for (let index = 0; index < SUBSCRIPTIONS + 1; index++) {
+      (index % 2 === 0 ? first : second).socket.send(JSON.stringify({ id: String(index), type: 'subscribe', payload: { query: 'subscription { postPublished { id } }' } }));
+    }
+    // The one past the limit is answered with SUBSCRIPTION_LIMIT; the others run.
+    const refusals = (): number => [...first.messages, ...second.messages].filter((message) => JSON.stringify(message).includes('SUBSCRIPTION_LIMIT')).length;
+    await expect.poll(refusals).toBe(1);
+    first.socket.close();
+    second.socket.close();
+  });
+
+  it('closes a subscriber that stops reading heavy events with 1013, releasing its memory, while /health answers', async () => {
+    const admin = await server.token('admin');
+    const author = server.user('admin');
+    const drafts = server.seeded.posts.filter((post) => post.authorId === author.id && post.status === 'draft').map((post) => post.id);
+    expect(drafts.length).toBeGreaterThanOrEqual(20);
+    const before = server.rss();
+    const subscriber = await open('/graphql', { token: admin, localAddress: '127.0.0.5' });
+    await expect.poll(() => subscriber.messages.length).toBe(1);
+    // About 1 MB an event: the author's 100 posts with their bodies; several subscriptions, whose
+    // messages wait on the socket side by side (each one's own are sent one after another).
+    for (let index = 0; index < SUBSCRIPTIONS; index++) {
+      subscriber.socket.send(JSON.stringify({ id: `heavy${String(index)}`, type: 'subscribe', payload: { query: 'subscription { postPublished { author { posts(first: 100) { edges { node { body } } } } } }' } }));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    subscriber.socket.pause();
+    const healthTimes: number[] = [];
+    for (const id of drafts.slice(0, 20)) {
+      expect((await server.graphql('mutation ($id: String!) { publishPost(id: $id) { id } }', { token: admin, variables: { id } })).errors).toBeUndefined();
+      const started = performance.now();
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+      healthTimes.push(performance.now() - started);
+    }
+    // The subscriber is cut off once more than APP_HTTP__SOCKET_BUFFER_BYTES wait for it.
+    subscriber.socket.resume();
+    expect(await closesWithin(subscriber, 10_000)).toBe(1013);
+    expect(Math.max(...healthTimes)).toBeLessThan(1_000);
+    expect(server.rss() - before).toBeLessThan(300 * 1024 * 1024);
+  }, 60_000);
+});
