@@ -41,7 +41,7 @@ export async function listen(app: RequestListener, config: AppConfig, sockets: S
 }
 
 /** Pipelined requests one connection may have waiting behind the one being answered; one more closes it (docs/hostile-input.md §15). */
-export const MAX_PIPELINED = 16;
+const MAX_PIPELINED = 16;
 
 /** What {@link oneAtATime} keeps per connection: whether a request is being answered, and the pipelined ones waiting. */
 interface Line {

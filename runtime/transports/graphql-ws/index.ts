@@ -152,7 +152,7 @@ class SubscriptionServer {
           // Subscriptions per caller across all its connections (docs/hostile-input.md §16).
           const release = options.quotas.startSubscription(request.principal);
           if (!release) {
-            await result.return?.();
+            await result.return();
             const limit = options.quotas.limits.subscriptionsPerCaller;
             return { errors: [new GraphQLError(`you already run ${limit} subscriptions (APP_GRAPHQL__MAX_SUBSCRIPTIONS_PER_CALLER); complete one first`, { extensions: { code: 'SUBSCRIPTION_LIMIT', limit } })] };
           }
