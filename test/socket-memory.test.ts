@@ -128,3 +128,38 @@ describe('what WebSocket clients may hold (docs/hostile-input.md §16)', () => {
     expect(server.rss() - before).toBeLessThan(300 * 1024 * 1024);
   }, 60_000);
 });
+
+describe('each event executed once per shape (docs/hostile-input.md §16)', () => {
+  it('runs one execution of an event for a caller’s identical subscriptions, and one per distinct shape', async () => {
+    const metered = await startTestServer({ seed: { orgs: 1, users: 3, posts: 4 }, env: { APP_METRICS__ENABLED: 'true', APP_METRICS__PORT: '0' } });
+    try {
+      const metricsUrl = metered.logs.map((entry) => entry.metrics).find((url): url is string => typeof url === 'string') ?? '';
+      /** How many loader batches `Post.author` has run: one per execution of an event selecting it. */
+      const authorBatches = async (): Promise<number> => Number(/graphql_loader_batch_size_count\{relation="Post\.author"\} (\d+)/.exec(await (await fetch(metricsUrl)).text())?.[1] ?? 0);
+      const token = await metered.token('admin');
+      const socket = new WebSocket(`${metered.url.replace(/^http/, 'ws')}/graphql`, ['graphql-transport-ws']);
+      const messages: Record<string, unknown>[] = [];
+      socket.on('message', (data) => messages.push(JSON.parse(messageText(data)) as Record<string, unknown>));
+      await new Promise((resolve, reject) => {
+        socket.once('open', resolve);
+        socket.once('error', reject);
+      });
+      socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } }));
+      await expect.poll(() => messages.length).toBe(1);
+      // Five of one shape, and two more of two other shapes (other documents).
+      const same = 'subscription { postPublished { id author { id } } }';
+      for (let index = 0; index < 5; index++) socket.send(JSON.stringify({ id: `same${String(index)}`, type: 'subscribe', payload: { query: same } }));
+      for (const name of ['A', 'B']) socket.send(JSON.stringify({ id: `other${name}`, type: 'subscribe', payload: { query: `subscription ${name} { postPublished { id author { id } } }` } }));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const before = await authorBatches();
+      const draft = metered.seeded.posts.find((post) => post.authorId === metered.user('admin').id && post.status === 'draft');
+      expect((await metered.graphql('mutation ($id: String!) { publishPost(id: $id) { id } }', { token, variables: { id: draft?.id } })).errors).toBeUndefined();
+      await expect.poll(() => messages.filter((message) => message.type === 'next').length).toBe(7);
+      // One execution for the five, one for each of the other two.
+      await expect.poll(authorBatches).toBe(before + 3);
+      socket.close();
+    } finally {
+      await metered.stop();
+    }
+  });
+});

@@ -2,7 +2,8 @@
  * Subscription delivery (docs/behaviour.md §4.1): every pushed item is filtered by the subscriber's ability,
  * so a subscriber never receives a row it could not read with a query.
  */
-import { canReadRow } from '../auth/ability.js';
+import { createSourceEventStream, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { canReadRow, type Principal } from '../auth/ability.js';
 import type { RequestContext } from '../auth/context.js';
 
 /**
@@ -19,6 +20,71 @@ export function readableItems<T extends object>(source: AsyncIterableIterator<T>
     },
     async return(value?: unknown): Promise<IteratorResult<T>> {
       await source.return?.(value);
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}
+
+/** An event's executions by shape: what each subscription of that shape is sent (docs/hostile-input.md §16). */
+const executions = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+
+/** A number per document object (documents are cached by text, so one text is one object). */
+const documentIds = new WeakMap<DocumentNode, number>();
+let nextDocumentId = 0;
+
+/**
+ * The shape of a subscription: its document, operation and variables, and its caller (whose
+ * ability filters and masks what it is sent); subscriptions of one shape are sent the same thing.
+ */
+function shapeOf(args: ExecutionArgs, principal: Principal | undefined): string {
+  let id = documentIds.get(args.document);
+  if (id === undefined) {
+    id = nextDocumentId++;
+    documentIds.set(args.document, id);
+  }
+  const caller = principal ? `${principal.sub}\u0000${principal.org_id}\u0000${principal.role}` : 'anonymous';
+  return `${String(id)}\u0000${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? {})}\u0000${caller}`;
+}
+
+/**
+ * graphql-js's `subscribe` (docs/behaviour.md §4.1), each event executed once per shape
+ * (docs/hostile-input.md §16): the subscriptions of one caller with the same document and
+ * variables share the execution of each event — the first to pull it runs `execute` with the event
+ * as root value, the others are given its result — where graphql-js executed every event once per
+ * subscription (100 identical subscriptions, 100 executions of a 1 MB answer). Resolves with the
+ * stream of results, or the result refusing the subscription.
+ */
+export async function subscribeSharing(args: ExecutionArgs, principal: Principal | undefined, execute: (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult>): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+  const source = await createSourceEventStream(args);
+  if (!(Symbol.asyncIterator in source)) return source;
+  const events = source[Symbol.asyncIterator]();
+  const shape = shapeOf(args, principal);
+  const resultOf = (payload: unknown): Promise<ExecutionResult> => {
+    if (typeof payload !== 'object' || payload === null) return Promise.resolve(execute({ ...args, rootValue: payload }));
+    let byShape = executions.get(payload);
+    if (!byShape) {
+      byShape = new Map();
+      executions.set(payload, byShape);
+    }
+    let result = byShape.get(shape);
+    if (!result) {
+      result = Promise.resolve(execute({ ...args, rootValue: payload }));
+      byShape.set(shape, result);
+    }
+    return result;
+  };
+  const iterator: AsyncIterableIterator<ExecutionResult> = {
+    async next(): Promise<IteratorResult<ExecutionResult>> {
+      const step = await events.next();
+      if (step.done === true) return { done: true, value: undefined };
+      return { done: false, value: await resultOf(step.value) };
+    },
+    async return(): Promise<IteratorResult<ExecutionResult>> {
+      await events.return?.();
       return { done: true, value: undefined };
     },
     [Symbol.asyncIterator]() {

@@ -20,7 +20,7 @@
  * counted as refusals (docs/behaviour.md §12.2); each operation runs in its span (§12.3).
  */
 import type { IncomingMessage } from 'node:http';
-import { type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, subscribe } from 'graphql';
+import { type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema } from 'graphql';
 import { GRAPHQL_TRANSPORT_WS_PROTOCOL, makeServer, type Server } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
@@ -30,6 +30,7 @@ import { asSubscriber, SlowConsumerError } from '../../events/bus.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { createErrorFormatter, errorCode } from '../../graphql/errors.js';
 import { executeWithCodes } from '../../graphql/execution.js';
+import { subscribeSharing } from '../../graphql/subscriptions.js';
 import type { OperationPreparer } from '../../graphql/prepare.js';
 import type { RateLimit } from '../../http/rate-limit.js';
 import type { Observability } from '../../observability/index.js';
@@ -147,12 +148,13 @@ class SubscriptionServer {
             options.logger.warn({ topic: error.topic, queued: error.limit }, 'closing a subscriber too slow to keep up');
             socket.close(SLOW_CONSUMER_CLOSE_CODE, 'subscriber too slow');
           };
-          const result = await asSubscriber(onSlowConsumer, () => inOperationSpan(args, () => runInContext(request, () => subscribe(args))));
+          // Each event executed once per shape (caller, document, variables): docs/hostile-input.md §16.
+          const result = await asSubscriber(onSlowConsumer, () => inOperationSpan(args, () => runInContext(request, () => subscribeSharing(args, request.principal, executeWithCodes))));
           if (!(Symbol.asyncIterator in result)) return result;
           // Subscriptions per caller across all its connections (docs/hostile-input.md §16).
           const release = options.quotas.startSubscription(request.principal);
           if (!release) {
-            await result.return();
+            await result.return?.();
             const limit = options.quotas.limits.subscriptionsPerCaller;
             return { errors: [new GraphQLError(`you already run ${limit} subscriptions (APP_GRAPHQL__MAX_SUBSCRIPTIONS_PER_CALLER); complete one first`, { extensions: { code: 'SUBSCRIPTION_LIMIT', limit } })] };
           }
