@@ -23,8 +23,7 @@ function cliCommand(args: readonly string[], cwd: string): string[] {
 
 function cliEnvironment(env: Record<string, string> | undefined, unset: readonly string[] = []): NodeJS.ProcessEnv {
   const merged: NodeJS.ProcessEnv = { ...process.env, APP_AUTH__SECRET: TEST_SECRET, APP_LOG__FORMAT: 'json', ...env };
-  for (const name of unset) delete merged[name];
-  return merged;
+  return Object.fromEntries(Object.entries(merged).filter(([name]) => !unset.includes(name)));
 }
 
 /** Runs one CLI command to its end. */
