@@ -11,6 +11,7 @@
  * instead of letting the queue, and the server's memory, grow without bound.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { EventEmitter } from 'node:events';
 import { PubSub } from 'graphql-subscriptions';
 
 /** Told, once, that a subscription created in its scope fell too far behind. */
@@ -55,7 +56,9 @@ export type PublishObserver = (topic: string, payload: unknown) => void;
 
 /** Publishes and subscribes to topics. One instance per process, injected into services. */
 export class EventBus {
-  private readonly local = new PubSub<Record<string, unknown>>();
+  // One listener per subscription: how many is bounded by the subscription caps (docs/hostile-input.md
+  // §16), not by EventEmitter's warning at 10.
+  private readonly local = new PubSub<Record<string, unknown>>({ eventEmitter: new EventEmitter().setMaxListeners(0) });
   private readonly maxQueued: number;
   private transport: EventTransport | undefined;
   private readonly observers = new Set<PublishObserver>();

@@ -206,6 +206,15 @@ class SubscriptionServer {
           return prepared.args;
         },
         onNext: (context, _id, _payload, args, result) => {
+          // A client already not taking its messages is closed before another one is serialised for
+          // it, and nothing is serialised for a closed one (docs/hostile-input.md §16): what is sent
+          // instead is never read.
+          const { socket } = context.extra;
+          if (socket.readyState !== WebSocket.OPEN) return { data: null };
+          if (this.quotas.overBuffered(socket)) {
+            closeSocket(socket, SLOW_CLIENT_CLOSE_CODE, 'the client does not take its messages');
+            return { data: null };
+          }
           // Errors reported beside the data (a has_many without batch context, docs/behaviour.md §5.10).
           const errors = [...(result.errors ?? []), ...(args.contextValue as GraphQLContext).loaders.drainReported()];
           return errors.length > 0 ? { ...result, errors: errors.map((error) => formatError(error, context.extra.observation.requestId).toJSON()) } : result;
