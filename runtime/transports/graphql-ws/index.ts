@@ -20,7 +20,7 @@
  * counted as refusals (docs/behaviour.md §12.2); each operation runs in its span (§12.3).
  */
 import type { IncomingMessage } from 'node:http';
-import { type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema } from 'graphql';
+import { type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema } from 'graphql';
 import { GRAPHQL_TRANSPORT_WS_PROTOCOL, makeServer, type Server } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
@@ -111,6 +111,50 @@ function inContext<T>(source: AsyncIterableIterator<T> | AsyncGenerator<T>, requ
     [Symbol.asyncIterator]: () => iterator,
   };
   return iterator;
+}
+
+/**
+ * An event's answer serialised once for every subscription sent it (docs/hostile-input.md §16):
+ * by the result object, which the subscriptions of one shape share (subscribeSharing).
+ */
+const serialised = new WeakMap<object, Buffer>();
+
+/** The stand-in payload `onNext` hands graphql-ws for a shared answer (an object, as graphql-ws checks), as it reads at the end of the message graphql-ws writes. */
+const SHARED_KEY = 'rs-shared-answer';
+const SHARED_TAIL = /"payload":\{"rs-shared-answer":(\d+)\}\}$/;
+
+/** The shared answers handed to graphql-ws and not yet sent, by the number in their stand-in. */
+const pendingShared = new Map<number, Buffer>();
+let nextShared = 0;
+
+/**
+ * A message graphql-ws wrote, split around the stand-in of a shared answer when it has one (which
+ * is then no longer pending, whether it is sent or not): the message's head up to `"payload":`,
+ * and the answer's JSON serialised once for every subscription.
+ */
+function sharedParts(data: string): { readonly head: string; readonly body: Buffer } | undefined {
+  const tail = data.endsWith('}}') ? SHARED_TAIL.exec(data) : null;
+  if (!tail) return undefined;
+  const key = Number(tail[1]);
+  const body = pendingShared.get(key);
+  pendingShared.delete(key);
+  return body ? { head: data.slice(0, tail.index + '"payload":'.length), body } : undefined;
+}
+
+/**
+ * Sends `data`, a message graphql-ws wrote, on `client` (`shared`: its parts when it stands in for
+ * a shared answer): a shared answer goes as one WebSocket message in three fragments — its head,
+ * the answer's JSON (never copied per subscriber), and `}` — written at once, so no other message
+ * comes between them. Calls `sent` once the last is handed to the network.
+ */
+function sendMessage(client: WebSocket, data: string, shared: ReturnType<typeof sharedParts>, sent: () => void): void {
+  if (!shared) {
+    client.send(data, () => sent());
+    return;
+  }
+  client.send(shared.head, { fin: false });
+  client.send(shared.body, { fin: false });
+  client.send('}', { fin: true }, () => sent());
 }
 
 /** The graphql-ws server of the GraphQL path. */
@@ -217,7 +261,17 @@ class SubscriptionServer {
           }
           // Errors reported beside the data (a has_many without batch context, docs/behaviour.md §5.10).
           const errors = [...(result.errors ?? []), ...(args.contextValue as GraphQLContext).loaders.drainReported()];
-          return errors.length > 0 ? { ...result, errors: errors.map((error) => formatError(error, context.extra.observation.requestId).toJSON()) } : result;
+          if (errors.length > 0) return { ...result, errors: errors.map((error) => formatError(error, context.extra.observation.requestId).toJSON()) };
+          // An answer without errors is the same for every subscription of its shape: serialised
+          // once, and sent by a stand-in graphql-ws writes cheaply (sendMessage).
+          let body = serialised.get(result);
+          if (!body) {
+            body = Buffer.from(JSON.stringify(result));
+            serialised.set(result, body);
+          }
+          const shared = nextShared++;
+          pendingShared.set(shared, body);
+          return { [SHARED_KEY]: shared } as ExecutionResult;
         },
         onError: (context, _id, _payload, errors) => errors.map((error) => formatError(error, context.extra.observation.requestId).toJSON()),
       },
@@ -242,13 +296,14 @@ class SubscriptionServer {
         // its subscriptions back (they queue, boundedly); a socket gone meanwhile is no error.
         send: (data) =>
           new Promise<void>((resolve) => {
+            const shared = sharedParts(data);
             if (client.readyState !== WebSocket.OPEN) return resolve();
             // A client that does not take its messages is closed, not sent more (docs/hostile-input.md §16).
             if (this.quotas.overBuffered(client)) {
               closeSocket(client, SLOW_CLIENT_CLOSE_CODE, 'the client does not take its messages');
               return resolve();
             }
-            client.send(data, () => resolve());
+            sendMessage(client, data, shared, resolve);
           }),
         close: (code, reason) => closeSocket(client, code ?? 1000, reason),
         onMessage: (handle) =>
