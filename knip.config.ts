@@ -24,11 +24,12 @@ const config: KnipConfig = {
   // A type exported beside the function whose signature names it is part of that function's API.
   ignoreExportsUsedInFile: { interface: true, type: true },
   project: ['**/*.{ts,prisma}', '*.js'],
-  // Peers of the NestJS peer of the benchmark (bench/peers/nest/), which NestJS loads itself:
-  // the Apollo server and its Express 5 integration (@nestjs/apollo), and rxjs (@nestjs/core).
+  // The Express 5 integration of the Apollo server, which the NestJS peer of the benchmark
+  // (bench/peers/nest/) loads through @nestjs/apollo without naming it (knip sees @apollo/server
+  // and rxjs as that package's and @nestjs/core's peers).
   // And @graphql-tools/merge, which nothing imports: a dependency pinned to a release whose own
   // dependencies run on Node 20, so that an install without our lock file resolves one (package.json).
-  ignoreDependencies: ['@apollo/server', '@as-integrations/express5', 'rxjs', '@graphql-tools/merge'],
+  ignoreDependencies: ['@as-integrations/express5', '@graphql-tools/merge'],
   ignore: [
     // Prisma's output, replaced on every generate.
     'generated/prisma/**',

@@ -53,7 +53,10 @@ export function knipFindings(cwd: string): string[] {
   });
   if (result.status === 0) return [];
   if (result.status !== 1) throw new Error(`knip exited with ${result.status ?? result.signal ?? 'nothing'}: ${result.stderr}`);
-  return `${result.stdout}${result.stderr}`.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('npm warn'));
+  const findings = `${result.stdout}${result.stderr}`.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('npm warn'));
+  // The compact reporter prints no configuration hint, though they fail the run: a failure with
+  // nothing printed is still one.
+  return findings.length > 0 ? findings : ['knip failed without a finding the compact reporter prints: run `npx knip --treat-config-hints-as-errors` for its configuration hints'];
 }
 
 /**
