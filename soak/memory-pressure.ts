@@ -2,7 +2,8 @@
  * The memory-pressure mix (docs/hostile-input.md §13–§16; `npm run soak:memory`): the five ways a
  * client made the server hold memory without bound, each run for a few seconds against the server
  * of a checkout (`--root`, default this one) under `NODE_ENV=production` on a seeded SQLite file,
- * while `/health` is probed every 50 ms and the server's resident memory sampled from /proc:
+ * once the server has answered one query and one mutation, while `/health` is probed every 50 ms
+ * and the server's resident memory sampled from /proc:
  *
  * 1. subscription fan-out: paused sockets of one caller, each with heavy subscriptions (an event of
  *    about 1 MB), and one publish;
@@ -11,7 +12,8 @@
  * 4. slow readers: connections asking for a large GraphQL answer and never reading it;
  * 5. bytes: a short query whose answer is tens of megabytes, again and again.
  *
- * Prints, per class, the peak resident memory above idle, `/health`'s p99 and failures, and
+ * Prints, per class, the peak resident memory above idle, `/health`'s p99 and failures, its three
+ * slowest probes with when they started (to tell a class's setup from the work that follows), and
  * whether the process survived; with `--json`, the figures as JSON. Run it against an older
  * checkout (`--root`) for the figures before a change.
  */
@@ -39,6 +41,8 @@ interface ClassFigures {
   readonly healthP99: number;
   /** Probes that failed or timed out (2 s). */
   readonly healthFailures: number;
+  /** The three slowest probes: when each started, in ms after the class began, and how long it took. */
+  readonly slowestProbes: readonly { readonly atMs: number; readonly ms: number }[];
   readonly survived: boolean;
 }
 
@@ -76,7 +80,9 @@ async function measure(name: string, server: { child: ChildProcess; url: string 
   const idle = rssMb(server.child.pid);
   let peak = idle;
   const times: number[] = [];
+  const probes: { atMs: number; ms: number }[] = [];
   let failures = 0;
+  const began = performance.now();
   const until = Date.now() + seconds * 1000;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.child.pid))), 50);
   const probing = (async () => {
@@ -90,6 +96,7 @@ async function measure(name: string, server: { child: ChildProcess; url: string 
         failures++;
         times.push(2_000);
       }
+      probes.push({ atMs: Math.round(started - began), ms: Math.round(times.at(-1) ?? 0) });
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   })();
@@ -102,6 +109,7 @@ async function measure(name: string, server: { child: ChildProcess; url: string 
     peakMb: Math.round(peak - idle),
     healthP99: Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0),
     healthFailures: failures,
+    slowestProbes: [...probes].sort((a, b) => b.ms - a.ms).slice(0, 3),
     survived: server.child.exitCode === null && server.child.signalCode === null,
   };
 }
@@ -136,6 +144,17 @@ async function pausedSubscriber(url: string, token: string, subscriptions: numbe
   (socket as unknown as { _socket?: Socket })._socket?.pause();
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now())));
   socket.terminate();
+}
+
+/**
+ * One query and one mutation answered before a class begins, so that its figures are the class's
+ * and not those of the server's first request of each kind (modules loaded and compiled lazily).
+ */
+async function warm(url: string, token: string, draftId: string): Promise<void> {
+  const post = (query: string, variables?: Record<string, unknown>): Promise<unknown> =>
+    fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) }).then((response) => response.arrayBuffer());
+  await post('{ users(first: 1) { id posts(first: 1) { edges { node { id } } } } }');
+  await post('mutation ($id: String!) { publishPost(id: $id) { id } }', { id: draftId });
 }
 
 /** The five classes against the server of `root` (module docstring). */
@@ -201,6 +220,7 @@ async function run(root: string, seconds: number): Promise<ClassFigures[]> {
     copyFileSync(source.replace(/^file:/, ''), copy.replace(/^file:/, ''));
     const server = await startServer(root, copy);
     try {
+      await warm(server.url, token, draftIds[1] ?? '');
       figures.push(await measure(name, server, seconds, (until) => attack(server, until)));
     } finally {
       server.child.kill('SIGKILL');
@@ -218,7 +238,7 @@ const program = new Command('memory-pressure')
     if (options.json === true) {
       process.stdout.write(`${JSON.stringify(figures, null, 1)}\n`);
     } else {
-      for (const figure of figures) process.stdout.write(`${figure.name}: peak +${String(figure.peakMb)} MB, /health p99 ${String(figure.healthP99)} ms, ${String(figure.healthFailures)} failed probes, ${figure.survived ? 'survived' : 'DIED'}\n`);
+      for (const figure of figures) process.stdout.write(`${figure.name}: peak +${String(figure.peakMb)} MB, /health p99 ${String(figure.healthP99)} ms, ${String(figure.healthFailures)} failed probes, slowest ${figure.slowestProbes.map((probe) => `${String(probe.ms)} ms at +${String(probe.atMs)} ms`).join(', ')}, ${figure.survived ? 'survived' : 'DIED'}\n`);
     }
     process.exit(0);
   });

@@ -95,8 +95,24 @@ describe('what WebSocket clients may hold (docs/hostile-input.md §16)', () => {
     // The one past the limit is answered with SUBSCRIPTION_LIMIT; the others run.
     const refusals = (): number => [...first.messages, ...second.messages].filter((message) => JSON.stringify(message).includes('SUBSCRIPTION_LIMIT')).length;
     await expect.poll(refusals).toBe(1);
+    // Refused ones hold no place: another is refused too, and completing a running one frees its place.
+    first.socket.send(JSON.stringify({ id: 'past', type: 'subscribe', payload: { query: 'subscription { postPublished { id } }' } }));
+    await expect.poll(refusals).toBe(2);
+    first.socket.send(JSON.stringify({ id: '0', type: 'complete' }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    first.socket.send(JSON.stringify({ id: 'freed', type: 'subscribe', payload: { query: 'subscription { postPublished { id } }' } }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(refusals()).toBe(2);
     first.socket.close();
     second.socket.close();
+    await Promise.all([first.closed, second.closed]);
+    // A closed connection frees all of its places.
+    const third = await open('/graphql', { token });
+    await expect.poll(() => third.messages.length).toBe(1);
+    for (let index = 0; index < SUBSCRIPTIONS; index++) third.socket.send(JSON.stringify({ id: String(index), type: 'subscribe', payload: { query: 'subscription { postPublished { id } }' } }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(third.messages.filter((message) => JSON.stringify(message).includes('SUBSCRIPTION_LIMIT'))).toEqual([]);
+    third.socket.close();
   });
 
   it('closes a subscriber that stops reading heavy events with 1013, releasing its memory, while /health answers', async () => {

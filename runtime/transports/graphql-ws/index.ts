@@ -192,15 +192,21 @@ class SubscriptionServer {
             options.logger.warn({ topic: error.topic, queued: error.limit }, 'closing a subscriber too slow to keep up');
             socket.close(SLOW_CONSUMER_CLOSE_CODE, 'subscriber too slow');
           };
-          // Each event executed once per shape (caller, document, variables): docs/hostile-input.md §16.
-          const result = await asSubscriber(onSlowConsumer, () => inOperationSpan(args, () => runInContext(request, () => subscribeSharing(args, request.principal, executeWithCodes))));
-          if (!(Symbol.asyncIterator in result)) return result;
-          // Subscriptions per caller across all its connections (docs/hostile-input.md §16).
+          // Subscriptions per caller across all its connections (docs/hostile-input.md §16), taken
+          // before subscribing so that a refused one costs no subscription work.
           const release = options.quotas.startSubscription(request.principal);
           if (!release) {
-            await result.return?.();
             const limit = options.quotas.limits.subscriptionsPerCaller;
             return { errors: [new GraphQLError(`you already run ${limit} subscriptions (APP_GRAPHQL__MAX_SUBSCRIPTIONS_PER_CALLER); complete one first`, { extensions: { code: 'SUBSCRIPTION_LIMIT', limit } })] };
+          }
+          // Each event executed once per shape (caller, document, variables): docs/hostile-input.md §16.
+          const result = await asSubscriber(onSlowConsumer, () => inOperationSpan(args, () => runInContext(request, () => subscribeSharing(args, request.principal, executeWithCodes)))).catch((error: unknown) => {
+            release();
+            throw error;
+          });
+          if (!(Symbol.asyncIterator in result)) {
+            release();
+            return result;
           }
           observability.metrics?.subscription(1);
           return inContext(result, request, () => {
