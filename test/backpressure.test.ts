@@ -2,7 +2,8 @@
  * Connections that do not read (docs/hostile-input.md §15): a connection answers one request at a
  * time, so pipelined requests wait unrendered, and one with more than 16 waiting is closed; an
  * answer its client does not take within `APP_HTTP__WRITE_TIMEOUT` closes the connection.
- * Meanwhile `/health` answers. Raw TCP over loopback; generated pipeline lengths.
+ * Meanwhile `/health` answers. Raw TCP over loopback; generated pipeline lengths, and generated
+ * counts of readers and stalled connections asking for answers of generated sizes.
  */
 import { connect, type Socket } from 'node:net';
 import fc from 'fast-check';
@@ -80,6 +81,60 @@ describe('connections that do not read (docs/hostile-input.md §15)', () => {
     const lifetimes = await Promise.all(flooding.map(({ closed }) => closed));
     expect(Math.max(...lifetimes)).toBeLessThan(10_000);
   }, 60_000);
+
+  it('gives readers their whole answer and holds no stalled one past APP_HTTP__WRITE_TIMEOUT, for generated sizes and counts', async () => {
+    const token = await server.token('admin');
+    const request = (users: number): string => {
+      const body = JSON.stringify({ query: `{ users(first: ${String(users)}) { id posts(first: 100) { edges { node { body } } } } }` });
+      return `POST /graphql HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nAuthorization: Bearer ${token}\r\nContent-Length: ${String(Buffer.byteLength(body))}\r\n\r\n${body}`;
+    };
+    const bodyOf = (answer: Buffer): Buffer => answer.subarray(answer.indexOf('\r\n\r\n') + 4);
+    const fullLength = new Map<number, number>();
+    const outcomes = { cut: 0, whole: 0 };
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ reads: fc.boolean(), users: fc.integer({ min: 1, max: 20 }) }), { minLength: 1, maxLength: 6 }), async (clients) => {
+        for (const { users } of clients) {
+          if (!fullLength.has(users)) {
+            const answer = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: request(users).split('\r\n\r\n')[1] });
+            fullLength.set(users, (await answer.arrayBuffer()).byteLength);
+          }
+        }
+        const before = server.rss();
+        const connections = await Promise.all(clients.map(() => rawConnection()));
+        connections.forEach((connection, index) => {
+          if (clients[index]?.reads === false) connection.socket.pause();
+          connection.socket.write(request(clients[index]?.users ?? 1));
+        });
+        // Past the timeout, while the stalled ones still read nothing.
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        expect(await healthTime()).toBeLessThan(1_000);
+        expect(server.rss() - before).toBeLessThan(300 * 1024 * 1024);
+        for (const connection of connections) connection.socket.resume();
+        await Promise.all(connections.map((connection) => connection.closed));
+        for (const [index, connection] of connections.entries()) {
+          const { reads, users } = clients[index] ?? { reads: true, users: 1 };
+          const body = bodyOf(connection.received());
+          if (reads) {
+            // A reader's answer is whole: every user asked for, each with their posts.
+            expect(body.length).toBe(fullLength.get(users));
+            expect((JSON.parse(body.toString('utf8')) as { data: { users: unknown[] } }).data.users).toHaveLength(users);
+          } else {
+            // A stalled one got what its buffers took (the whole answer when small), the rest released.
+            expect(body.length).toBeLessThanOrEqual(fullLength.get(users) ?? 0);
+            outcomes[body.length === fullLength.get(users) ? 'whole' : 'cut']++;
+          }
+        }
+      }),
+      {
+        numRuns: 4,
+        seed: PROPERTY_SEED,
+        // Always among the cases: a stalled large answer (cut) and a stalled small one (whole), beside readers.
+        examples: [[[{ reads: false, users: 20 }, { reads: true, users: 20 }, { reads: false, users: 1 }]]],
+      },
+    );
+    expect(outcomes.cut).toBeGreaterThan(0);
+    expect(outcomes.whole).toBeGreaterThan(0);
+  }, 120_000);
 
   it('closes a connection that does not take its answer within APP_HTTP__WRITE_TIMEOUT, and answers one that reads in time', async () => {
     const token = await server.token('admin');

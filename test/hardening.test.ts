@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LEAK } from './support/leaks.js';
 import { rawBody, rawExchange } from './support/raw-http.js';
+import { PROPERTY_SEED } from './support/properties.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { TEST_SECRET } from './support/project.js';
 
@@ -273,6 +274,83 @@ describe('rate limiting', () => {
       for (let index = 0; index < 12; index += 1) await (await fetch(`${limited.url}/health-none-${String(index)}`)).arrayBuffer();
       const afterRest = await exchange('/v1/ws', [], '127.0.0.1', [{ event: 'ping', data: 1 }], 1);
       expect((afterRest[0]?.error as { code?: string } | undefined)?.code).toBe('TOO_MANY_REQUESTS');
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('answers exactly the operations within one budget per address, whatever mix of transports spends it (generated)', async () => {
+    const BUDGET = 20;
+    const limited = await startTestServer({ env: { APP_HTTP__RATE_LIMIT: String(BUDGET), APP_HTTP__RATE_LIMIT_WINDOW: '600000' } });
+    try {
+      const token = await limited.token('member');
+      const { hostname, port } = new URL(limited.url);
+      /** Status and body of an HTTP request from `localAddress`. */
+      const send = (localAddress: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; text: string }> =>
+        new Promise((resolve, reject) => {
+          const outgoing = httpRequest({ host: hostname, port, path, method, localAddress, headers: { authorization: `Bearer ${token}`, ...headers } }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString() }));
+          });
+          outgoing.on('error', reject);
+          outgoing.end(body === undefined ? undefined : JSON.stringify(body));
+        });
+      /** A socket from `localAddress` and the messages it received. */
+      const socketFrom = async (localAddress: string, path: string, protocols: string[]): Promise<{ socket: WebSocket; received: Record<string, unknown>[] }> => {
+        const socket = new WebSocket(`${limited.url.replace(/^http/, 'ws')}${path}`, protocols, { localAddress });
+        const received: Record<string, unknown>[] = [];
+        socket.on('message', (data: Buffer) => received.push(JSON.parse(data.toString()) as Record<string, unknown>));
+        await new Promise((resolve, reject) => {
+          socket.once('open', resolve);
+          socket.once('error', reject);
+        });
+        return { socket, received };
+      };
+      const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.oneof(fc.constant({ kind: 'rest' as const, units: 1 }), fc.constant({ kind: 'graphql-ws' as const, units: 1 }), fc.constant({ kind: 'gateway' as const, units: 1 }), fc.integer({ min: 2, max: 6 }).map((units) => ({ kind: 'mcp' as const, units }))), { minLength: 1, maxLength: 14 }),
+          async (steps) => {
+            run++;
+            // A fresh address per case: the budget is per address.
+            const address = `127.0.3.${String(run)}`;
+            // An MCP session opened first: its two requests are the first two units.
+            const opened = await send(address, 'POST', '/mcp', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }, mcpHeaders);
+            const session = String(opened.headers['mcp-session-id']);
+            expect((await send(address, 'POST', '/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...mcpHeaders, 'mcp-session-id': session })).status).toBe(202);
+            const ws = await socketFrom(address, '/graphql', ['graphql-transport-ws']);
+            ws.socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } }));
+            await expect.poll(() => ws.received.length).toBe(1);
+            const gateway = await socketFrom(address, '/v1/ws', []);
+            // The model: every unit a request brings is counted, answered or not (a request the
+            // HTTP limit refuses brings one); a step is answered when the count stays within the budget.
+            let counted = 2;
+            for (const [index, step] of steps.entries()) {
+              counted += step.kind === 'mcp' && counted + 1 > BUDGET ? 1 : step.units;
+              const expected = counted <= BUDGET;
+              let answered: boolean;
+              if (step.kind === 'rest') {
+                answered = (await send(address, 'GET', '/v2/posts')).status === 200;
+              } else if (step.kind === 'mcp') {
+                const batch = Array.from({ length: step.units }, (_, call) => ({ jsonrpc: '2.0', id: 100 + call, method: 'tools/list' }));
+                answered = (await send(address, 'POST', '/mcp', batch, { ...mcpHeaders, 'mcp-session-id': session })).status === 200;
+              } else {
+                const client = step.kind === 'graphql-ws' ? ws : gateway;
+                const before = client.received.length;
+                client.socket.send(JSON.stringify(step.kind === 'graphql-ws' ? { id: String(index), type: 'subscribe', payload: { query: '{ __typename }' } } : { event: 'ping', data: index }));
+                await expect.poll(() => client.received.length).toBeGreaterThan(before);
+                answered = !JSON.stringify(client.received[before]).includes('TOO_MANY_REQUESTS');
+              }
+              expect({ step: index, kind: step.kind, counted, answered }).toEqual({ step: index, kind: step.kind, counted, answered: expected });
+            }
+            ws.socket.close();
+            gateway.socket.close();
+          },
+        ),
+        { numRuns: 15, seed: PROPERTY_SEED },
+      );
     } finally {
       await limited.stop();
     }

@@ -326,16 +326,25 @@ describe('browser origins (docs/hostile-input.md §7)', () => {
 
 // Last in this file: it fills the anonymous pool.
 describe('session pools (docs/hostile-input.md §7)', () => {
-  it('keeps a signed-in session however many anonymous sessions are opened, from however many addresses', async () => {
-    const member = await server.token('member');
-    const id = await rawSession(member);
-    // 8 addresses × 16 sessions each (APP_MCP__MAX_SESSIONS_PER_CALLER) overfill the anonymous pool (100).
-    for (let address = 2; address < 10; address++) {
-      const statuses = await Promise.all(Array.from({ length: 16 }, () => initializeFrom(`127.0.0.${address}`)));
-      expect(new Set(statuses)).toEqual(new Set([200]));
-    }
-    const list = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { authorization: `Bearer ${member}`, 'mcp-session-id': id });
-    expect(list.status).toBe(200);
+  it('keeps signed-in sessions however many anonymous sessions are opened, from however many addresses (generated)', async () => {
+    let address = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 16 }), { minLength: 1, maxLength: 12 }), async (bursts) => {
+        const member = await server.token('member');
+        const id = await rawSession(member);
+        // Bursts of anonymous sessions, each from an address of its own (at most
+        // APP_MCP__MAX_SESSIONS_PER_CALLER each): all opened, however far past the anonymous pool (100).
+        for (const count of bursts) {
+          address++;
+          const statuses = await Promise.all(Array.from({ length: count }, () => initializeFrom(`127.0.${String(10 + Math.floor(address / 250))}.${String(1 + (address % 250))}`)));
+          expect(new Set(statuses)).toEqual(new Set([200]));
+        }
+        const list = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { authorization: `Bearer ${member}`, 'mcp-session-id': id });
+        expect(list.status).toBe(200);
+      }),
+      { numRuns: 6, seed: PROPERTY_SEED, examples: [[[16, 16, 16, 16, 16, 16, 16, 16]]] },
+    );
+    // The anonymous pool was overfilled (the example alone opens 128) without touching the signed-in one.
     expect(server.logs.some((entry) => String(entry.msg).includes('APP_MCP__MAX_ANONYMOUS_SESSIONS reached'))).toBe(true);
     expect(server.logs.some((entry) => String(entry.msg).includes('APP_MCP__MAX_SESSIONS reached'))).toBe(false);
   });

@@ -3,11 +3,15 @@
  * (graphql-ws and gateways together) and per address, subscriptions per caller across its
  * connections, and the bytes a socket may have waiting — a subscriber that stops reading while
  * heavy events (about 1 MB each) are published is closed with 1013 and the memory released, and
- * `/health` keeps answering. Real server, raw `ws` clients over loopback.
+ * `/health` keeps answering; and, for generated counts of readers and paused sockets, shapes and
+ * publishes, every reader served, every paused socket cut off or served, memory bounded. Real
+ * server, raw `ws` clients over loopback.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { messageText } from '../runtime/transports/sockets.js';
+import { PROPERTY_SEED } from './support/properties.js';
 import { runSql } from './support/database.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -143,6 +147,85 @@ describe('what WebSocket clients may hold (docs/hostile-input.md §16)', () => {
     expect(Math.max(...healthTimes)).toBeLessThan(1_000);
     expect(server.rss() - before).toBeLessThan(300 * 1024 * 1024);
   }, 60_000);
+});
+
+const LIGHT = 'subscription { postPublished { id } }';
+const HEAVY = 'subscription { postPublished { id author { posts(first: 100) { edges { node { body } } } } } }';
+
+describe('subscription fan-out, generated (docs/hostile-input.md §16)', () => {
+  it('delivers every publish to readers, cuts off or serves non-readers, refuses past the cap, and stays bounded', async () => {
+    const admin = await server.token('admin');
+    let run = 0;
+    const outcomes = { closed: 0, served: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        // Sockets (within the caller's cap), each reading or paused, with 1–3 subscriptions of
+        // either shape; then 1–6 publishes.
+        fc.array(fc.record({ reads: fc.boolean(), shapes: fc.array(fc.constantFrom(LIGHT, HEAVY), { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 6 }),
+        async (sockets, publishes) => {
+          run++;
+          const before = server.rss();
+          const clients = await Promise.all(sockets.map(() => open('/graphql', { token: admin, localAddress: `127.0.1.${String(run)}` })));
+          await Promise.all(clients.map((client) => expect.poll(() => client.messages.length).toBe(1)));
+          sockets.forEach((socket, index) => socket.shapes.forEach((query, id) => clients[index]?.socket.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query } }))));
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          // Past the caller's cap, whichever socket they came on, the rest are refused.
+          const refused = clients.map((client) => new Set(client.messages.filter((message) => JSON.stringify(message).includes('SUBSCRIPTION_LIMIT')).map((message) => String(message.id))));
+          const total = sockets.reduce((sum, socket) => sum + socket.shapes.length, 0);
+          expect(refused.reduce((sum, ids) => sum + ids.size, 0)).toBe(Math.max(0, total - SUBSCRIPTIONS));
+          clients.forEach((client, index) => sockets[index]?.reads === false && client.socket.pause());
+          const published: string[] = [];
+          for (let index = 0; index < publishes; index++) {
+            const created = await server.graphql<{ createPost: { id: string } }>('mutation { createPost(input: { title: "fan-out" }) { id } }', { token: admin });
+            const id = created.data?.createPost.id ?? '';
+            expect((await server.graphql('mutation ($id: String!) { publishPost(id: $id) { id } }', { token: admin, variables: { id } })).errors).toBeUndefined();
+            published.push(id);
+            const started = performance.now();
+            expect((await fetch(`${server.url}/health`)).status).toBe(200);
+            expect(performance.now() - started).toBeLessThan(1_000);
+          }
+          // A reader gets each publish once per running subscription, in order.
+          const delivered = (client: Client, id: string): string[] =>
+            client.messages.filter((message) => message.type === 'next' && message.id === id).map((message) => String((message.payload as { data?: { postPublished?: { id?: string } } }).data?.postPublished?.id));
+          for (const [index, client] of clients.entries()) {
+            if (sockets[index]?.reads !== true) continue;
+            for (const id of sockets[index].shapes.keys()) {
+              if (refused[index]?.has(String(id)) === true) continue;
+              await expect.poll(() => delivered(client, String(id))).toEqual(published);
+            }
+          }
+          // A paused one, once it reads again, is either closed (more than its bytes waited) or served.
+          for (const [index, client] of clients.entries()) {
+            if (sockets[index]?.reads !== false) continue;
+            let closed: number | undefined;
+            void client.closed.then((code) => (closed = code));
+            client.socket.resume();
+            const running = [...sockets[index].shapes.keys()].map(String).filter((id) => refused[index]?.has(id) !== true);
+            const served = (): boolean => running.every((id) => JSON.stringify(delivered(client, id)) === JSON.stringify(published));
+            await expect.poll(() => closed !== undefined || served(), { timeout: 5_000 }).toBe(true);
+            if (closed !== undefined) expect(closed).toBe(1013);
+            outcomes[closed === undefined ? 'served' : 'closed']++;
+          }
+          expect(server.rss() - before).toBeLessThan(300 * 1024 * 1024);
+          for (const client of clients) client.socket.close();
+          await Promise.all(clients.map((client) => client.closed));
+        },
+      ),
+      {
+        numRuns: 8,
+        seed: PROPERTY_SEED,
+        // Always among the cases: a paused socket far behind (cut off) and one barely behind (served).
+        examples: [
+          [[{ reads: false, shapes: [HEAVY, HEAVY, HEAVY] }, { reads: true, shapes: [LIGHT] }], 6],
+          [[{ reads: false, shapes: [LIGHT] }], 1],
+        ],
+      },
+    );
+    // Both ends of a paused socket's fate were exercised.
+    expect(outcomes.closed).toBeGreaterThan(0);
+    expect(outcomes.served).toBeGreaterThan(0);
+  }, 120_000);
 });
 
 describe('each event executed once per shape (docs/hostile-input.md §16)', () => {
