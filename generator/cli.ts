@@ -259,8 +259,10 @@ async function runGenerateWatch(options: GenerateRun): Promise<number> {
   await once(performance.now()).catch(reportWatchError);
   const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => once(batch.firstEventAt), onError: reportWatchError });
   await watcher.start();
+  // Listening for the signal before saying so: one sent as soon as the line is seen stops it cleanly.
+  const stopped = stopSignal();
   process.stdout.write(`watching ${path.relative(process.cwd(), layout.entitiesDir) || '.'}/ for changes (Ctrl-C stops)\n`);
-  await stopSignal();
+  await stopped;
   await watcher.close();
   return 0;
 }
@@ -654,8 +656,9 @@ async function runDev(options: DevRun): Promise<number> {
   const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => cycle(batch.firstEventAt), onError: reportWatchError });
   await watcher.start();
   lines.push('', `watching ${path.relative(process.cwd(), layout.entitiesDir) || '.'}/: a saved change regenerates, migrates and restarts the server on port ${first.address.port} (Ctrl-C stops)`);
+  const stopRequested = stopSignal();
   process.stdout.write(`${lines.join('\n')}\n\n`);
-  await stopSignal();
+  await stopRequested;
   await watcher.close();
   await server.close();
   return 0;
