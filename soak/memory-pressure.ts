@@ -1,9 +1,10 @@
 /**
  * The memory-pressure mix (docs/hostile-input.md §13–§16; `npm run soak:memory`): the five ways a
- * client made the server hold memory without bound, each run for a few seconds against the server
- * of a checkout (`--root`, default this one) under `NODE_ENV=production` on a seeded SQLite file,
- * once the server has answered one query and one mutation, while `/health` is probed every 50 ms
- * and the server's resident memory sampled from /proc:
+ * client made the server hold memory without bound, each run for a few seconds against the compiled
+ * server of a checkout (`--root`, default this one; built first with `npm run build`, started as
+ * `npm start` does; `--source` runs its TypeScript under tsx instead) under `NODE_ENV=production`
+ * on a seeded SQLite file, once the server has answered one query and one mutation, while
+ * `/health` is probed every 50 ms and the server's resident memory sampled from /proc:
  *
  * 1. subscription fan-out: paused sockets of one caller, each with heavy subscriptions (an event of
  *    about 1 MB), and one publish;
@@ -17,7 +18,7 @@
  * whether the process survived; with `--json`, the figures as JSON. Run it against an older
  * checkout (`--root`) for the figures before a change.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
@@ -26,6 +27,7 @@ import { Command } from 'commander';
 import WebSocket from 'ws';
 import { mintToken } from '../runtime/auth/authentication.js';
 import { createTestDatabase, runSql, seedDatabase } from '../test/support/database.js';
+import { compiledEnvironment } from '../bench/spawn.js';
 import { freePort } from '../test/support/postgres.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,13 +48,18 @@ interface ClassFigures {
   readonly survived: boolean;
 }
 
-/** The server process of `root`, on `databaseUrl`; resolves once it listens. */
-async function startServer(root: string, databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+/**
+ * The server process of `root`, on `databaseUrl`; resolves once it listens. Compiled (what
+ * `npm start` runs: `dist/generated/main.js`, built by {@link build}) unless `source`, which runs
+ * the TypeScript entry point under tsx as `serve` does.
+ */
+async function startServer(root: string, databaseUrl: string, source: boolean): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', APP_DATABASE__URL: databaseUrl, APP_HTTP__PORT: String(port), APP_HTTP__HOST: '127.0.0.1', APP_AUTH__SECRET: SECRET, APP_LOG__LEVEL: 'error', APP_LOG__FORMAT: 'json' };
-  // The checkout's own resolution: this repository resolves its package name to its sources.
-  env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --conditions=resource-service-source`.trim();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'generated/main.ts')], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const args = source ? ['--import', 'tsx', path.join(root, 'generated/main.ts')] : [path.join(root, 'dist/generated/main.js')];
+  // From sources the checkout resolves its package name to its sources; compiled, to its build.
+  const childEnv = source ? { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --conditions=resource-service-source`.trim() } : compiledEnvironment(env);
+  const child = spawn(process.execPath, args, { cwd: root, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${String(port)}`;
   for (let attempt = 0; attempt < 300; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -157,8 +164,15 @@ async function warm(url: string, token: string, draftId: string): Promise<void> 
   await post('mutation ($id: String!) { publishPost(id: $id) { id } }', { id: draftId });
 }
 
+/** Builds the compiled server of `root` (`npm run build`); throws with its output when that fails. */
+function build(root: string): void {
+  const built = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8', env: compiledEnvironment(process.env) });
+  if (built.status !== 0) throw new Error(`npm run build failed in ${root}:\n${built.stdout}${built.stderr}`);
+}
+
 /** The five classes against the server of `root` (module docstring). */
-async function run(root: string, seconds: number): Promise<ClassFigures[]> {
+async function run(root: string, seconds: number, fromSource: boolean): Promise<ClassFigures[]> {
+  if (!fromSource) build(root);
   const source = await createTestDatabase('sqlite');
   const seeded = await seedDatabase(source, { orgs: 1, users: 20, posts: 100 });
   await runSql(source, `UPDATE "Post" SET "body" = '${'b'.repeat(7_000)}', "status" = 'published'`);
@@ -218,7 +232,7 @@ async function run(root: string, seconds: number): Promise<ClassFigures[]> {
     // A fresh server and database per class: one class's leftovers do not count against the next.
     const copy = source.replace(/\.db$/, `-${String(figures.length)}.db`);
     copyFileSync(source.replace(/^file:/, ''), copy.replace(/^file:/, ''));
-    const server = await startServer(root, copy);
+    const server = await startServer(root, copy, fromSource);
     try {
       await warm(server.url, token, draftIds[1] ?? '');
       figures.push(await measure(name, server, seconds, (until) => attack(server, until)));
@@ -232,9 +246,10 @@ async function run(root: string, seconds: number): Promise<ClassFigures[]> {
 const program = new Command('memory-pressure')
   .option('--root <dir>', 'the checkout whose server is measured', ROOT)
   .option('--seconds <n>', 'seconds per class', '8')
+  .option('--source', 'run the TypeScript entry point under tsx (as `serve` does) instead of the compiled server')
   .option('--json', 'print the figures as JSON')
-  .action(async (options: { root: string; seconds: string; json?: boolean }) => {
-    const figures = await run(path.resolve(options.root), Number(options.seconds));
+  .action(async (options: { root: string; seconds: string; source?: boolean; json?: boolean }) => {
+    const figures = await run(path.resolve(options.root), Number(options.seconds), options.source === true);
     if (options.json === true) {
       process.stdout.write(`${JSON.stringify(figures, null, 1)}\n`);
     } else {
