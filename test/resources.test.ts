@@ -226,7 +226,7 @@ describe('delete (DELETE /v2/comments/:id, deleteComment)', () => {
     expect(result.data?.deleteComment).toBe(true);
   });
 
-  it('changes nothing for another org\'s comment (404 like a missing one) or another author\'s (member)', async () => {
+  it('changes nothing for another org\'s comment (404 like a missing one) or another author\'s (member: 403, as its update)', async () => {
     const foreign = await create('member', 1, 'keep me');
     const hidden = await rest('DELETE', `/v2/comments/${foreign.id}`, 'admin', 0);
     const missing = await rest('DELETE', `/v2/comments/${MISSING}`, 'admin', 0);
@@ -235,7 +235,7 @@ describe('delete (DELETE /v2/comments/:id, deleteComment)', () => {
     const graph = await server.graphql(`mutation { deleteComment(id: "${foreign.id}") }`, { token: await server.token('admin', 0) });
     expect(graph.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     const admins = await create('admin', 1, 'the admin keeps this');
-    expect((await rest('DELETE', `/v2/comments/${admins.id}`, 'member', 1)).status).toBe(404);
+    expect((await rest('DELETE', `/v2/comments/${admins.id}`, 'member', 1)).status).toBe(403);
     expect((await rest('DELETE', `/v2/comments/${admins.id}`, 'viewer', 1)).status).toBe(403);
     expect((await rest('GET', `/v2/comments/${foreign.id}`, 'member', 1)).status).toBe(200);
     expect((await rest('GET', `/v2/comments/${admins.id}`, 'member', 1)).status).toBe(200);

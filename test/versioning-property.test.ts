@@ -241,6 +241,7 @@ const definitionOf = (route: TableRoute): RouteDefinition => ({
   status: 200,
   reply: 'value',
   takesBody: false,
+  query: [],
   handle: () => Promise.resolve({ id: route.id }),
 });
 

@@ -538,6 +538,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE). */
+        Problem415: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Too many requests from this address for now (TOO_MANY_REQUESTS); retry after the seconds in Retry-After. */
         Problem429: {
             headers: {
@@ -591,6 +600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiDescription"];
                 };
             };
+            400: components["responses"]["Problem400"];
             404: components["responses"]["Problem404"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
@@ -621,6 +631,7 @@ export interface operations {
             400: components["responses"]["Problem400"];
             404: components["responses"]["Problem404"];
             413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };
@@ -643,6 +654,7 @@ export interface operations {
                     "application/json": components["schemas"]["Org"][];
                 };
             };
+            400: components["responses"]["Problem400"];
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             500: components["responses"]["Problem500"];
@@ -709,6 +721,7 @@ export interface operations {
             404: components["responses"]["Problem404"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };
@@ -759,6 +772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiDescription"];
                 };
             };
+            400: components["responses"]["Problem400"];
             404: components["responses"]["Problem404"];
             405: components["responses"]["Problem405"];
             500: components["responses"]["Problem500"];
@@ -828,6 +842,7 @@ export interface operations {
             405: components["responses"]["Problem405"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };

@@ -5,7 +5,7 @@
  * (body checked against its input type), pipes, the declared method, Result unwrapping, masking.
  */
 
-import { applyPipes, authorize, clampPageSize, coerceInput, coerceQueryParameter, maskOutput, parseCursor, pathParameter, type PipeTransform, queryText, type RouteDefinition, unwrap, ZodValidationPipe } from 'resource-service/runtime';
+import { applyPipes, authorize, coerceInput, coerceQueryParameter, maskOutput, pageSizeParameter, parseCursor, pathParameter, type PipeTransform, queryText, type RouteDefinition, unwrap, ZodValidationPipe } from 'resource-service/runtime';
 import { type MetaController, VersionOfferSchema } from '../../entities/meta.controller.js';
 import { CreatePostSchema } from '../../entities/post.dto.js';
 import type { PostsController } from '../../entities/posts.controller.js';
@@ -40,6 +40,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: false,
+    query: [],
     handle: () => {
       const value = apiRootV1Controller.root();
       return value;
@@ -60,6 +61,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: false,
+    query: [],
     handle: () => {
       const value = apiRootV2Controller.root();
       return value;
@@ -82,6 +84,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: false,
+    query: [],
     handle: () => {
       const value = apiRootV2Controller.meta();
       return value;
@@ -102,6 +105,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: false,
+    query: [],
     handle: () => {
       const value = metaController.describe();
       return value;
@@ -122,6 +126,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: true,
+    query: [],
     handle: async (call) => {
       const offer = (await applyPipes(coerceInput({ ...VERSION_OFFER_INPUT, nullable: false }, call.body, 'body'), metaControllerNegotiateOfferPipes)) as Parameters<MetaController['negotiate']>[0];
       const value = metaController.negotiate(offer);
@@ -143,9 +148,10 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'page',
     takesBody: false,
+    query: ['first', 'after'],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'Notification');
-      const value = await notificationsController.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')));
+      const value = await notificationsController.list(pageSizeParameter(call.query, 'first'), parseCursor(queryText(call.query, 'after')));
       return { ...value, items: maskOutput(call.request, 'Notification', NOTIFICATION_FIELDS, value.items) };
     },
   };
@@ -166,9 +172,10 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'page',
     takesBody: false,
+    query: ['first', 'after'],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'Post');
-      const value = await postsController.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')));
+      const value = await postsController.list(pageSizeParameter(call.query, 'first'), parseCursor(queryText(call.query, 'after')));
       return { ...value, items: maskOutput(call.request, 'Post', POST_FIELDS, value.items) };
     },
   };
@@ -189,6 +196,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: false,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'Post');
       const value = await postsController.get(pathParameter(call, 'id'));
@@ -210,6 +218,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 201,
     reply: 'value',
     takesBody: true,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'create', 'Post');
       const input = (await applyPipes(coerceInput({ ...CREATE_POST_INPUT, nullable: false }, call.body, 'body'), postsControllerCreateInputPipes)) as Parameters<PostsController['create']>[0];
@@ -232,6 +241,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: false,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'publish', 'Post');
       const value = await postsController.publish(pathParameter(call, 'id'));
@@ -255,9 +265,10 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'page',
     takesBody: false,
+    query: ['first', 'after'],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'User');
-      const value = await usersController.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')));
+      const value = await usersController.list(pageSizeParameter(call.query, 'first'), parseCursor(queryText(call.query, 'after')));
       return { ...value, items: maskOutput(call.request, 'User', USER_FIELDS, value.items) };
     },
   };
@@ -276,6 +287,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: false,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'User');
       const value = await usersController.get(pathParameter(call, 'id'));
@@ -297,6 +309,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 201,
     reply: 'value',
     takesBody: true,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'create', 'User');
       const input = (await applyPipes(coerceInput({ ...CREATE_USER_INPUT, nullable: false }, call.body, 'body'), usersControllerCreateInputPipes)) as Parameters<UsersController['create']>[0];
@@ -319,9 +332,10 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'page',
     takesBody: false,
+    query: ['first', 'after'],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'AuditRecord');
-      const value = await auditRecordResource.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')));
+      const value = await auditRecordResource.list(pageSizeParameter(call.query, 'first'), parseCursor(queryText(call.query, 'after')));
       return { ...value, items: maskOutput(call.request, 'AuditRecord', AUDIT_RECORD_FIELDS, value.items) };
     },
   };
@@ -340,10 +354,11 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'page',
     takesBody: false,
+    query: ['first', 'after', 'postId'],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'Comment');
       const postId = coerceQueryParameter({ type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true }, call.query.postId, 'postId') as Parameters<CommentResource['list']>[2];
-      const value = await commentResource.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')), postId);
+      const value = await commentResource.list(pageSizeParameter(call.query, 'first'), parseCursor(queryText(call.query, 'after')), postId);
       return { ...value, items: maskOutput(call.request, 'Comment', COMMENT_FIELDS, value.items) };
     },
   };
@@ -362,6 +377,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: false,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'Comment');
       const value = await commentResource.get(pathParameter(call, 'id'));
@@ -383,6 +399,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 201,
     reply: 'value',
     takesBody: true,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'create', 'Comment');
       const input = coerceInput({ ...CREATE_COMMENT_INPUT_INPUT, nullable: false }, call.body, 'body') as Parameters<CommentResource['create']>[0];
@@ -405,6 +422,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: true,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'update', 'Comment');
       const input = coerceInput({ ...UPDATE_COMMENT_INPUT_INPUT, nullable: false }, call.body, 'body') as Parameters<CommentResource['update']>[1];
@@ -427,6 +445,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 204,
     reply: 'empty',
     takesBody: false,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'delete', 'Comment');
       await commentResource.delete(pathParameter(call, 'id'));
@@ -448,9 +467,10 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'page',
     takesBody: false,
+    query: ['first', 'after'],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'Digest');
-      const value = await digestResource.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')));
+      const value = await digestResource.list(pageSizeParameter(call.query, 'first'), parseCursor(queryText(call.query, 'after')));
       return { ...value, items: maskOutput(call.request, 'Digest', DIGEST_FIELDS, value.items) };
     },
   };
@@ -469,6 +489,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'list',
     takesBody: false,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'Org');
       const value = await orgResource.list();

@@ -92,7 +92,7 @@ export class CommentResource {
     return this.service.update(id, input);
   }
 
-  /** DELETE /v2/comments/:id · Mutation.deleteComment (authorized: delete Comment): NOT_FOUND when missing or not the caller's to delete. */
+  /** DELETE /v2/comments/:id · Mutation.deleteComment (authorized: delete Comment): NOT_FOUND when missing or not the caller's to read, FORBIDDEN when read but not the caller's to delete. */
   async delete(id: string): Promise<void> {
     unwrap(await this.service.delete(id));
   }

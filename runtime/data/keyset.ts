@@ -44,7 +44,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Clamps a requested page size (docs/behaviour.md §8): absent, empty or non-numeric → 20; otherwise
- * truncated to an integer and clamped to 1..=100 (`0` → 1, `-5` → 1, `101` → 100).
+ * truncated to an integer and clamped to 1..=100 (`0` → 1, `-5` → 1, `101` → 100). REST reads
+ * `first` through `pageSizeParameter` (runtime/http/routes.ts), which refuses a text that is not
+ * an integer before it gets here.
  */
 export function clampPageSize(first: number | string | null | undefined): number {
   if (first === null || first === undefined || first === '') return DEFAULT_PAGE_SIZE;

@@ -2,7 +2,7 @@
  * The one service behind every resource's generated operations (docs/behaviour.md §4.7): list,
  * get, create, update and delete of one entity through its scoped repository. The repository
  * applies the caller's row scope (a row the caller may not read is not there: NOT_FOUND, like a
- * missing one; a delete of another org's row changes nothing), and reports unique conflicts as
+ * missing one; a readable row the caller may not update or delete is FORBIDDEN), and reports unique conflicts as
  * CONFLICT naming the fields; this service adds the input schema and refuses mass assignment
  * (runtime/data/resource-input.ts).
  */
@@ -26,11 +26,16 @@ function objectInput(entity: string, input: unknown): Result<Record<string, unkn
   return { ok: true, value: input as Record<string, unknown> };
 }
 
-/** The parsed input, or BAD_USER_INPUT listing every issue. */
+/**
+ * The parsed input, or BAD_USER_INPUT listing every issue. A required field left out says `is
+ * required`, as a body check does (runtime/http/inputs.ts), not zod's "expected string, received
+ * undefined".
+ */
 function parsed(entity: string, schema: z.ZodObject, input: Record<string, unknown>): Result<Record<string, unknown>> {
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
-  const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || 'input', message: issue.message }));
+  const missing = (path: readonly PropertyKey[]): boolean => path.length === 1 && typeof path[0] === 'string' && (!Object.hasOwn(input, path[0]) || input[path[0]] === undefined);
+  const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || 'input', message: issue.code === 'invalid_type' && missing(issue.path) ? 'is required' : issue.message }));
   return fail('BAD_USER_INPUT', `invalid ${entity} input: ${issueSummary(issues)}`, { issues: listedIssues(issues) });
 }
 
@@ -119,8 +124,17 @@ export class ResourceService<Row extends KeyedRow, Where extends object, Create 
     return this.repository.update(id, data.value as Partial<Create>);
   }
 
-  /** Deletes the row `id`; NOT_FOUND when it is missing or the caller may not delete it. */
-  delete(id: string): Promise<Result<{ id: string }>> {
+  /**
+   * Deletes the row `id`: NOT_FOUND when it is missing or the caller may not read it; a row the
+   * caller reads but its delete rule does not cover is FORBIDDEN, as an update of it is
+   * (docs/behaviour.md §4.7, "Rows": one answer for one situation).
+   */
+  async delete(id: string): Promise<Result<{ id: string }>> {
+    const row = await this.repository.findById(id);
+    if (!row) return fail('NOT_FOUND', `${this.entity} ${id} was not found`);
+    const ability = currentContext().ability;
+    // Readable but not the caller's to delete: say so (a row it cannot read is not found, above).
+    if (ability && !ability.can('delete', tagSubject(this.entity, { ...row }))) throw new FailureError({ code: 'FORBIDDEN', message: `you may not delete this ${this.entity}` });
     return this.repository.delete(id);
   }
 }

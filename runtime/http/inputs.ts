@@ -65,11 +65,13 @@ function coerceNamed(type: InputType, value: unknown, path: string, issues: Inpu
       const out: Record<string, unknown> = {};
       for (const [name, field] of Object.entries(type.fields)) {
         const fieldPath = path ? `${path}.${name}` : name;
-        const coerced = coerceField(field, record[name], fieldPath, issues);
+        const coerced = coerceField(field, Object.hasOwn(record, name) ? record[name] : undefined, fieldPath, issues);
         if (coerced !== undefined) out[name] = coerced;
       }
+      // Own names only: `name in fields` would take `constructor`, `toString` or a JSON `__proto__`
+      // key (JSON.parse makes it an own property) for fields, and drop them unseen.
       for (const name of Object.keys(record)) {
-        if (!(name in type.fields)) issues.push({ path: path ? `${path}.${name}` : name, message: 'is not a known field' });
+        if (!Object.hasOwn(type.fields, name)) issues.push({ path: path ? `${path}.${name}` : name, message: 'is not a known field' });
       }
       return out;
     }

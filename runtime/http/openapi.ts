@@ -118,6 +118,7 @@ const ERROR_RESPONSES: Readonly<Record<string, string>> = {
   '405': 'The path exists, not for this method or version (METHOD_NOT_ALLOWED).',
   '409': 'The change conflicts with the current state (CONFLICT).',
   '413': 'The request body is larger than this server accepts (PAYLOAD_TOO_LARGE).',
+  '415': 'The body is not application/json (UNSUPPORTED_MEDIA_TYPE).',
   '429': 'Too many requests from this address for now (TOO_MANY_REQUESTS); retry after the seconds in Retry-After.',
   '500': 'database error, or an unexpected failure (INTERNAL_SERVER_ERROR).',
   '503': 'The database is unavailable (INTERNAL_SERVER_ERROR, detail "database error").',
@@ -180,7 +181,8 @@ function operationObject(operation: CatalogOperation, version: string | undefine
   if (operation.body) success.content = { 'application/json': { schema: operation.body } };
   responses[String(operation.status)] = success;
   const errors = new Set<string>(['500', '503']);
-  if (operation.parameters.length > 0 || operation.requestBody || (version !== undefined && options.strategy !== 'uri')) errors.add('400');
+  // Every route refuses a query parameter it does not read (docs/behaviour.md §4.2).
+  errors.add('400');
   if (operation.authorized) {
     errors.add('401');
     errors.add('403');
@@ -188,7 +190,10 @@ function operationObject(operation: CatalogOperation, version: string | undefine
   if (operation.reply === 'value' || operation.result || version !== undefined) errors.add('404');
   if (version !== undefined) errors.add('405');
   if (operation.result) errors.add('409');
-  if (operation.requestBody) errors.add('413');
+  if (operation.requestBody) {
+    errors.add('413');
+    errors.add('415');
+  }
   if (options.rateLimited) errors.add('429');
   for (const status of [...errors].sort()) responses[status] = { $ref: `#/components/responses/Problem${status}` };
   const policy = version === undefined ? undefined : options.policies[version];

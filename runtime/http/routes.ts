@@ -6,7 +6,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Authentication } from '../auth/authentication.js';
 import type { RequestContext } from '../auth/context.js';
-import type { Page } from '../data/keyset.js';
+import { clampPageSize, type Page } from '../data/keyset.js';
+import { FailureError, type InputIssue, issueSummary, listedIssues } from '../failures/result.js';
 import { jsonText, writeJson } from './answer.js';
 import { problem, sendProblem } from './problem.js';
 
@@ -51,6 +52,12 @@ export interface RouteDefinition {
   /** Whether the route reads a JSON body (bodies are parsed only for these). */
   readonly takesBody: boolean;
   /**
+   * The query parameters the route reads (`first`, `after`, filters, `@Query` parameters): any
+   * other one, or one of these given twice, is refused before the route runs
+   * ({@link refuseUnreadQuery}, docs/behaviour.md §4.2).
+   */
+  readonly query: readonly string[];
+  /**
    * Runs the route: gate, pipes, controller method, masking. Returns the value, or a promise of it
    * when the method (or a pipe) is asynchronous; throws failures.
    */
@@ -87,6 +94,43 @@ export function sendReply(path: string, response: ServerResponse, route: RouteDe
       response.end();
       return;
   }
+}
+
+/**
+ * Refuses a query string the route would not read in full (docs/behaviour.md §4.2, "One reading of
+ * every parameter"): a parameter the route does not read (`?titel=x`, a typo that would otherwise
+ * answer unfiltered rows) and a parameter it reads given more than once (`?first=1&first=2`, or
+ * `?postId[x]=1`) are each an issue. Throws `BAD_USER_INPUT` listing them, `field` naming the
+ * first, the detail naming the parameters the route reads. `query` is the parsed query string (an
+ * object without a prototype, node:querystring's).
+ */
+export function refuseUnreadQuery(route: RouteDefinition, query: Readonly<Record<string, unknown>>): void {
+  const issues: InputIssue[] = [];
+  for (const name of Object.keys(query)) {
+    if (!route.query.includes(name)) issues.push({ path: name, message: 'is not a query parameter of this route' });
+    else if (typeof query[name] !== 'string') issues.push({ path: name, message: 'is given more than once; give it once' });
+  }
+  const listed = listedIssues(issues);
+  const first = listed[0];
+  if (first === undefined) return;
+  const reads = route.query.length > 0 ? `it reads ${route.query.join(', ')}` : 'it reads no query parameter';
+  throw new FailureError({ code: 'BAD_USER_INPUT', message: `invalid query string: ${issueSummary(issues)}; ${reads}`, field: first.path, issues: listed });
+}
+
+/** An integer as the query string writes it: optional minus, decimal digits, nothing else. */
+const INTEGER_TEXT = /^-?[0-9]+$/;
+
+/**
+ * The page size `first` of a keyset route from the query string (docs/behaviour.md §4.2, §8):
+ * absent → the default (20); an integer (`^-?[0-9]+$`) → clamped to 1..=100; any other text
+ * (`abc`, `1.5`, `1e2`, `0x10`, ` 5`, an empty value) throws `BAD_USER_INPUT` naming it.
+ */
+export function pageSizeParameter(query: Readonly<Record<string, unknown>>, name: string): number {
+  const text = query[name];
+  if (text === undefined) return clampPageSize(undefined);
+  if (typeof text === 'string' && INTEGER_TEXT.test(text)) return clampPageSize(Number(text));
+  const issues = [{ path: name, message: `expected an integer, got ${typeof text === 'string' ? JSON.stringify(text) : 'a list'}` }];
+  throw new FailureError({ code: 'BAD_USER_INPUT', message: `invalid ${issueSummary(issues, (issue) => `${issue.path}: ${issue.message}`)}`, field: name, issues: listedIssues(issues) });
 }
 
 /** Reads one query-string value as text; a repeated key or a missing one gives undefined. */

@@ -109,7 +109,7 @@ function emitResource(resource: ResourceModel, context: EmitContext): GeneratedF
     if (kinds.has('delete')) {
       w.blankLine();
       const unwrap = imports.value('runtime/failures/result.ts', 'unwrap');
-      writeDoc(w, [`${servedAt(resource, 'delete')}: NOT_FOUND when missing or not the caller's to delete.`]);
+      writeDoc(w, [`${servedAt(resource, 'delete')}: NOT_FOUND when missing or not the caller's to read, FORBIDDEN when read but not the caller's to delete.`]);
       w.write('async delete(id: string): Promise<void>').block(() => w.writeLine(`${unwrap}(await this.service.delete(id));`));
     }
   });

@@ -13,6 +13,11 @@ import type { EmitContext } from '../context.js';
 import { writePipeConstants } from '../pipes.js';
 import { type GeneratedFile, type ImportSet, parameterList, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
+/** The query parameters a route reads, in declaration order: any other one is refused (docs/behaviour.md §4.2). */
+function queryParameters(route: RouteModel): string[] {
+  return route.params.filter((param) => param.binding === 'pageSize' || param.binding === 'cursor' || param.binding === 'query' || param.binding === 'argument').map((param) => param.name);
+}
+
 class RouteWriter {
   constructor(
     private readonly context: EmitContext,
@@ -32,7 +37,7 @@ class RouteWriter {
     const queryText = (name: string): string => `${this.imports.value('runtime/http/routes.ts', 'queryText')}(call.query, ${quote(name)})`;
     switch (param.binding) {
       case 'pageSize':
-        return `${this.imports.value('runtime/data/keyset.ts', 'clampPageSize')}(${queryText(param.name)})`;
+        return `${this.imports.value('runtime/http/routes.ts', 'pageSizeParameter')}(call.query, ${quote(param.name)})`;
       case 'cursor':
         return `${this.imports.value('runtime/data/keyset.ts', 'parseCursor')}(${queryText(param.name)})`;
       case 'pathText':
@@ -96,6 +101,7 @@ class RouteWriter {
       w.writeLine(`status: ${route.status},`);
       w.writeLine(`reply: '${route.reply}',`);
       w.writeLine(`takesBody: ${route.takesBody},`);
+      w.writeLine(`query: [${queryParameters(route).map(quote).join(', ')}],`);
       // Every parameter is read from the call, and so is the principal a gate or a mask needs.
       const readsCall = posture?.kind === 'authorized' || route.params.length > 0;
       const awaits = route.returns.promised || route.params.some((param) => param.pipes.length > 0);

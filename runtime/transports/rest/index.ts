@@ -3,7 +3,8 @@
  * (runtime/http/versioning.ts), which resolves each request's version by the configured strategy
  * and answers refusals as problem documents. Its placement is `versioned`: it is mounted after
  * every self-mounted transport, so those stay neutral to any stated version (docs/behaviour.md §9.3.3). JSON
- * bodies are parsed only for the routes that take one, within `APP_HTTP__BODY_LIMIT`. At boot it
+ * bodies are parsed only for the routes that take one, within `APP_HTTP__BODY_LIMIT`; a body in any
+ * other media type (or none named) is 415 `UNSUPPORTED_MEDIA_TYPE`, as GraphQL answers it. At boot it
  * logs one line per mounted route at debug (controller, method, address, handler, and the version
  * as its own field under header / media-type versioning; docs/behaviour.md §9.1, docs/decisions.md §4).
  */
@@ -16,7 +17,7 @@ import { ConfigError, type AppConfig } from '../../server/config.js';
 import { answerError } from '../../http/pipeline.js';
 import { problem, sendError, sendProblem } from '../../http/problem.js';
 import { type RequestState, stateOf } from '../../http/request-state.js';
-import { type RouteDefinition, sendReply } from '../../http/routes.js';
+import { refuseUnreadQuery, type RouteDefinition, sendReply } from '../../http/routes.js';
 import { routeTemplate, setVersionHeaders, variesOn, type VersioningOptions, VersionRouter, versionedRoutes } from '../../http/versioning.js';
 import { defineTransport, type DirectRoute, type Transport, type TransportFactory } from '../index.js';
 
@@ -50,16 +51,28 @@ interface RoutedRequest {
 
 /**
  * Runs a routed request's route and sends its reply; what the route throws is answered as a
- * problem document (`sendError`: a failure with its status, anything else 500, logged).
+ * problem document (`sendError`: a failure with its status, anything else 500, logged). A query
+ * parameter the route does not read, or one it reads given twice, is refused first (400
+ * `BAD_USER_INPUT`, docs/behaviour.md §4.2), as a body that is not JSON is before the gate.
  */
 async function runRoute(routed: RoutedRequest, response: ServerResponse, logger: Logger): Promise<void> {
   try {
     const { route, params, query, body, state } = routed;
+    refuseUnreadQuery(route, query);
     const value = await route.handle({ params, query, body, request: state.request, authentication: state.authentication });
     sendReply(routed.path, response, route, value);
   } catch (error) {
     sendError(response, error, logger);
   }
+}
+
+/**
+ * Whether a request carries a body: a chunked one, or a `Content-Length` above 0 (a POST with no
+ * body at all, `Content-Length: 0`, carries none: a route that needs one says "required", 400).
+ */
+function carriesBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /** Mounts the version router's middleware and logs every mounted route (at debug). */
@@ -69,6 +82,10 @@ function mountRoutes(app: Express, config: AppConfig, router: VersionRouter, ver
   app.use(
     versionedRoutes(router, versioning, {
       run: async (route, request, response, params) => {
+        if (route.takesBody && carriesBody(request) && !request.is('application/json')) {
+          sendProblem(response, problem(415, 'UNSUPPORTED_MEDIA_TYPE', `send the body as application/json (got ${request.get('content-type') ?? 'no content type'})`));
+          return;
+        }
         try {
           if (route.takesBody) await parseBody(request, response);
         } catch (error) {

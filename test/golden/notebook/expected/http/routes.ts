@@ -5,7 +5,7 @@
  * (body checked against its input type), pipes, the declared method, Result unwrapping, masking.
  */
 
-import { applyPipes, authorize, clampPageSize, coerceInput, coerceQueryParameter, maskOutput, parseCursor, type PipeTransform, queryText, type RouteDefinition, unwrap, ZodValidationPipe } from 'resource-service/runtime';
+import { applyPipes, authorize, coerceInput, coerceQueryParameter, maskOutput, pageSizeParameter, parseCursor, type PipeTransform, queryText, type RouteDefinition, unwrap, ZodValidationPipe } from 'resource-service/runtime';
 import { AddNoteSchema } from '../../entities/note.dto.js';
 import type { NotesController } from '../../entities/notes.controller.js';
 import type { Container } from '../container.js';
@@ -29,9 +29,10 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'page',
     takesBody: false,
+    query: ['first', 'after'],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'Note');
-      const value = await notesController.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')));
+      const value = await notesController.list(pageSizeParameter(call.query, 'first'), parseCursor(queryText(call.query, 'after')));
       return { ...value, items: maskOutput(call.request, 'Note', NOTE_FIELDS, value.items) };
     },
   };
@@ -50,6 +51,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'list',
     takesBody: false,
+    query: ['limit'],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'Note');
       const limit = coerceQueryParameter({ type: { kind: 'scalar', name: 'Int' }, list: false, nullable: false }, call.query.limit, 'limit') as Parameters<NotesController['top']>[0];
@@ -69,6 +71,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 201,
     reply: 'value',
     takesBody: true,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'create', 'Note');
       const input = (await applyPipes(coerceInput({ ...ADD_NOTE_INPUT, nullable: false }, call.body, 'body'), notesControllerAddInputPipes)) as Parameters<NotesController['add']>[0];

@@ -272,6 +272,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE). */
+        Problem415: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Too many requests from this address for now (TOO_MANY_REQUESTS); retry after the seconds in Retry-After. */
         Problem429: {
             headers: {
@@ -325,6 +334,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tag"][];
                 };
             };
+            400: components["responses"]["Problem400"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };
@@ -422,6 +432,7 @@ export interface operations {
             405: components["responses"]["Problem405"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };
@@ -514,6 +525,7 @@ export interface operations {
             405: components["responses"]["Problem405"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };

@@ -5,7 +5,7 @@
  * (body checked against its input type), pipes, the declared method, Result unwrapping, masking.
  */
 
-import { authorize, clampPageSize, coerceInput, coerceQueryParameter, maskOutput, parseCursor, pathParameter, queryText, type RouteDefinition, unwrap } from 'resource-service/runtime';
+import { authorize, coerceInput, coerceQueryParameter, maskOutput, pageSizeParameter, parseCursor, pathParameter, queryText, type RouteDefinition, unwrap } from 'resource-service/runtime';
 import type { Container } from '../container.js';
 import { COMMENT_FIELDS, CREATE_COMMENT_INPUT_INPUT, TAG_FIELDS, UPDATE_COMMENT_INPUT_INPUT } from '../entities.js';
 import type { CommentResource } from '../resources/comment.resource.js';
@@ -28,10 +28,11 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'page',
     takesBody: false,
+    query: ['first', 'after', 'tone'],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'Comment');
       const tone = coerceQueryParameter({ type: { kind: 'enum', values: ['plain', 'loud'] }, list: false, nullable: true }, call.query.tone, 'tone') as Parameters<CommentResource['list']>[2];
-      const value = await commentResource.list(clampPageSize(queryText(call.query, 'first')), parseCursor(queryText(call.query, 'after')), tone);
+      const value = await commentResource.list(pageSizeParameter(call.query, 'first'), parseCursor(queryText(call.query, 'after')), tone);
       return { ...value, items: maskOutput(call.request, 'Comment', COMMENT_FIELDS, value.items) };
     },
   };
@@ -50,6 +51,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: false,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'Comment');
       const value = await commentResource.get(pathParameter(call, 'id'));
@@ -71,6 +73,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 201,
     reply: 'value',
     takesBody: true,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'create', 'Comment');
       const input = coerceInput({ ...CREATE_COMMENT_INPUT_INPUT, nullable: false }, call.body, 'body') as Parameters<CommentResource['create']>[0];
@@ -93,6 +96,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: true,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'update', 'Comment');
       const input = coerceInput({ ...UPDATE_COMMENT_INPUT_INPUT, nullable: false }, call.body, 'body') as Parameters<CommentResource['update']>[1];
@@ -115,6 +119,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 204,
     reply: 'empty',
     takesBody: false,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'delete', 'Comment');
       await commentResource.delete(pathParameter(call, 'id'));
@@ -136,6 +141,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'list',
     takesBody: false,
+    query: [],
     handle: async () => {
       const value = await tagResource.list();
       return value;
@@ -156,6 +162,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     status: 200,
     reply: 'value',
     takesBody: false,
+    query: [],
     handle: async (call) => {
       authorize(call.request, call.authentication, 'read', 'Tag');
       const value = await tagResource.get(pathParameter(call, 'id'));
