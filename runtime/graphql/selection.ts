@@ -4,6 +4,8 @@
  * selection under a field, through fragments, connection edges and relations, and checks every
  * selected non-null entity column against the ability's field grants before any row is read. A
  * nullable column the grant excludes is not refused: it resolves to `null` (docs/behaviour.md §2.1).
+ * Nor is anything below a relation to an entity the caller may not read at all: the relation reads
+ * no row of it, as one to a row it may not read (docs/behaviour.md §5.8).
  */
 import { type FieldNode, type GraphQLObjectType, type GraphQLResolveInfo, getNamedType, isNonNullType, isObjectType, Kind, type SelectionSetNode } from 'graphql';
 import { canOnType } from '../auth/ability.js';
@@ -65,5 +67,9 @@ function checkField(
   if (field && isNonNullType(field.type) && entity?.fields.includes(name) && !canOnType(request.ability, 'read', entity.name, name)) throw forbiddenField(entity.name, name);
   if (!field || !node.selectionSet) return;
   const fieldType = getNamedType(field.type);
+  // A relation to an entity the caller has no read grant on at all reads no row of it: the field is
+  // null, or an empty page, with no error (docs/behaviour.md §5.8), so nothing under it is refused.
+  const related = entities.get(fieldType.name);
+  if (related && !canOnType(request.ability, 'read', related.name)) return;
   if (isObjectType(fieldType)) walk(info, request, entities, fieldType, node.selectionSet, visitedFragments);
 }
