@@ -15,6 +15,7 @@ const BEHAVIOUR = [
   'test/pagination-property.test.ts',
   'test/graphql.test.ts',
   'test/graphql-transport.test.ts',
+  'test/graphql-ids.test.ts',
   'test/loaders.test.ts',
   'test/openapi.test.ts',
   'test/pagination.test.ts',

@@ -1,4 +1,4 @@
-import { BelongsTo, Column, Entity, PrimaryKey, Resource } from 'resource-service';
+import { BelongsTo, Column, Entity, type ID, PrimaryKey, Resource } from 'resource-service';
 import { Org } from './org.entity.js';
 
 /**
@@ -26,11 +26,11 @@ export class AuditRecord {
 
   /** The id of what it happened to (the post). */
   @Column()
-  subjectId!: string;
+  subjectId!: ID;
 
   /** The user whose work it was (the post's author). */
   @Column()
-  userId!: string;
+  userId!: ID;
 
   /** A one-line description. */
   @Column()

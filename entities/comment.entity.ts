@@ -1,4 +1,4 @@
-import { BelongsTo, Column, Entity, Filterable, PrimaryKey, Resource } from 'resource-service';
+import { BelongsTo, Column, Entity, Filterable, type ID, PrimaryKey, Resource } from 'resource-service';
 import { Post } from './post.entity.js';
 
 /**
@@ -18,7 +18,7 @@ export class Comment {
 
   /** The org the comment belongs to: the caller's, set by the create rule. */
   @Column()
-  orgId!: string;
+  orgId!: ID;
 
   /** The post commented on; lists filter by it (`?postId=`). */
   @Column()
@@ -27,7 +27,7 @@ export class Comment {
 
   /** Who wrote it: the caller, set by the create rule. */
   @Column()
-  authorId!: string;
+  authorId!: ID;
 
   /** 1..2 000 characters. */
   @Column({ minLength: 1, maxLength: 2000 })

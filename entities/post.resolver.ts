@@ -1,4 +1,4 @@
-import { Args, AuthenticationGuard, Authorized, Complexity, GraphQLAuthorizationGuard, type Int, McpTool, Mutation, type Page, Query, ResolveField, Resolver, type Result, Subscription, UseGuards, ZodValidationPipe } from 'resource-service';
+import { Args, AuthenticationGuard, Authorized, Complexity, GraphQLAuthorizationGuard, type ID, type Int, McpTool, Mutation, type Page, Query, ResolveField, Resolver, type Result, Subscription, UseGuards, ZodValidationPipe } from 'resource-service';
 import { type CreatePost, CreatePostSchema, SearchTermPipe } from './post.dto.js';
 import { Post } from './post.entity.js';
 import { PostService } from './post.service.js';
@@ -23,7 +23,7 @@ export class PostResolver {
   /** One post by id; null when it does not exist or the caller may not read it. */
   @Query()
   @Authorized('read', Post)
-  post(id: string): Promise<Post | null> {
+  post(id: ID): Promise<Post | null> {
     return this.postService.findById(id);
   }
 
@@ -58,7 +58,7 @@ export class PostResolver {
   @Mutation()
   @McpTool({ title: 'Publish a post' })
   @Authorized('publish', Post)
-  publishPost(id: string): Promise<Result<Post>> {
+  publishPost(id: ID): Promise<Result<Post>> {
     return this.postService.publish(id);
   }
 

@@ -128,9 +128,9 @@ export const CREATE_COMMENT_INPUT_INPUT: InputFieldType & { readonly type: { rea
   type: {
     kind: 'input',
     fields: {
-      orgId: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
+      orgId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true },
       postId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true },
-      authorId: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
+      authorId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true },
       body: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
     },
   },
@@ -169,9 +169,9 @@ export const UPDATE_COMMENT_INPUT_INPUT: InputFieldType & { readonly type: { rea
   type: {
     kind: 'input',
     fields: {
-      orgId: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
+      orgId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true },
       postId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true },
-      authorId: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
+      authorId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true },
       body: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
     },
   },

@@ -131,7 +131,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         readOnly: false,
         posture: { kind: 'authorized', action: 'publish', subject: 'Post' },
         parameters: [
-          { name: 'id', field: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: false }, binding: 'value', pipes: [] },
+          { name: 'id', field: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: false }, binding: 'value', pipes: [] },
         ],
         invoke: async (args, request) => {
           const value = await postResolver.publishPost(args.id as Parameters<PostResolver['publishPost']>[0]);

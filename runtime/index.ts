@@ -15,7 +15,7 @@
  *   {@link GraphQLAuthorizationModule}, {@link LoaderScope});
  * - pipes ({@link ZodValidationPipe}, {@link PipeTransform}, {@link rejectInput});
  * - results and failures an operation returns ({@link Result}, {@link fail}, {@link ok});
- * - pages ({@link Page}, {@link PageArgs}), the `Int` scalar, queues, events and development hooks.
+ * - pages ({@link Page}, {@link PageArgs}), the `Int` and `ID` scalars, queues, events and development hooks.
  *
  * Test helpers are `resource-service/testing`; `resource-service/runtime` and
  * `resource-service/transports/*` are for generated code only.
@@ -24,7 +24,7 @@ import './instance.js';
 
 export * from './declarations/decorators.js';
 export { type PipeTransform, rejectInput, ZodValidationPipe } from './declarations/pipes.js';
-export type { Int } from './declarations/scalars.js';
+export type { ID, Int } from './declarations/scalars.js';
 export { defineDevHooks, type DevHooks, type DevPrincipal, type DevServer, type DevToken, type SeedRun, type SeedSize } from './declarations/dev-hooks.js';
 export { type AbilityFactory, type AbilityRules, type AppAbility, defineAbility, type Principal, type WhereCondition } from './auth/ability.js';
 export { currentPrincipal, runUnscoped } from './auth/context.js';

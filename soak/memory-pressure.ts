@@ -161,7 +161,7 @@ async function warm(url: string, token: string, draftId: string): Promise<void> 
   const post = (query: string, variables?: Record<string, unknown>): Promise<unknown> =>
     fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) }).then((response) => response.arrayBuffer());
   await post('{ users(first: 1) { id posts(first: 1) { edges { node { id } } } } }');
-  await post('mutation ($id: String!) { publishPost(id: $id) { id } }', { id: draftId });
+  await post('mutation ($id: ID!) { publishPost(id: $id) { id } }', { id: draftId });
 }
 
 /** Builds the compiled server of `root` (`npm run build`); throws with its output when that fails. */
@@ -191,7 +191,7 @@ async function run(root: string, seconds: number, fromSource: boolean): Promise<
         const subscribers = Array.from({ length: 20 }, () => pausedSubscriber(server.url, token, 100, until));
         await new Promise((resolve) => setTimeout(resolve, 1_500));
         const id = draftIds[0] ?? '';
-        await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: 'mutation ($id: String!) { publishPost(id: $id) { id } }', variables: { id } }) }).catch(() => undefined);
+        await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: 'mutation ($id: ID!) { publishPost(id: $id) { id } }', variables: { id } }) }).catch(() => undefined);
         await Promise.all(subscribers);
       },
     ],

@@ -78,7 +78,7 @@ describe('the playground (APP_GRAPHQL__PLAYGROUND)', () => {
       await subscribed;
       await new Promise((resolve) => setTimeout(resolve, 200));
       const draft = server.seeded.posts.find((post) => post.status === 'draft' && server.seeded.users.find((user) => user.id === post.authorId)?.orgId === server.seeded.orgs[0]?.id);
-      await server.graphql('mutation ($id: String!) { publishPost(id: $id) { id } }', { token, variables: { id: draft?.id } });
+      await server.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token, variables: { id: draft?.id } });
       await expect.poll(response, { timeout: 15_000 }).toContain(draft?.id);
       expect(foreign).toEqual([]);
     } finally {

@@ -37,7 +37,7 @@ const draftOf = (role: 'admin' | 'member'): string => {
 };
 
 async function postStatus(id: string): Promise<string | undefined> {
-  const result = await server.graphql<{ post: { status: string } | null }>('query ($id: String!) { post(id: $id) { status } }', { token: admin, variables: { id } });
+  const result = await server.graphql<{ post: { status: string } | null }>('query ($id: ID!) { post(id: $id) { status } }', { token: admin, variables: { id } });
   return result.data?.post?.status;
 }
 
@@ -152,20 +152,20 @@ describe('arguments are checked before the operation runs (docs/behaviour.md §4
   it('refuses a missing required argument and does not call the operation', async () => {
     const result = await server.graphql('mutation { publishPost { id } }', { token: admin });
     expect(result.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    expect(result.errors?.[0]?.message).toContain('argument "id" of type "String!" is required');
+    expect(result.errors?.[0]?.message).toContain('argument "id" of type "ID!" is required');
     expect(result.data).toBeUndefined();
   });
 
   it('refuses a wrong scalar literal and does not call the operation', async () => {
     const id = draftOf('admin');
-    const result = await server.graphql('mutation { publishPost(id: 5) { id } }', { token: admin });
+    const result = await server.graphql('mutation { publishPost(id: true) { id } }', { token: admin });
     expect(result.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(await postStatus(id)).toBe('draft');
   });
 
   it('refuses a wrong scalar variable (coercion error) and does not call the operation', async () => {
     const id = draftOf('admin');
-    const wrongId = await server.graphql('mutation ($id: String!) { publishPost(id: $id) { id } }', { token: admin, variables: { id: 5 } });
+    const wrongId = await server.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token: admin, variables: { id: true } });
     expect(wrongId.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(wrongId.errors?.[0]?.message).toContain('$id');
     expect(wrongId.data).toBeUndefined();

@@ -71,7 +71,7 @@ describe(`the demo's job, listener and schedule (${provider})`, () => {
   it('a listener on postPublished appends an audit record that admins of the org read', async () => {
     const admin = await server.token('admin');
     const postId = draftOf('admin');
-    expect((await server.graphql('mutation ($id: String!) { publishPost(id: $id) { id } }', { token: admin, variables: { id: postId } })).errors).toBeUndefined();
+    expect((await server.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token: admin, variables: { id: postId } })).errors).toBeUndefined();
 
     const query = '{ auditRecords(first: 50) { action subjectId userId } }';
     await expect.poll(async () => (await server.graphql<{ auditRecords: { subjectId: string }[] }>(query, { token: admin })).data?.auditRecords.map((row) => row.subjectId), { timeout: 10_000 }).toContain(postId);
@@ -224,7 +224,7 @@ describe(`jobs and listeners, whatever the application (${provider})`, () => {
   it('runs listeners after the publish, unscoped and with no caller; a failing one is logged and never reaches the request', async () => {
     const admin = await server.token('admin');
     const draft = server.seeded.posts.find((post) => post.status === 'draft');
-    const published = await server.graphql<{ publishPost: { id: string } }>('mutation ($id: String!) { publishPost(id: $id) { id } }', { token: admin, variables: { id: draft?.id } });
+    const published = await server.graphql<{ publishPost: { id: string } }>('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token: admin, variables: { id: draft?.id } });
     expect(published.errors).toBeUndefined();
     await expect.poll(() => heard, { timeout: 10_000 }).toEqual([{ unscoped: true, principal: undefined, id: draft?.id }]);
     await expect.poll(() => server.logs.find((entry) => entry.msg === 'listener Test.explode failed on postPublished')).toMatchObject({ event: 'postPublished', eventId: draft?.id, listener: 'Test.explode' });

@@ -136,7 +136,7 @@ describe('what WebSocket clients may hold (docs/hostile-input.md §16)', () => {
     subscriber.socket.pause();
     const healthTimes: number[] = [];
     for (const id of drafts.slice(0, 20)) {
-      expect((await server.graphql('mutation ($id: String!) { publishPost(id: $id) { id } }', { token: admin, variables: { id } })).errors).toBeUndefined();
+      expect((await server.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token: admin, variables: { id } })).errors).toBeUndefined();
       const started = performance.now();
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
       healthTimes.push(performance.now() - started);
@@ -179,7 +179,7 @@ describe('subscription fan-out, generated (docs/hostile-input.md §16)', () => {
           for (let index = 0; index < publishes; index++) {
             const created = await server.graphql<{ createPost: { id: string } }>('mutation { createPost(input: { title: "fan-out" }) { id } }', { token: admin });
             const id = created.data?.createPost.id ?? '';
-            expect((await server.graphql('mutation ($id: String!) { publishPost(id: $id) { id } }', { token: admin, variables: { id } })).errors).toBeUndefined();
+            expect((await server.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token: admin, variables: { id } })).errors).toBeUndefined();
             published.push(id);
             const started = performance.now();
             expect((await fetch(`${server.url}/health`)).status).toBe(200);
@@ -252,7 +252,7 @@ describe('each event executed once per shape (docs/hostile-input.md §16)', () =
       await new Promise((resolve) => setTimeout(resolve, 300));
       const before = await authorBatches();
       const draft = metered.seeded.posts.find((post) => post.authorId === metered.user('admin').id && post.status === 'draft');
-      expect((await metered.graphql('mutation ($id: String!) { publishPost(id: $id) { id } }', { token, variables: { id: draft?.id } })).errors).toBeUndefined();
+      expect((await metered.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token, variables: { id: draft?.id } })).errors).toBeUndefined();
       await expect.poll(() => messages.filter((message) => message.type === 'next').length).toBe(7);
       // One execution for the five, one for each of the other two.
       await expect.poll(authorBatches).toBe(before + 3);

@@ -36,7 +36,7 @@ const publishedOf = (role: Role, orgIndex = 0): string[] => {
 };
 
 async function publish(id: string, token: string): Promise<{ data?: { publishPost: { id: string; status: string; publishedAt: string } | null } | null; errors?: { message: string; extensions?: Record<string, unknown> }[] }> {
-  return server.graphql('mutation ($id: String!) { publishPost(id: $id) { id status publishedAt } }', { token, variables: { id } });
+  return server.graphql('mutation ($id: ID!) { publishPost(id: $id) { id status publishedAt } }', { token, variables: { id } });
 }
 
 function client(connectionParams: Record<string, unknown>): Client {

@@ -309,7 +309,7 @@ export interface PostQuery<F extends keyof Post = keyof Post> {
  * @param fields the fields of Post to select; every one when omitted
  */
 export function postQuery<F extends keyof Post = keyof Post>(fields?: readonly F[]): TypedDocumentNode<PostQuery<F>, PostQueryVariables> {
-  return operation('query Post($id: String!) { post(id: $id)', fields ?? POST_SELECTION);
+  return operation('query Post($id: ID!) { post(id: $id)', fields ?? POST_SELECTION);
 }
 
 /** The variables of `searchPosts`. */
@@ -543,7 +543,7 @@ export interface PublishPostMutation<F extends keyof Post = keyof Post> {
  * @param fields the fields of Post to select; every one when omitted
  */
 export function publishPostMutation<F extends keyof Post = keyof Post>(fields?: readonly F[]): TypedDocumentNode<PublishPostMutation<F>, PublishPostMutationVariables> {
-  return operation('mutation PublishPost($id: String!) { publishPost(id: $id)', fields ?? POST_SELECTION);
+  return operation('mutation PublishPost($id: ID!) { publishPost(id: $id)', fields ?? POST_SELECTION);
 }
 
 /** The variables of `createUser`. */

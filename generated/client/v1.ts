@@ -203,9 +203,15 @@ export interface components {
             orgId?: string;
             /** @description What happened, for example `post.published`. */
             action?: string;
-            /** @description The id of what it happened to (the post). */
+            /**
+             * Format: uuid
+             * @description The id of what it happened to (the post).
+             */
             subjectId?: string;
-            /** @description The user whose work it was (the post's author). */
+            /**
+             * Format: uuid
+             * @description The user whose work it was (the post's author).
+             */
             userId?: string;
             /** @description A one-line description. */
             summary?: string;
@@ -226,14 +232,20 @@ export interface components {
              * @description Primary key, UUID v7.
              */
             id: string;
-            /** @description The org the comment belongs to: the caller's, set by the create rule. */
+            /**
+             * Format: uuid
+             * @description The org the comment belongs to: the caller's, set by the create rule.
+             */
             orgId?: string;
             /**
              * Format: uuid
              * @description The post commented on; lists filter by it (`?postId=`).
              */
             postId?: string;
-            /** @description Who wrote it: the caller, set by the create rule. */
+            /**
+             * Format: uuid
+             * @description Who wrote it: the caller, set by the create rule.
+             */
             authorId?: string;
             /** @description 1..2 000 characters. */
             body?: string;

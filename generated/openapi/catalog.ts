@@ -105,10 +105,12 @@ export const API_CATALOG: ApiCatalog = {
         },
         "subjectId": {
           "type": "string",
+          "format": "uuid",
           "description": "The id of what it happened to (the post)."
         },
         "userId": {
           "type": "string",
+          "format": "uuid",
           "description": "The user whose work it was (the post's author)."
         },
         "summary": {
@@ -136,6 +138,7 @@ export const API_CATALOG: ApiCatalog = {
         },
         "orgId": {
           "type": "string",
+          "format": "uuid",
           "description": "The org the comment belongs to: the caller's, set by the create rule."
         },
         "postId": {
@@ -145,6 +148,7 @@ export const API_CATALOG: ApiCatalog = {
         },
         "authorId": {
           "type": "string",
+          "format": "uuid",
           "description": "Who wrote it: the caller, set by the create rule."
         },
         "body": {
@@ -168,7 +172,8 @@ export const API_CATALOG: ApiCatalog = {
         "orgId": {
           "anyOf": [
             {
-              "type": "string"
+              "type": "string",
+              "format": "uuid"
             },
             {
               "type": "null"
@@ -191,7 +196,8 @@ export const API_CATALOG: ApiCatalog = {
         "authorId": {
           "anyOf": [
             {
-              "type": "string"
+              "type": "string",
+              "format": "uuid"
             },
             {
               "type": "null"
@@ -441,7 +447,8 @@ export const API_CATALOG: ApiCatalog = {
         "orgId": {
           "anyOf": [
             {
-              "type": "string"
+              "type": "string",
+              "format": "uuid"
             },
             {
               "type": "null"
@@ -464,7 +471,8 @@ export const API_CATALOG: ApiCatalog = {
         "authorId": {
           "anyOf": [
             {
-              "type": "string"
+              "type": "string",
+              "format": "uuid"
             },
             {
               "type": "null"

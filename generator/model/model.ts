@@ -19,9 +19,15 @@ import type { EnumModel, InputModel, ReturnShape, SourceRef, SourceSpan, TypeSha
 export interface ColumnModel extends DocText {
   readonly kind: 'column';
   readonly name: string;
-  /** The wire type; the primary key and every belongs_to column are `ID` (docs/decisions.md §2). */
+  /** The wire type; the primary key, every belongs_to column and a column typed `ID` are `ID` (docs/decisions.md §2). */
   readonly type: TypeShape;
   readonly primaryKey: boolean;
+  /**
+   * Whether it stores a row's key — the primary key or a belongs_to column: a UUID, in the
+   * dialect's key type (PostgreSQL `uuid`), checked as one in inputs and filters. A column typed
+   * with the runtime's `ID` alias is `ID` on the wire but stored as text (docs/decisions.md §2).
+   */
+  readonly key: boolean;
   readonly unique: boolean;
   /** Literal default, or `'now'`. */
   readonly default: string | number | boolean | undefined;

@@ -1,6 +1,6 @@
 /**
  * Reading TypeScript type annotations into wire types (docs/behaviour.md §4.1): `string` → String, `Int`
- * (runtime alias) → Int, `number` → Float, `boolean` → Boolean, `Date` → DateTime, an entity
+ * (runtime alias) → Int, `ID` (runtime alias) → ID, `number` → Float, `boolean` → Boolean, `Date` → DateTime, an entity
  * class → its type, a string-literal union alias → an enum, an interface or object type alias →
  * an input object; `T[]` → list; `?` / `| null` → nullable. Return types may wrap the value in
  * `Promise<…>`, `Result<…>` (failure → error entry) and `Page<…>` (a keyset page).
@@ -116,7 +116,7 @@ export class TypeReader {
     if (name === 'Date') return { kind: 'scalar', name: 'DateTime' };
     const resolved = this.resolver.resolve(typeName);
     if (!resolved) return unsupported(name, `${name} is not declared in the project; use string, Int, number, boolean, Date, an entity, an enum alias or an interface declared in entities/`);
-    if (resolved.ref.exportName === 'Int' && resolved.ref.file === 'runtime/declarations/scalars.ts') return { kind: 'scalar', name: 'Int' };
+    if (resolved.ref.file === 'runtime/declarations/scalars.ts' && (resolved.ref.exportName === 'Int' || resolved.ref.exportName === 'ID')) return { kind: 'scalar', name: resolved.ref.exportName };
     if (this.registry.entityKeys.has(`${resolved.ref.file}#${resolved.ref.exportName}`)) return { kind: 'entity', name: resolved.ref.exportName };
     const declaration = resolved.declaration;
     if (declaration && Node.isTypeAliasDeclaration(declaration)) {

@@ -51,6 +51,7 @@ function readColumn(field: DeclaredField, decorators: DecoratorSet): ColumnModel
     name: field.name,
     type: field.type,
     primaryKey: decorators.has('PrimaryKey'),
+    key: false,
     unique: booleanOf(optionOf(options, 'unique')) ?? false,
     default: written?.kind === 'string' || written?.kind === 'number' || written?.kind === 'boolean' ? written.value : undefined,
     exposed: booleanOf(optionOf(options, 'exposed')) ?? true,
@@ -76,7 +77,7 @@ function readEntity(cls: NamedClass): WrittenEntity {
   }
   // Keys are IDs on the wire: the primary key and every belongs_to column.
   const keyNames = new Set(relations.flatMap((relation) => (relation.kind === 'belongsTo' ? (stringOf(optionOf(relation.options, 'column')) ?? []) : [])));
-  const keyed = columns.map((column) => (column.primaryKey || keyNames.has(column.name) ? { ...column, type: ID_TYPE(column.type) } : column));
+  const keyed = columns.map((column) => (column.primaryKey || keyNames.has(column.name) ? { ...column, key: true, type: ID_TYPE(column.type) } : column));
   const uniques = classDecorators.every('Unique').map((unique) => ({ columns: unique.arguments.flatMap((argument) => (argument.kind === 'string' ? [argument.value] : [])), span: unique.span }));
   return { cls, exposed: booleanOf(optionOf(argumentAt(classDecorators.first('Entity'), 0), 'exposed')) ?? true, columns: keyed, relations, uniques };
 }

@@ -55,7 +55,7 @@ function inputColumnOf(column: ColumnModel, enumValues: ReadonlyMap<string, read
     return first === undefined ? undefined : { ...base, type: { enum: [first, ...rest] } };
   }
   if (named.kind !== 'scalar') return undefined;
-  const types = { ID: 'id', String: 'string', Int: 'int', Float: 'float', Boolean: 'boolean', DateTime: 'datetime' } as const;
+  const types = { ID: column.key ? 'id' : 'string', String: 'string', Int: 'int', Float: 'float', Boolean: 'boolean', DateTime: 'datetime' } as const;
   return { ...base, type: types[named.name] };
 }
 

@@ -40,7 +40,7 @@ function insertShapeLiteral(app: ResolvedApp, entity: EntityModel): string {
   const columns: string[] = [];
   for (const column of entity.columns) {
     const { named, nullable } = column.type;
-    const type = named.kind === 'enum' ? 'enum' : named.kind === 'scalar' && named.name === 'ID' ? 'id' : (columnKind(column.type) ?? 'text');
+    const type = named.kind === 'enum' ? 'enum' : column.key ? 'id' : (columnKind(column.type) ?? 'text');
     const parts = [`type: ${quote(type)}`];
     if (nullable) parts.push('nullable: true');
     if (column.primaryKey) parts.push(`fill: 'uuid7'`);

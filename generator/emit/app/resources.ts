@@ -75,7 +75,7 @@ function emitResource(resource: ResourceModel, context: EmitContext): GeneratedF
     w.writeLine(`private readonly service: ${service}<${row}, Prisma.${entity.name}WhereInput, Prisma.${entity.name}UncheckedCreateInput>;`);
     w.blankLine();
     w.write(`constructor(repository: ${repository})`).block(() => {
-      const keyFilters = resource.filters.filter((column) => column.type.named.kind === 'scalar' && column.type.named.name === 'ID').map((column) => quote(column.name));
+      const keyFilters = resource.filters.filter((column) => column.key).map((column) => quote(column.name));
       w.writeLine(`this.service = new ${service}(${quote(entity.name)}, repository, ${inputColumnsConstant(entity.name)}${keyFilters.length > 0 ? `, [${keyFilters.join(', ')}]` : ''});`);
     });
     const filterParams = filters.map((filter) => `${filter.name}?: ${filter.type}`);

@@ -23,7 +23,7 @@ function columnAttributes(column: ColumnModel, dialect: Dialect): string[] {
   const attributes: string[] = [];
   if (column.primaryKey) attributes.push('@id', '@default(uuid(7))');
   // The dialect's native key type, if it has one (PostgreSQL: uuid, ordered byte-wise like the UUID v7 text).
-  if (column.type.named.kind === 'scalar' && column.type.named.name === 'ID') attributes.push(...dialect.prisma.idColumnAttributes);
+  if (column.key) attributes.push(...dialect.prisma.idColumnAttributes);
   if (column.unique) attributes.push('@unique');
   const value = column.default;
   if (value !== undefined && !column.primaryKey) {
