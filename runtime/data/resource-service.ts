@@ -11,6 +11,7 @@ import { currentContext } from '../auth/context.js';
 import { isUuid, type Page, type PageArgs } from './keyset.js';
 import type { EntityRepository, KeyedRow } from './repository.js';
 import { fixedByRule, refuseUnpermittedFields, type ResourceColumn, resourceInputSchema } from './resource-input.js';
+import { zodInputIssues } from '../declarations/pipes.js';
 import { fail, FailureError, issueSummary, listedIssues, type Result } from '../failures/result.js';
 import { subject as tagSubject } from '@casl/ability';
 
@@ -34,8 +35,7 @@ function objectInput(entity: string, input: unknown): Result<Record<string, unkn
 function parsed(entity: string, schema: z.ZodObject, input: Record<string, unknown>): Result<Record<string, unknown>> {
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
-  const missing = (path: readonly PropertyKey[]): boolean => path.length === 1 && typeof path[0] === 'string' && (!Object.hasOwn(input, path[0]) || input[path[0]] === undefined);
-  const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || 'input', message: issue.code === 'invalid_type' && missing(issue.path) ? 'is required' : issue.message }));
+  const issues = zodInputIssues(result.error, input).map((issue) => ({ path: issue.path || 'input', message: issue.message }));
   return fail('BAD_USER_INPUT', `invalid ${entity} input: ${issueSummary(issues)}`, { issues: listedIssues(issues) });
 }
 
