@@ -99,8 +99,8 @@ export function sendReply(path: string, response: ServerResponse, route: RouteDe
 /**
  * Refuses a query string the route would not read in full (docs/behaviour.md §4.2, "One reading of
  * every parameter"): a parameter the route does not read (`?titel=x`, a typo that would otherwise
- * answer unfiltered rows) and a parameter it reads given more than once (`?first=1&first=2`, or
- * `?postId[x]=1`) are each an issue. Throws `BAD_USER_INPUT` listing them, `field` naming the
+ * answer unfiltered rows; `?postId[x]=1` too, the simple query parser reading `postId[x]` as a
+ * name) and a parameter it reads given more than once (`?first=1&first=2`) are each an issue. Throws `BAD_USER_INPUT` listing them, `field` naming the
  * first, the detail naming the parameters the route reads. `query` is the parsed query string (an
  * object without a prototype, node:querystring's).
  */
