@@ -122,7 +122,13 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "orgId",
+        "action",
+        "subjectId",
+        "userId",
+        "summary",
+        "createdAt"
       ]
     },
     "Comment": {
@@ -158,7 +164,11 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "orgId",
+        "postId",
+        "body",
+        "createdAt"
       ]
     },
     "CreateCommentInput": {
@@ -174,19 +184,12 @@ export const API_CATALOG: ApiCatalog = {
               "type": "null"
             }
           ],
-          "description": "The org the comment belongs to: the caller's, set by the create rule.\n\nRequired, unless your grant to create sets it (then it may not be sent)."
+          "description": "The org the comment belongs to: the caller's, set by the create rule.\n\nSet by the create rule of some grants (then it may not be sent); required otherwise."
         },
         "postId": {
-          "anyOf": [
-            {
-              "type": "string",
-              "format": "uuid"
-            },
-            {
-              "type": "null"
-            }
-          ],
-          "description": "The post commented on; lists filter by it (`?postId=`).\n\nRequired, unless your grant to create sets it (then it may not be sent)."
+          "type": "string",
+          "format": "uuid",
+          "description": "The post commented on; lists filter by it (`?postId=`)."
         },
         "authorId": {
           "anyOf": [
@@ -197,22 +200,19 @@ export const API_CATALOG: ApiCatalog = {
               "type": "null"
             }
           ],
-          "description": "Who wrote it: the caller, set by the create rule.\n\nRequired, unless your grant to create sets it (then it may not be sent)."
+          "description": "Who wrote it: the caller, set by the create rule.\n\nSet by the create rule of some grants (then it may not be sent); required otherwise."
         },
         "body": {
-          "anyOf": [
-            {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 2000
-            },
-            {
-              "type": "null"
-            }
-          ],
-          "description": "1..2 000 characters.\n\nMust be at least 1 character, at most 2000 characters.\n\nRequired, unless your grant to create sets it (then it may not be sent)."
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 2000,
+          "description": "1..2 000 characters.\n\nMust be at least 1 character, at most 2000 characters."
         }
       },
+      "required": [
+        "postId",
+        "body"
+      ],
       "additionalProperties": false
     },
     "CreatePost": {
@@ -302,7 +302,11 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "orgId",
+        "periodEnd",
+        "publishedPosts",
+        "createdAt"
       ]
     },
     "Notification": {
@@ -340,7 +344,12 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "orgId",
+        "userId",
+        "postId",
+        "message",
+        "createdAt"
       ]
     },
     "Org": {
@@ -358,7 +367,8 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "name"
       ]
     },
     "Post": {
@@ -423,7 +433,13 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "orgId",
+        "authorId",
+        "title",
+        "body",
+        "status",
+        "createdAt"
       ]
     },
     "PostStatus": {
@@ -512,7 +528,9 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "orgId",
+        "name"
       ]
     },
     "VersionOffer": {

@@ -39,8 +39,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** @description GET /notes. */
         get: operations["NotesController_list"];
         put?: never;
+        /** @description POST /notes. */
         post: operations["NotesController_add"];
         delete?: never;
         options?: never;
@@ -55,7 +57,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The first notes, whole (no cursor), only under version 2. */
+        /**
+         * The first notes, whole (no cursor), only under version 2.
+         * @description The first notes, whole (no cursor), only under version 2.
+         */
         get: operations["NotesController_top"];
         put?: never;
         post?: never;
@@ -84,28 +89,16 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
-            notebookId?: string;
-            text?: string;
-            priority?: components["schemas"]["Priority"];
+            notebookId: string;
+            text: string;
+            priority: components["schemas"]["Priority"];
             /**
              * Format: int32
              * @description Times the note was opened.
              */
-            views?: number;
+            views: number;
             /** Format: date-time */
-            createdAt?: string;
-        };
-        /**
-         * @description A notebook owned by one author.
-         *
-         *     Fields the caller's grant excludes are omitted.
-         */
-        Notebook: {
-            /** Format: uuid */
-            id: string;
-            ownerId?: string;
-            /** @description Shown on the cover. */
-            title?: string;
+            createdAt: string;
         };
         /**
          * @description How urgent a note is.
@@ -197,8 +190,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Too many requests from this address for now (TOO_MANY_REQUESTS); retry after the seconds in Retry-After. */
-        Problem429: {
+        /** @description The request body is not JSON: send it as application/json (UNSUPPORTED_MEDIA_TYPE). */
+        Problem415: {
             headers: {
                 [name: string]: unknown;
             };
@@ -295,6 +288,7 @@ export interface operations {
             405: components["responses"]["Problem405"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };

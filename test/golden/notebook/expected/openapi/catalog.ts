@@ -72,7 +72,12 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "notebookId",
+        "text",
+        "priority",
+        "views",
+        "createdAt"
       ]
     },
     "Notebook": {
@@ -92,7 +97,9 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "ownerId",
+        "title"
       ]
     },
     "Priority": {

@@ -136,24 +136,19 @@ export interface components {
         Comment: {
             /** Format: uuid */
             id: string;
-            orgId?: string;
-            body?: string;
+            orgId: string;
+            body: string;
             contact?: string | null;
             /** Format: int32 */
-            stars?: number;
+            stars: number;
             /** @description Lists filter by it. */
-            tone?: components["schemas"]["Tone"];
+            tone: components["schemas"]["Tone"];
         };
         /** @description What a Comment is created from. */
         CreateCommentInput: {
-            /** @description Required, unless your grant to create sets it (then it may not be sent). */
-            orgId?: string | null;
-            /**
-             * @description Must be at least 1 character, at most 2000 characters.
-             *
-             *     Required, unless your grant to create sets it (then it may not be sent).
-             */
-            body?: string | null;
+            orgId: string;
+            /** @description Must be at least 1 character, at most 2000 characters. */
+            body: string;
             /** @description Must be matching /@example\.com$/, an email address. */
             contact?: string | null;
             /** @description Must be at least 0, at most 5. */
@@ -272,8 +267,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Too many requests from this address for now (TOO_MANY_REQUESTS); retry after the seconds in Retry-After. */
-        Problem429: {
+        /** @description The request body is not JSON: send it as application/json (UNSUPPORTED_MEDIA_TYPE). */
+        Problem415: {
             headers: {
                 [name: string]: unknown;
             };
@@ -325,6 +320,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tag"][];
                 };
             };
+            400: components["responses"]["Problem400"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };
@@ -422,6 +418,7 @@ export interface operations {
             405: components["responses"]["Problem405"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };
@@ -514,6 +511,7 @@ export interface operations {
             405: components["responses"]["Problem405"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };
