@@ -815,7 +815,7 @@ export interface operations {
     UsersController_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;
@@ -933,7 +933,7 @@ export interface operations {
     AuditRecordResource_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;
@@ -967,7 +967,7 @@ export interface operations {
     CommentResource_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;
@@ -1129,7 +1129,7 @@ export interface operations {
     DigestResource_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;
@@ -1188,7 +1188,7 @@ export interface operations {
     NotificationsController_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;
@@ -1222,7 +1222,7 @@ export interface operations {
     PostsController_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;

@@ -674,7 +674,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20
@@ -719,7 +719,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20
@@ -849,7 +849,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20
@@ -945,7 +945,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20
@@ -990,7 +990,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20
@@ -1165,7 +1165,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20

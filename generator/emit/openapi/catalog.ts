@@ -92,7 +92,7 @@ function parameterOf(param: ParamModel): CatalogParameter {
         name: param.name,
         in: 'query',
         required: false,
-        description: `Page size, ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}). A size outside that range is clamped to it; one that is not a number means ${DEFAULT_PAGE_SIZE}.`,
+        description: `Page size, ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}). An integer outside that range is clamped to it; one that is not an integer is refused (400).`,
         schema: { type: 'integer', default: DEFAULT_PAGE_SIZE },
       };
     case 'cursor':

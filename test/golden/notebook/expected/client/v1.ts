@@ -208,7 +208,7 @@ export interface operations {
     NotesController_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;

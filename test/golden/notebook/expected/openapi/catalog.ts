@@ -130,7 +130,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20
