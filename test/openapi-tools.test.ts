@@ -8,6 +8,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -109,8 +110,19 @@ interface Proxy {
   readonly process: ChildProcess;
 }
 
+/** A port nothing listens on now (the system's pick for port 0, released). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
 /** Starts `prism proxy <file> <server>` on a free port; settles when it listens. */
-async function startProxy(file: string, port: number): Promise<Proxy> {
+async function startProxy(file: string): Promise<Proxy> {
+  const port = await freePort();
   const child = spawn(process.execPath, [PRISM, 'proxy', file, server.url, '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -135,8 +147,7 @@ describe('Prism proxy against the live server (docs/behaviour.md §4.4)', () => 
     const viewer = await server.token('viewer');
     const postId = server.seeded.posts[0]?.id ?? '';
     const userId = server.seeded.users[0]?.id ?? '';
-    const basePort = 20_000 + (process.pid % 20_000);
-    const proxies = await Promise.all([...files.values()].map(async (file, index) => startProxy(file, basePort + index)));
+    const proxies = await Promise.all([...files.values()].map(async (file) => startProxy(file)));
     try {
       const violations: unknown[] = [];
       let answered = 0;

@@ -19,7 +19,7 @@ export interface CreateCommentInput {
    */
   readonly orgId?: string | null;
   /** The post commented on; lists filter by it (`?postId=`). */
-  readonly postId?: string;
+  readonly postId: string;
   /**
    * Who wrote it: the caller, set by the create rule.
    *
@@ -31,7 +31,7 @@ export interface CreateCommentInput {
    *
    * Must be at least 1 character, at most 2000 characters.
    */
-  readonly body?: string;
+  readonly body: string;
 }
 
 /** What an update of a Comment changes: only the fields sent. */
