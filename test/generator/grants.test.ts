@@ -12,7 +12,7 @@ import { readGrants } from '../../generator/parse/grants.js';
 import { Project } from '../../generator/parse/ts-morph.js';
 import { readProjectInfo } from '../../generator/project-info.js';
 import { alwaysReadable, fixedOnCreate } from '../../generator/resolve/grants.js';
-import { buildOpenApiDocument } from '../../runtime/http/openapi.js';
+import { buildOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../../runtime/http/openapi.js';
 
 /** The grants of the one class in `source`. */
 function grantsOf(source: string): ReturnType<typeof readGrants> {
@@ -89,5 +89,19 @@ describe('license and contact from package.json', () => {
     expect(infoOf({ name: 'app' })).toEqual({});
     expect(infoOf('{ not json')).toEqual({});
     expect(readProjectInfo(path.join(os.tmpdir(), 'no-such-project-here'))).toEqual({});
+  });
+});
+
+describe('the documents are typed with openapi-types (docs/behaviour.md §4.4)', () => {
+  it('so a malformed document does not compile (checked by tsc -p ., which compiles this file)', () => {
+    // @ts-expect-error -- `strin` is no JSON Schema type
+    const schema: JsonSchema = { type: 'strin' };
+    const document: OpenApiDocument = {
+      openapi: '3.1.0',
+      info: { title: 'T', version: '1' },
+      // @ts-expect-error -- a response must be described
+      paths: { '/x': { get: { parameters: [], responses: { '200': { content: {} } } } } },
+    };
+    expect([schema, document]).toHaveLength(2);
   });
 });
