@@ -129,9 +129,9 @@ export const CREATE_COMMENT_INPUT_INPUT: InputFieldType & { readonly type: { rea
     kind: 'input',
     fields: {
       orgId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true },
-      postId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true },
+      postId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: false },
       authorId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true },
-      body: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
+      body: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: false },
     },
   },
   list: false,

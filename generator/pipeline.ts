@@ -28,6 +28,7 @@ import { parseDeclarations } from './parse/declarations.js';
 import type { DeclarationProjectCache, ProjectLayout } from './parse/project.js';
 import { resolveApp } from './resolve/index.js';
 import { validate } from './validate/index.js';
+import { readProjectInfo } from './project-info.js';
 
 /** A change of the GraphQL schema against the committed SDL (graphql-js `findBreakingChanges`). */
 interface SchemaChange {
@@ -169,7 +170,7 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
     return { diagnostics, files: [], migrations: {}, locate, timings: watch.timings };
   }
-  const context = { app, outputDir: outputName };
+  const context = { app, outputDir: outputName, project: readProjectInfo(layout.root) };
   const emittedFiles = emitFiles(context);
   watch.lap('emit');
   const files = [...emittedFiles, ...(await emitClients(context, emittedFiles, diskCache(generatorCacheDir(layout.root))))].sort((a, b) => a.path.localeCompare(b.path));

@@ -93,6 +93,7 @@ describe('npm run dev, watching', () => {
     const entrypoints: [string, string][] = [
       ['docs', `${url}/api`],
       ['openapi', `${url}/api-json`],
+      ['openapiYaml', `${url}/api-yaml`],
       ['graphql', `${url}/graphql`],
       ['playground', `${url}/graphql`],
       ['subscriptions', `${ws}/graphql`],

@@ -35,7 +35,7 @@ describe('GET / (docs/behaviour.md §4.8)', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('vary')).toMatch(/Accept/);
-    expect(await response.json()).toEqual({ name: 'Resource Service API', health: '/health', docs: '/api', openapi: '/api-json', graphql: '/graphql', subscriptions: '/graphql', mcp: '/mcp' });
+    expect(await response.json()).toEqual({ name: 'Resource Service API', health: '/health', docs: '/api', openapi: '/api-json', openapiYaml: '/api-yaml', graphql: '/graphql', subscriptions: '/graphql', mcp: '/mcp' });
     // curl's default Accept, and a HEAD, get the same.
     expect((await fetch(`${server('uri').url}/`, { headers: { accept: '*/*' } })).headers.get('content-type')).toMatch(/^application\/json/);
     const head = await fetch(`${server('uri').url}/`, { method: 'HEAD' });
@@ -54,7 +54,7 @@ describe('GET / (docs/behaviour.md §4.8)', () => {
     expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
     const html = await response.text();
     expect(html).toContain('<title>Resource Service API</title>');
-    for (const path of ['/api', '/api-json', '/gql', '/health', '/mcp']) expect(html).toContain(`<a href="${path}">${path}</a>`);
+    for (const path of ['/api', '/api-json', '/api-yaml', '/gql', '/health', '/mcp']) expect(html).toContain(`<a href="${path}">${path}</a>`);
     expect(html).toContain('<code>ws(s)://…/gql</code>');
     expect(html).not.toMatch(/<script|https?:\/\//);
   });

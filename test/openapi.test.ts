@@ -228,6 +228,44 @@ function textsOf(value: unknown, at = '#', found: { at: string; text: string }[]
   return found;
 }
 
+describe('what each document carries (docs/behaviour.md §4.4)', () => {
+  type Loose = { servers?: unknown; paths: Record<string, Record<string, { description?: string; requestBody?: unknown; responses: Record<string, unknown> }>>; components: { schemas: Record<string, { required?: string[] }>; responses: Record<string, unknown> } };
+  const loose = async (pathname: string, name = 'uri'): Promise<Loose> => (await fetchDocument(name, pathname)) as unknown as Loose;
+
+  it('carries only the components its routes use: v1 none of the v2-only schemas', async () => {
+    const v1 = await loose('/api-json/v1');
+    for (const name of ['AuditRecord', 'Comment', 'CreateCommentInput', 'UpdateCommentInput', 'Digest', 'Notification']) expect(Object.keys(v1.components.schemas)).not.toContain(name);
+    expect(Object.keys((await loose('/api-json/v2')).components.schemas)).toEqual(expect.arrayContaining(['Comment', 'CreateCommentInput', 'Notification']));
+    // A 429 is documented (and its response listed) only when a rate limit is configured.
+    expect(Object.keys(v1.components.responses)).not.toContain('Problem429');
+  });
+
+  it('names the server, and describes every operation with 400 on each and 413/415 where it takes a body', async () => {
+    for (const pathname of ['/api-json', '/api-json/v1', '/api-json/v2']) {
+      const doc = await loose(pathname);
+      expect(doc.servers).toEqual([{ url: '/', description: 'The server this document is served from.' }]);
+      for (const [address, item] of Object.entries(doc.paths)) {
+        for (const [method, operation] of Object.entries(item)) {
+          expect(operation.description, `${method} ${address}`).toMatch(/\S/);
+          expect(Object.keys(operation.responses), `${method} ${address}`).toContain('400');
+          if (operation.requestBody) expect(Object.keys(operation.responses), `${method} ${address}`).toEqual(expect.arrayContaining(['413', '415']));
+        }
+      }
+    }
+  });
+
+  it('requires what the server requires: create fields no grant fixes, and response fields every read grant shows', async () => {
+    const v2 = await loose('/api-json/v2');
+    // orgId and authorId come from the create grants of the demo's roles; postId and body from the caller.
+    expect(v2.components.schemas.CreateCommentInput?.required).toEqual(['postId', 'body']);
+    expect(v2.components.schemas.UpdateCommentInput?.required).toBeUndefined();
+    // A viewer reads neither a comment's author nor a user's email: those may be absent.
+    expect(v2.components.schemas.Comment?.required).toEqual(['id', 'orgId', 'postId', 'body', 'createdAt']);
+    expect(v2.components.schemas.User?.required).toEqual(['id', 'orgId', 'name']);
+    expect(v2.components.schemas.Post?.required).toEqual(['id', 'orgId', 'authorId', 'title', 'body', 'status', 'createdAt']);
+  });
+});
+
 describe('the contracts speak to callers, not to maintainers', () => {
   const app = resolveApp(parseDeclarations(layoutAt(ROOT)));
   const classNames = new Set(app.mounted.controllers.map((controller) => controller.name));

@@ -125,11 +125,13 @@ describe('a new @Resource entity, generated, migrated and served', () => {
     for (const line of ['labels(first: Int, after: String): [Label!]!', 'label(id: ID!): Label!', 'createLabel(input: CreateLabelInput!): Label!', 'updateLabel(id: ID!, input: UpdateLabelInput!): Label!', 'deleteLabel(id: ID!): Boolean']) {
       expect(sdl).toContain(line);
     }
-    const openapi = (await (await fetch(`${url}/api-json`)).json()) as { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { properties?: Record<string, { anyOf?: { maxLength?: number; pattern?: string }[] }> }> } };
+    const openapi = (await (await fetch(`${url}/api-json`)).json()) as { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { required?: string[]; properties?: Record<string, { anyOf?: { maxLength?: number; pattern?: string }[] }> }> } };
     expect(Object.keys(openapi.paths['/labels'] ?? {}).sort()).toEqual(['get', 'post']);
     expect(Object.keys(openapi.paths['/labels/{id}'] ?? {}).sort()).toEqual(['delete', 'get', 'patch']);
-    // A create field may be left out (the caller's grant may set it), so each is "the value, or null".
-    expect(openapi.components.schemas.CreateLabelInput?.properties?.name?.anyOf?.[0]).toEqual({ type: 'string', minLength: 1, maxLength: 40 });
+    // A create field that needs a value and no create grant fixes is required; one a grant fixes (the org) may be left out.
+    expect(openapi.components.schemas.CreateLabelInput?.properties?.name).toEqual({ type: 'string', minLength: 1, maxLength: 40, description: expect.any(String) as string });
+    expect(openapi.components.schemas.CreateLabelInput?.required).toContain('name');
+    expect(openapi.components.schemas.CreateLabelInput?.required ?? []).not.toContain('orgId');
     expect(openapi.components.schemas.UpdateLabelInput?.properties?.colour?.anyOf?.[0]).toEqual({ type: 'string', pattern: '^#[0-9a-f]{6}$' });
   });
 

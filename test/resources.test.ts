@@ -110,7 +110,7 @@ describe('create (POST /v2/comments, createComment)', () => {
 
   it('is refused to a viewer (no create grant): 403 and FORBIDDEN', async () => {
     expect((await rest('POST', '/v2/comments', 'viewer', 0, { postId: postOf[0], body: 'hi' })).status).toBe(403);
-    const result = await server.graphql('mutation { createComment(input: { body: "hi" }) { id } }', { token: await server.token('viewer', 0) });
+    const result = await server.graphql('mutation($postId: ID!) { createComment(input: { postId: $postId, body: "hi" }) { id } }', { token: await server.token('viewer', 0), variables: { postId: postOf[0] } });
     expect(result.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 });

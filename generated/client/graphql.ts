@@ -16,29 +16,23 @@ export interface CreateCommentInput {
   /**
    * The org the comment belongs to: the caller's, set by the create rule.
    *
-   * Required, unless your grant to create sets it (then it may not be sent).
+   * Set by the create rule of some grants (then it may not be sent); required otherwise.
    */
   orgId?: string | null;
-  /**
-   * The post commented on; lists filter by it (`?postId=`).
-   *
-   * Required, unless your grant to create sets it (then it may not be sent).
-   */
-  postId?: string | null;
+  /** The post commented on; lists filter by it (`?postId=`). */
+  postId: string;
   /**
    * Who wrote it: the caller, set by the create rule.
    *
-   * Required, unless your grant to create sets it (then it may not be sent).
+   * Set by the create rule of some grants (then it may not be sent); required otherwise.
    */
   authorId?: string | null;
   /**
    * 1..2 000 characters.
    *
    * Must be at least 1 character, at most 2000 characters.
-   *
-   * Required, unless your grant to create sets it (then it may not be sent).
    */
-  body?: string | null;
+  body: string;
 }
 
 /** A new post: its author is the caller, its org the caller's. */

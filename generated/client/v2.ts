@@ -39,10 +39,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Describes the API, without a version. */
+        /**
+         * Describes the API, without a version.
+         * @description Describes the API, without a version.
+         */
         get: operations["MetaController_describe"];
         put?: never;
-        /** Agrees on a version: the highest one the caller offers that the API serves. */
+        /**
+         * Agrees on a version: the highest one the caller offers that the API serves.
+         * @description Agrees on a version: the highest one the caller offers that the API serves.
+         */
         post: operations["MetaController_negotiate"];
         delete?: never;
         options?: never;
@@ -77,10 +83,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One page of the users the caller may read, oldest first. */
+        /**
+         * One page of the users the caller may read, oldest first.
+         * @description One page of the users the caller may read, oldest first.
+         */
         get: operations["UsersController_list"];
         put?: never;
-        /** Creates a user in the caller's org. */
+        /**
+         * Creates a user in the caller's org.
+         * @description Creates a user in the caller's org.
+         */
         post: operations["UsersController_create"];
         delete?: never;
         options?: never;
@@ -115,7 +127,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Describes the API under version 2. */
+        /**
+         * Describes the API under version 2.
+         * @description Describes the API under version 2.
+         */
         get: operations["ApiRootV2Controller_root"];
         put?: never;
         post?: never;
@@ -224,7 +239,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Describes the API under version 2. */
+        /**
+         * Describes the API under version 2.
+         * @description Describes the API under version 2.
+         */
         get: operations["ApiRootV2Controller_meta"];
         put?: never;
         post?: never;
@@ -241,7 +259,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One page of the caller's notifications, oldest first. */
+        /**
+         * One page of the caller's notifications, oldest first.
+         * @description One page of the caller's notifications, oldest first.
+         */
         get: operations["NotificationsController_list"];
         put?: never;
         post?: never;
@@ -258,10 +279,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One page of the posts the caller may read, oldest first. */
+        /**
+         * One page of the posts the caller may read, oldest first.
+         * @description One page of the posts the caller may read, oldest first.
+         */
         get: operations["PostsController_list"];
         put?: never;
-        /** Creates a draft written by the caller, in the caller's org. */
+        /**
+         * Creates a draft written by the caller, in the caller's org.
+         * @description Creates a draft written by the caller, in the caller's org.
+         */
         post: operations["PostsController_create"];
         delete?: never;
         options?: never;
@@ -336,26 +363,26 @@ export interface components {
              * Format: uuid
              * @description The org it happened in.
              */
-            orgId?: string;
+            orgId: string;
             /** @description What happened, for example `post.published`. */
-            action?: string;
+            action: string;
             /**
              * Format: uuid
              * @description The id of what it happened to (the post).
              */
-            subjectId?: string;
+            subjectId: string;
             /**
              * Format: uuid
              * @description The user whose work it was (the post's author).
              */
-            userId?: string;
+            userId: string;
             /** @description A one-line description. */
-            summary?: string;
+            summary: string;
             /**
              * Format: date-time
              * @description When it was recorded.
              */
-            createdAt?: string;
+            createdAt: string;
         };
         /**
          * @description A comment on a post, written by a user of the post's org.
@@ -372,53 +399,50 @@ export interface components {
              * Format: uuid
              * @description The org the comment belongs to: the caller's, set by the create rule.
              */
-            orgId?: string;
+            orgId: string;
             /**
              * Format: uuid
              * @description The post commented on; lists filter by it (`?postId=`).
              */
-            postId?: string;
+            postId: string;
             /**
              * Format: uuid
              * @description Who wrote it: the caller, set by the create rule.
              */
             authorId?: string;
             /** @description 1..2 000 characters. */
-            body?: string;
+            body: string;
             /**
              * Format: date-time
              * @description When the comment was written.
              */
-            createdAt?: string;
+            createdAt: string;
         };
         /** @description What a Comment is created from. */
         CreateCommentInput: {
             /**
              * @description The org the comment belongs to: the caller's, set by the create rule.
              *
-             *     Required, unless your grant to create sets it (then it may not be sent).
+             *     Set by the create rule of some grants (then it may not be sent); required otherwise.
              */
             orgId?: string | null;
             /**
+             * Format: uuid
              * @description The post commented on; lists filter by it (`?postId=`).
-             *
-             *     Required, unless your grant to create sets it (then it may not be sent).
              */
-            postId?: string | null;
+            postId: string;
             /**
              * @description Who wrote it: the caller, set by the create rule.
              *
-             *     Required, unless your grant to create sets it (then it may not be sent).
+             *     Set by the create rule of some grants (then it may not be sent); required otherwise.
              */
             authorId?: string | null;
             /**
              * @description 1..2 000 characters.
              *
              *     Must be at least 1 character, at most 2000 characters.
-             *
-             *     Required, unless your grant to create sets it (then it may not be sent).
              */
-            body?: string | null;
+            body: string;
         };
         /** @description A new post: its author is the caller, its org the caller's. */
         CreatePost: {
@@ -450,24 +474,24 @@ export interface components {
              * Format: uuid
              * @description The org summarised.
              */
-            orgId?: string;
+            orgId: string;
             /** @description The start of the period (exclusive); null for the first digest of a schedule. */
             periodStart?: string | null;
             /**
              * Format: date-time
              * @description The end of the period (inclusive): the tick that wrote it.
              */
-            periodEnd?: string;
+            periodEnd: string;
             /**
              * Format: int32
              * @description Posts the org published in the period (at most 1 000 are counted).
              */
-            publishedPosts?: number;
+            publishedPosts: number;
             /**
              * Format: date-time
              * @description When it was written.
              */
-            createdAt?: string;
+            createdAt: string;
         };
         /**
          * @description A message for one user about something that happened to their work, such as their post being
@@ -485,24 +509,24 @@ export interface components {
              * Format: uuid
              * @description The org of the user notified.
              */
-            orgId?: string;
+            orgId: string;
             /**
              * Format: uuid
              * @description The user notified.
              */
-            userId?: string;
+            userId: string;
             /**
              * Format: uuid
              * @description The post it is about.
              */
-            postId?: string;
+            postId: string;
             /** @description What happened, in one sentence. */
-            message?: string;
+            message: string;
             /**
              * Format: date-time
              * @description When it was written.
              */
-            createdAt?: string;
+            createdAt: string;
         };
         /**
          * @description A tenant. Every user and post belongs to exactly one org, and nothing crosses orgs.
@@ -516,7 +540,7 @@ export interface components {
              */
             id: string;
             /** @description Display name. */
-            name?: string;
+            name: string;
         };
         /**
          * @description A post written by a user of one org.
@@ -533,27 +557,27 @@ export interface components {
              * Format: uuid
              * @description The org the post belongs to (the author's org).
              */
-            orgId?: string;
+            orgId: string;
             /**
              * Format: uuid
              * @description The user who wrote it.
              */
-            authorId?: string;
+            authorId: string;
             /** @description The user asked to review it, if any. */
             reviewerId?: string | null;
             /** @description 1..200 characters. */
-            title?: string;
+            title: string;
             /** @description At most 10 000 characters. */
-            body?: string;
+            body: string;
             /** @description `draft` until published. */
-            status?: components["schemas"]["PostStatus"];
+            status: components["schemas"]["PostStatus"];
             /** @description Set when the post is published. */
             publishedAt?: string | null;
             /**
              * Format: date-time
              * @description When the post was created.
              */
-            createdAt?: string;
+            createdAt: string;
         };
         /**
          * @description Lifecycle of a post: a `draft` until it is published, then `published`.
@@ -590,9 +614,9 @@ export interface components {
              * Format: uuid
              * @description The org this user belongs to.
              */
-            orgId?: string;
+            orgId: string;
             /** @description Display name, 1..100 characters. */
-            name?: string;
+            name: string;
             /** @description Unique within the org. Hidden from viewers. */
             email?: string;
         };
@@ -686,17 +710,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE). */
+        /** @description The request body is not JSON: send it as application/json (UNSUPPORTED_MEDIA_TYPE). */
         Problem415: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Too many requests from this address for now (TOO_MANY_REQUESTS); retry after the seconds in Retry-After. */
-        Problem429: {
             headers: {
                 [name: string]: unknown;
             };
@@ -812,7 +827,7 @@ export interface operations {
     UsersController_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;
@@ -930,7 +945,7 @@ export interface operations {
     AuditRecordResource_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;
@@ -964,7 +979,7 @@ export interface operations {
     CommentResource_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;
@@ -1126,7 +1141,7 @@ export interface operations {
     DigestResource_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;
@@ -1185,7 +1200,7 @@ export interface operations {
     NotificationsController_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;
@@ -1219,7 +1234,7 @@ export interface operations {
     PostsController_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;

@@ -124,7 +124,13 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "orgId",
+        "action",
+        "subjectId",
+        "userId",
+        "summary",
+        "createdAt"
       ]
     },
     "Comment": {
@@ -162,7 +168,11 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "orgId",
+        "postId",
+        "body",
+        "createdAt"
       ]
     },
     "CreateCommentInput": {
@@ -179,19 +189,12 @@ export const API_CATALOG: ApiCatalog = {
               "type": "null"
             }
           ],
-          "description": "The org the comment belongs to: the caller's, set by the create rule.\n\nRequired, unless your grant to create sets it (then it may not be sent)."
+          "description": "The org the comment belongs to: the caller's, set by the create rule.\n\nSet by the create rule of some grants (then it may not be sent); required otherwise."
         },
         "postId": {
-          "anyOf": [
-            {
-              "type": "string",
-              "format": "uuid"
-            },
-            {
-              "type": "null"
-            }
-          ],
-          "description": "The post commented on; lists filter by it (`?postId=`).\n\nRequired, unless your grant to create sets it (then it may not be sent)."
+          "type": "string",
+          "format": "uuid",
+          "description": "The post commented on; lists filter by it (`?postId=`)."
         },
         "authorId": {
           "anyOf": [
@@ -203,22 +206,19 @@ export const API_CATALOG: ApiCatalog = {
               "type": "null"
             }
           ],
-          "description": "Who wrote it: the caller, set by the create rule.\n\nRequired, unless your grant to create sets it (then it may not be sent)."
+          "description": "Who wrote it: the caller, set by the create rule.\n\nSet by the create rule of some grants (then it may not be sent); required otherwise."
         },
         "body": {
-          "anyOf": [
-            {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 2000
-            },
-            {
-              "type": "null"
-            }
-          ],
-          "description": "1..2 000 characters.\n\nMust be at least 1 character, at most 2000 characters.\n\nRequired, unless your grant to create sets it (then it may not be sent)."
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 2000,
+          "description": "1..2 000 characters.\n\nMust be at least 1 character, at most 2000 characters."
         }
       },
+      "required": [
+        "postId",
+        "body"
+      ],
       "additionalProperties": false
     },
     "CreatePost": {
@@ -308,7 +308,11 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "orgId",
+        "periodEnd",
+        "publishedPosts",
+        "createdAt"
       ]
     },
     "Notification": {
@@ -346,7 +350,12 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "orgId",
+        "userId",
+        "postId",
+        "message",
+        "createdAt"
       ]
     },
     "Org": {
@@ -364,7 +373,8 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "name"
       ]
     },
     "Post": {
@@ -429,7 +439,13 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "orgId",
+        "authorId",
+        "title",
+        "body",
+        "status",
+        "createdAt"
       ]
     },
     "PostStatus": {
@@ -520,7 +536,9 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "orgId",
+        "name"
       ]
     },
     "VersionOffer": {
@@ -664,7 +682,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20
@@ -709,7 +727,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20
@@ -839,7 +857,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20
@@ -935,7 +953,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20
@@ -980,7 +998,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20
@@ -1155,7 +1173,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20

@@ -15,29 +15,23 @@ export interface CreateCommentInput {
   /**
    * The org the comment belongs to: the caller's, set by the create rule.
    *
-   * Required, unless your grant to create sets it (then it may not be sent).
+   * Set by the create rule of some grants (then it may not be sent); required otherwise.
    */
   readonly orgId?: string | null;
-  /**
-   * The post commented on; lists filter by it (`?postId=`).
-   *
-   * Required, unless your grant to create sets it (then it may not be sent).
-   */
-  readonly postId?: string | null;
+  /** The post commented on; lists filter by it (`?postId=`). */
+  readonly postId: string;
   /**
    * Who wrote it: the caller, set by the create rule.
    *
-   * Required, unless your grant to create sets it (then it may not be sent).
+   * Set by the create rule of some grants (then it may not be sent); required otherwise.
    */
   readonly authorId?: string | null;
   /**
    * 1..2 000 characters.
    *
    * Must be at least 1 character, at most 2000 characters.
-   *
-   * Required, unless your grant to create sets it (then it may not be sent).
    */
-  readonly body?: string | null;
+  readonly body: string;
 }
 
 /** What an update of a Comment changes: only the fields sent. */

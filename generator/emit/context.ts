@@ -7,11 +7,19 @@ import type { EntityModel, ResolvedApp } from '../model/model.js';
 import type { NamedType, TypeShape } from '../model/types.js';
 import type { ImportSet } from './writer.js';
 
+/** What the application's package.json says about it, for the OpenAPI documents' `info`. */
+export interface ProjectInfo {
+  readonly license?: { readonly name: string; readonly identifier?: string };
+  readonly contact?: { readonly name?: string; readonly url?: string; readonly email?: string };
+}
+
 /** Inputs of an emitter. */
 export interface EmitContext {
   readonly app: ResolvedApp;
   /** The output folder relative to the project root (`generated`). */
   readonly outputDir: string;
+  /** The application's license and contact (generator/project-info.ts), when its package.json gives them. */
+  readonly project?: ProjectInfo;
 }
 
 /** Exposed entities, sorted by name. */

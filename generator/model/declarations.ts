@@ -118,6 +118,20 @@ export interface DeclaredClass extends DocText {
   readonly span: SourceSpan;
 }
 
+/**
+ * One `can(…)` call of an `@Abilities()` class, read statically (generator/parse/grants.ts): its
+ * actions and subjects, the fields it names (undefined: every field) and its conditions' keys.
+ */
+export interface DeclaredGrant {
+  readonly actions: readonly string[];
+  readonly subjects: readonly string[];
+  readonly fields?: readonly string[];
+  readonly conditionKeys: readonly string[];
+}
+
+/** The grants of the `@Abilities()` classes, or `unknown` when one could not be read statically. */
+export type DeclaredGrants = { readonly kind: 'read'; readonly grants: readonly DeclaredGrant[] } | { readonly kind: 'unknown' };
+
 /** Everything `parse/` read. */
 export interface DeclaredApp {
   /** Decorated classes, by file (sorted), then in declaration order. */
@@ -126,4 +140,6 @@ export interface DeclaredApp {
   readonly enums: readonly EnumModel[];
   /** Input interfaces met in any type read, by name. */
   readonly inputs: readonly InputModel[];
+  /** The grants the `@Abilities()` classes write, for the documents (docs/behaviour.md §4.4). */
+  readonly grants: DeclaredGrants;
 }

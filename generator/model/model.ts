@@ -11,7 +11,7 @@
 import type { DecoratorTarget } from '../../runtime/declarations/decorator-signatures.js';
 import type { ResourceColumn, ResourceColumnConstraints } from '../../runtime/data/resource-input.js';
 import type { HttpMethod, ReplyKind } from '../../runtime/http/routes.js';
-import type { DeclaredDecorator, MethodCallModel } from './declarations.js';
+import type { DeclaredDecorator, DeclaredGrants, MethodCallModel } from './declarations.js';
 import type { DocText } from './docs.js';
 import type { EnumModel, InputModel, ReturnShape, SourceRef, SourceSpan, TypeShape } from './types.js';
 
@@ -825,4 +825,6 @@ export interface ResolvedApp {
   /** Every application of a runtime decorator, in source order. */
   readonly decorators: readonly DecoratorUse[];
   readonly mounted: MountedApp;
+  /** The grants the abilities write, read statically (generator/parse/grants.ts), for the documents. */
+  readonly grants: DeclaredGrants;
 }

@@ -12,6 +12,7 @@ import type { SourceSpan } from '../model/types.js';
 import { type DeclarationProjectCache, loadDeclarationProject, type ProjectLayout } from './project.js';
 import { DecoratorReader, docOf, ReferenceResolver, relativeFile, spanOf } from './references.js';
 import { type ClassDeclaration, type MethodDeclaration, Node, SyntaxKind } from './ts-morph.js';
+import { readGrants } from './grants.js';
 import { TypeReader, type TypeRegistry } from './types.js';
 
 /** Options of {@link parseDeclarations}. */
@@ -40,9 +41,12 @@ export function parseDeclarations(layout: ProjectLayout, options: ParseOptions =
 
   // Types name entities, so the entity classes are known before any type is read.
   const entityKeys = new Set<string>();
+  const abilities: ClassDeclaration[] = [];
   for (const cls of classes) {
     const name = cls.getName();
-    if (name && decorators.read(cls.getDecorators()).some((decorator) => decorator.name === 'Entity')) {
+    const names = decorators.read(cls.getDecorators()).map((decorator) => decorator.name);
+    if (names.includes('Abilities')) abilities.push(cls);
+    if (name && names.includes('Entity')) {
       entityKeys.add(`${relativeFile(layout, cls.getSourceFile().getFilePath())}#${name}`);
     }
   }
@@ -52,6 +56,7 @@ export function parseDeclarations(layout: ProjectLayout, options: ParseOptions =
     classes: classes.flatMap((cls) => reader.read(cls) ?? []),
     enums: [...registry.enums.values()].sort((a, b) => a.name.localeCompare(b.name)),
     inputs: [...registry.inputs.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    grants: readGrants(abilities),
   };
 }
 

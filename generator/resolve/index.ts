@@ -71,7 +71,7 @@ export function resolveApp(declared: DeclaredApp, outputDir = 'generated'): Reso
   const moduleByName = new Map(modules.map((module) => [module.name, module]));
   const versionPolicies: VersionPolicyModel[] = modulesAndPolicies.flatMap((entry) => entry.policies).sort((a, b) => a.version.localeCompare(b.version));
   const rootGuards = moduleByName.get(ROOT_MODULE)?.guards ?? [];
-  const resources = resolveResources(declared.classes, entityByName, new Map(declared.enums.map((model) => [model.name, model.values])), rootGuards, outputDir);
+  const resources = resolveResources(declared.classes, entityByName, new Map(declared.enums.map((model) => [model.name, model.values])), rootGuards, outputDir, declared.grants);
 
   const resolvers = byName(named.filter((cls) => has(cls, 'Resolver')).map((cls) => resolveResolver(cls, rootGuards)));
   const controllers = byName(named.filter((cls) => has(cls, 'Controller')).map(resolveController));
@@ -121,6 +121,7 @@ export function resolveApp(declared: DeclaredApp, outputDir = 'generated'): Reso
     versionPolicies,
     classes,
     decorators: decoratorUses(declared.classes),
+    grants: declared.grants,
     mounted,
   };
 }

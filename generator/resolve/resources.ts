@@ -8,7 +8,7 @@
  * Names written in `operations` or `public` that cannot be honoured are kept for the rules that
  * report them (resource-operation-unknown, resource-public-not-generated).
  */
-import type { DeclaredClass, DeclaredValue } from '../model/declarations.js';
+import type { DeclaredClass, DeclaredGrants, DeclaredValue } from '../model/declarations.js';
 import type { ResourceColumn, ResourceColumnConstraints } from '../../runtime/data/resource-input.js';
 import type {
   ColumnModel,
@@ -31,6 +31,7 @@ import { repositoryClass, repositoryModule, resourceClass, resourceInputName, re
 import type { InputModel, ReturnShape, SourceSpan, TypeShape } from '../model/types.js';
 import { AUTHORIZATION_GUARD } from '../model/builtins.js';
 import { guardChain } from './bindings.js';
+import { fixedOnCreate } from './grants.js';
 import { argumentAt, DecoratorSet, expressionOf, optionOf, stringOf } from './values.js';
 
 /** The operations in the order they are generated. */
@@ -93,18 +94,21 @@ function constraintText(constraints: ResourceColumnConstraints): string | undefi
   return parts.length > 0 ? `Must be ${parts.join(', ')}.` : undefined;
 }
 
-/** The wire input of a resource's create or update: every input column, each optional (docs/behaviour.md §4.7). */
-function inputModelOf(entity: EntityModel, columns: readonly ResourceColumn[], mode: 'create' | 'update', span: SourceSpan, file: string): InputModel {
+/**
+ * The wire input of a resource's create or update (docs/behaviour.md §4.7). An update's fields are
+ * all optional; a create's field is required (non-null) when the column needs a value and no
+ * create rule of the grants fixes it — `fixed` (undefined when the grants could not be read: then
+ * no field is required on the wire, and the input schema names a missing value at run time).
+ */
+function inputModelOf(entity: EntityModel, columns: readonly ResourceColumn[], mode: 'create' | 'update', span: SourceSpan, file: string, fixed: ReadonlySet<string> | undefined): InputModel {
   const fields = columns.flatMap((input) => {
     const column = entity.columnByName.get(input.name);
     if (!column) return [];
-    // Create: a column the caller's create rule fixes (org, author) is not the caller's to send, and
-    // which ones it fixes is the ability's say at run time — so no field is required on the wire; the
-    // input schema names a required value that is missing (BAD_USER_INPUT).
-    const required = mode === 'create' && !input.nullable && !input.generated;
-    const note = required ? 'Required, unless your grant to create sets it (then it may not be sent).' : undefined;
+    const needed = mode === 'create' && !input.nullable && !input.generated;
+    const required = needed && fixed !== undefined && !fixed.has(input.name);
+    const note = !needed || required ? undefined : fixed === undefined ? 'Required, unless your grant to create sets it (then it may not be sent).' : 'Set by the create rule of some grants (then it may not be sent); required otherwise.';
     const description = [column.description, constraintText(input.constraints), note].filter((part): part is string => part !== undefined).join('\n\n') || undefined;
-    return [{ name: column.name, type: { ...column.type, nullable: true }, constraints: input.constraints, doc: description, description, span }];
+    return [{ name: column.name, type: { ...column.type, nullable: !required }, constraints: input.constraints, doc: description, description, span }];
   });
   const verb = mode === 'create' ? 'create' : 'update';
   const description = mode === 'create' ? `What a ${entity.name} is created from.` : `What an update of a ${entity.name} changes: only the fields sent.`;
@@ -292,8 +296,9 @@ function providerOf(core: ResourceCore, outputDir: string): ProviderModel {
  * Resolves every `@Resource` entity (docs/behaviour.md §4.7).
  *
  * Takes the declared classes, the resolved entities by name, the values of each declared enum, the
- * root module's guards (first in every GraphQL field's chain) and the output folder relative to
- * the project root (`generated`: the generated classes live there); returns one resource per entity
+ * root module's guards (first in every GraphQL field's chain), the output folder relative to
+ * the project root (`generated`: the generated classes live there) and the grants read from the
+ * abilities (which create fields they fix, generator/resolve/grants.ts); returns one resource per entity
  * carrying `@Resource` (one written on a class that is not an entity is decorator-misplaced's), sorted by
  * name. `operations` defaults to all five; the list field is the path in camelCase
  * (`comments`), the others are named after the entity (`comment`, `createComment`, …).
@@ -304,6 +309,7 @@ export function resolveResources(
   enumValues: ReadonlyMap<string, readonly string[]>,
   rootGuards: readonly GuardBinding[],
   outputDir: string,
+  grants: DeclaredGrants,
 ): ResourceModel[] {
   const resources: ResourceModel[] = [];
   for (const cls of classes) {
@@ -340,8 +346,8 @@ export function resolveResources(
       ...core,
       name: entity.name,
       inputColumns,
-      createInput: inputModelOf(entity, inputColumns, 'create', decorator.span, file),
-      updateInput: inputModelOf(entity, inputColumns, 'update', decorator.span, file),
+      createInput: inputModelOf(entity, inputColumns, 'create', decorator.span, file, fixedOnCreate(grants, entity.name)),
+      updateInput: inputModelOf(entity, inputColumns, 'update', decorator.span, file, undefined),
       provider: providerOf(core, outputDir),
       controller: controllerOf(core),
       resolver: resolverOf(core, rootGuards),

@@ -13,7 +13,7 @@
 import type { Express, Request, Response } from 'express';
 import type { Entrypoint } from '../transports/index.js';
 
-/** The JSON landing answer: `{ name, docs, openapi, graphql, playground, subscriptions, health, mcp }`, the keys the entrypoints have. */
+/** The JSON landing answer: `{ name, docs, openapi, openapiYaml, graphql, playground, subscriptions, health, mcp }`, the keys the entrypoints have. */
 function landingDocument(name: string, entrypoints: readonly Entrypoint[]): Record<string, string> {
   const document: Record<string, string> = { name };
   for (const entrypoint of entrypoints) if (!(entrypoint.name in document)) document[entrypoint.name] = entrypoint.path;

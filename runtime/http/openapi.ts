@@ -12,14 +12,34 @@
  * controller's tags (declared with `@ApiTags`, else its path) and a document lists the tags its
  * operations use, each described by the controllers it describes; entity and input schemas,
  * pagination parameters, the `x-next-cursor` header, problem+json errors and the bearer security
- * scheme are described. Every text is written for the API's callers (README.md "Descriptions on
- * the wire"). Keys are written in a fixed order (deterministic output).
+ * scheme are described. A document carries only the components its operations use, names the
+ * server (`servers`, the origin it is served from) and the application's license and contact when
+ * its package.json gives them, and every operation has a description. Every text is written for
+ * the API's callers (README.md "Descriptions on the wire"). Keys are written in a fixed order
+ * (deterministic output). Documents are typed with `openapi-types`' `OpenAPIV3_1`, so a malformed
+ * one does not compile.
  */
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { HttpMethod, ReplyKind } from './routes.js';
 import { clientAddress, type VersioningStrategy, type VersionPolicy } from './versioning.js';
 
-/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1). */
-export type JsonSchema = { readonly [keyword: string]: unknown };
+/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) or a reference to a component schema. */
+export type JsonSchema = OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject;
+
+/**
+ * An OpenAPI 3.1 parameter. `openapi-types` gives 3.1 the parameter object of 3.0, whose schema is
+ * a 3.0 schema (no `type: 'null'`, …); this is the same object with a 3.1 schema.
+ */
+export type ParameterObject = Omit<OpenAPIV3_1.ParameterObject, 'schema'> & { readonly schema: JsonSchema };
+
+/** An OpenAPI 3.1 operation with 3.1 parameters ({@link ParameterObject}). */
+export type OperationObject = Omit<OpenAPIV3_1.OperationObject, 'parameters'> & { readonly parameters: ParameterObject[] };
+
+/**
+ * An OpenAPI 3.1 document whose path items hold {@link OperationObject}s: `openapi-types`' 3.1 path
+ * item also demands its 3.0 operation object, which no 3.1 operation with a request body satisfies.
+ */
+export type OpenApiDocument = Omit<OpenAPIV3_1.Document, 'paths'> & { readonly paths: Record<string, Partial<Record<Lowercase<HttpMethod>, OperationObject>>> };
 
 /** A path or query parameter of an operation. */
 export interface CatalogParameter {
@@ -73,6 +93,10 @@ export const API_TITLE = 'Resource Service API';
 /** Everything the documents are built from. */
 export interface ApiCatalog {
   readonly title: string;
+  /** The application's license, from its package.json `license` (when it names one). */
+  readonly license?: OpenAPIV3_1.LicenseObject;
+  /** Who to contact about the API, from its package.json `author` / `homepage` / `bugs` (when given). */
+  readonly contact?: OpenAPIV3_1.ContactObject;
   /** Sorted by name; a tag several controllers carry appears once per controller. */
   readonly tags: readonly CatalogTag[];
   readonly schemas: Readonly<Record<string, JsonSchema>>;
@@ -92,7 +116,7 @@ export interface DocumentOptions {
 
 const compareVersions = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
-const PROBLEM_SCHEMA: JsonSchema = {
+const PROBLEM_SCHEMA: OpenAPIV3_1.SchemaObject = {
   type: 'object',
   description: 'An RFC 9457 problem document.',
   properties: {
@@ -118,7 +142,7 @@ const ERROR_RESPONSES: Readonly<Record<string, string>> = {
   '405': 'The path exists, not for this method or version (METHOD_NOT_ALLOWED).',
   '409': 'The change conflicts with the current state (CONFLICT).',
   '413': 'The request body is larger than this server accepts (PAYLOAD_TOO_LARGE).',
-  '415': 'The body is not application/json (UNSUPPORTED_MEDIA_TYPE).',
+  '415': 'The request body is not JSON: send it as application/json (UNSUPPORTED_MEDIA_TYPE).',
   '429': 'Too many requests from this address for now (TOO_MANY_REQUESTS); retry after the seconds in Retry-After.',
   '500': 'database error, or an unexpected failure (INTERNAL_SERVER_ERROR).',
   '503': 'The database is unavailable (INTERNAL_SERVER_ERROR, detail "database error").',
@@ -154,8 +178,8 @@ function neighboursOf(catalog: ApiCatalog): Map<string, Neighbours> {
  * A document's entry for `operation` served under `version` (undefined: unversioned); its version
  * parameter enumerates `neighbours.versions` (docs/behaviour.md §9.4).
  */
-function operationObject(operation: CatalogOperation, version: string | undefined, options: DocumentOptions, aggregate: boolean, neighbours: Neighbours): Record<string, unknown> {
-  const parameters: Record<string, unknown>[] = operation.parameters.map((parameter) => ({
+function operationObject(operation: CatalogOperation, version: string | undefined, options: DocumentOptions, aggregate: boolean, neighbours: Neighbours): OperationObject {
+  const parameters: ParameterObject[] = operation.parameters.map((parameter) => ({
     name: parameter.name,
     in: parameter.in,
     required: parameter.required,
@@ -166,23 +190,22 @@ function operationObject(operation: CatalogOperation, version: string | undefine
     // Optional when the default version answers a caller who states none, or an unversioned
     // route of the same method and path does (docs/behaviour.md §9.3.2).
     const required = !neighbours.unversioned && !(options.defaultVersion !== undefined && neighbours.versions.includes(options.defaultVersion));
-    const versions = neighbours.versions;
+    const versions = [...neighbours.versions];
     parameters.push(
       options.strategy === 'header'
         ? { name: options.header, in: 'header', required, description: 'The API version to use.', schema: { type: 'string', enum: versions } }
         : { name: 'Accept', in: 'header', required, description: 'The media type with the API version: application/json; version=<version>.', schema: { type: 'string', enum: versions.map((v) => `application/json; version=${v}`) } },
     );
   }
-  const responses: Record<string, unknown> = {};
-  const success: Record<string, unknown> = { description: operation.reply === 'empty' ? 'Done.' : 'Success.' };
+  const responses: OpenAPIV3_1.ResponsesObject = {};
+  const success: OpenAPIV3_1.ResponseObject = { description: operation.reply === 'empty' ? 'Done.' : 'Success.' };
   if (operation.reply === 'page') {
     success.headers = { 'x-next-cursor': { description: 'Present only when more rows remain: pass it as `after` for the next page.', schema: { type: 'string', format: 'uuid' } } };
   }
   if (operation.body) success.content = { 'application/json': { schema: operation.body } };
   responses[String(operation.status)] = success;
-  const errors = new Set<string>(['500', '503']);
-  // Every route refuses a query parameter it does not read (docs/behaviour.md §4.2).
-  errors.add('400');
+  // Every route refuses a query parameter it does not take, so every operation may answer 400.
+  const errors = new Set<string>(['400', '500', '503']);
   if (operation.authorized) {
     errors.add('401');
     errors.add('403');
@@ -198,11 +221,13 @@ function operationObject(operation: CatalogOperation, version: string | undefine
   for (const status of [...errors].sort()) responses[status] = { $ref: `#/components/responses/Problem${status}` };
   const policy = version === undefined ? undefined : options.policies[version];
   const id = `${operation.controller}_${operation.handler}${aggregate && version !== undefined && options.strategy === 'uri' ? `_v${version.replace(/[^A-Za-z0-9]/g, '_')}` : ''}`;
+  // A route whose declaration says only one sentence is described by it; one that says nothing by its address.
+  const description = operation.description ?? operation.summary ?? `${operation.method} ${openApiPath(operation.path)}.`;
   return {
     operationId: id,
     tags: [...operation.tags],
     ...(operation.summary ? { summary: operation.summary } : {}),
-    ...(operation.description ? { description: operation.description } : {}),
+    description,
     ...(version !== undefined ? { 'x-api-version': version } : {}),
     ...(policy?.deprecated ? { deprecated: true } : {}),
     parameters,
@@ -210,6 +235,42 @@ function operationObject(operation: CatalogOperation, version: string | undefine
     responses,
     security: operation.authorized ? [{ bearer: [] }] : [],
   };
+}
+
+/** The component names `#/components/<kind>/<name>` references anywhere in `value`. */
+function referencesIn(value: unknown, kind: 'schemas' | 'responses', into: Set<string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) referencesIn(item, kind, into);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  for (const [key, child] of Object.entries(value)) {
+    if (key === '$ref' && typeof child === 'string' && child.startsWith(`#/components/${kind}/`)) into.add(child.slice(`#/components/${kind}/`.length));
+    else referencesIn(child, kind, into);
+  }
+}
+
+/**
+ * The components the `paths` of a document use: the responses they name, and the schemas
+ * reachable from the paths and those responses (a schema naming another brings it along).
+ */
+function usedComponents(paths: OpenApiDocument['paths'], schemas: Readonly<Record<string, OpenAPIV3_1.SchemaObject>>, responses: Readonly<Record<string, OpenAPIV3_1.ResponseObject>>): { schemas: Record<string, OpenAPIV3_1.SchemaObject>; responses: Record<string, OpenAPIV3_1.ResponseObject> } {
+  const responseNames = new Set<string>();
+  referencesIn(paths, 'responses', responseNames);
+  const usedResponses = Object.fromEntries(Object.entries(responses).filter(([name]) => responseNames.has(name)));
+  const reached = new Set<string>();
+  referencesIn([paths, usedResponses], 'schemas', reached);
+  const pending = [...reached];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    const found = new Set<string>();
+    referencesIn(schemas[name], 'schemas', found);
+    for (const next of found) {
+      if (reached.has(next)) continue;
+      reached.add(next);
+      pending.push(next);
+    }
+  }
+  return { schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name))), responses: usedResponses };
 }
 
 /**
@@ -242,9 +303,9 @@ export function catalogVersions(catalog: ApiCatalog): string[] {
  * @param catalog the generated catalog of every route
  * @param version the version to describe, or undefined for the aggregate
  * @param options the strategy, header, prefix, default version and policies in force
- * @returns the document as plain JSON, keys in a fixed order
+ * @returns the document as plain JSON, keys in a fixed order, with only the components it uses
  */
-export function buildOpenApiDocument(catalog: ApiCatalog, version: string | undefined, options: DocumentOptions): Record<string, unknown> {
+export function buildOpenApiDocument(catalog: ApiCatalog, version: string | undefined, options: DocumentOptions): OpenApiDocument {
   const aggregate = version === undefined;
   const entries: { path: string; method: string; version: string | undefined; operation: CatalogOperation }[] = [];
   for (const operation of catalog.operations) {
@@ -268,32 +329,38 @@ export function buildOpenApiDocument(catalog: ApiCatalog, version: string | unde
     if (!current || higher) winners.set(key, entry);
   }
   const neighbours = neighboursOf(catalog);
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths: OpenApiDocument['paths'] = {};
   for (const entry of [...winners.values()].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
     const item = (paths[entry.path] ??= {});
     const around = neighbours.get(`${entry.operation.method} ${entry.operation.path}`) ?? { versions: entry.operation.versions, unversioned: false };
-    item[entry.method.toLowerCase()] = operationObject(entry.operation, entry.version, options, aggregate, around);
+    item[entry.method.toLowerCase() as Lowercase<HttpMethod>] = operationObject(entry.operation, entry.version, options, aggregate, around);
   }
   const described = new Set([...winners.values()].map((entry) => entry.operation.controller));
   const versionPolicy = version === undefined ? undefined : options.policies[version];
   const lifecycle = versionPolicy?.deprecated ? ` Version ${version} is deprecated${versionPolicy.sunset ? ` and sunsets on ${versionPolicy.sunset}` : ''}.` : '';
-  const responses: Record<string, unknown> = {};
+  const problems: Record<string, OpenAPIV3_1.ResponseObject> = {};
   for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
-    responses[`Problem${status}`] = { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+    problems[`Problem${status}`] = { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
   }
+  const used = usedComponents(paths, { ...catalog.schemas, Problem: PROBLEM_SCHEMA }, problems);
+  const secured = Object.values(paths).some((item) => Object.values(item).some((operation) => (operation.security?.length ?? 0) > 0));
   return {
     openapi: '3.1.0',
     info: {
       title: catalog.title,
       version: version ?? 'all',
       description: `${version === undefined ? `Every API version; a path several versions serve is described by the highest one${options.strategy === 'uri' ? '' : ', and its version parameter lists every version serving it'}.` : `API version ${version}.`}${lifecycle} Fields a caller's grant excludes are omitted from bodies.`,
+      ...(catalog.license ? { license: catalog.license } : {}),
+      ...(catalog.contact ? { contact: catalog.contact } : {}),
     },
+    // Paths are absolute on the server the document is served from.
+    servers: [{ url: '/', description: 'The server this document is served from.' }],
     tags: documentTags(catalog.tags, described),
     paths,
     components: {
-      schemas: { ...catalog.schemas, Problem: PROBLEM_SCHEMA },
-      responses,
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: used.schemas,
+      responses: used.responses,
+      ...(secured ? { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } } : {}),
     },
   };
 }

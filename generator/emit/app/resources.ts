@@ -46,7 +46,7 @@ function emitResource(resource: ResourceModel, context: EmitContext): GeneratedF
     w.write(`export interface ${input.name}`).block(() => {
       for (const field of input.fields) {
         if (field.description) writeDoc(w, [field.description]);
-        w.writeLine(`readonly ${field.name}?: ${tsArgumentType(app, field.type, imports)};`);
+        w.writeLine(`readonly ${field.name}${field.type.nullable ? '?' : ''}: ${tsArgumentType(app, field.type, imports)};`);
       }
     });
     w.blankLine();

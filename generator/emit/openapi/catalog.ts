@@ -16,6 +16,7 @@ import type { NamedType, ReturnShape, TypeShape } from '../../model/types.js';
 import { type EmitContext, exposedEntities } from '../context.js';
 import { type GeneratedFile, TypeScriptFile } from '../writer.js';
 import { openApiDocumentPath } from '../../paths.js';
+import { alwaysReadable } from '../../resolve/grants.js';
 
 const SCALAR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   ID: { type: 'string', format: 'uuid' },
@@ -59,14 +60,18 @@ function returnSchema(shape: ReturnShape): JsonSchema | undefined {
   return shapeSchema({ ...shape.type, nullable: false });
 }
 
-/** Component schemas: exposed entities (fields a grant excludes may be absent), inputs, enums. */
+/**
+ * Component schemas: exposed entities, inputs, enums. An entity's non-null field is `required`
+ * when every read grant lets it be seen (one a grant excludes may be absent; generator/resolve/grants.ts).
+ */
 function schemasOf(app: ResolvedApp): Record<string, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {};
   const named: [string, JsonSchema][] = [];
   for (const entity of exposedEntities(app)) {
     const properties: Record<string, JsonSchema> = {};
     for (const column of entity.columns) if (column.exposed) properties[column.name] = shapeSchema(column.type, column.description);
-    named.push([entity.name, { type: 'object', ...(entity.description ? { description: `${entity.description}\n\nFields the caller's grant excludes are omitted.` } : {}), properties, required: ['id'] }]);
+    const required = entity.columns.filter((column) => column.exposed && (column.primaryKey || (!column.type.nullable && alwaysReadable(app.grants, entity.name, column.name)))).map((column) => column.name);
+    named.push([entity.name, { type: 'object', ...(entity.description ? { description: `${entity.description}\n\nFields the caller's grant excludes are omitted.` } : {}), properties, required }]);
   }
   for (const input of app.inputs) {
     const properties: Record<string, JsonSchema> = {};
@@ -87,7 +92,7 @@ function parameterOf(param: ParamModel): CatalogParameter {
         name: param.name,
         in: 'query',
         required: false,
-        description: `Page size, ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}). A size outside that range is clamped to it; one that is not a number means ${DEFAULT_PAGE_SIZE}.`,
+        description: `Page size, ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}). An integer outside that range is clamped to it; one that is not an integer is refused (400).`,
         schema: { type: 'integer', default: DEFAULT_PAGE_SIZE },
       };
     case 'cursor':
@@ -97,7 +102,7 @@ function parameterOf(param: ParamModel): CatalogParameter {
   }
 }
 
-/** The catalog of the mounted routes. */
+/** The catalog of the mounted routes, with the application's license and contact (`context.project`). */
 function buildCatalog(context: EmitContext): ApiCatalog {
   const { app } = context;
   const operations: CatalogOperation[] = [];
@@ -132,7 +137,8 @@ function buildCatalog(context: EmitContext): ApiCatalog {
   const tags = app.mounted.controllers
     .flatMap((controller) => controller.tags.map((name): CatalogTag => ({ name, controller: controller.name, ...(controller.description ? { description: controller.description } : {}) })))
     .sort((a, b) => a.name.localeCompare(b.name));
-  return { title: API_TITLE, tags, schemas: schemasOf(app), operations };
+  const { license, contact } = context.project ?? {};
+  return { title: API_TITLE, ...(license ? { license } : {}), ...(contact ? { contact } : {}), tags, schemas: schemasOf(app), operations };
 }
 
 /** `openapi/catalog.ts` and the default-configuration documents. */

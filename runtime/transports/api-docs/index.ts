@@ -1,13 +1,16 @@
 /**
  * The interface documents (docs/behaviour.md §4.4): `GET /api-json` (the default version's OpenAPI document, or
- * every version's when no default is configured), `GET /api-json/v<version>`, and `GET /api`, an
+ * every version's when no default is configured), `GET /api-json/v<version>`, the same documents
+ * as YAML at `GET /api-yaml` and `GET /api-yaml/v<version>` (written by the `yaml` package, as
+ * NestJS serves them), and `GET /api`, an
  * interactive documentation UI (Swagger UI from the npm-installed `swagger-ui-dist`, never a CDN)
  * with a picker over the versions. These paths are self-mounted and neutral to version selection
  * (docs/behaviour.md §9.3.3): the transport's placement is `neutral`.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import express, { type Express } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
+import { stringify } from 'yaml';
 import { problem, sendProblem } from '../../http/problem.js';
 import { observationOf } from '../../observability/observation.js';
 import { type ApiCatalog, buildOpenApiDocument, catalogVersions, type DocumentOptions } from '../../http/openapi.js';
@@ -31,23 +34,38 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-/** Mounts `/api-json`, `/api-json/v<version>` and `/api` on `app`. Documents are built once, at boot. */
+/** The two spellings of every document: JSON at `/api-json…`, YAML at `/api-yaml…`. */
+const FORMATS = [
+  { base: '/api-json', type: 'application/json', write: (document: unknown): string => JSON.stringify(document) },
+  // `aliasDuplicateObjects: false`: a schema used twice is written twice, never as a YAML anchor a reader may not follow.
+  { base: '/api-yaml', type: 'application/yaml', write: (document: unknown): string => stringify(document, { aliasDuplicateObjects: false }) },
+] as const;
+
+/**
+ * Mounts `/api-json`, `/api-json/v<version>`, `/api-yaml`, `/api-yaml/v<version>` and `/api` on
+ * `app`. Documents are built and written once, at boot; an unknown version answers 404 naming the
+ * versions.
+ */
 function mountApiDocs(app: Express, catalog: ApiCatalog, options: DocumentOptions): void {
   const versions = catalogVersions(catalog);
-  const documents = new Map<string, string>(versions.map((version) => [version, JSON.stringify(buildOpenApiDocument(catalog, version, options))]));
-  const main = JSON.stringify(buildOpenApiDocument(catalog, options.defaultVersion, options));
-  app.get('/api-json', (_request, response) => {
-    response.type('application/json').send(main);
-  });
-  app.get('/api-json/:version', (request, response) => {
-    const version = /^v(.+)$/.exec(request.params.version)?.[1];
-    const document = version === undefined ? undefined : documents.get(version);
-    if (!document) {
-      sendProblem(response, problem(404, 'NOT_FOUND', `no OpenAPI document at ${request.path}: request /api-json/v<version>`, { versions }));
-      return;
-    }
-    response.type('application/json').send(document);
-  });
+  const built = new Map(versions.map((version) => [version, buildOpenApiDocument(catalog, version, options)]));
+  const main = buildOpenApiDocument(catalog, options.defaultVersion, options);
+  for (const format of FORMATS) {
+    const documents = new Map([...built].map(([version, document]) => [version, format.write(document)]));
+    const mainText = format.write(main);
+    app.get(format.base, (_request, response) => {
+      response.type(format.type).send(mainText);
+    });
+    app.get(`${format.base}/:version`, (request: Request<{ version: string }>, response: Response) => {
+      const version = /^v(.+)$/.exec(request.params.version)?.[1];
+      const document = version === undefined ? undefined : documents.get(version);
+      if (!document) {
+        sendProblem(response, problem(404, 'NOT_FOUND', `no OpenAPI document at ${request.path}: request ${format.base}/v<version>`, { versions }));
+        return;
+      }
+      response.type(format.type).send(document);
+    });
+  }
   const urls = [
     { url: '/api-json', name: options.defaultVersion === undefined ? 'all versions' : `v${options.defaultVersion} (default)` },
     ...versions.map((version) => ({ url: `/api-json/v${version}`, name: `v${version}` })),
@@ -87,10 +105,11 @@ export function apiDocs<Container>(catalog: ApiCatalog): TransportFactory<Contai
     entrypoints: [
       { name: 'docs', path: '/api', description: 'REST API documentation (Swagger UI)' },
       { name: 'openapi', path: '/api-json', description: 'OpenAPI 3.1 document' },
+      { name: 'openapiYaml', path: '/api-yaml', description: 'OpenAPI 3.1 document (YAML)' },
     ],
     http: {
       placement: 'neutral',
-      paths: ['/api', '/api/init.js', '/api/assets/*', '/api-json', '/api-json/*'],
+      paths: ['/api', '/api/init.js', '/api/assets/*', '/api-json', '/api-json/*', '/api-yaml', '/api-yaml/*'],
       mount: (app) => mountApiDocs(app, catalog, { ...versioning, rateLimited: config.http.rateLimit > 0 }),
     },
   }));

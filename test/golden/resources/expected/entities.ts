@@ -45,8 +45,8 @@ export const CREATE_COMMENT_INPUT_INPUT: InputFieldType & { readonly type: { rea
   type: {
     kind: 'input',
     fields: {
-      orgId: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
-      body: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
+      orgId: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: false },
+      body: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: false },
       contact: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true },
       stars: { type: { kind: 'scalar', name: 'Int' }, list: false, nullable: true },
       tone: { type: { kind: 'enum', values: ['plain', 'loud'] }, list: false, nullable: true },

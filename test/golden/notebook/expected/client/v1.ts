@@ -39,8 +39,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** @description GET /notes. */
         get: operations["NotesController_list"];
         put?: never;
+        /** @description POST /notes. */
         post: operations["NotesController_add"];
         delete?: never;
         options?: never;
@@ -67,28 +69,16 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
-            notebookId?: string;
-            text?: string;
-            priority?: components["schemas"]["Priority"];
+            notebookId: string;
+            text: string;
+            priority: components["schemas"]["Priority"];
             /**
              * Format: int32
              * @description Times the note was opened.
              */
-            views?: number;
+            views: number;
             /** Format: date-time */
-            createdAt?: string;
-        };
-        /**
-         * @description A notebook owned by one author.
-         *
-         *     Fields the caller's grant excludes are omitted.
-         */
-        Notebook: {
-            /** Format: uuid */
-            id: string;
-            ownerId?: string;
-            /** @description Shown on the cover. */
-            title?: string;
+            createdAt: string;
         };
         /**
          * @description How urgent a note is.
@@ -180,17 +170,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE). */
+        /** @description The request body is not JSON: send it as application/json (UNSUPPORTED_MEDIA_TYPE). */
         Problem415: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Too many requests from this address for now (TOO_MANY_REQUESTS); retry after the seconds in Retry-After. */
-        Problem429: {
             headers: {
                 [name: string]: unknown;
             };
@@ -227,7 +208,7 @@ export interface operations {
     NotesController_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;

@@ -72,7 +72,12 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "notebookId",
+        "text",
+        "priority",
+        "views",
+        "createdAt"
       ]
     },
     "Notebook": {
@@ -92,7 +97,9 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "ownerId",
+        "title"
       ]
     },
     "Priority": {
@@ -123,7 +130,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20

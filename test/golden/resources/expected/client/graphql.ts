@@ -13,14 +13,9 @@ export type Tone = 'plain' | 'loud';
 
 /** What a Comment is created from. */
 export interface CreateCommentInput {
-  /** Required, unless your grant to create sets it (then it may not be sent). */
-  orgId?: string | null;
-  /**
-   * Must be at least 1 character, at most 2000 characters.
-   *
-   * Required, unless your grant to create sets it (then it may not be sent).
-   */
-  body?: string | null;
+  orgId: string;
+  /** Must be at least 1 character, at most 2000 characters. */
+  body: string;
   /** Must be matching /@example\.com$/, an email address. */
   contact?: string | null;
   /** Must be at least 0, at most 5. */

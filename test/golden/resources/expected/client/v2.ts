@@ -136,24 +136,19 @@ export interface components {
         Comment: {
             /** Format: uuid */
             id: string;
-            orgId?: string;
-            body?: string;
+            orgId: string;
+            body: string;
             contact?: string | null;
             /** Format: int32 */
-            stars?: number;
+            stars: number;
             /** @description Lists filter by it. */
-            tone?: components["schemas"]["Tone"];
+            tone: components["schemas"]["Tone"];
         };
         /** @description What a Comment is created from. */
         CreateCommentInput: {
-            /** @description Required, unless your grant to create sets it (then it may not be sent). */
-            orgId?: string | null;
-            /**
-             * @description Must be at least 1 character, at most 2000 characters.
-             *
-             *     Required, unless your grant to create sets it (then it may not be sent).
-             */
-            body?: string | null;
+            orgId: string;
+            /** @description Must be at least 1 character, at most 2000 characters. */
+            body: string;
             /** @description Must be matching /@example\.com$/, an email address. */
             contact?: string | null;
             /** @description Must be at least 0, at most 5. */
@@ -272,17 +267,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE). */
+        /** @description The request body is not JSON: send it as application/json (UNSUPPORTED_MEDIA_TYPE). */
         Problem415: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Too many requests from this address for now (TOO_MANY_REQUESTS); retry after the seconds in Retry-After. */
-        Problem429: {
             headers: {
                 [name: string]: unknown;
             };
@@ -371,7 +357,7 @@ export interface operations {
     CommentResource_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20. */
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
                 first?: number;
                 /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
                 after?: string;

@@ -56,7 +56,11 @@ export const API_CATALOG: ApiCatalog = {
         }
       },
       "required": [
-        "id"
+        "id",
+        "orgId",
+        "body",
+        "stars",
+        "tone"
       ]
     },
     "CreateCommentInput": {
@@ -64,28 +68,13 @@ export const API_CATALOG: ApiCatalog = {
       "description": "What a Comment is created from.",
       "properties": {
         "orgId": {
-          "anyOf": [
-            {
-              "type": "string"
-            },
-            {
-              "type": "null"
-            }
-          ],
-          "description": "Required, unless your grant to create sets it (then it may not be sent)."
+          "type": "string"
         },
         "body": {
-          "anyOf": [
-            {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 2000
-            },
-            {
-              "type": "null"
-            }
-          ],
-          "description": "Must be at least 1 character, at most 2000 characters.\n\nRequired, unless your grant to create sets it (then it may not be sent)."
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 2000,
+          "description": "Must be at least 1 character, at most 2000 characters."
         },
         "contact": {
           "anyOf": [
@@ -126,6 +115,10 @@ export const API_CATALOG: ApiCatalog = {
           "description": "Lists filter by it."
         }
       },
+      "required": [
+        "orgId",
+        "body"
+      ],
       "additionalProperties": false
     },
     "Tag": {
@@ -238,7 +231,7 @@ export const API_CATALOG: ApiCatalog = {
           "name": "first",
           "in": "query",
           "required": false,
-          "description": "Page size, 1 to 100 (default 20). A size outside that range is clamped to it; one that is not a number means 20.",
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
           "schema": {
             "type": "integer",
             "default": 20

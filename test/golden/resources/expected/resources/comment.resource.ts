@@ -13,14 +13,9 @@ import type { CommentRepository } from '../repositories/comment.repository.js';
 
 /** What a Comment is created from. */
 export interface CreateCommentInput {
-  /** Required, unless your grant to create sets it (then it may not be sent). */
-  readonly orgId?: string | null;
-  /**
-   * Must be at least 1 character, at most 2000 characters.
-   *
-   * Required, unless your grant to create sets it (then it may not be sent).
-   */
-  readonly body?: string | null;
+  readonly orgId: string;
+  /** Must be at least 1 character, at most 2000 characters. */
+  readonly body: string;
   /** Must be matching /@example\.com$/, an email address. */
   readonly contact?: string | null;
   /** Must be at least 0, at most 5. */
