@@ -111,7 +111,7 @@ describe('tools/list (docs/behaviour.md §4.6)', () => {
       title: 'Publish a post',
       description: 'Publishes a draft: its status becomes `published`.',
       inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
-      outputSchema: expect.objectContaining({ type: 'object', required: ['id'] }) as unknown,
+      outputSchema: expect.objectContaining({ type: 'object', anyOf: [expect.objectContaining({ type: 'object', required: ['id'] }), expect.objectContaining({ required: ['error'] })] }) as unknown,
       annotations: { readOnlyHint: false },
     });
     // The zod schema of the argument's ZodValidationPipe, as its input (a default makes `body` optional).
@@ -226,7 +226,7 @@ describe('tool output (docs/behaviour.md §4.6)', () => {
     const member = await clientFor('member');
     const { tools } = await member.listTools();
     for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
-    const pages = tools.filter((tool) => tool.outputSchema?.required?.includes('has_more')).map((tool) => tool.name).sort();
+    const pages = tools.filter((tool) => JSON.stringify(tool.outputSchema).includes('"has_more"')).map((tool) => tool.name).sort();
     expect(pages).toEqual(['notifications', 'posts', 'users']);
     /** A call the client has checked against the outputSchema (it throws on a mismatch): its structured value, the same as its text. */
     const structured = async (client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> => {
@@ -243,8 +243,11 @@ describe('tool output (docs/behaviour.md §4.6)', () => {
     expect(await structured(member, 'me')).toMatchObject({ id: server.user('member').id });
     // Pages, followed by their cursor to the end; a masked row (a viewer's users carry no email) conforms too.
     const viewer = await clientFor('viewer');
-    // The client checks a tool's results once it has listed the tool (its outputSchema).
+    // The client checks a tool's results once it has listed the tool (its outputSchema) — a failed call's too.
     await viewer.listTools();
+    expect(failureOf(await call(member, 'posts_get', { id: '01900000-0000-7000-8000-00000000dead' })).code).toBe('NOT_FOUND');
+    expect(failureOf(await call(member, 'createPost', { input: { title: 'x' }, extra: 1 })).issues).toEqual([{ path: 'extra', message: 'is not a parameter of createPost' }]);
+    expect(failureOf(await call(viewer, 'publishPost', { id: draft.id })).code).toBe('FORBIDDEN');
     for (const [client, name] of [[member, 'posts'], [member, 'users'], [member, 'notifications'], [viewer, 'users'], [viewer, 'posts']] as const) {
       let after: unknown;
       for (let pages = 0; pages < 50; pages++) {
@@ -256,15 +259,19 @@ describe('tool output (docs/behaviour.md §4.6)', () => {
     }
   });
 
-  it('a client refuses structuredContent that does not match: the schemas are checked, not decorative', async () => {
+  it('a client refuses structuredContent that matches neither the value nor a failed call: the schemas are checked, not decorative', async () => {
     const { tools } = await (await clientFor('member')).listTools();
     const schema = tools.find((tool) => tool.name === 'posts_get')?.outputSchema;
+    expect(schema?.anyOf).toHaveLength(2);
     const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
     const validate = new AjvJsonSchemaValidator().getValidator(schema ?? {});
     expect(validate({ id: 'not-a-uuid' }).valid).toBe(false);
     expect(validate({ title: 'no id' }).valid).toBe(false);
     expect(validate({ id: '01900000-0000-7000-8000-000000000001', publishedAt: 5 }).valid).toBe(false);
     expect(validate({ id: '01900000-0000-7000-8000-000000000001', publishedAt: null }).valid).toBe(true);
+    // A failed call's structuredContent is the other shape the schema allows.
+    expect(validate({ error: { code: 'NOT_FOUND', message: 'no Post was found' } }).valid).toBe(true);
+    expect(validate({ error: { code: 'NOT_FOUND' } }).valid).toBe(false);
   });
 });
 

@@ -164,10 +164,43 @@ function parameterSchema(parameter: McpToolParameter): JsonSchema {
 }
 
 /**
+ * The `structuredContent` of a failed call, on every tool (see {@link errorResult}): one of the
+ * shapes a tool's `outputSchema` allows, since clients check an error's `structuredContent` against it too.
+ */
+const TOOL_ERROR_SCHEMA = {
+  type: 'object',
+  description: 'A failed call (isError): its code and message, the field at fault and every issue of bad arguments.',
+  properties: {
+    error: {
+      type: 'object',
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        field: { type: 'string' },
+        issues: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } }, required: ['path', 'message'], additionalProperties: false } },
+      },
+      required: ['code', 'message'],
+      additionalProperties: false,
+    },
+  },
+  required: ['error'],
+  additionalProperties: false,
+} as const;
+
+/**
+ * The `outputSchema` of a tool answering `output`: its value's schema, or a failed call's
+ * ({@link TOOL_ERROR_SCHEMA}), the named schemas they share under `$defs` at the root.
+ */
+function outputSchema(output: McpToolOutput): Tool['inputSchema'] {
+  const { $defs: definitions, ...value } = output.schema;
+  return { type: 'object', anyOf: [value, TOOL_ERROR_SCHEMA], ...(definitions === undefined ? {} : { $defs: definitions }) };
+}
+
+/**
  * The tool as `tools/list` describes it: name, title, description, the JSON Schema of its
  * `arguments` (an object with one property per parameter, those that may not be left out
  * `required`, no other property), the JSON Schema of its `structuredContent` when it answers a
- * value, and its `readOnlyHint`.
+ * value (that value's, or a failed call's), and its `readOnlyHint`.
  */
 export function describeTool(tool: McpToolDefinition): Tool {
   const required = tool.parameters.filter((parameter) => !parameter.field.nullable).map((parameter) => parameter.name);
@@ -181,7 +214,7 @@ export function describeTool(tool: McpToolDefinition): Tool {
       ...(required.length > 0 ? { required } : {}),
       additionalProperties: false,
     },
-    ...(tool.output ? { outputSchema: tool.output.schema as Tool['inputSchema'] } : {}),
+    ...(tool.output ? { outputSchema: outputSchema(tool.output) } : {}),
     annotations: { readOnlyHint: tool.readOnly },
   };
 }
