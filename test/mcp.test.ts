@@ -6,12 +6,17 @@
  * token), and sessions (the id header, reuse, binding to their caller, 404 once ended or unknown,
  * DELETE). Raw `fetch` where the test is about the wire itself.
  */
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool, describeTool, type McpCaller, type McpToolDefinition, type McpToolOutput } from '../runtime/transports/mcp/tools.js';
+import { ROOT } from './support/project.js';
 import { PROPERTY_SEED } from './support/properties.js';
 import { rawBody, rawExchange } from './support/raw-http.js';
 import { type Role, startTestServer, type TestServer } from './support/server.js';
@@ -256,6 +261,33 @@ describe('tool output (docs/behaviour.md §4.6)', () => {
         if (page.has_more !== true) break;
         after = page.next_cursor;
       }
+    }
+  });
+
+  it('answers a list or a scalar as { result }, conforming to the schema generate wrote for it (the notebook fixture)', async () => {
+    // The outputs generate writes for the fixture's tools: a route answering a list of notes, a query answering a string.
+    const written = readFileSync(path.join(ROOT, 'test/golden/notebook/expected/mcp.ts'), 'utf8');
+    const outputOf = (name: string): McpToolOutput => {
+      const block = written.slice(written.indexOf(`name: '${name}',`));
+      return JSON.parse(/output: (\{.*\}),\n/.exec(block)?.[1] ?? 'null') as McpToolOutput;
+    };
+    const caller: McpCaller = { request: { principal: undefined, ability: undefined, unscoped: false, transport: 'mcp' }, authentication: { kind: 'anonymous' } };
+    const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
+    const note = { id: '01900000-0000-7000-8000-000000000001', notebookId: '01900000-0000-7000-8000-000000000002', text: 'x' };
+    for (const [name, value] of [['notes_top', [note]], ['notes.ping', 'pong']] as const) {
+      const output = outputOf(name);
+      expect(output.wrapped).toBe(true);
+      const tool: McpToolDefinition = { name, readOnly: true, posture: { kind: 'public' }, parameters: [], output, invoke: () => value };
+      const result = await callTool(tool, {}, caller, pino({ level: 'silent' }));
+      expect(result.structuredContent).toEqual({ result: value });
+      expect(result.content).toEqual([{ type: 'text', text: JSON.stringify({ result: value }) }]);
+      const validate = new AjvJsonSchemaValidator().getValidator(describeTool(tool).outputSchema ?? {});
+      expect(validate(result.structuredContent).valid).toBe(true);
+      expect(validate({ result: 5 }).valid).toBe(false);
+      // Nothing is NOT_FOUND here too; its structuredContent is the refusal's shape the schema allows.
+      const none = await callTool({ ...tool, invoke: () => null }, {}, caller, pino({ level: 'silent' }));
+      expect(none).toMatchObject({ isError: true, structuredContent: { error: { code: 'NOT_FOUND' } } });
+      expect(validate(none.structuredContent).valid).toBe(true);
     }
   });
 
