@@ -202,7 +202,7 @@ class McpHost {
     // Typed as always present; a request without a `Host` (HTTP/1.0) has none.
     const host = request.host as string | undefined;
     // A name or an address, and a port: nothing a URL would carry further (a path, a user, a quote).
-    if (host === undefined || !HOST.test(host)) return undefined;
+    if (host === undefined || !HOST.test(host) || (request.protocol !== 'http' && request.protocol !== 'https')) return undefined;
     try {
       return new URL(this.path, `${request.protocol}://${host}`);
     } catch {
