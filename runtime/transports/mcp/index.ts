@@ -6,8 +6,8 @@
  *
  * Per request, before the SDK sees it: the `Origin` is one the server serves (DNS rebinding), a
  * bearer token that is present verifies (else 401 with `WWW-Authenticate` naming the host's
- * protected-resource metadata, as the MCP authorization spec asks), the body is JSON within `APP_HTTP__BODY_LIMIT`, and the request
- * names a session its caller opened (else the protocol's 400 or 404). Every refusal is a JSON-RPC
+ * protected-resource metadata, as the MCP authorization spec asks), the body is JSON within
+ * `APP_HTTP__BODY_LIMIT`, and the request names a session its caller opened (else the protocol's 400 or 404). Every refusal is a JSON-RPC
  * error body with the status the Streamable HTTP transport gives it (docs/hostile-input.md §7).
  * Then the session's SDK transport answers it, with plain JSON responses (no server-sent events:
  * the host sends nothing unasked, so `GET` is 405).
@@ -76,7 +76,7 @@ class McpHost {
   readonly path: string;
   /** Where the protected-resource metadata is served: the well-known prefix, then {@link path} (RFC 9728 §3.1). */
   readonly metadataPath: string;
-  /** The authorization server tokens come from, when the configuration names one (see {@link metadata}). */
+  /** The authorization server tokens come from, when the configuration names one (see {@link serveMetadata}). */
   private readonly authorizationServers: readonly string[];
   private readonly sessions: SessionTable<Session>;
   /** The caller of each request, by the `AuthInfo` handed to the SDK with it (the SDK passes it on to the handlers). */
@@ -235,7 +235,6 @@ class McpHost {
     };
     // Public, and read by browser-based clients from other origins (the SDK's own metadata handler allows any).
     response.setHeader('Access-Control-Allow-Origin', '*');
-    response.setHeader('Cache-Control', 'public, max-age=3600');
     response.status(200).json(metadata);
   }
 
