@@ -30,7 +30,7 @@ export class PostsController {
    * One post by id. Answers 404 when it does not exist or the caller may not read it.
    *
    * @privateRemarks
-   * Also the MCP tool `posts_get` (a route's default tool name: its path and method), which answers `null` instead of 404.
+   * Also the MCP tool `posts_get` (a route's default tool name: its path and method), which answers `NOT_FOUND` where the route answers 404.
    */
   @Get(':id')
   @McpTool()

@@ -35,6 +35,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'Creates a draft written by the caller.',
         readOnly: false,
         posture: { kind: 'authorized', action: 'create', subject: 'Post' },
+        output: {"schema":{"type":"object","description":"A post written by a user of one org.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid","description":"Primary key, UUID v7."},"orgId":{"type":"string","format":"uuid","description":"The org the post belongs to (the author's org)."},"authorId":{"type":"string","format":"uuid","description":"The user who wrote it."},"reviewerId":{"anyOf":[{"type":"string","format":"uuid"},{"type":"null"}],"description":"The user asked to review it, if any."},"title":{"type":"string","description":"1..200 characters."},"body":{"type":"string","description":"At most 10 000 characters."},"status":{"$ref":"#/$defs/PostStatus","description":"`draft` until published."},"publishedAt":{"anyOf":[{"type":"string","format":"date-time"},{"type":"null"}],"description":"Set when the post is published."},"createdAt":{"type":"string","format":"date-time","description":"When the post was created."}},"required":["id","orgId","authorId","title","body","status","createdAt"],"$defs":{"PostStatus":{"type":"string","description":"Lifecycle of a post: a `draft` until it is published, then `published`.","enum":["draft","published"]}}},"wrapped":false,"entity":"Post"},
         parameters: [
           { name: 'input', field: { type: CREATE_POST_INPUT.type, list: false, nullable: false }, binding: 'value', schema: CreatePostSchema, pipes: postResolverCreatePostInputPipes },
         ],
@@ -55,6 +56,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'The signed-in caller\'s own user.',
         readOnly: true,
         posture: { kind: 'public' },
+        output: {"schema":{"type":"object","description":"A person in one org.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid","description":"Primary key, UUID v7 (time-ordered)."},"orgId":{"type":"string","format":"uuid","description":"The org this user belongs to."},"name":{"type":"string","description":"Display name, 1..100 characters."},"email":{"type":"string","description":"Unique within the org. Hidden from viewers."}},"required":["id","orgId","name"]},"wrapped":false,"entity":"User"},
         parameters: [],
         invoke: async () => {
           const value = await userResolver.me();
@@ -71,6 +73,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'One page of the caller\'s notifications, oldest first; pass the last id as `after` for the next page.',
         readOnly: true,
         posture: { kind: 'authorized', action: 'read', subject: 'Notification' },
+        output: {"schema":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/$defs/Notification"}},"next_cursor":{"type":"string","description":"Present when more rows remain: the last id of this page, to pass as `after`."},"has_more":{"type":"boolean"}},"required":["items","has_more"],"additionalProperties":false,"$defs":{"Notification":{"type":"object","description":"A message for one user about something that happened to their work, such as their post being\npublished. Each user reads only their own.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid","description":"Primary key, UUID v7."},"orgId":{"type":"string","format":"uuid","description":"The org of the user notified."},"userId":{"type":"string","format":"uuid","description":"The user notified."},"postId":{"type":"string","format":"uuid","description":"The post it is about."},"message":{"type":"string","description":"What happened, in one sentence."},"createdAt":{"type":"string","format":"date-time","description":"When it was written."}},"required":["id","orgId","userId","postId","message","createdAt"]}}},"wrapped":false,"entity":"Notification"},
         parameters: [
           { name: 'first', field: { type: { kind: 'scalar', name: 'Int' }, list: false, nullable: true }, binding: 'pageSize', pipes: [] },
           { name: 'after', field: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true }, binding: 'cursor', pipes: [] },
@@ -90,6 +93,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'One page of the posts the caller may read, oldest first; pass the last id as `after` for the next page.',
         readOnly: true,
         posture: { kind: 'authorized', action: 'read', subject: 'Post' },
+        output: {"schema":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/$defs/Post"}},"next_cursor":{"type":"string","description":"Present when more rows remain: the last id of this page, to pass as `after`."},"has_more":{"type":"boolean"}},"required":["items","has_more"],"additionalProperties":false,"$defs":{"Post":{"type":"object","description":"A post written by a user of one org.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid","description":"Primary key, UUID v7."},"orgId":{"type":"string","format":"uuid","description":"The org the post belongs to (the author's org)."},"authorId":{"type":"string","format":"uuid","description":"The user who wrote it."},"reviewerId":{"anyOf":[{"type":"string","format":"uuid"},{"type":"null"}],"description":"The user asked to review it, if any."},"title":{"type":"string","description":"1..200 characters."},"body":{"type":"string","description":"At most 10 000 characters."},"status":{"$ref":"#/$defs/PostStatus","description":"`draft` until published."},"publishedAt":{"anyOf":[{"type":"string","format":"date-time"},{"type":"null"}],"description":"Set when the post is published."},"createdAt":{"type":"string","format":"date-time","description":"When the post was created."}},"required":["id","orgId","authorId","title","body","status","createdAt"]},"PostStatus":{"type":"string","description":"Lifecycle of a post: a `draft` until it is published, then `published`.","enum":["draft","published"]}}},"wrapped":false,"entity":"Post"},
         parameters: [
           { name: 'first', field: { type: { kind: 'scalar', name: 'Int' }, list: false, nullable: true }, binding: 'pageSize', pipes: [] },
           { name: 'after', field: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true }, binding: 'cursor', pipes: [] },
@@ -102,7 +106,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
       /**
        * One post by id. Answers 404 when it does not exist or the caller may not read it.
        *
-       * Also the MCP tool `posts_get` (a route's default tool name: its path and method), which answers `null` instead of 404.
+       * Also the MCP tool `posts_get` (a route's default tool name: its path and method), which answers `NOT_FOUND` where the route answers 404.
        * tool posts_get → GET /posts/:id → PostsController.get (entities/posts.controller.ts:36); authorized: read Post.
        */
       {
@@ -110,6 +114,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'One post by id.\n\nAnswers 404 when it does not exist or the caller may not read it.',
         readOnly: true,
         posture: { kind: 'authorized', action: 'read', subject: 'Post' },
+        output: {"schema":{"type":"object","description":"A post written by a user of one org.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid","description":"Primary key, UUID v7."},"orgId":{"type":"string","format":"uuid","description":"The org the post belongs to (the author's org)."},"authorId":{"type":"string","format":"uuid","description":"The user who wrote it."},"reviewerId":{"anyOf":[{"type":"string","format":"uuid"},{"type":"null"}],"description":"The user asked to review it, if any."},"title":{"type":"string","description":"1..200 characters."},"body":{"type":"string","description":"At most 10 000 characters."},"status":{"$ref":"#/$defs/PostStatus","description":"`draft` until published."},"publishedAt":{"anyOf":[{"type":"string","format":"date-time"},{"type":"null"}],"description":"Set when the post is published."},"createdAt":{"type":"string","format":"date-time","description":"When the post was created."}},"required":["id","orgId","authorId","title","body","status","createdAt"],"$defs":{"PostStatus":{"type":"string","description":"Lifecycle of a post: a `draft` until it is published, then `published`.","enum":["draft","published"]}}},"wrapped":false,"entity":"Post"},
         parameters: [
           { name: 'id', field: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: false }, binding: 'value', pipes: [] },
         ],
@@ -130,6 +135,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'Publishes a draft: its status becomes `published`.',
         readOnly: false,
         posture: { kind: 'authorized', action: 'publish', subject: 'Post' },
+        output: {"schema":{"type":"object","description":"A post written by a user of one org.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid","description":"Primary key, UUID v7."},"orgId":{"type":"string","format":"uuid","description":"The org the post belongs to (the author's org)."},"authorId":{"type":"string","format":"uuid","description":"The user who wrote it."},"reviewerId":{"anyOf":[{"type":"string","format":"uuid"},{"type":"null"}],"description":"The user asked to review it, if any."},"title":{"type":"string","description":"1..200 characters."},"body":{"type":"string","description":"At most 10 000 characters."},"status":{"$ref":"#/$defs/PostStatus","description":"`draft` until published."},"publishedAt":{"anyOf":[{"type":"string","format":"date-time"},{"type":"null"}],"description":"Set when the post is published."},"createdAt":{"type":"string","format":"date-time","description":"When the post was created."}},"required":["id","orgId","authorId","title","body","status","createdAt"],"$defs":{"PostStatus":{"type":"string","description":"Lifecycle of a post: a `draft` until it is published, then `published`.","enum":["draft","published"]}}},"wrapped":false,"entity":"Post"},
         parameters: [
           { name: 'id', field: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: false }, binding: 'value', pipes: [] },
         ],
@@ -148,6 +154,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'One page of the users the caller may read, oldest first; pass the last id as `after` for the next page.',
         readOnly: true,
         posture: { kind: 'authorized', action: 'read', subject: 'User' },
+        output: {"schema":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/$defs/User"}},"next_cursor":{"type":"string","description":"Present when more rows remain: the last id of this page, to pass as `after`."},"has_more":{"type":"boolean"}},"required":["items","has_more"],"additionalProperties":false,"$defs":{"User":{"type":"object","description":"A person in one org.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid","description":"Primary key, UUID v7 (time-ordered)."},"orgId":{"type":"string","format":"uuid","description":"The org this user belongs to."},"name":{"type":"string","description":"Display name, 1..100 characters."},"email":{"type":"string","description":"Unique within the org. Hidden from viewers."}},"required":["id","orgId","name"]}}},"wrapped":false,"entity":"User"},
         parameters: [
           { name: 'first', field: { type: { kind: 'scalar', name: 'Int' }, list: false, nullable: true }, binding: 'pageSize', pipes: [] },
           { name: 'after', field: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true }, binding: 'cursor', pipes: [] },

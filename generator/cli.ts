@@ -560,8 +560,6 @@ async function runDev(options: DevRun): Promise<number> {
   if ((await runGenerate({ root, allowBreaking: options.allowBreaking, acceptDataLoss: options.acceptDataLoss, timings: options.timings, cache })) !== 0) return 1;
   const settings = config();
   const url = settings.database.url;
-  const { dialectFor } = await import('../runtime/dialects/index.js');
-  const { exclusiveMigrations } = dialectFor(url);
   const applied = await migrateDeploy(root, url);
   if (applied.length > 0) process.stdout.write(`applied migrations: ${applied.join(', ')}\n`);
   const hooks = await loadDevHooks(root);
@@ -622,20 +620,15 @@ async function runDev(options: DevRun): Promise<number> {
     const parts = [`regenerated: ${result.changed.length + result.removed.length} files`];
     const migrated = performance.now();
     const names = migrationNames(result);
-    // SQLite's schema engine needs the file to itself: the server stops while the migration runs.
-    const stopped = names.length > 0 && exclusiveMigrations;
-    if (stopped) await server.stop();
+    // The running version serves through the migration (a deploy beside a running server, docs/decisions.md §11).
     if (names.length > 0) {
       try {
         const done = await migrateDeploy(root, url);
         parts.push(done.length > 0 ? `migration ${done.join(', ')} applied` : 'no migration to apply');
       } catch (error) {
         const reason = error instanceof CliError ? firstLine(error) : `migration ${names.join(', ')} failed: ${firstLine(error)}`;
-        if (!stopped) {
-          process.stdout.write(`${[...parts, reason].join(', ')}; the server keeps running the previous version\n`);
-          return;
-        }
-        parts.push(`${reason} (the database is as it was; \`npm run migrate -- status\` tells more)`);
+        process.stdout.write(`${[...parts, reason].join(', ')}; the server keeps running the previous version\n`);
+        return;
       }
     }
     const migrating = Math.round(performance.now() - migrated);
@@ -646,7 +639,7 @@ async function runDev(options: DevRun): Promise<number> {
       if (options.timings) process.stderr.write(`timings (ms): generate ${run.elapsed}, migrate ${migrating}, boot ${handover.boot}, switch ${handover.switch}\n`);
     } catch (error) {
       if (!(error instanceof ServerStartError)) throw error;
-      const running = stopped || error.stoppedPrevious ? 'no server is running: fix it and save to start one' : 'the server keeps running the previous version';
+      const running = error.stoppedPrevious ? 'no server is running: fix it and save to start one' : 'the server keeps running the previous version';
       process.stdout.write(`${parts.join(', ')}, not restarted: ${error.message}; ${running}\n`);
     }
   };

@@ -3,8 +3,8 @@
  * the addresses, no route lines — and the loop on a copy of the project: a change restarts the
  * server on the same port with the new code, a new entity's migration is applied to the dev
  * database, invalid declarations and a version that does not boot leave the running server
- * serving, and SIGTERM stops everything. On each database (a BEHAVIOUR suite): SQLite's migration
- * runs with the server stopped (the dialect's `exclusiveMigrations`), PostgreSQL's beside it.
+ * serving, and SIGTERM stops everything. On each database (a BEHAVIOUR suite) the migration runs
+ * beside the running server.
  */
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -43,8 +43,10 @@ interface Seen {
 }
 
 async function seen(response: Response): Promise<Seen> {
-  const text = await response.text();
-  const headers = Object.fromEntries(HEADERS.map((name) => [name, response.headers.get(name)]));
+  // The two servers listen on different ports, which the MCP host's metadata URL names.
+  const port = (value: string): string => value.replace(/\/\/127\.0\.0\.1:\d+\//g, '//127.0.0.1:PORT/');
+  const text = port(await response.text());
+  const headers = Object.fromEntries(HEADERS.map((name) => [name, ((value) => (value === null ? null : port(value)))(response.headers.get(name))]));
   const vary = (response.headers.get('vary') ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '' && part.toLowerCase() !== 'origin');
   let body: unknown = text;
   if (text !== '' && /json/.test(response.headers.get('content-type') ?? '')) {
@@ -76,7 +78,7 @@ function pathsOf(server: InProcessServer): string[] {
 /** The address forms of a path: as written, under each version, under an unknown or malformed one. */
 const VERSION_PREFIXES = ['', '/v1', '/v2', '/v3', '/v2.0', '/vé', '/V2', '/v'] as const;
 /** Paths that self-mounted transports serve, whatever the version router would say. */
-const SELF_MOUNTED = ['/health', '/graphql', '/GRAPHQL', '/api-json', '/api', '/api/', '/mcp', '/metrics', '/health/x'] as const;
+const SELF_MOUNTED = ['/health', '/graphql', '/GRAPHQL', '/api-json', '/api', '/api/', '/mcp', '/.well-known/oauth-protected-resource/mcp', '/metrics', '/health/x'] as const;
 const QUERIES = ['', '?first=2', '?first=abc&first=2', '?first=1&after=', '?after=0192f0e0-0000-7000-8000-000000000000', '?a[b]=1&first[]=3', '?%zz=1&first=%zz', '?' + 'x'.repeat(300)] as const;
 /** Version headers and media types: none, declared versions, unknown and malformed ones. */
 const STATED = [undefined, '1', '2', '7', ' 2 ', 'a_b', '', '9'.repeat(40)] as const;

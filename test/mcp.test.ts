@@ -6,13 +6,19 @@
  * token), and sessions (the id header, reuse, binding to their caller, 404 once ended or unknown,
  * DELETE). Raw `fetch` where the test is about the wire itself.
  */
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool, describeTool, type McpCaller, type McpToolDefinition, type McpToolOutput } from '../runtime/transports/mcp/tools.js';
+import { ROOT } from './support/project.js';
 import { PROPERTY_SEED } from './support/properties.js';
+import { rawBody, rawExchange } from './support/raw-http.js';
 import { type Role, startTestServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -110,6 +116,7 @@ describe('tools/list (docs/behaviour.md §4.6)', () => {
       title: 'Publish a post',
       description: 'Publishes a draft: its status becomes `published`.',
       inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
+      outputSchema: expect.objectContaining({ type: 'object', anyOf: [expect.objectContaining({ type: 'object', required: ['id'] }), expect.objectContaining({ required: ['error'] })] }) as unknown,
       annotations: { readOnlyHint: false },
     });
     // The zod schema of the argument's ZodValidationPipe, as its input (a default makes `body` optional).
@@ -147,8 +154,8 @@ describe('tools/call (docs/behaviour.md §4.6)', () => {
       const result = await call(client, 'posts', { first: 2, ...(after ? { after } : {}) });
       expect(result.isError).toBeFalsy();
       const page = valueOf(result) as Page<PostValue>;
-      // The value once: as JSON text, with no structured copy beside it (docs/hostile-input.md §13).
-      expect(result.structuredContent).toBeUndefined();
+      // The value as structuredContent (checked by the client against the tool's outputSchema) and the same JSON as text.
+      expect(result.structuredContent).toEqual(page);
       ids.push(...page.items.map((post) => post.id));
       if (!page.has_more) break;
       after = page.next_cursor;
@@ -199,7 +206,104 @@ describe('tools/call (docs/behaviour.md §4.6)', () => {
     expect(page.items.length).toBeGreaterThan(0);
     for (const post of page.items) expect(post).toMatchObject({ orgId: server.seeded.orgs[1]?.id, status: 'published' });
     const other = page.items[0];
-    expect(valueOf(await call(await clientFor('viewer', 0), 'posts_get', { id: other?.id }))).toBeNull();
+    // Another org's post is not there, as REST's 404 says (docs/behaviour.md §4.6).
+    expect(failureOf(await call(await clientFor('viewer', 0), 'posts_get', { id: other?.id }))).toEqual({ code: 'NOT_FOUND', message: 'no Post was found for these arguments: it does not exist, or you may not read it' });
+  });
+
+  it('answers NOT_FOUND where REST answers 404: a row that does not exist or that the caller may not read', async () => {
+    const token = await server.token('viewer');
+    const client = (await connect(token)).client;
+    // A draft of the viewer's org, which a viewer may not read.
+    const draft = valueOf(await call(await clientFor('member'), 'createPost', { input: { title: 'Not for viewers' } })) as PostValue;
+    for (const id of ['01900000-0000-7000-8000-00000000dead', draft.id]) {
+      const missing = await call(client, 'posts_get', { id });
+      expect(missing.isError).toBe(true);
+      expect(missing.content).toEqual([{ type: 'text', text: 'NOT_FOUND: no Post was found for these arguments: it does not exist, or you may not read it' }]);
+      expect(failureOf(missing).code).toBe('NOT_FOUND');
+      const rest = await fetch(`${server.url}/v1/posts/${id}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(rest.status).toBe(404);
+    }
+  });
+});
+
+describe('tool output (docs/behaviour.md §4.6)', () => {
+  it('declares an outputSchema on every tool, and every tool of the demo answers structuredContent the SDK client validates against it', async () => {
+    const member = await clientFor('member');
+    const { tools } = await member.listTools();
+    for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
+    const pages = tools.filter((tool) => JSON.stringify(tool.outputSchema).includes('"has_more"')).map((tool) => tool.name).sort();
+    expect(pages).toEqual(['notifications', 'posts', 'users']);
+    /** A call the client has checked against the outputSchema (it throws on a mismatch): its structured value, the same as its text. */
+    const structured = async (client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> => {
+      const result = await call(client, name, args);
+      expect(result.isError, JSON.stringify(result)).toBeFalsy();
+      expect(result.structuredContent).toEqual(JSON.parse((result.content[0] as { text: string }).text));
+      return result.structuredContent ?? {};
+    };
+    // A draft: publishedAt null, a nullable the schema allows.
+    const draft = await structured(member, 'createPost', { input: { title: 'Structured' } });
+    expect(draft).toMatchObject({ status: 'draft', publishedAt: null });
+    expect(await structured(member, 'posts_get', { id: draft.id })).toMatchObject({ id: draft.id, publishedAt: null });
+    expect(await structured(member, 'publishPost', { id: draft.id })).toMatchObject({ id: draft.id, status: 'published' });
+    expect(await structured(member, 'me')).toMatchObject({ id: server.user('member').id });
+    // Pages, followed by their cursor to the end; a masked row (a viewer's users carry no email) conforms too.
+    const viewer = await clientFor('viewer');
+    // The client checks a tool's results once it has listed the tool (its outputSchema) — a failed call's too.
+    await viewer.listTools();
+    expect(failureOf(await call(member, 'posts_get', { id: '01900000-0000-7000-8000-00000000dead' })).code).toBe('NOT_FOUND');
+    expect(failureOf(await call(member, 'createPost', { input: { title: 'x' }, extra: 1 })).issues).toEqual([{ path: 'extra', message: 'is not a parameter of createPost' }]);
+    expect(failureOf(await call(viewer, 'publishPost', { id: draft.id })).code).toBe('FORBIDDEN');
+    for (const [client, name] of [[member, 'posts'], [member, 'users'], [member, 'notifications'], [viewer, 'users'], [viewer, 'posts']] as const) {
+      let after: unknown;
+      for (let pages = 0; pages < 50; pages++) {
+        const page = await structured(client, name, { first: 1, ...(typeof after === 'string' ? { after } : {}) });
+        expect(page.has_more === true ? typeof page.next_cursor : 'absent').toBe(page.has_more === true ? 'string' : 'absent');
+        if (page.has_more !== true) break;
+        after = page.next_cursor;
+      }
+    }
+  });
+
+  it('answers a list or a scalar as { result }, conforming to the schema generate wrote for it (the notebook fixture)', async () => {
+    // The outputs generate writes for the fixture's tools: a route answering a list of notes, a query answering a string.
+    const written = readFileSync(path.join(ROOT, 'test/golden/notebook/expected/mcp.ts'), 'utf8');
+    const outputOf = (name: string): McpToolOutput => {
+      const block = written.slice(written.indexOf(`name: '${name}',`));
+      return JSON.parse(/output: (\{.*\}),\n/.exec(block)?.[1] ?? 'null') as McpToolOutput;
+    };
+    const caller: McpCaller = { request: { principal: undefined, ability: undefined, unscoped: false, transport: 'mcp' }, authentication: { kind: 'anonymous' } };
+    const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
+    const note = { id: '01900000-0000-7000-8000-000000000001', notebookId: '01900000-0000-7000-8000-000000000002', text: 'x' };
+    for (const [name, value] of [['notes_top', [note]], ['notes.ping', 'pong']] as const) {
+      const output = outputOf(name);
+      expect(output.wrapped).toBe(true);
+      const tool: McpToolDefinition = { name, readOnly: true, posture: { kind: 'public' }, parameters: [], output, invoke: () => value };
+      const result = await callTool(tool, {}, caller, pino({ level: 'silent' }));
+      expect(result.structuredContent).toEqual({ result: value });
+      expect(result.content).toEqual([{ type: 'text', text: JSON.stringify({ result: value }) }]);
+      const validate = new AjvJsonSchemaValidator().getValidator(describeTool(tool).outputSchema ?? {});
+      expect(validate(result.structuredContent).valid).toBe(true);
+      expect(validate({ result: 5 }).valid).toBe(false);
+      // Nothing is NOT_FOUND here too; its structuredContent is the refusal's shape the schema allows.
+      const none = await callTool({ ...tool, invoke: () => null }, {}, caller, pino({ level: 'silent' }));
+      expect(none).toMatchObject({ isError: true, structuredContent: { error: { code: 'NOT_FOUND' } } });
+      expect(validate(none.structuredContent).valid).toBe(true);
+    }
+  });
+
+  it('a client refuses structuredContent that matches neither the value nor a failed call: the schemas are checked, not decorative', async () => {
+    const { tools } = await (await clientFor('member')).listTools();
+    const schema = tools.find((tool) => tool.name === 'posts_get')?.outputSchema;
+    expect(schema?.anyOf).toHaveLength(2);
+    const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
+    const validate = new AjvJsonSchemaValidator().getValidator(schema ?? {});
+    expect(validate({ id: 'not-a-uuid' }).valid).toBe(false);
+    expect(validate({ title: 'no id' }).valid).toBe(false);
+    expect(validate({ id: '01900000-0000-7000-8000-000000000001', publishedAt: 5 }).valid).toBe(false);
+    expect(validate({ id: '01900000-0000-7000-8000-000000000001', publishedAt: null }).valid).toBe(true);
+    // A failed call's structuredContent is the other shape the schema allows.
+    expect(validate({ error: { code: 'NOT_FOUND', message: 'no Post was found' } }).valid).toBe(true);
+    expect(validate({ error: { code: 'NOT_FOUND' } }).valid).toBe(false);
   });
 });
 
@@ -238,9 +342,68 @@ describe('bearer authentication (docs/behaviour.md §4.6, §5.1)', () => {
   it('answers an invalid token with 401 and WWW-Authenticate, before any session', async () => {
     const response = await post(initialize(), { authorization: 'Bearer not-a-token' });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="[^"]+"$/);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="[^"]+"$/);
     expect(await response.json()).toEqual({ error: 'invalid_token', error_description: 'the token is not a valid JWT' });
     await expect(connect('not-a-token')).rejects.toMatchObject({ code: 401 });
+  });
+
+  it('names the protected-resource metadata in the 401, served to anyone at that URL as the SDK client discovers it', async () => {
+    const response = await post(initialize(), { authorization: 'Bearer not-a-token' });
+    expect(response.status).toBe(401);
+    const metadataUrl = `${server.url}/.well-known/oauth-protected-resource/mcp`;
+    expect(response.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", error_description="the token is not a valid JWT", resource_metadata="${metadataUrl}"`);
+    // What an MCP client reads from the challenge, and the document it then fetches (RFC 9728).
+    const { extractWWWAuthenticateParams, discoverOAuthProtectedResourceMetadata } = await import('@modelcontextprotocol/sdk/client/auth.js');
+    const challenge = extractWWWAuthenticateParams(response);
+    expect(challenge.resourceMetadataUrl?.href).toBe(metadataUrl);
+    expect(challenge.error).toBe('invalid_token');
+    const metadata = await discoverOAuthProtectedResourceMetadata(new URL(`${server.url}/mcp`), { resourceMetadataUrl: challenge.resourceMetadataUrl });
+    // No issuer configured: tokens come from the shared secret, and no authorization server would answer a client.
+    expect(metadata).toEqual({ resource: `${server.url}/mcp`, bearer_methods_supported: ['header'], resource_name: 'resource-service' });
+    // Unauthenticated (a bad token changes nothing), neutral to versions, read-only.
+    const raw = await fetch(metadataUrl, { headers: { authorization: 'Bearer not-a-token', 'x-api-version': '9', origin: 'https://elsewhere.example' } });
+    expect(raw.status).toBe(200);
+    expect(raw.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await raw.json()).toEqual(metadata);
+    const written = await fetch(metadataUrl, { method: 'POST' });
+    expect(written.status).toBe(405);
+    expect(written.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('names the metadata only for a Host that is a host: hostile Host headers never reach the header or the document (generated)', async () => {
+    const hostChar = fc.constantFrom(...'abcxyz019.-:[]@/?#"\\ ,;%'.split(''));
+    await fc.assert(
+      fc.asyncProperty(fc.array(hostChar, { minLength: 0, maxLength: 40 }).map((chars) => chars.join('')), async (host) => {
+        const challenge = (await rawExchange(server.url, `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer not-a-token\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`)).toString('latin1');
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(challenge)?.[1]);
+        // Node refuses some Host values itself (400); every other answer is the 401.
+        expect([400, 401]).toContain(status);
+        const header = /^www-authenticate: (.*)$/im.exec(challenge)?.[1]?.trim();
+        if (status === 401) {
+          expect(header).toMatch(/^Bearer error="invalid_token", error_description="[^"]*"(, resource_metadata="http:\/\/[^"\s]+\/\.well-known\/oauth-protected-resource\/mcp")?$/);
+          if (header?.includes('resource_metadata')) expect(new URL(/resource_metadata="([^"]+)"/.exec(header)?.[1] ?? '').host).toBe(new URL(`http://${host}`).host);
+        }
+        const document = (await rawExchange(server.url, `GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).toString('latin1');
+        const answered = Number(/^HTTP\/1\.1 (\d{3})/.exec(document)?.[1]);
+        expect([200, 400]).toContain(answered);
+        if (answered === 200) expect(new URL((rawBody(document) as { resource: string }).resource).host).toBe(new URL(`http://${host}`).host);
+      }),
+      { numRuns: 60, seed: PROPERTY_SEED, examples: [['evil.example"x'], ['a.example/evil?'], ['user@host'], [''], ['[::1]:80']] },
+    );
+  });
+
+  it('lists the configured issuer as the authorization server, and counts metadata requests against the rate limit', async () => {
+    const configured = await startTestServer({ seed: { orgs: 1, users: 1, posts: 0 }, env: { APP_AUTH__ISSUER: 'https://auth.example.com/', APP_HTTP__RATE_LIMIT: '3' } });
+    try {
+      const url = `${configured.url}/.well-known/oauth-protected-resource/mcp`;
+      const first = await fetch(url);
+      expect(await first.json()).toEqual({ resource: `${configured.url}/mcp`, authorization_servers: ['https://auth.example.com/'], bearer_methods_supported: ['header'], resource_name: 'resource-service' });
+      const statuses = [];
+      for (let index = 0; index < 3; index++) statuses.push((await fetch(url)).status);
+      expect(statuses).toEqual([200, 200, 429]);
+    } finally {
+      await configured.stop();
+    }
   });
 
   it('binds a session to the caller who opened it: another caller’s requests on it are 404', async () => {

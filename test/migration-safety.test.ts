@@ -8,14 +8,16 @@
  * file is copied before a deploy. Each scenario ends with the data intact.
  */
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdapterFactory } from '../runtime/data/database.js';
 import { riskySteps } from '../generator/emit/prisma/migration-risks.js';
 import { applyMigrations, deployMigrations, folderDrift, plainReason, readMigrationFolders, renderMigrationChecksums } from '../runtime/data/migrations.js';
-import { cli, copyProject, editFile } from './support/cli.js';
+import { cli, copyProject, editFile, type RunningCli, startCli } from './support/cli.js';
 import { createPostgresDatabase, createTestDatabase, runSql, seedDatabase, testProvider } from './support/database.js';
 import { ROOT } from './support/project.js';
 
@@ -237,7 +239,7 @@ describe(`drift: deleted and edited migrations, a diverged database (${provider}
     expect(diverged.stdout).toMatch(/^unknown {2}0003_create_comment: applied to the database but not in/m);
   });
 
-  it.runIf(provider === 'sqlite')('a table made by hand is schema drift in migrate status', () => {
+  it.runIf(provider === 'sqlite')('a table made by hand is schema drift in migrate status, and not in generate --check, which reads no database', () => {
     const { project, env, url } = seeded;
     const database = new Database(url.slice('file:'.length));
     database.exec('CREATE TABLE "Extra" ("id" TEXT PRIMARY KEY)');
@@ -246,6 +248,118 @@ describe(`drift: deleted and edited migrations, a diverged database (${provider}
     expect(status.status).toBe(1);
     expect(status.stdout).toContain("drift    the database's schema differs from what its applied migrations create:");
     expect(status.stdout).toContain('Extra');
+    // generate --check checks the repository only (docs/behaviour.md §13.5): the folders are as written.
+    const check = cli(['generate', '--check'], { cwd: project, env });
+    expect(check.status, check.stderr).toBe(0);
+    expect(check.stderr).not.toContain('Extra');
+  });
+});
+
+/**
+ * Opens a transaction on the database at `url` that holds a lock a migration of `Post` needs (SQLite:
+ * the write lock; PostgreSQL: a read of `Post`), until the returned function ends it.
+ */
+async function holdLock(url: string): Promise<() => Promise<void>> {
+  if (provider === 'sqlite') {
+    const holder = new Database(url.slice('file:'.length));
+    holder.exec('BEGIN IMMEDIATE');
+    return () => {
+      holder.exec('ROLLBACK');
+      holder.close();
+      return Promise.resolve();
+    };
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('SELECT COUNT(*) FROM "Post"');
+  return async () => {
+    await client.query('ROLLBACK');
+    await client.end();
+  };
+}
+
+describe(`deploying while the server runs (${provider})`, { timeout: 180_000 }, () => {
+  const seeded = useSeededProject();
+  let server: RunningCli | undefined;
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** GET `path` on the running server, on a connection of its own (no keep-alive socket the server may have closed meanwhile): its status. */
+  const statusOf = (path: string): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const base = /"url":"(http:[^"]+)"/.exec(server?.stdout() ?? '')?.[1] ?? '';
+      get(new URL(path, base), { agent: false }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      }).on('error', reject);
+    });
+
+  it('a new migration is applied with the old version serving, which goes on answering', async () => {
+    const { project, env, url } = seeded;
+    server = startCli(['serve'], { cwd: project, env: { ...env, APP_HTTP__PORT: '0', APP_HTTP__HOST: '127.0.0.1' } });
+    await server.waitFor((stdout) => /listening on/.test(stdout), 60_000);
+    expect(await statusOf('/health')).toBe(200);
+    editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** 1..200 characters. */\n', '  /** A subtitle, if any. */\n  @Column()\n  subtitle?: string | null;\n\n  /** 1..200 characters. */\n'));
+    expect(cli(['generate'], { cwd: project, env }).status).toBe(0);
+    const deploy = cli(['migrate', 'deploy'], { cwd: project, env });
+    expect(deploy.status, deploy.stderr).toBe(0);
+    expect(deploy.stdout).toContain('applied 1 migration(s): 0004_add_post_subtitle');
+    expect(await columnsOf(url, 'Post')).toContain('subtitle');
+    expect(cli(['migrate', 'status'], { cwd: project, env }).status).toBe(0);
+    // The old version does not know the column, and serves on.
+    expect(await statusOf('/health')).toBe(200);
+    expect(await statusOf('/v1/posts')).toBe(401);
+  });
+
+  it('a lock held past the wait fails the deploy in plain words, the database as it was; deployed again once it ends', async () => {
+    const { project, env, url } = seeded;
+    editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** 1..200 characters. */\n', '  /** A tagline, if any. */\n  @Column()\n  tagline?: string | null;\n\n  /** 1..200 characters. */\n'));
+    expect(cli(['generate'], { cwd: project, env }).status).toBe(0);
+    const name = folders(project).at(-1) ?? '';
+    // A long transaction: SQLite's write lock; on PostgreSQL, a read of the table the migration alters.
+    const release = await holdLock(url);
+    let deploy;
+    try {
+      deploy = cli(['migrate', 'deploy'], { cwd: project, env });
+    } finally {
+      await release();
+    }
+    expect(deploy.status).toBe(1);
+    expect(deploy.stderr).not.toContain('SocketTimeout');
+    expectPlain(deploy.stderr);
+    expect(await columnsOf(url, 'Post')).not.toContain('tagline');
+    const status = cli(['migrate', 'status'], { cwd: project, env });
+    if (provider === 'sqlite') {
+      // The engine could not even record it: nothing was written.
+      expect(deploy.stderr).toMatch(/^error: the database is locked: another connection held its write lock for longer than 5 s/);
+      expect(deploy.stderr).toContain(`nothing was applied and ${name} is still pending`);
+      expect(status.stdout).toMatch(new RegExp(`^pending  ${name}$`, 'm'));
+    } else {
+      expect(deploy.stderr).toMatch(new RegExp(`^error: migration ${name} failed: another connection held a lock on what it changes for longer than the migration waits`));
+      expect(status.stdout).toMatch(new RegExp(`^failed {3}${name} \\(started [^)]+\\): another connection held a lock`, 'm'));
+      expect(cli(['migrate', 'resolve', '--rolled-back', name], { cwd: project, env }).status).toBe(0);
+    }
+    const again = cli(['migrate', 'deploy'], { cwd: project, env });
+    expect(again.status, again.stderr).toBe(0);
+    expect(await columnsOf(url, 'Post')).toContain('tagline');
+  });
+
+  it('a migration that fails with the server running leaves the database as it was, recorded as failed in plain words', async () => {
+    const { project, env, url } = seeded;
+    editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** 1..200 characters. */\n', '  /** A URL name. */\n  @Column()\n  slug!: string;\n\n  /** 1..200 characters. */\n'));
+    expect(cli(['generate', '--allow-breaking', '--accept-data-loss'], { cwd: project, env }).status).toBe(0);
+    const tablesBefore = await tablesOf(url);
+    const deploy = cli(['migrate', 'deploy'], { cwd: project, env });
+    expect(deploy.status).toBe(1);
+    expect(deploy.stderr, deploy.stderr).toMatch(/^error: migration \d{4}_add_post_slug failed: Post\.slug is required but rows of Post have no value for it/);
+    expectPlain(deploy.stderr);
+    expect(await columnsOf(url, 'Post')).not.toContain('slug');
+    expect(await tablesOf(url)).toEqual(tablesBefore);
+    const status = cli(['migrate', 'status'], { cwd: project, env });
+    expect(status.stdout).toMatch(/^failed {3}\d{4}_add_post_slug \(started [^)]+\): Post\.slug is required/m);
+    expect(await statusOf('/health')).toBe(200);
   });
 });
 

@@ -183,7 +183,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   /**
    * One post by id. Answers 404 when it does not exist or the caller may not read it.
    *
-   * Also the MCP tool `posts_get` (a route's default tool name: its path and method), which answers `null` instead of 404.
+   * Also the MCP tool `posts_get` (a route's default tool name: its path and method), which answers `NOT_FOUND` where the route answers 404.
    * GET /posts/:id → PostsController.get (entities/posts.controller.ts:38); authorized: read Post.
    */
   const postsControllerGet: RouteDefinition = {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { updateStatistics } from './database.js';
 import { dialectOfAdapter } from '../dialects/index.js';
-import { createScratchAdapterFactory } from '../dialects/sqlite.js';
+import { createScratchAdapterFactory, SQLITE_BUSY_TIMEOUT_MS } from '../dialects/sqlite.js';
 
 const require = createRequire(import.meta.url);
 
@@ -21,6 +21,9 @@ declare const WebAssembly: {
   instantiate(bytes: Uint8Array, imports: Record<string, unknown>): Promise<{ instance: { exports: Record<string, unknown> } }>;
 };
 const FILTERS = { externalTables: [], externalEnums: [] };
+
+/** The statement by which the engine takes a SQLite file in exclusive locking mode (see {@link openEngine}). */
+const EXCLUSIVE_LOCKING = /^\s*PRAGMA\s+(?:main\.)?locking_mode\s*=\s*EXCLUSIVE\s*;?\s*$/i;
 
 /** The engine methods used here (see `@prisma/schema-engine-wasm`'s typings). */
 interface SchemaEngine {
@@ -75,10 +78,11 @@ interface OpenEngine {
 }
 
 /**
- * Opens the engine on `adapter`, recording every connection it opens: the engine takes SQLite's
- * exclusive locking mode and `free()` does not close its connections, so they are closed here.
- * Each connection runs migration scripts through its dialect's `applyScript` (one transaction per
- * migration, docs/decisions.md §11): the engine runs nothing else as a script.
+ * Opens the engine on `adapter`, recording every connection it opens: `free()` does not close its
+ * connections, so they are closed here. Each connection runs migration scripts through its
+ * dialect's `applyScript` (one transaction per migration, docs/decisions.md §11): the engine runs
+ * nothing else as a script. The engine's request for SQLite's exclusive locking mode is not
+ * passed on, so a server may keep the file open while migrations apply.
  */
 async function openEngine(schema: string, adapter: SqlMigrationAwareDriverAdapterFactory): Promise<OpenEngine> {
   const module = await loadEngineModule();
@@ -95,6 +99,16 @@ async function openEngine(schema: string, adapter: SqlMigrationAwareDriverAdapte
         failures.push(typeof cause === 'string' ? cause : error instanceof Error ? error.message : String(error));
         throw error;
       });
+    if (!shadow) {
+      // The engine asks SQLite for exclusive locking mode, which no connection of a running server
+      // may share: every deploy beside one timed out. Left in normal mode, a migration's
+      // `BEGIN IMMEDIATE` takes the write lock within the busy timeout, as any writer does.
+      for (const method of ['queryRaw', 'executeRaw'] as const) {
+        const run = connection[method].bind(connection) as (query: Parameters<T['queryRaw']>[0]) => Promise<unknown>;
+        (connection as Record<string, unknown>)[method] = (query: Parameters<T['queryRaw']>[0]) =>
+          EXCLUSIVE_LOCKING.test(query.sql) ? Promise.resolve(method === 'queryRaw' ? { columnNames: [], columnTypes: [], rows: [] } : 0) : run(query);
+      }
+    }
     if (shadow) {
       // The engine replays migrations on a shadow database through `executeRaw`, a whole script at
       // once, which a driver preparing one statement refuses: a script without arguments runs as one.
@@ -238,6 +252,7 @@ export function plainReason(log: string): string {
     const [table, column] = first.startsWith('column') ? [notNull[2], notNull[1]] : [notNull[1], notNull[2]];
     return `${table}.${column} is required but rows of ${table} have no value for it (${first}); give the column a default, or make it optional first and fill it`;
   }
+  if (/canceling statement due to lock timeout|database is locked|`SocketTimeout`/.test(first)) return `another connection held a lock on what it changes for longer than the migration waits (a long transaction of a server or a tool) (${first}); deploy again once it ends`;
   if (/UNIQUE constraint failed|could not create unique index/.test(first)) return `rows already hold duplicate values for a new unique constraint (${first})`;
   return first;
 }
@@ -280,8 +295,8 @@ export interface RecordedMigrations {
 }
 
 /**
- * Reads the migrations table of the database behind `adapter` with one plain query — no schema
- * engine, so no exclusive lock on a SQLite file a server has open. Empty when there is no table
+ * Reads the migrations table of the database behind `adapter` with one plain query, without the
+ * schema engine. Empty when there is no table
  * yet. Rejects with the driver's error.
  */
 export async function recordedMigrations(adapter: SqlMigrationAwareDriverAdapterFactory): Promise<RecordedMigrations> {
@@ -345,7 +360,7 @@ export async function applyMigrations(schema: string, dir: string, adapter: SqlM
   } catch (error) {
     // A script that failed (the dialect's `applyScript` saw it) is a failed migration; anything else is the engine's or the driver's.
     const script = open.failures.at(-1);
-    if (script === undefined) throw error;
+    if (script === undefined) throw (await busy(error, readMigrationFolders(dir), adapter)) ?? error;
     failure = { migration: /migration_name="([^"]+)"/.exec(error instanceof Error ? error.message : String(error))?.[1], reason: plainReason(script) };
   } finally {
     await closeEngine(open);
@@ -355,9 +370,36 @@ export async function applyMigrations(schema: string, dir: string, adapter: SqlM
     await recordFailureReason(adapter, failure.migration, failure.reason);
     throw new MigrationFailedError(failure.migration, failure.reason, dialectOfAdapter(adapter).migrations.atomicity);
   }
-  // After the engine's connections are closed: on SQLite it holds the file in exclusive locking mode.
   if (applied.length > 0) await updateStatistics(adapter);
   return applied;
+}
+
+/**
+ * A {@link DatabaseLockedError} when `error` is the database refusing the write lock within the busy
+ * timeout (the SQLite adapter reports it as a `SocketTimeout`, a kind the engine cannot read, or as
+ * `SQLITE_BUSY`); else undefined. The pending ones are read again: the engine wrote nothing.
+ */
+async function busy(error: unknown, folders: readonly MigrationFolder[], adapter: SqlMigrationAwareDriverAdapterFactory): Promise<DatabaseLockedError | undefined> {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!/`SocketTimeout`|SQLITE_BUSY|database is locked/.test(message)) return undefined;
+  return await recordedMigrations(adapter).then(
+    ({ finished }) => new DatabaseLockedError(folders.map((folder) => folder.name).filter((name) => !finished.includes(name))),
+    () => new DatabaseLockedError([]),
+  );
+}
+
+/**
+ * `migrate deploy` could not take the database's write lock within the busy timeout: another
+ * connection held it (a long transaction). Nothing of the migration was applied or recorded.
+ */
+class DatabaseLockedError extends Error {
+  override readonly name = 'DatabaseLockedError';
+  constructor(readonly pending: readonly string[]) {
+    super(
+      `the database is locked: another connection held its write lock for longer than ${SQLITE_BUSY_TIMEOUT_MS / 1000} s (a long transaction of a server or a tool); ` +
+        `nothing was applied and ${pending.length > 0 ? `${pending.join(', ')} ${pending.length === 1 ? 'is' : 'are'} still pending` : 'nothing is recorded'}; deploy again once it is released`,
+    );
+  }
 }
 
 /** Options of {@link deployMigrations}. */

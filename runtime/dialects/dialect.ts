@@ -156,13 +156,6 @@ export interface Dialect<Name extends string = string> {
   readonly sql: DialectSql;
   /** What brings the query planner's statistics up to date after migrations and seeds (docs/decisions.md §6). */
   readonly statisticsStatement: string;
-  /**
-   * Whether applying migrations needs every other connection to the database closed: SQLite's
-   * schema engine takes the file in exclusive locking mode, and a connection another process holds
-   * open, even idle, makes it fail with a busy timeout. `npm run dev` stops its server before
-   * migrating such a database (docs/decisions.md §10).
-   */
-  readonly exclusiveMigrations: boolean;
   /** Job queues and scheduled tasks on this database. */
   readonly jobs: DialectJobs;
   /** How migrations are applied and backed up. */

@@ -101,9 +101,13 @@ class PostgresReader implements SqlReader {
   }
 }
 
+/** How long a migration waits for a lock on what it changes (docs/decisions.md §11). */
+const MIGRATION_LOCK_TIMEOUT_MS = 5_000;
+
 /**
  * PostgreSQL migrations (docs/decisions.md §11): the whole script is sent as one simple query
- * between `BEGIN` and `COMMIT` on one pooled connection, so it applies whole or not at all. (The
+ * between `BEGIN` and `COMMIT` on one pooled connection, so it applies whole or not at all, waiting
+ * at most {@link MIGRATION_LOCK_TIMEOUT_MS} for each lock it takes. (The
  * adapter's own `executeScript` splits the script at every `;` — inside string literals too — and
  * runs the pieces on whatever pooled connection is free, outside any transaction.)
  */
@@ -117,7 +121,9 @@ const POSTGRESQL_MIGRATIONS: DialectMigrations = {
     if (typeof pool?.connect !== 'function') throw new Error('the pg adapter no longer exposes its pool; a migration cannot run in a transaction');
     const client = await pool.connect();
     try {
-      await client.query(`BEGIN;\n${script}\n;COMMIT;`);
+      // A lock a long transaction holds (a running server's) fails the migration after the wait instead
+      // of queueing it, and every query of the server behind it, for as long as that transaction lasts.
+      await client.query(`BEGIN;\nSET LOCAL lock_timeout = '${MIGRATION_LOCK_TIMEOUT_MS}ms';\n${script}\n;COMMIT;`);
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       const failure = error as pg.DatabaseError;
@@ -170,7 +176,6 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
   // Keys as native uuid: 16 bytes, ordered byte-wise like the UUID v7 text.
   prisma: { datasource: { provider: 'postgresql' }, idColumnAttributes: ['@db.Uuid'], folder: 'prisma/postgresql' },
   workers: { allowed: true },
-  exclusiveMigrations: false,
   errors: {
     // pg's error class (a server error with a SQLSTATE `code`).
     classNames: ['DatabaseError'],

@@ -19,11 +19,17 @@ export function sqliteFilePath(url: string, cwd = process.cwd()): string {
 }
 
 /**
+ * How long a SQLite connection waits for a lock another connection holds before it gives up with
+ * `SQLITE_BUSY`: the server's connections and the migrator's alike (docs/decisions.md §11).
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+/**
  * Settings every SQLite connection gets when it opens: WAL journal (readers do not block the
  * writer; a crash loses no acknowledged write), `synchronous=NORMAL` (durable against process
  * crashes in WAL mode), foreign keys enforced, and a 5 s wait on a locked database.
  */
-const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 5000'] as const;
+const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', `busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`] as const;
 
 /**
  * The writer connection of one adapter factory of {@link createAdapterFactory}: the Prisma client's
@@ -115,7 +121,7 @@ async function createAdapterFactory(url: string): Promise<SqlMigrationAwareDrive
   const file = sqliteFilePath(url);
   mkdirSync(path.dirname(file), { recursive: true });
   const { PrismaBetterSqlite3 } = await import('@prisma/adapter-better-sqlite3');
-  const factory = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: 5000 });
+  const factory = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS });
   const connect = factory.connect.bind(factory);
   const slot: WriterSlot = {
     open: async () => {
@@ -323,7 +329,6 @@ export const SQLITE: Dialect<'sqlite'> = {
   adapterName: '@prisma/adapter-better-sqlite3',
   prisma: { datasource: { provider: 'sqlite' }, idColumnAttributes: [], folder: 'prisma/sqlite' },
   workers: { allowed: false, reason: 'SQLite is one writer in one process, and subscription events would stay in the worker that published them' },
-  exclusiveMigrations: true,
   errors: {
     // better-sqlite3's error class; its codes all start with SQLITE_.
     classNames: ['SqliteError'],

@@ -5,15 +5,76 @@
  * pipes) and the call of the declared method with Result unwrapping and masking. Names, bindings
  * and postures are the tools' resolved fields (resolve/mcp.ts); nothing is decided here.
  */
-import type { McpToolModel, McpToolParamModel, MountedMcpModel } from '../../model/model.js';
+import type { JsonSchema } from '../../../runtime/http/openapi.js';
+import type { McpToolModel, McpToolParamModel, MountedMcpModel, ResolvedApp } from '../../model/model.js';
 import { fieldsConstant, pipesConstant, providerVariable } from '../../model/naming.js';
 import type { EmitContext } from '../context.js';
 import { writePipeConstants } from '../pipes.js';
 import { type GeneratedFile, type ImportSet, parameterList, quote, TypeScriptFile, writeDoc } from '../writer.js';
+import { namedSchema, schemasOf, shapeSchema } from '../openapi/catalog.js';
 import { inputConstant, inputFieldLiteral } from './entities.js';
 
 /** The name the host gives clients when the application declares no `@McpHost()` class. */
 const DEFAULT_HOST_NAME = 'resource-service';
+
+/** Where the OpenAPI documents keep named schemas, and where a tool's output schema keeps them. */
+const COMPONENTS = '#/components/schemas/';
+const DEFINITIONS = '#/$defs/';
+
+/** `schema` with every reference to a component schema pointing into `$defs`; the names referenced, added to `names`. */
+function rewriteReferences(schema: unknown, names: Set<string>): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => rewriteReferences(item, names));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENTS)) {
+        names.add(value.slice(COMPONENTS.length));
+        return [key, `${DEFINITIONS}${value.slice(COMPONENTS.length)}`];
+      }
+      return [key, rewriteReferences(value, names)];
+    }),
+  );
+}
+
+/**
+ * The output of `tool` (docs/behaviour.md §4.6): the JSON Schema of its `structuredContent`, from
+ * the schemas the OpenAPI documents describe responses with (generator/emit/openapi/catalog.ts),
+ * self-contained (`$defs`), an object at its root as MCP asks — a value that is not an entity or a
+ * page is wrapped as `{ result }` — and never null (a tool finding nothing answers `NOT_FOUND`).
+ * Undefined for an operation without a value.
+ */
+function outputOf(app: ResolvedApp, tool: McpToolModel): { schema: JsonSchema; wrapped: boolean; entity?: string } | undefined {
+  const shape = tool.returns;
+  if (shape.kind === 'void') return undefined;
+  const components = schemasOf(app);
+  let root: JsonSchema;
+  let wrapped = false;
+  if (shape.kind === 'page') {
+    root = {
+      type: 'object',
+      properties: {
+        items: { type: 'array', items: namedSchema(shape.item) },
+        next_cursor: { type: 'string', description: 'Present when more rows remain: the last id of this page, to pass as `after`.' },
+        has_more: { type: 'boolean' },
+      },
+      required: ['items', 'has_more'],
+      additionalProperties: false,
+    };
+  } else if (!shape.type.list && (shape.type.named.kind === 'entity' || shape.type.named.kind === 'input') && components[shape.type.named.name] !== undefined) {
+    root = components[shape.type.named.name] ?? {};
+  } else {
+    wrapped = true;
+    root = { type: 'object', properties: { result: shapeSchema({ ...shape.type, nullable: false }) }, required: ['result'], additionalProperties: false };
+  }
+  const names = new Set<string>();
+  const schema = rewriteReferences(root, names) as JsonSchema;
+  const definitions: Record<string, unknown> = {};
+  // Every schema reachable from the root, each once.
+  for (const name of names) definitions[name] = rewriteReferences(components[name] ?? {}, names);
+  const sorted = Object.fromEntries(Object.entries(definitions).sort(([a], [b]) => a.localeCompare(b)));
+  const entity = shape.kind === 'page' ? (shape.item.kind === 'entity' ? shape.item.name : undefined) : shape.type.named.kind === 'entity' ? shape.type.named.name : undefined;
+  return { schema: { ...schema, ...(names.size > 0 ? { $defs: sorted } : {}) }, wrapped, ...(entity !== undefined ? { entity } : {}) };
+}
 
 /** Where a tool comes from and its posture, for its docstring. */
 function origin(tool: McpToolModel): string {
@@ -69,6 +130,8 @@ class ToolWriter {
       w.writeLine(`readOnly: ${tool.readOnly},`);
       const posture = tool.posture;
       w.writeLine(`posture: ${posture?.kind === 'authorized' ? `{ kind: 'authorized', action: ${quote(posture.action)}, subject: ${quote(posture.subject)} }` : "{ kind: 'public' }"},`);
+      const output = outputOf(this.context.app, tool);
+      if (output) w.writeLine(`output: ${JSON.stringify(output)},`);
       if (tool.params.length === 0) w.writeLine('parameters: [],');
       else {
         w.write('parameters: [').indent(() => {

@@ -27,7 +27,8 @@ const SCALAR_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   DateTime: { type: 'string', format: 'date-time' },
 };
 
-function namedSchema(named: NamedType): JsonSchema {
+/** The schema of a value of `named`: a scalar's, or a reference to its component schema. */
+export function namedSchema(named: NamedType): JsonSchema {
   if (named.kind === 'scalar') return SCALAR_SCHEMAS[named.name] ?? { type: 'string' };
   if (named.kind === 'unsupported') return {};
   return { $ref: `#/components/schemas/${named.name}` };
@@ -47,7 +48,8 @@ function constraintKeywords(constraints: ResourceColumnConstraints | undefined):
   };
 }
 
-function shapeSchema(shape: TypeShape, description?: string, constraints?: ResourceColumnConstraints): JsonSchema {
+/** The schema of a value of `shape` (a list, nullable), with its description and constraint keywords. */
+export function shapeSchema(shape: TypeShape, description?: string, constraints?: ResourceColumnConstraints): JsonSchema {
   let schema: JsonSchema = { ...namedSchema(shape.named), ...constraintKeywords(constraints) };
   if (shape.list) schema = { type: 'array', items: schema };
   if (shape.nullable) schema = { anyOf: [schema, { type: 'null' }] };
@@ -64,7 +66,7 @@ function returnSchema(shape: ReturnShape): JsonSchema | undefined {
  * Component schemas: exposed entities, inputs, enums. An entity's non-null field is `required`
  * when every read grant lets it be seen (one a grant excludes may be absent; generator/resolve/grants.ts).
  */
-function schemasOf(app: ResolvedApp): Record<string, JsonSchema> {
+export function schemasOf(app: ResolvedApp): Record<string, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {};
   const named: [string, JsonSchema][] = [];
   for (const entity of exposedEntities(app)) {

@@ -5,12 +5,15 @@
  * neutral to version selection (docs/behaviour.md §4.4, §9.3.3).
  *
  * Per request, before the SDK sees it: the `Origin` is one the server serves (DNS rebinding), a
- * bearer token that is present verifies (else 401 with `WWW-Authenticate`, as the MCP authorization
- * spec asks of an invalid token), the body is JSON within `APP_HTTP__BODY_LIMIT`, and the request
- * names a session its caller opened (else the protocol's 400 or 404). Every refusal is a JSON-RPC
+ * bearer token that is present verifies (else 401 with `WWW-Authenticate` naming the host's
+ * protected-resource metadata, as the MCP authorization spec asks), the body is JSON within
+ * `APP_HTTP__BODY_LIMIT`, and the request names a session its caller opened (else the protocol's 400 or 404). Every refusal is a JSON-RPC
  * error body with the status the Streamable HTTP transport gives it (docs/hostile-input.md §7).
  * Then the session's SDK transport answers it, with plain JSON responses (no server-sent events:
  * the host sends nothing unasked, so `GET` is 405).
+ *
+ * The protected-resource metadata (RFC 9728) is served at `/.well-known/oauth-protected-resource`
+ * followed by the host's path, to anyone, neutral to versions (docs/behaviour.md §4.6).
  *
  * Tools (./tools.ts) run in the caller's ambient context, under their posture, with the request's
  * own token: a session never stands in for authentication, and it is bound to the caller who
@@ -19,8 +22,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
+import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import express, { type Express, type Request, type Response } from 'express';
@@ -37,6 +42,9 @@ export type { McpHostDefinition, McpToolDefinition, McpToolParameter } from './t
 
 /** The header naming a session (Streamable HTTP). */
 const SESSION_HEADER = 'mcp-session-id';
+
+/** A `Host` the metadata may name: a DNS name or IPv4 address, or a bracketed IPv6 address, and a port. */
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /** JSON-RPC error codes the transport answers with before a message reaches a session. */
 const RPC = { serverError: -32000, sessionNotFound: -32001, invalidRequest: -32600, parseError: -32700 } as const;
@@ -56,7 +64,7 @@ export function mcpHost<Container>(createHost: (container: Container) => McpHost
     const host = new McpHost(createHost(container), config, logger.child({ transport: 'mcp' }), rateLimit);
     return {
       name: 'mcp',
-      http: { placement: 'neutral', paths: [host.path], mount: (app) => host.mount(app) },
+      http: { placement: 'neutral', paths: [host.path, host.metadataPath], mount: (app) => host.mount(app) },
       entrypoints: [{ name: 'mcp', path: host.path, description: 'MCP host (Streamable HTTP)' }],
       close: () => host.close(),
     };
@@ -66,6 +74,10 @@ export function mcpHost<Container>(createHost: (container: Container) => McpHost
 /** The host: sessions, and the HTTP handling in front of each session's SDK transport. */
 class McpHost {
   readonly path: string;
+  /** Where the protected-resource metadata is served: the well-known prefix, then {@link path} (RFC 9728 §3.1). */
+  readonly metadataPath: string;
+  /** The authorization server tokens come from, when the configuration names one (see {@link serveMetadata}). */
+  private readonly authorizationServers: readonly string[];
   private readonly sessions: SessionTable<Session>;
   /** The caller of each request, by the `AuthInfo` handed to the SDK with it (the SDK passes it on to the handlers). */
   private readonly callers = new WeakMap<AuthInfo, McpCaller>();
@@ -80,6 +92,8 @@ class McpHost {
     private readonly rateLimit: RateLimit | undefined,
   ) {
     this.path = definition.path;
+    this.metadataPath = new URL(getOAuthProtectedResourceMetadataUrl(new URL(this.path, 'http://localhost'))).pathname;
+    this.authorizationServers = authorizationServers(config);
     this.tools = new Map(definition.tools.map((tool) => [tool.name, tool]));
     this.listed = definition.tools.map((tool) => ({ tool, described: describeTool(tool) }));
     this.readBody = promisify(express.text({ type: () => true, limit: config.http.bodyLimit }));
@@ -97,6 +111,9 @@ class McpHost {
   }
 
   mount(app: Express): void {
+    app.all(this.metadataPath, (request, response) => {
+      this.serveMetadata(request, response);
+    });
     app.all(this.path, (request, response) => {
       this.handle(request, response).catch((error: unknown) => {
         this.logger.error({ err: error }, 'MCP request failed');
@@ -120,7 +137,9 @@ class McpHost {
     if (state.authentication.kind === 'rejected') {
       // The MCP authorization spec: an invalid or expired token is HTTP 401 with WWW-Authenticate (RFC 6750).
       const description = state.authentication.reason.replace(/["\\]/g, "'");
-      response.setHeader('WWW-Authenticate', `Bearer error="invalid_token", error_description="${description}"`);
+      const resource = this.resourceUrl(request);
+      const metadata = resource ? `, resource_metadata="${getOAuthProtectedResourceMetadataUrl(resource)}"` : '';
+      response.setHeader('WWW-Authenticate', `Bearer error="invalid_token", error_description="${description}"${metadata}`);
       observationOf(response)?.refuse('UNAUTHENTICATED');
       response.status(401).json({ error: 'invalid_token', error_description: state.authentication.reason });
       return;
@@ -171,6 +190,52 @@ class McpHost {
     this.callers.set(authInfo, caller);
     (request as IncomingMessage & { auth?: AuthInfo }).auth = authInfo;
     await session.transport.handleRequest(request, response, body);
+  }
+
+  /**
+   * The URL of the host as `request` reached it — its scheme (`X-Forwarded-Proto` through trusted
+   * proxies) and `Host` (`X-Forwarded-Host` likewise), then {@link path}: what a client dialled, which
+   * RFC 9728 §3.3 asks the metadata's `resource` to be. Undefined when the `Host` is missing or is not
+   * a host and port alone ({@link HOST}).
+   */
+  private resourceUrl(request: Request): URL | undefined {
+    // Typed as always present; a request without a `Host` (HTTP/1.0) has none.
+    const host = request.host as string | undefined;
+    // A name or an address, and a port: nothing a URL would carry further (a path, a user, a quote).
+    if (host === undefined || !HOST.test(host) || (request.protocol !== 'http' && request.protocol !== 'https')) return undefined;
+    try {
+      return new URL(this.path, `${request.protocol}://${host}`);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The protected-resource metadata (RFC 9728), for `GET` (and `HEAD`) from anyone, any origin: the
+   * host's URL as `resource`, the configured authorization server when there is one, and bearer
+   * tokens in the `Authorization` header only. Any other method is 405; a request without a usable
+   * `Host` is 400.
+   */
+  private serveMetadata(request: Request, response: Response): void {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.setHeader('Allow', 'GET, HEAD');
+      response.status(405).json({ error: 'method_not_allowed', error_description: `${this.metadataPath} answers GET` });
+      return;
+    }
+    const resource = this.resourceUrl(request);
+    if (!resource) {
+      response.status(400).json({ error: 'invalid_request', error_description: 'the request names no host the metadata could describe' });
+      return;
+    }
+    const metadata: OAuthProtectedResourceMetadata = {
+      resource: resource.href,
+      ...(this.authorizationServers.length > 0 ? { authorization_servers: [...this.authorizationServers] } : {}),
+      bearer_methods_supported: ['header'],
+      resource_name: this.definition.name,
+    };
+    // Public, and read by browser-based clients from other origins (the SDK's own metadata handler allows any).
+    response.setHeader('Access-Control-Allow-Origin', '*');
+    response.status(200).json(metadata);
   }
 
   /**
@@ -273,6 +338,23 @@ class McpHost {
   /** The caller a request's `AuthInfo` stands for; anonymous when it is not one this host made (fail closed). */
   private callerOf(authInfo: AuthInfo | undefined): McpCaller {
     return (authInfo && this.callers.get(authInfo)) ?? { request: { principal: undefined, ability: undefined, unscoped: false, transport: 'mcp' }, authentication: { kind: 'anonymous' } };
+  }
+}
+
+/**
+ * The authorization servers the metadata names: the JWT issuer the server requires
+ * (`APP_AUTH__ISSUER`) when it is an `https` URL — an OAuth authorization server's issuer
+ * identifier, where its own metadata is found. None otherwise: tokens are then signed with the shared
+ * secret or by an issuer the configuration does not name, and no authorization server would answer
+ * a client sent to it (docs/decisions.md, "MCP protected-resource metadata").
+ */
+function authorizationServers(config: AppConfig): string[] {
+  const issuer = config.auth.issuer;
+  if (issuer === undefined) return [];
+  try {
+    return new URL(issuer).protocol === 'https:' ? [issuer] : [];
+  } catch {
+    return [];
   }
 }
 

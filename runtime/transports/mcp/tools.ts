@@ -40,6 +40,19 @@ export interface McpToolParameter {
 /** A tool's access posture (docs/behaviour.md §5): ungated, or gated on an action on an entity. */
 export type McpToolPosture = { readonly kind: 'public' } | { readonly kind: 'authorized'; readonly action: string; readonly subject: string };
 
+/**
+ * What a successful call of a tool answers (docs/behaviour.md §4.6), as generated from the schemas
+ * the OpenAPI documents describe responses with.
+ */
+export interface McpToolOutput {
+  /** The tool's `outputSchema`: the JSON Schema of its `structuredContent`, an object at its root. */
+  readonly schema: Readonly<Record<string, unknown>>;
+  /** Whether the value is answered as `{ "result": value }` (a value that is not an object: a list, a scalar). */
+  readonly wrapped: boolean;
+  /** The entity it answers rows of, named when the call finds nothing. */
+  readonly entity?: string;
+}
+
 /** One tool, as generated. */
 export interface McpToolDefinition {
   readonly name: string;
@@ -49,6 +62,8 @@ export interface McpToolDefinition {
   /** A query or a GET route: the tool only reads (`readOnlyHint`). */
   readonly readOnly: boolean;
   readonly posture: McpToolPosture;
+  /** What it answers; absent for an operation without a value (its calls answer the text `null`). */
+  readonly output?: McpToolOutput;
   readonly parameters: readonly McpToolParameter[];
   /**
    * Runs the operation with the checked and piped arguments, by parameter name, and returns its
@@ -149,9 +164,43 @@ function parameterSchema(parameter: McpToolParameter): JsonSchema {
 }
 
 /**
+ * The `structuredContent` of a failed call, on every tool (see {@link errorResult}): one of the
+ * shapes a tool's `outputSchema` allows, since clients check an error's `structuredContent` against it too.
+ */
+const TOOL_ERROR_SCHEMA = {
+  type: 'object',
+  description: 'A failed call (isError): its code and message, the field at fault and every issue of bad arguments.',
+  properties: {
+    error: {
+      type: 'object',
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        field: { type: 'string' },
+        issues: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } }, required: ['path', 'message'], additionalProperties: false } },
+      },
+      required: ['code', 'message'],
+      additionalProperties: false,
+    },
+  },
+  required: ['error'],
+  additionalProperties: false,
+} as const;
+
+/**
+ * The `outputSchema` of a tool answering `output`: its value's schema, or a failed call's
+ * ({@link TOOL_ERROR_SCHEMA}), the named schemas they share under `$defs` at the root.
+ */
+function outputSchema(output: McpToolOutput): Tool['inputSchema'] {
+  const { $defs: definitions, ...value } = output.schema;
+  return { type: 'object', anyOf: [value, TOOL_ERROR_SCHEMA], ...(definitions === undefined ? {} : { $defs: definitions }) };
+}
+
+/**
  * The tool as `tools/list` describes it: name, title, description, the JSON Schema of its
  * `arguments` (an object with one property per parameter, those that may not be left out
- * `required`, no other property) and its `readOnlyHint`.
+ * `required`, no other property), the JSON Schema of its `structuredContent` when it answers a
+ * value (that value's, or a failed call's), and its `readOnlyHint`.
  */
 export function describeTool(tool: McpToolDefinition): Tool {
   const required = tool.parameters.filter((parameter) => !parameter.field.nullable).map((parameter) => parameter.name);
@@ -165,6 +214,7 @@ export function describeTool(tool: McpToolDefinition): Tool {
       ...(required.length > 0 ? { required } : {}),
       additionalProperties: false,
     },
+    ...(tool.output ? { outputSchema: outputSchema(tool.output) } : {}),
     annotations: { readOnlyHint: tool.readOnly },
   };
 }
@@ -207,15 +257,38 @@ async function checkedArguments(tool: McpToolDefinition, args: Readonly<Record<s
   return checked;
 }
 
+/** A tool result and the bytes of its JSON, which the request's budget is charged. */
+interface SizedResult {
+  readonly result: CallToolResult;
+  readonly bytes: number;
+}
+
+/** `result` with the bytes of its JSON. */
+function sized(result: CallToolResult): SizedResult {
+  return { result, bytes: Buffer.byteLength(JSON.stringify(result)) };
+}
+
 /**
- * A value as a tool result: its JSON as text, once (docs/hostile-input.md §13) — every MCP client
- * reads text content, and the tools declare no output schema that would call for
- * `structuredContent` — or, past `maxBytes`, a `RESPONSE_TOO_LARGE` error result instead.
+ * The value a call of `tool` returned as its result (docs/behaviour.md §4.6; docs/decisions.md,
+ * "MCP tool output"): `structuredContent` conforming to the tool's `outputSchema` (the value, or
+ * `{ result: value }` when it is wrapped), and the same JSON as text for clients that read only text
+ * (the protocol's backwards compatibility) — both counted against `maxBytes`, past which the result
+ * is a `RESPONSE_TOO_LARGE` error instead. No value (null) from a tool that answers one is
+ * `NOT_FOUND`, as REST's 404; a tool without a value answers the text `null`.
  */
-function valueResult(value: unknown, maxBytes: number): CallToolResult {
-  const text = JSON.stringify(value ?? null);
-  if (Buffer.byteLength(text) > maxBytes) return errorResult('RESPONSE_TOO_LARGE', `the result is larger than the ${maxBytes} bytes this request may still be answered with (APP_MCP__MAX_RESPONSE_BYTES); ask for a smaller page`);
-  return { content: [{ type: 'text', text }] };
+function valueResult(tool: McpToolDefinition, value: unknown, maxBytes: number): SizedResult {
+  const { output } = tool;
+  if (!output) return sized({ content: [{ type: 'text', text: 'null' }] });
+  if (value === null || value === undefined) {
+    const message = output.entity === undefined ? 'nothing was found for these arguments' : `no ${output.entity} was found for these arguments: it does not exist, or you may not read it`;
+    return sized(errorResult('NOT_FOUND', message));
+  }
+  const structuredContent = (output.wrapped ? { result: value } : value) as Record<string, unknown>;
+  const text = JSON.stringify(structuredContent);
+  // The text once, and the structured copy serialised as the same JSON beside it, plus the envelope.
+  const answered = sized({ content: [{ type: 'text', text }], structuredContent });
+  if (answered.bytes > maxBytes) return sized(errorResult('RESPONSE_TOO_LARGE', `the result is larger than the ${maxBytes} bytes this request may still be answered with (APP_MCP__MAX_RESPONSE_BYTES); ask for a smaller page`));
+  return answered;
 }
 
 /** A failed call as a tool result: `isError`, the code and message as text, and the failure as `structuredContent.error`. */
@@ -234,33 +307,33 @@ function errorResult(code: string, message: string, details: { field?: string; i
  */
 export async function callTool(tool: McpToolDefinition, args: Readonly<Record<string, unknown>>, caller: McpCaller, logger: Logger): Promise<CallToolResult> {
   const { answer } = caller;
-  if (!answer) return runCall(tool, args, caller, logger, Number.POSITIVE_INFINITY);
+  if (!answer) return (await runCall(tool, args, caller, logger, Number.POSITIVE_INFINITY)).result;
   // One call at a time per request, each with what the earlier ones left of the budget.
   const result = answer.queue.then(async () => {
     if (answer.remaining <= 0) return errorResult('RESPONSE_TOO_LARGE', 'this request has been answered with as many bytes as it may be (APP_MCP__MAX_RESPONSE_BYTES); the call was not run');
     const run = await runCall(tool, args, caller, logger, answer.remaining);
-    answer.remaining -= Buffer.byteLength(JSON.stringify(run));
-    return run;
+    answer.remaining -= run.bytes;
+    return run.result;
   });
   answer.queue = result.catch(() => undefined);
   return result;
 }
 
 /** One tool call (see {@link callTool}), its value answered when its JSON is at most `maxBytes`. */
-async function runCall(tool: McpToolDefinition, args: Readonly<Record<string, unknown>>, caller: McpCaller, logger: Logger, maxBytes: number): Promise<CallToolResult> {
+async function runCall(tool: McpToolDefinition, args: Readonly<Record<string, unknown>>, caller: McpCaller, logger: Logger, maxBytes: number): Promise<SizedResult> {
   try {
     return await runInContext(caller.request, async () => {
       if (tool.posture.kind === 'authorized') authorize(caller.request, caller.authentication, tool.posture.action, tool.posture.subject);
       const checked = await checkedArguments(tool, args);
-      return valueResult(await tool.invoke(checked, caller.request), maxBytes);
+      return valueResult(tool, await tool.invoke(checked, caller.request), maxBytes);
     });
   } catch (error) {
     const classified = classifyError(error);
     if (classified.kind === 'failure') {
       const { code, message, field, issues } = classified.failure;
-      return errorResult(code, message, { ...(field !== undefined ? { field } : {}), ...(issues !== undefined ? { issues } : {}) });
+      return sized(errorResult(code, message, { ...(field !== undefined ? { field } : {}), ...(issues !== undefined ? { issues } : {}) }));
     }
     logger.error({ err: error, tool: tool.name }, classified.kind === 'database' ? 'database error in an MCP tool call' : 'MCP tool call failed');
-    return errorResult('INTERNAL_SERVER_ERROR', classified.kind === 'database' ? DATABASE_ERROR_MESSAGE : INTERNAL_ERROR_MESSAGE);
+    return sized(errorResult('INTERNAL_SERVER_ERROR', classified.kind === 'database' ? DATABASE_ERROR_MESSAGE : INTERNAL_ERROR_MESSAGE));
   }
 }

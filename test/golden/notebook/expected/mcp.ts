@@ -29,6 +29,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         name: 'addNote',
         readOnly: false,
         posture: { kind: 'authorized', action: 'create', subject: 'Note' },
+        output: {"schema":{"type":"object","description":"A note in a notebook.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid"},"notebookId":{"type":"string","format":"uuid"},"text":{"type":"string"},"priority":{"$ref":"#/$defs/Priority"},"views":{"type":"integer","format":"int32","description":"Times the note was opened."},"createdAt":{"type":"string","format":"date-time"}},"required":["id","notebookId","text","priority","views","createdAt"],"$defs":{"Priority":{"type":"string","description":"How urgent a note is.","enum":["low","high"]}}},"wrapped":false,"entity":"Note"},
         parameters: [
           { name: 'input', field: { type: ADD_NOTE_INPUT.type, list: false, nullable: false }, binding: 'value', schema: AddNoteSchema, pipes: noteResolverAddNoteInputPipes },
         ],
@@ -46,6 +47,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'The first notes, whole (no cursor), only under version 2.',
         readOnly: true,
         posture: { kind: 'authorized', action: 'read', subject: 'Note' },
+        output: {"schema":{"type":"object","properties":{"result":{"type":"array","items":{"$ref":"#/$defs/Note"}}},"required":["result"],"additionalProperties":false,"$defs":{"Note":{"type":"object","description":"A note in a notebook.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid"},"notebookId":{"type":"string","format":"uuid"},"text":{"type":"string"},"priority":{"$ref":"#/$defs/Priority"},"views":{"type":"integer","format":"int32","description":"Times the note was opened."},"createdAt":{"type":"string","format":"date-time"}},"required":["id","notebookId","text","priority","views","createdAt"]},"Priority":{"type":"string","description":"How urgent a note is.","enum":["low","high"]}}},"wrapped":true,"entity":"Note"},
         parameters: [
           { name: 'limit', field: { type: { kind: 'scalar', name: 'Int' }, list: false, nullable: false }, binding: 'value', pipes: [] },
         ],
@@ -60,6 +62,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         title: 'Ping',
         readOnly: true,
         posture: { kind: 'public' },
+        output: {"schema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"],"additionalProperties":false},"wrapped":true},
         parameters: [
           { name: 'echo', field: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true }, binding: 'value', pipes: [] },
           { name: 'times', field: { type: { kind: 'scalar', name: 'Int' }, list: false, nullable: true }, binding: 'value', pipes: [] },
