@@ -116,7 +116,7 @@ describe('tools/list (docs/behaviour.md §4.6)', () => {
       title: 'Publish a post',
       description: 'Publishes a draft: its status becomes `published`.',
       inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
-      outputSchema: expect.objectContaining({ type: 'object', anyOf: [expect.objectContaining({ type: 'object', required: ['id'] }), expect.objectContaining({ required: ['error'] })] }) as unknown,
+      outputSchema: expect.objectContaining({ type: 'object', anyOf: [expect.objectContaining({ type: 'object', required: ['id', 'orgId', 'authorId', 'title', 'body', 'status', 'createdAt'] }), expect.objectContaining({ required: ['error'] })] }) as unknown,
       annotations: { readOnlyHint: false },
     });
     // The zod schema of the argument's ZodValidationPipe, as its input (a default makes `body` optional).
@@ -273,7 +273,7 @@ describe('tool output (docs/behaviour.md §4.6)', () => {
     };
     const caller: McpCaller = { request: { principal: undefined, ability: undefined, unscoped: false, transport: 'mcp' }, authentication: { kind: 'anonymous' } };
     const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
-    const note = { id: '01900000-0000-7000-8000-000000000001', notebookId: '01900000-0000-7000-8000-000000000002', text: 'x' };
+    const note = { id: '01900000-0000-7000-8000-000000000001', notebookId: '01900000-0000-7000-8000-000000000002', text: 'x', priority: 'low', views: 0, createdAt: '2026-01-01T00:00:00.000Z' };
     for (const [name, value] of [['notes_top', [note]], ['notes.ping', 'pong']] as const) {
       const output = outputOf(name);
       expect(output.wrapped).toBe(true);
@@ -299,8 +299,11 @@ describe('tool output (docs/behaviour.md §4.6)', () => {
     const validate = new AjvJsonSchemaValidator().getValidator(schema ?? {});
     expect(validate({ id: 'not-a-uuid' }).valid).toBe(false);
     expect(validate({ title: 'no id' }).valid).toBe(false);
-    expect(validate({ id: '01900000-0000-7000-8000-000000000001', publishedAt: 5 }).valid).toBe(false);
-    expect(validate({ id: '01900000-0000-7000-8000-000000000001', publishedAt: null }).valid).toBe(true);
+    // A member reads every field of a post, so every non-null one is required.
+    const post = { id: '01900000-0000-7000-8000-000000000001', orgId: '01900000-0000-7000-8000-000000000002', authorId: '01900000-0000-7000-8000-000000000003', reviewerId: null, title: 't', body: '', status: 'draft', publishedAt: null, createdAt: '2026-01-01T00:00:00.000Z' };
+    expect(validate(post).valid).toBe(true);
+    expect(validate({ ...post, publishedAt: 5 }).valid).toBe(false);
+    expect(validate({ id: post.id, publishedAt: null }).valid).toBe(false);
     // A failed call's structuredContent is the other shape the schema allows.
     expect(validate({ error: { code: 'NOT_FOUND', message: 'no Post was found' } }).valid).toBe(true);
     expect(validate({ error: { code: 'NOT_FOUND' } }).valid).toBe(false);
