@@ -65,7 +65,7 @@ afterAll(async () => {
 });
 
 describe('OpenAPI lint over every served document (docs/behaviour.md §4.4)', () => {
-  it('Redocly recommended: no error; the only warning is the license the demo package.json does not name', async () => {
+  it('Redocly recommended: no error; the only warning is the license the demo package.json does not name (none is chosen yet)', async () => {
     // One JSON report per document, written one after the other.
     const stdout = await reportOf([REDOCLY, 'lint', '--extends=recommended', '--format=json', ...files.values()]);
     const reports = stdout
@@ -79,14 +79,12 @@ describe('OpenAPI lint over every served document (docs/behaviour.md §4.4)', ()
     }
   });
 
-  it('Spectral spectral:oas: no error; the only warning is the contact the demo package.json does not name', async () => {
+  it('Spectral spectral:oas: no error and no warning', async () => {
     const ruleset = path.join(dir, '.spectral.yaml');
     writeFileSync(ruleset, 'extends: ["spectral:oas"]\n');
     const stdout = await reportOf([SPECTRAL, 'lint', '--ruleset', ruleset, '--format', 'json', '--quiet', ...files.values()]);
     const results = JSON.parse(stdout) as { code: string; severity: number; source: string }[];
-    expect(results.filter((result) => result.severity === 0)).toEqual([]);
-    expect(new Set(results.map((result) => result.code))).toEqual(new Set(['info-contact']));
-    expect(results).toHaveLength(DOCUMENTS.length);
+    expect(results).toEqual([]);
   });
 });
 

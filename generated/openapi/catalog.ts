@@ -9,6 +9,9 @@ import type { ApiCatalog } from 'resource-service/runtime';
 
 export const API_CATALOG: ApiCatalog = {
   "title": "Resource Service API",
+  "contact": {
+    "name": "Resource Service maintainers"
+  },
   "tags": [
     {
       "name": "API",
