@@ -6,7 +6,7 @@
  */
 
 import { maskOutput, type PipeTransform, unwrap, ZodValidationPipe } from 'resource-service/runtime';
-import type { McpHostDefinition } from 'resource-service/transports/mcp';
+import type { McpHostDefinition, McpToolOutput } from 'resource-service/transports/mcp';
 import type { NotificationResolver } from '../entities/notification.resolver.js';
 import { CreatePostSchema } from '../entities/post.dto.js';
 import type { PostResolver } from '../entities/post.resolver.js';
@@ -17,6 +17,372 @@ import { CREATE_POST_INPUT, NOTIFICATION_FIELDS, POST_FIELDS, USER_FIELDS } from
 
 /** Pipes of parameter input of tool createPost. */
 const postResolverCreatePostInputPipes: readonly PipeTransform[] = [new ZodValidationPipe(CreatePostSchema)];
+
+/** What tools createPost, posts_get, publishPost answer as `structuredContent`, and its JSON Schema (the tool's `outputSchema`, from the OpenAPI response schemas). */
+const POST_OUTPUT: McpToolOutput = {
+  "schema": {
+    "type": "object",
+    "description": "A post written by a user of one org.\n\nFields the caller's grant excludes are omitted.",
+    "properties": {
+      "id": {
+        "type": "string",
+        "format": "uuid",
+        "description": "Primary key, UUID v7."
+      },
+      "orgId": {
+        "type": "string",
+        "format": "uuid",
+        "description": "The org the post belongs to (the author's org)."
+      },
+      "authorId": {
+        "type": "string",
+        "format": "uuid",
+        "description": "The user who wrote it."
+      },
+      "reviewerId": {
+        "anyOf": [
+          {
+            "type": "string",
+            "format": "uuid"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "The user asked to review it, if any."
+      },
+      "title": {
+        "type": "string",
+        "description": "1..200 characters."
+      },
+      "body": {
+        "type": "string",
+        "description": "At most 10 000 characters."
+      },
+      "status": {
+        "$ref": "#/$defs/PostStatus",
+        "description": "`draft` until published."
+      },
+      "publishedAt": {
+        "anyOf": [
+          {
+            "type": "string",
+            "format": "date-time"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Set when the post is published."
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time",
+        "description": "When the post was created."
+      }
+    },
+    "required": [
+      "id",
+      "orgId",
+      "authorId",
+      "title",
+      "body",
+      "status",
+      "createdAt"
+    ],
+    "$defs": {
+      "PostStatus": {
+        "type": "string",
+        "description": "Lifecycle of a post: a `draft` until it is published, then `published`.",
+        "enum": [
+          "draft",
+          "published"
+        ]
+      }
+    }
+  },
+  "wrapped": false,
+  "entity": "Post"
+};
+
+/** What tool me answers as `structuredContent`, and its JSON Schema (the tool's `outputSchema`, from the OpenAPI response schemas). */
+const USER_OUTPUT: McpToolOutput = {
+  "schema": {
+    "type": "object",
+    "description": "A person in one org.\n\nFields the caller's grant excludes are omitted.",
+    "properties": {
+      "id": {
+        "type": "string",
+        "format": "uuid",
+        "description": "Primary key, UUID v7 (time-ordered)."
+      },
+      "orgId": {
+        "type": "string",
+        "format": "uuid",
+        "description": "The org this user belongs to."
+      },
+      "name": {
+        "type": "string",
+        "description": "Display name, 1..100 characters."
+      },
+      "email": {
+        "type": "string",
+        "description": "Unique within the org. Hidden from viewers."
+      }
+    },
+    "required": [
+      "id",
+      "orgId",
+      "name"
+    ]
+  },
+  "wrapped": false,
+  "entity": "User"
+};
+
+/** What tool notifications answers as `structuredContent`, and its JSON Schema (the tool's `outputSchema`, from the OpenAPI response schemas). */
+const NOTIFICATION_PAGE_OUTPUT: McpToolOutput = {
+  "schema": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/Notification"
+        }
+      },
+      "next_cursor": {
+        "type": "string",
+        "description": "Present when more rows remain: the last id of this page, to pass as `after`."
+      },
+      "has_more": {
+        "type": "boolean"
+      }
+    },
+    "required": [
+      "items",
+      "has_more"
+    ],
+    "additionalProperties": false,
+    "$defs": {
+      "Notification": {
+        "type": "object",
+        "description": "A message for one user about something that happened to their work, such as their post being\npublished. Each user reads only their own.\n\nFields the caller's grant excludes are omitted.",
+        "properties": {
+          "id": {
+            "type": "string",
+            "format": "uuid",
+            "description": "Primary key, UUID v7."
+          },
+          "orgId": {
+            "type": "string",
+            "format": "uuid",
+            "description": "The org of the user notified."
+          },
+          "userId": {
+            "type": "string",
+            "format": "uuid",
+            "description": "The user notified."
+          },
+          "postId": {
+            "type": "string",
+            "format": "uuid",
+            "description": "The post it is about."
+          },
+          "message": {
+            "type": "string",
+            "description": "What happened, in one sentence."
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When it was written."
+          }
+        },
+        "required": [
+          "id",
+          "orgId",
+          "userId",
+          "postId",
+          "message",
+          "createdAt"
+        ]
+      }
+    }
+  },
+  "wrapped": false,
+  "entity": "Notification"
+};
+
+/** What tool posts answers as `structuredContent`, and its JSON Schema (the tool's `outputSchema`, from the OpenAPI response schemas). */
+const POST_PAGE_OUTPUT: McpToolOutput = {
+  "schema": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/Post"
+        }
+      },
+      "next_cursor": {
+        "type": "string",
+        "description": "Present when more rows remain: the last id of this page, to pass as `after`."
+      },
+      "has_more": {
+        "type": "boolean"
+      }
+    },
+    "required": [
+      "items",
+      "has_more"
+    ],
+    "additionalProperties": false,
+    "$defs": {
+      "Post": {
+        "type": "object",
+        "description": "A post written by a user of one org.\n\nFields the caller's grant excludes are omitted.",
+        "properties": {
+          "id": {
+            "type": "string",
+            "format": "uuid",
+            "description": "Primary key, UUID v7."
+          },
+          "orgId": {
+            "type": "string",
+            "format": "uuid",
+            "description": "The org the post belongs to (the author's org)."
+          },
+          "authorId": {
+            "type": "string",
+            "format": "uuid",
+            "description": "The user who wrote it."
+          },
+          "reviewerId": {
+            "anyOf": [
+              {
+                "type": "string",
+                "format": "uuid"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The user asked to review it, if any."
+          },
+          "title": {
+            "type": "string",
+            "description": "1..200 characters."
+          },
+          "body": {
+            "type": "string",
+            "description": "At most 10 000 characters."
+          },
+          "status": {
+            "$ref": "#/$defs/PostStatus",
+            "description": "`draft` until published."
+          },
+          "publishedAt": {
+            "anyOf": [
+              {
+                "type": "string",
+                "format": "date-time"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "Set when the post is published."
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the post was created."
+          }
+        },
+        "required": [
+          "id",
+          "orgId",
+          "authorId",
+          "title",
+          "body",
+          "status",
+          "createdAt"
+        ]
+      },
+      "PostStatus": {
+        "type": "string",
+        "description": "Lifecycle of a post: a `draft` until it is published, then `published`.",
+        "enum": [
+          "draft",
+          "published"
+        ]
+      }
+    }
+  },
+  "wrapped": false,
+  "entity": "Post"
+};
+
+/** What tool users answers as `structuredContent`, and its JSON Schema (the tool's `outputSchema`, from the OpenAPI response schemas). */
+const USER_PAGE_OUTPUT: McpToolOutput = {
+  "schema": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/User"
+        }
+      },
+      "next_cursor": {
+        "type": "string",
+        "description": "Present when more rows remain: the last id of this page, to pass as `after`."
+      },
+      "has_more": {
+        "type": "boolean"
+      }
+    },
+    "required": [
+      "items",
+      "has_more"
+    ],
+    "additionalProperties": false,
+    "$defs": {
+      "User": {
+        "type": "object",
+        "description": "A person in one org.\n\nFields the caller's grant excludes are omitted.",
+        "properties": {
+          "id": {
+            "type": "string",
+            "format": "uuid",
+            "description": "Primary key, UUID v7 (time-ordered)."
+          },
+          "orgId": {
+            "type": "string",
+            "format": "uuid",
+            "description": "The org this user belongs to."
+          },
+          "name": {
+            "type": "string",
+            "description": "Display name, 1..100 characters."
+          },
+          "email": {
+            "type": "string",
+            "description": "Unique within the org. Hidden from viewers."
+          }
+        },
+        "required": [
+          "id",
+          "orgId",
+          "name"
+        ]
+      }
+    }
+  },
+  "wrapped": false,
+  "entity": "User"
+};
 
 /** The MCP host and its tools, bound to the container's instances. */
 export function createMcpHost(container: Container): McpHostDefinition {
@@ -35,7 +401,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'Creates a draft written by the caller.',
         readOnly: false,
         posture: { kind: 'authorized', action: 'create', subject: 'Post' },
-        output: {"schema":{"type":"object","description":"A post written by a user of one org.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid","description":"Primary key, UUID v7."},"orgId":{"type":"string","format":"uuid","description":"The org the post belongs to (the author's org)."},"authorId":{"type":"string","format":"uuid","description":"The user who wrote it."},"reviewerId":{"anyOf":[{"type":"string","format":"uuid"},{"type":"null"}],"description":"The user asked to review it, if any."},"title":{"type":"string","description":"1..200 characters."},"body":{"type":"string","description":"At most 10 000 characters."},"status":{"$ref":"#/$defs/PostStatus","description":"`draft` until published."},"publishedAt":{"anyOf":[{"type":"string","format":"date-time"},{"type":"null"}],"description":"Set when the post is published."},"createdAt":{"type":"string","format":"date-time","description":"When the post was created."}},"required":["id","orgId","authorId","title","body","status","createdAt"],"$defs":{"PostStatus":{"type":"string","description":"Lifecycle of a post: a `draft` until it is published, then `published`.","enum":["draft","published"]}}},"wrapped":false,"entity":"Post"},
+        output: POST_OUTPUT,
         parameters: [
           { name: 'input', field: { type: CREATE_POST_INPUT.type, list: false, nullable: false }, binding: 'value', schema: CreatePostSchema, pipes: postResolverCreatePostInputPipes },
         ],
@@ -56,7 +422,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'The signed-in caller\'s own user.',
         readOnly: true,
         posture: { kind: 'public' },
-        output: {"schema":{"type":"object","description":"A person in one org.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid","description":"Primary key, UUID v7 (time-ordered)."},"orgId":{"type":"string","format":"uuid","description":"The org this user belongs to."},"name":{"type":"string","description":"Display name, 1..100 characters."},"email":{"type":"string","description":"Unique within the org. Hidden from viewers."}},"required":["id","orgId","name"]},"wrapped":false,"entity":"User"},
+        output: USER_OUTPUT,
         parameters: [],
         invoke: async () => {
           const value = await userResolver.me();
@@ -73,7 +439,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'One page of the caller\'s notifications, oldest first; pass the last id as `after` for the next page.',
         readOnly: true,
         posture: { kind: 'authorized', action: 'read', subject: 'Notification' },
-        output: {"schema":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/$defs/Notification"}},"next_cursor":{"type":"string","description":"Present when more rows remain: the last id of this page, to pass as `after`."},"has_more":{"type":"boolean"}},"required":["items","has_more"],"additionalProperties":false,"$defs":{"Notification":{"type":"object","description":"A message for one user about something that happened to their work, such as their post being\npublished. Each user reads only their own.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid","description":"Primary key, UUID v7."},"orgId":{"type":"string","format":"uuid","description":"The org of the user notified."},"userId":{"type":"string","format":"uuid","description":"The user notified."},"postId":{"type":"string","format":"uuid","description":"The post it is about."},"message":{"type":"string","description":"What happened, in one sentence."},"createdAt":{"type":"string","format":"date-time","description":"When it was written."}},"required":["id","orgId","userId","postId","message","createdAt"]}}},"wrapped":false,"entity":"Notification"},
+        output: NOTIFICATION_PAGE_OUTPUT,
         parameters: [
           { name: 'first', field: { type: { kind: 'scalar', name: 'Int' }, list: false, nullable: true }, binding: 'pageSize', pipes: [] },
           { name: 'after', field: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true }, binding: 'cursor', pipes: [] },
@@ -93,7 +459,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'One page of the posts the caller may read, oldest first; pass the last id as `after` for the next page.',
         readOnly: true,
         posture: { kind: 'authorized', action: 'read', subject: 'Post' },
-        output: {"schema":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/$defs/Post"}},"next_cursor":{"type":"string","description":"Present when more rows remain: the last id of this page, to pass as `after`."},"has_more":{"type":"boolean"}},"required":["items","has_more"],"additionalProperties":false,"$defs":{"Post":{"type":"object","description":"A post written by a user of one org.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid","description":"Primary key, UUID v7."},"orgId":{"type":"string","format":"uuid","description":"The org the post belongs to (the author's org)."},"authorId":{"type":"string","format":"uuid","description":"The user who wrote it."},"reviewerId":{"anyOf":[{"type":"string","format":"uuid"},{"type":"null"}],"description":"The user asked to review it, if any."},"title":{"type":"string","description":"1..200 characters."},"body":{"type":"string","description":"At most 10 000 characters."},"status":{"$ref":"#/$defs/PostStatus","description":"`draft` until published."},"publishedAt":{"anyOf":[{"type":"string","format":"date-time"},{"type":"null"}],"description":"Set when the post is published."},"createdAt":{"type":"string","format":"date-time","description":"When the post was created."}},"required":["id","orgId","authorId","title","body","status","createdAt"]},"PostStatus":{"type":"string","description":"Lifecycle of a post: a `draft` until it is published, then `published`.","enum":["draft","published"]}}},"wrapped":false,"entity":"Post"},
+        output: POST_PAGE_OUTPUT,
         parameters: [
           { name: 'first', field: { type: { kind: 'scalar', name: 'Int' }, list: false, nullable: true }, binding: 'pageSize', pipes: [] },
           { name: 'after', field: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true }, binding: 'cursor', pipes: [] },
@@ -114,7 +480,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'One post by id.\n\nAnswers 404 when it does not exist or the caller may not read it.',
         readOnly: true,
         posture: { kind: 'authorized', action: 'read', subject: 'Post' },
-        output: {"schema":{"type":"object","description":"A post written by a user of one org.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid","description":"Primary key, UUID v7."},"orgId":{"type":"string","format":"uuid","description":"The org the post belongs to (the author's org)."},"authorId":{"type":"string","format":"uuid","description":"The user who wrote it."},"reviewerId":{"anyOf":[{"type":"string","format":"uuid"},{"type":"null"}],"description":"The user asked to review it, if any."},"title":{"type":"string","description":"1..200 characters."},"body":{"type":"string","description":"At most 10 000 characters."},"status":{"$ref":"#/$defs/PostStatus","description":"`draft` until published."},"publishedAt":{"anyOf":[{"type":"string","format":"date-time"},{"type":"null"}],"description":"Set when the post is published."},"createdAt":{"type":"string","format":"date-time","description":"When the post was created."}},"required":["id","orgId","authorId","title","body","status","createdAt"],"$defs":{"PostStatus":{"type":"string","description":"Lifecycle of a post: a `draft` until it is published, then `published`.","enum":["draft","published"]}}},"wrapped":false,"entity":"Post"},
+        output: POST_OUTPUT,
         parameters: [
           { name: 'id', field: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: false }, binding: 'value', pipes: [] },
         ],
@@ -135,7 +501,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'Publishes a draft: its status becomes `published`.',
         readOnly: false,
         posture: { kind: 'authorized', action: 'publish', subject: 'Post' },
-        output: {"schema":{"type":"object","description":"A post written by a user of one org.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid","description":"Primary key, UUID v7."},"orgId":{"type":"string","format":"uuid","description":"The org the post belongs to (the author's org)."},"authorId":{"type":"string","format":"uuid","description":"The user who wrote it."},"reviewerId":{"anyOf":[{"type":"string","format":"uuid"},{"type":"null"}],"description":"The user asked to review it, if any."},"title":{"type":"string","description":"1..200 characters."},"body":{"type":"string","description":"At most 10 000 characters."},"status":{"$ref":"#/$defs/PostStatus","description":"`draft` until published."},"publishedAt":{"anyOf":[{"type":"string","format":"date-time"},{"type":"null"}],"description":"Set when the post is published."},"createdAt":{"type":"string","format":"date-time","description":"When the post was created."}},"required":["id","orgId","authorId","title","body","status","createdAt"],"$defs":{"PostStatus":{"type":"string","description":"Lifecycle of a post: a `draft` until it is published, then `published`.","enum":["draft","published"]}}},"wrapped":false,"entity":"Post"},
+        output: POST_OUTPUT,
         parameters: [
           { name: 'id', field: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: false }, binding: 'value', pipes: [] },
         ],
@@ -154,7 +520,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'One page of the users the caller may read, oldest first; pass the last id as `after` for the next page.',
         readOnly: true,
         posture: { kind: 'authorized', action: 'read', subject: 'User' },
-        output: {"schema":{"type":"object","properties":{"items":{"type":"array","items":{"$ref":"#/$defs/User"}},"next_cursor":{"type":"string","description":"Present when more rows remain: the last id of this page, to pass as `after`."},"has_more":{"type":"boolean"}},"required":["items","has_more"],"additionalProperties":false,"$defs":{"User":{"type":"object","description":"A person in one org.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid","description":"Primary key, UUID v7 (time-ordered)."},"orgId":{"type":"string","format":"uuid","description":"The org this user belongs to."},"name":{"type":"string","description":"Display name, 1..100 characters."},"email":{"type":"string","description":"Unique within the org. Hidden from viewers."}},"required":["id","orgId","name"]}}},"wrapped":false,"entity":"User"},
+        output: USER_PAGE_OUTPUT,
         parameters: [
           { name: 'first', field: { type: { kind: 'scalar', name: 'Int' }, list: false, nullable: true }, binding: 'pageSize', pipes: [] },
           { name: 'after', field: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true }, binding: 'cursor', pipes: [] },

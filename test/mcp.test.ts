@@ -268,8 +268,10 @@ describe('tool output (docs/behaviour.md §4.6)', () => {
     // The outputs generate writes for the fixture's tools: a route answering a list of notes, a query answering a string.
     const written = readFileSync(path.join(ROOT, 'test/golden/notebook/expected/mcp.ts'), 'utf8');
     const outputOf = (name: string): McpToolOutput => {
+      // Each tool names its output's constant, which is JSON laid out line by line.
       const block = written.slice(written.indexOf(`name: '${name}',`));
-      return JSON.parse(/output: (\{.*\}),\n/.exec(block)?.[1] ?? 'null') as McpToolOutput;
+      const constant = /output: ([A-Z_]+),\n/.exec(block)?.[1] ?? '';
+      return JSON.parse(new RegExp(`const ${constant}: McpToolOutput = (\\{\\n[\\s\\S]*?\\n\\});`).exec(written)?.[1] ?? 'null') as McpToolOutput;
     };
     const caller: McpCaller = { request: { principal: undefined, ability: undefined, unscoped: false, transport: 'mcp' }, authentication: { kind: 'anonymous' } };
     const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');

@@ -7,7 +7,7 @@
  */
 import type { JsonSchema } from '../../../runtime/http/openapi.js';
 import type { McpToolModel, McpToolParamModel, MountedMcpModel, ResolvedApp } from '../../model/model.js';
-import { fieldsConstant, pipesConstant, providerVariable } from '../../model/naming.js';
+import { constantCase, fieldsConstant, pipesConstant, providerVariable } from '../../model/naming.js';
 import type { EmitContext } from '../context.js';
 import { writePipeConstants } from '../pipes.js';
 import { type GeneratedFile, type ImportSet, parameterList, quote, TypeScriptFile, writeDoc } from '../writer.js';
@@ -83,10 +83,53 @@ function origin(tool: McpToolModel): string {
   return `tool ${tool.name} → ${source} → ${tool.owner}.${tool.methodName} (${tool.file}:${tool.span.line}); ${posture}.`;
 }
 
+/**
+ * The constant holding a tool's output: named after the entity it answers (`POST_OUTPUT`,
+ * `POST_PAGE_OUTPUT`), else after the tool (`notes_top` → `NOTES_TOP_OUTPUT`).
+ */
+function outputConstant(tool: McpToolModel, entity: string | undefined, taken: ReadonlySet<string>): string {
+  const byEntity = entity === undefined ? undefined : `${constantCase(entity)}${tool.returns.kind === 'page' ? '_PAGE' : ''}_OUTPUT`;
+  return byEntity !== undefined && !taken.has(byEntity) ? byEntity : `${constantCase(tool.name.replace(/[^A-Za-z0-9]+/g, '-'))}_OUTPUT`;
+}
+
+/**
+ * Writes each distinct tool output once, as a constant laid out line by line (its JSON Schema can
+ * run to dozens of properties), and returns the constant each tool names; tools answering the same
+ * shape share one.
+ */
+function writeOutputConstants(file: TypeScriptFile, app: ResolvedApp, tools: readonly McpToolModel[]): Map<McpToolModel, string> {
+  const constants = new Map<string, { name: string; tools: string[] }>();
+  const byTool = new Map<McpToolModel, string>();
+  for (const tool of tools) {
+    const output = outputOf(app, tool);
+    if (!output) continue;
+    const text = JSON.stringify(output, null, 2);
+    let constant = constants.get(text);
+    if (constant === undefined) {
+      constant = { name: outputConstant(tool, output.wrapped ? undefined : output.entity, new Set([...constants.values()].map((known) => known.name))), tools: [] };
+      constants.set(text, constant);
+    }
+    constant.tools.push(tool.name);
+    byTool.set(tool, constant.name);
+  }
+  const w = file.body;
+  for (const [text, { name, tools: users }] of constants) {
+    const type = file.imports.type('runtime/transports/mcp/index.ts', 'McpToolOutput');
+    writeDoc(w, [`What tool${users.length > 1 ? 's' : ''} ${users.join(', ')} answer${users.length > 1 ? '' : 's'} as \`structuredContent\`, and its JSON Schema (the tool's \`outputSchema\`, from the OpenAPI response schemas).`]);
+    const lines = text.split('\n');
+    w.writeLine(`const ${name}: ${type} = ${lines[0] ?? ''}`);
+    for (const line of lines.slice(1, -1)) w.writeLine(line);
+    w.writeLine(`${lines.at(-1) ?? ''};`);
+    w.blankLine();
+  }
+  return byTool;
+}
+
 class ToolWriter {
   constructor(
     private readonly context: EmitContext,
     private readonly file: TypeScriptFile,
+    private readonly outputs: ReadonlyMap<McpToolModel, string>,
   ) {}
 
   private get imports(): ImportSet {
@@ -130,8 +173,8 @@ class ToolWriter {
       w.writeLine(`readOnly: ${tool.readOnly},`);
       const posture = tool.posture;
       w.writeLine(`posture: ${posture?.kind === 'authorized' ? `{ kind: 'authorized', action: ${quote(posture.action)}, subject: ${quote(posture.subject)} }` : "{ kind: 'public' }"},`);
-      const output = outputOf(this.context.app, tool);
-      if (output) w.writeLine(`output: ${JSON.stringify(output)},`);
+      const output = this.outputs.get(tool);
+      if (output !== undefined) w.writeLine(`output: ${output},`);
       if (tool.params.length === 0) w.writeLine('parameters: [],');
       else {
         w.write('parameters: [').indent(() => {
@@ -175,6 +218,7 @@ export function emitMcp(context: EmitContext, mcp: MountedMcpModel): GeneratedFi
   );
   const { body: w, imports } = file;
   writePipeConstants(file, mcp.tools.map((tool) => ({ owner: tool.owner, methodName: tool.methodName, label: `tool ${tool.name}`, noun: 'parameter', params: tool.params })));
+  const outputs = writeOutputConstants(file, context.app, mcp.tools);
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
   const definition = imports.type('runtime/transports/mcp/index.ts', 'McpHostDefinition');
   writeDoc(w, ['The MCP host and its tools, bound to the container\'s instances.']);
@@ -186,7 +230,7 @@ export function emitMcp(context: EmitContext, mcp: MountedMcpModel): GeneratedFi
       w.writeLine(`path: ${quote(mcp.path)},`);
       if (mcp.host?.description !== undefined) w.writeLine(`instructions: ${quote(mcp.host.description)},`);
       w.write('tools: [').indent(() => {
-        const writer = new ToolWriter(context, file);
+        const writer = new ToolWriter(context, file, outputs);
         for (const tool of mcp.tools) writer.write(tool);
       });
       w.writeLine('],');

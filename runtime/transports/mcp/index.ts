@@ -38,7 +38,7 @@ import { defineTransport, type Transport, type TransportFactory } from '../index
 import { SessionTable, type TableSession } from './sessions.js';
 import { callTool, canSee, describeTool, type McpCaller, type McpHostDefinition } from './tools.js';
 
-export type { McpHostDefinition, McpToolDefinition, McpToolParameter } from './tools.js';
+export type { McpHostDefinition, McpToolDefinition, McpToolOutput, McpToolParameter } from './tools.js';
 
 /** The header naming a session (Streamable HTTP). */
 const SESSION_HEADER = 'mcp-session-id';

@@ -6,7 +6,7 @@
  */
 
 import { maskOutput, type PipeTransform, unwrap, ZodValidationPipe } from 'resource-service/runtime';
-import type { McpHostDefinition } from 'resource-service/transports/mcp';
+import type { McpHostDefinition, McpToolOutput } from 'resource-service/transports/mcp';
 import { AddNoteSchema } from '../entities/note.dto.js';
 import type { NoteResolver } from '../entities/note.resolver.js';
 import type { NotesController } from '../entities/notes.controller.js';
@@ -15,6 +15,144 @@ import { ADD_NOTE_INPUT, NOTE_FIELDS } from './entities.js';
 
 /** Pipes of parameter input of tool addNote. */
 const noteResolverAddNoteInputPipes: readonly PipeTransform[] = [new ZodValidationPipe(AddNoteSchema)];
+
+/** What tool addNote answers as `structuredContent`, and its JSON Schema (the tool's `outputSchema`, from the OpenAPI response schemas). */
+const NOTE_OUTPUT: McpToolOutput = {
+  "schema": {
+    "type": "object",
+    "description": "A note in a notebook.\n\nFields the caller's grant excludes are omitted.",
+    "properties": {
+      "id": {
+        "type": "string",
+        "format": "uuid"
+      },
+      "notebookId": {
+        "type": "string",
+        "format": "uuid"
+      },
+      "text": {
+        "type": "string"
+      },
+      "priority": {
+        "$ref": "#/$defs/Priority"
+      },
+      "views": {
+        "type": "integer",
+        "format": "int32",
+        "description": "Times the note was opened."
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      }
+    },
+    "required": [
+      "id",
+      "notebookId",
+      "text",
+      "priority",
+      "views",
+      "createdAt"
+    ],
+    "$defs": {
+      "Priority": {
+        "type": "string",
+        "description": "How urgent a note is.",
+        "enum": [
+          "low",
+          "high"
+        ]
+      }
+    }
+  },
+  "wrapped": false,
+  "entity": "Note"
+};
+
+/** What tool notes_top answers as `structuredContent`, and its JSON Schema (the tool's `outputSchema`, from the OpenAPI response schemas). */
+const NOTES_TOP_OUTPUT: McpToolOutput = {
+  "schema": {
+    "type": "object",
+    "properties": {
+      "result": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/Note"
+        }
+      }
+    },
+    "required": [
+      "result"
+    ],
+    "additionalProperties": false,
+    "$defs": {
+      "Note": {
+        "type": "object",
+        "description": "A note in a notebook.\n\nFields the caller's grant excludes are omitted.",
+        "properties": {
+          "id": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "notebookId": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "text": {
+            "type": "string"
+          },
+          "priority": {
+            "$ref": "#/$defs/Priority"
+          },
+          "views": {
+            "type": "integer",
+            "format": "int32",
+            "description": "Times the note was opened."
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "required": [
+          "id",
+          "notebookId",
+          "text",
+          "priority",
+          "views",
+          "createdAt"
+        ]
+      },
+      "Priority": {
+        "type": "string",
+        "description": "How urgent a note is.",
+        "enum": [
+          "low",
+          "high"
+        ]
+      }
+    }
+  },
+  "wrapped": true,
+  "entity": "Note"
+};
+
+/** What tool notes.ping answers as `structuredContent`, and its JSON Schema (the tool's `outputSchema`, from the OpenAPI response schemas). */
+const NOTES_PING_OUTPUT: McpToolOutput = {
+  "schema": {
+    "type": "object",
+    "properties": {
+      "result": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "result"
+    ],
+    "additionalProperties": false
+  },
+  "wrapped": true
+};
 
 /** The MCP host and its tools, bound to the container's instances. */
 export function createMcpHost(container: Container): McpHostDefinition {
@@ -29,7 +167,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         name: 'addNote',
         readOnly: false,
         posture: { kind: 'authorized', action: 'create', subject: 'Note' },
-        output: {"schema":{"type":"object","description":"A note in a notebook.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid"},"notebookId":{"type":"string","format":"uuid"},"text":{"type":"string"},"priority":{"$ref":"#/$defs/Priority"},"views":{"type":"integer","format":"int32","description":"Times the note was opened."},"createdAt":{"type":"string","format":"date-time"}},"required":["id","notebookId","text","priority","views","createdAt"],"$defs":{"Priority":{"type":"string","description":"How urgent a note is.","enum":["low","high"]}}},"wrapped":false,"entity":"Note"},
+        output: NOTE_OUTPUT,
         parameters: [
           { name: 'input', field: { type: ADD_NOTE_INPUT.type, list: false, nullable: false }, binding: 'value', schema: AddNoteSchema, pipes: noteResolverAddNoteInputPipes },
         ],
@@ -47,7 +185,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         description: 'The first notes, whole (no cursor), only under version 2.',
         readOnly: true,
         posture: { kind: 'authorized', action: 'read', subject: 'Note' },
-        output: {"schema":{"type":"object","properties":{"result":{"type":"array","items":{"$ref":"#/$defs/Note"}}},"required":["result"],"additionalProperties":false,"$defs":{"Note":{"type":"object","description":"A note in a notebook.\n\nFields the caller's grant excludes are omitted.","properties":{"id":{"type":"string","format":"uuid"},"notebookId":{"type":"string","format":"uuid"},"text":{"type":"string"},"priority":{"$ref":"#/$defs/Priority"},"views":{"type":"integer","format":"int32","description":"Times the note was opened."},"createdAt":{"type":"string","format":"date-time"}},"required":["id","notebookId","text","priority","views","createdAt"]},"Priority":{"type":"string","description":"How urgent a note is.","enum":["low","high"]}}},"wrapped":true,"entity":"Note"},
+        output: NOTES_TOP_OUTPUT,
         parameters: [
           { name: 'limit', field: { type: { kind: 'scalar', name: 'Int' }, list: false, nullable: false }, binding: 'value', pipes: [] },
         ],
@@ -62,7 +200,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         title: 'Ping',
         readOnly: true,
         posture: { kind: 'public' },
-        output: {"schema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"],"additionalProperties":false},"wrapped":true},
+        output: NOTES_PING_OUTPUT,
         parameters: [
           { name: 'echo', field: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: true }, binding: 'value', pipes: [] },
           { name: 'times', field: { type: { kind: 'scalar', name: 'Int' }, list: false, nullable: true }, binding: 'value', pipes: [] },
