@@ -17,7 +17,7 @@ import { packagesNeedingOtherNode } from './support/engines.js';
 import { freePort } from './support/postgres.js';
 import { ROOT, scratchDir } from './support/project.js';
 
-const MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; engines: { node: string }; exports: Record<string, unknown>; bin: Record<string, string> };
+const MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; engines: { node: string }; exports: Record<string, unknown>; bin: Record<string, string>; author?: string; license?: string };
 
 /** The environment of a user's shell: without the condition that points this repository at its sources (.npmrc). */
 function userEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -247,6 +247,8 @@ describe('the packed package, installed into an empty folder', () => {
     mkdirSync(demo);
     cpSync(path.join(ROOT, 'entities'), path.join(demo, 'entities'), { recursive: true });
     cpSync(path.join(ROOT, 'generated'), path.join(demo, 'generated'), { recursive: true, filter: (source) => !/prisma\/[^/]+\/client(\/|$)/.test(source) });
+    // The documents' contact and license come from the application's package.json: the demo's are this repository's.
+    writeFileSync(path.join(demo, 'package.json'), JSON.stringify({ name: 'demo', private: true, type: 'module', author: MANIFEST.author, license: MANIFEST.license }, null, 2));
     // Parsed from the package's .d.ts files there, from the sources here: the same model, the same bytes.
     expect(succeeded(run(path.join(app, 'node_modules', '.bin', 'resource-service'), ['generate', '--check'], demo))).toContain('generated/ is up to date');
   }, 120_000);

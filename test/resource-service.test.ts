@@ -116,7 +116,8 @@ describe('resource service (docs/behaviour.md §4.7)', () => {
     if (!created.ok) throw new Error('create failed');
     expect(await runInContext(contextOf('admin', 1), () => service().delete(created.value.id))).toMatchObject({ ok: false, failure: { code: 'NOT_FOUND' } });
     expect(await runUnscoped(() => database.post.findUnique({ where: { id: created.value.id } }))).not.toBeNull();
-    expect(await runInContext(contextOf('member'), () => service().delete(created.value.id))).toMatchObject({ ok: false, failure: { code: 'NOT_FOUND' } });
+    // The member reads their own post but may not delete it: FORBIDDEN, as an update they may not make (docs/behaviour.md §4.7).
+    expect(await runInContext(contextOf('member'), () => service().delete(created.value.id))).toMatchObject({ ok: false, failure: { code: 'FORBIDDEN' } });
     expect(await runInContext(contextOf('admin'), () => service().delete(created.value.id))).toEqual({ ok: true, value: { id: created.value.id } });
   });
 });

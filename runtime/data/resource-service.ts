@@ -12,7 +12,7 @@ import { isUuid, type Page, type PageArgs } from './keyset.js';
 import type { EntityRepository, KeyedRow } from './repository.js';
 import { fixedByRule, refuseUnpermittedFields, type ResourceColumn, resourceInputSchema } from './resource-input.js';
 import { zodInputIssues } from '../declarations/pipes.js';
-import { fail, FailureError, issueSummary, listedIssues, type Result } from '../failures/result.js';
+import { fail, issueSummary, listedIssues, type Result } from '../failures/result.js';
 import { subject as tagSubject } from '@casl/ability';
 
 /** The equality filter of the filters given (undefined and null ones dropped), or undefined when none is. */
@@ -42,7 +42,7 @@ function parsed(entity: string, schema: z.ZodObject, input: Record<string, unkno
 /**
  * A resource's operations over `repository` (docs/behaviour.md §4.7). `columns` are the input
  * columns the generator decided (`ResourceModel.inputColumns`); every failure is a `Result`, except
- * mass assignment, thrown as a `FORBIDDEN` FailureError naming the field like the posture gate's refusals.
+ * mass assignment, thrown by refuseUnpermittedFields as a `FORBIDDEN` FailureError naming the field like the posture gate's refusals.
  */
 export class ResourceService<Row extends KeyedRow, Where extends object, Create extends object> {
   private readonly createSchema: z.ZodObject;
@@ -115,7 +115,7 @@ export class ResourceService<Row extends KeyedRow, Where extends object, Create 
     if (!row) return fail('NOT_FOUND', `${this.entity} ${id} was not found`);
     const ability = currentContext().ability;
     // Readable but not the caller's to change: say so (a row it cannot read is not found, above).
-    if (ability && !ability.can('update', tagSubject(this.entity, { ...row }))) throw new FailureError({ code: 'FORBIDDEN', message: `you may not update this ${this.entity}` });
+    if (ability && !ability.can('update', tagSubject(this.entity, { ...row }))) return fail('FORBIDDEN', `you may not update this ${this.entity}`);
     if (ability) refuseUnpermittedFields(ability, 'update', this.entity, { ...row }, object.value, this.fields);
     const data = parsed(this.entity, this.updateSchema, object.value);
     if (!data.ok) return data;
@@ -134,7 +134,7 @@ export class ResourceService<Row extends KeyedRow, Where extends object, Create 
     if (!row) return fail('NOT_FOUND', `${this.entity} ${id} was not found`);
     const ability = currentContext().ability;
     // Readable but not the caller's to delete: say so (a row it cannot read is not found, above).
-    if (ability && !ability.can('delete', tagSubject(this.entity, { ...row }))) throw new FailureError({ code: 'FORBIDDEN', message: `you may not delete this ${this.entity}` });
+    if (ability && !ability.can('delete', tagSubject(this.entity, { ...row }))) return fail('FORBIDDEN', `you may not delete this ${this.entity}`);
     return this.repository.delete(id);
   }
 }
