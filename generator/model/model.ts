@@ -11,7 +11,7 @@
 import type { DecoratorTarget } from '../../runtime/declarations/decorator-signatures.js';
 import type { ResourceColumn, ResourceColumnConstraints } from '../../runtime/data/resource-input.js';
 import type { HttpMethod, ReplyKind } from '../../runtime/http/routes.js';
-import type { DeclaredDecorator, MethodCallModel } from './declarations.js';
+import type { DeclaredAbilityRule, DeclaredDecorator, DeclaredImportProblem, MethodCallModel } from './declarations.js';
 import type { DocText } from './docs.js';
 import type { EnumModel, InputModel, ReturnShape, SourceRef, SourceSpan, TypeShape } from './types.js';
 
@@ -173,7 +173,7 @@ export interface ParamModel {
 /** An access posture (docs/behaviour.md §1, §5): exactly one per operation. */
 export type PostureModel =
   | { readonly kind: 'public'; readonly span: SourceSpan }
-  | { readonly kind: 'authorized'; readonly action: string; readonly subject: string; readonly subjectSpan: SourceSpan; readonly span: SourceSpan };
+  | { readonly kind: 'authorized'; readonly action: string; readonly actionSpan: SourceSpan; readonly subject: string; readonly subjectSpan: SourceSpan; readonly span: SourceSpan };
 
 /**
  * A posture decorator as written: a posture, or an `@Authorized(…)` whose arguments could not be
@@ -818,5 +818,9 @@ export interface ResolvedApp {
   readonly classes: readonly ClassModel[];
   /** Every application of a runtime decorator, in source order. */
   readonly decorators: readonly DecoratorUse[];
+  /** The `can`/`cannot` calls of every `@Abilities()` class, as read (docs/behaviour.md §5.5). */
+  readonly abilityRules: readonly DeclaredAbilityRule[];
+  /** Imports of declaration files that resolve to nothing. */
+  readonly importProblems: readonly DeclaredImportProblem[];
   readonly mounted: MountedApp;
 }

@@ -7,8 +7,10 @@
  * the declarations mean and the rules report what is wrong with them. Never throws on bad
  * declarations.
  */
-import type { DeclaredApp, DeclaredClass, DeclaredConstructorParameter, DeclaredField, DeclaredMethod, DeclaredParameter, MethodCallModel } from '../model/declarations.js';
+import type { DeclaredAbilityRule, DeclaredApp, DeclaredClass, DeclaredConstructorParameter, DeclaredField, DeclaredMethod, DeclaredParameter, MethodCallModel } from '../model/declarations.js';
 import type { SourceSpan } from '../model/types.js';
+import { readAbilityRules } from './abilities.js';
+import { readImportProblems } from './imports.js';
 import { type DeclarationProjectCache, loadDeclarationProject, type ProjectLayout } from './project.js';
 import { DecoratorReader, docOf, ReferenceResolver, relativeFile, spanOf } from './references.js';
 import { type ClassDeclaration, type MethodDeclaration, Node, SyntaxKind } from './ts-morph.js';
@@ -40,15 +42,18 @@ export function parseDeclarations(layout: ProjectLayout, options: ParseOptions =
 
   // Types name entities, so the entity classes are known before any type is read.
   const entityKeys = new Set<string>();
+  const abilityRules: DeclaredAbilityRule[] = [];
   for (const cls of classes) {
     const name = cls.getName();
-    if (name && decorators.read(cls.getDecorators()).some((decorator) => decorator.name === 'Entity')) {
-      entityKeys.add(`${relativeFile(layout, cls.getSourceFile().getFilePath())}#${name}`);
-    }
+    const names = decorators.read(cls.getDecorators()).map((decorator) => decorator.name);
+    if (name && names.includes('Entity')) entityKeys.add(`${relativeFile(layout, cls.getSourceFile().getFilePath())}#${name}`);
+    if (names.includes('Abilities')) abilityRules.push(...readAbilityRules(layout, cls));
   }
   const registry: TypeRegistry = { enums: new Map(), inputs: new Map(), entityKeys };
   const reader = new ClassReader(layout, resolver, decorators, new TypeReader(layout, resolver, registry));
   return {
+    abilityRules,
+    importProblems: readImportProblems(layout, declarationFiles),
     classes: classes.flatMap((cls) => reader.read(cls) ?? []),
     enums: [...registry.enums.values()].sort((a, b) => a.name.localeCompare(b.name)),
     inputs: [...registry.inputs.values()].sort((a, b) => a.name.localeCompare(b.name)),

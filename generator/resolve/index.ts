@@ -121,6 +121,8 @@ export function resolveApp(declared: DeclaredApp, outputDir = 'generated'): Reso
     versionPolicies,
     classes,
     decorators: decoratorUses(declared.classes),
+    abilityRules: declared.abilityRules,
+    importProblems: declared.importProblems,
     mounted,
   };
 }

@@ -156,7 +156,7 @@ function shapeOf(resource: { readonly entity: EntityModel; readonly path: string
 
 /** The posture of a generated operation: public when named so, else authorized with its action on the entity. */
 function postureOf(operation: ResourceOperationModel, entity: string, span: SourceSpan): RouteModel['posture'] & object {
-  return operation.public ? { kind: 'public', span } : { kind: 'authorized', action: operation.action, subject: entity, subjectSpan: span, span };
+  return operation.public ? { kind: 'public', span } : { kind: 'authorized', action: operation.action, actionSpan: span, subject: entity, subjectSpan: span, span };
 }
 
 interface ResourceCore {
