@@ -47,6 +47,7 @@ import { postureActionUnknown } from './rules/posture-action-unknown.js';
 import { postureSubjectUnknown } from './rules/posture-subject-unknown.js';
 import { providerDependencyCycle } from './rules/provider-dependency-cycle.js';
 import { providerDependencyUnresolved } from './rules/provider-dependency-unresolved.js';
+import { providerUnmounted } from './rules/provider-unmounted.js';
 import { queueNameInvalid } from './rules/queue-name-invalid.js';
 import { queueUnknown } from './rules/queue-unknown.js';
 import { relationAmbiguousVia } from './rules/relation-ambiguous-via.js';
@@ -114,6 +115,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'posture-subject-unknown': postureSubjectUnknown,
   'provider-dependency-cycle': providerDependencyCycle,
   'provider-dependency-unresolved': providerDependencyUnresolved,
+  'provider-unmounted': providerUnmounted,
   'queue-name-invalid': queueNameInvalid,
   'queue-unknown': queueUnknown,
   'relation-ambiguous-via': relationAmbiguousVia,
