@@ -136,14 +136,21 @@ async function generateReported(options: GenerateRun): Promise<ReportedRun> {
   if (result.diagnostics.some((diagnostic) => diagnostic.severity === 'error')) return { ok: false };
   for (const change of result.dangerous) process.stderr.write(`warning: the GraphQL schema changes in a way clients may notice (${change.type}): ${change.description}\n`);
   if (result.breaking.length > 0 && options.allowBreaking !== true) {
-    const lines = result.breaking.map((change) => `  ${change.type}: ${change.description}`);
+    const lines = result.breaking.map((change) => {
+      const at = change.column ? ` (${change.column.span.file}:${change.column.span.line}${change.column.renamedTo === undefined ? '' : `: renamed to ${change.column.renamedTo}?`})` : '';
+      return `  ${change.type}: ${change.description}${at}`;
+    });
+    const fixes = [
+      ...(result.breaking.some((change) => change.column) ? ["a field of an entity is its column: keep the column's name and type (rename it back), or add the new column beside the old one and remove the old one once clients have moved"] : []),
+      ...(result.breaking.some((change) => !change.column) ? ['keep the old fields and mark them deprecated (@Query({ deprecationReason: … }))'] : []),
+    ];
     const previous = read(path.join(path.relative(layout.root, layout.generatedDir), SDL_PATH));
     const newApplication = (await replacesEveryQuery(previous, result.breaking))
       ? "every query of the committed schema is gone: if entities/ is a new application in place of another, `npm run init -- --reset` removes the previous one's generated/ and database and keeps entities/ (README.md, \"Starting a new application\")\n"
       : '';
     process.stderr.write(
       `the GraphQL schema would break existing clients (it is unversioned, docs/behaviour.md §9.5):\n${lines.join('\n')}\n` +
-        'keep the old fields and mark them deprecated (@Query({ deprecationReason: … })), or pass --allow-breaking to accept the break\n' +
+        `${fixes.join('; ')}; or pass --allow-breaking to accept the break\n` +
         newApplication,
     );
     return { ok: false };

@@ -30,22 +30,47 @@ import { resolveApp } from './resolve/index.js';
 import { validate } from './validate/index.js';
 
 /** A change of the GraphQL schema against the committed SDL (graphql-js `findBreakingChanges`). */
-interface SchemaChange {
+export interface SchemaChange {
   readonly type: string;
   readonly description: string;
+  /**
+   * When the change is to a field of an entity's type (or of its resource's inputs), which is
+   * one of its columns: where the column is declared — the column a removed field was most
+   * likely renamed to (the one field the type gained), else the entity.
+   */
+  readonly column: { readonly span: SourceSpan; readonly renamedTo: string | undefined } | undefined;
 }
+
+/** Where a table (entity) or one of its columns is declared (see {@link PlannedOutput.locate}). */
+type Locate = (table: string, column?: string) => SourceSpan | undefined;
 
 /**
  * Breaking and dangerous changes from the committed SDL `previous` to `next` (docs/behaviour.md §9.5: the
- * schema is unversioned, so fields evolve and old ones are deprecated instead of removed).
+ * schema is unversioned, so fields evolve and old ones are deprecated instead of removed), each
+ * located at its column when it concerns one (`locate`).
  */
-function compareSchemas(previous: string | undefined, next: string): { breaking: SchemaChange[]; dangerous: SchemaChange[] } {
+function compareSchemas(previous: string | undefined, next: string, locate: Locate): { breaking: SchemaChange[]; dangerous: SchemaChange[] } {
   if (previous === undefined || previous === next) return { breaking: [], dangerous: [] };
   const before = buildSchema(previous);
   const after = buildSchema(next);
-  const describe = (change: { type: string; description: string }): SchemaChange => ({ type: change.type, description: change.description });
+  const fieldsOf = (schema: typeof before, type: string): string[] => {
+    const named = schema.getType(type);
+    return named && 'getFields' in named ? Object.keys(named.getFields()) : [];
+  };
+  const describe = (change: { type: string; description: string }): SchemaChange => {
+    const [, type, field] = /^(\w+)\.(\w+)\b/.exec(change.description) ?? [];
+    const entity = type?.replace(/^(?:Create|Update)(\w+)Input$/, '$1');
+    const entitySpan = entity === undefined ? undefined : locate(entity);
+    if (type === undefined || field === undefined || entity === undefined || entitySpan === undefined) return { ...pick(change), column: undefined };
+    const gained = fieldsOf(after, type).filter((name) => !fieldsOf(before, type).includes(name));
+    const renamedTo = change.type === 'FIELD_REMOVED' && gained.length === 1 ? gained[0] : undefined;
+    const span = (renamedTo === undefined ? undefined : locate(entity, renamedTo)) ?? locate(entity, field) ?? entitySpan;
+    return { ...pick(change), column: { span, renamedTo } };
+  };
   return { breaking: findBreakingChanges(before, after).map(describe), dangerous: findDangerousChanges(before, after).map(describe) };
 }
+
+const pick = (change: { type: string; description: string }): { type: string; description: string } => ({ type: change.type, description: change.description });
 
 /** Options of {@link generate}. */
 export interface GenerateOptions {
@@ -142,7 +167,7 @@ export interface PlannedOutput {
   /** The migration each database's schema change needs, if any. */
   readonly migrations: Readonly<Partial<Record<DatabaseName, PlannedMigration>>>;
   /** Where a table (entity) or one of its columns is declared; undefined when it is not. */
-  readonly locate: (table: string, column?: string) => SourceSpan | undefined;
+  readonly locate: Locate;
   readonly timings: Readonly<Record<string, number>>;
 }
 
@@ -241,7 +266,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const changed = files.filter((file) => readIfExists(path.join(outputDir, file.path)) !== file.content).map((file) => file.path);
   const removed = listFiles(outputDir).filter((file) => !emitted.has(file) && !isToolManaged(file));
   const sdl = emitted.get(SDL_PATH) ?? '';
-  const { breaking, dangerous } = compareSchemas(readIfExists(path.join(outputDir, SDL_PATH)), sdl);
+  const { breaking, dangerous } = compareSchemas(readIfExists(path.join(outputDir, SDL_PATH)), sdl, plan.locate);
   if (breaking.length > 0 && !options.allowBreaking) {
     return { diagnostics, changed, removed, migrations, prismaClientsChanged: [], breaking, dangerous, timings: plan.timings };
   }

@@ -164,6 +164,18 @@ describe('generate --check', () => {
       expect(cli(['generate', '--allow-breaking'], { cwd: project }).status).toBe(0);
     });
 
+    it("locates a renamed column's GraphQL break at the column, with a fix that applies to columns", () => {
+      const entity = path.join(project, 'entities/org.entity.ts');
+      const original = readFileSync(entity, 'utf8');
+      writeFileSync(entity, original.replace('  name!: string;', '  label!: string;'));
+      const refused = cli(['generate'], { cwd: project });
+      writeFileSync(entity, original);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain('FIELD_REMOVED: Org.name was removed. (entities/org.entity.ts:20: renamed to label?)');
+      expect(refused.stderr).toContain("a field of an entity is its column: keep the column's name and type (rename it back), or add the new column beside the old one and remove the old one once clients have moved; or pass --allow-breaking to accept the break");
+      expect(refused.stderr).not.toContain('deprecationReason');
+    });
+
     it('refuses invalid declarations with file:line:col and the fix, writing nothing', () => {
       const resolver = path.join(project, 'entities/notification.resolver.ts');
       const before = readFileSync(path.join(project, 'generated/graphql/resolvers.ts'), 'utf8');
