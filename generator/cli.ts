@@ -125,6 +125,8 @@ async function generateReported(options: GenerateRun): Promise<ReportedRun> {
     acceptEditedMigrations: options.acceptEditedMigrations === true,
     ...(url === undefined ? {} : { developmentUrl: url }),
     ...(options.cache ? { cache: options.cache } : {}),
+    // CI's run fails on a declaration that does not compile (docs/behaviour.md §7).
+    ...(options.check === true ? { typeCheck: 'error' as const } : {}),
   });
   if (options.timings === true) process.stderr.write(`timings (ms): ${Object.entries(result.timings).map(([stage, ms]) => `${stage} ${ms}`).join(', ')}\n`);
   // The source a diagnostic quotes; a diagnostic about a folder (an empty `entities/`) quotes none.
@@ -156,6 +158,23 @@ async function generateReported(options: GenerateRun): Promise<ReportedRun> {
     return { ok: false };
   }
   return { ok: true, result, elapsed: Math.round(performance.now() - started) };
+}
+
+/**
+ * `dev` and `generate --watch`, after each cycle: the declarations' TypeScript errors
+ * (generator/typecheck.ts), printed as warnings — the server, if any, keeps running.
+ */
+async function reportTypeErrors(root: string, cache: DeclarationProjectCache): Promise<void> {
+  const layout = layoutOf(root);
+  const { checkDeclarationTypes } = await import('./typecheck.js');
+  const { listTypeScriptFiles } = await import('./parse/project.js');
+  const { formatReport } = await import('./diagnostics/format.js');
+  const found = checkDeclarationTypes(layout, listTypeScriptFiles(layout.entitiesDir), 'warning', cache);
+  const read = (file: string): string | undefined => {
+    const full = path.join(layout.root, file);
+    return existsSync(full) && statSync(full).isFile() ? readFileSync(full, 'utf8') : undefined;
+  };
+  if (found.length > 0) process.stderr.write(`${formatReport(found, read)}\n`);
 }
 
 /** `generate [--check]`: returns the exit code. */
@@ -263,8 +282,9 @@ async function runGenerateWatch(options: GenerateRun): Promise<number> {
     const line = [`ok, ${result.changed.length + result.removed.length} files changed in ${Math.round(performance.now() - since)} ms`, ...(migrations.length > 0 ? [`new migration ${migrations.join(', ')}`] : [])].join(', ');
     process.stdout.write(`${line}\n`);
   };
-  await once(performance.now()).catch(reportWatchError);
-  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => once(batch.firstEventAt), onError: reportWatchError });
+  const withTypes = (since: number): Promise<void> => once(since).then(() => reportTypeErrors(options.root, cache));
+  await withTypes(performance.now()).catch(reportWatchError);
+  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => withTypes(batch.firstEventAt), onError: reportWatchError });
   await watcher.start();
   // Listening for the signal before saying so: one sent as soon as the line is seen stops it cleanly.
   const stopped = stopSignal();
@@ -660,11 +680,12 @@ async function runDev(options: DevRun): Promise<number> {
   // Watching before saying so: a save right after the line is seen.
   const layout = layoutOf(root);
   const { DeclarationWatcher } = await import('./watch.js');
-  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => cycle(batch.firstEventAt), onError: reportWatchError });
+  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => cycle(batch.firstEventAt).then(() => reportTypeErrors(root, cache)), onError: reportWatchError });
   await watcher.start();
   lines.push('', `watching ${path.relative(process.cwd(), layout.entitiesDir) || '.'}/: a saved change regenerates, migrates and restarts the server on port ${first.address.port} (Ctrl-C stops)`);
   const stopRequested = stopSignal();
   process.stdout.write(`${lines.join('\n')}\n\n`);
+  await reportTypeErrors(root, cache).catch(reportWatchError);
   await stopRequested;
   await watcher.close();
   await server.close();

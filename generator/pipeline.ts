@@ -15,7 +15,7 @@ import { buildSchema, findBreakingChanges, findDangerousChanges } from 'graphql'
 import { CHECKSUMS_FILE, folderDrift, readMigrationFolders, renderMigrationChecksums } from '../runtime/data/migrations.js';
 import { reviewMigrations } from './migration-review.js';
 import type { SourceSpan } from './model/types.js';
-import type { Diagnostic } from './diagnostics/diagnostic.js';
+import { compareDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { diskCache, generatorCacheDir } from './cache.js';
 import { emitClients } from './emit/client/index.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
@@ -25,7 +25,8 @@ import { ensurePrismaClients } from './emit/prisma/client.js';
 import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
 import type { GeneratedFile } from './emit/writer.js';
 import { parseDeclarations } from './parse/declarations.js';
-import type { DeclarationProjectCache, ProjectLayout } from './parse/project.js';
+import { type DeclarationProjectCache, listTypeScriptFiles, type ProjectLayout } from './parse/project.js';
+import { checkDeclarationTypes } from './typecheck.js';
 import { resolveApp } from './resolve/index.js';
 import { validate } from './validate/index.js';
 
@@ -91,6 +92,11 @@ export interface GenerateOptions {
   readonly acceptEditedMigrations?: boolean;
   /** The development database a new migration's steps are measured against (`APP_DATABASE__URL`). */
   readonly developmentUrl?: string;
+  /**
+   * Run the TypeScript checker over the declarations (generator/typecheck.ts), reporting each
+   * error with this severity: `error` fails the run (`--check`), `warning` only prints (`dev`, `--watch`).
+   */
+  readonly typeCheck?: Diagnostic['severity'];
 }
 
 /** What a run found and did. */
@@ -177,7 +183,13 @@ export interface PlannedOutput {
  * previous run's parsed project, in watch mode); returns the diagnostics, and the files and migrations when there is no error. Throws
  * {@link OutputFolderError} when the committed migrations lack their schema snapshot.
  */
-export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'reversed' = 'sorted', cache?: DeclarationProjectCache, acceptEditedMigrations = false): Promise<PlannedOutput> {
+export async function planOutput(
+  layout: ProjectLayout,
+  fileOrder: 'sorted' | 'reversed' = 'sorted',
+  cache?: DeclarationProjectCache,
+  acceptEditedMigrations = false,
+  typeCheck?: Diagnostic['severity'],
+): Promise<PlannedOutput> {
   const watch = new Stopwatch();
   const declared = parseDeclarations(layout, { fileOrder, ...(cache ? { cache } : {}) });
   watch.lap('parse');
@@ -185,8 +197,11 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
   const app = resolveApp(declared, outputName);
   watch.lap('resolve');
   const outputDir = layout.generatedDir;
-  const diagnostics = [...validate(app), ...migrationDrift(outputDir, outputName, acceptEditedMigrations)];
+  const declarationDiagnostics = [...validate(app), ...migrationDrift(outputDir, outputName, acceptEditedMigrations)];
   watch.lap('validate');
+  const typeErrors = typeCheck === undefined ? [] : checkDeclarationTypes(layout, listTypeScriptFiles(layout.entitiesDir), typeCheck, cache);
+  if (typeCheck !== undefined) watch.lap('typecheck');
+  const diagnostics = [...declarationDiagnostics, ...typeErrors].sort(compareDiagnostics);
   const locate = (table: string, column?: string): SourceSpan | undefined => {
     const entity = app.entities.find((candidate) => candidate.name === table);
     return column === undefined ? entity?.span : entity?.columnByName.get(column)?.span;
@@ -256,7 +271,7 @@ function migrationDrift(outputDir: string, outputName: string, accept: boolean):
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const { layout, mode } = options;
-  const plan = await planOutput(layout, options.fileOrder, options.cache, options.acceptEditedMigrations === true);
+  const plan = await planOutput(layout, options.fileOrder, options.cache, options.acceptEditedMigrations === true, options.typeCheck);
   const { files, migrations } = plan;
   let diagnostics = plan.diagnostics;
   if (files.length === 0) return { diagnostics, changed: [], removed: [], migrations: {}, prismaClientsChanged: [], breaking: [], dangerous: [], timings: plan.timings };

@@ -164,6 +164,18 @@ describe('generate --check', () => {
       expect(cli(['generate', '--allow-breaking'], { cwd: project }).status).toBe(0);
     });
 
+    it('fails --check on a TypeScript error in entities/, with file:line:col and the compiler message', () => {
+      const entity = path.join(project, 'entities/org.entity.ts');
+      const original = readFileSync(entity, 'utf8');
+      writeFileSync(entity, `${original}export const broken: number = 'x';\n`);
+      const checked = cli(['generate', '--check'], { cwd: project });
+      writeFileSync(entity, original);
+      expect(checked.status).toBe(1);
+      const line = original.split('\n').length;
+      expect(checked.stderr).toContain(`entities/org.entity.ts:${String(line)}:14 error type-error: TS2322: Type 'string' is not assignable to type 'number'.`);
+      expect(cli(['generate', '--check'], { cwd: project }).status).toBe(0);
+    });
+
     it("locates a renamed column's GraphQL break at the column, with a fix that applies to columns", () => {
       const entity = path.join(project, 'entities/org.entity.ts');
       const original = readFileSync(entity, 'utf8');
