@@ -40,7 +40,7 @@ export class NoteAbilities {
     return defineAbility(({ can }) => {
       can('read', 'Note', { ...mine, done: { not: true } });
       can('update', 'Note', { OR: [inOrg, { authorId: principal.sub }], org: { is: { id: principal.org_id } } });
-      can('delete', 'Note', { org: { id: principal.org_id }, NOT: { done: true } });
+      can('delete', 'Note', { org: { isNot: { id: principal.sub } }, NOT: { done: true } });
     });
   }
 }
