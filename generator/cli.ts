@@ -10,8 +10,10 @@
  * tokens and examples `dev` prints come from the application's development hooks
  * (`entities/dev.ts`, typed by runtime/declarations/dev-hooks.ts), and both commands work without them.
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../runtime/server/config.js';
 import type { DatabaseClient } from '../runtime/data/database.js';
@@ -19,6 +21,7 @@ import { DEV_HOOKS_FILE, type DevHooks, type DevPrincipal, type DevToken, SEED_S
 import type { EntityDescriptor } from '../runtime/data/entity-metadata.js';
 import { exitWhenWritten } from '../runtime/server/exit.js';
 import type { ApplicationDefinition } from '../runtime/server/server.js';
+import type { Diagnostic } from './diagnostics/diagnostic.js';
 import type { DeclarationProjectCache, ProjectLayout } from './parse/project.js';
 import type { Handover, ServerAddress } from './dev-loop.js';
 import type { GenerateResult } from './pipeline.js';
@@ -161,20 +164,45 @@ async function generateReported(options: GenerateRun): Promise<ReportedRun> {
 }
 
 /**
- * `dev` and `generate --watch`, after each cycle: the declarations' TypeScript errors
- * (generator/typecheck.ts), printed as warnings — the server, if any, keeps running.
+ * `dev` and `generate --watch`: the declarations' TypeScript errors (generator/typecheck.ts),
+ * checked in a child process after each cycle and printed as warnings when it answers — the
+ * watching process and the server, if any, run on. A check still running when the next cycle
+ * starts is stopped (`cancel`): its answer would be about files since changed.
  */
-async function reportTypeErrors(root: string, cache: DeclarationProjectCache): Promise<void> {
-  const layout = layoutOf(root);
-  const { checkDeclarationTypes } = await import('./typecheck.js');
-  const { listTypeScriptFiles } = await import('./parse/project.js');
-  const { formatReport } = await import('./diagnostics/format.js');
-  const found = checkDeclarationTypes(layout, listTypeScriptFiles(layout.entitiesDir), 'warning', cache);
-  const read = (file: string): string | undefined => {
-    const full = path.join(layout.root, file);
-    return existsSync(full) && statSync(full).isFile() ? readFileSync(full, 'utf8') : undefined;
-  };
-  if (found.length > 0) process.stderr.write(`${formatReport(found, read)}\n`);
+class BackgroundTypeCheck {
+  private child: ChildProcess | undefined;
+
+  constructor(private readonly root: string) {}
+
+  /** Starts a check of the declarations as they are now. */
+  start(): void {
+    this.cancel();
+    const layout = layoutOf(this.root);
+    const module = fileURLToPath(new URL(`./typecheck-child${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+    const child = fork(module, [JSON.stringify(layout)], { cwd: layout.root, execArgv: process.execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    this.child = child;
+    child.once('message', (message) => {
+      void (async () => {
+        const found = message as Diagnostic[];
+        if (found.length === 0) return;
+        const { formatReport } = await import('./diagnostics/format.js');
+        const read = (file: string): string | undefined => {
+          const full = path.join(layout.root, file);
+          return existsSync(full) && statSync(full).isFile() ? readFileSync(full, 'utf8') : undefined;
+        };
+        process.stderr.write(`${formatReport(found, read)}\n`);
+      })();
+    });
+    child.once('exit', () => {
+      if (this.child === child) this.child = undefined;
+    });
+  }
+
+  /** Stops the running check, if any. */
+  cancel(): void {
+    this.child?.kill();
+    this.child = undefined;
+  }
 }
 
 /** `generate [--check]`: returns the exit code. */
@@ -282,14 +310,21 @@ async function runGenerateWatch(options: GenerateRun): Promise<number> {
     const line = [`ok, ${result.changed.length + result.removed.length} files changed in ${Math.round(performance.now() - since)} ms`, ...(migrations.length > 0 ? [`new migration ${migrations.join(', ')}`] : [])].join(', ');
     process.stdout.write(`${line}\n`);
   };
-  const withTypes = (since: number): Promise<void> => once(since).then(() => reportTypeErrors(options.root, cache));
-  await withTypes(performance.now()).catch(reportWatchError);
-  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => withTypes(batch.firstEventAt), onError: reportWatchError });
+  await once(performance.now()).catch(reportWatchError);
+  const types = new BackgroundTypeCheck(options.root);
+  const onBatch = async (since: number): Promise<void> => {
+    types.cancel();
+    await once(since);
+    types.start();
+  };
+  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => onBatch(batch.firstEventAt), onError: reportWatchError });
   await watcher.start();
   // Listening for the signal before saying so: one sent as soon as the line is seen stops it cleanly.
   const stopped = stopSignal();
   process.stdout.write(`watching ${path.relative(process.cwd(), layout.entitiesDir) || '.'}/ for changes (Ctrl-C stops)\n`);
+  types.start();
   await stopped;
+  types.cancel();
   await watcher.close();
   return 0;
 }
@@ -680,13 +715,20 @@ async function runDev(options: DevRun): Promise<number> {
   // Watching before saying so: a save right after the line is seen.
   const layout = layoutOf(root);
   const { DeclarationWatcher } = await import('./watch.js');
-  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => cycle(batch.firstEventAt).then(() => reportTypeErrors(root, cache)), onError: reportWatchError });
+  const types = new BackgroundTypeCheck(root);
+  const onBatch = async (since: number): Promise<void> => {
+    types.cancel();
+    await cycle(since);
+    types.start();
+  };
+  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => onBatch(batch.firstEventAt), onError: reportWatchError });
   await watcher.start();
   lines.push('', `watching ${path.relative(process.cwd(), layout.entitiesDir) || '.'}/: a saved change regenerates, migrates and restarts the server on port ${first.address.port} (Ctrl-C stops)`);
   const stopRequested = stopSignal();
   process.stdout.write(`${lines.join('\n')}\n\n`);
-  await reportTypeErrors(root, cache).catch(reportWatchError);
+  types.start();
   await stopRequested;
+  types.cancel();
   await watcher.close();
   await server.close();
   return 0;

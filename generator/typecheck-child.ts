@@ -1,0 +1,12 @@
+/**
+ * The TypeScript check of `dev` and `generate --watch`, in a process of its own
+ * (generator/typecheck.ts): a check takes seconds, and in the watching process it would hold back
+ * the next regeneration. Takes the project layout as JSON in its first argument; sends the
+ * declarations' type errors (as warnings) to its parent and exits.
+ */
+import type { ProjectLayout } from './parse/project.js';
+import { listTypeScriptFiles } from './parse/project.js';
+import { checkDeclarationTypes } from './typecheck.js';
+
+const layout = JSON.parse(process.argv[2] ?? '{}') as ProjectLayout;
+process.send?.(checkDeclarationTypes(layout, listTypeScriptFiles(layout.entitiesDir), 'warning'), () => process.exit(0));
