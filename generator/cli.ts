@@ -224,7 +224,13 @@ async function runGenerate(options: GenerateRun): Promise<number> {
       process.stderr.write(`${upgrade}generated/ is stale; run \`npm run generate\` and commit the result:\n${stale.map((line) => `  ${line}`).join('\n')}\n`);
       return 1;
     }
-    if (options.quiet !== true) process.stdout.write(`generated/ is up to date (${elapsed} ms)\n`);
+    if (options.quiet !== true) {
+      // The type check waits for the Prisma clients (not committed); say when it could not run.
+      const { stalePrismaClients } = await import('./emit/prisma/client.js');
+      const unchecked = stalePrismaClients(layoutOf(options.root).generatedDir);
+      const note = unchecked.length > 0 ? `; the declarations' types were not checked: the Prisma client (${unchecked.join(', ')}) is missing or stale, and \`npm run generate\` writes it` : '';
+      process.stdout.write(`generated/ is up to date (${elapsed} ms)${note}\n`);
+    }
     return 0;
   }
   if (options.quiet !== true) {

@@ -21,7 +21,7 @@ import { emitClients } from './emit/client/index.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
 import { dialectNamed } from '../runtime/dialects/index.js';
 import { type DatabaseName, migrationsPath, SDL_PATH, schemaPath, SUPPORTED_DATABASES } from './paths.js';
-import { ensurePrismaClients } from './emit/prisma/client.js';
+import { ensurePrismaClients, stalePrismaClients } from './emit/prisma/client.js';
 import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
 import type { GeneratedFile } from './emit/writer.js';
 import { parseDeclarations } from './parse/declarations.js';
@@ -199,8 +199,11 @@ export async function planOutput(
   const outputDir = layout.generatedDir;
   const declarationDiagnostics = [...validate(app), ...migrationDrift(outputDir, outputName, acceptEditedMigrations)];
   watch.lap('validate');
-  const typeErrors = typeCheck === undefined ? [] : checkDeclarationTypes(layout, listTypeScriptFiles(layout.entitiesDir), typeCheck, cache);
-  if (typeCheck !== undefined) watch.lap('typecheck');
+  // The declarations type the database through the Prisma clients, which are not committed: without
+  // them (a fresh clone) every use of it would be an error, so the check waits for them (docs/behaviour.md §7).
+  const checkTypes = typeCheck !== undefined && stalePrismaClients(outputDir).length === 0;
+  const typeErrors = checkTypes ? checkDeclarationTypes(layout, listTypeScriptFiles(layout.entitiesDir), typeCheck, cache) : [];
+  if (checkTypes) watch.lap('typecheck');
   const diagnostics = [...declarationDiagnostics, ...typeErrors].sort(compareDiagnostics);
   const locate = (table: string, column?: string): SourceSpan | undefined => {
     const entity = app.entities.find((candidate) => candidate.name === table);

@@ -99,6 +99,8 @@ describe('generate --check', () => {
       const checked = cli(['generate', '--check'], { cwd: project });
       expect(checked.stderr).toBe('');
       expect(checked.status).toBe(0);
+      // The declarations type the database through the clients: without them the type check says it did not run.
+      expect(checked.stdout).toContain("the declarations' types were not checked: the Prisma client (sqlite, postgresql) is missing or stale, and `npm run generate` writes it");
 
       // Without its client, the server says which command writes it rather than failing obscurely.
       const serve = spawnSync(process.execPath, ['--import', 'tsx', path.join(project, 'generated/main.ts')], {
