@@ -14,6 +14,7 @@ const config: KnipConfig = {
     'generated/client/*.ts',
     // The dev loop's server process, started by path (generator/dev-loop.ts forks it).
     'generator/dev-server.ts',
+    'generator/typecheck-child.ts',
     // Declarations the generator reads and the generated code imports; `dev.ts` is loaded by the CLI.
     'entities/*.ts',
     'test/support/postgres.ts',

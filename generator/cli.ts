@@ -10,8 +10,10 @@
  * tokens and examples `dev` prints come from the application's development hooks
  * (`entities/dev.ts`, typed by runtime/declarations/dev-hooks.ts), and both commands work without them.
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../runtime/server/config.js';
 import type { DatabaseClient } from '../runtime/data/database.js';
@@ -19,6 +21,7 @@ import { DEV_HOOKS_FILE, type DevHooks, type DevPrincipal, type DevToken, SEED_S
 import type { EntityDescriptor } from '../runtime/data/entity-metadata.js';
 import { exitWhenWritten } from '../runtime/server/exit.js';
 import type { ApplicationDefinition } from '../runtime/server/server.js';
+import type { Diagnostic } from './diagnostics/diagnostic.js';
 import type { DeclarationProjectCache, ProjectLayout } from './parse/project.js';
 import type { Handover, ServerAddress } from './dev-loop.js';
 import type { GenerateResult } from './pipeline.js';
@@ -125,6 +128,8 @@ async function generateReported(options: GenerateRun): Promise<ReportedRun> {
     acceptEditedMigrations: options.acceptEditedMigrations === true,
     ...(url === undefined ? {} : { developmentUrl: url }),
     ...(options.cache ? { cache: options.cache } : {}),
+    // CI's run fails on a declaration that does not compile (docs/behaviour.md §7).
+    ...(options.check === true ? { typeCheck: 'error' as const } : {}),
   });
   if (options.timings === true) process.stderr.write(`timings (ms): ${Object.entries(result.timings).map(([stage, ms]) => `${stage} ${ms}`).join(', ')}\n`);
   // The source a diagnostic quotes; a diagnostic about a folder (an empty `entities/`) quotes none.
@@ -136,19 +141,68 @@ async function generateReported(options: GenerateRun): Promise<ReportedRun> {
   if (result.diagnostics.some((diagnostic) => diagnostic.severity === 'error')) return { ok: false };
   for (const change of result.dangerous) process.stderr.write(`warning: the GraphQL schema changes in a way clients may notice (${change.type}): ${change.description}\n`);
   if (result.breaking.length > 0 && options.allowBreaking !== true) {
-    const lines = result.breaking.map((change) => `  ${change.type}: ${change.description}`);
+    const lines = result.breaking.map((change) => {
+      const at = change.column ? ` (${change.column.span.file}:${change.column.span.line}${change.column.renamedTo === undefined ? '' : `: renamed to ${change.column.renamedTo}?`})` : '';
+      return `  ${change.type}: ${change.description}${at}`;
+    });
+    const fixes = [
+      ...(result.breaking.some((change) => change.column) ? ["a field of an entity is its column: keep the column's name and type (rename it back), or add the new column beside the old one and remove the old one once clients have moved"] : []),
+      ...(result.breaking.some((change) => !change.column) ? ['keep the old fields and mark them deprecated (@Query({ deprecationReason: … }))'] : []),
+    ];
     const previous = read(path.join(path.relative(layout.root, layout.generatedDir), SDL_PATH));
     const newApplication = (await replacesEveryQuery(previous, result.breaking))
       ? "every query of the committed schema is gone: if entities/ is a new application in place of another, `npm run init -- --reset` removes the previous one's generated/ and database and keeps entities/ (README.md, \"Starting a new application\")\n"
       : '';
     process.stderr.write(
       `the GraphQL schema would break existing clients (it is unversioned, docs/behaviour.md §9.5):\n${lines.join('\n')}\n` +
-        'keep the old fields and mark them deprecated (@Query({ deprecationReason: … })), or pass --allow-breaking to accept the break\n' +
+        `${fixes.join('; ')}; or pass --allow-breaking to accept the break\n` +
         newApplication,
     );
     return { ok: false };
   }
   return { ok: true, result, elapsed: Math.round(performance.now() - started) };
+}
+
+/**
+ * `dev` and `generate --watch`: the declarations' TypeScript errors (generator/typecheck.ts),
+ * checked in a child process after each cycle and printed as warnings when it answers — the
+ * watching process and the server, if any, run on. A check still running when the next cycle
+ * starts is stopped (`cancel`): its answer would be about files since changed.
+ */
+class BackgroundTypeCheck {
+  private child: ChildProcess | undefined;
+
+  constructor(private readonly root: string) {}
+
+  /** Starts a check of the declarations as they are now. */
+  start(): void {
+    this.cancel();
+    const layout = layoutOf(this.root);
+    const module = fileURLToPath(new URL(`./typecheck-child${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+    const child = fork(module, [JSON.stringify(layout)], { cwd: layout.root, execArgv: process.execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    this.child = child;
+    child.once('message', (message) => {
+      void (async () => {
+        const found = message as Diagnostic[];
+        if (found.length === 0) return;
+        const { formatReport } = await import('./diagnostics/format.js');
+        const read = (file: string): string | undefined => {
+          const full = path.join(layout.root, file);
+          return existsSync(full) && statSync(full).isFile() ? readFileSync(full, 'utf8') : undefined;
+        };
+        process.stderr.write(`${formatReport(found, read)}\n`);
+      })();
+    });
+    child.once('exit', () => {
+      if (this.child === child) this.child = undefined;
+    });
+  }
+
+  /** Stops the running check, if any. */
+  cancel(): void {
+    this.child?.kill();
+    this.child = undefined;
+  }
 }
 
 /** `generate [--check]`: returns the exit code. */
@@ -170,7 +224,13 @@ async function runGenerate(options: GenerateRun): Promise<number> {
       process.stderr.write(`${upgrade}generated/ is stale; run \`npm run generate\` and commit the result:\n${stale.map((line) => `  ${line}`).join('\n')}\n`);
       return 1;
     }
-    if (options.quiet !== true) process.stdout.write(`generated/ is up to date (${elapsed} ms)\n`);
+    if (options.quiet !== true) {
+      // The type check waits for the Prisma clients (not committed); say when it could not run.
+      const { stalePrismaClients } = await import('./emit/prisma/client.js');
+      const unchecked = stalePrismaClients(layoutOf(options.root).generatedDir);
+      const note = unchecked.length > 0 ? `; the declarations' types were not checked: the Prisma client (${unchecked.join(', ')}) is missing or stale, and \`npm run generate\` writes it` : '';
+      process.stdout.write(`generated/ is up to date (${elapsed} ms)${note}\n`);
+    }
     return 0;
   }
   if (options.quiet !== true) {
@@ -257,12 +317,20 @@ async function runGenerateWatch(options: GenerateRun): Promise<number> {
     process.stdout.write(`${line}\n`);
   };
   await once(performance.now()).catch(reportWatchError);
-  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => once(batch.firstEventAt), onError: reportWatchError });
+  const types = new BackgroundTypeCheck(options.root);
+  const onBatch = async (since: number): Promise<void> => {
+    types.cancel();
+    await once(since);
+    types.start();
+  };
+  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => onBatch(batch.firstEventAt), onError: reportWatchError });
   await watcher.start();
   // Listening for the signal before saying so: one sent as soon as the line is seen stops it cleanly.
   const stopped = stopSignal();
   process.stdout.write(`watching ${path.relative(process.cwd(), layout.entitiesDir) || '.'}/ for changes (Ctrl-C stops)\n`);
+  types.start();
   await stopped;
+  types.cancel();
   await watcher.close();
   return 0;
 }
@@ -646,12 +714,20 @@ async function runDev(options: DevRun): Promise<number> {
   // Watching before saying so: a save right after the line is seen.
   const layout = layoutOf(root);
   const { DeclarationWatcher } = await import('./watch.js');
-  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => cycle(batch.firstEventAt), onError: reportWatchError });
+  const types = new BackgroundTypeCheck(root);
+  const onBatch = async (since: number): Promise<void> => {
+    types.cancel();
+    await cycle(since);
+    types.start();
+  };
+  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => onBatch(batch.firstEventAt), onError: reportWatchError });
   await watcher.start();
   lines.push('', `watching ${path.relative(process.cwd(), layout.entitiesDir) || '.'}/: a saved change regenerates, migrates and restarts the server on port ${first.address.port} (Ctrl-C stops)`);
   const stopRequested = stopSignal();
   process.stdout.write(`${lines.join('\n')}\n\n`);
+  types.start();
   await stopRequested;
+  types.cancel();
   await watcher.close();
   await server.close();
   return 0;

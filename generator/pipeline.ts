@@ -15,38 +15,64 @@ import { buildSchema, findBreakingChanges, findDangerousChanges } from 'graphql'
 import { CHECKSUMS_FILE, folderDrift, readMigrationFolders, renderMigrationChecksums } from '../runtime/data/migrations.js';
 import { reviewMigrations } from './migration-review.js';
 import type { SourceSpan } from './model/types.js';
-import type { Diagnostic } from './diagnostics/diagnostic.js';
+import { compareDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { diskCache, generatorCacheDir } from './cache.js';
 import { emitClients } from './emit/client/index.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
 import { dialectNamed } from '../runtime/dialects/index.js';
 import { type DatabaseName, migrationsPath, SDL_PATH, schemaPath, SUPPORTED_DATABASES } from './paths.js';
-import { ensurePrismaClients } from './emit/prisma/client.js';
+import { ensurePrismaClients, stalePrismaClients } from './emit/prisma/client.js';
 import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
 import type { GeneratedFile } from './emit/writer.js';
 import { parseDeclarations } from './parse/declarations.js';
-import type { DeclarationProjectCache, ProjectLayout } from './parse/project.js';
+import { type DeclarationProjectCache, listTypeScriptFiles, type ProjectLayout } from './parse/project.js';
+import { checkDeclarationTypes } from './typecheck.js';
 import { resolveApp } from './resolve/index.js';
 import { validate } from './validate/index.js';
 import { readProjectInfo } from './project-info.js';
 
 /** A change of the GraphQL schema against the committed SDL (graphql-js `findBreakingChanges`). */
-interface SchemaChange {
+export interface SchemaChange {
   readonly type: string;
   readonly description: string;
+  /**
+   * When the change is to a field of an entity's type (or of its resource's inputs), which is
+   * one of its columns: where the column is declared — the column a removed field was most
+   * likely renamed to (the one field the type gained), else the entity.
+   */
+  readonly column: { readonly span: SourceSpan; readonly renamedTo: string | undefined } | undefined;
 }
+
+/** Where a table (entity) or one of its columns is declared (see {@link PlannedOutput.locate}). */
+type Locate = (table: string, column?: string) => SourceSpan | undefined;
 
 /**
  * Breaking and dangerous changes from the committed SDL `previous` to `next` (docs/behaviour.md §9.5: the
- * schema is unversioned, so fields evolve and old ones are deprecated instead of removed).
+ * schema is unversioned, so fields evolve and old ones are deprecated instead of removed), each
+ * located at its column when it concerns one (`locate`).
  */
-function compareSchemas(previous: string | undefined, next: string): { breaking: SchemaChange[]; dangerous: SchemaChange[] } {
+function compareSchemas(previous: string | undefined, next: string, locate: Locate): { breaking: SchemaChange[]; dangerous: SchemaChange[] } {
   if (previous === undefined || previous === next) return { breaking: [], dangerous: [] };
   const before = buildSchema(previous);
   const after = buildSchema(next);
-  const describe = (change: { type: string; description: string }): SchemaChange => ({ type: change.type, description: change.description });
+  const fieldsOf = (schema: typeof before, type: string): string[] => {
+    const named = schema.getType(type);
+    return named && 'getFields' in named ? Object.keys(named.getFields()) : [];
+  };
+  const describe = (change: { type: string; description: string }): SchemaChange => {
+    const [, type, field] = /^(\w+)\.(\w+)\b/.exec(change.description) ?? [];
+    const entity = type?.replace(/^(?:Create|Update)(\w+)Input$/, '$1');
+    const entitySpan = entity === undefined ? undefined : locate(entity);
+    if (type === undefined || field === undefined || entity === undefined || entitySpan === undefined) return { ...pick(change), column: undefined };
+    const gained = fieldsOf(after, type).filter((name) => !fieldsOf(before, type).includes(name));
+    const renamedTo = change.type === 'FIELD_REMOVED' && gained.length === 1 ? gained[0] : undefined;
+    const span = (renamedTo === undefined ? undefined : locate(entity, renamedTo)) ?? locate(entity, field) ?? entitySpan;
+    return { ...pick(change), column: { span, renamedTo } };
+  };
   return { breaking: findBreakingChanges(before, after).map(describe), dangerous: findDangerousChanges(before, after).map(describe) };
 }
+
+const pick = (change: { type: string; description: string }): { type: string; description: string } => ({ type: change.type, description: change.description });
 
 /** Options of {@link generate}. */
 export interface GenerateOptions {
@@ -67,6 +93,11 @@ export interface GenerateOptions {
   readonly acceptEditedMigrations?: boolean;
   /** The development database a new migration's steps are measured against (`APP_DATABASE__URL`). */
   readonly developmentUrl?: string;
+  /**
+   * Run the TypeScript checker over the declarations (generator/typecheck.ts), reporting each
+   * error with this severity: `error` fails the run (`--check`), `warning` only prints (`dev`, `--watch`).
+   */
+  readonly typeCheck?: Diagnostic['severity'];
 }
 
 /** What a run found and did. */
@@ -143,7 +174,7 @@ export interface PlannedOutput {
   /** The migration each database's schema change needs, if any. */
   readonly migrations: Readonly<Partial<Record<DatabaseName, PlannedMigration>>>;
   /** Where a table (entity) or one of its columns is declared; undefined when it is not. */
-  readonly locate: (table: string, column?: string) => SourceSpan | undefined;
+  readonly locate: Locate;
   readonly timings: Readonly<Record<string, number>>;
 }
 
@@ -153,7 +184,13 @@ export interface PlannedOutput {
  * previous run's parsed project, in watch mode); returns the diagnostics, and the files and migrations when there is no error. Throws
  * {@link OutputFolderError} when the committed migrations lack their schema snapshot.
  */
-export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'reversed' = 'sorted', cache?: DeclarationProjectCache, acceptEditedMigrations = false): Promise<PlannedOutput> {
+export async function planOutput(
+  layout: ProjectLayout,
+  fileOrder: 'sorted' | 'reversed' = 'sorted',
+  cache?: DeclarationProjectCache,
+  acceptEditedMigrations = false,
+  typeCheck?: Diagnostic['severity'],
+): Promise<PlannedOutput> {
   const watch = new Stopwatch();
   const declared = parseDeclarations(layout, { fileOrder, ...(cache ? { cache } : {}) });
   watch.lap('parse');
@@ -161,8 +198,14 @@ export async function planOutput(layout: ProjectLayout, fileOrder: 'sorted' | 'r
   const app = resolveApp(declared, outputName);
   watch.lap('resolve');
   const outputDir = layout.generatedDir;
-  const diagnostics = [...validate(app), ...migrationDrift(outputDir, outputName, acceptEditedMigrations)];
+  const declarationDiagnostics = [...validate(app), ...migrationDrift(outputDir, outputName, acceptEditedMigrations)];
   watch.lap('validate');
+  // The declarations type the database through the Prisma clients, which are not committed: without
+  // them (a fresh clone) every use of it would be an error, so the check waits for them (docs/behaviour.md §7).
+  const checkTypes = typeCheck !== undefined && stalePrismaClients(outputDir).length === 0;
+  const typeErrors = checkTypes ? checkDeclarationTypes(layout, listTypeScriptFiles(layout.entitiesDir), typeCheck, cache) : [];
+  if (checkTypes) watch.lap('typecheck');
+  const diagnostics = [...declarationDiagnostics, ...typeErrors].sort(compareDiagnostics);
   const locate = (table: string, column?: string): SourceSpan | undefined => {
     const entity = app.entities.find((candidate) => candidate.name === table);
     return column === undefined ? entity?.span : entity?.columnByName.get(column)?.span;
@@ -232,7 +275,7 @@ function migrationDrift(outputDir: string, outputName: string, accept: boolean):
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const { layout, mode } = options;
-  const plan = await planOutput(layout, options.fileOrder, options.cache, options.acceptEditedMigrations === true);
+  const plan = await planOutput(layout, options.fileOrder, options.cache, options.acceptEditedMigrations === true, options.typeCheck);
   const { files, migrations } = plan;
   let diagnostics = plan.diagnostics;
   if (files.length === 0) return { diagnostics, changed: [], removed: [], migrations: {}, prismaClientsChanged: [], breaking: [], dangerous: [], timings: plan.timings };
@@ -242,7 +285,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const changed = files.filter((file) => readIfExists(path.join(outputDir, file.path)) !== file.content).map((file) => file.path);
   const removed = listFiles(outputDir).filter((file) => !emitted.has(file) && !isToolManaged(file));
   const sdl = emitted.get(SDL_PATH) ?? '';
-  const { breaking, dangerous } = compareSchemas(readIfExists(path.join(outputDir, SDL_PATH)), sdl);
+  const { breaking, dangerous } = compareSchemas(readIfExists(path.join(outputDir, SDL_PATH)), sdl, plan.locate);
   if (breaking.length > 0 && !options.allowBreaking) {
     return { diagnostics, changed, removed, migrations, prismaClientsChanged: [], breaking, dangerous, timings: plan.timings };
   }

@@ -99,6 +99,8 @@ describe('generate --check', () => {
       const checked = cli(['generate', '--check'], { cwd: project });
       expect(checked.stderr).toBe('');
       expect(checked.status).toBe(0);
+      // The declarations type the database through the clients: without them the type check says it did not run.
+      expect(checked.stdout).toContain("the declarations' types were not checked: the Prisma client (sqlite, postgresql) is missing or stale, and `npm run generate` writes it");
 
       // Without its client, the server says which command writes it rather than failing obscurely.
       const serve = spawnSync(process.execPath, ['--import', 'tsx', path.join(project, 'generated/main.ts')], {
@@ -162,6 +164,30 @@ describe('generate --check', () => {
       expect(readFileSync(path.join(project, 'generated/schema.graphql'), 'utf8')).not.toContain('  me: User\n');
       writeFileSync(resolver, original);
       expect(cli(['generate', '--allow-breaking'], { cwd: project }).status).toBe(0);
+    });
+
+    it('fails --check on a TypeScript error in entities/, with file:line:col and the compiler message', () => {
+      const entity = path.join(project, 'entities/org.entity.ts');
+      const original = readFileSync(entity, 'utf8');
+      writeFileSync(entity, `${original}export const broken: number = 'x';\n`);
+      const checked = cli(['generate', '--check'], { cwd: project });
+      writeFileSync(entity, original);
+      expect(checked.status).toBe(1);
+      const line = original.split('\n').length;
+      expect(checked.stderr).toContain(`entities/org.entity.ts:${String(line)}:14 error type-error: TS2322: Type 'string' is not assignable to type 'number'.`);
+      expect(cli(['generate', '--check'], { cwd: project }).status).toBe(0);
+    });
+
+    it("locates a renamed column's GraphQL break at the column, with a fix that applies to columns", () => {
+      const entity = path.join(project, 'entities/org.entity.ts');
+      const original = readFileSync(entity, 'utf8');
+      writeFileSync(entity, original.replace('  name!: string;', '  label!: string;'));
+      const refused = cli(['generate'], { cwd: project });
+      writeFileSync(entity, original);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain('FIELD_REMOVED: Org.name was removed. (entities/org.entity.ts:20: renamed to label?)');
+      expect(refused.stderr).toContain("a field of an entity is its column: keep the column's name and type (rename it back), or add the new column beside the old one and remove the old one once clients have moved; or pass --allow-breaking to accept the break");
+      expect(refused.stderr).not.toContain('deprecationReason');
     });
 
     it('refuses invalid declarations with file:line:col and the fix, writing nothing', () => {

@@ -261,7 +261,7 @@ describe('the packed package, installed into an empty folder', () => {
       const probe = path.join(modules, '.write-probe');
       expect(() => writeFileSync(probe, ''), mounted ? 'the read-only mount' : 'mount --bind -o ro needs root (CAP_SYS_ADMIN)').toThrow();
       const note = path.join(app, 'entities', 'note.entity.ts');
-      writeFileSync(note, readFileSync(note, 'utf8').replace('  /** What the note says. */', '  /** When the note is due, if ever. */\n  @Column()\n  due?: string;\n\n  /** What the note says. */'));
+      writeFileSync(note, readFileSync(note, 'utf8').replace('  /** What the note says. */', '  /** When the note is due, if ever. */\n  @Column()\n  due?: string | null;\n\n  /** What the note says. */'));
       expect(succeeded(cli(app, ['generate']))).toContain('new migration: generated/prisma/sqlite/migrations/0002_');
       expect(succeeded(cli(app, ['generate', '--check']))).toContain('up to date');
       const served = await devServes(app);

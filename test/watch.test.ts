@@ -95,6 +95,20 @@ describe('generate --watch, on a copy of the project', () => {
     expect(watching.child.exitCode).toBeNull();
   }, 60_000);
 
+  it('prints a TypeScript error in entities/ as a warning after the cycle, and keeps running', async () => {
+    const entity = path.join(project, 'entities/org.entity.ts');
+    const original = readFileSync(entity, 'utf8');
+    const before = okLines(watching.stdout()).length;
+    writeFileSync(entity, `${original}export const broken: number = 'x';\n`);
+    // Generating does not wait for the checker: the ok line comes first, the warning when the check answers.
+    await nthOk(before + 1, performance.now());
+    await watching.waitForStderr((stderr) => stderr.includes("warning type-error: TS2322: Type 'string' is not assignable to type 'number'."), 90_000);
+    expect(watching.stderr()).toContain(`entities/org.entity.ts:${String(original.split('\n').length)}:14 warning type-error`);
+    expect(watching.child.exitCode).toBeNull();
+    writeFileSync(entity, original);
+    await nthOk(before + 2, performance.now());
+  }, 120_000);
+
   it('writes a migration named after its SQL when the schema changes, and survives a removed file', async () => {
     const before = okLines(watching.stdout()).length;
     editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** Set when the post is published. */', '  /** A one-line summary. */\n  @Column()\n  summary?: string | null;\n\n  /** Set when the post is published. */'));

@@ -118,28 +118,62 @@ export interface DeclaredClass extends DocText {
   readonly span: SourceSpan;
 }
 
-/**
- * One `can(…)` call of an `@Abilities()` class, read statically (generator/parse/grants.ts): its
- * actions and subjects, the fields it names (undefined: every field) and its conditions' keys.
- */
-export interface DeclaredGrant {
-  readonly actions: readonly string[];
-  readonly subjects: readonly string[];
-  readonly fields?: readonly string[];
-  readonly conditionKeys: readonly string[];
+/** A string an ability rule names (an action, a subject or a field), read statically, with where it is written. */
+export interface AbilityName {
+  readonly value: string;
+  readonly span: SourceSpan;
 }
 
-/** The grants of the `@Abilities()` classes, or `unknown` when one could not be read statically. */
-export type DeclaredGrants = { readonly kind: 'read'; readonly grants: readonly DeclaredGrant[] } | { readonly kind: 'unknown' };
+/**
+ * A condition object of an ability rule (a Prisma `where`), read statically: its keys, each
+ * with the condition objects written as its value (a relation's `where`, `AND`/`OR`/`NOT`
+ * branches, `is`/`some`/… of a relation); empty for a scalar or a value that cannot be read.
+ * Spreads of local object constants are followed: their keys are listed where they are written.
+ */
+export interface AbilityCondition {
+  readonly keys: readonly { readonly key: string; readonly span: SourceSpan; readonly values: readonly AbilityCondition[] }[];
+}
+
+/**
+ * One `can(…)` or `cannot(…)` call of an `@Abilities()` class (docs/behaviour.md §5.5), as far as
+ * it can be read without running it: a value whose type is a string-literal union counts as each
+ * member. `unreadable` lists what could not be read (the rule asks for a literal there).
+ */
+export interface DeclaredAbilityRule {
+  /** The `@Abilities()` class. */
+  readonly owner: string;
+  /** `cannot(…)`. */
+  readonly inverted: boolean;
+  readonly actions: readonly AbilityName[];
+  readonly subjects: readonly AbilityName[];
+  /** The fields argument, when written. */
+  readonly fields: readonly AbilityName[] | undefined;
+  /** The conditions argument, when written. */
+  readonly conditions: AbilityCondition | undefined;
+  /** Arguments (or parts of them) that are no literal and have no literal type: what, and where. */
+  readonly unreadable: readonly { readonly what: 'action' | 'subject' | 'field' | 'condition'; readonly text: string; readonly span: SourceSpan }[];
+  readonly span: SourceSpan;
+}
+
+/**
+ * An import of a declaration file that resolves to nothing: a module file that does not exist
+ * (`'../runtime/decorators.js'`; `candidates` are the declaration files it could mean, as
+ * specifiers), or a name its module does not export (`candidates` are the module's exports).
+ */
+export type DeclaredImportProblem =
+  | { readonly kind: 'module-missing'; readonly specifier: string; readonly names: readonly string[]; readonly candidates: readonly string[]; readonly span: SourceSpan }
+  | { readonly kind: 'name-missing'; readonly specifier: string; readonly name: string; readonly candidates: readonly string[]; readonly span: SourceSpan };
 
 /** Everything `parse/` read. */
 export interface DeclaredApp {
+  /** The `can`/`cannot` calls of every `@Abilities()` class, in source order. */
+  readonly abilityRules: readonly DeclaredAbilityRule[];
+  /** Imports of declaration files that resolve to nothing, in source order. */
+  readonly importProblems: readonly DeclaredImportProblem[];
   /** Decorated classes, by file (sorted), then in declaration order. */
   readonly classes: readonly DeclaredClass[];
   /** Enum aliases met in any type read, by name. */
   readonly enums: readonly EnumModel[];
   /** Input interfaces met in any type read, by name. */
   readonly inputs: readonly InputModel[];
-  /** The grants the `@Abilities()` classes write, for the documents (docs/behaviour.md §4.4). */
-  readonly grants: DeclaredGrants;
 }

@@ -9,9 +9,10 @@
  * Plain readonly data (no ts-morph node gets past `parse/`): rules are testable without parsing.
  */
 import type { DecoratorTarget } from '../../runtime/declarations/decorator-signatures.js';
+import type { Grants } from '../resolve/grants.js';
 import type { ResourceColumn, ResourceColumnConstraints } from '../../runtime/data/resource-input.js';
 import type { HttpMethod, ReplyKind } from '../../runtime/http/routes.js';
-import type { DeclaredDecorator, DeclaredGrants, MethodCallModel } from './declarations.js';
+import type { DeclaredAbilityRule, DeclaredDecorator, DeclaredImportProblem, MethodCallModel } from './declarations.js';
 import type { DocText } from './docs.js';
 import type { EnumModel, InputModel, ReturnShape, SourceRef, SourceSpan, TypeShape } from './types.js';
 
@@ -179,7 +180,7 @@ export interface ParamModel {
 /** An access posture (docs/behaviour.md §1, §5): exactly one per operation. */
 export type PostureModel =
   | { readonly kind: 'public'; readonly span: SourceSpan }
-  | { readonly kind: 'authorized'; readonly action: string; readonly subject: string; readonly subjectSpan: SourceSpan; readonly span: SourceSpan };
+  | { readonly kind: 'authorized'; readonly action: string; readonly actionSpan: SourceSpan; readonly subject: string; readonly subjectSpan: SourceSpan; readonly span: SourceSpan };
 
 /**
  * A posture decorator as written: a posture, or an `@Authorized(…)` whose arguments could not be
@@ -824,7 +825,11 @@ export interface ResolvedApp {
   readonly classes: readonly ClassModel[];
   /** Every application of a runtime decorator, in source order. */
   readonly decorators: readonly DecoratorUse[];
+  /** The `can`/`cannot` calls of every `@Abilities()` class, as read (docs/behaviour.md §5.5). */
+  readonly abilityRules: readonly DeclaredAbilityRule[];
+  /** Imports of declaration files that resolve to nothing. */
+  readonly importProblems: readonly DeclaredImportProblem[];
   readonly mounted: MountedApp;
-  /** The grants the abilities write, read statically (generator/parse/grants.ts), for the documents. */
-  readonly grants: DeclaredGrants;
+  /** The grants the ability rules write, for the documents (generator/resolve/grants.ts). */
+  readonly grants: Grants;
 }

@@ -7,12 +7,13 @@
  * the declarations mean and the rules report what is wrong with them. Never throws on bad
  * declarations.
  */
-import type { DeclaredApp, DeclaredClass, DeclaredConstructorParameter, DeclaredField, DeclaredMethod, DeclaredParameter, MethodCallModel } from '../model/declarations.js';
+import type { DeclaredAbilityRule, DeclaredApp, DeclaredClass, DeclaredConstructorParameter, DeclaredField, DeclaredMethod, DeclaredParameter, MethodCallModel } from '../model/declarations.js';
 import type { SourceSpan } from '../model/types.js';
+import { readAbilityRules } from './abilities.js';
+import { readImportProblems } from './imports.js';
 import { type DeclarationProjectCache, loadDeclarationProject, type ProjectLayout } from './project.js';
 import { DecoratorReader, docOf, ReferenceResolver, relativeFile, spanOf } from './references.js';
 import { type ClassDeclaration, type MethodDeclaration, Node, SyntaxKind } from './ts-morph.js';
-import { readGrants } from './grants.js';
 import { TypeReader, type TypeRegistry } from './types.js';
 
 /** Options of {@link parseDeclarations}. */
@@ -41,22 +42,21 @@ export function parseDeclarations(layout: ProjectLayout, options: ParseOptions =
 
   // Types name entities, so the entity classes are known before any type is read.
   const entityKeys = new Set<string>();
-  const abilities: ClassDeclaration[] = [];
+  const abilityRules: DeclaredAbilityRule[] = [];
   for (const cls of classes) {
     const name = cls.getName();
     const names = decorators.read(cls.getDecorators()).map((decorator) => decorator.name);
-    if (names.includes('Abilities')) abilities.push(cls);
-    if (name && names.includes('Entity')) {
-      entityKeys.add(`${relativeFile(layout, cls.getSourceFile().getFilePath())}#${name}`);
-    }
+    if (name && names.includes('Entity')) entityKeys.add(`${relativeFile(layout, cls.getSourceFile().getFilePath())}#${name}`);
+    if (names.includes('Abilities')) abilityRules.push(...readAbilityRules(layout, cls));
   }
   const registry: TypeRegistry = { enums: new Map(), inputs: new Map(), entityKeys };
   const reader = new ClassReader(layout, resolver, decorators, new TypeReader(layout, resolver, registry));
   return {
+    abilityRules,
+    importProblems: readImportProblems(layout, declarationFiles),
     classes: classes.flatMap((cls) => reader.read(cls) ?? []),
     enums: [...registry.enums.values()].sort((a, b) => a.name.localeCompare(b.name)),
     inputs: [...registry.inputs.values()].sort((a, b) => a.name.localeCompare(b.name)),
-    grants: readGrants(abilities),
   };
 }
 

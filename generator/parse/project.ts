@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { packageEntryFile, PACKAGE_NAME } from '../package.js';
+import type Ts from 'typescript';
 import { Project, type SourceFile } from './ts-morph.js';
 
 /** Where things are, as absolute paths. */
@@ -25,8 +26,8 @@ export interface ProjectLayout {
   readonly generatedDir: string;
 }
 
-/** Lists `.ts` files under `dir` recursively, sorted (deterministic order). */
-function listTypeScriptFiles(dir: string): string[] {
+/** Lists the declaration files (`.ts`, not `.d.ts` nor `.test.ts`) under `dir` recursively, sorted (deterministic order); none when `dir` does not exist. */
+export function listTypeScriptFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   const out: string[] = [];
   const walk = (current: string): void => {
@@ -82,6 +83,8 @@ function packagePaths(): Record<string, string[]> {
 export class DeclarationProjectCache {
   /** The project of the previous run, if any. */
   project: Project | undefined;
+  /** The previous run's type-check program (generator/typecheck.ts), which the next one reuses unchanged files of. */
+  typeProgram: Ts.Program | undefined;
 }
 
 /** A project with this generator's compiler options. */

@@ -11,11 +11,12 @@ export function readPostures(decorators: DecoratorSet): { posture: PostureModel 
   const postures = decorators.all.flatMap((decorator): WrittenPosture[] => {
     if (decorator.name === 'Public') return [{ kind: 'public', span: decorator.span }];
     if (decorator.name !== 'Authorized') return [];
-    const action = stringOf(argumentAt(decorator, 0));
+    const actionValue = argumentAt(decorator, 0);
+    const action = stringOf(actionValue);
     const subjectValue = argumentAt(decorator, 1);
     const subject = referenceName(subjectValue) ?? stringOf(subjectValue);
-    if (action === undefined || subject === undefined || subjectValue === undefined) return [{ kind: 'unreadable', span: decorator.span }];
-    return [{ kind: 'authorized', action, subject, subjectSpan: subjectValue.span, span: decorator.span }];
+    if (action === undefined || actionValue === undefined || subject === undefined || subjectValue === undefined) return [{ kind: 'unreadable', span: decorator.span }];
+    return [{ kind: 'authorized', action, actionSpan: actionValue.span, subject, subjectSpan: subjectValue.span, span: decorator.span }];
   });
   const first = postures[0];
   return { posture: first?.kind === 'unreadable' ? undefined : first, postures };

@@ -18,6 +18,7 @@ import { mount, namedClasses, resolveModule, writtenProviders } from './modules.
 import { resolveMcpHost, resolveMcpTools } from './mcp.js';
 import { resolveGateway, resolveResolver, unversionedTransports } from './operations.js';
 import { resolveResources } from './resources.js';
+import { grantsOf } from './grants.js';
 import { resolveController } from './routes.js';
 import { returnTypes, usedTypes } from './types.js';
 
@@ -71,7 +72,8 @@ export function resolveApp(declared: DeclaredApp, outputDir = 'generated'): Reso
   const moduleByName = new Map(modules.map((module) => [module.name, module]));
   const versionPolicies: VersionPolicyModel[] = modulesAndPolicies.flatMap((entry) => entry.policies).sort((a, b) => a.version.localeCompare(b.version));
   const rootGuards = moduleByName.get(ROOT_MODULE)?.guards ?? [];
-  const resources = resolveResources(declared.classes, entityByName, new Map(declared.enums.map((model) => [model.name, model.values])), rootGuards, outputDir, declared.grants);
+  const grants = grantsOf(declared.abilityRules);
+  const resources = resolveResources(declared.classes, entityByName, new Map(declared.enums.map((model) => [model.name, model.values])), rootGuards, outputDir, grants);
 
   const resolvers = byName(named.filter((cls) => has(cls, 'Resolver')).map((cls) => resolveResolver(cls, rootGuards)));
   const controllers = byName(named.filter((cls) => has(cls, 'Controller')).map(resolveController));
@@ -121,7 +123,9 @@ export function resolveApp(declared: DeclaredApp, outputDir = 'generated'): Reso
     versionPolicies,
     classes,
     decorators: decoratorUses(declared.classes),
-    grants: declared.grants,
+    abilityRules: declared.abilityRules,
+    grants,
+    importProblems: declared.importProblems,
     mounted,
   };
 }

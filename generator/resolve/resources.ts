@@ -8,7 +8,7 @@
  * Names written in `operations` or `public` that cannot be honoured are kept for the rules that
  * report them (resource-operation-unknown, resource-public-not-generated).
  */
-import type { DeclaredClass, DeclaredGrants, DeclaredValue } from '../model/declarations.js';
+import type { DeclaredClass, DeclaredValue } from '../model/declarations.js';
 import type { ResourceColumn, ResourceColumnConstraints } from '../../runtime/data/resource-input.js';
 import type {
   ColumnModel,
@@ -31,7 +31,7 @@ import { repositoryClass, repositoryModule, resourceClass, resourceInputName, re
 import type { InputModel, ReturnShape, SourceSpan, TypeShape } from '../model/types.js';
 import { AUTHORIZATION_GUARD } from '../model/builtins.js';
 import { guardChain } from './bindings.js';
-import { fixedOnCreate } from './grants.js';
+import { fixedOnCreate, type Grants } from './grants.js';
 import { argumentAt, DecoratorSet, expressionOf, optionOf, stringOf } from './values.js';
 
 /** The operations in the order they are generated. */
@@ -160,7 +160,7 @@ function shapeOf(resource: { readonly entity: EntityModel; readonly path: string
 
 /** The posture of a generated operation: public when named so, else authorized with its action on the entity. */
 function postureOf(operation: ResourceOperationModel, entity: string, span: SourceSpan): RouteModel['posture'] & object {
-  return operation.public ? { kind: 'public', span } : { kind: 'authorized', action: operation.action, subject: entity, subjectSpan: span, span };
+  return operation.public ? { kind: 'public', span } : { kind: 'authorized', action: operation.action, actionSpan: span, subject: entity, subjectSpan: span, span };
 }
 
 interface ResourceCore {
@@ -309,7 +309,7 @@ export function resolveResources(
   enumValues: ReadonlyMap<string, readonly string[]>,
   rootGuards: readonly GuardBinding[],
   outputDir: string,
-  grants: DeclaredGrants,
+  grants: Grants,
 ): ResourceModel[] {
   const resources: ResourceModel[] = [];
   for (const cls of classes) {

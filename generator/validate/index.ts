@@ -7,6 +7,10 @@ import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.j
 import type { ResolvedApp } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { abilitiesMissing } from './rules/abilities-missing.js';
+import { abilitySubjectUnknown } from './rules/ability-subject-unknown.js';
+import { abilityRuleUnreadable } from './rules/ability-rule-unreadable.js';
+import { abilityFieldUnknown } from './rules/ability-field-unknown.js';
+import { abilityConditionUnknown } from './rules/ability-condition-unknown.js';
 import { apiTextEmpty } from './rules/api-text-empty.js';
 import { appModuleMissing } from './rules/app-module-missing.js';
 import { classNotExported } from './rules/class-not-exported.js';
@@ -24,6 +28,8 @@ import { fieldResolverTypeMissing } from './rules/field-resolver-type-missing.js
 import { guardMissing } from './rules/guard-missing.js';
 import { guardModuleMissing } from './rules/guard-module-missing.js';
 import { guardUnknown } from './rules/guard-unknown.js';
+import { importModuleMissing } from './rules/import-module-missing.js';
+import { importNameUnknown } from './rules/import-name-unknown.js';
 import { jobHandlerDuplicate } from './rules/job-handler-duplicate.js';
 import { listenerEventUnknown } from './rules/listener-event-unknown.js';
 import { loaderScopeMissing } from './rules/loader-scope-missing.js';
@@ -37,9 +43,11 @@ import { operationFieldDuplicate } from './rules/operation-field-duplicate.js';
 import { operationPostureConflict } from './rules/operation-posture-conflict.js';
 import { operationPostureMissing } from './rules/operation-posture-missing.js';
 import { operationSignature } from './rules/operation-signature.js';
+import { postureActionUnknown } from './rules/posture-action-unknown.js';
 import { postureSubjectUnknown } from './rules/posture-subject-unknown.js';
 import { providerDependencyCycle } from './rules/provider-dependency-cycle.js';
 import { providerDependencyUnresolved } from './rules/provider-dependency-unresolved.js';
+import { providerUnmounted } from './rules/provider-unmounted.js';
 import { queueNameInvalid } from './rules/queue-name-invalid.js';
 import { queueUnknown } from './rules/queue-unknown.js';
 import { relationAmbiguousVia } from './rules/relation-ambiguous-via.js';
@@ -67,6 +75,10 @@ import { versionTokenInvalid } from './rules/version-token-invalid.js';
 /** Every rule, by id. The id is the rule's file name under `rules/`. */
 export const RULES: Readonly<Record<string, Rule>> = {
   'abilities-missing': abilitiesMissing,
+  'ability-subject-unknown': abilitySubjectUnknown,
+  'ability-rule-unreadable': abilityRuleUnreadable,
+  'ability-field-unknown': abilityFieldUnknown,
+  'ability-condition-unknown': abilityConditionUnknown,
   'api-text-empty': apiTextEmpty,
   'app-module-missing': appModuleMissing,
   'class-not-exported': classNotExported,
@@ -84,6 +96,8 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'guard-missing': guardMissing,
   'guard-module-missing': guardModuleMissing,
   'guard-unknown': guardUnknown,
+  'import-module-missing': importModuleMissing,
+  'import-name-unknown': importNameUnknown,
   'job-handler-duplicate': jobHandlerDuplicate,
   'listener-event-unknown': listenerEventUnknown,
   'loader-scope-missing': loaderScopeMissing,
@@ -97,9 +111,11 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'operation-posture-conflict': operationPostureConflict,
   'operation-posture-missing': operationPostureMissing,
   'operation-signature': operationSignature,
+  'posture-action-unknown': postureActionUnknown,
   'posture-subject-unknown': postureSubjectUnknown,
   'provider-dependency-cycle': providerDependencyCycle,
   'provider-dependency-unresolved': providerDependencyUnresolved,
+  'provider-unmounted': providerUnmounted,
   'queue-name-invalid': queueNameInvalid,
   'queue-unknown': queueUnknown,
   'relation-ambiguous-via': relationAmbiguousVia,

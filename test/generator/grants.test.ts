@@ -1,6 +1,6 @@
 /**
  * What the documents learn from the abilities and the package.json (docs/behaviour.md §4.4, §4.7):
- * the grants read statically (generator/parse/grants.ts) — which create fields a rule fixes, which
+ * the grants of the ability rules read statically (generator/parse/abilities.ts, generator/resolve/grants.ts) — which create fields a rule fixes, which
  * fields a read rule limits a role to, and `unknown` for a grant written in a way that cannot be
  * followed — and the license and contact read from package.json (generator/project-info.ts).
  */
@@ -8,17 +8,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readGrants } from '../../generator/parse/grants.js';
+import { readAbilityRules } from '../../generator/parse/abilities.js';
 import { Project } from '../../generator/parse/ts-morph.js';
 import { readProjectInfo } from '../../generator/project-info.js';
-import { alwaysReadable, fixedOnCreate } from '../../generator/resolve/grants.js';
+import { alwaysReadable, fixedOnCreate, type Grants, grantsOf as grantsOfRules } from '../../generator/resolve/grants.js';
 import { buildOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../../runtime/http/openapi.js';
 
 /** The grants of the one class in `source`. */
-function grantsOf(source: string): ReturnType<typeof readGrants> {
+function grantsOf(source: string): Grants {
   const project = new Project({ useInMemoryFileSystem: true });
-  const file = project.createSourceFile('abilities.ts', source);
-  return readGrants(file.getClasses());
+  const file = project.createSourceFile('/app/entities/abilities.ts', source);
+  const layout = { root: '/app', entitiesDir: '/app/entities', runtimeDir: '/app/runtime', generatedDir: '/app/generated' };
+  return grantsOfRules(file.getClasses().flatMap((cls) => readAbilityRules(layout, cls)));
 }
 
 const HEADER = `declare function defineAbility(build: (builder: { can: (...args: unknown[]) => void; cannot: (...args: unknown[]) => void }) => void): unknown;

@@ -104,6 +104,17 @@ async function refreshPrismaClient(schemaFile: string): Promise<void> {
 }
 
 /**
+ * The databases whose schema is in `generatedDir` and whose Prisma client is missing or was
+ * generated from another schema or Prisma version: what {@link ensurePrismaClients} would write.
+ */
+export function stalePrismaClients(generatedDir: string): DatabaseName[] {
+  return SUPPORTED_DATABASES.filter((database) => {
+    const schemaFile = path.join(generatedDir, schemaPath(database));
+    return existsSync(schemaFile) && isPrismaClientStale(schemaFile);
+  });
+}
+
+/**
  * Regenerates the Prisma client of each database whose schema is in `generatedDir` and whose client
  * is missing or was generated from another schema or Prisma version (docs/decisions.md §2, "Prisma
  * clients are not committed"); what `generate`, `dev`, `build` and the commands that load the

@@ -15,7 +15,7 @@ export class Note {
 @Abilities()
 export class NoteAbilities {
   for(principal: Principal): AppAbility {
-    return defineAbility(({ can }) => can('read', 'Note', { id: principal.sub }));
+    return defineAbility(({ can }) => can('read', 'Note', { text: principal.sub }));
   }
 }
 

@@ -1,0 +1,60 @@
+import { type AppAbility, defineAbility, type Principal } from 'resource-service';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from 'resource-service';
+import { Abilities, Authorized, BelongsTo, Column, Entity, Module, PrimaryKey, Query, Resolver, UseGuards } from 'resource-service';
+
+/** An org. */
+@Entity()
+export class Org {
+  @PrimaryKey()
+  id!: string;
+}
+
+/** A note in an org. */
+@Entity()
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  orgId!: string;
+
+  @Column()
+  authorId!: string;
+
+  @Column()
+  text!: string;
+
+  @Column()
+  done!: boolean;
+
+  @BelongsTo(() => Org, { column: 'orgId' })
+  org?: Org | null;
+}
+
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    const inOrg = { orgId: principal.org_id };
+    const mine = { ...inOrg, authorId: principal.sub };
+    return defineAbility(({ can }) => {
+      can('read', 'Note', { ...mine, done: { not: true } });
+      can('update', 'Note', { OR: [inOrg, { authorId: principal.sub }], org: { is: { id: principal.org_id } } });
+      can('delete', 'Note', { org: { isNot: { id: principal.sub } }, NOT: { done: true } });
+    });
+  }
+}
+
+@UseGuards(GraphQLAuthorizationGuard)
+@Resolver(() => Note)
+export class NoteResolver {
+  @Query()
+  @Authorized('read', Note)
+  note(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteResolver, NoteAbilities] })
+export class AppModule {}

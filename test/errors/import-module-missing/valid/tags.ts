@@ -1,0 +1,2 @@
+/** The tag every note starts with. */
+export const tagged = 'new';
