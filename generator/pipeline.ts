@@ -200,8 +200,10 @@ export async function planOutput(
   const outputDir = layout.generatedDir;
   const declarationDiagnostics = [...validate(app), ...migrationDrift(outputDir, outputName, acceptEditedMigrations)];
   watch.lap('validate');
-  // The declarations type the database through the Prisma clients, which are not committed: without
-  // them (a fresh clone) every use of it would be an error, so the check waits for them (docs/behaviour.md §7).
+  // The declarations type the database through the Prisma clients, which are not committed: a fresh
+  // clone has none, so the check writes them (ignored files) from the committed schemas first, and is
+  // skipped only if that fails (docs/behaviour.md §7).
+  if (typeCheck !== undefined) await ensurePrismaClients(outputDir).catch(() => []);
   const checkTypes = typeCheck !== undefined && stalePrismaClients(outputDir).length === 0;
   const typeErrors = checkTypes ? checkDeclarationTypes(layout, listTypeScriptFiles(layout.entitiesDir), typeCheck, cache) : [];
   if (checkTypes) watch.lap('typecheck');
