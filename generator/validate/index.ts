@@ -7,6 +7,7 @@ import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.j
 import type { ResolvedApp } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { abilitiesMissing } from './rules/abilities-missing.js';
+import { abilityActionUnknown } from './rules/ability-action-unknown.js';
 import { abilitySubjectUnknown } from './rules/ability-subject-unknown.js';
 import { abilityRuleUnreadable } from './rules/ability-rule-unreadable.js';
 import { abilityFieldUnknown } from './rules/ability-field-unknown.js';
@@ -75,6 +76,7 @@ import { versionTokenInvalid } from './rules/version-token-invalid.js';
 /** Every rule, by id. The id is the rule's file name under `rules/`. */
 export const RULES: Readonly<Record<string, Rule>> = {
   'abilities-missing': abilitiesMissing,
+  'ability-action-unknown': abilityActionUnknown,
   'ability-subject-unknown': abilitySubjectUnknown,
   'ability-rule-unreadable': abilityRuleUnreadable,
   'ability-field-unknown': abilityFieldUnknown,

@@ -12,7 +12,7 @@ import type { WrittenPosture } from '../../model/model.js';
 import type { Rule } from '../rule.js';
 
 /** The actions the runtime itself knows, granted or not. */
-const BUILTIN_ACTIONS = ['read', 'create', 'update', 'delete', 'manage'] as const;
+export const BUILTIN_ACTIONS = ['read', 'create', 'update', 'delete', 'manage'] as const;
 
 export const postureActionUnknown: Rule = (app, report) => {
   if (app.abilityRules.length === 0 || app.abilityRules.some((rule) => rule.unreadable.some((entry) => entry.what === 'action'))) return;

@@ -1,0 +1,36 @@
+/**
+ * Ability action unknown (docs/behaviour.md §5.5) — a warning
+ *
+ * A `can(action, …)` of the `@Abilities()` class grants an action that is no built-in one (`read`,
+ * `create`, `update`, `delete`, `manage`) and that no `@Authorized` asks for, while it is one typo
+ * away from one that is (`can('raed', 'Post')`): the grant gives nothing, and the operation it was
+ * meant for refuses every call. A custom action far from every known one is left alone: services
+ * may ask for it themselves (`ability.can('export', …)`).
+ */
+import { closestMatch } from '../../../runtime/server/suggest.js';
+import type { WrittenPosture } from '../../model/model.js';
+import type { Rule } from '../rule.js';
+import { BUILTIN_ACTIONS } from './posture-action-unknown.js';
+
+export const abilityActionUnknown: Rule = (app, report) => {
+  const asked = new Set<string>();
+  const collect = (postures: readonly WrittenPosture[]): void => {
+    for (const posture of postures) if (posture.kind === 'authorized') asked.add(posture.action);
+  };
+  for (const resolver of app.resolvers) for (const operation of resolver.operations) collect(operation.postures);
+  for (const controller of app.controllers) for (const route of controller.routes) collect(route.postures);
+  for (const gateway of app.gateways) for (const handler of gateway.handlers) collect(handler.postures);
+  const known = [...new Set<string>([...BUILTIN_ACTIONS, ...asked])].sort();
+  for (const rule of app.abilityRules) {
+    for (const action of rule.actions) {
+      if (known.includes(action.value)) continue;
+      const match = closestMatch(action.value, known);
+      if (match === undefined) continue;
+      report({
+        severity: 'warning',
+        message: `${rule.owner}: ${rule.inverted ? 'cannot' : 'can'}('${action.value}', …) names an action no @Authorized asks for and no built-in one (${BUILTIN_ACTIONS.join(', ')}), so it ${rule.inverted ? 'takes back' : 'grants'} nothing; did you mean '${match}'?`,
+        span: action.span,
+      });
+    }
+  }
+};

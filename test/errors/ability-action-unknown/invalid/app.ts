@@ -1,0 +1,58 @@
+import { type AppAbility, defineAbility, type Principal } from 'resource-service';
+import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from 'resource-service';
+import { Abilities, Authorized, BelongsTo, Column, Entity, Module, PrimaryKey, Query, Resolver, UseGuards } from 'resource-service';
+
+/** An org. */
+@Entity()
+export class Org {
+  @PrimaryKey()
+  id!: string;
+}
+
+/** A note in an org. */
+@Entity()
+export class Note {
+  @PrimaryKey()
+  id!: string;
+
+  @Column()
+  orgId!: string;
+
+  @Column()
+  authorId!: string;
+
+  @Column()
+  text!: string;
+
+  @Column()
+  done!: boolean;
+
+  @BelongsTo(() => Org, { column: 'orgId' })
+  org?: Org | null;
+}
+
+
+@Abilities()
+export class NoteAbilities {
+  for(principal: Principal): AppAbility {
+    return defineAbility(({ can }) => {
+      can('raed', 'Note', { orgId: principal.org_id });
+      can('read', 'Note', { orgId: principal.org_id, done: false });
+      can('archive', 'Note', { orgId: principal.org_id });
+    });
+  }
+}
+
+@UseGuards(GraphQLAuthorizationGuard)
+@Resolver(() => Note)
+export class NoteResolver {
+  @Query()
+  @Authorized('read', Note)
+  note(id: string): Promise<Note | null> {
+    return Promise.resolve(id ? null : null);
+  }
+}
+
+@UseGuards(AuthenticationGuard)
+@Module({ imports: [GraphQLAuthorizationModule], providers: [NoteResolver, NoteAbilities] })
+export class AppModule {}
