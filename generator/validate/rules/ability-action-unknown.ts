@@ -5,7 +5,8 @@
  * `create`, `update`, `delete`, `manage`) and that no `@Authorized` asks for, while it is one typo
  * away from one that is (`can('raed', 'Post')`): the grant gives nothing, and the operation it was
  * meant for refuses every call. A custom action far from every known one is left alone: services
- * may ask for it themselves (`ability.can('export', …)`).
+ * may ask for it themselves (`ability.can('export', …)`). An `@Authorized` action no rule grants is
+ * `posture-action-unknown`'s to report.
  */
 import { closestMatch } from '../../../runtime/server/suggest.js';
 import type { WrittenPosture } from '../../model/model.js';
@@ -20,7 +21,10 @@ export const abilityActionUnknown: Rule = (app, report) => {
   for (const resolver of app.resolvers) for (const operation of resolver.operations) collect(operation.postures);
   for (const controller of app.controllers) for (const route of controller.routes) collect(route.postures);
   for (const gateway of app.gateways) for (const handler of gateway.handlers) collect(handler.postures);
-  const known = [...new Set<string>([...BUILTIN_ACTIONS, ...asked])].sort();
+  // An asked-for action no rule grants is posture-action-unknown's finding, which names the grant it
+  // likely meant: which side holds the typo cannot be told, so one diagnostic says it.
+  const granted = new Set(app.abilityRules.filter((rule) => !rule.inverted).flatMap((rule) => rule.actions.map((action) => action.value)));
+  const known = [...new Set<string>([...BUILTIN_ACTIONS, ...[...asked].filter((action) => granted.has(action))])].sort();
   for (const rule of app.abilityRules) {
     for (const action of rule.actions) {
       if (known.includes(action.value)) continue;
