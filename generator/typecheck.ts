@@ -37,19 +37,30 @@ const DEFAULT_CONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext'
 /** What is kept on disk: the digest of the files read, the files, and the diagnostics found. */
 interface StoredCheck {
   readonly digest: string;
+  /** The files the program read: relative to the application root when inside it, else absolute. */
   readonly files: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** A digest of the content of `files`, or undefined when one cannot be read (then the check runs). */
-function digestOf(files: readonly string[]): string | undefined {
+/**
+ * A digest of the content of `files` — relative to `root` when inside it, so that a copy of the
+ * application (another checkout, a test's copy sharing node_modules and so the cache) reuses the
+ * result of the same files — or undefined when one cannot be read (then the check runs).
+ */
+function digestOf(root: string, files: readonly string[]): string | undefined {
   const hash = createHash('sha256');
   try {
-    for (const file of files) hash.update(file).update('\0').update(readFileSync(file)).update('\0');
+    for (const file of files) hash.update(file).update('\0').update(readFileSync(path.resolve(root, file))).update('\0');
   } catch {
     return undefined;
   }
   return hash.digest('hex');
+}
+
+/** `file` relative to `root` when it is inside it, else as it is (absolute). */
+function portable(root: string, file: string): string {
+  const relative = path.relative(root, file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');
 }
 
 /** The nearest `tsconfig.json` at or above `root`, if any. */
@@ -97,11 +108,12 @@ export function checkDeclarationTypes(layout: ProjectLayout, files: readonly str
   const roots = [...files].sort();
   const store = diskCache(generatorCacheDir(layout.root));
   const version = (require('typescript/package.json') as { version: string }).version;
-  const key = cacheKey(['typecheck', version, configFile ?? 'default', configFile === undefined ? '' : readFileSync(configFile, 'utf8'), layout.root, ...roots]);
+  const root = path.resolve(layout.root);
+  const key = cacheKey(['typecheck', version, configFile === undefined ? 'default' : portable(root, configFile), configFile === undefined ? '' : readFileSync(configFile, 'utf8'), ...roots.map((file) => portable(root, file))]);
   const storedText = store.get(key);
   if (storedText !== undefined) {
     const stored = JSON.parse(storedText) as StoredCheck;
-    if (digestOf(stored.files) === stored.digest) return stored.diagnostics.map((diagnostic) => ({ ...diagnostic, severity }));
+    if (digestOf(root, stored.files) === stored.digest) return stored.diagnostics.map((diagnostic) => ({ ...diagnostic, severity }));
   }
   const ts = typescript();
   const options = compilerOptions(ts, layout.root, configFile);
@@ -112,8 +124,8 @@ export function checkDeclarationTypes(layout: ProjectLayout, files: readonly str
     if (!sourceFile) return [];
     return [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)].flatMap((diagnostic) => toDiagnostic(ts, layout, diagnostic, severity) ?? []);
   });
-  const read = program.getSourceFiles().map((file) => path.resolve(file.fileName)).sort();
-  const digest = digestOf(read);
+  const read = program.getSourceFiles().map((file) => portable(root, path.resolve(file.fileName))).sort();
+  const digest = digestOf(root, read);
   if (digest !== undefined) store.set(key, JSON.stringify({ digest, files: read, diagnostics } satisfies StoredCheck));
   return diagnostics;
 }
