@@ -54,6 +54,24 @@ const nonNegativeInteger = (value: string): number => {
   return parsed;
 };
 
+/** A TCP port as `--port` takes it: 0..65535 written as digits (0 picks a free port). */
+const portNumber = (value: string): string => {
+  if (!/^[0-9]{1,5}$/.test(value) || Number(value) > 65_535) throw new InvalidArgumentError('expected a port, 0 to 65535 (0 picks a free one)');
+  return String(Number(value));
+};
+
+/** Where a server listens, from `--port`/`--host`: they stand for APP_HTTP__PORT/APP_HTTP__HOST (README "Configuration"). */
+interface ListenOptions {
+  readonly port?: string;
+  readonly host?: string;
+}
+
+/** Sets the listening variables `options` name, so the server and its configuration check read them as if exported. */
+function applyListenOptions(options: ListenOptions): void {
+  if (options.port !== undefined) process.env.APP_HTTP__PORT = options.port;
+  if (options.host !== undefined) process.env.APP_HTTP__HOST = options.host;
+}
+
 function config(): ReturnType<typeof loadConfig>['config'] {
   try {
     return loadConfig().config;
@@ -887,7 +905,10 @@ export function createProgram(): Command {
   program
     .command('serve')
     .description('start the generated server (configuration from APP_* variables; APP_HTTP__WORKERS forks workers)')
-    .action(async () => {
+    .option('--port <port>', 'listen on this port instead of APP_HTTP__PORT (default 3000; 0 picks a free one)', portNumber)
+    .option('--host <address>', 'listen on this address instead of APP_HTTP__HOST')
+    .action(async (options: ListenOptions) => {
+      applyListenOptions(options);
       const { runServer } = await import('../runtime/server/main.js');
       await runServer(await loadApplication(root()));
     });
@@ -898,7 +919,10 @@ export function createProgram(): Command {
     .option('--allow-breaking', 'accept GraphQL schema changes that break existing clients')
     .option('--accept-data-loss', 'write migrations that drop data or cannot run on the database\'s rows (as generate --accept-data-loss)')
     .option('--timings', 'print where each cycle\'s time went (generate, migrate, boot, switch) to stderr')
-    .action(async (options: { allowBreaking?: boolean; acceptDataLoss?: boolean; timings?: boolean }) => {
+    .option('--port <port>', 'listen on this port instead of APP_HTTP__PORT (default 3000; 0 picks a free one)', portNumber)
+    .option('--host <address>', 'listen on this address instead of APP_HTTP__HOST (default 127.0.0.1: this machine only)')
+    .action(async (options: { allowBreaking?: boolean; acceptDataLoss?: boolean; timings?: boolean } & ListenOptions) => {
+      applyListenOptions(options);
       process.exitCode = await runDev({ root: root(), allowBreaking: options.allowBreaking === true, acceptDataLoss: options.acceptDataLoss === true, timings: options.timings === true });
     });
 

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../runtime/auth/authentication.js';
 import { sqliteFilePath } from '../runtime/dialects/sqlite.js';
 import { cli, copyProject, startCli, startProcess } from './support/cli.js';
+import { freePort } from './support/postgres.js';
 import { openDatabase } from './support/database.js';
 import { ownIndexSearch, rankingStatement, sqlitePlan, tableSteps } from './support/plans.js';
 import { ROOT, scratchDir, TEST_SECRET } from './support/project.js';
@@ -438,17 +439,29 @@ describe('migrate, seed, token', () => {
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain("required option '--org <uuid>' not specified");
   });
+
+  it('refuses a --port that is no port, for dev and serve, before starting anything', () => {
+    for (const command of ['dev', 'serve']) {
+      for (const port of ['abc', '70000', '-1', '3.5']) {
+        const result = cli([command, '--port', port]);
+        expect(result.status, `${command} --port ${port}`).not.toBe(0);
+        expect(result.stderr).toContain('expected a port, 0 to 65535');
+      }
+    }
+  });
 });
 
 describe('dev', () => {
   it("seeds an empty database, serves, and prints the demo's token per role and curl lines from entities/dev.ts", async () => {
     const project = copyProject();
-    const running = startCli(['dev'], { cwd: project, env: { APP_DATABASE__URL: `file:${path.join(project, 'dev.db')}`, APP_HTTP__PORT: '0' } });
+    // --port and --host stand for APP_HTTP__PORT and APP_HTTP__HOST, and win over them.
+    const port = await freePort();
+    const running = startCli(['dev', '--port', String(port), '--host', '127.0.0.1'], { cwd: project, env: { APP_DATABASE__URL: `file:${path.join(project, 'dev.db')}`, APP_HTTP__PORT: '1' } });
     try {
       const output = await running.waitFor((stdout) => /\ntry:\n( {2}.*\n){2}\n/.test(stdout), 90_000);
       expect(output).toContain(`applied migrations: ${MIGRATIONS.join(', ')}\nseeded 2 orgs, 6 users, 12 posts\n`);
       const url = /\nserving (http:\S+)\n/.exec(output)?.[1] ?? '';
-      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(url).toBe(`http://127.0.0.1:${String(port)}`);
       for (const role of ['admin', 'member', 'viewer']) {
         expect(output).toMatch(new RegExp(`\\n${role} \\(${role[0]?.toUpperCase()}${role.slice(1)} of Acme\\):\\n {2}export TOKEN_${role.toUpperCase()}=[\\w-]+\\.[\\w-]+\\.[\\w-]+\\n`));
       }
