@@ -1,5 +1,5 @@
 /**
- * Strict contracts (docs/behaviour.md §4.2, §4.7, §7; issue 36 §2): one reading of every parameter —
+ * Strict contracts (docs/behaviour.md §4.2, §4.7, §7): one reading of every parameter —
  * a non-integer `first`, a query parameter the route does not read, a repeated one, a body key
  * named like an `Object.prototype` member and a body in another media type are each refused,
  * whatever the route — and one answer for one situation: a row the caller reads but may not
