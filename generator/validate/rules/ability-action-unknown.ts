@@ -9,22 +9,16 @@
  * `posture-action-unknown`'s to report.
  */
 import { closestMatch } from '../../../runtime/server/suggest.js';
-import type { WrittenPosture } from '../../model/model.js';
+import { grantedActions, writtenPostures } from '../postures.js';
 import type { Rule } from '../rule.js';
 import { BUILTIN_ACTIONS } from './posture-action-unknown.js';
 
 export const abilityActionUnknown: Rule = (app, report) => {
-  const asked = new Set<string>();
-  const collect = (postures: readonly WrittenPosture[]): void => {
-    for (const posture of postures) if (posture.kind === 'authorized') asked.add(posture.action);
-  };
-  for (const resolver of app.resolvers) for (const operation of resolver.operations) collect(operation.postures);
-  for (const controller of app.controllers) for (const route of controller.routes) collect(route.postures);
-  for (const gateway of app.gateways) for (const handler of gateway.handlers) collect(handler.postures);
   // An asked-for action no rule grants is posture-action-unknown's finding, which names the grant it
   // likely meant: which side holds the typo cannot be told, so one diagnostic says it.
-  const granted = new Set(app.abilityRules.filter((rule) => !rule.inverted).flatMap((rule) => rule.actions.map((action) => action.value)));
-  const known = [...new Set<string>([...BUILTIN_ACTIONS, ...[...asked].filter((action) => granted.has(action))])].sort();
+  const granted = new Set(grantedActions(app));
+  const asked = writtenPostures(app).flatMap((posture) => (posture.kind === 'authorized' && granted.has(posture.action) ? [posture.action] : []));
+  const known = [...new Set<string>([...BUILTIN_ACTIONS, ...asked])].sort();
   for (const rule of app.abilityRules) {
     for (const action of rule.actions) {
       if (known.includes(action.value)) continue;

@@ -8,7 +8,7 @@
  * (`ability-rule-unreadable` reports that).
  */
 import { closestMatch } from '../../../runtime/server/suggest.js';
-import type { WrittenPosture } from '../../model/model.js';
+import { grantedActions, writtenPostures } from '../postures.js';
 import type { Rule } from '../rule.js';
 
 /** The actions the runtime itself knows, granted or not. */
@@ -16,17 +16,12 @@ export const BUILTIN_ACTIONS = ['read', 'create', 'update', 'delete', 'manage'] 
 
 export const postureActionUnknown: Rule = (app, report) => {
   if (app.abilityRules.length === 0 || app.abilityRules.some((rule) => rule.unreadable.some((entry) => entry.what === 'action'))) return;
-  const granted = [...new Set(app.abilityRules.filter((rule) => !rule.inverted).flatMap((rule) => rule.actions.map((action) => action.value)))].sort();
+  const granted = grantedActions(app);
   const known = new Set<string>([...BUILTIN_ACTIONS, ...granted]);
-  const check = (postures: readonly WrittenPosture[]): void => {
-    for (const posture of postures) {
-      if (posture.kind !== 'authorized' || known.has(posture.action)) continue;
-      const match = closestMatch(posture.action, [...granted, ...BUILTIN_ACTIONS]);
-      const fix = match ? `did you mean '${match}'?` : `grant it with can('${posture.action}', '${posture.subject}') in the @Abilities() class, or name a granted action (${granted.map((action) => `'${action}'`).join(', ') || 'none'})`;
-      report({ message: `@Authorized('${posture.action}', ${posture.subject}): no ability rule grants '${posture.action}' and it is no built-in action (${BUILTIN_ACTIONS.join(', ')}), so every call would be refused; ${fix}`, span: posture.actionSpan });
-    }
-  };
-  for (const resolver of app.resolvers) for (const operation of resolver.operations) check(operation.postures);
-  for (const controller of app.controllers) for (const route of controller.routes) check(route.postures);
-  for (const gateway of app.gateways) for (const handler of gateway.handlers) check(handler.postures);
+  for (const posture of writtenPostures(app)) {
+    if (posture.kind !== 'authorized' || known.has(posture.action)) continue;
+    const match = closestMatch(posture.action, [...granted, ...BUILTIN_ACTIONS]);
+    const fix = match ? `did you mean '${match}'?` : `grant it with can('${posture.action}', '${posture.subject}') in the @Abilities() class, or name a granted action (${granted.map((action) => `'${action}'`).join(', ') || 'none'})`;
+    report({ message: `@Authorized('${posture.action}', ${posture.subject}): no ability rule grants '${posture.action}' and it is no built-in action (${BUILTIN_ACTIONS.join(', ')}), so every call would be refused; ${fix}`, span: posture.actionSpan });
+  }
 };
