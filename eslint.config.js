@@ -2,7 +2,7 @@
 /**
  * Lint configuration: typescript-eslint's strict, type-aware rules (`strictTypeChecked`, types
  * from each file's tsconfig through the project service) over everything we write and everything
- * we generate (docs/architecture.md §6). `npm run lint` runs it; `npm test` runs it in test/hygiene.test.ts.
+ * we generate (docs/architecture.md §6). `npm run lint` runs it; `npm test` runs it in test/project/hygiene.test.ts.
  * A rule switched off or tuned below says why in one line; everything else is fixed where reported.
  */
 import js from '@eslint/js';
@@ -29,7 +29,7 @@ export default defineConfig(
       'test/golden/',
       'test/fixtures/',
       // Imports the output of `generate` for its own application, which exists only after `init`:
-      // test/new-application.test.ts lints it there, type-aware, together with that output.
+      // test/cli/new-application.test.ts lints it there, type-aware, together with that output.
       'templates/',
     ],
   },

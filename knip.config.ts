@@ -1,6 +1,6 @@
 /**
  * Dead-code check (docs/architecture.md §6 "Hygiene is checked"): knip reports files nothing reaches, exports nothing imports, and
- * dependencies nothing uses. `test/hygiene.test.ts` runs it in `npm test`.
+ * dependencies nothing uses. `test/project/hygiene.test.ts` runs it in `npm test`.
  */
 import type { KnipConfig } from 'knip';
 
@@ -10,7 +10,7 @@ const config: KnipConfig = {
     // The generated server's entry point (`npm start` runs its compiled form).
     'generated/main.ts',
     // The typed clients, imported by the API's callers rather than by anything here
-    // (test/client.test.ts compiles and runs a caller of them).
+    // (test/http/client.test.ts compiles and runs a caller of them).
     'generated/client/*.ts',
     // The dev loop's server process, started by path (generator/dev-loop.ts forks it).
     'generator/dev-server.ts',

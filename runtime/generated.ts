@@ -6,7 +6,7 @@
  * It re-exports the application surface (generated code imports the classes declarations name,
  * such as guards, through here too) and every runtime module an emitter imports from; each
  * transport has its own entry, `resource-service/transports/<name>`, so an application loads only
- * the transports it declares. test/package.test.ts checks that every module an emitter names is
+ * the transports it declares. test/cli/package.test.ts checks that every module an emitter names is
  * re-exported here.
  */
 import './instance.js';

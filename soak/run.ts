@@ -30,7 +30,7 @@ import { freePort, postgresBinaries, startCluster, type PostgresCluster } from '
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECRET = 'soak-secret-0123456789-0123456789-0123456789';
-const SUITES = ['test/fuzz.test.ts', 'test/authorization.test.ts', 'test/pagination-property.test.ts', 'test/crash.test.ts', 'test/graphql-ws-abuse.test.ts', 'test/socket-fuzz.test.ts', 'test/hardening.test.ts', 'test/query-limits.test.ts'];
+const SUITES = ['test/http/fuzz.test.ts', 'test/auth/authorization.test.ts', 'test/graphql/pagination-property.test.ts', 'test/server/crash.test.ts', 'test/sockets/graphql-ws-abuse.test.ts', 'test/sockets/socket-fuzz.test.ts', 'test/http/hardening.test.ts', 'test/graphql/query-limits.test.ts'];
 
 interface Options {
   readonly seconds: number;

@@ -1,7 +1,7 @@
 /**
  * Installed packages and the Node versions they declare, for the checks that keep `engines`
- * honest: in this repository's node_modules (test/engines.test.ts) and in an application that
- * installed the packed package without our lock file (test/package.test.ts).
+ * honest: in this repository's node_modules (test/project/engines.test.ts) and in an application that
+ * installed the packed package without our lock file (test/cli/package.test.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,0 +1,75 @@
+// Runs on: sqlite, postgresql
+/**
+ * Masking on the GraphQL wire (docs/hostile-input.md §5; docs/behaviour.md §2.1, §7): a nullable field the caller's grant
+ * excludes is `null`; only a non-null one is refused with `FORBIDDEN` naming it. A masked nullable
+ * field never nulls its row, its list or the whole `data`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineAbility } from '../../runtime/auth/ability.js';
+import { type InProcessServer, startInProcessServer } from '../support/server.js';
+
+/** Post columns a viewer may read here: no `reviewerId`, `publishedAt` (nullable) or `body` (non-null). */
+const VIEWER_POST_FIELDS = ['id', 'orgId', 'authorId', 'title', 'status', 'createdAt'];
+
+interface PostRow {
+  readonly id: string;
+  readonly status: string;
+  readonly reviewerId: string | null;
+  readonly publishedAt: string | null;
+}
+
+describe('masked fields (docs/behaviour.md §2.1, §7)', () => {
+  let server: InProcessServer;
+
+  beforeAll(async () => {
+    server = await startInProcessServer({
+      seed: { orgs: 1, users: 4, posts: 3 },
+      adjust: (definition) => ({
+        ...definition,
+        abilities: (container) => {
+          const declared = definition.abilities(container);
+          return {
+            for: (principal) =>
+              principal.role !== 'viewer'
+                ? declared.for(principal)
+                : defineAbility(({ can }) => {
+                    const inOrg = { orgId: principal.org_id };
+                    can('read', 'User', ['id', 'orgId', 'name'], inOrg);
+                    can('read', 'Org', { id: principal.org_id });
+                    can('read', 'Post', VIEWER_POST_FIELDS, { ...inOrg, status: 'published' });
+                  }),
+          };
+        },
+      }),
+    });
+  });
+  afterAll(async () => server?.stop());
+
+  it('answers a nullable field the grant excludes with null, no error, every row present', async () => {
+    const admin = await server.graphql<{ posts: PostRow[] }>('{ posts(first: 100) { id status reviewerId publishedAt } }', { token: await server.token('admin') });
+    const published = admin.data!.posts.filter((post) => post.status === 'published');
+    expect(published.length).toBeGreaterThan(0);
+    expect(published.every((post) => post.publishedAt !== null)).toBe(true);
+
+    const viewer = await server.graphql<{ posts: PostRow[] }>('{ posts(first: 100) { id status reviewerId publishedAt } }', { token: await server.token('viewer') });
+    expect(viewer.errors).toBeUndefined();
+    expect(viewer.data?.posts.map((post) => post.id)).toEqual(published.map((post) => post.id));
+    expect(viewer.data?.posts.every((post) => post.reviewerId === null && post.publishedAt === null)).toBe(true);
+  });
+
+  it('does so inside relations and fragments too', async () => {
+    const query = '{ users(first: 20) { name posts(first: 20) { edges { node { ...P } } } } } fragment P on Post { id publishedAt }';
+    const viewer = await server.graphql<{ users: { name: string; posts: { edges: { node: PostRow }[] } }[] }>(query, { token: await server.token('viewer') });
+    expect(viewer.errors, JSON.stringify(viewer.errors)).toBeUndefined();
+    const nodes = viewer.data!.users.flatMap((user) => user.posts.edges.map((edge) => edge.node));
+    expect(nodes.length).toBeGreaterThan(0);
+    expect(nodes.every((node) => node.publishedAt === null)).toBe(true);
+  });
+
+  it('refuses a non-null field the grant excludes with FORBIDDEN naming it, before any row is read', async () => {
+    const before = server.statements.length;
+    const refused = await server.graphql('{ posts(first: 5) { id publishedAt body } }', { token: await server.token('viewer') });
+    expect(refused.errors).toEqual([expect.objectContaining({ extensions: { code: 'FORBIDDEN', field: 'body', requestId: expect.any(String) as unknown } })]);
+    expect(server.statements.length).toBe(before);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * The database check behind /health (runtime/transports/health/index.ts): reused while fresh, answered stale while
+ * a new check runs, waited for once too old; one check for concurrent callers; a check that fails
+ * or hangs is "down".
+ */
+import { describe, expect, it } from 'vitest';
+import { HealthCheck } from '../../runtime/transports/health/index.js';
+
+/** A database whose answers the test controls, and a clock it moves. */
+function harness(options: { timeout?: number } = {}) {
+  let time = 0;
+  let reachable = true;
+  let checks = 0;
+  let release: (() => void) | undefined;
+  let hold = false;
+  const check = new HealthCheck(
+    () => {
+      checks += 1;
+      if (!hold) return Promise.resolve(reachable);
+      return new Promise<boolean>((resolve) => (release = () => resolve(reachable)));
+    },
+    { fresh: 500, stale: 1_000, now: () => time, ...options },
+  );
+  return {
+    check,
+    at: (ms: number) => (time = ms),
+    set: (value: boolean) => (reachable = value),
+    hold: (value: boolean) => (hold = value),
+    release: () => release?.(),
+    checks: () => checks,
+  };
+}
+
+describe('HealthCheck', () => {
+  it('reuses a fresh answer, answers a stale one while checking again, and waits once it is too old', async () => {
+    const h = harness();
+    expect(await h.check.reachable()).toBe(true);
+    expect(h.checks()).toBe(1);
+    h.set(false);
+    h.at(499);
+    expect(await h.check.reachable()).toBe(true);
+    expect(h.checks()).toBe(1);
+    h.at(600);
+    // Stale: the old answer now, a new check behind it.
+    expect(await h.check.reachable()).toBe(true);
+    expect(h.checks()).toBe(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await h.check.reachable()).toBe(false);
+    expect(h.checks()).toBe(2);
+    h.set(true);
+    h.at(5_000);
+    expect(await h.check.reachable()).toBe(true);
+    expect(h.checks()).toBe(3);
+  });
+
+  it('shares one check among concurrent callers', async () => {
+    const h = harness();
+    h.hold(true);
+    const answers = Promise.all([h.check.reachable(), h.check.reachable(), h.check.reachable()]);
+    h.release();
+    expect(await answers).toEqual([true, true, true]);
+    expect(h.checks()).toBe(1);
+  });
+
+  it('counts a check that rejects or outlasts its timeout as down', async () => {
+    expect(await new HealthCheck(() => Promise.reject(new Error('connection refused'))).reachable()).toBe(false);
+    const h = harness({ timeout: 20 });
+    h.hold(true);
+    expect(await h.check.reachable()).toBe(false);
+  });
+});

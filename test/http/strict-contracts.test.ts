@@ -1,0 +1,239 @@
+// Runs on: sqlite, postgresql
+/**
+ * Strict contracts (docs/behaviour.md §4.2, §4.7, §7): one reading of every parameter —
+ * a non-integer `first`, a query parameter the route does not read, a repeated one, a body key
+ * named like an `Object.prototype` member and a body in another media type are each refused,
+ * whatever the route — and one answer for one situation: a row the caller reads but may not
+ * change is `FORBIDDEN` for an update and a delete alike. Real server process, real HTTP, on each
+ * database of the run.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROPERTY_RUNS, PROPERTY_SEED } from '../support/properties.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+/** A problem document as the server answers one. */
+interface Problem {
+  readonly status: number;
+  readonly code: string;
+  readonly detail: string;
+  readonly field?: string;
+  readonly issues?: readonly { path: string; message: string }[];
+}
+
+/** Every generated GET route with the query parameters it reads. */
+const READ_ROUTES: readonly { path: string; reads: readonly string[] }[] = [
+  { path: '/v2/posts', reads: ['first', 'after'] },
+  { path: '/v1/posts', reads: ['first', 'after'] },
+  { path: '/users', reads: ['first', 'after'] },
+  { path: '/v2/notifications', reads: ['first', 'after'] },
+  { path: '/v2/comments', reads: ['first', 'after', 'postId'] },
+  { path: '/v2/audit-records', reads: ['first', 'after'] },
+  { path: '/v2/digests', reads: ['first', 'after'] },
+  { path: '/orgs', reads: [] },
+];
+
+/** The keyset routes: they read `first`. */
+const PAGED = READ_ROUTES.filter((route) => route.reads.includes('first')).map((route) => route.path);
+
+/** Names of `Object.prototype` members, which a body check once took for fields. */
+const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__', '__lookupSetter__'];
+
+let server: TestServer;
+let admin: string;
+let member: string;
+let postId: string;
+
+async function problemOf(response: Response): Promise<Problem> {
+  expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  return (await response.json()) as Problem;
+}
+
+/** A JSON request with the admin's token (or `token`). */
+function send(method: string, pathname: string, body: string | undefined, headers: Record<string, string> = { 'content-type': 'application/json' }, token = admin): Promise<Response> {
+  return server.fetch(pathname, { method, token, headers, ...(body === undefined ? {} : { body }) });
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  [admin, member] = await Promise.all([server.token('admin'), server.token('member')]);
+  const posts = (await (await server.fetch('/v2/posts', { token: admin })).json()) as { id: string }[];
+  postId = posts[0]?.id ?? '';
+  expect(postId).not.toBe('');
+});
+afterAll(async () => server?.stop());
+
+describe('one reading of every parameter', () => {
+  it('refuses a first that is not an integer with 400 BAD_USER_INPUT naming it, on every keyset route', async () => {
+    for (const path of PAGED) {
+      for (const text of ['abc', '1.5', '1e2', '', '%205', '0x10', '-', '5%20', '+5', '１']) {
+        const response = await server.fetch(`${path}?first=${text}`, { token: admin });
+        expect(response.status, `${path}?first=${text}`).toBe(400);
+        const body = await problemOf(response);
+        expect(body.code).toBe('BAD_USER_INPUT');
+        expect(body.field).toBe('first');
+        expect(body.detail).toMatch(/^invalid first: expected an integer, got /);
+      }
+    }
+  });
+
+  it('still clamps an integer first to 1..100 and reads an unparseable after as the start', async () => {
+    const count = async (query: string): Promise<number> => {
+      const response = await server.fetch(`/v2/posts?${query}`, { token: admin });
+      expect(response.status, query).toBe(200);
+      return ((await response.json()) as unknown[]).length;
+    };
+    expect(await count('first=0')).toBe(1);
+    expect(await count('first=-5')).toBe(1);
+    expect(await count('first=1')).toBe(1);
+    expect(await count('first=99999999999999999999')).toBe(await count('first=100'));
+    expect(await count('first=2&after=not-a-cursor')).toBe(2);
+    expect(await count('after=')).toBe(await count(''));
+  });
+
+  it('refuses a query parameter the route does not read, naming it and the ones it reads, on every route', async () => {
+    for (const { path, reads } of READ_ROUTES) {
+      const response = await server.fetch(`${path}?titel=x`, { token: admin });
+      expect(response.status, path).toBe(400);
+      const body = await problemOf(response);
+      expect(body.code).toBe('BAD_USER_INPUT');
+      expect(body.field).toBe('titel');
+      expect(body.issues).toEqual([{ path: 'titel', message: 'is not a query parameter of this route' }]);
+      expect(body.detail).toContain(reads.length > 0 ? `it reads ${reads.join(', ')}` : 'it reads no query parameter');
+    }
+    const byId = await server.fetch(`/v2/posts/${postId}?expand=author`, { token: admin });
+    expect(byId.status).toBe(400);
+    expect((await problemOf(byId)).field).toBe('expand');
+    const create = await send('POST', `/v2/comments?dryRun=1`, JSON.stringify({ postId, body: 'hello' }));
+    expect(create.status).toBe(400);
+    expect((await problemOf(create)).field).toBe('dryRun');
+    // Nothing was written by the refused create.
+    const listed = (await (await server.fetch(`/v2/comments?postId=${postId}`, { token: admin })).json()) as unknown[];
+    expect(listed).toEqual([]);
+  });
+
+  it('refuses a parameter it reads given twice', async () => {
+    for (const query of ['first=1&first=2', 'after=a&after=b', `postId=${postId}&postId=${postId}`]) {
+      const response = await server.fetch(`/v2/comments?${query}`, { token: admin });
+      expect(response.status, query).toBe(400);
+      const body = await problemOf(response);
+      expect(body.code).toBe('BAD_USER_INPUT');
+      expect(body.issues?.[0]?.message).toBe('is given more than once; give it once');
+    }
+  });
+
+  it('refuses a body key named like an Object.prototype member as it refuses any unknown key', async () => {
+    for (const name of PROTOTYPE_NAMES) {
+      const comment = await send('POST', '/v2/comments', `{"postId":${JSON.stringify(postId)},"body":"hi",${JSON.stringify(name)}:{"x":1}}`);
+      expect(comment.status, name).toBe(400);
+      expect((await problemOf(comment)).issues).toContainEqual({ path: `body.${name}`, message: 'is not a known field' });
+      const post = await send('POST', '/v2/posts', `{"title":"t","body":"b",${JSON.stringify(name)}:1}`);
+      expect(post.status, name).toBe(400);
+      expect((await problemOf(post)).issues).toContainEqual({ path: `body.${name}`, message: 'is not a known field' });
+    }
+    expect((await (await server.fetch(`/v2/comments?postId=${postId}`, { token: admin })).json()) as unknown[]).toEqual([]);
+  });
+
+  it('answers a body in another media type, or in none, with 415; no body at all stays 400 "is required"', async () => {
+    const body = JSON.stringify({ postId, body: 'hello' });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
+      const response = await send('POST', '/v2/comments', body, { 'content-type': type });
+      expect(response.status, type).toBe(415);
+      const problem = await problemOf(response);
+      expect(problem.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect(problem.detail).toBe(`send the body as application/json (got ${type})`);
+    }
+    const untyped = await server.fetch('/v2/posts', { method: 'POST', token: admin, body: new Blob([body]) });
+    expect(untyped.status).toBe(415);
+    expect((await problemOf(untyped)).detail).toBe('send the body as application/json (got no content type)');
+    const none = await send('POST', '/v2/posts', undefined);
+    expect(none.status).toBe(400);
+    expect((await problemOf(none)).detail).toMatch(/^invalid body: body.title is required/);
+  });
+
+  it('says "is required" of each required field a create leaves out', async () => {
+    const comment = await send('POST', '/v2/comments', '{}');
+    expect(comment.status).toBe(400);
+    const problem = await problemOf(comment);
+    // Checked by the body check or by the resource's input schema: either way the field is named and "is required".
+    for (const field of ['postId', 'body']) expect(problem.issues?.find((issue) => issue.path.endsWith(field))?.message).toBe('is required');
+    expect(problem.detail).toMatch(/postId is required/);
+  });
+});
+
+describe('one answer for one situation', () => {
+  it('refuses an update and a delete of a row the caller reads but may not change alike: 403 FORBIDDEN', async () => {
+    const created = await send('POST', '/v2/comments', JSON.stringify({ postId, body: 'the admin wrote this' }));
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    // The member reads it (same org) but updates and deletes only their own comments.
+    expect((await server.fetch(`/v2/comments/${id}`, { token: member })).status).toBe(200);
+    const update = await send('PATCH', `/v2/comments/${id}`, JSON.stringify({ body: 'changed' }), undefined, member);
+    const remove = await send('DELETE', `/v2/comments/${id}`, undefined, {}, member);
+    expect([update.status, remove.status]).toEqual([403, 403]);
+    expect((await problemOf(update)).code).toBe('FORBIDDEN');
+    const removed = await problemOf(remove);
+    expect(removed).toMatchObject({ code: 'FORBIDDEN', detail: 'you may not delete this Comment' });
+    const graphql = await server.graphql(`mutation { deleteComment(id: "${id}") }`, { token: member });
+    expect(graphql.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    // Still there; a row the caller cannot read at all stays 404 (another org's admin).
+    expect((await server.fetch(`/v2/comments/${id}`, { token: admin })).status).toBe(200);
+    const stranger = await server.token('admin', 1);
+    expect((await send('DELETE', `/v2/comments/${id}`, undefined, {}, stranger)).status).toBe(404);
+    expect((await send('DELETE', `/v2/comments/${id}`, undefined, {}, admin)).status).toBe(204);
+  });
+});
+
+describe('hostile parameters, generated', () => {
+  const params = { seed: PROPERTY_SEED, numRuns: Math.max(20, Math.floor(PROPERTY_RUNS / 3)) };
+
+  it('any first that is not ^-?[0-9]+$ is 400; any that is answers 200', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 12, unit: 'binary' }), async (text) => {
+        const response = await server.fetch(`/v2/posts?first=${encodeURIComponent(text)}`, { token: admin });
+        expect(response.status).toBe(/^-?[0-9]+$/.test(text) ? 200 : 400);
+        await response.arrayBuffer();
+      }),
+      params,
+    );
+  });
+
+  it('any query parameter name a route does not read is 400 naming it', async () => {
+    const name = fc.string({ minLength: 1, maxLength: 16 }).filter((text) => !['first', 'after', 'postId'].includes(text) && !/[[\]]/.test(text));
+    await fc.assert(
+      fc.asyncProperty(name, fc.constantFrom(...READ_ROUTES.map((route) => route.path)), async (parameter, path) => {
+        const response = await server.fetch(`${path}?${encodeURIComponent(parameter)}=1`, { token: admin });
+        expect(response.status).toBe(400);
+        expect((await problemOf(response)).issues?.[0]?.path).toBe(parameter.slice(0, 200));
+      }),
+      params,
+    );
+  });
+
+  it('any body key that is no field — prototype names included — is 400 naming it, and nothing is written', async () => {
+    const key = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES), fc.string({ minLength: 1, maxLength: 12 })).filter((text) => !['postId', 'body'].includes(text));
+    await fc.assert(
+      fc.asyncProperty(key, fc.jsonValue({ maxDepth: 1 }), async (name, value) => {
+        const text = `{"postId":${JSON.stringify(postId)},"body":"x",${JSON.stringify(name)}:${JSON.stringify(value) ?? 'null'}}`;
+        const response = await send('POST', '/v2/comments', text);
+        expect(response.status).toBe(400);
+        expect((await problemOf(response)).issues).toContainEqual({ path: `body.${name}`.slice(0, 200), message: 'is not a known field' });
+      }),
+      params,
+    );
+    expect((await (await server.fetch(`/v2/comments?postId=${postId}`, { token: admin })).json()) as unknown[]).toEqual([]);
+  });
+
+  it('any media type but application/json on a JSON route is 415', async () => {
+    const token = fc.stringMatching(/^[a-z][a-z0-9.+-]{0,10}$/);
+    const type = fc.tuple(token, token).map(([kind, sub]) => `${kind}/${sub}`).filter((text) => text !== 'application/json');
+    await fc.assert(
+      fc.asyncProperty(type, fc.constantFrom('/v2/comments', '/v2/posts', '/users'), async (contentType, path) => {
+        const response = await send('POST', path, '{"body":"x"}', { 'content-type': contentType });
+        expect(response.status).toBe(415);
+        expect((await problemOf(response)).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      }),
+      params,
+    );
+  });
+});
