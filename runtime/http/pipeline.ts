@@ -1,5 +1,5 @@
 /**
- * The parts of the Express chain every transport shares (README "Reliability and security"), in
+ * The parts of the Express chain every transport shares (docs/guide/errors.md "Reliability and security"), in
  * the order runtime/server/server.ts composes them: {@link createExpressApp} (settings, the request's
  * id and observation (docs/behaviour.md §12.1), helmet's security headers, CORS), `/metrics` when it
  * is served on the main port, the in-flight count and authentication (runtime/http/lifecycle.ts,

@@ -1,5 +1,5 @@
 /**
- * `GET /health` (docs/decisions.md §4; README "Deployment"): 200 `{ "status": "ok", "db": "ok" }`, or 503
+ * `GET /health` (docs/decisions.md §4; docs/guide/deployment.md "Several hosts behind a load balancer"): 200 `{ "status": "ok", "db": "ok" }`, or 503
  * `{ "status": "unavailable", "db": "down" }` when a check fails — one field per
  * {@link HealthContribution} of the server's transports, the database's (`db`) first. Mounted
  * before the rate limit (placement `unmetered`), neutral to API versions (docs/behaviour.md §9.3.3).
