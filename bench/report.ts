@@ -41,7 +41,7 @@ export interface StatementRow {
   readonly statements: number;
 }
 
-/** One target of the issue: what was measured, per database (or `all` when it does not depend on one), and whether it was met. */
+/** One target (BENCHMARKS.md §"Targets"): what was measured, per database (or `all` when it does not depend on one), and whether it was met. */
 export interface TargetRow {
   readonly target: string;
   readonly measured: Readonly<Record<string, string>>;
@@ -268,7 +268,7 @@ export function renderMarkdown(report: Report): string {
 
 /**
  * Where the generated server's time goes beside the floor's, from CPU profiles
- * (`npm run bench:profile -- <scenario>`, SQLite, after the changes of issue 16). Written by hand
+ * (`npm run bench:profile -- <scenario>`, SQLite). Written by hand
  * from the profiles, not measured by this run: re-profile before relying on a share.
  */
 const WHERE_THE_TIME_GOES: readonly string[] = [
@@ -276,7 +276,7 @@ const WHERE_THE_TIME_GOES: readonly string[] = [
   '',
   '`npm run bench:profile -- <scenario> [--database=postgresql]` runs one server under one scenario with',
   '`--cpu-prof` and sums self time per function and per package; shares below are of the busy samples',
-  '(module loading at boot left out), SQLite, measured while the changes of issue 16 were made.',
+  '(module loading at boot left out), SQLite.',
   '',
   '- **Point lookup** (`user(id:)`): before the GraphQL route skipped the Express chain, the router, body',
   '  parsing, per-request helmet and content negotiation were about 15 %. Now (133 µs a request under',

@@ -17,8 +17,8 @@ import { type ColumnKind, keyCondition, readColumn, SqlConstraintError, type Sql
 import { join, quoteIdentifier, raw, ScopeTranslationError, type Sql, sqltag, whereToSql } from './sql-scope.js';
 
 /**
- * Most keys one statement binds; larger batches are split into one statement per chunk (issue: "a
- * huge page of parents still costs one statement per level per chunk"). A database binding fewer
+ * Most keys one statement binds; larger batches are split into one statement per chunk, so a
+ * huge page of parents still costs one statement per level per chunk. A database binding fewer
  * parameters gets smaller chunks ({@link keysPerStatement}); SQLite (32 766) and PostgreSQL
  * (65 535) both get this many.
  */
