@@ -9,8 +9,8 @@
  * database round trip while the process is busy.
  *
  * A statement's answer arrives as one more event behind everything queued in the event loop, so
- * on PostgreSQL a check that always asks doubled `/health`'s wait under load (p99 64 ms behind
- * bursts of 32 hostile requests, against 41 ms on SQLite, where the check is synchronous). The
+ * on PostgreSQL a check that always asks made `/health` wait behind bursts of hostile requests
+ * (RELIABILITY.md §8; on SQLite the check is synchronous). The
  * answer is reused while it is younger than `fresh` ms; until `stale` ms it is still answered and
  * a new check runs in the background; older, the caller waits for a new check. Concurrent callers
  * share one check. So `/health` reflects the database as it was at most `stale` ms (plus the
