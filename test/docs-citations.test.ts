@@ -56,6 +56,9 @@ describe('citations', () => {
         '// the spec says so',
         '// see ../shared/spec/x.md',
         "const ok = 'issue 12 in a string is code, not a comment';",
+        '// PRODUCT.md decides it',
+        '/** as docs/page.md',
+        ' * §7 says, across a line break */',
       ].join('\n'),
     };
     const links: TextFile = { path: 'docs/other.md', text: '[a](missing.md) [b](page.md#nowhere) [c](../../outside.md)\n' };
@@ -68,9 +71,21 @@ describe('citations', () => {
       'runtime/b.ts:6',
       'runtime/b.ts:7',
       'runtime/b.ts:8',
+      'runtime/b.ts:8',
+      'runtime/b.ts:10',
+      'runtime/b.ts:12',
       'docs/other.md:1',
       'docs/other.md:1',
       'docs/other.md:1',
+    ]);
+  });
+
+  it('refuses a link from a shipped page to one the package does not ship, and a page\'s own section that does not exist', () => {
+    const shipped: TextFile = { path: 'docs/shipped.md', text: '# Shipped\n\n## 1. One\n\nSee [the record](../RECORD.md), §1 and §2.\n' };
+    const record: TextFile = { path: 'RECORD.md', text: '# Record\n' };
+    expect(checkCitations([shipped, record], [], (file) => file.startsWith('docs/'))).toEqual([
+      { at: 'docs/shipped.md:5', problem: 'cites docs/shipped.md §2, which is no section there' },
+      { at: 'docs/shipped.md:5', problem: "links to ../RECORD.md, which the package does not ship beside this page; name it in code instead" },
     ]);
   });
 

@@ -1,11 +1,16 @@
 /**
  * The repository's documents cite one another, and nothing else (docs/README.md "Citations"):
- * a `docs/<page>.md §N` or `§N.M` citation names a heading numbered that way in that page (a third
- * number names an item of a numbered list, docs/behaviour.md's convention: `§9.3.3` is item 3 of
- * §9.3), a `BENCHMARKS.md §"<heading>"` citation names a heading of that page, a relative link in
- * a Markdown page names an existing file (and a `#anchor` one of its headings), and no text points
- * outside the repository: at a folder beside it, at an outside spec, or at an issue tracker's
- * numbers (history lives in the commit messages).
+ * - a `docs/<page>.md §N` or `§N.M` citation names a heading numbered that way in that page; a third
+ *   number names an item of the section's numbered list (`docs/behaviour.md §9.3.3`), and a bare
+ *   `§N` in a Markdown page one of that page's own sections;
+ * - a heading cited by name (`BENCHMARKS.md §"Where the time goes"`, `docs/guide/migrations.md
+ *   "Drift"`) is a heading, or a bold label opening a paragraph, of that page;
+ * - a page named at all is a page of this repository (an installed copy's path counts as its own);
+ * - a relative link in a Markdown page names an existing file (and a `#anchor` one of its headings),
+ *   and a page the package ships links only to pages it ships;
+ * - no text points outside the repository: at a folder beside it, at an outside spec, or at an
+ *   issue tracker's numbers (history lives in the commit messages).
+ * Code files are checked in their comments only; a citation may break across two lines.
  */
 
 /** One text file of the repository: its path from the root, and its text. */
@@ -32,15 +37,22 @@ interface PageIndex {
 /** Pointers outside the repository, in any text: checked on whole Markdown pages and on the comments of code. */
 const OUTSIDE: readonly { readonly pattern: RegExp; readonly problem: string }[] = [
   { pattern: /\.\.\/shared\b/, problem: 'points at ../shared, outside the repository' },
-  { pattern: /\bthe spec says\b/i, problem: 'cites an outside spec ("the spec says"); cite docs/ instead' },
+  { pattern: /\bthe spec(?:'s|\s*$| says\b)/i, problem: 'cites an outside spec ("the spec says", "the spec\'s"); cite docs/ instead' },
   { pattern: /\bspec §/i, problem: 'cites an outside spec ("spec §"); cite docs/ instead' },
   { pattern: /\bissues? #?\d+/i, problem: 'names an issue number; history lives in commit messages' },
   { pattern: /\bissue:/i, problem: 'cites an issue ("issue:"); say the reason itself' },
 ];
 
 /** `docs/behaviour.md §4.2, §4.7` and `BENCHMARKS.md §"Where the time goes"`: a page, then one or more sections. */
-const CITATION = /((?:[A-Za-z0-9_./-]*\.md|\bREADME)),? ("[^"\n]+"|§(?:"[^"\n]+"|\d+(?:\.\d+)*)(?:(?:, | and | or |\/| to |–)§(?:"[^"\n]+"|\d+(?:\.\d+)*))*)/g;
+const CITATION = /((?:[A-Za-z0-9_./-]*\.md|\bREADME|\b(?:behaviour|decisions|hostile-input|architecture)(?=,? §))),? ("[^"\n]+"|§(?:"[^"\n]+"|\d+(?:\.\d+)*)(?:(?:, | and | or |\/| to |–)§(?:"[^"\n]+"|\d+(?:\.\d+)*))*)/g;
 const SECTION = /(?:^|§)(?:"([^"\n]+)"|(\d+(?:\.\d+)*))/g;
+/** Sections of documents outside the repository that a page may name: `RFC 9728 §3.3`. */
+const OTHER_SECTIONS = /\bRFC \d+ §[\d.]+/g;
+/** A page name ending a line, whose citation may continue on the next. */
+const PAGE_AT_END = /([A-Za-z0-9_./-]*\.md|\bREADME),?$/;
+const BARE = /§\d+(?:\.\d+)*/g;
+/** A Markdown page named in prose: `docs/decisions.md`, `RELIABILITY.md`. */
+const MENTION = /([A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md)\b/g;
 const LINK = /\]\(([^)\s]+)\)/g;
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
@@ -84,6 +96,27 @@ function indexPage(text: string): PageIndex {
   return { sections, headings, slugs };
 }
 
+/** Checks the sections `cited` names (`§4.2, §"Drift"`) against the page `name` indexes as `index`; a fault is pushed onto `findings`. */
+function checkSections(name: string, index: PageIndex, cited: string, at: string, findings: CitationFinding[]): void {
+  for (const section of cited.matchAll(SECTION)) {
+    const [, heading, number] = section;
+    if (heading !== undefined) {
+      // A heading's parenthesised tail may be left out: §"Where the time goes" for "Where the time goes (CPU profiles)".
+      const named = index.headings.has(heading) || [...index.headings].some((title) => title.startsWith(`${heading} (`));
+      if (!named) findings.push({ at, problem: `cites ${name} "${heading}", which is no heading there` });
+      continue;
+    }
+    if (number === undefined || index.sections.has(number)) continue;
+    // A third number names an item of a numbered list under the section the first two name.
+    const parent = number.split('.').slice(0, -1).join('.');
+    const item = Number(number.split('.').pop());
+    const items = index.sections.get(parent);
+    if (number.split('.').length < 3 || items === undefined || item < 1 || item > items) {
+      findings.push({ at, problem: `cites ${name} §${number}, which is no section there` });
+    }
+  }
+}
+
 /** The comment text of a line of code (the whole line for prose files), or undefined when it has none. */
 function commentOf(path: string, line: string): string | undefined {
   if (!/\.(ts|mts|cts|js|mjs|cjs)$/.test(path)) return line;
@@ -95,7 +128,9 @@ function commentOf(path: string, line: string): string | undefined {
 
 /** The page a citation names: `docs/x.md` as written, else the one tracked page of that file name. */
 function pageNamed(written: string, pages: ReadonlyMap<string, PageIndex>): string | undefined {
-  const name = written === 'README' ? 'README.md' : written;
+  // `README` is the root page; `decisions §6` (no extension) one of docs/.
+  // An installed copy's page (`node_modules/resource-service/docs/README.md`) is the repository's.
+  const name = written === 'README' ? 'README.md' : written.endsWith('.md') ? written.replace(/^node_modules\/resource-service\//, '') : `docs/${written}.md`;
   if (pages.has(name)) return name;
   const base = name.split('/').pop() ?? name;
   const matches = [...pages.keys()].filter((page) => page === base || page.endsWith(`/${base}`));
@@ -130,13 +165,20 @@ export function checkCitations(files: readonly TextFile[], binaries: readonly st
   for (const file of files) {
     const markdown = file.path.endsWith('.md');
     let fenced = false;
+    // A page named at the end of one line whose sections open the next (`docs/behaviour.md\n§4.4`).
+    let carried = '';
     file.text.split('\n').forEach((line, index) => {
       const at = `${file.path}:${index + 1}`;
       const comment = commentOf(file.path, line);
+      const previous = carried;
+      carried = '';
       if (comment === undefined) return;
       for (const { pattern, problem } of OUTSIDE) if (pattern.test(comment)) findings.push({ at, problem });
+      carried = PAGE_AT_END.exec(comment)?.[1] ?? '';
+      const opening = comment.replace(/^[\s*/]*/, '');
+      const cited = previous !== '' && /^[§"]/.test(opening) ? `${previous} ${opening}` : comment;
 
-      for (const match of comment.matchAll(CITATION)) {
+      for (const match of cited.matchAll(CITATION)) {
         const name = match[1] ?? '';
         const page = pageNamed(name, pages);
         const index = page === undefined ? undefined : pages.get(page);
@@ -144,24 +186,15 @@ export function checkCitations(files: readonly TextFile[], binaries: readonly st
           findings.push({ at, problem: `cites ${name}, which is no page of this repository` });
           continue;
         }
-        for (const section of (match[2] ?? '').matchAll(SECTION)) {
-          const [, heading, number] = section;
-          if (heading !== undefined) {
-            // A heading's parenthesised tail may be left out: §"Where the time goes" for "Where the time goes (CPU profiles)".
-            const named = index.headings.has(heading) || [...index.headings].some((title) => title.startsWith(`${heading} (`));
-            if (!named) findings.push({ at, problem: `cites ${name} "${heading}", which is no heading there` });
-            continue;
-          }
-          if (number === undefined || index.sections.has(number)) continue;
-          // A third number names an item of a numbered list under the section the first two name.
-          const parent = number.split('.').slice(0, -1).join('.');
-          const item = Number(number.split('.').pop());
-          const items = index.sections.get(parent);
-          if (number.split('.').length < 3 || items === undefined || item < 1 || item > items) {
-            findings.push({ at, problem: `cites ${name} §${number}, which is no section there` });
-          }
-        }
+        checkSections(name, index, match[2] ?? '', at, findings);
       }
+      // A page named without a section must exist too (PRODUCT.md, say, lives outside the repository).
+      for (const mention of cited.replace(CITATION, '').replace(LINK, '').matchAll(MENTION)) {
+        if (pageNamed(mention[1] ?? '', pages) === undefined) findings.push({ at, problem: `names ${mention[1] ?? ''}, which is no page of this repository` });
+      }
+      // In a Markdown page, a section cited with no page is one of that page's own.
+      const own = pages.get(file.path);
+      if (markdown && own !== undefined) checkSections(file.path, own, cited.replace(CITATION, '').replace(OTHER_SECTIONS, '').match(BARE)?.join(', ') ?? '', at, findings);
 
       if (!markdown) return;
       if (line.startsWith('```')) fenced = !fenced;
