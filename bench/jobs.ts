@@ -1,5 +1,5 @@
 /**
- * bench/jobs (docs/behaviour.md §10; README "Jobs, schedules and listeners" quotes its figures): two figures.
+ * bench/jobs (docs/behaviour.md §10; docs/guide/jobs.md "Measured" quotes its figures): two figures.
  *
  * 1. Jobs per second through a queue on each database: the jobs transport itself (schema check at
  *    `add`, storage, fetch, the unscoped run, completion) with a handler that does nothing, so

@@ -1,5 +1,5 @@
 /**
- * bench/mcp (docs/behaviour.md §4.6; figures in README.md "MCP host"): the latency of one MCP tool
+ * bench/mcp (docs/behaviour.md §4.6; figures in docs/guide/mcp.md): the latency of one MCP tool
  * call beside the same operation over GraphQL, sequential, against the generated server running as
  * `generated/main.ts` runs in a deployment (a child process on loopback, SQLite).
  *

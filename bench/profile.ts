@@ -1,7 +1,7 @@
 /**
  * `npm run bench:profile -- <scenario> [--database=sqlite|postgresql] [--server=generated] [--seconds=10]`
  * (`--server=` any of bench/servers/index.ts: `generated-tracing` exports to a sink in this process)
- * (BENCHMARKS.md "Where the time goes"): one server under one scenario's load with `node --cpu-prof`,
+ * (BENCHMARKS.md §"Where the time goes"): one server under one scenario's load with `node --cpu-prof`,
  * then the profile summed by self time — per function, and per place (a package under
  * node_modules, a file of ours, or V8/Node itself) — so a change is decided from where the time
  * goes, not guessed. The `.cpuprofile` is kept for a flame graph (Chrome DevTools, speedscope).

@@ -41,7 +41,7 @@ export interface StatementRow {
   readonly statements: number;
 }
 
-/** One target of the issue: what was measured, per database (or `all` when it does not depend on one), and whether it was met. */
+/** One target (BENCHMARKS.md §"Targets"): what was measured, per database (or `all` when it does not depend on one), and whether it was met. */
 export interface TargetRow {
   readonly target: string;
   readonly measured: Readonly<Record<string, string>>;
@@ -268,7 +268,7 @@ export function renderMarkdown(report: Report): string {
 
 /**
  * Where the generated server's time goes beside the floor's, from CPU profiles
- * (`npm run bench:profile -- <scenario>`, SQLite, after the changes of issue 16). Written by hand
+ * (`npm run bench:profile -- <scenario>`, SQLite). Written by hand
  * from the profiles, not measured by this run: re-profile before relying on a share.
  */
 const WHERE_THE_TIME_GOES: readonly string[] = [
@@ -276,7 +276,7 @@ const WHERE_THE_TIME_GOES: readonly string[] = [
   '',
   '`npm run bench:profile -- <scenario> [--database=postgresql]` runs one server under one scenario with',
   '`--cpu-prof` and sums self time per function and per package; shares below are of the busy samples',
-  '(module loading at boot left out), SQLite, measured while the changes of issue 16 were made.',
+  '(module loading at boot left out), SQLite.',
   '',
   '- **Point lookup** (`user(id:)`): before the GraphQL route skipped the Express chain, the router, body',
   '  parsing, per-request helmet and content negotiation were about 15 %. Now (133 µs a request under',
@@ -288,12 +288,22 @@ const WHERE_THE_TIME_GOES: readonly string[] = [
   '  response it serves onto its own prototypes, and once a process had served some that way, Node\'s',
   '  own HTTP functions ran slower on every request, the direct GraphQL ones included. The floor\'s own',
   '  rate moves between runs (8 900 and 13 000 req/s in the last three), so the ratio reads 0.66–0.96×.',
+  '  Compiling a document with graphql-jit costs about 200 µs, more than executing it, so a document is',
+  '  compiled when it comes a second time; a parsed document (nodes, locations, tokens, the compiled',
+  '  executor) weighs 85 to 107 bytes of heap per character of its text, what the document cache\'s',
+  '  budget is counted in.',
   '- **Nested** (`users { org posts(first:10) }`): the window-ranked posts statement is about a third of',
   '  the time — the same statement the floor runs, in the same time (about 370 µs on SQLite) — and the',
   '  rest is spread: graphql-jit\'s execution of 20 parents with their loaders, masking and row reading,',
   '  the promise machinery of field-by-field resolution (microtasks, AsyncLocalStorage hooks), the',
   '  answer\'s serialisation and the socket write. The floor builds the answer in one pass over the rows',
   '  it read: outside the SQL it spends about 280 µs a request, the generated server about 750 µs.',
+  '  The outer query of the window statement names its columns: with `*` SQLite copied the rank and every',
+  '  column out of the window\'s co-routine, about 10 % of the statement (20 parents: 382 against 344 µs).',
+  '  Asking CASL for every masked row whether a rule restricts fields cost 11 µs of a nested query\'s 20',
+  '  users and 200 posts; the answer is now kept per rule set, action and entity.',
+  '  Through Prisma\'s raw query path, which prepares the statement again and converts every value of every',
+  '  row on each call, the window statement cost twice what it costs on the runtime\'s own reader.',
   '- **What a nested request allocates** (V8\'s sampling heap profiler, collected objects kept, 5 s of the',
   '  nested query on SQLite after a warm-up): about 610 KB a request, the floor\'s 190 KB. The largest part',
   '  is graphql-jit\'s: since its 0.8.8 every leaf hands its error location and response path, built on every',
@@ -308,6 +318,8 @@ const WHERE_THE_TIME_GOES: readonly string[] = [
   '  "JSON answers are one write"). On PostgreSQL the server makes the same system calls per nested request',
   '  as the floor (4 reads and 4 `writev`, `strace -c`): the difference is CPU in the process. A larger',
   '  young generation (`--max-semi-space-size=32` or `64`) left that rate where it was and added 32 or 81 MB.',
+  '  Hashing a statement\'s text for its PostgreSQL prepared-statement name was 2–3 µs of every read; the',
+  '  names are now kept by text.',
   '- **The database\'s share on PostgreSQL** (CPU of the server\'s process and of PostgreSQL\'s, `utime +',
   '  stime` over the requests answered): PostgreSQL spent 405–428 µs on each nested request of the',
   '  generated server against 238–323 µs on the floor\'s. The window statement was the difference: its',
@@ -342,6 +354,13 @@ const WHERE_THE_TIME_GOES: readonly string[] = [
   '  279 µs, which verifies the token on every request where the server remembers it). Now: the SQLite',
   '  read 69 µs (the floor\'s 79 µs), row conversion 15 µs, serialisation 24 µs (was 50 µs, every `Date`',
   '  through `toJSON`), the write 45 µs, HTTP parsing 22 µs, garbage collection 6 µs (was 26 µs).',
+  '  `Date.prototype.toISOString` takes about 0.4 µs a call, most of serialising a page of rows with two',
+  '  dates each: alone, a page of 20 posts serialised in 42 µs through `JSON.stringify`\'s `toJSON` path',
+  '  and in 20 µs with its dates formatted first. Earlier, running helmet\'s twelve middlewares per request',
+  '  was 5 % of a REST list, and reading through Prisma\'s query path (before reads ran on the reader as',
+  '  one SQL statement) a quarter of it.',
+  '  Before a verified token was remembered until it expires, checking its signature again on every',
+  '  request was a tenth of a REST list.',
   '- **GraphQL list beside its REST twin** (`users(first: 20) { id name }` against `GET /users?first=20`,',
   '  member): 234 µs against 152 µs a request under the profiler, the same SQL statement. The GraphQL',
   '  request adds graphql-http\'s request parsing and its handler (about 25 µs with preparing the',
@@ -384,6 +403,10 @@ const WHERE_THE_TIME_GOES: readonly string[] = [
   '  half of it); the migration diff in the WebAssembly schema engine 0.1 s; the process start 0.2 s.',
   '  `npm run generate` runs the generator compiled rather than through tsx (decisions §10): 0.07–0.15 s',
   '  less here, 0.45 s less than the `tsx` command users ran.',
+  '  Imported from ES modules, a CommonJS package makes Node scan its source for named exports: for',
+  '  ts-morph that was a third of `generate`\'s start-up, and openapi-typescript\'s ESM build, importing',
+  '  the 9 MB TypeScript compiler, cost about 0.4 s more than its CommonJS build; both are loaded with',
+  '  `require`.',
   '- **Observability** (point lookup, SQLite, per request, from the difference of two profiles: µs of CPU',
   '  per request = share × 1 / req/s under the profiler, against the same server with metrics on). Metrics',
   '  on: prom-client\'s `observe` (label hashing, bucket search) cost 2.7 µs a request applied one request at',
@@ -415,13 +438,16 @@ const WHERE_THE_TIME_GOES: readonly string[] = [
   '  polling, a tracing server\'s last export) — taken from the server being timed. Alternating eight servers',
   '  on the point lookup, one run in eight lost 20–30 % of its rate. The benchmark now stops every server but',
   '  the one it sends requests to (`bench/focus.ts`); the same runs stay within 8 % of each other.',
+  '  A request id from the uuid package\'s generator took 2 to 20 µs (16 bytes asked of the operating',
+  '  system per id), the largest part of a request id\'s cost; ids now take their random bits from a pool',
+  '  refilled once per 256.',
   '- **Garbage collection and V8\'s pretenuring** (`node --trace-gc`, point lookup, SQLite): with tracing on and',
   '  no trace recorded, garbage collection was 17 µs a request against 8 µs for the plain server, and it was',
   '  not the spans: with every span and the trace slot taken out, young collections still took 3.0–3.8 ms',
   '  and promoted 1.7 MB each against 1.5–1.8 ms and 0.5–0.9 MB. V8 had pretenured the allocation sites of',
   '  request-scoped objects (ten requests in flight survive a young collection), and every later young',
   '  collection scanned and promoted what those objects held; some processes of the same code fell into',
-  '  it and some did not. `startServer` turns allocation-site pretenuring off (docs/decisions.md §6): young',
+  '  it and some did not (their rates settled 5–15 % apart). `startServer` turns allocation-site pretenuring off (docs/decisions.md §6): young',
   '  collections take 1.2–1.6 ms and promote 0.4 MB in every process.',
   '',
 ];

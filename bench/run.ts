@@ -289,7 +289,7 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
   const compare = servers.compare;
   const withCompare = (requests: readonly LoadRequest[], label = 'generated (compare)'): Variant[] => (compare ? [{ label, server: compare, requests }] : []);
   const withWorkers = (requests: readonly LoadRequest[]): Variant[] => (workers ? [{ label: LABELS.workers, server: workers, requests }] : []);
-  // Observability's cost (docs/behaviour.md §12), on the two scenarios issue 17 names.
+  // Observability's cost (docs/behaviour.md §12), on the nested and point-lookup scenarios.
   const withObservability = (requests: readonly LoadRequest[]): Variant[] => [
     // The plain server again, in a process of its own: two processes of the same code settle at rates
     // several percent apart, so the costs are taken against both (BENCHMARKS.md, "Observability's cost").
@@ -681,7 +681,7 @@ function evaluateTargets(report: Report): TargetRow[] {
     const scale = generatorCase('300 entities');
     targets.push({ target: 'generate 300 entities < 20 s', measured: { all: `${(scale / 1000).toFixed(1)} s` }, met: scale < 20_000 });
   }
-  // Observability's cost (issue 17): the share of req/s a variant loses against the plain generated server of
+  // Observability's cost (BENCHMARKS.md §"Observability's cost"): the share of req/s a variant loses against the plain generated server of
   // the same run, each rate the mean of the variant's two processes (twoProcessRate).
   const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
   for (const [scenario, name] of [['graphql-nested', 'nested'], ['point-lookup', 'point lookup']] as const) {

@@ -2,7 +2,7 @@
 /**
  * The command line (docs/decisions.md §1): `init [--reset]`, `generate [--check | --watch]`,
  * `migrate [deploy|status|dev]`, `seed`, `token`, `serve`, and `dev` (all of it, for the README's
- * first command, then a watch loop that regenerates, migrates and restarts: docs/decisions.md §10).
+ * first quick start, then a watch loop that regenerates, migrates and restarts: docs/decisions.md §10).
  * Exit code 1 on any error; declaration errors print `file:line:col`, never a stack trace; the
  * watching commands print them and go on.
  *
@@ -35,8 +35,8 @@ import { GENERATOR_VERSION, PACKAGE_NAME, PEER_DEPENDENCIES, RUNTIME_DIR, TEMPLA
 /** A failure the CLI reports as a message (exit 1), not a stack trace. */
 class CliError extends Error {}
 
-/** Where the README explains development hooks, for messages. */
-const HOOKS_HELP = 'README.md, "Development hooks"';
+/** Where the guide explains development hooks, for messages. */
+const HOOKS_HELP = 'docs/guide/development.md, "Development hooks"';
 
 function layoutOf(root: string): ProjectLayout {
   const absolute = path.resolve(root);
@@ -60,7 +60,7 @@ const portNumber = (value: string): string => {
   return String(Number(value));
 };
 
-/** Where a server listens, from `--port`/`--host`: they stand for APP_HTTP__PORT/APP_HTTP__HOST (README "Configuration"). */
+/** Where a server listens, from `--port`/`--host`: they stand for APP_HTTP__PORT/APP_HTTP__HOST (docs/guide/configuration.md). */
 interface ListenOptions {
   readonly port?: string;
   readonly host?: string;
@@ -169,7 +169,7 @@ async function generateReported(options: GenerateRun): Promise<ReportedRun> {
     ];
     const previous = read(path.join(path.relative(layout.root, layout.generatedDir), SDL_PATH));
     const newApplication = (await replacesEveryQuery(previous, result.breaking))
-      ? "every query of the committed schema is gone: if entities/ is a new application in place of another, `npm run init -- --reset` removes the previous one's generated/ and database and keeps entities/ (README.md, \"Starting a new application\")\n"
+      ? "every query of the committed schema is gone: if entities/ is a new application in place of another, `npm run init -- --reset` removes the previous one's generated/ and database and keeps entities/ (docs/guide/development.md, \"Starting over from this repository's demo\")\n"
       : '';
     process.stderr.write(
       `the GraphQL schema would break existing clients (it is unversioned, docs/behaviour.md §9.5):\n${lines.join('\n')}\n` +
@@ -393,7 +393,7 @@ async function migrateDeploy(root: string, url: string, keepBackups?: number): P
       throw new CliError(
         `migration ${error.migration} failed: ${error.reason}\n` +
           `the database is as it was before it (${error.atomicity}); it is recorded as failed, and migrations before it stay applied.\n` +
-          `fix the cause, then \`npm run migrate -- resolve --rolled-back ${error.migration}\` and deploy again (README.md, "Changing your schema safely")`,
+          `fix the cause, then \`npm run migrate -- resolve --rolled-back ${error.migration}\` and deploy again (docs/guide/migrations.md, "When a deploy fails")`,
       );
     }
     if (error instanceof FailedMigrationsError) {

@@ -28,7 +28,7 @@ export const SDL_PATH = 'schema.graphql';
 /**
  * The committed OpenAPI document of one version in the default configuration, relative to the
  * output folder: `2` → `openapi/v2.json`; without a version, the document of every version,
- * `openapi/openapi.json` (README.md "OpenAPI 3.1").
+ * `openapi/openapi.json` (docs/guide/versioning.md "OpenAPI 3.1").
  */
 export function openApiDocumentPath(version: string | undefined): string {
   return version === undefined ? 'openapi/openapi.json' : `openapi/v${version}.json`;

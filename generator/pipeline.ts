@@ -1,5 +1,5 @@
 /**
- * The generator, staged (README.md "Layout"): parse → resolve → validate → emit →
+ * The generator, staged (docs/architecture.md §1): parse → resolve → validate → emit →
  * write. `parse/` records what the declarations say, `resolve/` decides what they mean (one
  * indexed model), every rule reads that model and every finding is collected; nothing is written
  * when any error exists. Only the last step touches `generated/`, and it refuses to write into a

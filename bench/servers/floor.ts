@@ -62,7 +62,7 @@ export interface FloorStore {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Spec §8 page size: absent or unparseable 20, clamped to 1..100. */
+/** The page size of docs/behaviour.md §8: absent or unparseable 20, clamped to 1..100. */
 function pageSize(raw: unknown): number {
   if (raw === undefined || raw === null || raw === '') return 20;
   const value = Number(raw);

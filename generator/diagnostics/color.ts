@@ -1,5 +1,5 @@
 /**
- * Colour for diagnostics on a terminal, and only there (README.md "Layout"): on when
+ * Colour for diagnostics on a terminal, and only there (docs/architecture.md §1): on when
  * the stream is a TTY, off when it is piped, when `NO_COLOR` is set (https://no-color.org) or
  * `TERM=dumb`; `FORCE_COLOR` decides over all of these, as Node reads it (`''`, `1`, `2`, `3`,
  * `true` force colour on, anything else off).

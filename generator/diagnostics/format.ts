@@ -1,5 +1,5 @@
 /**
- * Printing diagnostics as a compiler does (README.md "Layout"; after graphql-js
+ * Printing diagnostics as a compiler does (docs/architecture.md §1; after graphql-js
  * `printLocation` and rustc): `file:line:col severity rule-id: message`, then a code frame whose
  * carets underline the offending token, then related locations — coloured on a terminal
  * (diagnostics/color.ts), plain when piped.

@@ -1,5 +1,5 @@
 /**
- * What every emitter reads: the resolved model and where output goes (README.md "Layout":
+ * What every emitter reads: the resolved model and where output goes (docs/architecture.md §1:
  * emitters read only the resolved model). Also the small type-spelling helpers shared
  * by emitters (TypeScript types of wire values).
  */

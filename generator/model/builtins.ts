@@ -1,5 +1,5 @@
 /**
- * What the runtime library supplies to an application (docs: README "GraphQL: guards"): the root
+ * What the runtime library supplies to an application (docs/guide/graphql.md "Guards"): the root
  * module's name, the providers it constructs itself or lets modules list, and its guards with the
  * module providing each. Resolve and the rules name these; nothing else spells them.
  */

@@ -1,5 +1,5 @@
 /**
- * What `parse/` read from `entities/`, and nothing more (README.md "Layout"): every
+ * What `parse/` read from `entities/`, and nothing more (docs/architecture.md §1): every
  * class carrying a runtime decorator, its members with their declared types, and every decorator
  * application with its arguments as plain values. Nothing here is defaulted, normalised or
  * checked: an argument the parser could not read is a value of kind `other`, an absent type or

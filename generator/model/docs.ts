@@ -1,5 +1,5 @@
 /**
- * Docstrings have two readers (README.md "Descriptions on the wire"): the developers who read
+ * Docstrings have two readers (docs/guide/declaring.md "Descriptions on the wire"): the developers who read
  * `entities/` and `generated/`, and the callers who read the OpenAPI documents and the GraphQL
  * schema. A docstring is split by its TSDoc sections:
  *

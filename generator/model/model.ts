@@ -1,5 +1,5 @@
 /**
- * The resolved model (README.md "Layout"; after Prisma's DMMF helper): everything the
+ * The resolved model (docs/architecture.md §1; after Prisma's DMMF helper): everything the
  * generator knows about an application, decided once by `resolve/` from what `parse/` read
  * (model/declarations.ts) — defaults applied, key types normalised, each relation's key column,
  * each route's status, reply kind and page parameters, what every operation returns, what is

@@ -1,5 +1,5 @@
 /**
- * Reads `entities/` into what was declared (model/declarations.ts; README.md "Layout":
+ * Reads `entities/` into what was declared (model/declarations.ts; docs/architecture.md §1:
  * parse records what it read, nothing more). Walks every class carrying a runtime decorator — on
  * itself, a property, a method or a parameter — and records its decorators with their arguments
  * as plain values, its members with their declared types, JSDoc and spans, and the calls its

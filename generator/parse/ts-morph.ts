@@ -1,6 +1,6 @@
 /**
  * ts-morph, loaded with `require`: importing the CommonJS package from ES modules makes Node scan
- * its source for named exports first, which took a third of `generate`'s start-up (BENCHMARKS.md).
+ * its source for named exports first, which took much of `generate`'s start-up (BENCHMARKS.md §"Where the time goes").
  * Each value is re-exported with its type under the same name, as the package exports them.
  */
 import { createRequire } from 'node:module';

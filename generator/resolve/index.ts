@@ -1,5 +1,5 @@
 /**
- * The resolve stage (README.md "Layout"): what `parse/` read → one indexed, fully
+ * The resolve stage (docs/architecture.md §1): what `parse/` read → one indexed, fully
  * decided model (`ResolvedApp`, model/model.ts) that every rule and emitter reads. Each fact is
  * decided here once — a has_many's key column, a route's status, reply kind and page parameters,
  * what an operation returns, what is mounted and how the container wires it — and the lookups

@@ -1,7 +1,7 @@
 /**
  * All validation rules, keyed by rule id (the rule's file name), and the one pass that runs
  * them over the resolved model. Every rule runs; every finding is collected and sorted
- * (README.md "Layout").
+ * (docs/architecture.md §1).
  */
 import { compareDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ResolvedApp } from '../model/model.js';

@@ -1,5 +1,5 @@
 /**
- * The shape of a validation rule (README.md "Layout"; after graphql-js `validation/rules`): a small
+ * The shape of a validation rule (docs/architecture.md §1; after graphql-js `validation/rules`): a small
  * function of the resolved model that reports every violation of one invariant. Rules never throw
  * and never stop at the first finding; they read only the resolved model (never the parser's
  * output), and a rule whose input another mistake made unknown stays silent.

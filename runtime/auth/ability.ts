@@ -229,8 +229,8 @@ const fieldRulesCache: RuleSetCache<boolean> = new WeakMap();
 
 /**
  * Does any `action` rule on `entityName` restrict fields? (If not, masking is a no-op.) Asked once
- * per rule set, action and entity: masking asks it for every row (11 µs of a nested query's 20 users
- * and 200 posts when it asked CASL each time).
+ * per rule set, action and entity: masking asks it for every row, and asking CASL each time
+ * was a visible cost of a nested query (BENCHMARKS.md §"Where the time goes").
  */
 function hasFieldRules(ability: AppAbility, action: string, entityName: string): boolean {
   return perRuleSet(fieldRulesCache, ability, action, entityName, () => ability.rulesFor(action, entityName).some((rule) => rule.fields !== undefined));

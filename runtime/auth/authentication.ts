@@ -52,9 +52,8 @@ interface VerifiedToken {
 
 /**
  * Verifies bearer tokens; build one per process and reuse it. A token that verified is
- * remembered, by its exact compact form, until its `exp` (BENCHMARKS.md: a client sends the same token
- * with every request, and checking its signature again each time was a tenth of a REST list's
- * cost); the time claims are still checked on every request, and failures are never remembered.
+ * remembered, by its exact compact form, until its `exp` (a client sends the same token with every
+ * request, and checking its signature again each time was a share of a REST list: BENCHMARKS.md §"Where the time goes"); the time claims are still checked on every request, and failures are never remembered.
  */
 export class TokenVerifier {
   private readonly key: Uint8Array | ReturnType<typeof createRemoteJWKSet>;

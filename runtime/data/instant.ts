@@ -1,7 +1,7 @@
 /**
  * Instants on the wire (docs/behaviour.md §2.1: a `Date` field is an ISO-8601 instant in UTC,
- * `2000-01-31T09:30:00.000Z`). `Date.prototype.toISOString` takes about 0.4 µs a call, which is
- * most of serialising a page of rows with two dates each (docs/decisions.md §6); the day's text
+ * `2000-01-31T09:30:00.000Z`). `Date.prototype.toISOString` is most of serialising a page of rows
+ * with two dates each (docs/decisions.md §6; BENCHMARKS.md §"Where the time goes"); the day's text
  * is formatted once by it and kept, and the time of day is plain arithmetic.
  */
 

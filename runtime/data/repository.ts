@@ -17,8 +17,8 @@ import { type ColumnKind, keyCondition, readColumn, SqlConstraintError, type Sql
 import { join, quoteIdentifier, raw, ScopeTranslationError, type Sql, sqltag, whereToSql } from './sql-scope.js';
 
 /**
- * Most keys one statement binds; larger batches are split into one statement per chunk (issue: "a
- * huge page of parents still costs one statement per level per chunk"). A database binding fewer
+ * Most keys one statement binds; larger batches are split into one statement per chunk, so a
+ * huge page of parents still costs one statement per level per chunk. A database binding fewer
  * parameters gets smaller chunks ({@link keysPerStatement}); SQLite (32 766) and PostgreSQL
  * (65 535) both get this many.
  */
@@ -177,11 +177,11 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
 
   /**
    * The rows the caller may read that meet `filter` and `extra`, in id order, at most `limit`:
-   * one statement on the reader with the scope and the filter as SQL (BENCHMARKS.md: the Prisma query
-   * path cost a quarter of a list request). Undefined when the filter uses something the SQL
+   * one statement on the reader with the scope and the filter as SQL (the Prisma query path cost a
+   * large share of a list request: BENCHMARKS.md §"Where the time goes"). Undefined when the filter uses something the SQL
    * translation does not cover; the caller then asks Prisma. `limit` undefined: a key lookup, which
    * finds one row at most, so neither order nor limit (SQLite spends longer setting up the sort
-   * and limit of a one-row lookup than finding the row: 10 µs against 4 µs).
+   * and limit of a one-row lookup than finding the row: BENCHMARKS.md §"Where the time goes").
    */
   private async readScoped(context: RequestContext, filter: Where | undefined, extra: Sql | undefined, limit: number | undefined): Promise<Row[] | undefined> {
     const scope = this.scopeCondition(context);
@@ -349,8 +349,8 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const table = quoteIdentifier(this.entityName);
     const key = quoteIdentifier(column);
     const after = window.after === undefined ? raw('') : sqltag` AND t."id" > ${window.after}`;
-    // The outer list names the columns: SQLite spends about 10 % of the statement copying `*`,
-    // the rank included, out of the window's co-routine (bench, 20 parents: 382 µs against 344 µs).
+    // The outer list names the columns: SQLite spends a share of the statement copying `*`,
+    // the rank included, out of the window's co-routine (BENCHMARKS.md §"Where the time goes").
     const outer = join([...new Set(['id', ...(columns ?? this.columns)])].map((name) => sqltag`ranked.${quoteIdentifier(name)}`), ', ');
     return sqltag`SELECT ${outer} FROM (SELECT ${this.columnList(columns)}, ROW_NUMBER() OVER (PARTITION BY t.${key} ORDER BY t."id") AS "__rank" FROM ${table} t WHERE ${keyCondition(this.reader, sqltag`t.${key}`, parentIds)}${after} AND ${condition}) ranked WHERE ranked."__rank" <= ${window.take} ORDER BY ranked.${key}, ranked."id"`;
   }

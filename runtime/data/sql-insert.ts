@@ -6,9 +6,8 @@
  * (`@default(uuid(7))`, `@default(now())`), the same encodings (the dialect's reader binds them as
  * the Prisma adapter does), the database's own literal defaults.
  *
- * Prisma's `create` of one row cost about 350 µs of CPU on SQLite, most of it the query
- * interpreter (BENCHMARKS.md, "Where the time goes"), against about 85 µs for the statement, most
- * of it SQLite's write to its WAL. Only what this module is sure of goes this way: a value it cannot
+ * Prisma's `create` of one row costs several times the statement's own CPU on SQLite, most of it
+ * the query interpreter (BENCHMARKS.md §"Where the time goes", "Write mix"). Only what this module is sure of goes this way: a value it cannot
  * check the way Prisma checks it (a nested write, a string for a `DateTime`, a value outside an
  * enum, a missing required column, a column it does not know) makes {@link insertStatement} answer
  * undefined, and the repository then asks Prisma, which accepts or refuses it as it always did.

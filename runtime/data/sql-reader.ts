@@ -1,9 +1,9 @@
 /**
  * The runtime's own read statements — loader batches (docs/behaviour.md §2.1, §2.2, §8): a primary-key batch
  * and the per-parent window — sent straight to the driver instead of through Prisma's raw query
- * path, with each statement prepared once and reused (BENCHMARKS.md: Prisma's raw path prepares the
- * statement again and converts every value of every row on each call, which doubled the cost of
- * a nested query's window statement).
+ * path, with each statement prepared once and reused (Prisma's raw path prepares the statement again
+ * and converts every value of every row on each call, which made a nested query's window statement
+ * costlier: BENCHMARKS.md §"Where the time goes").
  *
  * Each database's reader is its dialect's (`createReader` in runtime/dialects/): SQLite reads
  * through a second, read-only connection to the same file, PostgreSQL through a small pool with
@@ -71,7 +71,7 @@ export interface SqlReader {
    * The condition "`column` is one of `keys`" in this database's best form for a loader batch
    * (docs/behaviour.md §2.1, §2.2): PostgreSQL binds the keys as one array, `column = ANY($1)` —
    * a prepared statement's generic plan then reads the key's index alone, where `IN ($1, …, $20)`
-   * had it intersect the key's index with the scope's (BENCHMARKS.md "Where the time goes"); absent:
+   * had it intersect the key's index with the scope's (BENCHMARKS.md §"Where the time goes"); absent:
    * `column IN (…)`, one parameter a key ({@link keyCondition}).
    */
   anyOf?(column: Sql, keys: readonly string[]): Sql;

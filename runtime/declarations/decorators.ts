@@ -364,8 +364,8 @@ export function Delete(_path = '', _options: RouteOptions = {}): MethodDecorator
 
 /**
  * Groups a controller's routes in the OpenAPI documents under these tags (as `@nestjs/swagger`'s
- * `@ApiTags` does). The controller's docstring, as callers read it (README.md "Descriptions on the
- * wire"), describes each tag. Without it a controller's tag is its path (`posts`; `root` for the
+ * `@ApiTags` does). The controller's docstring, as callers read it (docs/guide/declaring.md
+ * "Descriptions on the wire"), describes each tag. Without it a controller's tag is its path (`posts`; `root` for the
  * empty path), so controllers serving one path under different versions share a tag.
  */
 export function ApiTags(_tag: string, ..._moreTags: string[]): ClassDecorator {

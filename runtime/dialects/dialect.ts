@@ -94,7 +94,7 @@ export interface DialectPrisma {
  * @public part of the runtime's API for application code, though nothing here imports it
  */
 export interface DialectJobs {
-  /** What the boot log and the README say about where jobs are kept and how durable they are. */
+  /** What the boot log and docs/guide/jobs.md say about where jobs are kept and how durable they are. */
   readonly durability: string;
   /** How a scheduled task fires once per tick, for the boot log. */
   readonly schedules: string;
@@ -115,7 +115,7 @@ export interface DialectMigrations {
    * compare it with what its applied migrations create (schema drift).
    */
   readonly describesLiveSchema: boolean;
-  /** What rolls back when a migration fails, in the words `migrate deploy` and the README use. */
+  /** What rolls back when a migration fails, in the words `migrate deploy` and docs/guide/migrations.md use. */
   readonly atomicity: string;
   /**
    * Runs one migration's `script` on `connection` (one the schema engine opened) as one

@@ -1,7 +1,7 @@
 /**
  * The databases the generated server runs on (docs/architecture.md §3; docs/decisions.md §2), one {@link Dialect}
  * each, and the choice of one by `APP_DATABASE__URL`'s scheme. A database is one file here beside
- * sqlite.ts and postgresql.ts, listed in {@link DIALECTS}, plus its Prisma provider; README "Adding
+ * sqlite.ts and postgresql.ts, listed in {@link DIALECTS}, plus its Prisma provider; docs/how-to.md "Add
  * a database" says what else libSQL and MySQL would need. The generator may import this module (the
  * Prisma schema, folder and adapter provider of each database).
  */

@@ -1,6 +1,6 @@
 /**
- * Subscription events across processes and hosts through PostgreSQL `LISTEN/NOTIFY` (docs/decisions.md §4,
- * issue: several worker processes behind one port, several hosts behind a load balancer): the
+ * Subscription events across processes and hosts through PostgreSQL `LISTEN/NOTIFY` (docs/decisions.md §4:
+ * several worker processes behind one port, several hosts behind a load balancer): the
  * PostgreSQL dialect's event transport, loaded only when a server starts on PostgreSQL.
  *
  * A publish sends one NOTIFY on a shared channel; every process listening — this one included —

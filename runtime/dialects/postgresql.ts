@@ -51,7 +51,7 @@ class PostgresReader implements SqlReader {
     this.pool.on('error', () => undefined);
   }
 
-  /** Statement names by text (hashing the text was 2–3 µs of every read). */
+  /** Statement names by text (hashing the text on every read was measurable: BENCHMARKS.md §"Where the time goes"). */
   private readonly names = new LRUCache<string, string>({ max: STATEMENT_NAME_CACHE_SIZE });
 
   async read(statement: Sql): Promise<Record<string, unknown>[]> {
@@ -90,7 +90,7 @@ class PostgresReader implements SqlReader {
    * `column = ANY($n)`, the keys bound as one array (its element type is the column's, inferred by
    * PostgreSQL): one statement text for any number of keys, and a generic plan that reads the key's
    * index alone — with `IN ($1, …, $20)` the plan intersected it with the scope's org index and the
-   * window statement of a nested query cost the database 360–530 µs instead of 170–255 µs.
+   * window statement of a nested query cost the database twice as much (BENCHMARKS.md §"Where the time goes").
    */
   anyOf(column: Sql, keys: readonly string[]): Sql {
     return sqltag`${column} = ANY(${[...keys]})`;

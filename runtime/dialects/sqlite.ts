@@ -36,7 +36,7 @@ const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_k
  * connection, which {@link SqliteReader.insert} writes on too. `unclaimed` is an adapter opened for
  * the reader before the client connected; the client's next connect takes it, so client and reader
  * share one connection, and opening it starts nothing of the client (its query compiler loads when
- * it first queries: about 27 MB of memory a server answering only reads and creates never needs).
+ * it first queries: memory a server answering only reads and creates never needs, BENCHMARKS.md §"Where the time goes").
  * Every connect of the factory is taken for the client's: a factory whose client the reader writes
  * beside serves that client only (the server opens migrations and statistics on factories of their own).
  */
@@ -167,7 +167,7 @@ const MAX_BIND_PARAMETERS = 32_766;
  * parameter is bound — on every run, since every run binds. Unary `+` leaves the value, its type and
  * its (absent) affinity as they are and the constraint as usable by an index, but hides the value
  * from the estimate, so the plan is made once, from the statistics alone, as PostgreSQL's generic
- * plans are. A window statement of 20 parents: 224 → 204 µs; a keyset page: 53 → 35 µs.
+ * plans are, and no run compiles the statement again (BENCHMARKS.md §"Where the time goes").
  */
 export function planStableText(statement: Sql): string {
   return statement.strings.join('+?');

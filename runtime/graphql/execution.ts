@@ -23,7 +23,7 @@ export interface DocumentCacheOptions extends DocumentBounds, LexicalBounds {
 /**
  * Bytes of heap the document cache may hold, estimated from the texts: a parsed document (nodes,
  * locations, the token list they keep, the compiled executor beside it) weighs about 100 bytes per
- * character of its text (measured: 85 to 107), so 64 MiB holds about 650 000 characters of queries.
+ * character of its text (BENCHMARKS.md §"Where the time goes"), so 64 MiB holds about 650 000 characters of queries.
  */
 const CACHE_BYTES = 64 * 1024 * 1024;
 /** Estimated heap bytes per character of a cached document's text. */
@@ -81,7 +81,7 @@ export class DocumentCache {
 /**
  * Compiled executors (graphql-jit) per validated document and operation name: a document executed
  * a second time is compiled into a function that resolves its selection without re-walking the
- * AST (BENCHMARKS.md); its first execution runs on graphql-js. Compiling costs about 200 µs, so a client
+ * AST (BENCHMARKS.md §"Where the time goes"); its first execution runs on graphql-js. Compiling costs more than executing, so a client
  * sending documents that never repeat (docs/hostile-input.md §2) gets none compiled. `'once'`
  * marks a document executed once; `null` one the compiler refuses (graphql-js runs it).
  */

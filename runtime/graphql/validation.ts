@@ -2,9 +2,8 @@
  * Validation of GraphQL documents in time linear in their expanded size (docs/hostile-input.md
  * §2). graphql-js's rules are linear but one: `OverlappingFieldsCanBeMergedRule` compares every
  * pair of fields sharing a response name, and every pair of fragments spread in one selection set,
- * so a 5 kB document repeating `org { users { edges { node { id } } } }` 138 times costs 48 ms of
- * validation (graphql-js 16.15 stops it at a fixed budget of 500 000 comparisons, which is that
- * slow). {@link FieldMergeRule} decides the same question with one comparison per field.
+ * so a small document repeating one relation is slow to validate (docs/hostile-input.md §2 has the
+ * figure; graphql-js 16.15 stops it only at a fixed budget of 500 000 comparisons). {@link FieldMergeRule} decides the same question with one comparison per field.
  *
  * On a schema whose selections only ever meet fields of one object type — no interfaces, no unions,
  * which is every schema this generator emits — "these fields can be merged" is an equivalence:

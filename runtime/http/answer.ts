@@ -45,7 +45,7 @@ function withInstantText(value: unknown): unknown {
  * The JSON text of a REST answer's value (docs/behaviour.md §4.2): exactly what `JSON.stringify`
  * writes, faster for rows — a row's, or a list's rows', `Date` fields are formatted before
  * stringifying (docs/decisions.md §6): `JSON.stringify` calls each `Date`'s `toJSON` on its slow
- * path, 42 µs for a page of 20 posts against 20 µs this way.
+ * path, about twice the time for a page of posts (BENCHMARKS.md §"Where the time goes").
  * @throws TypeError as `JSON.stringify` does (a `bigint`, a cycle)
  */
 export function jsonText(value: unknown): string {

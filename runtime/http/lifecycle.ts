@@ -1,5 +1,5 @@
 /**
- * In-flight HTTP requests, so a shutdown can wait for them (docs/decisions.md §4; README "Shutdown") and
+ * In-flight HTTP requests, so a shutdown can wait for them (docs/decisions.md §4; docs/guide/deployment.md "Shutdown") and
  * tell keep-alive clients to go.
  */
 import type { ServerResponse } from 'node:http';

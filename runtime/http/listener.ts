@@ -1,5 +1,5 @@
 /**
- * The Node HTTP server under the Express app (README "Reliability and security"): request and
+ * The Node HTTP server under the Express app (docs/guide/errors.md "Reliability and security"): request and
  * header timeouts against slow clients, problem documents for requests Node's parser refuses, and
  * every `upgrade` handed to the one {@link SocketAcceptor} (docs/hostile-input.md §1).
  */

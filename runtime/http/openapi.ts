@@ -15,7 +15,7 @@
  * scheme are described. A document carries only the components its operations use, names the
  * server (`servers`, the origin it is served from) and the application's license and contact when
  * its package.json gives them, and every operation has a description. Every text is written for
- * the API's callers (README.md "Descriptions on the wire"). Keys are written in a fixed order
+ * the API's callers (docs/guide/declaring.md "Descriptions on the wire"). Keys are written in a fixed order
  * (deterministic output). Documents are typed with `openapi-types`' `OpenAPIV3_1`, so a malformed
  * one does not compile.
  */

@@ -1,5 +1,5 @@
 /**
- * The parts of the Express chain every transport shares (README "Reliability and security"), in
+ * The parts of the Express chain every transport shares (docs/guide/errors.md "Reliability and security"), in
  * the order runtime/server/server.ts composes them: {@link createExpressApp} (settings, the request's
  * id and observation (docs/behaviour.md §12.1), helmet's security headers, CORS), `/metrics` when it
  * is served on the main port, the in-flight count and authentication (runtime/http/lifecycle.ts,
@@ -56,7 +56,7 @@ export function createExpressApp(config: AppConfig, observe: RequestHandler): Ex
 
   // Security headers (helmet's defaults: a same-origin content security policy the docs UI and
   // the playground satisfy, nosniff, frame denial, no referrer leaks, HSTS behind TLS), as helmet
-  // sets them — read once: running its twelve middlewares per request was 5 % of a REST list.
+  // sets them — read once: running its twelve middlewares per request was a share of a REST list (BENCHMARKS.md §"Where the time goes").
   const headers = Object.entries(securityHeaders());
   app.use((_request: Request, response: Response, next: NextFunction) => {
     for (const [name, value] of headers) response.setHeader(name, value);

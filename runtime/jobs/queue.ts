@@ -42,7 +42,7 @@ export interface ReceivedJob {
 
 /**
  * How a queue retries and expires its jobs: `APP_JOBS__RETRY_LIMIT`, `APP_JOBS__RETRY_DELAY`,
- * `APP_JOBS__EXPIRE` (README "Configuration").
+ * `APP_JOBS__EXPIRE` (docs/guide/configuration.md).
  */
 export interface QueuePolicy {
   /** Retries after the first run; a job failing `1 + retryLimit` times goes to the dead-letter queue. */

@@ -13,7 +13,7 @@
  * - Traces (`APP_OTEL__ENDPOINT`; ./tracing.ts) have one span per request, GraphQL operation, loader
  *   batch, SQL statement and job. With tracing off the SDK is never loaded and no span is made.
  *
- * The cost of each, measured, is in BENCHMARKS.md.
+ * The cost of each, measured, is in BENCHMARKS.md §"Observability's cost".
  */
 import cluster from 'node:cluster';
 import { timingSafeEqual } from 'node:crypto';

@@ -35,8 +35,8 @@ let used = POOLED_IDS;
 /**
  * A new UUID v7: the time in milliseconds, then random bits, taken from a pool refilled once per
  * 256 ids. The uuid package's own generator asks the operating system for 16 bytes per id
- * (`crypto.getRandomValues`), which measured 2 to 20 µs an id here, the largest part of a
- * request id's cost. Ids of one millisecond are not ordered among themselves.
+ * (`crypto.getRandomValues`), the largest part of a request id's cost
+ * (BENCHMARKS.md §"Where the time goes"). Ids of one millisecond are not ordered among themselves.
  */
 export function generateRequestId(): string {
   if (used === POOLED_IDS) {

@@ -1,7 +1,7 @@
 /**
- * Ending a process without losing its output (README "Commands"). When stdout or stderr is a pipe,
+ * Ending a process without losing its output (README.md "Everyday commands"). When stdout or stderr is a pipe,
  * Node writes to it asynchronously: what the reader has not taken yet (a pipe holds 64 KiB) waits
- * in the stream, and `process.exit()` drops it. `seed --json | jq` saw the first 80 KiB of 1.7 MB.
+ * in the stream, and `process.exit()` drops it, so `seed --json | jq` would see only the start of the output.
  */
 
 /**

@@ -299,7 +299,7 @@ async function releaseTransports(transports: readonly Transport[], logger: Logge
 }
 
 /**
- * Graceful shutdown (docs/decisions.md §4; README "Shutdown"): stops accepting connections, closes idle
+ * Graceful shutdown (docs/decisions.md §4; docs/guide/deployment.md "Shutdown"): stops accepting connections, closes idle
  * keep-alive ones, closes every WebSocket with 1001 and lets the transports finish their work,
  * while in-flight requests get `APP_HTTP__SHUTDOWN_TIMEOUT` ms to finish (then their connections
  * are closed); then the transports release what requests could still use (the job queues), the

@@ -8,12 +8,13 @@
  * survive one (ten requests in flight), so their sites get pretenured: request-scoped objects then
  * land in the old generation, where they die late and point into the young one, and every young
  * collection scans and promotes what they hold. Whether a process falls into that depends on the
- * timing of its first seconds, so two processes of the same code settled at rates 5–15% apart.
+ * timing of its first seconds, so two processes of the same code settled at different rates
+ * (BENCHMARKS.md §"Where the time goes").
  *
  * After each full collection V8 lets the old generation grow to up to four times what survived it
  * before the next. Requests waiting on PostgreSQL hold their objects across young collections, so
- * the old generation fills with the dead ones at megabytes a second: with 33 MB live, the heap
- * reached 140 MB between full collections and the process 160–236 MB. The server caps the factor
+ * the old generation fills with the dead ones at megabytes a second, and the heap grew to about four
+ * times the live data between full collections (BENCHMARKS.md §"Where the time goes"). The server caps the factor
  * at 1.5 (`--heap-growing-percent=50`).
  */
 import v8 from 'node:v8';

@@ -51,8 +51,8 @@
  * listeners: runtime/transports/jobs/, schedules/, listeners/) starts outside any request context
  * (`withoutCaller`) and lifts the scope explicitly with `runUnscoped`. A transport that needs the
  * database for more than the repositories asks its dialect (`dialectFor(config.database.url)`),
- * never tests which database it is. Tests: a behaviour suite over loopback, listed in vitest.config.ts's
- * `BEHAVIOUR` to run on both databases.
+ * never tests which database it is. Tests: a behaviour suite over loopback whose first line,
+ * `// Runs on: sqlite, postgresql`, runs it on both databases.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';

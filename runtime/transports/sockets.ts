@@ -1,6 +1,6 @@
 /**
- * The one place the server accepts WebSockets (docs/hostile-input.md §1; docs/decisions.md §7 "Hostile input"; README
- * "WebSockets"). Every socket transport — the gateways, graphql-ws, and any transport added later —
+ * The one place the server accepts WebSockets (docs/hostile-input.md §1; docs/decisions.md §7 "Hostile input";
+ * docs/guide/sockets.md). Every socket transport — the gateways, graphql-ws, and any transport added later —
  * registers its paths with a {@link SocketAcceptor} and is handed sockets that are already guarded;
  * none of them calls `handleUpgrade` itself, so none can forget a guard:
  *

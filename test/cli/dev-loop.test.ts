@@ -4,7 +4,7 @@
  * the addresses, no route lines — and the loop on a copy of the project: a change restarts the
  * server on the same port with the new code, a new entity's migration is applied to the dev
  * database, invalid declarations and a version that does not boot leave the running server
- * serving, and SIGTERM stops everything. On each database (a BEHAVIOUR suite) the migration runs
+ * serving, and SIGTERM stops everything. On each database (see the first line) the migration runs
  * beside the running server.
  */
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

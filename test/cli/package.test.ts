@@ -133,10 +133,10 @@ describe('the packed package, installed into an empty folder', () => {
     if (installedDigest !== '') expect(treeDigest(installed)).toBe(installedDigest);
   });
 
-  it('ships the compiled runtime and generator, their type declarations and the templates, and nothing of this repository', () => {
+  it('ships the compiled runtime and generator, their type declarations, the templates and the documentation, and nothing else of this repository', () => {
     const files = succeeded(run('tar', ['tzf', tarball], scratch)).trim().split('\n').map((file) => file.replace(/^package\//, ''));
-    expect(files.filter((file) => !/^(dist\/(runtime|generator)\/|templates\/new-application\/)|^(package\.json|README\.md)$/.test(file))).toEqual([]);
-    for (const file of ['dist/runtime/index.js', 'dist/runtime/index.d.ts', 'dist/runtime/testing/index.d.ts', 'dist/runtime/generated.d.ts', 'dist/generator/cli.js', 'templates/new-application/entities/note.entity.ts']) expect(files).toContain(file);
+    expect(files.filter((file) => !/^(dist\/(runtime|generator)\/|templates\/new-application\/|docs\/)|^(package\.json|README\.md)$/.test(file))).toEqual([]);
+    for (const file of ['docs/README.md', 'docs/guide/development.md', 'dist/runtime/index.js', 'dist/runtime/index.d.ts', 'dist/runtime/testing/index.d.ts', 'dist/runtime/generated.d.ts', 'dist/generator/cli.js', 'templates/new-application/entities/note.entity.ts']) expect(files).toContain(file);
     expect(files.some((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.startsWith('templates/'))).toBe(false);
     expect(readFileSync(path.join(installed, MANIFEST.bin[MANIFEST.name] ?? ''), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
   });

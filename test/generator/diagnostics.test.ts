@@ -1,5 +1,5 @@
 /**
- * Diagnostics as a compiler prints them (README.md "Layout"; docs/decisions.md §1): the caret under the offending
+ * Diagnostics as a compiler prints them (docs/architecture.md §1; docs/decisions.md §1): the caret under the offending
  * token, colour on a terminal and never in a pipe (NO_COLOR, FORCE_COLOR, TERM=dumb respected),
  * and a declaration the runtime does not know refused before anything is emitted.
  */

@@ -1,5 +1,5 @@
 /**
- * What callers read (README.md "Descriptions on the wire"): OpenAPI tags come from `@ApiTags` or
+ * What callers read (docs/guide/declaring.md "Descriptions on the wire"): OpenAPI tags come from `@ApiTags` or
  * the controller's path, never its class name; summaries and descriptions from `@ApiOperation` or
  * the caller-facing sections of docstrings (the summary section and `@remarks`), never from
  * `@privateRemarks`, which stays in the developer-facing output (generated code, Prisma schema).

@@ -2,7 +2,7 @@
 /**
  * One scalar per kind of value (docs/behaviour.md §2.1, docs/decisions.md §2): on the schema the
  * running server serves, every key — primary keys, belongs_to columns, the demo's columns and
- * hand-written arguments typed `ID` — is `ID`, and only the spec's `user(id: String!)` keeps
+ * hand-written arguments typed `ID` — is `ID`, and only the demo's `user(id: String!)` keeps
  * `String`; operations answer with `$id: ID!` variables. Real server process, real HTTP, on each
  * database of the run.
  */
@@ -48,7 +48,7 @@ beforeAll(async () => {
 afterAll(async () => server?.stop());
 
 describe('GraphQL ids', () => {
-  it('types every id-valued field, input field and argument ID, except the spec\'s user(id: String!)', () => {
+  it('types every id-valued field, input field and argument ID, except the demo\'s user(id: String!)', () => {
     const ids: string[] = [];
     const notIds: string[] = [];
     for (const type of types) {

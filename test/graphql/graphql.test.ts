@@ -48,7 +48,7 @@ async function userCount(): Promise<number> {
 }
 
 describe('schema (docs/behaviour.md §4.1)', () => {
-  it('emits the spec example lines in the committed SDL', () => {
+  it('emits the lines docs/behaviour.md §2.1 shows in the committed SDL', () => {
     const sdl = readFileSync(path.join(ROOT, 'generated/schema.graphql'), 'utf8');
     expect(sdl).toContain('user(id: String!): User\n');
     expect(sdl).toContain('users(first: Int, after: String): [User!]!\n');

@@ -1,5 +1,5 @@
 /**
- * `npm test` on a machine without Chromium (docs/decisions.md §5, README "Tests"): the browser tests skip
+ * `npm test` on a machine without Chromium (docs/decisions.md §5, docs/how-to.md "Run the tests"): the browser tests skip
  * themselves, announced by one line that names the install command, and everything else runs;
  * under `REQUIRE_BROWSER=1` (what `.ci/run` sets) they fail instead. A machine without Chromium is
  * simulated by pointing `TEST_CHROMIUM` at a path with nothing there, and vitest runs the `/api`

@@ -3,7 +3,7 @@
  * versioned and unversioned routes at shared addresses, several versions, controllers declaring
  * more versions than a route mounts — and random requests (method, path, a stated version or
  * none, a default version or none, a global prefix or none), the router agrees with a small
- * reference model of the spec's rules written over the flat list of routes. Checked on the
+ * reference model of the rules of docs/behaviour.md §9 written over the flat list of routes. Checked on the
  * `VersionRouter` directly for many tables, and over real HTTP against the server started with a
  * sample of the tables in place of the demo's routes.
  */

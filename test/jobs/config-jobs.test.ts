@@ -1,5 +1,5 @@
 /**
- * The job and schedule settings (docs/behaviour.md §10; README "Configuration"): `APP_JOBS__*` with
+ * The job and schedule settings (docs/behaviour.md §10; docs/guide/configuration.md): `APP_JOBS__*` with
  * their defaults and bounds, and `APP_CRON__<TASK>`, which must name a scheduled task of the
  * application and hold `off` or a cron expression — checked at boot, every problem at once.
  */

@@ -23,8 +23,8 @@ const require = createRequire(import.meta.url);
 
 /**
  * openapi-typescript, loaded on first use so that commands emitting nothing never pay for it. Its
- * CommonJS build: the ESM build's `import ts from 'typescript'` makes Node scan the 9 MB compiler
- * for its export names, which cost about 0.4 s more here.
+ * CommonJS build: the ESM build's `import ts from 'typescript'` makes Node scan the TypeScript compiler
+ * for its export names, which costs `generate` time (BENCHMARKS.md §"Where the time goes").
  */
 function loadOpenApiTypeScript(): typeof import('openapi-typescript') {
   return require('openapi-typescript') as typeof import('openapi-typescript');
@@ -54,7 +54,7 @@ async function typesOf(text: string, cache: TextCache | undefined): Promise<stri
  * The typed REST client modules of the emitted OpenAPI documents (`emitted`: path → content, as
  * emitted in this run): one per version of `versions` (the mounted ones), or one of the API when
  * there are none. A document with no path gets no client. `cache` keeps openapi-typescript's
- * output by its input, so a run whose documents did not change does not load it (about 0.6 s).
+ * output by its input, so a run whose documents did not change does not load it (docs/guide/clients.md).
  */
 export async function emitRestClients(layout: OutputLayout, versions: readonly string[], emitted: ReadonlyMap<string, string>, cache?: TextCache): Promise<GeneratedFile[]> {
   const files: GeneratedFile[] = [];

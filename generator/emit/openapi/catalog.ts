@@ -5,8 +5,8 @@
  * Each route's status, reply kind, page parameters, tags, summary and description are its resolved
  * fields; the page-size numbers come from the runtime's own constants (runtime/data/keyset.ts), so the
  * document cannot disagree with what the server does. Every text is for the API's callers: tags
- * and descriptions come from the declarations' caller-facing parts (README.md "Descriptions on the
- * wire"), and what the generator writes itself names no internal constant or document.
+ * and descriptions come from the declarations' caller-facing parts (docs/guide/declaring.md
+ * "Descriptions on the wire"), and what the generator writes itself names no internal constant or document.
  */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../../runtime/data/keyset.js';
 import { API_TITLE, buildOpenApiDocument, type ApiCatalog, type CatalogOperation, type CatalogParameter, type CatalogTag, type JsonSchema } from '../../../runtime/http/openapi.js';

@@ -5,9 +5,9 @@
  * registers it) writes the client. Both are pinned to the `prisma` CLI's exact version, and
  * test/generator/prisma-client.test.ts checks that the files are the ones the CLI writes.
  *
- * The CLI would cost a process per schema that spends about 0.6 s loading its 9 MB of JavaScript
- * before generating for 0.15 s; loaded here once, both clients take about 0.5 s together
- * (docs/decisions.md §2, "Prisma clients without the CLI").
+ * The CLI would cost a process per schema that spends longer loading its JavaScript than
+ * generating; loaded here once, both clients are written in a fraction of that time
+ * (docs/decisions.md §2, "Prisma clients without the CLI"; BENCHMARKS.md §"Where the time goes").
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ export class PrismaGenerateError extends Error {}
 
 let loaded: { internals: Internals; generator: ClientGenerator } | undefined;
 
-/** Prisma's modules, loaded on first use (about 0.2 s): a run that changes no schema never pays for them. */
+/** Prisma's modules, loaded on first use (BENCHMARKS.md §"Where the time goes"): a run that changes no schema never pays for them. */
 function prismaModules(): { internals: Internals; generator: ClientGenerator } {
   loaded ??= { internals: require('@prisma/internals') as Internals, generator: require('@prisma/client-generator-ts') as ClientGenerator };
   return loaded;

@@ -2,8 +2,8 @@
  * Loader scope missing (docs/behaviour.md §5.10) — a warning
  *
  * Relation loaders take the request's executor and ability from `LoaderScope`, the GraphQL
- * batch-context provider. Without it in a reachable module the server still starts (the spec
- * says boot only warns), but every relation field answers `database error`.
+ * batch-context provider. Without it in a reachable module the server still starts (boot only
+ * warns: docs/behaviour.md §5.10), but every relation field answers `database error`.
  */
 import type { Rule } from '../rule.js';
 

@@ -1,5 +1,5 @@
 /**
- * GraphQL over HTTP on `APP_GRAPHQL__PATH` (docs/behaviour.md §4.1; README "GraphQL over HTTP"): `POST` runs
+ * GraphQL over HTTP on `APP_GRAPHQL__PATH` (docs/behaviour.md §4.1; docs/guide/graphql.md "GraphQL over HTTP"): `POST` runs
  * operations through graphql-http (./handler.ts), `GET` serves the playground when
  * `APP_GRAPHQL__PLAYGROUND=true` (./playground.ts), and every other method — or `GET` with the
  * playground off — is 405. The path is self-mounted and neutral to version selection (docs/behaviour.md §9.3.3).

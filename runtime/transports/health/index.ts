@@ -1,5 +1,5 @@
 /**
- * `GET /health` (docs/decisions.md §4; README "Deployment"): 200 `{ "status": "ok", "db": "ok" }`, or 503
+ * `GET /health` (docs/decisions.md §4; docs/guide/deployment.md "Several hosts behind a load balancer"): 200 `{ "status": "ok", "db": "ok" }`, or 503
  * `{ "status": "unavailable", "db": "down" }` when a check fails — one field per
  * {@link HealthContribution} of the server's transports, the database's (`db`) first. Mounted
  * before the rate limit (placement `unmetered`), neutral to API versions (docs/behaviour.md §9.3.3).
@@ -9,8 +9,8 @@
  * database round trip while the process is busy.
  *
  * A statement's answer arrives as one more event behind everything queued in the event loop, so
- * on PostgreSQL a check that always asks doubled `/health`'s wait under load (p99 64 ms behind
- * bursts of 32 hostile requests, against 41 ms on SQLite, where the check is synchronous). The
+ * on PostgreSQL a check that always asks made `/health` wait behind bursts of hostile requests
+ * (RELIABILITY.md §8; on SQLite the check is synchronous). The
  * answer is reused while it is younger than `fresh` ms; until `stale` ms it is still answered and
  * a new check runs in the background; older, the caller waits for a new check. Concurrent callers
  * share one check. So `/health` reflects the database as it was at most `stale` ms (plus the
