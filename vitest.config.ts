@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +73,10 @@ export default defineConfig({
   },
   test: {
     pool: 'forks',
+    // Vitest's default, one worker per core but one, leaves a 2-core machine running one file at a
+    // time, while most suites spend their time waiting on the servers, databases and commands they
+    // start: two files at a time there, the default on bigger machines.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
