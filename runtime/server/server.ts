@@ -236,7 +236,7 @@ interface FrontChain {
  * `entrypoints` (docs/behaviour.md §4.8), then 404 and the error handler.
  */
 function composeApp(config: AppConfig, logger: Logger, transports: readonly Transport[], front: FrontChain, health: readonly HealthContribution[], entrypoints: readonly Entrypoint[], rateLimit: RateLimit | undefined): Express {
-  const app = createExpressApp(config, front.observe);
+  const app = createExpressApp(config, front.observe, transports.flatMap((transport) => transport.http?.exposedHeaders ?? []));
   app.use(front.lifecycle);
   if (front.metrics) app.get(METRICS_PATH, front.metrics);
   app.use(front.authenticate);
