@@ -37,7 +37,7 @@
  * 4. `health` (optional) — {@link HealthContribution}s: each is one field of `GET /health`'s body
  *    (`"db": "ok"` is the database's); any one down answers 503.
  * 5. `close` (optional) — called when shutdown begins, beside the HTTP drain and the socket
- *    close; stop taking work and resolve once what was running has finished. The event transport
+ *    close; stop taking work and resolve once what was running has finished. The event relay
  *    and the database close after every transport has (in-flight work may still need them).
  * 6. `release` (optional) — called once in-flight requests have finished (or the shutdown timeout
  *    passed) and every `close` has resolved, before the database closes: release what a request

@@ -87,7 +87,7 @@ function objectLiteral(entries: readonly string[]): string {
 
 /**
  * `topic: 'Entity'` for every subscription whose item is an entity, sorted by topic: a
- * cross-process transport sends such events as an id and each process reloads the row.
+ * cross-process event relay sends such events as an id and each process reloads the row.
  */
 function eventTopics(context: EmitContext): string[] {
   const topics = new Map<string, string>();
