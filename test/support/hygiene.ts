@@ -90,7 +90,8 @@ export const APPLICATION_CYCLES: CycleExclusions = {
  * the TypeScript compiler's view of imports, `import type` included: a type-only cycle still says a
  * declaration sits in the wrong module), less what `exclusions` leave out. One line per strongly
  * connected set of modules — every cycle lies in one — written as one cycle through it,
- * `a.ts → b.ts → a.ts`, paths relative to `root`; so no cycle hides behind another.
+ * `a.ts → b.ts → a.ts`, paths relative to `root`; so no cycle hides behind another. Throws when it
+ * reads no import at all.
  */
 export async function importCycles(root: string, dirs: readonly string[], exclusions: CycleExclusions = {}): Promise<string[]> {
   const { default: madge } = await import('madge');
@@ -105,6 +106,8 @@ export async function importCycles(root: string, dirs: readonly string[], exclus
     },
   );
   const imports = graph.obj();
+  // A check that read nothing (a wrong folder, a tsconfig that resolves nothing) would pass vacuously.
+  if (Object.values(imports).every((targets) => targets.length === 0)) throw new Error(`read no import under ${dirs.join(', ')} of ${root}`);
   return stronglyConnected(imports)
     .filter((set) => set.length > 1 || (imports[set[0] ?? '']?.includes(set[0] ?? '') ?? false))
     .filter((set) => !(exclusions.allowed?.(set) ?? false))
