@@ -25,10 +25,10 @@ import { CONNECTION_TYPES, FIELD_COMPLEXITY } from './graphql/complexity.js';
 import { createGuards, GLOBAL_GUARDS, OPERATION_GUARDS } from './graphql/guards.js';
 import { createResolvers } from './graphql/resolvers.js';
 import { createRoutes } from './http/routes.js';
-import { createJobs } from './jobs.js';
 import { createListeners } from './listeners.js';
 import { createMcpHost } from './mcp.js';
 import { API_CATALOG } from './openapi/catalog.js';
+import { createJobs } from './processors.js';
 import { createSchedules, CRON_SETTINGS } from './schedules.js';
 
 /** This application. */

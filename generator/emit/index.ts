@@ -4,21 +4,23 @@
  */
 import { emitContainer } from './app/container.js';
 import { emitEntities } from './app/entities.js';
-import { emitGateways } from './app/gateways.js';
-import { emitJobs, emitListeners, emitSchedules } from './app/jobs.js';
 import { emitApp, emitMain } from './app/main.js';
-import { emitMcp } from './app/mcp.js';
 import { emitDatabase, emitRepositories } from './app/repositories.js';
 import { emitResources } from './app/resources.js';
 import type { EmitContext } from './context.js';
+import { emitGateways } from './gateways/gateways.js';
 import { emitComplexity } from './graphql/complexity.js';
 import { emitGuards } from './graphql/guards.js';
 import { emitRelations } from './graphql/relations.js';
 import { emitResolvers } from './graphql/resolvers.js';
 import { emitSdl } from './graphql/schema.js';
 import { emitRoutes } from './http/routes.js';
+import { emitJobs, emitProcessors } from './jobs/jobs.js';
+import { emitListeners } from './listeners/listeners.js';
+import { emitMcp } from './mcp/host.js';
 import { emitOpenApi } from './openapi/catalog.js';
 import { emitPrismaSchema } from './prisma/schema.js';
+import { emitSchedules } from './schedules/schedules.js';
 import type { GeneratedFile } from './writer.js';
 import { DIALECTS } from '../../runtime/dialects/index.js';
 import { schemaPath } from '../paths.js';
@@ -64,10 +66,12 @@ Follow a request from route to SQL:
 
 Follow a job: \`queue.add(name, payload)\` in a service checks the payload against the schema in
 \`jobs.ts\`, the database stores it (pg-boss on PostgreSQL, in process on SQLite), and the jobs
-transport runs the \`@Process\` method \`jobs.ts\` names for it. \`schedules.ts\` and \`listeners.ts\`
-do the same for \`@Cron\` and \`@OnEvent\` methods (each file exists when the application declares one).
+transport runs the \`@Process\` method \`processors.ts\` names for it. \`schedules.ts\` and
+\`listeners.ts\` do the same for \`@Cron\` and \`@OnEvent\` methods (each file exists when the
+application declares one).
 
-Also here: \`schema.graphql\` (the SDL), \`container.ts\` (providers, dependencies first),
+Also here: \`schema.graphql\` (the SDL), \`container.ts\` (providers, dependencies first; it imports every
+provider, and nothing it imports imports it back),
 \`entities.ts\` (wire fields and input structures), \`app.ts\` and \`main.ts\` (the entry point), and
 \`client/\`: typed clients for the API's callers, written from \`openapi/\` and \`schema.graphql\` (a REST
 client per version, a GraphQL client); nothing in the server imports them.
@@ -94,7 +98,7 @@ export function emitFiles(context: EmitContext): GeneratedFile[] {
     emitContainer(context),
     emitGateways(context),
     ...(context.app.mounted.mcp ? [emitMcp(context, context.app.mounted.mcp)] : []),
-    ...[emitJobs(context), emitSchedules(context), emitListeners(context)].filter((file): file is GeneratedFile => file !== undefined),
+    ...[emitJobs(context), emitProcessors(context), emitSchedules(context), emitListeners(context)].filter((file): file is GeneratedFile => file !== undefined),
     emitResolvers(context),
     emitRelations(context),
     emitComplexity(context),

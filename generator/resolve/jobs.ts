@@ -2,7 +2,7 @@
  * Job processors and their handlers (docs/behaviour.md §10.1), scheduled tasks (§10.2) and in-process
  * listeners (§10.3), resolved once: each handler's queue, job name and schema; each task's name,
  * setting and expression; each listener's event; and, for what is mounted, the queues and the
- * topics providers publish. Emitters (`generator/emit/app/jobs.ts`) and rules read only this.
+ * topics providers publish. Emitters (`generator/emit/jobs/`, `schedules/`, `listeners/`) and rules read only this.
  */
 import type { DeclaredMethod } from '../model/declarations.js';
 import type { CronTaskModel, JobHandlerModel, ListenerModel, ProcessorModel, ProviderModel, PublishedTopics, QueueModel } from '../model/model.js';

@@ -12,9 +12,6 @@ import type { AccessScope, AppAbility, Principal } from './ability.js';
 import { FailureError } from '../failures/result.js';
 import type { RequestObservation } from '../observability/observation.js';
 
-/** The request transports (docs/behaviour.md §9.5): work they serve may never lift the row scope (docs/behaviour.md §5.9). */
-export type RequestTransport = 'http' | 'graphql' | 'graphql-ws' | 'gateway' | 'mcp';
-
 /** What one request (or one job) runs with. */
 export interface RequestContext extends AccessScope {
   /** The verified caller, or undefined for an anonymous request. */
@@ -23,8 +20,12 @@ export interface RequestContext extends AccessScope {
   readonly ability: AppAbility | undefined;
   /** True only inside {@link runUnscoped}: queries are not filtered by any ability. */
   readonly unscoped: boolean;
-  /** The transport serving the request, when known (named in refusals and logs). */
-  readonly transport?: RequestTransport;
+  /**
+   * What serves the request, as it names its requests (`http` for the Express chain's, `graphql`,
+   * `mcp`: each transport sets its own), named in refusals and logs. Any request's context lifts
+   * no row scope, whichever transport it names (docs/behaviour.md §5.9).
+   */
+  readonly transport?: string;
   /** Rows this request may still materialise (GraphQL operations; docs/hostile-input.md §3). */
   readonly rows?: RowBudget;
   /**
@@ -99,7 +100,7 @@ function rowBytes(row: unknown): number {
 export class UnscopedInRequestError extends Error {
   override readonly name = 'UnscopedInRequestError';
 
-  constructor(transport: RequestTransport | undefined) {
+  constructor(transport: string | undefined) {
     super(
       `runUnscoped was called while serving a request (transport: ${transport ?? 'unknown'}): request transports may not lift the row scope (docs/behaviour.md §5.9). ` +
         'Read through the caller\'s scope, or move the work to a job, seed, migration, scheduled task or listener, which may run unscoped.',

@@ -30,11 +30,11 @@ export interface ReaderOptions {
   readonly writesThrough?: SqlDriverAdapterFactory;
 }
 
-/** What a cross-process event transport is started with (docs/decisions.md §4 "Subscriptions"). */
-export interface EventTransportOptions {
+/** What a cross-process event relay is started with (docs/decisions.md §4 "Subscriptions"). */
+export interface EventRelayOptions {
   /** The database URL (`APP_DATABASE__URL`). */
   readonly url: string;
-  /** The bus it attaches to: publishes go through the transport, received events to {@link EventBus.deliver}. */
+  /** The bus it attaches to: publishes go through the relay, received events to {@link EventBus.deliver}. */
   readonly bus: EventBus;
   /** The entity each topic carries (`postPublished` → `Post`), from the declared subscriptions. */
   readonly topicEntities: Readonly<Record<string, string>>;
@@ -43,8 +43,8 @@ export interface EventTransportOptions {
   readonly logger: Logger;
 }
 
-/** A started event transport, closed at shutdown before the database. */
-export interface StartedEventTransport {
+/** A started event relay, closed at shutdown before the database. */
+export interface StartedEventRelay {
   /** Stops listening and closes its connections. */
   close(): Promise<void>;
 }
@@ -174,8 +174,8 @@ export interface Dialect<Name extends string = string> {
   /** The runtime's own fast reader of `url` (runtime/data/sql-reader.ts), beside the Prisma client. */
   createReader(url: string, options?: ReaderOptions): Promise<SqlReader>;
   /**
-   * Starts the transport carrying events between processes and attaches it to the bus; absent when
+   * Starts the relay carrying events between processes and attaches it to the bus; absent when
    * events stay in the process (SQLite, one process by design).
    */
-  createEventTransport?(options: EventTransportOptions): Promise<StartedEventTransport>;
+  createEventRelay?(options: EventRelayOptions): Promise<StartedEventRelay>;
 }

@@ -10,7 +10,7 @@ import type { Dialect, ReaderOptions } from './dialect.js';
 import { POSTGRESQL } from './postgresql.js';
 import { SQLITE } from './sqlite.js';
 
-export type { Dialect, ReaderOptions, StartedEventTransport } from './dialect.js';
+export type { Dialect, ReaderOptions, StartedEventRelay } from './dialect.js';
 
 /** Every supported database, the embedded default first. */
 export const DIALECTS = [SQLITE, POSTGRESQL] as const;

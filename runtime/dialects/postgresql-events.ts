@@ -1,7 +1,7 @@
 /**
  * Subscription events across processes and hosts through PostgreSQL `LISTEN/NOTIFY` (docs/decisions.md §4:
  * several worker processes behind one port, several hosts behind a load balancer): the
- * PostgreSQL dialect's event transport, loaded only when a server starts on PostgreSQL.
+ * PostgreSQL dialect's event relay, loaded only when a server starts on PostgreSQL.
  *
  * A publish sends one NOTIFY on a shared channel; every process listening — this one included —
  * delivers it to its own subscribers. A NOTIFY payload is capped at 8 000 bytes and an entity row
@@ -14,8 +14,8 @@
  * concurrently but are delivered in the order their notifications arrived.
  */
 import pg from 'pg';
-import type { EventTransport } from '../events/bus.js';
-import type { EventTransportOptions } from './dialect.js';
+import type { EventRelay } from '../events/bus.js';
+import type { EventRelayOptions } from './dialect.js';
 
 /** The channel every process listens on. */
 const EVENT_CHANNEL = 'resource_service_events';
@@ -26,8 +26,8 @@ const MAX_PAYLOAD = 7_900;
 /** What travels in a NOTIFY. */
 type EventMessage = { readonly topic: string; readonly entity: string; readonly id: string } | { readonly topic: string; readonly payload: unknown };
 
-/** The LISTEN/NOTIFY transport of the event bus. */
-export class PostgresEventTransport implements EventTransport {
+/** The event bus's LISTEN/NOTIFY relay between processes. */
+export class PostgresEventRelay implements EventRelay {
   private listener: pg.Client | undefined;
   private readonly sender: pg.Pool;
   private closed = false;
@@ -35,13 +35,13 @@ export class PostgresEventTransport implements EventTransport {
   /** The delivery of the last notification received; the next one is delivered after it. */
   private delivered: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: EventTransportOptions) {
+  constructor(private readonly options: EventRelayOptions) {
     // One connection: NOTIFYs leave in the order they were published.
     this.sender = new pg.Pool({ connectionString: options.url, max: 1 });
     this.sender.on('error', (error) => options.logger.warn({ err: error }, 'event sender connection failed'));
   }
 
-  /** Connects the listening connection and attaches the transport to the bus. */
+  /** Connects the listening connection and attaches the relay to the bus. */
   async start(): Promise<void> {
     this.options.bus.attach(this);
     await this.listen();

@@ -9,7 +9,7 @@ import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { SqlConstraintError, SqlReadError, type SqlReader } from '../data/sql-reader.js';
 import { type Sql, sqltag } from '../data/sql-scope.js';
-import type { Dialect, DialectMigrations, EventTransportOptions, ReaderOptions, StartedEventTransport } from './dialect.js';
+import type { Dialect, DialectMigrations, EventRelayOptions, ReaderOptions, StartedEventRelay } from './dialect.js';
 
 /** Statement texts whose names a reader remembers (the generated statements are a bounded set). */
 const STATEMENT_NAME_CACHE_SIZE = 1_000;
@@ -214,10 +214,10 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
     };
     return new PostgresReader(new postgres.Pool({ connectionString: url, max: 5, types }), options.onQuery);
   },
-  async createEventTransport(options: EventTransportOptions): Promise<StartedEventTransport> {
-    const { PostgresEventTransport } = await import('./postgresql-events.js');
-    const transport = new PostgresEventTransport(options);
-    await transport.start();
-    return transport;
+  async createEventRelay(options: EventRelayOptions): Promise<StartedEventRelay> {
+    const { PostgresEventRelay } = await import('./postgresql-events.js');
+    const relay = new PostgresEventRelay(options);
+    await relay.start();
+    return relay;
   },
 };

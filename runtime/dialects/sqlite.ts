@@ -1,7 +1,7 @@
 /**
  * SQLite (docs/decisions.md §2): the embedded default, `APP_DATABASE__URL=file:./data/app.db`, through
  * Prisma's better-sqlite3 driver adapter in WAL mode. One process writes it: more than one worker
- * is refused at boot, and subscription events stay in the process (no event transport).
+ * is refused at boot, and subscription events stay in the process (no event relay).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';

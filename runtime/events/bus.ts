@@ -1,7 +1,7 @@
 /**
  * The event bus behind subscriptions (docs/behaviour.md §4.1, docs/decisions.md §4): services publish items on a
  * topic, subscription resolvers iterate them. In process it is `graphql-subscriptions`' PubSub;
- * a cross-process transport (PostgreSQL LISTEN/NOTIFY) can be attached so every worker's
+ * an {@link EventRelay} between processes (PostgreSQL LISTEN/NOTIFY) can be attached so every worker's
  * subscribers see every publish.
  *
  * Every subscription holds a bounded queue: items wait there while the subscriber's socket is
@@ -22,14 +22,18 @@ const subscriberScope = new AsyncLocalStorage<SlowConsumerHandler>();
 /**
  * Runs `body` (which creates subscriptions) so that a subscription it creates reports falling
  * behind to `onSlowConsumer` at once, while its reader may still be blocked on a stalled socket.
- * The transport uses it to close that connection.
+ * The graphql-ws transport uses it to close that connection.
  */
 export function asSubscriber<T>(onSlowConsumer: SlowConsumerHandler, body: () => T): T {
   return subscriberScope.run(onSlowConsumer, body);
 }
 
-/** Carries events between processes; attached by the server when the database supports it. */
-export interface EventTransport {
+/**
+ * Carries events between processes (a dialect's, when its database can: PostgreSQL LISTEN/NOTIFY,
+ * runtime/dialects/postgresql-events.ts); attached by the server. Without one, events stay in the
+ * process that published them.
+ */
+export interface EventRelay {
   /** Sends one event to every process (including this one, which must then deliver it). */
   send(topic: string, payload: unknown): void;
 }
@@ -60,21 +64,21 @@ export class EventBus {
   // §16), not by EventEmitter's warning at 10.
   private readonly local = new PubSub<Record<string, unknown>>({ eventEmitter: new EventEmitter().setMaxListeners(0) });
   private readonly maxQueued: number;
-  private transport: EventTransport | undefined;
+  private relay: EventRelay | undefined;
   private readonly observers = new Set<PublishObserver>();
 
   constructor(options: EventBusOptions = {}) {
     this.maxQueued = options.maxQueued ?? 1000;
   }
 
-  /** Routes publishes through `transport` (which must call {@link deliver} on every process). */
-  attach(transport: EventTransport): void {
-    this.transport = transport;
+  /** Routes publishes through `relay` (which must call {@link deliver} on every process). */
+  attach(relay: EventRelay): void {
+    this.relay = relay;
   }
 
   /**
    * Tells `observer` of every event published in this process from now on — only this process's:
-   * events received from other processes through the transport are not observed. Returns the
+   * events received from other processes through the relay are not observed. Returns the
    * function that stops it.
    */
   observe(observer: PublishObserver): () => void {
@@ -83,16 +87,16 @@ export class EventBus {
   }
 
   /**
-   * Publishes `payload` on `topic` to every subscriber (in every process when a transport is
+   * Publishes `payload` on `topic` to every subscriber (in every process when a relay is
    * attached) and tells this process's observers. Services publish after their write has committed.
    */
   publish(topic: string, payload: unknown): void {
     for (const observer of this.observers) observer(topic, payload);
-    if (this.transport) this.transport.send(topic, payload);
+    if (this.relay) this.relay.send(topic, payload);
     else void this.local.publish(topic, payload);
   }
 
-  /** Delivers an event received from the transport to this process's subscribers. */
+  /** Delivers an event received from the relay to this process's subscribers. */
   deliver(topic: string, payload: unknown): void {
     void this.local.publish(topic, payload);
   }

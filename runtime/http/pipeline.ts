@@ -15,7 +15,6 @@ import type { Logger } from 'pino';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
 import type { AppConfig } from '../server/config.js';
 import { type Problem, problem, sendError, sendProblem } from './problem.js';
-import { NEXT_CURSOR_HEADER } from './routes.js';
 
 /** helmet's middleware with its defaults, the one every answer's security headers come from. */
 const SECURITY_HEADERS = helmet();
@@ -40,12 +39,21 @@ export function securityHeaders(): Readonly<Record<string, string>> {
 }
 
 /**
+ * The response headers any answer may carry, whichever transport gives it, that a caller on another
+ * origin may read: the request's id (docs/behaviour.md §12.1), the rate limit's (docs/hostile-input.md
+ * §12) and the bearer challenge of a 401 (./problem.ts). Each transport adds its own
+ * (`HttpTransport.exposedHeaders`, runtime/transports/index.ts).
+ */
+const EXPOSED_BY_EVERY_ANSWER = [REQUEST_ID_HEADER, 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate'];
+
+/**
  * A new Express app with the settings and front middleware of every server: no `X-Powered-By`,
  * no ETags, the simple query parser, `trust proxy` hops from `APP_HTTP__TRUST_PROXY`, `observe`
  * first (the request's id and observation, runtime/observability/index.ts), helmet's headers, and
- * CORS for the configured origins only (none by default: same origin only).
+ * CORS for the configured origins only (none by default: same origin only), exposing the headers
+ * any answer may carry and `exposedHeaders`, those the transports declare.
  */
-export function createExpressApp(config: AppConfig, observe: RequestHandler): Express {
+export function createExpressApp(config: AppConfig, observe: RequestHandler, exposedHeaders: readonly string[]): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -62,11 +70,10 @@ export function createExpressApp(config: AppConfig, observe: RequestHandler): Ex
     for (const [name, value] of headers) response.setHeader(name, value);
     next();
   });
-  // Cross-origin callers: only the configured origins (none by default: same origin only). A browser
-  // MCP client reads its session id and an invalid token's challenge (docs/behaviour.md §4.6).
+  // Cross-origin callers: only the configured origins (none by default: same origin only).
   if (config.http.corsOrigins.length > 0) {
     const origins = config.http.corsOrigins;
-    app.use(cors({ origin: origins.includes('*') ? '*' : origins, exposedHeaders: [NEXT_CURSOR_HEADER, REQUEST_ID_HEADER, 'Deprecation', 'Sunset', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Mcp-Session-Id', 'WWW-Authenticate'], maxAge: 600 }));
+    app.use(cors({ origin: origins.includes('*') ? '*' : origins, exposedHeaders: [...new Set([...EXPOSED_BY_EVERY_ANSWER, ...exposedHeaders])], maxAge: 600 }));
   }
   return app;
 }

@@ -2,15 +2,18 @@
  * Configuration from `APP_`-prefixed environment variables with `__` nesting (docs/behaviour.md §4.5,
  * docs/decisions.md §4): `APP_HTTP__VERSION_HEADER` is `http.versionHeader`. Validated at boot with
  * zod; every bad value is reported at once with the variable's name, and unknown `APP_`
- * variables are reported with a "did you mean" suggestion. Schedule overrides (`APP_CRON__<TASK>`)
- * name the application's scheduled tasks, so an unknown one is an error, not a warning: a typo would
- * otherwise leave a schedule running that someone meant to switch off.
+ * variables are reported with a "did you mean" suggestion. The sections here are the server's own
+ * (database, authentication, HTTP, logs, metrics, traces); each transport declares its own beside
+ * it, collected by runtime/transports/settings.ts, and the schedules transport checks its schedule
+ * overrides (`APP_CRON__<TASK>`, runtime/transports/schedules/settings.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { Cron } from 'croner';
 import { z } from 'zod';
 import { findDialect, SUPPORTED_URL_FORMS } from '../dialects/index.js';
 import { VERSION_TOKEN } from '../http/version-token.js';
+import { CRON_PREFIX, cronOverrides } from '../transports/schedules/settings.js';
+import { TRANSPORT_SETTINGS } from '../transports/settings.js';
+import { booleanFlag, commaList, type ConfigProblem, integer, ratio } from './settings.js';
 import { didYouMean } from './suggest.js';
 
 /**
@@ -20,23 +23,6 @@ import { didYouMean } from './suggest.js';
  * instead (generator/dev-secret.ts), so the tokens they print work.
  */
 const PROCESS_SECRET = randomBytes(32).toString('hex');
-
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''], { message: 'expected true or false' })
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
-
-const integer = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^-?\d+$/, { message: `expected an integer between ${min} and ${max}` })
-    .transform(Number)
-    .pipe(z.number().int().min(min, { message: `expected at least ${min}` }).max(max, { message: `expected at most ${max}` }));
-
-/** A fraction from 0 to 1 (`0.25`): the share of requests a sampled output keeps. */
-const ratio = z
-  .string()
-  .regex(/^(0|1|0?\.\d+|1\.0+)$/, { message: 'expected a fraction between 0 and 1, such as 0.1' })
-  .transform(Number);
 
 /** The validated configuration of a server process. */
 const configSchema = z.object({
@@ -79,11 +65,7 @@ const configSchema = z.object({
     /** Bytes a WebSocket may have waiting for its client; past them it is closed with 1013 (docs/hostile-input.md §16). */
     socketBufferBytes: integer(1_024, 1_073_741_824).default(2 * 1024 * 1024),
     /** Origins allowed cross-origin (comma-separated, or `*`); empty: no CORS headers, same origin only. */
-    corsOrigins: z
-      .string()
-      .default('')
-      .transform((value) => value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''))
-      .pipe(z.array(z.union([z.literal('*'), z.url({ message: 'expected origins such as https://app.example.com, comma-separated, or *' })]))),
+    corsOrigins: commaList.pipe(z.array(z.union([z.literal('*'), z.url({ message: 'expected origins such as https://app.example.com, comma-separated, or *' })]))),
     /** Requests per client address per window; 0 turns rate limiting off (the default). */
     rateLimit: integer(0, 1_000_000).default(0),
     /** The rate-limit window in milliseconds. */
@@ -91,76 +73,7 @@ const configSchema = z.object({
     /** Behind a proxy: trust X-Forwarded-For from this many hops (rate limits key on the client's address). */
     trustProxy: integer(0, 10).default(0),
   }),
-  graphql: z.object({
-    path: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, { message: 'expected a path such as /graphql' }).default('/graphql'),
-    playground: booleanFlag.default(false),
-    /**
-     * Whether `__schema` and `__type` are answered and refusals suggest names ("Did you mean …?");
-     * unset: on, but off when NODE_ENV is production (docs/hostile-input.md §10).
-     */
-    introspection: booleanFlag.optional(),
-    emitSdl: booleanFlag.default(false),
-    maxDepth: integer(1, 1000).default(10),
-    maxComplexity: integer(1, 100_000_000).default(10_000),
-    /** Tokens one document may have, counted before it is parsed (docs/hostile-input.md §2). */
-    maxTokens: integer(1, 1_000_000).default(2_000),
-    /** Brackets (`{`, `(`, `[`) a document may have open at once, counted before it is parsed. */
-    maxNesting: integer(2, 10_000).default(64),
-    /** Operations one document may define. */
-    maxOperations: integer(1, 10_000).default(20),
-    /** Directives on one location (a field, fragment, operation or variable). */
-    maxDirectives: integer(1, 1_000).default(10),
-    /** Aliases one document may use once its fragments are expanded. */
-    maxAliases: integer(0, 1_000_000).default(30),
-    /** Field selections one document may make once its fragments are expanded. */
-    maxFields: integer(1, 10_000_000).default(1_000),
-    /** Rows one operation (or one subscription event) may materialise: the last line behind the complexity score. */
-    maxRows: integer(1, 100_000_000).default(10_000),
-    /** Bytes of rows one operation (or subscription event) may read, about what its answer holds (docs/hostile-input.md §14). */
-    maxResponseBytes: integer(1_024, 1_073_741_824).default(8 * 1024 * 1024),
-    /** Milliseconds a WebSocket client has to send `connection_init` before it is closed (4408). */
-    connectionInitTimeout: integer(100, 600_000).default(10_000),
-    /** Operations (subscriptions, queries, mutations) one graphql-ws connection may run at once. */
-    maxSubscriptions: integer(1, 100_000).default(100),
-    /** Subscriptions one caller may run at once across all its connections (docs/hostile-input.md §16). */
-    maxSubscriptionsPerCaller: integer(1, 1_000_000).default(200),
-    /** Events a subscription may have waiting for a slow client before its connection is closed (1013). */
-    subscriptionQueue: integer(1, 1_000_000).default(1_000),
-  }),
-  mcp: z.object({
-    /**
-     * Browser origins the MCP host serves besides the server's own and APP_HTTP__CORS_ORIGINS
-     * (comma-separated); any other `Origin` is refused with 403 (DNS rebinding, docs/hostile-input.md §7).
-     */
-    origins: z
-      .string()
-      .default('')
-      .transform((value) => value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''))
-      .pipe(z.array(z.url({ message: 'expected origins such as https://app.example.com, comma-separated' }))),
-    /** MCP sessions of signed-in callers one process keeps open; opening one more closes their least recently used (docs/behaviour.md §4.6). */
-    maxSessions: integer(1, 1_000_000).default(1_000),
-    /** MCP sessions of anonymous callers one process keeps open, a pool of their own (docs/hostile-input.md §7). */
-    maxAnonymousSessions: integer(1, 1_000_000).default(100),
-    /** MCP sessions one caller (a principal, or an anonymous address) keeps open; one more closes that caller's least recently used. */
-    maxSessionsPerCaller: integer(1, 1_000_000).default(16),
-    /** JSON-RPC messages one MCP request may batch (docs/hostile-input.md §13). */
-    maxBatch: integer(1, 100).default(20),
-    /** Bytes of tool results one MCP request may be answered with; calls past it are refused unrun (docs/hostile-input.md §13). */
-    maxResponseBytes: integer(1_024, 1_073_741_824).default(4 * 1024 * 1024),
-    /** Milliseconds an MCP session may go unused before it is closed. */
-    sessionTimeout: integer(1_000, 86_400_000).default(1_800_000),
-  }),
-  /** Job queues (docs/behaviour.md §10.1): retries, back-off, expiry, concurrency. */
-  jobs: z.object({
-    /** Retries after a job's first failed run; past them it goes to its dead-letter queue. */
-    retryLimit: integer(0, 100).default(3),
-    /** Seconds before the first retry, doubled for each retry after it. */
-    retryDelay: integer(0, 86_400).default(5),
-    /** Seconds a running job may take before it counts as failed and runs again elsewhere (PostgreSQL). */
-    expire: integer(1, 86_400).default(900),
-    /** Jobs of one queue one process runs at once. */
-    concurrency: integer(1, 1_000).default(4),
-  }),
+  ...TRANSPORT_SETTINGS,
   log: z.object({
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info'),
     format: z.enum(['json', 'pretty'], { message: 'expected json or pretty' }).optional(),
@@ -208,44 +121,6 @@ export interface ConfigOptions {
    * the overrides are not read.
    */
   readonly cronSettings?: readonly string[];
-}
-
-/** The prefix of schedule overrides: `APP_CRON__<TASK>` (docs/behaviour.md §10.2). */
-const CRON_PREFIX = 'APP_CRON__';
-
-/** Why `value` cannot be a task's schedule (`off` or a cron expression), or undefined when it can. */
-function cronValueProblem(value: string): string | undefined {
-  if (value === 'off') return undefined;
-  try {
-    new Cron(value, { paused: true }).stop();
-    return undefined;
-  } catch (error) {
-    return `expected off or a cron expression such as '0 * * * *' (${error instanceof Error ? error.message : String(error)})`;
-  }
-}
-
-/** The schedule overrides in `env`, each checked; unknown tasks and bad values are problems. */
-function cronOverrides(env: NodeJS.ProcessEnv, settings: readonly string[]): { cron: Record<string, string>; problems: ConfigProblem[] } {
-  const cron: Record<string, string> = {};
-  const problems: ConfigProblem[] = [];
-  for (const [name, value] of Object.entries(env)) {
-    if (!name.startsWith(CRON_PREFIX) || value === undefined) continue;
-    if (!settings.includes(name)) {
-      const known = settings.length > 0 ? ` (scheduled tasks: ${settings.join(', ')})` : ' (the application declares no scheduled task)';
-      problems.push({ variable: name, message: `no scheduled task has this setting${didYouMean(name, settings)}${known}` });
-      continue;
-    }
-    const problem = cronValueProblem(value.trim());
-    if (problem) problems.push({ variable: name, message: `${problem} (got ${JSON.stringify(value)})` });
-    else cron[name] = value.trim();
-  }
-  return { cron, problems };
-}
-
-/** A configuration problem, naming the environment variable. */
-export interface ConfigProblem {
-  readonly variable: string;
-  readonly message: string;
 }
 
 /** Thrown by {@link loadConfig} when any variable is invalid; `problems` lists them all. */

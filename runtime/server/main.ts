@@ -7,7 +7,7 @@
  * replaces a worker that crashes, and on SIGTERM / SIGINT forwards the signal and waits for every
  * worker to finish its in-flight requests. The workers are stateless: every request's answer comes
  * from the database, and subscription events travel between them through the dialect's event
- * transport (PostgreSQL LISTEN/NOTIFY). With metrics on, the primary serves the workers' metrics as
+ * relay (PostgreSQL LISTEN/NOTIFY). With metrics on, the primary serves the workers' metrics as
  * one (runtime/observability/cluster.ts; docs/behaviour.md §12.2).
  */
 import cluster, { type Worker } from 'node:cluster';

@@ -17,7 +17,7 @@ import { TokenVerifier } from '../auth/authentication.js';
 import { type AppConfig, loadConfig } from './config.js';
 import type { RequestContext } from '../auth/context.js';
 import type { DatabaseClient, DatabaseOptions } from '../data/database.js';
-import { dialectFor, type StartedEventTransport } from '../dialects/index.js';
+import { dialectFor, type StartedEventRelay } from '../dialects/index.js';
 import type { EntityDescriptor } from '../data/entity-metadata.js';
 import { EventBus } from '../events/bus.js';
 import type { GraphQLContext } from '../graphql/context.js';
@@ -126,10 +126,10 @@ export interface StartOptions {
 /** The context of work done on behalf of the server itself (reloading an event's row). */
 const UNSCOPED: RequestContext = Object.freeze({ principal: undefined, ability: undefined, unscoped: true });
 
-/** What a running server closes at shutdown, in this order: transports, events, database, observability. */
+/** What a running server closes at shutdown, in this order: transports, the event relay, database, observability. */
 interface Resources {
   transports: readonly Transport[];
-  events: StartedEventTransport | undefined;
+  relay: StartedEventRelay | undefined;
   readonly database: DatabaseClient;
   readonly reader: SqlReader;
   readonly observability: Observability;
@@ -160,7 +160,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
   const database = await definition.createDatabase(adapterFactory, observed);
   // Creates are inserted by the reader where the client writes (runtime/data/sql-insert.ts).
   const reader = observability.observeReader(await dialect.createReader(url, { ...observed, writesThrough: adapterFactory }), dialect.name);
-  const resources: Resources = { transports: [], events: undefined, database, reader, observability };
+  const resources: Resources = { transports: [], relay: undefined, database, reader, observability };
   try {
     const eventBus = new EventBus({ maxQueued: config.graphql.subscriptionQueue });
     const services: RuntimeServices = { logger, eventBus, reader };
@@ -182,7 +182,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     resources.transports = transports;
     // Events between processes, when the database carries them (PostgreSQL LISTEN/NOTIFY).
     const repositories = definition.repositories(container);
-    resources.events = await dialect.createEventTransport?.({
+    resources.relay = await dialect.createEventRelay?.({
       url,
       bus: eventBus,
       topicEntities: definition.eventTopics,
@@ -236,7 +236,7 @@ interface FrontChain {
  * `entrypoints` (docs/behaviour.md §4.8), then 404 and the error handler.
  */
 function composeApp(config: AppConfig, logger: Logger, transports: readonly Transport[], front: FrontChain, health: readonly HealthContribution[], entrypoints: readonly Entrypoint[], rateLimit: RateLimit | undefined): Express {
-  const app = createExpressApp(config, front.observe);
+  const app = createExpressApp(config, front.observe, transports.flatMap((transport) => transport.http?.exposedHeaders ?? []));
   app.use(front.lifecycle);
   if (front.metrics) app.get(METRICS_PATH, front.metrics);
   app.use(front.authenticate);
@@ -271,13 +271,13 @@ function versioningOf(config: AppConfig, policies: Readonly<Record<string, Versi
 }
 
 /**
- * Closes `resources` in order — transports (closed, then released), the event transport, the
+ * Closes `resources` in order — transports (closed, then released), the event relay, the
  * database, then the metrics listener and the trace exporter — logging a transport's failure.
  */
 async function release(resources: Resources, logger: Logger): Promise<void> {
   await closeTransports(resources.transports, logger);
   await releaseTransports(resources.transports, logger);
-  await resources.events?.close();
+  await resources.relay?.close();
   await Promise.all([resources.database.$disconnect(), resources.reader.close()]);
   await resources.observability.close();
 }
@@ -303,7 +303,7 @@ async function releaseTransports(transports: readonly Transport[], logger: Logge
  * keep-alive ones, closes every WebSocket with 1001 and lets the transports finish their work,
  * while in-flight requests get `APP_HTTP__SHUTDOWN_TIMEOUT` ms to finish (then their connections
  * are closed); then the transports release what requests could still use (the job queues), the
- * event transport and the database close, and last the metrics listener and the trace exporter
+ * event relay and the database close, and last the metrics listener and the trace exporter
  * (which sends the spans not yet sent).
  */
 async function shutdown(parts: { server: Server; lifecycle: RequestLifecycle; sockets: SocketAcceptor; resources: Resources; config: AppConfig; logger: Logger }): Promise<void> {
@@ -321,7 +321,7 @@ async function shutdown(parts: { server: Server; lifecycle: RequestLifecycle; so
   await transportsClosed;
   // Requests have finished: what they could still use (the queues they enqueue on) can go.
   await releaseTransports(resources.transports, logger);
-  await resources.events?.close();
+  await resources.relay?.close();
   await Promise.all([resources.database.$disconnect(), resources.reader.close()]);
   // Last, so the spans of everything that drained are exported.
   await resources.observability.close();

@@ -26,7 +26,10 @@
  *    (runtime/http/direct.ts). Those are neutral to version selection (spec
  *    §9.3.3: `/graphql`, `/mcp`, `/api-json`, `/health` are served as written, whatever version a
  *    caller states), which the order guarantees: a neutral transport answers before the REST
- *    router decides anything. Parse bodies inside your own routes, never app-wide.
+ *    router decides anything. Parse bodies inside your own routes, never app-wide. Its
+ *    `exposedHeaders` are the response headers of its own a browser on another origin may read
+ *    (CORS, when `APP_HTTP__CORS_ORIGINS` is set): the server exposes those of every transport
+ *    beside the ones any answer may carry (runtime/http/pipeline.ts).
  * 3. `sockets` (optional) — the {@link SocketTransport}s it serves WebSockets through, one per
  *    path set. The server registers them with its {@link SocketAcceptor}, which does the handshake,
  *    size limit, framing faults, keep-alive and the 1001 close at shutdown; never call
@@ -34,7 +37,7 @@
  * 4. `health` (optional) — {@link HealthContribution}s: each is one field of `GET /health`'s body
  *    (`"db": "ok"` is the database's); any one down answers 503.
  * 5. `close` (optional) — called when shutdown begins, beside the HTTP drain and the socket
- *    close; stop taking work and resolve once what was running has finished. The event transport
+ *    close; stop taking work and resolve once what was running has finished. The event relay
  *    and the database close after every transport has (in-flight work may still need them).
  * 6. `release` (optional) — called once in-flight requests have finished (or the shutdown timeout
  *    passed) and every `close` has resolved, before the database closes: release what a request
@@ -44,6 +47,9 @@
  *    the GraphQL endpoint, `/health`, the MCP host): the server lists them in the landing answer at
  *    `/` (docs/behaviour.md §4.8), in its `listening on` line and in what `npm run dev` prints.
  *
+ * Its settings, when it has any, are its own too: a `settings.ts` in its folder declares its
+ * section (`settingsSection('mcp', z.object({…}))`, runtime/server/settings.ts: `APP_MCP__*`), and
+ * ./settings.ts collects it into the configuration every transport reads (`context.config.mcp`).
  * A factory may throw `ConfigError` for a setting it cannot serve (the REST transport does for an
  * `APP_HTTP__DEFAULT_VERSION` no controller declares); the server then closes what it opened.
  * Work that runs for a request sets `RequestContext.transport` to its name, so `runUnscoped` can
@@ -136,6 +142,13 @@ export interface HttpTransport {
   readonly paths: readonly string[];
   /** Adds its handlers to `app`; called once, in list order within its placement. */
   mount(app: Express, mounted: MountContext): void;
+  /**
+   * The response headers its answers carry that a caller on another origin may read
+   * (`Access-Control-Expose-Headers`, sent when `APP_HTTP__CORS_ORIGINS` is set): `x-next-cursor`
+   * for REST pages, `Mcp-Session-Id` for the MCP host. Those any answer may carry (the request id,
+   * the rate limit's, `WWW-Authenticate`) the server exposes itself (runtime/http/pipeline.ts).
+   */
+  readonly exposedHeaders?: readonly string[];
   /**
    * Routes answered before the Express chain (runtime/http/direct.ts), for hot requests that need
    * none of the chain's other middleware: the server gives them its front (the request's id, the

@@ -13,7 +13,7 @@ import { GraphQLScalarType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExecutableSchema } from '../../runtime/graphql/schema.js';
 import { cli, copyProject, listeningUrl, startCli } from '../support/cli.js';
-import { eslintFindings } from '../support/hygiene.js';
+import { APPLICATION_CYCLES, eslintFindings, importCycles } from '../support/hygiene.js';
 import { ROOT } from '../support/project.js';
 
 const TEMPLATE_ENTITIES = path.join(ROOT, 'templates/new-application/entities');
@@ -111,6 +111,10 @@ describe('a new application from scratch: init → generate → migrate → seed
     // The repository's own lint skips templates/: their imports resolve only here, after generate.
     expect(eslintFindings(project, ['entities', 'generated'])).toEqual([]);
   }, 300_000);
+
+  it("has no import cycle across the template's declarations and its generated code, type-only imports included", async () => {
+    expect(await importCycles(project, ['entities', 'generated'], APPLICATION_CYCLES)).toEqual([]);
+  }, 120_000);
 
   let seeded: SeededNotes;
 

@@ -81,6 +81,6 @@ describe('choosing a dialect', () => {
   });
 
   it('allows several worker processes only where events cross processes', () => {
-    for (const dialect of DIALECTS) expect(dialect.workers.allowed).toBe(dialect.createEventTransport !== undefined);
+    for (const dialect of DIALECTS) expect(dialect.workers.allowed).toBe(dialect.createEventRelay !== undefined);
   });
 });

@@ -58,7 +58,10 @@ describe('security headers and CORS', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
     const read = await corsServer.fetch('/v2/posts', { token: await corsServer.token('admin'), headers: { origin: 'https://app.example.com' } });
     expect(read.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
-    expect(read.headers.get('access-control-expose-headers')).toContain('x-next-cursor');
+    // Every answer's (request id, rate limit, challenge), then each transport's own: REST's cursor and lifecycle, MCP's session.
+    expect(read.headers.get('access-control-expose-headers')?.split(',').sort()).toEqual(
+      ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate', 'x-next-cursor', 'Deprecation', 'Sunset', 'Mcp-Session-Id'].sort(),
+    );
     const stranger = await corsServer.fetch('/v2/posts', { token: await corsServer.token('admin'), headers: { origin: 'https://evil.example.net' } });
     expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
   });

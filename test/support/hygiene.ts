@@ -59,19 +59,115 @@ export function knipFindings(cwd: string): string[] {
   return findings.length > 0 ? findings : ['knip failed without a finding the compact reporter prints: run `npx knip --treat-config-hints-as-errors` for its configuration hints'];
 }
 
+/** What {@link importCycles} leaves out. */
+export interface CycleExclusions {
+  /** Modules not read at all (a third party's generated code: `generated/prisma/`). */
+  readonly skip?: readonly RegExp[];
+  /**
+   * Whether a set of modules may import each other in a ring: a strongly connected set for which
+   * this answers true is not reported (every module of it is one kind of file, say).
+   */
+  readonly allowed?: (modules: readonly string[]) => boolean;
+}
+
 /**
- * The import cycles among the TypeScript modules under `dir` (madge over the TypeScript compiler's
- * view of imports, `import type` included: a type-only cycle still says a declaration sits in the
- * wrong module). Each cycle is written `a.ts → b.ts → a.ts`, paths relative to `dir`.
+ * What the cycle check of an application (its `entities/` with its `generated/`) leaves out:
+ * - `generated/prisma/`: Prisma's client, which `generate` has Prisma write (not committed, not
+ *   ours to change), and whose modules import each other in rings of their own;
+ * - rings made of entity declarations only (`entities/user.entity.ts ⇄ entities/post.entity.ts`):
+ *   a relation names its target class (`@BelongsTo(() => User)`), so both ends of a relation
+ *   declared on both sides import each other. This is the declaration language, and harmless: each
+ *   reference is a thunk, read after both classes exist. A ring that reaches any other module
+ *   (a service, a generated file) is reported.
  */
-export async function importCycles(dir: string): Promise<string[]> {
+export const APPLICATION_CYCLES: CycleExclusions = {
+  skip: [/(^|[\\/])generated[\\/]prisma[\\/]/],
+  allowed: (modules) => modules.every((module) => /^entities\/[^/]+\.entity\.ts$/.test(module)),
+};
+
+/**
+ * The import cycles among the TypeScript modules under `dirs` of `root`, taken together (madge over
+ * the TypeScript compiler's view of imports, `import type` included: a type-only cycle still says a
+ * declaration sits in the wrong module), less what `exclusions` leave out. One line per strongly
+ * connected set of modules — every cycle lies in one — written as one cycle through it,
+ * `a.ts → b.ts → a.ts`, paths relative to `root`; so no cycle hides behind another. Throws when it
+ * reads no import at all.
+ */
+export async function importCycles(root: string, dirs: readonly string[], exclusions: CycleExclusions = {}): Promise<string[]> {
   const { default: madge } = await import('madge');
-  const graph = await madge(dir, {
-    fileExtensions: ['ts'],
-    tsConfig: path.join(ROOT, 'tsconfig.json'),
-    detectiveOptions: { ts: { skipTypeImports: false } },
-  });
-  return graph.circular().map((cycle) => [...cycle, cycle[0]].join(' → '));
+  const graph = await madge(
+    dirs.map((dir) => path.join(root, dir)),
+    {
+      baseDir: root,
+      fileExtensions: ['ts'],
+      tsConfig: path.join(root, 'tsconfig.json'),
+      excludeRegExp: [...(exclusions.skip ?? [])],
+      detectiveOptions: { ts: { skipTypeImports: false } },
+    },
+  );
+  const imports = graph.obj();
+  // A check that read nothing (a wrong folder, a tsconfig that resolves nothing) would pass vacuously.
+  if (Object.values(imports).every((targets) => targets.length === 0)) throw new Error(`read no import under ${dirs.join(', ')} of ${root}`);
+  return stronglyConnected(imports)
+    .filter((set) => set.length > 1 || (imports[set[0] ?? '']?.includes(set[0] ?? '') ?? false))
+    .filter((set) => !(exclusions.allowed?.(set) ?? false))
+    .map((set) => cycleThrough(set, imports).join(' → '));
+}
+
+/** The strongly connected sets of `graph` (Tarjan's algorithm), each sorted, in order of their first module. */
+function stronglyConnected(graph: Readonly<Record<string, readonly string[]>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const sets: string[][] = [];
+  const visit = (module: string): void => {
+    index.set(module, index.size);
+    low.set(module, index.get(module) ?? 0);
+    stack.push(module);
+    onStack.add(module);
+    for (const next of graph[module] ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(module, Math.min(low.get(module) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) {
+        low.set(module, Math.min(low.get(module) ?? 0, index.get(next) ?? 0));
+      }
+    }
+    if (low.get(module) !== index.get(module)) return;
+    const set: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      onStack.delete(member);
+      set.push(member);
+      if (member === module) break;
+    }
+    sets.push(set.sort());
+  };
+  for (const module of Object.keys(graph).sort()) if (!index.has(module)) visit(module);
+  return sets.sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
+}
+
+/** A shortest cycle from the first module of `set` back to it, through `set` only. */
+function cycleThrough(set: readonly string[], graph: Readonly<Record<string, readonly string[]>>): string[] {
+  const [start = ''] = set;
+  const members = new Set(set);
+  const previous = new Map<string, string>();
+  const queue = [start];
+  for (const module of queue) {
+    for (const next of graph[module] ?? []) {
+      if (!members.has(next)) continue;
+      if (next === start) {
+        const chain: string[] = [];
+        for (let at: string | undefined = module; at !== undefined && at !== start; at = previous.get(at)) chain.unshift(at);
+        return [start, ...chain, start];
+      }
+      if (!previous.has(next)) {
+        previous.set(next, module);
+        queue.push(next);
+      }
+    }
+  }
+  return [...set, start];
 }
 
 /**

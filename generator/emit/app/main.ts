@@ -74,7 +74,7 @@ function transports(context: EmitContext, imports: TypeScriptFile['imports']): s
   if (app.mounted.gateways.length > 0) list.push(`${factory('gateways', 'gateways')}(${imports.value(`${outputDir}/gateways.ts`, 'createGateways')})`);
   if (app.mounted.mcp) list.push(`${factory('mcp', 'mcpHost')}(${imports.value(`${outputDir}/mcp.ts`, 'createMcpHost')})`);
   // Work with no caller (docs/behaviour.md §10), each only when declared.
-  if (app.mounted.queues.length > 0) list.push(`${factory('jobs', 'jobs')}(${imports.value(`${outputDir}/jobs.ts`, 'createJobs')})`);
+  if (app.mounted.queues.length > 0) list.push(`${factory('jobs', 'jobs')}(${imports.value(`${outputDir}/processors.ts`, 'createJobs')})`);
   if (app.mounted.cronTasks.length > 0) list.push(`${factory('schedules', 'schedules')}(${imports.value(`${outputDir}/schedules.ts`, 'createSchedules')})`);
   if (app.mounted.listeners.length > 0) list.push(`${factory('listeners', 'listeners')}(${imports.value(`${outputDir}/listeners.ts`, 'createListeners')})`);
   return list;
@@ -87,7 +87,7 @@ function objectLiteral(entries: readonly string[]): string {
 
 /**
  * `topic: 'Entity'` for every subscription whose item is an entity, sorted by topic: a
- * cross-process transport sends such events as an id and each process reloads the row.
+ * cross-process event relay sends such events as an id and each process reloads the row.
  */
 function eventTopics(context: EmitContext): string[] {
   const topics = new Map<string, string>();

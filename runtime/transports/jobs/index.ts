@@ -2,7 +2,7 @@
  * The jobs transport (docs/behaviour.md §10.1): runs the handlers of every `@Processor` queue in this
  * process and connects the injected {@link Queue}s to the database's job storage
  * (`Dialect.jobs.startQueues`: pg-boss on PostgreSQL, the in-process queue on SQLite). Generated
- * code (`generated/jobs.ts`) hands it the queues and one {@link JobHandlerDefinition} per
+ * code (`generated/processors.ts`) hands it the queues and one {@link JobHandlerDefinition} per
  * `@Process(name, schema)` method.
  *
  * A job runs outside any request context and unscoped, explicitly (`withoutCaller`, then
@@ -26,7 +26,7 @@ import { deadLetterQueue, type JobContext, type JobSender, type Queue, type Queu
 import type { Observability } from '../../observability/index.js';
 import { defineTransport, type TransportFactory } from '../index.js';
 
-/** One `@Process(name, schema)` method of a processor, as `generated/jobs.ts` declares it. */
+/** One `@Process(name, schema)` method of a processor, as `generated/processors.ts` declares it. */
 export interface JobHandlerDefinition {
   readonly queue: string;
   readonly job: string;
@@ -49,7 +49,7 @@ export function defineJobHandler<Schema extends z.ZodType>(definition: {
   return definition as unknown as JobHandlerDefinition;
 }
 
-/** What `generated/jobs.ts` gives the transport: the queues services inject, and every handler. */
+/** What `generated/processors.ts` gives the transport: the queues services inject, and every handler. */
 export interface JobsDefinition {
   readonly queues: readonly Queue<object>[];
   readonly handlers: readonly JobHandlerDefinition[];

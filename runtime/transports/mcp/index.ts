@@ -64,7 +64,8 @@ export function mcpHost<Container>(createHost: (container: Container) => McpHost
     const host = new McpHost(createHost(container), config, logger.child({ transport: 'mcp' }), rateLimit);
     return {
       name: 'mcp',
-      http: { placement: 'neutral', paths: [host.path, host.metadataPath], mount: (app) => host.mount(app) },
+      // A browser client reads its session id, and the challenge naming the metadata on a 401 (docs/behaviour.md §4.6).
+      http: { placement: 'neutral', paths: [host.path, host.metadataPath], mount: (app) => host.mount(app), exposedHeaders: ['Mcp-Session-Id', 'WWW-Authenticate'] },
       entrypoints: [{ name: 'mcp', path: host.path, description: 'MCP host (Streamable HTTP)' }],
       close: () => host.close(),
     };

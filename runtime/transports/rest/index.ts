@@ -17,7 +17,7 @@ import { ConfigError, type AppConfig } from '../../server/config.js';
 import { answerError } from '../../http/pipeline.js';
 import { problem, sendError, sendProblem } from '../../http/problem.js';
 import { type RequestState, stateOf } from '../../http/request-state.js';
-import { refuseUnreadQuery, type RouteDefinition, sendReply } from '../../http/routes.js';
+import { NEXT_CURSOR_HEADER, refuseUnreadQuery, type RouteDefinition, sendReply } from '../../http/routes.js';
 import { routeTemplate, setVersionHeaders, variesOn, type VersioningOptions, VersionRouter, versionedRoutes } from '../../http/versioning.js';
 import { defineTransport, type DirectRoute, type Transport, type TransportFactory } from '../index.js';
 
@@ -33,7 +33,14 @@ export function restRoutes<Container>(createRoutes: (container: Container) => re
     }
     return {
       name: 'rest',
-      http: { placement: 'versioned', paths: [], mount: (app) => mountRoutes(app, config, router, versioning, logger), direct: [directRest(router, versioning, logger)] },
+      http: {
+        placement: 'versioned',
+        paths: [],
+        mount: (app) => mountRoutes(app, config, router, versioning, logger),
+        direct: [directRest(router, versioning, logger)],
+        // A page's next cursor (docs/behaviour.md §2.5), and the Deprecation and Sunset of a version its policy retires (§9).
+        exposedHeaders: [NEXT_CURSOR_HEADER, 'Deprecation', 'Sunset'],
+      },
     };
   });
 }

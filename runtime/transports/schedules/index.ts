@@ -5,7 +5,7 @@
  * tick, so a task fires once per tick for the whole cluster; on SQLite the one process does.
  *
  * A task's schedule is overridden by its setting, `APP_CRON__<TASK>` (`off`, or another expression;
- * validated at boot by runtime/server/config.ts). A tick runs outside any request and unscoped,
+ * validated at boot: ./settings.ts). A tick runs outside any request and unscoped,
  * explicitly; a task still running when its next tick comes skips that tick (croner's `protect`);
  * an error is logged with the task and tick and never reaches the process. At shutdown no tick
  * starts and running ones get `APP_HTTP__SHUTDOWN_TIMEOUT` ms.

@@ -12,7 +12,7 @@ import type { EmitContext } from '../context.js';
 import { writePipeConstants } from '../pipes.js';
 import { type GeneratedFile, type ImportSet, parameterList, quote, TypeScriptFile, writeDoc } from '../writer.js';
 import { namedSchema, schemasOf, shapeSchema } from '../openapi/catalog.js';
-import { inputConstant, inputFieldLiteral } from './entities.js';
+import { inputConstant, inputFieldLiteral } from '../app/entities.js';
 
 /** The name the host gives clients when the application declares no `@McpHost()` class. */
 const DEFAULT_HOST_NAME = 'resource-service';
