@@ -60,7 +60,7 @@ describe.each(DIALECTS.map((dialect) => [dialect.name, dialect] as const))('the 
   });
 
   it('binds at most as many keys per statement as its parameter limit leaves room for', () => {
-    const keys = keysPerStatement({ maxBindParameters: dialect.sql.maxBindParameters, read: () => Promise.resolve([]), close: () => Promise.resolve() });
+    const keys = keysPerStatement({ sql: dialect.sql, read: () => Promise.resolve([]), close: () => Promise.resolve() });
     expect(keys).toBe(MAX_KEYS_PER_STATEMENT);
     expect(keys).toBeLessThan(dialect.sql.maxBindParameters);
   });
@@ -77,7 +77,7 @@ describe('choosing a dialect', () => {
   });
 
   it('gives a database binding fewer parameters smaller batches', () => {
-    expect(keysPerStatement({ maxBindParameters: 2_100, read: () => Promise.resolve([]), close: () => Promise.resolve() })).toBe(1_100);
+    expect(keysPerStatement({ sql: { ...DIALECTS[0].sql, maxBindParameters: 2_100 }, read: () => Promise.resolve([]), close: () => Promise.resolve() })).toBe(1_100);
   });
 
   it('allows several worker processes only where events cross processes', () => {

@@ -4,6 +4,7 @@
  * random principals; it is one statement per chunk of parents however many parents there are;
  * and SQLite ranks through the relation's own `(fk, id)` index.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppAbilities } from '../entities/abilities.js';
 import type { Database } from '../generated/database.js';
@@ -15,9 +16,10 @@ import { pageWindow } from '../runtime/data/keyset.js';
 import { createLogger } from '../runtime/server/logger.js';
 import { MAX_KEYS_PER_STATEMENT } from '../runtime/data/repository.js';
 import type { SqlReader } from '../runtime/data/sql-reader.js';
-import { raw, ScopeTranslationError, whereToSql } from '../runtime/data/sql-scope.js';
+import { raw, ScopeTranslationError, sqltag, whereToSql } from '../runtime/data/sql-scope.js';
 import { createTestDatabase, openDatabase, testProvider } from './support/database.js';
 import { ownIndexSearch, rankingStatement, sqlitePlan, tableSteps } from './support/plans.js';
+import { PROPERTY_RUNS, PROPERTY_SEED } from './support/properties.js';
 
 const logger = createLogger({ level: 'silent' });
 let database: Database;
@@ -120,7 +122,7 @@ describe('bounded batches', () => {
 });
 
 describe('query plan (docs/decisions.md §6)', () => {
-  const statementFor = (column: 'authorId' | 'reviewerId', parents: number) => rankingStatement(database, column, users.slice(0, parents).map((user) => user.id), users[3] ?? { id: '', orgId: '' }, reader);
+  const statementFor = (column: 'authorId' | 'reviewerId', parents: number) => rankingStatement(database, column, users.slice(0, parents).map((user) => user.id), users[3] ?? { id: '', orgId: '' }, reader.sql);
 
   it.each(['authorId', 'reviewerId'] as const)('ranks by the (%s, id) index alone: no full scan, no other index', async (column) => {
     if (testProvider() === 'sqlite') {
@@ -174,7 +176,7 @@ describe('query plan (docs/decisions.md §6)', () => {
 describe('scope translation to SQL', () => {
   const columns = new Set(['orgId', 'status', 'title', 'authorId']);
   const render = (where: Record<string, unknown>): { sql: string; values: unknown[] } => {
-    const sql = whereToSql(where, 't', columns);
+    const sql = whereToSql(reader.sql, where, 't', columns);
     return { sql: sql.sql, values: sql.values };
   };
 
@@ -196,4 +198,36 @@ describe('scope translation to SQL', () => {
     expect(() => render({ title: { search: 'x' } })).toThrow(ScopeTranslationError);
     expect(raw('x').sql).toBe('x');
   });
+});
+
+describe('text matches in scope conditions, as a property (docs/behaviour.md §5.8, docs/hostile-input.md §8)', () => {
+  /** Characters of the titles and texts: LIKE's wildcards, its escape character, a quote, a non-ASCII letter (no ASCII letter in two cases: SQLite's LIKE folds them). */
+  const ALPHABET = ['a', 'b', '%', '_', '\\', "'", 'é'];
+  const columns = new Set(['title', 'authorId']);
+  let author: string;
+  let titles: Map<string, string>;
+
+  beforeAll(async () => {
+    const strings = (length: number): string[] => (length === 0 ? [''] : strings(length - 1).flatMap((prefix) => ALPHABET.map((character) => prefix + character)));
+    const all = [1, 2, 3].flatMap(strings);
+    const org = orgs[0] ?? '';
+    author = (await database.user.create({ data: { orgId: org, name: 'Title writer', email: 'titles@example.com' }, select: { id: true } })).id;
+    await database.post.createMany({ data: all.map((title) => ({ orgId: org, authorId: author, title, status: 'draft' as const })) });
+    const rows = await database.post.findMany({ where: { authorId: author }, select: { id: true, title: true } });
+    titles = new Map(rows.map((row) => [row.id, row.title]));
+    expect(titles.size).toBe(all.length);
+  });
+
+  it('matches a text literally, whatever wildcards and escape characters it holds, as the string operations do', async () => {
+    const holds = { contains: (title: string, text: string) => title.includes(text), startsWith: (title: string, text: string) => title.startsWith(text), endsWith: (title: string, text: string) => title.endsWith(text) };
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('contains', 'startsWith', 'endsWith' as const), fc.array(fc.constantFrom(...ALPHABET), { maxLength: 4 }).map((characters) => characters.join('')), async (operator, text) => {
+        const condition = whereToSql(reader.sql, { authorId: author, title: { [operator]: text } }, 't', columns);
+        const rows = await reader.read(sqltag`SELECT t."id" FROM "Post" t WHERE ${condition}`);
+        const expected = [...titles].filter(([, title]) => holds[operator](title, text)).map(([id]) => id);
+        expect(rows.map((row) => String(row.id)).sort()).toEqual(expected.sort());
+      }),
+      { numRuns: PROPERTY_RUNS, seed: PROPERTY_SEED },
+    );
+  }, 120_000);
 });

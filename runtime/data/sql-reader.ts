@@ -12,6 +12,7 @@
  * which knows each column's kind ({@link readColumn}).
  */
 import { join, type Sql, sqltag } from './sql-scope.js';
+import type { DialectSql } from './sql-text.js';
 
 /** How a stored column's raw value is read back (the kinds that are not plain text). */
 export type ColumnKind = 'int' | 'float' | 'boolean' | 'datetime';
@@ -54,8 +55,8 @@ export class SqlConstraintError extends Error {
 
 /** Runs the runtime's own statements on the database the Prisma client writes to: reads, and a create's insert. */
 export interface SqlReader {
-  /** Most parameters one statement may bind on this database (its dialect's); batches are split below it. */
-  readonly maxBindParameters: number;
+  /** The SQL text of its database (its dialect's): the statements it runs are written in it. */
+  readonly sql: DialectSql;
   /** Runs one read statement; rows as column name → driver value. Driver errors propagate. */
   read(statement: Sql): Promise<Record<string, unknown>[]>;
   /**
@@ -67,27 +68,13 @@ export interface SqlReader {
    * {@link SqlConstraintError}; other driver errors propagate. Absent on a reader that writes nothing (tests).
    */
   insert?(statement: Sql): Promise<Record<string, unknown>[] | undefined>;
-  /**
-   * The condition "`column` is one of `keys`" in this database's best form for a loader batch
-   * (docs/behaviour.md §2.1, §2.2): PostgreSQL binds the keys as one array, `column = ANY($1)` —
-   * a prepared statement's generic plan then reads the key's index alone, where `IN ($1, …, $20)`
-   * had it intersect the key's index with the scope's (BENCHMARKS.md "Where the time goes"); absent:
-   * `column IN (…)`, one parameter a key ({@link keyCondition}).
-   */
-  anyOf?(column: Sql, keys: readonly string[]): Sql;
-  /**
-   * Whether a write's check of the rows it references locks them against change until the write
-   * commits (`FOR SHARE` on PostgreSQL, docs/hostile-input.md §11); absent: the database runs one
-   * write at a time (SQLite), so the statement checking and writing is atomic as it is.
-   */
-  readonly locksReferences?: boolean;
   /** Closes the reader's connections. */
   close(): Promise<void>;
 }
 
-/** "`column` is one of `keys`" for `reader` ({@link SqlReader.anyOf}, else `IN` with a parameter a key); `keys` is not empty. */
-export function keyCondition(reader: SqlReader, column: Sql, keys: readonly string[]): Sql {
-  return reader.anyOf ? reader.anyOf(column, keys) : sqltag`${column} IN (${join([...keys])})`;
+/** "`column` is one of `keys`" in the SQL `sql` writes ({@link DialectSql.anyOf}, else `IN` with a parameter a key); `keys` is not empty. */
+export function keyCondition(sql: DialectSql, column: Sql, keys: readonly string[]): Sql {
+  return sql.anyOf ? sql.anyOf(column, keys) : sqltag`${column} IN (${join([...keys])})`;
 }
 
 /** Whether the database answers a trivial query through `reader` (`/health`); never rejects. */

@@ -11,6 +11,11 @@ import { POSTGRESQL } from './postgresql.js';
 import { SQLITE } from './sqlite.js';
 
 export type { Dialect, ReaderOptions, StartedEventTransport } from './dialect.js';
+/**
+ * The schema engine's scratch database, for work that needs the engine but no real database (diffing
+ * two schemas of any database, runtime/data/migrations.ts): SQLite in memory, which needs no server.
+ */
+export { createScratchAdapterFactory } from './sqlite.js';
 
 /** Every supported database, the embedded default first. */
 export const DIALECTS = [SQLITE, POSTGRESQL] as const;
@@ -24,6 +29,17 @@ export const SUPPORTED_DATABASES: readonly DatabaseName[] = DIALECTS.map((dialec
 /** The dialect `url` selects, or undefined for an unsupported scheme. */
 export function findDialect(url: string): Dialect<DatabaseName> | undefined {
   return DIALECTS.find((dialect) => dialect.schemes.some((scheme) => url.startsWith(scheme)));
+}
+
+/**
+ * The URL of the embedded database kept in `file`: the first dialect with databases in files of
+ * their own (SQLite's `file:<path>`); the default `APP_DATABASE__URL` and a test server's throwaway
+ * database. Throws when no supported database lives in a file.
+ */
+export function embeddedDatabaseUrl(file: string): string {
+  const dialect = DIALECTS.find((candidate) => candidate.fileUrl !== undefined);
+  if (!dialect?.fileUrl) throw new Error('no supported database lives in a file of its own');
+  return dialect.fileUrl(file);
 }
 
 /** How supported URLs look, for messages: `file:<path> or postgres://…`. */

@@ -9,13 +9,36 @@ import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { SqlConstraintError, SqlReadError, type SqlReader } from '../data/sql-reader.js';
 import { type Sql, sqltag } from '../data/sql-scope.js';
+import type { DialectSql } from '../data/sql-text.js';
 import type { Dialect, DialectMigrations, EventTransportOptions, ReaderOptions, StartedEventTransport } from './dialect.js';
+import { doubleQuoted, likeWithBackslashEscape } from './standard-sql.js';
 
 /** Statement texts whose names a reader remembers (the generated statements are a bounded set). */
 const STATEMENT_NAME_CACHE_SIZE = 1_000;
 
 /** PostgreSQL's limit on bound parameters per statement (the protocol counts them in 16 bits). */
 const MAX_BIND_PARAMETERS = 65_535;
+
+/**
+ * PostgreSQL's SQL text (runtime/data/sql-text.ts): the standard's double-quoted identifiers;
+ * `LIKE` with `ESCAPE '\'` written out (backslash is PostgreSQL's default escape, named so the
+ * statement does not depend on it; `standard_conforming_strings`, on since 9.1, keeps `'\'` one
+ * character); `$n` placeholders; key batches as one bound array; `FOR SHARE` on a write's checks.
+ */
+const POSTGRESQL_SQL: DialectSql = {
+  maxBindParameters: MAX_BIND_PARAMETERS,
+  identifier: doubleQuoted,
+  textMatch: likeWithBackslashEscape,
+  placeholder: (position) => `$${position}`,
+  /**
+   * `column = ANY($n)`, the keys bound as one array (its element type is the column's, inferred by
+   * PostgreSQL): one statement text for any number of keys, and a generic plan that reads the key's
+   * index alone — with `IN ($1, …, $20)` the plan intersected it with the scope's org index
+   * (BENCHMARKS.md "Where the time goes").
+   */
+  anyOf: (column, keys) => sqltag`${column} = ANY(${[...keys]})`,
+  referenceLock: 'FOR SHARE',
+};
 
 
 /** The reader error of a pg failure: its SQLSTATE, its socket code, or a lost connection. */
@@ -40,8 +63,7 @@ function postgresWriteError(error: unknown): Error {
 
 /** A small pg pool with named (server-side prepared) statements (`$n` placeholders); inserts run on it too. */
 class PostgresReader implements SqlReader {
-  readonly maxBindParameters = MAX_BIND_PARAMETERS;
-  readonly locksReferences = true;
+  readonly sql = POSTGRESQL_SQL;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -84,16 +106,6 @@ class PostgresReader implements SqlReader {
     const values = statement.values.map((value) => (value instanceof Date ? value.toISOString() : value));
     const result = await this.pool.query({ name, text, values });
     return result.rows as Record<string, unknown>[];
-  }
-
-  /**
-   * `column = ANY($n)`, the keys bound as one array (its element type is the column's, inferred by
-   * PostgreSQL): one statement text for any number of keys, and a generic plan that reads the key's
-   * index alone — with `IN ($1, …, $20)` the plan intersected it with the scope's org index and the
-   * window statement of a nested query cost the database 360–530 µs instead of 170–255 µs.
-   */
-  anyOf(column: Sql, keys: readonly string[]): Sql {
-    return sqltag`${column} = ANY(${[...keys]})`;
   }
 
   async close(): Promise<void> {
@@ -182,7 +194,7 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
     // Connection exceptions (class 08) and the server shutting down or starting (57P0x).
     unavailableCodes: ['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03'],
   },
-  sql: { maxBindParameters: MAX_BIND_PARAMETERS },
+  sql: POSTGRESQL_SQL,
   // Samples a bounded number of rows per table.
   statisticsStatement: 'ANALYZE',
   migrations: POSTGRESQL_MIGRATIONS,

@@ -11,7 +11,9 @@ import { LRUCache } from 'lru-cache';
 import { SqlConstraintError, type SqlReader } from '../data/sql-reader.js';
 import { LocalTickClaims } from '../jobs/schedule.js';
 import type { Sql } from '../data/sql-scope.js';
+import type { DialectSql } from '../data/sql-text.js';
 import type { Dialect, DialectMigrations, ReaderOptions } from './dialect.js';
+import { doubleQuoted, likeWithBackslashEscape } from './standard-sql.js';
 
 /** The absolute path of a `file:` URL's SQLite database, resolved against `cwd`. */
 export function sqliteFilePath(url: string, cwd = process.cwd()): string {
@@ -22,7 +24,7 @@ export function sqliteFilePath(url: string, cwd = process.cwd()): string {
  * How long a SQLite connection waits for a lock another connection holds before it gives up with
  * `SQLITE_BUSY`: the server's connections and the migrator's alike (docs/decisions.md §11).
  */
-export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 /**
  * Settings every SQLite connection gets when it opens: WAL journal (readers do not block the
@@ -160,6 +162,18 @@ const STATEMENT_CACHE_SIZE = 500;
 const MAX_BIND_PARAMETERS = 32_766;
 
 /**
+ * SQLite's SQL text (runtime/data/sql-text.ts): the standard's double-quoted identifiers; `LIKE`
+ * with `ESCAPE '\'`, since SQLite's LIKE has no escape character unless the statement names one;
+ * `?` placeholders; no row locks (one writer at a time makes a check and its write atomic).
+ */
+const SQLITE_SQL: DialectSql = {
+  maxBindParameters: MAX_BIND_PARAMETERS,
+  identifier: doubleQuoted,
+  textMatch: likeWithBackslashEscape,
+  placeholder: () => '?',
+};
+
+/**
  * The text of a read statement with each parameter written `+?` instead of `?` (docs/decisions.md §6,
  * "SQLite plans that do not depend on bound values"). better-sqlite3 is built with STAT4, and the
  * statistics the server gathers at boot hold STAT4 samples: the planner then estimates a constraint
@@ -200,7 +214,7 @@ function sqliteWriteError(error: unknown): unknown {
  * inserts go through the Prisma client's own connection (`writesThrough`), where SQLite's one writer is.
  */
 class SqliteReader implements SqlReader {
-  readonly maxBindParameters = MAX_BIND_PARAMETERS;
+  readonly sql = SQLITE_SQL;
   private readonly statements = new LRUCache<string, BetterSqlite3.Statement>({ max: STATEMENT_CACHE_SIZE });
   /** Insert statements prepared on the writer connection they were prepared on. */
   private readonly writes = new WeakMap<BetterSqlite3.Database, LRUCache<string, BetterSqlite3.Statement>>();
@@ -300,6 +314,12 @@ function applyInTransaction(database: BetterSqlite3.Database, script: string): v
  */
 const SQLITE_MIGRATIONS: DialectMigrations = {
   describesLiveSchema: true,
+  // The engine asks SQLite for exclusive locking mode, which no connection of a running server may
+  // share: every deploy beside one timed out. Left in normal mode, a migration's `BEGIN IMMEDIATE`
+  // takes the write lock within the busy timeout, as any writer does.
+  engineStatementsIgnored: /^\s*PRAGMA\s+(?:main\.)?locking_mode\s*=\s*EXCLUSIVE\s*;?\s*$/i,
+  // The adapter reports a busy timeout as a `SocketTimeout` (a kind the engine cannot read), or as `SQLITE_BUSY`.
+  lockRefusal: { pattern: /`SocketTimeout`|SQLITE_BUSY|database is locked/, waitMs: SQLITE_BUSY_TIMEOUT_MS },
   atomicity: 'SQLite: each migration runs in one transaction and rolls back whole when a statement fails; `PRAGMA` lines in a migration have no effect inside it, and `VACUUM` cannot run in one',
   applyScript(connection: SqlDriverAdapter, script: string): Promise<void> {
     // The executor's throw becomes the rejection.
@@ -335,7 +355,7 @@ export const SQLITE: Dialect<'sqlite'> = {
     unavailableCodes: ['SQLITE_BUSY', 'SQLITE_CANTOPEN'],
     codePrefix: 'SQLITE_',
   },
-  sql: { maxBindParameters: MAX_BIND_PARAMETERS },
+  sql: SQLITE_SQL,
   // An exact ANALYZE on each table that was never analyzed, has an index without statistics (a
   // migration just added it) or grew or shrank 25-fold since it was; bit 0x10000 makes it look at
   // every table, since a fresh connection has used none and plain `PRAGMA optimize` would then
@@ -357,6 +377,7 @@ export const SQLITE: Dialect<'sqlite'> = {
     const file = sqliteFilePath(url);
     return [file, `${file}-wal`, `${file}-shm`, `${file}-journal`].filter((candidate) => existsSync(candidate));
   },
+  fileUrl: (file: string) => `file:${file}`,
   createAdapterFactory,
   async createReader(url: string, options: ReaderOptions = {}): Promise<SqlReader> {
     const { default: Sqlite } = await import('better-sqlite3');

@@ -257,7 +257,7 @@ export class Observability {
     if (!this.recording) return reader;
     const insert = reader.insert?.bind(reader);
     return {
-      maxBindParameters: reader.maxBindParameters,
+      sql: reader.sql,
       read: (statement) => this.statement(system, statement.sql, () => reader.read(statement)),
       ...(insert ? { insert: (statement: Sql) => this.statement(system, statement.sql, () => insert(statement)) } : {}),
       close: () => reader.close(),
