@@ -2,15 +2,19 @@
  * The dialect seam (runtime/dialects/, docs/architecture.md §3), one table for every database: the URL picks
  * the dialect, the committed Prisma output of each database agrees with what its dialect says
  * (`generate` will read it from there), its adapter is the one the generated client expects, its
- * errors are classified, and its reader's batches stay within its parameter limit.
+ * errors are classified, and its SQL runner's batches stay within its parameter limit.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createAdapterFactory } from '../runtime/data/database.js';
 import { DIALECTS, dialectFor, dialectNamed, dialectOfAdapter, SUPPORTED_DATABASES, SUPPORTED_URL_FORMS } from '../runtime/dialects/index.js';
 import { classifyError } from '../runtime/failures/errors.js';
 import { keysPerStatement, MAX_KEYS_PER_STATEMENT } from '../runtime/data/repository.js';
+import { Observability } from '../runtime/observability/index.js';
+import { loadConfig } from '../runtime/server/config.js';
+import { createLogger } from '../runtime/server/logger.js';
 import { ROOT, scratchDir } from './support/project.js';
 
 /** A URL of each database that no test connects to. */
@@ -56,6 +60,20 @@ describe.each(DIALECTS.map((dialect) => [dialect.name, dialect] as const))('the 
     }
     if (dialect.errors.codePrefix !== undefined) {
       expect(classifyError(Object.assign(new Error('constraint'), { code: `${dialect.errors.codePrefix}CONSTRAINT` }))).toEqual({ kind: 'database', unavailable: false });
+    }
+  });
+
+  it('keeps its SQL text when the server observes its runner (default configuration: access lines on)', async () => {
+    const { config } = loadConfig({ APP_AUTH__SECRET: 'a'.repeat(64) });
+    const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const observability = await Observability.start(config, createLogger({ level: 'info', format: 'json' }, discard));
+    try {
+      const runner = { sql: dialect.sql, read: () => Promise.resolve([]), close: () => Promise.resolve() };
+      const observed = observability.observeRunner(runner, dialect.name);
+      expect(observed).not.toBe(runner);
+      expect(observed.sql).toBe(dialect.sql);
+    } finally {
+      await observability.close();
     }
   });
 

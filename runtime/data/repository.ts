@@ -13,7 +13,7 @@ import { currentContext, type RequestContext } from '../auth/context.js';
 import { emptyPage, isUuid, LIST_CAP, type Page, type PageArgs, type PageWindow, pageWindow, toPage } from './keyset.js';
 import { fail, ok, type Result } from '../failures/result.js';
 import { type InsertShape, insertStatement } from './sql-insert.js';
-import { type ColumnKind, keyCondition, readColumn, SqlConstraintError, type SqlReader } from './sql-reader.js';
+import { type ColumnKind, keyCondition, readColumn, SqlConstraintError, type SqlRunner } from './sql-runner.js';
 import { join, quoteIdentifier, raw, ScopeTranslationError, type Sql, sqltag, whereToSql } from './sql-scope.js';
 import type { DialectSql } from './sql-text.js';
 
@@ -28,9 +28,9 @@ export const MAX_KEYS_PER_STATEMENT = 30_000;
 /** Parameters left to the scope's own conditions in a statement binding a chunk of keys. */
 const SCOPE_PARAMETER_ROOM = 1_000;
 
-/** The keys one statement of `reader` may bind: {@link MAX_KEYS_PER_STATEMENT}, or fewer where its database binds fewer parameters. */
-export function keysPerStatement(reader: SqlReader): number {
-  return Math.max(1, Math.min(MAX_KEYS_PER_STATEMENT, reader.sql.maxBindParameters - SCOPE_PARAMETER_ROOM));
+/** The keys one statement of `runner` may bind: {@link MAX_KEYS_PER_STATEMENT}, or fewer where its database binds fewer parameters. */
+export function keysPerStatement(runner: SqlRunner): number {
+  return Math.max(1, Math.min(MAX_KEYS_PER_STATEMENT, runner.sql.maxBindParameters - SCOPE_PARAMETER_ROOM));
 }
 
 /** The raw-query part of the Prisma client (`database.$queryRaw`). */
@@ -45,7 +45,7 @@ export interface RepositoryOptions {
   /** The kind of every stored column that is not text (how a raw row's values are read). */
   readonly columnKinds: Readonly<Record<string, ColumnKind>>;
   /** Runs the loader batches' statements, and inserts creates. */
-  readonly reader: SqlReader;
+  readonly sqlRunner: SqlRunner;
   /**
    * How a create writes the entity's row itself (runtime/data/sql-insert.ts); without it every
    * create goes through Prisma.
@@ -143,8 +143,8 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   private readonly convertedColumns: readonly string[];
   /** The select list of every stored column over alias `t` (statements name their columns, never `t.*`). */
   private readonly allColumns: Sql;
-  private readonly reader: SqlReader;
-  /** The SQL text of the reader's database. */
+  private readonly runner: SqlRunner;
+  /** The SQL text of the runner's database. */
   private readonly sql: DialectSql;
   /** Identifiers every statement names, quoted once in {@link sql}: the table, its key, the window's rank, a check's result. */
   private readonly quoted: { readonly table: Sql; readonly id: Sql; readonly rank: Sql; readonly found: Sql };
@@ -157,7 +157,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   /**
    * @param entityName the entity (and CASL subject) name, e.g. `User`; also its table name
    * @param delegate the Prisma model delegate (`database.user`): pages, lookups and writes
-   * @param options columns and their kinds, the reader of loader batches, the logger
+   * @param options columns and their kinds, the SQL runner of loader batches and creates, the logger
    */
   constructor(
     protected readonly entityName: string,
@@ -168,8 +168,8 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     this.columnSet = new Set(options.columns);
     this.columnKinds = options.columnKinds;
     this.convertedColumns = options.columns.filter((column) => options.columnKinds[column] !== undefined);
-    this.reader = options.reader;
-    this.sql = options.reader.sql;
+    this.runner = options.sqlRunner;
+    this.sql = options.sqlRunner.sql;
     this.quoted = { table: quoteIdentifier(this.sql, entityName), id: quoteIdentifier(this.sql, 'id'), rank: quoteIdentifier(this.sql, '__rank'), found: quoteIdentifier(this.sql, 'found') };
     this.allColumns = selectList(this.sql, options.columns);
     this.insertShape = options.insert;
@@ -184,7 +184,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
 
   /**
    * The rows the caller may read that meet `filter` and `extra`, in id order, at most `limit`:
-   * one statement on the reader with the scope and the filter as SQL (BENCHMARKS.md: the Prisma query
+   * one statement on the SQL runner with the scope and the filter as SQL (BENCHMARKS.md: the Prisma query
    * path cost a quarter of a list request). Undefined when the filter uses something the SQL
    * translation does not cover; the caller then asks Prisma. `limit` undefined: a key lookup, which
    * finds one row at most, so neither order nor limit (SQLite spends longer setting up the sort
@@ -206,7 +206,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       limit === undefined
         ? sqltag`SELECT ${this.allColumns} FROM ${this.quoted.table} t WHERE ${where}`
         : sqltag`SELECT ${this.allColumns} FROM ${this.quoted.table} t WHERE ${where} ORDER BY t.${this.quoted.id} LIMIT ${limit}`;
-    return (await this.reader.read(statement)).map((row) => this.fromRaw(row));
+    return (await this.runner.read(statement)).map((row) => this.fromRaw(row));
   }
 
   /**
@@ -273,9 +273,9 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const condition = this.scopeCondition(context);
     if (!condition || unique.length === 0) return [];
     const rows: Row[] = [];
-    for (const chunk of chunked(unique, keysPerStatement(this.reader))) {
+    for (const chunk of chunked(unique, keysPerStatement(this.runner))) {
       const statement = sqltag`SELECT ${this.columnList(columns)} FROM ${this.quoted.table} t WHERE ${keyCondition(this.sql, sqltag`t.${this.quoted.id}`, chunk)} AND ${condition}`;
-      rows.push(...materialised(context, (await this.reader.read(statement)).map((row) => this.fromRaw(row))));
+      rows.push(...materialised(context, (await this.runner.read(statement)).map((row) => this.fromRaw(row))));
     }
     return rows;
   }
@@ -331,8 +331,8 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const condition = this.scopeCondition(context);
     const keys = unique.filter(isUuid);
     if (condition && keys.length > 0) {
-      for (const chunk of chunked(keys, keysPerStatement(this.reader))) {
-        const rows = await this.reader.read(this.rankedPageStatement(column, chunk, window, condition, columns === undefined ? undefined : [...columns, column]));
+      for (const chunk of chunked(keys, keysPerStatement(this.runner))) {
+        const rows = await this.runner.read(this.rankedPageStatement(column, chunk, window, condition, columns === undefined ? undefined : [...columns, column]));
         const byParent = new Map<string, Row[]>();
         for (const rawRow of rows) {
           const row = this.fromRaw(rawRow);
@@ -441,7 +441,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   private async unreadableReference(checks: readonly ReferenceCheck[]): Promise<Result<never> | undefined> {
     for (const check of checks) {
       if (check.kind === 'refused') return referenceNotFound(check.reference, check.id);
-      const rows = await this.reader.read(sqltag`SELECT 1 AS ${this.quoted.found} WHERE ${this.readableCondition(check)}`);
+      const rows = await this.runner.read(sqltag`SELECT 1 AS ${this.quoted.found} WHERE ${this.readableCondition(check)}`);
       if (rows.length === 0) return referenceNotFound(check.reference, check.id);
     }
     return undefined;
@@ -469,7 +469,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       const id = String(values[reference.column]);
       if (!isUuid(id)) return referenceNotFound(reference, id);
       const check: ReadableCheck = { kind: 'readable', reference, id: id.toLowerCase(), condition: EVERY_ROW };
-      if ((await this.reader.read(sqltag`SELECT 1 AS ${this.quoted.found} WHERE ${this.readableCondition(check)}`)).length === 0) return referenceNotFound(reference, id);
+      if ((await this.runner.read(sqltag`SELECT 1 AS ${this.quoted.found} WHERE ${this.readableCondition(check)}`)).length === 0) return referenceNotFound(reference, id);
     }
     const [first] = set;
     return first ? referenceNotFound(first, String(values[first.column])) : fail('NOT_FOUND', `a row this ${this.entityName} names was not found`);
@@ -481,16 +481,16 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   }
 
   /**
-   * `data`'s row written by one `INSERT … RETURNING` on the reader (runtime/data/sql-insert.ts), as
-   * Prisma returns it; undefined when that statement cannot write it as Prisma would or the reader
-   * inserts nothing (`SqlReader.insert` absent or answering undefined): the caller asks Prisma.
+   * `data`'s row written by one `INSERT … RETURNING` on the SQL runner (runtime/data/sql-insert.ts), as
+   * Prisma returns it; undefined when that statement cannot write it as Prisma would or the runner
+   * inserts nothing (`SqlRunner.insert` absent or answering undefined): the caller asks Prisma.
    * Rejects with {@link SqlConstraintError}.
    */
   private async insert(data: Create, guard?: Sql): Promise<Row | 'refused' | undefined> {
-    if (!this.insertShape || !this.reader.insert) return undefined;
+    if (!this.insertShape || !this.runner.insert) return undefined;
     const statement = insertStatement(this.sql, this.entityName, this.insertShape, data, new Date(), guard);
     if (!statement) return undefined;
-    const rows = await this.reader.insert(statement);
+    const rows = await this.runner.insert(statement);
     if (rows === undefined) return undefined;
     // The statement ran: whatever it returned, Prisma must not write the row a second time.
     const row = rows[0];

@@ -1,9 +1,9 @@
 /**
  * A create's row written by the runtime itself (docs/decisions.md §6 "Creates without Prisma's
  * query interpreter"): one `INSERT … RETURNING` statement, prepared once and run by the dialect's
- * reader (`SqlReader.insert`: on SQLite on the Prisma client's own connection, on PostgreSQL on the
- * reader's pool), storing exactly what Prisma's `create` stores — the same generated values
- * (`@default(uuid(7))`, `@default(now())`), the same encodings (the dialect's reader binds them as
+ * SQL runner (`SqlRunner.insert`: on SQLite on the Prisma client's own connection, on PostgreSQL on the
+ * runner's pool), storing exactly what Prisma's `create` stores — the same generated values
+ * (`@default(uuid(7))`, `@default(now())`), the same encodings (the dialect's runner binds them as
  * the Prisma adapter does), the database's own literal defaults.
  *
  * Prisma's `create` of one row cost about 350 µs of CPU on SQLite, most of it the query

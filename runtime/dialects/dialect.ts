@@ -15,19 +15,19 @@
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { Logger } from 'pino';
 import type { EventBus } from '../events/bus.js';
-import type { SqlReader } from '../data/sql-reader.js';
+import type { SqlRunner } from '../data/sql-runner.js';
 import type { DialectSql } from '../data/sql-text.js';
 import type { QueueBackend, QueueBackendOptions } from '../jobs/queue.js';
 import type { TickClaimOptions, TickClaims } from '../jobs/schedule.js';
 
-/** Options of {@link Dialect.createReader}. */
-export interface ReaderOptions {
-  /** Sees the text of every statement the reader sends (tests, benchmarks). */
+/** Options of {@link Dialect.createRunner}. */
+export interface RunnerOptions {
+  /** Sees the text of every statement the runner sends (tests, benchmarks). */
   readonly onQuery?: (sql: string) => void;
   /**
-   * The adapter factory of the Prisma client beside the reader (the one {@link Dialect.createAdapterFactory}
-   * returned): where a database has one writer connection (SQLite), the reader's inserts go through
-   * the connection that factory opened. Without it such a reader inserts nothing.
+   * The adapter factory of the Prisma client beside the runner (the one {@link Dialect.createAdapterFactory}
+   * returned): where a database has one writer connection (SQLite), the runner's inserts go through
+   * the connection that factory opened. Without it such a runner inserts nothing.
    */
   readonly writesThrough?: SqlDriverAdapterFactory;
 }
@@ -135,7 +135,7 @@ export interface DialectMigrations {
   backup?(url: string, target: string): Promise<void>;
 }
 
-/** One database behind one interface: URL, Prisma adapter and schema, fast reader, errors, events, SQL. */
+/** One database behind one interface: URL, Prisma adapter and schema, SQL runner, errors, events, SQL text. */
 export interface Dialect<Name extends string = string> {
   /** The database's name in configuration, logs and folders (`sqlite`, `postgresql`). */
   readonly name: Name;
@@ -179,8 +179,8 @@ export interface Dialect<Name extends string = string> {
    * the driver on demand: a server on one database never loads another's.
    */
   createAdapterFactory(url: string): Promise<SqlMigrationAwareDriverAdapterFactory>;
-  /** The runtime's own fast reader of `url` (runtime/data/sql-reader.ts), beside the Prisma client. */
-  createReader(url: string, options?: ReaderOptions): Promise<SqlReader>;
+  /** The runtime's own SQL runner on `url` (runtime/data/sql-runner.ts), beside the Prisma client. */
+  createRunner(url: string, options?: RunnerOptions): Promise<SqlRunner>;
   /**
    * Starts the transport carrying events between processes and attaches it to the bus; absent when
    * events stay in the process (SQLite, one process by design).

@@ -5,12 +5,12 @@
  * a database" says what else libSQL and MySQL would need. The generator may import this module (the
  * Prisma schema, folder and adapter provider of each database).
  */
-import type { SqlReader } from '../data/sql-reader.js';
-import type { Dialect, ReaderOptions } from './dialect.js';
+import type { SqlRunner } from '../data/sql-runner.js';
+import type { Dialect, RunnerOptions } from './dialect.js';
 import { POSTGRESQL } from './postgresql.js';
 import { SQLITE } from './sqlite.js';
 
-export type { Dialect, ReaderOptions, StartedEventTransport } from './dialect.js';
+export type { Dialect, RunnerOptions, StartedEventTransport } from './dialect.js';
 /**
  * The schema engine's scratch database, for work that needs the engine but no real database (diffing
  * two schemas of any database, runtime/data/migrations.ts): SQLite in memory, which needs no server.
@@ -66,7 +66,7 @@ export function dialectOfAdapter(adapter: { readonly adapterName: string }): Dia
   return dialect;
 }
 
-/** The fast reader of the database at `url` (its dialect's); `onQuery` sees each statement. Loads only that database's driver. */
-export function createSqlReader(url: string, options: ReaderOptions = {}): Promise<SqlReader> {
-  return dialectFor(url).createReader(url, options);
+/** The SQL runner of the database at `url` (its dialect's); `onQuery` sees each statement. Loads only that database's driver. */
+export function createSqlRunner(url: string, options: RunnerOptions = {}): Promise<SqlRunner> {
+  return dialectFor(url).createRunner(url, options);
 }

@@ -7,13 +7,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { DriverAdapterError, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
-import { SqlConstraintError, SqlReadError, type SqlReader } from '../data/sql-reader.js';
+import { SqlConstraintError, SqlStatementError, type SqlRunner } from '../data/sql-runner.js';
 import { type Sql, sqltag } from '../data/sql-scope.js';
 import type { DialectSql } from '../data/sql-text.js';
-import type { Dialect, DialectMigrations, EventTransportOptions, ReaderOptions, StartedEventTransport } from './dialect.js';
+import type { Dialect, DialectMigrations, EventTransportOptions, RunnerOptions, StartedEventTransport } from './dialect.js';
 import { doubleQuoted, likeWithBackslashEscape } from './standard-sql.js';
 
-/** Statement texts whose names a reader remembers (the generated statements are a bounded set). */
+/** Statement texts whose names a runner remembers (the generated statements are a bounded set). */
 const STATEMENT_NAME_CACHE_SIZE = 1_000;
 
 /** PostgreSQL's limit on bound parameters per statement (the protocol counts them in 16 bits). */
@@ -41,10 +41,10 @@ const POSTGRESQL_SQL: DialectSql = {
 };
 
 
-/** The reader error of a pg failure: its SQLSTATE, its socket code, or a lost connection. */
-function postgresReadError(error: unknown): SqlReadError {
+/** The runner's error for a pg failure: its SQLSTATE, its socket code, or a lost connection. */
+function postgresStatementError(error: unknown): SqlStatementError {
   const code = (error as { code?: unknown } | undefined)?.code;
-  return new SqlReadError(error instanceof Error ? error.message : String(error), typeof code === 'string' ? code : 'CONNECTION_LOST', { cause: error });
+  return new SqlStatementError(error instanceof Error ? error.message : String(error), typeof code === 'string' ? code : 'CONNECTION_LOST', { cause: error });
 }
 
 /** The columns a constraint violation's detail names: `Key ("orgId", email)=(…) already exists.` → orgId, email. */
@@ -58,11 +58,11 @@ function postgresWriteError(error: unknown): Error {
   const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown };
   if (code === '23505') return new SqlConstraintError('unique', detailColumns(detail), { cause: error });
   if (code === '23503') return new SqlConstraintError('foreign-key', detailColumns(detail), { cause: error });
-  return postgresReadError(error);
+  return postgresStatementError(error);
 }
 
 /** A small pg pool with named (server-side prepared) statements (`$n` placeholders); inserts run on it too. */
-class PostgresReader implements SqlReader {
+class PostgresRunner implements SqlRunner {
   readonly sql = POSTGRESQL_SQL;
 
   constructor(
@@ -80,7 +80,7 @@ class PostgresReader implements SqlReader {
     try {
       return await this.run(statement);
     } catch (error) {
-      throw postgresReadError(error);
+      throw postgresStatementError(error);
     }
   }
 
@@ -217,14 +217,14 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
     factory.connectToShadowDb = () => connectToShadowDatabase(url) as ReturnType<typeof factory.connectToShadowDb>;
     return factory;
   },
-  async createReader(url: string, options: ReaderOptions = {}): Promise<SqlReader> {
+  async createRunner(url: string, options: RunnerOptions = {}): Promise<SqlRunner> {
     const { default: postgres } = await import('pg');
     // `timestamp without time zone` (what Prisma's `DateTime` maps to) holds UTC: read it as UTC.
     const types: pg.CustomTypesConfig = {
       getTypeParser: (oid, format): unknown =>
         oid === postgres.types.builtins.TIMESTAMP && format !== 'binary' ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`) : postgres.types.getTypeParser(oid, format),
     };
-    return new PostgresReader(new postgres.Pool({ connectionString: url, max: 5, types }), options.onQuery);
+    return new PostgresRunner(new postgres.Pool({ connectionString: url, max: 5, types }), options.onQuery);
   },
   async createEventTransport(options: EventTransportOptions): Promise<StartedEventTransport> {
     const { PostgresEventTransport } = await import('./postgresql-events.js');

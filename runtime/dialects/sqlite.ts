@@ -8,11 +8,11 @@ import path from 'node:path';
 import { DriverAdapterError, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type BetterSqlite3 from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import { SqlConstraintError, type SqlReader } from '../data/sql-reader.js';
+import { SqlConstraintError, type SqlRunner } from '../data/sql-runner.js';
 import { LocalTickClaims } from '../jobs/schedule.js';
 import type { Sql } from '../data/sql-scope.js';
 import type { DialectSql } from '../data/sql-text.js';
-import type { Dialect, DialectMigrations, ReaderOptions } from './dialect.js';
+import type { Dialect, DialectMigrations, RunnerOptions } from './dialect.js';
 import { doubleQuoted, likeWithBackslashEscape } from './standard-sql.js';
 
 /** The absolute path of a `file:` URL's SQLite database, resolved against `cwd`. */
@@ -35,17 +35,17 @@ const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_k
 
 /**
  * The writer connection of one adapter factory of {@link createAdapterFactory}: the Prisma client's
- * connection, which {@link SqliteReader.insert} writes on too. `unclaimed` is an adapter opened for
- * the reader before the client connected; the client's next connect takes it, so client and reader
+ * connection, which {@link SqliteRunner.insert} writes on too. `unclaimed` is an adapter opened for
+ * the runner before the client connected; the client's next connect takes it, so client and runner
  * share one connection, and opening it starts nothing of the client (its query compiler loads when
  * it first queries: about 27 MB of memory a server answering only reads and creates never needs).
- * Every connect of the factory is taken for the client's: a factory whose client the reader writes
+ * Every connect of the factory is taken for the client's: a factory whose client the runner writes
  * beside serves that client only (the server opens migrations and statistics on factories of their own).
  */
 interface WriterSlot {
   connection?: BetterSqlite3.Database;
   unclaimed?: SqlDriverAdapter;
-  /** The opening in flight, the reader's or the client's: the other waits for it ({@link exclusively}). */
+  /** The opening in flight, the runner's or the client's: the other waits for it ({@link exclusively}). */
   opening?: Promise<void>;
   /** Opens one more connection of the factory (the adapter's own connect, with the settings applied). */
   readonly open: () => Promise<SqlDriverAdapter>;
@@ -62,7 +62,7 @@ function adapterConnection(adapter: SqlDriverAdapter): BetterSqlite3.Database {
 
 /**
  * Runs `step` once no other step on `slot` is in flight, and makes later ones wait for it, so the
- * reader's opening and the client's connect never both open a connection. Resolves or rejects as
+ * runner's opening and the client's connect never both open a connection. Resolves or rejects as
  * `step` does.
  */
 async function exclusively<T>(slot: WriterSlot, step: () => Promise<T>): Promise<T> {
@@ -99,7 +99,7 @@ async function writerConnection(factory: object): Promise<BetterSqlite3.Database
   });
 }
 
-/** Closes the writer connection of `factory` if the reader opened it and the client never took it. */
+/** Closes the writer connection of `factory` if the runner opened it and the client never took it. */
 async function releaseWriterConnection(factory: object): Promise<void> {
   const slot = writerSlots.get(factory);
   if (!slot) return;
@@ -135,7 +135,7 @@ async function createAdapterFactory(url: string): Promise<SqlMigrationAwareDrive
   writerSlots.set(factory, slot);
   factory.connect = () =>
     exclusively(slot, async () => {
-      // The reader's connection, opened before the client needed one: the client writes on it too.
+      // The runner's connection, opened before the client needed one: the client writes on it too.
       const unclaimed = slot.unclaimed;
       slot.unclaimed = undefined;
       if (unclaimed && slot.connection?.open) return unclaimed;
@@ -213,7 +213,7 @@ function sqliteWriteError(error: unknown): unknown {
  * committed state and never blocks the writer), with statements prepared once (reads with `+?` placeholders: {@link planStableText});
  * inserts go through the Prisma client's own connection (`writesThrough`), where SQLite's one writer is.
  */
-class SqliteReader implements SqlReader {
+class SqliteRunner implements SqlRunner {
   readonly sql = SQLITE_SQL;
   private readonly statements = new LRUCache<string, BetterSqlite3.Statement>({ max: STATEMENT_CACHE_SIZE });
   /** Insert statements prepared on the writer connection they were prepared on. */
@@ -245,7 +245,7 @@ class SqliteReader implements SqlReader {
 
   async insert(statement: Sql): Promise<Record<string, unknown>[] | undefined> {
     // Closed, it opens nothing more (a request outliving the shutdown's wait).
-    if (!this.connection.open) throw new Error('the SQLite reader is closed');
+    if (!this.connection.open) throw new Error('the SQLite runner is closed');
     // Writing on a connection of its own could wait (synchronously, up to the busy timeout) on a
     // transaction the client holds open across awaits; on the client's connection it does not wait,
     // and, like the client's own statements outside that transaction, it joins it: the client's
@@ -379,8 +379,8 @@ export const SQLITE: Dialect<'sqlite'> = {
   },
   fileUrl: (file: string) => `file:${file}`,
   createAdapterFactory,
-  async createReader(url: string, options: ReaderOptions = {}): Promise<SqlReader> {
+  async createRunner(url: string, options: RunnerOptions = {}): Promise<SqlRunner> {
     const { default: Sqlite } = await import('better-sqlite3');
-    return new SqliteReader(new Sqlite(sqliteFilePath(url), { timeout: 5_000 }), options.onQuery, options.writesThrough);
+    return new SqliteRunner(new Sqlite(sqliteFilePath(url), { timeout: 5_000 }), options.onQuery, options.writesThrough);
   },
 };

@@ -23,7 +23,7 @@ export function rankingStatement(database: Database, column: 'authorId' | 'revie
   return repository.rankedPageStatement(column, parents, pageWindow({ first: 10 }), whereToSql(sql, scope, 't', new Set(repository.columns)));
 }
 
-/** SQLite's plan of `statement` as the reader runs it (with `+?` placeholders): the `detail` of each EXPLAIN QUERY PLAN step. */
+/** SQLite's plan of `statement` as the SQL runner runs it (with `+?` placeholders): the `detail` of each EXPLAIN QUERY PLAN step. */
 export async function sqlitePlan(database: Database, statement: Sql): Promise<string[]> {
   const plan = await database.$queryRawUnsafe<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${planStableText(statement)}`, ...statement.values);
   return plan.map((row) => row.detail);

@@ -1,13 +1,14 @@
 /**
- * The runtime's own read statements — loader batches (docs/behaviour.md §2.1, §2.2, §8): a primary-key batch
- * and the per-parent window — sent straight to the driver instead of through Prisma's raw query
- * path, with each statement prepared once and reused (BENCHMARKS.md: Prisma's raw path prepares the
- * statement again and converts every value of every row on each call, which doubled the cost of
- * a nested query's window statement).
+ * The SQL runner: runs the runtime's own statements — the reads of loader batches
+ * (docs/behaviour.md §2.1, §2.2, §8: a primary-key batch and the per-parent window), scoped lists
+ * and checks, and a create's `INSERT … RETURNING` (./sql-insert.ts) — straight on the driver instead
+ * of through Prisma's raw query path, with each statement prepared once and reused (BENCHMARKS.md:
+ * Prisma's raw path prepares the statement again and converts every value of every row on each
+ * call, which doubled the cost of a nested query's window statement).
  *
- * Each database's reader is its dialect's (`createReader` in runtime/dialects/): SQLite reads
- * through a second, read-only connection to the same file, PostgreSQL through a small pool with
- * server-side prepared statements. Rows come back as plain objects and are converted to the
+ * Each database's runner is its dialect's (`createRunner` in runtime/dialects/): SQLite reads
+ * through a second, read-only connection to the same file and inserts on the Prisma client's own
+ * connection, PostgreSQL runs both on a small pool with server-side prepared statements. Rows come back as plain objects and are converted to the
  * values Prisma would return (`Date` for DateTime columns, booleans, numbers) by the repository,
  * which knows each column's kind ({@link readColumn}).
  */
@@ -18,13 +19,13 @@ import type { DialectSql } from './sql-text.js';
 export type ColumnKind = 'int' | 'float' | 'boolean' | 'datetime';
 
 /**
- * A reader statement that failed. `code` is the database's (a SQLSTATE such as `42P01`, a
+ * A statement of the SQL runner that failed (other than a constraint violation, {@link SqlConstraintError}). `code` is the database's (a SQLSTATE such as `42P01`, a
  * `SQLITE_*` code) or the connection's (`ECONNREFUSED`, or `CONNECTION_LOST` when the driver says
  * only that the connection ended); the error classification reads it (docs/behaviour.md §7: `database error`,
  * 503 when the database cannot be reached).
  */
-export class SqlReadError extends Error {
-  override readonly name = 'SqlReadError';
+export class SqlStatementError extends Error {
+  override readonly name = 'SqlStatementError';
 
   constructor(
     message: string,
@@ -54,7 +55,7 @@ export class SqlConstraintError extends Error {
 }
 
 /** Runs the runtime's own statements on the database the Prisma client writes to: reads, and a create's insert. */
-export interface SqlReader {
+export interface SqlRunner {
   /** The SQL text of its database (its dialect's): the statements it runs are written in it. */
   readonly sql: DialectSql;
   /** Runs one read statement; rows as column name → driver value. Driver errors propagate. */
@@ -62,13 +63,13 @@ export interface SqlReader {
   /**
    * Runs one `INSERT … RETURNING` (runtime/data/sql-insert.ts) and gives the rows it returned: on
    * SQLite on the Prisma client's very connection (opened for the client when it has not connected),
-   * so a write never waits on a second writer; on PostgreSQL on the reader's own pool. Undefined
-   * when the reader has no client connection to write on (a SQLite reader opened without
+   * so a write never waits on a second writer; on PostgreSQL on the runner's own pool. Undefined
+   * when the runner has no client connection to write on (a SQLite runner opened without
    * `writesThrough`): the caller then asks Prisma. A constraint violation rejects with
-   * {@link SqlConstraintError}; other driver errors propagate. Absent on a reader that writes nothing (tests).
+   * {@link SqlConstraintError}; other driver errors propagate. Absent on a runner that writes nothing (tests).
    */
   insert?(statement: Sql): Promise<Record<string, unknown>[] | undefined>;
-  /** Closes the reader's connections. */
+  /** Closes the runner's connections. */
   close(): Promise<void>;
 }
 
@@ -77,10 +78,10 @@ export function keyCondition(sql: DialectSql, column: Sql, keys: readonly string
   return sql.anyOf ? sql.anyOf(column, keys) : sqltag`${column} IN (${join([...keys])})`;
 }
 
-/** Whether the database answers a trivial query through `reader` (`/health`); never rejects. */
-export async function isReachable(reader: SqlReader): Promise<boolean> {
+/** Whether the database answers a trivial query through `runner` (`/health`); never rejects. */
+export async function isReachable(runner: SqlRunner): Promise<boolean> {
   try {
-    await reader.read(sqltag`SELECT 1`);
+    await runner.read(sqltag`SELECT 1`);
     return true;
   } catch {
     return false;
