@@ -30,7 +30,7 @@ import { LoaderScope, RequestLoaders, toConnection } from '../runtime/graphql/lo
 import { buildExecutableSchema } from '../runtime/graphql/schema.js';
 import { createLogger } from '../runtime/server/logger.js';
 import { applyMigrations } from '../runtime/data/migrations.js';
-import { createSqlReader } from '../runtime/dialects/index.js';
+import { createSqlRunner } from '../runtime/dialects/index.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const USERS = 1000;
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   await database.$executeRawUnsafe('ANALYZE');
 
   const logger = createLogger({ level: 'silent' });
-  const services = { logger, eventBus: new EventBus(), reader: await createSqlReader(url, { onQuery: () => statements++ }) };
+  const services = { logger, eventBus: new EventBus(), sqlRunner: await createSqlRunner(url, { onQuery: () => statements++ }) };
   const container = createContainer(database, services);
   const admin = seeded.users.find((user) => user.role === 'admin');
   if (!admin) throw new Error('no admin seeded');

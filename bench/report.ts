@@ -343,7 +343,7 @@ const WHERE_THE_TIME_GOES: readonly string[] = [
   '  STAT4, and the statistics every database here holds (and the server gathers at boot) have samples,',
   '  so SQLite estimated each indexed constraint on a bare `?` from the value bound and marked the',
   '  statement to be prepared again whenever it was bound: every run of a prepared read was compiled anew.',
-  '  Both the generated server\'s reader and the floor now bind `+?` (docs/decisions.md §6, "SQLite plans',
+  '  Both the generated server\'s SQL runner and the floor now bind `+?` (docs/decisions.md §6, "SQLite plans',
   '  that do not depend on bound values"). Statement alone: the window of 20 parents 224 → 204 µs, a',
   '  keyset page 900 000 rows deep 53 → 35 µs and the first page 44 → 35 µs (the depth target had been',
   '  missed by that difference alone), a users page 22.6 → 18.8 µs. In one run against the previous',

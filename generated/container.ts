@@ -72,13 +72,13 @@ export interface Container {
 
 /** Constructs the container on `database`, with the runtime `services` (logger, event bus). */
 export function createContainer(database: Database, services: RuntimeServices): Container {
-  const auditRecordRepository = new AuditRecordRepository(database, services.reader, services.logger);
-  const commentRepository = new CommentRepository(database, services.reader, services.logger);
-  const digestRepository = new DigestRepository(database, services.reader, services.logger);
-  const notificationRepository = new NotificationRepository(database, services.reader, services.logger);
-  const orgRepository = new OrgRepository(database, services.reader, services.logger);
-  const postRepository = new PostRepository(database, services.reader, services.logger);
-  const userRepository = new UserRepository(database, services.reader, services.logger);
+  const auditRecordRepository = new AuditRecordRepository(database, services.sqlRunner, services.logger);
+  const commentRepository = new CommentRepository(database, services.sqlRunner, services.logger);
+  const digestRepository = new DigestRepository(database, services.sqlRunner, services.logger);
+  const notificationRepository = new NotificationRepository(database, services.sqlRunner, services.logger);
+  const orgRepository = new OrgRepository(database, services.sqlRunner, services.logger);
+  const postRepository = new PostRepository(database, services.sqlRunner, services.logger);
+  const userRepository = new UserRepository(database, services.sqlRunner, services.logger);
   const loaderScope = new LoaderScope();
   const notificationsQueue = new Queue<NotificationsJobs>('notifications', NOTIFICATIONS_JOBS);
   const apiInfoService = new ApiInfoService();

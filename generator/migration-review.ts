@@ -86,23 +86,23 @@ export async function reviewMigrations(review: MigrationReview): Promise<Diagnos
       developmentDatabase = undefined;
     }
   }
-  const counted = new Map<string, { step: RiskyStep; migration: string; count: number | undefined; unknown?: { reason: string; closed: boolean } }>();
+  const counted = new Map<string, { step: RiskyStep; database: DatabaseName; migration: string; count: number | undefined; unknown?: { reason: string; closed: boolean } }>();
   for (const [database, migration] of entries) {
     if (migration.risks.length === 0) continue;
     const counts = database === developmentDatabase && review.developmentUrl !== undefined ? await countSteps(review.developmentUrl, database, review.generatedDir, migration.risks) : undefined;
     for (const step of migration.risks) {
       const key = stepKey(step);
       const previous = counted.get(key);
-      if (counts?.counted === true) counted.set(key, { step, migration: migration.name, count: counts.values.get(step) });
-      else if (counts !== undefined) counted.set(key, { step, migration: migration.name, count: undefined, unknown: { reason: counts.reason, closed: counts.closed } });
-      else if (!previous) counted.set(key, { step, migration: migration.name, count: undefined, unknown: { reason: 'the development database is another database', closed: false } });
+      if (counts?.counted === true) counted.set(key, { step, database, migration: migration.name, count: counts.values.get(step) });
+      else if (counts !== undefined) counted.set(key, { step, database, migration: migration.name, count: undefined, unknown: { reason: counts.reason, closed: counts.closed } });
+      else if (!previous) counted.set(key, { step, database, migration: migration.name, count: undefined, unknown: { reason: 'the development database is another database', closed: false } });
     }
   }
   const diagnostics: Diagnostic[] = [];
-  for (const { step, migration, count, unknown } of counted.values()) {
+  for (const { step, database, migration, count, unknown } of counted.values()) {
     const unexecutable = isUnexecutable(step);
     const refuses = !unexecutable || (count !== undefined && count > 0) || (count === undefined && unknown?.closed === true);
-    const span = review.locate(step.table, step.columns[0]) ?? review.locate(step.table) ?? { file: path.join(path.basename(review.generatedDir), migrationsPath(entries[0]?.[0] ?? 'sqlite'), migration, 'migration.sql'), line: 1, column: 1 };
+    const span = review.locate(step.table, step.columns[0]) ?? review.locate(step.table) ?? { file: path.join(path.basename(review.generatedDir), migrationsPath(database), migration, 'migration.sql'), line: 1, column: 1 };
     const notCounted = count === undefined && unknown !== undefined && unknown.reason !== 'the development database is another database' ? ` (Not counted: ${unknown.reason}.)` : '';
     const accept = refuses && !review.acceptDataLoss ? (unexecutable ? ' Writing it anyway needs --accept-data-loss.' : '') : '';
     diagnostics.push({

@@ -23,7 +23,7 @@ export * from './data/repository.js';
 export * from './data/resource-input.js';
 export * from './data/resource-service.js';
 export * from './data/sql-insert.js';
-export * from './data/sql-reader.js';
+export * from './data/sql-runner.js';
 export * from './declarations/pipes.js';
 export * from './events/bus.js';
 export * from './failures/result.js';

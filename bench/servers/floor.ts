@@ -78,7 +78,7 @@ function sqliteStore(databaseUrl: string): FloorStore {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  // Reads bind `+?`, as the generated server's reader does (docs/decisions.md §6, "SQLite plans that
+  // Reads bind `+?`, as the generated server's SQL runner does (docs/decisions.md §6, "SQLite plans that
   // do not depend on bound values"): with STAT4 statistics a bare `?` in an indexed constraint has
   // SQLite prepare the statement again on every run.
   // Member scope of posts: published in the org, or the member's own.

@@ -6,14 +6,14 @@
  * without an ability gets nothing. The queries themselves are in runtime/data/repository.ts.
  */
 
-import { EntityRepository, type Logger, type SqlReader } from 'resource-service/runtime';
+import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
 import { AUDIT_RECORD_COLUMN_KINDS, AUDIT_RECORD_COLUMNS, AUDIT_RECORD_INSERT, AUDIT_RECORD_REFERENCES } from '../entities.js';
 import type { AuditRecord, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for AuditRecord: pages, lookups, loader batches and checked writes. */
 export class AuditRecordRepository extends EntityRepository<AuditRecord, Prisma.AuditRecordWhereInput, Prisma.AuditRecordUncheckedCreateInput> {
-  constructor(database: Database, reader: SqlReader, logger: Logger) {
-    super('AuditRecord', database.auditRecord, { columns: AUDIT_RECORD_COLUMNS, columnKinds: AUDIT_RECORD_COLUMN_KINDS, insert: AUDIT_RECORD_INSERT, references: AUDIT_RECORD_REFERENCES, reader, logger });
+  constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
+    super('AuditRecord', database.auditRecord, { columns: AUDIT_RECORD_COLUMNS, columnKinds: AUDIT_RECORD_COLUMN_KINDS, insert: AUDIT_RECORD_INSERT, references: AUDIT_RECORD_REFERENCES, sqlRunner, logger });
   }
 }

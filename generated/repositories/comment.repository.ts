@@ -6,14 +6,14 @@
  * without an ability gets nothing. The queries themselves are in runtime/data/repository.ts.
  */
 
-import { EntityRepository, type Logger, type SqlReader } from 'resource-service/runtime';
+import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
 import { COMMENT_COLUMN_KINDS, COMMENT_COLUMNS, COMMENT_INSERT, COMMENT_REFERENCES } from '../entities.js';
 import type { Comment, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Comment: pages, lookups, loader batches and checked writes. */
 export class CommentRepository extends EntityRepository<Comment, Prisma.CommentWhereInput, Prisma.CommentUncheckedCreateInput> {
-  constructor(database: Database, reader: SqlReader, logger: Logger) {
-    super('Comment', database.comment, { columns: COMMENT_COLUMNS, columnKinds: COMMENT_COLUMN_KINDS, insert: COMMENT_INSERT, references: COMMENT_REFERENCES, reader, logger });
+  constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
+    super('Comment', database.comment, { columns: COMMENT_COLUMNS, columnKinds: COMMENT_COLUMN_KINDS, insert: COMMENT_INSERT, references: COMMENT_REFERENCES, sqlRunner, logger });
   }
 }

@@ -6,14 +6,14 @@
  * without an ability gets nothing. The queries themselves are in runtime/data/repository.ts.
  */
 
-import { EntityRepository, type Logger, type SqlReader } from 'resource-service/runtime';
+import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
 import { DIGEST_COLUMN_KINDS, DIGEST_COLUMNS, DIGEST_INSERT, DIGEST_REFERENCES } from '../entities.js';
 import type { Digest, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Digest: pages, lookups, loader batches and checked writes. */
 export class DigestRepository extends EntityRepository<Digest, Prisma.DigestWhereInput, Prisma.DigestUncheckedCreateInput> {
-  constructor(database: Database, reader: SqlReader, logger: Logger) {
-    super('Digest', database.digest, { columns: DIGEST_COLUMNS, columnKinds: DIGEST_COLUMN_KINDS, insert: DIGEST_INSERT, references: DIGEST_REFERENCES, reader, logger });
+  constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
+    super('Digest', database.digest, { columns: DIGEST_COLUMNS, columnKinds: DIGEST_COLUMN_KINDS, insert: DIGEST_INSERT, references: DIGEST_REFERENCES, sqlRunner, logger });
   }
 }

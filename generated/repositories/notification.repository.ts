@@ -6,14 +6,14 @@
  * without an ability gets nothing. The queries themselves are in runtime/data/repository.ts.
  */
 
-import { EntityRepository, type Logger, type SqlReader } from 'resource-service/runtime';
+import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
 import { NOTIFICATION_COLUMN_KINDS, NOTIFICATION_COLUMNS, NOTIFICATION_INSERT, NOTIFICATION_REFERENCES } from '../entities.js';
 import type { Notification, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Notification: pages, lookups, loader batches and checked writes. */
 export class NotificationRepository extends EntityRepository<Notification, Prisma.NotificationWhereInput, Prisma.NotificationUncheckedCreateInput> {
-  constructor(database: Database, reader: SqlReader, logger: Logger) {
-    super('Notification', database.notification, { columns: NOTIFICATION_COLUMNS, columnKinds: NOTIFICATION_COLUMN_KINDS, insert: NOTIFICATION_INSERT, references: NOTIFICATION_REFERENCES, reader, logger });
+  constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
+    super('Notification', database.notification, { columns: NOTIFICATION_COLUMNS, columnKinds: NOTIFICATION_COLUMN_KINDS, insert: NOTIFICATION_INSERT, references: NOTIFICATION_REFERENCES, sqlRunner, logger });
   }
 }

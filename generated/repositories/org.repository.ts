@@ -6,14 +6,14 @@
  * without an ability gets nothing. The queries themselves are in runtime/data/repository.ts.
  */
 
-import { EntityRepository, type Logger, type SqlReader } from 'resource-service/runtime';
+import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
 import { ORG_COLUMN_KINDS, ORG_COLUMNS, ORG_INSERT } from '../entities.js';
 import type { Org, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Org: pages, lookups, loader batches and checked writes. */
 export class OrgRepository extends EntityRepository<Org, Prisma.OrgWhereInput, Prisma.OrgUncheckedCreateInput> {
-  constructor(database: Database, reader: SqlReader, logger: Logger) {
-    super('Org', database.org, { columns: ORG_COLUMNS, columnKinds: ORG_COLUMN_KINDS, insert: ORG_INSERT, reader, logger });
+  constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
+    super('Org', database.org, { columns: ORG_COLUMNS, columnKinds: ORG_COLUMN_KINDS, insert: ORG_INSERT, sqlRunner, logger });
   }
 }

@@ -6,14 +6,14 @@
  * without an ability gets nothing. The queries themselves are in runtime/data/repository.ts.
  */
 
-import { EntityRepository, type Logger, type SqlReader } from 'resource-service/runtime';
+import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
 import { POST_COLUMN_KINDS, POST_COLUMNS, POST_INSERT, POST_REFERENCES } from '../entities.js';
 import type { Post, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Post: pages, lookups, loader batches and checked writes. */
 export class PostRepository extends EntityRepository<Post, Prisma.PostWhereInput, Prisma.PostUncheckedCreateInput> {
-  constructor(database: Database, reader: SqlReader, logger: Logger) {
-    super('Post', database.post, { columns: POST_COLUMNS, columnKinds: POST_COLUMN_KINDS, insert: POST_INSERT, references: POST_REFERENCES, reader, logger });
+  constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
+    super('Post', database.post, { columns: POST_COLUMNS, columnKinds: POST_COLUMN_KINDS, insert: POST_INSERT, references: POST_REFERENCES, sqlRunner, logger });
   }
 }

@@ -11,8 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { updateStatistics } from './database.js';
-import { dialectOfAdapter } from '../dialects/index.js';
-import { createScratchAdapterFactory, SQLITE_BUSY_TIMEOUT_MS } from '../dialects/sqlite.js';
+import { createScratchAdapterFactory, dialectOfAdapter } from '../dialects/index.js';
 
 const require = createRequire(import.meta.url);
 
@@ -21,9 +20,6 @@ declare const WebAssembly: {
   instantiate(bytes: Uint8Array, imports: Record<string, unknown>): Promise<{ instance: { exports: Record<string, unknown> } }>;
 };
 const FILTERS = { externalTables: [], externalEnums: [] };
-
-/** The statement by which the engine takes a SQLite file in exclusive locking mode (see {@link openEngine}). */
-const EXCLUSIVE_LOCKING = /^\s*PRAGMA\s+(?:main\.)?locking_mode\s*=\s*EXCLUSIVE\s*;?\s*$/i;
 
 /** The engine methods used here (see `@prisma/schema-engine-wasm`'s typings). */
 interface SchemaEngine {
@@ -81,8 +77,9 @@ interface OpenEngine {
  * Opens the engine on `adapter`, recording every connection it opens: `free()` does not close its
  * connections, so they are closed here. Each connection runs migration scripts through its
  * dialect's `applyScript` (one transaction per migration, docs/decisions.md §11): the engine runs
- * nothing else as a script. The engine's request for SQLite's exclusive locking mode is not
- * passed on, so a server may keep the file open while migrations apply.
+ * nothing else as a script. The statements the dialect says the engine must not run on its
+ * connections (`engineStatementsIgnored`: SQLite's exclusive locking mode, so a server may keep
+ * the file open while migrations apply) are answered without reaching the database.
  */
 async function openEngine(schema: string, adapter: SqlMigrationAwareDriverAdapterFactory): Promise<OpenEngine> {
   const module = await loadEngineModule();
@@ -99,14 +96,12 @@ async function openEngine(schema: string, adapter: SqlMigrationAwareDriverAdapte
         failures.push(typeof cause === 'string' ? cause : error instanceof Error ? error.message : String(error));
         throw error;
       });
-    if (!shadow) {
-      // The engine asks SQLite for exclusive locking mode, which no connection of a running server
-      // may share: every deploy beside one timed out. Left in normal mode, a migration's
-      // `BEGIN IMMEDIATE` takes the write lock within the busy timeout, as any writer does.
+    const ignored = migrations.engineStatementsIgnored;
+    if (!shadow && ignored !== undefined) {
       for (const method of ['queryRaw', 'executeRaw'] as const) {
         const run = connection[method].bind(connection) as (query: Parameters<T['queryRaw']>[0]) => Promise<unknown>;
         (connection as Record<string, unknown>)[method] = (query: Parameters<T['queryRaw']>[0]) =>
-          EXCLUSIVE_LOCKING.test(query.sql) ? Promise.resolve(method === 'queryRaw' ? { columnNames: [], columnTypes: [], rows: [] } : 0) : run(query);
+          ignored.test(query.sql) ? Promise.resolve(method === 'queryRaw' ? { columnNames: [], columnTypes: [], rows: [] } : 0) : run(query);
       }
     }
     if (shadow) {
@@ -330,7 +325,8 @@ export async function recordedMigrations(adapter: SqlMigrationAwareDriverAdapter
 async function recordFailureReason(adapter: SqlMigrationAwareDriverAdapterFactory, migration: string, reason: string): Promise<void> {
   const connection = await adapter.connect();
   try {
-    const [first, second] = adapter.provider === 'postgres' ? ['$1', '$2'] : ['?', '?'];
+    const { sql } = dialectOfAdapter(adapter);
+    const [first, second] = [sql.placeholder(1), sql.placeholder(2)];
     await connection.executeRaw({
       sql: `UPDATE _prisma_migrations SET logs = ${first} WHERE migration_name = ${second} AND finished_at IS NULL AND rolled_back_at IS NULL`,
       args: [reason, migration],
@@ -375,16 +371,18 @@ export async function applyMigrations(schema: string, dir: string, adapter: SqlM
 }
 
 /**
- * A {@link DatabaseLockedError} when `error` is the database refusing the write lock within the busy
- * timeout (the SQLite adapter reports it as a `SocketTimeout`, a kind the engine cannot read, or as
- * `SQLITE_BUSY`); else undefined. The pending ones are read again: the engine wrote nothing.
+ * A {@link DatabaseLockedError} when `error` is the database refusing the write lock within its
+ * wait (the dialect's `lockRefusal`: how its adapter reports that); else undefined. The pending
+ * ones are read again: the engine wrote nothing.
  */
 async function busy(error: unknown, folders: readonly MigrationFolder[], adapter: SqlMigrationAwareDriverAdapterFactory): Promise<DatabaseLockedError | undefined> {
+  const refusal = dialectOfAdapter(adapter).migrations.lockRefusal;
   const message = error instanceof Error ? error.message : String(error);
-  if (!/`SocketTimeout`|SQLITE_BUSY|database is locked/.test(message)) return undefined;
+  if (refusal === undefined || !refusal.pattern.test(message)) return undefined;
+  const pending = (finished: readonly string[]): string[] => folders.map((folder) => folder.name).filter((name) => !finished.includes(name));
   return await recordedMigrations(adapter).then(
-    ({ finished }) => new DatabaseLockedError(folders.map((folder) => folder.name).filter((name) => !finished.includes(name))),
-    () => new DatabaseLockedError([]),
+    ({ finished }) => new DatabaseLockedError(pending(finished), refusal.waitMs),
+    () => new DatabaseLockedError([], refusal.waitMs),
   );
 }
 
@@ -394,9 +392,12 @@ async function busy(error: unknown, folders: readonly MigrationFolder[], adapter
  */
 class DatabaseLockedError extends Error {
   override readonly name = 'DatabaseLockedError';
-  constructor(readonly pending: readonly string[]) {
+  constructor(
+    readonly pending: readonly string[],
+    waitMs: number,
+  ) {
     super(
-      `the database is locked: another connection held its write lock for longer than ${SQLITE_BUSY_TIMEOUT_MS / 1000} s (a long transaction of a server or a tool); ` +
+      `the database is locked: another connection held its write lock for longer than ${waitMs / 1000} s (a long transaction of a server or a tool); ` +
         `nothing was applied and ${pending.length > 0 ? `${pending.join(', ')} ${pending.length === 1 ? 'is' : 'are'} still pending` : 'nothing is recorded'}; deploy again once it is released`,
     );
   }

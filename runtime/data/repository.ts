@@ -13,8 +13,9 @@ import { currentContext, type RequestContext } from '../auth/context.js';
 import { emptyPage, isUuid, LIST_CAP, type Page, type PageArgs, type PageWindow, pageWindow, toPage } from './keyset.js';
 import { fail, ok, type Result } from '../failures/result.js';
 import { type InsertShape, insertStatement } from './sql-insert.js';
-import { type ColumnKind, keyCondition, readColumn, SqlConstraintError, type SqlReader } from './sql-reader.js';
+import { type ColumnKind, keyCondition, readColumn, SqlConstraintError, type SqlRunner } from './sql-runner.js';
 import { join, quoteIdentifier, raw, ScopeTranslationError, type Sql, sqltag, whereToSql } from './sql-scope.js';
+import type { DialectSql } from './sql-text.js';
 
 /**
  * Most keys one statement binds; larger batches are split into one statement per chunk, so a
@@ -27,9 +28,9 @@ export const MAX_KEYS_PER_STATEMENT = 30_000;
 /** Parameters left to the scope's own conditions in a statement binding a chunk of keys. */
 const SCOPE_PARAMETER_ROOM = 1_000;
 
-/** The keys one statement of `reader` may bind: {@link MAX_KEYS_PER_STATEMENT}, or fewer where its database binds fewer parameters. */
-export function keysPerStatement(reader: SqlReader): number {
-  return Math.max(1, Math.min(MAX_KEYS_PER_STATEMENT, reader.maxBindParameters - SCOPE_PARAMETER_ROOM));
+/** The keys one statement of `runner` may bind: {@link MAX_KEYS_PER_STATEMENT}, or fewer where its database binds fewer parameters. */
+export function keysPerStatement(runner: SqlRunner): number {
+  return Math.max(1, Math.min(MAX_KEYS_PER_STATEMENT, runner.sql.maxBindParameters - SCOPE_PARAMETER_ROOM));
 }
 
 /** The raw-query part of the Prisma client (`database.$queryRaw`). */
@@ -44,7 +45,7 @@ export interface RepositoryOptions {
   /** The kind of every stored column that is not text (how a raw row's values are read). */
   readonly columnKinds: Readonly<Record<string, ColumnKind>>;
   /** Runs the loader batches' statements, and inserts creates. */
-  readonly reader: SqlReader;
+  readonly sqlRunner: SqlRunner;
   /**
    * How a create writes the entity's row itself (runtime/data/sql-insert.ts); without it every
    * create goes through Prisma.
@@ -124,9 +125,9 @@ function isPrismaError(error: unknown, code: string): error is Error & { code: s
 /** The condition of a scope that is every row (an unscoped context). */
 const EVERY_ROW = raw('1 = 1');
 
-/** The select list of `columns` over alias `t`, `id` first and each column once: `t."id", t."name"`. */
-function selectList(columns: readonly string[]): Sql {
-  return join([...new Set(['id', ...columns])].map((column) => sqltag`t.${quoteIdentifier(column)}`), ', ');
+/** The select list of `columns` over alias `t` in the SQL `sql` writes, `id` first and each column once: `t."id", t."name"`. */
+function selectList(sql: DialectSql, columns: readonly string[]): Sql {
+  return join([...new Set(['id', ...columns])].map((column) => sqltag`t.${quoteIdentifier(sql, column)}`), ', ');
 }
 
 /**
@@ -142,7 +143,11 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   private readonly convertedColumns: readonly string[];
   /** The select list of every stored column over alias `t` (statements name their columns, never `t.*`). */
   private readonly allColumns: Sql;
-  private readonly reader: SqlReader;
+  private readonly runner: SqlRunner;
+  /** The SQL text of the runner's database. */
+  private readonly sql: DialectSql;
+  /** Identifiers every statement names, quoted once in {@link sql}: the table, its key, the window's rank, a check's result. */
+  private readonly quoted: { readonly table: Sql; readonly id: Sql; readonly rank: Sql; readonly found: Sql };
   private readonly insertShape: InsertShape | undefined;
   private readonly references: readonly EntityReference[];
   protected readonly logger: Logger;
@@ -152,7 +157,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   /**
    * @param entityName the entity (and CASL subject) name, e.g. `User`; also its table name
    * @param delegate the Prisma model delegate (`database.user`): pages, lookups and writes
-   * @param options columns and their kinds, the reader of loader batches, the logger
+   * @param options columns and their kinds, the SQL runner of loader batches and creates, the logger
    */
   constructor(
     protected readonly entityName: string,
@@ -163,8 +168,10 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     this.columnSet = new Set(options.columns);
     this.columnKinds = options.columnKinds;
     this.convertedColumns = options.columns.filter((column) => options.columnKinds[column] !== undefined);
-    this.allColumns = selectList(options.columns);
-    this.reader = options.reader;
+    this.runner = options.sqlRunner;
+    this.sql = options.sqlRunner.sql;
+    this.quoted = { table: quoteIdentifier(this.sql, entityName), id: quoteIdentifier(this.sql, 'id'), rank: quoteIdentifier(this.sql, '__rank'), found: quoteIdentifier(this.sql, 'found') };
+    this.allColumns = selectList(this.sql, options.columns);
     this.insertShape = options.insert;
     this.references = options.references ?? [];
     this.logger = options.logger;
@@ -177,7 +184,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
 
   /**
    * The rows the caller may read that meet `filter` and `extra`, in id order, at most `limit`:
-   * one statement on the reader with the scope and the filter as SQL (the Prisma query path cost a
+   * one statement on the SQL runner with the scope and the filter as SQL (the Prisma query path cost a
    * large share of a list request: BENCHMARKS.md §"Where the time goes"). Undefined when the filter uses something the SQL
    * translation does not cover; the caller then asks Prisma. `limit` undefined: a key lookup, which
    * finds one row at most, so neither order nor limit (SQLite spends longer setting up the sort
@@ -188,7 +195,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     if (!scope) return [];
     let filterSql: Sql | undefined;
     try {
-      filterSql = filter === undefined ? undefined : whereToSql(filter as WhereCondition, 't', this.columnSet);
+      filterSql = filter === undefined ? undefined : whereToSql(this.sql, filter as WhereCondition, 't', this.columnSet);
     } catch (error) {
       if (error instanceof ScopeTranslationError) return undefined;
       throw error;
@@ -197,9 +204,9 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const where = join(conditions, ' AND ', '', '');
     const statement =
       limit === undefined
-        ? sqltag`SELECT ${this.allColumns} FROM ${quoteIdentifier(this.entityName)} t WHERE ${where}`
-        : sqltag`SELECT ${this.allColumns} FROM ${quoteIdentifier(this.entityName)} t WHERE ${where} ORDER BY t."id" LIMIT ${limit}`;
-    return (await this.reader.read(statement)).map((row) => this.fromRaw(row));
+        ? sqltag`SELECT ${this.allColumns} FROM ${this.quoted.table} t WHERE ${where}`
+        : sqltag`SELECT ${this.allColumns} FROM ${this.quoted.table} t WHERE ${where} ORDER BY t.${this.quoted.id} LIMIT ${limit}`;
+    return (await this.runner.read(statement)).map((row) => this.fromRaw(row));
   }
 
   /**
@@ -209,7 +216,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   async page(args: PageArgs, filter?: Where): Promise<Page<Row>> {
     const window = pageWindow(args);
     const context = currentContext();
-    const after = window.after === undefined ? undefined : sqltag`t."id" > ${window.after}`;
+    const after = window.after === undefined ? undefined : sqltag`t.${this.quoted.id} > ${window.after}`;
     const read = await this.readScoped(context, filter, after, window.take);
     if (read) return materialised(context, toPage(read, window));
     const where = this.scope('read', filter, context);
@@ -243,7 +250,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   async findById(id: string): Promise<Row | null> {
     if (!isUuid(id)) return null;
     const context = currentContext();
-    const rows = await this.readScoped(context, undefined, sqltag`t."id" = ${id.toLowerCase()}`, undefined);
+    const rows = await this.readScoped(context, undefined, sqltag`t.${this.quoted.id} = ${id.toLowerCase()}`, undefined);
     return materialised(context, rows ?? [])[0] ?? null;
   }
 
@@ -266,9 +273,9 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const condition = this.scopeCondition(context);
     if (!condition || unique.length === 0) return [];
     const rows: Row[] = [];
-    for (const chunk of chunked(unique, keysPerStatement(this.reader))) {
-      const statement = sqltag`SELECT ${this.columnList(columns)} FROM ${quoteIdentifier(this.entityName)} t WHERE ${keyCondition(this.reader, sqltag`t."id"`, chunk)} AND ${condition}`;
-      rows.push(...materialised(context, (await this.reader.read(statement)).map((row) => this.fromRaw(row))));
+    for (const chunk of chunked(unique, keysPerStatement(this.runner))) {
+      const statement = sqltag`SELECT ${this.columnList(columns)} FROM ${this.quoted.table} t WHERE ${keyCondition(this.sql, sqltag`t.${this.quoted.id}`, chunk)} AND ${condition}`;
+      rows.push(...materialised(context, (await this.runner.read(statement)).map((row) => this.fromRaw(row))));
     }
     return rows;
   }
@@ -280,7 +287,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   private columnList(columns: readonly string[] | undefined): Sql {
     if (columns === undefined) return this.allColumns;
     for (const column of columns) if (!this.columnSet.has(column)) throw new Error(`${this.entityName} has no stored column ${column}`);
-    return selectList(columns);
+    return selectList(this.sql, columns);
   }
 
   /** The read scope of `context` as SQL over alias `t`; undefined when it denies every row. */
@@ -291,7 +298,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     // A rule set's scope is one object (rowScope keeps it), so its translation is kept beside it.
     let condition = this.scopeConditions.get(scope.where);
     if (!condition) {
-      condition = whereToSql(scope.where, 't', this.columnSet);
+      condition = whereToSql(this.sql, scope.where, 't', this.columnSet);
       this.scopeConditions.set(scope.where, condition);
     }
     return condition;
@@ -324,8 +331,8 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const condition = this.scopeCondition(context);
     const keys = unique.filter(isUuid);
     if (condition && keys.length > 0) {
-      for (const chunk of chunked(keys, keysPerStatement(this.reader))) {
-        const rows = await this.reader.read(this.rankedPageStatement(column, chunk, window, condition, columns === undefined ? undefined : [...columns, column]));
+      for (const chunk of chunked(keys, keysPerStatement(this.runner))) {
+        const rows = await this.runner.read(this.rankedPageStatement(column, chunk, window, condition, columns === undefined ? undefined : [...columns, column]));
         const byParent = new Map<string, Row[]>();
         for (const rawRow of rows) {
           const row = this.fromRaw(rawRow);
@@ -346,13 +353,13 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
    * `columns` (undefined: every column; otherwise they must include `column`).
    */
   rankedPageStatement(column: string, parentIds: readonly string[], window: PageWindow, condition: Sql, columns?: readonly string[]): Sql {
-    const table = quoteIdentifier(this.entityName);
-    const key = quoteIdentifier(column);
-    const after = window.after === undefined ? raw('') : sqltag` AND t."id" > ${window.after}`;
+    const { table, id, rank } = this.quoted;
+    const key = quoteIdentifier(this.sql, column);
+    const after = window.after === undefined ? raw('') : sqltag` AND t.${id} > ${window.after}`;
     // The outer list names the columns: SQLite spends a share of the statement copying `*`,
     // the rank included, out of the window's co-routine (BENCHMARKS.md §"Where the time goes").
-    const outer = join([...new Set(['id', ...(columns ?? this.columns)])].map((name) => sqltag`ranked.${quoteIdentifier(name)}`), ', ');
-    return sqltag`SELECT ${outer} FROM (SELECT ${this.columnList(columns)}, ROW_NUMBER() OVER (PARTITION BY t.${key} ORDER BY t."id") AS "__rank" FROM ${table} t WHERE ${keyCondition(this.reader, sqltag`t.${key}`, parentIds)}${after} AND ${condition}) ranked WHERE ranked."__rank" <= ${window.take} ORDER BY ranked.${key}, ranked."id"`;
+    const outer = join([...new Set(['id', ...(columns ?? this.columns)])].map((name) => sqltag`ranked.${quoteIdentifier(this.sql, name)}`), ', ');
+    return sqltag`SELECT ${outer} FROM (SELECT ${this.columnList(columns)}, ROW_NUMBER() OVER (PARTITION BY t.${key} ORDER BY t.${id}) AS ${rank} FROM ${table} t WHERE ${keyCondition(this.sql, sqltag`t.${key}`, parentIds)}${after} AND ${condition}) ranked WHERE ranked.${rank} <= ${window.take} ORDER BY ranked.${key}, ranked.${id}`;
   }
 
   /** Whether the caller's ability allows `action` on this particular row. */
@@ -414,7 +421,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
         continue;
       }
       try {
-        const condition = scope.kind === 'unscoped' ? EVERY_ROW : whereToSql(scope.where, 'r', new Set(reference.columns));
+        const condition = scope.kind === 'unscoped' ? EVERY_ROW : whereToSql(this.sql, scope.where, 'r', new Set(reference.columns));
         checks.push({ kind: 'readable', reference, id: value.toLowerCase(), condition });
       } catch (error) {
         if (!(error instanceof ScopeTranslationError)) throw error;
@@ -424,17 +431,17 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     return checks;
   }
 
-  /** "The caller may read the row `check` names", as SQL: locked against change until the write commits where the database can ({@link SqlReader.locksReferences}). */
+  /** "The caller may read the row `check` names", as SQL: locked against change until the write commits where the database can ({@link DialectSql.referenceLock}). */
   private readableCondition(check: ReadableCheck): Sql {
-    const lock = this.reader.locksReferences === true ? raw(' FOR SHARE') : raw('');
-    return sqltag`EXISTS (SELECT 1 FROM ${quoteIdentifier(check.reference.entity)} r WHERE r."id" = ${check.id} AND ${check.condition}${lock})`;
+    const lock = this.sql.referenceLock === undefined ? raw('') : raw(` ${this.sql.referenceLock}`);
+    return sqltag`EXISTS (SELECT 1 FROM ${quoteIdentifier(this.sql, check.reference.entity)} r WHERE r.${this.quoted.id} = ${check.id} AND ${check.condition}${lock})`;
   }
 
   /** NOT_FOUND for the first of `checks` whose row the caller may not read (or that does not exist); read one by one. */
   private async unreadableReference(checks: readonly ReferenceCheck[]): Promise<Result<never> | undefined> {
     for (const check of checks) {
       if (check.kind === 'refused') return referenceNotFound(check.reference, check.id);
-      const rows = await this.reader.read(sqltag`SELECT 1 AS "found" WHERE ${this.readableCondition(check)}`);
+      const rows = await this.runner.read(sqltag`SELECT 1 AS ${this.quoted.found} WHERE ${this.readableCondition(check)}`);
       if (rows.length === 0) return referenceNotFound(check.reference, check.id);
     }
     return undefined;
@@ -462,7 +469,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       const id = String(values[reference.column]);
       if (!isUuid(id)) return referenceNotFound(reference, id);
       const check: ReadableCheck = { kind: 'readable', reference, id: id.toLowerCase(), condition: EVERY_ROW };
-      if ((await this.reader.read(sqltag`SELECT 1 AS "found" WHERE ${this.readableCondition(check)}`)).length === 0) return referenceNotFound(reference, id);
+      if ((await this.runner.read(sqltag`SELECT 1 AS ${this.quoted.found} WHERE ${this.readableCondition(check)}`)).length === 0) return referenceNotFound(reference, id);
     }
     const [first] = set;
     return first ? referenceNotFound(first, String(values[first.column])) : fail('NOT_FOUND', `a row this ${this.entityName} names was not found`);
@@ -474,16 +481,16 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   }
 
   /**
-   * `data`'s row written by one `INSERT … RETURNING` on the reader (runtime/data/sql-insert.ts), as
-   * Prisma returns it; undefined when that statement cannot write it as Prisma would or the reader
-   * inserts nothing (`SqlReader.insert` absent or answering undefined): the caller asks Prisma.
+   * `data`'s row written by one `INSERT … RETURNING` on the SQL runner (runtime/data/sql-insert.ts), as
+   * Prisma returns it; undefined when that statement cannot write it as Prisma would or the runner
+   * inserts nothing (`SqlRunner.insert` absent or answering undefined): the caller asks Prisma.
    * Rejects with {@link SqlConstraintError}.
    */
   private async insert(data: Create, guard?: Sql): Promise<Row | 'refused' | undefined> {
-    if (!this.insertShape || !this.reader.insert) return undefined;
-    const statement = insertStatement(this.entityName, this.insertShape, data, new Date(), guard);
+    if (!this.insertShape || !this.runner.insert) return undefined;
+    const statement = insertStatement(this.sql, this.entityName, this.insertShape, data, new Date(), guard);
     if (!statement) return undefined;
-    const rows = await this.reader.insert(statement);
+    const rows = await this.runner.insert(statement);
     if (rows === undefined) return undefined;
     // The statement ran: whatever it returned, Prisma must not write the row a second time.
     const row = rows[0];

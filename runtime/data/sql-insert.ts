@@ -1,9 +1,9 @@
 /**
  * A create's row written by the runtime itself (docs/decisions.md §6 "Creates without Prisma's
  * query interpreter"): one `INSERT … RETURNING` statement, prepared once and run by the dialect's
- * reader (`SqlReader.insert`: on SQLite on the Prisma client's own connection, on PostgreSQL on the
- * reader's pool), storing exactly what Prisma's `create` stores — the same generated values
- * (`@default(uuid(7))`, `@default(now())`), the same encodings (the dialect's reader binds them as
+ * SQL runner (`SqlRunner.insert`: on SQLite on the Prisma client's own connection, on PostgreSQL on the
+ * runner's pool), storing exactly what Prisma's `create` stores — the same generated values
+ * (`@default(uuid(7))`, `@default(now())`), the same encodings (the dialect's runner binds them as
  * the Prisma adapter does), the database's own literal defaults.
  *
  * Prisma's `create` of one row costs several times the statement's own CPU on SQLite, most of it
@@ -15,6 +15,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { isUuid } from './keyset.js';
 import { join, quoteIdentifier, type Sql, sqltag } from './sql-scope.js';
+import type { DialectSql } from './sql-text.js';
 
 /** How one stored column is written (generated per entity in `generated/entities.ts`). */
 export interface InsertColumn {
@@ -65,9 +66,9 @@ function acceptable(column: InsertColumn, value: unknown): boolean {
  * when `data` holds anything Prisma would check differently or write otherwise (module docstring).
  * `now` is the instant every `now` column of the row gets. With `guard`, the row is written only
  * when that condition holds, in the same statement (`INSERT … SELECT … WHERE <guard>`): it then
- * returns no row (docs/hostile-input.md §11).
+ * returns no row (docs/hostile-input.md §11). Written in the SQL `sql` writes (its quoted identifiers).
  */
-export function insertStatement(table: string, shape: InsertShape, data: object, now: Date = new Date(), guard?: Sql): Sql | undefined {
+export function insertStatement(sql: DialectSql, table: string, shape: InsertShape, data: object, now: Date = new Date(), guard?: Sql): Sql | undefined {
   const names: string[] = [];
   const values: unknown[] = [];
   for (const [name, value] of Object.entries(data)) {
@@ -90,8 +91,8 @@ export function insertStatement(table: string, shape: InsertShape, data: object,
       return undefined;
     }
   }
-  const returning = join(Object.keys(shape).map((name) => quoteIdentifier(name)), ', ');
-  const target = sqltag`INSERT INTO ${quoteIdentifier(table)} (${join(names.map((name) => quoteIdentifier(name)), ', ')})`;
+  const returning = join(Object.keys(shape).map((name) => quoteIdentifier(sql, name)), ', ');
+  const target = sqltag`INSERT INTO ${quoteIdentifier(sql, table)} (${join(names.map((name) => quoteIdentifier(sql, name)), ', ')})`;
   if (guard !== undefined) return sqltag`${target} SELECT ${join(values)} WHERE ${guard} RETURNING ${returning}`;
   return sqltag`${target} VALUES (${join(values)}) RETURNING ${returning}`;
 }

@@ -16,6 +16,7 @@
  */
 import { join, raw, type Sql, sqltag } from '@prisma/client/runtime/client';
 import { FailureError } from '../failures/result.js';
+import type { DialectSql, TextMatch } from './sql-text.js';
 
 /**
  * Characters a `contains`, `startsWith` or `endsWith` text may have (docs/hostile-input.md §8): a
@@ -33,10 +34,13 @@ const TRUE = raw('1 = 1');
 const FALSE = raw('1 = 0');
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** A double-quoted SQL identifier (valid in SQLite and PostgreSQL); refuses anything odd. */
-export function quoteIdentifier(name: string): Sql {
+/**
+ * `name` as a quoted identifier of the database `sql` writes for ({@link DialectSql.identifier}).
+ * Throws {@link ScopeTranslationError} for anything but a plain identifier (letters, digits, `_`).
+ */
+export function quoteIdentifier(sql: DialectSql, name: string): Sql {
   if (!IDENTIFIER.test(name)) throw new ScopeTranslationError(`refusing to quote identifier ${JSON.stringify(name)}`);
-  return raw(`"${name}"`);
+  return raw(sql.identifier(name));
 }
 
 type Scalar = string | number | boolean | bigint | Date;
@@ -49,19 +53,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
-}
-
 /** Translates Prisma `where` objects over one table alias. */
 class ScopeTranslator {
   constructor(
+    private readonly sql: DialectSql,
     private readonly alias: Sql,
     private readonly columns: ReadonlySet<string>,
   ) {}
 
   private column(name: string): Sql {
-    return sqltag`${this.alias}.${quoteIdentifier(name)}`;
+    return sqltag`${this.alias}.${quoteIdentifier(this.sql, name)}`;
   }
 
   private all(parts: readonly Sql[], operator: 'AND' | 'OR'): Sql {
@@ -109,13 +110,13 @@ class ScopeTranslator {
       if (!isScalar(operand)) throw new ScopeTranslationError(`${name}.${operator} needs a scalar`);
       return operand;
     };
-    const text = (): string => {
+    const textMatch = (match: TextMatch): Sql => {
       if (typeof operand !== 'string') throw new ScopeTranslationError(`${name}.${operator} needs a string`);
       if (operand.length > MAX_PATTERN_TEXT) {
         const message = `a text to match may be at most ${MAX_PATTERN_TEXT} characters (got ${operand.length})`;
         throw new FailureError({ code: 'BAD_USER_INPUT', message, issues: [{ path: name, message }] });
       }
-      return escapeLike(operand);
+      return this.sql.textMatch(column, match, operand);
     };
     switch (operator) {
       case 'equals':
@@ -139,11 +140,9 @@ class ScopeTranslator {
       case 'gte':
         return sqltag`${column} >= ${scalar()}`;
       case 'contains':
-        return sqltag`${column} LIKE ${`%${text()}%`} ESCAPE '\\'`;
       case 'startsWith':
-        return sqltag`${column} LIKE ${`${text()}%`} ESCAPE '\\'`;
       case 'endsWith':
-        return sqltag`${column} LIKE ${`%${text()}`} ESCAPE '\\'`;
+        return textMatch(operator);
       default:
         throw new ScopeTranslationError(`cannot translate the ${operator} operator on ${name}`);
     }
@@ -151,12 +150,13 @@ class ScopeTranslator {
 }
 
 /**
- * The SQL condition equivalent to the Prisma `where` object `where`, over columns of `alias`.
- * `columns` lists the columns conditions may name. Throws {@link ScopeTranslationError} for
- * anything outside the supported subset.
+ * The SQL condition equivalent to the Prisma `where` object `where`, over columns of `alias`, in
+ * the SQL of the database `sql` writes for (its identifiers and text matches). `columns` lists the
+ * columns conditions may name. Throws {@link ScopeTranslationError} for anything outside the
+ * supported subset, and a BAD_USER_INPUT failure for a text to match that is too long.
  */
-export function whereToSql(where: Record<string, unknown>, alias: string, columns: ReadonlySet<string>): Sql {
-  return new ScopeTranslator(quoteIdentifier(alias), columns).where(where);
+export function whereToSql(sql: DialectSql, where: Record<string, unknown>, alias: string, columns: ReadonlySet<string>): Sql {
+  return new ScopeTranslator(sql, quoteIdentifier(sql, alias), columns).where(where);
 }
 
 export { join, raw, type Sql, sqltag };

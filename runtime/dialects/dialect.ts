@@ -4,28 +4,30 @@
  * (runtime/dialects/index.ts). Nothing outside this folder names a database or tests which one it
  * runs on; it asks the dialect.
  *
- * The SQL the runtime writes itself (runtime/data/repository.ts, runtime/data/sql-scope.ts: the primary-key
- * batch, the has_many window `ROW_NUMBER() OVER (PARTITION BY fk ORDER BY id)`, scope conditions
- * with double-quoted identifiers and `LIKE … ESCAPE '\'`) is one text for every dialect; what
- * differs is in the dialect's reader — placeholders (Prisma's `Sql` renders `?` as `sql` and `$n` as
- * `text`), how values bind (SQLite stores booleans as 0/1 and dates as ISO text) and how rows come
- * back — and in {@link DialectSql}.
+ * The SQL the runtime writes itself (runtime/data/repository.ts, runtime/data/sql-scope.ts,
+ * runtime/data/sql-insert.ts: the primary-key batch, the has_many window `ROW_NUMBER() OVER
+ * (PARTITION BY fk ORDER BY id)`, scope conditions, a create's insert) is one text for every
+ * dialect except where it asks the dialect's {@link DialectSql}: quoted identifiers, text matches
+ * (`LIKE … ESCAPE`), placeholders, key batches, row locks. The rest differs in the dialect's runner
+ * — placeholders of its statements (Prisma's `Sql` renders `?` as `sql` and `$n` as `text`), how
+ * values bind (SQLite stores booleans as 0/1 and dates as ISO text) and how rows come back.
  */
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { Logger } from 'pino';
 import type { EventBus } from '../events/bus.js';
-import type { SqlReader } from '../data/sql-reader.js';
+import type { SqlRunner } from '../data/sql-runner.js';
+import type { DialectSql } from '../data/sql-text.js';
 import type { QueueBackend, QueueBackendOptions } from '../jobs/queue.js';
 import type { TickClaimOptions, TickClaims } from '../jobs/schedule.js';
 
-/** Options of {@link Dialect.createReader}. */
-export interface ReaderOptions {
-  /** Sees the text of every statement the reader sends (tests, benchmarks). */
+/** Options of {@link Dialect.createRunner}. */
+export interface RunnerOptions {
+  /** Sees the text of every statement the runner sends (tests, benchmarks). */
   readonly onQuery?: (sql: string) => void;
   /**
-   * The adapter factory of the Prisma client beside the reader (the one {@link Dialect.createAdapterFactory}
-   * returned): where a database has one writer connection (SQLite), the reader's inserts go through
-   * the connection that factory opened. Without it such a reader inserts nothing.
+   * The adapter factory of the Prisma client beside the runner (the one {@link Dialect.createAdapterFactory}
+   * returned): where a database has one writer connection (SQLite), the runner's inserts go through
+   * the connection that factory opened. Without it such a runner inserts nothing.
    */
   readonly writesThrough?: SqlDriverAdapterFactory;
 }
@@ -61,16 +63,6 @@ export interface DialectErrors {
   readonly unavailableCodes: readonly string[];
   /** A prefix marking the driver's own codes on an error of any class (`SQLITE_`), if its codes have one. */
   readonly codePrefix?: string;
-}
-
-/**
- * Where the database's SQL differs from the text the runtime writes (see the module docstring).
- *
- * @public part of the runtime's API for application code, though nothing here imports it
- */
-export interface DialectSql {
-  /** Most parameters one statement may bind (SQLite's default 32 766, PostgreSQL's 65 535); batches are split below it. */
-  readonly maxBindParameters: number;
 }
 
 /**
@@ -118,6 +110,17 @@ export interface DialectMigrations {
   /** What rolls back when a migration fails, in the words `migrate deploy` and docs/guide/migrations.md use. */
   readonly atomicity: string;
   /**
+   * Statements the schema engine sends that must not reach this database on its connections (they
+   * are answered as having run); absent: every statement reaches it.
+   */
+  readonly engineStatementsIgnored?: RegExp;
+  /**
+   * How the engine's failure to take this database's write lock within `waitMs` shows in its error
+   * message (`pattern`), so `migrate deploy` says the database is locked and nothing was applied;
+   * absent where a lock wait fails the migration's script itself (`applyScript`).
+   */
+  readonly lockRefusal?: { readonly pattern: RegExp; readonly waitMs: number };
+  /**
    * Runs one migration's `script` on `connection` (one the schema engine opened) as one
    * transaction: all of it, or — when a statement fails — none of it. Rejects with the driver's
    * error as a `DriverAdapterError` (the engine records its message as the failure's reason),
@@ -132,7 +135,7 @@ export interface DialectMigrations {
   backup?(url: string, target: string): Promise<void>;
 }
 
-/** One database behind one interface: URL, Prisma adapter and schema, fast reader, errors, events, SQL. */
+/** One database behind one interface: URL, Prisma adapter and schema, SQL runner, errors, events, SQL text. */
 export interface Dialect<Name extends string = string> {
   /** The database's name in configuration, logs and folders (`sqlite`, `postgresql`). */
   readonly name: Name;
@@ -167,12 +170,17 @@ export interface Dialect<Name extends string = string> {
    */
   databaseFiles?(url: string): string[];
   /**
+   * The URL of a database of this kind kept in the file `file` (SQLite: `file:<path>`); absent for
+   * a database on a server. The embedded default database is the first dialect's that has it.
+   */
+  fileUrl?(file: string): string;
+  /**
    * The Prisma driver adapter factory of `url` (migrations and the generated client use it). Loads
    * the driver on demand: a server on one database never loads another's.
    */
   createAdapterFactory(url: string): Promise<SqlMigrationAwareDriverAdapterFactory>;
-  /** The runtime's own fast reader of `url` (runtime/data/sql-reader.ts), beside the Prisma client. */
-  createReader(url: string, options?: ReaderOptions): Promise<SqlReader>;
+  /** The runtime's own SQL runner on `url` (runtime/data/sql-runner.ts), beside the Prisma client. */
+  createRunner(url: string, options?: RunnerOptions): Promise<SqlRunner>;
   /**
    * Starts the relay carrying events between processes and attaches it to the bus; absent when
    * events stay in the process (SQLite, one process by design).

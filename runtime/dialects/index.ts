@@ -5,12 +5,17 @@
  * a database" says what else libSQL and MySQL would need. The generator may import this module (the
  * Prisma schema, folder and adapter provider of each database).
  */
-import type { SqlReader } from '../data/sql-reader.js';
-import type { Dialect, ReaderOptions } from './dialect.js';
+import type { SqlRunner } from '../data/sql-runner.js';
+import type { Dialect, RunnerOptions } from './dialect.js';
 import { POSTGRESQL } from './postgresql.js';
 import { SQLITE } from './sqlite.js';
 
-export type { Dialect, ReaderOptions, StartedEventRelay } from './dialect.js';
+export type { Dialect, RunnerOptions, StartedEventRelay } from './dialect.js';
+/**
+ * The schema engine's scratch database, for work that needs the engine but no real database (diffing
+ * two schemas of any database, runtime/data/migrations.ts): SQLite in memory, which needs no server.
+ */
+export { createScratchAdapterFactory } from './sqlite.js';
 
 /** Every supported database, the embedded default first. */
 export const DIALECTS = [SQLITE, POSTGRESQL] as const;
@@ -24,6 +29,17 @@ export const SUPPORTED_DATABASES: readonly DatabaseName[] = DIALECTS.map((dialec
 /** The dialect `url` selects, or undefined for an unsupported scheme. */
 export function findDialect(url: string): Dialect<DatabaseName> | undefined {
   return DIALECTS.find((dialect) => dialect.schemes.some((scheme) => url.startsWith(scheme)));
+}
+
+/**
+ * The URL of the embedded database kept in `file`: the first dialect with databases in files of
+ * their own (SQLite's `file:<path>`); the default `APP_DATABASE__URL` and a test server's throwaway
+ * database. Throws when no supported database lives in a file.
+ */
+export function embeddedDatabaseUrl(file: string): string {
+  const dialect = DIALECTS.find((candidate) => candidate.fileUrl !== undefined);
+  if (!dialect?.fileUrl) throw new Error('no supported database lives in a file of its own');
+  return dialect.fileUrl(file);
 }
 
 /** How supported URLs look, for messages: `file:<path> or postgres://…`. */
@@ -50,7 +66,7 @@ export function dialectOfAdapter(adapter: { readonly adapterName: string }): Dia
   return dialect;
 }
 
-/** The fast reader of the database at `url` (its dialect's); `onQuery` sees each statement. Loads only that database's driver. */
-export function createSqlReader(url: string, options: ReaderOptions = {}): Promise<SqlReader> {
-  return dialectFor(url).createReader(url, options);
+/** The SQL runner of the database at `url` (its dialect's); `onQuery` sees each statement. Loads only that database's driver. */
+export function createSqlRunner(url: string, options: RunnerOptions = {}): Promise<SqlRunner> {
+  return dialectFor(url).createRunner(url, options);
 }

@@ -7,21 +7,44 @@ import { createHash, randomUUID } from 'node:crypto';
 import { DriverAdapterError, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
-import { SqlConstraintError, SqlReadError, type SqlReader } from '../data/sql-reader.js';
+import { SqlConstraintError, SqlStatementError, type SqlRunner } from '../data/sql-runner.js';
 import { type Sql, sqltag } from '../data/sql-scope.js';
-import type { Dialect, DialectMigrations, EventRelayOptions, ReaderOptions, StartedEventRelay } from './dialect.js';
+import type { DialectSql } from '../data/sql-text.js';
+import type { Dialect, DialectMigrations, EventRelayOptions, RunnerOptions, StartedEventRelay } from './dialect.js';
+import { doubleQuoted, likeWithBackslashEscape } from './standard-sql.js';
 
-/** Statement texts whose names a reader remembers (the generated statements are a bounded set). */
+/** Statement texts whose names a runner remembers (the generated statements are a bounded set). */
 const STATEMENT_NAME_CACHE_SIZE = 1_000;
 
 /** PostgreSQL's limit on bound parameters per statement (the protocol counts them in 16 bits). */
 const MAX_BIND_PARAMETERS = 65_535;
 
+/**
+ * PostgreSQL's SQL text (runtime/data/sql-text.ts): the standard's double-quoted identifiers;
+ * `LIKE` with `ESCAPE '\'` written out (backslash is PostgreSQL's default escape, named so the
+ * statement does not depend on it; `standard_conforming_strings`, on since 9.1, keeps `'\'` one
+ * character); `$n` placeholders; key batches as one bound array; `FOR SHARE` on a write's checks.
+ */
+const POSTGRESQL_SQL: DialectSql = {
+  maxBindParameters: MAX_BIND_PARAMETERS,
+  identifier: doubleQuoted,
+  textMatch: likeWithBackslashEscape,
+  placeholder: (position) => `$${position}`,
+  /**
+   * `column = ANY($n)`, the keys bound as one array (its element type is the column's, inferred by
+   * PostgreSQL): one statement text for any number of keys, and a generic plan that reads the key's
+   * index alone — with `IN ($1, …, $20)` the plan intersected it with the scope's org index
+   * (BENCHMARKS.md "Where the time goes").
+   */
+  anyOf: (column, keys) => sqltag`${column} = ANY(${[...keys]})`,
+  referenceLock: 'FOR SHARE',
+};
 
-/** The reader error of a pg failure: its SQLSTATE, its socket code, or a lost connection. */
-function postgresReadError(error: unknown): SqlReadError {
+
+/** The runner's error for a pg failure: its SQLSTATE, its socket code, or a lost connection. */
+function postgresStatementError(error: unknown): SqlStatementError {
   const code = (error as { code?: unknown } | undefined)?.code;
-  return new SqlReadError(error instanceof Error ? error.message : String(error), typeof code === 'string' ? code : 'CONNECTION_LOST', { cause: error });
+  return new SqlStatementError(error instanceof Error ? error.message : String(error), typeof code === 'string' ? code : 'CONNECTION_LOST', { cause: error });
 }
 
 /** The columns a constraint violation's detail names: `Key ("orgId", email)=(…) already exists.` → orgId, email. */
@@ -35,13 +58,12 @@ function postgresWriteError(error: unknown): Error {
   const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown };
   if (code === '23505') return new SqlConstraintError('unique', detailColumns(detail), { cause: error });
   if (code === '23503') return new SqlConstraintError('foreign-key', detailColumns(detail), { cause: error });
-  return postgresReadError(error);
+  return postgresStatementError(error);
 }
 
 /** A small pg pool with named (server-side prepared) statements (`$n` placeholders); inserts run on it too. */
-class PostgresReader implements SqlReader {
-  readonly maxBindParameters = MAX_BIND_PARAMETERS;
-  readonly locksReferences = true;
+class PostgresRunner implements SqlRunner {
+  readonly sql = POSTGRESQL_SQL;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -58,7 +80,7 @@ class PostgresReader implements SqlReader {
     try {
       return await this.run(statement);
     } catch (error) {
-      throw postgresReadError(error);
+      throw postgresStatementError(error);
     }
   }
 
@@ -84,16 +106,6 @@ class PostgresReader implements SqlReader {
     const values = statement.values.map((value) => (value instanceof Date ? value.toISOString() : value));
     const result = await this.pool.query({ name, text, values });
     return result.rows as Record<string, unknown>[];
-  }
-
-  /**
-   * `column = ANY($n)`, the keys bound as one array (its element type is the column's, inferred by
-   * PostgreSQL): one statement text for any number of keys, and a generic plan that reads the key's
-   * index alone — with `IN ($1, …, $20)` the plan intersected it with the scope's org index and the
-   * window statement of a nested query cost the database twice as much (BENCHMARKS.md §"Where the time goes").
-   */
-  anyOf(column: Sql, keys: readonly string[]): Sql {
-    return sqltag`${column} = ANY(${[...keys]})`;
   }
 
   async close(): Promise<void> {
@@ -182,7 +194,7 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
     // Connection exceptions (class 08) and the server shutting down or starting (57P0x).
     unavailableCodes: ['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03'],
   },
-  sql: { maxBindParameters: MAX_BIND_PARAMETERS },
+  sql: POSTGRESQL_SQL,
   // Samples a bounded number of rows per table.
   statisticsStatement: 'ANALYZE',
   migrations: POSTGRESQL_MIGRATIONS,
@@ -205,14 +217,14 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
     factory.connectToShadowDb = () => connectToShadowDatabase(url) as ReturnType<typeof factory.connectToShadowDb>;
     return factory;
   },
-  async createReader(url: string, options: ReaderOptions = {}): Promise<SqlReader> {
+  async createRunner(url: string, options: RunnerOptions = {}): Promise<SqlRunner> {
     const { default: postgres } = await import('pg');
     // `timestamp without time zone` (what Prisma's `DateTime` maps to) holds UTC: read it as UTC.
     const types: pg.CustomTypesConfig = {
       getTypeParser: (oid, format): unknown =>
         oid === postgres.types.builtins.TIMESTAMP && format !== 'binary' ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`) : postgres.types.getTypeParser(oid, format),
     };
-    return new PostgresReader(new postgres.Pool({ connectionString: url, max: 5, types }), options.onQuery);
+    return new PostgresRunner(new postgres.Pool({ connectionString: url, max: 5, types }), options.onQuery);
   },
   async createEventRelay(options: EventRelayOptions): Promise<StartedEventRelay> {
     const { PostgresEventRelay } = await import('./postgresql-events.js');

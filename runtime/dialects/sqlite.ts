@@ -8,10 +8,12 @@ import path from 'node:path';
 import { DriverAdapterError, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type BetterSqlite3 from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import { SqlConstraintError, type SqlReader } from '../data/sql-reader.js';
+import { SqlConstraintError, type SqlRunner } from '../data/sql-runner.js';
 import { LocalTickClaims } from '../jobs/schedule.js';
 import type { Sql } from '../data/sql-scope.js';
-import type { Dialect, DialectMigrations, ReaderOptions } from './dialect.js';
+import type { DialectSql } from '../data/sql-text.js';
+import type { Dialect, DialectMigrations, RunnerOptions } from './dialect.js';
+import { doubleQuoted, likeWithBackslashEscape } from './standard-sql.js';
 
 /** The absolute path of a `file:` URL's SQLite database, resolved against `cwd`. */
 export function sqliteFilePath(url: string, cwd = process.cwd()): string {
@@ -22,7 +24,7 @@ export function sqliteFilePath(url: string, cwd = process.cwd()): string {
  * How long a SQLite connection waits for a lock another connection holds before it gives up with
  * `SQLITE_BUSY`: the server's connections and the migrator's alike (docs/decisions.md §11).
  */
-export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 /**
  * Settings every SQLite connection gets when it opens: WAL journal (readers do not block the
@@ -33,17 +35,17 @@ const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_k
 
 /**
  * The writer connection of one adapter factory of {@link createAdapterFactory}: the Prisma client's
- * connection, which {@link SqliteReader.insert} writes on too. `unclaimed` is an adapter opened for
- * the reader before the client connected; the client's next connect takes it, so client and reader
+ * connection, which {@link SqliteRunner.insert} writes on too. `unclaimed` is an adapter opened for
+ * the runner before the client connected; the client's next connect takes it, so client and runner
  * share one connection, and opening it starts nothing of the client (its query compiler loads when
  * it first queries: memory a server answering only reads and creates never needs, BENCHMARKS.md §"Where the time goes").
- * Every connect of the factory is taken for the client's: a factory whose client the reader writes
+ * Every connect of the factory is taken for the client's: a factory whose client the runner writes
  * beside serves that client only (the server opens migrations and statistics on factories of their own).
  */
 interface WriterSlot {
   connection?: BetterSqlite3.Database;
   unclaimed?: SqlDriverAdapter;
-  /** The opening in flight, the reader's or the client's: the other waits for it ({@link exclusively}). */
+  /** The opening in flight, the runner's or the client's: the other waits for it ({@link exclusively}). */
   opening?: Promise<void>;
   /** Opens one more connection of the factory (the adapter's own connect, with the settings applied). */
   readonly open: () => Promise<SqlDriverAdapter>;
@@ -60,7 +62,7 @@ function adapterConnection(adapter: SqlDriverAdapter): BetterSqlite3.Database {
 
 /**
  * Runs `step` once no other step on `slot` is in flight, and makes later ones wait for it, so the
- * reader's opening and the client's connect never both open a connection. Resolves or rejects as
+ * runner's opening and the client's connect never both open a connection. Resolves or rejects as
  * `step` does.
  */
 async function exclusively<T>(slot: WriterSlot, step: () => Promise<T>): Promise<T> {
@@ -97,7 +99,7 @@ async function writerConnection(factory: object): Promise<BetterSqlite3.Database
   });
 }
 
-/** Closes the writer connection of `factory` if the reader opened it and the client never took it. */
+/** Closes the writer connection of `factory` if the runner opened it and the client never took it. */
 async function releaseWriterConnection(factory: object): Promise<void> {
   const slot = writerSlots.get(factory);
   if (!slot) return;
@@ -133,7 +135,7 @@ async function createAdapterFactory(url: string): Promise<SqlMigrationAwareDrive
   writerSlots.set(factory, slot);
   factory.connect = () =>
     exclusively(slot, async () => {
-      // The reader's connection, opened before the client needed one: the client writes on it too.
+      // The runner's connection, opened before the client needed one: the client writes on it too.
       const unclaimed = slot.unclaimed;
       slot.unclaimed = undefined;
       if (unclaimed && slot.connection?.open) return unclaimed;
@@ -158,6 +160,18 @@ const STATEMENT_CACHE_SIZE = 500;
 
 /** SQLite's default limit on bound parameters per statement (SQLITE_MAX_VARIABLE_NUMBER). */
 const MAX_BIND_PARAMETERS = 32_766;
+
+/**
+ * SQLite's SQL text (runtime/data/sql-text.ts): the standard's double-quoted identifiers; `LIKE`
+ * with `ESCAPE '\'`, since SQLite's LIKE has no escape character unless the statement names one;
+ * `?` placeholders; no row locks (one writer at a time makes a check and its write atomic).
+ */
+const SQLITE_SQL: DialectSql = {
+  maxBindParameters: MAX_BIND_PARAMETERS,
+  identifier: doubleQuoted,
+  textMatch: likeWithBackslashEscape,
+  placeholder: () => '?',
+};
 
 /**
  * The text of a read statement with each parameter written `+?` instead of `?` (docs/decisions.md §6,
@@ -199,8 +213,8 @@ function sqliteWriteError(error: unknown): unknown {
  * committed state and never blocks the writer), with statements prepared once (reads with `+?` placeholders: {@link planStableText});
  * inserts go through the Prisma client's own connection (`writesThrough`), where SQLite's one writer is.
  */
-class SqliteReader implements SqlReader {
-  readonly maxBindParameters = MAX_BIND_PARAMETERS;
+class SqliteRunner implements SqlRunner {
+  readonly sql = SQLITE_SQL;
   private readonly statements = new LRUCache<string, BetterSqlite3.Statement>({ max: STATEMENT_CACHE_SIZE });
   /** Insert statements prepared on the writer connection they were prepared on. */
   private readonly writes = new WeakMap<BetterSqlite3.Database, LRUCache<string, BetterSqlite3.Statement>>();
@@ -231,7 +245,7 @@ class SqliteReader implements SqlReader {
 
   async insert(statement: Sql): Promise<Record<string, unknown>[] | undefined> {
     // Closed, it opens nothing more (a request outliving the shutdown's wait).
-    if (!this.connection.open) throw new Error('the SQLite reader is closed');
+    if (!this.connection.open) throw new Error('the SQLite runner is closed');
     // Writing on a connection of its own could wait (synchronously, up to the busy timeout) on a
     // transaction the client holds open across awaits; on the client's connection it does not wait,
     // and, like the client's own statements outside that transaction, it joins it: the client's
@@ -300,6 +314,12 @@ function applyInTransaction(database: BetterSqlite3.Database, script: string): v
  */
 const SQLITE_MIGRATIONS: DialectMigrations = {
   describesLiveSchema: true,
+  // The engine asks SQLite for exclusive locking mode, which no connection of a running server may
+  // share: every deploy beside one timed out. Left in normal mode, a migration's `BEGIN IMMEDIATE`
+  // takes the write lock within the busy timeout, as any writer does.
+  engineStatementsIgnored: /^\s*PRAGMA\s+(?:main\.)?locking_mode\s*=\s*EXCLUSIVE\s*;?\s*$/i,
+  // The adapter reports a busy timeout as a `SocketTimeout` (a kind the engine cannot read), or as `SQLITE_BUSY`.
+  lockRefusal: { pattern: /`SocketTimeout`|SQLITE_BUSY|database is locked/, waitMs: SQLITE_BUSY_TIMEOUT_MS },
   atomicity: 'SQLite: each migration runs in one transaction and rolls back whole when a statement fails; `PRAGMA` lines in a migration have no effect inside it, and `VACUUM` cannot run in one',
   applyScript(connection: SqlDriverAdapter, script: string): Promise<void> {
     // The executor's throw becomes the rejection.
@@ -335,7 +355,7 @@ export const SQLITE: Dialect<'sqlite'> = {
     unavailableCodes: ['SQLITE_BUSY', 'SQLITE_CANTOPEN'],
     codePrefix: 'SQLITE_',
   },
-  sql: { maxBindParameters: MAX_BIND_PARAMETERS },
+  sql: SQLITE_SQL,
   // An exact ANALYZE on each table that was never analyzed, has an index without statistics (a
   // migration just added it) or grew or shrank 25-fold since it was; bit 0x10000 makes it look at
   // every table, since a fresh connection has used none and plain `PRAGMA optimize` would then
@@ -357,9 +377,10 @@ export const SQLITE: Dialect<'sqlite'> = {
     const file = sqliteFilePath(url);
     return [file, `${file}-wal`, `${file}-shm`, `${file}-journal`].filter((candidate) => existsSync(candidate));
   },
+  fileUrl: (file: string) => `file:${file}`,
   createAdapterFactory,
-  async createReader(url: string, options: ReaderOptions = {}): Promise<SqlReader> {
+  async createRunner(url: string, options: RunnerOptions = {}): Promise<SqlRunner> {
     const { default: Sqlite } = await import('better-sqlite3');
-    return new SqliteReader(new Sqlite(sqliteFilePath(url), { timeout: 5_000 }), options.onQuery, options.writesThrough);
+    return new SqliteRunner(new Sqlite(sqliteFilePath(url), { timeout: 5_000 }), options.onQuery, options.writesThrough);
   },
 };

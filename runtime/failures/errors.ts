@@ -26,8 +26,8 @@ const COMMON_ERROR_NAMES = [
   'PrismaClientInitializationError',
   'PrismaClientValidationError',
   'DriverAdapterError',
-  // A loader batch or a list read straight from the driver (runtime/data/sql-reader.ts).
-  'SqlReadError',
+  // A loader batch or a list read straight from the driver (runtime/data/sql-runner.ts).
+  'SqlStatementError',
   // A relation resolved without its batch context has no executor (docs/behaviour.md §5.10).
   'BatchContextMissingError',
   // A scope the per-parent window cannot express fails closed.

@@ -55,7 +55,7 @@ export interface GraphQLEngine {
 /** What the engine is built with besides the application. */
 export interface GraphQLEngineOptions<Container, Services> {
   readonly container: Container;
-  /** Handed to the generated resolvers (logger, event bus, reader). */
+  /** Handed to the generated resolvers (logger, event bus, SQL runner). */
   readonly services: Services;
   readonly config: AppConfig;
   readonly abilities: AbilityCache;

@@ -22,7 +22,7 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQueryable, Transacti
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { currentContext, type RequestContext } from '../auth/context.js';
-import type { SqlReader } from '../data/sql-reader.js';
+import type { SqlRunner } from '../data/sql-runner.js';
 import type { Sql } from '../data/sql-scope.js';
 import { problem, sendProblem } from '../http/problem.js';
 import type { AppConfig } from '../server/config.js';
@@ -250,17 +250,17 @@ export class Observability {
   }
 
   /**
-   * `reader` with every statement observed ({@link statement}); `system` is the dialect's name.
-   * `reader` itself when nothing is recorded.
+   * `runner` with every statement observed ({@link statement}); `system` is the dialect's name.
+   * `runner` itself when nothing is recorded. The observed runner writes the same SQL (`sql`).
    */
-  observeReader(reader: SqlReader, system: string): SqlReader {
-    if (!this.recording) return reader;
-    const insert = reader.insert?.bind(reader);
+  observeRunner(runner: SqlRunner, system: string): SqlRunner {
+    if (!this.recording) return runner;
+    const insert = runner.insert?.bind(runner);
     return {
-      maxBindParameters: reader.maxBindParameters,
-      read: (statement) => this.statement(system, statement.sql, () => reader.read(statement)),
+      sql: runner.sql,
+      read: (statement) => this.statement(system, statement.sql, () => runner.read(statement)),
       ...(insert ? { insert: (statement: Sql) => this.statement(system, statement.sql, () => insert(statement)) } : {}),
-      close: () => reader.close(),
+      close: () => runner.close(),
     };
   }
 

@@ -47,7 +47,7 @@ export function refusalReason(code: unknown): string | undefined {
 
 /** The notes of one request (module docstring). Mutable: the steps serving the request fill it in. */
 export class RequestObservation {
-  /** SQL statements sent while serving it, through the Prisma client and the runtime's reader. */
+  /** SQL statements sent while serving it, through the Prisma client and the runtime's SQL runner. */
   statements = 0;
   /** The route template that answered (`/v2/posts/:id`), when a transport said so. */
   route: string | undefined;

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { findDialect, SUPPORTED_URL_FORMS } from '../dialects/index.js';
+import { embeddedDatabaseUrl, findDialect, SUPPORTED_URL_FORMS } from '../dialects/index.js';
 import { VERSION_TOKEN } from '../http/version-token.js';
 import { CRON_PREFIX, cronOverrides } from '../transports/schedules/settings.js';
 import { TRANSPORT_SETTINGS } from '../transports/settings.js';
@@ -30,7 +30,7 @@ const configSchema = z.object({
     /** `file:<path>` (SQLite, default) or `postgres://…` (PostgreSQL): a scheme some dialect takes (runtime/dialects/). */
     url: z
       .string()
-      .default('file:./data/app.db')
+      .default(embeddedDatabaseUrl('./data/app.db'))
       .refine((url) => findDialect(url) !== undefined, { message: `expected ${SUPPORTED_URL_FORMS}` }),
   }),
   auth: z.object({

@@ -38,7 +38,7 @@ import { createLogger } from './logger.js';
 import { tuneV8ForServing } from './v8-tuning.js';
 import { METRICS_PATH } from '../observability/exposition.js';
 import { Observability } from '../observability/index.js';
-import { isReachable, type SqlReader } from '../data/sql-reader.js';
+import { isReachable, type SqlRunner } from '../data/sql-runner.js';
 import { buildTransports, type DirectRoute, type Entrypoint, type HealthContribution, mountTransports, registerSockets, type Transport, type TransportFactory } from '../transports/index.js';
 import { SocketQuotas } from '../transports/socket-quotas.js';
 import { SocketAcceptor } from '../transports/sockets.js';
@@ -48,8 +48,8 @@ import { assertOneRuntime } from '../instance.js';
 export interface RuntimeServices {
   readonly logger: Logger;
   readonly eventBus: EventBus;
-  /** Runs the repositories' loader batches on the same database. */
-  readonly reader: SqlReader;
+  /** Runs the repositories' own statements (loader batches, a create's insert) on the same database. */
+  readonly sqlRunner: SqlRunner;
 }
 
 /** Everything application-specific, as emitted in `generated/app.ts`. */
@@ -126,12 +126,12 @@ export interface StartOptions {
 /** The context of work done on behalf of the server itself (reloading an event's row). */
 const UNSCOPED: RequestContext = Object.freeze({ principal: undefined, ability: undefined, unscoped: true });
 
-/** What a running server closes at shutdown, in this order: transports, the event relay, database, observability. */
-interface Resources {
+/** What a running server opened and closes at shutdown, in this order: transports, the event relay, the database and the SQL runner, observability. */
+interface Closeables {
   transports: readonly Transport[];
   relay: StartedEventRelay | undefined;
   readonly database: DatabaseClient;
-  readonly reader: SqlReader;
+  readonly sqlRunner: SqlRunner;
   readonly observability: Observability;
 }
 
@@ -158,12 +158,12 @@ export async function startServer<Database extends DatabaseClient, Container>(
   const observability = await Observability.start(config, logger);
   const adapterFactory = observability.observeAdapterFactory(await dialect.createAdapterFactory(url), dialect.name);
   const database = await definition.createDatabase(adapterFactory, observed);
-  // Creates are inserted by the reader where the client writes (runtime/data/sql-insert.ts).
-  const reader = observability.observeReader(await dialect.createReader(url, { ...observed, writesThrough: adapterFactory }), dialect.name);
-  const resources: Resources = { transports: [], relay: undefined, database, reader, observability };
+  // Creates are inserted by the SQL runner where the client writes (runtime/data/sql-insert.ts).
+  const sqlRunner = observability.observeRunner(await dialect.createRunner(url, { ...observed, writesThrough: adapterFactory }), dialect.name);
+  const closeables: Closeables = { transports: [], relay: undefined, database, sqlRunner, observability };
   try {
     const eventBus = new EventBus({ maxQueued: config.graphql.subscriptionQueue });
-    const services: RuntimeServices = { logger, eventBus, reader };
+    const services: RuntimeServices = { logger, eventBus, sqlRunner };
     const container = definition.createContainer(database, services);
     const abilities = new AbilityCache(definition.abilities(container));
     const verifier = new TokenVerifier(config.auth);
@@ -179,10 +179,10 @@ export async function startServer<Database extends DatabaseClient, Container>(
       trustProxy: config.http.trustProxy,
     });
     const transports = await buildTransports(definition.transports, { config, logger, versioning, container, verifier, abilities, graphql, events: eventBus, observability, rateLimit, socketQuotas });
-    resources.transports = transports;
+    closeables.transports = transports;
     // Events between processes, when the database carries them (PostgreSQL LISTEN/NOTIFY).
     const repositories = definition.repositories(container);
-    resources.relay = await dialect.createEventRelay?.({
+    closeables.relay = await dialect.createEventRelay?.({
       url,
       bus: eventBus,
       topicEntities: definition.eventTopics,
@@ -191,7 +191,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     });
 
     const lifecycle = new RequestLifecycle();
-    const health: HealthContribution[] = [{ name: 'db', check: () => isReachable(reader) }, ...transports.flatMap((transport) => transport.health ?? [])];
+    const health: HealthContribution[] = [{ name: 'db', check: () => isReachable(sqlRunner) }, ...transports.flatMap((transport) => transport.health ?? [])];
     const entrypoints = transports.flatMap((transport) => transport.entrypoints ?? []);
     const front: FrontChain = { observe: observability.front(), lifecycle: lifecycle.middleware(), metrics: observability.metricsRoute(), authenticate: authenticateRequests(verifier, abilities) };
     const app = composeApp(config, logger, transports, front, health, entrypoints, rateLimit);
@@ -209,9 +209,9 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const address = `http://${config.http.host === '0.0.0.0' ? '127.0.0.1' : config.http.host}:${port}`;
     // One line saying where everything is; the routes and paths each transport mounted are at debug.
     logger.info({ url: address, database: dialect.name, entrypoints: Object.fromEntries(entrypoints.map((entrypoint) => [entrypoint.name, entrypoint.path])), ...(metricsUrl === undefined ? {} : { metrics: metricsUrl }) }, `listening on ${address}`);
-    return { url: address, port, logger, entrypoints, metricsUrl, close: () => shutdown({ server, lifecycle, sockets, resources, config, logger }) };
+    return { url: address, port, logger, entrypoints, metricsUrl, close: () => shutdown({ server, lifecycle, sockets, closeables, config, logger }) };
   } catch (error) {
-    await release(resources, logger);
+    await release(closeables, logger);
     throw error;
   }
 }
@@ -271,15 +271,15 @@ function versioningOf(config: AppConfig, policies: Readonly<Record<string, Versi
 }
 
 /**
- * Closes `resources` in order — transports (closed, then released), the event relay, the
+ * Closes `closeables` in order — transports (closed, then released), the event relay, the
  * database, then the metrics listener and the trace exporter — logging a transport's failure.
  */
-async function release(resources: Resources, logger: Logger): Promise<void> {
-  await closeTransports(resources.transports, logger);
-  await releaseTransports(resources.transports, logger);
-  await resources.relay?.close();
-  await Promise.all([resources.database.$disconnect(), resources.reader.close()]);
-  await resources.observability.close();
+async function release(closeables: Closeables, logger: Logger): Promise<void> {
+  await closeTransports(closeables.transports, logger);
+  await releaseTransports(closeables.transports, logger);
+  await closeables.relay?.close();
+  await Promise.all([closeables.database.$disconnect(), closeables.sqlRunner.close()]);
+  await closeables.observability.close();
 }
 
 /** Closes every transport at once; a failure is logged, never thrown (the database must still close). */
@@ -306,13 +306,13 @@ async function releaseTransports(transports: readonly Transport[], logger: Logge
  * event relay and the database close, and last the metrics listener and the trace exporter
  * (which sends the spans not yet sent).
  */
-async function shutdown(parts: { server: Server; lifecycle: RequestLifecycle; sockets: SocketAcceptor; resources: Resources; config: AppConfig; logger: Logger }): Promise<void> {
-  const { server, lifecycle, sockets, resources, config, logger } = parts;
+async function shutdown(parts: { server: Server; lifecycle: RequestLifecycle; sockets: SocketAcceptor; closeables: Closeables; config: AppConfig; logger: Logger }): Promise<void> {
+  const { server, lifecycle, sockets, closeables, config, logger } = parts;
   const drained = lifecycle.stop();
   const listening = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const socketsClosed = sockets.close(1001, config.http.shutdownTimeout);
-  const transportsClosed = closeTransports(resources.transports, logger);
+  const transportsClosed = closeTransports(closeables.transports, logger);
   const timedOut = await Promise.race([drained.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), config.http.shutdownTimeout).unref())]);
   if (timedOut) logger.warn({ inFlight: lifecycle.inFlight }, `shutdown timeout (${config.http.shutdownTimeout} ms) reached with requests in flight; closing their connections`);
   server.closeAllConnections();
@@ -320,10 +320,10 @@ async function shutdown(parts: { server: Server; lifecycle: RequestLifecycle; so
   await listening;
   await transportsClosed;
   // Requests have finished: what they could still use (the queues they enqueue on) can go.
-  await releaseTransports(resources.transports, logger);
-  await resources.relay?.close();
-  await Promise.all([resources.database.$disconnect(), resources.reader.close()]);
+  await releaseTransports(closeables.transports, logger);
+  await closeables.relay?.close();
+  await Promise.all([closeables.database.$disconnect(), closeables.sqlRunner.close()]);
   // Last, so the spans of everything that drained are exported.
-  await resources.observability.close();
+  await closeables.observability.close();
   logger.info('stopped');
 }

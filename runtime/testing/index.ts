@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mintToken, type TokenClaims } from '../auth/authentication.js';
+import { embeddedDatabaseUrl } from '../dialects/index.js';
 
 /** Options of {@link startTestServer}. */
 export interface TestServerOptions {
@@ -135,7 +136,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   if (!existsSync(path.join(root, 'generated', 'app.ts'))) throw new Error(`${path.join(root, 'generated')} does not exist: run \`resource-service generate\` (npm run generate) first`);
   const timeout = options.timeout ?? 60_000;
   const scratch = options.databaseUrl === undefined ? mkdtempSync(path.join(os.tmpdir(), 'resource-service-test-')) : undefined;
-  const databaseUrl = options.databaseUrl ?? `file:${path.join(scratch ?? '', 'test.db')}`;
+  const databaseUrl = options.databaseUrl ?? embeddedDatabaseUrl(path.join(scratch ?? '', 'test.db'));
   const secret = randomBytes(32).toString('hex');
   const env: NodeJS.ProcessEnv = {
     ...process.env,

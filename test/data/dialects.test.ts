@@ -2,15 +2,19 @@
  * The dialect seam (runtime/dialects/, docs/architecture.md §3), one table for every database: the URL picks
  * the dialect, the committed Prisma output of each database agrees with what its dialect says
  * (`generate` will read it from there), its adapter is the one the generated client expects, its
- * errors are classified, and its reader's batches stay within its parameter limit.
+ * errors are classified, and its SQL runner's batches stay within its parameter limit.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createAdapterFactory } from '../../runtime/data/database.js';
 import { DIALECTS, dialectFor, dialectNamed, dialectOfAdapter, SUPPORTED_DATABASES, SUPPORTED_URL_FORMS } from '../../runtime/dialects/index.js';
 import { classifyError } from '../../runtime/failures/errors.js';
 import { keysPerStatement, MAX_KEYS_PER_STATEMENT } from '../../runtime/data/repository.js';
+import { Observability } from '../../runtime/observability/index.js';
+import { loadConfig } from '../../runtime/server/config.js';
+import { createLogger } from '../../runtime/server/logger.js';
 import { ROOT, scratchDir } from '../support/project.js';
 
 /** A URL of each database that no test connects to. */
@@ -59,8 +63,22 @@ describe.each(DIALECTS.map((dialect) => [dialect.name, dialect] as const))('the 
     }
   });
 
+  it('keeps its SQL text when the server observes its runner (default configuration: access lines on)', async () => {
+    const { config } = loadConfig({ APP_AUTH__SECRET: 'a'.repeat(64) });
+    const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const observability = await Observability.start(config, createLogger({ level: 'info', format: 'json' }, discard));
+    try {
+      const runner = { sql: dialect.sql, read: () => Promise.resolve([]), close: () => Promise.resolve() };
+      const observed = observability.observeRunner(runner, dialect.name);
+      expect(observed).not.toBe(runner);
+      expect(observed.sql).toBe(dialect.sql);
+    } finally {
+      await observability.close();
+    }
+  });
+
   it('binds at most as many keys per statement as its parameter limit leaves room for', () => {
-    const keys = keysPerStatement({ maxBindParameters: dialect.sql.maxBindParameters, read: () => Promise.resolve([]), close: () => Promise.resolve() });
+    const keys = keysPerStatement({ sql: dialect.sql, read: () => Promise.resolve([]), close: () => Promise.resolve() });
     expect(keys).toBe(MAX_KEYS_PER_STATEMENT);
     expect(keys).toBeLessThan(dialect.sql.maxBindParameters);
   });
@@ -77,7 +95,7 @@ describe('choosing a dialect', () => {
   });
 
   it('gives a database binding fewer parameters smaller batches', () => {
-    expect(keysPerStatement({ maxBindParameters: 2_100, read: () => Promise.resolve([]), close: () => Promise.resolve() })).toBe(1_100);
+    expect(keysPerStatement({ sql: { ...DIALECTS[0].sql, maxBindParameters: 2_100 }, read: () => Promise.resolve([]), close: () => Promise.resolve() })).toBe(1_100);
   });
 
   it('allows several worker processes only where events cross processes', () => {

@@ -17,9 +17,9 @@ import { PostRepository } from '../../generated/repositories/post.repository.js'
 import { UserRepository } from '../../generated/repositories/user.repository.js';
 import { runUnscoped } from '../../runtime/auth/context.js';
 import { createAdapterFactory } from '../../runtime/data/database.js';
-import type { SqlReader } from '../../runtime/data/sql-reader.js';
+import type { SqlRunner } from '../../runtime/data/sql-runner.js';
 import { sqltag } from '../../runtime/data/sql-scope.js';
-import { createSqlReader } from '../../runtime/dialects/index.js';
+import { createSqlRunner } from '../../runtime/dialects/index.js';
 import { sqliteFilePath } from '../../runtime/dialects/sqlite.js';
 import { createLogger } from '../../runtime/server/logger.js';
 import { createTestDatabase, runSql, seedDatabase, testProvider } from '../support/database.js';
@@ -28,31 +28,31 @@ import { startInProcessServer } from '../support/server.js';
 
 let url: string;
 let database: Database;
-let reader: SqlReader;
+let runner: SqlRunner;
 let seeded: Awaited<ReturnType<typeof seedDatabase>>;
-/** Statements the reader sent (its inserts), and those the Prisma client sent. */
-const readerStatements: string[] = [];
+/** Statements the runner sent (its inserts), and those the Prisma client sent. */
+const runnerStatements: string[] = [];
 const prismaStatements: string[] = [];
 const logger = createLogger({ level: 'silent' });
 
 beforeAll(async () => {
   url = await createTestDatabase();
   seeded = await seedDatabase(url, { orgs: 2, users: 2, posts: 1 });
-  // As startServer opens them: the reader inserts where the client writes.
+  // As startServer opens them: the runner inserts where the client writes.
   const factory = await createAdapterFactory(url);
   database = await createDatabase(factory, { onQuery: (sql) => prismaStatements.push(sql) });
-  reader = await createSqlReader(url, { writesThrough: factory, onQuery: (sql) => readerStatements.push(sql) });
+  runner = await createSqlRunner(url, { writesThrough: factory, onQuery: (sql) => runnerStatements.push(sql) });
 });
 
 afterAll(async () => {
-  await Promise.all([database.$disconnect(), reader.close()]);
+  await Promise.all([database.$disconnect(), runner.close()]);
 });
 
-/** What `run` sent: the reader's inserts and the client's statements. */
+/** What `run` sent: the runner's inserts and the client's statements. */
 async function statementsOf<T>(run: () => Promise<T>): Promise<{ result: T; inserts: string[]; prisma: string[] }> {
-  const [fromReader, fromPrisma] = [readerStatements.length, prismaStatements.length];
+  const [fromRunner, fromPrisma] = [runnerStatements.length, prismaStatements.length];
   const result = await run();
-  return { result, inserts: readerStatements.slice(fromReader).filter((sql) => sql.startsWith('INSERT')), prisma: prismaStatements.slice(fromPrisma) };
+  return { result, inserts: runnerStatements.slice(fromRunner).filter((sql) => sql.startsWith('INSERT')), prisma: prismaStatements.slice(fromPrisma) };
 }
 
 function author(): { orgId: string; authorId: string } {
@@ -116,7 +116,7 @@ async function createBothWays<Data extends object, Row extends CreatedRow>(
 
 /** {@link createBothWays} for a post. */
 function createPostBothWays(data: Parameters<PostRepository['create']>[0]): Promise<void> {
-  return createBothWays('Post', new PostRepository(database, reader, logger), database.post, data);
+  return createBothWays('Post', new PostRepository(database, runner, logger), database.post, data);
 }
 
 describe(`creates inserted by the runtime (${testProvider()})`, () => {
@@ -125,7 +125,7 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
     // `body` and `status` left to the table's defaults, `publishedAt` and `reviewerId` to NULL.
     await createPostBothWays({ ...author(), title: 'Defaults' });
     // An integer column and a nullable instant.
-    const digests = new DigestRepository(database, reader, logger);
+    const digests = new DigestRepository(database, runner, logger);
     const { orgId } = author();
     await createBothWays('Digest', digests, database.digest, { orgId, periodStart: new Date('2026-05-01T00:00:00.000Z'), periodEnd: new Date('2026-05-02T00:00:00.000Z'), publishedPosts: 2_147_483_647 });
     await createBothWays('Digest', digests, database.digest, { orgId, periodStart: null, periodEnd: new Date(0), publishedPosts: -7 });
@@ -142,7 +142,7 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
   });
 
   it('answer a unique violation with CONFLICT and a missing referenced row with NOT_FOUND naming it, writing nothing', async () => {
-    const users = new UserRepository(database, reader, logger);
+    const users = new UserRepository(database, runner, logger);
     const existing = seeded.users[0];
     if (!existing) throw new Error('no seeded user');
     const email = (await database.user.findUniqueOrThrow({ where: { id: existing.id } })).email;
@@ -151,7 +151,7 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
     expect(duplicate.result).toEqual({ ok: false, failure: { code: 'CONFLICT', message: 'a User with the same orgId, email already exists' } });
     expect(await database.user.count({ where: { orgId: existing.orgId, email } })).toBe(1);
 
-    const posts = new PostRepository(database, reader, logger);
+    const posts = new PostRepository(database, runner, logger);
     const before = await database.post.count();
     const missing = uuidv7();
     const orphan = await runUnscoped(() => posts.create({ ...author(), authorId: missing, title: 'Orphan' }));
@@ -160,7 +160,7 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
   });
 
   it('leave to Prisma what the statement cannot write as Prisma would', async () => {
-    const posts = new PostRepository(database, reader, logger);
+    const posts = new PostRepository(database, runner, logger);
     // A value outside the enum: Prisma refuses it, as it always did.
     const outside = await statementsOf(() => runUnscoped(() => posts.create({ ...author(), title: 'Odd', status: 'archived' as 'draft' }).catch((error: unknown) => error)));
     expect(outside.inserts).toEqual([]);
@@ -175,9 +175,9 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
     expect(String(missing.result)).toContain('title');
   });
 
-  it('go through Prisma where the reader has no connection of the client to write on', async () => {
-    // A reader opened without the client's factory: on SQLite it inserts nothing, and Prisma writes.
-    const detached = await createSqlReader(url);
+  it('go through Prisma where the runner has no connection of the client to write on', async () => {
+    // A runner opened without the client's factory: on SQLite it inserts nothing, and Prisma writes.
+    const detached = await createSqlRunner(url);
     try {
       const posts = new PostRepository(database, detached, logger);
       const result = await runUnscoped(() => posts.create({ ...author(), title: 'Detached' }));
@@ -195,18 +195,18 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
     await runSql(ownUrl, `INSERT INTO "Org" ("id", "name") VALUES ('${orgId}', 'Own')`);
     const factory = await createAdapterFactory(ownUrl);
     const client = await createDatabase(factory);
-    const ownReader = await createSqlReader(ownUrl, { writesThrough: factory });
-    const orgs = new OrgRepository(client, ownReader, logger);
-    // The reader inserts first (the client has not connected yet), then the client connects: a
-    // temporary table, which only its own connection sees, is one the reader's inserts see too.
+    const ownRunner = await createSqlRunner(ownUrl, { writesThrough: factory });
+    const orgs = new OrgRepository(client, ownRunner, logger);
+    // The runner inserts first (the client has not connected yet), then the client connects: a
+    // temporary table, which only its own connection sees, is one the runner's inserts see too.
     expect((await runUnscoped(() => orgs.create({ name: 'First' }))).ok).toBe(true);
     await client.$executeRawUnsafe('CREATE TEMP TABLE "probe" ("x" INTEGER)');
-    expect(await ownReader.insert?.(sqltag`INSERT INTO temp."probe" ("x") VALUES (${1}) RETURNING "x"`)).toEqual([{ x: 1n }]);
-    await Promise.all([client.$disconnect(), ownReader.close()]);
+    expect(await ownRunner.insert?.(sqltag`INSERT INTO temp."probe" ("x") VALUES (${1}) RETURNING "x"`)).toEqual([{ x: 1n }]);
+    await Promise.all([client.$disconnect(), ownRunner.close()]);
     // Every connection closed: the last one checkpointed the WAL and removed it.
     expect(existsSync(`${file}-wal`)).toBe(false);
-    // Never claimed by the client: the reader closes the connection it opened.
-    const lone = await createSqlReader(ownUrl, { writesThrough: factory });
+    // Never claimed by the client: the runner closes the connection it opened.
+    const lone = await createSqlRunner(ownUrl, { writesThrough: factory });
     expect((await runUnscoped(() => new OrgRepository(client, lone, logger).create({ name: 'Alone' }))).ok).toBe(true);
     expect(existsSync(`${file}-wal`)).toBe(true);
     await lone.close();
@@ -214,7 +214,7 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
     expect((await runSql(ownUrl, 'SELECT "name" FROM "Org" ORDER BY "name"')).map((row) => row.name)).toEqual(['Alone', 'First', 'Own']);
   });
 
-  it.runIf(testProvider() === 'sqlite')('open one writer connection on SQLite when the client connects while the reader opens, in either order', async () => {
+  it.runIf(testProvider() === 'sqlite')('open one writer connection on SQLite when the client connects while the runner opens, in either order', async () => {
     const ownUrl = await createTestDatabase();
     const file = sqliteFilePath(ownUrl);
     const ticks = async (count: number): Promise<void> => {
@@ -224,8 +224,8 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
       for (const delay of [0, 1, 2, 3]) {
         const factory = await createAdapterFactory(ownUrl);
         const client = await createDatabase(factory);
-        const ownReader = await createSqlReader(ownUrl, { writesThrough: factory });
-        const orgs = new OrgRepository(client, ownReader, logger);
+        const ownRunner = await createSqlRunner(ownUrl, { writesThrough: factory });
+        const orgs = new OrgRepository(client, ownRunner, logger);
         const create = async (): Promise<void> => {
           await ticks(delay);
           expect((await runUnscoped(() => orgs.create({ name: `Race ${String(clientFirst)} ${delay}` }))).ok).toBe(true);
@@ -235,14 +235,14 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
           await client.$connect();
         };
         await Promise.all(clientFirst ? [connect(), create()] : [create(), connect()]);
-        // One connection: a temporary table the client makes is one the reader's inserts see.
+        // One connection: a temporary table the client makes is one the runner's inserts see.
         await client.$executeRawUnsafe('CREATE TEMP TABLE "probe" ("x" INTEGER)');
-        expect(await ownReader.insert?.(sqltag`INSERT INTO temp."probe" ("x") VALUES (${delay}) RETURNING "x"`)).toEqual([{ x: BigInt(delay) }]);
-        await Promise.all([client.$disconnect(), ownReader.close()]);
+        expect(await ownRunner.insert?.(sqltag`INSERT INTO temp."probe" ("x") VALUES (${delay}) RETURNING "x"`)).toEqual([{ x: BigInt(delay) }]);
+        await Promise.all([client.$disconnect(), ownRunner.close()]);
         // Nothing left open: the last connection closed removed the WAL.
         expect(existsSync(`${file}-wal`), `client first: ${String(clientFirst)}, ${delay} ticks`).toBe(false);
-        // A closed reader opens nothing more.
-        await expect(ownReader.insert?.(sqltag`SELECT 1`)).rejects.toThrow('closed');
+        // A closed runner opens nothing more.
+        await expect(ownRunner.insert?.(sqltag`SELECT 1`)).rejects.toThrow('closed');
       }
     }
   });

@@ -12,14 +12,14 @@ import { OrgRepository } from '../../generated/repositories/org.repository.js';
 import { PostRepository } from '../../generated/repositories/post.repository.js';
 import { UserRepository } from '../../generated/repositories/user.repository.js';
 import { ANONYMOUS, type RequestContext, runInContext, runUnscoped } from '../../runtime/auth/context.js';
-import { createSqlReader } from '../../runtime/dialects/index.js';
+import { createSqlRunner } from '../../runtime/dialects/index.js';
 import { LIST_CAP } from '../../runtime/data/keyset.js';
 import { createLogger } from '../../runtime/server/logger.js';
-import type { SqlReader } from '../../runtime/data/sql-reader.js';
+import type { SqlRunner } from '../../runtime/data/sql-runner.js';
 import { createTestDatabase, openDatabase, seedDatabase } from '../support/database.js';
 
 let database: Database;
-let reader: SqlReader;
+let runner: SqlRunner;
 let seeded: Awaited<ReturnType<typeof seedDatabase>>;
 const logLines: string[] = [];
 const logger = createLogger(
@@ -36,11 +36,11 @@ beforeAll(async () => {
   const url = await createTestDatabase();
   seeded = await seedDatabase(url, { orgs: 2, users: 3, posts: 2 });
   database = await openDatabase(url);
-  reader = await createSqlReader(url);
+  runner = await createSqlRunner(url);
 });
 
 afterAll(async () => {
-  await Promise.all([database.$disconnect(), reader.close()]);
+  await Promise.all([database.$disconnect(), runner.close()]);
 });
 
 const contextOf = (role: 'admin' | 'member' | 'viewer', orgIndex = 0): RequestContext => {
@@ -53,7 +53,7 @@ const contextOf = (role: 'admin' | 'member' | 'viewer', orgIndex = 0): RequestCo
 
 describe('fail closed (docs/behaviour.md §5.6)', () => {
   it('reads nothing outside any request context', async () => {
-    const users = new UserRepository(database, reader, logger);
+    const users = new UserRepository(database, runner, logger);
     expect(await users.page({})).toEqual({ items: [], has_more: false });
     expect(await users.findById(seeded.users[0]?.id ?? '')).toBeNull();
     expect(await users.listAll()).toEqual([]);
@@ -61,7 +61,7 @@ describe('fail closed (docs/behaviour.md §5.6)', () => {
   });
 
   it('reads and writes nothing in a request context without an ability', async () => {
-    const users = new UserRepository(database, reader, logger);
+    const users = new UserRepository(database, runner, logger);
     const result = await runInContext(ANONYMOUS, async () => ({
       page: await users.page({ first: 5 }),
       created: await users.create({ orgId: seeded.orgs[0]?.id ?? '', name: 'Ghost', email: 'ghost@example.com' }),
@@ -74,7 +74,7 @@ describe('fail closed (docs/behaviour.md §5.6)', () => {
   });
 
   it('refuses a write the create rules do not allow for this very row (another org)', async () => {
-    const users = new UserRepository(database, reader, logger);
+    const users = new UserRepository(database, runner, logger);
     const result = await runInContext(contextOf('admin', 0), () => users.create({ orgId: seeded.orgs[1]?.id ?? '', name: 'Spy', email: 'spy@example.com' }));
     expect(result).toEqual({ ok: false, failure: { code: 'FORBIDDEN', message: 'you may not create this User' } });
   });
@@ -82,7 +82,7 @@ describe('fail closed (docs/behaviour.md §5.6)', () => {
 
 describe('explicit unscoped runs (docs/behaviour.md §5.9)', () => {
   it('sees every org\'s rows only inside runUnscoped', async () => {
-    const users = new UserRepository(database, reader, logger);
+    const users = new UserRepository(database, runner, logger);
     const all = await runUnscoped(() => users.page({ first: 100 }));
     expect(all.items.map((user) => user.id)).toEqual(seeded.users.map((user) => user.id).sort());
     const scoped = await runInContext(contextOf('admin', 0), () => users.page({ first: 100 }));
@@ -92,7 +92,7 @@ describe('explicit unscoped runs (docs/behaviour.md §5.9)', () => {
 
 describe('the service-level Page (docs/behaviour.md §2.5)', () => {
   it('has items, has_more and next_cursor only while more rows remain', async () => {
-    const posts = new PostRepository(database, reader, logger);
+    const posts = new PostRepository(database, runner, logger);
     const context = contextOf('admin');
     const first = await runInContext(context, () => posts.page({ first: 2 }));
     expect(Object.keys(first).sort()).toEqual(['has_more', 'items', 'next_cursor']);
@@ -107,7 +107,7 @@ describe('the service-level Page (docs/behaviour.md §2.5)', () => {
 describe('pagination mode none (docs/behaviour.md §4.2)', () => {
   it('caps the whole collection at LIST_CAP and logs a warning naming the entity', async () => {
     await database.org.createMany({ data: Array.from({ length: LIST_CAP + 5 }, (_, index) => ({ name: `Bulk ${index}` })) });
-    const orgs = new OrgRepository(database, reader, logger);
+    const orgs = new OrgRepository(database, runner, logger);
     logLines.length = 0;
     const all = await runUnscoped(() => orgs.listAll());
     expect(all).toHaveLength(LIST_CAP);
@@ -121,7 +121,7 @@ describe('pagination mode none (docs/behaviour.md §4.2)', () => {
 
 describe('keys (docs/decisions.md §2)', () => {
   it('are UUID v7, so id order is creation order', async () => {
-    const users = new UserRepository(database, reader, logger);
+    const users = new UserRepository(database, runner, logger);
     const context = contextOf('admin');
     const created: string[] = [];
     for (let index = 0; index < 5; index++) {
@@ -137,7 +137,7 @@ describe('keys (docs/decisions.md §2)', () => {
 
 describe('reads straight from the driver, or through Prisma when the filter needs it (BENCHMARKS.md)', () => {
   it('returns the same rows, with the same values, either way', async () => {
-    const posts = new PostRepository(database, reader, logger);
+    const posts = new PostRepository(database, runner, logger);
     const context = contextOf('member');
     const member = context.principal?.sub ?? '';
     // A filter on a column translates to SQL; one through a relation does not and goes to Prisma.

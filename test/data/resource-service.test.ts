@@ -12,14 +12,14 @@ import { defineAbility, type Principal } from '../../runtime/auth/ability.js';
 import { type RequestContext, runInContext, runUnscoped } from '../../runtime/auth/context.js';
 import type { ResourceColumn } from '../../runtime/data/resource-input.js';
 import { ResourceService } from '../../runtime/data/resource-service.js';
-import type { SqlReader } from '../../runtime/data/sql-reader.js';
-import { createSqlReader } from '../../runtime/dialects/index.js';
+import type { SqlRunner } from '../../runtime/data/sql-runner.js';
+import { createSqlRunner } from '../../runtime/dialects/index.js';
 import { FailureError } from '../../runtime/failures/result.js';
 import { createLogger } from '../../runtime/server/logger.js';
 import { createTestDatabase, openDatabase, seedDatabase } from '../support/database.js';
 
 let database: Database;
-let reader: SqlReader;
+let runner: SqlRunner;
 let seeded: Awaited<ReturnType<typeof seedDatabase>>;
 const logger = createLogger({ level: 'error', format: 'json' });
 
@@ -54,7 +54,7 @@ const contextOf = (role: 'admin' | 'member', orgIndex = 0): RequestContext => {
   return { principal, ability: abilityOf(principal), unscoped: false };
 };
 
-const service = () => new ResourceService('Post', new PostRepository(database, reader, logger), COLUMNS);
+const service = () => new ResourceService('Post', new PostRepository(database, runner, logger), COLUMNS);
 
 const thrown = async (run: () => Promise<unknown>): Promise<unknown> => {
   try {
@@ -69,11 +69,11 @@ beforeAll(async () => {
   const url = await createTestDatabase();
   seeded = await seedDatabase(url, { orgs: 2, users: 3, posts: 2 });
   database = await openDatabase(url);
-  reader = await createSqlReader(url);
+  runner = await createSqlRunner(url);
 });
 
 afterAll(async () => {
-  await Promise.all([database.$disconnect(), reader.close()]);
+  await Promise.all([database.$disconnect(), runner.close()]);
 });
 
 describe('resource service (docs/behaviour.md §4.7)', () => {

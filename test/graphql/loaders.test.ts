@@ -5,24 +5,26 @@
  * random principals; it is one statement per chunk of parents however many parents there are;
  * and SQLite ranks through the relation's own `(fk, id)` index.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppAbilities } from '../../entities/abilities.js';
 import type { Database } from '../../generated/database.js';
 import { PostRepository } from '../../generated/repositories/post.repository.js';
 import { UserRepository } from '../../generated/repositories/user.repository.js';
 import { type RequestContext, runInContext } from '../../runtime/auth/context.js';
-import { createSqlReader } from '../../runtime/dialects/index.js';
+import { createSqlRunner } from '../../runtime/dialects/index.js';
 import { pageWindow } from '../../runtime/data/keyset.js';
 import { createLogger } from '../../runtime/server/logger.js';
 import { MAX_KEYS_PER_STATEMENT } from '../../runtime/data/repository.js';
-import type { SqlReader } from '../../runtime/data/sql-reader.js';
-import { raw, ScopeTranslationError, whereToSql } from '../../runtime/data/sql-scope.js';
+import type { SqlRunner } from '../../runtime/data/sql-runner.js';
+import { raw, ScopeTranslationError, sqltag, whereToSql } from '../../runtime/data/sql-scope.js';
 import { createTestDatabase, openDatabase, testProvider } from '../support/database.js';
 import { ownIndexSearch, rankingStatement, sqlitePlan, tableSteps } from '../support/plans.js';
+import { PROPERTY_RUNS, PROPERTY_SEED } from '../support/properties.js';
 
 const logger = createLogger({ level: 'silent' });
 let database: Database;
-let reader: SqlReader;
+let runner: SqlRunner;
 let statements: string[];
 let orgs: string[];
 let users: { id: string; orgId: string }[];
@@ -43,7 +45,7 @@ beforeAll(async () => {
   const url = await createTestDatabase();
   statements = [];
   database = await openDatabase(url, { onQuery: (sql) => statements.push(sql) });
-  reader = await createSqlReader(url, { onQuery: (sql) => statements.push(sql) });
+  runner = await createSqlRunner(url, { onQuery: (sql) => statements.push(sql) });
   const next = random(42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   orgs = [];
@@ -65,7 +67,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([database.$disconnect(), reader.close()]);
+  await Promise.all([database.$disconnect(), runner.close()]);
 });
 
 const contextFor = (role: string, user: { id: string; orgId: string }): RequestContext => {
@@ -77,7 +79,7 @@ describe('the per-parent window equals per-parent Prisma findMany', () => {
   it('on 60 random cases (principal, parents, first, after, relation column)', async () => {
     const next = random(7);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
-    const repository = new PostRepository(database, reader, logger);
+    const repository = new PostRepository(database, runner, logger);
     for (let run = 0; run < 60; run++) {
       const context = contextFor(pick(['admin', 'member', 'viewer', 'nobody']), pick(users));
       const parents = users.filter(() => next() < 0.4).map((user) => user.id);
@@ -94,7 +96,7 @@ describe('the per-parent window equals per-parent Prisma findMany', () => {
   });
 
   it('filters before ranking: hidden rows never use up a parent\'s page', async () => {
-    const repository = new PostRepository(database, reader, logger);
+    const repository = new PostRepository(database, runner, logger);
     const viewer = users[0] ?? { id: '', orgId: '' };
     const author = users.find((user) => user.orgId === viewer.orgId && posts.some((post) => post.authorId === user.id && post.status === 'draft')) ?? viewer;
     const pages = await repository.loadPagesByParent(contextFor('viewer', viewer), 'authorId', [author.id], pageWindow({ first: 2 }));
@@ -106,14 +108,14 @@ describe('the per-parent window equals per-parent Prisma findMany', () => {
 
 describe('bounded batches', () => {
   it(`splits parents past ${MAX_KEYS_PER_STATEMENT} keys into one statement per chunk`, async () => {
-    const repository = new PostRepository(database, reader, logger);
+    const repository = new PostRepository(database, runner, logger);
     const context = contextFor('admin', users[0] ?? { id: '', orgId: '' });
     const parents = [...users.map((user) => user.id), ...Array.from({ length: 40_000 }, (_, index) => `00000000-0000-7000-8000-${String(index).padStart(12, '0')}`)];
     const before = statements.length;
     const pages = await repository.loadPagesByParent(context, 'authorId', parents, pageWindow({ first: 3 }));
     expect(statements.length - before).toBe(2);
     expect(pages.size).toBe(parents.length);
-    const users_ = new UserRepository(database, reader, logger);
+    const users_ = new UserRepository(database, runner, logger);
     const lookups = statements.length;
     await users_.loadByIds(context, parents);
     expect(statements.length - lookups).toBe(2);
@@ -121,7 +123,7 @@ describe('bounded batches', () => {
 });
 
 describe('query plan (docs/decisions.md §6)', () => {
-  const statementFor = (column: 'authorId' | 'reviewerId', parents: number) => rankingStatement(database, column, users.slice(0, parents).map((user) => user.id), users[3] ?? { id: '', orgId: '' }, reader);
+  const statementFor = (column: 'authorId' | 'reviewerId', parents: number) => rankingStatement(database, column, users.slice(0, parents).map((user) => user.id), users[3] ?? { id: '', orgId: '' }, runner.sql);
 
   it.each(['authorId', 'reviewerId'] as const)('ranks by the (%s, id) index alone: no full scan, no other index', async (column) => {
     if (testProvider() === 'sqlite') {
@@ -139,11 +141,11 @@ describe('query plan (docs/decisions.md §6)', () => {
 
   it('on PostgreSQL, binds a batch\'s keys as one array: one statement text for any number of keys (`= ANY($1)`, not `IN ($1, …)`)', async () => {
     if (testProvider() !== 'postgresql') return;
-    const repository = new PostRepository(database, reader, logger);
+    const repository = new PostRepository(database, runner, logger);
     const context = contextFor('member', users[3] ?? { id: '', orgId: '' });
     const before = statements.length;
     for (const parents of [2, 5]) await repository.loadPagesByParent(context, 'authorId', users.slice(0, parents).map((user) => user.id), pageWindow({ first: 2 }));
-    for (const parents of [1, 3]) await new UserRepository(database, reader, logger).loadByIds(context, users.slice(0, parents).map((user) => user.id));
+    for (const parents of [1, 3]) await new UserRepository(database, runner, logger).loadByIds(context, users.slice(0, parents).map((user) => user.id));
     const run = statements.slice(before);
     expect(run).toHaveLength(4);
     // `IN ($1, …, $n)`: a text per count of parents, and a generic plan that intersected the key's index with the org's.
@@ -157,11 +159,11 @@ describe('query plan (docs/decisions.md §6)', () => {
 
   it('on SQLite, binds every value of a read behind unary plus, so no plan is remade from the value bound on each run', async () => {
     if (testProvider() !== 'sqlite') return;
-    const repository = new PostRepository(database, reader, logger);
+    const repository = new PostRepository(database, runner, logger);
     const context = contextFor('member', users[3] ?? { id: '', orgId: '' });
     const before = statements.length;
     await repository.loadPagesByParent(context, 'authorId', users.slice(0, 5).map((user) => user.id), pageWindow({ first: 2, after: posts[0]?.id }));
-    await new UserRepository(database, reader, logger).loadByIds(context, users.slice(0, 3).map((user) => user.id));
+    await new UserRepository(database, runner, logger).loadByIds(context, users.slice(0, 3).map((user) => user.id));
     const run = statements.slice(before);
     expect(run).toHaveLength(2);
     for (const text of run) {
@@ -175,7 +177,7 @@ describe('query plan (docs/decisions.md §6)', () => {
 describe('scope translation to SQL', () => {
   const columns = new Set(['orgId', 'status', 'title', 'authorId']);
   const render = (where: Record<string, unknown>): { sql: string; values: unknown[] } => {
-    const sql = whereToSql(where, 't', columns);
+    const sql = whereToSql(runner.sql, where, 't', columns);
     return { sql: sql.sql, values: sql.values };
   };
 
@@ -197,4 +199,36 @@ describe('scope translation to SQL', () => {
     expect(() => render({ title: { search: 'x' } })).toThrow(ScopeTranslationError);
     expect(raw('x').sql).toBe('x');
   });
+});
+
+describe('text matches in scope conditions, as a property (docs/behaviour.md §5.8, docs/hostile-input.md §8)', () => {
+  /** Characters of the titles and texts: LIKE's wildcards, its escape character, a quote, a non-ASCII letter (no ASCII letter in two cases: SQLite's LIKE folds them). */
+  const ALPHABET = ['a', 'b', '%', '_', '\\', "'", 'é'];
+  const columns = new Set(['title', 'authorId']);
+  let author: string;
+  let titles: Map<string, string>;
+
+  beforeAll(async () => {
+    const strings = (length: number): string[] => (length === 0 ? [''] : strings(length - 1).flatMap((prefix) => ALPHABET.map((character) => prefix + character)));
+    const all = [1, 2, 3].flatMap(strings);
+    const org = orgs[0] ?? '';
+    author = (await database.user.create({ data: { orgId: org, name: 'Title writer', email: 'titles@example.com' }, select: { id: true } })).id;
+    await database.post.createMany({ data: all.map((title) => ({ orgId: org, authorId: author, title, status: 'draft' as const })) });
+    const rows = await database.post.findMany({ where: { authorId: author }, select: { id: true, title: true } });
+    titles = new Map(rows.map((row) => [row.id, row.title]));
+    expect(titles.size).toBe(all.length);
+  });
+
+  it('matches a text literally, whatever wildcards and escape characters it holds, as the string operations do', async () => {
+    const holds = { contains: (title: string, text: string) => title.includes(text), startsWith: (title: string, text: string) => title.startsWith(text), endsWith: (title: string, text: string) => title.endsWith(text) };
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('contains', 'startsWith', 'endsWith' as const), fc.array(fc.constantFrom(...ALPHABET), { maxLength: 4 }).map((characters) => characters.join('')), async (operator, text) => {
+        const condition = whereToSql(runner.sql, { authorId: author, title: { [operator]: text } }, 't', columns);
+        const rows = await runner.read(sqltag`SELECT t."id" FROM "Post" t WHERE ${condition}`);
+        const expected = [...titles].filter(([, title]) => holds[operator](title, text)).map(([id]) => id);
+        expect(rows.map((row) => String(row.id)).sort()).toEqual(expected.sort());
+      }),
+      { numRuns: PROPERTY_RUNS, seed: PROPERTY_SEED },
+    );
+  }, 120_000);
 });

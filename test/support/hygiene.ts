@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { ROOT } from './project.js';
 
 /** One message of ESLint's JSON report. */
@@ -184,6 +185,65 @@ export function orphanedDocComments(root: string, files: readonly string[]): str
       if (/^(?:\s*\/\/[^\n]*\n)*\s*$/.test(before)) continue;
       found.push(`${file}:${before.split('\n').length}`);
     }
+  }
+  return found;
+}
+
+/** A TypeScript file by its path relative to the repository (as findings name it) and its text. */
+export interface SourceText {
+  readonly path: string;
+  readonly text: string;
+}
+
+/** Methods whose call with a literal asks "is it this text?": a branch when the literal names a database. */
+const MATCHING_METHODS = new Set(['startsWith', 'endsWith', 'includes', 'indexOf', 'match', 'matchAll', 'test', 'search', 'replace', 'replaceAll', 'split', 'localeCompare', 'has', 'get']);
+
+/** Operators comparing two values. */
+const COMPARISONS = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+
+/** Operators whose right side is the value taken when the left has none. */
+const DEFAULTS = new Set([ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken]);
+
+/**
+ * Where code branches on which database it runs on (docs/architecture.md §3: only runtime/dialects/
+ * may), as `file:line what`: a comparison, `case`, matching call (`startsWith`, `test`, `includes`, …)
+ * or regular expression whose literal contains one of `tokens` (lower case: each database's name,
+ * Prisma provider, adapter, URL scheme, driver code prefix), or a default (`??`, `||`) to such a
+ * literal; an object key that is a database's
+ * name or provider (a table by database); and an import of a module of runtime/dialects/ other
+ * than its index.ts and dialect.ts (a dialect named directly). Comments and messages are not
+ * branches and are not reported.
+ */
+export function databaseNameBranches(files: readonly SourceText[], tokens: readonly string[], keys: readonly string[]): string[] {
+  const found: string[] = [];
+  const names = (text: string): boolean => tokens.some((token) => text.toLowerCase().includes(token));
+  const literal = (node: ts.Node): node is ts.StringLiteral | ts.NoSubstitutionTemplateLiteral | ts.RegularExpressionLiteral =>
+    ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isRegularExpressionLiteral(node);
+  /** Whether `node` is, or (an array or template of) holds, a literal naming a database. */
+  const naming = (node: ts.Node): boolean => {
+    if (literal(node)) return names(node.text);
+    if (ts.isTemplateExpression(node)) return names(node.head.text) || node.templateSpans.some((span) => names(span.literal.text));
+    if (ts.isArrayLiteralExpression(node) || ts.isParenthesizedExpression(node) || ts.isAsExpression(node)) return node.getChildren().some(naming);
+    if (node.kind === ts.SyntaxKind.SyntaxList) return node.getChildren().some(naming);
+    return false;
+  };
+  for (const file of files) {
+    const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    const report = (node: ts.Node, what: string): void => {
+      found.push(`${file.path}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${what}: ${node.getText(source).slice(0, 120)}`);
+    };
+    const visit = (node: ts.Node): void => {
+      if (ts.isBinaryExpression(node) && COMPARISONS.has(node.operatorToken.kind) && (naming(node.left) || naming(node.right))) report(node, 'compares with a database name');
+      else if (ts.isBinaryExpression(node) && DEFAULTS.has(node.operatorToken.kind) && naming(node.right)) report(node, 'defaults to a database');
+      else if (ts.isCaseClause(node) && naming(node.expression)) report(node.expression, 'a case of a database name');
+      else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && MATCHING_METHODS.has(node.expression.name.text) && (naming(node.expression.expression) || node.arguments.some(naming))) report(node, 'matches a database name');
+      else if (ts.isRegularExpressionLiteral(node) && names(node.text) && !(ts.isPropertyAccessExpression(node.parent) && ts.isCallExpression(node.parent.parent))) report(node, 'a pattern of a database name');
+      else if (ts.isPropertyAssignment(node) && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name)) && keys.includes(node.name.text.toLowerCase())) report(node.name, 'a table by database');
+      const specifier = ts.isImportDeclaration(node) || ts.isExportDeclaration(node) ? node.moduleSpecifier : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword ? node.arguments[0] : undefined;
+      if (specifier && ts.isStringLiteral(specifier) && /(^|\/)dialects\/(?!(index|dialect)\.js$)/.test(specifier.text)) report(specifier, 'imports a dialect directly');
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
   }
   return found;
 }

@@ -8,22 +8,22 @@ import { planStableText, SQLITE } from '../../runtime/dialects/sqlite.js';
 import { pageWindow } from '../../runtime/data/keyset.js';
 import { createLogger } from '../../runtime/server/logger.js';
 import { type Sql, whereToSql } from '../../runtime/data/sql-scope.js';
-import type { SqlReader } from '../../runtime/data/sql-reader.js';
+import type { DialectSql } from '../../runtime/data/sql-text.js';
 
 /**
  * The ranking statement of posts by `column` for `parents` (ten per parent), filtered by the read
  * scope of a member (their own posts and the published ones of their org), as the loader sends it
- * through `reader` (PostgreSQL's binds the parents as one array), or with one parameter a parent.
+ * in the SQL `sql` writes (PostgreSQL's binds the parents as one array; default SQLite's, one
+ * parameter a parent).
  */
-export function rankingStatement(database: Database, column: 'authorId' | 'reviewerId', parents: readonly string[], member: { readonly id: string; readonly orgId: string }, reader?: SqlReader): Sql {
-  // Building the statement reads nothing: the reader is never called (`reader` lends its key condition, as the dialect's does).
-  const anyOf = reader?.anyOf?.bind(reader);
-  const repository = new PostRepository(database, { maxBindParameters: SQLITE.sql.maxBindParameters, read: () => Promise.resolve([]), close: () => Promise.resolve(), ...(anyOf ? { anyOf } : {}) }, createLogger({ level: 'silent' }));
+export function rankingStatement(database: Database, column: 'authorId' | 'reviewerId', parents: readonly string[], member: { readonly id: string; readonly orgId: string }, sql: DialectSql = SQLITE.sql): Sql {
+  // Building the statement reads nothing: the runner is never called.
+  const repository = new PostRepository(database, { sql, read: () => Promise.resolve([]), close: () => Promise.resolve() }, createLogger({ level: 'silent' }));
   const scope = { OR: [{ orgId: member.orgId, authorId: member.id }, { orgId: member.orgId, status: 'published' }] };
-  return repository.rankedPageStatement(column, parents, pageWindow({ first: 10 }), whereToSql(scope, 't', new Set(repository.columns)));
+  return repository.rankedPageStatement(column, parents, pageWindow({ first: 10 }), whereToSql(sql, scope, 't', new Set(repository.columns)));
 }
 
-/** SQLite's plan of `statement` as the reader runs it (with `+?` placeholders): the `detail` of each EXPLAIN QUERY PLAN step. */
+/** SQLite's plan of `statement` as the SQL runner runs it (with `+?` placeholders): the `detail` of each EXPLAIN QUERY PLAN step. */
 export async function sqlitePlan(database: Database, statement: Sql): Promise<string[]> {
   const plan = await database.$queryRawUnsafe<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${planStableText(statement)}`, ...statement.values);
   return plan.map((row) => row.detail);

@@ -35,7 +35,7 @@ export function emitContainer(context: EmitContext): GeneratedFile {
   writeDoc(w, ['Constructs the container on `database`, with the runtime `services` (logger, event bus).']);
   w.write(`export function createContainer(database: ${database}, services: ${services}): Container`).block(() => {
     for (const entity of keyed) {
-      w.writeLine(`const ${providerVariable(repositoryClass(entity.name))} = new ${repositoryClass(entity.name)}(database, services.reader, services.logger);`);
+      w.writeLine(`const ${providerVariable(repositoryClass(entity.name))} = new ${repositoryClass(entity.name)}(database, services.sqlRunner, services.logger);`);
     }
     for (const builtin of builtins) w.writeLine(`const ${providerVariable(builtin.ref.exportName)} = new ${builtin.ref.exportName}();`);
     for (const queue of queues) {

@@ -88,7 +88,7 @@ export function emitEntities(context: EmitContext): GeneratedFile {
       return kind ? [`${column.name}: ${quote(kind)}`] : [];
     });
     writeDoc(w, [`How raw rows of ${entity.name} are read: the kind of each column that is not text.`]);
-    w.writeLine(`export const ${columnKindsConstant(entity.name)}: Readonly<Record<string, ${imports.type('runtime/data/sql-reader.ts', 'ColumnKind')}>> = ${kinds.length === 0 ? '{}' : `{ ${kinds.join(', ')} }`};`);
+    w.writeLine(`export const ${columnKindsConstant(entity.name)}: Readonly<Record<string, ${imports.type('runtime/data/sql-runner.ts', 'ColumnKind')}>> = ${kinds.length === 0 ? '{}' : `{ ${kinds.join(', ')} }`};`);
     w.blankLine();
     if (insertsItself(entity)) {
       writeDoc(w, [`How a create writes a row of ${entity.name}: each column's type and who fills it when left out (runtime/data/sql-insert.ts).`]);

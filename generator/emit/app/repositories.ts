@@ -34,11 +34,11 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
   imports.value(`${outputDir}/entities.ts`, columnKindsConstant(entity.name));
   const insert = insertsItself(entity) ? `, insert: ${imports.value(`${outputDir}/entities.ts`, insertShapeConstant(entity.name))}` : '';
   const references = writtenReferences(entity).length > 0 ? `, references: ${imports.value(`${outputDir}/entities.ts`, referencesConstant(entity.name))}` : '';
-  const reader = imports.type('runtime/data/sql-reader.ts', 'SqlReader');
+  const runner = imports.type('runtime/data/sql-runner.ts', 'SqlRunner');
   w.writeLine(`/** Scoped data access for ${entity.name}: pages, lookups, loader batches and checked writes. */`);
   w.write(`export class ${repositoryClass(entity.name)} extends ${base}<${row}, Prisma.${entity.name}WhereInput, Prisma.${entity.name}UncheckedCreateInput>`).block(() => {
-    w.write(`constructor(database: ${database}, reader: ${reader}, logger: ${logger})`).block(() => {
-      w.writeLine(`super(${quote(entity.name)}, database.${prismaDelegate(entity.name)}, { columns: ${columnsConstant(entity.name)}, columnKinds: ${columnKindsConstant(entity.name)}${insert}${references}, reader, logger });`);
+    w.write(`constructor(database: ${database}, sqlRunner: ${runner}, logger: ${logger})`).block(() => {
+      w.writeLine(`super(${quote(entity.name)}, database.${prismaDelegate(entity.name)}, { columns: ${columnsConstant(entity.name)}, columnKinds: ${columnKindsConstant(entity.name)}${insert}${references}, sqlRunner, logger });`);
     });
   });
   return file.render();

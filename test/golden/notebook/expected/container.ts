@@ -33,8 +33,8 @@ export interface Container {
 
 /** Constructs the container on `database`, with the runtime `services` (logger, event bus). */
 export function createContainer(database: Database, services: RuntimeServices): Container {
-  const noteRepository = new NoteRepository(database, services.reader, services.logger);
-  const notebookRepository = new NotebookRepository(database, services.reader, services.logger);
+  const noteRepository = new NoteRepository(database, services.sqlRunner, services.logger);
+  const notebookRepository = new NotebookRepository(database, services.sqlRunner, services.logger);
   const loaderScope = new LoaderScope();
   const searchIndexQueue = new Queue<SearchIndexJobs>('search-index', SEARCH_INDEX_JOBS);
   const housekeeping = new Housekeeping();

@@ -24,8 +24,8 @@ export interface Container {
 
 /** Constructs the container on `database`, with the runtime `services` (logger, event bus). */
 export function createContainer(database: Database, services: RuntimeServices): Container {
-  const commentRepository = new CommentRepository(database, services.reader, services.logger);
-  const tagRepository = new TagRepository(database, services.reader, services.logger);
+  const commentRepository = new CommentRepository(database, services.sqlRunner, services.logger);
+  const tagRepository = new TagRepository(database, services.sqlRunner, services.logger);
   const appAbilities = new AppAbilities();
   const commentResource = new CommentResource(commentRepository);
   const tagResource = new TagResource(tagRepository);

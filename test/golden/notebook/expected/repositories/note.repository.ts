@@ -6,14 +6,14 @@
  * without an ability gets nothing. The queries themselves are in runtime/data/repository.ts.
  */
 
-import { EntityRepository, type Logger, type SqlReader } from 'resource-service/runtime';
+import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
 import { NOTE_COLUMN_KINDS, NOTE_COLUMNS, NOTE_INSERT, NOTE_REFERENCES } from '../entities.js';
 import type { Note, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Note: pages, lookups, loader batches and checked writes. */
 export class NoteRepository extends EntityRepository<Note, Prisma.NoteWhereInput, Prisma.NoteUncheckedCreateInput> {
-  constructor(database: Database, reader: SqlReader, logger: Logger) {
-    super('Note', database.note, { columns: NOTE_COLUMNS, columnKinds: NOTE_COLUMN_KINDS, insert: NOTE_INSERT, references: NOTE_REFERENCES, reader, logger });
+  constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
+    super('Note', database.note, { columns: NOTE_COLUMNS, columnKinds: NOTE_COLUMN_KINDS, insert: NOTE_INSERT, references: NOTE_REFERENCES, sqlRunner, logger });
   }
 }

@@ -6,14 +6,14 @@
  * without an ability gets nothing. The queries themselves are in runtime/data/repository.ts.
  */
 
-import { EntityRepository, type Logger, type SqlReader } from 'resource-service/runtime';
+import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
 import { NOTEBOOK_COLUMN_KINDS, NOTEBOOK_COLUMNS, NOTEBOOK_INSERT } from '../entities.js';
 import type { Notebook, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Notebook: pages, lookups, loader batches and checked writes. */
 export class NotebookRepository extends EntityRepository<Notebook, Prisma.NotebookWhereInput, Prisma.NotebookUncheckedCreateInput> {
-  constructor(database: Database, reader: SqlReader, logger: Logger) {
-    super('Notebook', database.notebook, { columns: NOTEBOOK_COLUMNS, columnKinds: NOTEBOOK_COLUMN_KINDS, insert: NOTEBOOK_INSERT, reader, logger });
+  constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
+    super('Notebook', database.notebook, { columns: NOTEBOOK_COLUMNS, columnKinds: NOTEBOOK_COLUMN_KINDS, insert: NOTEBOOK_INSERT, sqlRunner, logger });
   }
 }

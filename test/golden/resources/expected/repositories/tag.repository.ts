@@ -6,14 +6,14 @@
  * without an ability gets nothing. The queries themselves are in runtime/data/repository.ts.
  */
 
-import { EntityRepository, type Logger, type SqlReader } from 'resource-service/runtime';
+import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
 import { TAG_COLUMN_KINDS, TAG_COLUMNS, TAG_INSERT } from '../entities.js';
 import type { Prisma, Tag } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Tag: pages, lookups, loader batches and checked writes. */
 export class TagRepository extends EntityRepository<Tag, Prisma.TagWhereInput, Prisma.TagUncheckedCreateInput> {
-  constructor(database: Database, reader: SqlReader, logger: Logger) {
-    super('Tag', database.tag, { columns: TAG_COLUMNS, columnKinds: TAG_COLUMN_KINDS, insert: TAG_INSERT, reader, logger });
+  constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
+    super('Tag', database.tag, { columns: TAG_COLUMNS, columnKinds: TAG_COLUMN_KINDS, insert: TAG_INSERT, sqlRunner, logger });
   }
 }

@@ -1,29 +1,31 @@
 /**
- * The runtime's own read statements — loader batches (docs/behaviour.md §2.1, §2.2, §8): a primary-key batch
- * and the per-parent window — sent straight to the driver instead of through Prisma's raw query
- * path, with each statement prepared once and reused (Prisma's raw path prepares the statement again
- * and converts every value of every row on each call, which made a nested query's window statement
- * costlier: BENCHMARKS.md §"Where the time goes").
+ * The SQL runner: runs the runtime's own statements — the reads of loader batches
+ * (docs/behaviour.md §2.1, §2.2, §8: a primary-key batch and the per-parent window), scoped lists
+ * and checks, and a create's `INSERT … RETURNING` (./sql-insert.ts) — straight on the driver instead
+ * of through Prisma's raw query path, with each statement prepared once and reused (Prisma's raw
+ * path prepares the statement again and converts every value of every row on each call, which made
+ * a nested query's window statement costlier: BENCHMARKS.md §"Where the time goes").
  *
- * Each database's reader is its dialect's (`createReader` in runtime/dialects/): SQLite reads
- * through a second, read-only connection to the same file, PostgreSQL through a small pool with
- * server-side prepared statements. Rows come back as plain objects and are converted to the
+ * Each database's runner is its dialect's (`createRunner` in runtime/dialects/): SQLite reads
+ * through a second, read-only connection to the same file and inserts on the Prisma client's own
+ * connection, PostgreSQL runs both on a small pool with server-side prepared statements. Rows come back as plain objects and are converted to the
  * values Prisma would return (`Date` for DateTime columns, booleans, numbers) by the repository,
  * which knows each column's kind ({@link readColumn}).
  */
 import { join, type Sql, sqltag } from './sql-scope.js';
+import type { DialectSql } from './sql-text.js';
 
 /** How a stored column's raw value is read back (the kinds that are not plain text). */
 export type ColumnKind = 'int' | 'float' | 'boolean' | 'datetime';
 
 /**
- * A reader statement that failed. `code` is the database's (a SQLSTATE such as `42P01`, a
+ * A statement of the SQL runner that failed (other than a constraint violation, {@link SqlConstraintError}). `code` is the database's (a SQLSTATE such as `42P01`, a
  * `SQLITE_*` code) or the connection's (`ECONNREFUSED`, or `CONNECTION_LOST` when the driver says
  * only that the connection ended); the error classification reads it (docs/behaviour.md §7: `database error`,
  * 503 when the database cannot be reached).
  */
-export class SqlReadError extends Error {
-  override readonly name = 'SqlReadError';
+export class SqlStatementError extends Error {
+  override readonly name = 'SqlStatementError';
 
   constructor(
     message: string,
@@ -53,47 +55,33 @@ export class SqlConstraintError extends Error {
 }
 
 /** Runs the runtime's own statements on the database the Prisma client writes to: reads, and a create's insert. */
-export interface SqlReader {
-  /** Most parameters one statement may bind on this database (its dialect's); batches are split below it. */
-  readonly maxBindParameters: number;
+export interface SqlRunner {
+  /** The SQL text of its database (its dialect's): the statements it runs are written in it. */
+  readonly sql: DialectSql;
   /** Runs one read statement; rows as column name → driver value. Driver errors propagate. */
   read(statement: Sql): Promise<Record<string, unknown>[]>;
   /**
    * Runs one `INSERT … RETURNING` (runtime/data/sql-insert.ts) and gives the rows it returned: on
    * SQLite on the Prisma client's very connection (opened for the client when it has not connected),
-   * so a write never waits on a second writer; on PostgreSQL on the reader's own pool. Undefined
-   * when the reader has no client connection to write on (a SQLite reader opened without
+   * so a write never waits on a second writer; on PostgreSQL on the runner's own pool. Undefined
+   * when the runner has no client connection to write on (a SQLite runner opened without
    * `writesThrough`): the caller then asks Prisma. A constraint violation rejects with
-   * {@link SqlConstraintError}; other driver errors propagate. Absent on a reader that writes nothing (tests).
+   * {@link SqlConstraintError}; other driver errors propagate. Absent on a runner that writes nothing (tests).
    */
   insert?(statement: Sql): Promise<Record<string, unknown>[] | undefined>;
-  /**
-   * The condition "`column` is one of `keys`" in this database's best form for a loader batch
-   * (docs/behaviour.md §2.1, §2.2): PostgreSQL binds the keys as one array, `column = ANY($1)` —
-   * a prepared statement's generic plan then reads the key's index alone, where `IN ($1, …, $20)`
-   * had it intersect the key's index with the scope's (BENCHMARKS.md §"Where the time goes"); absent:
-   * `column IN (…)`, one parameter a key ({@link keyCondition}).
-   */
-  anyOf?(column: Sql, keys: readonly string[]): Sql;
-  /**
-   * Whether a write's check of the rows it references locks them against change until the write
-   * commits (`FOR SHARE` on PostgreSQL, docs/hostile-input.md §11); absent: the database runs one
-   * write at a time (SQLite), so the statement checking and writing is atomic as it is.
-   */
-  readonly locksReferences?: boolean;
-  /** Closes the reader's connections. */
+  /** Closes the runner's connections. */
   close(): Promise<void>;
 }
 
-/** "`column` is one of `keys`" for `reader` ({@link SqlReader.anyOf}, else `IN` with a parameter a key); `keys` is not empty. */
-export function keyCondition(reader: SqlReader, column: Sql, keys: readonly string[]): Sql {
-  return reader.anyOf ? reader.anyOf(column, keys) : sqltag`${column} IN (${join([...keys])})`;
+/** "`column` is one of `keys`" in the SQL `sql` writes ({@link DialectSql.anyOf}, else `IN` with a parameter a key); `keys` is not empty. */
+export function keyCondition(sql: DialectSql, column: Sql, keys: readonly string[]): Sql {
+  return sql.anyOf ? sql.anyOf(column, keys) : sqltag`${column} IN (${join([...keys])})`;
 }
 
-/** Whether the database answers a trivial query through `reader` (`/health`); never rejects. */
-export async function isReachable(reader: SqlReader): Promise<boolean> {
+/** Whether the database answers a trivial query through `runner` (`/health`); never rejects. */
+export async function isReachable(runner: SqlRunner): Promise<boolean> {
   try {
-    await reader.read(sqltag`SELECT 1`);
+    await runner.read(sqltag`SELECT 1`);
     return true;
   } catch {
     return false;
