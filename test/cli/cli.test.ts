@@ -59,7 +59,7 @@ function piped(args: readonly string[], options: { cwd?: string; env?: Record<st
   return { status: Number(status), ...(JSON.parse(result.stdout) as Omit<Piped, 'status'>) };
 }
 
-describe('generate --check', () => {
+describe('generate --check', { timeout: 120_000 }, () => {
   it('passes on the committed tree', () => {
     const result = cli(['generate', '--check']);
     expect(result.stderr).toBe('');
@@ -244,7 +244,7 @@ describe('generate --check', () => {
   });
 });
 
-describe('npm run generate: the generator compiled (generator/launch.mjs, docs/decisions.md §10)', () => {
+describe('npm run generate: the generator compiled (generator/launch.mjs, docs/decisions.md §10)', { timeout: 120_000 }, () => {
   let project: string;
 
   beforeAll(() => {
@@ -354,7 +354,7 @@ function statistics(url: string): { tbl: string; idx: string; stat: string }[] {
   }
 }
 
-describe('migrate, seed, token', () => {
+describe('migrate, seed, token', { timeout: 120_000 }, () => {
   let dir: string;
   let url: string;
 

@@ -34,7 +34,7 @@ async function graphql(url: string, token: string, query: string): Promise<{ sta
   return { status: response.status, body: (await response.json()) as { data?: Record<string, unknown> | null; errors?: unknown[] } };
 }
 
-describe('a new application from scratch: init → generate → migrate → seed → serve', () => {
+describe('a new application from scratch: init → generate → migrate → seed → serve', { timeout: 120_000 }, () => {
   let project: string;
   let env: Record<string, string>;
   let database: string;
@@ -202,7 +202,7 @@ describe('a new application from scratch: init → generate → migrate → seed
   });
 });
 
-describe("a new application written over the demo's, without init", () => {
+describe("a new application written over the demo's, without init", { timeout: 120_000 }, () => {
   let project: string;
 
   beforeAll(() => {
