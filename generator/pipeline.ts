@@ -209,7 +209,7 @@ export async function planOutput(
   if (checkTypes) watch.lap('typecheck');
   const diagnostics = [...declarationDiagnostics, ...typeErrors].sort(compareDiagnostics);
   const locate = (table: string, column?: string): SourceSpan | undefined => {
-    const entity = app.entities.find((candidate) => candidate.name === table);
+    const entity = app.entityByName.get(table);
     return column === undefined ? entity?.span : entity?.columnByName.get(column)?.span;
   };
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {

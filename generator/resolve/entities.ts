@@ -5,7 +5,7 @@
  * Prisma back-relations (`inverses`) come from the same decision.
  */
 import type { DeclaredClass, DeclaredField, DeclaredValue } from '../model/declarations.js';
-import type { BelongsToModel, ColumnConstraints, ColumnModel, EntityModel, HasManyKey, HasManyModel, InverseModel, RelationModel, UniqueModel } from '../model/model.js';
+import type { BelongsToModel, ColumnConstraints, ColumnModel, EntityModel, HasManyKey, HasManyModel, InverseModel, RelationModel, UniqueModel, WireRelationModel } from '../model/model.js';
 import type { SourceRef, SourceSpan, TypeShape } from '../model/types.js';
 import type { NamedClass } from './operations.js';
 import { argumentAt, booleanOf, DecoratorSet, expressionOf, numberOf, optionKeySpan, optionOf, stringOf, thunkTarget } from './values.js';
@@ -204,6 +204,7 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
     }
     const source: SourceRef = { file: entity.cls.file, exportName: entity.cls.name };
     const primaryKeys = entity.columns.filter((column) => column.primaryKey);
+    const onWire = (relation: RelationModel): relation is WireRelationModel => relation.exposed && relation.targetKnown && relation.target !== undefined && relation.keyColumn !== undefined && (relation.kind === 'hasMany' || relation.keyColumnKnown);
     return {
       kind: 'entity',
       name: entity.cls.name,
@@ -214,6 +215,7 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
       primaryKeys,
       keyed: primaryKeys.length === 1 && primaryKeys[0]?.name === 'id',
       relations,
+      wireRelations: entity.exposed ? relations.filter(onWire) : [],
       relationsTo: relationsTo.get(entity.cls.name) ?? new Map(),
       inverses,
       uniques: entity.uniques,

@@ -32,6 +32,7 @@ import type {
 import { repositoryClass, repositoryModule } from '../model/naming.js';
 import type { SourceRef } from '../model/types.js';
 import { readGuards } from './bindings.js';
+import { requestEntryPoints } from './entry-points.js';
 import { DEFAULT_MCP_PATH } from './mcp.js';
 import { publishedTopics, queuesOf } from './jobs.js';
 import type { NamedClass } from './operations.js';
@@ -190,6 +191,7 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
   const mcpHosts = input.mcpHosts.filter((host) => listed.has(host.name));
   const mcpTools = input.mcpTools.filter((tool) => listed.has(tool.owner)).sort((a, b) => a.name.localeCompare(b.name) || a.span.file.localeCompare(b.span.file) || a.span.line - b.span.line);
   const mcpHost = mcpHosts[0];
+  const mountedGateways = input.gateways.filter((gateway) => listed.has(gateway.name));
   const mounted: MountedApp = {
     root,
     modules: reachable,
@@ -198,7 +200,8 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
     resolvers: mountedResolvers,
     fieldResolversByEntity,
     controllers: mountedControllers,
-    gateways: input.gateways.filter((gateway) => listed.has(gateway.name)),
+    gateways: mountedGateways,
+    requestEntryPoints: requestEntryPoints(mountedResolvers, mountedControllers, mountedGateways),
     builtins,
     containerBuiltins: BUILTIN_PROVIDERS.filter((builtin) => builtin.constructedBy === 'container' && builtinNames.has(builtin.ref.exportName)),
     loaderScope: builtinNames.has(LOADER_SCOPE),

@@ -2,15 +2,15 @@
  * Loader scope missing (docs/behaviour.md §5.10) — a warning
  *
  * Relation loaders take the request's executor and ability from `LoaderScope`, the GraphQL
- * batch-context provider. Without it in a reachable module the server still starts (the spec
- * says boot only warns), but every relation field answers `database error`.
+ * batch-context provider. Without it in a reachable module the server still starts (boot only
+ * warns), but every relation field answers `database error`.
  */
 import type { Rule } from '../rule.js';
 
 export const loaderScopeMissing: Rule = (app, report) => {
   const { root, loaderScope } = app.mounted;
   if (!root || loaderScope) return;
-  const relations = app.entities.filter((entity) => entity.exposed).flatMap((entity) => entity.relations.filter((relation) => relation.exposed));
+  const relations = app.entities.flatMap((entity) => entity.wireRelations);
   if (relations.length === 0) return;
   report({
     severity: 'warning',
