@@ -11,6 +11,7 @@ import type { SourceSpan } from './model/types.js';
 import type { PlannedMigration } from './emit/prisma/migrations.js';
 import { describeStep, isUnexecutable, type RiskyStep, stepFix } from './emit/prisma/migration-risks.js';
 import { type DatabaseName, migrationsPath } from './paths.js';
+import type { StageRuleId } from './validate/rule.js';
 
 /** What {@link reviewMigrations} needs. */
 export interface MigrationReview {
@@ -25,6 +26,12 @@ export interface MigrationReview {
   /** Where a table (entity) or one of its columns is declared; undefined when it no longer is. */
   readonly locate: (table: string, column?: string) => SourceSpan | undefined;
 }
+
+/**
+ * Why a step was not counted: the development database is of another database (nothing to say), or
+ * it could not be read — `closed` when that must refuse rather than warn ({@link countSteps}).
+ */
+type Uncounted = { readonly kind: 'otherDatabase' } | { readonly kind: 'unreadable'; readonly reason: string; readonly closed: boolean };
 
 /** What the development database said of the steps of its database's migration. */
 type Counts = { readonly counted: true; readonly values: ReadonlyMap<RiskyStep, number> } | { readonly counted: false; readonly reason: string; readonly closed: boolean };
@@ -86,7 +93,7 @@ export async function reviewMigrations(review: MigrationReview): Promise<Diagnos
       developmentDatabase = undefined;
     }
   }
-  const counted = new Map<string, { step: RiskyStep; database: DatabaseName; migration: string; count: number | undefined; unknown?: { reason: string; closed: boolean } }>();
+  const counted = new Map<string, { step: RiskyStep; database: DatabaseName; migration: string; count: number | undefined; uncounted?: Uncounted }>();
   for (const [database, migration] of entries) {
     if (migration.risks.length === 0) continue;
     const counts = database === developmentDatabase && review.developmentUrl !== undefined ? await countSteps(review.developmentUrl, database, review.generatedDir, migration.risks) : undefined;
@@ -94,19 +101,20 @@ export async function reviewMigrations(review: MigrationReview): Promise<Diagnos
       const key = stepKey(step);
       const previous = counted.get(key);
       if (counts?.counted === true) counted.set(key, { step, database, migration: migration.name, count: counts.values.get(step) });
-      else if (counts !== undefined) counted.set(key, { step, database, migration: migration.name, count: undefined, unknown: { reason: counts.reason, closed: counts.closed } });
-      else if (!previous) counted.set(key, { step, database, migration: migration.name, count: undefined, unknown: { reason: 'the development database is another database', closed: false } });
+      else if (counts !== undefined) counted.set(key, { step, database, migration: migration.name, count: undefined, uncounted: { kind: 'unreadable', reason: counts.reason, closed: counts.closed } });
+      else if (!previous) counted.set(key, { step, database, migration: migration.name, count: undefined, uncounted: { kind: 'otherDatabase' } });
     }
   }
   const diagnostics: Diagnostic[] = [];
-  for (const { step, database, migration, count, unknown } of counted.values()) {
+  for (const { step, database, migration, count, uncounted } of counted.values()) {
     const unexecutable = isUnexecutable(step);
-    const refuses = !unexecutable || (count !== undefined && count > 0) || (count === undefined && unknown?.closed === true);
+    const refuses = !unexecutable || (count !== undefined && count > 0) || (uncounted?.kind === 'unreadable' && uncounted.closed);
     const span = review.locate(step.table, step.columns[0]) ?? review.locate(step.table) ?? { file: path.join(path.basename(review.generatedDir), migrationsPath(database), migration, 'migration.sql'), line: 1, column: 1 };
-    const notCounted = count === undefined && unknown !== undefined && unknown.reason !== 'the development database is another database' ? ` (Not counted: ${unknown.reason}.)` : '';
+    // Another database's rows say nothing of this one's: no reason to give.
+    const notCounted = uncounted?.kind === 'unreadable' ? ` (Not counted: ${uncounted.reason}.)` : '';
     const accept = refuses && !review.acceptDataLoss ? (unexecutable ? ' Writing it anyway needs --accept-data-loss.' : '') : '';
     diagnostics.push({
-      ruleId: unexecutable ? 'migration-unexecutable' : 'migration-data-loss',
+      ruleId: (unexecutable ? 'migration-unexecutable' : 'migration-data-loss') satisfies StageRuleId,
       severity: refuses && !review.acceptDataLoss ? 'error' : 'warning',
       message: `the new migration ${migration}: ${describeStep(step, count)}${notCounted}${accept} Fix: ${stepFix(step)}.`,
       span,

@@ -12,7 +12,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildSchema, findBreakingChanges, findDangerousChanges } from 'graphql';
-import { CHECKSUMS_FILE, folderDrift, readMigrationFolders, renderMigrationChecksums } from '../runtime/data/migrations.js';
+import { CHECKSUMS_FILE, readMigrationFolders, renderMigrationChecksums } from '../runtime/data/migrations.js';
+import { migrationDrift } from './migration-drift.js';
 import { reviewMigrations } from './migration-review.js';
 import type { SourceSpan } from './model/types.js';
 import { compareDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
@@ -209,7 +210,7 @@ export async function planOutput(
   if (checkTypes) watch.lap('typecheck');
   const diagnostics = [...declarationDiagnostics, ...typeErrors].sort(compareDiagnostics);
   const locate = (table: string, column?: string): SourceSpan | undefined => {
-    const entity = app.entities.find((candidate) => candidate.name === table);
+    const entity = app.entityByName.get(table);
     return column === undefined ? entity?.span : entity?.columnByName.get(column)?.span;
   };
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
@@ -234,41 +235,6 @@ export async function planOutput(
   }
   watch.lap('migrations');
   return { diagnostics, files, migrations, locate, timings: watch.timings };
-}
-
-/**
- * Migration folders that differ from the checksums `generate` recorded when it wrote them
- * (docs/decisions.md §11): a deleted one is an error (the committed schema then describes what no
- * migration creates); an edited or hand-added one is an error unless `accept` records it.
- */
-function migrationDrift(outputDir: string, outputName: string, accept: boolean): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
-  for (const database of SUPPORTED_DATABASES) {
-    const folder = path.posix.join(outputName, migrationsPath(database));
-    for (const drift of folderDrift(path.join(outputDir, migrationsPath(database)))) {
-      const where = `${folder}/${drift.name}`;
-      const span = { file: drift.kind === 'deleted' ? `${folder}/${CHECKSUMS_FILE}` : `${where}/migration.sql`, line: 1, column: 1 };
-      if (drift.kind === 'deleted') {
-        diagnostics.push({
-          ruleId: 'migration-drift',
-          severity: 'error',
-          span,
-          message: `the migration ${where} was deleted after generate wrote it: ${path.posix.join(outputName, schemaPath(database))} still describes what it created, so a new database would lack it. Fix: restore it (\`git checkout -- ${where}\`); to change course, change the entities and generate a new migration`,
-        });
-      } else if (!accept) {
-        diagnostics.push({
-          ruleId: 'migration-drift',
-          severity: 'error',
-          span,
-          message:
-            drift.kind === 'edited'
-              ? `the migration ${where} was edited after generate wrote it (its checksum differs). Fix: restore it (\`git checkout -- ${where}/migration.sql\`); if you changed it on purpose and no database has applied it yet (or you will mark it with \`migrate resolve\`), pass --accept-edited-migrations to record it`
-              : `the migration folder ${where} was not written by generate. Fix: remove it, or pass --accept-edited-migrations to record it as one of the migrations`,
-        });
-      }
-    }
-  }
-  return diagnostics;
 }
 
 /**

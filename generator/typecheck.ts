@@ -21,6 +21,7 @@ import type { Diagnostic } from './diagnostics/diagnostic.js';
 import type { DeclarationProjectCache, ProjectLayout } from './parse/project.js';
 import { relativeFile } from './parse/references.js';
 import type Ts from 'typescript';
+import type { StageRuleId } from './validate/rule.js';
 
 const require = createRequire(import.meta.url);
 
@@ -29,7 +30,7 @@ let compiler: typeof Ts | undefined;
 const typescript = (): typeof Ts => (compiler ??= require('typescript') as typeof Ts);
 
 /** The rule id of a TypeScript error in a declaration file. */
-export const TYPE_ERROR_RULE = 'type-error';
+export const TYPE_ERROR_RULE: StageRuleId = 'type-error';
 
 /** Options when no `tsconfig.json` is found: those of a new application (templates/new-application). */
 const DEFAULT_CONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, experimentalDecorators: true, skipLibCheck: true, types: ['node'] } };

@@ -16,7 +16,7 @@ interface RelatedLocation {
 
 /** One finding of a rule. */
 export interface Diagnostic {
-  /** The rule's id: the file name of the rule under `validate/rules/`. */
+  /** The rule's id: the file name of the rule under `validate/rules/`, or a rule checked outside the model (`STAGE_RULES`, generator/validate/rule.ts). */
   readonly ruleId: string;
   readonly severity: Severity;
   readonly message: string;

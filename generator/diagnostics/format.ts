@@ -51,6 +51,14 @@ export function codeFrame(text: string, line: number, column: number, length = 1
   return out.join('\n');
 }
 
+/**
+ * The headline, then one line `  file:line:col note: message` per related location, never
+ * coloured: what the error fixtures record (test/errors/), so a wrong related location is caught too.
+ */
+export function formatPlain(diagnostic: Diagnostic): string[] {
+  return [formatHeadline(diagnostic), ...(diagnostic.related ?? []).map((related) => `  ${related.span.file}:${related.span.line}:${related.span.column} note: ${related.message}`)];
+}
+
 /** A diagnostic with its code frame and related locations, for people. */
 export function formatDiagnostic(diagnostic: Diagnostic, read: SourceReader, options: FormatOptions = {}): string {
   const style = stylesFor(options.color ?? colorEnabled(process.stderr));

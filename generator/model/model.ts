@@ -135,6 +135,12 @@ export interface EntityModel extends DocText {
   /** Keyed by a single `id` column: it gets a repository (cursors are ids). */
   readonly keyed: boolean;
   readonly relations: readonly RelationModel[];
+  /**
+   * The relations that get a field on the wire — a GraphQL field, a relation of the runtime's entity
+   * descriptor, a complexity score — decided once (docs/behaviour.md §2.1): written `exposed: true`
+   * on an exposed entity, pointing at a declared entity, by a known key column. Empty for a hidden entity.
+   */
+  readonly wireRelations: readonly WireRelationModel[];
   /** Its relations by the entity they point at — a relation by both ends: `post.relationsTo.get('User')`. */
   readonly relationsTo: ReadonlyMap<string, readonly RelationModel[]>;
   /** belongs_to relations of other entities (and its own) pointing at this one, by child then declaration order. */
@@ -143,6 +149,9 @@ export interface EntityModel extends DocText {
   readonly uniques: readonly UniqueModel[];
   readonly span: SourceSpan;
 }
+
+/** A relation on the wire (`EntityModel.wireRelations`): its target and key column are known. */
+export type WireRelationModel = RelationModel & { readonly target: string; readonly keyColumn: string };
 
 /** A validation or transform pipe bound to an argument: `new Class(...args)` or `Class`. */
 export interface PipeModel {
@@ -681,6 +690,8 @@ export interface MountedApp {
   readonly resolvers: readonly ResolverModel[];
   readonly controllers: readonly ControllerModel[];
   readonly gateways: readonly GatewayModel[];
+  /** The request entry points of the mounted resolvers, controllers and gateways, in that order. */
+  readonly requestEntryPoints: readonly RequestEntryPointModel[];
   /** The computed fields of mounted resolvers, by the entity type they extend. */
   readonly fieldResolversByEntity: ReadonlyMap<string, readonly FieldResolverModel[]>;
   /** Built-ins listed by reachable modules (for example `LoaderScope`), by export name. */
@@ -787,6 +798,22 @@ export interface ResourceModel {
   readonly span: SourceSpan;
 }
 
+/**
+ * Something a request reaches (docs/behaviour.md §5.9): a GraphQL operation or computed field, an
+ * HTTP route, or a gateway's message handler.
+ */
+export interface RequestEntryPointModel {
+  readonly kind: 'operation' | 'computedField' | 'route' | 'message';
+  /** How diagnostics name it: `Query.posts`, `Post.excerpt`, `GET /posts`, `message ping of ChatGateway`. */
+  readonly name: string;
+  /** The class whose method serves it, and that method. */
+  readonly owner: string;
+  readonly methodName: string;
+  /** The postures written on it (none on a computed field, which its parent's gate covers). */
+  readonly postures: readonly WrittenPosture[];
+  readonly span: SourceSpan;
+}
+
 /** The whole application, resolved. */
 export interface ResolvedApp {
   /** Every declared entity, by name. */
@@ -807,6 +834,8 @@ export interface ResolvedApp {
   readonly resolvers: readonly ResolverModel[];
   readonly controllers: readonly ControllerModel[];
   readonly gateways: readonly GatewayModel[];
+  /** The request entry points of every declared resolver, controller and gateway (mounted or not), in that order. */
+  readonly requestEntryPoints: readonly RequestEntryPointModel[];
   /** Every declared `@Processor` class, by name; scheduled tasks by name; listeners by event (mounted or not). */
   readonly processors: readonly ProcessorModel[];
   readonly cronTasks: readonly CronTaskModel[];

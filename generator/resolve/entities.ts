@@ -5,7 +5,7 @@
  * Prisma back-relations (`inverses`) come from the same decision.
  */
 import type { DeclaredClass, DeclaredField, DeclaredValue } from '../model/declarations.js';
-import type { BelongsToModel, ColumnConstraints, ColumnModel, EntityModel, HasManyKey, HasManyModel, InverseModel, RelationModel, UniqueModel } from '../model/model.js';
+import type { BelongsToModel, ColumnConstraints, ColumnModel, EntityModel, HasManyKey, HasManyModel, InverseModel, RelationModel, UniqueModel, WireRelationModel } from '../model/model.js';
 import type { SourceRef, SourceSpan, TypeShape } from '../model/types.js';
 import type { NamedClass } from './operations.js';
 import { argumentAt, booleanOf, DecoratorSet, expressionOf, numberOf, optionKeySpan, optionOf, stringOf, thunkTarget } from './values.js';
@@ -82,23 +82,8 @@ function readEntity(cls: NamedClass): WrittenEntity {
   return { cls, exposed: booleanOf(optionOf(argumentAt(classDecorators.first('Entity'), 0), 'exposed')) ?? true, columns: keyed, relations, uniques };
 }
 
-/**
- * Resolves every `@Entity()` class.
- *
- * Takes the declared classes; returns the entities sorted by name and a map by name. A relation
- * whose target is not an entity, or whose key column is not declared, is kept with `targetKnown`
- * / `keyColumnKnown` false and its has_many partners resolve to `{ kind: 'unknown' }`, so only
- * the rule about the misspelling reports (docs/behaviour.md §2.6; no cascades).
- */
-export function resolveEntities(classes: readonly DeclaredClass[]): { entities: EntityModel[]; entityByName: Map<string, EntityModel> } {
-  const written = classes
-    .filter((cls): cls is NamedClass => cls.name !== undefined && cls.decorators.some((decorator) => decorator.name === 'Entity'))
-    .map(readEntity)
-    .sort((a, b) => a.cls.name.localeCompare(b.cls.name));
-  const names = new Set(written.map((entity) => entity.cls.name));
-
-  // belongs_to first: has_many keys are chosen among them. `inverse` is filled in once every
-  // has_many is resolved, before anything reads the model.
+/** Every entity's belongs_to relations, by entity name, in declared order; `inverse` is filled in later. */
+function resolveBelongsTo(written: readonly WrittenEntity[], names: ReadonlySet<string>): Map<string, Mutable<BelongsToModel>[]> {
   const belongsTo = new Map<string, Mutable<BelongsToModel>[]>();
   for (const entity of written) {
     const columns = new Map(entity.columns.map((column) => [column.name, column]));
@@ -131,50 +116,79 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
     }
     belongsTo.set(entity.cls.name, relations);
   }
+  return belongsTo;
+}
 
-  const hasManyKey = (parent: string, target: string | undefined, via: string | undefined, viaWritten: boolean): HasManyKey => {
-    const childKeys = target === undefined ? undefined : belongsTo.get(target);
-    if (!childKeys) return { kind: 'unknown' };
-    // A key whose target or column is itself unknown might be the one meant: say nothing about it.
-    if (childKeys.some((key) => !key.targetKnown || (key.target === parent && !key.keyColumnKnown))) return { kind: 'unknown' };
-    const candidates = childKeys.filter((key) => key.target === parent);
-    if (viaWritten) {
-      if (via === undefined) return { kind: 'unknown' };
-      const followed = candidates.find((key) => key.keyColumn === via);
-      return followed ? { kind: 'resolved', key: followed } : { kind: 'viaUnknown', candidates };
-    }
-    const [only, ...others] = candidates;
-    if (!only) return { kind: 'missing' };
-    return others.length === 0 ? { kind: 'resolved', key: only } : { kind: 'ambiguous', candidates };
+/**
+ * The key a has_many of `parent` pointing at `target` follows: the belongs_to of `target` named by
+ * `via` when written, else its only key to `parent` — or why there is none.
+ */
+function hasManyKey(belongsTo: ReadonlyMap<string, readonly BelongsToModel[]>, parent: string, target: string | undefined, via: string | undefined, viaWritten: boolean): HasManyKey {
+  const childKeys = target === undefined ? undefined : belongsTo.get(target);
+  if (!childKeys) return { kind: 'unknown' };
+  // A key whose target or column is itself unknown might be the one meant: say nothing about it.
+  if (childKeys.some((key) => !key.targetKnown || (key.target === parent && !key.keyColumnKnown))) return { kind: 'unknown' };
+  const candidates = childKeys.filter((key) => key.target === parent);
+  if (viaWritten) {
+    if (via === undefined) return { kind: 'unknown' };
+    const followed = candidates.find((key) => key.keyColumn === via);
+    return followed ? { kind: 'resolved', key: followed } : { kind: 'viaUnknown', candidates };
+  }
+  const [only, ...others] = candidates;
+  if (!only) return { kind: 'missing' };
+  return others.length === 0 ? { kind: 'resolved', key: only } : { kind: 'ambiguous', candidates };
+}
+
+/** A has_many as written on `entity`, with the key it follows decided. */
+function resolveHasMany(entity: WrittenEntity, relation: WrittenRelation, names: ReadonlySet<string>, belongsTo: ReadonlyMap<string, readonly BelongsToModel[]>): HasManyModel {
+  const via = optionOf(relation.options, 'via');
+  const key = hasManyKey(belongsTo, entity.cls.name, relation.target?.name, stringOf(via), via !== undefined);
+  return {
+    kind: 'hasMany',
+    name: relation.field.name,
+    entity: entity.cls.name,
+    target: relation.target?.name,
+    targetKnown: relation.target !== undefined && names.has(relation.target.name),
+    targetSpan: relation.target?.span,
+    via: stringOf(via),
+    viaSpan: via?.span,
+    key,
+    keyColumn: key.kind === 'resolved' ? key.key.keyColumn : undefined,
+    exposed: booleanOf(optionOf(relation.options, 'exposed')) ?? false,
+    complexity: expressionOf(optionOf(relation.options, 'complexity')),
+    complexitySpan: optionOf(relation.options, 'complexity')?.span,
+    doc: relation.field.doc,
+    description: relation.field.description,
+    span: relation.field.span,
   };
+}
 
+/** Whether a relation gets a field on the wire (`EntityModel.wireRelations`, docs/behaviour.md §2.1), its entity being exposed. */
+const onWire = (relation: RelationModel): relation is WireRelationModel =>
+  relation.exposed && relation.targetKnown && relation.target !== undefined && relation.keyColumn !== undefined && (relation.kind === 'hasMany' || relation.keyColumnKnown);
+
+/**
+ * Resolves every `@Entity()` class.
+ *
+ * Takes the declared classes; returns the entities sorted by name and a map by name. A relation
+ * whose target is not an entity, or whose key column is not declared, is kept with `targetKnown`
+ * / `keyColumnKnown` false and its has_many partners resolve to `{ kind: 'unknown' }`, so only
+ * the rule about the misspelling reports (docs/behaviour.md §2.6; no cascades).
+ */
+export function resolveEntities(classes: readonly DeclaredClass[]): { entities: EntityModel[]; entityByName: Map<string, EntityModel> } {
+  const written = classes
+    .filter((cls): cls is NamedClass => cls.name !== undefined && cls.decorators.some((decorator) => decorator.name === 'Entity'))
+    .map(readEntity)
+    .sort((a, b) => a.cls.name.localeCompare(b.cls.name));
+  const names = new Set(written.map((entity) => entity.cls.name));
+
+  // belongs_to first: has_many keys are chosen among them. `inverse` is filled in once every
+  // has_many is resolved, before anything reads the model.
+  const belongsTo = resolveBelongsTo(written, names);
   const resolved = written.map((entity) => {
     const keys = belongsTo.get(entity.cls.name) ?? [];
     let next = 0;
-    const relations: RelationModel[] = entity.relations.map((relation): RelationModel => {
-      if (relation.kind === 'belongsTo') return keys[next++] as BelongsToModel;
-      const via = optionOf(relation.options, 'via');
-      const key = hasManyKey(entity.cls.name, relation.target?.name, stringOf(via), via !== undefined);
-      const model: HasManyModel = {
-        kind: 'hasMany',
-        name: relation.field.name,
-        entity: entity.cls.name,
-        target: relation.target?.name,
-        targetKnown: relation.target !== undefined && names.has(relation.target.name),
-        targetSpan: relation.target?.span,
-        via: stringOf(via),
-        viaSpan: via?.span,
-        key,
-        keyColumn: key.kind === 'resolved' ? key.key.keyColumn : undefined,
-        exposed: booleanOf(optionOf(relation.options, 'exposed')) ?? false,
-        complexity: expressionOf(optionOf(relation.options, 'complexity')),
-        complexitySpan: optionOf(relation.options, 'complexity')?.span,
-        doc: relation.field.doc,
-        description: relation.field.description,
-        span: relation.field.span,
-      };
-      return model;
-    });
+    const relations = entity.relations.map((relation): RelationModel => (relation.kind === 'belongsTo' ? (keys[next++] as BelongsToModel) : resolveHasMany(entity, relation, names, belongsTo)));
     return { entity, relations };
   });
 
@@ -214,6 +228,7 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
       primaryKeys,
       keyed: primaryKeys.length === 1 && primaryKeys[0]?.name === 'id',
       relations,
+      wireRelations: entity.exposed ? relations.filter(onWire) : [],
       relationsTo: relationsTo.get(entity.cls.name) ?? new Map(),
       inverses,
       uniques: entity.uniques,

@@ -2,7 +2,8 @@
  * The resolve stage (docs/architecture.md §1): what `parse/` read → one indexed, fully
  * decided model (`ResolvedApp`, model/model.ts) that every rule and emitter reads. Each fact is
  * decided here once — a has_many's key column, a route's status, reply kind and page parameters,
- * what an operation returns, what is mounted and how the container wires it — and the lookups
+ * what an operation returns, which relations are on the wire, which methods a request enters
+ * by, what is mounted and how the container wires it — and the lookups
  * rules and emitters need are maps built here, like Prisma's DMMF helper.
  *
  * Resolution never fails: what cannot be decided is left `undefined` or marked unknown, and the
@@ -13,6 +14,7 @@ import type { DeclaredApp, DeclaredClass } from '../model/declarations.js';
 import type { ClassModel, CronTaskModel, DecoratorUse, ListenerModel, ResolvedApp, UnversionedTransportModel, VersionPolicyModel } from '../model/model.js';
 import type { NamedType, TypeShape } from '../model/types.js';
 import { resolveEntities } from './entities.js';
+import { requestEntryPoints } from './entry-points.js';
 import { cronTasksOf, listenersOf, resolveProcessor } from './jobs.js';
 import { mount, namedClasses, resolveModule, writtenProviders } from './modules.js';
 import { resolveMcpHost, resolveMcpTools } from './mcp.js';
@@ -111,6 +113,7 @@ export function resolveApp(declared: DeclaredApp, outputDir = 'generated'): Reso
     resolvers,
     controllers,
     gateways,
+    requestEntryPoints: requestEntryPoints(resolvers, controllers, gateways),
     processors,
     cronTasks,
     listeners,

@@ -25,6 +25,7 @@ import type {
   ProcessorModel,
   ProviderModel,
   ProviderRole,
+  QueueModel,
   ResolverModel,
   ResourceModel,
   VersionPolicyModel,
@@ -32,6 +33,7 @@ import type {
 import { repositoryClass, repositoryModule } from '../model/naming.js';
 import type { SourceRef } from '../model/types.js';
 import { readGuards } from './bindings.js';
+import { requestEntryPoints } from './entry-points.js';
 import { DEFAULT_MCP_PATH } from './mcp.js';
 import { publishedTopics, queuesOf } from './jobs.js';
 import type { NamedClass } from './operations.js';
@@ -113,17 +115,8 @@ interface MountInput {
 
 const compareVersions = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
-/**
- * What is mounted, and every provider with its dependencies resolved against it.
- *
- * Takes the declared modules, providers (named classes with a role), resolvers, controllers,
- * gateways, entities, MCP hosts and tools; returns every provider (sorted by name) and the mounted application.
- * Never throws: a dependency nothing provides resolves to `missing`, a cycle is returned as
- * `cycle` (rules report both).
- */
-export function mount(input: MountInput): { providers: ProviderModel[]; mounted: MountedApp } {
-  const moduleByName = new Map(input.modules.map((module) => [module.name, module]));
-  const root = moduleByName.get(ROOT_MODULE);
+/** The modules reachable from `root` through their imports, breadth-first (none without a root). */
+function reachableFrom(root: ModuleModel | undefined, moduleByName: ReadonlyMap<string, ModuleModel>): ModuleModel[] {
   const reachable: ModuleModel[] = [];
   const seen = new Set<string>();
   const queue = root ? [root] : [];
@@ -137,6 +130,35 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
       if (imported) queue.push(imported);
     }
   }
+  return reachable;
+}
+
+/** A provider with each constructor dependency resolved: by `targetOf`, or to the queue `@InjectQueue` names. */
+function resolveProvider({ cls, role }: WrittenProvider, targetOf: (typeName: string | undefined, source: SourceRef | undefined) => DependencyTarget, queueByName: ReadonlyMap<string, QueueModel>): ProviderModel {
+  const dependencies = cls.constructorParameters.map((parameter): DependencyModel => {
+    const typeName = parameter.ref?.exportName ?? parameter.typeText;
+    // `@InjectQueue('name')` decides the target whatever the type says (docs/behaviour.md §10.1).
+    const queue = argumentAt(new DecoratorSet(parameter.decorators).first('InjectQueue'), 0);
+    const queueName = stringOf(queue);
+    const target: DependencyTarget = queue && queueName !== undefined ? { kind: 'queue', queue: queueName, queueKnown: queueByName.has(queueName), queueSpan: queue.span } : targetOf(typeName, parameter.ref);
+    return { parameterName: parameter.name, typeName, source: parameter.ref, target, span: parameter.span };
+  });
+  const methods = cls.methods.filter((method) => method.hasBody).map((method) => ({ name: method.name, calls: method.calls, unscopedCalls: method.unscopedCalls }));
+  return { kind: 'provider', name: cls.name, role, source: { file: cls.file, exportName: cls.name }, dependencies, methodByName: new Map(methods.map((method) => [method.name, method])), span: cls.span };
+}
+
+/**
+ * What is mounted, and every provider with its dependencies resolved against it.
+ *
+ * Takes the declared modules, providers (named classes with a role), resolvers, controllers,
+ * gateways, entities, MCP hosts and tools; returns every provider (sorted by name) and the mounted application.
+ * Never throws: a dependency nothing provides resolves to `missing`, a cycle is returned as
+ * `cycle` (rules report both).
+ */
+export function mount(input: MountInput): { providers: ProviderModel[]; mounted: MountedApp } {
+  const moduleByName = new Map(input.modules.map((module) => [module.name, module]));
+  const root = moduleByName.get(ROOT_MODULE);
+  const reachable = reachableFrom(root, moduleByName);
   const listed = new Set(reachable.flatMap((module) => [...module.providers, ...module.controllers].map((entry) => entry.name)));
   const builtinRefs = new Map<string, SourceRef>();
   const moduleOf = new Map<string, ModuleModel>();
@@ -162,20 +184,7 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
     return { kind: 'missing' };
   };
 
-  const providers = input.providers
-    .map(({ cls, role }): ProviderModel => {
-      const dependencies = cls.constructorParameters.map((parameter): DependencyModel => {
-        const typeName = parameter.ref?.exportName ?? parameter.typeText;
-        // `@InjectQueue('name')` decides the target whatever the type says (docs/behaviour.md §10.1).
-        const queue = argumentAt(new DecoratorSet(parameter.decorators).first('InjectQueue'), 0);
-        const queueName = stringOf(queue);
-        const target: DependencyTarget = queue && queueName !== undefined ? { kind: 'queue', queue: queueName, queueKnown: queueByName.has(queueName), queueSpan: queue.span } : targetOf(typeName, parameter.ref);
-        return { parameterName: parameter.name, typeName, source: parameter.ref, target, span: parameter.span };
-      });
-      const methods = cls.methods.filter((method) => method.hasBody).map((method) => ({ name: method.name, calls: method.calls, unscopedCalls: method.unscopedCalls }));
-      return { kind: 'provider', name: cls.name, role, source: { file: cls.file, exportName: cls.name }, dependencies, methodByName: new Map(methods.map((method) => [method.name, method])), span: cls.span };
-    })
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const providers = input.providers.map((provider) => resolveProvider(provider, targetOf, queueByName)).sort((a, b) => a.name.localeCompare(b.name));
   const generatedProviders = input.resources.map((resource) => resource.provider);
   const mountedProviders = [...providers.filter((provider) => mountedNames.has(provider.name)), ...generatedProviders].sort((a, b) => a.name.localeCompare(b.name));
   const providerByName = new Map(mountedProviders.map((provider) => [provider.name, provider]));
@@ -190,6 +199,7 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
   const mcpHosts = input.mcpHosts.filter((host) => listed.has(host.name));
   const mcpTools = input.mcpTools.filter((tool) => listed.has(tool.owner)).sort((a, b) => a.name.localeCompare(b.name) || a.span.file.localeCompare(b.span.file) || a.span.line - b.span.line);
   const mcpHost = mcpHosts[0];
+  const mountedGateways = input.gateways.filter((gateway) => listed.has(gateway.name));
   const mounted: MountedApp = {
     root,
     modules: reachable,
@@ -198,7 +208,8 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
     resolvers: mountedResolvers,
     fieldResolversByEntity,
     controllers: mountedControllers,
-    gateways: input.gateways.filter((gateway) => listed.has(gateway.name)),
+    gateways: mountedGateways,
+    requestEntryPoints: requestEntryPoints(mountedResolvers, mountedControllers, mountedGateways),
     builtins,
     containerBuiltins: BUILTIN_PROVIDERS.filter((builtin) => builtin.constructedBy === 'container' && builtinNames.has(builtin.ref.exportName)),
     loaderScope: builtinNames.has(LOADER_SCOPE),

@@ -7,11 +7,7 @@ import type { ResolvedApp, WrittenPosture } from '../model/model.js';
 
 /** Every posture written on a resolver operation, a controller route or a gateway handler, in that order. */
 export function writtenPostures(app: ResolvedApp): WrittenPosture[] {
-  return [
-    ...app.resolvers.flatMap((resolver) => resolver.operations.flatMap((operation) => operation.postures)),
-    ...app.controllers.flatMap((controller) => controller.routes.flatMap((route) => route.postures)),
-    ...app.gateways.flatMap((gateway) => gateway.handlers.flatMap((handler) => handler.postures)),
-  ];
+  return app.requestEntryPoints.flatMap((entry) => entry.postures);
 }
 
 /** The actions some `can(…)` (not `cannot`) of the `@Abilities()` classes grants, sorted. */

@@ -440,6 +440,19 @@ describe('migrate, seed, token', { timeout: 120_000 }, () => {
     expect(result.stderr).toContain("required option '--org <uuid>' not specified");
   });
 
+  it('lists the migrate subcommands, each with its own help and options, and refuses an unknown one by name', () => {
+    const help = cli(['migrate', '--help']);
+    expect(help.status).toBe(0);
+    for (const subcommand of ['deploy', 'status', 'dev', 'resolve']) expect(help.stdout).toMatch(new RegExp(`^  ${subcommand}\\b`, 'm'));
+    const resolve = cli(['migrate', 'resolve', '--help']);
+    expect(resolve.stdout).toContain('--rolled-back <name>');
+    expect(resolve.stdout).not.toContain('--keep-backups');
+    expect(cli(['migrate', 'deploy', '--help']).stdout).toContain('--keep-backups <n>');
+    const unknown = cli(['migrate', 'undo']);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toBe('error: unknown migrate action "undo": use deploy, status, dev or resolve\n');
+  });
+
   it('refuses a --port that is no port, for dev and serve, before starting anything', () => {
     for (const command of ['dev', 'serve']) {
       for (const port of ['abc', '70000', '-1', '3.5']) {

@@ -9,7 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { colorEnabled } from '../../generator/diagnostics/color.js';
 import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js';
-import { codeFrame, formatDiagnostic, formatHeadline, formatReport } from '../../generator/diagnostics/format.js';
+import { codeFrame, formatDiagnostic, formatHeadline, formatPlain, formatReport } from '../../generator/diagnostics/format.js';
 import { parseDeclarations } from '../../generator/parse/declarations.js';
 import { planOutput } from '../../generator/pipeline.js';
 import { resolveApp } from '../../generator/resolve/index.js';
@@ -88,6 +88,16 @@ describe('colour', () => {
     expect(stripVTControlCharacters(coloured)).toBe(plain);
     expect(plain.startsWith(`${formatHeadline(diagnostics[0] as Diagnostic)}\n`)).toBe(true);
     expect(plain.endsWith('\n\n1 error, 0 warnings')).toBe(true);
+  });
+
+  it('shows each related location as a note under the frame, and the fixtures record the same lines', () => {
+    const { diagnostics, read } = fixture('relation-ambiguous-via', 'invalid');
+    const [diagnostic] = diagnostics as [Diagnostic];
+    const lines = formatPlain(diagnostic);
+    expect(lines).toHaveLength(1 + (diagnostic.related?.length ?? 0));
+    expect(lines.length).toBeGreaterThan(1);
+    const shown = formatReport(diagnostics, read, { color: false }).split('\n');
+    for (const note of lines.slice(1)) expect(shown).toContain(note);
   });
 });
 

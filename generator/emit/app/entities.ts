@@ -113,9 +113,7 @@ export function emitEntities(context: EmitContext): GeneratedFile {
   writeDoc(w, ['Every exposed entity (docs/behaviour.md §2).']);
   w.write(`export const ENTITIES: readonly ${descriptor}[] = [`).indent(() => {
     for (const entity of entities) {
-      const relations = entity.relations
-        .filter((relation) => relation.exposed)
-        .map((relation) => `{ kind: '${relation.kind}', field: ${quote(relation.name)}, target: ${quote(relation.target ?? '')}, column: ${quote(relation.keyColumn ?? '')} }`);
+      const relations = entity.wireRelations.map((relation) => `{ kind: '${relation.kind}', field: ${quote(relation.name)}, target: ${quote(relation.target)}, column: ${quote(relation.keyColumn)} }`);
       w.writeLine(`{ name: ${quote(entity.name)}, fields: ${fieldsConstant(entity.name)}, relations: [${relations.join(', ')}] },`);
     }
   });

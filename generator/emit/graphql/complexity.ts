@@ -10,7 +10,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../../runtim
 import { checkComplexityExpression } from '../../model/complexity.js';
 import { connectionType, edgeType } from '../../model/naming.js';
 import type { ReturnShape } from '../../model/types.js';
-import { type EmitContext, exposedEntities } from '../context.js';
+import type { EmitContext } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** Scored fields: `Type.field`, a doc line and the function source. */
@@ -42,8 +42,8 @@ function listScore(returns: ReturnShape, listCap: () => string): { readonly doc:
 /** Every connection type the schema has (children of exposed has_many relations), plus PageInfo. */
 function connectionTypeNames(context: EmitContext): string[] {
   const children = new Set<string>();
-  for (const entity of exposedEntities(context.app)) {
-    for (const relation of entity.relations) if (relation.kind === 'hasMany' && relation.exposed && relation.target !== undefined) children.add(relation.target);
+  for (const entity of context.app.entities) {
+    for (const relation of entity.wireRelations) if (relation.kind === 'hasMany') children.add(relation.target);
   }
   if (children.size === 0) return [];
   return ['PageInfo', ...[...children].flatMap((child) => [connectionType(child), edgeType(child)])].sort();
@@ -60,9 +60,8 @@ export function emitComplexity(context: EmitContext): GeneratedFile {
   const fieldComplexity = imports.type('runtime/graphql/limits.ts', 'FieldComplexity');
   const listCap = (): string => imports.value('runtime/data/keyset.ts', 'LIST_CAP');
   const scored: ScoredField[] = [];
-  for (const entity of exposedEntities(context.app)) {
-    for (const relation of entity.relations) {
-      if (!relation.exposed) continue;
+  for (const entity of context.app.entities) {
+    for (const relation of entity.wireRelations) {
       const key = `${entity.name}.${relation.name}`;
       const override = relation.complexity ? fromExpression(relation.complexity) : undefined;
       if (override) scored.push({ key, doc: `${key}: @Complexity(${relation.complexity}).`, source: override });

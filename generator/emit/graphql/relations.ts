@@ -24,13 +24,12 @@ export function emitRelations(context: EmitContext): GeneratedFile {
     if (owners.length > 0) w.writeLine(`const { ${owners.join(', ')} } = container;`);
     w.write('return ').inlineBlock(() => {
       for (const entity of exposedEntities(app)) {
-        const relations = entity.relations.filter((relation) => relation.exposed && relation.targetKnown);
+        const relations = entity.wireRelations;
         const fields = app.mounted.fieldResolversByEntity.get(entity.name) ?? [];
         if (relations.length === 0 && fields.length === 0) continue;
         w.write(`${entity.name}: `).inlineBlock(() => {
           for (const relation of relations) {
             const { target, keyColumn } = relation;
-            if (target === undefined || keyColumn === undefined) continue;
             if (relation.kind === 'belongsTo') {
               writeDoc(w, [`${entity.name}.${relation.name} → the ${target} whose id is ${entity.name}.${keyColumn} (belongs_to): a primary-key batch; null when the caller may not read it.`]);
               w.writeLine(`${relation.name}: (parent: object, _args: unknown, context: ${graphqlContext}, info: ${imports.type(RUNTIME_FOR_GENERATED_CODE, 'GraphQLResolveInfo')}) => context.loaders.belongsTo(${quote(target)}, parent, ${quote(keyColumn)}, info),`);

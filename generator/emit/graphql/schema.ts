@@ -101,8 +101,7 @@ class SchemaBuilder {
       if (!column.exposed) continue;
       fields[column.name] = { type: this.shape(column.type, 'output') as GraphQLOutputType, description: column.description };
     }
-    for (const relation of entity.relations) {
-      if (!relation.exposed || !relation.targetKnown || relation.target === undefined) continue;
+    for (const relation of entity.wireRelations) {
       if (relation.kind === 'belongsTo') {
         // Nullable: null when the caller may not read the parent (docs/behaviour.md §5.8).
         fields[relation.name] = { type: this.objectType(relation.target), description: relation.description };

@@ -10,7 +10,7 @@ import type { Rule } from '../rule.js';
 export const loaderScopeMissing: Rule = (app, report) => {
   const { root, loaderScope } = app.mounted;
   if (!root || loaderScope) return;
-  const relations = app.entities.filter((entity) => entity.exposed).flatMap((entity) => entity.relations.filter((relation) => relation.exposed));
+  const relations = app.entities.flatMap((entity) => entity.wireRelations);
   if (relations.length === 0) return;
   report({
     severity: 'warning',

@@ -21,13 +21,5 @@ export const operationPostureConflict: Rule = (app, report) => {
       });
     }
   };
-  for (const resolver of app.resolvers) {
-    for (const operation of resolver.operations) check(`${operation.rootType}.${operation.fieldName} (${operation.owner}.${operation.methodName})`, operation.postures);
-  }
-  for (const gateway of app.gateways) {
-    for (const handler of gateway.handlers) check(`message ${handler.event} of ${gateway.name} (${gateway.name}.${handler.methodName})`, handler.postures);
-  }
-  for (const controller of app.controllers) {
-    for (const route of controller.routes) check(`${route.method} ${route.fullPath} (${route.owner}.${route.methodName})`, route.postures);
-  }
+  for (const entry of app.requestEntryPoints) check(`${entry.name} (${entry.owner}.${entry.methodName})`, entry.postures);
 };

@@ -10,19 +10,9 @@ import type { Rule } from '../rule.js';
 const FIX = "has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately";
 
 export const operationPostureMissing: Rule = (app, report) => {
-  for (const gateway of app.gateways) {
-    for (const handler of gateway.handlers) {
-      if (handler.postures.length === 0) report({ message: `message ${handler.event} of ${gateway.name} (${gateway.name}.${handler.methodName}) ${FIX}`, span: handler.span });
-    }
-  }
-  for (const resolver of app.resolvers) {
-    for (const operation of resolver.operations) {
-      if (operation.postures.length === 0) report({ message: `${operation.rootType}.${operation.fieldName} (${operation.owner}.${operation.methodName}) ${FIX}`, span: operation.span });
-    }
-  }
-  for (const controller of app.controllers) {
-    for (const route of controller.routes) {
-      if (route.postures.length === 0) report({ message: `${route.method} ${route.fullPath} (${route.owner}.${route.methodName}) ${FIX}`, span: route.span });
-    }
+  for (const entry of app.requestEntryPoints) {
+    // A computed field has no posture of its own: its parent's gate covers it.
+    if (entry.kind === 'computedField' || entry.postures.length > 0) continue;
+    report({ message: `${entry.name} (${entry.owner}.${entry.methodName}) ${FIX}`, span: entry.span });
   }
 };

@@ -1,11 +1,13 @@
 /**
  * Posture subject unknown
  *
- * `@Authorized(action, Subject)` names an entity: abilities grant actions on entities, and the
- * returned value is masked by that entity's field grants.
+ * `@Authorized(action, Subject)` names an entity, on an operation, a route or a gateway's message
+ * handler alike: abilities grant actions on entities, and the returned value is masked by that
+ * entity's field grants.
  */
 import { didYouMean } from '../../../runtime/server/suggest.js';
 import type { WrittenPosture } from '../../model/model.js';
+import { writtenPostures } from '../postures.js';
 import type { Rule } from '../rule.js';
 
 export const postureSubjectUnknown: Rule = (app, report) => {
@@ -15,6 +17,5 @@ export const postureSubjectUnknown: Rule = (app, report) => {
       report({ message: `@Authorized names ${posture.subject}, which is not an @Entity()${didYouMean(posture.subject, app.entityByName.keys())}`, span: posture.subjectSpan });
     }
   };
-  for (const resolver of app.resolvers) for (const operation of resolver.operations) check(operation.postures);
-  for (const controller of app.controllers) for (const route of controller.routes) check(route.postures);
+  check(writtenPostures(app));
 };

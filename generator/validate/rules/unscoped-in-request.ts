@@ -19,20 +19,8 @@ interface Reached {
 
 export const unscopedInRequest: Rule = (app, report) => {
   const { providerByName } = app.mounted;
-  const entries: { readonly entry: string; readonly owner: string; readonly method: string }[] = [];
-  for (const resolver of app.mounted.resolvers) {
-    for (const operation of resolver.operations) entries.push({ entry: `${operation.rootType}.${operation.fieldName}`, owner: resolver.name, method: operation.methodName });
-    for (const field of resolver.fieldResolvers) entries.push({ entry: `${field.entity ?? resolver.name}.${field.fieldName}`, owner: resolver.name, method: field.methodName });
-  }
-  for (const controller of app.mounted.controllers) {
-    for (const route of controller.routes) entries.push({ entry: `${route.method} ${route.fullPath}`, owner: controller.name, method: route.methodName });
-  }
-  for (const gateway of app.mounted.gateways) {
-    for (const handler of gateway.handlers) entries.push({ entry: `message ${handler.event} of ${gateway.name}`, owner: gateway.name, method: handler.methodName });
-  }
-
   const reported = new Set<string>();
-  for (const { entry, owner, method } of entries) {
+  for (const { name: entry, owner, methodName: method } of app.mounted.requestEntryPoints) {
     const start = providerByName.get(owner);
     const first = start?.methodByName.get(method);
     if (!start || !first) continue;

@@ -1,0 +1,1 @@
+CREATE INDEX "Book_editorId_idx" ON "Book"("editorId");
