@@ -17,11 +17,18 @@ const ROOT_DIR = path.dirname(fileURLToPath(import.meta.url));
  * suite needs no list here.
  */
 function suitesRunningOn(database: 'sqlite' | 'postgresql'): string[] {
-  const suites = readdirSync(path.join(ROOT_DIR, 'test'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.test.ts')).map((name) => `test/${name}`);
-  return suites.filter((suite) => {
-    const declared = /^\/\/ Runs on: (.+)$/m.exec(readFileSync(path.join(ROOT_DIR, suite), 'utf8').split('\n', 1)[0] ?? '')?.[1];
-    return (declared ?? 'sqlite').split(',').map((name) => name.trim()).includes(database);
-  }).sort();
+  const suites = readdirSync(path.join(ROOT_DIR, 'test'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => `test/${name}`);
+  return suites
+    .filter((suite) => {
+      const declared = /^\/\/ Runs on: (.+)$/m.exec(readFileSync(path.join(ROOT_DIR, suite), 'utf8').split('\n', 1)[0] ?? '')?.[1];
+      return (declared ?? 'sqlite')
+        .split(',')
+        .map((name) => name.trim())
+        .includes(database);
+    })
+    .sort();
 }
 
 const postgres = Boolean(process.env.TEST_POSTGRES_URL) || postgresBinaries() !== undefined;
@@ -43,12 +50,22 @@ if (!(process.env.NODE_OPTIONS ?? '').includes(`--conditions=${SOURCE_CONDITION}
  * conditions also changes how it picks other packages' builds.)
  */
 function sourceAliases(): { find: RegExp; replacement: string }[] {
-  const { name, exports } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { name: string; exports: Record<string, string | Record<string, string>> };
+  const { name, exports } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as {
+    name: string;
+    exports: Record<string, string | Record<string, string>>;
+  };
   return Object.entries(exports).flatMap(([subpath, target]) => {
     const source = typeof target === 'string' ? undefined : target[SOURCE_CONDITION];
     if (source === undefined) return [];
-    const specifier = `${name}${subpath.slice(1)}`.replace(/[.*+?^${}()|[\]\\/]/g, (character) => (character === '*' ? '*' : `\\${character}`));
-    return [{ find: new RegExp(`^${specifier.replace('*', '([^/]+)')}$`), replacement: new URL(source.replace('*', '$1'), import.meta.url).pathname }];
+    const specifier = `${name}${subpath.slice(1)}`.replace(/[.*+?^${}()|[\]\\/]/g, (character) =>
+      character === '*' ? '*' : `\\${character}`,
+    );
+    return [
+      {
+        find: new RegExp(`^${specifier.replace('*', '([^/]+)')}$`),
+        replacement: new URL(source.replace('*', '$1'), import.meta.url).pathname,
+      },
+    ];
   });
 }
 
@@ -83,7 +100,9 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     projects: [
       { extends: true, test: { name: 'sqlite', include: suitesRunningOn('sqlite'), env: { TEST_DATABASE: 'sqlite' } } },
-      ...(postgres ? [{ extends: true, test: { name: 'postgresql', include: suitesRunningOn('postgresql'), env: { TEST_DATABASE: 'postgresql' } } }] : []),
+      ...(postgres
+        ? [{ extends: true, test: { name: 'postgresql', include: suitesRunningOn('postgresql'), env: { TEST_DATABASE: 'postgresql' } } }]
+        : []),
     ],
   },
 });

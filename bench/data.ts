@@ -65,10 +65,24 @@ const roleOf = (index: number): BenchUser['role'] => (index === 0 ? 'admin' : in
 
 type OrgRow = [id: string, name: string];
 type UserRow = [id: string, orgId: string, name: string, email: string];
-type PostRow = [id: string, orgId: string, authorId: string, title: string, body: string, status: string, publishedAt: string | null, createdAt: string];
+type PostRow = [
+  id: string,
+  orgId: string,
+  authorId: string,
+  title: string,
+  body: string,
+  status: string,
+  publishedAt: string | null,
+  createdAt: string,
+];
 
 /** The rows of one database: orgs and users at once, posts in batches (a million rows do not fit comfortably at once). */
-function rowsOf(shape: Shape): { orgs: OrgRow[]; users: UserRow[]; principals: BenchUser[]; posts: (batch: number) => Generator<PostRow[]> } {
+function rowsOf(shape: Shape): {
+  orgs: OrgRow[];
+  users: UserRow[];
+  principals: BenchUser[];
+  posts: (batch: number) => Generator<PostRow[]>;
+} {
   const orgs: OrgRow[] = [];
   const users: UserRow[] = [];
   const principals: BenchUser[] = [];
@@ -90,7 +104,16 @@ function rowsOf(shape: Shape): { orgs: OrgRow[]; users: UserRow[]; principals: B
     for (let round = 0; round < shape.postsPerUser; round++) {
       for (const user of principals) {
         const published = (written + round) % shape.draftEvery !== shape.draftEvery - 1;
-        rows.push([uuidv7(), user.orgId, user.id, `Post ${round + 1} by ${user.id.slice(-6)}`, 'Seeded for the benchmark.', published ? 'published' : 'draft', published ? stamp(written) : null, stamp(written)]);
+        rows.push([
+          uuidv7(),
+          user.orgId,
+          user.id,
+          `Post ${round + 1} by ${user.id.slice(-6)}`,
+          'Seeded for the benchmark.',
+          published ? 'published' : 'draft',
+          published ? stamp(written) : null,
+          stamp(written),
+        ]);
         written++;
         if (rows.length === batch) {
           yield rows;
@@ -120,7 +143,9 @@ async function createSqliteDatabase(file: string, shape: Shape): Promise<BenchDa
   sqlite.pragma('synchronous = OFF');
   const insertOrg = sqlite.prepare('INSERT INTO "Org" ("id", "name") VALUES (?, ?)');
   const insertUser = sqlite.prepare('INSERT INTO "User" ("id", "orgId", "name", "email") VALUES (?, ?, ?, ?)');
-  const insertPost = sqlite.prepare('INSERT INTO "Post" ("id", "orgId", "authorId", "title", "body", "status", "publishedAt", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const insertPost = sqlite.prepare(
+    'INSERT INTO "Post" ("id", "orgId", "authorId", "title", "body", "status", "publishedAt", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
   const rows = rowsOf(shape);
   // SQLite keeps Prisma's ISO text with an explicit offset.
   const stored = (date: string | null): string | null => (date === null ? null : date.replace('Z', '+00:00'));
@@ -131,7 +156,8 @@ async function createSqliteDatabase(file: string, shape: Shape): Promise<BenchDa
   })();
   for (const batch of rows.posts(50_000)) {
     sqlite.transaction(() => {
-      for (const [id, orgId, authorId, title, body, status, publishedAt, createdAt] of batch) insertPost.run(id, orgId, authorId, title, body, status, stored(publishedAt), stored(createdAt));
+      for (const [id, orgId, authorId, title, body, status, publishedAt, createdAt] of batch)
+        insertPost.run(id, orgId, authorId, title, body, status, stored(publishedAt), stored(createdAt));
     })();
     written += batch.length;
   }
@@ -162,8 +188,14 @@ async function createPostgresDatabase(clusterUrl: string, name: string, shape: S
   const column = (table: readonly (readonly unknown[])[], index: number): unknown[] => table.map((row) => row[index]);
   let written = 0;
   try {
-    await client.query('INSERT INTO "Org" ("id", "name") SELECT * FROM unnest($1::uuid[], $2::text[])', [column(rows.orgs, 0), column(rows.orgs, 1)]);
-    await client.query('INSERT INTO "User" ("id", "orgId", "name", "email") SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[])', [0, 1, 2, 3].map((index) => column(rows.users, index)));
+    await client.query('INSERT INTO "Org" ("id", "name") SELECT * FROM unnest($1::uuid[], $2::text[])', [
+      column(rows.orgs, 0),
+      column(rows.orgs, 1),
+    ]);
+    await client.query(
+      'INSERT INTO "User" ("id", "orgId", "name", "email") SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[])',
+      [0, 1, 2, 3].map((index) => column(rows.users, index)),
+    );
     for (const batch of rows.posts(20_000)) {
       await client.query(
         `INSERT INTO "Post" ("id", "orgId", "authorId", "title", "body", "status", "publishedAt", "createdAt")
@@ -201,7 +233,11 @@ async function deepCursorOf(kind: BenchDatabaseKind, deep: BenchDatabase): Promi
  * Creates both databases: SQLite files under `dir`, or databases `bench_main` and `bench_deep` in
  * the PostgreSQL cluster at `clusterUrl`; and finds the deep cursor. `deep: false` seeds the main one only.
  */
-export async function createBenchData(kind: BenchDatabaseKind, where: { dir: string; clusterUrl?: string }, options: { deep?: boolean } = {}): Promise<BenchData> {
+export async function createBenchData(
+  kind: BenchDatabaseKind,
+  where: { dir: string; clusterUrl?: string },
+  options: { deep?: boolean } = {},
+): Promise<BenchData> {
   const create = (name: string, shape: Shape): Promise<BenchDatabase> => {
     if (kind === 'sqlite') return createSqliteDatabase(path.join(where.dir, `${name}.db`), shape);
     if (!where.clusterUrl) throw new Error('PostgreSQL data needs a cluster');

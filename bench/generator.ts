@@ -25,7 +25,8 @@ export interface GeneratorCase {
 /** A copy of this project in a temporary folder (node_modules linked); `entities` replaced when given. */
 function copyProject(entities?: (dir: string) => void): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-generate-'));
-  for (const name of ['generator', 'runtime', 'package.json', 'tsconfig.json']) cpSync(path.join(ROOT, name), path.join(dir, name), { recursive: true });
+  for (const name of ['generator', 'runtime', 'package.json', 'tsconfig.json'])
+    cpSync(path.join(ROOT, name), path.join(dir, name), { recursive: true });
   if (entities) entities(path.join(dir, 'entities'));
   else for (const name of ['entities', 'generated']) cpSync(path.join(ROOT, name), path.join(dir, name), { recursive: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
@@ -35,7 +36,11 @@ function copyProject(entities?: (dir: string) => void): string {
 /** Runs `generate` in `dir`; returns wall milliseconds and the stage line. Throws on failure. */
 function timeGenerate(dir: string): { ms: number; stages: string } {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [path.join(dir, 'generator/launch.mjs'), '--root', dir, 'generate', '--timings'], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
+  const result = spawnSync(process.execPath, [path.join(dir, 'generator/launch.mjs'), '--root', dir, 'generate', '--timings'], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
   const ms = Math.round(performance.now() - started);
   if (result.status !== 0) throw new Error(`generate failed in ${dir}:\n${result.stdout}\n${result.stderr}`);
   const stages = /timings \(ms\): (.*)/.exec(result.stderr)?.[1] ?? '';
@@ -70,11 +75,18 @@ export function measureGenerator(runs: number, log: (line: string) => void): Gen
     repeat('demo, nothing changed', () => undefined);
     repeat('demo, a resolver gains a query', (run) =>
       edit(path.join(demo, 'entities/notification.resolver.ts'), (text) =>
-        text.replace('import { Authorized, McpTool, Query,', 'import { Authorized, McpTool, Public, Query,').replace(/\n}\n*$/, `\n\n  /** Bench probe ${run}. */\n  @Query()\n  @Public()\n  benchProbe${run}(): string {\n    return 'probe';\n  }\n}\n`),
+        text
+          .replace('import { Authorized, McpTool, Query,', 'import { Authorized, McpTool, Public, Query,')
+          .replace(
+            /\n}\n*$/,
+            `\n\n  /** Bench probe ${run}. */\n  @Query()\n  @Public()\n  benchProbe${run}(): string {\n    return 'probe';\n  }\n}\n`,
+          ),
       ),
     );
     repeat('demo, an entity gains a column', (run) =>
-      edit(path.join(demo, 'entities/org.entity.ts'), (text) => text.replace(/\n}\n*$/, `\n\n  /** Bench column ${run}. */\n  @Column()\n  benchColumn${run}?: string | null;\n}\n`)),
+      edit(path.join(demo, 'entities/org.entity.ts'), (text) =>
+        text.replace(/\n}\n*$/, `\n\n  /** Bench column ${run}. */\n  @Column()\n  benchColumn${run}?: string | null;\n}\n`),
+      ),
     );
   } finally {
     rmSync(demo, { recursive: true, force: true });

@@ -59,7 +59,12 @@ async function throughput(url: string): Promise<{ enqueuePerSecond: number; endT
     ],
   }));
   const observability = await Observability.start(config, logger);
-  const transport: Transport = await factory({ config, logger, container: undefined, observability } as unknown as TransportContext<undefined>);
+  const transport: Transport = await factory({
+    config,
+    logger,
+    container: undefined,
+    observability,
+  } as unknown as TransportContext<undefined>);
   try {
     const started = performance.now();
     let next = 0;
@@ -71,7 +76,10 @@ async function throughput(url: string): Promise<{ enqueuePerSecond: number; endT
     const enqueued = performance.now();
     await all;
     const ended = performance.now();
-    return { enqueuePerSecond: Math.round(JOBS / ((enqueued - started) / 1000)), endToEndPerSecond: Math.round(JOBS / ((ended - started) / 1000)) };
+    return {
+      enqueuePerSecond: Math.round(JOBS / ((enqueued - started) / 1000)),
+      endToEndPerSecond: Math.round(JOBS / ((ended - started) / 1000)),
+    };
   } finally {
     await transport.close?.();
     await transport.release?.();
@@ -79,15 +87,25 @@ async function throughput(url: string): Promise<{ enqueuePerSecond: number; endT
 }
 
 /** The demo on PostgreSQL with two workers and a per-second schedule for `TICKS` seconds. */
-async function cronAcrossWorkers(admin: string): Promise<{ ticks: number; expected: number; duplicates: number; missed: number; byWorker: Record<string, number> }> {
+async function cronAcrossWorkers(
+  admin: string,
+): Promise<{ ticks: number; expected: number; duplicates: number; missed: number; byWorker: Record<string, number> }> {
   const databaseUrl = await createTestDatabase('postgresql', admin);
-  const server = await startTestServer({ databaseUrl, seed: { orgs: 3, users: 3, posts: 1 }, env: { APP_HTTP__WORKERS: '2', APP_CRON__WRITE_DIGESTS: '* * * * * *', APP_LOG__LEVEL: 'info' } });
+  const server = await startTestServer({
+    databaseUrl,
+    seed: { orgs: 3, users: 3, posts: 1 },
+    env: { APP_HTTP__WORKERS: '2', APP_CRON__WRITE_DIGESTS: '* * * * * *', APP_LOG__LEVEL: 'info' },
+  });
   await new Promise((resolve) => setTimeout(resolve, TICKS * 1000 + 500));
   await server.stop();
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const rows = (await client.query<{ orgId: string; periodEnd: Date; count: string }>('SELECT "orgId", "periodEnd", count(*) AS count FROM "Digest" GROUP BY 1, 2')).rows;
+    const rows = (
+      await client.query<{ orgId: string; periodEnd: Date; count: string }>(
+        'SELECT "orgId", "periodEnd", count(*) AS count FROM "Digest" GROUP BY 1, 2',
+      )
+    ).rows;
     const ticks = [...new Set(rows.map((row) => row.periodEnd.getTime()))].sort((a, b) => a - b);
     const first = ticks[0] ?? 0;
     const last = ticks[ticks.length - 1] ?? 0;
@@ -95,7 +113,13 @@ async function cronAcrossWorkers(admin: string): Promise<{ ticks: number; expect
     const ran = server.logs.filter((entry) => entry.msg === 'scheduled task writeDigests ran');
     const byWorker: Record<string, number> = {};
     for (const entry of ran) byWorker[String(entry.pid)] = (byWorker[String(entry.pid)] ?? 0) + 1;
-    return { ticks: ticks.length, expected, duplicates: rows.filter((row) => Number(row.count) !== 1).length, missed: expected - ticks.length, byWorker };
+    return {
+      ticks: ticks.length,
+      expected,
+      duplicates: rows.filter((row) => Number(row.count) !== 1).length,
+      missed: expected - ticks.length,
+      byWorker,
+    };
   } finally {
     await client.end();
   }
@@ -105,15 +129,21 @@ async function main(): Promise<void> {
   const sqlite = `file:${path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-jobs-')), 'app.db')}`;
   process.stdout.write(`jobs through one queue (${JOBS} jobs, ${CALLERS} callers, 16 at once per process)\n`);
   const onSqlite = await throughput(sqlite);
-  process.stdout.write(`  SQLite (in-process queue):   enqueue ${onSqlite.enqueuePerSecond} jobs/s, end to end ${onSqlite.endToEndPerSecond} jobs/s\n`);
+  process.stdout.write(
+    `  SQLite (in-process queue):   enqueue ${onSqlite.enqueuePerSecond} jobs/s, end to end ${onSqlite.endToEndPerSecond} jobs/s\n`,
+  );
   let cluster: PostgresCluster | undefined;
   const admin = process.env.TEST_POSTGRES_URL ?? (cluster = await startCluster()).url;
   try {
     const onPostgres = await throughput(await createPostgresDatabase(admin));
-    process.stdout.write(`  PostgreSQL (pg-boss):        enqueue ${onPostgres.enqueuePerSecond} jobs/s, end to end ${onPostgres.endToEndPerSecond} jobs/s\n`);
+    process.stdout.write(
+      `  PostgreSQL (pg-boss):        enqueue ${onPostgres.enqueuePerSecond} jobs/s, end to end ${onPostgres.endToEndPerSecond} jobs/s\n`,
+    );
     process.stdout.write(`cron every second, two workers on PostgreSQL, ${TICKS} s\n`);
     const cron = await cronAcrossWorkers(admin);
-    process.stdout.write(`  ticks fired ${cron.ticks} of ${cron.expected} seconds, fired twice: ${cron.duplicates}, missed: ${cron.missed}; ticks run per worker process: ${JSON.stringify(cron.byWorker)}\n`);
+    process.stdout.write(
+      `  ticks fired ${cron.ticks} of ${cron.expected} seconds, fired twice: ${cron.duplicates}, missed: ${cron.missed}; ticks run per worker process: ${JSON.stringify(cron.byWorker)}\n`,
+    );
   } finally {
     cluster?.destroy();
   }

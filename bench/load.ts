@@ -40,7 +40,13 @@ export interface LoadOptions {
 }
 
 /** Runs `requests` (cycled per connection) against `url` for `seconds`. */
-export async function runLoad(url: string, requests: readonly LoadRequest[], seconds: number, connections: number, options: LoadOptions = {}): Promise<LoadResult> {
+export async function runLoad(
+  url: string,
+  requests: readonly LoadRequest[],
+  seconds: number,
+  connections: number,
+  options: LoadOptions = {},
+): Promise<LoadResult> {
   // Without a callback autocannon returns its instance made thenable (lib/init.js); the types say Promise only.
   const run = autocannon({
     url,

@@ -34,7 +34,15 @@ const calls = Number(process.argv[process.argv.indexOf('--calls') + 1] ?? '') ||
 function startServer(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'generated/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, APP_DATABASE__URL: databaseUrl, APP_HTTP__PORT: '0', APP_HTTP__HOST: '127.0.0.1', APP_AUTH__SECRET: SECRET, APP_LOG__FORMAT: 'json', APP_LOG__LEVEL: 'info' },
+    env: {
+      ...process.env,
+      APP_DATABASE__URL: databaseUrl,
+      APP_HTTP__PORT: '0',
+      APP_HTTP__HOST: '127.0.0.1',
+      APP_AUTH__SECRET: SECRET,
+      APP_LOG__FORMAT: 'json',
+      APP_LOG__LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -74,7 +82,11 @@ function percentile(sorted: readonly number[], fraction: number): number {
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-mcp-'));
   const url = `file:${path.join(dir, 'bench.db')}`;
-  await applyMigrations(readFileSync(path.join(ROOT, 'generated/prisma/sqlite/schema.prisma'), 'utf8'), path.join(ROOT, 'generated/prisma/sqlite/migrations'), await createAdapterFactory(url));
+  await applyMigrations(
+    readFileSync(path.join(ROOT, 'generated/prisma/sqlite/schema.prisma'), 'utf8'),
+    path.join(ROOT, 'generated/prisma/sqlite/migrations'),
+    await createAdapterFactory(url),
+  );
   const database = await createDatabase(await createAdapterFactory(url));
   const seeded = await runUnscoped(() => seed(database, { orgs: 2, users: 20, posts: 5 }));
   await database.$disconnect();
@@ -85,18 +97,41 @@ async function main(): Promise<void> {
   try {
     const auth = { authorization: `Bearer ${token}` };
 
-    const query = JSON.stringify({ query: '{ posts(first: 20) { id orgId authorId reviewerId title body status publishedAt createdAt } }' });
+    const query = JSON.stringify({
+      query: '{ posts(first: 20) { id orgId authorId reviewerId title body status publishedAt createdAt } }',
+    });
     const graphql = async (): Promise<void> => {
-      const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' }, body: query });
+      const response = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' },
+        body: query,
+      });
       const body = (await response.json()) as { data?: { posts?: unknown[] } };
       if (body.data?.posts?.length !== 20) throw new Error('unexpected GraphQL answer');
     };
 
     const mcpHeaders = { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const opened = await fetch(`${base}/mcp`, { method: 'POST', headers: mcpHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }) });
+    const opened = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: mcpHeaders,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+      }),
+    });
     await opened.text();
-    const session = { ...mcpHeaders, 'mcp-session-id': opened.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
-    await fetch(`${base}/mcp`, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const session = {
+      ...mcpHeaders,
+      'mcp-session-id': opened.headers.get('mcp-session-id') ?? '',
+      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+    };
+    await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: session,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
     const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'posts', arguments: { first: 20 } } });
     const rawMcp = async (): Promise<void> => {
       const response = await fetch(`${base}/mcp`, { method: 'POST', headers: session, body: callBody });
@@ -112,9 +147,15 @@ async function main(): Promise<void> {
     };
 
     const rows: string[] = [];
-    for (const [label, call] of [['GraphQL `posts(first: 20)` (fetch)', graphql], ['MCP tool `posts` (JSON-RPC over fetch)', rawMcp], ['MCP tool `posts` (SDK Client)', sdkMcp]] as const) {
+    for (const [label, call] of [
+      ['GraphQL `posts(first: 20)` (fetch)', graphql],
+      ['MCP tool `posts` (JSON-RPC over fetch)', rawMcp],
+      ['MCP tool `posts` (SDK Client)', sdkMcp],
+    ] as const) {
       const samples = (await time(call, calls)).sort((a, b) => a - b);
-      rows.push(`| ${label} | ${percentile(samples, 0.5).toFixed(2)} | ${percentile(samples, 0.95).toFixed(2)} | ${percentile(samples, 0.99).toFixed(2)} |`);
+      rows.push(
+        `| ${label} | ${percentile(samples, 0.5).toFixed(2)} | ${percentile(samples, 0.95).toFixed(2)} | ${percentile(samples, 0.99).toFixed(2)} |`,
+      );
     }
     await client.close();
     process.stdout.write(

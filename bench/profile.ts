@@ -24,7 +24,8 @@ import { DOCUMENTS, graphqlBody } from './scenarios.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const SECRET = 'benchmark-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
-const option = (name: string, fallback: string): string => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const option = (name: string, fallback: string): string =>
+  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 
 /** A node of a V8 CPU profile. */
 interface ProfileNode {
@@ -60,7 +61,10 @@ function summarise(file: string, top: number): string[] {
     if (!node) continue;
     const { functionName, url, lineNumber } = node.callFrame;
     const place = placeOf(url);
-    functions.set(`${functionName || '(anonymous)'} ${place}:${lineNumber + 1}`, (functions.get(`${functionName || '(anonymous)'} ${place}:${lineNumber + 1}`) ?? 0) + time);
+    functions.set(
+      `${functionName || '(anonymous)'} ${place}:${lineNumber + 1}`,
+      (functions.get(`${functionName || '(anonymous)'} ${place}:${lineNumber + 1}`) ?? 0) + time,
+    );
     places.set(place, (places.get(place) ?? 0) + time);
   }
   const percent = (value: number): string => `${((value / total) * 100).toFixed(1).padStart(5)} %`;
@@ -86,7 +90,8 @@ async function main(): Promise<void> {
     copyFileSync(path.join(ROOT, 'generated/schema.graphql'), path.join(ROOT, 'dist/generated/schema.graphql'));
     if (database === 'postgresql') cluster = await startCluster();
     const data = await createBenchData(database, { dir, ...(cluster ? { clusterUrl: cluster.url } : {}) }, { deep: false });
-    const token = (user: { id: string; orgId: string; role: string }): Promise<string> => mintToken(SECRET, { sub: user.id, org_id: user.orgId, role: user.role }, '2h');
+    const token = (user: { id: string; orgId: string; role: string }): Promise<string> =>
+      mintToken(SECRET, { sub: user.id, org_id: user.orgId, role: user.role }, '2h');
     const member = await token(data.main.member);
     const admin = await token(data.main.admin);
     const post = (query: string, bearer: string, variables?: Record<string, unknown>): LoadRequest => ({
@@ -103,7 +108,11 @@ async function main(): Promise<void> {
       'graphql-users': [post(DOCUMENTS.users, member)],
       'point-lookup': [post(DOCUMENTS.user, member, { id: data.main.member.id })],
       'write-mix': [
-        { ...post(DOCUMENTS.createUser, admin), makeBody: () => graphqlBody(DOCUMENTS.createUser, { input: { name: `Profiled ${written}`, email: `profiled-${written++}@bench.example` } }) },
+        {
+          ...post(DOCUMENTS.createUser, admin),
+          makeBody: () =>
+            graphqlBody(DOCUMENTS.createUser, { input: { name: `Profiled ${written}`, email: `profiled-${written++}@bench.example` } }),
+        },
         ...Array.from({ length: 4 }, () => post(DOCUMENTS.users, admin)),
       ],
     };
@@ -112,7 +121,14 @@ async function main(): Promise<void> {
     // The tracing variant exports to a sink in this process, as in `npm run bench`.
     const sink = await startOtlpSink();
     const profiles = path.join(dir, 'profiles');
-    const { url, child } = await spawnBenchServer(server, { root: ROOT, databaseUrl: data.main.url, secret: SECRET, pin: pin.prefix, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profiles}`], env: { BENCH_OTLP_URL: sink.url } });
+    const { url, child } = await spawnBenchServer(server, {
+      root: ROOT,
+      databaseUrl: data.main.url,
+      secret: SECRET,
+      pin: pin.prefix,
+      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profiles}`],
+      env: { BENCH_OTLP_URL: sink.url },
+    });
     await runLoad(url, chosen, 2, 10);
     const result = await runLoad(url, chosen, seconds, 10);
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -122,7 +138,9 @@ async function main(): Promise<void> {
     const file = path.join(profiles, readdirSync(profiles)[0] ?? '');
     const kept = path.join(os.tmpdir(), `${server}-${scenario}-${database}.cpuprofile`);
     copyFileSync(file, kept);
-    process.stdout.write(`${server} ${scenario} on ${database}: ${result.requestsPerSecond.toFixed(0)} req/s under the profiler (p50 ${result.p50} ms)\n`);
+    process.stdout.write(
+      `${server} ${scenario} on ${database}: ${result.requestsPerSecond.toFixed(0)} req/s under the profiler (p50 ${result.p50} ms)\n`,
+    );
     process.stdout.write(`${summarise(kept, Number(option('top', '40'))).join('\n')}\nprofile: ${kept}\n`);
   } finally {
     cluster?.destroy();

@@ -64,7 +64,12 @@ async function main(): Promise<void> {
   const sdl = `${readFileSync(path.join(ROOT, 'generated/schema.graphql'), 'utf8')}\nextend type Query {\n  benchUsers(count: Int!): [User!]!\n}\n`;
   const benchUsers = {
     benchUsers: async (_parent: unknown, args: { count: number }, context: GraphQLContext) =>
-      maskOutput(context.request, 'User', USER_FIELDS, await database.user.findMany({ where: { orgId: admin.orgId }, orderBy: { id: 'asc' }, take: args.count })),
+      maskOutput(
+        context.request,
+        'User',
+        USER_FIELDS,
+        await database.user.findMany({ where: { orgId: admin.orgId }, orderBy: { id: 'asc' }, take: args.count }),
+      ),
   };
   const generated = createResolvers(container, services) as Record<string, Record<string, unknown>>;
   const batched = buildExecutableSchema(sdl, { ...generated, Query: { ...generated.Query, ...benchUsers } }, ENTITIES);
@@ -76,7 +81,8 @@ async function main(): Promise<void> {
       User: {
         ...generated.User,
         // One query per parent: the N + 1 the loaders exist to avoid.
-        org: async (parent: { orgId?: string }, _args: unknown, context: GraphQLContext) => maskOutput(context.request, 'Org', ORG_FIELDS, parent.orgId ? await container.orgRepository.findById(parent.orgId) : null),
+        org: async (parent: { orgId?: string }, _args: unknown, context: GraphQLContext) =>
+          maskOutput(context.request, 'Org', ORG_FIELDS, parent.orgId ? await container.orgRepository.findById(parent.orgId) : null),
         posts: async (parent: { id: string }, args: { first?: number | null; after?: string | null }, context: GraphQLContext) => {
           const page = await container.postRepository.page(args, { authorId: parent.id });
           return toConnection({ ...page, items: maskRows(context.request, 'Post', POST_FIELDS, page.items) });
@@ -88,18 +94,26 @@ async function main(): Promise<void> {
 
   const run = async (schema: typeof batched, parents: number): Promise<number> => {
     const document = parse(`{ benchUsers(count: ${parents}) { org { name } posts(first: 10) { edges { node { title } } } } }`);
-    const contextValue: GraphQLContext = { request, authentication: { kind: 'authenticated', principal }, loaders: new RequestLoaders(scope.capture(request), registry) };
+    const contextValue: GraphQLContext = {
+      request,
+      authentication: { kind: 'authenticated', principal },
+      loaders: new RequestLoaders(scope.capture(request), registry),
+    };
     const before = statements;
     const result = await runInContext(request, () => execute({ schema, document, contextValue }));
     if (result.errors) throw new Error(result.errors.map((error) => error.message).join('; '));
     const users = (result.data as { benchUsers: { posts: { edges: unknown[] } }[] }).benchUsers;
-    if (users.length !== parents || users.some((user) => user.posts.edges.length !== POSTS_PER_USER)) throw new Error('unexpected result shape');
+    if (users.length !== parents || users.some((user) => user.posts.edges.length !== POSTS_PER_USER))
+      throw new Error('unexpected result shape');
     return statements - before;
   };
 
   const rows: { variant: string; parents: number; statements: number; perSecond: number; msPerRequest: number }[] = [];
   for (const parents of [100, 1000]) {
-    for (const [variant, schema] of [['generated (loaders)', batched], ['naive (query per parent)', naive]] as const) {
+    for (const [variant, schema] of [
+      ['generated (loaders)', batched],
+      ['naive (query per parent)', naive],
+    ] as const) {
       for (let warm = 0; warm < 3; warm++) await run(schema, parents);
       let count = 0;
       let perRequest = 0;
@@ -114,12 +128,26 @@ async function main(): Promise<void> {
   }
 
   const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
-  const out = [line(['parents', 'variant', 'SQL statements / request', 'requests / s', 'ms / request', 'vs naive']), line(['---', '---', '---:', '---:', '---:', '---:'])];
+  const out = [
+    line(['parents', 'variant', 'SQL statements / request', 'requests / s', 'ms / request', 'vs naive']),
+    line(['---', '---', '---:', '---:', '---:', '---:']),
+  ];
   for (const row of rows) {
     const naiveRow = rows.find((candidate) => candidate.parents === row.parents && candidate.variant.startsWith('naive'));
-    out.push(line([String(row.parents), row.variant, String(row.statements), row.perSecond.toFixed(1), row.msPerRequest.toFixed(2), naiveRow ? `${(row.perSecond / naiveRow.perSecond).toFixed(1)}×` : '']));
+    out.push(
+      line([
+        String(row.parents),
+        row.variant,
+        String(row.statements),
+        row.perSecond.toFixed(1),
+        row.msPerRequest.toFixed(2),
+        naiveRow ? `${(row.perSecond / naiveRow.perSecond).toFixed(1)}×` : '',
+      ]),
+    );
   }
-  process.stdout.write(`\nNode ${process.version}, SQLite (better-sqlite3), in-process graphql-js execution, 3 s per cell after 3 warm-up runs\n\n${out.join('\n')}\n`);
+  process.stdout.write(
+    `\nNode ${process.version}, SQLite (better-sqlite3), in-process graphql-js execution, 3 s per cell after 3 warm-up runs\n\n${out.join('\n')}\n`,
+  );
   await database.$disconnect();
   rmSync(dir, { recursive: true, force: true });
 }

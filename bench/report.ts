@@ -64,7 +64,15 @@ export function twoProcessRate(first: number, second: number): number {
 export interface Report {
   readonly date: string;
   readonly machine: { cpu: string; cores: number; memoryGigabytes: number; os: string; node: string };
-  readonly method: { seconds: number; warmup: number; rounds: number; connections: number; generatorRuns: number; pinning: string; quick: boolean };
+  readonly method: {
+    seconds: number;
+    warmup: number;
+    rounds: number;
+    connections: number;
+    generatorRuns: number;
+    pinning: string;
+    quick: boolean;
+  };
   /** The databases measured, in order. */
   readonly databases: readonly string[];
   /** What could not be measured, and why. */
@@ -73,7 +81,14 @@ export interface Report {
   readonly statements: readonly StatementRow[];
   readonly generator: readonly GeneratorCase[];
   /** Idle RSS of every server process on the first database, megabytes. */
-  readonly idleRss: { readonly generated: number; readonly floor: number; readonly expressPrisma: number; readonly naive: number; readonly nest: number; readonly pothos: number };
+  readonly idleRss: {
+    readonly generated: number;
+    readonly floor: number;
+    readonly expressPrisma: number;
+    readonly naive: number;
+    readonly nest: number;
+    readonly pothos: number;
+  };
   /** The generated server's RSS after every scenario, per database, megabytes. */
   readonly loadedRss: Readonly<Record<string, number>>;
   /** The same, 30 s after the last scenario with no request, per database, megabytes (absent in older reports). */
@@ -108,7 +123,7 @@ export function renderMarkdown(report: Report): string {
     '',
     '## Method',
     '',
-    '- Databases: SQLite files (WAL), and a throwaway PostgreSQL cluster (Debian\'s `postgresql`,',
+    "- Databases: SQLite files (WAL), and a throwaway PostgreSQL cluster (Debian's `postgresql`,",
     '  `initdb` + `pg_ctl` on a free loopback port, as the tests start theirs: `test/support/postgres.ts`;',
     '  `fsync=off`). Each holds 10 orgs × 1 000 users × 10 posts, and a second database 1 000 000 posts',
     '  for keyset depth; statistics gathered after seeding (`ANALYZE` and `PRAGMA optimize`; `VACUUM ANALYZE`).',
@@ -127,18 +142,18 @@ export function renderMarkdown(report: Report): string {
     '  - **naive GraphQL**: graphql-js over graphql-http, Prisma resolvers that query once per parent',
     '    (`bench/servers/naive-graphql.ts`);',
     '  - **NestJS + Apollo + Prisma (peer)** (`bench/peers/nest/`): NestJS 11, @nestjs/graphql 13 with the',
-    '    Apollo driver (@apollo/server 5), Prisma 7 — written as NestJS\'s documentation teaches: modules,',
+    "    Apollo driver (@apollo/server 5), Prisma 7 — written as NestJS's documentation teaches: modules,",
     '    code-first `@ObjectType`s, a `@Resolver` whose relations are `@ResolveField`s asking a service',
     '    for the parent\'s rows (the "Resolvers" chapter; its docs teach no batching, so `posts` is one',
     '    query per parent, and `org` is a `findUnique`, which Prisma batches itself), a Prisma service (the',
     '    "Prisma" recipe), a global `APP_GUARD` for the bearer token (the "Authentication" chapter, with',
     '    `jose` as every server here, instead of `@nestjs/jwt`), a controller for `GET /v2/posts`;',
     '  - **Pothos + Yoga + Prisma (peer)** (`bench/peers/pothos/`): Pothos 4 with its Prisma plugin,',
-    '    GraphQL Yoga 5 — `prismaObject` types and `prismaField` roots spreading the plugin\'s planned',
+    "    GraphQL Yoga 5 — `prismaObject` types and `prismaField` roots spreading the plugin's planned",
     '    `query`, relations through field `select`s (`nestedSelection`), so one Prisma `findMany` with',
     '    nested relations answers the nested query. The posts connection is a field `select`, not the',
-    '    plugin\'s `relatedConnection`, whose cursors are encoded: the benchmark\'s answers carry ids.',
-    '  - Both peers write the caller\'s scope into every `where`, as the other baselines do; their',
+    "    plugin's `relatedConnection`, whose cursors are encoded: the benchmark's answers carry ids.",
+    "  - Both peers write the caller's scope into every `where`, as the other baselines do; their",
     '    versions are pinned in package.json (devDependencies).',
     `- Load: autocannon (programmatic), ${report.method.connections} connections, no pipelining. Per scenario a ${report.method.warmup} s`,
     `  warm-up of each variant, then ${report.method.rounds} rounds of ${report.method.seconds} s in which the variants take turns (order rotated`,
@@ -147,28 +162,33 @@ export function renderMarkdown(report: Report): string {
     '  milliseconds; RSS is the serving process (with its workers) after the runs; ×floor divides req/s',
     '  by the floor of the same scenario, database and run. Compare ratios, not absolute figures, across runs.',
     '- One server runs at a time: before a server is sent any request (the check, its warm-up, its rounds), every',
-    '  other server of the pass is stopped (`SIGSTOP`, a cluster\'s workers with it) and that one continued',
+    "  other server of the pass is stopped (`SIGSTOP`, a cluster's workers with it) and that one continued",
     '  (`bench/focus.ts`). They all share core 0, and a server just left idle does work of its own there for a',
-    '  while — V8\'s memory reducer, job polling, a tracing server\'s last export — which was taken from the',
+    "  while — V8's memory reducer, job polling, a tracing server's last export — which was taken from the",
     '  server being timed: about one run in eight lost 20–30% of its rate to it.',
     '- The member of the first org is the caller (published posts of the org plus their own drafts);',
     '  the write mix runs as the org admin.',
-    '- Observability\'s cost: the nested and point-lookup scenarios also time the generated server with',
+    "- Observability's cost: the nested and point-lookup scenarios also time the generated server with",
     '  metrics on (`APP_METRICS__ENABLED=true` on a port of its own, scraped by no one) and with tracing on',
     '  (`APP_OTEL__ENDPOINT` set, every span sampled and exported over OTLP/HTTP to a sink in the load',
-    '  generator\'s process, `bench/otlp-sink.ts`), and with tracing on as a deployment at volume runs it, one new',
+    "  generator's process, `bench/otlp-sink.ts`), and with tracing on as a deployment at volume runs it, one new",
     '  trace in ten recorded (`APP_OTEL__SAMPLE=0.1`). Their cost is the share of req/s they lose against the plain',
     '  generated server of the same run. Two processes of the same code settle at rates several percent apart, so',
     '  in these scenarios the plain server and each of these variants run in two processes, each rate the mean of',
-    '  both (Observability\'s cost, Targets). None of the generated variants writes access lines (they log warnings only).',
+    "  both (Observability's cost, Targets). None of the generated variants writes access lines (they log warnings only).",
     '- The generated server runs with its scheduled tasks off (`APP_CRON__<TASK>=off`): a task firing inside a',
-    '  timed round (the demo\'s hourly digests read every org\'s published posts) would be measured as the scenario.',
+    "  timed round (the demo's hourly digests read every org's published posts) would be measured as the scenario.",
     '',
   ];
   for (const database of report.databases) {
     lines.push(`## Results: ${titleOf(database)}`, '');
     for (const scenario of report.scenarios.filter((entry) => entry.database === database)) {
-      lines.push(`### ${scenario.title} (${titleOf(database)})`, '', '| variant | req/s (min–max) | ×floor | p50 ms | p99 ms | non-2xx | errors | RSS MB |', '|---|---:|---:|---:|---:|---:|---:|---:|');
+      lines.push(
+        `### ${scenario.title} (${titleOf(database)})`,
+        '',
+        '| variant | req/s (min–max) | ×floor | p50 ms | p99 ms | non-2xx | errors | RSS MB |',
+        '|---|---:|---:|---:|---:|---:|---:|---:|',
+      );
       for (const variant of scenario.variants) {
         lines.push(
           `| ${variant.label} | ${rate(variant.requestsPerSecond)} (${rate(variant.min)}–${rate(variant.max)}) | ${variant.ratioToFloor.toFixed(2)} | ${variant.p50} | ${variant.p99} | ${variant.non2xx} | ${variant.errors} | ${variant.rssMegabytes} |`,
@@ -177,15 +197,17 @@ export function renderMarkdown(report: Report): string {
       lines.push('');
     }
   }
-  const scaled = report.scenarios.filter((scenario) => scenario.variants.some((variant) => variant.label.startsWith('generated, 2 workers')));
+  const scaled = report.scenarios.filter((scenario) =>
+    scenario.variants.some((variant) => variant.label.startsWith('generated, 2 workers')),
+  );
   if (scaled.length > 0) {
     lines.push(
       '## Scale: 2 workers beside 1 (PostgreSQL)',
       '',
       'On this 2-core machine the second worker has no core of its own: the load generator holds one core and',
-      'PostgreSQL\'s backends run on both, so a ratio below 1 says the machine was already full with one worker,',
+      "PostgreSQL's backends run on both, so a ratio below 1 says the machine was already full with one worker,",
       'not that workers do not scale; on a host with a core per worker and the load generated elsewhere, each',
-      'worker adds one core\'s throughput (the workers share nothing but the database).',
+      "worker adds one core's throughput (the workers share nothing but the database).",
       '',
       '| scenario | 1 worker req/s | 2 workers req/s | 2 ÷ 1 |',
       '|---|---:|---:|---:|',
@@ -193,13 +215,23 @@ export function renderMarkdown(report: Report): string {
     for (const scenario of scaled) {
       const one = scenario.variants.find((variant) => variant.label === 'generated' || variant.label === 'generated, GraphQL');
       const two = scenario.variants.find((variant) => variant.label.startsWith('generated, 2 workers'));
-      if (one && two) lines.push(`| ${scenario.title} | ${rate(one.requestsPerSecond)} | ${rate(two.requestsPerSecond)} | ${(two.requestsPerSecond / one.requestsPerSecond).toFixed(2)}× |`);
+      if (one && two)
+        lines.push(
+          `| ${scenario.title} | ${rate(one.requestsPerSecond)} | ${rate(two.requestsPerSecond)} | ${(two.requestsPerSecond / one.requestsPerSecond).toFixed(2)}× |`,
+        );
     }
     lines.push('');
   }
   const peers = report.scenarios.filter((scenario) => scenario.variants.some((variant) => variant.label.endsWith('(peer)')));
   if (peers.length > 0) {
-    lines.push('## Beside the peers', '', 'The generated server\'s req/s divided by each peer\'s, same scenario, database and run.', '', '| scenario | database | ÷ NestJS + Apollo + Prisma | ÷ Pothos + Yoga + Prisma |', '|---|---|---:|---:|');
+    lines.push(
+      '## Beside the peers',
+      '',
+      "The generated server's req/s divided by each peer's, same scenario, database and run.",
+      '',
+      '| scenario | database | ÷ NestJS + Apollo + Prisma | ÷ Pothos + Yoga + Prisma |',
+      '|---|---|---:|---:|',
+    );
     for (const scenario of peers) {
       const generated = scenario.variants.find((variant) => variant.label === 'generated')?.requestsPerSecond ?? Number.NaN;
       const ratio = (prefix: string): string => {
@@ -213,18 +245,19 @@ export function renderMarkdown(report: Report): string {
   const observed = report.scenarios.filter((scenario) => scenario.variants.some((variant) => variant.label === 'generated, metrics on'));
   if (observed.length > 0) {
     lines.push(
-      '## Observability\'s cost',
+      "## Observability's cost",
       '',
       'The share of req/s each variant loses against the plain generated server of the same scenario, database',
-      'and run. Every variant runs in two processes, and a variant\'s rate is the mean of its two: two processes of',
+      "and run. Every variant runs in two processes, and a variant's rate is the mean of its two: two processes of",
       'the same code settle at rates apart by "between them" for the plain server, so a cost smaller than that cannot',
-      'be told from none in this run. In brackets, the cost of each of the variant\'s processes.',
+      "be told from none in this run. In brackets, the cost of each of the variant's processes.",
       '',
       '| scenario | database | plain | plain, a second process | between them | metrics on | tracing, every span | tracing, 1 trace in 10 |',
       '|---|---|---:|---:|---:|---:|---:|---:|',
     );
     for (const scenario of observed) {
-      const rateOf = (label: string): number => scenario.variants.find((variant) => variant.label === label)?.requestsPerSecond ?? Number.NaN;
+      const rateOf = (label: string): number =>
+        scenario.variants.find((variant) => variant.label === label)?.requestsPerSecond ?? Number.NaN;
       const first = rateOf('generated');
       const second = rateOf(`generated${SECOND_PROCESS}`);
       const baseline = twoProcessRate(first, second);
@@ -257,7 +290,12 @@ export function renderMarkdown(report: Report): string {
   );
   lines.push(...WHERE_THE_TIME_GOES);
   const columns = report.databases;
-  lines.push('## Targets', '', `| target | ${columns.map((database) => `measured, ${titleOf(database)}`).join(' | ')} | met? |`, `|---|${columns.map(() => '---|').join('')}---|`);
+  lines.push(
+    '## Targets',
+    '',
+    `| target | ${columns.map((database) => `measured, ${titleOf(database)}`).join(' | ')} | met? |`,
+    `|---|${columns.map(() => '---|').join('')}---|`,
+  );
   for (const target of report.targets) {
     const cells = columns.map((database) => target.measured[database] ?? target.measured.all ?? '—');
     lines.push(`| ${target.target} | ${cells.join(' | ')} | ${target.met ? 'met' : '**missed**'} |`);
@@ -282,61 +320,61 @@ const WHERE_THE_TIME_GOES: readonly string[] = [
   '  parsing, per-request helmet and content negotiation were about 15 %. Now (133 µs a request under',
   '  the profiler): writing the answer to the socket about 18 %, the resolver and its SQLite read about',
   '  11 % (key lookups dropped `ORDER BY … LIMIT`, which cost SQLite 10 µs against 4 µs), preparing the',
-  '  operation (cached document, depth and complexity check, guards) about 8 %, graphql-http\'s request',
+  "  operation (cached document, depth and complexity check, guards) about 8 %, graphql-http's request",
   '  parsing and response about 4 %, garbage collection 5 %. It went from 6 500–7 000 to 8 500–8 600',
   '  req/s when REST requests stopped going through Express at all: Express 5 moves every request and',
-  '  response it serves onto its own prototypes, and once a process had served some that way, Node\'s',
-  '  own HTTP functions ran slower on every request, the direct GraphQL ones included. The floor\'s own',
+  "  response it serves onto its own prototypes, and once a process had served some that way, Node's",
+  "  own HTTP functions ran slower on every request, the direct GraphQL ones included. The floor's own",
   '  rate moves between runs (8 900 and 13 000 req/s in the last three), so the ratio reads 0.66–0.96×.',
   '  Compiling a document with graphql-jit costs about 200 µs, more than executing it, so a document is',
   '  compiled when it comes a second time; a parsed document (nodes, locations, tokens, the compiled',
-  '  executor) weighs 85 to 107 bytes of heap per character of its text, what the document cache\'s',
+  "  executor) weighs 85 to 107 bytes of heap per character of its text, what the document cache's",
   '  budget is counted in.',
   '- **Nested** (`users { org posts(first:10) }`): the window-ranked posts statement is about a third of',
   '  the time — the same statement the floor runs, in the same time (about 370 µs on SQLite) — and the',
-  '  rest is spread: graphql-jit\'s execution of 20 parents with their loaders, masking and row reading,',
+  "  rest is spread: graphql-jit's execution of 20 parents with their loaders, masking and row reading,",
   '  the promise machinery of field-by-field resolution (microtasks, AsyncLocalStorage hooks), the',
-  '  answer\'s serialisation and the socket write. The floor builds the answer in one pass over the rows',
+  "  answer's serialisation and the socket write. The floor builds the answer in one pass over the rows",
   '  it read: outside the SQL it spends about 280 µs a request, the generated server about 750 µs.',
   '  The outer query of the window statement names its columns: with `*` SQLite copied the rank and every',
-  '  column out of the window\'s co-routine, about 10 % of the statement (20 parents: 382 against 344 µs).',
-  '  Asking CASL for every masked row whether a rule restricts fields cost 11 µs of a nested query\'s 20',
+  "  column out of the window's co-routine, about 10 % of the statement (20 parents: 382 against 344 µs).",
+  "  Asking CASL for every masked row whether a rule restricts fields cost 11 µs of a nested query's 20",
   '  users and 200 posts; the answer is now kept per rule set, action and entity.',
-  '  Through Prisma\'s raw query path, which prepares the statement again and converts every value of every',
-  '  row on each call, the window statement cost twice what it costs on the runtime\'s own reader.',
-  '- **What a nested request allocates** (V8\'s sampling heap profiler, collected objects kept, 5 s of the',
-  '  nested query on SQLite after a warm-up): about 610 KB a request, the floor\'s 190 KB. The largest part',
-  '  is graphql-jit\'s: since its 0.8.8 every leaf hands its error location and response path, built on every',
+  "  Through Prisma's raw query path, which prepares the statement again and converts every value of every",
+  "  row on each call, the window statement cost twice what it costs on the runtime's own reader.",
+  "- **What a nested request allocates** (V8's sampling heap profiler, collected objects kept, 5 s of the",
+  "  nested query on SQLite after a warm-up): about 610 KB a request, the floor's 190 KB. The largest part",
+  "  is graphql-jit's: since its 0.8.8 every leaf hands its error location and response path, built on every",
   '  call, to a shared check — about 107 KB a request for 200 edges of three leaves (18 of the 68 KB the',
   '  GraphQL list allocates). A patch generating that check inline, building both only for a leaf that',
-  '  fails, took the compiled nested execution from 15 to 12 µs on its own, and neither query\'s rate moved',
+  "  fails, took the compiled nested execution from 15 to 12 µs on its own, and neither query's rate moved",
   '  beyond the spread of a `--compare` run; it was not kept. Kept: masking decided once per loader batch',
-  '  (every row was asked: 25 KB a request), a rule set\'s scope translated to SQL once, and a PostgreSQL',
-  '  statement\'s text built once per run — 610 → 570 KB allocated, and 655 → 586 and 604 → 593 µs of CPU',
-  '  a nested request in two runs (SQLite, the server\'s `utime + stime` over the requests it answered).',
+  "  (every row was asked: 25 KB a request), a rule set's scope translated to SQL once, and a PostgreSQL",
+  "  statement's text built once per run — 610 → 570 KB allocated, and 655 → 586 and 604 → 593 µs of CPU",
+  "  a nested request in two runs (SQLite, the server's `utime + stime` over the requests it answered).",
   '  Encoding an answer to a Buffer once, which the allocation profile favoured, is slower (decisions §6,',
   '  "JSON answers are one write"). On PostgreSQL the server makes the same system calls per nested request',
   '  as the floor (4 reads and 4 `writev`, `strace -c`): the difference is CPU in the process. A larger',
   '  young generation (`--max-semi-space-size=32` or `64`) left that rate where it was and added 32 or 81 MB.',
-  '  Hashing a statement\'s text for its PostgreSQL prepared-statement name was 2–3 µs of every read; the',
+  "  Hashing a statement's text for its PostgreSQL prepared-statement name was 2–3 µs of every read; the",
   '  names are now kept by text.',
-  '- **The database\'s share on PostgreSQL** (CPU of the server\'s process and of PostgreSQL\'s, `utime +',
+  "- **The database's share on PostgreSQL** (CPU of the server's process and of PostgreSQL's, `utime +",
   '  stime` over the requests answered): PostgreSQL spent 405–428 µs on each nested request of the',
-  '  generated server against 238–323 µs on the floor\'s. The window statement was the difference: its',
+  "  generated server against 238–323 µs on the floor's. The window statement was the difference: its",
   '  parents as `IN ($1, …, $20)` gave the prepared statement a generic plan that intersected the author',
   '  index with the org index (10 000 entries read for 200 posts), 360–530 µs of backend CPU a run against',
-  '  170–255 µs for the floor\'s `= ANY($1::uuid[])`. A batch\'s keys are now bound as one array on',
+  "  170–255 µs for the floor's `= ANY($1::uuid[])`. A batch's keys are now bound as one array on",
   '  PostgreSQL (docs/decisions.md §6, "A batch\'s keys as one array on PostgreSQL"): the window 170–195',
-  '  µs, the nested request\'s database CPU 400–468 → 264–338 µs, the server\'s own unchanged; in a',
+  "  µs, the nested request's database CPU 400–468 → 264–338 µs, the server's own unchanged; in a",
   '  5-round `--compare` run of the nested query on PostgreSQL, 1 552 → 1 664 req/s (0.66× → 0.71× the floor).',
   '- **Answers two bytes a character** (the nested query): sampled under load, 129 of 130 of the',
-  '  generated server\'s nested answers were strings V8 kept two bytes a character, none of the floor\'s.',
-  '  The committed SDL\'s first line has an em dash, so every name graphql-js sliced from it was two-byte,',
+  "  generated server's nested answers were strings V8 kept two bytes a character, none of the floor's.",
+  "  The committed SDL's first line has an em dash, so every name graphql-js sliced from it was two-byte,",
   '  and so were `hasNextPage` and `endCursor`, keys of every answer object: one such key makes',
   '  `JSON.stringify` build the whole answer two bytes a character, 49 KB for 24 701 characters, copied',
   '  twice more at that size (`Content-Length`, the write) and converted to UTF-8 on every write. The',
   '  schema\'s names are now one-byte copies (docs/decisions.md §6, "Answers one byte a character"). With',
-  '  it, a has_many batch answers each parent\'s connection itself instead of one more promise per parent.',
+  "  it, a has_many batch answers each parent's connection itself instead of one more promise per parent.",
   '  Server CPU a nested request, 8 alternating rounds each: PostgreSQL 495 → 465 µs (has_many) and',
   '  399 → 388 µs (names), SQLite 524 → 513 µs (names); allocations 595 → 523 KB a request.',
   '- **SQLite statements compiled on every run** (every SQLite scenario): better-sqlite3 is built with',
@@ -350,44 +388,44 @@ const WHERE_THE_TIME_GOES: readonly string[] = [
   '  commit, the generated server alone changed: REST list 6 425 → 7 521 req/s, nested 1 286 → 1 450–1 524,',
   '  the REST twin 10 817 → 12 932, the GraphQL list 8 138 → 8 487.',
   '- **REST list** (`GET /v2/posts?first=20`): answered before the Express chain (decisions §6) and with',
-  '  its rows\' dates formatted by the server, 442 µs → 240 µs a request under the profiler (the floor',
+  "  its rows' dates formatted by the server, 442 µs → 240 µs a request under the profiler (the floor",
   '  279 µs, which verifies the token on every request where the server remembers it). Now: the SQLite',
-  '  read 69 µs (the floor\'s 79 µs), row conversion 15 µs, serialisation 24 µs (was 50 µs, every `Date`',
+  "  read 69 µs (the floor's 79 µs), row conversion 15 µs, serialisation 24 µs (was 50 µs, every `Date`",
   '  through `toJSON`), the write 45 µs, HTTP parsing 22 µs, garbage collection 6 µs (was 26 µs).',
   '  `Date.prototype.toISOString` takes about 0.4 µs a call, most of serialising a page of rows with two',
-  '  dates each: alone, a page of 20 posts serialised in 42 µs through `JSON.stringify`\'s `toJSON` path',
-  '  and in 20 µs with its dates formatted first. Earlier, running helmet\'s twelve middlewares per request',
-  '  was 5 % of a REST list, and reading through Prisma\'s query path (before reads ran on the reader as',
+  "  dates each: alone, a page of 20 posts serialised in 42 µs through `JSON.stringify`'s `toJSON` path",
+  "  and in 20 µs with its dates formatted first. Earlier, running helmet's twelve middlewares per request",
+  "  was 5 % of a REST list, and reading through Prisma's query path (before reads ran on the reader as",
   '  one SQL statement) a quarter of it.',
   '  Before a verified token was remembered until it expires, checking its signature again on every',
   '  request was a tenth of a REST list.',
   '- **GraphQL list beside its REST twin** (`users(first: 20) { id name }` against `GET /users?first=20`,',
   '  member): 234 µs against 152 µs a request under the profiler, the same SQL statement. The GraphQL',
-  '  request adds graphql-http\'s request parsing and its handler (about 25 µs with preparing the',
-  '  operation and serialising), graphql-jit\'s execution and its promises (microtasks 154 µs against',
+  "  request adds graphql-http's request parsing and its handler (about 25 µs with preparing the",
+  "  operation and serialising), graphql-jit's execution and its promises (microtasks 154 µs against",
   '  101 µs inclusive), and twice the garbage. The target was met while REST requests paid for Express;',
-  '  the REST twin is now the faster of the two. Working out an operation\'s root fields and guard chain once',
+  "  the REST twin is now the faster of the two. Working out an operation's root fields and guard chain once",
   '  per document (not per request) and not awaiting a guard that decides at once: 10 623 → 11 343 req/s,',
   '  0.73× → 0.78× the twin (5 rounds, `--compare`).',
   '- **Write mix**: the reads are the GraphQL users list above. Each `createUser` went through Prisma (the',
   '  query compiler in WebAssembly, then the driver adapter, which prepares its statement again on every',
   '  query) where the floor runs one prepared `INSERT`: about 350 µs of CPU per create on SQLite, of which',
-  '  Prisma\'s query interpreter about 240 µs. The repository now writes the row with one prepared',
+  "  Prisma's query interpreter about 240 µs. The repository now writes the row with one prepared",
   '  `INSERT … RETURNING` of its own on the client\'s connection (docs/decisions.md §6, "Creates without',
   '  Prisma\'s query interpreter"): the create is 140 µs with its resolver, checks and ability, of which the',
-  '  statement 85 µs (SQLite\'s write to the WAL) and building it 28 µs; 2 877 → 3 613 req/s under the',
+  "  statement 85 µs (SQLite's write to the WAL) and building it 28 µs; 2 877 → 3 613 req/s under the",
   '  profiler, and 0.55× → 0.70× (SQLite), 0.56× → 0.71× (PostgreSQL) the floor in one run against the',
   '  previous commit.',
   '- **Resident memory** (`process.memoryUsage()`, V8 heap spaces and `/proc/self/status` after the',
   '  scenarios): the young generation commits 32 MB (two 16 MB semi-spaces), the old generation grows to',
   '  50–100 MB while the live heap, after a forced full collection, is 30–40 MB, the Node binary and its',
-  '  libraries are about 50 MB of the figure (`RssFile`), and Node, better-sqlite3 and Prisma\'s',
+  "  libraries are about 50 MB of the figure (`RssFile`), and Node, better-sqlite3 and Prisma's",
   '  WebAssembly query compiler hold about 35 MB natively. `--max-semi-space-size=4` lowered the figure',
   '  by about 20 MB but cost the nested query and the point lookup about 15 % of their rate (the same',
   '  run, `--compare`), and was not kept. Since REST requests skip Express the server holds about 125–135',
   '  MB after the REST scenarios; the GraphQL scenarios and the write mix took it to 171–238 MB (PostgreSQL',
   '  169–245 MB) over the five runs before creates were inserted by the runtime. Those creates were what',
-  '  started Prisma\'s query compiler (27 MB resident from its first query); a server answering reads and',
+  "  started Prisma's query compiler (27 MB resident from its first query); a server answering reads and",
   '  creates now never starts it, and ends every scenario at about 140 MB. As the machine answered faster,',
   '  the PostgreSQL write mix took it to 199 MB again (the run at 971bbf7): requests waiting on the',
   '  database keep their objects across young collections, and V8 let the old generation grow to four',
@@ -404,24 +442,24 @@ const WHERE_THE_TIME_GOES: readonly string[] = [
   '  `npm run generate` runs the generator compiled rather than through tsx (decisions §10): 0.07–0.15 s',
   '  less here, 0.45 s less than the `tsx` command users ran.',
   '  Imported from ES modules, a CommonJS package makes Node scan its source for named exports: for',
-  '  ts-morph that was a third of `generate`\'s start-up, and openapi-typescript\'s ESM build, importing',
+  "  ts-morph that was a third of `generate`'s start-up, and openapi-typescript's ESM build, importing",
   '  the 9 MB TypeScript compiler, cost about 0.4 s more than its CommonJS build; both are loaded with',
   '  `require`.',
   '- **Observability** (point lookup, SQLite, per request, from the difference of two profiles: µs of CPU',
   '  per request = share × 1 / req/s under the profiler, against the same server with metrics on). Metrics',
-  '  on: prom-client\'s `observe` (label hashing, bucket search) cost 2.7 µs a request applied one request at',
+  "  on: prom-client's `observe` (label hashing, bucket search) cost 2.7 µs a request applied one request at",
   '  a time; the observations are now queued and applied 256 at a time and before every scrape, 0.9 µs, and',
   '  with our own observation code 5.0 → 2.7 µs a request (three profiles each). Tracing on, every span',
   '  exported: 160 µs → 216 µs a request, of which the OTLP JSON export (span → OTLP objects, hex ids,',
-  '  `JSON.stringify`, UTF-8 encoding) about 8 µs — the package\'s protobuf serializer is no faster, 2.1',
-  '  against 2.0 µs a span — the SDK\'s three spans (start, attributes, ids, end, batching) about 10 µs, and',
-  '  garbage collection and Node\'s internals the rest. With no trace recorded (`APP_OTEL__SAMPLE=0`):',
-  '  160 µs → 166 µs, the sampler, the span\'s ids and its contexts; whether a new trace is recorded is now',
+  "  `JSON.stringify`, UTF-8 encoding) about 8 µs — the package's protobuf serializer is no faster, 2.1",
+  "  against 2.0 µs a span — the SDK's three spans (start, attributes, ids, end, batching) about 10 µs, and",
+  "  garbage collection and Node's internals the rest. With no trace recorded (`APP_OTEL__SAMPLE=0`):",
+  "  160 µs → 166 µs, the sampler, the span's ids and its contexts; whether a new trace is recorded is now",
   '  decided before the SDK is asked, and an unrecorded trace makes its ids only if a job reads them',
   '  (docs/decisions.md §12, "A new trace not recorded costs no ids"): its cost 7.3 % → 4.3 % of the',
-  '  point lookup\'s rate, one trace in ten 16.1 % → 9.7 % (8 rounds, servers one at a time). The request\'s span used to live in',
-  '  the SDK\'s own AsyncLocalStorage context manager, entered as the request arrived, and that alone',
-  '  doubled every request\'s garbage collection, sampled or not (6 → 12 µs); the trace context now rides',
+  "  point lookup's rate, one trace in ten 16.1 % → 9.7 % (8 rounds, servers one at a time). The request's span used to live in",
+  "  the SDK's own AsyncLocalStorage context manager, entered as the request arrived, and that alone",
+  "  doubled every request's garbage collection, sampled or not (6 → 12 µs); the trace context now rides",
   '  in the request context\'s storage (docs/decisions.md §12, "One AsyncLocalStorage"). The point lookup is the worst case: three',
   '  exported spans are a fixed 50–60 µs of CPU, a third of a 140 µs request and a tenth of the 1 ms nested',
   '  query. Processes of one trace in ten are bimodal: five of the same code read 5 735–6 443 req/s under',
@@ -429,19 +467,19 @@ const WHERE_THE_TIME_GOES: readonly string[] = [
   '  slower, so each observed variant now runs in two processes. In the full run every span of the nested',
   '  query cost 30–38 % (it was 11–12 % the run before): its processes read 649–698 req/s inside the run,',
   '  against 846–938 req/s for the same server alone in eight runs of `bench:profile` (1 019 plain); in a run',
-  '  of the nested scenario alone with `--compare`, the previous commit\'s tracing server read 760 beside 678',
-  '  and 698 for this one\'s, so it is not this change. Alone, a collector answering 100 ms late changed its',
+  "  of the nested scenario alone with `--compare`, the previous commit's tracing server read 760 beside 678",
+  "  and 698 for this one's, so it is not this change. Alone, a collector answering 100 ms late changed its",
   '  rate by less than 1 %; eleven idle servers beside it on its core cost 4 % (848 against 887 req/s); a 3 s',
-  '  window after 36 s idle, as the run\'s rounds take turns, 5 % (787 against 826). Together that was not the',
+  "  window after 36 s idle, as the run's rounds take turns, 5 % (787 against 826). Together that was not the",
   '  25 % the full run showed. What was: every server of the run shares core 0, and a server whose turn has',
-  '  just ended works on there for a while (V8\'s memory reducer some seconds after its load stops, job',
-  '  polling, a tracing server\'s last export) — taken from the server being timed. Alternating eight servers',
+  "  just ended works on there for a while (V8's memory reducer some seconds after its load stops, job",
+  "  polling, a tracing server's last export) — taken from the server being timed. Alternating eight servers",
   '  on the point lookup, one run in eight lost 20–30 % of its rate. The benchmark now stops every server but',
   '  the one it sends requests to (`bench/focus.ts`); the same runs stay within 8 % of each other.',
-  '  A request id from the uuid package\'s generator took 2 to 20 µs (16 bytes asked of the operating',
-  '  system per id), the largest part of a request id\'s cost; ids now take their random bits from a pool',
+  "  A request id from the uuid package's generator took 2 to 20 µs (16 bytes asked of the operating",
+  "  system per id), the largest part of a request id's cost; ids now take their random bits from a pool",
   '  refilled once per 256.',
-  '- **Garbage collection and V8\'s pretenuring** (`node --trace-gc`, point lookup, SQLite): with tracing on and',
+  "- **Garbage collection and V8's pretenuring** (`node --trace-gc`, point lookup, SQLite): with tracing on and",
   '  no trace recorded, garbage collection was 17 µs a request against 8 µs for the plain server, and it was',
   '  not the spans: with every span and the trace slot taken out, young collections still took 3.0–3.8 ms',
   '  and promoted 1.7 MB each against 1.5–1.8 ms and 0.5–0.9 MB. V8 had pretenured the allocation sites of',

@@ -6,9 +6,11 @@
 /** GraphQL documents, byte for byte. */
 export const DOCUMENTS = {
   /** The nested query: a users page, each user's org (belongs_to) and first 10 posts (has_many). */
-  nested: 'query Nested { users(first: 20) { id name org { id name } posts(first: 10) { edges { cursor node { id title } } pageInfo { hasNextPage endCursor } } } }',
+  nested:
+    'query Nested { users(first: 20) { id name org { id name } posts(first: 10) { edges { cursor node { id title } } pageInfo { hasNextPage endCursor } } } }',
   /** The same at 100 parents (statement counts only). */
-  nested100: 'query Nested100 { users(first: 100) { id name org { id name } posts(first: 10) { edges { cursor node { id title } } pageInfo { hasNextPage endCursor } } } }',
+  nested100:
+    'query Nested100 { users(first: 100) { id name org { id name } posts(first: 10) { edges { cursor node { id title } } pageInfo { hasNextPage endCursor } } } }',
   /** A flat list, twin of `GET /users?first=20`. */
   users: 'query Users { users(first: 20) { id name } }',
   /** A point lookup. */

@@ -41,10 +41,22 @@ export function compiledEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * on; rejects when the process exits before that (its stderr is this process's).
  */
 export async function spawnBenchServer(name: string, options: SpawnOptions): Promise<SpawnedServer> {
-  const command = [...options.pin, process.execPath, ...(options.nodeArgs ?? []), path.join(options.root, 'dist/bench/servers/index.js'), name];
+  const command = [
+    ...options.pin,
+    process.execPath,
+    ...(options.nodeArgs ?? []),
+    path.join(options.root, 'dist/bench/servers/index.js'),
+    name,
+  ];
   const child = spawn(command[0] ?? process.execPath, command.slice(1), {
     cwd: options.root,
-    env: { ...compiledEnvironment(process.env), BENCH_DATABASE_URL: options.databaseUrl, BENCH_SECRET: options.secret, NODE_ENV: 'production', ...options.env },
+    env: {
+      ...compiledEnvironment(process.env),
+      BENCH_DATABASE_URL: options.databaseUrl,
+      BENCH_SECRET: options.secret,
+      NODE_ENV: 'production',
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {

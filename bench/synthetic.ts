@@ -13,15 +13,22 @@ const file = (index: number): string => `thing${String(index).padStart(3, '0')}`
 
 function entitySource(index: number, count: number): string {
   const self = name(index);
-  const imports = ["import { BelongsTo, Column, Entity, HasMany, PrimaryKey } from '../runtime/declarations/decorators.js';", "import type { Int } from '../runtime/declarations/scalars.js';"];
+  const imports = [
+    "import { BelongsTo, Column, Entity, HasMany, PrimaryKey } from '../runtime/declarations/decorators.js';",
+    "import type { Int } from '../runtime/declarations/scalars.js';",
+  ];
   const relations: string[] = [];
   if (index > 0) {
     imports.push(`import { ${name(index - 1)} } from './${file(index - 1)}.entity.js';`);
-    relations.push(`  /** The previous thing in the chain. */\n  @BelongsTo(() => ${name(index - 1)}, { column: 'parentId', exposed: true })\n  parent?: ${name(index - 1)} | null;`);
+    relations.push(
+      `  /** The previous thing in the chain. */\n  @BelongsTo(() => ${name(index - 1)}, { column: 'parentId', exposed: true })\n  parent?: ${name(index - 1)} | null;`,
+    );
   }
   if (index < count - 1) {
     imports.push(`import { ${name(index + 1)} } from './${file(index + 1)}.entity.js';`);
-    relations.push(`  /** The next things in the chain. */\n  @HasMany(() => ${name(index + 1)}, { exposed: true })\n  children?: ${name(index + 1)}[];`);
+    relations.push(
+      `  /** The next things in the chain. */\n  @HasMany(() => ${name(index + 1)}, { exposed: true })\n  children?: ${name(index + 1)}[];`,
+    );
   }
   return `${imports.join('\n')}
 

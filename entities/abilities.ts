@@ -21,7 +21,8 @@ export class AppAbilities implements AbilityFactory {
     const inOrg = { orgId: principal.org_id };
     return defineAbility(({ can }) => {
       // Whatever the role: your own notifications, in your own org.
-      if (principal.role === 'admin' || principal.role === 'member' || principal.role === 'viewer') can('read', 'Notification', { ...inOrg, userId: principal.sub });
+      if (principal.role === 'admin' || principal.role === 'member' || principal.role === 'viewer')
+        can('read', 'Notification', { ...inOrg, userId: principal.sub });
       switch (principal.role) {
         case 'admin':
           can(['create', 'read', 'update', 'delete'], 'User', inOrg);

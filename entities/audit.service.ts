@@ -14,7 +14,13 @@ export class AuditService {
    */
   @OnEvent('postPublished')
   async onPostPublished(post: Post): Promise<void> {
-    const written = await this.records.create({ orgId: post.orgId, action: 'post.published', subjectId: post.id, userId: post.authorId, summary: `Post "${post.title}" was published.` });
+    const written = await this.records.create({
+      orgId: post.orgId,
+      action: 'post.published',
+      subjectId: post.id,
+      userId: post.authorId,
+      summary: `Post "${post.title}" was published.`,
+    });
     if (!written.ok) throw new Error(`could not record the publication of post ${post.id}: ${written.failure.message}`);
   }
 }

@@ -19,7 +19,11 @@ function principalsOf(users: readonly Pick<SeededUser, 'id' | 'orgId' | 'name' |
 async function seededUsers(database: Database): Promise<Pick<SeededUser, 'id' | 'orgId' | 'name' | 'role'>[]> {
   const first = await database.user.findFirst({ select: { orgId: true }, orderBy: { id: 'asc' } });
   if (!first) return [];
-  const users = await database.user.findMany({ where: { orgId: first.orgId }, select: { id: true, orgId: true, name: true, email: true }, orderBy: { id: 'asc' } });
+  const users = await database.user.findMany({
+    where: { orgId: first.orgId },
+    select: { id: true, orgId: true, name: true, email: true },
+    orderBy: { id: 'asc' },
+  });
   return users.flatMap((user) => {
     const role = ROLES.find((candidate) => user.email.startsWith(`${candidate}@`));
     return role ? [{ id: user.id, orgId: user.orgId, name: user.name, role }] : [];

@@ -21,8 +21,17 @@ export class DigestService {
   async writeDigests(task: TaskContext): Promise<void> {
     const since = task.previousTick;
     for (const org of await this.orgs.listAll()) {
-      const published = await this.posts.listAll({ orgId: org.id, status: 'published', publishedAt: since ? { gt: since, lte: task.tick } : { lte: task.tick } });
-      const written = await this.digests.create({ orgId: org.id, periodStart: since, periodEnd: task.tick, publishedPosts: published.length });
+      const published = await this.posts.listAll({
+        orgId: org.id,
+        status: 'published',
+        publishedAt: since ? { gt: since, lte: task.tick } : { lte: task.tick },
+      });
+      const written = await this.digests.create({
+        orgId: org.id,
+        periodStart: since,
+        periodEnd: task.tick,
+        publishedPosts: published.length,
+      });
       if (!written.ok) throw new Error(`could not write the digest of org ${org.id}: ${written.failure.message}`);
     }
     task.logger.info({ since: since?.toISOString() ?? null }, 'wrote the digests');

@@ -17,7 +17,10 @@ export interface VersionOffer {
 
 /** Validation pipe schema for {@link VersionOffer}: 1..16 valid version tokens (docs/behaviour.md §8). */
 export const VersionOfferSchema = z.object({
-  versions: z.array(z.string().regex(/^[A-Za-z0-9.-]{1,32}$/, 'a version is alphanumerics, "." and "-", at most 32 bytes')).min(1, 'offer at least one version').max(16, 'offer at most 16 versions'),
+  versions: z
+    .array(z.string().regex(/^[A-Za-z0-9.-]{1,32}$/, 'a version is alphanumerics, "." and "-", at most 32 bytes'))
+    .min(1, 'offer at least one version')
+    .max(16, 'offer at most 16 versions'),
 }) satisfies z.ZodType<VersionOffer>;
 
 /** The versions the demo's controllers declare, lowest first. */

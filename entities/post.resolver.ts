@@ -1,4 +1,22 @@
-import { Args, AuthenticationGuard, Authorized, Complexity, GraphQLAuthorizationGuard, type ID, type Int, McpTool, Mutation, type Page, Query, ResolveField, Resolver, type Result, Subscription, UseGuards, ZodValidationPipe } from 'resource-service';
+import {
+  Args,
+  AuthenticationGuard,
+  Authorized,
+  Complexity,
+  GraphQLAuthorizationGuard,
+  type ID,
+  type Int,
+  McpTool,
+  Mutation,
+  type Page,
+  Query,
+  ResolveField,
+  Resolver,
+  type Result,
+  Subscription,
+  UseGuards,
+  ZodValidationPipe,
+} from 'resource-service';
 import { type CreatePost, CreatePostSchema, SearchTermPipe } from './post.dto.js';
 import { Post } from './post.entity.js';
 import { PostService } from './post.service.js';

@@ -1,6 +1,16 @@
 import { PostRepository } from '../generated/repositories/post.repository.js';
 import { UserRepository } from '../generated/repositories/user.repository.js';
-import { currentPrincipal, EventBus, fail, Injectable, InjectQueue, type Page, type PageArgs, type Queue, type Result } from 'resource-service';
+import {
+  currentPrincipal,
+  EventBus,
+  fail,
+  Injectable,
+  InjectQueue,
+  type Page,
+  type PageArgs,
+  type Queue,
+  type Result,
+} from 'resource-service';
 import type { NotificationsJobs } from '../generated/jobs.js';
 import type { CreatePost } from './post.dto.js';
 import type { Post } from './post.entity.js';
@@ -39,7 +49,13 @@ export class PostService {
   /** Creates a draft written by the caller in the caller's org. */
   create(input: CreatePost): Promise<Result<Post>> {
     const principal = currentPrincipal();
-    return this.posts.create({ title: input.title, body: input.body ?? '', orgId: principal.org_id, authorId: principal.sub, status: 'draft' });
+    return this.posts.create({
+      title: input.title,
+      body: input.body ?? '',
+      orgId: principal.org_id,
+      authorId: principal.sub,
+      status: 'draft',
+    });
   }
 
   /**
@@ -53,7 +69,11 @@ export class PostService {
     if (!post) return fail('NOT_FOUND', `post ${id} was not found`);
     if (!this.posts.permits('publish', post)) return fail('FORBIDDEN', 'you may not publish this post');
     if (post.status === 'published') return fail('CONFLICT', `post ${id} is already published`);
-    const published = await this.posts.update(id, { status: 'published', publishedAt: new Date() }, { action: 'publish', expect: { status: 'draft' } });
+    const published = await this.posts.update(
+      id,
+      { status: 'published', publishedAt: new Date() },
+      { action: 'publish', expect: { status: 'draft' } },
+    );
     if (!published.ok) {
       return published.failure.code === 'NOT_FOUND' ? fail('CONFLICT', `post ${id} is already published`) : published;
     }

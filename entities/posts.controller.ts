@@ -1,4 +1,19 @@
-import { ApiOperation, ApiTags, Authorized, Body, Controller, Get, HttpCode, type Int, McpTool, type Page, Post, type Result, Version, ZodValidationPipe } from 'resource-service';
+import {
+  ApiOperation,
+  ApiTags,
+  Authorized,
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  type Int,
+  McpTool,
+  type Page,
+  Post,
+  type Result,
+  Version,
+  ZodValidationPipe,
+} from 'resource-service';
 import { type CreatePost, CreatePostSchema } from './post.dto.js';
 import { Post as PostEntity } from './post.entity.js';
 import { PostService } from './post.service.js';
@@ -50,7 +65,8 @@ export class PostsController {
   @Post(':id/publish')
   @ApiOperation({
     summary: 'Publishes a draft.',
-    description: 'Sets the status to `published` and the publication time, and notifies `postPublished` subscribers. A post already published is a conflict (409).',
+    description:
+      'Sets the status to `published` and the publication time, and notifies `postPublished` subscribers. A post already published is a conflict (409).',
   })
   @Version('2')
   @HttpCode(200)

@@ -41,21 +41,46 @@ const BATCH = 500;
 
 /** Writes the demo data; ids are UUID v7, created in id order. Unscoped: run it as a job. */
 export async function seed(database: Database, options: SeedOptions): Promise<SeedResult> {
-  const orgs = Array.from({ length: options.orgs }, (_, index) => ({ id: uuidv7(), name: `${ORG_NAMES[index % ORG_NAMES.length] ?? 'Org'}${index >= ORG_NAMES.length ? ` ${Math.floor(index / ORG_NAMES.length) + 1}` : ''}` }));
+  const orgs = Array.from({ length: options.orgs }, (_, index) => ({
+    id: uuidv7(),
+    name: `${ORG_NAMES[index % ORG_NAMES.length] ?? 'Org'}${index >= ORG_NAMES.length ? ` ${Math.floor(index / ORG_NAMES.length) + 1}` : ''}`,
+  }));
   const users: SeededUser[] = [];
   for (const org of orgs) {
     const domain = org.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     for (let index = 0; index < options.users; index++) {
       const role = ROLES[index] ?? 'member';
       const name = index < ROLES.length ? `${role[0]?.toUpperCase()}${role.slice(1)} of ${org.name}` : `Member ${index + 1} of ${org.name}`;
-      users.push({ id: uuidv7(), orgId: org.id, name, email: `${index < ROLES.length ? role : `member${index + 1}`}@${domain}.example`, role });
+      users.push({
+        id: uuidv7(),
+        orgId: org.id,
+        name,
+        email: `${index < ROLES.length ? role : `member${index + 1}`}@${domain}.example`,
+        role,
+      });
     }
   }
-  const posts: { id: string; orgId: string; authorId: string; title: string; body: string; status: 'draft' | 'published'; publishedAt: Date | null }[] = [];
+  const posts: {
+    id: string;
+    orgId: string;
+    authorId: string;
+    title: string;
+    body: string;
+    status: 'draft' | 'published';
+    publishedAt: Date | null;
+  }[] = [];
   for (const user of users) {
     for (let index = 0; index < options.posts; index++) {
       const status = index % 2 === 0 ? 'published' : 'draft';
-      posts.push({ id: uuidv7(), orgId: user.orgId, authorId: user.id, title: `${status === 'published' ? 'Notes' : 'Draft'} ${index + 1} by ${user.name}`, body: 'Seeded by the demo.', status, publishedAt: status === 'published' ? new Date() : null });
+      posts.push({
+        id: uuidv7(),
+        orgId: user.orgId,
+        authorId: user.id,
+        title: `${status === 'published' ? 'Notes' : 'Draft'} ${index + 1} by ${user.name}`,
+        body: 'Seeded by the demo.',
+        status,
+        publishedAt: status === 'published' ? new Date() : null,
+      });
     }
   }
   const total = orgs.length + users.length + posts.length;

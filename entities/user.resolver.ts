@@ -1,4 +1,19 @@
-import { Args, Authorized, currentPrincipal, GraphQLAuthorizationGuard, type Int, McpTool, Mutation, type Page, Public, Query, Resolver, type Result, UseGuards, ZodValidationPipe } from 'resource-service';
+import {
+  Args,
+  Authorized,
+  currentPrincipal,
+  GraphQLAuthorizationGuard,
+  type Int,
+  McpTool,
+  Mutation,
+  type Page,
+  Public,
+  Query,
+  Resolver,
+  type Result,
+  UseGuards,
+  ZodValidationPipe,
+} from 'resource-service';
 import { type CreateUser, CreateUserSchema } from './user.dto.js';
 import { User } from './user.entity.js';
 import { UserService } from './user.service.js';

@@ -393,7 +393,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
     tools: [
       /**
        * Creates a draft written by the caller.
-       * tool createPost → Mutation.createPost → PostResolver.createPost (entities/post.resolver.ts:46); authorized: create Post.
+       * tool createPost → Mutation.createPost → PostResolver.createPost (entities/post.resolver.ts:64); authorized: create Post.
        */
       {
         name: 'createPost',
@@ -414,7 +414,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
        * The signed-in caller's own user.
        *
        * Public, so it errors when no principal was seeded.
-       * tool me → Query.me → UserResolver.me (entities/user.resolver.ts:41); public (ungated).
+       * tool me → Query.me → UserResolver.me (entities/user.resolver.ts:56); public (ungated).
        */
       {
         name: 'me',
@@ -451,7 +451,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
       },
       /**
        * One page of the posts the caller may read, oldest first; pass the last id as `after` for the next page.
-       * tool posts → Query.posts → PostResolver.posts (entities/post.resolver.ts:17); authorized: read Post.
+       * tool posts → Query.posts → PostResolver.posts (entities/post.resolver.ts:35); authorized: read Post.
        */
       {
         name: 'posts',
@@ -473,7 +473,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
        * One post by id. Answers 404 when it does not exist or the caller may not read it.
        *
        * Also the MCP tool `posts_get` (a route's default tool name: its path and method), which answers `NOT_FOUND` where the route answers 404.
-       * tool posts_get → GET /posts/:id → PostsController.get (entities/posts.controller.ts:36); authorized: read Post.
+       * tool posts_get → GET /posts/:id → PostsController.get (entities/posts.controller.ts:51); authorized: read Post.
        */
       {
         name: 'posts_get',
@@ -493,7 +493,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
        * Publishes a draft: its status becomes `published`.
        *
        * `draft → published` (docs/behaviour.md §3).
-       * tool publishPost → Mutation.publishPost → PostResolver.publishPost (entities/post.resolver.ts:59); authorized: publish Post.
+       * tool publishPost → Mutation.publishPost → PostResolver.publishPost (entities/post.resolver.ts:77); authorized: publish Post.
        */
       {
         name: 'publishPost',
@@ -512,7 +512,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
       },
       /**
        * One page of the users the caller may read, oldest first; pass the last id as `after` for the next page.
-       * tool users → Query.users → UserResolver.users (entities/user.resolver.ts:14); authorized: read User.
+       * tool users → Query.users → UserResolver.users (entities/user.resolver.ts:29); authorized: read User.
        */
       {
         name: 'users',

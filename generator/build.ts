@@ -30,14 +30,37 @@ export async function buildApplication(root: string, outDir: string): Promise<Bu
   if (!existsSync(entry)) throw new Error('generated/main.ts does not exist; run `resource-service generate` first');
   const esbuild = await import('esbuild');
   const tsconfig = path.join(root, 'tsconfig.json');
-  const shared = { absWorkingDir: root, platform: 'node', format: 'esm', target: 'node20', logLevel: 'silent', ...(existsSync(tsconfig) ? { tsconfig } : {}) } as const;
+  const shared = {
+    absWorkingDir: root,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'silent',
+    ...(existsSync(tsconfig) ? { tsconfig } : {}),
+  } as const;
   // Which files of the application the server reaches: a bundle's inputs, measured, not written.
-  const reach = await esbuild.build({ ...shared, entryPoints: [entry], bundle: true, packages: 'external', write: false, metafile: true, outdir: path.join(root, '.build-probe') });
+  const reach = await esbuild.build({
+    ...shared,
+    entryPoints: [entry],
+    bundle: true,
+    packages: 'external',
+    write: false,
+    metafile: true,
+    outdir: path.join(root, '.build-probe'),
+  });
   const compiled = Object.keys(reach.metafile.inputs)
     .filter((input) => !input.includes('node_modules/') && /\.(ts|mts|js|mjs)$/.test(input) && !input.endsWith('.d.ts'))
     .sort();
-  for (const top of new Set(compiled.map((input) => input.split('/')[0] ?? ''))) rmSync(path.join(outDir, top), { recursive: true, force: true });
-  await esbuild.build({ ...shared, entryPoints: compiled.map((input) => path.join(root, input)), outbase: root, outdir: outDir, bundle: false, sourcemap: true });
+  for (const top of new Set(compiled.map((input) => input.split('/')[0] ?? '')))
+    rmSync(path.join(outDir, top), { recursive: true, force: true });
+  await esbuild.build({
+    ...shared,
+    entryPoints: compiled.map((input) => path.join(root, input)),
+    outbase: root,
+    outdir: outDir,
+    bundle: false,
+    sourcemap: true,
+  });
   const sdl = path.join(root, 'generated', SDL_PATH);
   if (existsSync(sdl)) {
     mkdirSync(path.join(outDir, 'generated'), { recursive: true });

@@ -166,14 +166,23 @@ export class DevServer {
     const timer = setTimeout(() => version.child.kill('SIGKILL'), BOOT_TIMEOUT);
     let ready: DevServerMessage | undefined;
     try {
-      if (!(await version.waiting)) throw new ServerStartError(`the new server exited (code ${String(await version.exited)}) while loading the runtime`);
+      if (!(await version.waiting))
+        throw new ServerStartError(`the new server exited (code ${String(await version.exited)}) while loading the runtime`);
       // The port of the first version stays: every later one listens where it did.
-      version.child.send({ kind: 'boot', env: this.port !== undefined ? { APP_HTTP__PORT: String(this.port) } : {} } satisfies DevServerCommand);
+      version.child.send({
+        kind: 'boot',
+        env: this.port !== undefined ? { APP_HTTP__PORT: String(this.port) } : {},
+      } satisfies DevServerCommand);
       ready = await this.next(version, 'ready');
     } finally {
       clearTimeout(timer);
     }
-    if (!ready) throw new ServerStartError(version.child.signalCode === 'SIGKILL' ? `the new server was not ready within ${BOOT_TIMEOUT / 1000} s and was stopped` : `the new server exited (code ${String(await version.exited)}) before it was ready`);
+    if (!ready)
+      throw new ServerStartError(
+        version.child.signalCode === 'SIGKILL'
+          ? `the new server was not ready within ${BOOT_TIMEOUT / 1000} s and was stopped`
+          : `the new server exited (code ${String(await version.exited)}) before it was ready`,
+      );
     const readyAt = performance.now();
     const previous = this.current;
     if (previous) await this.stopVersion(previous);
@@ -186,7 +195,11 @@ export class DevServer {
     this.current = version;
     version.live = true;
     this.port = listening.port;
-    return { address: { url: listening.url, port: listening.port, entrypoints: listening.entrypoints }, boot: Math.round(readyAt - started), switch: Math.round(performance.now() - readyAt) };
+    return {
+      address: { url: listening.url, port: listening.port, entrypoints: listening.entrypoints },
+      boot: Math.round(readyAt - started),
+      switch: Math.round(performance.now() - readyAt),
+    };
   }
 
   /** Stops the running version, if any; resolves once it has exited. */
@@ -206,7 +219,12 @@ export class DevServer {
 
   private spawn(): Version {
     const env: NodeJS.ProcessEnv = { ...this.options.env, APP_LOG__FORMAT: 'json' };
-    const child = fork(CHILD_MODULE, ['--root', this.options.root], { cwd: this.options.root, env, execArgv: process.execArgv, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    const child = fork(CHILD_MODULE, ['--root', this.options.root], {
+      cwd: this.options.root,
+      env,
+      execArgv: process.execArgv,
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const waiting = new Promise<boolean>((resolve) => {
       const onMessage = (message: unknown): void => {
@@ -224,12 +242,18 @@ export class DevServer {
       version.live = false;
       this.options.onUnexpectedExit(code);
     });
-    if (child.stdout) createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => this.relay.line(line, version.live));
+    if (child.stdout)
+      createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) =>
+        this.relay.line(line, version.live),
+      );
     return version;
   }
 
   /** The next message of `kind` from `version`, or undefined when it exits first. */
-  private next<Kind extends DevServerMessage['kind']>(version: Version, kind: Kind): Promise<Extract<DevServerMessage, { kind: Kind }> | undefined> {
+  private next<Kind extends DevServerMessage['kind']>(
+    version: Version,
+    kind: Kind,
+  ): Promise<Extract<DevServerMessage, { kind: Kind }> | undefined> {
     return new Promise((resolve) => {
       const onMessage = (message: unknown): void => {
         if ((message as Partial<DevServerMessage> | null)?.kind !== kind) return;

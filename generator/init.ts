@@ -78,7 +78,11 @@ function filesUnder(dir: string, base = dir): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name), base) : [path.relative(base, path.join(dir, entry.name)).split(path.sep).join('/')]));
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? filesUnder(path.join(dir, entry.name), base)
+        : [path.relative(base, path.join(dir, entry.name)).split(path.sep).join('/')],
+    );
 }
 
 /** What `generated/` holds, for a message: its migrations per database. */
@@ -112,7 +116,11 @@ interface PackageManifest {
 
 /** A package name made of the folder's name: lowercase, with what npm refuses replaced by `-`. */
 function packageNameOf(root: string): string {
-  const name = path.basename(root).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '');
+  const name = path
+    .basename(root)
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[._-]+/, '');
   return name || 'app';
 }
 
@@ -136,7 +144,9 @@ interface ProjectChange {
 function planProjectFiles(root: string, templateDir: string, dependency: NonNullable<InitOptions['dependency']>): ProjectChange[] {
   const changes: ProjectChange[] = [];
   const manifestFile = path.join(root, 'package.json');
-  const template = JSON.parse(readFileSync(path.join(templateDir, 'package.template.json'), 'utf8').replaceAll('{{name}}', packageNameOf(root))) as PackageManifest;
+  const template = JSON.parse(
+    readFileSync(path.join(templateDir, 'package.template.json'), 'utf8').replaceAll('{{name}}', packageNameOf(root)),
+  ) as PackageManifest;
   const dependencies = { [dependency.name]: `^${dependency.version}`, ...dependency.peers };
   if (!existsSync(manifestFile)) {
     const manifest = { ...template, dependencies: sorted(dependencies) };
@@ -146,10 +156,14 @@ function planProjectFiles(root: string, templateDir: string, dependency: NonNull
     try {
       manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as PackageManifest;
     } catch (error) {
-      throw new InitRefusedError(`package.json cannot be read (${error instanceof Error ? error.message : String(error)}); fix it, then run init again`);
+      throw new InitRefusedError(
+        `package.json cannot be read (${error instanceof Error ? error.message : String(error)}); fix it, then run init again`,
+      );
     }
     if (manifest.type !== undefined && manifest.type !== 'module') {
-      throw new InitRefusedError(`package.json says "type": ${JSON.stringify(manifest.type)}, and the generated server is ES modules: set "type": "module" (or run init in a new folder), then run init again`);
+      throw new InitRefusedError(
+        `package.json says "type": ${JSON.stringify(manifest.type)}, and the generated server is ES modules: set "type": "module" (or run init in a new folder), then run init again`,
+      );
     }
     const added: string[] = [];
     if (manifest.type === undefined) {
@@ -164,7 +178,8 @@ function planProjectFiles(root: string, templateDir: string, dependency: NonNull
     }
     const newScripts = Object.keys(scripts).filter((name) => manifest.scripts?.[name] === undefined);
     if (newScripts.length > 0) added.push(`scripts ${newScripts.join(', ')}`);
-    const declared = (name: string): boolean => manifest.dependencies?.[name] !== undefined || manifest.devDependencies?.[name] !== undefined;
+    const declared = (name: string): boolean =>
+      manifest.dependencies?.[name] !== undefined || manifest.devDependencies?.[name] !== undefined;
     const newDependencies = Object.entries(dependencies).filter(([name]) => !declared(name));
     const newDevDependencies = Object.entries(template.devDependencies ?? {}).filter(([name]) => !declared(name));
     if (newDependencies.length > 0) added.push(`dependencies ${newDependencies.map(([name]) => name).join(', ')}`);
@@ -175,8 +190,12 @@ function planProjectFiles(root: string, templateDir: string, dependency: NonNull
       dependencies: sorted({ ...manifest.dependencies, ...Object.fromEntries(newDependencies) }),
       devDependencies: sorted({ ...manifest.devDependencies, ...Object.fromEntries(newDevDependencies) }),
     };
-    const note = [added.length > 0 ? `package.json: added ${added.join('; ')}` : undefined, kept.length > 0 ? `package.json: kept your scripts ${kept.join(', ')}` : undefined].filter((line) => line !== undefined);
-    if (added.length > 0) changes.push({ updated: note.join('; '), apply: () => writeFileSync(manifestFile, `${JSON.stringify(next, null, 2)}\n`) });
+    const note = [
+      added.length > 0 ? `package.json: added ${added.join('; ')}` : undefined,
+      kept.length > 0 ? `package.json: kept your scripts ${kept.join(', ')}` : undefined,
+    ].filter((line) => line !== undefined);
+    if (added.length > 0)
+      changes.push({ updated: note.join('; '), apply: () => writeFileSync(manifestFile, `${JSON.stringify(next, null, 2)}\n`) });
     else if (note.length > 0) changes.push({ updated: note.join('; '), apply: () => undefined });
   }
   for (const { from, to } of PROJECT_FILES) {
@@ -191,7 +210,11 @@ function planProjectFiles(root: string, templateDir: string, dependency: NonNull
         },
       });
     } else if (to === '.gitignore') {
-      const present = new Set(readFileSync(target, 'utf8').split('\n').map((line) => line.trim()));
+      const present = new Set(
+        readFileSync(target, 'utf8')
+          .split('\n')
+          .map((line) => line.trim()),
+      );
       const missing = text.split('\n').filter((line) => line.trim() !== '' && !present.has(line.trim()));
       if (missing.length > 0) {
         changes.push({
@@ -244,15 +267,27 @@ export function initApplication(options: InitOptions): InitResult {
 
   const stale: { path: string; what: string; remove: () => void }[] = [];
   if (filesUnder(layout.generatedDir).length > 0) {
-    const marker = existsSync(path.join(layout.generatedDir, MARKER_FILE)) ? readFileSync(path.join(layout.generatedDir, MARKER_FILE), 'utf8') : '';
+    const marker = existsSync(path.join(layout.generatedDir, MARKER_FILE))
+      ? readFileSync(path.join(layout.generatedDir, MARKER_FILE), 'utf8')
+      : '';
     if (!marker.startsWith(MARKER_LINE)) {
-      throw new InitRefusedError(`${generatedName}/ is not empty and lacks the generator's marker (${MARKER_FILE}); it is not the generator's to remove: move it away, then run init again`);
+      throw new InitRefusedError(
+        `${generatedName}/ is not empty and lacks the generator's marker (${MARKER_FILE}); it is not the generator's to remove: move it away, then run init again`,
+      );
     }
-    stale.push({ path: `${generatedName}/`, what: `the previous application's output, ${describeGenerated(layout.generatedDir)}`, remove: () => rmSync(layout.generatedDir, { recursive: true, force: true }) });
+    stale.push({
+      path: `${generatedName}/`,
+      what: `the previous application's output, ${describeGenerated(layout.generatedDir)}`,
+      remove: () => rmSync(layout.generatedDir, { recursive: true, force: true }),
+    });
   }
   const [file, ...companions] = database.files ?? [];
   if (file) {
-    stale.push({ path: relative(file), what: "the previous application's development database, its tables and applied migrations", remove: () => [file, ...companions].forEach((each) => rmSync(each, { force: true })) });
+    stale.push({
+      path: relative(file),
+      what: "the previous application's development database, its tables and applied migrations",
+      remove: () => [file, ...companions].forEach((each) => rmSync(each, { force: true })),
+    });
   }
   if (stale.length > 0 && !reset) {
     throw new InitRefusedError(
@@ -261,19 +296,32 @@ export function initApplication(options: InitOptions): InitResult {
     );
   }
 
-  const project = dependency === undefined || isGeneratorRepository(layout.root, dependency.name) ? [] : planProjectFiles(layout.root, templateDir, dependency);
+  const project =
+    dependency === undefined || isGeneratorRepository(layout.root, dependency.name)
+      ? []
+      : planProjectFiles(layout.root, templateDir, dependency);
   const projectFiles = project.flatMap((change) => (change.written === undefined ? [] : [change.written]));
   const updated = project.flatMap((change) => (change.updated === undefined ? [] : [change.updated]));
 
   const notes: string[] = [];
   if (database.files === undefined && reset) {
-    notes.push(`APP_DATABASE__URL names a ${database.title} database; init never drops one: if it holds the previous application's tables and migrations, drop and recreate it (or point APP_DATABASE__URL at a new one) before \`migrate deploy\``);
+    notes.push(
+      `APP_DATABASE__URL names a ${database.title} database; init never drops one: if it holds the previous application's tables and migrations, drop and recreate it (or point APP_DATABASE__URL at a new one) before \`migrate deploy\``,
+    );
   }
   for (const entry of stale) entry.remove();
   for (const change of project) change.apply();
   const removed = stale.map((entry) => `${entry.path}: ${entry.what}`);
-  if (existing.length > 0) return { written: [], kept: existing.map((file) => `${entitiesName}/${file}`), removed, notes, projectFiles, updated };
+  if (existing.length > 0)
+    return { written: [], kept: existing.map((file) => `${entitiesName}/${file}`), removed, notes, projectFiles, updated };
   const templateEntities = path.join(templateDir, 'entities');
   cpSync(templateEntities, layout.entitiesDir, { recursive: true });
-  return { written: filesUnder(templateEntities).map((file) => `${entitiesName}/${file}`), kept: [], removed, notes, projectFiles, updated };
+  return {
+    written: filesUnder(templateEntities).map((file) => `${entitiesName}/${file}`),
+    kept: [],
+    removed,
+    notes,
+    projectFiles,
+    updated,
+  };
 }

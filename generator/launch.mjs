@@ -19,7 +19,18 @@
  * cannot be written (a read-only `node_modules`) the command runs from its sources through tsx.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -207,7 +218,9 @@ async function runFromSources() {
 async function main() {
   const command = commandOf(process.argv.slice(2));
   if (command !== undefined && THROUGH_TSX.has(command)) {
-    process.stderr.write(`error: ${command} imports the application's TypeScript: run it as \`npm run ${command}\` (tsx generator/cli.ts ${command}), not through generator/launch.mjs\n`);
+    process.stderr.write(
+      `error: ${command} imports the application's TypeScript: run it as \`npm run ${command}\` (tsx generator/cli.ts ${command}), not through generator/launch.mjs\n`,
+    );
     return 1;
   }
   /** @type {string} */
@@ -221,7 +234,9 @@ async function main() {
       return undefined;
     }
     // esbuild's own message names each file, line and column that does not compile.
-    process.stderr.write(`error: could not compile the generator (generator/launch.mjs): ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `error: could not compile the generator (generator/launch.mjs): ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     return 1;
   }
   try {

@@ -34,7 +34,9 @@ export interface MigrationReview {
 type Uncounted = { readonly kind: 'otherDatabase' } | { readonly kind: 'unreadable'; readonly reason: string; readonly closed: boolean };
 
 /** What the development database said of the steps of its database's migration. */
-type Counts = { readonly counted: true; readonly values: ReadonlyMap<RiskyStep, number> } | { readonly counted: false; readonly reason: string; readonly closed: boolean };
+type Counts =
+  | { readonly counted: true; readonly values: ReadonlyMap<RiskyStep, number> }
+  | { readonly counted: false; readonly reason: string; readonly closed: boolean };
 
 /**
  * Counts what each step of `steps` puts at stake in the database at `url` (`database`'s), which
@@ -44,16 +46,23 @@ type Counts = { readonly counted: true; readonly values: ReadonlyMap<RiskyStep, 
 async function countSteps(url: string, database: DatabaseName, generatedDir: string, steps: readonly RiskyStep[]): Promise<Counts> {
   const { dialectFor } = await import('../runtime/dialects/index.js');
   const dialect = dialectFor(url);
-  if (dialect.databaseFiles && dialect.databaseFiles(url).length === 0) return { counted: false, reason: 'there is no development database yet', closed: false };
+  if (dialect.databaseFiles && dialect.databaseFiles(url).length === 0)
+    return { counted: false, reason: 'there is no development database yet', closed: false };
   const { createAdapterFactory } = await import('../runtime/data/database.js');
   const { readMigrationFolders, recordedMigrations } = await import('../runtime/data/migrations.js');
   try {
     const adapter = await createAdapterFactory(url);
     // Read plainly, not through the schema engine: a server may have the SQLite file open.
     const recorded = await recordedMigrations(adapter);
-    const pending = readMigrationFolders(path.join(generatedDir, migrationsPath(database))).filter((folder) => !recorded.finished.includes(folder.name));
+    const pending = readMigrationFolders(path.join(generatedDir, migrationsPath(database))).filter(
+      (folder) => !recorded.finished.includes(folder.name),
+    );
     if (pending.length > 0 || recorded.failed.length > 0) {
-      return { counted: false, reason: `the development database is not up to date (${pending.length} pending, ${recorded.failed.length} failed migration(s)); run \`npm run migrate -- deploy\` and generate again`, closed: true };
+      return {
+        counted: false,
+        reason: `the development database is not up to date (${pending.length} pending, ${recorded.failed.length} failed migration(s)); run \`npm run migrate -- deploy\` and generate again`,
+        closed: true,
+      };
     }
     const connection = await adapter.connect();
     try {
@@ -67,7 +76,11 @@ async function countSteps(url: string, database: DatabaseName, generatedDir: str
       await connection.dispose();
     }
   } catch (error) {
-    return { counted: false, reason: `the development database could not be read (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`, closed: true };
+    return {
+      counted: false,
+      reason: `the development database could not be read (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`,
+      closed: true,
+    };
   }
 }
 
@@ -93,23 +106,42 @@ export async function reviewMigrations(review: MigrationReview): Promise<Diagnos
       developmentDatabase = undefined;
     }
   }
-  const counted = new Map<string, { step: RiskyStep; database: DatabaseName; migration: string; count: number | undefined; uncounted?: Uncounted }>();
+  const counted = new Map<
+    string,
+    { step: RiskyStep; database: DatabaseName; migration: string; count: number | undefined; uncounted?: Uncounted }
+  >();
   for (const [database, migration] of entries) {
     if (migration.risks.length === 0) continue;
-    const counts = database === developmentDatabase && review.developmentUrl !== undefined ? await countSteps(review.developmentUrl, database, review.generatedDir, migration.risks) : undefined;
+    const counts =
+      database === developmentDatabase && review.developmentUrl !== undefined
+        ? await countSteps(review.developmentUrl, database, review.generatedDir, migration.risks)
+        : undefined;
     for (const step of migration.risks) {
       const key = stepKey(step);
       const previous = counted.get(key);
       if (counts?.counted === true) counted.set(key, { step, database, migration: migration.name, count: counts.values.get(step) });
-      else if (counts !== undefined) counted.set(key, { step, database, migration: migration.name, count: undefined, uncounted: { kind: 'unreadable', reason: counts.reason, closed: counts.closed } });
-      else if (!previous) counted.set(key, { step, database, migration: migration.name, count: undefined, uncounted: { kind: 'otherDatabase' } });
+      else if (counts !== undefined)
+        counted.set(key, {
+          step,
+          database,
+          migration: migration.name,
+          count: undefined,
+          uncounted: { kind: 'unreadable', reason: counts.reason, closed: counts.closed },
+        });
+      else if (!previous)
+        counted.set(key, { step, database, migration: migration.name, count: undefined, uncounted: { kind: 'otherDatabase' } });
     }
   }
   const diagnostics: Diagnostic[] = [];
   for (const { step, database, migration, count, uncounted } of counted.values()) {
     const unexecutable = isUnexecutable(step);
     const refuses = !unexecutable || (count !== undefined && count > 0) || (uncounted?.kind === 'unreadable' && uncounted.closed);
-    const span = review.locate(step.table, step.columns[0]) ?? review.locate(step.table) ?? { file: path.join(path.basename(review.generatedDir), migrationsPath(database), migration, 'migration.sql'), line: 1, column: 1 };
+    const span = review.locate(step.table, step.columns[0]) ??
+      review.locate(step.table) ?? {
+        file: path.join(path.basename(review.generatedDir), migrationsPath(database), migration, 'migration.sql'),
+        line: 1,
+        column: 1,
+      };
     // Another database's rows say nothing of this one's: no reason to give.
     const notCounted = uncounted?.kind === 'unreadable' ? ` (Not counted: ${uncounted.reason}.)` : '';
     const accept = refuses && !review.acceptDataLoss ? (unexecutable ? ' Writing it anyway needs --accept-data-loss.' : '') : '';

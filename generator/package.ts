@@ -65,7 +65,11 @@ export function packageEntryFile(specifier: string): string | undefined {
     const star = pattern.indexOf('*');
     let matched: string | undefined;
     if (star < 0) matched = pattern === subpath ? '' : undefined;
-    else if (subpath.startsWith(pattern.slice(0, star)) && subpath.endsWith(pattern.slice(star + 1)) && subpath.length >= pattern.length - 1) {
+    else if (
+      subpath.startsWith(pattern.slice(0, star)) &&
+      subpath.endsWith(pattern.slice(star + 1)) &&
+      subpath.length >= pattern.length - 1
+    ) {
       matched = subpath.slice(star, subpath.length - (pattern.length - star - 1));
     }
     if (matched === undefined || typeof target === 'string') continue;

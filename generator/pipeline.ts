@@ -52,7 +52,11 @@ type Locate = (table: string, column?: string) => SourceSpan | undefined;
  * schema is unversioned, so fields evolve and old ones are deprecated instead of removed), each
  * located at its column when it concerns one (`locate`).
  */
-function compareSchemas(previous: string | undefined, next: string, locate: Locate): { breaking: SchemaChange[]; dangerous: SchemaChange[] } {
+function compareSchemas(
+  previous: string | undefined,
+  next: string,
+  locate: Locate,
+): { breaking: SchemaChange[]; dangerous: SchemaChange[] } {
   if (previous === undefined || previous === next) return { breaking: [], dangerous: [] };
   const before = buildSchema(previous);
   const after = buildSchema(next);
@@ -64,7 +68,8 @@ function compareSchemas(previous: string | undefined, next: string, locate: Loca
     const [, type, field] = /^(\w+)\.(\w+)\b/.exec(change.description) ?? [];
     const entity = type?.replace(/^(?:Create|Update)(\w+)Input$/, '$1');
     const entitySpan = entity === undefined ? undefined : locate(entity);
-    if (type === undefined || field === undefined || entity === undefined || entitySpan === undefined) return { ...pick(change), column: undefined };
+    if (type === undefined || field === undefined || entity === undefined || entitySpan === undefined)
+      return { ...pick(change), column: undefined };
     const gained = fieldsOf(after, type).filter((name) => !fieldsOf(before, type).includes(name));
     const renamedTo = change.type === 'FIELD_REMOVED' && gained.length === 1 ? gained[0] : undefined;
     const span = (renamedTo === undefined ? undefined : locate(entity, renamedTo)) ?? locate(entity, field) ?? entitySpan;
@@ -73,7 +78,10 @@ function compareSchemas(previous: string | undefined, next: string, locate: Loca
   return { breaking: findBreakingChanges(before, after).map(describe), dangerous: findDangerousChanges(before, after).map(describe) };
 }
 
-const pick = (change: { type: string; description: string }): { type: string; description: string } => ({ type: change.type, description: change.description });
+const pick = (change: { type: string; description: string }): { type: string; description: string } => ({
+  type: change.type,
+  description: change.description,
+});
 
 /** Options of {@link generate}. */
 export interface GenerateOptions {
@@ -150,7 +158,9 @@ function assertMarked(outputDir: string): void {
   if (!existsSync(outputDir) || readdirSync(outputDir).length === 0) return;
   const marker = readIfExists(path.join(outputDir, MARKER_FILE));
   if (!marker?.startsWith(MARKER_LINE)) {
-    throw new OutputFolderError(`refusing to write into ${outputDir}: it is not empty and lacks the generator's marker (${MARKER_FILE}); move its contents away or point the generator elsewhere`);
+    throw new OutputFolderError(
+      `refusing to write into ${outputDir}: it is not empty and lacks the generator's marker (${MARKER_FILE}); move its contents away or point the generator elsewhere`,
+    );
   }
 }
 
@@ -219,7 +229,9 @@ export async function planOutput(
   const context = { app, outputDir: outputName, project: readProjectInfo(layout.root) };
   const emittedFiles = emitFiles(context);
   watch.lap('emit');
-  const files = [...emittedFiles, ...(await emitClients(context, emittedFiles, diskCache(generatorCacheDir(layout.root))))].sort((a, b) => a.path.localeCompare(b.path));
+  const files = [...emittedFiles, ...(await emitClients(context, emittedFiles, diskCache(generatorCacheDir(layout.root))))].sort((a, b) =>
+    a.path.localeCompare(b.path),
+  );
   watch.lap('client');
   const emitted = new Map(files.map((file) => [file.path, file.content]));
   const migrations: Partial<Record<DatabaseName, PlannedMigration>> = {};
@@ -228,7 +240,9 @@ export async function planOutput(
     const next = emitted.get(schemaPath(database)) ?? '';
     const existing = readMigrationFolders(path.join(outputDir, migrationsPath(database)));
     if (previous === undefined && existing.length > 0) {
-      throw new OutputFolderError(`${path.posix.join(outputName, migrationsPath(database))} has migrations but ${path.posix.join(outputName, schemaPath(database))} is missing; restore it from version control (it records the schema the last migration leads to)`);
+      throw new OutputFolderError(
+        `${path.posix.join(outputName, migrationsPath(database))} has migrations but ${path.posix.join(outputName, schemaPath(database))} is missing; restore it from version control (it records the schema the last migration leads to)`,
+      );
     }
     const migration = previous === next ? undefined : await planMigration(previous, next, existing);
     if (migration) migrations[database] = migration;
@@ -246,7 +260,17 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const plan = await planOutput(layout, options.fileOrder, options.cache, options.acceptEditedMigrations === true, options.typeCheck);
   const { files, migrations } = plan;
   let diagnostics = plan.diagnostics;
-  if (files.length === 0) return { diagnostics, changed: [], removed: [], migrations: {}, prismaClientsChanged: [], breaking: [], dangerous: [], timings: plan.timings };
+  if (files.length === 0)
+    return {
+      diagnostics,
+      changed: [],
+      removed: [],
+      migrations: {},
+      prismaClientsChanged: [],
+      breaking: [],
+      dangerous: [],
+      timings: plan.timings,
+    };
   const watch = new Stopwatch();
   const outputDir = layout.generatedDir;
   const emitted = new Map(files.map((file) => [file.path, file.content]));
@@ -264,20 +288,52 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const migration = migrations[database];
     if (folders.length === 0 && !migration) return [];
     const content = renderMigrationChecksums([...folders, ...(migration ? [{ name: migration.name, script: migration.script }] : [])]);
-    return readIfExists(path.join(dir, CHECKSUMS_FILE)) === content ? [] : [{ database, path: `${migrationsPath(database)}/${CHECKSUMS_FILE}`, content }];
+    return readIfExists(path.join(dir, CHECKSUMS_FILE)) === content
+      ? []
+      : [{ database, path: `${migrationsPath(database)}/${CHECKSUMS_FILE}`, content }];
   });
   if (mode === 'check') {
     const missingChecksums = checksums.filter((entry) => !migrations[entry.database]).map((entry) => entry.path);
-    return { diagnostics, changed: [...changed, ...missingChecksums], removed, migrations, prismaClientsChanged: [], breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
+    return {
+      diagnostics,
+      changed: [...changed, ...missingChecksums],
+      removed,
+      migrations,
+      prismaClientsChanged: [],
+      breaking,
+      dangerous,
+      timings: { ...plan.timings, ...watch.timings },
+    };
   }
 
-  diagnostics = [...diagnostics, ...(await reviewMigrations({ migrations, generatedDir: outputDir, developmentUrl: options.developmentUrl, acceptDataLoss: options.acceptDataLoss === true, locate: plan.locate }))];
+  diagnostics = [
+    ...diagnostics,
+    ...(await reviewMigrations({
+      migrations,
+      generatedDir: outputDir,
+      developmentUrl: options.developmentUrl,
+      acceptDataLoss: options.acceptDataLoss === true,
+      locate: plan.locate,
+    })),
+  ];
   watch.lap('review');
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
-    return { diagnostics, changed: [], removed: [], migrations: {}, prismaClientsChanged: [], breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
+    return {
+      diagnostics,
+      changed: [],
+      removed: [],
+      migrations: {},
+      prismaClientsChanged: [],
+      breaking,
+      dangerous,
+      timings: { ...plan.timings, ...watch.timings },
+    };
   }
   assertMarked(outputDir);
-  writeFiles(outputDir, files.filter((file) => changed.includes(file.path)));
+  writeFiles(
+    outputDir,
+    files.filter((file) => changed.includes(file.path)),
+  );
   for (const file of removed) rmSync(path.join(outputDir, file));
   for (const database of SUPPORTED_DATABASES) {
     const migration = migrations[database];
@@ -291,7 +347,16 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   watch.lap('write');
   const prismaClientsChanged = options.prismaClient === false ? [] : await ensurePrismaClients(outputDir);
   watch.lap('prisma');
-  return { diagnostics, changed, removed, migrations, prismaClientsChanged, breaking, dangerous, timings: { ...plan.timings, ...watch.timings } };
+  return {
+    diagnostics,
+    changed,
+    removed,
+    migrations,
+    prismaClientsChanged,
+    breaking,
+    dangerous,
+    timings: { ...plan.timings, ...watch.timings },
+  };
 }
 
 function writeFiles(dir: string, files: readonly GeneratedFile[]): void {

@@ -21,7 +21,11 @@ function personOf(value: unknown): Contact | undefined {
   }
   if (value === null || typeof value !== 'object') return undefined;
   const { name, email, url } = value as Record<string, unknown>;
-  return { ...(typeof name === 'string' && name ? { name } : {}), ...(typeof email === 'string' && email ? { email } : {}), ...(typeof url === 'string' && url ? { url } : {}) };
+  return {
+    ...(typeof name === 'string' && name ? { name } : {}),
+    ...(typeof email === 'string' && email ? { email } : {}),
+    ...(typeof url === 'string' && url ? { url } : {}),
+  };
 }
 
 /**
@@ -39,11 +43,25 @@ export function readProjectInfo(root: string): ProjectInfo {
   }
   const { license, author, homepage, bugs } = manifest;
   const spdx = typeof license === 'string' && /^[A-Za-z0-9.+-]+$/.test(license) && license !== 'UNLICENSED';
-  const bugsUrl = typeof bugs === 'string' ? bugs : bugs !== null && typeof bugs === 'object' && typeof (bugs as Record<string, unknown>).url === 'string' ? ((bugs as Record<string, unknown>).url as string) : undefined;
+  const bugsUrl =
+    typeof bugs === 'string'
+      ? bugs
+      : bugs !== null && typeof bugs === 'object' && typeof (bugs as Record<string, unknown>).url === 'string'
+        ? ((bugs as Record<string, unknown>).url as string)
+        : undefined;
   const person = personOf(author) ?? {};
-  const contact: Contact = { ...person, ...(person.url === undefined && typeof homepage === 'string' ? { url: homepage } : person.url === undefined && bugsUrl ? { url: bugsUrl } : {}) };
+  const contact: Contact = {
+    ...person,
+    ...(person.url === undefined && typeof homepage === 'string'
+      ? { url: homepage }
+      : person.url === undefined && bugsUrl
+        ? { url: bugsUrl }
+        : {}),
+  };
   return {
-    ...(typeof license === 'string' && license.trim() !== '' ? { license: { name: license, ...(spdx ? { identifier: license } : {}) } } : {}),
+    ...(typeof license === 'string' && license.trim() !== ''
+      ? { license: { name: license, ...(spdx ? { identifier: license } : {}) } }
+      : {}),
     ...(Object.keys(contact).length > 0 ? { contact } : {}),
   };
 }

@@ -18,7 +18,8 @@ function packageRootAbove(start: string): string {
   for (let dir = start; ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
     if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no package.json named ${PACKAGE_NAME} above ${start}: the generator runs from inside its package`);
+    if (path.dirname(dir) === dir)
+      throw new Error(`no package.json named ${PACKAGE_NAME} above ${start}: the generator runs from inside its package`);
   }
 }
 

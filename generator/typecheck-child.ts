@@ -11,5 +11,8 @@ import { checkDeclarationTypes } from './typecheck.js';
 
 const layout = JSON.parse(process.argv[2] ?? '{}') as ProjectLayout;
 // As in `generate --check`: without current Prisma clients the database's types are unknown.
-const found = stalePrismaClients(layout.generatedDir).length > 0 ? [] : checkDeclarationTypes(layout, listTypeScriptFiles(layout.entitiesDir), 'warning');
+const found =
+  stalePrismaClients(layout.generatedDir).length > 0
+    ? []
+    : checkDeclarationTypes(layout, listTypeScriptFiles(layout.entitiesDir), 'warning');
 process.send?.(found, () => process.exit(0));

@@ -33,7 +33,17 @@ const typescript = (): typeof Ts => (compiler ??= require('typescript') as typeo
 export const TYPE_ERROR_RULE: StageRuleId = 'type-error';
 
 /** Options when no `tsconfig.json` is found: those of a new application (templates/new-application). */
-const DEFAULT_CONFIG = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, experimentalDecorators: true, skipLibCheck: true, types: ['node'] } };
+const DEFAULT_CONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    experimentalDecorators: true,
+    skipLibCheck: true,
+    types: ['node'],
+  },
+};
 
 /** What is kept on disk: the digest of the files read, the files, and the diagnostics found. */
 interface StoredCheck {
@@ -51,7 +61,12 @@ interface StoredCheck {
 function digestOf(root: string, files: readonly string[]): string | undefined {
   const hash = createHash('sha256');
   try {
-    for (const file of files) hash.update(file).update('\0').update(readFileSync(path.resolve(root, file))).update('\0');
+    for (const file of files)
+      hash
+        .update(file)
+        .update('\0')
+        .update(readFileSync(path.resolve(root, file)))
+        .update('\0');
   } catch {
     return undefined;
   }
@@ -83,7 +98,12 @@ function compilerOptions(ts: typeof Ts, root: string, configFile: string | undef
 }
 
 /** A TypeScript diagnostic as one of ours: `file:line:col`, the `TSnnnn` code and the message. */
-function toDiagnostic(ts: typeof Ts, layout: ProjectLayout, diagnostic: Ts.Diagnostic, severity: Diagnostic['severity']): Diagnostic | undefined {
+function toDiagnostic(
+  ts: typeof Ts,
+  layout: ProjectLayout,
+  diagnostic: Ts.Diagnostic,
+  severity: Diagnostic['severity'],
+): Diagnostic | undefined {
   const { file, start } = diagnostic;
   if (!file || start === undefined) return undefined;
   const { line, character } = file.getLineAndCharacterOfPosition(start);
@@ -104,13 +124,24 @@ function toDiagnostic(ts: typeof Ts, layout: ProjectLayout, diagnostic: Ts.Diagn
  * Errors of the configuration, and of files the declarations import, are not reported (the
  * declarations' own errors show where they use them). Never throws on code that does not compile.
  */
-export function checkDeclarationTypes(layout: ProjectLayout, files: readonly string[], severity: Diagnostic['severity'], cache?: DeclarationProjectCache): Diagnostic[] {
+export function checkDeclarationTypes(
+  layout: ProjectLayout,
+  files: readonly string[],
+  severity: Diagnostic['severity'],
+  cache?: DeclarationProjectCache,
+): Diagnostic[] {
   const configFile = findConfigFile(layout.root);
   const roots = [...files].sort();
   const store = diskCache(generatorCacheDir(layout.root));
   const version = (require('typescript/package.json') as { version: string }).version;
   const root = path.resolve(layout.root);
-  const key = cacheKey(['typecheck', version, configFile === undefined ? 'default' : portable(root, configFile), configFile === undefined ? '' : readFileSync(configFile, 'utf8'), ...roots.map((file) => portable(root, file))]);
+  const key = cacheKey([
+    'typecheck',
+    version,
+    configFile === undefined ? 'default' : portable(root, configFile),
+    configFile === undefined ? '' : readFileSync(configFile, 'utf8'),
+    ...roots.map((file) => portable(root, file)),
+  ]);
   const storedText = store.get(key);
   if (storedText !== undefined) {
     const stored = JSON.parse(storedText) as StoredCheck;
@@ -118,14 +149,23 @@ export function checkDeclarationTypes(layout: ProjectLayout, files: readonly str
   }
   const ts = typescript();
   const options = compilerOptions(ts, layout.root, configFile);
-  const program = ts.createProgram({ rootNames: roots, options: { ...options, noEmit: true }, ...(cache?.typeProgram ? { oldProgram: cache.typeProgram } : {}) });
+  const program = ts.createProgram({
+    rootNames: roots,
+    options: { ...options, noEmit: true },
+    ...(cache?.typeProgram ? { oldProgram: cache.typeProgram } : {}),
+  });
   if (cache) cache.typeProgram = program;
   const diagnostics = roots.flatMap((file) => {
     const sourceFile = program.getSourceFile(file);
     if (!sourceFile) return [];
-    return [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)].flatMap((diagnostic) => toDiagnostic(ts, layout, diagnostic, severity) ?? []);
+    return [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)].flatMap(
+      (diagnostic) => toDiagnostic(ts, layout, diagnostic, severity) ?? [],
+    );
   });
-  const read = program.getSourceFiles().map((file) => portable(root, path.resolve(file.fileName))).sort();
+  const read = program
+    .getSourceFiles()
+    .map((file) => portable(root, path.resolve(file.fileName)))
+    .sort();
   const digest = digestOf(root, read);
   if (digest !== undefined) store.set(key, JSON.stringify({ digest, files: read, diagnostics } satisfies StoredCheck));
   return diagnostics;

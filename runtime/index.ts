@@ -25,10 +25,31 @@ import './instance.js';
 export * from './declarations/decorators.js';
 export { type PipeTransform, rejectInput, ZodValidationPipe } from './declarations/pipes.js';
 export type { ID, Int } from './declarations/scalars.js';
-export { defineDevHooks, type DevHooks, type DevPrincipal, type DevServer, type DevToken, type SeedRun, type SeedSize } from './declarations/dev-hooks.js';
-export { type AbilityFactory, type AbilityRules, type AppAbility, defineAbility, type Principal, type WhereCondition } from './auth/ability.js';
+export {
+  defineDevHooks,
+  type DevHooks,
+  type DevPrincipal,
+  type DevServer,
+  type DevToken,
+  type SeedRun,
+  type SeedSize,
+} from './declarations/dev-hooks.js';
+export {
+  type AbilityFactory,
+  type AbilityRules,
+  type AppAbility,
+  defineAbility,
+  type Principal,
+  type WhereCondition,
+} from './auth/ability.js';
 export { currentPrincipal, runUnscoped } from './auth/context.js';
-export { AuthenticationGuard, type CanActivate, type GuardContext, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from './auth/guards.js';
+export {
+  AuthenticationGuard,
+  type CanActivate,
+  type GuardContext,
+  GraphQLAuthorizationGuard,
+  GraphQLAuthorizationModule,
+} from './auth/guards.js';
 export { LoaderScope } from './graphql/loaders.js';
 export { LIST_CAP, MAX_PAGE_SIZE, type Page, type PageArgs } from './data/keyset.js';
 export { newId } from './data/ids.js';

@@ -46,11 +46,19 @@ export async function refusalFigures(url: string, token: string, runs = 50): Pro
     let code = '';
     for (let run = 0; run < runs * 2; run += 1) {
       const started = performance.now();
-      const answer = (await (await fetch(`${url}/graphql`, { method: 'POST', headers, body })).json()) as { errors?: { extensions?: { code?: string } }[] };
+      const answer = (await (await fetch(`${url}/graphql`, { method: 'POST', headers, body })).json()) as {
+        errors?: { extensions?: { code?: string } }[];
+      };
       if (run >= runs) times.push(performance.now() - started);
       code = answer.errors?.[0]?.extensions?.code ?? 'none';
     }
-    figures.push({ shape, code, bytes: Buffer.byteLength(body), medianMs: round(percentile(times, 0.5)), p99Ms: round(percentile(times, 0.99)) });
+    figures.push({
+      shape,
+      code,
+      bytes: Buffer.byteLength(body),
+      medianMs: round(percentile(times, 0.5)),
+      p99Ms: round(percentile(times, 0.99)),
+    });
   }
   return figures;
 }
@@ -75,7 +83,13 @@ export interface HealthFigures {
 function hostileRequests(token: string): LoadRequest[] {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   let sequence = 0;
-  return hostileShapes().map(({ query }) => ({ method: 'POST', path: '/graphql', headers, body: JSON.stringify({ query }), makeBody: () => JSON.stringify({ query: `# ${(sequence += 1)}\n${query}` }) }));
+  return hostileShapes().map(({ query }) => ({
+    method: 'POST',
+    path: '/graphql',
+    headers,
+    body: JSON.stringify({ query }),
+    makeBody: () => JSON.stringify({ query: `# ${(sequence += 1)}\n${query}` }),
+  }));
 }
 
 /** Probes `/health` every `intervalMs` until `until` settles; returns each probe's latency (NaN: failed). */
@@ -119,7 +133,11 @@ export async function healthBesideBursts(url: string, token: string, bursts = 20
   for (let burst = 0; burst < bursts; burst += 1) {
     const inFlight = Array.from({ length: concurrent }, () => {
       const request = requests[(sequence += 1) % requests.length]!;
-      return fetch(`${url}${request.path}`, { method: request.method, headers: request.headers, body: request.makeBody?.() ?? request.body }).then((response) => response.arrayBuffer());
+      return fetch(`${url}${request.path}`, {
+        method: request.method,
+        headers: request.headers,
+        body: request.makeBody?.() ?? request.body,
+      }).then((response) => response.arrayBuffer());
     });
     const started = performance.now();
     const health = fetch(`${url}/health`).then(async (response) => {
@@ -129,7 +147,13 @@ export async function healthBesideBursts(url: string, token: string, bursts = 20
     const [latency] = await Promise.all([health, ...inFlight]);
     latencies.push(latency);
   }
-  return { concurrent, bursts, healthP50Ms: round(percentile([...latencies], 0.5)), healthP99Ms: round(percentile([...latencies], 0.99)), healthMaxMs: round(Math.max(...latencies)) };
+  return {
+    concurrent,
+    bursts,
+    healthP50Ms: round(percentile([...latencies], 0.5)),
+    healthP99Ms: round(percentile([...latencies], 0.99)),
+    healthMaxMs: round(Math.max(...latencies)),
+  };
 }
 
 /** Runs the hostile documents on `connections` connections for `seconds` while probing `/health`. */
@@ -222,7 +246,9 @@ function framingFault(url: string, path: string, sequence: number, onClosed: () 
       }
     });
     const protocol = path.endsWith('graphql') ? 'Sec-WebSocket-Protocol: graphql-transport-ws\r\n' : '';
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${protocol}\r\n`);
+    socket.write(
+      `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${protocol}\r\n`,
+    );
   });
 }
 
@@ -249,7 +275,14 @@ export function startHostileMix(url: string, options: HostileMixOptions): Hostil
     streams.push(runLoad(url, requests, seconds, 4, { rate: options.rate, signal: controller.signal }));
   };
   stream(hostileRequests(options.token));
-  stream([{ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ me { id } } #${'x'.repeat(150 * 1024)}` }) }]);
+  stream([
+    {
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ me { id } } #${'x'.repeat(150 * 1024)}` }),
+    },
+  ]);
   stream([{ method: 'GET', path: '/v2/posts', headers: { 'x-flood': 'x'.repeat(20 * 1024) } }]);
 
   const stalled: Socket[] = [];

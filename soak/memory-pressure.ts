@@ -55,10 +55,21 @@ interface ClassFigures {
  */
 async function startServer(root: string, databaseUrl: string, source: boolean): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', APP_DATABASE__URL: databaseUrl, APP_HTTP__PORT: String(port), APP_HTTP__HOST: '127.0.0.1', APP_AUTH__SECRET: SECRET, APP_LOG__LEVEL: 'error', APP_LOG__FORMAT: 'json' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    APP_DATABASE__URL: databaseUrl,
+    APP_HTTP__PORT: String(port),
+    APP_HTTP__HOST: '127.0.0.1',
+    APP_AUTH__SECRET: SECRET,
+    APP_LOG__LEVEL: 'error',
+    APP_LOG__FORMAT: 'json',
+  };
   const args = source ? ['--import', 'tsx', path.join(root, 'generated/main.ts')] : [path.join(root, 'dist/generated/main.js')];
   // From sources the checkout resolves its package name to its sources; compiled, to its build.
-  const childEnv = source ? { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --conditions=resource-service-source`.trim() } : compiledEnvironment(env);
+  const childEnv = source
+    ? { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --conditions=resource-service-source`.trim() }
+    : compiledEnvironment(env);
   const child = spawn(process.execPath, args, { cwd: root, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${String(port)}`;
   for (let attempt = 0; attempt < 300; attempt++) {
@@ -83,7 +94,12 @@ function rssMb(pid: number | undefined): number {
 }
 
 /** Runs `attack` for about `seconds`, probing /health and sampling memory; the class's figures. */
-async function measure(name: string, server: { child: ChildProcess; url: string }, seconds: number, attack: (until: number) => Promise<void>): Promise<ClassFigures> {
+async function measure(
+  name: string,
+  server: { child: ChildProcess; url: string },
+  seconds: number,
+  attack: (until: number) => Promise<void>,
+): Promise<ClassFigures> {
   const idle = rssMb(server.child.pid);
   let peak = idle;
   const times: number[] = [];
@@ -130,10 +146,13 @@ function silentFlood(url: string, request: string, times: number, until: number)
       socket.write(request.repeat(times));
     });
     socket.on('error', () => undefined);
-    setTimeout(() => {
-      socket.destroy();
-      resolve();
-    }, Math.max(0, until - Date.now()));
+    setTimeout(
+      () => {
+        socket.destroy();
+        resolve();
+      },
+      Math.max(0, until - Date.now()),
+    );
   });
 }
 
@@ -145,7 +164,13 @@ async function pausedSubscriber(url: string, token: string, subscriptions: numbe
   socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } }));
   await new Promise((resolve) => setTimeout(resolve, 100));
   for (let index = 0; index < subscriptions; index++) {
-    socket.send(JSON.stringify({ id: String(index), type: 'subscribe', payload: { query: 'subscription { postPublished { author { posts(first: 100) { edges { node { body } } } } } }' } }));
+    socket.send(
+      JSON.stringify({
+        id: String(index),
+        type: 'subscribe',
+        payload: { query: 'subscription { postPublished { author { posts(first: 100) { edges { node { body } } } } } }' },
+      }),
+    );
   }
   await new Promise((resolve) => setTimeout(resolve, 300));
   (socket as unknown as { _socket?: Socket })._socket?.pause();
@@ -159,7 +184,11 @@ async function pausedSubscriber(url: string, token: string, subscriptions: numbe
  */
 async function warm(url: string, token: string, draftId: string): Promise<void> {
   const post = (query: string, variables?: Record<string, unknown>): Promise<unknown> =>
-    fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) }).then((response) => response.arrayBuffer());
+    fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query, variables }),
+    }).then((response) => response.arrayBuffer());
   await post('{ users(first: 1) { id posts(first: 1) { edges { node { id } } } } }');
   await post('mutation ($id: ID!) { publishPost(id: $id) { id } }', { id: draftId });
 }
@@ -179,8 +208,13 @@ async function run(root: string, seconds: number, fromSource: boolean): Promise<
   const admin = seeded.users.find((user) => user.role === 'admin');
   if (!admin) throw new Error('no admin seeded');
   const token = await mintToken(SECRET, { sub: admin.id, org_id: admin.orgId, role: 'admin' });
-  await runSql(source, `UPDATE "Post" SET "status" = 'draft' WHERE "id" IN (SELECT "id" FROM "Post" WHERE "authorId" = '${admin.id}' ORDER BY "id" LIMIT 5)`);
-  const draftIds = (await runSql(source, `SELECT "id" FROM "Post" WHERE "status" = 'draft' AND "authorId" = '${admin.id}'`)).map((row) => String(row.id));
+  await runSql(
+    source,
+    `UPDATE "Post" SET "status" = 'draft' WHERE "id" IN (SELECT "id" FROM "Post" WHERE "authorId" = '${admin.id}' ORDER BY "id" LIMIT 5)`,
+  );
+  const draftIds = (await runSql(source, `SELECT "id" FROM "Post" WHERE "status" = 'draft' AND "authorId" = '${admin.id}'`)).map((row) =>
+    String(row.id),
+  );
   // Everything in the file itself, for the copies below.
   await runSql(source, 'PRAGMA wal_checkpoint(TRUNCATE)');
   const figures: ClassFigures[] = [];
@@ -191,21 +225,68 @@ async function run(root: string, seconds: number, fromSource: boolean): Promise<
         const subscribers = Array.from({ length: 20 }, () => pausedSubscriber(server.url, token, 100, until));
         await new Promise((resolve) => setTimeout(resolve, 1_500));
         const id = draftIds[0] ?? '';
-        await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: 'mutation ($id: ID!) { publishPost(id: $id) { id } }', variables: { id } }) }).catch(() => undefined);
+        await fetch(`${server.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query: 'mutation ($id: ID!) { publishPost(id: $id) { id } }', variables: { id } }),
+        }).catch(() => undefined);
         await Promise.all(subscribers);
       },
     ],
-    ['2 pipelining (16 sockets × 3 000 pipelined GET /api-json, never read)', (server, until) => Promise.all(Array.from({ length: 16 }, () => silentFlood(server.url, 'GET /api-json HTTP/1.1\r\nHost: localhost\r\n\r\n', 3_000, until))).then(() => undefined)],
+    [
+      '2 pipelining (16 sockets × 3 000 pipelined GET /api-json, never read)',
+      (server, until) =>
+        Promise.all(
+          Array.from({ length: 16 }, () => silentFlood(server.url, 'GET /api-json HTTP/1.1\r\nHost: localhost\r\n\r\n', 3_000, until)),
+        ).then(() => undefined),
+    ],
     [
       '3 MCP batches (16 concurrent batches of 100 tools/call)',
       async (server, until) => {
-        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` };
-        const opened = await fetch(`${server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'soak', version: '1' } } }) });
+        const headers = {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+        };
+        const opened = await fetch(`${server.url}/mcp`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'soak', version: '1' } },
+          }),
+        });
         const session = opened.headers.get('mcp-session-id') ?? '';
-        await fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
-        const batch = JSON.stringify(Array.from({ length: 100 }, (_, index) => ({ jsonrpc: '2.0', id: index + 2, method: 'tools/call', params: { name: 'posts', arguments: { first: 100 } } })));
+        await fetch(`${server.url}/mcp`, {
+          method: 'POST',
+          headers: { ...headers, 'mcp-session-id': session },
+          body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        });
+        const batch = JSON.stringify(
+          Array.from({ length: 100 }, (_, index) => ({
+            jsonrpc: '2.0',
+            id: index + 2,
+            method: 'tools/call',
+            params: { name: 'posts', arguments: { first: 100 } },
+          })),
+        );
         while (Date.now() < until) {
-          await Promise.all(Array.from({ length: 16 }, async () => (await fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: batch, signal: AbortSignal.timeout(20_000) })).arrayBuffer().catch(() => undefined)).map((call) => call.catch(() => undefined)));
+          await Promise.all(
+            Array.from({ length: 16 }, async () =>
+              (
+                await fetch(`${server.url}/mcp`, {
+                  method: 'POST',
+                  headers: { ...headers, 'mcp-session-id': session },
+                  body: batch,
+                  signal: AbortSignal.timeout(20_000),
+                })
+              )
+                .arrayBuffer()
+                .catch(() => undefined),
+            ).map((call) => call.catch(() => undefined)),
+          );
         }
       },
     ],
@@ -221,7 +302,12 @@ async function run(root: string, seconds: number, fromSource: boolean): Promise<
       '5 bytes (a short query answered with tens of MB, again and again)',
       async (server, until) => {
         while (Date.now() < until) {
-          await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: HEAVY }), signal: AbortSignal.timeout(20_000) })
+          await fetch(`${server.url}/graphql`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            body: JSON.stringify({ query: HEAVY }),
+            signal: AbortSignal.timeout(20_000),
+          })
             .then((response) => response.arrayBuffer())
             .catch(() => undefined);
         }
@@ -253,7 +339,10 @@ const program = new Command('memory-pressure')
     if (options.json === true) {
       process.stdout.write(`${JSON.stringify(figures, null, 1)}\n`);
     } else {
-      for (const figure of figures) process.stdout.write(`${figure.name}: peak +${String(figure.peakMb)} MB, /health p99 ${String(figure.healthP99)} ms, ${String(figure.healthFailures)} failed probes, slowest ${figure.slowestProbes.map((probe) => `${String(probe.ms)} ms at +${String(probe.atMs)} ms`).join(', ')}, ${figure.survived ? 'survived' : 'DIED'}\n`);
+      for (const figure of figures)
+        process.stdout.write(
+          `${figure.name}: peak +${String(figure.peakMb)} MB, /health p99 ${String(figure.healthP99)} ms, ${String(figure.healthFailures)} failed probes, slowest ${figure.slowestProbes.map((probe) => `${String(probe.ms)} ms at +${String(probe.atMs)} ms`).join(', ')}, ${figure.survived ? 'survived' : 'DIED'}\n`,
+        );
     }
     process.exit(0);
   });

@@ -22,7 +22,16 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { pinCores } from '../bench/cores.js';
 import { type LoadRequest, runLoad } from '../bench/load.js';
-import { type BurstFigures, type HealthFigures, healthBesideBursts, healthUnderHostile, type HostileMixFigures, type RefusalFigure, refusalFigures, startHostileMix } from './hostile.js';
+import {
+  type BurstFigures,
+  type HealthFigures,
+  healthBesideBursts,
+  healthUnderHostile,
+  type HostileMixFigures,
+  type RefusalFigure,
+  refusalFigures,
+  startHostileMix,
+} from './hostile.js';
 import { mintToken } from '../runtime/auth/authentication.js';
 import { runUnscoped } from '../runtime/auth/context.js';
 import { createTestDatabase, openDatabase, seedDatabase } from '../test/support/database.js';
@@ -30,7 +39,16 @@ import { freePort, postgresBinaries, startCluster, type PostgresCluster } from '
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECRET = 'soak-secret-0123456789-0123456789-0123456789';
-const SUITES = ['test/http/fuzz.test.ts', 'test/auth/authorization.test.ts', 'test/graphql/pagination-property.test.ts', 'test/server/crash.test.ts', 'test/sockets/graphql-ws-abuse.test.ts', 'test/sockets/socket-fuzz.test.ts', 'test/http/hardening.test.ts', 'test/graphql/query-limits.test.ts'];
+const SUITES = [
+  'test/http/fuzz.test.ts',
+  'test/auth/authorization.test.ts',
+  'test/graphql/pagination-property.test.ts',
+  'test/server/crash.test.ts',
+  'test/sockets/graphql-ws-abuse.test.ts',
+  'test/sockets/socket-fuzz.test.ts',
+  'test/http/hardening.test.ts',
+  'test/graphql/query-limits.test.ts',
+];
 
 interface Options {
   readonly seconds: number;
@@ -92,14 +110,29 @@ const SOCKET_PATHS = ['/graphql', '/v1/ws'];
  * Refusal times, /health under 32 hostile connections, then normal traffic at half the main run's
  * throughput for `seconds`, alone and beside the hostile mix (soak/hostile.ts).
  */
-async function soakHostile(server: RunningServer, tokens: { admin: string; member: string }, postIds: string[], database: string, main: LoadFigures, seconds: number, acknowledged: Set<string>): Promise<HostileReport> {
+async function soakHostile(
+  server: RunningServer,
+  tokens: { admin: string; member: string },
+  postIds: string[],
+  database: string,
+  main: LoadFigures,
+  seconds: number,
+  acknowledged: Set<string>,
+): Promise<HostileReport> {
   console.log(`\n== hostile clients on ${database}`);
   const refusals = await refusalFigures(server.url, tokens.admin);
-  for (const figure of refusals) console.log(`refused ${figure.shape} (${figure.bytes} bytes) with ${figure.code}: median ${figure.medianMs} ms, p99 ${figure.p99Ms} ms`);
+  for (const figure of refusals)
+    console.log(
+      `refused ${figure.shape} (${figure.bytes} bytes) with ${figure.code}: median ${figure.medianMs} ms, p99 ${figure.p99Ms} ms`,
+    );
   const bursts = await healthBesideBursts(server.url, tokens.admin);
-  console.log(`/health behind ${bursts.bursts} bursts of ${bursts.concurrent} hostile documents: p50 ${bursts.healthP50Ms} ms, p99 ${bursts.healthP99Ms} ms, max ${bursts.healthMaxMs} ms`);
+  console.log(
+    `/health behind ${bursts.bursts} bursts of ${bursts.concurrent} hostile documents: p50 ${bursts.healthP50Ms} ms, p99 ${bursts.healthP99Ms} ms, max ${bursts.healthMaxMs} ms`,
+  );
   const health = await healthUnderHostile(server.url, tokens.admin, 15);
-  console.log(`/health beside ${health.connections} hostile connections (${health.hostileRequestsPerSecond} refusals/s): p50 ${health.healthP50Ms} ms, p99 ${health.healthP99Ms} ms, ${health.healthFailures} failed of ${health.healthProbes}`);
+  console.log(
+    `/health beside ${health.connections} hostile connections (${health.hostileRequestsPerSecond} refusals/s): p50 ${health.healthP50Ms} ms, p99 ${health.healthP99Ms} ms, ${health.healthFailures} failed of ${health.healthProbes}`,
+  );
   const rate = Math.max(50, Math.round(main.requestsPerSecond / 2));
   const quiet = await load(server.url, tokens, postIds, `soak quiet ${database}`, seconds, 16, acknowledged, rate);
   const mix = startHostileMix(server.url, { token: tokens.admin, socketPaths: SOCKET_PATHS, rate: 100, faultsPerSecond: 20 });
@@ -108,7 +141,9 @@ async function soakHostile(server: RunningServer, tokens: { admin: string; membe
   const alive = server.child.exitCode === null && server.child.signalCode === null && (await fetch(`${server.url}/health`)).ok;
   const p99Ratio = Math.round((beside.p99 / Math.max(quiet.p99, 1)) * 100) / 100;
   const logs = { ...server.logLevels };
-  console.log(`normal traffic at ${rate} req/s: p99 ${quiet.p99} ms alone, ${beside.p99} ms beside the hostile mix (${p99Ratio}×); the mix sent ${sent.amplifiedDocuments} amplified documents, ${sent.oversizedBodies} oversized bodies, ${sent.oversizedHeaders} oversized headers, ${sent.stalledRequests} stalled requests, ${sent.framingFaults} framing faults (${sent.framingFaultsClosed} answered with a close frame); server ${alive ? 'alive' : 'DEAD'}; its log lines by level: ${JSON.stringify(logs)}`);
+  console.log(
+    `normal traffic at ${rate} req/s: p99 ${quiet.p99} ms alone, ${beside.p99} ms beside the hostile mix (${p99Ratio}×); the mix sent ${sent.amplifiedDocuments} amplified documents, ${sent.oversizedBodies} oversized bodies, ${sent.oversizedHeaders} oversized headers, ${sent.stalledRequests} stalled requests, ${sent.framingFaults} framing faults (${sent.framingFaultsClosed} answered with a close frame); server ${alive ? 'alive' : 'DEAD'}; its log lines by level: ${JSON.stringify(logs)}`,
+  );
   const ok =
     alive &&
     !logs.error &&
@@ -131,7 +166,13 @@ function runSuites(options: Options): { passed: boolean; reports: Record<string,
     execFileSync(path.join(ROOT, 'node_modules/.bin/vitest'), ['run', ...SUITES], {
       cwd: ROOT,
       stdio: 'inherit',
-      env: { ...process.env, FUZZ_RUNS: String(options.fuzzRuns), FUZZ_SEED: String(options.seed), CRASH_KILLS: String(options.kills), FUZZ_REPORT: reportFile },
+      env: {
+        ...process.env,
+        FUZZ_RUNS: String(options.fuzzRuns),
+        FUZZ_SEED: String(options.seed),
+        CRASH_KILLS: String(options.kills),
+        FUZZ_REPORT: reportFile,
+      },
     });
   } catch {
     passed = false;
@@ -160,7 +201,16 @@ async function startServer(databaseUrl: string, pin: readonly string[]): Promise
   const argv = [...pin, ...command];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', APP_DATABASE__URL: databaseUrl, APP_HTTP__PORT: String(port), APP_HTTP__HOST: '127.0.0.1', APP_AUTH__SECRET: SECRET, APP_LOG__LEVEL: 'warn', APP_LOG__FORMAT: 'json' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      APP_DATABASE__URL: databaseUrl,
+      APP_HTTP__PORT: String(port),
+      APP_HTTP__HOST: '127.0.0.1',
+      APP_AUTH__SECRET: SECRET,
+      APP_LOG__LEVEL: 'warn',
+      APP_LOG__FORMAT: 'json',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // Thousands of warn lines (framing faults are client faults, logged at warn) are counted, not printed.
@@ -201,11 +251,23 @@ function stopServer(server: RunningServer): Promise<void> {
 }
 
 /** One autocannon run of the mixed workload; acknowledged write ids go into `acknowledged`. `rate`: requests per second (open loop). */
-async function load(url: string, tokens: { admin: string; member: string }, postIds: string[], label: string, seconds: number, connections: number, acknowledged: Set<string>, rate?: number): Promise<LoadFigures> {
+async function load(
+  url: string,
+  tokens: { admin: string; member: string },
+  postIds: string[],
+  label: string,
+  seconds: number,
+  connections: number,
+  acknowledged: Set<string>,
+  rate?: number,
+): Promise<LoadFigures> {
   let sequence = 0;
   const member = { authorization: `Bearer ${tokens.member}` };
   const admin = { authorization: `Bearer ${tokens.admin}`, 'content-type': 'application/json' };
-  const nested = JSON.stringify({ query: '{ users(first: 20) { id name org { id name } posts(first: 10) { edges { cursor node { id title } } pageInfo { hasNextPage endCursor } } } }' });
+  const nested = JSON.stringify({
+    query:
+      '{ users(first: 20) { id name org { id name } posts(first: 10) { edges { cursor node { id title } } pageInfo { hasNextPage endCursor } } } }',
+  });
   const requests: LoadRequest[] = [
     { method: 'GET', path: '/v2/posts?first=20', headers: member },
     { method: 'POST', path: '/graphql', headers: { ...member, 'content-type': 'application/json' }, body: nested },
@@ -251,20 +313,28 @@ async function soakDatabase(database: string, databaseUrl: string, seconds: numb
     for (const connections of [1, 2, 4, 8, 16, 32]) {
       const probe = await load(server.url, tokens, postIds, `soak probe ${database}`, 5, connections, acknowledged);
       probes.push(probe);
-      console.log(`probe ${connections} connections: ${probe.requestsPerSecond} req/s, p50 ${probe.p50} ms, p99 ${probe.p99} ms (${probe.ratio}×)`);
+      console.log(
+        `probe ${connections} connections: ${probe.requestsPerSecond} req/s, p50 ${probe.p50} ms, p99 ${probe.p99} ms (${probe.ratio}×)`,
+      );
     }
     const eligible = probes.filter((probe) => probe.p99 < 10 * Math.max(probe.p50, 1) && probe.errors === 0 && probe.non2xx === 0);
-    const chosen = (eligible.length ? eligible : probes).reduce((best, probe) => (probe.requestsPerSecond > best.requestsPerSecond ? probe : best));
+    const chosen = (eligible.length ? eligible : probes).reduce((best, probe) =>
+      probe.requestsPerSecond > best.requestsPerSecond ? probe : best,
+    );
     console.log(`main run: ${chosen.connections} connections for ${seconds} s`);
     const main = await load(server.url, tokens, postIds, `soak main ${database}`, seconds, chosen.connections, acknowledged);
-    console.log(`main: ${main.requests} requests, ${main.requestsPerSecond} req/s, p50 ${main.p50} ms, p99 ${main.p99} ms (${main.ratio}×), ${main.errors} errors, ${main.non2xx} non-2xx`);
+    console.log(
+      `main: ${main.requests} requests, ${main.requestsPerSecond} req/s, p50 ${main.p50} ms, p99 ${main.p99} ms (${main.ratio}×), ${main.errors} errors, ${main.non2xx} non-2xx`,
+    );
     const hostile = await soakHostile(server, tokens, postIds, database, main, Math.min(30, seconds), acknowledged);
     await stopServer(server);
 
     const client = await openDatabase(databaseUrl);
     let stored: string[];
     try {
-      stored = (await runUnscoped(() => client.post.findMany({ where: { title: { startsWith: 'soak ' } }, select: { id: true } }))).map((row: { id: string }) => row.id);
+      stored = (await runUnscoped(() => client.post.findMany({ where: { title: { startsWith: 'soak ' } }, select: { id: true } }))).map(
+        (row: { id: string }) => row.id,
+      );
     } finally {
       await client.$disconnect();
     }
@@ -274,9 +344,28 @@ async function soakDatabase(database: string, databaseUrl: string, seconds: numb
     const cutOff = 4 + [...probes, main].reduce((sum, run) => sum + run.connections, 0);
     const unacknowledged = stored.length - (acknowledged.size - missing);
     const cutOffAll = cutOff + hostile.quiet.connections + hostile.beside.connections;
-    const ok = main.errors === 0 && main.non2xx === 0 && main.p99 < 10 * Math.max(main.p50, 1) && missing === 0 && unacknowledged >= 0 && unacknowledged <= cutOffAll && hostile.ok;
-    console.log(`writes: ${acknowledged.size} acknowledged, ${stored.length} stored, ${missing} acknowledged but missing, ${unacknowledged} stored but cut off before their answer (at most ${cutOffAll})`);
-    return { database, probes, main, writesAcknowledged: acknowledged.size, writesStored: stored.length, acknowledgedMissing: missing, unacknowledgedStored: unacknowledged, hostile, ok };
+    const ok =
+      main.errors === 0 &&
+      main.non2xx === 0 &&
+      main.p99 < 10 * Math.max(main.p50, 1) &&
+      missing === 0 &&
+      unacknowledged >= 0 &&
+      unacknowledged <= cutOffAll &&
+      hostile.ok;
+    console.log(
+      `writes: ${acknowledged.size} acknowledged, ${stored.length} stored, ${missing} acknowledged but missing, ${unacknowledged} stored but cut off before their answer (at most ${cutOffAll})`,
+    );
+    return {
+      database,
+      probes,
+      main,
+      writesAcknowledged: acknowledged.size,
+      writesStored: stored.length,
+      acknowledgedMissing: missing,
+      unacknowledgedStored: unacknowledged,
+      hostile,
+      ok,
+    };
   } catch (error) {
     server.child.kill('SIGKILL');
     throw error;
@@ -292,9 +381,21 @@ async function main(): Promise<void> {
     .option('--only <part>', 'tests or load')
     .parse();
   const raw = program.opts<{ seconds: string; fuzzRuns: string; kills: string; seed?: string; only?: 'tests' | 'load' }>();
-  const options: Options = { seconds: Number(raw.seconds), fuzzRuns: Number(raw.fuzzRuns), kills: Number(raw.kills), seed: raw.seed ? Number(raw.seed) : Math.floor(Math.random() * 2 ** 31), ...(raw.only ? { only: raw.only } : {}) };
+  const options: Options = {
+    seconds: Number(raw.seconds),
+    fuzzRuns: Number(raw.fuzzRuns),
+    kills: Number(raw.kills),
+    seed: raw.seed ? Number(raw.seed) : Math.floor(Math.random() * 2 ** 31),
+    ...(raw.only ? { only: raw.only } : {}),
+  };
   const started = Date.now();
-  const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, options };
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    options,
+  };
   let ok = true;
 
   if (options.only !== 'load') {
@@ -311,7 +412,14 @@ async function main(): Promise<void> {
     if (process.env.TEST_POSTGRES_URL || postgresBinaries()) {
       cluster = process.env.TEST_POSTGRES_URL ? undefined : await startCluster();
       try {
-        loads.push(await soakDatabase('postgresql', await createTestDatabase('postgresql', process.env.TEST_POSTGRES_URL ?? cluster?.url), options.seconds, pin));
+        loads.push(
+          await soakDatabase(
+            'postgresql',
+            await createTestDatabase('postgresql', process.env.TEST_POSTGRES_URL ?? cluster?.url),
+            options.seconds,
+            pin,
+          ),
+        );
       } finally {
         cluster?.stop();
       }

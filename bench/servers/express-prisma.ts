@@ -31,7 +31,11 @@ export async function startExpressPrisma(options: ServerOptions): Promise<BenchS
     const first = Number.isFinite(rawFirst) ? Math.min(100, Math.max(1, Math.trunc(rawFirst))) : 20;
     const after = typeof request.query.after === 'string' && UUID.test(request.query.after) ? request.query.after.toLowerCase() : undefined;
     const rows = await prisma.post.findMany({
-      where: { orgId: principal.orgId, OR: [{ status: 'published' }, { authorId: principal.sub }], ...(after ? { id: { gt: after } } : {}) },
+      where: {
+        orgId: principal.orgId,
+        OR: [{ status: 'published' }, { authorId: principal.sub }],
+        ...(after ? { id: { gt: after } } : {}),
+      },
       orderBy: { id: 'asc' },
       take: first + 1,
     });

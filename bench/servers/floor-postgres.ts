@@ -12,11 +12,15 @@ const BEFORE_EVERY_ID = '00000000-0000-0000-0000-000000000000';
 export function postgresStore(url: string): FloorStore {
   // `timestamp without time zone` holds UTC (Prisma's `DateTime`): read it as UTC.
   const types: pg.CustomTypesConfig = {
-    getTypeParser: (oid, format): unknown => (oid === pg.types.builtins.TIMESTAMP && format !== 'binary' ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`) : pg.types.getTypeParser(oid, format)),
+    getTypeParser: (oid, format): unknown =>
+      oid === pg.types.builtins.TIMESTAMP && format !== 'binary'
+        ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`)
+        : pg.types.getTypeParser(oid, format),
   };
   const pool = new pg.Pool({ connectionString: url, max: 10, types });
   pool.on('error', () => undefined);
-  const rows = async <Row>(name: string, text: string, values: unknown[]): Promise<Row[]> => (await pool.query({ name, text, values })).rows as Row[];
+  const rows = async <Row>(name: string, text: string, values: unknown[]): Promise<Row[]> =>
+    (await pool.query({ name, text, values })).rows as Row[];
   return {
     postsPage: (principal, after, limit) =>
       rows<PostRow>(
@@ -25,9 +29,18 @@ export function postgresStore(url: string): FloorStore {
          WHERE "orgId" = $1 AND ("status" = 'published' OR "authorId" = $2) AND "id" > $3 ORDER BY "id" LIMIT $4`,
         [principal.orgId, principal.sub, after ?? BEFORE_EVERY_ID, limit],
       ),
-    usersPage: (orgId, after, limit) => rows<UserRow>('users_page', 'SELECT "id", "orgId", "name", "email" FROM "User" WHERE "orgId" = $1 AND "id" > $2 ORDER BY "id" LIMIT $3', [orgId, after ?? BEFORE_EVERY_ID, limit]),
-    userById: async (id, orgId) => (await rows<UserRow>('user_by_id', 'SELECT "id", "orgId", "name", "email" FROM "User" WHERE "id" = $1 AND "orgId" = $2', [id, orgId]))[0],
-    orgById: async (id) => (await rows<{ id: string; name: string }>('org_by_id', 'SELECT "id", "name" FROM "Org" WHERE "id" = $1', [id]))[0],
+    usersPage: (orgId, after, limit) =>
+      rows<UserRow>(
+        'users_page',
+        'SELECT "id", "orgId", "name", "email" FROM "User" WHERE "orgId" = $1 AND "id" > $2 ORDER BY "id" LIMIT $3',
+        [orgId, after ?? BEFORE_EVERY_ID, limit],
+      ),
+    userById: async (id, orgId) =>
+      (
+        await rows<UserRow>('user_by_id', 'SELECT "id", "orgId", "name", "email" FROM "User" WHERE "id" = $1 AND "orgId" = $2', [id, orgId])
+      )[0],
+    orgById: async (id) =>
+      (await rows<{ id: string; name: string }>('org_by_id', 'SELECT "id", "name" FROM "Org" WHERE "id" = $1', [id]))[0],
     postsOfUsers: (userIds, principal, limit) =>
       rows<{ id: string; title: string; authorId: string }>(
         'posts_of_users',
@@ -38,7 +51,11 @@ export function postgresStore(url: string): FloorStore {
         [userIds, principal.orgId, principal.sub, limit],
       ),
     insertUser: async (id, orgId, name, email) => {
-      await pool.query({ name: 'insert_user', text: 'INSERT INTO "User" ("id", "orgId", "name", "email") VALUES ($1, $2, $3, $4)', values: [id, orgId, name, email] });
+      await pool.query({
+        name: 'insert_user',
+        text: 'INSERT INTO "User" ("id", "orgId", "name", "email") VALUES ($1, $2, $3, $4)',
+        values: [id, orgId, name, email],
+      });
     },
     close: () => pool.end(),
   };

@@ -54,7 +54,11 @@ export interface FloorStore {
   userById(id: string, orgId: string): UserRow | undefined | Promise<UserRow | undefined>;
   orgById(id: string): { id: string; name: string } | undefined | Promise<{ id: string; name: string } | undefined>;
   /** The first `limit` readable posts of each of `userIds`, window-ranked in one statement, ordered by author then id. */
-  postsOfUsers(userIds: readonly string[], principal: Principal, limit: number): { id: string; title: string; authorId: string }[] | Promise<{ id: string; title: string; authorId: string }[]>;
+  postsOfUsers(
+    userIds: readonly string[],
+    principal: Principal,
+    limit: number,
+  ): { id: string; title: string; authorId: string }[] | Promise<{ id: string; title: string; authorId: string }[]>;
   /** Inserts a user; rejects (throws) on a unique violation. */
   insertUser(id: string, orgId: string, name: string, email: string): void | Promise<void>;
   close(): void | Promise<void>;
@@ -70,7 +74,8 @@ function pageSize(raw: unknown): number {
 }
 
 /** A stored date (SQLite's ISO text `…+00:00`, or pg's `Date`) as the wire's `…Z`. */
-const isoDate = (value: string | Date | null): string | null => (value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString());
+const isoDate = (value: string | Date | null): string | null =>
+  value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString();
 
 /** The SQLite store: better-sqlite3 prepared statements. */
 function sqliteStore(databaseUrl: string): FloorStore {
@@ -86,10 +91,14 @@ function sqliteStore(databaseUrl: string): FloorStore {
     `SELECT "id", "orgId", "authorId", "reviewerId", "title", "body", "status", "publishedAt", "createdAt" FROM "Post"
      WHERE "orgId" = +? AND ("status" = 'published' OR "authorId" = +?) AND "id" > +? ORDER BY "id" LIMIT +?`,
   );
-  const usersPage = sqlite.prepare<[string, string, number]>('SELECT "id", "orgId", "name", "email" FROM "User" WHERE "orgId" = +? AND "id" > +? ORDER BY "id" LIMIT +?');
+  const usersPage = sqlite.prepare<[string, string, number]>(
+    'SELECT "id", "orgId", "name", "email" FROM "User" WHERE "orgId" = +? AND "id" > +? ORDER BY "id" LIMIT +?',
+  );
   const userById = sqlite.prepare<[string, string]>('SELECT "id", "orgId", "name", "email" FROM "User" WHERE "id" = +? AND "orgId" = +?');
   const orgById = sqlite.prepare<[string]>('SELECT "id", "name" FROM "Org" WHERE "id" = +?');
-  const insertUser = sqlite.prepare<[string, string, string, string]>('INSERT INTO "User" ("id", "orgId", "name", "email") VALUES (?, ?, ?, ?)');
+  const insertUser = sqlite.prepare<[string, string, string, string]>(
+    'INSERT INTO "User" ("id", "orgId", "name", "email") VALUES (?, ?, ?, ?)',
+  );
   // One prepared window statement per parent count, as a hand-tuned server would keep them.
   const windows = new Map<number, Database.Statement>();
   const windowFor = (parents: number): Database.Statement => {
@@ -111,7 +120,8 @@ function sqliteStore(databaseUrl: string): FloorStore {
     usersPage: (orgId, after, limit) => usersPage.all(orgId, after ?? '', limit) as UserRow[],
     userById: (id, orgId) => userById.get(id, orgId) as UserRow | undefined,
     orgById: (id) => orgById.get(id) as { id: string; name: string } | undefined,
-    postsOfUsers: (userIds, principal, limit) => windowFor(userIds.length).all(...userIds, principal.orgId, principal.sub, limit) as { id: string; title: string; authorId: string }[],
+    postsOfUsers: (userIds, principal, limit) =>
+      windowFor(userIds.length).all(...userIds, principal.orgId, principal.sub, limit) as { id: string; title: string; authorId: string }[],
     insertUser: (id, orgId, name, email) => {
       insertUser.run(id, orgId, name, email);
     },
@@ -123,11 +133,17 @@ function sqliteStore(databaseUrl: string): FloorStore {
 
 /** Starts the floor on `options.port`, on the store of `options.databaseUrl`'s database. */
 export async function startFloor(options: ServerOptions): Promise<BenchServer> {
-  const store = options.databaseUrl.startsWith('file:') ? sqliteStore(options.databaseUrl) : (await import('./floor-postgres.js')).postgresStore(options.databaseUrl);
+  const store = options.databaseUrl.startsWith('file:')
+    ? sqliteStore(options.databaseUrl)
+    : (await import('./floor-postgres.js')).postgresStore(options.databaseUrl);
   const secret = new TextEncoder().encode(options.secret);
   const count = (): void => options.onQuery?.('floor');
 
-  const postsOfUsers = async (userIds: readonly string[], principal: Principal, first: number): Promise<Map<string, { id: string; title: string }[]>> => {
+  const postsOfUsers = async (
+    userIds: readonly string[],
+    principal: Principal,
+    first: number,
+  ): Promise<Map<string, { id: string; title: string }[]>> => {
     const rows = await store.postsOfUsers(userIds, principal, first + 1);
     count();
     const byUser = new Map<string, { id: string; title: string }[]>();
@@ -144,7 +160,11 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
     count();
     const org = await store.orgById(principal.orgId);
     count();
-    const posts = await postsOfUsers(users.map((user) => user.id), principal, 10);
+    const posts = await postsOfUsers(
+      users.map((user) => user.id),
+      principal,
+      10,
+    );
     return {
       users: users.map((user) => {
         const rows = posts.get(user.id) ?? [];
@@ -165,7 +185,11 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
 
   const send = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
     const text = JSON.stringify(body);
-    response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+    response.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      ...headers,
+    });
     response.end(text);
   };
 
@@ -189,7 +213,10 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
       request.on('error', reject);
     });
 
-  const graphql = async (principal: Principal, body: { query?: string; variables?: Record<string, unknown> }): Promise<{ status: number; body: unknown }> => {
+  const graphql = async (
+    principal: Principal,
+    body: { query?: string; variables?: Record<string, unknown> },
+  ): Promise<{ status: number; body: unknown }> => {
     switch (body.query) {
       case DOCUMENTS.nested:
         return { status: 200, body: { data: await nested(principal, 20) } };
@@ -210,13 +237,24 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
         const input = body.variables?.input as { name?: unknown; email?: unknown } | undefined;
         const name = typeof input?.name === 'string' ? input.name.trim() : '';
         const email = typeof input?.email === 'string' ? input.email : '';
-        if (principal.role !== 'admin') return { status: 200, body: { errors: [{ message: 'forbidden', extensions: { code: 'FORBIDDEN' } }], data: { createUser: null } } };
-        if (!name || name.length > 100 || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) return { status: 200, body: { errors: [{ message: 'invalid input', extensions: { code: 'BAD_USER_INPUT' } }], data: { createUser: null } } };
+        if (principal.role !== 'admin')
+          return {
+            status: 200,
+            body: { errors: [{ message: 'forbidden', extensions: { code: 'FORBIDDEN' } }], data: { createUser: null } },
+          };
+        if (!name || name.length > 100 || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+          return {
+            status: 200,
+            body: { errors: [{ message: 'invalid input', extensions: { code: 'BAD_USER_INPUT' } }], data: { createUser: null } },
+          };
         const id = uuidv7();
         try {
           await store.insertUser(id, principal.orgId, name, email);
         } catch {
-          return { status: 200, body: { errors: [{ message: 'email taken', extensions: { code: 'CONFLICT' } }], data: { createUser: null } } };
+          return {
+            status: 200,
+            body: { errors: [{ message: 'email taken', extensions: { code: 'CONFLICT' } }], data: { createUser: null } },
+          };
         }
         count();
         return { status: 200, body: { data: { createUser: { id, name, email } } } };
@@ -241,7 +279,11 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
         const rows: { id: string }[] =
           url.pathname === '/users'
             ? await store.usersPage(principal.orgId, after, first + 1)
-            : (await store.postsPage(principal, after, first + 1)).map((row) => ({ ...row, publishedAt: isoDate(row.publishedAt), createdAt: isoDate(row.createdAt) }));
+            : (await store.postsPage(principal, after, first + 1)).map((row) => ({
+                ...row,
+                publishedAt: isoDate(row.publishedAt),
+                createdAt: isoDate(row.createdAt),
+              }));
         count();
         const items = rows.slice(0, first);
         const more = rows.length > first;
@@ -249,7 +291,10 @@ export async function startFloor(options: ServerOptions): Promise<BenchServer> {
         return;
       }
       if (request.method === 'POST' && url.pathname === '/graphql') {
-        const answer = await graphql(principal, JSON.parse(await readBody(request)) as { query?: string; variables?: Record<string, unknown> });
+        const answer = await graphql(
+          principal,
+          JSON.parse(await readBody(request)) as { query?: string; variables?: Record<string, unknown> },
+        );
         send(response, answer.status, answer.body);
         return;
       }

@@ -13,12 +13,22 @@ import type { BenchServer, ServerOptions } from './types.js';
 export const SERVERS = {
   generated: async (options: ServerOptions) => (await import('./generated.js')).startGenerated(options),
   // Observability's cost (docs/behaviour.md §12): metrics on (a port of their own), or every span exported.
-  'generated-metrics': async (options: ServerOptions) => (await import('./generated.js')).startGenerated(options, { APP_METRICS__ENABLED: 'true', APP_METRICS__PORT: '0' }),
-  'generated-tracing': async (options: ServerOptions) => (await import('./generated.js')).startGenerated(options, { APP_OTEL__ENDPOINT: process.env.BENCH_OTLP_URL ?? 'http://127.0.0.1:4318' }),
+  'generated-metrics': async (options: ServerOptions) =>
+    (await import('./generated.js')).startGenerated(options, { APP_METRICS__ENABLED: 'true', APP_METRICS__PORT: '0' }),
+  'generated-tracing': async (options: ServerOptions) =>
+    (await import('./generated.js')).startGenerated(options, { APP_OTEL__ENDPOINT: process.env.BENCH_OTLP_URL ?? 'http://127.0.0.1:4318' }),
   // As a deployment at volume would run it: one new trace in ten recorded (APP_OTEL__SAMPLE).
-  'generated-tracing-sampled': async (options: ServerOptions) => (await import('./generated.js')).startGenerated(options, { APP_OTEL__ENDPOINT: process.env.BENCH_OTLP_URL ?? 'http://127.0.0.1:4318', APP_OTEL__SAMPLE: '0.1' }),
+  'generated-tracing-sampled': async (options: ServerOptions) =>
+    (await import('./generated.js')).startGenerated(options, {
+      APP_OTEL__ENDPOINT: process.env.BENCH_OTLP_URL ?? 'http://127.0.0.1:4318',
+      APP_OTEL__SAMPLE: '0.1',
+    }),
   // Tracing on with no new trace recorded (APP_OTEL__SAMPLE=0): what an unsampled request costs, for `npm run bench:profile`.
-  'generated-tracing-none': async (options: ServerOptions) => (await import('./generated.js')).startGenerated(options, { APP_OTEL__ENDPOINT: process.env.BENCH_OTLP_URL ?? 'http://127.0.0.1:4318', APP_OTEL__SAMPLE: '0' }),
+  'generated-tracing-none': async (options: ServerOptions) =>
+    (await import('./generated.js')).startGenerated(options, {
+      APP_OTEL__ENDPOINT: process.env.BENCH_OTLP_URL ?? 'http://127.0.0.1:4318',
+      APP_OTEL__SAMPLE: '0',
+    }),
   floor: async (options: ServerOptions) => (await import('./floor.js')).startFloor(options),
   'express-prisma': async (options: ServerOptions) => (await import('./express-prisma.js')).startExpressPrisma(options),
   'naive-graphql': async (options: ServerOptions) => (await import('./naive-graphql.js')).startNaiveGraphQL(options),

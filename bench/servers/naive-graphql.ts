@@ -24,7 +24,8 @@ type Context = {
   readonly role: string;
 };
 
-const pageSize = (first: number | null | undefined): number => (first === null || first === undefined ? 20 : Math.min(100, Math.max(1, Math.trunc(first))));
+const pageSize = (first: number | null | undefined): number =>
+  first === null || first === undefined ? 20 : Math.min(100, Math.max(1, Math.trunc(first)));
 
 /** Starts the naive resolver set on `options.port`. */
 export async function startNaiveGraphQL(options: ServerOptions): Promise<BenchServer> {
@@ -34,23 +35,31 @@ export async function startNaiveGraphQL(options: ServerOptions): Promise<BenchSe
     typeDefs: readFileSync(path.join(ROOT, 'generated/schema.graphql'), 'utf8'),
     resolvers: {
       Query: {
-        users: (_parent: unknown, args: { first?: number | null }, context: Context) => prisma.user.findMany({ where: { orgId: context.orgId }, orderBy: { id: 'asc' }, take: pageSize(args.first) }),
-        user: (_parent: unknown, args: { id: string }, context: Context) => prisma.user.findFirst({ where: { id: args.id, orgId: context.orgId } }),
+        users: (_parent: unknown, args: { first?: number | null }, context: Context) =>
+          prisma.user.findMany({ where: { orgId: context.orgId }, orderBy: { id: 'asc' }, take: pageSize(args.first) }),
+        user: (_parent: unknown, args: { id: string }, context: Context) =>
+          prisma.user.findFirst({ where: { id: args.id, orgId: context.orgId } }),
       },
       Mutation: {
         createUser: async (_parent: unknown, args: { input?: { name?: string; email?: string } | null }, context: Context) => {
           if (context.role !== 'admin') throw new GraphQLError('forbidden', { extensions: { code: 'FORBIDDEN' } });
           const name = args.input?.name?.trim() ?? '';
           const email = args.input?.email ?? '';
-          if (!name || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new GraphQLError('invalid input', { extensions: { code: 'BAD_USER_INPUT' } });
+          if (!name || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+            throw new GraphQLError('invalid input', { extensions: { code: 'BAD_USER_INPUT' } });
           return prisma.user.create({ data: { id: uuidv7(), orgId: context.orgId, name, email } });
         },
       },
       User: {
-        org: (parent: { orgId: string }, _args: unknown, context: Context) => prisma.org.findFirst({ where: { id: parent.orgId, AND: [{ id: context.orgId }] } }),
+        org: (parent: { orgId: string }, _args: unknown, context: Context) =>
+          prisma.org.findFirst({ where: { id: parent.orgId, AND: [{ id: context.orgId }] } }),
         posts: async (parent: { id: string }, args: { first?: number | null }, context: Context) => {
           const first = pageSize(args.first);
-          const rows = await prisma.post.findMany({ where: { authorId: parent.id, ...postScope(context) }, orderBy: { id: 'asc' }, take: first + 1 });
+          const rows = await prisma.post.findMany({
+            where: { authorId: parent.id, ...postScope(context) },
+            orderBy: { id: 'asc' },
+            take: first + 1,
+          });
           const visible = rows.slice(0, first);
           return {
             edges: visible.map((row) => ({ cursor: row.id, node: row })),

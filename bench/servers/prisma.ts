@@ -16,12 +16,21 @@ export async function openPrisma(databaseUrl: string, onQuery?: (sql: string) =>
   const log = onQuery ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {};
   let prisma: PrismaClient;
   if (databaseUrl.startsWith('file:')) {
-    const [{ PrismaBetterSqlite3 }, { PrismaClient: SqliteClient }] = await Promise.all([import('@prisma/adapter-better-sqlite3'), import('../../generated/prisma/sqlite/client/client.js')]);
+    const [{ PrismaBetterSqlite3 }, { PrismaClient: SqliteClient }] = await Promise.all([
+      import('@prisma/adapter-better-sqlite3'),
+      import('../../generated/prisma/sqlite/client/client.js'),
+    ]);
     prisma = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: `file:${sqliteFilePath(databaseUrl)}` }), ...log });
   } else {
-    const [{ PrismaPg }, { PrismaClient: PostgresClient }] = await Promise.all([import('@prisma/adapter-pg'), import('../../generated/prisma/postgresql/client/client.js')]);
+    const [{ PrismaPg }, { PrismaClient: PostgresClient }] = await Promise.all([
+      import('@prisma/adapter-pg'),
+      import('../../generated/prisma/postgresql/client/client.js'),
+    ]);
     prisma = new PostgresClient({ adapter: new PrismaPg({ connectionString: databaseUrl }), ...log }) as unknown as PrismaClient;
   }
-  if (onQuery) (prisma as unknown as { $on(event: 'query', listener: (event: { query: string }) => void): void }).$on('query', (event) => onQuery(event.query));
+  if (onQuery)
+    (prisma as unknown as { $on(event: 'query', listener: (event: { query: string }) => void): void }).$on('query', (event) =>
+      onQuery(event.query),
+    );
   return prisma;
 }

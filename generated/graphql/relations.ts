@@ -28,7 +28,7 @@ export function createRelationResolvers(container: Container): IResolvers<unknow
        * The reviewer's name; null when there is no reviewer or the caller may not read them.
        *
        * `Post.reviewer` is declared but not exposed, so this hand-written field stands in for it (docs/behaviour.md §2.1).
-       * Post.reviewerName → PostResolver.reviewerName (entities/post.resolver.ts:72), computed from the parent.
+       * Post.reviewerName → PostResolver.reviewerName (entities/post.resolver.ts:90), computed from the parent.
        */
       reviewerName: (parent: Parameters<PostResolver['reviewerName']>[0]) => postResolver.reviewerName(parent),
     },

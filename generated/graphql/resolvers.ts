@@ -39,7 +39,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * One page of the posts the caller may read, oldest first; pass the last id as `after` for the next page.
-       * Query.posts → PostResolver.posts (entities/post.resolver.ts:19); authorized: read Post.
+       * Query.posts → PostResolver.posts (entities/post.resolver.ts:37); authorized: read Post.
        */
       posts: async (_parent: unknown, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Post');
@@ -48,7 +48,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * One post by id; null when it does not exist or the caller may not read it.
-       * Query.post → PostResolver.post (entities/post.resolver.ts:26); authorized: read Post.
+       * Query.post → PostResolver.post (entities/post.resolver.ts:44); authorized: read Post.
        */
       post: async (_parent: unknown, args: { readonly id: string }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Post');
@@ -60,7 +60,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
        *
        * A custom transform (`SearchTermPipe`) trims the term and refuses short ones. A search reads up
        * to `first` rows however few match, so it scores like a page.
-       * Query.searchPosts → PostResolver.searchPosts (entities/post.resolver.ts:40); authorized: read Post.
+       * Query.searchPosts → PostResolver.searchPosts (entities/post.resolver.ts:58); authorized: read Post.
        */
       searchPosts: async (_parent: unknown, args: { readonly term: string; readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Post');
@@ -70,7 +70,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * One page of the users the caller may read, oldest first; pass the last id as `after` for the next page.
-       * Query.users → UserResolver.users (entities/user.resolver.ts:16); authorized: read User.
+       * Query.users → UserResolver.users (entities/user.resolver.ts:31); authorized: read User.
        */
       users: async (_parent: unknown, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'User');
@@ -79,7 +79,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * One user by id; null when it does not exist or the caller may not read it.
-       * Query.user → UserResolver.user (entities/user.resolver.ts:23); authorized: read User.
+       * Query.user → UserResolver.user (entities/user.resolver.ts:38); authorized: read User.
        */
       user: async (_parent: unknown, args: { readonly id: string }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'User');
@@ -90,7 +90,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
        * The signed-in caller's own user.
        *
        * Public, so it errors when no principal was seeded.
-       * Query.me → UserResolver.me (entities/user.resolver.ts:43); public (ungated).
+       * Query.me → UserResolver.me (entities/user.resolver.ts:58); public (ungated).
        */
       me: async () => {
         const value = await userResolver.me();
@@ -145,7 +145,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
     Mutation: {
       /**
        * Creates a draft written by the caller.
-       * Mutation.createPost → PostResolver.createPost (entities/post.resolver.ts:48); authorized: create Post.
+       * Mutation.createPost → PostResolver.createPost (entities/post.resolver.ts:66); authorized: create Post.
        */
       createPost: async (_parent: unknown, args: { readonly input?: CreatePost | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'create', 'Post');
@@ -157,7 +157,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
        * Publishes a draft: its status becomes `published`.
        *
        * `draft → published` (docs/behaviour.md §3).
-       * Mutation.publishPost → PostResolver.publishPost (entities/post.resolver.ts:61); authorized: publish Post.
+       * Mutation.publishPost → PostResolver.publishPost (entities/post.resolver.ts:79); authorized: publish Post.
        */
       publishPost: async (_parent: unknown, args: { readonly id: string }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'publish', 'Post');
@@ -166,7 +166,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /**
        * Creates a user in the caller's org.
-       * Mutation.createUser → UserResolver.createUser (entities/user.resolver.ts:30); authorized: create User.
+       * Mutation.createUser → UserResolver.createUser (entities/user.resolver.ts:45); authorized: create User.
        */
       createUser: async (_parent: unknown, args: { readonly input?: CreateUser | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
         authorizeOperation(context, info, ENTITY_BY_NAME, 'create', 'User');
@@ -205,7 +205,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
     Subscription: {
       /**
        * Every post published from now on that the subscriber may read, masked to their grant.
-       * Subscription.postPublished → PostResolver.postPublished (entities/post.resolver.ts:79); authorized: read Post.
+       * Subscription.postPublished → PostResolver.postPublished (entities/post.resolver.ts:97); authorized: read Post.
        */
       postPublished: {
         subscribe: (_parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {

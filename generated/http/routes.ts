@@ -28,7 +28,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * Describes the API under version 1.
-   * GET / → ApiRootV1Controller.root (entities/meta.controller.ts:84); public (ungated).
+   * GET / → ApiRootV1Controller.root (entities/meta.controller.ts:87); public (ungated).
    */
   const apiRootV1ControllerRoot: RouteDefinition = {
     method: 'GET',
@@ -49,7 +49,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * Describes the API under version 2.
-   * GET / → ApiRootV2Controller.root (entities/meta.controller.ts:102); public (ungated).
+   * GET / → ApiRootV2Controller.root (entities/meta.controller.ts:105); public (ungated).
    */
   const apiRootV2ControllerRoot: RouteDefinition = {
     method: 'GET',
@@ -72,7 +72,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
    * Describes the API under version 2.
    *
    * At the same address as the unversioned description, which it beats when version 2 is stated.
-   * GET /meta → ApiRootV2Controller.meta (entities/meta.controller.ts:114); public (ungated).
+   * GET /meta → ApiRootV2Controller.meta (entities/meta.controller.ts:117); public (ungated).
    */
   const apiRootV2ControllerMeta: RouteDefinition = {
     method: 'GET',
@@ -93,7 +93,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * Describes the API, without a version.
-   * GET /meta → MetaController.describe (entities/meta.controller.ts:59); public (ungated).
+   * GET /meta → MetaController.describe (entities/meta.controller.ts:62); public (ungated).
    */
   const metaControllerDescribe: RouteDefinition = {
     method: 'GET',
@@ -114,7 +114,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * Agrees on a version: the highest one the caller offers that the API serves.
-   * POST /meta → MetaController.negotiate (entities/meta.controller.ts:67); public (ungated).
+   * POST /meta → MetaController.negotiate (entities/meta.controller.ts:70); public (ungated).
    */
   const metaControllerNegotiate: RouteDefinition = {
     method: 'POST',
@@ -160,7 +160,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
    * One page of the posts the caller may read, oldest first.
    *
    * A keyset page over the primary key (docs/behaviour.md §4.2); UUID v7 keys order it by creation.
-   * GET /posts → PostsController.list (entities/posts.controller.ts:25); authorized: read Post.
+   * GET /posts → PostsController.list (entities/posts.controller.ts:40); authorized: read Post.
    */
   const postsControllerList: RouteDefinition = {
     method: 'GET',
@@ -184,7 +184,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
    * One post by id. Answers 404 when it does not exist or the caller may not read it.
    *
    * Also the MCP tool `posts_get` (a route's default tool name: its path and method), which answers `NOT_FOUND` where the route answers 404.
-   * GET /posts/:id → PostsController.get (entities/posts.controller.ts:38); authorized: read Post.
+   * GET /posts/:id → PostsController.get (entities/posts.controller.ts:53); authorized: read Post.
    */
   const postsControllerGet: RouteDefinition = {
     method: 'GET',
@@ -206,7 +206,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * Creates a draft written by the caller, in the caller's org.
-   * POST /posts → PostsController.create (entities/posts.controller.ts:45); authorized: create Post.
+   * POST /posts → PostsController.create (entities/posts.controller.ts:60); authorized: create Post.
    */
   const postsControllerCreate: RouteDefinition = {
     method: 'POST',
@@ -229,7 +229,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
 
   /**
    * Declared only under version 2 (docs/behaviour.md §4.3); the summary is declared to show `@ApiOperation`.
-   * POST /posts/:id/publish → PostsController.publish (entities/posts.controller.ts:58); authorized: publish Post.
+   * POST /posts/:id/publish → PostsController.publish (entities/posts.controller.ts:74); authorized: publish Post.
    */
   const postsControllerPublish: RouteDefinition = {
     method: 'POST',

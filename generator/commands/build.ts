@@ -34,7 +34,9 @@ async function runBuild(root: string, outDir: string): Promise<number> {
 export function addBuildCommand(program: Command, root: () => string): void {
   program
     .command('build')
-    .description('compile the application (generated/main.ts and every file of yours it reaches) to JavaScript in dist/, for `node dist/generated/main.js`; refuses while generated/ is stale')
+    .description(
+      'compile the application (generated/main.ts and every file of yours it reaches) to JavaScript in dist/, for `node dist/generated/main.js`; refuses while generated/ is stale',
+    )
     .option('--out-dir <dir>', 'where the compiled application goes', 'dist')
     .action(async (options: { outDir: string }) => {
       process.exitCode = await runBuild(root(), options.outDir);

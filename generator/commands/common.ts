@@ -36,7 +36,8 @@ export const nonNegativeInteger = (value: string): number => {
 
 /** A TCP port as `--port` takes it: 0..65535 written as digits (0 picks a free port). */
 export const portNumber = (value: string): string => {
-  if (!/^[0-9]{1,5}$/.test(value) || Number(value) > 65_535) throw new InvalidArgumentError('expected a port, 0 to 65535 (0 picks a free one)');
+  if (!/^[0-9]{1,5}$/.test(value) || Number(value) > 65_535)
+    throw new InvalidArgumentError('expected a port, 0 to 65535 (0 picks a free one)');
   return String(Number(value));
 };
 
@@ -101,11 +102,17 @@ export async function loadApplication(root: string): Promise<ApplicationDefiniti
   const { ensurePrismaClients } = await import('../emit/prisma/client.js');
   await ensurePrismaClients(path.join(path.resolve(root), 'generated'));
   const { importApplicationModule } = await import('../application-modules.js');
-  const module = (await importApplicationModule(path.resolve(root), file)) as { application: ApplicationDefinition<DatabaseClient, unknown> };
+  const module = (await importApplicationModule(path.resolve(root), file)) as {
+    application: ApplicationDefinition<DatabaseClient, unknown>;
+  };
   return module.application;
 }
 
-export async function withDatabase<T>(root: string, url: string, work: (database: DatabaseClient, application: ApplicationDefinition<DatabaseClient, unknown>) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(
+  root: string,
+  url: string,
+  work: (database: DatabaseClient, application: ApplicationDefinition<DatabaseClient, unknown>) => Promise<T>,
+): Promise<T> {
   const { createAdapterFactory } = await import('../../runtime/data/database.js');
   const application = await loadApplication(root);
   const database = await application.createDatabase(await createAdapterFactory(url));

@@ -7,7 +7,19 @@ import type { Command } from 'commander';
 import { DEV_HOOKS_FILE, type DevHooks, type DevPrincipal, type DevToken } from '../../runtime/declarations/dev-hooks.js';
 import type { DevServer, Handover, ServerAddress } from '../dev-loop.js';
 import type { DeclarationProjectCache } from '../parse/project.js';
-import { applyListenOptions, CliError, config, firstLine, HOOKS_HELP, layoutOf, type ListenOptions, portNumber, reportWatchError, stopSignal, withDatabase } from './common.js';
+import {
+  applyListenOptions,
+  CliError,
+  config,
+  firstLine,
+  HOOKS_HELP,
+  layoutOf,
+  type ListenOptions,
+  portNumber,
+  reportWatchError,
+  stopSignal,
+  withDatabase,
+} from './common.js';
 import { BackgroundTypeCheck, generateReported, migrationNames, runGenerate } from './generate.js';
 import { migrateDeploy } from './migrate.js';
 import { defaultSizes, describeSeeded, loadDevHooks, mintDevTokens, principalsWith, refreshStatistics, seedWith } from './seed.js';
@@ -25,7 +37,11 @@ interface DevRun {
 
 /** The summary of where a server is: one line per entrypoint, `name  address  what it is`. */
 function describeEntrypoints(address: ServerAddress): string[] {
-  const rows = address.entrypoints.map((entrypoint) => [entrypoint.name, `${entrypoint.scheme === 'websocket' ? address.url.replace(/^http/, 'ws') : address.url}${entrypoint.path}`, entrypoint.description]);
+  const rows = address.entrypoints.map((entrypoint) => [
+    entrypoint.name,
+    `${entrypoint.scheme === 'websocket' ? address.url.replace(/^http/, 'ws') : address.url}${entrypoint.path}`,
+    entrypoint.description,
+  ]);
   const widths = [0, 1].map((column) => Math.max(0, ...rows.map((row) => row[column]?.length ?? 0)));
   return rows.map((row) => `  ${(row[0] ?? '').padEnd(widths[0] ?? 0)}  ${(row[1] ?? '').padEnd(widths[1] ?? 0)}  ${row[2] ?? ''}`);
 }
@@ -52,7 +68,16 @@ interface Prepared {
  */
 async function prepare(options: DevRun, cache: DeclarationProjectCache): Promise<Prepared | undefined> {
   const { root } = options;
-  if ((await runGenerate({ root, allowBreaking: options.allowBreaking, acceptDataLoss: options.acceptDataLoss, timings: options.timings, cache })) !== 0) return undefined;
+  if (
+    (await runGenerate({
+      root,
+      allowBreaking: options.allowBreaking,
+      acceptDataLoss: options.acceptDataLoss,
+      timings: options.timings,
+      cache,
+    })) !== 0
+  )
+    return undefined;
   const settings = config();
   const url = settings.database.url;
   const applied = await migrateDeploy(root, url);
@@ -61,7 +86,9 @@ async function prepare(options: DevRun, cache: DeclarationProjectCache): Promise
   if (!hooks) return { settings, hooks, principals: [] };
   let principals: readonly DevPrincipal[] = [];
   const seeded = await withDatabase(root, url, async (database, application) => {
-    const written = hooks.seed ? await seedWith(database, application, { hooks, sizes: defaultSizes(hooks), ifEmpty: true, progress: true }) : undefined;
+    const written = hooks.seed
+      ? await seedWith(database, application, { hooks, sizes: defaultSizes(hooks), ifEmpty: true, progress: true })
+      : undefined;
     principals = await principalsWith(database, hooks, written);
     return written;
   });
@@ -79,7 +106,11 @@ async function devServer(root: string, settings: ReturnType<typeof config>): Pro
     root: path.resolve(root),
     // The playground is on in development unless configured otherwise, and the server answers this
     // machine only (docs/hostile-input.md §10) unless APP_HTTP__HOST says otherwise.
-    env: { ...process.env, APP_GRAPHQL__PLAYGROUND: process.env.APP_GRAPHQL__PLAYGROUND ?? 'true', APP_HTTP__HOST: process.env.APP_HTTP__HOST ?? '127.0.0.1' },
+    env: {
+      ...process.env,
+      APP_GRAPHQL__PLAYGROUND: process.env.APP_GRAPHQL__PLAYGROUND ?? 'true',
+      APP_HTTP__HOST: process.env.APP_HTTP__HOST ?? '127.0.0.1',
+    },
     logs: {
       verbose: ['debug', 'trace'].includes(settings.log.level),
       pretty: settings.log.format === 'pretty' || (settings.log.format === undefined && process.stdout.isTTY),
@@ -108,7 +139,14 @@ function welcome(first: Handover, tokens: readonly DevToken[], hooks: DevHooks |
 /** One cycle after a burst of changes (since `since`): regenerate; migrate when the schema changed; restart; one line. */
 async function cycle(session: DevSession, since: number): Promise<void> {
   const { options, server } = session;
-  const run = await generateReported({ root: options.root, quiet: true, allowBreaking: options.allowBreaking, acceptDataLoss: options.acceptDataLoss, timings: options.timings, cache: session.cache });
+  const run = await generateReported({
+    root: options.root,
+    quiet: true,
+    allowBreaking: options.allowBreaking,
+    acceptDataLoss: options.acceptDataLoss,
+    timings: options.timings,
+    cache: session.cache,
+  });
   if (!run.ok) {
     process.stdout.write('not regenerated; the server keeps running the previous version\n');
     return;
@@ -134,10 +172,15 @@ async function cycle(session: DevSession, since: number): Promise<void> {
     const handover = await server.start();
     parts.push(`restarted in ${Math.round(performance.now() - since)} ms`);
     process.stdout.write(`${parts.join(', ')}\n`);
-    if (options.timings) process.stderr.write(`timings (ms): generate ${run.elapsed}, migrate ${migrating}, boot ${handover.boot}, switch ${handover.switch}\n`);
+    if (options.timings)
+      process.stderr.write(
+        `timings (ms): generate ${run.elapsed}, migrate ${migrating}, boot ${handover.boot}, switch ${handover.switch}\n`,
+      );
   } catch (error) {
     if (!(error instanceof ServerStartError)) throw error;
-    const running = error.stoppedPrevious ? 'no server is running: fix it and save to start one' : 'the server keeps running the previous version';
+    const running = error.stoppedPrevious
+      ? 'no server is running: fix it and save to start one'
+      : 'the server keeps running the previous version';
     process.stdout.write(`${parts.join(', ')}, not restarted: ${error.message}; ${running}\n`);
   }
 }
@@ -176,9 +219,16 @@ async function runDev(options: DevRun): Promise<number> {
     await cycle(session, since);
     types.start();
   };
-  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => onBatch(batch.firstEventAt), onError: reportWatchError });
+  const watcher = new DeclarationWatcher({
+    dir: layout.entitiesDir,
+    onBatch: (batch) => onBatch(batch.firstEventAt),
+    onError: reportWatchError,
+  });
   await watcher.start();
-  lines.push('', `watching ${path.relative(process.cwd(), layout.entitiesDir) || '.'}/: a saved change regenerates, migrates and restarts the server on port ${first.address.port} (Ctrl-C stops)`);
+  lines.push(
+    '',
+    `watching ${path.relative(process.cwd(), layout.entitiesDir) || '.'}/: a saved change regenerates, migrates and restarts the server on port ${first.address.port} (Ctrl-C stops)`,
+  );
   const stopRequested = stopSignal();
   process.stdout.write(`${lines.join('\n')}\n\n`);
   types.start();
@@ -193,14 +243,21 @@ async function runDev(options: DevRun): Promise<number> {
 export function addDevCommand(program: Command, root: () => string): void {
   program
     .command('dev')
-    .description(`generate, migrate the database, seed it when empty, serve, and print tokens and example requests (from ${DEV_HOOKS_FILE} when present); then regenerate, migrate and restart on every change under entities/, until Ctrl-C`)
+    .description(
+      `generate, migrate the database, seed it when empty, serve, and print tokens and example requests (from ${DEV_HOOKS_FILE} when present); then regenerate, migrate and restart on every change under entities/, until Ctrl-C`,
+    )
     .option('--allow-breaking', 'accept GraphQL schema changes that break existing clients')
-    .option('--accept-data-loss', 'write migrations that drop data or cannot run on the database\'s rows (as generate --accept-data-loss)')
-    .option('--timings', 'print where each cycle\'s time went (generate, migrate, boot, switch) to stderr')
+    .option('--accept-data-loss', "write migrations that drop data or cannot run on the database's rows (as generate --accept-data-loss)")
+    .option('--timings', "print where each cycle's time went (generate, migrate, boot, switch) to stderr")
     .option('--port <port>', 'listen on this port instead of APP_HTTP__PORT (default 3000; 0 picks a free one)', portNumber)
     .option('--host <address>', 'listen on this address instead of APP_HTTP__HOST (default 127.0.0.1: this machine only)')
     .action(async (options: { allowBreaking?: boolean; acceptDataLoss?: boolean; timings?: boolean } & ListenOptions) => {
       applyListenOptions(options);
-      process.exitCode = await runDev({ root: root(), allowBreaking: options.allowBreaking === true, acceptDataLoss: options.acceptDataLoss === true, timings: options.timings === true });
+      process.exitCode = await runDev({
+        root: root(),
+        allowBreaking: options.allowBreaking === true,
+        acceptDataLoss: options.acceptDataLoss === true,
+        timings: options.timings === true,
+      });
     });
 }

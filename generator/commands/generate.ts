@@ -39,7 +39,10 @@ export interface GenerateRun {
  * Whether `breaking` removes every query of the committed schema `previous`: what a new
  * application written in place of another looks like, rather than an evolution of the same one.
  */
-async function replacesEveryQuery(previous: string | undefined, breaking: readonly { type: string; description: string }[]): Promise<boolean> {
+async function replacesEveryQuery(
+  previous: string | undefined,
+  breaking: readonly { type: string; description: string }[],
+): Promise<boolean> {
   if (previous === undefined) return false;
   const { buildSchema } = await import('graphql');
   const query = buildSchema(previous).getQueryType();
@@ -74,7 +77,12 @@ export async function generateReported(options: GenerateRun): Promise<ReportedRu
     // CI's run fails on a declaration that does not compile (docs/behaviour.md §7).
     ...(options.check === true ? { typeCheck: 'error' as const } : {}),
   });
-  if (options.timings === true) process.stderr.write(`timings (ms): ${Object.entries(result.timings).map(([stage, ms]) => `${stage} ${ms}`).join(', ')}\n`);
+  if (options.timings === true)
+    process.stderr.write(
+      `timings (ms): ${Object.entries(result.timings)
+        .map(([stage, ms]) => `${stage} ${ms}`)
+        .join(', ')}\n`,
+    );
   // The source a diagnostic quotes; a diagnostic about a folder (an empty `entities/`) quotes none.
   const read = (file: string): string | undefined => {
     const full = path.join(layout.root, file);
@@ -82,19 +90,28 @@ export async function generateReported(options: GenerateRun): Promise<ReportedRu
   };
   if (result.diagnostics.length > 0) process.stderr.write(`${formatReport(result.diagnostics, read)}\n`);
   if (result.diagnostics.some((diagnostic) => diagnostic.severity === 'error')) return { ok: false };
-  for (const change of result.dangerous) process.stderr.write(`warning: the GraphQL schema changes in a way clients may notice (${change.type}): ${change.description}\n`);
+  for (const change of result.dangerous)
+    process.stderr.write(`warning: the GraphQL schema changes in a way clients may notice (${change.type}): ${change.description}\n`);
   if (result.breaking.length > 0 && options.allowBreaking !== true) {
     const lines = result.breaking.map((change) => {
-      const at = change.column ? ` (${change.column.span.file}:${change.column.span.line}${change.column.renamedTo === undefined ? '' : `: renamed to ${change.column.renamedTo}?`})` : '';
+      const at = change.column
+        ? ` (${change.column.span.file}:${change.column.span.line}${change.column.renamedTo === undefined ? '' : `: renamed to ${change.column.renamedTo}?`})`
+        : '';
       return `  ${change.type}: ${change.description}${at}`;
     });
     const fixes = [
-      ...(result.breaking.some((change) => change.column) ? ["a field of an entity is its column: keep the column's name and type (rename it back), or add the new column beside the old one and remove the old one once clients have moved"] : []),
-      ...(result.breaking.some((change) => !change.column) ? ['keep the old fields and mark them deprecated (@Query({ deprecationReason: … }))'] : []),
+      ...(result.breaking.some((change) => change.column)
+        ? [
+            "a field of an entity is its column: keep the column's name and type (rename it back), or add the new column beside the old one and remove the old one once clients have moved",
+          ]
+        : []),
+      ...(result.breaking.some((change) => !change.column)
+        ? ['keep the old fields and mark them deprecated (@Query({ deprecationReason: … }))']
+        : []),
     ];
     const previous = read(path.join(path.relative(layout.root, layout.generatedDir), SDL_PATH));
     const newApplication = (await replacesEveryQuery(previous, result.breaking))
-      ? "every query of the committed schema is gone: if entities/ is a new application in place of another, `npm run init -- --reset` removes the previous one's generated/ and database and keeps entities/ (docs/guide/development.md, \"Starting over from this repository's demo\")\n"
+      ? 'every query of the committed schema is gone: if entities/ is a new application in place of another, `npm run init -- --reset` removes the previous one\'s generated/ and database and keeps entities/ (docs/guide/development.md, "Starting over from this repository\'s demo")\n'
       : '';
     process.stderr.write(
       `the GraphQL schema would break existing clients (it is unversioned, docs/behaviour.md §9.5):\n${lines.join('\n')}\n` +
@@ -122,7 +139,11 @@ export class BackgroundTypeCheck {
     this.cancel();
     const layout = layoutOf(this.root);
     const module = fileURLToPath(new URL(`../typecheck-child${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
-    const child = fork(module, [JSON.stringify(layout)], { cwd: layout.root, execArgv: process.execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(module, [JSON.stringify(layout)], {
+      cwd: layout.root,
+      execArgv: process.execArgv,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     this.child = child;
     child.once('message', (message) => {
       void (async () => {
@@ -154,8 +175,12 @@ export async function runGenerate(options: GenerateRun): Promise<number> {
   if (!run.ok) return 1;
   const { result, elapsed } = run;
   if (options.check === true) {
-    const stale = [...result.changed.map((file) => `changed: generated/${file}`), ...result.removed.map((file) => `extra: generated/${file}`)];
-    for (const [database, migration] of Object.entries(result.migrations)) stale.push(`missing migration: generated/${migrationsPath(database as DatabaseName)}/${migration.name}`);
+    const stale = [
+      ...result.changed.map((file) => `changed: generated/${file}`),
+      ...result.removed.map((file) => `extra: generated/${file}`),
+    ];
+    for (const [database, migration] of Object.entries(result.migrations))
+      stale.push(`missing migration: generated/${migrationsPath(database as DatabaseName)}/${migration.name}`);
     if (stale.length > 0) {
       const { writtenByVersion } = await import('../emit/writer.js');
       const app = path.join(layoutOf(options.root).generatedDir, 'app.ts');
@@ -164,21 +189,27 @@ export async function runGenerate(options: GenerateRun): Promise<number> {
         previous !== undefined && previous !== GENERATOR_VERSION
           ? `generated/ was written by ${PACKAGE_NAME} ${previous === 'earlier' ? 'an earlier version' : previous}; this is ${PACKAGE_NAME} ${GENERATOR_VERSION}. After an upgrade, run \`npm run generate\` (resource-service generate) and commit the result.\n`
           : '';
-      process.stderr.write(`${upgrade}generated/ is stale; run \`npm run generate\` and commit the result:\n${stale.map((line) => `  ${line}`).join('\n')}\n`);
+      process.stderr.write(
+        `${upgrade}generated/ is stale; run \`npm run generate\` and commit the result:\n${stale.map((line) => `  ${line}`).join('\n')}\n`,
+      );
       return 1;
     }
     if (options.quiet !== true) {
       // The type check waits for the Prisma clients (not committed); say when it could not run.
       const { stalePrismaClients } = await import('../emit/prisma/client.js');
       const unchecked = stalePrismaClients(layoutOf(options.root).generatedDir);
-      const note = unchecked.length > 0 ? `; the declarations' types were not checked: the Prisma client (${unchecked.join(', ')}) is missing or stale, and \`npm run generate\` writes it` : '';
+      const note =
+        unchecked.length > 0
+          ? `; the declarations' types were not checked: the Prisma client (${unchecked.join(', ')}) is missing or stale, and \`npm run generate\` writes it`
+          : '';
       process.stdout.write(`generated/ is up to date (${elapsed} ms)${note}\n`);
     }
     return 0;
   }
   if (options.quiet !== true) {
     const lines = [`generated ${result.changed.length} file(s), removed ${result.removed.length} in ${elapsed} ms`];
-    for (const [database, migration] of Object.entries(result.migrations)) lines.push(`new migration: generated/${migrationsPath(database as DatabaseName)}/${migration.name}`);
+    for (const [database, migration] of Object.entries(result.migrations))
+      lines.push(`new migration: generated/${migrationsPath(database as DatabaseName)}/${migration.name}`);
     if (result.prismaClientsChanged.length > 0) lines.push(`regenerated the Prisma client (${result.prismaClientsChanged.join(', ')})`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
@@ -188,7 +219,8 @@ export async function runGenerate(options: GenerateRun): Promise<number> {
 /** The migrations a run wrote, one name for every database that got the same one (`0004_create_comment`), else `name (database)` each. */
 export function migrationNames(result: GenerateResult): string[] {
   const byName = new Map<string, string[]>();
-  for (const [database, migration] of Object.entries(result.migrations)) byName.set(migration.name, [...(byName.get(migration.name) ?? []), database]);
+  for (const [database, migration] of Object.entries(result.migrations))
+    byName.set(migration.name, [...(byName.get(migration.name) ?? []), database]);
   const databases = Object.keys(result.migrations).length;
   return [...byName].map(([name, where]) => (where.length === databases ? name : `${name} (${where.join(', ')})`));
 }
@@ -209,7 +241,10 @@ async function runGenerateWatch(options: GenerateRun): Promise<number> {
     if (!run.ok) return;
     const { result } = run;
     const migrations = migrationNames(result);
-    const line = [`ok, ${result.changed.length + result.removed.length} files changed in ${Math.round(performance.now() - since)} ms`, ...(migrations.length > 0 ? [`new migration ${migrations.join(', ')}`] : [])].join(', ');
+    const line = [
+      `ok, ${result.changed.length + result.removed.length} files changed in ${Math.round(performance.now() - since)} ms`,
+      ...(migrations.length > 0 ? [`new migration ${migrations.join(', ')}`] : []),
+    ].join(', ');
     process.stdout.write(`${line}\n`);
   };
   await once(performance.now()).catch(reportWatchError);
@@ -219,7 +254,11 @@ async function runGenerateWatch(options: GenerateRun): Promise<number> {
     await once(since);
     types.start();
   };
-  const watcher = new DeclarationWatcher({ dir: layout.entitiesDir, onBatch: (batch) => onBatch(batch.firstEventAt), onError: reportWatchError });
+  const watcher = new DeclarationWatcher({
+    dir: layout.entitiesDir,
+    onBatch: (batch) => onBatch(batch.firstEventAt),
+    onError: reportWatchError,
+  });
   await watcher.start();
   // Listening for the signal before saying so: one sent as soon as the line is seen stops it cleanly.
   const stopped = stopSignal();
@@ -238,19 +277,39 @@ export function addGenerateCommand(program: Command, root: () => string): void {
     .description('read entities/, validate, and write generated/ (with --check: only report what is stale)')
     .option('--check', 'exit 1 when generated/ is stale or a declaration is invalid; write nothing')
     .option('--allow-breaking', 'accept GraphQL schema changes that break existing clients')
-    .option('--accept-data-loss', 'write a migration that drops data (a column, a table, a type change) or cannot run on the development database\'s rows')
+    .option(
+      '--accept-data-loss',
+      "write a migration that drops data (a column, a table, a type change) or cannot run on the development database's rows",
+    )
     .option('--accept-edited-migrations', 'record migration folders edited or added by hand since generate wrote them')
-    .option('--timings', 'print the milliseconds each stage took (parse, resolve, validate, emit, client, migrations, review, write, prisma) to stderr')
-    .addOption(new Option('--watch', 'generate again on every change under entities/, printing "ok, N files changed" or the diagnostics, until Ctrl-C').conflicts('check'))
-    .action(async (options: { check?: boolean; allowBreaking?: boolean; acceptDataLoss?: boolean; acceptEditedMigrations?: boolean; timings?: boolean; watch?: boolean }) => {
-      const run: GenerateRun = {
-        root: root(),
-        check: options.check === true,
-        allowBreaking: options.allowBreaking === true,
-        acceptDataLoss: options.acceptDataLoss === true,
-        acceptEditedMigrations: options.acceptEditedMigrations === true,
-        timings: options.timings === true,
-      };
-      process.exitCode = options.watch === true ? await runGenerateWatch(run) : await runGenerate(run);
-    });
+    .option(
+      '--timings',
+      'print the milliseconds each stage took (parse, resolve, validate, emit, client, migrations, review, write, prisma) to stderr',
+    )
+    .addOption(
+      new Option(
+        '--watch',
+        'generate again on every change under entities/, printing "ok, N files changed" or the diagnostics, until Ctrl-C',
+      ).conflicts('check'),
+    )
+    .action(
+      async (options: {
+        check?: boolean;
+        allowBreaking?: boolean;
+        acceptDataLoss?: boolean;
+        acceptEditedMigrations?: boolean;
+        timings?: boolean;
+        watch?: boolean;
+      }) => {
+        const run: GenerateRun = {
+          root: root(),
+          check: options.check === true,
+          allowBreaking: options.allowBreaking === true,
+          acceptDataLoss: options.acceptDataLoss === true,
+          acceptEditedMigrations: options.acceptEditedMigrations === true,
+          timings: options.timings === true,
+        };
+        process.exitCode = options.watch === true ? await runGenerateWatch(run) : await runGenerate(run);
+      },
+    );
 }

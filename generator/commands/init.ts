@@ -23,7 +23,13 @@ async function runInit(root: string, dir: string | undefined, reset: boolean): P
   const database = { title: dialect.title, files: dialect.databaseFiles?.(url) };
   let result: ReturnType<typeof initApplication>;
   try {
-    result = initApplication({ layout: layoutOf(target), templateDir: TEMPLATE_DIR, reset, database, dependency: { name: PACKAGE_NAME, version: GENERATOR_VERSION, peers: PEER_DEPENDENCIES } });
+    result = initApplication({
+      layout: layoutOf(target),
+      templateDir: TEMPLATE_DIR,
+      reset,
+      database,
+      dependency: { name: PACKAGE_NAME, version: GENERATOR_VERSION, peers: PEER_DEPENDENCIES },
+    });
   } catch (error) {
     if (error instanceof InitRefusedError) throw new CliError(error.message);
     throw error;
@@ -37,7 +43,9 @@ async function runInit(root: string, dir: string | undefined, reset: boolean): P
   for (const note of result.notes) lines.push(`note: ${note}`);
   const into = path.relative(root, target);
   const install = result.projectFiles.length > 0 || result.updated.length > 0 ? 'npm install && ' : '';
-  lines.push(`next: \`${into === '' ? '' : `cd ${into} && `}${install}npm run dev\` generates generated/ with a first migration, migrates, seeds, prints tokens and curl lines, and serves`);
+  lines.push(
+    `next: \`${into === '' ? '' : `cd ${into} && `}${install}npm run dev\` generates generated/ with a first migration, migrates, seeds, prints tokens and curl lines, and serves`,
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -45,9 +53,14 @@ async function runInit(root: string, dir: string | undefined, reset: boolean): P
 export function addInitCommand(program: Command, root: () => string): void {
   program
     .command('init')
-    .description("start a new application in dir (default: here): a one-entity application (Note) in entities/, and the project files it lacks — package.json scripts and dependencies, tsconfig.json, .gitignore, README.md, a first test; never overwrites a file, and refuses while a previous application's generated/ or SQLite database remains")
+    .description(
+      "start a new application in dir (default: here): a one-entity application (Note) in entities/, and the project files it lacks — package.json scripts and dependencies, tsconfig.json, .gitignore, README.md, a first test; never overwrites a file, and refuses while a previous application's generated/ or SQLite database remains",
+    )
     .argument('[dir]', 'the folder of the application, created when missing')
-    .option('--reset', "remove the previous application's generated/ (its GraphQL baseline and migrations) and SQLite database; declarations already in entities/ are kept")
+    .option(
+      '--reset',
+      "remove the previous application's generated/ (its GraphQL baseline and migrations) and SQLite database; declarations already in entities/ are kept",
+    )
     .action(async (dir: string | undefined, options: { reset?: boolean }) => {
       await runInit(root(), dir, options.reset === true);
     });

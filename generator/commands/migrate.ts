@@ -31,8 +31,15 @@ export async function migrateDeploy(root: string, url: string, keepBackups?: num
   const { deployMigrations, FailedMigrationsError, MigrationFailedError } = await import('../../runtime/data/migrations.js');
   const { schema, dir } = await migrationSource(root, url);
   try {
-    const deployment = await deployMigrations(url, schema, dir, await createAdapterFactory(url), keepBackups === undefined ? {} : { keepBackups });
-    if (deployment.backup !== undefined) process.stdout.write(`kept a copy of the database before migrating: ${path.relative(process.cwd(), deployment.backup)}\n`);
+    const deployment = await deployMigrations(
+      url,
+      schema,
+      dir,
+      await createAdapterFactory(url),
+      keepBackups === undefined ? {} : { keepBackups },
+    );
+    if (deployment.backup !== undefined)
+      process.stdout.write(`kept a copy of the database before migrating: ${path.relative(process.cwd(), deployment.backup)}\n`);
     return [...deployment.applied];
   } catch (error) {
     if (error instanceof MigrationFailedError) {
@@ -64,15 +71,32 @@ async function migrateStatus(root: string, url: string): Promise<number> {
   const folder = path.relative(process.cwd(), dir) || '.';
   const lines = [
     ...status.applied.map((name) => `applied  ${name}`),
-    ...status.failed.map((migration) => `failed   ${migration.name} (started ${migration.startedAt}): ${migration.reason}; fix the cause, then \`migrate resolve --rolled-back ${migration.name}\``),
+    ...status.failed.map(
+      (migration) =>
+        `failed   ${migration.name} (started ${migration.startedAt}): ${migration.reason}; fix the cause, then \`migrate resolve --rolled-back ${migration.name}\``,
+    ),
     ...status.pending.map((name) => `pending  ${name}`),
     ...status.unknown.map((name) => `unknown  ${name}: applied to the database but not in ${folder} (the histories diverge)`),
     ...status.edited.map((name) => `edited   ${name}: changed after it was applied (its checksum differs from the database's)`),
-    ...status.folderDrift.map((drift) => `${drift.kind.padEnd(8)} ${drift.name}: ${drift.kind === 'deleted' ? 'deleted' : drift.kind === 'edited' ? 'edited' : 'added by hand'} after generate wrote the migrations (${folder}/checksums.json)`),
-    ...(status.schemaDrift === undefined ? [] : [`drift    the database's schema differs from what its applied migrations create:`, ...status.schemaDrift.split('\n').map((line) => `  ${line}`)]),
+    ...status.folderDrift.map(
+      (drift) =>
+        `${drift.kind.padEnd(8)} ${drift.name}: ${drift.kind === 'deleted' ? 'deleted' : drift.kind === 'edited' ? 'edited' : 'added by hand'} after generate wrote the migrations (${folder}/checksums.json)`,
+    ),
+    ...(status.schemaDrift === undefined
+      ? []
+      : [
+          `drift    the database's schema differs from what its applied migrations create:`,
+          ...status.schemaDrift.split('\n').map((line) => `  ${line}`),
+        ]),
   ];
   process.stdout.write(`${lines.join('\n') || 'no migrations'}\n${status.pending.length} pending\n`);
-  const clean = status.pending.length === 0 && status.failed.length === 0 && status.unknown.length === 0 && status.edited.length === 0 && status.folderDrift.length === 0 && status.schemaDrift === undefined;
+  const clean =
+    status.pending.length === 0 &&
+    status.failed.length === 0 &&
+    status.unknown.length === 0 &&
+    status.edited.length === 0 &&
+    status.folderDrift.length === 0 &&
+    status.schemaDrift === undefined;
   return clean ? 0 : 1;
 }
 
@@ -80,7 +104,8 @@ async function migrateStatus(root: string, url: string): Promise<number> {
 async function migrateResolve(root: string, url: string, options: { applied?: string; rolledBack?: string }): Promise<void> {
   const mark = options.applied !== undefined ? 'applied' : 'rolled-back';
   const name = options.applied ?? options.rolledBack;
-  if (name === undefined || (options.applied !== undefined && options.rolledBack !== undefined)) throw new CliError('migrate resolve takes one of --applied NAME or --rolled-back NAME');
+  if (name === undefined || (options.applied !== undefined && options.rolledBack !== undefined))
+    throw new CliError('migrate resolve takes one of --applied NAME or --rolled-back NAME');
   const { createAdapterFactory } = await import('../../runtime/data/database.js');
   const { resolveMigration } = await import('../../runtime/data/migrations.js');
   const { schema, dir } = await migrationSource(root, url);
@@ -89,7 +114,9 @@ async function migrateResolve(root: string, url: string, options: { applied?: st
   } catch (error) {
     throw new CliError(firstLine(error));
   }
-  process.stdout.write(mark === 'applied' ? `recorded ${name} as applied\n` : `recorded ${name} as rolled back: the next \`migrate deploy\` runs it again\n`);
+  process.stdout.write(
+    mark === 'applied' ? `recorded ${name} as applied\n` : `recorded ${name} as rolled back: the next \`migrate deploy\` runs it again\n`,
+  );
 }
 
 /** The line `migrate deploy` and `migrate dev` print: what was applied, or that nothing was pending. */
@@ -103,7 +130,9 @@ const KEEP_BACKUPS = ['--keep-backups <n>', 'copies of a SQLite database kept be
 export function addMigrateCommand(program: Command, root: () => string): void {
   const migrate = program
     .command('migrate')
-    .description('apply pending migrations (deploy, the default), show where the database stands and what drifted (status), generate then apply (dev), or record a failed migration as rolled back or applied (resolve)');
+    .description(
+      'apply pending migrations (deploy, the default), show where the database stands and what drifted (status), generate then apply (dev), or record a failed migration as rolled back or applied (resolve)',
+    );
 
   migrate
     .command('deploy', { isDefault: true })
@@ -132,7 +161,13 @@ export function addMigrateCommand(program: Command, root: () => string): void {
     .option(...KEEP_BACKUPS, nonNegativeInteger)
     .action(async (options: { acceptDataLoss?: boolean; allowBreaking?: boolean; keepBackups?: number }) => {
       const url = config().database.url;
-      if ((await runGenerate({ root: root(), acceptDataLoss: options.acceptDataLoss === true, allowBreaking: options.allowBreaking === true })) !== 0) {
+      if (
+        (await runGenerate({
+          root: root(),
+          acceptDataLoss: options.acceptDataLoss === true,
+          allowBreaking: options.allowBreaking === true,
+        })) !== 0
+      ) {
         process.exitCode = 1;
         return;
       }

@@ -7,7 +7,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import type { DatabaseClient } from '../../runtime/data/database.js';
-import { DEV_HOOKS_FILE, type DevHooks, type DevPrincipal, type DevToken, SEED_SIZE_NAME, tokenVariable } from '../../runtime/declarations/dev-hooks.js';
+import {
+  DEV_HOOKS_FILE,
+  type DevHooks,
+  type DevPrincipal,
+  type DevToken,
+  SEED_SIZE_NAME,
+  tokenVariable,
+} from '../../runtime/declarations/dev-hooks.js';
 import type { EntityDescriptor } from '../../runtime/data/entity-metadata.js';
 import type { ApplicationDefinition } from '../../runtime/server/server.js';
 import { CliError, config, HOOKS_HELP, nonNegativeInteger, withDatabase } from './common.js';
@@ -25,17 +32,23 @@ export async function loadDevHooks(root: string): Promise<DevHooks | undefined> 
   const { importApplicationModule } = await import('../application-modules.js');
   const hooks = ((await importApplicationModule(path.resolve(root), file)) as { default?: unknown }).default;
   const problem = (detail: string): CliError => new CliError(`${DEV_HOOKS_FILE}: ${detail} (${HOOKS_HELP})`);
-  if (typeof hooks !== 'object' || hooks === null) throw problem('export the hooks as the default export: `export default defineDevHooks({ … })`');
+  if (typeof hooks !== 'object' || hooks === null)
+    throw problem('export the hooks as the default export: `export default defineDevHooks({ … })`');
   const record = hooks as Record<string, unknown>;
   for (const name of ['seed', 'isEmpty', 'principals', 'examples']) {
     if (record[name] !== undefined && typeof record[name] !== 'function') throw problem(`\`${name}\` must be a function`);
   }
   if (record.sizes !== undefined) {
-    if (typeof record.sizes !== 'object' || record.sizes === null) throw problem('`sizes` must be an object of { description, default } by name');
+    if (typeof record.sizes !== 'object' || record.sizes === null)
+      throw problem('`sizes` must be an object of { description, default } by name');
     for (const [name, size] of Object.entries(record.sizes)) {
-      if (!SEED_SIZE_NAME.test(name) || RESERVED_SEED_OPTIONS.has(name)) throw problem(`the size \`${name}\` needs a name of lowercase letters and digits other than ${[...RESERVED_SEED_OPTIONS].join(', ')} (it is the option --${name})`);
+      if (!SEED_SIZE_NAME.test(name) || RESERVED_SEED_OPTIONS.has(name))
+        throw problem(
+          `the size \`${name}\` needs a name of lowercase letters and digits other than ${[...RESERVED_SEED_OPTIONS].join(', ')} (it is the option --${name})`,
+        );
       const { description, default: fallback } = (size ?? {}) as { description?: unknown; default?: unknown };
-      if (typeof description !== 'string' || typeof fallback !== 'number' || !Number.isInteger(fallback) || fallback < 0) throw problem(`the size \`${name}\` needs a description (string) and a default (non-negative integer)`);
+      if (typeof description !== 'string' || typeof fallback !== 'number' || !Number.isInteger(fallback) || fallback < 0)
+        throw problem(`the size \`${name}\` needs a description (string) and a default (non-negative integer)`);
     }
   }
   return hooks;
@@ -69,11 +82,17 @@ interface SeedInvocation {
 }
 
 /** Runs the seed hook unscoped; undefined when `ifEmpty` and the database has data. */
-export async function seedWith(database: DatabaseClient, application: ApplicationDefinition<DatabaseClient, unknown>, options: SeedInvocation): Promise<object | undefined> {
+export async function seedWith(
+  database: DatabaseClient,
+  application: ApplicationDefinition<DatabaseClient, unknown>,
+  options: SeedInvocation,
+): Promise<object | undefined> {
   const { hooks } = options;
   const { runUnscoped } = await import('../../runtime/auth/context.js');
   if (options.ifEmpty) {
-    const empty = hooks.isEmpty ? await runUnscoped(() => hooks.isEmpty?.(database) ?? Promise.resolve(true)) : await hasNoRows(database, application.entities);
+    const empty = hooks.isEmpty
+      ? await runUnscoped(() => hooks.isEmpty?.(database) ?? Promise.resolve(true))
+      : await hasNoRows(database, application.entities);
     if (!empty) return undefined;
   }
   const { SingleBar } = await import('cli-progress');
@@ -98,7 +117,11 @@ export async function seedWith(database: DatabaseClient, application: Applicatio
 }
 
 /** The principals the `principals` hook names, read unscoped; none without the hook. */
-export async function principalsWith(database: DatabaseClient, hooks: DevHooks, seeded: object | undefined): Promise<readonly DevPrincipal[]> {
+export async function principalsWith(
+  database: DatabaseClient,
+  hooks: DevHooks,
+  seeded: object | undefined,
+): Promise<readonly DevPrincipal[]> {
   if (!hooks.principals) return [];
   const { runUnscoped } = await import('../../runtime/auth/context.js');
   return runUnscoped(() => hooks.principals?.(database, seeded) ?? Promise.resolve([]));
@@ -136,7 +159,9 @@ export async function mintDevTokens(principals: readonly DevPrincipal[]): Promis
 /** Why `seed` has nothing to run, and how to give it something. */
 function noSeedHook(hooks: DevHooks | undefined): CliError {
   const where = hooks ? `${DEV_HOOKS_FILE} has no \`seed\` hook` : `${DEV_HOOKS_FILE} does not exist`;
-  return new CliError(`nothing to seed: ${where}. Add one: \`export default defineDevHooks({ seed: async (database, { sizes }) => { … } })\` with defineDevHooks from runtime/declarations/dev-hooks.ts (${HOOKS_HELP})`);
+  return new CliError(
+    `nothing to seed: ${where}. Add one: \`export default defineDevHooks({ seed: async (database, { sizes }) => { … } })\` with defineDevHooks from runtime/declarations/dev-hooks.ts (${HOOKS_HELP})`,
+  );
 }
 
 /** Options of `seed`: the built-in ones; the hook's sizes are read by name. */
@@ -187,6 +212,7 @@ export function addSeedCommand(program: Command, root: () => string): void {
   program.hook('preSubcommand', async (_program, subcommand) => {
     if (subcommand !== seed) return;
     hooks = await loadDevHooks(root());
-    for (const [name, size] of Object.entries(hooks?.sizes ?? {})) seed.addOption(new Option(`--${name} <n>`, size.description).argParser(nonNegativeInteger).default(size.default));
+    for (const [name, size] of Object.entries(hooks?.sizes ?? {}))
+      seed.addOption(new Option(`--${name} <n>`, size.description).argParser(nonNegativeInteger).default(size.default));
   });
 }

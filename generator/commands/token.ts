@@ -15,6 +15,8 @@ export function addTokenCommand(program: Command): void {
     .option('--expires <span>', 'lifetime, for example 12h or 30m', '12h')
     .action(async (options: { sub: string; org: string; role: string; expires: string }) => {
       const { mintToken } = await import('../../runtime/auth/authentication.js');
-      process.stdout.write(`${await mintToken(config().auth.secret, { sub: options.sub, org_id: options.org, role: options.role }, options.expires)}\n`);
+      process.stdout.write(
+        `${await mintToken(config().auth.secret, { sub: options.sub, org_id: options.org, role: options.role }, options.expires)}\n`,
+      );
     });
 }

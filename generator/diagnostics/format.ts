@@ -32,7 +32,14 @@ function styledHeadline(diagnostic: Diagnostic, style: Styles): string {
  * The lines around `line` with carets under the `length` characters from `column` (at least one,
  * at most to the end of the line). Takes the file's text and 1-based positions; returns the frame.
  */
-export function codeFrame(text: string, line: number, column: number, length = 1, style: Styles = stylesFor(false), caret: (text: string) => string = style.red): string {
+export function codeFrame(
+  text: string,
+  line: number,
+  column: number,
+  length = 1,
+  style: Styles = stylesFor(false),
+  caret: (text: string) => string = style.red,
+): string {
   const lines = text.split('\n');
   const first = Math.max(1, line - 1);
   const last = Math.min(lines.length, line + 1);
@@ -56,7 +63,12 @@ export function codeFrame(text: string, line: number, column: number, length = 1
  * coloured: what the error fixtures record (test/errors/), so a wrong related location is caught too.
  */
 export function formatPlain(diagnostic: Diagnostic): string[] {
-  return [formatHeadline(diagnostic), ...(diagnostic.related ?? []).map((related) => `  ${related.span.file}:${related.span.line}:${related.span.column} note: ${related.message}`)];
+  return [
+    formatHeadline(diagnostic),
+    ...(diagnostic.related ?? []).map(
+      (related) => `  ${related.span.file}:${related.span.line}:${related.span.column} note: ${related.message}`,
+    ),
+  ];
 }
 
 /** A diagnostic with its code frame and related locations, for people. */
@@ -65,9 +77,12 @@ export function formatDiagnostic(diagnostic: Diagnostic, read: SourceReader, opt
   const parts = [styledHeadline(diagnostic, style)];
   const { span } = diagnostic;
   const text = read(span.file);
-  if (text !== undefined) parts.push(codeFrame(text, span.line, span.column, span.length, style, diagnostic.severity === 'error' ? style.red : style.yellow));
+  if (text !== undefined)
+    parts.push(codeFrame(text, span.line, span.column, span.length, style, diagnostic.severity === 'error' ? style.red : style.yellow));
   for (const related of diagnostic.related ?? []) {
-    parts.push(`  ${style.bold(`${related.span.file}:${related.span.line}:${related.span.column}`)} ${style.cyan('note')}: ${related.message}`);
+    parts.push(
+      `  ${style.bold(`${related.span.file}:${related.span.line}:${related.span.column}`)} ${style.cyan('note')}: ${related.message}`,
+    );
   }
   return parts.join('\n');
 }
@@ -82,5 +97,8 @@ export function formatReport(diagnostics: readonly Diagnostic[], read: SourceRea
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const count = `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
-  return [...diagnostics.map((diagnostic) => formatDiagnostic(diagnostic, read, { color })), errors > 0 ? style.red(style.bold(count)) : style.bold(count)].join('\n\n');
+  return [
+    ...diagnostics.map((diagnostic) => formatDiagnostic(diagnostic, read, { color })),
+    errors > 0 ? style.red(style.bold(count)) : style.bold(count),
+  ].join('\n\n');
 }

@@ -44,7 +44,13 @@ export function wireFields(entity: EntityModel): string[] {
 function tsNamedType(app: ResolvedApp, named: NamedType, imports: ImportSet): string {
   switch (named.kind) {
     case 'scalar':
-      return named.name === 'Int' || named.name === 'Float' ? 'number' : named.name === 'Boolean' ? 'boolean' : named.name === 'DateTime' ? 'Date' : 'string';
+      return named.name === 'Int' || named.name === 'Float'
+        ? 'number'
+        : named.name === 'Boolean'
+          ? 'boolean'
+          : named.name === 'DateTime'
+            ? 'Date'
+            : 'string';
     case 'enum': {
       const declared = app.enumByName.get(named.name);
       return declared ? imports.type(declared.span.file, declared.name) : 'string';

@@ -37,7 +37,8 @@ export const MARKER_LINE = '<!-- resource-service generated output: do not edit;
 function emitGitignore(): GeneratedFile {
   return {
     path: '.gitignore',
-    content: '# Written by resource-service. The Prisma clients are rewritten by generate, dev and build; they are not committed.\nprisma/*/client/\n',
+    content:
+      '# Written by resource-service. The Prisma clients are rewritten by generate, dev and build; they are not committed.\nprisma/*/client/\n',
   };
 }
 
@@ -79,7 +80,6 @@ client per version, a GraphQL client); nothing in the server imports them.
   };
 }
 
-
 /**
  * Every emitted text file except migrations and the Prisma client (which need tools).
  * Takes the emit context (the resolved model and the output layout); returns the files sorted by
@@ -98,7 +98,9 @@ export function emitFiles(context: EmitContext): GeneratedFile[] {
     emitContainer(context),
     emitGateways(context),
     ...(context.app.mounted.mcp ? [emitMcp(context, context.app.mounted.mcp)] : []),
-    ...[emitJobs(context), emitProcessors(context), emitSchedules(context), emitListeners(context)].filter((file): file is GeneratedFile => file !== undefined),
+    ...[emitJobs(context), emitProcessors(context), emitSchedules(context), emitListeners(context)].filter(
+      (file): file is GeneratedFile => file !== undefined,
+    ),
     emitResolvers(context),
     emitRelations(context),
     emitComplexity(context),

@@ -9,7 +9,13 @@ import { type ImportSet, quote, type TypeScriptFile, writeDoc } from './writer.j
 /** `new Pipe(args)` source for a pipe, importing what it names. */
 function pipeExpression(pipe: PipeModel, imports: ImportSet): string {
   const className = imports.ref(pipe.class);
-  const args = pipe.args.map((argument) => (argument.kind === 'ref' ? imports.ref(argument.ref) : typeof argument.value === 'string' ? quote(argument.value) : String(argument.value)));
+  const args = pipe.args.map((argument) =>
+    argument.kind === 'ref'
+      ? imports.ref(argument.ref)
+      : typeof argument.value === 'string'
+        ? quote(argument.value)
+        : String(argument.value),
+  );
   return `new ${className}(${args.join(', ')})`;
 }
 
@@ -31,7 +37,9 @@ export function writePipeConstants(file: TypeScriptFile, methods: readonly Piped
       if (param.pipes.length === 0) continue;
       const pipe = file.imports.type('runtime/declarations/pipes.ts', 'PipeTransform');
       writeDoc(file.body, [`Pipes of ${method.noun} ${param.name} of ${method.label}.`]);
-      file.body.writeLine(`const ${pipesConstant(method.owner, method.methodName, param.name)}: readonly ${pipe}[] = [${param.pipes.map((p) => pipeExpression(p, file.imports)).join(', ')}];`);
+      file.body.writeLine(
+        `const ${pipesConstant(method.owner, method.methodName, param.name)}: readonly ${pipe}[] = [${param.pipes.map((p) => pipeExpression(p, file.imports)).join(', ')}];`,
+      );
       wrote = true;
     }
   }

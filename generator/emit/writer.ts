@@ -141,8 +141,13 @@ export class ImportSet {
       if (values.length === 0 && entry.defaultName === undefined) {
         lines.push(`import type { ${types.join(', ')} } from '${specifier}';`);
       } else {
-        const names = [...values, ...types.map((name) => `type ${name}`)].sort((a, b) => a.replace(/^type /, '').localeCompare(b.replace(/^type /, '')));
-        const clauses = [...(entry.defaultName === undefined ? [] : [entry.defaultName]), ...(names.length > 0 ? [`{ ${names.join(', ')} }`] : [])];
+        const names = [...values, ...types.map((name) => `type ${name}`)].sort((a, b) =>
+          a.replace(/^type /, '').localeCompare(b.replace(/^type /, '')),
+        );
+        const clauses = [
+          ...(entry.defaultName === undefined ? [] : [entry.defaultName]),
+          ...(names.length > 0 ? [`{ ${names.join(', ')} }`] : []),
+        ];
         lines.push(`import ${clauses.join(', ')} from '${specifier}';`);
       }
     }
@@ -230,6 +235,9 @@ export function parameterList(parameters: readonly EmittedParameter[]): string {
   const last = parameters.findLastIndex((parameter) => parameter.used);
   return parameters
     .slice(0, last + 1)
-    .map((parameter) => `${parameter.used ? parameter.name : `_${parameter.name}`}${parameter.type === undefined ? '' : `: ${parameter.type}`}`)
+    .map(
+      (parameter) =>
+        `${parameter.used ? parameter.name : `_${parameter.name}`}${parameter.type === undefined ? '' : `: ${parameter.type}`}`,
+    )
     .join(', ');
 }

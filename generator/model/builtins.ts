@@ -27,7 +27,11 @@ export interface BuiltinGuard {
 }
 
 /** The authentication guard (docs/behaviour.md §5.2), bound globally. */
-export const AUTHENTICATION_GUARD: BuiltinGuard = { ref: { file: 'runtime/auth/guards.ts', exportName: 'AuthenticationGuard' }, runtimeKey: 'authentication', providedBy: undefined };
+export const AUTHENTICATION_GUARD: BuiltinGuard = {
+  ref: { file: 'runtime/auth/guards.ts', exportName: 'AuthenticationGuard' },
+  runtimeKey: 'authentication',
+  providedBy: undefined,
+};
 
 /** The GraphQL authorization guard (docs/behaviour.md §5.3), provided by GraphQLAuthorizationModule. */
 export const AUTHORIZATION_GUARD: BuiltinGuard = {

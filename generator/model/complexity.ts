@@ -9,7 +9,8 @@
 const COMPLEXITY_NAMES = ['first', 'childComplexity'] as const;
 
 /** A checked expression: its text and the names it uses, or why it is refused. */
-export type ComplexityExpression = { readonly ok: true; readonly text: string; readonly names: readonly string[] } | { readonly ok: false; readonly reason: string };
+export type ComplexityExpression =
+  { readonly ok: true; readonly text: string; readonly names: readonly string[] } | { readonly ok: false; readonly reason: string };
 
 const TOKEN = /\s*(?:(\d+(?:\.\d+)?)|([A-Za-z_][A-Za-z0-9_]*)|([-+*/()]))/y;
 
@@ -26,7 +27,8 @@ export function checkComplexityExpression(expression: string): ComplexityExpress
     if (!match) return { ok: false, reason: `unexpected ${JSON.stringify(text.slice(position, position + 1))} at column ${position + 1}` };
     const [all, number, name, operator] = match;
     if (name !== undefined) {
-      if (!(COMPLEXITY_NAMES as readonly string[]).includes(name)) return { ok: false, reason: `unknown name ${name}; an expression may use first and childComplexity` };
+      if (!(COMPLEXITY_NAMES as readonly string[]).includes(name))
+        return { ok: false, reason: `unknown name ${name}; an expression may use first and childComplexity` };
       names.add(name);
       tokens.push(name);
     } else tokens.push(number ?? operator ?? '');

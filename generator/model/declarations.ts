@@ -151,7 +151,11 @@ export interface DeclaredAbilityRule {
   /** The conditions argument, when written. */
   readonly conditions: AbilityCondition | undefined;
   /** Arguments (or parts of them) that are no literal and have no literal type: what, and where. */
-  readonly unreadable: readonly { readonly what: 'action' | 'subject' | 'field' | 'condition'; readonly text: string; readonly span: SourceSpan }[];
+  readonly unreadable: readonly {
+    readonly what: 'action' | 'subject' | 'field' | 'condition';
+    readonly text: string;
+    readonly span: SourceSpan;
+  }[];
   readonly span: SourceSpan;
 }
 
@@ -161,8 +165,20 @@ export interface DeclaredAbilityRule {
  * specifiers), or a name its module does not export (`candidates` are the module's exports).
  */
 export type DeclaredImportProblem =
-  | { readonly kind: 'module-missing'; readonly specifier: string; readonly names: readonly string[]; readonly candidates: readonly string[]; readonly span: SourceSpan }
-  | { readonly kind: 'name-missing'; readonly specifier: string; readonly name: string; readonly candidates: readonly string[]; readonly span: SourceSpan };
+  | {
+      readonly kind: 'module-missing';
+      readonly specifier: string;
+      readonly names: readonly string[];
+      readonly candidates: readonly string[];
+      readonly span: SourceSpan;
+    }
+  | {
+      readonly kind: 'name-missing';
+      readonly specifier: string;
+      readonly name: string;
+      readonly candidates: readonly string[];
+      readonly span: SourceSpan;
+    };
 
 /** Everything `parse/` read. */
 export interface DeclaredApp {

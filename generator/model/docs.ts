@@ -39,7 +39,9 @@ const joinParagraphs = (parts: readonly (string | undefined)[]): string | undefi
 
 /** `{@link Target}` as `Target`, `{@link Target | text}` (or `{@link Target text}`) as `text`; `{@linkcode …}` and `{@linkplain …}` likewise. */
 export function plainInlineTags(text: string): string {
-  return text.replace(/\{@(?:link|linkcode|linkplain)\s+([^}|\s]+)(?:\s*\|\s*|\s+)?([^}]*)\}/g, (_match, target: string, label: string) => (label.trim() ? label.trim() : target));
+  return text.replace(/\{@(?:link|linkcode|linkplain)\s+([^}|\s]+)(?:\s*\|\s*|\s+)?([^}]*)\}/g, (_match, target: string, label: string) =>
+    label.trim() ? label.trim() : target,
+  );
 }
 
 /**
@@ -82,5 +84,11 @@ export function firstSentence(text: string): { readonly sentence: string; readon
 
 function split(text: string, at: number): { readonly sentence: string; readonly rest: string | undefined } {
   const rest = text.slice(at).trim();
-  return { sentence: text.slice(0, at).trim().replace(/\s*\n\s*/g, ' '), rest: rest.length > 0 ? rest : undefined };
+  return {
+    sentence: text
+      .slice(0, at)
+      .trim()
+      .replace(/\s*\n\s*/g, ' '),
+    rest: rest.length > 0 ? rest : undefined,
+  };
 }

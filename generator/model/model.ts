@@ -162,7 +162,8 @@ export interface PipeModel {
 }
 
 /** One constructor argument of a pipe: an exported value, or a literal. */
-export type PipeArgument = { readonly kind: 'ref'; readonly ref: SourceRef } | { readonly kind: 'literal'; readonly value: string | number | boolean };
+export type PipeArgument =
+  { readonly kind: 'ref'; readonly ref: SourceRef } | { readonly kind: 'literal'; readonly value: string | number | boolean };
 
 /** Where an HTTP route parameter comes from. */
 export type ParamSource = 'arg' | 'path' | 'query' | 'body';
@@ -189,7 +190,14 @@ export interface ParamModel {
 /** An access posture (docs/behaviour.md §1, §5): exactly one per operation. */
 export type PostureModel =
   | { readonly kind: 'public'; readonly span: SourceSpan }
-  | { readonly kind: 'authorized'; readonly action: string; readonly actionSpan: SourceSpan; readonly subject: string; readonly subjectSpan: SourceSpan; readonly span: SourceSpan };
+  | {
+      readonly kind: 'authorized';
+      readonly action: string;
+      readonly actionSpan: SourceSpan;
+      readonly subject: string;
+      readonly subjectSpan: SourceSpan;
+      readonly span: SourceSpan;
+    };
 
 /**
  * A posture decorator as written: a posture, or an `@Authorized(…)` whose arguments could not be

@@ -138,7 +138,9 @@ export function queueJobsType(queue: string): string {
 
 /** The setting overriding a scheduled task's schedule (docs/behaviour.md §10.2): `writeDigests` → `APP_CRON__WRITE_DIGESTS`. */
 export function cronSetting(task: string): string {
-  return `APP_CRON__${constantCase(task).replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '')}`;
+  return `APP_CRON__${constantCase(task)
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')}`;
 }
 
 /** The generated class of a resource's operations (docs/behaviour.md §4.7): `Comment` → `CommentResource`. */

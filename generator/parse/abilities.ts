@@ -45,7 +45,16 @@ export function readAbilityRules(layout: ProjectLayout, cls: ClassDeclaration): 
       else conditions = reader.condition(third, 0);
     }
     if (fourth !== undefined) conditions = reader.condition(fourth, 0);
-    rules.push({ owner, inverted: method === 'cannot', actions, subjects, fields, conditions, unreadable: reader.unreadable, span: spanOf(layout, call.getExpression()) });
+    rules.push({
+      owner,
+      inverted: method === 'cannot',
+      actions,
+      subjects,
+      fields,
+      conditions,
+      unreadable: reader.unreadable,
+      span: spanOf(layout, call.getExpression()),
+    });
   }
   return rules;
 }
@@ -84,7 +93,9 @@ function hasDeclaredType(node: Node): boolean {
 /** The type written on the variable or parameter an identifier names, if any. */
 function declaredTypeNode(node: Node): Node | undefined {
   const declaration = Node.isIdentifier(node) ? node.getSymbol()?.getDeclarations()[0] : undefined;
-  return declaration && (Node.isVariableDeclaration(declaration) || Node.isParameterDeclaration(declaration)) ? declaration.getTypeNode() : undefined;
+  return declaration && (Node.isVariableDeclaration(declaration) || Node.isParameterDeclaration(declaration))
+    ? declaration.getTypeNode()
+    : undefined;
 }
 
 /**
@@ -97,14 +108,24 @@ function stringLiterals(node: Node | undefined): string[] | undefined {
   if (Node.isArrayTypeNode(node)) return stringLiterals(node.getElementTypeNode());
   if (Node.isTypeOperatorTypeNode(node)) return stringLiterals(node.getTypeNode());
   const type = node.getType();
-  const members = (type.isUnion() ? type.getUnionTypes() : [type]).map((member) => member.getArrayElementType() ?? member).flatMap((member) => (member.isUnion() ? member.getUnionTypes() : [member]));
-  return members.length > 0 && members.every((member) => member.isStringLiteral()) ? members.map((member) => member.getLiteralValue() as string) : undefined;
+  const members = (type.isUnion() ? type.getUnionTypes() : [type])
+    .map((member) => member.getArrayElementType() ?? member)
+    .flatMap((member) => (member.isUnion() ? member.getUnionTypes() : [member]));
+  return members.length > 0 && members.every((member) => member.isStringLiteral())
+    ? members.map((member) => member.getLiteralValue() as string)
+    : undefined;
 }
 
 /** Strips `(…)`, `as …`, `satisfies …` and `!`. */
 function unwrap(node: Node): Node {
   let current = node;
-  while (Node.isParenthesizedExpression(current) || Node.isAsExpression(current) || Node.isSatisfiesExpression(current) || Node.isNonNullExpression(current)) current = current.getExpression();
+  while (
+    Node.isParenthesizedExpression(current) ||
+    Node.isAsExpression(current) ||
+    Node.isSatisfiesExpression(current) ||
+    Node.isNonNullExpression(current)
+  )
+    current = current.getExpression();
   return current;
 }
 
@@ -122,7 +143,12 @@ class RuleReader {
     const initializer = depth < MAX_DEPTH ? constInitializer(value) : undefined;
     if (initializer) return this.isFieldList(initializer, depth + 1);
     const type = value.getType();
-    return type.isArray() || type.isString() || type.isStringLiteral() || (type.isUnion() && type.getUnionTypes().every((member) => member.isStringLiteral()));
+    return (
+      type.isArray() ||
+      type.isString() ||
+      type.isStringLiteral() ||
+      (type.isUnion() && type.getUnionTypes().every((member) => member.isStringLiteral()))
+    );
   }
 
   /** The strings `node` stands for: a literal, an array of them, a `const`, or a string-literal (union) type. */
@@ -160,7 +186,11 @@ class RuleReader {
           continue;
         }
         const initializer = Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
-        keys.push({ key: property.getName().replace(/^['"]|['"]$/g, ''), span: spanOf(this.layout, nameNode), values: initializer ? this.nested(initializer, depth) : [] });
+        keys.push({
+          key: property.getName().replace(/^['"]|['"]$/g, ''),
+          span: spanOf(this.layout, nameNode),
+          values: initializer ? this.nested(initializer, depth) : [],
+        });
       } else {
         this.unreadable.push({ what: 'condition', text: property.getText(), span: spanOf(this.layout, property) });
       }

@@ -7,7 +7,16 @@
  * the declarations mean and the rules report what is wrong with them. Never throws on bad
  * declarations.
  */
-import type { DeclaredAbilityRule, DeclaredApp, DeclaredClass, DeclaredConstructorParameter, DeclaredField, DeclaredMethod, DeclaredParameter, MethodCallModel } from '../model/declarations.js';
+import type {
+  DeclaredAbilityRule,
+  DeclaredApp,
+  DeclaredClass,
+  DeclaredConstructorParameter,
+  DeclaredField,
+  DeclaredMethod,
+  DeclaredParameter,
+  MethodCallModel,
+} from '../model/declarations.js';
 import type { SourceSpan } from '../model/types.js';
 import { readAbilityRules } from './abilities.js';
 import { readImportProblems } from './imports.js';
@@ -132,7 +141,10 @@ class ClassReader {
    * constructor parameter `x`, `this.m(…)`), and its calls of the runtime's `runUnscoped`. Nested
    * functions count as the method's own: a callback it passes on runs on its behalf.
    */
-  private readCalls(method: MethodDeclaration, constructorParameters: ReadonlySet<string>): { calls: MethodCallModel[]; unscopedCalls: SourceSpan[] } {
+  private readCalls(
+    method: MethodDeclaration,
+    constructorParameters: ReadonlySet<string>,
+  ): { calls: MethodCallModel[]; unscopedCalls: SourceSpan[] } {
     const calls: MethodCallModel[] = [];
     const unscopedCalls: SourceSpan[] = [];
     const body = method.getBody();
@@ -141,16 +153,26 @@ class ClassReader {
       const callee = call.getExpression();
       if (Node.isIdentifier(callee)) {
         const resolved = this.resolver.resolve(callee);
-        if (resolved?.ref.file === RUN_UNSCOPED.file && resolved.ref.exportName === RUN_UNSCOPED.exportName) unscopedCalls.push(this.span(callee));
+        if (resolved?.ref.file === RUN_UNSCOPED.file && resolved.ref.exportName === RUN_UNSCOPED.exportName)
+          unscopedCalls.push(this.span(callee));
         continue;
       }
       if (!Node.isPropertyAccessExpression(callee)) continue;
       const target = callee.getExpression();
       const first = call.getArguments()[0];
-      const firstArgument = first === undefined ? undefined : Node.isStringLiteral(first) || Node.isNoSubstitutionTemplateLiteral(first) ? { kind: 'string' as const, value: first.getLiteralValue() } : { kind: 'other' as const };
+      const firstArgument =
+        first === undefined
+          ? undefined
+          : Node.isStringLiteral(first) || Node.isNoSubstitutionTemplateLiteral(first)
+            ? { kind: 'string' as const, value: first.getLiteralValue() }
+            : { kind: 'other' as const };
       if (target.getKind() === SyntaxKind.ThisKeyword) {
         calls.push({ dependency: undefined, method: callee.getName(), firstArgument, span: this.span(callee.getNameNode()) });
-      } else if (Node.isPropertyAccessExpression(target) && target.getExpression().getKind() === SyntaxKind.ThisKeyword && constructorParameters.has(target.getName())) {
+      } else if (
+        Node.isPropertyAccessExpression(target) &&
+        target.getExpression().getKind() === SyntaxKind.ThisKeyword &&
+        constructorParameters.has(target.getName())
+      ) {
         calls.push({ dependency: target.getName(), method: callee.getName(), firstArgument, span: this.span(callee.getNameNode()) });
       }
     }
@@ -164,7 +186,13 @@ class ClassReader {
       const typeNode = parameter.getTypeNode();
       const typeName = typeNode && Node.isTypeReference(typeNode) ? typeNode.getTypeName() : undefined;
       const resolved = typeName && Node.isIdentifier(typeName) ? this.resolver.resolve(typeName) : undefined;
-      return { name: parameter.getName(), decorators: this.decorators.read(parameter.getDecorators()), typeText: typeNode?.getText(), ref: resolved?.ref, span: this.span(parameter) };
+      return {
+        name: parameter.getName(),
+        decorators: this.decorators.read(parameter.getDecorators()),
+        typeText: typeNode?.getText(),
+        ref: resolved?.ref,
+        span: this.span(parameter),
+      };
     });
   }
 }

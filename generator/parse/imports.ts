@@ -54,13 +54,21 @@ export function readImportProblems(layout: ProjectLayout, files: readonly Source
         const aliased = symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol;
         if (aliased && aliased.getDeclarations().length > 0) continue;
         if (target.startsWith(runtimePrefix)) {
-          decoratorNames ??= new Set(file.getDescendantsOfKind(SyntaxKind.Decorator).flatMap((decorator) => {
-            const callee = decorator.getCallExpression()?.getExpression() ?? decorator.getExpression();
-            return Node.isIdentifier(callee) ? [callee.getText()] : [];
-          }));
+          decoratorNames ??= new Set(
+            file.getDescendantsOfKind(SyntaxKind.Decorator).flatMap((decorator) => {
+              const callee = decorator.getCallExpression()?.getExpression() ?? decorator.getExpression();
+              return Node.isIdentifier(callee) ? [callee.getText()] : [];
+            }),
+          );
           if (decoratorNames.has(entry.getAliasNode()?.getText() ?? entry.getName())) continue;
         }
-        problems.push({ kind: 'name-missing', specifier, name: entry.getName(), candidates: [...targetFile.getExportedDeclarations().keys()].sort(), span: spanOf(layout, entry.getNameNode()) });
+        problems.push({
+          kind: 'name-missing',
+          specifier,
+          name: entry.getName(),
+          candidates: [...targetFile.getExportedDeclarations().keys()].sort(),
+          span: spanOf(layout, entry.getNameNode()),
+        });
       }
     }
   }

@@ -54,7 +54,14 @@ export function resolveModuleFile(from: string, specifier: string): string | und
   if (!specifier.startsWith('.')) return undefined;
   const base = path.resolve(path.dirname(from), specifier);
   const stem = base.replace(/\.js$/, '');
-  for (const candidate of [`${stem}.ts`, `${stem}.d.ts`, `${base}.ts`, `${base}.d.ts`, path.join(base, 'index.ts'), path.join(base, 'index.d.ts')]) {
+  for (const candidate of [
+    `${stem}.ts`,
+    `${stem}.d.ts`,
+    `${base}.ts`,
+    `${base}.d.ts`,
+    path.join(base, 'index.ts'),
+    path.join(base, 'index.d.ts'),
+  ]) {
     if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   }
   return undefined;
@@ -90,7 +97,14 @@ export class DeclarationProjectCache {
 /** A project with this generator's compiler options. */
 function newProject(): Project {
   return new Project({
-    compilerOptions: { noLib: true, noResolve: true, experimentalDecorators: true, allowJs: false, skipLibCheck: true, paths: packagePaths() },
+    compilerOptions: {
+      noLib: true,
+      noResolve: true,
+      experimentalDecorators: true,
+      allowJs: false,
+      skipLibCheck: true,
+      paths: packagePaths(),
+    },
     skipAddingFilesFromTsConfig: true,
     skipFileDependencyResolution: true,
     skipLoadingLibFiles: true,
@@ -115,7 +129,11 @@ function declarationFile(project: Project, file: string): SourceFile {
  * tests). With `cache`, the previous run's project is brought up to date instead (see
  * {@link DeclarationProjectCache}); declaration files that are gone are removed from it.
  */
-export function loadDeclarationProject(layout: ProjectLayout, fileOrder: 'sorted' | 'reversed' = 'sorted', cache?: DeclarationProjectCache): { project: Project; declarationFiles: SourceFile[] } {
+export function loadDeclarationProject(
+  layout: ProjectLayout,
+  fileOrder: 'sorted' | 'reversed' = 'sorted',
+  cache?: DeclarationProjectCache,
+): { project: Project; declarationFiles: SourceFile[] } {
   const project = cache?.project ?? newProject();
   if (cache) cache.project = project;
   const entityFiles = listTypeScriptFiles(layout.entitiesDir);

@@ -23,7 +23,12 @@ export interface ResolvedReference {
  * its declaration file (`.d.ts`, an installed package), so the model does not depend on the layout.
  */
 export function relativeFile(layout: ProjectLayout, absolute: string): string {
-  if (absolute.startsWith(layout.runtimeDir + path.sep)) return `runtime/${path.relative(layout.runtimeDir, absolute).split(path.sep).join('/').replace(/\.d\.ts$/, '.ts')}`;
+  if (absolute.startsWith(layout.runtimeDir + path.sep))
+    return `runtime/${path
+      .relative(layout.runtimeDir, absolute)
+      .split(path.sep)
+      .join('/')
+      .replace(/\.d\.ts$/, '.ts')}`;
   return path.relative(layout.root, absolute).split(path.sep).join('/');
 }
 
@@ -155,35 +160,60 @@ export class DecoratorReader {
       const call = decorator.getCallExpression();
       const callee = call?.getExpression() ?? decorator.getExpression();
       const nameNode = Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : callee;
-      return [{ name, arguments: decorator.getArguments().map((argument) => this.value(argument)), span: spanOf(this.layout, nameNode), called: call !== undefined }];
+      return [
+        {
+          name,
+          arguments: decorator.getArguments().map((argument) => this.value(argument)),
+          span: spanOf(this.layout, nameNode),
+          called: call !== undefined,
+        },
+      ];
     });
   }
 
   /** An expression used as a decorator argument, as a {@link DeclaredValue}. */
   value(node: Node): DeclaredValue {
     const span = spanOf(this.layout, node);
-    if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return { kind: 'string', value: node.getLiteralValue(), span };
+    if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node))
+      return { kind: 'string', value: node.getLiteralValue(), span };
     if (Node.isNumericLiteral(node)) return { kind: 'number', value: node.getLiteralValue(), span };
-    if (Node.isPrefixUnaryExpression(node) && node.getOperatorToken() === SyntaxKind.MinusToken && Node.isNumericLiteral(node.getOperand())) {
+    if (
+      Node.isPrefixUnaryExpression(node) &&
+      node.getOperatorToken() === SyntaxKind.MinusToken &&
+      Node.isNumericLiteral(node.getOperand())
+    ) {
       return { kind: 'number', value: -Number(node.getOperand().getText()), span };
     }
     if (Node.isTrueLiteral(node)) return { kind: 'boolean', value: true, span };
     if (Node.isFalseLiteral(node)) return { kind: 'boolean', value: false, span };
-    if (Node.isArrayLiteralExpression(node)) return { kind: 'array', items: node.getElements().map((element) => this.value(element)), span };
-    if (Node.isObjectLiteralExpression(node)) return { kind: 'object', properties: node.getProperties().map((property) => this.property(property)), span };
+    if (Node.isArrayLiteralExpression(node))
+      return { kind: 'array', items: node.getElements().map((element) => this.value(element)), span };
+    if (Node.isObjectLiteralExpression(node))
+      return { kind: 'object', properties: node.getProperties().map((property) => this.property(property)), span };
     if (Node.isArrowFunction(node)) {
       const body = node.getBody();
       return Node.isExpression(body) ? { kind: 'thunk', body: this.value(body), span } : { kind: 'other', text: node.getText(), span };
     }
     if (Node.isIdentifier(node)) return { kind: 'reference', name: node.getText(), ref: this.resolver.resolve(node)?.ref, span };
-    if (Node.isNewExpression(node)) return { kind: 'new', callee: this.value(node.getExpression()), args: node.getArguments().map((argument) => this.value(argument)), span };
-    if (Node.isParenthesizedExpression(node) || Node.isAsExpression(node) || Node.isSatisfiesExpression(node)) return this.value(node.getExpression());
+    if (Node.isNewExpression(node))
+      return {
+        kind: 'new',
+        callee: this.value(node.getExpression()),
+        args: node.getArguments().map((argument) => this.value(argument)),
+        span,
+      };
+    if (Node.isParenthesizedExpression(node) || Node.isAsExpression(node) || Node.isSatisfiesExpression(node))
+      return this.value(node.getExpression());
     return { kind: 'other', text: node.getText(), span };
   }
 
   private property(property: Node): DeclaredProperty {
     if (Node.isPropertyAssignment(property)) {
-      return { key: property.getName().replace(/^['"]|['"]$/g, ''), keySpan: spanOf(this.layout, property.getNameNode()), value: this.value(property.getInitializerOrThrow()) };
+      return {
+        key: property.getName().replace(/^['"]|['"]$/g, ''),
+        keySpan: spanOf(this.layout, property.getNameNode()),
+        value: this.value(property.getInitializerOrThrow()),
+      };
     }
     if (Node.isShorthandPropertyAssignment(property)) {
       return { key: property.getName(), keySpan: spanOf(this.layout, property.getNameNode()), value: this.value(property.getNameNode()) };

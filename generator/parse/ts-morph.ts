@@ -15,4 +15,4 @@ export type Project = TsMorph.Project;
 export const SyntaxKind = tsMorph.SyntaxKind;
 export type SyntaxKind = TsMorph.SyntaxKind;
 export const VariableDeclarationKind = tsMorph.VariableDeclarationKind;
-export type { ClassDeclaration, Decorator, Identifier, MethodDeclaration,   SourceFile, TypeNode } from 'ts-morph';
+export type { ClassDeclaration, Decorator, Identifier, MethodDeclaration, SourceFile, TypeNode } from 'ts-morph';

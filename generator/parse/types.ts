@@ -39,13 +39,20 @@ export class TypeReader {
 
   /** A value type (column, parameter, input field): `optional` marks a `?` declaration. */
   readShape(node: TypeNode | undefined, optional: boolean): TypeShape {
-    if (!node) return { named: unsupported(undefined, 'declare the type explicitly: the generator reads it statically'), list: false, nullable: optional };
+    if (!node)
+      return {
+        named: unsupported(undefined, 'declare the type explicitly: the generator reads it statically'),
+        list: false,
+        nullable: optional,
+      };
     const { inner, nullable } = this.stripNullable(node);
-    if (!inner) return { named: unsupported(node.getText(), 'a type that is only null or undefined carries no value'), list: false, nullable: true };
+    if (!inner)
+      return { named: unsupported(node.getText(), 'a type that is only null or undefined carries no value'), list: false, nullable: true };
     const element = this.arrayElement(inner);
     if (element) {
       const item = this.stripNullable(element);
-      if (item.nullable) return { named: unsupported(node.getText(), 'list items must not be nullable'), list: true, nullable: optional || nullable };
+      if (item.nullable)
+        return { named: unsupported(node.getText(), 'list items must not be nullable'), list: true, nullable: optional || nullable };
       return { named: this.readNamed(item.inner ?? element), list: true, nullable: optional || nullable };
     }
     return { named: this.readNamed(inner), list: false, nullable: optional || nullable };
@@ -53,7 +60,13 @@ export class TypeReader {
 
   /** An operation's return type: unwraps `Promise`, then `Result`, then `Page`. */
   readReturn(node: TypeNode | undefined): ReturnShape {
-    if (!node) return { kind: 'value', type: { named: unsupported(undefined, 'declare the return type: the generator reads it statically'), list: false, nullable: false }, result: false, promised: false };
+    if (!node)
+      return {
+        kind: 'value',
+        type: { named: unsupported(undefined, 'declare the return type: the generator reads it statically'), list: false, nullable: false },
+        result: false,
+        promised: false,
+      };
     let current: TypeNode = node;
     const promised = this.genericArgument(current, 'Promise');
     if (promised) current = promised;
@@ -64,7 +77,12 @@ export class TypeReader {
     if (pageOf) return { kind: 'page', item: this.readNamed(pageOf), result: resultOf !== undefined, promised: promised !== undefined };
     const type = this.readShape(current, false);
     // A failed Result answers null plus an error entry, so the field must be nullable.
-    return { kind: 'value', type: resultOf ? { ...type, nullable: true } : type, result: resultOf !== undefined, promised: promised !== undefined };
+    return {
+      kind: 'value',
+      type: resultOf ? { ...type, nullable: true } : type,
+      result: resultOf !== undefined,
+      promised: promised !== undefined,
+    };
   }
 
   private stripNullable(node: TypeNode): { inner: TypeNode | undefined; nullable: boolean } {
@@ -72,7 +90,8 @@ export class TypeReader {
     if (!Node.isUnionTypeNode(node)) return { inner: node, nullable: false };
     const members = node.getTypeNodes();
     const isNullish = (member: TypeNode): boolean =>
-      member.getKind() === SyntaxKind.UndefinedKeyword || (Node.isLiteralTypeNode(member) && member.getLiteral().getKind() === SyntaxKind.NullKeyword);
+      member.getKind() === SyntaxKind.UndefinedKeyword ||
+      (Node.isLiteralTypeNode(member) && member.getLiteral().getKind() === SyntaxKind.NullKeyword);
     const rest = members.filter((member) => !isNullish(member));
     const nullable = rest.length !== members.length;
     if (rest.length === 1) return { inner: rest[0], nullable };
@@ -82,7 +101,8 @@ export class TypeReader {
 
   private arrayElement(node: TypeNode): TypeNode | undefined {
     if (Node.isArrayTypeNode(node)) return node.getElementTypeNode();
-    if (Node.isTypeOperatorTypeNode(node) && node.getOperator() === SyntaxKind.ReadonlyKeyword) return this.arrayElement(node.getTypeNode());
+    if (Node.isTypeOperatorTypeNode(node) && node.getOperator() === SyntaxKind.ReadonlyKeyword)
+      return this.arrayElement(node.getTypeNode());
     return this.genericArgument(node, 'Array') ?? this.genericArgument(node, 'ReadonlyArray');
   }
 
@@ -107,17 +127,24 @@ export class TypeReader {
     const keyword = KEYWORD_SCALARS[node.getKind()];
     if (keyword) return { kind: 'scalar', name: keyword };
     if (Node.isUnionTypeNode(node) || Node.isLiteralTypeNode(node)) {
-      return unsupported(node.getText(), 'name the union with an exported type alias (type Status = \'a\' | \'b\') so it becomes an enum');
+      return unsupported(node.getText(), "name the union with an exported type alias (type Status = 'a' | 'b') so it becomes an enum");
     }
-    if (!Node.isTypeReference(node)) return unsupported(node.getText(), 'use string, Int, number, boolean, Date, an entity, an enum alias or an interface');
+    if (!Node.isTypeReference(node))
+      return unsupported(node.getText(), 'use string, Int, number, boolean, Date, an entity, an enum alias or an interface');
     const typeName = node.getTypeName();
     if (!Node.isIdentifier(typeName)) return unsupported(node.getText(), 'qualified type names are not supported; import the type by name');
     const name = typeName.getText();
     if (name === 'Date') return { kind: 'scalar', name: 'DateTime' };
     const resolved = this.resolver.resolve(typeName);
-    if (!resolved) return unsupported(name, `${name} is not declared in the project; use string, Int, number, boolean, Date, an entity, an enum alias or an interface declared in entities/`);
-    if (resolved.ref.file === 'runtime/declarations/scalars.ts' && (resolved.ref.exportName === 'Int' || resolved.ref.exportName === 'ID')) return { kind: 'scalar', name: resolved.ref.exportName };
-    if (this.registry.entityKeys.has(`${resolved.ref.file}#${resolved.ref.exportName}`)) return { kind: 'entity', name: resolved.ref.exportName };
+    if (!resolved)
+      return unsupported(
+        name,
+        `${name} is not declared in the project; use string, Int, number, boolean, Date, an entity, an enum alias or an interface declared in entities/`,
+      );
+    if (resolved.ref.file === 'runtime/declarations/scalars.ts' && (resolved.ref.exportName === 'Int' || resolved.ref.exportName === 'ID'))
+      return { kind: 'scalar', name: resolved.ref.exportName };
+    if (this.registry.entityKeys.has(`${resolved.ref.file}#${resolved.ref.exportName}`))
+      return { kind: 'entity', name: resolved.ref.exportName };
     const declaration = resolved.declaration;
     if (declaration && Node.isTypeAliasDeclaration(declaration)) {
       const aliased = declaration.getTypeNodeOrThrow();
@@ -127,7 +154,8 @@ export class TypeReader {
       return unsupported(name, `${name} is neither a string-literal union (enum) nor an object type (input)`);
     }
     if (declaration && Node.isInterfaceDeclaration(declaration)) return this.registerInput(declaration.getName(), declaration, declaration);
-    if (declaration && Node.isClassDeclaration(declaration)) return unsupported(name, `${name} is a class but not an @Entity(); mark it @Entity() or use an interface`);
+    if (declaration && Node.isClassDeclaration(declaration))
+      return unsupported(name, `${name} is a class but not an @Entity(); mark it @Entity() or use an interface`);
     return unsupported(name, `cannot read ${name} (declared outside the project or not a type)`);
   }
 

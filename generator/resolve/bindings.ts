@@ -15,7 +15,8 @@ export function readPostures(decorators: DecoratorSet): { posture: PostureModel 
     const action = stringOf(actionValue);
     const subjectValue = argumentAt(decorator, 1);
     const subject = referenceName(subjectValue) ?? stringOf(subjectValue);
-    if (action === undefined || actionValue === undefined || subject === undefined || subjectValue === undefined) return [{ kind: 'unreadable', span: decorator.span }];
+    if (action === undefined || actionValue === undefined || subject === undefined || subjectValue === undefined)
+      return [{ kind: 'unreadable', span: decorator.span }];
     return [{ kind: 'authorized', action, actionSpan: actionValue.span, subject, subjectSpan: subjectValue.span, span: decorator.span }];
   });
   const first = postures[0];
@@ -25,7 +26,9 @@ export function readPostures(decorators: DecoratorSet): { posture: PostureModel 
 /** The guards `@UseGuards(…)` names, each a class name (followed to its declaration when possible). */
 export function readGuards(decorators: readonly DeclaredDecorator[]): GuardBinding[] {
   return decorators.flatMap((decorator) =>
-    decorator.arguments.flatMap((argument): GuardBinding[] => (argument.kind === 'reference' ? [{ name: argument.ref?.exportName ?? argument.name, ref: argument.ref, span: argument.span }] : [])),
+    decorator.arguments.flatMap((argument): GuardBinding[] =>
+      argument.kind === 'reference' ? [{ name: argument.ref?.exportName ?? argument.name, ref: argument.ref, span: argument.span }] : [],
+    ),
   );
 }
 

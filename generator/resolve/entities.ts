@@ -5,7 +5,18 @@
  * Prisma back-relations (`inverses`) come from the same decision.
  */
 import type { DeclaredClass, DeclaredField, DeclaredValue } from '../model/declarations.js';
-import type { BelongsToModel, ColumnConstraints, ColumnModel, EntityModel, HasManyKey, HasManyModel, InverseModel, RelationModel, UniqueModel, WireRelationModel } from '../model/model.js';
+import type {
+  BelongsToModel,
+  ColumnConstraints,
+  ColumnModel,
+  EntityModel,
+  HasManyKey,
+  HasManyModel,
+  InverseModel,
+  RelationModel,
+  UniqueModel,
+  WireRelationModel,
+} from '../model/model.js';
 import type { SourceRef, SourceSpan, TypeShape } from '../model/types.js';
 import type { NamedClass } from './operations.js';
 import { argumentAt, booleanOf, DecoratorSet, expressionOf, numberOf, optionKeySpan, optionOf, stringOf, thunkTarget } from './values.js';
@@ -30,14 +41,17 @@ interface WrittenEntity {
 /** A node under construction (resolve fills in fields decided later, before returning). */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-const ID_TYPE = (type: TypeShape): TypeShape => (type.named.kind === 'scalar' && type.named.name === 'String' ? { ...type, named: { kind: 'scalar', name: 'ID' } } : type);
+const ID_TYPE = (type: TypeShape): TypeShape =>
+  type.named.kind === 'scalar' && type.named.name === 'String' ? { ...type, named: { kind: 'scalar', name: 'ID' } } : type;
 
 /** The constraints written in a column's options, each only when written with a value of its kind (docs/behaviour.md §4.7). */
 function constraintsOf(options: DeclaredValue | undefined): ColumnConstraints {
-  const numbers = Object.fromEntries((['maxLength', 'minLength', 'min', 'max'] as const).flatMap((key) => {
-    const value = numberOf(optionOf(options, key));
-    return value === undefined ? [] : [[key, value]];
-  })) as Pick<ColumnConstraints, 'maxLength' | 'minLength' | 'min' | 'max'>;
+  const numbers = Object.fromEntries(
+    (['maxLength', 'minLength', 'min', 'max'] as const).flatMap((key) => {
+      const value = numberOf(optionOf(options, key));
+      return value === undefined ? [] : [[key, value]];
+    }),
+  ) as Pick<ColumnConstraints, 'maxLength' | 'minLength' | 'min' | 'max'>;
   const pattern = stringOf(optionOf(options, 'pattern'));
   const format = stringOf(optionOf(options, 'format'));
   return { ...numbers, ...(pattern === undefined ? {} : { pattern }), ...(format === 'email' ? { format } : {}) };
@@ -76,10 +90,23 @@ function readEntity(cls: NamedClass): WrittenEntity {
     }
   }
   // Keys are IDs on the wire: the primary key and every belongs_to column.
-  const keyNames = new Set(relations.flatMap((relation) => (relation.kind === 'belongsTo' ? (stringOf(optionOf(relation.options, 'column')) ?? []) : [])));
-  const keyed = columns.map((column) => (column.primaryKey || keyNames.has(column.name) ? { ...column, key: true, type: ID_TYPE(column.type) } : column));
-  const uniques = classDecorators.every('Unique').map((unique) => ({ columns: unique.arguments.flatMap((argument) => (argument.kind === 'string' ? [argument.value] : [])), span: unique.span }));
-  return { cls, exposed: booleanOf(optionOf(argumentAt(classDecorators.first('Entity'), 0), 'exposed')) ?? true, columns: keyed, relations, uniques };
+  const keyNames = new Set(
+    relations.flatMap((relation) => (relation.kind === 'belongsTo' ? (stringOf(optionOf(relation.options, 'column')) ?? []) : [])),
+  );
+  const keyed = columns.map((column) =>
+    column.primaryKey || keyNames.has(column.name) ? { ...column, key: true, type: ID_TYPE(column.type) } : column,
+  );
+  const uniques = classDecorators.every('Unique').map((unique) => ({
+    columns: unique.arguments.flatMap((argument) => (argument.kind === 'string' ? [argument.value] : [])),
+    span: unique.span,
+  }));
+  return {
+    cls,
+    exposed: booleanOf(optionOf(argumentAt(classDecorators.first('Entity'), 0), 'exposed')) ?? true,
+    columns: keyed,
+    relations,
+    uniques,
+  };
 }
 
 /** Every entity's belongs_to relations, by entity name, in declared order; `inverse` is filled in later. */
@@ -123,7 +150,13 @@ function resolveBelongsTo(written: readonly WrittenEntity[], names: ReadonlySet<
  * The key a has_many of `parent` pointing at `target` follows: the belongs_to of `target` named by
  * `via` when written, else its only key to `parent` — or why there is none.
  */
-function hasManyKey(belongsTo: ReadonlyMap<string, readonly BelongsToModel[]>, parent: string, target: string | undefined, via: string | undefined, viaWritten: boolean): HasManyKey {
+function hasManyKey(
+  belongsTo: ReadonlyMap<string, readonly BelongsToModel[]>,
+  parent: string,
+  target: string | undefined,
+  via: string | undefined,
+  viaWritten: boolean,
+): HasManyKey {
   const childKeys = target === undefined ? undefined : belongsTo.get(target);
   if (!childKeys) return { kind: 'unknown' };
   // A key whose target or column is itself unknown might be the one meant: say nothing about it.
@@ -140,7 +173,12 @@ function hasManyKey(belongsTo: ReadonlyMap<string, readonly BelongsToModel[]>, p
 }
 
 /** A has_many as written on `entity`, with the key it follows decided. */
-function resolveHasMany(entity: WrittenEntity, relation: WrittenRelation, names: ReadonlySet<string>, belongsTo: ReadonlyMap<string, readonly BelongsToModel[]>): HasManyModel {
+function resolveHasMany(
+  entity: WrittenEntity,
+  relation: WrittenRelation,
+  names: ReadonlySet<string>,
+  belongsTo: ReadonlyMap<string, readonly BelongsToModel[]>,
+): HasManyModel {
   const via = optionOf(relation.options, 'via');
   const key = hasManyKey(belongsTo, entity.cls.name, relation.target?.name, stringOf(via), via !== undefined);
   return {
@@ -165,7 +203,11 @@ function resolveHasMany(entity: WrittenEntity, relation: WrittenRelation, names:
 
 /** Whether a relation gets a field on the wire (`EntityModel.wireRelations`, docs/behaviour.md §2.1), its entity being exposed. */
 const onWire = (relation: RelationModel): relation is WireRelationModel =>
-  relation.exposed && relation.targetKnown && relation.target !== undefined && relation.keyColumn !== undefined && (relation.kind === 'hasMany' || relation.keyColumnKnown);
+  relation.exposed &&
+  relation.targetKnown &&
+  relation.target !== undefined &&
+  relation.keyColumn !== undefined &&
+  (relation.kind === 'hasMany' || relation.keyColumnKnown);
 
 /**
  * Resolves every `@Entity()` class.
@@ -188,7 +230,9 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
   const resolved = written.map((entity) => {
     const keys = belongsTo.get(entity.cls.name) ?? [];
     let next = 0;
-    const relations = entity.relations.map((relation): RelationModel => (relation.kind === 'belongsTo' ? (keys[next++] as BelongsToModel) : resolveHasMany(entity, relation, names, belongsTo)));
+    const relations = entity.relations.map((relation): RelationModel =>
+      relation.kind === 'belongsTo' ? (keys[next++] as BelongsToModel) : resolveHasMany(entity, relation, names, belongsTo),
+    );
     return { entity, relations };
   });
 
@@ -205,7 +249,8 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
   const relationsTo = new Map(
     resolved.map(({ entity, relations }) => {
       const byTarget = new Map<string, RelationModel[]>();
-      for (const relation of relations) if (relation.target !== undefined) byTarget.set(relation.target, [...(byTarget.get(relation.target) ?? []), relation]);
+      for (const relation of relations)
+        if (relation.target !== undefined) byTarget.set(relation.target, [...(byTarget.get(relation.target) ?? []), relation]);
       return [entity.cls.name, byTarget] as const;
     }),
   );

@@ -10,7 +10,11 @@ import type { ControllerModel, GatewayModel, RequestEntryPointModel, ResolverMod
  * then its computed fields, then each controller's routes, then each gateway's message handlers,
  * in the order given.
  */
-export function requestEntryPoints(resolvers: readonly ResolverModel[], controllers: readonly ControllerModel[], gateways: readonly GatewayModel[]): RequestEntryPointModel[] {
+export function requestEntryPoints(
+  resolvers: readonly ResolverModel[],
+  controllers: readonly ControllerModel[],
+  gateways: readonly GatewayModel[],
+): RequestEntryPointModel[] {
   return [
     ...resolvers.flatMap((resolver) => [
       ...resolver.operations.map((operation): RequestEntryPointModel => ({
@@ -31,10 +35,24 @@ export function requestEntryPoints(resolvers: readonly ResolverModel[], controll
       })),
     ]),
     ...controllers.flatMap((controller) =>
-      controller.routes.map((route): RequestEntryPointModel => ({ kind: 'route', name: `${route.method} ${route.fullPath}`, owner: controller.name, methodName: route.methodName, postures: route.postures, span: route.span })),
+      controller.routes.map((route): RequestEntryPointModel => ({
+        kind: 'route',
+        name: `${route.method} ${route.fullPath}`,
+        owner: controller.name,
+        methodName: route.methodName,
+        postures: route.postures,
+        span: route.span,
+      })),
     ),
     ...gateways.flatMap((gateway) =>
-      gateway.handlers.map((handler): RequestEntryPointModel => ({ kind: 'message', name: `message ${handler.event} of ${gateway.name}`, owner: gateway.name, methodName: handler.methodName, postures: handler.postures, span: handler.span })),
+      gateway.handlers.map((handler): RequestEntryPointModel => ({
+        kind: 'message',
+        name: `message ${handler.event} of ${gateway.name}`,
+        owner: gateway.name,
+        methodName: handler.methodName,
+        postures: handler.postures,
+        span: handler.span,
+      })),
     ),
   ];
 }

@@ -37,7 +37,11 @@ export function grantsOf(rules: readonly DeclaredAbilityRule[]): Grants {
 
 /** The rules granting `action` on `entity` (CASL's `manage` and `all` included). */
 function rulesFor(grants: readonly Grant[], action: string, entity: string): Grant[] {
-  return grants.filter((grant) => (grant.actions.includes(action) || grant.actions.includes('manage')) && (grant.subjects.includes(entity) || grant.subjects.includes('all')));
+  return grants.filter(
+    (grant) =>
+      (grant.actions.includes(action) || grant.actions.includes('manage')) &&
+      (grant.subjects.includes(entity) || grant.subjects.includes('all')),
+  );
 }
 
 /**

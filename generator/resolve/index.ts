@@ -11,7 +11,15 @@
  */
 import { ROOT_MODULE } from '../model/builtins.js';
 import type { DeclaredApp, DeclaredClass } from '../model/declarations.js';
-import type { ClassModel, CronTaskModel, DecoratorUse, ListenerModel, ResolvedApp, UnversionedTransportModel, VersionPolicyModel } from '../model/model.js';
+import type {
+  ClassModel,
+  CronTaskModel,
+  DecoratorUse,
+  ListenerModel,
+  ResolvedApp,
+  UnversionedTransportModel,
+  VersionPolicyModel,
+} from '../model/model.js';
 import type { NamedType, TypeShape } from '../model/types.js';
 import { resolveEntities } from './entities.js';
 import { requestEntryPoints } from './entry-points.js';
@@ -34,22 +42,56 @@ function decoratorUses(classes: readonly DeclaredClass[]): DecoratorUse[] {
     const className = cls.name ?? '(anonymous class)';
     const classDecorators = cls.decorators.map((decorator) => decorator.name);
     const others = (all: readonly string[], index: number): string[] => all.filter((_name, at) => at !== index);
-    cls.decorators.forEach((decorator, index) => uses.push({ decorator, target: 'class', declaration: className, className, classDecorators, beside: others(classDecorators, index) }));
+    cls.decorators.forEach((decorator, index) =>
+      uses.push({ decorator, target: 'class', declaration: className, className, classDecorators, beside: others(classDecorators, index) }),
+    );
     for (const parameter of cls.constructorParameters) {
       for (const decorator of parameter.decorators) {
-        uses.push({ decorator, target: 'constructor parameter', declaration: `constructor parameter ${parameter.name} of ${className}`, className, classDecorators, beside: [] });
+        uses.push({
+          decorator,
+          target: 'constructor parameter',
+          declaration: `constructor parameter ${parameter.name} of ${className}`,
+          className,
+          classDecorators,
+          beside: [],
+        });
       }
     }
     for (const field of cls.fields) {
       const names = field.decorators.map((decorator) => decorator.name);
-      field.decorators.forEach((decorator, index) => uses.push({ decorator, target: 'property', declaration: `${className}.${field.name}`, className, classDecorators, beside: others(names, index) }));
+      field.decorators.forEach((decorator, index) =>
+        uses.push({
+          decorator,
+          target: 'property',
+          declaration: `${className}.${field.name}`,
+          className,
+          classDecorators,
+          beside: others(names, index),
+        }),
+      );
     }
     for (const method of cls.methods) {
       const names = method.decorators.map((decorator) => decorator.name);
-      method.decorators.forEach((decorator, index) => uses.push({ decorator, target: 'method', declaration: `${className}.${method.name}`, className, classDecorators, beside: others(names, index) }));
+      method.decorators.forEach((decorator, index) =>
+        uses.push({
+          decorator,
+          target: 'method',
+          declaration: `${className}.${method.name}`,
+          className,
+          classDecorators,
+          beside: others(names, index),
+        }),
+      );
       for (const parameter of method.parameters) {
         for (const decorator of parameter.decorators) {
-          uses.push({ decorator, target: 'parameter', declaration: `parameter ${parameter.name} of ${className}.${method.name}`, className, classDecorators, beside: names });
+          uses.push({
+            decorator,
+            target: 'parameter',
+            declaration: `parameter ${parameter.name} of ${className}.${method.name}`,
+            className,
+            classDecorators,
+            beside: names,
+          });
         }
       }
     }
@@ -72,33 +114,75 @@ export function resolveApp(declared: DeclaredApp, outputDir = 'generated'): Reso
   const modulesAndPolicies = named.filter((cls) => has(cls, 'Module')).map(resolveModule);
   const modules = byName(modulesAndPolicies.map((entry) => entry.module));
   const moduleByName = new Map(modules.map((module) => [module.name, module]));
-  const versionPolicies: VersionPolicyModel[] = modulesAndPolicies.flatMap((entry) => entry.policies).sort((a, b) => a.version.localeCompare(b.version));
+  const versionPolicies: VersionPolicyModel[] = modulesAndPolicies
+    .flatMap((entry) => entry.policies)
+    .sort((a, b) => a.version.localeCompare(b.version));
   const rootGuards = moduleByName.get(ROOT_MODULE)?.guards ?? [];
   const grants = grantsOf(declared.abilityRules);
-  const resources = resolveResources(declared.classes, entityByName, new Map(declared.enums.map((model) => [model.name, model.values])), rootGuards, outputDir, grants);
+  const resources = resolveResources(
+    declared.classes,
+    entityByName,
+    new Map(declared.enums.map((model) => [model.name, model.values])),
+    rootGuards,
+    outputDir,
+    grants,
+  );
 
   const resolvers = byName(named.filter((cls) => has(cls, 'Resolver')).map((cls) => resolveResolver(cls, rootGuards)));
   const controllers = byName(named.filter((cls) => has(cls, 'Controller')).map(resolveController));
   const gateways = byName(named.filter((cls) => has(cls, 'Gateway')).map(resolveGateway));
-  const transports: UnversionedTransportModel[] = declared.classes.flatMap(unversionedTransports).sort((a, b) => a.name.localeCompare(b.name) || a.span.line - b.span.line);
+  const transports: UnversionedTransportModel[] = declared.classes
+    .flatMap(unversionedTransports)
+    .sort((a, b) => a.name.localeCompare(b.name) || a.span.line - b.span.line);
   const mcpHosts = byName(named.filter((cls) => has(cls, 'McpHost')).map(resolveMcpHost));
   const mcp = resolveMcpTools({ classes: named, resolvers, controllers, gateways });
   const processors = byName(named.filter((cls) => has(cls, 'Processor')).map(resolveProcessor));
-  const bySource = (a: { readonly file: string; readonly span: { readonly line: number } }, b: { readonly file: string; readonly span: { readonly line: number } }): number => a.file.localeCompare(b.file) || a.span.line - b.span.line;
+  const bySource = (
+    a: { readonly file: string; readonly span: { readonly line: number } },
+    b: { readonly file: string; readonly span: { readonly line: number } },
+  ): number => a.file.localeCompare(b.file) || a.span.line - b.span.line;
   const cronTasks: CronTaskModel[] = named.flatMap(cronTasksOf).sort((a, b) => a.name.localeCompare(b.name) || bySource(a, b));
-  const listeners: ListenerModel[] = named.flatMap(listenersOf).sort((a, b) => (a.event ?? '').localeCompare(b.event ?? '') || bySource(a, b));
-  const { providers, mounted } = mount({ modules, providers: writtenProviders(named), resources, resolvers, controllers, gateways, entities, mcpHosts, mcpTools: mcp.tools, processors, cronTasks, listeners });
+  const listeners: ListenerModel[] = named
+    .flatMap(listenersOf)
+    .sort((a, b) => (a.event ?? '').localeCompare(b.event ?? '') || bySource(a, b));
+  const { providers, mounted } = mount({
+    modules,
+    providers: writtenProviders(named),
+    resources,
+    resolvers,
+    controllers,
+    gateways,
+    entities,
+    mcpHosts,
+    mcpTools: mcp.tools,
+    processors,
+    cronTasks,
+    listeners,
+  });
 
   // Enums and inputs in use: those named by columns, operations, computed fields and routes.
   const roots: (NamedType | TypeShape)[] = [
     ...entities.flatMap((entity) => entity.columns.map((column) => column.type)),
-    ...resolvers.flatMap((resolver) => [...resolver.operations, ...resolver.fieldResolvers].flatMap((operation) => [...operation.params.map((param) => param.type), ...returnTypes(operation.returns)])),
-    ...controllers.flatMap((controller) => controller.routes.flatMap((route) => [...route.params.map((param) => param.type), ...returnTypes(route.returns)])),
+    ...resolvers.flatMap((resolver) =>
+      [...resolver.operations, ...resolver.fieldResolvers].flatMap((operation) => [
+        ...operation.params.map((param) => param.type),
+        ...returnTypes(operation.returns),
+      ]),
+    ),
+    ...controllers.flatMap((controller) =>
+      controller.routes.flatMap((route) => [...route.params.map((param) => param.type), ...returnTypes(route.returns)]),
+    ),
     ...resources.flatMap((resource) => resource.resolver.operations.flatMap((operation) => operation.params.map((param) => param.type))),
   ];
-  const { enums, inputs } = usedTypes(declared.enums, [...declared.inputs, ...resources.flatMap((resource) => [resource.createInput, resource.updateInput])], roots);
+  const { enums, inputs } = usedTypes(
+    declared.enums,
+    [...declared.inputs, ...resources.flatMap((resource) => [resource.createInput, resource.updateInput])],
+    roots,
+  );
 
-  const classes: ClassModel[] = declared.classes.filter((cls) => cls.decorators.length > 0).map((cls) => ({ name: cls.name, exported: cls.exported, span: cls.span }));
+  const classes: ClassModel[] = declared.classes
+    .filter((cls) => cls.decorators.length > 0)
+    .map((cls) => ({ name: cls.name, exported: cls.exported, span: cls.span }));
   return {
     entities,
     entityByName,

@@ -5,7 +5,15 @@
  * topics providers publish. Emitters (`generator/emit/jobs/`, `schedules/`, `listeners/`) and rules read only this.
  */
 import type { DeclaredMethod } from '../model/declarations.js';
-import type { CronTaskModel, JobHandlerModel, ListenerModel, ProcessorModel, ProviderModel, PublishedTopics, QueueModel } from '../model/model.js';
+import type {
+  CronTaskModel,
+  JobHandlerModel,
+  ListenerModel,
+  ProcessorModel,
+  ProviderModel,
+  PublishedTopics,
+  QueueModel,
+} from '../model/model.js';
 import { cronSetting } from '../model/naming.js';
 import type { NamedClass } from './operations.js';
 import { argumentAt, DecoratorSet, optionOf, stringOf } from './values.js';
@@ -97,13 +105,15 @@ export function listenersOf(cls: NamedClass): ListenerModel[] {
 /** The queues `processors` process, sorted by name, each with every handler of its processors. */
 export function queuesOf(processors: readonly ProcessorModel[]): QueueModel[] {
   const byName = new Map<string, ProcessorModel[]>();
-  for (const processor of processors) if (processor.queue !== undefined) byName.set(processor.queue, [...(byName.get(processor.queue) ?? []), processor]);
+  for (const processor of processors)
+    if (processor.queue !== undefined) byName.set(processor.queue, [...(byName.get(processor.queue) ?? []), processor]);
   return [...byName]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, owners]): QueueModel => {
       const handlers = owners.flatMap((processor) => processor.handlers);
       const handlerByJob = new Map<string, JobHandlerModel>();
-      for (const handler of handlers) if (handler.job !== undefined && !handlerByJob.has(handler.job)) handlerByJob.set(handler.job, handler);
+      for (const handler of handlers)
+        if (handler.job !== undefined && !handlerByJob.has(handler.job)) handlerByJob.set(handler.job, handler);
       return { kind: 'queue', name, processors: owners, handlers, handlerByJob };
     });
 }
@@ -114,7 +124,14 @@ export function publishedTopics(providers: readonly ProviderModel[]): PublishedT
   let decidable = true;
   for (const provider of providers) {
     const buses = new Set(
-      provider.dependencies.filter((dependency) => dependency.target.kind === 'builtin' && dependency.target.builtin.ref.file === EVENT_BUS.file && dependency.target.builtin.ref.exportName === EVENT_BUS.exportName).map((dependency) => dependency.parameterName),
+      provider.dependencies
+        .filter(
+          (dependency) =>
+            dependency.target.kind === 'builtin' &&
+            dependency.target.builtin.ref.file === EVENT_BUS.file &&
+            dependency.target.builtin.ref.exportName === EVENT_BUS.exportName,
+        )
+        .map((dependency) => dependency.parameterName),
     );
     for (const method of provider.methodByName.values()) {
       for (const call of method.calls) {

@@ -32,12 +32,22 @@ const ZOD_PIPE: SourceRef = { file: 'runtime/declarations/pipes.ts', exportName:
 export function resolveMcpHost(cls: NamedClass): McpHostModel {
   const decorator = new DecoratorSet(cls.decorators).first('McpHost');
   const written = stringOf(optionOf(argumentAt(decorator, 0), 'path'))?.replace(/^\/+|\/+$/g, '');
-  return { kind: 'mcpHost', name: cls.name, file: cls.file, path: written ? `/${written}` : DEFAULT_MCP_PATH, doc: cls.doc, description: cls.description, span: decorator?.span ?? cls.span };
+  return {
+    kind: 'mcpHost',
+    name: cls.name,
+    file: cls.file,
+    path: written ? `/${written}` : DEFAULT_MCP_PATH,
+    doc: cls.doc,
+    description: cls.description,
+    span: decorator?.span ?? cls.span,
+  };
 }
 
 /** The zod schema of a parameter's first `ZodValidationPipe(schema)`, when its schema is an exported value. */
 function zodSchemaOf(param: ParamModel): SourceRef | undefined {
-  const pipe = param.pipes.find((candidate) => candidate.class.file === ZOD_PIPE.file && candidate.class.exportName === ZOD_PIPE.exportName);
+  const pipe = param.pipes.find(
+    (candidate) => candidate.class.file === ZOD_PIPE.file && candidate.class.exportName === ZOD_PIPE.exportName,
+  );
   const schema = pipe?.args[0];
   return schema?.kind === 'ref' ? schema.ref : undefined;
 }
@@ -75,14 +85,17 @@ function toolParams(params: readonly ParamModel[], returns: ReturnShape): McpToo
  * `NotesController.top` at `GET /notes/top`).
  */
 function routeToolName(route: RouteModel): string {
-  const controllerPath = route.path !== '' && route.fullPath.endsWith(route.path) ? route.fullPath.slice(0, -route.path.length) : route.fullPath;
+  const controllerPath =
+    route.path !== '' && route.fullPath.endsWith(route.path) ? route.fullPath.slice(0, -route.path.length) : route.fullPath;
   const segments = controllerPath.split('/').filter((segment) => segment !== '' && !segment.startsWith(':'));
   return [...segments.map((segment) => segment.replace(/[^A-Za-z0-9_.-]/g, '_')), route.methodName].join('_');
 }
 
 /** What callers read about a route (its OpenAPI summary and description), as one text. */
 function routeDescription(route: RouteModel): string | undefined {
-  const parts = [route.operationText.summary, route.operationText.description].filter((part): part is string => part !== undefined && part.trim() !== '');
+  const parts = [route.operationText.summary, route.operationText.description].filter(
+    (part): part is string => part !== undefined && part.trim() !== '',
+  );
   return parts.length > 0 ? parts.join('\n\n') : undefined;
 }
 
@@ -111,12 +124,24 @@ export function resolveMcpTools(input: McpInput): { tools: McpToolModel[]; mispl
       if (!decorator) continue;
       const options = argumentAt(decorator, 0);
       const nameValue = optionOf(options, 'name');
-      const written = { name: stringOf(nameValue), nameSpan: nameValue?.span ?? decorator.span, title: stringOf(optionOf(options, 'title')), span: decorator.span };
-      const operation = resolverByName.get(cls.name)?.operations.find((candidate) => candidate.methodName === method.name && candidate.operationType !== 'subscription');
+      const written = {
+        name: stringOf(nameValue),
+        nameSpan: nameValue?.span ?? decorator.span,
+        title: stringOf(optionOf(options, 'title')),
+        span: decorator.span,
+      };
+      const operation = resolverByName
+        .get(cls.name)
+        ?.operations.find((candidate) => candidate.methodName === method.name && candidate.operationType !== 'subscription');
       const route = controllerByName.get(cls.name)?.routes.find((candidate) => candidate.methodName === method.name);
       if (operation) tools.push(operationTool(operation, written));
       else if (route) tools.push(routeTool(route, written));
-      else misplaced.push({ declaration: `${cls.name}.${method.name}`, reason: misplacedReason(cls, method, resolverByName, gatewayByName), span: decorator.span });
+      else
+        misplaced.push({
+          declaration: `${cls.name}.${method.name}`,
+          reason: misplacedReason(cls, method, resolverByName, gatewayByName),
+          span: decorator.span,
+        });
     }
   }
   return { tools, misplaced };
@@ -174,7 +199,12 @@ function routeTool(route: RouteModel, written: WrittenTool): McpToolModel {
   };
 }
 
-function misplacedReason(cls: NamedClass, method: DeclaredMethod, resolvers: ReadonlyMap<string, ResolverModel>, gateways: ReadonlyMap<string, GatewayModel>): McpToolMisplacedModel['reason'] {
+function misplacedReason(
+  cls: NamedClass,
+  method: DeclaredMethod,
+  resolvers: ReadonlyMap<string, ResolverModel>,
+  gateways: ReadonlyMap<string, GatewayModel>,
+): McpToolMisplacedModel['reason'] {
   const resolver = resolvers.get(cls.name);
   if (resolver?.operations.some((operation) => operation.methodName === method.name)) return 'subscription';
   if (resolver?.fieldResolvers.some((field) => field.methodName === method.name)) return 'fieldResolver';

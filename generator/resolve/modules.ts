@@ -58,7 +58,9 @@ export function resolveModule(cls: NamedClass): { module: ModuleModel; policies:
   const entries = (key: string): ModuleEntry[] => {
     const value = optionOf(options, key);
     if (value?.kind !== 'array') return [];
-    return value.items.flatMap((item): ModuleEntry[] => (item.kind === 'reference' ? [{ name: item.ref?.exportName ?? item.name, source: item.ref, span: item.span }] : []));
+    return value.items.flatMap((item): ModuleEntry[] =>
+      item.kind === 'reference' ? [{ name: item.ref?.exportName ?? item.name, source: item.ref, span: item.span }] : [],
+    );
   };
   const policies: VersionPolicyModel[] = [];
   const versions = optionOf(options, 'versions');
@@ -69,7 +71,8 @@ export function resolveModule(cls: NamedClass): { module: ModuleModel; policies:
       const sunset = optionOf(property.value, 'sunset');
       policies.push({
         version: property.key,
-        deprecated: deprecated?.kind === 'string' ? deprecated.value : deprecated?.kind === 'boolean' && deprecated.value ? true : undefined,
+        deprecated:
+          deprecated?.kind === 'string' ? deprecated.value : deprecated?.kind === 'boolean' && deprecated.value ? true : undefined,
         deprecatedSpan: deprecated?.span,
         sunset: stringOf(sunset),
         sunsetSpan: sunset?.span,
@@ -134,17 +137,34 @@ function reachableFrom(root: ModuleModel | undefined, moduleByName: ReadonlyMap<
 }
 
 /** A provider with each constructor dependency resolved: by `targetOf`, or to the queue `@InjectQueue` names. */
-function resolveProvider({ cls, role }: WrittenProvider, targetOf: (typeName: string | undefined, source: SourceRef | undefined) => DependencyTarget, queueByName: ReadonlyMap<string, QueueModel>): ProviderModel {
+function resolveProvider(
+  { cls, role }: WrittenProvider,
+  targetOf: (typeName: string | undefined, source: SourceRef | undefined) => DependencyTarget,
+  queueByName: ReadonlyMap<string, QueueModel>,
+): ProviderModel {
   const dependencies = cls.constructorParameters.map((parameter): DependencyModel => {
     const typeName = parameter.ref?.exportName ?? parameter.typeText;
     // `@InjectQueue('name')` decides the target whatever the type says (docs/behaviour.md §10.1).
     const queue = argumentAt(new DecoratorSet(parameter.decorators).first('InjectQueue'), 0);
     const queueName = stringOf(queue);
-    const target: DependencyTarget = queue && queueName !== undefined ? { kind: 'queue', queue: queueName, queueKnown: queueByName.has(queueName), queueSpan: queue.span } : targetOf(typeName, parameter.ref);
+    const target: DependencyTarget =
+      queue && queueName !== undefined
+        ? { kind: 'queue', queue: queueName, queueKnown: queueByName.has(queueName), queueSpan: queue.span }
+        : targetOf(typeName, parameter.ref);
     return { parameterName: parameter.name, typeName, source: parameter.ref, target, span: parameter.span };
   });
-  const methods = cls.methods.filter((method) => method.hasBody).map((method) => ({ name: method.name, calls: method.calls, unscopedCalls: method.unscopedCalls }));
-  return { kind: 'provider', name: cls.name, role, source: { file: cls.file, exportName: cls.name }, dependencies, methodByName: new Map(methods.map((method) => [method.name, method])), span: cls.span };
+  const methods = cls.methods
+    .filter((method) => method.hasBody)
+    .map((method) => ({ name: method.name, calls: method.calls, unscopedCalls: method.unscopedCalls }));
+  return {
+    kind: 'provider',
+    name: cls.name,
+    role,
+    source: { file: cls.file, exportName: cls.name },
+    dependencies,
+    methodByName: new Map(methods.map((method) => [method.name, method])),
+    span: cls.span,
+  };
 }
 
 /**
@@ -163,7 +183,8 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
   const builtinRefs = new Map<string, SourceRef>();
   const moduleOf = new Map<string, ModuleModel>();
   for (const module of reachable) {
-    for (const entry of [...module.providers, ...module.imports]) if (isRuntimeRef(entry.source) && entry.source) builtinRefs.set(entry.source.exportName, entry.source);
+    for (const entry of [...module.providers, ...module.imports])
+      if (isRuntimeRef(entry.source) && entry.source) builtinRefs.set(entry.source.exportName, entry.source);
     for (const entry of module.providers) if (!moduleOf.has(entry.name)) moduleOf.set(entry.name, module);
   }
   const builtins = [...builtinRefs.values()].sort((a, b) => a.exportName.localeCompare(b.exportName));
@@ -178,26 +199,39 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
     if (typeName === undefined) return { kind: 'missing' };
     if (mountedNames.has(typeName)) return { kind: 'provider', provider: typeName };
     const entity = entityByRepository.get(typeName);
-    if (entity && source && path.posix.basename(source.file) === path.posix.basename(repositoryModule(entity.name))) return { kind: 'repository', entity: entity.name };
+    if (entity && source && path.posix.basename(source.file) === path.posix.basename(repositoryModule(entity.name)))
+      return { kind: 'repository', entity: entity.name };
     const builtin = BUILTIN_PROVIDERS.find((candidate) => candidate.ref.exportName === typeName && source?.file === candidate.ref.file);
     if (builtin && (builtin.constructedBy === 'services' || builtinNames.has(builtin.ref.exportName))) return { kind: 'builtin', builtin };
     return { kind: 'missing' };
   };
 
-  const providers = input.providers.map((provider) => resolveProvider(provider, targetOf, queueByName)).sort((a, b) => a.name.localeCompare(b.name));
+  const providers = input.providers
+    .map((provider) => resolveProvider(provider, targetOf, queueByName))
+    .sort((a, b) => a.name.localeCompare(b.name));
   const generatedProviders = input.resources.map((resource) => resource.provider);
-  const mountedProviders = [...providers.filter((provider) => mountedNames.has(provider.name)), ...generatedProviders].sort((a, b) => a.name.localeCompare(b.name));
+  const mountedProviders = [...providers.filter((provider) => mountedNames.has(provider.name)), ...generatedProviders].sort((a, b) =>
+    a.name.localeCompare(b.name),
+  );
   const providerByName = new Map(mountedProviders.map((provider) => [provider.name, provider]));
   const { order, cycle } = constructionOrder(mountedProviders, providerByName);
 
-  const mountedResolvers = [...input.resolvers.filter((resolver) => listed.has(resolver.name)), ...input.resources.map((resource) => resource.resolver)];
-  const mountedControllers = [...input.controllers.filter((controller) => listed.has(controller.name)), ...input.resources.map((resource) => resource.controller)];
+  const mountedResolvers = [
+    ...input.resolvers.filter((resolver) => listed.has(resolver.name)),
+    ...input.resources.map((resource) => resource.resolver),
+  ];
+  const mountedControllers = [
+    ...input.controllers.filter((controller) => listed.has(controller.name)),
+    ...input.resources.map((resource) => resource.controller),
+  ];
   const fieldResolversByEntity = new Map<string, FieldResolverModel[]>();
   for (const field of mountedResolvers.flatMap((resolver) => resolver.fieldResolvers)) {
     if (field.entity !== undefined) fieldResolversByEntity.set(field.entity, [...(fieldResolversByEntity.get(field.entity) ?? []), field]);
   }
   const mcpHosts = input.mcpHosts.filter((host) => listed.has(host.name));
-  const mcpTools = input.mcpTools.filter((tool) => listed.has(tool.owner)).sort((a, b) => a.name.localeCompare(b.name) || a.span.file.localeCompare(b.span.file) || a.span.line - b.span.line);
+  const mcpTools = input.mcpTools
+    .filter((tool) => listed.has(tool.owner))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.span.file.localeCompare(b.span.file) || a.span.line - b.span.line);
   const mcpHost = mcpHosts[0];
   const mountedGateways = input.gateways.filter((gateway) => listed.has(gateway.name));
   const mounted: MountedApp = {
@@ -211,7 +245,9 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
     gateways: mountedGateways,
     requestEntryPoints: requestEntryPoints(mountedResolvers, mountedControllers, mountedGateways),
     builtins,
-    containerBuiltins: BUILTIN_PROVIDERS.filter((builtin) => builtin.constructedBy === 'container' && builtinNames.has(builtin.ref.exportName)),
+    containerBuiltins: BUILTIN_PROVIDERS.filter(
+      (builtin) => builtin.constructedBy === 'container' && builtinNames.has(builtin.ref.exportName),
+    ),
     loaderScope: builtinNames.has(LOADER_SCOPE),
     abilities: mountedProviders.filter((provider) => provider.role === 'abilities'),
     moduleOf,
@@ -234,7 +270,10 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
  * Providers in construction order (dependencies first), or the providers on a cycle when the
  * dependencies are circular. Ties are broken by name, so the order is deterministic.
  */
-function constructionOrder(providers: readonly ProviderModel[], byName: ReadonlyMap<string, ProviderModel>): { order: ProviderModel[]; cycle: ProviderModel[] | undefined } {
+function constructionOrder(
+  providers: readonly ProviderModel[],
+  byName: ReadonlyMap<string, ProviderModel>,
+): { order: ProviderModel[]; cycle: ProviderModel[] | undefined } {
   const order: ProviderModel[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   const stack: ProviderModel[] = [];

@@ -4,7 +4,17 @@
  * topics defaulted, the posture in force, the guard chain, what each one returns.
  */
 import type { DeclaredClass, DeclaredDecorator, DeclaredMethod, DeclaredParameter } from '../model/declarations.js';
-import type { FieldResolverModel, GatewayHandlerModel, GatewayModel, GuardBinding, OperationModel, OperationType, ParamModel, ResolverModel, UnversionedTransportModel } from '../model/model.js';
+import type {
+  FieldResolverModel,
+  GatewayHandlerModel,
+  GatewayModel,
+  GuardBinding,
+  OperationModel,
+  OperationType,
+  ParamModel,
+  ResolverModel,
+  UnversionedTransportModel,
+} from '../model/model.js';
 import { fieldNameOf } from '../model/naming.js';
 import type { SourceSpan } from '../model/types.js';
 import { guardChain, readGuards, readPipes, readPostures } from './bindings.js';
@@ -44,7 +54,15 @@ function argumentsOf(parameters: readonly DeclaredParameter[], methodDecorators:
   }));
 }
 
-function readOperation(cls: NamedClass, method: DeclaredMethod, decorators: DecoratorSet, operationType: OperationType, rootType: string, decoratorName: string, outerGuards: readonly GuardBinding[]): OperationModel {
+function readOperation(
+  cls: NamedClass,
+  method: DeclaredMethod,
+  decorators: DecoratorSet,
+  operationType: OperationType,
+  rootType: string,
+  decoratorName: string,
+  outerGuards: readonly GuardBinding[],
+): OperationModel {
   const decorator = decorators.first(decoratorName);
   const options = argumentAt(decorator, 0);
   const versionDecorator = decorators.first('Version');
@@ -79,7 +97,12 @@ function readOperation(cls: NamedClass, method: DeclaredMethod, decorators: Deco
   };
 }
 
-function readFieldResolver(cls: NamedClass, entity: string | undefined, method: DeclaredMethod, decorators: DecoratorSet): FieldResolverModel {
+function readFieldResolver(
+  cls: NamedClass,
+  entity: string | undefined,
+  method: DeclaredMethod,
+  decorators: DecoratorSet,
+): FieldResolverModel {
   const options = argumentAt(decorators.first('ResolveField'), 0);
   return {
     kind: 'fieldResolver',
@@ -117,11 +140,25 @@ export function resolveResolver(cls: NamedClass, rootGuards: readonly GuardBindi
   for (const method of cls.methods) {
     const decorators = new DecoratorSet(method.decorators);
     for (const [decoratorName, operationType, rootType] of OPERATION_DECORATORS) {
-      if (decorators.has(decoratorName)) operations.push(readOperation(cls, method, decorators, operationType, rootType, decoratorName, guardChain(rootGuards, guards)));
+      if (decorators.has(decoratorName))
+        operations.push(readOperation(cls, method, decorators, operationType, rootType, decoratorName, guardChain(rootGuards, guards)));
     }
     if (decorators.has('ResolveField')) fieldResolvers.push(readFieldResolver(cls, entity, method, decorators));
   }
-  return { kind: 'resolver', name: cls.name, file: cls.file, entity, entitySpan: target?.span, entityWritten: written !== undefined, operations, fieldResolvers, guards, versionSpan: versionOptionSpan(decorator), resource: undefined, span: cls.span };
+  return {
+    kind: 'resolver',
+    name: cls.name,
+    file: cls.file,
+    entity,
+    entitySpan: target?.span,
+    entityWritten: written !== undefined,
+    operations,
+    fieldResolvers,
+    guards,
+    versionSpan: versionOptionSpan(decorator),
+    resource: undefined,
+    span: cls.span,
+  };
 }
 
 function trimSlashes(value: string): string {
@@ -158,14 +195,27 @@ export function resolveGateway(cls: NamedClass): GatewayModel {
 export function unversionedTransports(cls: DeclaredClass): UnversionedTransportModel[] {
   const transports: UnversionedTransportModel[] = [];
   const classDecorators = new DecoratorSet(cls.decorators);
-  for (const [decoratorName, transport] of [['McpHost', 'mcpHost'], ['Processor', 'processor']] as const) {
+  for (const [decoratorName, transport] of [
+    ['McpHost', 'mcpHost'],
+    ['Processor', 'processor'],
+  ] as const) {
     const decorator = classDecorators.first(decoratorName);
-    if (decorator && cls.name !== undefined) transports.push({ kind: 'unversionedTransport', transport, name: cls.name, versionSpan: versionOptionSpan(decorator), span: decorator.span });
+    if (decorator && cls.name !== undefined)
+      transports.push({
+        kind: 'unversionedTransport',
+        transport,
+        name: cls.name,
+        versionSpan: versionOptionSpan(decorator),
+        span: decorator.span,
+      });
   }
   // Scheduled tasks and in-process listeners live on any class.
   for (const method of cls.methods) {
     const decorators = new DecoratorSet(method.decorators);
-    for (const [decoratorName, transport] of [['Cron', 'cron'], ['OnEvent', 'listener']] as const) {
+    for (const [decoratorName, transport] of [
+      ['Cron', 'cron'],
+      ['OnEvent', 'listener'],
+    ] as const) {
       const decorator = decorators.first(decoratorName);
       if (!decorator) continue;
       transports.push({

@@ -50,30 +50,72 @@ function namesOf(value: DeclaredValue | undefined): ResourceNameModel[] {
 function inputColumnOf(column: ColumnModel, enumValues: ReadonlyMap<string, readonly string[]>): ResourceColumn | undefined {
   const { named } = column.type;
   if (column.type.list) return undefined;
-  const base = { name: column.name, nullable: column.type.nullable, generated: column.primaryKey || column.default !== undefined, constraints: column.constraints };
+  const base = {
+    name: column.name,
+    nullable: column.type.nullable,
+    generated: column.primaryKey || column.default !== undefined,
+    constraints: column.constraints,
+  };
   if (named.kind === 'enum') {
     const [first, ...rest] = enumValues.get(named.name) ?? [];
     return first === undefined ? undefined : { ...base, type: { enum: [first, ...rest] } };
   }
   if (named.kind !== 'scalar') return undefined;
-  const types = { ID: column.key ? 'id' : 'string', String: 'string', Int: 'int', Float: 'float', Boolean: 'boolean', DateTime: 'datetime' } as const;
+  const types = {
+    ID: column.key ? 'id' : 'string',
+    String: 'string',
+    Int: 'int',
+    Float: 'float',
+    Boolean: 'boolean',
+    DateTime: 'datetime',
+  } as const;
   return { ...base, type: types[named.name] };
 }
 
 /** The route, GraphQL field and action of one operation of entity `entity` at `fullPath`. */
-function operationOf(kind: ResourceOperationKind, entity: string, path: string, fullPath: string, isPublic: boolean): ResourceOperationModel {
+function operationOf(
+  kind: ResourceOperationKind,
+  entity: string,
+  path: string,
+  fullPath: string,
+  isPublic: boolean,
+): ResourceOperationModel {
   const single = lowerFirst(entity);
   switch (kind) {
     case 'list':
-      return { kind, action: 'read', public: isPublic, method: 'GET', fullPath, fieldName: lowerFirst(path.replace(/[^A-Za-z0-9]+([A-Za-z0-9])/g, (_match, letter: string) => letter.toUpperCase())), rootType: 'Query' };
+      return {
+        kind,
+        action: 'read',
+        public: isPublic,
+        method: 'GET',
+        fullPath,
+        fieldName: lowerFirst(path.replace(/[^A-Za-z0-9]+([A-Za-z0-9])/g, (_match, letter: string) => letter.toUpperCase())),
+        rootType: 'Query',
+      };
     case 'get':
       return { kind, action: 'read', public: isPublic, method: 'GET', fullPath: `${fullPath}/:id`, fieldName: single, rootType: 'Query' };
     case 'create':
       return { kind, action: 'create', public: isPublic, method: 'POST', fullPath, fieldName: `create${entity}`, rootType: 'Mutation' };
     case 'update':
-      return { kind, action: 'update', public: isPublic, method: 'PATCH', fullPath: `${fullPath}/:id`, fieldName: `update${entity}`, rootType: 'Mutation' };
+      return {
+        kind,
+        action: 'update',
+        public: isPublic,
+        method: 'PATCH',
+        fullPath: `${fullPath}/:id`,
+        fieldName: `update${entity}`,
+        rootType: 'Mutation',
+      };
     case 'delete':
-      return { kind, action: 'delete', public: isPublic, method: 'DELETE', fullPath: `${fullPath}/:id`, fieldName: `delete${entity}`, rootType: 'Mutation' };
+      return {
+        kind,
+        action: 'delete',
+        public: isPublic,
+        method: 'DELETE',
+        fullPath: `${fullPath}/:id`,
+        fieldName: `delete${entity}`,
+        rootType: 'Mutation',
+      };
   }
 }
 
@@ -100,19 +142,50 @@ function constraintText(constraints: ResourceColumnConstraints): string | undefi
  * create rule of the grants fixes it — `fixed` (undefined when the grants could not be read: then
  * no field is required on the wire, and the input schema names a missing value at run time).
  */
-function inputModelOf(entity: EntityModel, columns: readonly ResourceColumn[], mode: 'create' | 'update', span: SourceSpan, file: string, fixed: ReadonlySet<string> | undefined): InputModel {
+function inputModelOf(
+  entity: EntityModel,
+  columns: readonly ResourceColumn[],
+  mode: 'create' | 'update',
+  span: SourceSpan,
+  file: string,
+  fixed: ReadonlySet<string> | undefined,
+): InputModel {
   const fields = columns.flatMap((input) => {
     const column = entity.columnByName.get(input.name);
     if (!column) return [];
     const needed = mode === 'create' && !input.nullable && !input.generated;
     const required = needed && fixed !== undefined && !fixed.has(input.name);
-    const note = !needed || required ? undefined : fixed === undefined ? 'Required, unless your grant to create sets it (then it may not be sent).' : 'Set by the create rule of some grants (then it may not be sent); required otherwise.';
-    const description = [column.description, constraintText(input.constraints), note].filter((part): part is string => part !== undefined).join('\n\n') || undefined;
-    return [{ name: column.name, type: { ...column.type, nullable: !required }, constraints: input.constraints, doc: description, description, span }];
+    const note =
+      !needed || required
+        ? undefined
+        : fixed === undefined
+          ? 'Required, unless your grant to create sets it (then it may not be sent).'
+          : 'Set by the create rule of some grants (then it may not be sent); required otherwise.';
+    const description =
+      [column.description, constraintText(input.constraints), note].filter((part): part is string => part !== undefined).join('\n\n') ||
+      undefined;
+    return [
+      {
+        name: column.name,
+        type: { ...column.type, nullable: !required },
+        constraints: input.constraints,
+        doc: description,
+        description,
+        span,
+      },
+    ];
   });
   const verb = mode === 'create' ? 'create' : 'update';
-  const description = mode === 'create' ? `What a ${entity.name} is created from.` : `What an update of a ${entity.name} changes: only the fields sent.`;
-  return { kind: 'input', name: resourceInputName(entity.name, mode), fields, doc: `${description} (${verb}, docs/behaviour.md §4.7)`, description, span: { ...span, file } };
+  const description =
+    mode === 'create' ? `What a ${entity.name} is created from.` : `What an update of a ${entity.name} changes: only the fields sent.`;
+  return {
+    kind: 'input',
+    name: resourceInputName(entity.name, mode),
+    fields,
+    doc: `${description} (${verb}, docs/behaviour.md §4.7)`,
+    description,
+    span: { ...span, file },
+  };
 }
 
 /** One parameter of a generated operation. */
@@ -122,45 +195,108 @@ function param(name: string, type: TypeShape, source: ParamSource, binding: Para
 
 /** What each operation's method takes and returns, and the words callers read about it. */
 interface OperationShape {
-  readonly params: readonly { readonly name: string; readonly type: TypeShape; readonly rest: ParamSource; readonly restBinding: ParamBinding; readonly optional: boolean }[];
+  readonly params: readonly {
+    readonly name: string;
+    readonly type: TypeShape;
+    readonly rest: ParamSource;
+    readonly restBinding: ParamBinding;
+    readonly optional: boolean;
+  }[];
   readonly returns: ReturnShape;
   readonly summary: string;
   readonly description: string;
 }
 
-function shapeOf(resource: { readonly entity: EntityModel; readonly path: string; readonly pagination: 'cursor' | 'none'; readonly filters: readonly ColumnModel[] }, kind: ResourceOperationKind): OperationShape {
+function shapeOf(
+  resource: {
+    readonly entity: EntityModel;
+    readonly path: string;
+    readonly pagination: 'cursor' | 'none';
+    readonly filters: readonly ColumnModel[];
+  },
+  kind: ResourceOperationKind,
+): OperationShape {
   const name = resource.entity.name;
   const entity: TypeShape = { named: { kind: 'entity', name }, list: false, nullable: false };
-  const input = (mode: 'create' | 'update'): TypeShape => ({ named: { kind: 'input', name: resourceInputName(name, mode) }, list: false, nullable: false });
+  const input = (mode: 'create' | 'update'): TypeShape => ({
+    named: { kind: 'input', name: resourceInputName(name, mode) },
+    list: false,
+    nullable: false,
+  });
   const id = { name: 'id', type: ID, rest: 'path' as const, restBinding: 'pathText' as const, optional: false };
   const one: ReturnShape = { kind: 'value', type: entity, result: true, promised: true };
   const notFound = `A row that does not exist and one the caller may not read look the same: not found.`;
   switch (kind) {
     case 'list': {
-      const filters = resource.filters.map((column) => ({ name: column.name, type: { ...column.type, nullable: true }, rest: 'query' as const, restBinding: 'query' as const, optional: true }));
+      const filters = resource.filters.map((column) => ({
+        name: column.name,
+        type: { ...column.type, nullable: true },
+        rest: 'query' as const,
+        restBinding: 'query' as const,
+        optional: true,
+      }));
       if (resource.pagination === 'none') {
-        return { params: filters, returns: { kind: 'value', type: { ...entity, list: true }, result: false, promised: true }, summary: `List every ${name} the caller may read.`, description: `The whole collection in the caller's row scope, capped at 1 000 rows${filters.length > 0 ? '; each filter given keeps the rows whose column equals it' : ''}.` };
+        return {
+          params: filters,
+          returns: { kind: 'value', type: { ...entity, list: true }, result: false, promised: true },
+          summary: `List every ${name} the caller may read.`,
+          description: `The whole collection in the caller's row scope, capped at 1 000 rows${filters.length > 0 ? '; each filter given keeps the rows whose column equals it' : ''}.`,
+        };
       }
       const page = [
-        { name: 'first', type: { named: { kind: 'scalar', name: 'Int' }, list: false, nullable: true } satisfies TypeShape, rest: 'query' as const, restBinding: 'pageSize' as const, optional: true },
-        { name: 'after', type: { named: { kind: 'scalar', name: 'String' }, list: false, nullable: true } satisfies TypeShape, rest: 'query' as const, restBinding: 'cursor' as const, optional: true },
+        {
+          name: 'first',
+          type: { named: { kind: 'scalar', name: 'Int' }, list: false, nullable: true } satisfies TypeShape,
+          rest: 'query' as const,
+          restBinding: 'pageSize' as const,
+          optional: true,
+        },
+        {
+          name: 'after',
+          type: { named: { kind: 'scalar', name: 'String' }, list: false, nullable: true } satisfies TypeShape,
+          rest: 'query' as const,
+          restBinding: 'cursor' as const,
+          optional: true,
+        },
       ];
-      return { params: [...page, ...filters], returns: { kind: 'page', item: entity.named, result: false, promised: true }, summary: `List the ${name} rows the caller may read, a keyset page at a time.`, description: `Oldest first; pass the last id as \`after\` for the next page${filters.length > 0 ? '; each filter given keeps the rows whose column equals it' : ''}.` };
+      return {
+        params: [...page, ...filters],
+        returns: { kind: 'page', item: entity.named, result: false, promised: true },
+        summary: `List the ${name} rows the caller may read, a keyset page at a time.`,
+        description: `Oldest first; pass the last id as \`after\` for the next page${filters.length > 0 ? '; each filter given keeps the rows whose column equals it' : ''}.`,
+      };
     }
     case 'get':
       return { params: [id], returns: one, summary: `One ${name} by id.`, description: notFound };
     case 'create':
-      return { params: [{ name: 'input', type: input('create'), rest: 'body', restBinding: 'body', optional: false }], returns: one, summary: `Create a ${name}.`, description: `Values the caller's create rule fixes (its org, its author) are set from it and may not be sent; a value breaking a unique constraint is a conflict.` };
+      return {
+        params: [{ name: 'input', type: input('create'), rest: 'body', restBinding: 'body', optional: false }],
+        returns: one,
+        summary: `Create a ${name}.`,
+        description: `Values the caller's create rule fixes (its org, its author) are set from it and may not be sent; a value breaking a unique constraint is a conflict.`,
+      };
     case 'update':
-      return { params: [id, { name: 'input', type: input('update'), rest: 'body', restBinding: 'body', optional: false }], returns: one, summary: `Update a ${name}: only the fields sent.`, description: `Only fields the caller's update rule permits may be sent. ${notFound}` };
+      return {
+        params: [id, { name: 'input', type: input('update'), rest: 'body', restBinding: 'body', optional: false }],
+        returns: one,
+        summary: `Update a ${name}: only the fields sent.`,
+        description: `Only fields the caller's update rule permits may be sent. ${notFound}`,
+      };
     case 'delete':
-      return { params: [id], returns: { kind: 'void', promised: true }, summary: `Delete a ${name}.`, description: `A row of another org is not found, and nothing changes. ${notFound}` };
+      return {
+        params: [id],
+        returns: { kind: 'void', promised: true },
+        summary: `Delete a ${name}.`,
+        description: `A row of another org is not found, and nothing changes. ${notFound}`,
+      };
   }
 }
 
 /** The posture of a generated operation: public when named so, else authorized with its action on the entity. */
 function postureOf(operation: ResourceOperationModel, entity: string, span: SourceSpan): RouteModel['posture'] & object {
-  return operation.public ? { kind: 'public', span } : { kind: 'authorized', action: operation.action, actionSpan: span, subject: entity, subjectSpan: span, span };
+  return operation.public
+    ? { kind: 'public', span }
+    : { kind: 'authorized', action: operation.action, actionSpan: span, subject: entity, subjectSpan: span, span };
 }
 
 interface ResourceCore {
@@ -180,7 +316,10 @@ interface ResourceCore {
 
 /** A resource's OpenAPI tag: its path in words, capitalised (`audit-records` → `Audit records`). */
 function tagOf(path: string): string {
-  const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean).join(' ');
+  const words = path
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -215,7 +354,9 @@ function controllerOf(core: ResourceCore): ControllerModel {
       versionSpan: undefined,
       pagination: operation.kind === 'list' ? core.pagination : undefined,
       paginationKnown: true,
-      page: isPage ? { first: params.find((entry) => entry.binding === 'pageSize'), after: params.find((entry) => entry.binding === 'cursor') } : undefined,
+      page: isPage
+        ? { first: params.find((entry) => entry.binding === 'pageSize'), after: params.find((entry) => entry.binding === 'cursor') }
+        : undefined,
       operationText: { summary: shape.summary, description: shape.description },
       doc: `${shape.summary} Generated by @Resource on ${core.entity.name} (docs/behaviour.md §4.7).`,
       description: `${shape.summary} ${shape.description}`,
@@ -275,7 +416,20 @@ function resolverOf(core: ResourceCore, rootGuards: readonly GuardBinding[]): Re
       span: core.span,
     };
   });
-  return { kind: 'resolver', name: core.className, file: core.file, entity: undefined, entitySpan: undefined, entityWritten: false, operations, fieldResolvers: [], guards, versionSpan: undefined, resource: core.entity.name, span: core.span };
+  return {
+    kind: 'resolver',
+    name: core.className,
+    file: core.file,
+    entity: undefined,
+    entitySpan: undefined,
+    entityWritten: false,
+    operations,
+    fieldResolvers: [],
+    guards,
+    versionSpan: undefined,
+    resource: core.entity.name,
+    span: core.span,
+  };
 }
 
 /** The provider the container constructs for a resource: its class on the entity's repository. */
@@ -286,7 +440,15 @@ function providerOf(core: ResourceCore, outputDir: string): ProviderModel {
     name: core.className,
     role: 'controller',
     source: { file: core.file, exportName: core.className },
-    dependencies: [{ parameterName: 'repository', typeName: repository, source: { file: `${outputDir}/${repositoryModule(core.entity.name)}`, exportName: repository }, target: { kind: 'repository', entity: core.entity.name }, span: core.span }],
+    dependencies: [
+      {
+        parameterName: 'repository',
+        typeName: repository,
+        source: { file: `${outputDir}/${repositoryModule(core.entity.name)}`, exportName: repository },
+        target: { kind: 'repository', entity: core.entity.name },
+        span: core.span,
+      },
+    ],
     methodByName: new Map(),
     span: core.span,
   };
@@ -320,12 +482,15 @@ export function resolveResources(
     const path = (stringOf(optionOf(options, 'path')) ?? '').replace(/^\/+|\/+$/g, '');
     const fullPath = `/${path}`;
     const operationsWritten = optionOf(options, 'operations');
-    const written = operationsWritten === undefined ? RESOURCE_OPERATIONS.map((name) => ({ name, span: decorator.span })) : namesOf(operationsWritten);
+    const written =
+      operationsWritten === undefined ? RESOURCE_OPERATIONS.map((name) => ({ name, span: decorator.span })) : namesOf(operationsWritten);
     const chosen = new Set(written.flatMap((entry) => (isOperation(entry.name) ? [entry.name] : [])));
     const publicNames = namesOf(optionOf(options, 'public'));
     const publicChosen = new Set(publicNames.map((entry) => entry.name));
     // The key and server timestamps (`default: 'now'`) are the server's; hidden columns are not on the wire.
-    const inputColumns = entity.columns.flatMap((column) => (column.exposed && !column.primaryKey && column.default !== 'now' ? (inputColumnOf(column, enumValues) ?? []) : []));
+    const inputColumns = entity.columns.flatMap((column) =>
+      column.exposed && !column.primaryKey && column.default !== 'now' ? (inputColumnOf(column, enumValues) ?? []) : [],
+    );
     const file = `${outputDir}/${resourceModule(entity.name)}`;
     const complexity = optionOf(options, 'complexity');
     const core: ResourceCore = {
@@ -337,7 +502,9 @@ export function resolveResources(
       version: stringOf(optionOf(options, 'version')),
       pagination: stringOf(optionOf(options, 'pagination')) === 'none' ? 'none' : 'cursor',
       filters: entity.columns.filter((column) => column.filterable && column.exposed && !column.type.list),
-      operations: RESOURCE_OPERATIONS.filter((kind) => chosen.has(kind)).map((kind) => operationOf(kind, entity.name, path, fullPath, publicChosen.has(kind))),
+      operations: RESOURCE_OPERATIONS.filter((kind) => chosen.has(kind)).map((kind) =>
+        operationOf(kind, entity.name, path, fullPath, publicChosen.has(kind)),
+      ),
       className: resourceClass(entity.name),
       file,
       span: decorator.span,

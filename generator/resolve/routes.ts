@@ -9,7 +9,16 @@ import { DECORATOR_SIGNATURES, type DecoratorName } from '../../runtime/declarat
 import type { HttpMethod, ReplyKind } from '../../runtime/http/routes.js';
 import type { DeclaredDecorator, DeclaredMethod } from '../model/declarations.js';
 import { firstSentence } from '../model/docs.js';
-import type { ControllerModel, PageParameters, ParamBinding, ParamModel, ParamSource, RouteModel, RouteText, VersionToken } from '../model/model.js';
+import type {
+  ControllerModel,
+  PageParameters,
+  ParamBinding,
+  ParamModel,
+  ParamSource,
+  RouteModel,
+  RouteText,
+  VersionToken,
+} from '../model/model.js';
 import type { ReturnShape, TypeShape } from '../model/types.js';
 import { readPipes, readPostures } from './bindings.js';
 import type { NamedClass } from './operations.js';
@@ -17,9 +26,9 @@ import { returnedEntity } from './types.js';
 import { argumentAt, DecoratorSet, numberOf, optionOf, stringOf } from './values.js';
 
 /** The route decorators and the method each declares, in the order a method carrying several yields its routes. */
-const ROUTE_DECORATORS: readonly (readonly [DecoratorName, HttpMethod])[] = (Object.entries(DECORATOR_SIGNATURES) as [DecoratorName, (typeof DECORATOR_SIGNATURES)[DecoratorName]][]).flatMap(
-  ([name, signature]) => (signature.httpMethod ? [[name, signature.httpMethod] as const] : []),
-);
+const ROUTE_DECORATORS: readonly (readonly [DecoratorName, HttpMethod])[] = (
+  Object.entries(DECORATOR_SIGNATURES) as [DecoratorName, (typeof DECORATOR_SIGNATURES)[DecoratorName]][]
+).flatMap(([name, signature]) => (signature.httpMethod ? [[name, signature.httpMethod] as const] : []));
 
 /** The query parameters of a keyset page (docs/behaviour.md §4.2): the page size and the cursor. */
 const PAGE_SIZE = 'first';
@@ -43,7 +52,8 @@ function replyOf(returns: ReturnShape): ReplyKind {
   return returns.type.list ? 'list' : 'value';
 }
 
-const isTextScalar = (type: TypeShape): boolean => type.named.kind === 'scalar' && (type.named.name === 'String' || type.named.name === 'ID');
+const isTextScalar = (type: TypeShape): boolean =>
+  type.named.kind === 'scalar' && (type.named.name === 'String' || type.named.name === 'ID');
 
 function bindingOf(source: ParamSource, name: string, type: TypeShape, isPage: boolean): ParamBinding {
   if (isPage && source === 'query' && name === PAGE_SIZE) return 'pageSize';
@@ -81,7 +91,15 @@ function operationTextOf(apiOperation: DeclaredDecorator | undefined, descriptio
   return { summary: split?.sentence, description: declaredDescription ?? split?.rest };
 }
 
-function readRoute(cls: NamedClass, controllerPath: string, controllerVersions: readonly string[], method: DeclaredMethod, decorators: DecoratorSet, decoratorName: DecoratorName, httpMethod: HttpMethod): RouteModel {
+function readRoute(
+  cls: NamedClass,
+  controllerPath: string,
+  controllerVersions: readonly string[],
+  method: DeclaredMethod,
+  decorators: DecoratorSet,
+  decoratorName: DecoratorName,
+  httpMethod: HttpMethod,
+): RouteModel {
   const decorator = decorators.first(decoratorName);
   const path = trimSlashes(stringOf(argumentAt(decorator, 0)) ?? '');
   const paginationValue = optionOf(argumentAt(decorator, 1), 'pagination');
@@ -94,7 +112,11 @@ function readRoute(cls: NamedClass, controllerPath: string, controllerVersions: 
   const methodPipes = readPipes(decorators.every('UsePipes'));
   const params = method.parameters.map((parameter): ParamModel => {
     const parameterDecorators = new DecoratorSet(parameter.decorators);
-    const source: ParamSource = parameterDecorators.has('Body') ? 'body' : parameterDecorators.has('Param') || pathParameters.includes(parameter.name) ? 'path' : 'query';
+    const source: ParamSource = parameterDecorators.has('Body')
+      ? 'body'
+      : parameterDecorators.has('Param') || pathParameters.includes(parameter.name)
+        ? 'path'
+        : 'query';
     return {
       name: parameter.name,
       type: parameter.type,
@@ -105,7 +127,9 @@ function readRoute(cls: NamedClass, controllerPath: string, controllerVersions: 
       span: parameter.span,
     };
   });
-  const page: PageParameters | undefined = isPage ? { first: params.find((param) => param.name === PAGE_SIZE), after: params.find((param) => param.name === PAGE_CURSOR) } : undefined;
+  const page: PageParameters | undefined = isPage
+    ? { first: params.find((param) => param.name === PAGE_SIZE), after: params.find((param) => param.name === PAGE_CURSOR) }
+    : undefined;
   const { posture, postures } = readPostures(decorators);
   return {
     kind: 'route',

@@ -27,7 +27,11 @@ export function returnTypes(shape: ReturnShape): NamedType[] {
  * The enums and inputs reachable from `roots`, through input fields; each list sorted by name.
  * Takes the declared enums and inputs (by name) and the types the application names.
  */
-export function usedTypes(enums: readonly EnumModel[], inputs: readonly InputModel[], roots: readonly (NamedType | TypeShape)[]): { enums: EnumModel[]; inputs: InputModel[] } {
+export function usedTypes(
+  enums: readonly EnumModel[],
+  inputs: readonly InputModel[],
+  roots: readonly (NamedType | TypeShape)[],
+): { enums: EnumModel[]; inputs: InputModel[] } {
   const enumByName = new Map(enums.map((model) => [model.name, model]));
   const inputByName = new Map(inputs.map((model) => [model.name, model]));
   const usedEnums = new Set<string>();

@@ -5,7 +5,14 @@
  * `decorator-option-unknown` rules each report one kind of finding, so they agree by construction
  * on what a declaration means.
  */
-import { type ArgumentSpec, DECORATOR_SIGNATURES, type DecoratorName, type DecoratorSignature, type OptionTable, type ValueKind } from '../../runtime/declarations/decorator-signatures.js';
+import {
+  type ArgumentSpec,
+  DECORATOR_SIGNATURES,
+  type DecoratorName,
+  type DecoratorSignature,
+  type OptionTable,
+  type ValueKind,
+} from '../../runtime/declarations/decorator-signatures.js';
 import { closestMatch } from '../../runtime/server/suggest.js';
 import type { DeclaredValue } from '../model/declarations.js';
 import type { DecoratorUse } from '../model/model.js';
@@ -23,12 +30,30 @@ export function signatureOf(name: string): DecoratorSignature | undefined {
 
 /** Something written in a decorator that its signature does not allow. */
 export type ArgumentFinding =
-  | { readonly kind: 'mismatch'; readonly label: string; readonly expected: ValueKind; readonly value: DeclaredValue; readonly example: string | undefined }
+  | {
+      readonly kind: 'mismatch';
+      readonly label: string;
+      readonly expected: ValueKind;
+      readonly value: DeclaredValue;
+      readonly example: string | undefined;
+    }
   | { readonly kind: 'notCalled'; readonly span: SourceSpan }
   | { readonly kind: 'extraArgument'; readonly value: DeclaredValue; readonly count: number }
   | { readonly kind: 'missingArgument'; readonly spec: ArgumentSpec; readonly span: SourceSpan }
-  | { readonly kind: 'missingOption'; readonly label: string; readonly key: string; readonly span: SourceSpan; readonly example: string | undefined }
-  | { readonly kind: 'unknownOption'; readonly label: string; readonly key: string; readonly known: readonly string[]; readonly span: SourceSpan };
+  | {
+      readonly kind: 'missingOption';
+      readonly label: string;
+      readonly key: string;
+      readonly span: SourceSpan;
+      readonly example: string | undefined;
+    }
+  | {
+      readonly kind: 'unknownOption';
+      readonly label: string;
+      readonly key: string;
+      readonly known: readonly string[];
+      readonly span: SourceSpan;
+    };
 
 /** Does `value` have the outer shape of `kind` (deeper mismatches are found by {@link checkArguments})? */
 function shallowMatch(value: DeclaredValue, kind: ValueKind): boolean {
@@ -91,7 +116,8 @@ class Walker {
       for (const item of value.items) this.check(item, kind.listOf, `an item of ${label}`, undefined);
     } else if ('recordOf' in kind && value.kind === 'object') {
       for (const property of value.properties) {
-        if (property.key === undefined) this.findings.push({ kind: 'mismatch', label: `an entry of ${label}`, expected: kind, value: property.value, example });
+        if (property.key === undefined)
+          this.findings.push({ kind: 'mismatch', label: `an entry of ${label}`, expected: kind, value: property.value, example });
         else this.check(property.value, kind.recordOf, `the entry '${property.key}' of ${label}`, undefined);
       }
     } else if ('options' in kind && value.kind === 'object') {
@@ -99,11 +125,22 @@ class Walker {
     }
   }
 
-  private checkOptions(value: Extract<DeclaredValue, { kind: 'object' }>, table: OptionTable, label: string, example: string | undefined): void {
+  private checkOptions(
+    value: Extract<DeclaredValue, { kind: 'object' }>,
+    table: OptionTable,
+    label: string,
+    example: string | undefined,
+  ): void {
     const written = new Set<string>();
     for (const property of value.properties) {
       if (property.key === undefined) {
-        this.findings.push({ kind: 'mismatch', label: `an entry of ${label}`, expected: { options: table }, value: property.value, example });
+        this.findings.push({
+          kind: 'mismatch',
+          label: `an entry of ${label}`,
+          expected: { options: table },
+          value: property.value,
+          example,
+        });
         continue;
       }
       written.add(property.key);
@@ -116,7 +153,8 @@ class Walker {
       this.check(property.value, kind, `${property.key} in ${label}`, undefined);
     }
     for (const [key, spec] of Object.entries(table)) {
-      if (optionKind(spec).required && !written.has(key)) this.findings.push({ kind: 'missingOption', label, key, span: value.span, example });
+      if (optionKind(spec).required && !written.has(key))
+        this.findings.push({ kind: 'missingOption', label, key, span: value.span, example });
     }
   }
 
@@ -129,7 +167,13 @@ class Walker {
     for (const argument of value.args) {
       const literal = argument.kind === 'string' || argument.kind === 'number' || argument.kind === 'boolean';
       if (!literal && !followed(argument)) {
-        this.findings.push({ kind: 'mismatch', label: `an argument of ${label}`, expected: { anyOf: ['string', 'number', 'boolean', 'class'] }, value: argument, example: 'a literal, or a name exported by another file' });
+        this.findings.push({
+          kind: 'mismatch',
+          label: `an argument of ${label}`,
+          expected: { anyOf: ['string', 'number', 'boolean', 'class'] },
+          value: argument,
+          example: 'a literal, or a name exported by another file',
+        });
       }
     }
   }
@@ -137,7 +181,8 @@ class Walker {
 
 /** Labels for messages: `@Column` (its options), `the target of @BelongsTo`; options read `exposed in @Column`. */
 function argumentLabel(decorator: string, spec: ArgumentSpec): string {
-  const takesOptions = (kind: ValueKind): boolean => typeof kind === 'object' && ('options' in kind || ('anyOf' in kind && kind.anyOf.some(takesOptions)));
+  const takesOptions = (kind: ValueKind): boolean =>
+    typeof kind === 'object' && ('options' in kind || ('anyOf' in kind && kind.anyOf.some(takesOptions)));
   return takesOptions(spec.kind) ? `@${decorator}` : `the ${spec.name} of @${decorator}`;
 }
 
@@ -160,10 +205,16 @@ export function checkArguments(use: DecoratorUse): ArgumentFinding[] {
       walker.findings.push({ kind: 'extraArgument', value, count: signature.arguments.length });
       return;
     }
-    walker.check(value, spec.kind, signature.arguments[index] ? argumentLabel(decorator.name, spec) : `a ${spec.name} of @${decorator.name}`, spec.example);
+    walker.check(
+      value,
+      spec.kind,
+      signature.arguments[index] ? argumentLabel(decorator.name, spec) : `a ${spec.name} of @${decorator.name}`,
+      spec.example,
+    );
   });
   signature.arguments.forEach((spec, index) => {
-    if (spec.required && decorator.arguments[index] === undefined) walker.findings.push({ kind: 'missingArgument', spec, span: decorator.span });
+    if (spec.required && decorator.arguments[index] === undefined)
+      walker.findings.push({ kind: 'missingArgument', spec, span: decorator.span });
   });
   return walker.findings;
 }
@@ -235,7 +286,8 @@ export function suggestionFor(value: DeclaredValue, kind: ValueKind): string | u
   const kinds = typeof kind === 'object' && 'anyOf' in kind ? kind.anyOf : [kind];
   for (const candidate of kinds) {
     if (candidate === 'boolean' && value.kind === 'string' && (value.value === 'true' || value.value === 'false')) return value.value;
-    if (candidate === 'number' && value.kind === 'string' && value.value.trim() !== '' && Number.isFinite(Number(value.value))) return value.value.trim();
+    if (candidate === 'number' && value.kind === 'string' && value.value.trim() !== '' && Number.isFinite(Number(value.value)))
+      return value.value.trim();
     if (candidate === 'string' && (value.kind === 'number' || value.kind === 'boolean')) return `'${String(value.value)}'`;
     if (typeof candidate === 'object' && 'oneOf' in candidate && value.kind === 'string') {
       const match = closestMatch(value.value, candidate.oneOf);

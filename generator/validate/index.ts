@@ -152,7 +152,15 @@ export const RULES: Readonly<Record<string, Rule>> = {
 export function validate(app: ResolvedApp): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const [ruleId, rule] of Object.entries(RULES)) {
-    rule(app, (finding) => diagnostics.push({ ruleId, severity: finding.severity ?? 'error', message: finding.message, span: finding.span, ...(finding.related ? { related: finding.related } : {}) }));
+    rule(app, (finding) =>
+      diagnostics.push({
+        ruleId,
+        severity: finding.severity ?? 'error',
+        message: finding.message,
+        span: finding.span,
+        ...(finding.related ? { related: finding.related } : {}),
+      }),
+    );
   }
   return diagnostics.sort(compareDiagnostics);
 }

@@ -12,5 +12,7 @@ export function writtenPostures(app: ResolvedApp): WrittenPosture[] {
 
 /** The actions some `can(…)` (not `cannot`) of the `@Abilities()` classes grants, sorted. */
 export function grantedActions(app: ResolvedApp): string[] {
-  return [...new Set(app.abilityRules.filter((rule) => !rule.inverted).flatMap((rule) => rule.actions.map((action) => action.value)))].sort();
+  return [
+    ...new Set(app.abilityRules.filter((rule) => !rule.inverted).flatMap((rule) => rule.actions.map((action) => action.value))),
+  ].sort();
 }

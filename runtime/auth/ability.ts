@@ -83,9 +83,7 @@ export class AbilityCache {
  * grants the action; otherwise a Prisma `where` built by CASL from the matching rules.
  */
 export type RowScope =
-  | { readonly kind: 'unscoped' }
-  | { readonly kind: 'deny' }
-  | { readonly kind: 'where'; readonly where: WhereCondition };
+  { readonly kind: 'unscoped' } | { readonly kind: 'deny' } | { readonly kind: 'where'; readonly where: WhereCondition };
 
 const DENY: RowScope = Object.freeze({ kind: 'deny' });
 const UNSCOPED: RowScope = Object.freeze({ kind: 'unscoped' });
@@ -108,7 +106,8 @@ const isScalar = (value: unknown): boolean => value === null || ['string', 'numb
  */
 function factorCommonConditions(where: WhereCondition): WhereCondition {
   const branches = where.OR;
-  if (!Array.isArray(branches) || Object.keys(where).length !== 1 || branches.length === 0 || !branches.every(isPlainCondition)) return where;
+  if (!Array.isArray(branches) || Object.keys(where).length !== 1 || branches.length === 0 || !branches.every(isPlainCondition))
+    return where;
   if (branches.length === 1) return branches[0] as WhereCondition;
   const [first] = branches;
   const common: WhereCondition = {};
@@ -184,7 +183,12 @@ const conditionColumnCache: RuleSetCache<readonly string[] | undefined> = new We
  * condition names something other than a stored column (a relation filter): then every column
  * is needed. `columns` are the entity's stored columns.
  */
-export function conditionColumns(ability: AppAbility | undefined, action: string, entityName: string, columns: readonly string[]): readonly string[] | undefined {
+export function conditionColumns(
+  ability: AppAbility | undefined,
+  action: string,
+  entityName: string,
+  columns: readonly string[],
+): readonly string[] | undefined {
   if (!ability) return [];
   return perRuleSet(conditionColumnCache, ability, action, entityName, () => testedColumns(ability, action, entityName, columns));
 }
@@ -233,7 +237,9 @@ const fieldRulesCache: RuleSetCache<boolean> = new WeakMap();
  * was a visible cost of a nested query (BENCHMARKS.md §"Where the time goes").
  */
 function hasFieldRules(ability: AppAbility, action: string, entityName: string): boolean {
-  return perRuleSet(fieldRulesCache, ability, action, entityName, () => ability.rulesFor(action, entityName).some((rule) => rule.fields !== undefined));
+  return perRuleSet(fieldRulesCache, ability, action, entityName, () =>
+    ability.rulesFor(action, entityName).some((rule) => rule.fields !== undefined),
+  );
 }
 
 /**
@@ -246,7 +252,10 @@ export function maskRow<T extends object>(context: AccessScope, entityName: stri
   const ability = context.ability;
   if (!ability) return hideAll(row, fields);
   const permitted = new Set(
-    permittedFieldsOf(ability, 'read', tagSubject(entityName, { ...row }), { fieldsFrom: (rule: { fields?: string | string[] }) => (rule.fields === undefined ? [...fields] : Array.isArray(rule.fields) ? rule.fields : [rule.fields]) }),
+    permittedFieldsOf(ability, 'read', tagSubject(entityName, { ...row }), {
+      fieldsFrom: (rule: { fields?: string | string[] }) =>
+        rule.fields === undefined ? [...fields] : Array.isArray(rule.fields) ? rule.fields : [rule.fields],
+    }),
   );
   const excluded = fields.filter((field) => !permitted.has(field));
   if (excluded.length === 0) return row;
@@ -279,7 +288,12 @@ export function readMayMaskFields(context: AccessScope, entityName: string): boo
 }
 
 /** Masks every row of a list with {@link maskRow} (a copy of the list; its rows as they are when none can be masked). */
-export function maskRows<T extends object>(context: AccessScope, entityName: string, fields: readonly string[], rows: readonly T[]): MaskedRow<T>[] {
+export function maskRows<T extends object>(
+  context: AccessScope,
+  entityName: string,
+  fields: readonly string[],
+  rows: readonly T[],
+): MaskedRow<T>[] {
   if (!readMayMaskFields(context, entityName)) return [...rows];
   return rows.map((row) => maskRow(context, entityName, fields, row));
 }
@@ -288,7 +302,12 @@ export function maskRows<T extends object>(context: AccessScope, entityName: str
  * Masks what an authorized operation returns (docs/behaviour.md §5.5): a row, a list of rows, or nothing.
  * Non-entity values are never passed here.
  */
-export function maskOutput<T extends object>(context: AccessScope, entityName: string, fields: readonly string[], value: T | readonly T[] | null | undefined): MaskedRow<T> | MaskedRow<T>[] | null {
+export function maskOutput<T extends object>(
+  context: AccessScope,
+  entityName: string,
+  fields: readonly string[],
+  value: T | readonly T[] | null | undefined,
+): MaskedRow<T> | MaskedRow<T>[] | null {
   if (value === null || value === undefined) return null;
   if (Array.isArray(value)) return maskRows(context, entityName, fields, value as readonly T[]);
   return maskRow(context, entityName, fields, value as T);

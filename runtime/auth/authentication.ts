@@ -91,15 +91,25 @@ export class TokenVerifier {
   async verify(token: string): Promise<Authentication> {
     const now = Date.now() / 1000;
     const remembered = this.verified.get(token);
-    if (remembered && now < remembered.expiresAt && (remembered.notBefore === undefined || now >= remembered.notBefore)) return remembered.authentication;
+    if (remembered && now < remembered.expiresAt && (remembered.notBefore === undefined || now >= remembered.notBefore))
+      return remembered.authentication;
     try {
-      const { payload } = typeof this.key === 'function'
-        ? await jwtVerify(token, this.key, this.options)
-        : await jwtVerify(token, this.key, this.options);
+      const { payload } =
+        typeof this.key === 'function' ? await jwtVerify(token, this.key, this.options) : await jwtVerify(token, this.key, this.options);
       const claims = claimsSchema.safeParse(payload);
-      if (!claims.success) return { kind: 'rejected', reason: `invalid token claims: ${claims.error.issues.map((issue) => issue.message).join('; ')}` };
-      const authentication: Authentication = { kind: 'authenticated', principal: claims.data, ...(typeof payload.exp === 'number' ? { expiresAt: payload.exp * 1000 } : {}) };
-      if (typeof payload.exp === 'number') this.verified.set(token, { authentication, expiresAt: payload.exp, notBefore: typeof payload.nbf === 'number' ? payload.nbf : undefined });
+      if (!claims.success)
+        return { kind: 'rejected', reason: `invalid token claims: ${claims.error.issues.map((issue) => issue.message).join('; ')}` };
+      const authentication: Authentication = {
+        kind: 'authenticated',
+        principal: claims.data,
+        ...(typeof payload.exp === 'number' ? { expiresAt: payload.exp * 1000 } : {}),
+      };
+      if (typeof payload.exp === 'number')
+        this.verified.set(token, {
+          authentication,
+          expiresAt: payload.exp,
+          notBefore: typeof payload.nbf === 'number' ? payload.nbf : undefined,
+        });
       return authentication;
     } catch (error) {
       return { kind: 'rejected', reason: describeJoseError(error) };

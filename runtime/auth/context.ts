@@ -66,12 +66,18 @@ export class RowBudget {
   take(rows: readonly unknown[]): void {
     this.used += rows.length;
     if (this.used > this.limit) {
-      throw new FailureError({ code: 'ROW_LIMIT', message: `the operation reads more than ${this.limit} rows (APP_GRAPHQL__MAX_ROWS); ask for smaller pages (first) or fewer nested relations` });
+      throw new FailureError({
+        code: 'ROW_LIMIT',
+        message: `the operation reads more than ${this.limit} rows (APP_GRAPHQL__MAX_ROWS); ask for smaller pages (first) or fewer nested relations`,
+      });
     }
     if (this.byteLimit === Number.POSITIVE_INFINITY) return;
     for (const row of rows) this.bytes += rowBytes(row);
     if (this.bytes > this.byteLimit) {
-      throw new FailureError({ code: 'RESPONSE_TOO_LARGE', message: `the operation reads more than ${this.byteLimit} bytes (APP_GRAPHQL__MAX_RESPONSE_BYTES); ask for smaller pages (first), fewer fields or fewer nested relations` });
+      throw new FailureError({
+        code: 'RESPONSE_TOO_LARGE',
+        message: `the operation reads more than ${this.byteLimit} bytes (APP_GRAPHQL__MAX_RESPONSE_BYTES); ask for smaller pages (first), fewer fields or fewer nested relations`,
+      });
     }
   }
 
@@ -103,7 +109,7 @@ export class UnscopedInRequestError extends Error {
   constructor(transport: string | undefined) {
     super(
       `runUnscoped was called while serving a request (transport: ${transport ?? 'unknown'}): request transports may not lift the row scope (docs/behaviour.md §5.9). ` +
-        'Read through the caller\'s scope, or move the work to a job, seed, migration, scheduled task or listener, which may run unscoped.',
+        "Read through the caller's scope, or move the work to a job, seed, migration, scheduled task or listener, which may run unscoped.",
     );
   }
 }
@@ -191,7 +197,10 @@ export function runInTrace<T>(trace: unknown, fn: () => T): T {
 export function currentPrincipal(): Principal {
   const principal = currentContext().principal;
   if (!principal) {
-    throw new FailureError({ code: 'UNAUTHENTICATED', message: 'this operation needs a signed-in caller: no principal was seeded (send Authorization: Bearer <token>)' });
+    throw new FailureError({
+      code: 'UNAUTHENTICATED',
+      message: 'this operation needs a signed-in caller: no principal was seeded (send Authorization: Bearer <token>)',
+    });
   }
   return principal;
 }

@@ -41,7 +41,8 @@ export class AuthenticationGuard implements CanActivate {
   /** Seeds the principal of a valid token; refuses an invalid one with UNAUTHENTICATED. */
   canActivate(context: GuardContext): boolean {
     const { authentication } = context;
-    if (authentication.kind === 'rejected') throw new FailureError({ code: 'UNAUTHENTICATED', message: `authentication failed: ${authentication.reason}` });
+    if (authentication.kind === 'rejected')
+      throw new FailureError({ code: 'UNAUTHENTICATED', message: `authentication failed: ${authentication.reason}` });
     if (authentication.kind === 'authenticated') context.seed({ ...context.seeded, principal: authentication.principal });
     return true;
   }
@@ -85,7 +86,11 @@ export interface NamedGuard {
  * Runs a chain of guards once each, in order, for one operation; returns what they seeded.
  * Throws the failure a guard throws, or FORBIDDEN naming the guard that returned false.
  */
-export async function runGuards(chain: readonly NamedGuard[], start: Omit<GuardContext, 'seed' | 'seeded'> & { readonly seeded: RequestContext }, logger: Logger): Promise<RequestContext> {
+export async function runGuards(
+  chain: readonly NamedGuard[],
+  start: Omit<GuardContext, 'seed' | 'seeded'> & { readonly seeded: RequestContext },
+  logger: Logger,
+): Promise<RequestContext> {
   let seeded = start.seeded;
   const seed = (request: RequestContext): void => {
     seeded = request;
@@ -96,7 +101,8 @@ export async function runGuards(chain: readonly NamedGuard[], start: Omit<GuardC
     if (debug) logger.debug({ guard: name, fields: start.fields, transport: start.transport }, `guard ${name} ran`);
     // A guard that decides at once is not awaited: a turn of the microtask queue per guard saved.
     const verdict = guard.canActivate(context);
-    if (!(typeof verdict === 'boolean' ? verdict : await verdict)) throw new FailureError({ code: 'FORBIDDEN', message: `${name} refused the operation` });
+    if (!(typeof verdict === 'boolean' ? verdict : await verdict))
+      throw new FailureError({ code: 'FORBIDDEN', message: `${name} refused the operation` });
   }
   return seeded;
 }

@@ -10,8 +10,13 @@ import { FailureError } from '../failures/result.js';
 
 /** Throws `UNAUTHENTICATED` unless a principal was seeded (with the token's problem, if any). */
 function requireAuthenticated(request: RequestContext, authentication: Authentication): void {
-  if (authentication.kind === 'rejected') throw new FailureError({ code: 'UNAUTHENTICATED', message: `authentication failed: ${authentication.reason}` });
-  if (!request.principal) throw new FailureError({ code: 'UNAUTHENTICATED', message: 'this operation needs a signed-in caller: send Authorization: Bearer <token>' });
+  if (authentication.kind === 'rejected')
+    throw new FailureError({ code: 'UNAUTHENTICATED', message: `authentication failed: ${authentication.reason}` });
+  if (!request.principal)
+    throw new FailureError({
+      code: 'UNAUTHENTICATED',
+      message: 'this operation needs a signed-in caller: send Authorization: Bearer <token>',
+    });
 }
 
 /**
@@ -27,5 +32,9 @@ export function authorize(request: RequestContext, authentication: Authenticatio
 
 /** The `FORBIDDEN` failure for a field the caller's grant excludes (docs/behaviour.md §7). */
 export function forbiddenField(entity: string, field: string): FailureError {
-  return new FailureError({ code: 'FORBIDDEN', message: `your grant does not include ${entity}.${field}; remove ${field} from the selection`, field });
+  return new FailureError({
+    code: 'FORBIDDEN',
+    message: `your grant does not include ${entity}.${field}; remove ${field} from the selection`,
+    field,
+  });
 }

@@ -55,5 +55,8 @@ export async function updateStatistics(factory: SqlDriverAdapterFactory): Promis
 export function prismaClientLoadError(error: unknown, folder: string): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (code !== 'ERR_MODULE_NOT_FOUND' || !(error as Error).message.includes(`${folder}/`)) return error;
-  return new Error(`the Prisma client ${folder} is missing (it is not committed): run \`resource-service generate\` (or \`build\` before \`start\`) to write it`, { cause: error });
+  return new Error(
+    `the Prisma client ${folder} is missing (it is not committed): run \`resource-service generate\` (or \`build\` before \`start\`) to write it`,
+    { cause: error },
+  );
 }

@@ -9,7 +9,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  type SqlDriverAdapter,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from '@prisma/driver-adapter-utils';
 import { updateStatistics } from './database.js';
 import { createScratchAdapterFactory, dialectOfAdapter } from '../dialects/index.js';
 
@@ -39,11 +43,18 @@ interface DiagnoseOutput {
     | null
     | { diagnostic: 'databaseIsBehind'; unappliedMigrationNames: string[] }
     | { diagnostic: 'migrationsDirectoryIsBehind'; unpersistedMigrationNames: string[] }
-    | { diagnostic: 'historiesDiverge'; lastCommonMigrationName: string | null; unpersistedMigrationNames: string[]; unappliedMigrationNames: string[] };
+    | {
+        diagnostic: 'historiesDiverge';
+        lastCommonMigrationName: string | null;
+        unpersistedMigrationNames: string[];
+        unappliedMigrationNames: string[];
+      };
 }
 
 interface EngineModule {
-  SchemaEngine: { new: (options: { datamodels: [string, string][] }, log: (line: string) => void, adapter: object) => Promise<SchemaEngine> };
+  SchemaEngine: {
+    new: (options: { datamodels: [string, string][] }, log: (line: string) => void, adapter: object) => Promise<SchemaEngine>;
+  };
   __wbg_set_wasm(exports: Record<string, unknown>): void;
 }
 
@@ -57,7 +68,9 @@ function loadEngineModule(): Promise<EngineModule> {
   engineModule ??= (async () => {
     const bindingsPath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
     const bindings = (await import(bindingsPath)) as EngineModule;
-    const { instance } = await WebAssembly.instantiate(readFileSync(bindingsPath.replace(/\.js$/, '.wasm')), { './schema_engine_bg.js': bindings });
+    const { instance } = await WebAssembly.instantiate(readFileSync(bindingsPath.replace(/\.js$/, '.wasm')), {
+      './schema_engine_bg.js': bindings,
+    });
     bindings.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as (() => void) | undefined)?.();
     return bindings;
@@ -101,7 +114,9 @@ async function openEngine(schema: string, adapter: SqlMigrationAwareDriverAdapte
       for (const method of ['queryRaw', 'executeRaw'] as const) {
         const run = connection[method].bind(connection) as (query: Parameters<T['queryRaw']>[0]) => Promise<unknown>;
         (connection as Record<string, unknown>)[method] = (query: Parameters<T['queryRaw']>[0]) =>
-          ignored.test(query.sql) ? Promise.resolve(method === 'queryRaw' ? { columnNames: [], columnTypes: [], rows: [] } : 0) : run(query);
+          ignored.test(query.sql)
+            ? Promise.resolve(method === 'queryRaw' ? { columnNames: [], columnTypes: [], rows: [] } : 0)
+            : run(query);
       }
     }
     if (shadow) {
@@ -118,7 +133,11 @@ async function openEngine(schema: string, adapter: SqlMigrationAwareDriverAdapte
     connect: async () => track(await adapter.connect(), false),
     connectToShadowDb: async () => track(await adapter.connectToShadowDb(), true),
   };
-  const engine = await module.SchemaEngine.new({ datamodels: [['schema.prisma', schema]] }, () => undefined, bindMigrationAwareSqlAdapterFactory(tracked));
+  const engine = await module.SchemaEngine.new(
+    { datamodels: [['schema.prisma', schema]] },
+    () => undefined,
+    bindMigrationAwareSqlAdapterFactory(tracked),
+  );
   return { engine, connections, failures };
 }
 
@@ -153,7 +172,10 @@ function migrationList(dir: string, folders: readonly MigrationFolder[]): unknow
     baseDir: dir,
     lockfile: { path: 'migration_lock.toml', content: existsSync(lockfile) ? readFileSync(lockfile, 'utf8') : null },
     shadowDbInitScript: '',
-    migrationDirectories: folders.map((folder) => ({ path: folder.name, migrationFile: { path: 'migration.sql', content: { tag: 'ok', value: folder.script } } })),
+    migrationDirectories: folders.map((folder) => ({
+      path: folder.name,
+      migrationFile: { path: 'migration.sql', content: { tag: 'ok', value: folder.script } },
+    })),
   };
 }
 
@@ -205,7 +227,9 @@ function readMigrationChecksums(dir: string): Readonly<Record<string, string>> |
 
 /** The text of {@link CHECKSUMS_FILE} for `folders` (deterministic: name order, one per line). */
 export function renderMigrationChecksums(folders: readonly MigrationFolder[]): string {
-  const migrations = Object.fromEntries([...folders].sort((a, b) => a.name.localeCompare(b.name)).map((folder) => [folder.name, migrationChecksum(folder.script)]));
+  const migrations = Object.fromEntries(
+    [...folders].sort((a, b) => a.name.localeCompare(b.name)).map((folder) => [folder.name, migrationChecksum(folder.script)]),
+  );
   return `${JSON.stringify({ note: 'Written by `generate`: the SHA-256 of each migration.sql as it was written. `generate` and `migrate status` report a migration edited or deleted since (docs/decisions.md §11). Do not edit.', migrations }, null, 2)}\n`;
 }
 
@@ -220,7 +244,11 @@ export interface FolderDrift {
  * How the folders of `dir` differ from the checksums recorded beside them, in name order; empty
  * when they match or when nothing is recorded yet.
  */
-export function folderDrift(dir: string, folders: readonly MigrationFolder[] = readMigrationFolders(dir), recorded = readMigrationChecksums(dir)): FolderDrift[] {
+export function folderDrift(
+  dir: string,
+  folders: readonly MigrationFolder[] = readMigrationFolders(dir),
+  recorded = readMigrationChecksums(dir),
+): FolderDrift[] {
   if (recorded === undefined) return [];
   const present = new Map(folders.map((folder) => [folder.name, folder.script]));
   const drift: FolderDrift[] = [];
@@ -242,13 +270,17 @@ export function plainReason(log: string): string {
   // The engine's backtrace: `   0: sql_schema_connector::…` and `      at schema-engine/….rs:113` lines.
   const first = (log.split('\n').find((line) => line.trim() !== '' && !/^\s+(\d+: |at )/.test(line)) ?? 'unknown error').trim();
   if (/ is required but rows of | already hold duplicate values /.test(first)) return first;
-  const notNull = /NOT NULL constraint failed: (?:new_)?(\w+)\.(\w+)/.exec(first) ?? /column "(\w+)" of relation "(\w+)" contains null values/.exec(first);
+  const notNull =
+    /NOT NULL constraint failed: (?:new_)?(\w+)\.(\w+)/.exec(first) ??
+    /column "(\w+)" of relation "(\w+)" contains null values/.exec(first);
   if (notNull) {
     const [table, column] = first.startsWith('column') ? [notNull[2], notNull[1]] : [notNull[1], notNull[2]];
     return `${table}.${column} is required but rows of ${table} have no value for it (${first}); give the column a default, or make it optional first and fill it`;
   }
-  if (/canceling statement due to lock timeout|database is locked|`SocketTimeout`/.test(first)) return `another connection held a lock on what it changes for longer than the migration waits (a long transaction of a server or a tool) (${first}); deploy again once it ends`;
-  if (/UNIQUE constraint failed|could not create unique index/.test(first)) return `rows already hold duplicate values for a new unique constraint (${first})`;
+  if (/canceling statement due to lock timeout|database is locked|`SocketTimeout`/.test(first))
+    return `another connection held a lock on what it changes for longer than the migration waits (a long transaction of a server or a tool) (${first}); deploy again once it ends`;
+  if (/UNIQUE constraint failed|could not create unique index/.test(first))
+    return `rows already hold duplicate values for a new unique constraint (${first})`;
   return first;
 }
 
@@ -277,7 +309,9 @@ export class MigrationFailedError extends Error {
 export class FailedMigrationsError extends Error {
   override readonly name = 'FailedMigrationsError';
   constructor(readonly failed: readonly FailedMigration[]) {
-    super(`the database records ${failed.length === 1 ? 'a failed migration' : 'failed migrations'}: ${failed.map((migration) => `${migration.name} (${migration.reason})`).join('; ')}`);
+    super(
+      `the database records ${failed.length === 1 ? 'a failed migration' : 'failed migrations'}: ${failed.map((migration) => `${migration.name} (${migration.reason})`).join('; ')}`,
+    );
   }
 }
 
@@ -299,7 +333,11 @@ export async function recordedMigrations(adapter: SqlMigrationAwareDriverAdapter
   try {
     let rows: unknown[][];
     try {
-      ({ rows } = await connection.queryRaw({ sql: 'SELECT migration_name, started_at, finished_at, rolled_back_at, logs FROM _prisma_migrations ORDER BY started_at', args: [], argTypes: [] }));
+      ({ rows } = await connection.queryRaw({
+        sql: 'SELECT migration_name, started_at, finished_at, rolled_back_at, logs FROM _prisma_migrations ORDER BY started_at',
+        args: [],
+        argTypes: [],
+      }));
     } catch (error) {
       if (/no such table|does not exist/i.test(error instanceof Error ? error.message : String(error))) return { finished: [], failed: [] };
       throw error;
@@ -352,12 +390,18 @@ export async function applyMigrations(schema: string, dir: string, adapter: SqlM
   let applied: string[] = [];
   let failure: { migration: string | undefined; reason: string } | undefined;
   try {
-    ({ appliedMigrationNames: applied } = await open.engine.applyMigrations({ migrationsList: migrationList(dir, readMigrationFolders(dir)), filters: FILTERS }));
+    ({ appliedMigrationNames: applied } = await open.engine.applyMigrations({
+      migrationsList: migrationList(dir, readMigrationFolders(dir)),
+      filters: FILTERS,
+    }));
   } catch (error) {
     // A script that failed (the dialect's `applyScript` saw it) is a failed migration; anything else is the engine's or the driver's.
     const script = open.failures.at(-1);
     if (script === undefined) throw (await busy(error, readMigrationFolders(dir), adapter)) ?? error;
-    failure = { migration: /migration_name="([^"]+)"/.exec(error instanceof Error ? error.message : String(error))?.[1], reason: plainReason(script) };
+    failure = {
+      migration: /migration_name="([^"]+)"/.exec(error instanceof Error ? error.message : String(error))?.[1],
+      reason: plainReason(script),
+    };
   } finally {
     await closeEngine(open);
   }
@@ -375,11 +419,16 @@ export async function applyMigrations(schema: string, dir: string, adapter: SqlM
  * wait (the dialect's `lockRefusal`: how its adapter reports that); else undefined. The pending
  * ones are read again: the engine wrote nothing.
  */
-async function busy(error: unknown, folders: readonly MigrationFolder[], adapter: SqlMigrationAwareDriverAdapterFactory): Promise<DatabaseLockedError | undefined> {
+async function busy(
+  error: unknown,
+  folders: readonly MigrationFolder[],
+  adapter: SqlMigrationAwareDriverAdapterFactory,
+): Promise<DatabaseLockedError | undefined> {
   const refusal = dialectOfAdapter(adapter).migrations.lockRefusal;
   const message = error instanceof Error ? error.message : String(error);
   if (refusal === undefined || !refusal.pattern.test(message)) return undefined;
-  const pending = (finished: readonly string[]): string[] => folders.map((folder) => folder.name).filter((name) => !finished.includes(name));
+  const pending = (finished: readonly string[]): string[] =>
+    folders.map((folder) => folder.name).filter((name) => !finished.includes(name));
   return await recordedMigrations(adapter).then(
     ({ finished }) => new DatabaseLockedError(pending(finished), refusal.waitMs),
     () => new DatabaseLockedError([], refusal.waitMs),
@@ -421,7 +470,10 @@ const DEFAULT_KEPT_BACKUPS = 5;
 
 /** `20261124T034221Z`: a timestamp that sorts as text and is a valid file name everywhere. */
 function fileTimestamp(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 /**
@@ -431,7 +483,13 @@ function fileTimestamp(date: Date): string {
  * (`backups/<file>-<timestamp>-before-<first pending>.db` beside it, the newest `keepBackups`
  * kept), then applies them ({@link applyMigrations}, whose errors it passes on).
  */
-export async function deployMigrations(url: string, schema: string, dir: string, adapter: SqlMigrationAwareDriverAdapterFactory, options: DeployOptions = {}): Promise<Deployment> {
+export async function deployMigrations(
+  url: string,
+  schema: string,
+  dir: string,
+  adapter: SqlMigrationAwareDriverAdapterFactory,
+  options: DeployOptions = {},
+): Promise<Deployment> {
   const status = await migrationStatus(schema, dir, adapter);
   if (status.failed.length > 0) throw new FailedMigrationsError(status.failed);
   const first = status.pending[0];
@@ -446,7 +504,9 @@ export async function deployMigrations(url: string, schema: string, dir: string,
     mkdirSync(folder, { recursive: true });
     backup = path.join(folder, `${stem}-${fileTimestamp(new Date())}-before-${first}.db`);
     await dialect.migrations.backup(url, backup);
-    const kept = readdirSync(folder).filter((name) => name.startsWith(`${stem}-`) && name.endsWith('.db')).sort();
+    const kept = readdirSync(folder)
+      .filter((name) => name.startsWith(`${stem}-`) && name.endsWith('.db'))
+      .sort();
     for (const old of kept.slice(0, Math.max(0, kept.length - keep))) rmSync(path.join(folder, old));
   }
   const applied = await applyMigrations(schema, dir, adapter);
@@ -478,7 +538,12 @@ export interface MigrationStatus {
  * database — where the dialect `describesLiveSchema` (SQLite; not PostgreSQL).
  * Rejects with the driver's error, or the engine's when the shadow database cannot be made.
  */
-export async function migrationStatus(schema: string, dir: string, adapter: SqlMigrationAwareDriverAdapterFactory, options: { readonly schemaDrift?: boolean } = {}): Promise<MigrationStatus> {
+export async function migrationStatus(
+  schema: string,
+  dir: string,
+  adapter: SqlMigrationAwareDriverAdapterFactory,
+  options: { readonly schemaDrift?: boolean } = {},
+): Promise<MigrationStatus> {
   const folders = readMigrationFolders(dir);
   const drift = folderDrift(dir, folders);
   const open = await openEngine(schema, adapter);
@@ -487,10 +552,15 @@ export async function migrationStatus(schema: string, dir: string, adapter: SqlM
   try {
     let diagnosis: DiagnoseOutput;
     try {
-      diagnosis = await open.engine.diagnoseMigrationHistory({ migrationsList: migrationList(dir, folders), optInToShadowDatabase: false, filters: FILTERS });
+      diagnosis = await open.engine.diagnoseMigrationHistory({
+        migrationsList: migrationList(dir, folders),
+        optInToShadowDatabase: false,
+        filters: FILTERS,
+      });
     } catch (error) {
       // P1014: no migrations table yet — nothing is applied.
-      if ((error as { code?: string }).code === 'P1014') return { applied: [], pending: folders.map((folder) => folder.name), unknown: [], edited: [], failed: [], folderDrift: drift };
+      if ((error as { code?: string }).code === 'P1014')
+        return { applied: [], pending: folders.map((folder) => folder.name), unknown: [], edited: [], failed: [], folderDrift: drift };
       throw error;
     }
     const history = diagnosis.history;
@@ -502,11 +572,24 @@ export async function migrationStatus(schema: string, dir: string, adapter: SqlM
     let schemaDrift: string | undefined;
     if (options.schemaDrift === true && dialectOfAdapter(adapter).migrations.describesLiveSchema) {
       const replayed = folders.filter((folder) => applied.includes(folder.name));
-      const result = await open.engine.diff({ from: { tag: 'migrations', ...(migrationList(dir, replayed) as object) }, to: { tag: 'schemaDatasource', files: [{ path: 'schema.prisma', content: schema }], configDir: dir }, script: false, exitCode: null, filters: FILTERS });
+      const result = await open.engine.diff({
+        from: { tag: 'migrations', ...(migrationList(dir, replayed) as object) },
+        to: { tag: 'schemaDatasource', files: [{ path: 'schema.prisma', content: schema }], configDir: dir },
+        script: false,
+        exitCode: null,
+        filters: FILTERS,
+      });
       const summary = (result.stdout ?? '').trim();
       if (summary !== '' && !/^No difference detected\.?$/.test(summary)) schemaDrift = summary;
     }
-    status = { applied, pending, unknown, edited: diagnosis.editedMigrationNames, folderDrift: drift, ...(schemaDrift === undefined ? {} : { schemaDrift }) };
+    status = {
+      applied,
+      pending,
+      unknown,
+      edited: diagnosis.editedMigrationNames,
+      folderDrift: drift,
+      ...(schemaDrift === undefined ? {} : { schemaDrift }),
+    };
   } finally {
     await closeEngine(open);
   }
@@ -519,14 +602,23 @@ export async function migrationStatus(schema: string, dir: string, adapter: SqlM
  * yet applied may be recorded as applied too). Rejects with an `Error` naming the fix when `name`
  * is not a folder of `dir` or is not in the state the mark needs, or with the engine's error.
  */
-export async function resolveMigration(schema: string, dir: string, adapter: SqlMigrationAwareDriverAdapterFactory, name: string, mark: 'applied' | 'rolled-back'): Promise<void> {
+export async function resolveMigration(
+  schema: string,
+  dir: string,
+  adapter: SqlMigrationAwareDriverAdapterFactory,
+  name: string,
+  mark: 'applied' | 'rolled-back',
+): Promise<void> {
   const folders = readMigrationFolders(dir);
   if (!folders.some((folder) => folder.name === name)) {
     throw new Error(`there is no migration ${JSON.stringify(name)} in ${dir}: use one of the names \`migrate status\` lists`);
   }
   const status = await migrationStatus(schema, dir, adapter);
   const failed = status.failed.some((migration) => migration.name === name);
-  if (mark === 'rolled-back' && !failed) throw new Error(`${name} is not a failed migration (\`migrate status\` shows it as ${status.applied.includes(name) ? 'applied' : 'pending'}); only a failed migration can be marked rolled back`);
+  if (mark === 'rolled-back' && !failed)
+    throw new Error(
+      `${name} is not a failed migration (\`migrate status\` shows it as ${status.applied.includes(name) ? 'applied' : 'pending'}); only a failed migration can be marked rolled back`,
+    );
   if (mark === 'applied' && status.applied.includes(name)) throw new Error(`${name} is already applied`);
   const open = await openEngine(schema, adapter);
   try {

@@ -127,7 +127,10 @@ const EVERY_ROW = raw('1 = 1');
 
 /** The select list of `columns` over alias `t` in the SQL `sql` writes, `id` first and each column once: `t."id", t."name"`. */
 function selectList(sql: DialectSql, columns: readonly string[]): Sql {
-  return join([...new Set(['id', ...columns])].map((column) => sqltag`t.${quoteIdentifier(sql, column)}`), ', ');
+  return join(
+    [...new Set(['id', ...columns])].map((column) => sqltag`t.${quoteIdentifier(sql, column)}`),
+    ', ',
+  );
 }
 
 /**
@@ -170,7 +173,12 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     this.convertedColumns = options.columns.filter((column) => options.columnKinds[column] !== undefined);
     this.runner = options.sqlRunner;
     this.sql = options.sqlRunner.sql;
-    this.quoted = { table: quoteIdentifier(this.sql, entityName), id: quoteIdentifier(this.sql, 'id'), rank: quoteIdentifier(this.sql, '__rank'), found: quoteIdentifier(this.sql, 'found') };
+    this.quoted = {
+      table: quoteIdentifier(this.sql, entityName),
+      id: quoteIdentifier(this.sql, 'id'),
+      rank: quoteIdentifier(this.sql, '__rank'),
+      found: quoteIdentifier(this.sql, 'found'),
+    };
     this.allColumns = selectList(this.sql, options.columns);
     this.insertShape = options.insert;
     this.references = options.references ?? [];
@@ -190,7 +198,12 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
    * finds one row at most, so neither order nor limit (SQLite spends longer setting up the sort
    * and limit of a one-row lookup than finding the row: BENCHMARKS.md §"Where the time goes").
    */
-  private async readScoped(context: RequestContext, filter: Where | undefined, extra: Sql | undefined, limit: number | undefined): Promise<Row[] | undefined> {
+  private async readScoped(
+    context: RequestContext,
+    filter: Where | undefined,
+    extra: Sql | undefined,
+    limit: number | undefined,
+  ): Promise<Row[] | undefined> {
     const scope = this.scopeCondition(context);
     if (!scope) return [];
     let filterSql: Sql | undefined;
@@ -242,7 +255,10 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       rows = await this.delegate.findMany({ where, orderBy: { id: 'asc' }, take: LIST_CAP + 1 });
     }
     if (rows.length <= LIST_CAP) return materialised(context, rows);
-    this.logger.warn({ entity: this.entityName, cap: LIST_CAP }, `list of ${this.entityName} truncated to LIST_CAP (${LIST_CAP} rows); page it with a cursor list instead`);
+    this.logger.warn(
+      { entity: this.entityName, cap: LIST_CAP },
+      `list of ${this.entityName} truncated to LIST_CAP (${LIST_CAP} rows); page it with a cursor list instead`,
+    );
     return materialised(context, rows.slice(0, LIST_CAP));
   }
 
@@ -275,7 +291,12 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const rows: Row[] = [];
     for (const chunk of chunked(unique, keysPerStatement(this.runner))) {
       const statement = sqltag`SELECT ${this.columnList(columns)} FROM ${this.quoted.table} t WHERE ${keyCondition(this.sql, sqltag`t.${this.quoted.id}`, chunk)} AND ${condition}`;
-      rows.push(...materialised(context, (await this.runner.read(statement)).map((row) => this.fromRaw(row))));
+      rows.push(
+        ...materialised(
+          context,
+          (await this.runner.read(statement)).map((row) => this.fromRaw(row)),
+        ),
+      );
     }
     return rows;
   }
@@ -325,14 +346,22 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
    * (`ROW_NUMBER() OVER (PARTITION BY column ORDER BY id)`), and the first `first + 1` kept per
    * parent — never one limit shared by all parents.
    */
-  async loadPagesByParent(context: RequestContext, column: string, parentIds: readonly string[], window: PageWindow, columns?: readonly string[]): Promise<Map<string, Page<Row>>> {
+  async loadPagesByParent(
+    context: RequestContext,
+    column: string,
+    parentIds: readonly string[],
+    window: PageWindow,
+    columns?: readonly string[],
+  ): Promise<Map<string, Page<Row>>> {
     const pages = new Map<string, Page<Row>>();
     const unique = [...new Set(parentIds)];
     const condition = this.scopeCondition(context);
     const keys = unique.filter(isUuid);
     if (condition && keys.length > 0) {
       for (const chunk of chunked(keys, keysPerStatement(this.runner))) {
-        const rows = await this.runner.read(this.rankedPageStatement(column, chunk, window, condition, columns === undefined ? undefined : [...columns, column]));
+        const rows = await this.runner.read(
+          this.rankedPageStatement(column, chunk, window, condition, columns === undefined ? undefined : [...columns, column]),
+        );
         const byParent = new Map<string, Row[]>();
         for (const rawRow of rows) {
           const row = this.fromRaw(rawRow);
@@ -358,7 +387,10 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const after = window.after === undefined ? raw('') : sqltag` AND t.${id} > ${window.after}`;
     // The outer list names the columns: SQLite spends a share of the statement copying `*`,
     // the rank included, out of the window's co-routine (BENCHMARKS.md §"Where the time goes").
-    const outer = join([...new Set(['id', ...(columns ?? this.columns)])].map((name) => sqltag`ranked.${quoteIdentifier(this.sql, name)}`), ', ');
+    const outer = join(
+      [...new Set(['id', ...(columns ?? this.columns)])].map((name) => sqltag`ranked.${quoteIdentifier(this.sql, name)}`),
+      ', ',
+    );
     return sqltag`SELECT ${outer} FROM (SELECT ${this.columnList(columns)}, ROW_NUMBER() OVER (PARTITION BY t.${key} ORDER BY t.${id}) AS ${rank} FROM ${table} t WHERE ${keyCondition(this.sql, sqltag`t.${key}`, parentIds)}${after} AND ${condition}) ranked WHERE ranked.${rank} <= ${window.take} ORDER BY ranked.${key}, ranked.${id}`;
   }
 
@@ -382,7 +414,15 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const refused = checks.find((check) => check.kind === 'refused');
     if (refused) return referenceNotFound(refused.reference, refused.id);
     const readable = checks.filter((check): check is ReadableCheck => check.kind === 'readable');
-    const guard = readable.length === 0 ? undefined : join(readable.map((check) => this.readableCondition(check)), ' AND ', '', '');
+    const guard =
+      readable.length === 0
+        ? undefined
+        : join(
+            readable.map((check) => this.readableCondition(check)),
+            ' AND ',
+            '',
+            '',
+          );
     try {
       const inserted = await this.insert(data, guard);
       if (inserted === 'refused') return await this.firstUnreadable(checks);
@@ -392,9 +432,11 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       if (unreadable) return unreadable;
       return ok(await this.delegate.create({ data }));
     } catch (error) {
-      if (error instanceof SqlConstraintError) return error.kind === 'unique' ? this.conflict(error.fields) : await this.missingReference(error.fields, data);
+      if (error instanceof SqlConstraintError)
+        return error.kind === 'unique' ? this.conflict(error.fields) : await this.missingReference(error.fields, data);
       if (isPrismaError(error, 'P2002')) return this.conflict(uniqueFields(error));
-      if (isPrismaError(error, 'P2003')) return await this.missingReference(typeof error.meta?.field_name === 'string' ? [error.meta.field_name] : [], data);
+      if (isPrismaError(error, 'P2003'))
+        return await this.missingReference(typeof error.meta?.field_name === 'string' ? [error.meta.field_name] : [], data);
       throw error;
     }
   }
@@ -412,7 +454,14 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       const value = values[reference.column];
       if (value === undefined || value === null) continue;
       if (typeof value !== 'string' || !isUuid(value)) {
-        checks.push({ kind: 'refused', reference, id: typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? String(value) : typeof value });
+        checks.push({
+          kind: 'refused',
+          reference,
+          id:
+            typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean'
+              ? String(value)
+              : typeof value,
+        });
         continue;
       }
       const scope = rowScope(context, 'read', reference.entity);
@@ -469,10 +518,13 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       const id = String(values[reference.column]);
       if (!isUuid(id)) return referenceNotFound(reference, id);
       const check: ReadableCheck = { kind: 'readable', reference, id: id.toLowerCase(), condition: EVERY_ROW };
-      if ((await this.runner.read(sqltag`SELECT 1 AS ${this.quoted.found} WHERE ${this.readableCondition(check)}`)).length === 0) return referenceNotFound(reference, id);
+      if ((await this.runner.read(sqltag`SELECT 1 AS ${this.quoted.found} WHERE ${this.readableCondition(check)}`)).length === 0)
+        return referenceNotFound(reference, id);
     }
     const [first] = set;
-    return first ? referenceNotFound(first, String(values[first.column])) : fail('NOT_FOUND', `a row this ${this.entityName} names was not found`);
+    return first
+      ? referenceNotFound(first, String(values[first.column]))
+      : fail('NOT_FOUND', `a row this ${this.entityName} names was not found`);
   }
 
   /** The CONFLICT of a write breaking a unique constraint on `fields` (none when the database did not name them). */
@@ -519,7 +571,8 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       if (count === 0) return fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
     } catch (error) {
       if (isPrismaError(error, 'P2002')) return this.conflict(uniqueFields(error));
-      if (isPrismaError(error, 'P2003')) return await this.missingReference(typeof error.meta?.field_name === 'string' ? [error.meta.field_name] : [], data);
+      if (isPrismaError(error, 'P2003'))
+        return await this.missingReference(typeof error.meta?.field_name === 'string' ? [error.meta.field_name] : [], data);
       throw error;
     }
     const row = await this.delegate.findFirst({ where: { id } as Where });
@@ -539,7 +592,8 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
 /** The columns of a Prisma unique violation (P2002), as its meta or its driver adapter's error names them; none when neither does. */
 function uniqueFields(error: { meta?: Record<string, unknown> }): string[] {
   const target = error.meta?.target;
-  const fromAdapter = (error.meta?.driverAdapterError as { cause?: { constraint?: { fields?: unknown } } } | undefined)?.cause?.constraint?.fields;
+  const fromAdapter = (error.meta?.driverAdapterError as { cause?: { constraint?: { fields?: unknown } } } | undefined)?.cause?.constraint
+    ?.fields;
   const fields = Array.isArray(target) ? target : Array.isArray(fromAdapter) ? fromAdapter : [];
   return fields.map(String);
 }

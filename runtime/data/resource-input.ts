@@ -90,18 +90,38 @@ export function fixedByRule(ability: AppAbility, entity: string): Record<string,
  * values for a create). `fields` are every column, what a rule without `fields` permits. The
  * message lists them all; the error's `field` names the first.
  */
-export function refuseUnpermittedFields(ability: AppAbility, action: 'create' | 'update', entity: string, row: object, input: Record<string, unknown>, fields: readonly string[]): void {
+export function refuseUnpermittedFields(
+  ability: AppAbility,
+  action: 'create' | 'update',
+  entity: string,
+  row: object,
+  input: Record<string, unknown>,
+  fields: readonly string[],
+): void {
   const fixed = rulesToFields(ability, action, entity);
   const permitted = new Set(
-    permittedFieldsOf(ability, action, tagSubject(entity, { ...row }), { fieldsFrom: (rule: { fields?: string | string[] }) => (rule.fields === undefined ? [...fields] : Array.isArray(rule.fields) ? rule.fields : [rule.fields]) }),
+    permittedFieldsOf(ability, action, tagSubject(entity, { ...row }), {
+      fieldsFrom: (rule: { fields?: string | string[] }) =>
+        rule.fields === undefined ? [...fields] : Array.isArray(rule.fields) ? rule.fields : [rule.fields],
+    }),
   );
   const fixedSent = Object.keys(input).filter((field) => field in fixed);
   const outside = Object.keys(input).filter((field) => !(field in fixed) && !permitted.has(field));
   if (fixedSent.length === 0 && outside.length === 0) return;
   const refused = [...fixedSent, ...outside];
   const reasons = [
-    ...(fixedSent.length > 0 ? [`${fixedSent.map((field) => `${entity}.${field}`).join(', ')} ${fixedSent.length === 1 ? 'is' : 'are'} set by your grant to ${action} ${entity}`] : []),
-    ...(outside.length > 0 ? [`your grant to ${action} ${entity} does not include ${outside.map((field) => `${entity}.${field}`).join(', ')}`] : []),
+    ...(fixedSent.length > 0
+      ? [
+          `${fixedSent.map((field) => `${entity}.${field}`).join(', ')} ${fixedSent.length === 1 ? 'is' : 'are'} set by your grant to ${action} ${entity}`,
+        ]
+      : []),
+    ...(outside.length > 0
+      ? [`your grant to ${action} ${entity} does not include ${outside.map((field) => `${entity}.${field}`).join(', ')}`]
+      : []),
   ];
-  throw new FailureError({ code: 'FORBIDDEN', message: `${reasons.join('; ')}; remove ${refused.join(', ')} from the input`, field: refused[0] });
+  throw new FailureError({
+    code: 'FORBIDDEN',
+    message: `${reasons.join('; ')}; remove ${refused.join(', ')} from the input`,
+    field: refused[0],
+  });
 }

@@ -23,7 +23,10 @@ function equalities(filters: Readonly<Record<string, unknown>>): Record<string, 
 
 /** An object input, or a BAD_USER_INPUT failure when the input is not an object. */
 function objectInput(entity: string, input: unknown): Result<Record<string, unknown>> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('BAD_USER_INPUT', `the input of ${entity} must be an object`, { issues: [{ path: 'input', message: 'expected an object' }] });
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return fail('BAD_USER_INPUT', `the input of ${entity} must be an object`, {
+      issues: [{ path: 'input', message: 'expected an object' }],
+    });
   return { ok: true, value: input as Record<string, unknown> };
 }
 
@@ -115,7 +118,8 @@ export class ResourceService<Row extends KeyedRow, Where extends object, Create 
     if (!row) return fail('NOT_FOUND', `${this.entity} ${id} was not found`);
     const ability = currentContext().ability;
     // Readable but not the caller's to change: say so (a row it cannot read is not found, above).
-    if (ability && !ability.can('update', tagSubject(this.entity, { ...row }))) return fail('FORBIDDEN', `you may not update this ${this.entity}`);
+    if (ability && !ability.can('update', tagSubject(this.entity, { ...row })))
+      return fail('FORBIDDEN', `you may not update this ${this.entity}`);
     if (ability) refuseUnpermittedFields(ability, 'update', this.entity, { ...row }, object.value, this.fields);
     const data = parsed(this.entity, this.updateSchema, object.value);
     if (!data.ok) return data;
@@ -134,7 +138,8 @@ export class ResourceService<Row extends KeyedRow, Where extends object, Create 
     if (!row) return fail('NOT_FOUND', `${this.entity} ${id} was not found`);
     const ability = currentContext().ability;
     // Readable but not the caller's to delete: say so (a row it cannot read is not found, above).
-    if (ability && !ability.can('delete', tagSubject(this.entity, { ...row }))) return fail('FORBIDDEN', `you may not delete this ${this.entity}`);
+    if (ability && !ability.can('delete', tagSubject(this.entity, { ...row })))
+      return fail('FORBIDDEN', `you may not delete this ${this.entity}`);
     return this.repository.delete(id);
   }
 }

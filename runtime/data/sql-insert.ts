@@ -68,7 +68,14 @@ function acceptable(column: InsertColumn, value: unknown): boolean {
  * when that condition holds, in the same statement (`INSERT … SELECT … WHERE <guard>`): it then
  * returns no row (docs/hostile-input.md §11). Written in the SQL `sql` writes (its quoted identifiers).
  */
-export function insertStatement(sql: DialectSql, table: string, shape: InsertShape, data: object, now: Date = new Date(), guard?: Sql): Sql | undefined {
+export function insertStatement(
+  sql: DialectSql,
+  table: string,
+  shape: InsertShape,
+  data: object,
+  now: Date = new Date(),
+  guard?: Sql,
+): Sql | undefined {
   const names: string[] = [];
   const values: unknown[] = [];
   for (const [name, value] of Object.entries(data)) {
@@ -91,8 +98,14 @@ export function insertStatement(sql: DialectSql, table: string, shape: InsertSha
       return undefined;
     }
   }
-  const returning = join(Object.keys(shape).map((name) => quoteIdentifier(sql, name)), ', ');
-  const target = sqltag`INSERT INTO ${quoteIdentifier(sql, table)} (${join(names.map((name) => quoteIdentifier(sql, name)), ', ')})`;
+  const returning = join(
+    Object.keys(shape).map((name) => quoteIdentifier(sql, name)),
+    ', ',
+  );
+  const target = sqltag`INSERT INTO ${quoteIdentifier(sql, table)} (${join(
+    names.map((name) => quoteIdentifier(sql, name)),
+    ', ',
+  )})`;
   if (guard !== undefined) return sqltag`${target} SELECT ${join(values)} WHERE ${guard} RETURNING ${returning}`;
   return sqltag`${target} VALUES (${join(values)}) RETURNING ${returning}`;
 }

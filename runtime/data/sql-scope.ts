@@ -46,7 +46,13 @@ export function quoteIdentifier(sql: DialectSql, name: string): Sql {
 type Scalar = string | number | boolean | bigint | Date;
 
 function isScalar(value: unknown): value is Scalar {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value instanceof Date;
+  return (
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    typeof value === 'bigint' ||
+    value instanceof Date
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -83,9 +89,27 @@ class ScopeTranslator {
     const parts: Sql[] = [];
     for (const [key, value] of Object.entries(node)) {
       if (value === undefined) continue;
-      if (key === 'AND') parts.push(this.all(this.list(value, key).map((item) => this.where(item)), 'AND'));
-      else if (key === 'OR') parts.push(this.all(this.list(value, key).map((item) => this.where(item)), 'OR'));
-      else if (key === 'NOT') parts.push(this.all(this.list(value, key).map((item) => sqltag`NOT (${this.where(item)})`), 'AND'));
+      if (key === 'AND')
+        parts.push(
+          this.all(
+            this.list(value, key).map((item) => this.where(item)),
+            'AND',
+          ),
+        );
+      else if (key === 'OR')
+        parts.push(
+          this.all(
+            this.list(value, key).map((item) => this.where(item)),
+            'OR',
+          ),
+        );
+      else if (key === 'NOT')
+        parts.push(
+          this.all(
+            this.list(value, key).map((item) => sqltag`NOT (${this.where(item)})`),
+            'AND',
+          ),
+        );
       else if (this.columns.has(key)) parts.push(this.field(key, value));
       else throw new ScopeTranslationError(`cannot translate a condition on ${key}: only the entity's own columns are supported`);
     }
@@ -127,7 +151,8 @@ class ScopeTranslator {
         return sqltag`${column} <> ${scalar()}`;
       case 'in':
       case 'notIn': {
-        if (!Array.isArray(operand) || !operand.every(isScalar)) throw new ScopeTranslationError(`${name}.${operator} needs a list of scalars`);
+        if (!Array.isArray(operand) || !operand.every(isScalar))
+          throw new ScopeTranslationError(`${name}.${operator} needs a list of scalars`);
         if (operand.length === 0) return operator === 'in' ? FALSE : TRUE;
         return operator === 'in' ? sqltag`${column} IN (${join(operand)})` : sqltag`${column} NOT IN (${join(operand)})`;
       }

@@ -41,7 +41,9 @@ import type { HttpMethod } from '../http/routes.js';
 type DecoratorExports = typeof Decorators;
 
 /** The name of every decorator runtime/declarations/decorators.ts exports. */
-export type DecoratorName = { [K in keyof DecoratorExports]: DecoratorExports[K] extends (...args: never[]) => unknown ? K : never }[keyof DecoratorExports];
+export type DecoratorName = {
+  [K in keyof DecoratorExports]: DecoratorExports[K] extends (...args: never[]) => unknown ? K : never;
+}[keyof DecoratorExports];
 
 /**
  * The kind of value an argument or option takes, as written in the declaration:
@@ -81,7 +83,11 @@ export type OptionTable = { readonly [key: string]: OptionSpec };
  * a `never`-typed key takes `'refused'`, an optional key takes its kind.
  */
 type OptionKinds<T> = {
-  readonly [K in keyof T]-?: [NonNullable<T[K]>] extends [never] ? 'refused' : Pick<T, K> extends Required<Pick<T, K>> ? { readonly required: ValueKind } : Exclude<ValueKind, 'refused'>;
+  readonly [K in keyof T]-?: [NonNullable<T[K]>] extends [never]
+    ? 'refused'
+    : Pick<T, K> extends Required<Pick<T, K>>
+      ? { readonly required: ValueKind }
+      : Exclude<ValueKind, 'refused'>;
 };
 
 /**
@@ -142,12 +148,31 @@ const RELATION_TARGET: ArgumentSpec = { name: 'target', kind: 'thunk', required:
 /** Every decorator of runtime/declarations/decorators.ts, by exported name. */
 export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: DecoratorSignature } = {
   // Entities (docs/behaviour.md §2)
-  Entity: { on: ['class'], arguments: [{ name: 'options', kind: options<EntityOptions>({ exposed: 'boolean' }), example: '{ exposed: false }' }] },
+  Entity: {
+    on: ['class'],
+    arguments: [{ name: 'options', kind: options<EntityOptions>({ exposed: 'boolean' }), example: '{ exposed: false }' }],
+  },
   PrimaryKey: { on: ['property'], within: ['Entity'], arguments: [] },
   Column: {
     on: ['property'],
     within: ['Entity'],
-    arguments: [{ name: 'options', kind: options<ColumnOptions>({ default: { anyOf: ['string', 'number', 'boolean'] }, unique: 'boolean', exposed: 'boolean', maxLength: 'number', minLength: 'number', min: 'number', max: 'number', pattern: 'string', format: { oneOf: ['email'] } }), example: "{ default: 'draft' }" }],
+    arguments: [
+      {
+        name: 'options',
+        kind: options<ColumnOptions>({
+          default: { anyOf: ['string', 'number', 'boolean'] },
+          unique: 'boolean',
+          exposed: 'boolean',
+          maxLength: 'number',
+          minLength: 'number',
+          min: 'number',
+          max: 'number',
+          pattern: 'string',
+          format: { oneOf: ['email'] },
+        }),
+        example: "{ default: 'draft' }",
+      },
+    ],
   },
   Resource: {
     on: ['class'],
@@ -155,7 +180,14 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
     arguments: [
       {
         name: 'options',
-        kind: options<ResourceOptions>({ path: { required: 'string' }, version: 'string', operations: { listOf: 'string' }, public: { listOf: 'string' }, pagination: { oneOf: ['cursor', 'none'] }, complexity: COMPLEXITY }),
+        kind: options<ResourceOptions>({
+          path: { required: 'string' },
+          version: 'string',
+          operations: { listOf: 'string' },
+          public: { listOf: 'string' },
+          pagination: { oneOf: ['cursor', 'none'] },
+          complexity: COMPLEXITY,
+        }),
         required: true,
         example: "{ path: 'comments', version: '2' }",
       },
@@ -168,13 +200,25 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
     within: ['Entity'],
     arguments: [
       RELATION_TARGET,
-      { name: 'options', kind: options<BelongsToOptions>({ column: { required: 'string' }, exposed: 'boolean', complexity: COMPLEXITY, via: 'refused' }), required: true, example: "{ column: 'orgId' }" },
+      {
+        name: 'options',
+        kind: options<BelongsToOptions>({ column: { required: 'string' }, exposed: 'boolean', complexity: COMPLEXITY, via: 'refused' }),
+        required: true,
+        example: "{ column: 'orgId' }",
+      },
     ],
   },
   HasMany: {
     on: ['property'],
     within: ['Entity'],
-    arguments: [RELATION_TARGET, { name: 'options', kind: options<HasManyOptions>({ via: 'string', exposed: 'boolean', complexity: COMPLEXITY }), example: "{ exposed: true, via: 'authorId' }" }],
+    arguments: [
+      RELATION_TARGET,
+      {
+        name: 'options',
+        kind: options<HasManyOptions>({ via: 'string', exposed: 'boolean', complexity: COMPLEXITY }),
+        example: "{ exposed: true, via: 'authorId' }",
+      },
+    ],
   },
 
   // Providers and modules
@@ -206,20 +250,39 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
     ],
   },
   Query: { on: ['method'], within: ['Resolver'], arguments: [{ name: 'options', kind: OPERATION_OPTIONS, example: "{ name: 'users' }" }] },
-  Mutation: { on: ['method'], within: ['Resolver'], arguments: [{ name: 'options', kind: OPERATION_OPTIONS, example: "{ name: 'createUser' }" }] },
+  Mutation: {
+    on: ['method'],
+    within: ['Resolver'],
+    arguments: [{ name: 'options', kind: OPERATION_OPTIONS, example: "{ name: 'createUser' }" }],
+  },
   Subscription: {
     on: ['method'],
     within: ['Resolver'],
-    arguments: [{ name: 'options', kind: options<SubscriptionOptions>({ name: 'string', deprecationReason: 'string', version: 'refused', topic: 'string' }), example: "{ topic: 'postPublished' }" }],
+    arguments: [
+      {
+        name: 'options',
+        kind: options<SubscriptionOptions>({ name: 'string', deprecationReason: 'string', version: 'refused', topic: 'string' }),
+        example: "{ topic: 'postPublished' }",
+      },
+    ],
   },
-  ResolveField: { on: ['method'], within: ['Resolver'], arguments: [{ name: 'options', kind: options<ResolveFieldOptions>({ name: 'string' }), example: "{ name: 'authorName' }" }] },
+  ResolveField: {
+    on: ['method'],
+    within: ['Resolver'],
+    arguments: [{ name: 'options', kind: options<ResolveFieldOptions>({ name: 'string' }), example: "{ name: 'authorName' }" }],
+  },
   Complexity: {
     on: ['method'],
     within: ['Resolver'],
     beside: [...OPERATION_DECORATORS, 'ResolveField'],
     arguments: [{ name: 'expression', kind: COMPLEXITY, required: true, example: "'first * childComplexity'" }],
   },
-  Args: { on: ['parameter'], beside: [...OPERATION_DECORATORS, 'ResolveField'], arguments: [], rest: { name: 'pipe', kind: 'pipe', example: 'new ZodValidationPipe(CreateUserSchema)' } },
+  Args: {
+    on: ['parameter'],
+    beside: [...OPERATION_DECORATORS, 'ResolveField'],
+    arguments: [],
+    rest: { name: 'pipe', kind: 'pipe', example: 'new ZodValidationPipe(CreateUserSchema)' },
+  },
 
   // Access postures (docs/behaviour.md §1, §5)
   Public: { on: ['method'], beside: [...OPERATION_DECORATORS, ...ROUTE_DECORATORS, 'SubscribeMessage'], arguments: [] },
@@ -232,13 +295,29 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
     ],
   },
   // Guard chains exist for GraphQL operations only (docs/behaviour.md §5.2): on a module (global), a resolver or an operation.
-  UseGuards: { on: ['class', 'method'], beside: ['Module', 'Resolver', ...OPERATION_DECORATORS], arguments: [], rest: { name: 'guard', kind: 'class', example: 'AuthenticationGuard' } },
-  UsePipes: { on: ['method'], beside: [...OPERATION_DECORATORS, 'ResolveField', ...ROUTE_DECORATORS], arguments: [], rest: { name: 'pipe', kind: 'pipe', example: 'new ZodValidationPipe(Schema)' } },
+  UseGuards: {
+    on: ['class', 'method'],
+    beside: ['Module', 'Resolver', ...OPERATION_DECORATORS],
+    arguments: [],
+    rest: { name: 'guard', kind: 'class', example: 'AuthenticationGuard' },
+  },
+  UsePipes: {
+    on: ['method'],
+    beside: [...OPERATION_DECORATORS, 'ResolveField', ...ROUTE_DECORATORS],
+    arguments: [],
+    rest: { name: 'pipe', kind: 'pipe', example: 'new ZodValidationPipe(Schema)' },
+  },
 
   // HTTP transport (docs/behaviour.md §4.2, §4.3, §9)
   Controller: {
     on: ['class'],
-    arguments: [{ name: 'options', kind: { anyOf: ['string', options<ControllerOptions>({ path: 'string', version: VERSIONS })] }, example: "{ path: 'posts', version: ['1', '2'] }" }],
+    arguments: [
+      {
+        name: 'options',
+        kind: { anyOf: ['string', options<ControllerOptions>({ path: 'string', version: VERSIONS })] },
+        example: "{ path: 'posts', version: ['1', '2'] }",
+      },
+    ],
   },
   Get: route('GET'),
   Post: route('POST'),
@@ -246,23 +325,65 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
   Patch: route('PATCH'),
   Delete: route('DELETE'),
   // On a GraphQL operation, a scheduled task or a listener it is read to be refused (rule version-on-unversioned-transport).
-  Version: { on: ['method'], beside: [...ROUTE_DECORATORS, ...OPERATION_DECORATORS, 'Cron', 'OnEvent'], arguments: [], rest: { name: 'version', kind: 'string', example: "'2'" } },
-  Body: { on: ['parameter'], beside: ROUTE_DECORATORS, arguments: [], rest: { name: 'pipe', kind: 'pipe', example: 'new ZodValidationPipe(CreatePostSchema)' } },
+  Version: {
+    on: ['method'],
+    beside: [...ROUTE_DECORATORS, ...OPERATION_DECORATORS, 'Cron', 'OnEvent'],
+    arguments: [],
+    rest: { name: 'version', kind: 'string', example: "'2'" },
+  },
+  Body: {
+    on: ['parameter'],
+    beside: ROUTE_DECORATORS,
+    arguments: [],
+    rest: { name: 'pipe', kind: 'pipe', example: 'new ZodValidationPipe(CreatePostSchema)' },
+  },
   Param: { on: ['parameter'], beside: ROUTE_DECORATORS, arguments: [], rest: { name: 'pipe', kind: 'pipe', example: 'ParseIdPipe' } },
   HttpCode: { on: ['method'], beside: ROUTE_DECORATORS, arguments: [{ name: 'status', kind: 'number', required: true, example: '200' }] },
-  ApiTags: { on: ['class'], beside: ['Controller'], arguments: [{ name: 'tag', kind: 'string', required: true, example: "'Posts'" }], rest: { name: 'tag', kind: 'string', example: "'Posts', 'Drafts'" } },
+  ApiTags: {
+    on: ['class'],
+    beside: ['Controller'],
+    arguments: [{ name: 'tag', kind: 'string', required: true, example: "'Posts'" }],
+    rest: { name: 'tag', kind: 'string', example: "'Posts', 'Drafts'" },
+  },
   ApiOperation: {
     on: ['method'],
     beside: ROUTE_DECORATORS,
-    arguments: [{ name: 'options', kind: options<ApiOperationOptions>({ summary: 'string', description: 'string' }), required: true, example: "{ summary: 'Publishes a draft' }" }],
+    arguments: [
+      {
+        name: 'options',
+        kind: options<ApiOperationOptions>({ summary: 'string', description: 'string' }),
+        required: true,
+        example: "{ summary: 'Publishes a draft' }",
+      },
+    ],
   },
 
   // Other transports (docs/behaviour.md §9.5)
-  Gateway: { on: ['class'], arguments: [{ name: 'options', kind: options<GatewayOptions>({ path: { required: 'string' }, version: 'string' }), required: true, example: "{ path: 'ws', version: '1' }" }] },
-  SubscribeMessage: { on: ['method'], within: ['Gateway'], arguments: [{ name: 'event', kind: 'string', required: true, example: "'ping'" }] },
-  McpHost: { on: ['class'], arguments: [{ name: 'options', kind: options<McpHostOptions>({ path: 'string', version: 'refused' }), example: "{ path: '/mcp/v1' }" }] },
+  Gateway: {
+    on: ['class'],
+    arguments: [
+      {
+        name: 'options',
+        kind: options<GatewayOptions>({ path: { required: 'string' }, version: 'string' }),
+        required: true,
+        example: "{ path: 'ws', version: '1' }",
+      },
+    ],
+  },
+  SubscribeMessage: {
+    on: ['method'],
+    within: ['Gateway'],
+    arguments: [{ name: 'event', kind: 'string', required: true, example: "'ping'" }],
+  },
+  McpHost: {
+    on: ['class'],
+    arguments: [{ name: 'options', kind: options<McpHostOptions>({ path: 'string', version: 'refused' }), example: "{ path: '/mcp/v1' }" }],
+  },
   // Where it may go (a query, a mutation or a route) is rule mcp-tool-not-operation's, whose message says why.
-  McpTool: { on: ['method'], arguments: [{ name: 'options', kind: options<McpToolOptions>({ name: 'string', title: 'string' }), example: "{ name: 'list_posts' }" }] },
+  McpTool: {
+    on: ['method'],
+    arguments: [{ name: 'options', kind: options<McpToolOptions>({ name: 'string', title: 'string' }), example: "{ name: 'list_posts' }" }],
+  },
   Processor: {
     on: ['class'],
     arguments: [
@@ -278,7 +399,10 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
       { name: 'schema', kind: 'value', required: true, example: 'PostPublishedJobSchema' },
     ],
   },
-  InjectQueue: { on: ['constructor parameter'], arguments: [{ name: 'queue', kind: 'string', required: true, example: "'notifications'" }] },
+  InjectQueue: {
+    on: ['constructor parameter'],
+    arguments: [{ name: 'queue', kind: 'string', required: true, example: "'notifications'" }],
+  },
   Cron: {
     on: ['method'],
     arguments: [

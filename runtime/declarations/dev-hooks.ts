@@ -109,7 +109,9 @@ export interface DevHooks<Database extends DatabaseClient = DatabaseClient, Seed
  * Types the default export of {@link DEV_HOOKS_FILE} (it returns `hooks` unchanged), the way
  * `defineConfig` types a configuration file: sizes and the seed's result are inferred.
  */
-export function defineDevHooks<Database extends DatabaseClient, Seeded extends object = object, Size extends string = never>(hooks: DevHooks<Database, Seeded, Size>): DevHooks<Database, Seeded, Size> {
+export function defineDevHooks<Database extends DatabaseClient, Seeded extends object = object, Size extends string = never>(
+  hooks: DevHooks<Database, Seeded, Size>,
+): DevHooks<Database, Seeded, Size> {
   return hooks;
 }
 

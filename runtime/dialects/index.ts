@@ -48,7 +48,8 @@ export const SUPPORTED_URL_FORMS = DIALECTS.map((dialect) => dialect.urlForm).jo
 /** The dialect `url` selects. Throws for an unsupported scheme (the URL's credentials are not shown). */
 export function dialectFor(url: string): Dialect<DatabaseName> {
   const dialect = findDialect(url);
-  if (!dialect) throw new Error(`unsupported database URL ${JSON.stringify(url.replace(/\/\/[^@]*@/, '//…@'))}: use ${SUPPORTED_URL_FORMS}`);
+  if (!dialect)
+    throw new Error(`unsupported database URL ${JSON.stringify(url.replace(/\/\/[^@]*@/, '//…@'))}: use ${SUPPORTED_URL_FORMS}`);
   return dialect;
 }
 

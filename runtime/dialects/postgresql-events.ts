@@ -24,7 +24,8 @@ const EVENT_CHANNEL = 'resource_service_events';
 const MAX_PAYLOAD = 7_900;
 
 /** What travels in a NOTIFY. */
-type EventMessage = { readonly topic: string; readonly entity: string; readonly id: string } | { readonly topic: string; readonly payload: unknown };
+type EventMessage =
+  { readonly topic: string; readonly entity: string; readonly id: string } | { readonly topic: string; readonly payload: unknown };
 
 /** The event bus's LISTEN/NOTIFY relay between processes. */
 export class PostgresEventRelay implements EventRelay {

@@ -128,7 +128,11 @@ class PgBossQueues implements QueueBackend {
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         // pg-boss retries it with back-off, or moves it to the dead-letter queue after the last retry.
-        await this.boss.fail(worker.queue, job.id, { message }).catch((failure: unknown) => this.options.logger.error({ err: failure, jobId: job.id }, 'could not record a failed job; it expires and runs again'));
+        await this.boss
+          .fail(worker.queue, job.id, { message })
+          .catch((failure: unknown) =>
+            this.options.logger.error({ err: failure, jobId: job.id }, 'could not record a failed job; it expires and runs again'),
+          );
       }
     })().finally(() => {
       worker.running.delete(run);
@@ -141,8 +145,12 @@ class PgBossQueues implements QueueBackend {
     this.stopping = true;
     for (const worker of this.workers.values()) worker.wake?.();
     const running = [...this.workers.values()].flatMap((worker) => [...(worker.loop ? [worker.loop] : []), ...worker.running]);
-    const inTime = await Promise.race([Promise.allSettled(running).then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeout).unref())]);
-    if (!inTime) this.options.logger.warn({ timeout }, `jobs still running after ${timeout} ms; they expire and run again on another worker`);
+    const inTime = await Promise.race([
+      Promise.allSettled(running).then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeout).unref()),
+    ]);
+    if (!inTime)
+      this.options.logger.warn({ timeout }, `jobs still running after ${timeout} ms; they expire and run again on another worker`);
   }
 
   async close(): Promise<void> {
@@ -198,7 +206,10 @@ class PostgresTickClaims implements TickClaims {
   constructor(private readonly pool: pg.Pool) {}
 
   async claim(task: string, tick: Date): Promise<boolean> {
-    const claimed = await this.pool.query('INSERT INTO resource_service.schedule_ticks (task, tick) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING task', [task, tick]);
+    const claimed = await this.pool.query(
+      'INSERT INTO resource_service.schedule_ticks (task, tick) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING task',
+      [task, tick],
+    );
     if (claimed.rowCount === 0) return false;
     // Ticks older than a day are of no further use.
     await this.pool.query("DELETE FROM resource_service.schedule_ticks WHERE task = $1 AND tick < now() - interval '1 day'", [task]);
@@ -219,7 +230,9 @@ export async function startPostgresTickClaims(options: TickClaimOptions): Promis
     await client.query('BEGIN');
     await client.query("SELECT pg_advisory_xact_lock(hashtext('resource_service.schedule_ticks'))");
     await client.query('CREATE SCHEMA IF NOT EXISTS resource_service');
-    await client.query('CREATE TABLE IF NOT EXISTS resource_service.schedule_ticks (task text NOT NULL, tick timestamptz NOT NULL, claimed_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (task, tick))');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS resource_service.schedule_ticks (task text NOT NULL, tick timestamptz NOT NULL, claimed_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (task, tick))',
+    );
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

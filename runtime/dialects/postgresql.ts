@@ -40,11 +40,14 @@ const POSTGRESQL_SQL: DialectSql = {
   referenceLock: 'FOR SHARE',
 };
 
-
 /** The runner's error for a pg failure: its SQLSTATE, its socket code, or a lost connection. */
 function postgresStatementError(error: unknown): SqlStatementError {
   const code = (error as { code?: unknown } | undefined)?.code;
-  return new SqlStatementError(error instanceof Error ? error.message : String(error), typeof code === 'string' ? code : 'CONNECTION_LOST', { cause: error });
+  return new SqlStatementError(
+    error instanceof Error ? error.message : String(error),
+    typeof code === 'string' ? code : 'CONNECTION_LOST',
+    { cause: error },
+  );
 }
 
 /** The columns a constraint violation's detail names: `Key ("orgId", email)=(…) already exists.` → orgId, email. */
@@ -127,10 +130,12 @@ const POSTGRESQL_MIGRATIONS: DialectMigrations = {
   // The engine's WebAssembly build cannot describe a live PostgreSQL schema through the pg adapter
   // ("Column type 'char' could not be deserialized", Prisma 7.10).
   describesLiveSchema: false,
-  atomicity: 'PostgreSQL: each migration runs in one transaction and rolls back whole when a statement fails; statements PostgreSQL refuses inside a transaction (`CREATE INDEX CONCURRENTLY`, `VACUUM`, `CREATE DATABASE`) cannot be part of a migration',
+  atomicity:
+    'PostgreSQL: each migration runs in one transaction and rolls back whole when a statement fails; statements PostgreSQL refuses inside a transaction (`CREATE INDEX CONCURRENTLY`, `VACUUM`, `CREATE DATABASE`) cannot be part of a migration',
   async applyScript(connection: SqlDriverAdapter, script: string): Promise<void> {
     const pool = (connection as unknown as { underlyingDriver?: () => pg.Pool }).underlyingDriver?.();
-    if (typeof pool?.connect !== 'function') throw new Error('the pg adapter no longer exposes its pool; a migration cannot run in a transaction');
+    if (typeof pool?.connect !== 'function')
+      throw new Error('the pg adapter no longer exposes its pool; a migration cannot run in a transaction');
     const client = await pool.connect();
     try {
       // A lock a long transaction holds (a running server's) fails the migration after the wait instead
@@ -139,7 +144,15 @@ const POSTGRESQL_MIGRATIONS: DialectMigrations = {
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       const failure = error as pg.DatabaseError;
-      throw new DriverAdapterError({ kind: 'postgres', code: failure.code ?? 'N/A', severity: failure.severity ?? 'N/A', message: failure.message, detail: failure.detail, column: failure.column, hint: failure.hint });
+      throw new DriverAdapterError({
+        kind: 'postgres',
+        code: failure.code ?? 'N/A',
+        severity: failure.severity ?? 'N/A',
+        message: failure.message,
+        detail: failure.detail,
+        column: failure.column,
+        hint: failure.hint,
+      });
     } finally {
       client.release();
     }
@@ -199,7 +212,8 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
   statisticsStatement: 'ANALYZE',
   migrations: POSTGRESQL_MIGRATIONS,
   jobs: {
-    durability: 'pg-boss queues in the database (schema pgboss): durable, shared by every worker and host, retried with back-off, then dead-lettered',
+    durability:
+      'pg-boss queues in the database (schema pgboss): durable, shared by every worker and host, retried with back-off, then dead-lettered',
     schedules: 'every process runs the schedule and claims each tick in resource_service.schedule_ticks: one process per tick runs it',
     async startQueues(options) {
       const { startPgBossQueues } = await import('./postgresql-jobs.js');
@@ -222,7 +236,9 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
     // `timestamp without time zone` (what Prisma's `DateTime` maps to) holds UTC: read it as UTC.
     const types: pg.CustomTypesConfig = {
       getTypeParser: (oid, format): unknown =>
-        oid === postgres.types.builtins.TIMESTAMP && format !== 'binary' ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`) : postgres.types.getTypeParser(oid, format),
+        oid === postgres.types.builtins.TIMESTAMP && format !== 'binary'
+          ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`)
+          : postgres.types.getTypeParser(oid, format),
     };
     return new PostgresRunner(new postgres.Pool({ connectionString: url, max: 5, types }), options.onQuery);
   },

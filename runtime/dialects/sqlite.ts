@@ -31,7 +31,12 @@ const SQLITE_BUSY_TIMEOUT_MS = 5_000;
  * writer; a crash loses no acknowledged write), `synchronous=NORMAL` (durable against process
  * crashes in WAL mode), foreign keys enforced, and a 5 s wait on a locked database.
  */
-const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', `busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`] as const;
+const SQLITE_PRAGMAS = [
+  'journal_mode = WAL',
+  'synchronous = NORMAL',
+  'foreign_keys = ON',
+  `busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`,
+] as const;
 
 /**
  * The writer connection of one adapter factory of {@link createAdapterFactory}: the Prisma client's
@@ -56,7 +61,8 @@ const writerSlots = new WeakMap<object, WriterSlot>();
 /** The better-sqlite3 connection a Prisma adapter keeps as `client`; throws when it no longer does. */
 function adapterConnection(adapter: SqlDriverAdapter): BetterSqlite3.Database {
   const connection = (adapter as unknown as { client?: BetterSqlite3.Database }).client;
-  if (typeof connection?.pragma !== 'function') throw new Error('the better-sqlite3 adapter no longer exposes its connection: SQLite settings, inserts and migrations need it');
+  if (typeof connection?.pragma !== 'function')
+    throw new Error('the better-sqlite3 adapter no longer exposes its connection: SQLite settings, inserts and migrations need it');
   return connection;
 }
 
@@ -233,7 +239,12 @@ class SqliteRunner implements SqlRunner {
   }
 
   /** Runs `text` with `values` on `connection`, prepared once in `statements`; its rows. Driver errors propagate. */
-  private run(connection: BetterSqlite3.Database, statements: LRUCache<string, BetterSqlite3.Statement>, text: string, values: readonly unknown[]): Record<string, unknown>[] {
+  private run(
+    connection: BetterSqlite3.Database,
+    statements: LRUCache<string, BetterSqlite3.Statement>,
+    text: string,
+    values: readonly unknown[],
+  ): Record<string, unknown>[] {
     let prepared = statements.get(text);
     if (!prepared) {
       prepared = connection.prepare(text);
@@ -271,7 +282,6 @@ class SqliteRunner implements SqlRunner {
   }
 }
 
-
 /** SQLITE_CONSTRAINT_FOREIGNKEY, the extended code of a foreign key violation. */
 const FOREIGN_KEY_VIOLATION = 787;
 
@@ -292,7 +302,11 @@ function applyInTransaction(database: BetterSqlite3.Database, script: string): v
       const violations = database.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
       const first = violations[0];
       if (first) {
-        throw new DriverAdapterError({ kind: 'sqlite', extendedCode: FOREIGN_KEY_VIOLATION, message: `FOREIGN KEY constraint failed: ${violations.length} row(s) of ${first.table} refer to a missing ${first.parent} (first: rowid ${first.rowid})` });
+        throw new DriverAdapterError({
+          kind: 'sqlite',
+          extendedCode: FOREIGN_KEY_VIOLATION,
+          message: `FOREIGN KEY constraint failed: ${violations.length} row(s) of ${first.table} refer to a missing ${first.parent} (first: rowid ${first.rowid})`,
+        });
       }
       database.exec('COMMIT');
     } catch (error) {
@@ -320,7 +334,8 @@ const SQLITE_MIGRATIONS: DialectMigrations = {
   engineStatementsIgnored: /^\s*PRAGMA\s+(?:main\.)?locking_mode\s*=\s*EXCLUSIVE\s*;?\s*$/i,
   // The adapter reports a busy timeout as a `SocketTimeout` (a kind the engine cannot read), or as `SQLITE_BUSY`.
   lockRefusal: { pattern: /`SocketTimeout`|SQLITE_BUSY|database is locked/, waitMs: SQLITE_BUSY_TIMEOUT_MS },
-  atomicity: 'SQLite: each migration runs in one transaction and rolls back whole when a statement fails; `PRAGMA` lines in a migration have no effect inside it, and `VACUUM` cannot run in one',
+  atomicity:
+    'SQLite: each migration runs in one transaction and rolls back whole when a statement fails; `PRAGMA` lines in a migration have no effect inside it, and `VACUUM` cannot run in one',
   applyScript(connection: SqlDriverAdapter, script: string): Promise<void> {
     // The executor's throw becomes the rejection.
     return new Promise((resolve) => {
@@ -348,7 +363,10 @@ export const SQLITE: Dialect<'sqlite'> = {
   adapterProvider: 'sqlite',
   adapterName: '@prisma/adapter-better-sqlite3',
   prisma: { datasource: { provider: 'sqlite' }, idColumnAttributes: [], folder: 'prisma/sqlite' },
-  workers: { allowed: false, reason: 'SQLite is one writer in one process, and subscription events would stay in the worker that published them' },
+  workers: {
+    allowed: false,
+    reason: 'SQLite is one writer in one process, and subscription events would stay in the worker that published them',
+  },
   errors: {
     // better-sqlite3's error class; its codes all start with SQLITE_.
     classNames: ['SqliteError'],
@@ -362,7 +380,8 @@ export const SQLITE: Dialect<'sqlite'> = {
   // skip a table that grew.
   statisticsStatement: 'PRAGMA optimize=0x10002',
   jobs: {
-    durability: 'an in-process queue (SQLite is one process): retried with back-off, then dead-lettered in memory; not durable, jobs waiting or running when the process stops are lost',
+    durability:
+      'an in-process queue (SQLite is one process): retried with back-off, then dead-lettered in memory; not durable, jobs waiting or running when the process stops are lost',
     schedules: 'the one process runs each tick',
     async startQueues(options) {
       const { startInProcessQueues } = await import('../jobs/in-process.js');

@@ -35,7 +35,19 @@ const COMMON_ERROR_NAMES = [
 ];
 
 /** Prisma's and the socket's codes for a database that cannot be reached, whatever the database. */
-const CONNECTION_CODES = ['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'CONNECTION_LOST'];
+const CONNECTION_CODES = [
+  'P1001',
+  'P1002',
+  'P1008',
+  'P1017',
+  'P2024',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'CONNECTION_LOST',
+];
 
 /** Every database error class: Prisma's and each dialect's driver's (`SqliteError`, pg's `DatabaseError`). */
 const DATABASE_ERROR_NAMES = new Set([...COMMON_ERROR_NAMES, ...DIALECTS.flatMap((dialect) => dialect.errors.classNames)]);
@@ -55,7 +67,9 @@ function isDatabaseError(error: unknown): boolean {
 }
 
 function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown; cause?: { code?: unknown } } | undefined)?.code ?? (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  const code =
+    (error as { code?: unknown; cause?: { code?: unknown } } | undefined)?.code ??
+    (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
   return typeof code === 'string' ? code : undefined;
 }
 

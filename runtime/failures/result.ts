@@ -12,7 +12,8 @@
  * more rows than `APP_GRAPHQL__MAX_ROWS` allows (docs/hostile-input.md §3); `RESPONSE_TOO_LARGE`:
  * more bytes than its answer may hold (`APP_GRAPHQL__MAX_RESPONSE_BYTES`, §14; MCP's, §13).
  */
-export type FailureCode = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'ROW_LIMIT' | 'RESPONSE_TOO_LARGE';
+export type FailureCode =
+  'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'ROW_LIMIT' | 'RESPONSE_TOO_LARGE';
 
 /** One problem with an input value: where (dotted path, `''` for the whole value) and what. */
 export interface InputIssue {
@@ -55,7 +56,10 @@ export function listedIssues(issues: readonly InputIssue[]): InputIssue[] {
  * The text of a BAD_USER_INPUT listing `issues` as {@link listedIssues} does, each written by
  * `format` (default `path message`), joined by `; `, and `; and N more` for the ones not listed.
  */
-export function issueSummary(issues: readonly InputIssue[], format: (issue: InputIssue) => string = (issue) => `${issue.path} ${issue.message}`): string {
+export function issueSummary(
+  issues: readonly InputIssue[],
+  format: (issue: InputIssue) => string = (issue) => `${issue.path} ${issue.message}`,
+): string {
   const listed = listedIssues(issues).map(format).join('; ');
   return issues.length > MAX_LISTED_ISSUES ? `${listed}; and ${issues.length - MAX_LISTED_ISSUES} more` : listed;
 }
@@ -91,4 +95,16 @@ export function unwrap<T>(result: Result<T>): T {
 }
 
 /** The codes of the operation limits (docs/hostile-input.md §2, §3): each refuses an operation before it runs, or stops one that reads too much. */
-export const QUERY_LIMIT_CODES = ['COMPLEXITY_LIMIT', 'DEPTH_LIMIT', 'TOKEN_LIMIT', 'NESTING_LIMIT', 'OPERATION_LIMIT', 'DIRECTIVE_LIMIT', 'ALIAS_LIMIT', 'FIELD_LIMIT', 'ROW_LIMIT', 'RESPONSE_TOO_LARGE', 'SUBSCRIPTION_LIMIT'] as const;
+export const QUERY_LIMIT_CODES = [
+  'COMPLEXITY_LIMIT',
+  'DEPTH_LIMIT',
+  'TOKEN_LIMIT',
+  'NESTING_LIMIT',
+  'OPERATION_LIMIT',
+  'DIRECTIVE_LIMIT',
+  'ALIAS_LIMIT',
+  'FIELD_LIMIT',
+  'ROW_LIMIT',
+  'RESPONSE_TOO_LARGE',
+  'SUBSCRIPTION_LIMIT',
+] as const;

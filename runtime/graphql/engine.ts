@@ -70,7 +70,10 @@ export interface GraphQLEngineOptions<Container, Services> {
  * reader never sees half). Warns once when relation loaders have no batch context (docs/behaviour.md §5.10).
  * Throws when the SDL and the resolvers disagree (graphql-tools' error).
  */
-export function createGraphQLEngine<Container, Services>(application: GraphQLApplication<Container, Services>, options: GraphQLEngineOptions<Container, Services>): GraphQLEngine {
+export function createGraphQLEngine<Container, Services>(
+  application: GraphQLApplication<Container, Services>,
+  options: GraphQLEngineOptions<Container, Services>,
+): GraphQLEngine {
   const { container, config, logger } = options;
   const loaderScope = application.loaderScope(container);
   const registry: LoaderRegistry = {
@@ -81,7 +84,10 @@ export function createGraphQLEngine<Container, Services>(application: GraphQLApp
   };
   const loaderCount = application.entities.reduce((count, entity) => count + entity.relations.length, 0);
   if (!loaderScope && loaderCount > 0) {
-    logger.warn({ loaders: loaderCount }, `${loaderCount} loaders were seeded with no batch context: list LoaderScope in a module reachable from AppModule, or every relation field fails with "database error"`);
+    logger.warn(
+      { loaders: loaderCount },
+      `${loaderCount} loaders were seeded with no batch context: list LoaderScope in a module reachable from AppModule, or every relation field fails with "database error"`,
+    );
   }
   const limits = new QueryLimits({
     maxComplexity: config.graphql.maxComplexity,
@@ -101,11 +107,18 @@ export function createGraphQLEngine<Container, Services>(application: GraphQLApp
     logger.info({ file: target }, `wrote the GraphQL schema to ${target} (APP_GRAPHQL__EMIT_SDL)`);
   }
 
-  const runtimeGuards: RuntimeGuards = { authentication: new AuthenticationGuard(), graphqlAuthorization: new GraphQLAuthorizationGuard(options.abilities) };
+  const runtimeGuards: RuntimeGuards = {
+    authentication: new AuthenticationGuard(),
+    graphqlAuthorization: new GraphQLAuthorizationGuard(options.abilities),
+  };
   const preparer = new OperationPreparer(
     schema,
     limits,
-    { operations: application.operationGuards, global: application.globalGuards, guards: application.createGuards(container, runtimeGuards) },
+    {
+      operations: application.operationGuards,
+      global: application.globalGuards,
+      guards: application.createGuards(container, runtimeGuards),
+    },
     (request, authentication) => ({ request, authentication, loaders: new RequestLoaders(loaderScope?.capture(request), registry) }),
     logger,
     {

@@ -66,7 +66,14 @@ function rebuild(error: GraphQLError, message: string, extensions: Record<string
 /** `error` with `extensions.requestId` (unless there is no id to give; docs/behaviour.md §12.1). */
 function withRequestId(error: GraphQLError, requestId: string | undefined): GraphQLError {
   if (requestId === undefined) return error;
-  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: { ...error.extensions, requestId } });
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, requestId },
+  });
 }
 
 /**

@@ -41,7 +41,11 @@ const REFUSAL_CACHE_TEXT = 4 * 1024;
  * than holding a large text), so distinct documents cannot grow memory without bound.
  */
 export class DocumentCache {
-  private readonly cache = new LRUCache<string, PreparedDocument>({ max: 2_000, maxSize: CACHE_BYTES, sizeCalculation: (_value, query) => (query.length + 64) * BYTES_PER_CHARACTER });
+  private readonly cache = new LRUCache<string, PreparedDocument>({
+    max: 2_000,
+    maxSize: CACHE_BYTES,
+    sizeCalculation: (_value, query) => (query.length + 64) * BYTES_PER_CHARACTER,
+  });
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -53,7 +57,8 @@ export class DocumentCache {
     const cached = this.cache.get(query);
     if (cached) return cached;
     const prepared = this.parseAndValidate(query);
-    if ('document' in prepared ? (query.length + 64) * BYTES_PER_CHARACTER <= CACHE_BYTES / 16 : query.length <= REFUSAL_CACHE_TEXT) this.cache.set(query, prepared);
+    if ('document' in prepared ? (query.length + 64) * BYTES_PER_CHARACTER <= CACHE_BYTES / 16 : query.length <= REFUSAL_CACHE_TEXT)
+      this.cache.set(query, prepared);
     return prepared;
   }
 
@@ -64,7 +69,13 @@ export class DocumentCache {
       if (refused) return { errors: [refused] };
       document = parse(query);
     } catch (error) {
-      return { errors: [error instanceof GraphQLError ? withCode(error, 'GRAPHQL_PARSE_FAILED') : new GraphQLError('could not parse the query', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })] };
+      return {
+        errors: [
+          error instanceof GraphQLError
+            ? withCode(error, 'GRAPHQL_PARSE_FAILED')
+            : new GraphQLError('could not parse the query', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } }),
+        ],
+      };
     }
     try {
       const refused = measureDocument(document, this.options);
@@ -73,7 +84,11 @@ export class DocumentCache {
       return errors.length > 0 ? { errors: errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED')) } : { document };
     } catch {
       // A check that cannot decide refuses (fail closed), e.g. a stack exhausted by nesting.
-      return { errors: [new GraphQLError('the document could not be checked; it is refused', { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })] };
+      return {
+        errors: [
+          new GraphQLError('the document could not be checked; it is refused', { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+        ],
+      };
     }
   }
 }

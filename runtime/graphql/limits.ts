@@ -117,12 +117,17 @@ export function scanDocument(query: string, bounds: LexicalBounds): GraphQLError
   for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
     tokens += 1;
     if (tokens > bounds.maxTokens) {
-      return new GraphQLError(`the document has more than ${bounds.maxTokens} tokens (APP_GRAPHQL__MAX_TOKENS); send a smaller document`, { extensions: { code: 'TOKEN_LIMIT', limit: bounds.maxTokens } });
+      return new GraphQLError(`the document has more than ${bounds.maxTokens} tokens (APP_GRAPHQL__MAX_TOKENS); send a smaller document`, {
+        extensions: { code: 'TOKEN_LIMIT', limit: bounds.maxTokens },
+      });
     }
     if (OPENING.has(token.kind)) {
       open += 1;
       if (open > bounds.maxNesting) {
-        return new GraphQLError(`the document nests more than ${bounds.maxNesting} brackets deep (APP_GRAPHQL__MAX_NESTING); ask for fewer nested levels`, { source: lexer.source, positions: [token.start], extensions: { code: 'NESTING_LIMIT', limit: bounds.maxNesting } });
+        return new GraphQLError(
+          `the document nests more than ${bounds.maxNesting} brackets deep (APP_GRAPHQL__MAX_NESTING); ask for fewer nested levels`,
+          { source: lexer.source, positions: [token.start], extensions: { code: 'NESTING_LIMIT', limit: bounds.maxNesting } },
+        );
       }
     } else if (CLOSING.has(token.kind)) open -= 1;
   }
@@ -155,7 +160,11 @@ export function measureDocument(document: DocumentNode, bounds: DocumentBounds):
     else if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
   }
   if (operations.length > bounds.maxOperations) {
-    return refusal(`the document defines ${operations.length} operations; at most ${bounds.maxOperations} (APP_GRAPHQL__MAX_OPERATIONS): send one operation per request`, 'OPERATION_LIMIT', { operations: operations.length, limit: bounds.maxOperations });
+    return refusal(
+      `the document defines ${operations.length} operations; at most ${bounds.maxOperations} (APP_GRAPHQL__MAX_OPERATIONS): send one operation per request`,
+      'OPERATION_LIMIT',
+      { operations: operations.length, limit: bounds.maxOperations },
+    );
   }
 
   let directives: { count: number; node: { readonly loc?: DocumentNode['loc'] } } | undefined;
@@ -210,13 +219,26 @@ export function measureDocument(document: DocumentNode, bounds: DocumentBounds):
   }
 
   if (directives) {
-    return refusal(`a location carries ${directives.count} directives; at most ${bounds.maxDirectives} (APP_GRAPHQL__MAX_DIRECTIVES)`, 'DIRECTIVE_LIMIT', { directives: directives.count, limit: bounds.maxDirectives }, directives.node);
+    return refusal(
+      `a location carries ${directives.count} directives; at most ${bounds.maxDirectives} (APP_GRAPHQL__MAX_DIRECTIVES)`,
+      'DIRECTIVE_LIMIT',
+      { directives: directives.count, limit: bounds.maxDirectives },
+      directives.node,
+    );
   }
   if (expanded.aliases > bounds.maxAliases) {
-    return refusal(`the document uses ${countText(expanded.aliases)} aliases once its fragments are expanded; at most ${bounds.maxAliases} (APP_GRAPHQL__MAX_ALIASES)`, 'ALIAS_LIMIT', { aliases: expanded.aliases, limit: bounds.maxAliases });
+    return refusal(
+      `the document uses ${countText(expanded.aliases)} aliases once its fragments are expanded; at most ${bounds.maxAliases} (APP_GRAPHQL__MAX_ALIASES)`,
+      'ALIAS_LIMIT',
+      { aliases: expanded.aliases, limit: bounds.maxAliases },
+    );
   }
   if (expanded.fields > bounds.maxFields) {
-    return refusal(`the document selects ${countText(expanded.fields)} fields once its fragments are expanded; at most ${bounds.maxFields} (APP_GRAPHQL__MAX_FIELDS): spread fewer fragments or ask for fewer fields`, 'FIELD_LIMIT', { fields: expanded.fields, limit: bounds.maxFields });
+    return refusal(
+      `the document selects ${countText(expanded.fields)} fields once its fragments are expanded; at most ${bounds.maxFields} (APP_GRAPHQL__MAX_FIELDS): spread fewer fragments or ask for fewer fields`,
+      'FIELD_LIMIT',
+      { fields: expanded.fields, limit: bounds.maxFields },
+    );
   }
   return undefined;
 }
@@ -225,7 +247,12 @@ function countText(count: number): string {
   return count >= SATURATED ? 'more than 2^53' : String(count);
 }
 
-function refusal(message: string, code: string, extensions: Record<string, unknown>, node?: { readonly loc?: DocumentNode['loc'] }): GraphQLError {
+function refusal(
+  message: string,
+  code: string,
+  extensions: Record<string, unknown>,
+  node?: { readonly loc?: DocumentNode['loc'] },
+): GraphQLError {
   const located = node?.loc ? { source: node.loc.source, positions: [node.loc.start] } : {};
   return new GraphQLError(message, { ...located, extensions: { code, ...extensions } });
 }
@@ -286,7 +313,13 @@ export class QueryLimits {
       result = this.compute(args.schema, args.document, operation, args.variableValues ?? {});
     } catch (error) {
       const message = error instanceof UnscorableError ? error.message : 'the operation could not be scored against the complexity limit';
-      result = { errors: [new GraphQLError(`${message}; it is refused`, { extensions: { code: 'COMPLEXITY_LIMIT', complexity: null, limit: this.options.maxComplexity } })] };
+      result = {
+        errors: [
+          new GraphQLError(`${message}; it is refused`, {
+            extensions: { code: 'COMPLEXITY_LIMIT', complexity: null, limit: this.options.maxComplexity },
+          }),
+        ],
+      };
     }
     if (cacheable) {
       if (!byOperation) {
@@ -298,22 +331,44 @@ export class QueryLimits {
     return result;
   }
 
-  private compute(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, inputs: Readonly<Record<string, unknown>>): LimitCheck {
+  private compute(
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    inputs: Readonly<Record<string, unknown>>,
+  ): LimitCheck {
     const { maxDepth, maxComplexity } = this.options;
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], inputs, { maxErrors: 1 });
-    if (coerced.errors) return { errors: coerced.errors.map((error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT' } })) };
+    if (coerced.errors)
+      return {
+        errors: coerced.errors.map(
+          (error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT' } }),
+        ),
+      };
     const root = schema.getRootType(operation.operation);
-    if (!root) return { errors: [new GraphQLError(`the schema has no ${operation.operation} type`, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })] };
+    if (!root)
+      return {
+        errors: [new GraphQLError(`the schema has no ${operation.operation} type`, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })],
+      };
     const { score, depth } = new Scorer(schema, document, coerced.coerced, this.options).selection(root, operation.selectionSet);
     if (depth > maxDepth) {
-      return { errors: [new GraphQLError(`query depth ${depth} exceeds the limit of ${maxDepth}; ask for fewer nested levels`, { extensions: { code: 'DEPTH_LIMIT', depth, limit: maxDepth } })] };
+      return {
+        errors: [
+          new GraphQLError(`query depth ${depth} exceeds the limit of ${maxDepth}; ask for fewer nested levels`, {
+            extensions: { code: 'DEPTH_LIMIT', depth, limit: maxDepth },
+          }),
+        ],
+      };
     }
     if (score > maxComplexity) {
       return {
         errors: [
-          new GraphQLError(`query complexity ${countText(score)} exceeds the limit of ${maxComplexity}; ask for smaller pages (first) or fewer nested relations`, {
-            extensions: { code: 'COMPLEXITY_LIMIT', complexity: Math.min(score, SATURATED), limit: maxComplexity },
-          }),
+          new GraphQLError(
+            `query complexity ${countText(score)} exceeds the limit of ${maxComplexity}; ask for smaller pages (first) or fewer nested relations`,
+            {
+              extensions: { code: 'COMPLEXITY_LIMIT', complexity: Math.min(score, SATURATED), limit: maxComplexity },
+            },
+          ),
         ],
       };
     }
@@ -332,7 +387,8 @@ class Scorer {
     private readonly variables: Readonly<Record<string, unknown>>,
     private readonly options: LimitOptions,
   ) {
-    for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(definition.name.value, definition);
+    for (const definition of document.definitions)
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(definition.name.value, definition);
   }
 
   /** The cost of `selectionSet` selected on `type`: scores add up, depth is the deepest branch. */
@@ -342,7 +398,8 @@ class Scorer {
     for (const selection of selectionSet.selections) {
       let cost: Cost;
       if (selection.kind === Kind.FIELD) cost = this.field(type, selection);
-      else if (selection.kind === Kind.INLINE_FRAGMENT) cost = this.selection(selection.typeCondition ? this.typeNamed(selection.typeCondition.name.value) : type, selection.selectionSet);
+      else if (selection.kind === Kind.INLINE_FRAGMENT)
+        cost = this.selection(selection.typeCondition ? this.typeNamed(selection.typeCondition.name.value) : type, selection.selectionSet);
       else cost = this.fragment(selection.name.value);
       score = add(score, cost.score);
       depth = Math.max(depth, cost.depth);
@@ -381,7 +438,8 @@ class Scorer {
     if (!scored) return { score: add(1, child.score), depth };
     const args = definition.args.some((argument) => argument.name === 'first') ? getArgumentValues(definition, node, this.variables) : {};
     const score = scored({ first: clampPageSize(args.first as number | null | undefined), childComplexity: Math.max(1, child.score) });
-    if (typeof score !== 'number' || Number.isNaN(score) || score < 0) throw new UnscorableError(`the score of ${parent.name}.${name} is not a non-negative number`);
+    if (typeof score !== 'number' || Number.isNaN(score) || score < 0)
+      throw new UnscorableError(`the score of ${parent.name}.${name} is not a non-negative number`);
     return { score: Math.min(SATURATED, Math.ceil(score)), depth };
   }
 }

@@ -52,7 +52,13 @@ export interface LoadableRepository {
   readonly columns: readonly string[];
   /** `columns` undefined: every column. */
   loadByIds(context: RequestContext, ids: readonly string[], columns?: readonly string[]): Promise<KeyedRow[]>;
-  loadPagesByParent(context: RequestContext, column: string, parentIds: readonly string[], window: PageWindow, columns?: readonly string[]): Promise<Map<string, Page<KeyedRow>>>;
+  loadPagesByParent(
+    context: RequestContext,
+    column: string,
+    parentIds: readonly string[],
+    window: PageWindow,
+    columns?: readonly string[],
+  ): Promise<Map<string, Page<KeyedRow>>>;
 }
 
 /** Separates a loader key's parts (ids and column names never contain it). */
@@ -127,7 +133,9 @@ export class RequestLoaders {
 
   /** The error of a relation resolved without batch context, logged once per entity and request. */
   private missingBatch(entity: string): BatchContextMissingError {
-    const error = new BatchContextMissingError(`a ${entity} loader batch ran with no batch context: list LoaderScope in the providers of a module reachable from AppModule`);
+    const error = new BatchContextMissingError(
+      `a ${entity} loader batch ran with no batch context: list LoaderScope in the providers of a module reachable from AppModule`,
+    );
     if (!this.logged.has(entity)) {
       this.logged.add(entity);
       this.registry.logger.error({ entity }, error.message);
@@ -198,7 +206,12 @@ export class RequestLoaders {
       loader = new DataLoader(async (keys) => {
         const batch = this.requireBatch(entity);
         const parts = keys.map((key) => key.split(SEPARATOR) as [string, string]);
-        const load = (): Promise<KeyedRow[]> => this.repository(entity).loadByIds(batch.request, parts.map(([key]) => key), this.batchColumns(entity, batch, new Set(parts.map(([, columns]) => columns))));
+        const load = (): Promise<KeyedRow[]> =>
+          this.repository(entity).loadByIds(
+            batch.request,
+            parts.map(([key]) => key),
+            this.batchColumns(entity, batch, new Set(parts.map(([, columns]) => columns))),
+          );
         const rows = await (this.registry.observe ? this.registry.observe(relation, keys.length, load) : load());
         const masks = readMayMaskFields(batch.request, entity);
         const byId = new Map(rows.map((row) => [row.id, masks ? this.mask(entity, batch, row) : row]));
@@ -216,7 +229,13 @@ export class RequestLoaders {
    * with the list rules (default 20, clamp 1..=100, unparseable `after` from the start). All
    * parents asking with the same arguments share one ranked statement.
    */
-  hasMany(entity: string, column: string, parent: object, args: PageArgs, info?: GraphQLResolveInfo): Promise<Connection<MaskedRow<KeyedRow>>> {
+  hasMany(
+    entity: string,
+    column: string,
+    parent: object,
+    args: PageArgs,
+    info?: GraphQLResolveInfo,
+  ): Promise<Connection<MaskedRow<KeyedRow>>> {
     const window = pageWindow(args);
     const parentId = (parent as Record<string, unknown>).id;
     if (typeof parentId !== 'string') return Promise.resolve(toConnection({ items: [], has_more: false }));
@@ -224,7 +243,9 @@ export class RequestLoaders {
       const error = this.missingBatch(entity);
       if (!info) return Promise.reject(error);
       // Local failure (docs/behaviour.md §5.10): an empty connection, the error at this field's path.
-      this.reported.push(new GraphQLError(error.message, { nodes: info.fieldNodes, path: responsePathAsArray(info.path), originalError: error }));
+      this.reported.push(
+        new GraphQLError(error.message, { nodes: info.fieldNodes, path: responsePathAsArray(info.path), originalError: error }),
+      );
       return Promise.resolve(toConnection({ items: [], has_more: false }));
     }
     const key = [entity, column, window.take, window.after ?? ''].join(SEPARATOR);
@@ -236,7 +257,14 @@ export class RequestLoaders {
         const batch = this.requireBatch(entity);
         const parts = keys.map((loadKey) => loadKey.split(SEPARATOR) as [string, string]);
         const columns = this.batchColumns(entity, batch, new Set(parts.map(([, needed]) => needed)));
-        const load = (): Promise<Map<string, Page<KeyedRow>>> => this.repository(entity).loadPagesByParent(batch.request, column, parts.map(([parent]) => parent), window, columns);
+        const load = (): Promise<Map<string, Page<KeyedRow>>> =>
+          this.repository(entity).loadPagesByParent(
+            batch.request,
+            column,
+            parts.map(([parent]) => parent),
+            window,
+            columns,
+          );
         const pages = await (this.registry.observe ? this.registry.observe(relation, keys.length, load) : load());
         // Decided once per batch: without field rules every row is answered as read.
         const masks = readMayMaskFields(batch.request, entity);

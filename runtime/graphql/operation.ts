@@ -14,7 +14,13 @@ import { assertSelectionPermitted } from './selection.js';
  * valid token, `FORBIDDEN` when the ability grants `action` on no `entity`, and `FORBIDDEN`
  * naming the field when the selection asks for a field the grant excludes. Runs before the body.
  */
-export function authorizeOperation(context: GraphQLContext, info: GraphQLResolveInfo, entities: ReadonlyMap<string, EntityDescriptor>, action: string, entity: string): void {
+export function authorizeOperation(
+  context: GraphQLContext,
+  info: GraphQLResolveInfo,
+  entities: ReadonlyMap<string, EntityDescriptor>,
+  action: string,
+  entity: string,
+): void {
   authorize(context.request, context.authentication, action, entity);
   assertSelectionPermitted(info, context.request, entities);
 }

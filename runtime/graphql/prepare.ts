@@ -4,7 +4,16 @@
  * depth and complexity limits, then the operation's guard chain runs once (docs/behaviour.md §5.2) and what the
  * guards seeded — principal and ability — becomes the operation's context (docs/behaviour.md §5.4).
  */
-import { type DocumentNode, type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, Kind, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  type DocumentNode,
+  type ExecutionArgs,
+  getOperationAST,
+  GraphQLError,
+  type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 import type { Logger } from 'pino';
 import type { Authentication } from '../auth/authentication.js';
 import { ANONYMOUS, type RequestContext, RowBudget, runInContext } from '../auth/context.js';
@@ -34,15 +43,28 @@ export interface OperationRequest {
 
 /** Ready to execute, or refused (errors, with codes). */
 export type PreparedOperation =
-  | { readonly kind: 'ready'; readonly args: ExecutionArgs & { contextValue: GraphQLContext }; readonly operation: OperationDefinitionNode; readonly extensions?: Record<string, unknown> }
-  | { readonly kind: 'refused'; readonly errors: readonly GraphQLError[]; /** The operation refused, when the document parsed and named one. */ readonly operation?: OperationDefinitionNode };
+  | {
+      readonly kind: 'ready';
+      readonly args: ExecutionArgs & { contextValue: GraphQLContext };
+      readonly operation: OperationDefinitionNode;
+      readonly extensions?: Record<string, unknown>;
+    }
+  | {
+      readonly kind: 'refused';
+      readonly errors: readonly GraphQLError[];
+      /** The operation refused, when the document parsed and named one. */ readonly operation?: OperationDefinitionNode;
+    };
 
 /**
  * The root fields an operation selects, as `Type.field` (through fragments on the root type).
  * Linear in the document's size: each fragment is walked once, however often it is spread.
  */
 function rootFields(document: DocumentNode, operation: OperationDefinitionNode, rootType: string): string[] {
-  const fragments = new Map(document.definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION).map((definition) => [definition.name.value, definition]));
+  const fragments = new Map(
+    document.definitions
+      .filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION)
+      .map((definition) => [definition.name.value, definition]),
+  );
   const fields = new Set<string>();
   const walked = new Set<string>();
   const visit = (selectionSet: SelectionSetNode): void => {
@@ -137,15 +159,27 @@ export class OperationPreparer {
    * `observation` (the HTTP request's, or the WebSocket connection's; docs/behaviour.md §12) is
    * carried by the guards' context and the operation's.
    */
-  async prepare(request: OperationRequest, authentication: Authentication, transport: 'graphql' | 'graphql-ws', observation?: RequestObservation): Promise<PreparedOperation> {
+  async prepare(
+    request: OperationRequest,
+    authentication: Authentication,
+    transport: 'graphql' | 'graphql-ws',
+    observation?: RequestObservation,
+  ): Promise<PreparedOperation> {
     const prepared = this.documents.prepare(request.query);
     if ('errors' in prepared) return { kind: 'refused', errors: prepared.errors };
     const plan = this.planOf(prepared.document, request.operationName);
     if (!plan) {
-      const message = request.operationName ? `no operation named ${request.operationName} in the document` : 'the document has several operations; send operationName';
+      const message = request.operationName
+        ? `no operation named ${request.operationName} in the document`
+        : 'the document has several operations; send operationName';
       return { kind: 'refused', errors: [new GraphQLError(message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })] };
     }
-    const base: ExecutionArgs = { schema: this.schema, document: prepared.document, operationName: request.operationName, variableValues: request.variables };
+    const base: ExecutionArgs = {
+      schema: this.schema,
+      document: prepared.document,
+      operationName: request.operationName,
+      variableValues: request.variables,
+    };
     const { operation, fields, chain } = plan;
     const checked = this.limits.check(base);
     if (checked.errors.length > 0) return { kind: 'refused', errors: checked.errors, operation };
@@ -157,12 +191,22 @@ export class OperationPreparer {
     } catch (error) {
       const classified = classifyError(error);
       if (classified.kind !== 'failure') throw error;
-      return { kind: 'refused', errors: [new GraphQLError(classified.failure.message, { extensions: { code: classified.failure.code } })], operation };
+      return {
+        kind: 'refused',
+        errors: [new GraphQLError(classified.failure.message, { extensions: { code: classified.failure.code } })],
+        operation,
+      };
     }
     return {
       kind: 'ready',
       // Whatever the guards seeded, the operation runs as a request of this transport, within its row budget.
-      args: { ...base, contextValue: this.contextFor({ ...seeded, unscoped: false, transport, rows: new RowBudget(this.options.maxRows, this.options.maxResponseBytes), observation }, authentication) },
+      args: {
+        ...base,
+        contextValue: this.contextFor(
+          { ...seeded, unscoped: false, transport, rows: new RowBudget(this.options.maxRows, this.options.maxResponseBytes), observation },
+          authentication,
+        ),
+      },
       operation,
       ...(checked.extensions ? { extensions: checked.extensions } : {}),
     };

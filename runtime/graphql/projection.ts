@@ -58,7 +58,12 @@ export function selectedColumns(info: GraphQLResolveInfo, entity: EntityDescript
 }
 
 /** Calls `visit` for every field of `selectionSet`, through inline fragments and fragment spreads. */
-function forEachField(info: GraphQLResolveInfo, selectionSet: SelectionSetNode | undefined, visited: Set<string>, visit: (field: FieldNode) => void): void {
+function forEachField(
+  info: GraphQLResolveInfo,
+  selectionSet: SelectionSetNode | undefined,
+  visited: Set<string>,
+  visit: (field: FieldNode) => void,
+): void {
   for (const selection of selectionSet?.selections ?? []) {
     if (selection.kind === Kind.FIELD) visit(selection);
     else if (selection.kind === Kind.INLINE_FRAGMENT) forEachField(info, selection.selectionSet, visited, visit);

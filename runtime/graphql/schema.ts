@@ -14,7 +14,10 @@ import { forbiddenField } from '../auth/posture.js';
 import type { GraphQLContext } from './context.js';
 import { DateTimeScalar } from './scalars.js';
 
-function maskedFieldResolver(entity: string, field: string): (parent: MaskedRow<Record<string, unknown>>, args: unknown, context: unknown, info: GraphQLResolveInfo) => unknown {
+function maskedFieldResolver(
+  entity: string,
+  field: string,
+): (parent: MaskedRow<Record<string, unknown>>, args: unknown, context: unknown, info: GraphQLResolveInfo) => unknown {
   return (parent, _args, _context, info) => {
     if (!parent[MASKED_FIELDS]?.has(field)) return parent[field];
     if (isNonNullType(info.returnType)) throw forbiddenField(entity, field);
@@ -45,7 +48,11 @@ function withOneByteNames(document: DocumentNode): DocumentNode {
  * against the schema (`requireResolversToMatchSchema`) and the generator declares the scalar only
  * for applications with a `Date` column.
  */
-export function buildExecutableSchema(sdl: string, resolvers: IResolvers<unknown, GraphQLContext>, entities: readonly EntityDescriptor[]): GraphQLSchema {
+export function buildExecutableSchema(
+  sdl: string,
+  resolvers: IResolvers<unknown, GraphQLContext>,
+  entities: readonly EntityDescriptor[],
+): GraphQLSchema {
   const masking: Record<string, Record<string, unknown>> = {};
   for (const entity of entities) {
     masking[entity.name] = Object.fromEntries(entity.fields.map((field) => [field, maskedFieldResolver(entity.name, field)]));

@@ -7,7 +7,16 @@
  * Nor is anything below a relation to an entity the caller may not read at all: the relation reads
  * no row of it, as one to a row it may not read (docs/behaviour.md §5.8).
  */
-import { type FieldNode, type GraphQLObjectType, type GraphQLResolveInfo, getNamedType, isNonNullType, isObjectType, Kind, type SelectionSetNode } from 'graphql';
+import {
+  type FieldNode,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  getNamedType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  type SelectionSetNode,
+} from 'graphql';
 import { canOnType } from '../auth/ability.js';
 import type { RequestContext } from '../auth/context.js';
 import type { EntityDescriptor } from '../data/entity-metadata.js';
@@ -18,7 +27,11 @@ import { forbiddenField } from '../auth/posture.js';
  * `read` rule of the caller grants. `entities` maps type name → descriptor. Linear in the
  * selection's size: each fragment is walked once.
  */
-export function assertSelectionPermitted(info: GraphQLResolveInfo, request: RequestContext, entities: ReadonlyMap<string, EntityDescriptor>): void {
+export function assertSelectionPermitted(
+  info: GraphQLResolveInfo,
+  request: RequestContext,
+  entities: ReadonlyMap<string, EntityDescriptor>,
+): void {
   if (request.unscoped) return;
   const returnType = getNamedType(info.returnType);
   if (!isObjectType(returnType)) return;
@@ -64,7 +77,8 @@ function checkField(
 ): void {
   const name = node.name.value;
   const field = type.getFields()[name];
-  if (field && isNonNullType(field.type) && entity?.fields.includes(name) && !canOnType(request.ability, 'read', entity.name, name)) throw forbiddenField(entity.name, name);
+  if (field && isNonNullType(field.type) && entity?.fields.includes(name) && !canOnType(request.ability, 'read', entity.name, name))
+    throw forbiddenField(entity.name, name);
   if (!field || !node.selectionSet) return;
   const fieldType = getNamedType(field.type);
   // A relation to an entity the caller has no read grant on at all reads no row of it: the field is

@@ -11,7 +11,10 @@ import { booleanFlag, integer, settingsSection } from '../server/settings.js';
 export const GRAPHQL_SETTINGS = settingsSection(
   'graphql',
   z.object({
-    path: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, { message: 'expected a path such as /graphql' }).default('/graphql'),
+    path: z
+      .string()
+      .regex(/^\/[A-Za-z0-9/_-]*$/, { message: 'expected a path such as /graphql' })
+      .default('/graphql'),
     playground: booleanFlag.default(false),
     /**
      * Whether `__schema` and `__type` are answered and refusals suggest names ("Did you mean …?");

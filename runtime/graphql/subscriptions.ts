@@ -10,7 +10,11 @@ import type { RequestContext } from '../auth/context.js';
  * The items of `source` the subscriber (`request`) may read as `entityName`, in order.
  * Closing the returned iterator closes `source`.
  */
-export function readableItems<T extends object>(source: AsyncIterableIterator<T>, request: RequestContext, entityName: string): AsyncIterableIterator<T> {
+export function readableItems<T extends object>(
+  source: AsyncIterableIterator<T>,
+  request: RequestContext,
+  entityName: string,
+): AsyncIterableIterator<T> {
   const iterator: AsyncIterableIterator<T> = {
     async next(): Promise<IteratorResult<T>> {
       for (;;) {
@@ -58,7 +62,11 @@ function shapeOf(args: ExecutionArgs, principal: Principal | undefined): string 
  * subscription (100 identical subscriptions, 100 executions of a 1 MB answer). Resolves with the
  * stream of results, or the result refusing the subscription.
  */
-export async function subscribeSharing(args: ExecutionArgs, principal: Principal | undefined, execute: (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult>): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+export async function subscribeSharing(
+  args: ExecutionArgs,
+  principal: Principal | undefined,
+  execute: (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult>,
+): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return source;
   const events = source[Symbol.asyncIterator]();

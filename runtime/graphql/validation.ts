@@ -77,14 +77,21 @@ interface Conflict {
  */
 export const FieldMergeRule: ValidationRule = (context: ValidationContext) => {
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of context.getDocument().definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  for (const definition of context.getDocument().definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   const schema = context.getSchema();
 
   /**
    * Adds the fields `selectionSet` applies on `parent` to `into`, by response name, through
    * fragments (each once per path), marked as coming from occurrence `origin` of the parent.
    */
-  const collect = (parent: GraphQLNamedType, selectionSet: SelectionSetNode, into: Map<string, Occurrence[]>, path: Set<string>, origin: number): void => {
+  const collect = (
+    parent: GraphQLNamedType,
+    selectionSet: SelectionSetNode,
+    into: Map<string, Occurrence[]>,
+    path: Set<string>,
+    origin: number,
+  ): void => {
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
         const responseName = selection.alias?.value ?? selection.name.value;
@@ -109,7 +116,10 @@ export const FieldMergeRule: ValidationRule = (context: ValidationContext) => {
 
   const report = (conflict: Conflict): void => {
     context.reportError(
-      new GraphQLError(`Fields "${conflict.responseName}" conflict because ${conflict.reason}. Use different aliases on the fields to fetch both if this was intentional.`, { nodes: conflict.nodes.slice(0, 20) }),
+      new GraphQLError(
+        `Fields "${conflict.responseName}" conflict because ${conflict.reason}. Use different aliases on the fields to fetch both if this was intentional.`,
+        { nodes: conflict.nodes.slice(0, 20) },
+      ),
     );
   };
 
@@ -128,7 +138,9 @@ export const FieldMergeRule: ValidationRule = (context: ValidationContext) => {
     const type = first.definition ? getNamedType(first.definition.type) : undefined;
     if (!type || !isCompositeType(type)) return undefined;
     const merged = new Map<string, Occurrence[]>();
-    occurrences.forEach((occurrence, index) => occurrence.node.selectionSet && collect(type, occurrence.node.selectionSet, merged, new Set(), index));
+    occurrences.forEach(
+      (occurrence, index) => occurrence.node.selectionSet && collect(type, occurrence.node.selectionSet, merged, new Set(), index),
+    );
     for (const [name, nested] of merged) {
       const conflict = conflictOf(name, nested);
       if (!conflict) continue;
@@ -139,7 +151,12 @@ export const FieldMergeRule: ValidationRule = (context: ValidationContext) => {
       }
       const a = occurrences[left.origin] ?? first;
       const b = occurrences[right.origin] ?? first;
-      return { responseName, reason: `subfields "${conflict.responseName}" conflict because ${conflict.reason}`, nodes: [a.node, b.node, ...conflict.nodes], pair: [a, b] };
+      return {
+        responseName,
+        reason: `subfields "${conflict.responseName}" conflict because ${conflict.reason}`,
+        nodes: [a.node, b.node, ...conflict.nodes],
+        pair: [a, b],
+      };
     }
     return undefined;
   };
@@ -185,8 +202,10 @@ function sameArguments(left: readonly ArgumentNode[], right: readonly ArgumentNo
 
 /** Whether two return types differ in shape: lists and non-null wrappers, or different leaf types. */
 function typesConflict(type1: GraphQLOutputType, type2: GraphQLOutputType): boolean {
-  if (isListType(type1) || isListType(type2)) return isListType(type1) && isListType(type2) ? typesConflict(type1.ofType, type2.ofType) : true;
-  if (isNonNullType(type1) || isNonNullType(type2)) return isNonNullType(type1) && isNonNullType(type2) ? typesConflict(type1.ofType, type2.ofType) : true;
+  if (isListType(type1) || isListType(type2))
+    return isListType(type1) && isListType(type2) ? typesConflict(type1.ofType, type2.ofType) : true;
+  if (isNonNullType(type1) || isNonNullType(type2))
+    return isNonNullType(type1) && isNonNullType(type2) ? typesConflict(type1.ofType, type2.ofType) : true;
   if (isLeafType(type1) || isLeafType(type2)) return type1 !== type2;
   return false;
 }
@@ -235,7 +254,11 @@ const SingleSubscriptionRootRule: ValidationRule = (context: ValidationContext) 
       if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
         const conditional = rootConditional(operation, context);
         if (conditional) {
-          context.reportError(new GraphQLError(`a subscription selects exactly one root field: @${conditional.name.value} may not be used at its root`, { nodes: [conditional] }));
+          context.reportError(
+            new GraphQLError(`a subscription selects exactly one root field: @${conditional.name.value} may not be used at its root`, {
+              nodes: [conditional],
+            }),
+          );
           return;
         }
       }
@@ -256,7 +279,10 @@ export function validationRules(schema: GraphQLSchema): readonly ValidationRule[
   let rules = rulesBySchema.get(schema);
   if (!rules) {
     const abstract = Object.values(schema.getTypeMap()).some((type) => !type.name.startsWith('__') && isAbstractType(type));
-    const replaced = new Map<ValidationRule, ValidationRule>([[SingleFieldSubscriptionsRule, SingleSubscriptionRootRule], ...(abstract ? [] : [[OverlappingFieldsCanBeMergedRule, FieldMergeRule] as const])]);
+    const replaced = new Map<ValidationRule, ValidationRule>([
+      [SingleFieldSubscriptionsRule, SingleSubscriptionRootRule],
+      ...(abstract ? [] : [[OverlappingFieldsCanBeMergedRule, FieldMergeRule] as const]),
+    ]);
     rules = specifiedRules.map((rule) => replaced.get(rule) ?? rule);
     rulesBySchema.set(schema, rules);
   }
@@ -272,7 +298,9 @@ export function validationRules(schema: GraphQLSchema): readonly ValidationRule[
 export function validateDocument(schema: GraphQLSchema, document: DocumentNode, introspection = true): readonly GraphQLError[] {
   if (introspection) return validate(schema, document, validationRules(schema));
   return validate(schema, document, [...validationRules(schema), NoSchemaIntrospectionCustomRule]).map((error) =>
-    SUGGESTION.test(error.message) ? new GraphQLError(error.message.replace(SUGGESTION, ''), { nodes: error.nodes, extensions: error.extensions }) : error,
+    SUGGESTION.test(error.message)
+      ? new GraphQLError(error.message.replace(SUGGESTION, ''), { nodes: error.nodes, extensions: error.extensions })
+      : error,
   );
 }
 

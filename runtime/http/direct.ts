@@ -108,7 +108,16 @@ export function directListener(routes: readonly DirectRoute[], front: DirectFron
  */
 export function behindClaimedPaths(route: DirectRoute, claimed: readonly string[]): DirectRoute {
   // `/graphql/` is served at `/graphql` too (Express matches without the trailing slash).
-  const bases = [...new Set(claimed.map((path) => path.replace(/\/\*$/, '').replace(/(.)\/+$/, '$1').toLowerCase()))];
+  const bases = [
+    ...new Set(
+      claimed.map((path) =>
+        path
+          .replace(/\/\*$/, '')
+          .replace(/(.)\/+$/, '$1')
+          .toLowerCase(),
+      ),
+    ),
+  ];
   if (bases.length === 0) return route;
   return {
     match: (request, path) => {

@@ -105,7 +105,6 @@ export function coerceInput(field: InputFieldType, value: unknown, name: string)
   return coerced;
 }
 
-
 /** Query-string text as the value of a scalar or enum parameter, or undefined when it does not read as one. */
 function fromQueryText(type: InputType, text: string): unknown {
   if (type.kind !== 'scalar') return text;
@@ -130,7 +129,11 @@ function fromQueryText(type: InputType, text: string): unknown {
 export function coerceQueryParameter(field: InputFieldType, value: unknown, name: string): unknown {
   if (value === undefined || value === '') return coerceInput(field, undefined, name);
   if (typeof value !== 'string') {
-    throw new FailureError({ code: 'BAD_USER_INPUT', message: `invalid ${name}: give it once, as text`, issues: [{ path: name, message: `expected one value, got ${describe(value)}` }] });
+    throw new FailureError({
+      code: 'BAD_USER_INPUT',
+      message: `invalid ${name}: give it once, as text`,
+      issues: [{ path: name, message: `expected one value, got ${describe(value)}` }],
+    });
   }
   return coerceInput(field, fromQueryText(field.type, value), name);
 }

@@ -19,7 +19,12 @@ import { problem, writeRawProblem } from './problem.js';
  * cannot hold sockets); checked 4 times per period. Upgrades go to `sockets`. What Node's parser
  * refuses is answered by {@link answerClientError} and counted as a refusal by `observability`.
  */
-export async function listen(app: RequestListener, config: AppConfig, sockets: SocketAcceptor, observability: Observability): Promise<Server> {
+export async function listen(
+  app: RequestListener,
+  config: AppConfig,
+  sockets: SocketAcceptor,
+  observability: Observability,
+): Promise<Server> {
   const server = createServer(
     {
       requestTimeout: config.http.requestTimeout,

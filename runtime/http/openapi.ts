@@ -39,7 +39,9 @@ export type OperationObject = Omit<OpenAPIV3_1.OperationObject, 'parameters'> & 
  * An OpenAPI 3.1 document whose path items hold {@link OperationObject}s: `openapi-types`' 3.1 path
  * item also demands its 3.0 operation object, which no 3.1 operation with a request body satisfies.
  */
-export type OpenApiDocument = Omit<OpenAPIV3_1.Document, 'paths'> & { readonly paths: Record<string, Partial<Record<Lowercase<HttpMethod>, OperationObject>>> };
+export type OpenApiDocument = Omit<OpenAPIV3_1.Document, 'paths'> & {
+  readonly paths: Record<string, Partial<Record<Lowercase<HttpMethod>, OperationObject>>>;
+};
 
 /** A path or query parameter of an operation. */
 export interface CatalogParameter {
@@ -127,7 +129,10 @@ const PROBLEM_SCHEMA: OpenAPIV3_1.SchemaObject = {
     code: { type: 'string', description: 'The same code GraphQL puts in extensions.code.' },
     requestId: { type: 'string', description: 'The id of the request, as the X-Request-Id header of the answer says.' },
     field: { type: 'string', description: 'FORBIDDEN: the field the grant excludes.' },
-    issues: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } }, required: ['path', 'message'] } },
+    issues: {
+      type: 'array',
+      items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } }, required: ['path', 'message'] },
+    },
     versions: { type: 'array', items: { type: 'string' }, description: 'The versions the requested path serves.' },
     allow: { type: 'array', items: { type: 'string' } },
   },
@@ -137,7 +142,7 @@ const PROBLEM_SCHEMA: OpenAPIV3_1.SchemaObject = {
 const ERROR_RESPONSES: Readonly<Record<string, string>> = {
   '400': 'The request is malformed: a parameter, the body or the version (BAD_USER_INPUT).',
   '401': 'A valid bearer token is required (UNAUTHENTICATED).',
-  '403': 'The caller\'s grant does not allow this (FORBIDDEN).',
+  '403': "The caller's grant does not allow this (FORBIDDEN).",
   '404': 'Nothing here for the caller, or not under this version (NOT_FOUND).',
   '405': 'The path exists, not for this method or version (METHOD_NOT_ALLOWED).',
   '409': 'The change conflicts with the current state (CONFLICT).',
@@ -171,14 +176,22 @@ function neighboursOf(catalog: ApiCatalog): Map<string, Neighbours> {
     versions.set(key, serving);
     if (operation.versions.length === 0) unversioned.add(key);
   }
-  return new Map([...versions].map(([key, serving]) => [key, { versions: [...serving].sort(compareVersions), unversioned: unversioned.has(key) }]));
+  return new Map(
+    [...versions].map(([key, serving]) => [key, { versions: [...serving].sort(compareVersions), unversioned: unversioned.has(key) }]),
+  );
 }
 
 /**
  * A document's entry for `operation` served under `version` (undefined: unversioned); its version
  * parameter enumerates `neighbours.versions` (docs/behaviour.md §9.4).
  */
-function operationObject(operation: CatalogOperation, version: string | undefined, options: DocumentOptions, aggregate: boolean, neighbours: Neighbours): OperationObject {
+function operationObject(
+  operation: CatalogOperation,
+  version: string | undefined,
+  options: DocumentOptions,
+  aggregate: boolean,
+  neighbours: Neighbours,
+): OperationObject {
   const parameters: ParameterObject[] = operation.parameters.map((parameter) => ({
     name: parameter.name,
     in: parameter.in,
@@ -189,18 +202,36 @@ function operationObject(operation: CatalogOperation, version: string | undefine
   if (version !== undefined && options.strategy !== 'uri') {
     // Optional when the default version answers a caller who states none, or an unversioned
     // route of the same method and path does (docs/behaviour.md §9.3.2).
-    const required = !neighbours.unversioned && !(options.defaultVersion !== undefined && neighbours.versions.includes(options.defaultVersion));
+    const required =
+      !neighbours.unversioned && !(options.defaultVersion !== undefined && neighbours.versions.includes(options.defaultVersion));
     const versions = [...neighbours.versions];
     parameters.push(
       options.strategy === 'header'
-        ? { name: options.header, in: 'header', required, description: 'The API version to use.', schema: { type: 'string', enum: versions } }
-        : { name: 'Accept', in: 'header', required, description: 'The media type with the API version: application/json; version=<version>.', schema: { type: 'string', enum: versions.map((v) => `application/json; version=${v}`) } },
+        ? {
+            name: options.header,
+            in: 'header',
+            required,
+            description: 'The API version to use.',
+            schema: { type: 'string', enum: versions },
+          }
+        : {
+            name: 'Accept',
+            in: 'header',
+            required,
+            description: 'The media type with the API version: application/json; version=<version>.',
+            schema: { type: 'string', enum: versions.map((v) => `application/json; version=${v}`) },
+          },
     );
   }
   const responses: OpenAPIV3_1.ResponsesObject = {};
   const success: OpenAPIV3_1.ResponseObject = { description: operation.reply === 'empty' ? 'Done.' : 'Success.' };
   if (operation.reply === 'page') {
-    success.headers = { 'x-next-cursor': { description: 'Present only when more rows remain: pass it as `after` for the next page.', schema: { type: 'string', format: 'uuid' } } };
+    success.headers = {
+      'x-next-cursor': {
+        description: 'Present only when more rows remain: pass it as `after` for the next page.',
+        schema: { type: 'string', format: 'uuid' },
+      },
+    };
   }
   if (operation.body) success.content = { 'application/json': { schema: operation.body } };
   responses[String(operation.status)] = success;
@@ -231,7 +262,9 @@ function operationObject(operation: CatalogOperation, version: string | undefine
     ...(version !== undefined ? { 'x-api-version': version } : {}),
     ...(policy?.deprecated ? { deprecated: true } : {}),
     parameters,
-    ...(operation.requestBody ? { requestBody: { required: true, content: { 'application/json': { schema: operation.requestBody } } } } : {}),
+    ...(operation.requestBody
+      ? { requestBody: { required: true, content: { 'application/json': { schema: operation.requestBody } } } }
+      : {}),
     responses,
     security: operation.authorized ? [{ bearer: [] }] : [],
   };
@@ -245,7 +278,8 @@ function referencesIn(value: unknown, kind: 'schemas' | 'responses', into: Set<s
   }
   if (value === null || typeof value !== 'object') return;
   for (const [key, child] of Object.entries(value)) {
-    if (key === '$ref' && typeof child === 'string' && child.startsWith(`#/components/${kind}/`)) into.add(child.slice(`#/components/${kind}/`.length));
+    if (key === '$ref' && typeof child === 'string' && child.startsWith(`#/components/${kind}/`))
+      into.add(child.slice(`#/components/${kind}/`.length));
     else referencesIn(child, kind, into);
   }
 }
@@ -254,7 +288,11 @@ function referencesIn(value: unknown, kind: 'schemas' | 'responses', into: Set<s
  * The components the `paths` of a document use: the responses they name, and the schemas
  * reachable from the paths and those responses (a schema naming another brings it along).
  */
-function usedComponents(paths: OpenApiDocument['paths'], schemas: Readonly<Record<string, OpenAPIV3_1.SchemaObject>>, responses: Readonly<Record<string, OpenAPIV3_1.ResponseObject>>): { schemas: Record<string, OpenAPIV3_1.SchemaObject>; responses: Record<string, OpenAPIV3_1.ResponseObject> } {
+function usedComponents(
+  paths: OpenApiDocument['paths'],
+  schemas: Readonly<Record<string, OpenAPIV3_1.SchemaObject>>,
+  responses: Readonly<Record<string, OpenAPIV3_1.ResponseObject>>,
+): { schemas: Record<string, OpenAPIV3_1.SchemaObject>; responses: Record<string, OpenAPIV3_1.ResponseObject> } {
   const responseNames = new Set<string>();
   referencesIn(paths, 'responses', responseNames);
   const usedResponses = Object.fromEntries(Object.entries(responses).filter(([name]) => responseNames.has(name)));
@@ -310,7 +348,12 @@ export function buildOpenApiDocument(catalog: ApiCatalog, version: string | unde
   const entries: { path: string; method: string; version: string | undefined; operation: CatalogOperation }[] = [];
   for (const operation of catalog.operations) {
     if (operation.versions.length === 0) {
-      entries.push({ path: clientAddress(options.prefix, undefined, openApiPath(operation.path)), method: operation.method, version: undefined, operation });
+      entries.push({
+        path: clientAddress(options.prefix, undefined, openApiPath(operation.path)),
+        method: operation.method,
+        version: undefined,
+        operation,
+      });
       continue;
     }
     const chosen = aggregate ? [...operation.versions] : operation.versions.filter((candidate) => candidate === version);
@@ -332,15 +375,23 @@ export function buildOpenApiDocument(catalog: ApiCatalog, version: string | unde
   const paths: OpenApiDocument['paths'] = {};
   for (const entry of [...winners.values()].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
     const item = (paths[entry.path] ??= {});
-    const around = neighbours.get(`${entry.operation.method} ${entry.operation.path}`) ?? { versions: entry.operation.versions, unversioned: false };
+    const around = neighbours.get(`${entry.operation.method} ${entry.operation.path}`) ?? {
+      versions: entry.operation.versions,
+      unversioned: false,
+    };
     item[entry.method.toLowerCase() as Lowercase<HttpMethod>] = operationObject(entry.operation, entry.version, options, aggregate, around);
   }
   const described = new Set([...winners.values()].map((entry) => entry.operation.controller));
   const versionPolicy = version === undefined ? undefined : options.policies[version];
-  const lifecycle = versionPolicy?.deprecated ? ` Version ${version} is deprecated${versionPolicy.sunset ? ` and sunsets on ${versionPolicy.sunset}` : ''}.` : '';
+  const lifecycle = versionPolicy?.deprecated
+    ? ` Version ${version} is deprecated${versionPolicy.sunset ? ` and sunsets on ${versionPolicy.sunset}` : ''}.`
+    : '';
   const problems: Record<string, OpenAPIV3_1.ResponseObject> = {};
   for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
-    problems[`Problem${status}`] = { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+    problems[`Problem${status}`] = {
+      description,
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    };
   }
   const used = usedComponents(paths, { ...catalog.schemas, Problem: PROBLEM_SCHEMA }, problems);
   const secured = Object.values(paths).some((item) => Object.values(item).some((operation) => (operation.security?.length ?? 0) > 0));
@@ -364,4 +415,3 @@ export function buildOpenApiDocument(catalog: ApiCatalog, version: string | unde
     },
   };
 }
-

@@ -73,7 +73,13 @@ export function createExpressApp(config: AppConfig, observe: RequestHandler, exp
   // Cross-origin callers: only the configured origins (none by default: same origin only).
   if (config.http.corsOrigins.length > 0) {
     const origins = config.http.corsOrigins;
-    app.use(cors({ origin: origins.includes('*') ? '*' : origins, exposedHeaders: [...new Set([...EXPOSED_BY_EVERY_ANSWER, ...exposedHeaders])], maxAge: 600 }));
+    app.use(
+      cors({
+        origin: origins.includes('*') ? '*' : origins,
+        exposedHeaders: [...new Set([...EXPOSED_BY_EVERY_ANSWER, ...exposedHeaders])],
+        maxAge: 600,
+      }),
+    );
   }
   return app;
 }

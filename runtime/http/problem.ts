@@ -58,7 +58,12 @@ export function sendProblem(response: ServerResponse, body: Problem, headers: Re
   if (body.status === 401) response.setHeader('WWW-Authenticate', 'Bearer');
   const observation = observationOf(response);
   observation?.refuse(body.code);
-  writeJson(response, body.status, JSON.stringify(observation ? { ...body, requestId: observation.requestId } : body), 'application/problem+json; charset=utf-8');
+  writeJson(
+    response,
+    body.status,
+    JSON.stringify(observation ? { ...body, requestId: observation.requestId } : body),
+    'application/problem+json; charset=utf-8',
+  );
 }
 
 /**

@@ -19,7 +19,15 @@ import { problem, sendProblem } from './problem.js';
  */
 export function clientAddress(request: IncomingMessage, hops: number): string {
   const forwarded = request.headers['x-forwarded-for'];
-  const chain = [request.socket.remoteAddress ?? '', ...(typeof forwarded === 'string' ? forwarded.split(',').map((address) => address.trim()).reverse() : [])];
+  const chain = [
+    request.socket.remoteAddress ?? '',
+    ...(typeof forwarded === 'string'
+      ? forwarded
+          .split(',')
+          .map((address) => address.trim())
+          .reverse()
+      : []),
+  ];
   return chain[Math.min(hops, chain.length - 1)] ?? '';
 }
 

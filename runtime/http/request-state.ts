@@ -42,8 +42,16 @@ export function authenticateRequests(verifier: TokenVerifier, abilities: Ability
  * (runtime/http/direct.ts) are handed, carrying the request's `observation` (docs/behaviour.md §12).
  * Rejects when the verifier fails (not for a bad token).
  */
-export async function authenticationState(verifier: TokenVerifier, abilities: AbilityCache, authorization: string | undefined, observation: RequestContext['observation']): Promise<RequestState> {
+export async function authenticationState(
+  verifier: TokenVerifier,
+  abilities: AbilityCache,
+  authorization: string | undefined,
+  observation: RequestContext['observation'],
+): Promise<RequestState> {
   const authentication = await verifier.authenticate(authorization);
   const principal = authentication.kind === 'authenticated' ? authentication.principal : undefined;
-  return { request: { principal, ability: principal ? abilities.for(principal) : undefined, unscoped: false, transport: 'http', observation }, authentication };
+  return {
+    request: { principal, ability: principal ? abilities.for(principal) : undefined, unscoped: false, transport: 'http', observation },
+    authentication,
+  };
 }

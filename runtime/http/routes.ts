@@ -114,7 +114,12 @@ export function refuseUnreadQuery(route: RouteDefinition, query: Readonly<Record
   const first = listed[0];
   if (first === undefined) return;
   const reads = route.query.length > 0 ? `it reads ${route.query.join(', ')}` : 'it reads no query parameter';
-  throw new FailureError({ code: 'BAD_USER_INPUT', message: `invalid query string: ${issueSummary(issues)}; ${reads}`, field: first.path, issues: listed });
+  throw new FailureError({
+    code: 'BAD_USER_INPUT',
+    message: `invalid query string: ${issueSummary(issues)}; ${reads}`,
+    field: first.path,
+    issues: listed,
+  });
 }
 
 /** An integer as the query string writes it: optional minus, decimal digits, nothing else. */
@@ -130,7 +135,12 @@ export function pageSizeParameter(query: Readonly<Record<string, unknown>>, name
   if (text === undefined) return clampPageSize(undefined);
   if (typeof text === 'string' && INTEGER_TEXT.test(text)) return clampPageSize(Number(text));
   const issues = [{ path: name, message: `expected an integer, got ${typeof text === 'string' ? JSON.stringify(text) : 'a list'}` }];
-  throw new FailureError({ code: 'BAD_USER_INPUT', message: `invalid ${issueSummary(issues, (issue) => `${issue.path}: ${issue.message}`)}`, field: name, issues: listedIssues(issues) });
+  throw new FailureError({
+    code: 'BAD_USER_INPUT',
+    message: `invalid ${issueSummary(issues, (issue) => `${issue.path}: ${issue.message}`)}`,
+    field: name,
+    issues: listedIssues(issues),
+  });
 }
 
 /** Reads one query-string value as text; a repeated key or a missing one gives undefined. */

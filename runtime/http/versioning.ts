@@ -153,7 +153,8 @@ export interface Resolution {
   readonly stated: boolean;
 }
 
-const malformed = (stated: string): string => `${JSON.stringify(stated)} is not a valid version: use alphanumerics, "." and "-", at most 32 bytes`;
+const malformed = (stated: string): string =>
+  `${JSON.stringify(stated)} is not a valid version: use alphanumerics, "." and "-", at most 32 bytes`;
 
 /** A path that has a route's shape but whose parameter is not valid percent-encoding. */
 class MalformedPathError extends Error {}
@@ -175,7 +176,14 @@ export class VersionRouter {
     for (const route of routes) {
       let address = byPattern.get(route.path);
       if (!address) {
-        address = { pattern: route.path, match: match(route.path, { decode: decodeURIComponent }), methods: new Map(), known: new Set(), specificity: specificityOf(route.path), served: [] };
+        address = {
+          pattern: route.path,
+          match: match(route.path, { decode: decodeURIComponent }),
+          methods: new Map(),
+          known: new Set(),
+          specificity: specificityOf(route.path),
+          served: [],
+        };
         byPattern.set(route.path, address);
         this.addresses.push(address);
       }
@@ -190,7 +198,9 @@ export class VersionRouter {
     }
     this.addresses.sort((a, b) => b.specificity - a.specificity);
     for (const address of this.addresses) {
-      address.served = [...new Set([...address.methods.values()].flatMap((methods) => [...methods.versioned.keys()]))].sort(compareVersions);
+      address.served = [...new Set([...address.methods.values()].flatMap((methods) => [...methods.versioned.keys()]))].sort(
+        compareVersions,
+      );
     }
   }
 
@@ -205,12 +215,14 @@ export class VersionRouter {
     const out: MountedRoute[] = [];
     for (const address of [...this.addresses].sort((a, b) => a.pattern.localeCompare(b.pattern))) {
       for (const [method, routes] of address.methods) {
-        if (routes.unversioned) out.push({ route: routes.unversioned, method, address: clientAddress(prefix, undefined, address.pattern), version: undefined });
+        if (routes.unversioned)
+          out.push({ route: routes.unversioned, method, address: clientAddress(prefix, undefined, address.pattern), version: undefined });
       }
       for (const version of address.served) {
         for (const [method, routes] of address.methods) {
           const route = routes.versioned.get(version);
-          if (route) out.push({ route, method, address: clientAddress(prefix, strategy === 'uri' ? version : undefined, address.pattern), version });
+          if (route)
+            out.push({ route, method, address: clientAddress(prefix, strategy === 'uri' ? version : undefined, address.pattern), version });
         }
       }
     }
@@ -235,14 +247,21 @@ export class VersionRouter {
       if (found) matched.push({ address, params: { ...found.params } });
     }
     const chosen = matched.find((candidate) => candidate.address.methods.has(method)) ?? matched[0];
-    return chosen ? { ...chosen, others: matched.filter((candidate) => candidate !== chosen).map((candidate) => candidate.address) } : undefined;
+    return chosen
+      ? { ...chosen, others: matched.filter((candidate) => candidate !== chosen).map((candidate) => candidate.address) }
+      : undefined;
   }
 
   /**
    * {@link decide}; when no matching address serves `method` at all, a 405's `Allow` is widened to
    * what every other matching address answers.
    */
-  private decideAmong(target: { address: Address; others: Address[] }, method: HttpMethod, stated: string | undefined, inUri: boolean): Decision {
+  private decideAmong(
+    target: { address: Address; others: Address[] },
+    method: HttpMethod,
+    stated: string | undefined,
+    inUri: boolean,
+  ): Decision {
     const decision = this.decide(target.address, method, stated, inUri);
     if (decision.kind !== 'method-not-allowed' || target.others.length === 0 || target.address.methods.has(method)) return decision;
     const allow = new Set(decision.allow);
@@ -259,9 +278,10 @@ export class VersionRouter {
     const { defaultVersion } = this.options;
     const allow: string[] = [];
     for (const [method, routes] of address.methods) {
-      const answers = stated === undefined
-        ? routes.unversioned !== undefined || (defaultVersion !== undefined && routes.versioned.has(defaultVersion))
-        : routes.versioned.has(stated) || (!inUri && routes.versioned.size === 0 && routes.unversioned !== undefined);
+      const answers =
+        stated === undefined
+          ? routes.unversioned !== undefined || (defaultVersion !== undefined && routes.versioned.has(defaultVersion))
+          : routes.versioned.has(stated) || (!inUri && routes.versioned.size === 0 && routes.unversioned !== undefined);
       if (answers) allow.push(method);
     }
     return allow.sort();
@@ -281,7 +301,11 @@ export class VersionRouter {
       const { defaultVersion } = this.options;
       const defaulted = defaultVersion === undefined ? undefined : routes?.versioned.get(defaultVersion);
       if (defaulted) return { kind: 'route', route: defaulted, version: defaultVersion };
-      const unstated: Decision = { kind: 'not-found', detail: `${pinned ? `${method} ` : ''}${address.pattern} is versioned: state one of the versions it serves`, versions };
+      const unstated: Decision = {
+        kind: 'not-found',
+        detail: `${pinned ? `${method} ` : ''}${address.pattern} is versioned: state one of the versions it serves`,
+        versions,
+      };
       if (pinned) return unstated;
       const allow = this.answering(address, undefined, inUri);
       return allow.length > 0 ? refuse(allow, undefined) : unstated;
@@ -293,7 +317,11 @@ export class VersionRouter {
     if (chosen) return { kind: 'route', route: chosen, version: stated };
     const allow = this.answering(address, stated, inUri);
     if (address.known.has(stated)) return refuse(allow, stated);
-    const unknown: Decision = { kind: 'not-found', detail: `version ${stated} does not serve ${pinned ? `${method} ` : ''}${address.pattern}`, versions };
+    const unknown: Decision = {
+      kind: 'not-found',
+      detail: `version ${stated} does not serve ${pinned ? `${method} ` : ''}${address.pattern}`,
+      versions,
+    };
     if (pinned) return unknown;
     return allow.length > 0 ? refuse(allow, stated) : unknown;
   }
@@ -312,7 +340,11 @@ export class VersionRouter {
       return this.lookupDecoded(method, path, stated);
     } catch (error) {
       if (!(error instanceof MalformedPathError)) throw error;
-      return { decision: { kind: 'bad-path', detail: `${JSON.stringify(path)} is not valid percent-encoding: escape "%" as %25` }, params: {}, stated: stated !== undefined && stated !== '' };
+      return {
+        decision: { kind: 'bad-path', detail: `${JSON.stringify(path)} is not valid percent-encoding: escape "%" as %25` },
+        params: {},
+        stated: stated !== undefined && stated !== '',
+      };
     }
   }
 
@@ -337,7 +369,15 @@ export class VersionRouter {
     const statedVersion = stated === '' ? undefined : stated;
     if (!target && uriForm && versionedTarget && versionedTarget.address.served.length > 0) {
       const how = strategy === 'header' ? `send the ${this.options.header} header` : 'send Accept: application/json; version=<version>';
-      return { decision: { kind: 'not-found', detail: `versions are not stated in the URI here: request ${prefix}${uriForm[2] ?? '/'} and ${how}`, versions: versionedTarget.address.served }, params: {}, stated: statedVersion !== undefined };
+      return {
+        decision: {
+          kind: 'not-found',
+          detail: `versions are not stated in the URI here: request ${prefix}${uriForm[2] ?? '/'} and ${how}`,
+          versions: versionedTarget.address.served,
+        },
+        params: {},
+        stated: statedVersion !== undefined,
+      };
     }
     if (!target) return undefined;
     return { decision: this.decideAmong(target, verb, statedVersion, false), params: target.params, stated: statedVersion !== undefined };
@@ -415,7 +455,14 @@ export interface VersionedDispatch {
   /** Runs a route (parses the body when it takes one, calls it, replies). */
   run(route: RouteDefinition, request: Request, response: Response, params: Record<string, string>): Promise<void>;
   /** Answers a refusal as problem+json. */
-  refuse(response: Response, status: number, code: string, detail: string, extensions: Record<string, unknown>, headers: Record<string, string>): void;
+  refuse(
+    response: Response,
+    status: number,
+    code: string,
+    detail: string,
+    extensions: Record<string, unknown>,
+    headers: Record<string, string>,
+  ): void;
 }
 
 /**
@@ -423,7 +470,12 @@ export interface VersionedDispatch {
  * §4.8, §9.3.7): `GET` or `HEAD` of `/` itself, with no version stated, that no route serves.
  */
 function leftToLanding(request: Request, resolved: Resolution): boolean {
-  return resolved.decision.kind !== 'route' && !resolved.stated && request.path === '/' && (request.method === 'GET' || request.method === 'HEAD');
+  return (
+    resolved.decision.kind !== 'route' &&
+    !resolved.stated &&
+    request.path === '/' &&
+    (request.method === 'GET' || request.method === 'HEAD')
+  );
 }
 
 /**
@@ -464,7 +516,10 @@ export function versionedRoutes(router: VersionRouter, options: VersioningOption
         dispatch.refuse(response, 400, 'BAD_USER_INPUT', decision.detail, {}, {});
         return;
       case 'method-not-allowed': {
-        const detail = decision.version === undefined ? `${request.method} is not served at ${request.path}` : `${request.method} is not served at ${request.path} under version ${decision.version}`;
+        const detail =
+          decision.version === undefined
+            ? `${request.method} is not served at ${request.path}`
+            : `${request.method} is not served at ${request.path} under version ${decision.version}`;
         dispatch.refuse(response, 405, 'METHOD_NOT_ALLOWED', detail, { allow: decision.allow }, { Allow: decision.allow.join(', ') });
         return;
       }

@@ -79,7 +79,6 @@ class InProcessQueues implements QueueBackend {
     return Promise.resolve(target.waiting.length + target.retrying);
   }
 
-
   async stopWorking(timeout: number): Promise<void> {
     this.stopping = true;
     for (const timer of this.retries) clearTimeout(timer);

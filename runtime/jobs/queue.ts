@@ -162,7 +162,12 @@ export class Queue<Jobs extends object = Record<string, unknown>> {
     const parsed = await schema.safeParseAsync(payload);
     if (!parsed.success) {
       const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(payload)'}: ${issue.message}`).join('; ');
-      throw new JobPayloadError(this.name, job, `the payload does not match its schema (${detail}); nothing was enqueued`, parsed.error.issues);
+      throw new JobPayloadError(
+        this.name,
+        job,
+        `the payload does not match its schema (${detail}); nothing was enqueued`,
+        parsed.error.issues,
+      );
     }
     const sender = this.sender;
     if (!sender) throw new QueueClosedError(this.name);

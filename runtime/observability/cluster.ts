@@ -101,7 +101,12 @@ export async function servePrimaryMetrics(config: AppConfig, logger: Logger): Pr
     const { id } = message as MetricsRequest;
     exposition().then(
       (collected) => worker.send({ kind: 'metrics-response', id, exposition: collected } satisfies MetricsResponse),
-      (error: unknown) => worker.send({ kind: 'metrics-response', id, error: error instanceof Error ? error.message : String(error) } satisfies MetricsResponse),
+      (error: unknown) =>
+        worker.send({
+          kind: 'metrics-response',
+          id,
+          error: error instanceof Error ? error.message : String(error),
+        } satisfies MetricsResponse),
     );
   });
 }

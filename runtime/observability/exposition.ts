@@ -22,7 +22,11 @@ export interface Exposition {
  * workers' this way, ./cluster.ts): 404 for any other path, 405 for any other method. Resolves once
  * it listens, with the server and its URL; rejects with the listen error.
  */
-export async function serveMetrics(exposition: () => Promise<Exposition>, config: AppConfig, logger: Logger): Promise<{ server: Server; url: string }> {
+export async function serveMetrics(
+  exposition: () => Promise<Exposition>,
+  config: AppConfig,
+  logger: Logger,
+): Promise<{ server: Server; url: string }> {
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path !== METRICS_PATH) {

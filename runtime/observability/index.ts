@@ -114,7 +114,8 @@ export class Observability {
    * (the primary serves them, or answers a worker's `/metrics` on the main port).
    */
   static async start(config: AppConfig, logger: Logger): Promise<Observability> {
-    if (!config.metrics.enabled && config.metrics.token !== undefined) logger.warn('APP_METRICS__TOKEN is set but APP_METRICS__ENABLED is not: no metrics are served');
+    if (!config.metrics.enabled && config.metrics.token !== undefined)
+      logger.warn('APP_METRICS__TOKEN is set but APP_METRICS__ENABLED is not: no metrics are served');
     let metrics: ServerMetrics | undefined;
     if (config.metrics.enabled) {
       const { ServerMetrics } = await import('./metrics.js');
@@ -158,7 +159,13 @@ export class Observability {
   }
 
   /** Everything written once a request has ended (see {@link front}). */
-  private finish(request: Request, response: Response, observation: RequestObservation, started: number, span: ReturnType<Tracing['request']> | undefined): void {
+  private finish(
+    request: Request,
+    response: Response,
+    observation: RequestObservation,
+    started: number,
+    span: ReturnType<Tracing['request']> | undefined,
+  ): void {
     const seconds = (performance.now() - started) / 1000;
     const route = observation.route ?? expressRoute(request) ?? UNMATCHED_ROUTE;
     const status = response.statusCode;
@@ -168,7 +175,12 @@ export class Observability {
       if (observation.refusal !== undefined) this.metrics.refused(observation.refusal);
     }
     const operation = observation.operation;
-    if (span?.recording) span.end(route, status, { 'request.id': observation.requestId, 'db.statements': observation.statements, ...(operation ? { 'graphql.operation.name': operation.name, 'graphql.operation.type': operation.type } : {}) });
+    if (span?.recording)
+      span.end(route, status, {
+        'request.id': observation.requestId,
+        'db.statements': observation.statements,
+        ...(operation ? { 'graphql.operation.name': operation.name, 'graphql.operation.type': operation.type } : {}),
+      });
     const level = this.accessLevel;
     if (level === undefined) return;
     const sample = this.config.log.accessSample;
@@ -236,7 +248,12 @@ export class Observability {
     if (!metrics && !tracing) return undefined;
     return (relation, keys, run) => {
       metrics?.loaderBatch(relation, keys);
-      return tracing?.recording() ? tracing.inSpan({ name: `loader ${relation}`, attributes: { 'graphql.loader.relation': relation, 'graphql.loader.keys': keys } }, run) : run();
+      return tracing?.recording()
+        ? tracing.inSpan(
+            { name: `loader ${relation}`, attributes: { 'graphql.loader.relation': relation, 'graphql.loader.keys': keys } },
+            run,
+          )
+        : run();
     };
   }
 
@@ -246,7 +263,10 @@ export class Observability {
     if (observation) observation.statements += 1;
     if (!this.tracing?.recording()) return run();
     const operation = statementOperation(sql);
-    return this.tracing.inSpan({ name: operation, kind: 'client', attributes: { 'db.system.name': system, 'db.operation.name': operation, 'db.query.text': sql } }, run);
+    return this.tracing.inSpan(
+      { name: operation, kind: 'client', attributes: { 'db.system.name': system, 'db.operation.name': operation, 'db.query.text': sql } },
+      run,
+    );
   }
 
   /**
@@ -294,7 +314,10 @@ export class Observability {
    */
   inOperationSpan<T>(label: OperationLabel, run: () => T): T {
     if (!this.tracing?.recording()) return run();
-    return this.tracing.inSpan({ name: `${label.type} ${label.name}`, attributes: { 'graphql.operation.name': label.name, 'graphql.operation.type': label.type } }, run);
+    return this.tracing.inSpan(
+      { name: `${label.type} ${label.name}`, attributes: { 'graphql.operation.name': label.name, 'graphql.operation.type': label.type } },
+      run,
+    );
   }
 
   /**
@@ -304,9 +327,19 @@ export class Observability {
    * when it is a GraphQL name (else `anonymous`), of type `unknown`. Its name takes a metrics label
    * of its own only when `signedIn` (docs/hostile-input.md §8).
    */
-  operationRefused(observation: RequestObservation | undefined, operation: OperationLabel | undefined, operationName: unknown, codes: readonly unknown[], started: number, signedIn: boolean): void {
+  operationRefused(
+    observation: RequestObservation | undefined,
+    operation: OperationLabel | undefined,
+    operationName: unknown,
+    codes: readonly unknown[],
+    started: number,
+    signedIn: boolean,
+  ): void {
     this.noteRefusal(observation, codes);
-    const label = operation ?? { name: typeof operationName === 'string' && /^[_A-Za-z][_0-9A-Za-z]{0,99}$/.test(operationName) ? operationName : 'anonymous', type: 'unknown' };
+    const label = operation ?? {
+      name: typeof operationName === 'string' && /^[_A-Za-z][_0-9A-Za-z]{0,99}$/.test(operationName) ? operationName : 'anonymous',
+      type: 'unknown',
+    };
     if (observation) observation.operation ??= label;
     this.metrics?.operation(label.name, label.type, 'refused', (performance.now() - started) / 1000, signedIn);
   }
@@ -316,9 +349,21 @@ export class Observability {
    * (`ROW_LIMIT`, `FORBIDDEN`). Its name takes a metrics label of its own only when `signedIn` (a
    * caller with a principal; docs/hostile-input.md §8).
    */
-  operationFinished(observation: RequestObservation | undefined, operation: OperationLabel, codes: readonly unknown[], started: number, signedIn: boolean): void {
+  operationFinished(
+    observation: RequestObservation | undefined,
+    operation: OperationLabel,
+    codes: readonly unknown[],
+    started: number,
+    signedIn: boolean,
+  ): void {
     this.noteRefusal(observation, codes);
-    this.metrics?.operation(operation.name, operation.type, codes.length > 0 ? 'error' : 'ok', (performance.now() - started) / 1000, signedIn);
+    this.metrics?.operation(
+      operation.name,
+      operation.type,
+      codes.length > 0 ? 'error' : 'ok',
+      (performance.now() - started) / 1000,
+      signedIn,
+    );
   }
 
   /** Notes the first refusal among `codes`: on the request's observation, or (a WebSocket's operation) counted at once. */
@@ -345,6 +390,10 @@ export class Observability {
     const server = this.metricsServer;
     this.metricsServer = undefined;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-    await this.tracing?.shutdown().catch((error: unknown) => this.logger.warn({ err: error }, 'could not send the last spans to the OpenTelemetry collector; they are lost'));
+    await this.tracing
+      ?.shutdown()
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'could not send the last spans to the OpenTelemetry collector; they are lost'),
+      );
   }
 }

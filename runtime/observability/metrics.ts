@@ -71,15 +71,67 @@ export class ServerMetrics {
   private readonly operationNames = new Set<string>();
   private pendingRequests: PendingRequest[] = [];
   private pendingOperations: PendingOperation[] = [];
-  private readonly httpDuration = new Histogram({ name: 'http_request_duration_seconds', help: 'Time from a request arriving to its answer being sent, by route template, method and status', labelNames: ['method', 'route', 'status'], buckets: DURATION_BUCKETS, registers: [this.registry], collect: () => this.applyPending() });
-  private readonly statements = new Histogram({ name: 'http_request_sql_statements', help: 'SQL statements one request sent, by route template', labelNames: ['route'], buckets: COUNT_BUCKETS, registers: [this.registry], collect: () => this.applyPending() });
-  private readonly operationDuration = new Histogram({ name: 'graphql_operation_duration_seconds', help: 'Time to prepare and execute one GraphQL query or mutation, by operation name, type and outcome', labelNames: ['operation', 'type', 'outcome'], buckets: DURATION_BUCKETS, registers: [this.registry], collect: () => this.applyPending() });
-  private readonly batchSize = new Histogram({ name: 'graphql_loader_batch_size', help: 'Keys one relation loader batch asked for in one statement, by relation', labelNames: ['relation'], buckets: COUNT_BUCKETS, registers: [this.registry] });
-  private readonly sockets = new Gauge({ name: 'websocket_connections', help: 'Open WebSockets, by transport', labelNames: ['transport'], registers: [this.registry] });
-  private readonly subscriptions = new Gauge({ name: 'graphql_subscriptions', help: 'Running GraphQL subscriptions', registers: [this.registry] });
-  private readonly refusals = new Counter({ name: 'requests_refused_total', help: 'Requests and operations refused, by reason (the code of the answer, lower case)', labelNames: ['reason'], registers: [this.registry] });
-  private readonly jobDuration = new Histogram({ name: 'job_duration_seconds', help: 'Time one run of a job took, by queue, job and outcome', labelNames: ['queue', 'job', 'outcome'], buckets: DURATION_BUCKETS, registers: [this.registry] });
-  private readonly jobFailures = new Counter({ name: 'job_failures_total', help: 'Job runs that failed (each is retried or dead-lettered), by queue and job', labelNames: ['queue', 'job'], registers: [this.registry] });
+  private readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from a request arriving to its answer being sent, by route template, method and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+    collect: () => this.applyPending(),
+  });
+  private readonly statements = new Histogram({
+    name: 'http_request_sql_statements',
+    help: 'SQL statements one request sent, by route template',
+    labelNames: ['route'],
+    buckets: COUNT_BUCKETS,
+    registers: [this.registry],
+    collect: () => this.applyPending(),
+  });
+  private readonly operationDuration = new Histogram({
+    name: 'graphql_operation_duration_seconds',
+    help: 'Time to prepare and execute one GraphQL query or mutation, by operation name, type and outcome',
+    labelNames: ['operation', 'type', 'outcome'],
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+    collect: () => this.applyPending(),
+  });
+  private readonly batchSize = new Histogram({
+    name: 'graphql_loader_batch_size',
+    help: 'Keys one relation loader batch asked for in one statement, by relation',
+    labelNames: ['relation'],
+    buckets: COUNT_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly sockets = new Gauge({
+    name: 'websocket_connections',
+    help: 'Open WebSockets, by transport',
+    labelNames: ['transport'],
+    registers: [this.registry],
+  });
+  private readonly subscriptions = new Gauge({
+    name: 'graphql_subscriptions',
+    help: 'Running GraphQL subscriptions',
+    registers: [this.registry],
+  });
+  private readonly refusals = new Counter({
+    name: 'requests_refused_total',
+    help: 'Requests and operations refused, by reason (the code of the answer, lower case)',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+  private readonly jobDuration = new Histogram({
+    name: 'job_duration_seconds',
+    help: 'Time one run of a job took, by queue, job and outcome',
+    labelNames: ['queue', 'job', 'outcome'],
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly jobFailures = new Counter({
+    name: 'job_failures_total',
+    help: 'Job runs that failed (each is retried or dead-lettered), by queue and job',
+    labelNames: ['queue', 'job'],
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -95,7 +147,8 @@ export class ServerMetrics {
    * did not run); `admitsName` when its name may take a label of its own not taken yet.
    */
   operation(name: string, type: string, outcome: 'ok' | 'error' | 'refused', seconds: number, admitsName: boolean): void {
-    if (this.pendingOperations.push({ operation: this.operationName(name, admitsName), type, outcome, seconds }) >= PENDING_LIMIT) this.applyPending();
+    if (this.pendingOperations.push({ operation: this.operationName(name, admitsName), type, outcome, seconds }) >= PENDING_LIMIT)
+      this.applyPending();
   }
 
   /** Applies every queued observation to its histogram (class docstring). */

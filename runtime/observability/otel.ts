@@ -16,11 +16,29 @@
  * `traceparent` from requests and writes it into jobs.
  */
 import type { IncomingMessage } from 'node:http';
-import { type Context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, type Span, type SpanContext, SpanKind, SpanStatusCode, trace, TraceFlags, type Tracer } from '@opentelemetry/api';
+import {
+  type Context,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  ROOT_CONTEXT,
+  type Span,
+  type SpanContext,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Tracer,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, RandomIdGenerator } from '@opentelemetry/sdk-trace-base';
+import {
+  AlwaysOnSampler,
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  RandomIdGenerator,
+} from '@opentelemetry/sdk-trace-base';
 import type { Logger } from 'pino';
 import { activeTrace, runInTrace } from '../auth/context.js';
 import type { RequestSpan, SpanKindName, SpanSpec, Tracing } from './tracing.js';
@@ -35,7 +53,12 @@ export interface OtelSettings {
   readonly logger: Logger;
 }
 
-const KINDS: Readonly<Record<SpanKindName, SpanKind>> = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL, consumer: SpanKind.CONSUMER };
+const KINDS: Readonly<Record<SpanKindName, SpanKind>> = {
+  server: SpanKind.SERVER,
+  client: SpanKind.CLIENT,
+  internal: SpanKind.INTERNAL,
+  consumer: SpanKind.CONSUMER,
+};
 
 /** The traces URL of a collector's base URL (the convention of `OTEL_EXPORTER_OTLP_ENDPOINT`). */
 function tracesUrl(endpoint: string): string {
@@ -160,7 +183,11 @@ class OtelTracing implements Tracing {
   private runIn<T>(parent: Context, spec: SpanSpec, fn: () => T): T {
     if (!sampledOrNone(parent)) return parent === activeTrace() ? fn() : runInTrace(parent, fn);
     if (this.unrecordedNewTrace(parent)) return runInTrace(unsampledTrace(), fn);
-    const span = this.tracer.startSpan(spec.name, { kind: KINDS[spec.kind ?? 'internal'], ...(spec.attributes ? { attributes: spec.attributes } : {}) }, parent);
+    const span = this.tracer.startSpan(
+      spec.name,
+      { kind: KINDS[spec.kind ?? 'internal'], ...(spec.attributes ? { attributes: spec.attributes } : {}) },
+      parent,
+    );
     let result: T;
     try {
       result = runInTrace(trace.setSpan(parent, span), fn);
@@ -209,6 +236,9 @@ export function startOtelTracing(settings: OtelSettings): Tracing {
     sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
     spanProcessors: [new BatchSpanProcessor(exporter)],
   });
-  settings.logger.info({ endpoint: tracesUrl(settings.endpoint), serviceName: settings.serviceName, sample: settings.sample }, `exporting traces to ${tracesUrl(settings.endpoint)} (OTLP/HTTP)`);
+  settings.logger.info(
+    { endpoint: tracesUrl(settings.endpoint), serviceName: settings.serviceName, sample: settings.sample },
+    `exporting traces to ${tracesUrl(settings.endpoint)} (OTLP/HTTP)`,
+  );
   return new OtelTracing(provider, provider.getTracer('resource-service'), settings.sample);
 }

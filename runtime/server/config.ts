@@ -48,10 +48,19 @@ const configSchema = z.object({
       .default('')
       .transform((prefix) => (prefix === '' || prefix === '/' ? '' : `/${prefix.replace(/^\/+|\/+$/g, '')}`)),
     versioning: z.enum(['uri', 'header', 'media_type'], { message: 'expected uri, header or media_type' }).default('uri'),
-    versionHeader: z.string().regex(/^[A-Za-z0-9-]+$/, { message: 'expected a header name' }).default('X-API-Version'),
-    defaultVersion: z.string().regex(VERSION_TOKEN, { message: 'expected a version token (alphanumerics, ".", "-", at most 32 bytes)' }).optional(),
+    versionHeader: z
+      .string()
+      .regex(/^[A-Za-z0-9-]+$/, { message: 'expected a header name' })
+      .default('X-API-Version'),
+    defaultVersion: z
+      .string()
+      .regex(VERSION_TOKEN, { message: 'expected a version token (alphanumerics, ".", "-", at most 32 bytes)' })
+      .optional(),
     workers: integer(1, 256).default(1),
-    bodyLimit: z.string().regex(/^\d+(b|kb|mb)$/i, { message: 'expected a size such as 100kb or 1mb' }).default('100kb'),
+    bodyLimit: z
+      .string()
+      .regex(/^\d+(b|kb|mb)$/i, { message: 'expected a size such as 100kb or 1mb' })
+      .default('100kb'),
     /** Milliseconds in-flight requests get to finish on SIGTERM. */
     shutdownTimeout: integer(0, 600_000).default(10_000),
     /** Milliseconds a request may take to arrive in full (headers and body) before it gets 408. */
@@ -65,7 +74,9 @@ const configSchema = z.object({
     /** Bytes a WebSocket may have waiting for its client; past them it is closed with 1013 (docs/hostile-input.md §16). */
     socketBufferBytes: integer(1_024, 1_073_741_824).default(2 * 1024 * 1024),
     /** Origins allowed cross-origin (comma-separated, or `*`); empty: no CORS headers, same origin only. */
-    corsOrigins: commaList.pipe(z.array(z.union([z.literal('*'), z.url({ message: 'expected origins such as https://app.example.com, comma-separated, or *' })]))),
+    corsOrigins: commaList.pipe(
+      z.array(z.union([z.literal('*'), z.url({ message: 'expected origins such as https://app.example.com, comma-separated, or *' })])),
+    ),
     /** Requests per client address per window; 0 turns rate limiting off (the default). */
     rateLimit: integer(0, 1_000_000).default(0),
     /** The rate-limit window in milliseconds. */
@@ -75,10 +86,18 @@ const configSchema = z.object({
   }),
   ...TRANSPORT_SETTINGS,
   log: z.object({
-    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'expected fatal, error, warn, info, debug, trace or silent' }).default('info'),
+    level: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        message: 'expected fatal, error, warn, info, debug, trace or silent',
+      })
+      .default('info'),
     format: z.enum(['json', 'pretty'], { message: 'expected json or pretty' }).optional(),
     /** The level of the one access line per request (docs/behaviour.md §12.1), or `off`. */
-    access: z.enum(['off', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'], { message: 'expected off, fatal, error, warn, info, debug or trace' }).default('info'),
+    access: z
+      .enum(['off', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'], {
+        message: 'expected off, fatal, error, warn, info, debug or trace',
+      })
+      .default('info'),
     /** The share of access lines written (server errors are always written). */
     accessSample: ratio.default(1),
   }),
@@ -183,7 +202,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: Config
     if (env.NODE_ENV === 'production') {
       throw new ConfigError([{ variable: 'APP_AUTH__SECRET', message: 'must be set in production (at least 32 characters)' }]);
     }
-    warnings.push('APP_AUTH__SECRET is not set: tokens are checked against a random secret of this process, so none minted elsewhere verifies; set APP_AUTH__SECRET (the development commands use the one kept beside the development database)');
+    warnings.push(
+      'APP_AUTH__SECRET is not set: tokens are checked against a random secret of this process, so none minted elsewhere verifies; set APP_AUTH__SECRET (the development commands use the one kept beside the development database)',
+    );
   }
   // Introspection follows NODE_ENV unless set: a production server does not describe itself to strangers.
   const graphql = { ...parsed.data.graphql, introspection: parsed.data.graphql.introspection ?? env.NODE_ENV !== 'production' };

@@ -34,6 +34,7 @@ function requestFields(): object {
 export function createLogger(settings: LogSettings, destination: NodeJS.WritableStream = process.stdout): Logger {
   const usePretty = settings.format === 'pretty' || (settings.format === undefined && Boolean((destination as { isTTY?: boolean }).isTTY));
   const options = { level: settings.level, base: { pid: process.pid }, mixin: requestFields };
-  if (usePretty) return pino(options, pretty({ colorize: true, sync: true, destination: destination as NodeJS.WritableStream & { fd?: number } }));
+  if (usePretty)
+    return pino(options, pretty({ colorize: true, sync: true, destination: destination as NodeJS.WritableStream & { fd?: number } }));
   return pino(options, destination);
 }

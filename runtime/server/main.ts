@@ -37,7 +37,9 @@ const RESTART_DELAY = 1_000;
  * `APP_HTTP__WORKERS` workers. Exits the process on fatal errors (code 1) and after a clean
  * shutdown (code 0). Implements docs/decisions.md §4 (configuration, workers, shutdown).
  */
-export async function runServer<Database extends DatabaseClient, Container>(definition: ApplicationDefinition<Database, Container>): Promise<void> {
+export async function runServer<Database extends DatabaseClient, Container>(
+  definition: ApplicationDefinition<Database, Container>,
+): Promise<void> {
   try {
     const { config } = loadConfig(process.env, { cronSettings: definition.cronSettings });
     if (config.http.workers > 1 && cluster.isPrimary) {
@@ -69,7 +71,9 @@ function refuseWorkersWhereNotAllowed(config: AppConfig): void {
 }
 
 /** One server in this process (a cluster worker, or the only process). */
-async function runWorker<Database extends DatabaseClient, Container>(definition: ApplicationDefinition<Database, Container>): Promise<void> {
+async function runWorker<Database extends DatabaseClient, Container>(
+  definition: ApplicationDefinition<Database, Container>,
+): Promise<void> {
   const server = await startServer(definition);
   if (cluster.isWorker) process.send?.({ kind: 'listening', url: server.url } satisfies ListeningMessage);
   closeOnSignals(server, ['SIGTERM', 'SIGINT']);
@@ -124,7 +128,10 @@ async function runPrimary(config: AppConfig): Promise<void> {
       if (liveWorkers().length === 0) process.exit();
       return;
     }
-    logger.error({ worker: worker.id, code, signal }, `worker ${worker.id} died (${signal ?? `code ${code}`}); starting a replacement in ${RESTART_DELAY} ms`);
+    logger.error(
+      { worker: worker.id, code, signal },
+      `worker ${worker.id} died (${signal ?? `code ${code}`}); starting a replacement in ${RESTART_DELAY} ms`,
+    );
     setTimeout(fork, RESTART_DELAY).unref();
   });
 
@@ -164,4 +171,3 @@ function fail(error: unknown): void {
   }
   void exitWhenWritten(1);
 }
-

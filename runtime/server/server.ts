@@ -39,7 +39,16 @@ import { tuneV8ForServing } from './v8-tuning.js';
 import { METRICS_PATH } from '../observability/exposition.js';
 import { Observability } from '../observability/index.js';
 import { isReachable, type SqlRunner } from '../data/sql-runner.js';
-import { buildTransports, type DirectRoute, type Entrypoint, type HealthContribution, mountTransports, registerSockets, type Transport, type TransportFactory } from '../transports/index.js';
+import {
+  buildTransports,
+  type DirectRoute,
+  type Entrypoint,
+  type HealthContribution,
+  mountTransports,
+  registerSockets,
+  type Transport,
+  type TransportFactory,
+} from '../transports/index.js';
 import { SocketQuotas } from '../transports/socket-quotas.js';
 import { SocketAcceptor } from '../transports/sockets.js';
 import { assertOneRuntime } from '../instance.js';
@@ -159,7 +168,10 @@ export async function startServer<Database extends DatabaseClient, Container>(
   const adapterFactory = observability.observeAdapterFactory(await dialect.createAdapterFactory(url), dialect.name);
   const database = await definition.createDatabase(adapterFactory, observed);
   // Creates are inserted by the SQL runner where the client writes (runtime/data/sql-insert.ts).
-  const sqlRunner = observability.observeRunner(await dialect.createRunner(url, { ...observed, writesThrough: adapterFactory }), dialect.name);
+  const sqlRunner = observability.observeRunner(
+    await dialect.createRunner(url, { ...observed, writesThrough: adapterFactory }),
+    dialect.name,
+  );
   const closeables: Closeables = { transports: [], relay: undefined, database, sqlRunner, observability };
   try {
     const eventBus = new EventBus({ maxQueued: config.graphql.subscriptionQueue });
@@ -178,7 +190,19 @@ export async function startServer<Database extends DatabaseClient, Container>(
       bufferBytes: config.http.socketBufferBytes,
       trustProxy: config.http.trustProxy,
     });
-    const transports = await buildTransports(definition.transports, { config, logger, versioning, container, verifier, abilities, graphql, events: eventBus, observability, rateLimit, socketQuotas });
+    const transports = await buildTransports(definition.transports, {
+      config,
+      logger,
+      versioning,
+      container,
+      verifier,
+      abilities,
+      graphql,
+      events: eventBus,
+      observability,
+      rateLimit,
+      socketQuotas,
+    });
     closeables.transports = transports;
     // Events between processes, when the database carries them (PostgreSQL LISTEN/NOTIFY).
     const repositories = definition.repositories(container);
@@ -191,16 +215,36 @@ export async function startServer<Database extends DatabaseClient, Container>(
     });
 
     const lifecycle = new RequestLifecycle();
-    const health: HealthContribution[] = [{ name: 'db', check: () => isReachable(sqlRunner) }, ...transports.flatMap((transport) => transport.health ?? [])];
+    const health: HealthContribution[] = [
+      { name: 'db', check: () => isReachable(sqlRunner) },
+      ...transports.flatMap((transport) => transport.health ?? []),
+    ];
     const entrypoints = transports.flatMap((transport) => transport.entrypoints ?? []);
-    const front: FrontChain = { observe: observability.front(), lifecycle: lifecycle.middleware(), metrics: observability.metricsRoute(), authenticate: authenticateRequests(verifier, abilities) };
+    const front: FrontChain = {
+      observe: observability.front(),
+      lifecycle: lifecycle.middleware(),
+      metrics: observability.metricsRoute(),
+      authenticate: authenticateRequests(verifier, abilities),
+    };
     const app = composeApp(config, logger, transports, front, health, entrypoints, rateLimit);
     // Hot routes are answered before the chain, with its front only — unless CORS or the rate
     // limit is configured, which only the chain applies (runtime/http/direct.ts).
-    const direct = config.http.corsOrigins.length === 0 && config.http.rateLimit <= 0 ? directRoutes(transports, front.metrics === undefined ? [] : [METRICS_PATH]) : [];
-    const listener = directListener(direct, { observe: front.observe, lifecycle, securityHeaders: securityHeaders(), verifier, abilities, logger }, app);
+    const direct =
+      config.http.corsOrigins.length === 0 && config.http.rateLimit <= 0
+        ? directRoutes(transports, front.metrics === undefined ? [] : [METRICS_PATH])
+        : [];
+    const listener = directListener(
+      direct,
+      { observe: front.observe, lifecycle, securityHeaders: securityHeaders(), verifier, abilities, logger },
+      app,
+    );
     // Every WebSocket goes through one acceptor, which guards the socket and answers framing faults.
-    const sockets = new SocketAcceptor({ logger, maxPayload: bytes.parse(config.http.bodyLimit) ?? 100 * 1024, observability, quotas: socketQuotas });
+    const sockets = new SocketAcceptor({
+      logger,
+      maxPayload: bytes.parse(config.http.bodyLimit) ?? 100 * 1024,
+      observability,
+      quotas: socketQuotas,
+    });
     registerSockets(sockets, transports);
     await options.beforeListen?.();
     const metricsUrl = await observability.listen();
@@ -208,8 +252,23 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const port = (server.address() as AddressInfo).port;
     const address = `http://${config.http.host === '0.0.0.0' ? '127.0.0.1' : config.http.host}:${port}`;
     // One line saying where everything is; the routes and paths each transport mounted are at debug.
-    logger.info({ url: address, database: dialect.name, entrypoints: Object.fromEntries(entrypoints.map((entrypoint) => [entrypoint.name, entrypoint.path])), ...(metricsUrl === undefined ? {} : { metrics: metricsUrl }) }, `listening on ${address}`);
-    return { url: address, port, logger, entrypoints, metricsUrl, close: () => shutdown({ server, lifecycle, sockets, closeables, config, logger }) };
+    logger.info(
+      {
+        url: address,
+        database: dialect.name,
+        entrypoints: Object.fromEntries(entrypoints.map((entrypoint) => [entrypoint.name, entrypoint.path])),
+        ...(metricsUrl === undefined ? {} : { metrics: metricsUrl }),
+      },
+      `listening on ${address}`,
+    );
+    return {
+      url: address,
+      port,
+      logger,
+      entrypoints,
+      metricsUrl,
+      close: () => shutdown({ server, lifecycle, sockets, closeables, config, logger }),
+    };
   } catch (error) {
     await release(closeables, logger);
     throw error;
@@ -235,8 +294,20 @@ interface FrontChain {
  * transports (API documents, GraphQL), versioned ones (REST), the landing answer at `/` listing
  * `entrypoints` (docs/behaviour.md §4.8), then 404 and the error handler.
  */
-function composeApp(config: AppConfig, logger: Logger, transports: readonly Transport[], front: FrontChain, health: readonly HealthContribution[], entrypoints: readonly Entrypoint[], rateLimit: RateLimit | undefined): Express {
-  const app = createExpressApp(config, front.observe, transports.flatMap((transport) => transport.http?.exposedHeaders ?? []));
+function composeApp(
+  config: AppConfig,
+  logger: Logger,
+  transports: readonly Transport[],
+  front: FrontChain,
+  health: readonly HealthContribution[],
+  entrypoints: readonly Entrypoint[],
+  rateLimit: RateLimit | undefined,
+): Express {
+  const app = createExpressApp(
+    config,
+    front.observe,
+    transports.flatMap((transport) => transport.http?.exposedHeaders ?? []),
+  );
   app.use(front.lifecycle);
   if (front.metrics) app.get(METRICS_PATH, front.metrics);
   app.use(front.authenticate);
@@ -267,7 +338,13 @@ function directRoutes(transports: readonly Transport[], claimed: readonly string
 
 /** Versioning settings from the configuration and the application's version policies (docs/behaviour.md §9). */
 function versioningOf(config: AppConfig, policies: Readonly<Record<string, VersionPolicy>>): VersioningOptions {
-  return { strategy: config.http.versioning, header: config.http.versionHeader, prefix: config.http.prefix, defaultVersion: config.http.defaultVersion, policies };
+  return {
+    strategy: config.http.versioning,
+    header: config.http.versionHeader,
+    prefix: config.http.prefix,
+    defaultVersion: config.http.defaultVersion,
+    policies,
+  };
 }
 
 /**
@@ -286,7 +363,8 @@ async function release(closeables: Closeables, logger: Logger): Promise<void> {
 async function closeTransports(transports: readonly Transport[], logger: Logger): Promise<void> {
   const results = await Promise.allSettled(transports.map(async (transport) => transport.close?.()));
   results.forEach((result, index) => {
-    if (result.status === 'rejected') logger.error({ err: result.reason, transport: transports[index]?.name }, 'a transport failed to close');
+    if (result.status === 'rejected')
+      logger.error({ err: result.reason, transport: transports[index]?.name }, 'a transport failed to close');
   });
 }
 
@@ -294,7 +372,8 @@ async function closeTransports(transports: readonly Transport[], logger: Logger)
 async function releaseTransports(transports: readonly Transport[], logger: Logger): Promise<void> {
   const results = await Promise.allSettled(transports.map(async (transport) => transport.release?.()));
   results.forEach((result, index) => {
-    if (result.status === 'rejected') logger.error({ err: result.reason, transport: transports[index]?.name }, 'a transport failed to release');
+    if (result.status === 'rejected')
+      logger.error({ err: result.reason, transport: transports[index]?.name }, 'a transport failed to release');
   });
 }
 
@@ -306,15 +385,29 @@ async function releaseTransports(transports: readonly Transport[], logger: Logge
  * event relay and the database close, and last the metrics listener and the trace exporter
  * (which sends the spans not yet sent).
  */
-async function shutdown(parts: { server: Server; lifecycle: RequestLifecycle; sockets: SocketAcceptor; closeables: Closeables; config: AppConfig; logger: Logger }): Promise<void> {
+async function shutdown(parts: {
+  server: Server;
+  lifecycle: RequestLifecycle;
+  sockets: SocketAcceptor;
+  closeables: Closeables;
+  config: AppConfig;
+  logger: Logger;
+}): Promise<void> {
   const { server, lifecycle, sockets, closeables, config, logger } = parts;
   const drained = lifecycle.stop();
   const listening = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const socketsClosed = sockets.close(1001, config.http.shutdownTimeout);
   const transportsClosed = closeTransports(closeables.transports, logger);
-  const timedOut = await Promise.race([drained.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), config.http.shutdownTimeout).unref())]);
-  if (timedOut) logger.warn({ inFlight: lifecycle.inFlight }, `shutdown timeout (${config.http.shutdownTimeout} ms) reached with requests in flight; closing their connections`);
+  const timedOut = await Promise.race([
+    drained.then(() => false),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(true), config.http.shutdownTimeout).unref()),
+  ]);
+  if (timedOut)
+    logger.warn(
+      { inFlight: lifecycle.inFlight },
+      `shutdown timeout (${config.http.shutdownTimeout} ms) reached with requests in flight; closing their connections`,
+    );
   server.closeAllConnections();
   await socketsClosed;
   await listening;

@@ -23,7 +23,13 @@ export const integer = (min: number, max: number) =>
     .string()
     .regex(/^-?\d+$/, { message: `expected an integer between ${min} and ${max}` })
     .transform(Number)
-    .pipe(z.number().int().min(min, { message: `expected at least ${min}` }).max(max, { message: `expected at most ${max}` }));
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, { message: `expected at least ${min}` })
+        .max(max, { message: `expected at most ${max}` }),
+    );
 
 /** A fraction from 0 to 1 (`0.25`): the share of requests a sampled output keeps. */
 export const ratio = z
@@ -35,13 +41,21 @@ export const ratio = z
 export const commaList = z
   .string()
   .default('')
-  .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''));
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+  );
 
 /**
  * A section of settings, `APP_<NAME>__<KEY>` (`name` lower case, `schema`'s keys in camel case:
  * `maxSessions` is `APP_MCP__MAX_SESSIONS`), as an object to spread into the configuration's
  * schema: `{ [name]: schema }`.
  */
-export function settingsSection<const Name extends string, Schema extends z.ZodObject>(name: Name, schema: Schema): { readonly [Key in Name]: Schema } {
+export function settingsSection<const Name extends string, Schema extends z.ZodObject>(
+  name: Name,
+  schema: Schema,
+): { readonly [Key in Name]: Schema } {
   return { [name]: schema } as { readonly [Key in Name]: Schema };
 }

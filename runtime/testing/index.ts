@@ -45,7 +45,11 @@ export interface TestGraphQLResponse<T = Record<string, unknown>> {
   /** The HTTP status. */
   readonly status: number;
   readonly data?: T | null;
-  readonly errors?: readonly { readonly message: string; readonly path?: readonly (string | number)[]; readonly extensions?: Readonly<Record<string, unknown>> }[];
+  readonly errors?: readonly {
+    readonly message: string;
+    readonly path?: readonly (string | number)[];
+    readonly extensions?: Readonly<Record<string, unknown>>;
+  }[];
 }
 
 /** A generated server started by {@link startTestServer}. */
@@ -59,7 +63,10 @@ export interface TestServer {
   /** A request to `pathname` (`/notes?first=5`), with `Authorization: Bearer <token>` when `token` is given. */
   fetch(pathname: string, init?: RequestInit & { readonly token?: string }): Promise<Response>;
   /** POST /graphql with `query` (and `variables`, `token`). */
-  graphql<T = Record<string, unknown>>(query: string, options?: { readonly variables?: Readonly<Record<string, unknown>>; readonly token?: string }): Promise<TestGraphQLResponse<T>>;
+  graphql<T = Record<string, unknown>>(
+    query: string,
+    options?: { readonly variables?: Readonly<Record<string, unknown>>; readonly token?: string },
+  ): Promise<TestGraphQLResponse<T>>;
   /** Everything the server printed so far (its JSON log lines, then what it wrote to stderr). */
   output(): string;
   /** Stops the server (SIGTERM, as a deployment does) and removes its throwaway database; resolves once it exited. */
@@ -76,10 +83,15 @@ function commandLine(): readonly string[] {
 /** Runs one command of the package's command line for the application at `root` to its end; rejects with its output when it fails. */
 function runCommand(root: string, args: readonly string[], env: NodeJS.ProcessEnv, timeout: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [...commandLine(), '--root', root, ...args], { cwd: root, env, timeout, encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`resource-service ${args.join(' ')} failed: ${stderr || stdout || error.message}`));
-      else resolve();
-    });
+    execFile(
+      process.execPath,
+      [...commandLine(), '--root', root, ...args],
+      { cwd: root, env, timeout, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`resource-service ${args.join(' ')} failed: ${stderr || stdout || error.message}`));
+        else resolve();
+      },
+    );
   });
 }
 
@@ -133,7 +145,8 @@ function listening(child: ChildProcess, output: () => string, timeout: number): 
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const root = path.resolve(options.root ?? process.cwd());
-  if (!existsSync(path.join(root, 'generated', 'app.ts'))) throw new Error(`${path.join(root, 'generated')} does not exist: run \`resource-service generate\` (npm run generate) first`);
+  if (!existsSync(path.join(root, 'generated', 'app.ts')))
+    throw new Error(`${path.join(root, 'generated')} does not exist: run \`resource-service generate\` (npm run generate) first`);
   const timeout = options.timeout ?? 60_000;
   const scratch = options.databaseUrl === undefined ? mkdtempSync(path.join(os.tmpdir(), 'resource-service-test-')) : undefined;
   const databaseUrl = options.databaseUrl ?? embeddedDatabaseUrl(path.join(scratch ?? '', 'test.db'));

@@ -115,7 +115,10 @@ export interface TransportFactory<Container> {
 }
 
 /** A {@link TransportFactory} named `name` that builds with `build`. */
-export function defineTransport<Container>(name: string, build: (context: TransportContext<Container>) => Transport | Promise<Transport>): TransportFactory<Container> {
+export function defineTransport<Container>(
+  name: string,
+  build: (context: TransportContext<Container>) => Transport | Promise<Transport>,
+): TransportFactory<Container> {
   return Object.assign((context: TransportContext<Container>) => build(context), { transportName: name });
 }
 
@@ -225,7 +228,10 @@ export interface Transport {
  * Builds every transport of `factories` in order. When one throws, closes and releases the ones
  * already built and rethrows (the server then closes the database).
  */
-export async function buildTransports<Container>(factories: readonly TransportFactory<Container>[], context: TransportContext<Container>): Promise<Transport[]> {
+export async function buildTransports<Container>(
+  factories: readonly TransportFactory<Container>[],
+  context: TransportContext<Container>,
+): Promise<Transport[]> {
   const built: Transport[] = [];
   try {
     for (const factory of factories) built.push(await factory(context));
@@ -242,12 +248,22 @@ export async function buildTransports<Container>(factories: readonly TransportFa
  * the self-mounted paths of each at debug (one line per transport: `transport`, `paths`; the
  * `listening on` line names the entrypoints, docs/decisions.md §4).
  */
-export function mountTransports(app: Express, transports: readonly Transport[], placement: HttpPlacement, mounted: MountContext, logger: Logger): void {
+export function mountTransports(
+  app: Express,
+  transports: readonly Transport[],
+  placement: HttpPlacement,
+  mounted: MountContext,
+  logger: Logger,
+): void {
   for (const transport of transports) {
     const http = transport.http;
     if (http?.placement !== placement) continue;
     http.mount(placement === 'versioned' ? app : withinDeclaredPaths(app, transport.name, http.paths), mounted);
-    if (http.paths.length > 0) logger.debug({ transport: transport.name, paths: http.paths }, `serving ${http.paths.join(', ')} (${transport.name}; neutral to API versions)`);
+    if (http.paths.length > 0)
+      logger.debug(
+        { transport: transport.name, paths: http.paths },
+        `serving ${http.paths.join(', ')} (${transport.name}; neutral to API versions)`,
+      );
   }
 }
 
@@ -256,7 +272,9 @@ const MOUNTING = new Set(['use', 'all', 'get', 'post', 'put', 'patch', 'delete',
 
 /** Whether `path` is one of `declared` or below an entry ending in `/*`. */
 function declares(declared: readonly string[], path: string): boolean {
-  return declared.some((entry) => entry === path || (entry.endsWith('/*') && (path === entry.slice(0, -2) || path.startsWith(entry.slice(0, -1)))));
+  return declared.some(
+    (entry) => entry === path || (entry.endsWith('/*') && (path === entry.slice(0, -2) || path.startsWith(entry.slice(0, -1)))),
+  );
 }
 
 /**
@@ -275,7 +293,9 @@ function withinDeclaredPaths(app: Express, transport: string, declared: readonly
         const setting = property === 'get' && args.length === 1;
         const [path] = args;
         if (!setting && (typeof path !== 'string' || !declares(declared, path))) {
-          throw new Error(`the ${transport} transport mounts ${property}(${typeof path === 'string' ? JSON.stringify(path) : 'without a path'}), which its http.paths (${declared.join(', ') || 'none'}) do not declare: a self-mounted transport mounts only the paths it declares (runtime/transports/index.ts)`);
+          throw new Error(
+            `the ${transport} transport mounts ${property}(${typeof path === 'string' ? JSON.stringify(path) : 'without a path'}), which its http.paths (${declared.join(', ') || 'none'}) do not declare: a self-mounted transport mounts only the paths it declares (runtime/transports/index.ts)`,
+          );
         }
         return (value as (...parameters: unknown[]) => unknown).apply(target, args);
       };

@@ -185,7 +185,14 @@ export function socketRequestId(request: IncomingMessage): string {
 }
 
 /** Answers an upgrade request that is not upgraded with a problem document, and closes it. */
-function refuse(request: IncomingMessage, socket: Duplex, status: number, code: string, detail: string, headers: Readonly<Record<string, string>> = {}): void {
+function refuse(
+  request: IncomingMessage,
+  socket: Duplex,
+  status: number,
+  code: string,
+  detail: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   writeRawProblem(socket, problem(status, code, detail), socketRequestId(request), headers);
 }
 
@@ -239,11 +246,24 @@ export class SocketAcceptor {
     // Handshakes `ws` refuses, answered as problem documents (without a listener ws writes text/html).
     server.on('wsClientError', (error: Error, socket: Duplex, request: IncomingMessage) => {
       const version = Number(request.headers['sec-websocket-version']);
-      if (request.method !== 'GET') refuse(request, socket, 405, 'METHOD_NOT_ALLOWED', `a WebSocket handshake is a GET request (got ${request.method})`, { Allow: 'GET' });
-      else refuse(request, socket, 400, 'BAD_REQUEST', `not a valid WebSocket handshake: ${error.message}`, version === 13 || version === 8 ? {} : { 'Sec-WebSocket-Version': '13, 8' });
+      if (request.method !== 'GET')
+        refuse(request, socket, 405, 'METHOD_NOT_ALLOWED', `a WebSocket handshake is a GET request (got ${request.method})`, {
+          Allow: 'GET',
+        });
+      else
+        refuse(
+          request,
+          socket,
+          400,
+          'BAD_REQUEST',
+          `not a valid WebSocket handshake: ${error.message}`,
+          version === 13 || version === 8 ? {} : { 'Sec-WebSocket-Version': '13, 8' },
+        );
     });
     // The handshake's answer (101) carries the upgrade's request id.
-    server.on('headers', (headers: string[], request: IncomingMessage) => headers.push(`${REQUEST_ID_HEADER}: ${socketRequestId(request)}`));
+    server.on('headers', (headers: string[], request: IncomingMessage) =>
+      headers.push(`${REQUEST_ID_HEADER}: ${socketRequestId(request)}`),
+    );
     // With noServer, ws emits nothing here today; a listener keeps a future 'error' from ending the process.
     server.on('error', (error: Error) => this.logger.error({ err: error, transport: transport.name }, 'WebSocket server error'));
     const route: Route = { transport, server };
@@ -304,7 +324,11 @@ export class SocketAcceptor {
   private serve(transport: SocketTransport, path: string, client: WebSocket, request: IncomingMessage, state: unknown): void {
     if (this.quotas && !this.quotas.holdAddress(client, request)) {
       this.observability?.refused('TOO_MANY_REQUESTS');
-      closeSocket(client, POLICY_CLOSE_CODE, `this address holds ${this.quotas.limits.perAddress} WebSockets already (APP_HTTP__MAX_SOCKETS_PER_ADDRESS)`);
+      closeSocket(
+        client,
+        POLICY_CLOSE_CODE,
+        `this address holds ${this.quotas.limits.perAddress} WebSockets already (APP_HTTP__MAX_SOCKETS_PER_ADDRESS)`,
+      );
       return;
     }
     const accepted: Accepted = { transport, path, alive: true };
@@ -314,7 +338,18 @@ export class SocketAcceptor {
     // ws emits 'error' at most once per socket, and only for a frame it refused after sending the close frame.
     client.on('error', (fault: Error & { code?: string }) => {
       const closeCode = fault.code === undefined ? undefined : FAULT_CLOSE_CODES[fault.code];
-      this.logger.warn({ transport: transport.name, path, remote: request.socket.remoteAddress, requestId: socketRequestId(request), code: fault.code, closeCode, reason: fault.message }, CLIENT_FAULT_MESSAGE);
+      this.logger.warn(
+        {
+          transport: transport.name,
+          path,
+          remote: request.socket.remoteAddress,
+          requestId: socketRequestId(request),
+          code: fault.code,
+          closeCode,
+          reason: fault.message,
+        },
+        CLIENT_FAULT_MESSAGE,
+      );
       if (closeCode === 1009) this.observability?.refused('MESSAGE_TOO_LARGE');
     });
     client.on('pong', () => (accepted.alive = true));
@@ -335,7 +370,10 @@ export class SocketAcceptor {
     for (const [client, accepted] of this.clients) {
       if (client.readyState !== WebSocket.OPEN) continue;
       if (!accepted.alive) {
-        this.logger.debug({ transport: accepted.transport.name, path: accepted.path }, 'terminated a WebSocket that stopped answering pings');
+        this.logger.debug(
+          { transport: accepted.transport.name, path: accepted.path },
+          'terminated a WebSocket that stopped answering pings',
+        );
         client.terminate();
         continue;
       }
@@ -353,7 +391,9 @@ export class SocketAcceptor {
     this.closing = true;
     clearInterval(this.heartbeat);
     const open = [...this.clients.keys()];
-    const closed = open.map((client) => (client.readyState === WebSocket.CLOSED ? Promise.resolve() : new Promise<void>((resolve) => client.once('close', () => resolve()))));
+    const closed = open.map((client) =>
+      client.readyState === WebSocket.CLOSED ? Promise.resolve() : new Promise<void>((resolve) => client.once('close', () => resolve())),
+    );
     for (const client of open) closeSocket(client, code, 'server shutting down');
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeout).unref()));

@@ -46,12 +46,16 @@ describe('masked fields (docs/behaviour.md §2.1, §7)', () => {
   afterAll(async () => server?.stop());
 
   it('answers a nullable field the grant excludes with null, no error, every row present', async () => {
-    const admin = await server.graphql<{ posts: PostRow[] }>('{ posts(first: 100) { id status reviewerId publishedAt } }', { token: await server.token('admin') });
+    const admin = await server.graphql<{ posts: PostRow[] }>('{ posts(first: 100) { id status reviewerId publishedAt } }', {
+      token: await server.token('admin'),
+    });
     const published = admin.data!.posts.filter((post) => post.status === 'published');
     expect(published.length).toBeGreaterThan(0);
     expect(published.every((post) => post.publishedAt !== null)).toBe(true);
 
-    const viewer = await server.graphql<{ posts: PostRow[] }>('{ posts(first: 100) { id status reviewerId publishedAt } }', { token: await server.token('viewer') });
+    const viewer = await server.graphql<{ posts: PostRow[] }>('{ posts(first: 100) { id status reviewerId publishedAt } }', {
+      token: await server.token('viewer'),
+    });
     expect(viewer.errors).toBeUndefined();
     expect(viewer.data?.posts.map((post) => post.id)).toEqual(published.map((post) => post.id));
     expect(viewer.data?.posts.every((post) => post.reviewerId === null && post.publishedAt === null)).toBe(true);
@@ -59,7 +63,9 @@ describe('masked fields (docs/behaviour.md §2.1, §7)', () => {
 
   it('does so inside relations and fragments too', async () => {
     const query = '{ users(first: 20) { name posts(first: 20) { edges { node { ...P } } } } } fragment P on Post { id publishedAt }';
-    const viewer = await server.graphql<{ users: { name: string; posts: { edges: { node: PostRow }[] } }[] }>(query, { token: await server.token('viewer') });
+    const viewer = await server.graphql<{ users: { name: string; posts: { edges: { node: PostRow }[] } }[] }>(query, {
+      token: await server.token('viewer'),
+    });
     expect(viewer.errors, JSON.stringify(viewer.errors)).toBeUndefined();
     const nodes = viewer.data!.users.flatMap((user) => user.posts.edges.map((edge) => edge.node));
     expect(nodes.length).toBeGreaterThan(0);
@@ -69,7 +75,9 @@ describe('masked fields (docs/behaviour.md §2.1, §7)', () => {
   it('refuses a non-null field the grant excludes with FORBIDDEN naming it, before any row is read', async () => {
     const before = server.statements.length;
     const refused = await server.graphql('{ posts(first: 5) { id publishedAt body } }', { token: await server.token('viewer') });
-    expect(refused.errors).toEqual([expect.objectContaining({ extensions: { code: 'FORBIDDEN', field: 'body', requestId: expect.any(String) as unknown } })]);
+    expect(refused.errors).toEqual([
+      expect.objectContaining({ extensions: { code: 'FORBIDDEN', field: 'body', requestId: expect.any(String) as unknown } }),
+    ]);
     expect(server.statements.length).toBe(before);
   });
 });

@@ -46,33 +46,47 @@ describe('references are reads (docs/hostile-input.md §11)', () => {
     const target = fc.oneof(fc.constantFrom(...posts), fc.constant(undefined));
     let written = 0;
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom<Role>('admin', 'member', 'viewer'), fc.integer({ min: 0, max: 2 }), target, fc.boolean(), async (role, orgIndex, post, overGraphQL) => {
-        const postId = post?.id ?? uuidv7();
-        const token = await server.token(role, orgIndex);
-        const allowed = role !== 'viewer';
-        const expected = allowed && post !== undefined && readable(role, orgIndex, post);
-        if (overGraphQL) {
-          const answer = await server.graphql<{ createComment: { postId: string } | null }>('mutation ($postId: ID!) { createComment(input: { postId: $postId, body: "hi" }) { postId } }', { token, variables: { postId } });
-          if (expected) {
-            expect(answer.errors).toBeUndefined();
-            expect(answer.data?.createComment?.postId).toBe(postId);
+      fc.asyncProperty(
+        fc.constantFrom<Role>('admin', 'member', 'viewer'),
+        fc.integer({ min: 0, max: 2 }),
+        target,
+        fc.boolean(),
+        async (role, orgIndex, post, overGraphQL) => {
+          const postId = post?.id ?? uuidv7();
+          const token = await server.token(role, orgIndex);
+          const allowed = role !== 'viewer';
+          const expected = allowed && post !== undefined && readable(role, orgIndex, post);
+          if (overGraphQL) {
+            const answer = await server.graphql<{ createComment: { postId: string } | null }>(
+              'mutation ($postId: ID!) { createComment(input: { postId: $postId, body: "hi" }) { postId } }',
+              { token, variables: { postId } },
+            );
+            if (expected) {
+              expect(answer.errors).toBeUndefined();
+              expect(answer.data?.createComment?.postId).toBe(postId);
+            } else {
+              expect(answer.errors?.[0]?.extensions?.code).toBe(allowed ? 'NOT_FOUND' : 'FORBIDDEN');
+              if (allowed) expect(answer.errors?.[0]?.message).toBe(`Post ${postId} was not found`);
+            }
           } else {
-            expect(answer.errors?.[0]?.extensions?.code).toBe(allowed ? 'NOT_FOUND' : 'FORBIDDEN');
-            if (allowed) expect(answer.errors?.[0]?.message).toBe(`Post ${postId} was not found`);
+            const response = await server.fetch('/v2/comments', {
+              method: 'POST',
+              token,
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ postId, body: 'hi' }),
+            });
+            const body = (await response.json()) as { postId?: string; code?: string; detail?: string };
+            if (expected) {
+              expect(response.status).toBe(201);
+              expect(body.postId).toBe(postId);
+            } else {
+              expect(response.status).toBe(allowed ? 404 : 403);
+              if (allowed) expect(body).toMatchObject({ code: 'NOT_FOUND', detail: `Post ${postId} was not found` });
+            }
           }
-        } else {
-          const response = await server.fetch('/v2/comments', { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ postId, body: 'hi' }) });
-          const body = (await response.json()) as { postId?: string; code?: string; detail?: string };
-          if (expected) {
-            expect(response.status).toBe(201);
-            expect(body.postId).toBe(postId);
-          } else {
-            expect(response.status).toBe(allowed ? 404 : 403);
-            if (allowed) expect(body).toMatchObject({ code: 'NOT_FOUND', detail: `Post ${postId} was not found` });
-          }
-        }
-        if (expected) written += 1;
-      }),
+          if (expected) written += 1;
+        },
+      ),
       { numRuns: 120, seed: PROPERTY_SEED },
     );
     // Not one comment links across orgs, and every one the property expected is there.

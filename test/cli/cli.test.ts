@@ -20,7 +20,9 @@ import { ownIndexSearch, rankingStatement, sqlitePlan, tableSteps } from '../sup
 import { ROOT, scratchDir, TEST_SECRET } from '../support/project.js';
 
 /** The committed migrations, in order (the same names for both databases). */
-const MIGRATIONS = readdirSync(path.join(ROOT, 'generated/prisma/sqlite/migrations')).filter((name) => /^\d{4}_/.test(name)).sort();
+const MIGRATIONS = readdirSync(path.join(ROOT, 'generated/prisma/sqlite/migrations'))
+  .filter((name) => /^\d{4}_/.test(name))
+  .sort();
 /** The name `generate` gives the next migration, which adds the column `bio` to User (docs/decisions.md §9). */
 const NEXT_ADD_USER_BIO = `${String(MIGRATIONS.length + 1).padStart(4, '0')}_add_user_bio`;
 /** What `migrate status` prints once every committed migration is applied. */
@@ -45,7 +47,9 @@ interface Piped {
 function piped(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; stream?: 'stdout' | 'stderr' } = {}): Piped {
   const cwd = options.cwd ?? ROOT;
   const reader = `const chunks = []; process.stdin.on('data', (chunk) => chunks.push(chunk)); process.stdin.on('end', () => { const text = Buffer.concat(chunks).toString('utf8'); let json = true; try { JSON.parse(text); } catch { json = false; } process.stdout.write(JSON.stringify({ bytes: Buffer.byteLength(text), json, text })); });`;
-  const words = [process.execPath, '--import', 'tsx', path.join(cwd, 'generator/cli.ts'), '--root', cwd, ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`);
+  const words = [process.execPath, '--import', 'tsx', path.join(cwd, 'generator/cli.ts'), '--root', cwd, ...args].map(
+    (word) => `'${word.replaceAll("'", `'\\''`)}'`,
+  );
   const script = `{ ${words.join(' ')}${options.stream === 'stderr' ? ' 2>&1 >/dev/null' : ''}; echo "exit $?" >&2; } | '${process.execPath}' -e "$READER"`;
   const result = spawnSync('/bin/sh', ['-c', script], {
     cwd,
@@ -81,7 +85,7 @@ describe('generate --check', { timeout: 120_000 }, () => {
     it('fails on a hand-edited or extra generated file, naming them', () => {
       const routes = path.join(project, 'generated/http/routes.ts');
       const original = readFileSync(routes, 'utf8');
-      writeFileSync(routes, original.replace("status: 201", "status: 202"));
+      writeFileSync(routes, original.replace('status: 201', 'status: 202'));
       writeFileSync(path.join(project, 'generated/stray.ts'), 'export {};\n');
       const result = cli(['generate', '--check'], { cwd: project });
       expect(result.status).toBe(1);
@@ -113,11 +117,19 @@ describe('generate --check', { timeout: 120_000 }, () => {
       const serve = spawnSync(process.execPath, ['--import', 'tsx', path.join(project, 'generated/main.ts')], {
         cwd: project,
         encoding: 'utf8',
-        env: { ...process.env, APP_DATABASE__URL: `file:${path.join(project, 'data/no-client.db')}`, APP_HTTP__PORT: '0', APP_AUTH__SECRET: TEST_SECRET, APP_LOG__FORMAT: 'json' },
+        env: {
+          ...process.env,
+          APP_DATABASE__URL: `file:${path.join(project, 'data/no-client.db')}`,
+          APP_HTTP__PORT: '0',
+          APP_AUTH__SECRET: TEST_SECRET,
+          APP_LOG__FORMAT: 'json',
+        },
         timeout: 60_000,
       });
       expect(serve.status).toBe(1);
-      expect(`${serve.stdout}${serve.stderr}`).toContain('the Prisma client generated/prisma/sqlite/client is missing (it is not committed): run `resource-service generate`');
+      expect(`${serve.stdout}${serve.stderr}`).toContain(
+        'the Prisma client generated/prisma/sqlite/client is missing (it is not committed): run `resource-service generate`',
+      );
 
       const written = cli(['generate'], { cwd: project });
       expect(written.status).toBe(0);
@@ -129,7 +141,13 @@ describe('generate --check', { timeout: 120_000 }, () => {
 
     it('fails after an entity changes, then generate writes the code and a migration', () => {
       const entity = path.join(project, 'entities/user.entity.ts');
-      writeFileSync(entity, readFileSync(entity, 'utf8').replace('  /**\n   * The user\'s org; null', '  /** A short biography. */\n  @Column()\n  bio?: string | null;\n\n  /**\n   * The user\'s org; null'));
+      writeFileSync(
+        entity,
+        readFileSync(entity, 'utf8').replace(
+          "  /**\n   * The user's org; null",
+          "  /** A short biography. */\n  @Column()\n  bio?: string | null;\n\n  /**\n   * The user's org; null",
+        ),
+      );
       const stale = cli(['generate', '--check'], { cwd: project });
       expect(stale.status).toBe(1);
       expect(stale.stderr).toContain('changed: generated/schema.graphql');
@@ -145,8 +163,12 @@ describe('generate --check', { timeout: 120_000 }, () => {
       expect(written.stdout).toContain('regenerated the Prisma client (sqlite, postgresql)');
       expect(written.stdout).toContain(`new migration: generated/prisma/sqlite/migrations/${NEXT_ADD_USER_BIO}`);
       expect(written.stdout).toContain(`new migration: generated/prisma/postgresql/migrations/${NEXT_ADD_USER_BIO}`);
-      expect(readFileSync(path.join(project, `generated/prisma/sqlite/migrations/${NEXT_ADD_USER_BIO}/migration.sql`), 'utf8')).toContain('ADD COLUMN "bio" TEXT');
-      expect(readFileSync(path.join(project, `generated/prisma/postgresql/migrations/${NEXT_ADD_USER_BIO}/migration.sql`), 'utf8')).toContain('ADD COLUMN     "bio" TEXT');
+      expect(readFileSync(path.join(project, `generated/prisma/sqlite/migrations/${NEXT_ADD_USER_BIO}/migration.sql`), 'utf8')).toContain(
+        'ADD COLUMN "bio" TEXT',
+      );
+      expect(
+        readFileSync(path.join(project, `generated/prisma/postgresql/migrations/${NEXT_ADD_USER_BIO}/migration.sql`), 'utf8'),
+      ).toContain('ADD COLUMN     "bio" TEXT');
       expect(readFileSync(path.join(project, 'generated/schema.graphql'), 'utf8')).toContain('bio: String');
       expect(cli(['generate', '--check'], { cwd: project }).status).toBe(0);
     });
@@ -181,7 +203,9 @@ describe('generate --check', { timeout: 120_000 }, () => {
       writeFileSync(entity, original);
       expect(checked.status).toBe(1);
       const line = original.split('\n').length;
-      expect(checked.stderr).toContain(`entities/org.entity.ts:${String(line)}:14 error type-error: TS2322: Type 'string' is not assignable to type 'number'.`);
+      expect(checked.stderr).toContain(
+        `entities/org.entity.ts:${String(line)}:14 error type-error: TS2322: Type 'string' is not assignable to type 'number'.`,
+      );
       expect(cli(['generate', '--check'], { cwd: project }).status).toBe(0);
     });
 
@@ -193,7 +217,9 @@ describe('generate --check', { timeout: 120_000 }, () => {
       writeFileSync(entity, original);
       expect(refused.status).toBe(1);
       expect(refused.stderr).toContain('FIELD_REMOVED: Org.name was removed. (entities/org.entity.ts:20: renamed to label?)');
-      expect(refused.stderr).toContain("a field of an entity is its column: keep the column's name and type (rename it back), or add the new column beside the old one and remove the old one once clients have moved; or pass --allow-breaking to accept the break");
+      expect(refused.stderr).toContain(
+        "a field of an entity is its column: keep the column's name and type (rename it back), or add the new column beside the old one and remove the old one once clients have moved; or pass --allow-breaking to accept the break",
+      );
       expect(refused.stderr).not.toContain('deprecationReason');
     });
 
@@ -203,7 +229,9 @@ describe('generate --check', { timeout: 120_000 }, () => {
       writeFileSync(resolver, readFileSync(resolver, 'utf8').replace("  @Authorized('read', Notification)\n", ''));
       const result = cli(['generate'], { cwd: project });
       expect(result.status).toBe(1);
-      expect(result.stderr).toContain("entities/notification.resolver.ts:14:3 error operation-posture-missing: Query.notifications (NotificationResolver.notifications) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
+      expect(result.stderr).toContain(
+        "entities/notification.resolver.ts:14:3 error operation-posture-missing: Query.notifications (NotificationResolver.notifications) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately",
+      );
       expect(result.stderr).toContain('>');
       expect(result.stderr).toContain('1 error, 0 warnings');
       expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -227,7 +255,11 @@ describe('generate --check', { timeout: 120_000 }, () => {
       const resolver = path.join(project, 'entities/notification.resolver.ts');
       const original = readFileSync(resolver, 'utf8');
       // 400 operations without a posture: about 170 KB of diagnostics, far more than a pipe holds.
-      const operations = Array.from({ length: 400 }, (_, index) => `  /** Notifications, again (${index}). */\n  @Query()\n  notifications${index}(first?: Int, after?: string): Promise<Page<Notification>> {\n    return this.notificationService.list({ first, after });\n  }\n`).join('\n');
+      const operations = Array.from(
+        { length: 400 },
+        (_, index) =>
+          `  /** Notifications, again (${index}). */\n  @Query()\n  notifications${index}(first?: Int, after?: string): Promise<Page<Notification>> {\n    return this.notificationService.list({ first, after });\n  }\n`,
+      ).join('\n');
       writeFileSync(resolver, original.replace(/\n\}\n$/, `\n\n${operations}}\n`));
       try {
         const result = piped(['generate'], { cwd: project, stream: 'stderr' });
@@ -257,7 +289,12 @@ describe('npm run generate: the generator compiled (generator/launch.mjs, docs/d
 
   /** `node generator/launch.mjs …` in the copy, as `npm run generate` runs it. */
   const launch = (args: readonly string[]): SpawnSyncReturns<string> =>
-    spawnSync(process.execPath, [path.join(project, 'generator/launch.mjs'), ...args], { cwd: project, encoding: 'utf8', env: { ...process.env, APP_AUTH__SECRET: TEST_SECRET }, timeout: 120_000 });
+    spawnSync(process.execPath, [path.join(project, 'generator/launch.mjs'), ...args], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, APP_AUTH__SECRET: TEST_SECRET },
+      timeout: 120_000,
+    });
 
   /** Runs `body` with `file` (in the copy) changed by `change`, then puts it back. */
   const withEdited = <T>(file: string, change: (text: string) => string, body: () => T): T => {
@@ -279,7 +316,10 @@ describe('npm run generate: the generator compiled (generator/launch.mjs, docs/d
     // A new column through the compiled generator: the code, both Prisma clients and a migration
     // each, which the generator run from its sources then finds up to date.
     const entity = path.join(project, 'entities/org.entity.ts');
-    writeFileSync(entity, readFileSync(entity, 'utf8').replace(/\n}\n*$/, '\n\n  /** The org\'s motto. */\n  @Column()\n  motto?: string | null;\n}\n'));
+    writeFileSync(
+      entity,
+      readFileSync(entity, 'utf8').replace(/\n}\n*$/, "\n\n  /** The org's motto. */\n  @Column()\n  motto?: string | null;\n}\n"),
+    );
     const written = launch(['generate']);
     expect(written.stderr).toBe('');
     expect(written.stdout).toMatch(/new migration: generated\/prisma\/sqlite\/migrations\/\d{4}_add_org_motto/);
@@ -291,10 +331,18 @@ describe('npm run generate: the generator compiled (generator/launch.mjs, docs/d
   });
 
   it('never runs a stale copy: an edited source runs as edited, and as it was once restored', () => {
-    const edited = withEdited('generator/cli.ts', (text) => text.replace('\n', "\nprocess.stderr.write('the edited generator\\n');\n"), () => launch(['generate', '--check']));
+    const edited = withEdited(
+      'generator/cli.ts',
+      (text) => text.replace('\n', "\nprocess.stderr.write('the edited generator\\n');\n"),
+      () => launch(['generate', '--check']),
+    );
     expect(edited.stderr).toBe('the edited generator\n');
     expect(edited.status).toBe(0);
-    const runtime = withEdited('runtime/graphql/sdl.ts', (text) => `${text}\nprocess.stderr.write('the edited runtime\\n');\n`, () => launch(['generate', '--check']));
+    const runtime = withEdited(
+      'runtime/graphql/sdl.ts',
+      (text) => `${text}\nprocess.stderr.write('the edited runtime\\n');\n`,
+      () => launch(['generate', '--check']),
+    );
     expect(runtime.stderr).toBe('the edited runtime\n');
     const restored = launch(['generate', '--check']);
     expect(restored.stderr).toBe('');
@@ -302,16 +350,24 @@ describe('npm run generate: the generator compiled (generator/launch.mjs, docs/d
   });
 
   it('compiles one copy for runs that start together, each of which runs whole', async () => {
-    const results = await withEdited('runtime/data/instant.ts', (text) => `${text}\n// a change that makes a new copy\n`, () =>
-      Promise.all(
-        Array.from({ length: 3 }, () => {
-          const child = spawn(process.execPath, [path.join(project, 'generator/launch.mjs'), 'generate', '--check'], { cwd: project, env: { ...process.env, APP_AUTH__SECRET: TEST_SECRET } });
-          let output = '';
-          child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-          child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-          return new Promise<{ code: number | null; output: string }>((resolve) => child.once('close', (code) => resolve({ code, output })));
-        }),
-      ),
+    const results = await withEdited(
+      'runtime/data/instant.ts',
+      (text) => `${text}\n// a change that makes a new copy\n`,
+      () =>
+        Promise.all(
+          Array.from({ length: 3 }, () => {
+            const child = spawn(process.execPath, [path.join(project, 'generator/launch.mjs'), 'generate', '--check'], {
+              cwd: project,
+              env: { ...process.env, APP_AUTH__SECRET: TEST_SECRET },
+            });
+            let output = '';
+            child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+            child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+            return new Promise<{ code: number | null; output: string }>((resolve) =>
+              child.once('close', (code) => resolve({ code, output })),
+            );
+          }),
+        ),
     );
     for (const result of results) {
       expect(result.output).toMatch(/^generated\/ is up to date \(\d+ ms\)\n$/);
@@ -322,17 +378,23 @@ describe('npm run generate: the generator compiled (generator/launch.mjs, docs/d
     expect(readdirSync(builds).filter((name) => /\.\d+-\d+$/.test(name))).toEqual([]);
   });
 
-  it('refuses the commands that import the application\'s TypeScript, naming the npm script that runs them', () => {
+  it("refuses the commands that import the application's TypeScript, naming the npm script that runs them", () => {
     for (const args of [['serve'], ['--root', project, 'seed', '--json'], ['migrate', 'status'], ['dev'], ['token', '--sub', 'x']]) {
       const command = args.find((arg, index) => !arg.startsWith('-') && args[index - 1] !== '--root') ?? '';
       const result = launch(args);
-      expect(result.stderr).toBe(`error: ${command} imports the application's TypeScript: run it as \`npm run ${command}\` (tsx generator/cli.ts ${command}), not through generator/launch.mjs\n`);
+      expect(result.stderr).toBe(
+        `error: ${command} imports the application's TypeScript: run it as \`npm run ${command}\` (tsx generator/cli.ts ${command}), not through generator/launch.mjs\n`,
+      );
       expect(result.status).toBe(1);
     }
   });
 
   it('reports a source that does not compile as an error naming the file, without a stack trace', () => {
-    const result = withEdited('runtime/data/instant.ts', (text) => `${text}\nexport const broken = ;\n`, () => launch(['generate', '--check']));
+    const result = withEdited(
+      'runtime/data/instant.ts',
+      (text) => `${text}\nexport const broken = ;\n`,
+      () => launch(['generate', '--check']),
+    );
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/^error: could not compile the generator \(generator\/launch\.mjs\): /);
     expect(result.stderr).toContain('runtime/data/instant.ts:');
@@ -348,7 +410,13 @@ function statistics(url: string): { tbl: string; idx: string; stat: string }[] {
   const database = new Sqlite(sqliteFilePath(url), { readonly: true });
   try {
     const exists = database.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").get();
-    return exists ? (database.prepare('SELECT tbl, idx, stat FROM sqlite_stat1 ORDER BY tbl, idx').all() as { tbl: string; idx: string; stat: string }[]) : [];
+    return exists
+      ? (database.prepare('SELECT tbl, idx, stat FROM sqlite_stat1 ORDER BY tbl, idx').all() as {
+          tbl: string;
+          idx: string;
+          stat: string;
+        }[])
+      : [];
   } finally {
     database.close();
   }
@@ -378,7 +446,12 @@ describe('migrate, seed, token', { timeout: 120_000 }, () => {
   it('seeds orgs, users of every role and posts in both states, printing ids with --json', () => {
     const result = cli(['seed', '--orgs', '3', '--users', '4', '--posts', '2', '--json'], { env: { APP_DATABASE__URL: url } });
     expect(result.status).toBe(0);
-    const printed = JSON.parse(result.stdout) as { orgs: { id: string }[]; users: { id: string; role: string }[]; posts: { id: string; status: string }[]; tokens: { role: string; token: string }[] };
+    const printed = JSON.parse(result.stdout) as {
+      orgs: { id: string }[];
+      users: { id: string; role: string }[];
+      posts: { id: string; status: string }[];
+      tokens: { role: string; token: string }[];
+    };
     expect(printed.orgs).toHaveLength(3);
     expect(printed.users).toHaveLength(12);
     expect(new Set(printed.users.map((user) => user.role))).toEqual(new Set(['admin', 'member', 'viewer']));
@@ -390,12 +463,26 @@ describe('migrate, seed, token', { timeout: 120_000 }, () => {
 
   it('leaves planner statistics after a seed, so a has_many ranks through its own (fk, id) index (docs/decisions.md §6)', async () => {
     expect(statistics(url).filter((row) => row.tbl === 'Post')).toEqual(
-      expect.arrayContaining(['Post_authorId_id_idx', 'Post_reviewerId_id_idx', 'Post_orgId_id_idx'].map((idx) => ({ tbl: 'Post', idx, stat: expect.stringMatching(/^24 \d+ 1$/) }))),
+      expect.arrayContaining(
+        ['Post_authorId_id_idx', 'Post_reviewerId_id_idx', 'Post_orgId_id_idx'].map((idx) => ({
+          tbl: 'Post',
+          idx,
+          stat: expect.stringMatching(/^24 \d+ 1$/),
+        })),
+      ),
     );
     const database = await openDatabase(url);
     try {
       const users = await database.user.findMany({ select: { id: true, orgId: true }, orderBy: { id: 'asc' } });
-      const details = await sqlitePlan(database, rankingStatement(database, 'authorId', users.map((user) => user.id), users[1] ?? { id: '', orgId: '' }));
+      const details = await sqlitePlan(
+        database,
+        rankingStatement(
+          database,
+          'authorId',
+          users.map((user) => user.id),
+          users[1] ?? { id: '', orgId: '' },
+        ),
+      );
       expect(tableSteps(details)).toEqual([expect.stringMatching(ownIndexSearch('authorId'))]);
     } finally {
       await database.$disconnect();
@@ -413,7 +500,15 @@ describe('migrate, seed, token', { timeout: 120_000 }, () => {
 
     const status = ALL_APPLIED;
     expect(piped(['migrate', 'status'], { env })).toEqual({ status: 0, bytes: status.length, json: false, text: status });
-    const token = piped(['token', '--sub', '01900000-0000-7000-8000-000000000001', '--org', '01900000-0000-7000-8000-000000000002', '--role', 'admin']);
+    const token = piped([
+      'token',
+      '--sub',
+      '01900000-0000-7000-8000-000000000001',
+      '--org',
+      '01900000-0000-7000-8000-000000000002',
+      '--role',
+      'admin',
+    ]);
     expect(token.status).toBe(0);
     expect(token.text).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
   });
@@ -469,16 +564,25 @@ describe('dev', () => {
     const project = copyProject();
     // --port and --host stand for APP_HTTP__PORT and APP_HTTP__HOST, and win over them.
     const port = await freePort();
-    const running = startCli(['dev', '--port', String(port), '--host', '127.0.0.1'], { cwd: project, env: { APP_DATABASE__URL: `file:${path.join(project, 'dev.db')}`, APP_HTTP__PORT: '1' } });
+    const running = startCli(['dev', '--port', String(port), '--host', '127.0.0.1'], {
+      cwd: project,
+      env: { APP_DATABASE__URL: `file:${path.join(project, 'dev.db')}`, APP_HTTP__PORT: '1' },
+    });
     try {
       const output = await running.waitFor((stdout) => /\ntry:\n( {2}.*\n){2}\n/.test(stdout), 90_000);
       expect(output).toContain(`applied migrations: ${MIGRATIONS.join(', ')}\nseeded 2 orgs, 6 users, 12 posts\n`);
       const url = /\nserving (http:\S+)\n/.exec(output)?.[1] ?? '';
       expect(url).toBe(`http://127.0.0.1:${String(port)}`);
       for (const role of ['admin', 'member', 'viewer']) {
-        expect(output).toMatch(new RegExp(`\\n${role} \\(${role[0]?.toUpperCase()}${role.slice(1)} of Acme\\):\\n {2}export TOKEN_${role.toUpperCase()}=[\\w-]+\\.[\\w-]+\\.[\\w-]+\\n`));
+        expect(output).toMatch(
+          new RegExp(
+            `\\n${role} \\(${role[0]?.toUpperCase()}${role.slice(1)} of Acme\\):\\n {2}export TOKEN_${role.toUpperCase()}=[\\w-]+\\.[\\w-]+\\.[\\w-]+\\n`,
+          ),
+        );
       }
-      expect(output).toContain(`\ntry:\n  curl -s "${url}/v2/posts?first=5" -H "Authorization: Bearer $TOKEN_MEMBER"\n  curl -s ${url}/graphql -H 'Content-Type: application/json' -H "Authorization: Bearer $TOKEN_MEMBER" -d '{"query":"{ users(first: 5) { id name email } }"}'\n`);
+      expect(output).toContain(
+        `\ntry:\n  curl -s "${url}/v2/posts?first=5" -H "Authorization: Bearer $TOKEN_MEMBER"\n  curl -s ${url}/graphql -H 'Content-Type: application/json' -H "Authorization: Bearer $TOKEN_MEMBER" -d '{"query":"{ users(first: 5) { id name email } }"}'\n`,
+      );
       // The printed token works on the printed route.
       const token = /export TOKEN_MEMBER=(\S+)/.exec(output)?.[1] ?? '';
       const response = await fetch(`${url}/v2/posts?first=5`, { headers: { authorization: `Bearer ${token}` } });
@@ -508,10 +612,17 @@ describe('the development secret (docs/hostile-input.md §10)', () => {
         // The printed token and one the token command mints both verify: they share the secret.
         const printed = /export TOKEN_MEMBER=(\S+)/.exec(output)?.[1] ?? '';
         const member = JSON.parse(Buffer.from(printed.split('.')[1] ?? '', 'base64url').toString()) as { sub: string; org_id: string };
-        const minted = cli(['token', '--sub', member.sub, '--org', member.org_id, '--role', 'member'], { cwd: checkout, env, unset: ['APP_AUTH__SECRET'] }).stdout.trim();
-        for (const token of [printed, minted]) expect((await fetch(`${url}/v2/posts?first=1`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+        const minted = cli(['token', '--sub', member.sub, '--org', member.org_id, '--role', 'member'], {
+          cwd: checkout,
+          env,
+          unset: ['APP_AUTH__SECRET'],
+        }).stdout.trim();
+        for (const token of [printed, minted])
+          expect((await fetch(`${url}/v2/posts?first=1`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
         // Listening on loopback only: the machine's other addresses are refused.
-        const external = Object.values(networkInterfaces()).flat().find((address) => address?.family === 'IPv4' && !address.internal)?.address;
+        const external = Object.values(networkInterfaces())
+          .flat()
+          .find((address) => address?.family === 'IPv4' && !address.internal)?.address;
         if (external !== undefined) await expect(fetch(`http://${external}:${new URL(url).port}/health`)).rejects.toThrow();
       } finally {
         await running.stop();
@@ -523,24 +634,44 @@ describe('the development secret (docs/hostile-input.md §10)', () => {
 
   it('is never a constant: a server started without one refuses every token minted elsewhere', async () => {
     const project = copyProject();
-    const running = startCli(['serve'], { cwd: project, env: { APP_DATABASE__URL: `file:${path.join(project, 'data/serve.db')}`, APP_HTTP__PORT: '0', NODE_ENV: 'development' }, unset: ['APP_AUTH__SECRET'] });
+    const running = startCli(['serve'], {
+      cwd: project,
+      env: { APP_DATABASE__URL: `file:${path.join(project, 'data/serve.db')}`, APP_HTTP__PORT: '0', NODE_ENV: 'development' },
+      unset: ['APP_AUTH__SECRET'],
+    });
     try {
       await running.waitFor((stdout) => /listening on/.test(stdout), 60_000);
       const url = /"url":"(http:[^"]+)"/.exec(running.stdout())?.[1] ?? '';
       // `serve` uses the checkout's development secret; a token signed with any other is refused.
       const secret = readFileSync(path.join(project, 'data/.dev-secret'), 'utf8').trim();
       const claims = { sub: '01900000-0000-7000-8000-000000000001', org_id: '01900000-0000-7000-8000-000000000002', role: 'admin' };
-      expect((await fetch(`${url}/v2/posts`, { headers: { authorization: `Bearer ${await mintToken(secret, claims)}` } })).status).not.toBe(401);
-      expect((await fetch(`${url}/v2/posts`, { headers: { authorization: `Bearer ${await mintToken('development-secret-change-me-in-production-0123456789', claims)}` } })).status).toBe(401);
+      expect((await fetch(`${url}/v2/posts`, { headers: { authorization: `Bearer ${await mintToken(secret, claims)}` } })).status).not.toBe(
+        401,
+      );
+      expect(
+        (
+          await fetch(`${url}/v2/posts`, {
+            headers: { authorization: `Bearer ${await mintToken('development-secret-change-me-in-production-0123456789', claims)}` },
+          })
+        ).status,
+      ).toBe(401);
       // Started directly, with no secret, the server checks tokens against one of its own process: even the checkout's is refused.
-      const env: NodeJS.ProcessEnv = { ...process.env, APP_DATABASE__URL: `file:${path.join(project, 'data/serve.db')}`, APP_HTTP__PORT: '0', APP_LOG__FORMAT: 'json', NODE_ENV: 'development' };
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        APP_DATABASE__URL: `file:${path.join(project, 'data/serve.db')}`,
+        APP_HTTP__PORT: '0',
+        APP_LOG__FORMAT: 'json',
+        NODE_ENV: 'development',
+      };
       delete env.APP_AUTH__SECRET;
       const direct = startProcess(process.execPath, ['--import', 'tsx', path.join(project, 'generated/main.ts')], { cwd: project, env });
       try {
         await direct.waitFor((stdout) => /listening on/.test(stdout), 60_000);
         expect(direct.stdout()).toContain('APP_AUTH__SECRET is not set: tokens are checked against a random secret of this process');
         const directUrl = /"url":"(http:[^"]+)"/.exec(direct.stdout())?.[1] ?? '';
-        expect((await fetch(`${directUrl}/v2/posts`, { headers: { authorization: `Bearer ${await mintToken(secret, claims)}` } })).status).toBe(401);
+        expect(
+          (await fetch(`${directUrl}/v2/posts`, { headers: { authorization: `Bearer ${await mintToken(secret, claims)}` } })).status,
+        ).toBe(401);
       } finally {
         await direct.stop();
       }
@@ -556,7 +687,13 @@ describe('configuration (docs/behaviour.md §4.5)', () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'generated/main.ts')], {
       cwd: ROOT,
       encoding: 'utf8',
-      env: { ...process.env, APP_HTTP__PORT: 'eighty', APP_HTTP__VERSIONING: 'path', APP_GRAPHQL__MAX_DEPTH: '0', APP_DATABASE__URL: 'mysql://x' },
+      env: {
+        ...process.env,
+        APP_HTTP__PORT: 'eighty',
+        APP_HTTP__VERSIONING: 'path',
+        APP_GRAPHQL__MAX_DEPTH: '0',
+        APP_DATABASE__URL: 'mysql://x',
+      },
       timeout: 60_000,
     });
     expect(result.status).toBe(1);

@@ -83,7 +83,11 @@ describe('npm run dev, watching', () => {
 
   /** A GraphQL request to the running server. */
   async function graphql(query: string): Promise<{ data?: Record<string, unknown>; errors?: unknown[] }> {
-    const response = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const response = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
     return (await response.json()) as { data?: Record<string, unknown>; errors?: unknown[] };
   }
 
@@ -110,7 +114,13 @@ describe('npm run dev, watching', () => {
     // From the command to the watching line, a screen's worth: no line per route.
     expect(output.split('\n').length).toBeLessThan(40);
     // The landing answer lists the same, and the playground is on in dev.
-    expect(await (await fetch(`${url}/`)).json()).toMatchObject({ docs: '/api', graphql: '/graphql', playground: '/graphql', health: '/health', mcp: '/mcp' });
+    expect(await (await fetch(`${url}/`)).json()).toMatchObject({
+      docs: '/api',
+      graphql: '/graphql',
+      playground: '/graphql',
+      health: '/health',
+      mcp: '/mcp',
+    });
     expect((await fetch(`${url}/graphql`, { headers: { accept: 'text/html' } })).status).toBe(200);
   });
 
@@ -127,12 +137,21 @@ describe('npm run dev, watching', () => {
     writeFileSync(path.join(project, 'entities/bookmark.entity.ts'), BOOKMARK_ENTITY);
     expect(await cycle(2)).toMatch(new RegExp(`^regenerated: \\d+ files, migration ${NEXT_MIGRATION} applied, restarted in \\d+ ms$`));
     const type = await graphql('{ __type(name: "Bookmark") { fields { name } } }');
-    expect((type.data?.__type as { fields: { name: string }[] } | null)?.fields.map((field) => field.name)).toEqual(['id', 'postId', 'authorId', 'body']);
+    expect((type.data?.__type as { fields: { name: string }[] } | null)?.fields.map((field) => field.name)).toEqual([
+      'id',
+      'postId',
+      'authorId',
+      'body',
+    ]);
     const database = await openDatabase(databaseUrl);
     try {
       // The table exists (an empty one), and the migration is recorded as applied.
       expect(await database.$queryRawUnsafe('SELECT "id" FROM "Bookmark"')).toEqual([]);
-      expect(await database.$queryRawUnsafe('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name DESC LIMIT 1')).toEqual([{ migration_name: NEXT_MIGRATION }]);
+      expect(
+        await database.$queryRawUnsafe(
+          'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name DESC LIMIT 1',
+        ),
+      ).toEqual([{ migration_name: NEXT_MIGRATION }]);
     } finally {
       await database.$disconnect();
     }
@@ -154,7 +173,9 @@ describe('npm run dev, watching', () => {
     const service = path.join(project, 'entities/notification.service.ts');
     const original = readFileSync(service, 'utf8');
     appendFileSync(service, "\nthrow new Error('boom while loading notification.service.ts');\n");
-    expect(await cycle(5)).toBe('regenerated: 0 files, not restarted: the new server exited (code 1) before it was ready; the server keeps running the previous version');
+    expect(await cycle(5)).toBe(
+      'regenerated: 0 files, not restarted: the new server exited (code 1) before it was ready; the server keeps running the previous version',
+    );
     expect(dev.stderr()).toContain('boom while loading notification.service.ts');
     expect((await fetch(`${url}/health`)).status).toBe(200);
     expect(((await graphql('{ __type(name: "Bookmark") { name } }')).data?.__type as { name: string } | null)?.name).toBe('Bookmark');

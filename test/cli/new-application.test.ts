@@ -25,7 +25,11 @@ interface SeededNotes {
 }
 
 /** POSTs a GraphQL query with a bearer token; the parsed answer. */
-async function graphql(url: string, token: string, query: string): Promise<{ status: number; body: { data?: Record<string, unknown> | null; errors?: unknown[] } }> {
+async function graphql(
+  url: string,
+  token: string,
+  query: string,
+): Promise<{ status: number; body: { data?: Record<string, unknown> | null; errors?: unknown[] } }> {
   const response = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -63,7 +67,9 @@ describe('a new application from scratch: init → generate → migrate → seed
     rmSync(path.join(project, 'entities'), { recursive: true }); // what `git rm -r entities` leaves
     const withState = cli(['init'], { cwd: project, env });
     expect(withState.status).toBe(1);
-    expect(withState.stderr).toContain("generated/: the previous application's output, its GraphQL schema (the baseline of breaking changes) and migrations (");
+    expect(withState.stderr).toContain(
+      "generated/: the previous application's output, its GraphQL schema (the baseline of breaking changes) and migrations (",
+    );
     expect(withState.stderr).toMatch(/migrations \((\d+) sqlite, \1 postgresql\)/);
     expect(withState.stderr).toContain("data/app.db: the previous application's development database");
     expect(withState.stderr).toContain('pass --reset to remove them');
@@ -79,7 +85,15 @@ describe('a new application from scratch: init → generate → migrate → seed
     expect(result.stdout).toContain("removed generated/: the previous application's output");
     expect(result.stdout).toContain("removed data/app.db: the previous application's development database");
     const written = readdirSync(TEMPLATE_ENTITIES).sort();
-    expect(written).toEqual(['abilities.ts', 'app.module.ts', 'dev.ts', 'note.entity.ts', 'note.resolver.ts', 'note.service.ts', 'notes.controller.ts']);
+    expect(written).toEqual([
+      'abilities.ts',
+      'app.module.ts',
+      'dev.ts',
+      'note.entity.ts',
+      'note.resolver.ts',
+      'note.service.ts',
+      'notes.controller.ts',
+    ]);
     expect(result.stdout).toContain(`wrote ${written.map((file) => `entities/${file}`).join(', ')}\n`);
     expect(result.stdout).toContain('next: `npm run dev`');
     expect(readdirSync(path.join(project, 'entities')).sort()).toEqual(written);
@@ -93,16 +107,30 @@ describe('a new application from scratch: init → generate → migrate → seed
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('new migration: generated/prisma/sqlite/migrations/0001_init\n');
     expect(result.stdout).toContain('new migration: generated/prisma/postgresql/migrations/0001_init\n');
-    expect(readdirSync(path.join(project, 'generated/prisma/sqlite/migrations')).sort()).toEqual(['0001_init', 'checksums.json', 'migration_lock.toml']);
+    expect(readdirSync(path.join(project, 'generated/prisma/sqlite/migrations')).sort()).toEqual([
+      '0001_init',
+      'checksums.json',
+      'migration_lock.toml',
+    ]);
     const check = cli(['generate', '--check'], { cwd: project, env });
     expect(check.stderr).toBe('');
     expect(check.status).toBe(0);
   });
 
   it('type-checks: the written declarations with their generated code (tsc --noEmit, strict)', () => {
-    expect(existsSync(path.join(project, 'entities/note.service.ts')) && existsSync(path.join(project, 'generated/repositories/note.repository.ts'))).toBe(true);
-    writeFileSync(path.join(project, 'tsconfig.app.json'), JSON.stringify({ extends: './tsconfig.json', include: ['entities', 'generated', 'runtime'], exclude: [] }));
-    const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', path.join(project, 'tsconfig.app.json')], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+    expect(
+      existsSync(path.join(project, 'entities/note.service.ts')) &&
+        existsSync(path.join(project, 'generated/repositories/note.repository.ts')),
+    ).toBe(true);
+    writeFileSync(
+      path.join(project, 'tsconfig.app.json'),
+      JSON.stringify({ extends: './tsconfig.json', include: ['entities', 'generated', 'runtime'], exclude: [] }),
+    );
+    const result = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', path.join(project, 'tsconfig.app.json')],
+      { cwd: project, encoding: 'utf8', timeout: 120_000 },
+    );
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
   });
@@ -156,7 +184,10 @@ describe('a new application from scratch: init → generate → migrate → seed
       expect(response.headers.get('x-next-cursor')).toBe(seeded.notes[1]?.id);
 
       // The abilities of the template: another user's token sees none of these notes.
-      const stranger = cli(['token', '--sub', '01900000-0000-7000-8000-0000000000ff', '--org', '01900000-0000-7000-8000-000000000002', '--role', 'member'], { cwd: project, env }).stdout.trim();
+      const stranger = cli(
+        ['token', '--sub', '01900000-0000-7000-8000-0000000000ff', '--org', '01900000-0000-7000-8000-000000000002', '--role', 'member'],
+        { cwd: project, env },
+      ).stdout.trim();
       expect((await graphql(url, stranger, '{ notes { id } }')).body.data).toEqual({ notes: [] });
     } finally {
       await server.stop();
@@ -185,16 +216,24 @@ describe('a new application from scratch: init → generate → migrate → seed
     rmSync(path.join(project, 'entities/dev.ts'));
     const seed = cli(['seed'], { cwd: project, env });
     expect(seed.status).toBe(1);
-    expect(seed.stderr).toContain('error: nothing to seed: entities/dev.ts does not exist. Add one: `export default defineDevHooks({ seed: async (database, { sizes }) => { … } })`');
+    expect(seed.stderr).toContain(
+      'error: nothing to seed: entities/dev.ts does not exist. Add one: `export default defineDevHooks({ seed: async (database, { sizes }) => { … } })`',
+    );
     expect(seed.stderr).not.toMatch(/\n\s+at /);
 
-    const running = startCli(['dev'], { cwd: project, env: { APP_DATABASE__URL: `file:${path.join(project, 'data/bare.db')}`, APP_HTTP__PORT: '0' } });
+    const running = startCli(['dev'], {
+      cwd: project,
+      env: { APP_DATABASE__URL: `file:${path.join(project, 'data/bare.db')}`, APP_HTTP__PORT: '0' },
+    });
     try {
       const output = await running.waitFor((stdout) => stdout.includes('mint a token by hand'));
       expect(output).toContain('no entities/dev.ts: nothing seeded and no token printed');
       expect(output).not.toMatch(/^seeded /m);
       const url = /\nserving (http:\S+)\n/.exec(output)?.[1] ?? '';
-      const token = cli(['token', '--sub', '01900000-0000-7000-8000-000000000001', '--org', '01900000-0000-7000-8000-000000000002', '--role', 'member'], { cwd: project, env }).stdout.trim();
+      const token = cli(
+        ['token', '--sub', '01900000-0000-7000-8000-000000000001', '--org', '01900000-0000-7000-8000-000000000002', '--role', 'member'],
+        { cwd: project, env },
+      ).stdout.trim();
       expect((await graphql(url, token, '{ notes { id } }')).body.data).toEqual({ notes: [] });
     } finally {
       await running.stop();
@@ -220,7 +259,9 @@ describe("a new application written over the demo's, without init", { timeout: 1
     const refused = cli(['generate'], { cwd: project, env });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('FIELD_REMOVED: Query.users was removed.');
-    expect(refused.stderr).toContain("every query of the committed schema is gone: if entities/ is a new application in place of another, `npm run init -- --reset` removes the previous one's generated/ and database and keeps entities/");
+    expect(refused.stderr).toContain(
+      "every query of the committed schema is gone: if entities/ is a new application in place of another, `npm run init -- --reset` removes the previous one's generated/ and database and keeps entities/",
+    );
 
     const reset = cli(['init', '--reset'], { cwd: project, env });
     expect(reset.status).toBe(0);

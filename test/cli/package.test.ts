@@ -17,7 +17,15 @@ import { packagesNeedingOtherNode } from '../support/engines.js';
 import { freePort } from '../support/postgres.js';
 import { ROOT, scratchDir } from '../support/project.js';
 
-const MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; engines: { node: string }; exports: Record<string, unknown>; bin: Record<string, string>; author?: string; license?: string };
+const MANIFEST = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  engines: { node: string };
+  exports: Record<string, unknown>;
+  bin: Record<string, string>;
+  author?: string;
+  license?: string;
+};
 
 /** The environment of a user's shell: without the condition that points this repository at its sources (.npmrc). */
 function userEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -29,7 +37,12 @@ function userEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 /** Runs `command` in `cwd` to its end; the result, with both outputs. */
-function run(command: string, args: readonly string[], cwd: string, options: { env?: Record<string, string>; timeout?: number } = {}): SpawnSyncReturns<string> {
+function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  options: { env?: Record<string, string>; timeout?: number } = {},
+): SpawnSyncReturns<string> {
   return spawnSync(command, args, { cwd, env: userEnvironment(options.env), encoding: 'utf8', timeout: options.timeout ?? 180_000 });
 }
 
@@ -71,7 +84,11 @@ async function getJson(url: string, pathname: string, token: string): Promise<{ 
 
 /** POST a GraphQL query with a bearer token; the parsed body. */
 async function graphql(url: string, query: string, token: string): Promise<{ data?: Record<string, unknown>; errors?: unknown[] }> {
-  const response = await fetch(new URL('/graphql', url), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query }) });
+  const response = await fetch(new URL('/graphql', url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query }),
+  });
   return (await response.json()) as { data?: Record<string, unknown>; errors?: unknown[] };
 }
 
@@ -81,7 +98,10 @@ async function graphql(url: string, query: string, token: string): Promise<{ dat
  */
 async function devServes(app: string): Promise<{ health: number; rest: unknown; graphql: unknown }> {
   const port = await freePort();
-  const dev = startProcess(path.join(app, 'node_modules', '.bin', 'resource-service'), ['dev'], { cwd: app, env: userEnvironment({ APP_HTTP__PORT: String(port) }) });
+  const dev = startProcess(path.join(app, 'node_modules', '.bin', 'resource-service'), ['dev'], {
+    cwd: app,
+    env: userEnvironment({ APP_HTTP__PORT: String(port) }),
+  });
   try {
     const printed = await waitFor(dev, /watching entities\//);
     const url = /serving (http:\/\/\S+)/.exec(printed)?.[1];
@@ -100,7 +120,10 @@ async function devServes(app: string): Promise<{ health: number; rest: unknown; 
 /** `node dist/generated/main.js` in `app` (what `npm start` runs) on a free port, until it listens; stopped by the caller. */
 async function startCompiled(app: string, env: Record<string, string>): Promise<{ server: RunningCli; url: string }> {
   const port = await freePort();
-  const server = startProcess(process.execPath, [path.join(app, 'dist', 'generated', 'main.js')], { cwd: app, env: userEnvironment({ ...env, APP_HTTP__PORT: String(port), APP_HTTP__HOST: '127.0.0.1', APP_LOG__FORMAT: 'json' }) });
+  const server = startProcess(process.execPath, [path.join(app, 'dist', 'generated', 'main.js')], {
+    cwd: app,
+    env: userEnvironment({ ...env, APP_HTTP__PORT: String(port), APP_HTTP__HOST: '127.0.0.1', APP_LOG__FORMAT: 'json' }),
+  });
   await waitFor(server, /"msg":"listening on /);
   return { server, url: `http://127.0.0.1:${port}` };
 }
@@ -134,9 +157,24 @@ describe('the packed package, installed into an empty folder', () => {
   });
 
   it('ships the compiled runtime and generator, their type declarations, the templates and the documentation, and nothing else of this repository', () => {
-    const files = succeeded(run('tar', ['tzf', tarball], scratch)).trim().split('\n').map((file) => file.replace(/^package\//, ''));
-    expect(files.filter((file) => !/^(dist\/(runtime|generator)\/|templates\/new-application\/|docs\/)|^(package\.json|README\.md)$/.test(file))).toEqual([]);
-    for (const file of ['docs/README.md', 'docs/guide/development.md', 'dist/runtime/index.js', 'dist/runtime/index.d.ts', 'dist/runtime/testing/index.d.ts', 'dist/runtime/generated.d.ts', 'dist/generator/cli.js', 'templates/new-application/entities/note.entity.ts']) expect(files).toContain(file);
+    const files = succeeded(run('tar', ['tzf', tarball], scratch))
+      .trim()
+      .split('\n')
+      .map((file) => file.replace(/^package\//, ''));
+    expect(
+      files.filter((file) => !/^(dist\/(runtime|generator)\/|templates\/new-application\/|docs\/)|^(package\.json|README\.md)$/.test(file)),
+    ).toEqual([]);
+    for (const file of [
+      'docs/README.md',
+      'docs/guide/development.md',
+      'dist/runtime/index.js',
+      'dist/runtime/index.d.ts',
+      'dist/runtime/testing/index.d.ts',
+      'dist/runtime/generated.d.ts',
+      'dist/generator/cli.js',
+      'templates/new-application/entities/note.entity.ts',
+    ])
+      expect(files).toContain(file);
     expect(files.some((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.startsWith('templates/'))).toBe(false);
     expect(readFileSync(path.join(installed, MANIFEST.bin[MANIFEST.name] ?? ''), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
   });
@@ -147,7 +185,15 @@ describe('the packed package, installed into an empty folder', () => {
 
   it('lets an application import the named surface and nothing else', () => {
     const probe = (specifier: string): string => {
-      const result = run(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)}).then(() => console.log('ok'), (error) => console.log(error.code))`], app);
+      const result = run(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `await import(${JSON.stringify(specifier)}).then(() => console.log('ok'), (error) => console.log(error.code))`,
+        ],
+        app,
+      );
       return result.stdout.trim();
     };
     expect(probe('resource-service')).toBe('ok');
@@ -166,7 +212,11 @@ describe('the packed package, installed into an empty folder', () => {
   it('init writes a new application importing the package by name, and npm install completes it', () => {
     const printed = succeeded(cli(app, ['init']));
     expect(printed).toContain('wrote tsconfig.json, .gitignore, README.md, test/app.test.ts, entities/abilities.ts');
-    const manifest = JSON.parse(readFileSync(path.join(app, 'package.json'), 'utf8')) as { type: string; scripts: Record<string, string>; dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(path.join(app, 'package.json'), 'utf8')) as {
+      type: string;
+      scripts: Record<string, string>;
+      dependencies: Record<string, string>;
+    };
     expect(manifest.type).toBe('module');
     expect(Object.keys(manifest.scripts)).toEqual(expect.arrayContaining(['dev', 'generate', 'test', 'build', 'start']));
     // The tarball it was installed from stays the dependency; the peers join it.
@@ -188,7 +238,9 @@ describe('the packed package, installed into an empty folder', () => {
     expect(idsOf(served.rest)).toHaveLength(2);
     expect(idsOf(served.graphql)).toEqual(idsOf(served.rest));
     // Generated code imports the runtime by the package's name, never by a path into node_modules.
-    const generated = readdirSync(path.join(app, 'generated'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    const generated = readdirSync(path.join(app, 'generated'), { recursive: true, encoding: 'utf8' }).filter((file) =>
+      file.endsWith('.ts'),
+    );
     for (const file of generated) expect(readFileSync(path.join(app, 'generated', file), 'utf8'), file).not.toContain('node_modules');
     expect(readFileSync(path.join(app, 'generated', 'app.ts'), 'utf8')).toContain(`from '${MANIFEST.name}/transports/rest'`);
     // The Prisma clients are written under generated/ and ignored; caches go to the application's node_modules.
@@ -203,7 +255,10 @@ describe('the packed package, installed into an empty folder', () => {
     const seeded = JSON.parse(succeeded(cli(app, ['seed', '--json', '--notes', '1']))) as { notes: unknown[]; tokens: unknown[] };
     expect(seeded.notes).toHaveLength(1);
     expect(seeded.tokens).toHaveLength(1);
-    const watching = startProcess(path.join(app, 'node_modules', '.bin', 'resource-service'), ['generate', '--watch'], { cwd: app, env: userEnvironment() });
+    const watching = startProcess(path.join(app, 'node_modules', '.bin', 'resource-service'), ['generate', '--watch'], {
+      cwd: app,
+      env: userEnvironment(),
+    });
     try {
       expect(await waitFor(watching, /watching entities\//)).toMatch(/^ok, 0 files changed/m);
     } finally {
@@ -221,7 +276,13 @@ describe('the packed package, installed into an empty folder', () => {
     const secret = 'package-test-secret-0123456789-0123456789';
     const { server, url } = await startCompiled(app, { APP_AUTH__SECRET: secret });
     try {
-      const token = succeeded(cli(app, ['token', '--sub', '01900000-0000-7000-8000-000000000001', '--org', '01900000-0000-7000-8000-000000000002', '--role', 'member'], { APP_AUTH__SECRET: secret })).trim();
+      const token = succeeded(
+        cli(
+          app,
+          ['token', '--sub', '01900000-0000-7000-8000-000000000001', '--org', '01900000-0000-7000-8000-000000000002', '--role', 'member'],
+          { APP_AUTH__SECRET: secret },
+        ),
+      ).trim();
       const listed = await getJson(url, '/notes', token);
       expect(listed.status).toBe(200);
       // The two notes dev seeded and the one `seed --notes 1` wrote.
@@ -234,7 +295,10 @@ describe('the packed package, installed into an empty folder', () => {
 
   it('init <dir> writes an application in a new folder that depends on this version', () => {
     succeeded(cli(app, ['init', 'second']));
-    const manifest = JSON.parse(readFileSync(path.join(app, 'second', 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(path.join(app, 'second', 'package.json'), 'utf8')) as {
+      name: string;
+      dependencies: Record<string, string>;
+    };
     expect(manifest.name).toBe('second');
     expect(manifest.dependencies[MANIFEST.name]).toBe(`^${MANIFEST.version}`);
     // It resolves the package from the folder above, as a workspace would.
@@ -246,22 +310,37 @@ describe('the packed package, installed into an empty folder', () => {
     const demo = path.join(app, 'demo');
     mkdirSync(demo);
     cpSync(path.join(ROOT, 'entities'), path.join(demo, 'entities'), { recursive: true });
-    cpSync(path.join(ROOT, 'generated'), path.join(demo, 'generated'), { recursive: true, filter: (source) => !/prisma\/[^/]+\/client(\/|$)/.test(source) });
+    cpSync(path.join(ROOT, 'generated'), path.join(demo, 'generated'), {
+      recursive: true,
+      filter: (source) => !/prisma\/[^/]+\/client(\/|$)/.test(source),
+    });
     // The documents' contact and license come from the application's package.json: the demo's are this repository's.
-    writeFileSync(path.join(demo, 'package.json'), JSON.stringify({ name: 'demo', private: true, type: 'module', author: MANIFEST.author, license: MANIFEST.license }, null, 2));
+    writeFileSync(
+      path.join(demo, 'package.json'),
+      JSON.stringify({ name: 'demo', private: true, type: 'module', author: MANIFEST.author, license: MANIFEST.license }, null, 2),
+    );
     // Parsed from the package's .d.ts files there, from the sources here: the same model, the same bytes.
-    expect(succeeded(run(path.join(app, 'node_modules', '.bin', 'resource-service'), ['generate', '--check'], demo))).toContain('generated/ is up to date');
+    expect(succeeded(run(path.join(app, 'node_modules', '.bin', 'resource-service'), ['generate', '--check'], demo))).toContain(
+      'generated/ is up to date',
+    );
   }, 120_000);
 
   it('with node_modules read-only: generate, dev and build work, writing nothing there', async () => {
     const modules = path.join(app, 'node_modules');
-    const mounted = spawnSync('mount', ['--bind', modules, modules]).status === 0 && spawnSync('mount', ['-o', 'remount,ro,bind', modules]).status === 0;
+    const mounted =
+      spawnSync('mount', ['--bind', modules, modules]).status === 0 && spawnSync('mount', ['-o', 'remount,ro,bind', modules]).status === 0;
     try {
       // The variant is real only if a write there fails.
       const probe = path.join(modules, '.write-probe');
       expect(() => writeFileSync(probe, ''), mounted ? 'the read-only mount' : 'mount --bind -o ro needs root (CAP_SYS_ADMIN)').toThrow();
       const note = path.join(app, 'entities', 'note.entity.ts');
-      writeFileSync(note, readFileSync(note, 'utf8').replace('  /** What the note says. */', '  /** When the note is due, if ever. */\n  @Column()\n  due?: string | null;\n\n  /** What the note says. */'));
+      writeFileSync(
+        note,
+        readFileSync(note, 'utf8').replace(
+          '  /** What the note says. */',
+          '  /** When the note is due, if ever. */\n  @Column()\n  due?: string | null;\n\n  /** What the note says. */',
+        ),
+      );
       expect(succeeded(cli(app, ['generate']))).toContain('new migration: generated/prisma/sqlite/migrations/0002_');
       expect(succeeded(cli(app, ['generate', '--check']))).toContain('up to date');
       const served = await devServes(app);

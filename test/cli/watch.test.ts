@@ -16,7 +16,11 @@ const OK_WITHIN = 500;
 
 /** `ok, N files changed in T ms` lines printed so far. */
 function okLines(stdout: string): { files: number; ms: number; rest: string }[] {
-  return [...stdout.matchAll(/^ok, (\d+) files changed in (\d+) ms(.*)$/gm)].map((match) => ({ files: Number(match[1]), ms: Number(match[2]), rest: match[3] ?? '' }));
+  return [...stdout.matchAll(/^ok, (\d+) files changed in (\d+) ms(.*)$/gm)].map((match) => ({
+    files: Number(match[1]),
+    ms: Number(match[2]),
+    rest: match[3] ?? '',
+  }));
 }
 
 describe('generate --watch, on a copy of the project', () => {
@@ -81,7 +85,9 @@ describe('generate --watch, on a copy of the project', () => {
     const before = okLines(watching.stdout()).length;
     writeFileSync(resolver, original.replace("  @Authorized('read', Notification)\n", ''));
     await watching.waitForStderr((stderr) => stderr.includes('1 error, 0 warnings'), 30_000);
-    expect(watching.stderr()).toContain("entities/notification.resolver.ts:14:3 error operation-posture-missing: Query.notifications (NotificationResolver.notifications) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately");
+    expect(watching.stderr()).toContain(
+      "entities/notification.resolver.ts:14:3 error operation-posture-missing: Query.notifications (NotificationResolver.notifications) has no access posture; add @Authorized('read', Entity) to gate it, or @Public() to leave it ungated deliberately",
+    );
     expect(watching.stderr()).not.toMatch(/\n\s+at /);
     // Nothing written, and the process lives on.
     expect(readFileSync(path.join(project, 'generated/graphql/resolvers.ts'), 'utf8')).toBe(routes);
@@ -102,7 +108,10 @@ describe('generate --watch, on a copy of the project', () => {
     writeFileSync(entity, `${original}export const broken: number = 'x';\n`);
     // Generating does not wait for the checker: the ok line comes first, the warning when the check answers.
     await nthOk(before + 1, performance.now());
-    await watching.waitForStderr((stderr) => stderr.includes("warning type-error: TS2322: Type 'string' is not assignable to type 'number'."), 90_000);
+    await watching.waitForStderr(
+      (stderr) => stderr.includes("warning type-error: TS2322: Type 'string' is not assignable to type 'number'."),
+      90_000,
+    );
     expect(watching.stderr()).toContain(`entities/org.entity.ts:${String(original.split('\n').length)}:14 warning type-error`);
     expect(watching.child.exitCode).toBeNull();
     writeFileSync(entity, original);
@@ -111,12 +120,20 @@ describe('generate --watch, on a copy of the project', () => {
 
   it('writes a migration named after its SQL when the schema changes, and survives a removed file', async () => {
     const before = okLines(watching.stdout()).length;
-    editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** Set when the post is published. */', '  /** A one-line summary. */\n  @Column()\n  summary?: string | null;\n\n  /** Set when the post is published. */'));
+    editFile(project, 'entities/post.entity.ts', (text) =>
+      text.replace(
+        '  /** Set when the post is published. */',
+        '  /** A one-line summary. */\n  @Column()\n  summary?: string | null;\n\n  /** Set when the post is published. */',
+      ),
+    );
     const migrated = await nthOk(before + 1, performance.now());
     expect(migrated.rest).toMatch(/^, new migration \d{4}_add_post_summary$/);
     expect(migrated.files).toBeGreaterThan(2);
     const name = /new migration (\S+)/.exec(migrated.rest)?.[1] ?? '';
-    for (const database of ['sqlite', 'postgresql']) expect(readFileSync(path.join(project, `generated/prisma/${database}/migrations/${name}/migration.sql`), 'utf8')).toContain('"summary" TEXT');
+    for (const database of ['sqlite', 'postgresql'])
+      expect(readFileSync(path.join(project, `generated/prisma/${database}/migrations/${name}/migration.sql`), 'utf8')).toContain(
+        '"summary" TEXT',
+      );
 
     // Removing a file another imports is an error like any other.
     const notification = readFileSync(path.join(project, 'entities/notification.entity.ts'), 'utf8');
@@ -167,7 +184,8 @@ describe('the watcher (generator/watch.ts)', () => {
         }
       };
       // A burst of five saves, and a file the generator does not read: one batch of the five.
-      for (const name of ['a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.ts', 'x.d.ts', 'swap.tmp']) writeFileSync(path.join(dir, name), 'export {};\n');
+      for (const name of ['a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.ts', 'x.d.ts', 'swap.tmp'])
+        writeFileSync(path.join(dir, name), 'export {};\n');
       await until(() => batches.length === 1);
       expect(batches[0]?.files).toEqual(['a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.ts']);
       // Saves while a batch runs make the next batch, after it.

@@ -9,7 +9,14 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createAdapterFactory } from '../../runtime/data/database.js';
-import { DIALECTS, dialectFor, dialectNamed, dialectOfAdapter, SUPPORTED_DATABASES, SUPPORTED_URL_FORMS } from '../../runtime/dialects/index.js';
+import {
+  DIALECTS,
+  dialectFor,
+  dialectNamed,
+  dialectOfAdapter,
+  SUPPORTED_DATABASES,
+  SUPPORTED_URL_FORMS,
+} from '../../runtime/dialects/index.js';
 import { classifyError } from '../../runtime/failures/errors.js';
 import { keysPerStatement, MAX_KEYS_PER_STATEMENT } from '../../runtime/data/repository.js';
 import { Observability } from '../../runtime/observability/index.js';
@@ -35,7 +42,9 @@ describe.each(DIALECTS.map((dialect) => [dialect.name, dialect] as const))('the 
     const datasource = /datasource db \{\n([^}]*)\}/.exec(schema)?.[1] ?? '';
     const settings = Object.fromEntries([...datasource.matchAll(/^\s*(\w+)\s*=\s*"([^"]*)"/gm)].map((match) => [match[1], match[2]]));
     expect(settings).toEqual(dialect.prisma.datasource);
-    expect(readFileSync(path.join(folder, 'migrations/migration_lock.toml'), 'utf8')).toContain(`provider = "${dialect.prisma.datasource.provider}"`);
+    expect(readFileSync(path.join(folder, 'migrations/migration_lock.toml'), 'utf8')).toContain(
+      `provider = "${dialect.prisma.datasource.provider}"`,
+    );
     for (const attribute of dialect.prisma.idColumnAttributes) expect(schema).toContain(`@id @default(uuid(7)) ${attribute}`);
     if (dialect.prisma.idColumnAttributes.length === 0) expect(schema).not.toContain('@db.');
     expect(existsSync(path.join(folder, 'client/client.ts'))).toBe(true);
@@ -45,7 +54,10 @@ describe.each(DIALECTS.map((dialect) => [dialect.name, dialect] as const))('the 
     // The SQLite factory creates the file's folder: give it a temporary one.
     const url = name === 'sqlite' ? `file:${path.join(scratchDir('rs-dialect-'), 'app.db')}` : (EXAMPLE_URLS[name]?.[0] ?? '');
     const adapter = await createAdapterFactory(url);
-    expect({ provider: adapter.provider, adapterName: adapter.adapterName }).toEqual({ provider: dialect.adapterProvider, adapterName: dialect.adapterName });
+    expect({ provider: adapter.provider, adapterName: adapter.adapterName }).toEqual({
+      provider: dialect.adapterProvider,
+      adapterName: dialect.adapterName,
+    });
     expect(dialectOfAdapter(adapter)).toBe(dialect);
     expect(readFileSync(path.join(ROOT, 'generated/database.ts'), 'utf8')).toContain(dialect.prisma.folder);
   });
@@ -59,7 +71,10 @@ describe.each(DIALECTS.map((dialect) => [dialect.name, dialect] as const))('the 
       expect(classifyError(Object.assign(new Error('unreachable'), { code }))).toEqual({ kind: 'database', unavailable: true });
     }
     if (dialect.errors.codePrefix !== undefined) {
-      expect(classifyError(Object.assign(new Error('constraint'), { code: `${dialect.errors.codePrefix}CONSTRAINT` }))).toEqual({ kind: 'database', unavailable: false });
+      expect(classifyError(Object.assign(new Error('constraint'), { code: `${dialect.errors.codePrefix}CONSTRAINT` }))).toEqual({
+        kind: 'database',
+        unavailable: false,
+      });
     }
   });
 
@@ -91,11 +106,19 @@ describe('choosing a dialect', () => {
   });
 
   it('refuses another scheme, naming the supported ones without showing credentials', () => {
-    expect(() => dialectFor('mysql://root:hunter2@db/app')).toThrow('unsupported database URL "mysql://…@db/app": use file:<path> or postgres://…');
+    expect(() => dialectFor('mysql://root:hunter2@db/app')).toThrow(
+      'unsupported database URL "mysql://…@db/app": use file:<path> or postgres://…',
+    );
   });
 
   it('gives a database binding fewer parameters smaller batches', () => {
-    expect(keysPerStatement({ sql: { ...DIALECTS[0].sql, maxBindParameters: 2_100 }, read: () => Promise.resolve([]), close: () => Promise.resolve() })).toBe(1_100);
+    expect(
+      keysPerStatement({
+        sql: { ...DIALECTS[0].sql, maxBindParameters: 2_100 },
+        read: () => Promise.resolve([]),
+        close: () => Promise.resolve(),
+      }),
+    ).toBe(1_100);
   });
 
   it('allows several worker processes only where events cross processes', () => {

@@ -12,7 +12,22 @@ import { jsonText } from '../../runtime/http/answer.js';
 /** Any date a `Date` can hold, from -271821 to +275760, and invalid ones. */
 const anyDate = fc.date({ noInvalidDate: false });
 /** Dates near the ends of the range and of days, years and the epoch, where arithmetic slips. */
-const edgeDate = fc.constantFrom(-8.64e15, 8.64e15, 0, -1, 1, 86_399_999, -86_400_001, 253402300799999, 253402300800000, -62167219200001, -62167219200000, 951782400000).map((time) => new Date(time));
+const edgeDate = fc
+  .constantFrom(
+    -8.64e15,
+    8.64e15,
+    0,
+    -1,
+    1,
+    86_399_999,
+    -86_400_001,
+    253402300799999,
+    253402300800000,
+    -62167219200001,
+    -62167219200000,
+    951782400000,
+  )
+  .map((time) => new Date(time));
 
 describe('isoInstant', () => {
   it('writes what toISOString writes, for any date', () => {
@@ -41,20 +56,34 @@ describe('isoInstant', () => {
 
 describe('jsonText', () => {
   /** A row as a repository returns it: plain, with dates, some null, and any other JSON values. */
-  const row = fc.dictionary(fc.string(), fc.oneof(anyDate, fc.constant(null), fc.string(), fc.double(), fc.boolean(), fc.array(anyDate, { maxLength: 2 })), { maxKeys: 8 });
+  const row = fc.dictionary(
+    fc.string(),
+    fc.oneof(anyDate, fc.constant(null), fc.string(), fc.double(), fc.boolean(), fc.array(anyDate, { maxLength: 2 })),
+    { maxKeys: 8 },
+  );
 
   it('writes what JSON.stringify writes, for rows, lists of rows and any other value', () => {
     fc.assert(
-      fc.property(fc.oneof(row, fc.array(row, { maxLength: 5 }), fc.anything({ withDate: true, withNullPrototype: true, withSparseArray: true, withObjectString: true, withBoxedValues: true })), (value) => {
-        expect(jsonText(value)).toBe(JSON.stringify(value));
-      }),
+      fc.property(
+        fc.oneof(
+          row,
+          fc.array(row, { maxLength: 5 }),
+          fc.anything({ withDate: true, withNullPrototype: true, withSparseArray: true, withObjectString: true, withBoxedValues: true }),
+        ),
+        (value) => {
+          expect(jsonText(value)).toBe(JSON.stringify(value));
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
   it('leaves class instances, Date subclasses and objects with their own toJSON to it, and an own __proto__ key as a key', () => {
     class Money {
-      constructor(readonly cents: number, readonly at: Date) {}
+      constructor(
+        readonly cents: number,
+        readonly at: Date,
+      ) {}
       toJSON(): string {
         return `${this.cents / 100} EUR`;
       }
@@ -71,7 +100,17 @@ describe('jsonText', () => {
     Object.defineProperty(ownDate, 'toJSON', { value: () => 'own' });
     const withOwnJson = { at, toJSON: () => ({ replaced: true }) };
     const listWithOwnJson = Object.assign([{ at }], { toJSON: () => 'list' });
-    const values = [new Money(1250, at), [new Money(5, at), { at }], hostile, { day: new Day(at) }, [{ day: new Day(at), at }], { ownDate }, withOwnJson, [withOwnJson], listWithOwnJson];
+    const values = [
+      new Money(1250, at),
+      [new Money(5, at), { at }],
+      hostile,
+      { day: new Day(at) },
+      [{ day: new Day(at), at }],
+      { ownDate },
+      withOwnJson,
+      [withOwnJson],
+      listWithOwnJson,
+    ];
     for (const value of values) expect(jsonText(value)).toBe(JSON.stringify(value));
   });
 });

@@ -17,7 +17,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdapterFactory } from '../../runtime/data/database.js';
 import { riskySteps } from '../../generator/emit/prisma/migration-risks.js';
-import { applyMigrations, deployMigrations, folderDrift, plainReason, readMigrationFolders, renderMigrationChecksums } from '../../runtime/data/migrations.js';
+import {
+  applyMigrations,
+  deployMigrations,
+  folderDrift,
+  plainReason,
+  readMigrationFolders,
+  renderMigrationChecksums,
+} from '../../runtime/data/migrations.js';
 import { cli, copyProject, editFile, type RunningCli, startCli } from '../support/cli.js';
 import { createPostgresDatabase, createTestDatabase, runSql, seedDatabase, testProvider } from '../support/database.js';
 import { ROOT } from '../support/project.js';
@@ -38,7 +45,10 @@ async function columnsOf(url: string, table: string): Promise<string[]> {
 
 /** The tables of the database. */
 async function tablesOf(url: string): Promise<string[]> {
-  const rows = provider === 'sqlite' ? await query(url, "SELECT name FROM sqlite_master WHERE type = 'table'") : await query(url, "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'");
+  const rows =
+    provider === 'sqlite'
+      ? await query(url, "SELECT name FROM sqlite_master WHERE type = 'table'")
+      : await query(url, "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'");
   return rows.map((row) => String(row.name)).sort();
 }
 
@@ -86,12 +96,18 @@ describe(`a new migration's risky steps, measured on the development database ($
   it('a dropped column is an error naming it with the values it holds, until --accept-data-loss; nothing is written before', async () => {
     const { project, env, url } = seeded;
     const [{ count }] = (await query(url, 'SELECT COUNT("title") AS count FROM "Post"')) as [{ count: unknown }];
-    editFile(project, 'entities/post.entity.ts', (text) => text.replace(/ {2}\/\*\* 1\.\.200 characters\. \*\/\n {2}@Column\(\)\n {2}title!: string;\n/, ''));
+    editFile(project, 'entities/post.entity.ts', (text) =>
+      text.replace(/ {2}\/\*\* 1\.\.200 characters\. \*\/\n {2}@Column\(\)\n {2}title!: string;\n/, ''),
+    );
     const refused = cli(['generate', '--allow-breaking'], { cwd: project, env });
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toMatch(/entities\/post\.entity\.ts:\d+:\d+ error migration-data-loss: the new migration 0004_drop_post_title: You are about to drop the column `title` on the `Post` table, which still contains (\d+) non-null values\./);
+    expect(refused.stderr).toMatch(
+      /entities\/post\.entity\.ts:\d+:\d+ error migration-data-loss: the new migration 0004_drop_post_title: You are about to drop the column `title` on the `Post` table, which still contains (\d+) non-null values\./,
+    );
     expect(Number(/which still contains (\d+) non-null values/.exec(refused.stderr)?.[1])).toBe(Number(count));
-    expect(refused.stderr).toMatch(/Fix: if Post\.title vanished by mistake \(a misspelt decorator such as @Colum\(\), a deleted line\), restore it; .*pass --accept-data-loss/);
+    expect(refused.stderr).toMatch(
+      /Fix: if Post\.title vanished by mistake \(a misspelt decorator such as @Colum\(\), a deleted line\), restore it; .*pass --accept-data-loss/,
+    );
     // --allow-breaking (a wire change) is not a licence to lose data, and nothing was written.
     expect(folders(project)).toHaveLength(3);
     expect(readFileSync(path.join(project, `generated/prisma/${provider}/schema.prisma`), 'utf8')).toMatch(/\btitle\s+String/);
@@ -117,10 +133,14 @@ describe(`a required column on a populated database (${provider})`, { timeout: 1
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
   it('is refused by generate with the rows that make it fail and the fixes', () => {
-    editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** 1..200 characters. */\n', '  /** A URL name. */\n  @Column()\n  slug!: string;\n\n  /** 1..200 characters. */\n'));
+    editFile(project, 'entities/post.entity.ts', (text) =>
+      text.replace('  /** 1..200 characters. */\n', '  /** A URL name. */\n  @Column()\n  slug!: string;\n\n  /** 1..200 characters. */\n'),
+    );
     const refused = cli(['generate', '--allow-breaking'], { cwd: project, env });
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain(`error migration-unexecutable: the new migration 0004_add_post_slug: Added the required column \`slug\` to the \`Post\` table without a default value. There are ${Number(posts)} rows in this table, it is not possible to execute this step.`);
+    expect(refused.stderr).toContain(
+      `error migration-unexecutable: the new migration 0004_add_post_slug: Added the required column \`slug\` to the \`Post\` table without a default value. There are ${Number(posts)} rows in this table, it is not possible to execute this step.`,
+    );
     expect(refused.stderr).toMatch(/Fix: give Post\.slug a default \(@Column\(\{ default: … \}\)\), or add it optional first/);
     expect(folders(project)).toHaveLength(3);
   });
@@ -130,7 +150,9 @@ describe(`a required column on a populated database (${provider})`, { timeout: 1
     const tablesBefore = await tablesOf(url);
     const deploy = cli(['migrate', 'deploy'], { cwd: project, env });
     expect(deploy.status).toBe(1);
-    expect(deploy.stderr, deploy.stderr).toMatch(/^error: migration 0004_add_post_slug failed: Post\.slug is required but rows of Post have no value for it/);
+    expect(deploy.stderr, deploy.stderr).toMatch(
+      /^error: migration 0004_add_post_slug failed: Post\.slug is required but rows of Post have no value for it/,
+    );
     expect(deploy.stderr).toContain('the database is as it was before it');
     expect(deploy.stderr).toContain('npm run migrate -- resolve --rolled-back 0004_add_post_slug');
     expectPlain(deploy.stderr);
@@ -141,7 +163,9 @@ describe(`a required column on a populated database (${provider})`, { timeout: 1
 
     const status = cli(['migrate', 'status'], { cwd: project, env });
     expect(status.status).toBe(1);
-    expect(status.stdout).toMatch(/^failed {3}0004_add_post_slug \(started [^)]+\): Post\.slug is required but rows of Post have no value for it/m);
+    expect(status.stdout).toMatch(
+      /^failed {3}0004_add_post_slug \(started [^)]+\): Post\.slug is required but rows of Post have no value for it/m,
+    );
     expect(status.stdout).not.toMatch(/^applied {2}0004_add_post_slug/m);
     expectPlain(status.stdout);
 
@@ -156,7 +180,9 @@ describe(`a required column on a populated database (${provider})`, { timeout: 1
     writeFileSync(file, readFileSync(file, 'utf8').replace('"slug" TEXT NOT NULL', `"slug" TEXT NOT NULL DEFAULT ''`));
     const check = cli(['generate', '--check'], { cwd: project, env });
     expect(check.status).toBe(1);
-    expect(check.stderr).toMatch(/error migration-drift: the migration generated\/prisma\/\w+\/migrations\/0004_add_post_slug was edited after generate wrote it/);
+    expect(check.stderr).toMatch(
+      /error migration-drift: the migration generated\/prisma\/\w+\/migrations\/0004_add_post_slug was edited after generate wrote it/,
+    );
     expect(cli(['generate', '--accept-edited-migrations'], { cwd: project, env }).status).toBe(0);
     // The migration is recorded; what --check still refuses is the demo's code creating posts
     // without the new required slug (the TypeScript checker's finding, not a migration's).
@@ -180,7 +206,9 @@ describe(`a required column on a populated database (${provider})`, { timeout: 1
       expect(backup).toMatch(/backups\/app-\d{8}T\d{6}Z-before-0004_add_post_slug\.db$/);
       const copy = new Database(path.resolve(project, backup), { readonly: true });
       expect(copy.prepare('SELECT COUNT(*) AS posts FROM "Post"').get()).toEqual({ posts });
-      expect((copy.prepare("SELECT name FROM pragma_table_info('Post')").all() as { name: string }[]).map((row) => row.name)).not.toContain('slug');
+      expect((copy.prepare("SELECT name FROM pragma_table_info('Post')").all() as { name: string }[]).map((row) => row.name)).not.toContain(
+        'slug',
+      );
       copy.close();
     }
     const status = cli(['migrate', 'status'], { cwd: project, env });
@@ -196,7 +224,12 @@ describe(`drift: deleted and edited migrations, a diverged database (${provider}
 
   it('a deleted unapplied migration fails generate --check and migrate status; restored, a fresh database gets its column', async () => {
     const { project, env, url } = seeded;
-    editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** 1..200 characters. */\n', '  /** A subtitle, if any. */\n  @Column()\n  subtitle?: string | null;\n\n  /** 1..200 characters. */\n'));
+    editFile(project, 'entities/post.entity.ts', (text) =>
+      text.replace(
+        '  /** 1..200 characters. */\n',
+        '  /** A subtitle, if any. */\n  @Column()\n  subtitle?: string | null;\n\n  /** 1..200 characters. */\n',
+      ),
+    );
     const generated = cli(['generate'], { cwd: project, env });
     expect(generated.status, generated.stderr).toBe(0);
     const name = folders(project).at(-1) ?? '';
@@ -208,7 +241,9 @@ describe(`drift: deleted and edited migrations, a diverged database (${provider}
     for (const args of [['generate', '--check'], ['generate']]) {
       const run = cli(args, { cwd: project, env });
       expect(run.status).toBe(1);
-      expect(run.stderr).toContain(`error migration-drift: the migration generated/prisma/${provider}/migrations/${name} was deleted after generate wrote it`);
+      expect(run.stderr).toContain(
+        `error migration-drift: the migration generated/prisma/${provider}/migrations/${name} was deleted after generate wrote it`,
+      );
       expect(run.stderr).toContain(`git checkout -- generated/prisma/${provider}/migrations/${name}`);
     }
     const status = cli(['migrate', 'status'], { cwd: project, env });
@@ -220,7 +255,9 @@ describe(`drift: deleted and edited migrations, a diverged database (${provider}
     const fresh = provider === 'postgresql' ? await createPostgresDatabase() : `file:${path.join(project, 'fresh.db')}`;
     expect(cli(['migrate', 'deploy'], { cwd: project, env: { APP_DATABASE__URL: fresh } }).status).toBe(0);
     expect(await columnsOf(fresh, 'Post')).toContain('subtitle');
-    expect(cli(['seed', '--orgs', '1', '--users', '1', '--posts', '1'], { cwd: project, env: { APP_DATABASE__URL: fresh } }).status).toBe(0);
+    expect(cli(['seed', '--orgs', '1', '--users', '1', '--posts', '1'], { cwd: project, env: { APP_DATABASE__URL: fresh } }).status).toBe(
+      0,
+    );
     // The development database was never touched.
     expect(await columnsOf(url, 'Post')).not.toContain('subtitle');
   });
@@ -246,20 +283,23 @@ describe(`drift: deleted and edited migrations, a diverged database (${provider}
     expect(diverged.stdout).toMatch(/^unknown {2}0003_create_comment: applied to the database but not in/m);
   });
 
-  it.runIf(provider === 'sqlite')('a table made by hand is schema drift in migrate status, and not in generate --check, which reads no database', () => {
-    const { project, env, url } = seeded;
-    const database = new Database(url.slice('file:'.length));
-    database.exec('CREATE TABLE "Extra" ("id" TEXT PRIMARY KEY)');
-    database.close();
-    const status = cli(['migrate', 'status'], { cwd: project, env });
-    expect(status.status).toBe(1);
-    expect(status.stdout).toContain("drift    the database's schema differs from what its applied migrations create:");
-    expect(status.stdout).toContain('Extra');
-    // generate --check checks the repository only (docs/behaviour.md §13.5): the folders are as written.
-    const check = cli(['generate', '--check'], { cwd: project, env });
-    expect(check.status, check.stderr).toBe(0);
-    expect(check.stderr).not.toContain('Extra');
-  });
+  it.runIf(provider === 'sqlite')(
+    'a table made by hand is schema drift in migrate status, and not in generate --check, which reads no database',
+    () => {
+      const { project, env, url } = seeded;
+      const database = new Database(url.slice('file:'.length));
+      database.exec('CREATE TABLE "Extra" ("id" TEXT PRIMARY KEY)');
+      database.close();
+      const status = cli(['migrate', 'status'], { cwd: project, env });
+      expect(status.status).toBe(1);
+      expect(status.stdout).toContain("drift    the database's schema differs from what its applied migrations create:");
+      expect(status.stdout).toContain('Extra');
+      // generate --check checks the repository only (docs/behaviour.md §13.5): the folders are as written.
+      const check = cli(['generate', '--check'], { cwd: project, env });
+      expect(check.status, check.stderr).toBe(0);
+      expect(check.stderr).not.toContain('Extra');
+    },
+  );
 });
 
 /**
@@ -308,7 +348,12 @@ describe(`deploying while the server runs (${provider})`, { timeout: 180_000 }, 
     server = startCli(['serve'], { cwd: project, env: { ...env, APP_HTTP__PORT: '0', APP_HTTP__HOST: '127.0.0.1' } });
     await server.waitFor((stdout) => /listening on/.test(stdout), 60_000);
     expect(await statusOf('/health')).toBe(200);
-    editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** 1..200 characters. */\n', '  /** A subtitle, if any. */\n  @Column()\n  subtitle?: string | null;\n\n  /** 1..200 characters. */\n'));
+    editFile(project, 'entities/post.entity.ts', (text) =>
+      text.replace(
+        '  /** 1..200 characters. */\n',
+        '  /** A subtitle, if any. */\n  @Column()\n  subtitle?: string | null;\n\n  /** 1..200 characters. */\n',
+      ),
+    );
     expect(cli(['generate'], { cwd: project, env }).status).toBe(0);
     const deploy = cli(['migrate', 'deploy'], { cwd: project, env });
     expect(deploy.status, deploy.stderr).toBe(0);
@@ -322,7 +367,12 @@ describe(`deploying while the server runs (${provider})`, { timeout: 180_000 }, 
 
   it('a lock held past the wait fails the deploy in plain words, the database as it was; deployed again once it ends', async () => {
     const { project, env, url } = seeded;
-    editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** 1..200 characters. */\n', '  /** A tagline, if any. */\n  @Column()\n  tagline?: string | null;\n\n  /** 1..200 characters. */\n'));
+    editFile(project, 'entities/post.entity.ts', (text) =>
+      text.replace(
+        '  /** 1..200 characters. */\n',
+        '  /** A tagline, if any. */\n  @Column()\n  tagline?: string | null;\n\n  /** 1..200 characters. */\n',
+      ),
+    );
     expect(cli(['generate'], { cwd: project, env }).status).toBe(0);
     const name = folders(project).at(-1) ?? '';
     // A long transaction: SQLite's write lock; on PostgreSQL, a read of the table the migration alters.
@@ -344,7 +394,11 @@ describe(`deploying while the server runs (${provider})`, { timeout: 180_000 }, 
       expect(deploy.stderr).toContain(`nothing was applied and ${name} is still pending`);
       expect(status.stdout).toMatch(new RegExp(`^pending  ${name}$`, 'm'));
     } else {
-      expect(deploy.stderr).toMatch(new RegExp(`^error: migration ${name} failed: another connection held a lock on what it changes for longer than the migration waits`));
+      expect(deploy.stderr).toMatch(
+        new RegExp(
+          `^error: migration ${name} failed: another connection held a lock on what it changes for longer than the migration waits`,
+        ),
+      );
       expect(status.stdout).toMatch(new RegExp(`^failed {3}${name} \\(started [^)]+\\): another connection held a lock`, 'm'));
       expect(cli(['migrate', 'resolve', '--rolled-back', name], { cwd: project, env }).status).toBe(0);
     }
@@ -355,12 +409,16 @@ describe(`deploying while the server runs (${provider})`, { timeout: 180_000 }, 
 
   it('a migration that fails with the server running leaves the database as it was, recorded as failed in plain words', async () => {
     const { project, env, url } = seeded;
-    editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** 1..200 characters. */\n', '  /** A URL name. */\n  @Column()\n  slug!: string;\n\n  /** 1..200 characters. */\n'));
+    editFile(project, 'entities/post.entity.ts', (text) =>
+      text.replace('  /** 1..200 characters. */\n', '  /** A URL name. */\n  @Column()\n  slug!: string;\n\n  /** 1..200 characters. */\n'),
+    );
     expect(cli(['generate', '--allow-breaking', '--accept-data-loss'], { cwd: project, env }).status).toBe(0);
     const tablesBefore = await tablesOf(url);
     const deploy = cli(['migrate', 'deploy'], { cwd: project, env });
     expect(deploy.status).toBe(1);
-    expect(deploy.stderr, deploy.stderr).toMatch(/^error: migration \d{4}_add_post_slug failed: Post\.slug is required but rows of Post have no value for it/);
+    expect(deploy.stderr, deploy.stderr).toMatch(
+      /^error: migration \d{4}_add_post_slug failed: Post\.slug is required but rows of Post have no value for it/,
+    );
     expectPlain(deploy.stderr);
     expect(await columnsOf(url, 'Post')).not.toContain('slug');
     expect(await tablesOf(url)).toEqual(tablesBefore);
@@ -377,9 +435,15 @@ describe(`applying migrations (${provider})`, () => {
     const before = await tablesOf(url);
     const failing = path.join(dir, '0004_half_way');
     cpSync(path.join(dir, '0003_create_comment'), failing, { recursive: true });
-    writeFileSync(path.join(failing, 'migration.sql'), 'CREATE TABLE "Made" ("id" TEXT PRIMARY KEY);\nINSERT INTO "Made" ("id") VALUES (\'a;b\');\nINSERT INTO "Missing" ("id") VALUES (\'x\');\n');
+    writeFileSync(
+      path.join(failing, 'migration.sql'),
+      'CREATE TABLE "Made" ("id" TEXT PRIMARY KEY);\nINSERT INTO "Made" ("id") VALUES (\'a;b\');\nINSERT INTO "Missing" ("id") VALUES (\'x\');\n',
+    );
     const schema = readFileSync(path.join(ROOT, `generated/prisma/${provider}/schema.prisma`), 'utf8');
-    await expect(applyMigrations(schema, dir, await createAdapterFactory(url))).rejects.toMatchObject({ name: 'MigrationFailedError', migration: '0004_half_way' });
+    await expect(applyMigrations(schema, dir, await createAdapterFactory(url))).rejects.toMatchObject({
+      name: 'MigrationFailedError',
+      migration: '0004_half_way',
+    });
     expect(await tablesOf(url)).toEqual(before);
   });
 
@@ -389,7 +453,9 @@ describe(`applying migrations (${provider})`, () => {
     const all = path.join(project, migrations);
     const dir = path.join(project, 'staged');
     const schema = readFileSync(path.join(ROOT, `generated/prisma/${provider}/schema.prisma`), 'utf8');
-    const names = readdirSync(all).filter((name) => /^\d{4}_/.test(name)).sort();
+    const names = readdirSync(all)
+      .filter((name) => /^\d{4}_/.test(name))
+      .sort();
     const kept: string[] = [];
     for (const name of names) {
       cpSync(path.join(all, name), path.join(dir, name), { recursive: true });
@@ -410,8 +476,14 @@ describe(`every kind of risky step, counted on a seeded database (${provider})`,
     const url = await createTestDatabase(provider);
     await seedDatabase(url, { orgs: 2, users: 3, posts: 2 });
     const previous = readFileSync(path.join(ROOT, `generated/prisma/${provider}/schema.prisma`), 'utf8');
-    const model = (text: string, name: string, change: (body: string) => string): string => text.replace(new RegExp(`model ${name} \\{[^}]*\\}`), change);
-    let next = model(previous, 'Post', (body) => body.replace(/(\n\s+title\s+)String/, '$1Int').replace(/(\n\s+reviewerId\s+)String\?/, '$1String').replace(/(\n\s+body\s+)String[^\n]*/, '$1String @unique'));
+    const model = (text: string, name: string, change: (body: string) => string): string =>
+      text.replace(new RegExp(`model ${name} \\{[^}]*\\}`), change);
+    let next = model(previous, 'Post', (body) =>
+      body
+        .replace(/(\n\s+title\s+)String/, '$1Int')
+        .replace(/(\n\s+reviewerId\s+)String\?/, '$1String')
+        .replace(/(\n\s+body\s+)String[^\n]*/, '$1String @unique'),
+    );
     next = model(next, 'Post', (body) => body.replace(/\n\s+publishedAt[^\n]*/, '').replace(/\n}$/, '\n  rating Int\n}'));
     next = next.replace(/(enum PostStatus \{[^}]*?)\n\s+published/, '$1');
     const steps = riskySteps(previous, next);
@@ -436,7 +508,9 @@ describe(`every kind of risky step, counted on a seeded database (${provider})`,
       'enum-value-removed': `SELECT COUNT(*) AS n FROM "Post" WHERE "status" = 'published'`,
     };
     for (const step of steps.filter((candidate) => candidate.table === 'Post')) {
-      const [{ n: counted }] = (await query(url, step.countQuery.replace(/^SELECT COUNT\(([^)]*)\)/, 'SELECT COUNT($1) AS n'))) as [{ n: unknown }];
+      const [{ n: counted }] = (await query(url, step.countQuery.replace(/^SELECT COUNT\(([^)]*)\)/, 'SELECT COUNT($1) AS n'))) as [
+        { n: unknown },
+      ];
       const [{ n: direct }] = (await query(url, expected[step.kind] ?? '')) as [{ n: unknown }];
       expect(Number(counted), step.kind).toBe(Number(direct));
     }
@@ -450,7 +524,10 @@ describe('plain reasons and checksums', () => {
   it('a recorded reason is one line without a backtrace, whatever the engine logged', () => {
     fc.assert(
       fc.property(fc.string(), fc.array(fc.string(), { maxLength: 4 }), (message, frames) => {
-        const log = [message, ...frames.map((frame, index) => `   ${index}: sql_schema_connector::${frame}\n             at schema-engine/x.rs:${index}`)].join('\n');
+        const log = [
+          message,
+          ...frames.map((frame, index) => `   ${index}: sql_schema_connector::${frame}\n             at schema-engine/x.rs:${index}`),
+        ].join('\n');
         const reason = plainReason(log);
         expect(reason).not.toContain('\n');
         expect(reason).not.toMatch(/schema-engine\//);

@@ -20,7 +20,9 @@ import { destroyCluster, type PostgresCluster, startCluster } from '../support/p
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /** The committed migrations of PostgreSQL, in order. */
-const MIGRATIONS = readdirSync(path.join(ROOT, 'generated/prisma/postgresql/migrations')).filter((name) => /^\d{4}_/.test(name)).sort();
+const MIGRATIONS = readdirSync(path.join(ROOT, 'generated/prisma/postgresql/migrations'))
+  .filter((name) => /^\d{4}_/.test(name))
+  .sort();
 
 const eventually = async (check: () => boolean | Promise<boolean>, timeout = 10_000): Promise<void> => {
   const started = Date.now();
@@ -34,7 +36,10 @@ const eventually = async (check: () => boolean | Promise<boolean>, timeout = 10_
  * One request on a connection of its own (no keep-alive), so the cluster's scheduler may hand it
  * to any worker. Resolves with the status and parsed JSON body.
  */
-function request(url: string, options: { method?: string; token?: string; body?: unknown } = {}): Promise<{ status: number; body: unknown }> {
+function request(
+  url: string,
+  options: { method?: string; token?: string; body?: unknown } = {},
+): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
     const outgoing = http.request(
@@ -61,11 +66,19 @@ function request(url: string, options: { method?: string; token?: string; body?:
 }
 
 const graphql = (server: TestServer, query: string, token?: string, variables?: Record<string, unknown>) =>
-  request(`${server.url}/graphql`, { method: 'POST', token, body: { query, variables } }) as Promise<{ status: number; body: { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: { code?: string } }[] } }>;
+  request(`${server.url}/graphql`, { method: 'POST', token, body: { query, variables } }) as Promise<{
+    status: number;
+    body: { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: { code?: string } }[] };
+  }>;
 
 /** A graphql-ws subscriber on a WebSocket of its own; collects the ids of published posts. */
 function subscriber(server: TestServer, token: string): { client: Client; ids: string[]; ready: Promise<void> } {
-  const client = createClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authToken: token }, retryAttempts: 0 });
+  const client = createClient({
+    url: `${server.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authToken: token },
+    retryAttempts: 0,
+  });
   const ids: string[] = [];
   let acknowledged = (): void => undefined;
   const ready = new Promise<void>((resolve) => (acknowledged = resolve));
@@ -99,10 +112,18 @@ async function query<Row>(url: string, text: string, values: unknown[] = []): Pr
 }
 
 /** The row count the planner assumes for `table` (`pg_class.reltuples`: -1 until it is first analyzed). */
-const plannerRows = async (url: string, table: string): Promise<number> => Number((await query<{ reltuples: number }>(url, 'SELECT reltuples FROM pg_class WHERE oid = $1::regclass', [`"${table}"`]))[0]?.reltuples);
+const plannerRows = async (url: string, table: string): Promise<number> =>
+  Number(
+    (await query<{ reltuples: number }>(url, 'SELECT reltuples FROM pg_class WHERE oid = $1::regclass', [`"${table}"`]))[0]?.reltuples,
+  );
 
 /** The columns of `table` that have planner statistics (`pg_stats`, filled by ANALYZE). */
-const columnStatistics = async (url: string, table: string): Promise<string[]> => (await query<{ attname: string }>(url, "SELECT attname FROM pg_stats WHERE schemaname = 'public' AND tablename = $1 ORDER BY attname", [table])).map((row) => row.attname);
+const columnStatistics = async (url: string, table: string): Promise<string[]> =>
+  (
+    await query<{ attname: string }>(url, "SELECT attname FROM pg_stats WHERE schemaname = 'public' AND tablename = $1 ORDER BY attname", [
+      table,
+    ])
+  ).map((row) => row.attname);
 
 describe('migrate and seed on PostgreSQL', () => {
   const cli = (args: readonly string[], databaseUrl: string) =>
@@ -147,14 +168,17 @@ describe('two workers behind one port (APP_HTTP__WORKERS=2)', () => {
     await server.stop();
   });
 
-  const workerPids = (): number[] => server.logs.filter((entry) => String(entry.msg).match(/^worker \d+ listening$/)).map((entry) => Number(entry.workerPid));
+  const workerPids = (): number[] =>
+    server.logs.filter((entry) => String(entry.msg).match(/^worker \d+ listening$/)).map((entry) => Number(entry.workerPid));
 
   it('starts both workers, each listening for events on its own PostgreSQL connection', async () => {
     expect(new Set(workerPids()).size).toBe(2);
     const database = new pg.Client({ connectionString: server.databaseUrl });
     await database.connect();
     try {
-      const listeners = await database.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'");
+      const listeners = await database.query(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'",
+      );
       expect(listeners.rowCount).toBe(2);
     } finally {
       await database.end();

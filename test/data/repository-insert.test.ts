@@ -52,7 +52,11 @@ afterAll(async () => {
 async function statementsOf<T>(run: () => Promise<T>): Promise<{ result: T; inserts: string[]; prisma: string[] }> {
   const [fromRunner, fromPrisma] = [runnerStatements.length, prismaStatements.length];
   const result = await run();
-  return { result, inserts: runnerStatements.slice(fromRunner).filter((sql) => sql.startsWith('INSERT')), prisma: prismaStatements.slice(fromPrisma) };
+  return {
+    result,
+    inserts: runnerStatements.slice(fromRunner).filter((sql) => sql.startsWith('INSERT')),
+    prisma: prismaStatements.slice(fromPrisma),
+  };
 }
 
 function author(): { orgId: string; authorId: string } {
@@ -121,22 +125,39 @@ function createPostBothWays(data: Parameters<PostRepository['create']>[0]): Prom
 
 describe(`creates inserted by the runtime (${testProvider()})`, () => {
   it('store and return the row Prisma stores and returns, defaults and NULLs included', async () => {
-    await createPostBothWays({ ...author(), title: 'Hello', body: 'World', status: 'published', publishedAt: new Date('2026-01-02T03:04:05.678Z'), reviewerId: null });
+    await createPostBothWays({
+      ...author(),
+      title: 'Hello',
+      body: 'World',
+      status: 'published',
+      publishedAt: new Date('2026-01-02T03:04:05.678Z'),
+      reviewerId: null,
+    });
     // `body` and `status` left to the table's defaults, `publishedAt` and `reviewerId` to NULL.
     await createPostBothWays({ ...author(), title: 'Defaults' });
     // An integer column and a nullable instant.
     const digests = new DigestRepository(database, runner, logger);
     const { orgId } = author();
-    await createBothWays('Digest', digests, database.digest, { orgId, periodStart: new Date('2026-05-01T00:00:00.000Z'), periodEnd: new Date('2026-05-02T00:00:00.000Z'), publishedPosts: 2_147_483_647 });
+    await createBothWays('Digest', digests, database.digest, {
+      orgId,
+      periodStart: new Date('2026-05-01T00:00:00.000Z'),
+      periodEnd: new Date('2026-05-02T00:00:00.000Z'),
+      publishedPosts: 2_147_483_647,
+    });
     await createBothWays('Digest', digests, database.digest, { orgId, periodStart: null, periodEnd: new Date(0), publishedPosts: -7 });
   });
 
   it('store any text and instant exactly as Prisma does (generated values)', async () => {
     const text = fc.string({ unit: 'binary', maxLength: 60 }).filter((value) => !value.includes('\u0000') || testProvider() === 'sqlite');
     await fc.assert(
-      fc.asyncProperty(text, text, fc.option(fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })), async (title, body, publishedAt) => {
-        await createPostBothWays({ ...author(), title, body, publishedAt });
-      }),
+      fc.asyncProperty(
+        text,
+        text,
+        fc.option(fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })),
+        async (title, body, publishedAt) => {
+          await createPostBothWays({ ...author(), title, body, publishedAt });
+        },
+      ),
       { seed: PROPERTY_SEED, numRuns: Math.min(PROPERTY_RUNS, 40) },
     );
   });
@@ -148,7 +169,10 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
     const email = (await database.user.findUniqueOrThrow({ where: { id: existing.id } })).email;
     const duplicate = await statementsOf(() => runUnscoped(() => users.create({ orgId: existing.orgId, name: 'Twin', email })));
     expect(duplicate.inserts).toHaveLength(1);
-    expect(duplicate.result).toEqual({ ok: false, failure: { code: 'CONFLICT', message: 'a User with the same orgId, email already exists' } });
+    expect(duplicate.result).toEqual({
+      ok: false,
+      failure: { code: 'CONFLICT', message: 'a User with the same orgId, email already exists' },
+    });
     expect(await database.user.count({ where: { orgId: existing.orgId, email } })).toBe(1);
 
     const posts = new PostRepository(database, runner, logger);
@@ -162,11 +186,15 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
   it('leave to Prisma what the statement cannot write as Prisma would', async () => {
     const posts = new PostRepository(database, runner, logger);
     // A value outside the enum: Prisma refuses it, as it always did.
-    const outside = await statementsOf(() => runUnscoped(() => posts.create({ ...author(), title: 'Odd', status: 'archived' as 'draft' }).catch((error: unknown) => error)));
+    const outside = await statementsOf(() =>
+      runUnscoped(() => posts.create({ ...author(), title: 'Odd', status: 'archived' as 'draft' }).catch((error: unknown) => error)),
+    );
     expect(outside.inserts).toEqual([]);
     expect((outside.result as Error).name).toBe('PrismaClientValidationError');
     // An instant given as text: Prisma accepts it.
-    const text = await statementsOf(() => runUnscoped(() => posts.create({ ...author(), title: 'Text date', publishedAt: '2026-03-04T05:06:07.000Z' })));
+    const text = await statementsOf(() =>
+      runUnscoped(() => posts.create({ ...author(), title: 'Text date', publishedAt: '2026-03-04T05:06:07.000Z' })),
+    );
     expect(text.inserts).toEqual([]);
     expect(text.result.ok && text.result.value.publishedAt).toEqual(new Date('2026-03-04T05:06:07.000Z'));
     // A required column missing: Prisma says which.
@@ -188,79 +216,94 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
     }
   });
 
-  it.runIf(testProvider() === 'sqlite')('share one writer connection with the client on SQLite, whichever connects first, and close it', async () => {
-    const ownUrl = await createTestDatabase();
-    const file = sqliteFilePath(ownUrl);
-    const orgId = uuidv7();
-    await runSql(ownUrl, `INSERT INTO "Org" ("id", "name") VALUES ('${orgId}', 'Own')`);
-    const factory = await createAdapterFactory(ownUrl);
-    const client = await createDatabase(factory);
-    const ownRunner = await createSqlRunner(ownUrl, { writesThrough: factory });
-    const orgs = new OrgRepository(client, ownRunner, logger);
-    // The runner inserts first (the client has not connected yet), then the client connects: a
-    // temporary table, which only its own connection sees, is one the runner's inserts see too.
-    expect((await runUnscoped(() => orgs.create({ name: 'First' }))).ok).toBe(true);
-    await client.$executeRawUnsafe('CREATE TEMP TABLE "probe" ("x" INTEGER)');
-    expect(await ownRunner.insert?.(sqltag`INSERT INTO temp."probe" ("x") VALUES (${1}) RETURNING "x"`)).toEqual([{ x: 1n }]);
-    await Promise.all([client.$disconnect(), ownRunner.close()]);
-    // Every connection closed: the last one checkpointed the WAL and removed it.
-    expect(existsSync(`${file}-wal`)).toBe(false);
-    // Never claimed by the client: the runner closes the connection it opened.
-    const lone = await createSqlRunner(ownUrl, { writesThrough: factory });
-    expect((await runUnscoped(() => new OrgRepository(client, lone, logger).create({ name: 'Alone' }))).ok).toBe(true);
-    expect(existsSync(`${file}-wal`)).toBe(true);
-    await lone.close();
-    expect(existsSync(`${file}-wal`)).toBe(false);
-    expect((await runSql(ownUrl, 'SELECT "name" FROM "Org" ORDER BY "name"')).map((row) => row.name)).toEqual(['Alone', 'First', 'Own']);
-  });
+  it.runIf(testProvider() === 'sqlite')(
+    'share one writer connection with the client on SQLite, whichever connects first, and close it',
+    async () => {
+      const ownUrl = await createTestDatabase();
+      const file = sqliteFilePath(ownUrl);
+      const orgId = uuidv7();
+      await runSql(ownUrl, `INSERT INTO "Org" ("id", "name") VALUES ('${orgId}', 'Own')`);
+      const factory = await createAdapterFactory(ownUrl);
+      const client = await createDatabase(factory);
+      const ownRunner = await createSqlRunner(ownUrl, { writesThrough: factory });
+      const orgs = new OrgRepository(client, ownRunner, logger);
+      // The runner inserts first (the client has not connected yet), then the client connects: a
+      // temporary table, which only its own connection sees, is one the runner's inserts see too.
+      expect((await runUnscoped(() => orgs.create({ name: 'First' }))).ok).toBe(true);
+      await client.$executeRawUnsafe('CREATE TEMP TABLE "probe" ("x" INTEGER)');
+      expect(await ownRunner.insert?.(sqltag`INSERT INTO temp."probe" ("x") VALUES (${1}) RETURNING "x"`)).toEqual([{ x: 1n }]);
+      await Promise.all([client.$disconnect(), ownRunner.close()]);
+      // Every connection closed: the last one checkpointed the WAL and removed it.
+      expect(existsSync(`${file}-wal`)).toBe(false);
+      // Never claimed by the client: the runner closes the connection it opened.
+      const lone = await createSqlRunner(ownUrl, { writesThrough: factory });
+      expect((await runUnscoped(() => new OrgRepository(client, lone, logger).create({ name: 'Alone' }))).ok).toBe(true);
+      expect(existsSync(`${file}-wal`)).toBe(true);
+      await lone.close();
+      expect(existsSync(`${file}-wal`)).toBe(false);
+      expect((await runSql(ownUrl, 'SELECT "name" FROM "Org" ORDER BY "name"')).map((row) => row.name)).toEqual(['Alone', 'First', 'Own']);
+    },
+  );
 
-  it.runIf(testProvider() === 'sqlite')('open one writer connection on SQLite when the client connects while the runner opens, in either order', async () => {
-    const ownUrl = await createTestDatabase();
-    const file = sqliteFilePath(ownUrl);
-    const ticks = async (count: number): Promise<void> => {
-      for (let tick = 0; tick < count; tick++) await Promise.resolve();
-    };
-    for (const clientFirst of [true, false]) {
-      for (const delay of [0, 1, 2, 3]) {
-        const factory = await createAdapterFactory(ownUrl);
-        const client = await createDatabase(factory);
-        const ownRunner = await createSqlRunner(ownUrl, { writesThrough: factory });
-        const orgs = new OrgRepository(client, ownRunner, logger);
-        const create = async (): Promise<void> => {
-          await ticks(delay);
-          expect((await runUnscoped(() => orgs.create({ name: `Race ${String(clientFirst)} ${delay}` }))).ok).toBe(true);
-        };
-        const connect = async (): Promise<void> => {
-          await ticks(clientFirst ? 0 : delay);
-          await client.$connect();
-        };
-        await Promise.all(clientFirst ? [connect(), create()] : [create(), connect()]);
-        // One connection: a temporary table the client makes is one the runner's inserts see.
-        await client.$executeRawUnsafe('CREATE TEMP TABLE "probe" ("x" INTEGER)');
-        expect(await ownRunner.insert?.(sqltag`INSERT INTO temp."probe" ("x") VALUES (${delay}) RETURNING "x"`)).toEqual([{ x: BigInt(delay) }]);
-        await Promise.all([client.$disconnect(), ownRunner.close()]);
-        // Nothing left open: the last connection closed removed the WAL.
-        expect(existsSync(`${file}-wal`), `client first: ${String(clientFirst)}, ${delay} ticks`).toBe(false);
-        // A closed runner opens nothing more.
-        await expect(ownRunner.insert?.(sqltag`SELECT 1`)).rejects.toThrow('closed');
+  it.runIf(testProvider() === 'sqlite')(
+    'open one writer connection on SQLite when the client connects while the runner opens, in either order',
+    async () => {
+      const ownUrl = await createTestDatabase();
+      const file = sqliteFilePath(ownUrl);
+      const ticks = async (count: number): Promise<void> => {
+        for (let tick = 0; tick < count; tick++) await Promise.resolve();
+      };
+      for (const clientFirst of [true, false]) {
+        for (const delay of [0, 1, 2, 3]) {
+          const factory = await createAdapterFactory(ownUrl);
+          const client = await createDatabase(factory);
+          const ownRunner = await createSqlRunner(ownUrl, { writesThrough: factory });
+          const orgs = new OrgRepository(client, ownRunner, logger);
+          const create = async (): Promise<void> => {
+            await ticks(delay);
+            expect((await runUnscoped(() => orgs.create({ name: `Race ${String(clientFirst)} ${delay}` }))).ok).toBe(true);
+          };
+          const connect = async (): Promise<void> => {
+            await ticks(clientFirst ? 0 : delay);
+            await client.$connect();
+          };
+          await Promise.all(clientFirst ? [connect(), create()] : [create(), connect()]);
+          // One connection: a temporary table the client makes is one the runner's inserts see.
+          await client.$executeRawUnsafe('CREATE TEMP TABLE "probe" ("x" INTEGER)');
+          expect(await ownRunner.insert?.(sqltag`INSERT INTO temp."probe" ("x") VALUES (${delay}) RETURNING "x"`)).toEqual([
+            { x: BigInt(delay) },
+          ]);
+          await Promise.all([client.$disconnect(), ownRunner.close()]);
+          // Nothing left open: the last connection closed removed the WAL.
+          expect(existsSync(`${file}-wal`), `client first: ${String(clientFirst)}, ${delay} ticks`).toBe(false);
+          // A closed runner opens nothing more.
+          await expect(ownRunner.insert?.(sqltag`SELECT 1`)).rejects.toThrow('closed');
+        }
       }
-    }
-  });
+    },
+  );
 
   it('are how a running server creates: one INSERT of its own per createUser over HTTP, read back by the API', async () => {
     const server = await startInProcessServer();
     try {
       const admin = await server.token('admin');
       const before = server.statements.length;
-      const created = await server.graphql<{ createUser: { id: string; name: string; email: string } }>('mutation { createUser(input: { name: "Inserted", email: "inserted@acme.example" }) { id name email } }', { token: admin });
+      const created = await server.graphql<{ createUser: { id: string; name: string; email: string } }>(
+        'mutation { createUser(input: { name: "Inserted", email: "inserted@acme.example" }) { id name email } }',
+        { token: admin },
+      );
       expect(created.errors).toBeUndefined();
       const inserts = server.statements.slice(before).filter((sql) => /^\s*INSERT/i.test(sql));
       expect(inserts).toHaveLength(1);
       expect(inserts[0]).toMatch(/^INSERT INTO "User" \(/);
       const id = created.data?.createUser.id ?? '';
-      const read = await server.graphql<{ user: { id: string; name: string; email: string } }>(`{ user(id: "${id}") { id name email } }`, { token: admin });
+      const read = await server.graphql<{ user: { id: string; name: string; email: string } }>(`{ user(id: "${id}") { id name email } }`, {
+        token: admin,
+      });
       expect(read.data?.user).toEqual({ id, name: 'Inserted', email: 'inserted@acme.example' });
-      const twin = await server.graphql('mutation { createUser(input: { name: "Twin", email: "inserted@acme.example" }) { id } }', { token: admin });
+      const twin = await server.graphql('mutation { createUser(input: { name: "Twin", email: "inserted@acme.example" }) { id } }', {
+        token: admin,
+      });
       expect(twin.errors?.[0]?.extensions?.code).toBe('CONFLICT');
     } finally {
       await server.stop();

@@ -75,13 +75,15 @@ describe('fail closed (docs/behaviour.md §5.6)', () => {
 
   it('refuses a write the create rules do not allow for this very row (another org)', async () => {
     const users = new UserRepository(database, runner, logger);
-    const result = await runInContext(contextOf('admin', 0), () => users.create({ orgId: seeded.orgs[1]?.id ?? '', name: 'Spy', email: 'spy@example.com' }));
+    const result = await runInContext(contextOf('admin', 0), () =>
+      users.create({ orgId: seeded.orgs[1]?.id ?? '', name: 'Spy', email: 'spy@example.com' }),
+    );
     expect(result).toEqual({ ok: false, failure: { code: 'FORBIDDEN', message: 'you may not create this User' } });
   });
 });
 
 describe('explicit unscoped runs (docs/behaviour.md §5.9)', () => {
-  it('sees every org\'s rows only inside runUnscoped', async () => {
+  it("sees every org's rows only inside runUnscoped", async () => {
     const users = new UserRepository(database, runner, logger);
     const all = await runUnscoped(() => users.page({ first: 100 }));
     expect(all.items.map((user) => user.id)).toEqual(seeded.users.map((user) => user.id).sort());
@@ -111,8 +113,12 @@ describe('pagination mode none (docs/behaviour.md §4.2)', () => {
     logLines.length = 0;
     const all = await runUnscoped(() => orgs.listAll());
     expect(all).toHaveLength(LIST_CAP);
-    const warnings = logLines.map((line) => JSON.parse(line) as { level: number; entity?: string; msg: string }).filter((entry) => entry.level === 40);
-    expect(warnings).toEqual([expect.objectContaining({ entity: 'Org', msg: expect.stringContaining('truncated to LIST_CAP (1000 rows)') })]);
+    const warnings = logLines
+      .map((line) => JSON.parse(line) as { level: number; entity?: string; msg: string })
+      .filter((entry) => entry.level === 40);
+    expect(warnings).toEqual([
+      expect.objectContaining({ entity: 'Org', msg: expect.stringContaining('truncated to LIST_CAP (1000 rows)') }),
+    ]);
     logLines.length = 0;
     await runInContext(contextOf('admin'), () => orgs.listAll());
     expect(logLines).toEqual([]);
@@ -125,7 +131,9 @@ describe('keys (docs/decisions.md §2)', () => {
     const context = contextOf('admin');
     const created: string[] = [];
     for (let index = 0; index < 5; index++) {
-      const result = await runInContext(context, () => users.create({ orgId: seeded.orgs[0]?.id ?? '', name: `Ordered ${index}`, email: `ordered${index}@acme.example` }));
+      const result = await runInContext(context, () =>
+        users.create({ orgId: seeded.orgs[0]?.id ?? '', name: `Ordered ${index}`, email: `ordered${index}@acme.example` }),
+      );
       if (!result.ok) throw new Error(result.failure.message);
       created.push(result.value.id);
       await new Promise((resolve) => setTimeout(resolve, 2));

@@ -80,15 +80,27 @@ describe('resource service (docs/behaviour.md §4.7)', () => {
   it('creates with the values the create rule fixes, and refuses them in the input', async () => {
     const member = contextOf('member');
     const created = await runInContext(member, () => service().create({ title: 'hello' }));
-    expect(created).toMatchObject({ ok: true, value: { title: 'hello', orgId: member.principal?.org_id, authorId: member.principal?.sub } });
-    expect(await thrown(() => runInContext(member, () => service().create({ title: 'x', orgId: seeded.orgs[1]?.id })))).toMatchObject({ code: 'FORBIDDEN', field: 'orgId' });
-    expect(await thrown(() => runInContext(member, () => service().create({ title: 'x', authorId: 'someone' })))).toMatchObject({ code: 'FORBIDDEN', field: 'authorId' });
+    expect(created).toMatchObject({
+      ok: true,
+      value: { title: 'hello', orgId: member.principal?.org_id, authorId: member.principal?.sub },
+    });
+    expect(await thrown(() => runInContext(member, () => service().create({ title: 'x', orgId: seeded.orgs[1]?.id })))).toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'orgId',
+    });
+    expect(await thrown(() => runInContext(member, () => service().create({ title: 'x', authorId: 'someone' })))).toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'authorId',
+    });
   });
 
   it('checks the column constraints as BAD_USER_INPUT naming the field', async () => {
     const result = await runInContext(contextOf('member'), () => service().create({ title: 'x'.repeat(21) }));
     expect(result).toMatchObject({ ok: false, failure: { code: 'BAD_USER_INPUT', issues: [{ path: 'title' }] } });
-    expect(await runInContext(contextOf('member'), () => service().create('not an object'))).toMatchObject({ ok: false, failure: { code: 'BAD_USER_INPUT' } });
+    expect(await runInContext(contextOf('member'), () => service().create('not an object'))).toMatchObject({
+      ok: false,
+      failure: { code: 'BAD_USER_INPUT' },
+    });
   });
 
   it('lists and gets only the caller org, another org row answering like a missing one', async () => {
@@ -107,18 +119,36 @@ describe('resource service (docs/behaviour.md §4.7)', () => {
     const member = contextOf('member');
     const created = await runInContext(member, () => service().create({ title: 'mine' }));
     if (!created.ok) throw new Error('create failed');
-    expect(await runInContext(member, () => service().update(created.value.id, { body: 'edited' }))).toMatchObject({ ok: true, value: { body: 'edited' } });
-    expect(await thrown(() => runInContext(member, () => service().update(created.value.id, { authorId: 'someone' })))).toMatchObject({ code: 'FORBIDDEN', field: 'authorId' });
-    expect(await runInContext(contextOf('member', 1), () => service().update(created.value.id, { body: 'theirs' }))).toMatchObject({ ok: false, failure: { code: 'NOT_FOUND' } });
+    expect(await runInContext(member, () => service().update(created.value.id, { body: 'edited' }))).toMatchObject({
+      ok: true,
+      value: { body: 'edited' },
+    });
+    expect(await thrown(() => runInContext(member, () => service().update(created.value.id, { authorId: 'someone' })))).toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'authorId',
+    });
+    expect(await runInContext(contextOf('member', 1), () => service().update(created.value.id, { body: 'theirs' }))).toMatchObject({
+      ok: false,
+      failure: { code: 'NOT_FOUND' },
+    });
   });
 
   it('deletes in the admin org only; another org row is left alone', async () => {
     const created = await runInContext(contextOf('member'), () => service().create({ title: 'to go' }));
     if (!created.ok) throw new Error('create failed');
-    expect(await runInContext(contextOf('admin', 1), () => service().delete(created.value.id))).toMatchObject({ ok: false, failure: { code: 'NOT_FOUND' } });
+    expect(await runInContext(contextOf('admin', 1), () => service().delete(created.value.id))).toMatchObject({
+      ok: false,
+      failure: { code: 'NOT_FOUND' },
+    });
     expect(await runUnscoped(() => database.post.findUnique({ where: { id: created.value.id } }))).not.toBeNull();
     // The member reads their own post but may not delete it: FORBIDDEN, as an update they may not make (docs/behaviour.md §4.7).
-    expect(await runInContext(contextOf('member'), () => service().delete(created.value.id))).toMatchObject({ ok: false, failure: { code: 'FORBIDDEN' } });
-    expect(await runInContext(contextOf('admin'), () => service().delete(created.value.id))).toEqual({ ok: true, value: { id: created.value.id } });
+    expect(await runInContext(contextOf('member'), () => service().delete(created.value.id))).toMatchObject({
+      ok: false,
+      failure: { code: 'FORBIDDEN' },
+    });
+    expect(await runInContext(contextOf('admin'), () => service().delete(created.value.id))).toEqual({
+      ok: true,
+      value: { id: created.value.id },
+    });
   });
 });

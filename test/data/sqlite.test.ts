@@ -24,11 +24,14 @@ describe('SQLite connection settings', () => {
   it('opens every Prisma connection with synchronous=NORMAL, foreign keys on and a busy timeout', async () => {
     const database = await openDatabase(await createTestDatabase('sqlite'));
     try {
-      const read = async (pragma: string): Promise<number> => Number(Object.values((await database.$queryRawUnsafe<Record<string, unknown>[]>(`PRAGMA ${pragma}`))[0] ?? {})[0]);
+      const read = async (pragma: string): Promise<number> =>
+        Number(Object.values((await database.$queryRawUnsafe<Record<string, unknown>[]>(`PRAGMA ${pragma}`))[0] ?? {})[0]);
       expect(await read('synchronous')).toBe(1);
       expect(await read('foreign_keys')).toBe(1);
       expect(await read('busy_timeout')).toBe(5000);
-      expect(String(Object.values((await database.$queryRawUnsafe<Record<string, unknown>[]>('PRAGMA journal_mode'))[0] ?? {})[0])).toBe('wal');
+      expect(String(Object.values((await database.$queryRawUnsafe<Record<string, unknown>[]>('PRAGMA journal_mode'))[0] ?? {})[0])).toBe(
+        'wal',
+      );
     } finally {
       await database.$disconnect();
     }

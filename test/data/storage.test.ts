@@ -25,10 +25,19 @@ describe(`migrations (${provider})`, () => {
     const query =
       provider === 'sqlite'
         ? "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
-        : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name COLLATE \"C\"";
+        : 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = \'public\' ORDER BY table_name COLLATE "C"';
     const tables = (await runSql(url, query)).map((table) => String(table.name));
     // SQLite keeps the planner statistics gathered after migrating in its own sqlite_stat tables.
-    expect(tables.filter((name) => !name.startsWith('sqlite_stat'))).toEqual(['AuditRecord', 'Comment', 'Digest', 'Notification', 'Org', 'Post', 'User', '_prisma_migrations']);
+    expect(tables.filter((name) => !name.startsWith('sqlite_stat'))).toEqual([
+      'AuditRecord',
+      'Comment',
+      'Digest',
+      'Notification',
+      'Org',
+      'Post',
+      'User',
+      '_prisma_migrations',
+    ]);
     if (provider === 'sqlite') expect(tables).toContain('sqlite_stat1');
   });
 });
@@ -53,10 +62,23 @@ describe(`database failures (docs/behaviour.md §7, ${provider})`, () => {
     expect(response.status).toBe(500);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
     const problem = (await response.json()) as Record<string, unknown>;
-    expect(problem).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'database error', code: 'INTERNAL_SERVER_ERROR', requestId: expect.any(String) as unknown });
+    expect(problem).toEqual({
+      type: 'about:blank',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'database error',
+      code: 'INTERNAL_SERVER_ERROR',
+      requestId: expect.any(String) as unknown,
+    });
 
     const result = await server.graphql('{ posts { id } orgs { name } }', { token });
-    expect(result.errors).toEqual([expect.objectContaining({ message: 'database error', path: ['posts'], extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: expect.any(String) as unknown } })]);
+    expect(result.errors).toEqual([
+      expect.objectContaining({
+        message: 'database error',
+        path: ['posts'],
+        extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: expect.any(String) as unknown },
+      }),
+    ]);
     expect(JSON.stringify(result)).not.toMatch(/SQL|sqlite|postgres|prisma|no such table|does not exist|\.ts:/i);
 
     const logged = server.logs.filter((entry) => entry.level === 50).map((entry) => JSON.stringify(entry));

@@ -134,7 +134,9 @@ describe('the GraphQL client of a schema with a resource', () => {
       'deleteCommentMutation',
       'createGraphQLClient',
     ]);
-    expect(content).toContain('/** The variables of `comments`. */\nexport interface CommentsQueryVariables {\n  first?: number | null;\n  after?: string | null;\n  state?: CommentState | null;\n}');
+    expect(content).toContain(
+      '/** The variables of `comments`. */\nexport interface CommentsQueryVariables {\n  first?: number | null;\n  after?: string | null;\n  state?: CommentState | null;\n}',
+    );
     expect(content).toContain("export type CommentState = 'visible' | 'hidden';");
     expect(content).toContain('  oldComments: (Pick<Comment, F> | null)[] | null;');
     expect(content).toContain('@deprecated Use comments.');
@@ -149,8 +151,12 @@ describe('the GraphQL client of a schema with a resource', () => {
     const factories = Object.entries(module).filter(([name]) => /(Query|Mutation)$/.test(name));
     expect(factories).toHaveLength(7);
     for (const [name, factory] of factories) expect(validate(schema, factory()).map((error) => `${name}: ${error.message}`)).toEqual([]);
-    expect(print(module.commentsQuery!(['id', 'body', 'id']))).toBe('query Comments($first: Int, $after: String, $state: CommentState) {\n  comments(first: $first, after: $after, state: $state) {\n    id\n    body\n  }\n}');
-    expect(print(module.commentQuery!())).toContain('comment(id: $id) {\n    id\n    body\n    postId\n    score\n    rating\n    tags\n    state\n    postedAt\n  }');
+    expect(print(module.commentsQuery!(['id', 'body', 'id']))).toBe(
+      'query Comments($first: Int, $after: String, $state: CommentState) {\n  comments(first: $first, after: $after, state: $state) {\n    id\n    body\n  }\n}',
+    );
+    expect(print(module.commentQuery!())).toContain(
+      'comment(id: $id) {\n    id\n    body\n    postId\n    score\n    rating\n    tags\n    state\n    postedAt\n  }',
+    );
     expect(print(module.deleteCommentMutation!())).toBe('mutation DeleteComment($id: ID!) {\n  deleteComment(id: $id)\n}');
     expect(() => module.commentsQuery!([])).toThrow('select at least one field');
     expect(() => module.commentsQuery!(['id } mutation { x'])).toThrow('is no field name');
@@ -161,8 +167,30 @@ describe('the GraphQL client of a schema with a resource', () => {
     mkdirSync(path.join(dir, 'client'));
     writeFileSync(path.join(dir, 'client/graphql.ts'), content);
     writeFileSync(path.join(dir, 'caller.ts'), CALLER);
-    const options = ['--noEmit', '--strict', '--exactOptionalPropertyTypes', '--noUncheckedIndexedAccess', '--target', 'es2022', '--lib', 'es2023', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--skipLibCheck', '--pretty', 'false'];
-    const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), ...options, path.join(dir, 'caller.ts')], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    const options = [
+      '--noEmit',
+      '--strict',
+      '--exactOptionalPropertyTypes',
+      '--noUncheckedIndexedAccess',
+      '--target',
+      'es2022',
+      '--lib',
+      'es2023',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--types',
+      'node',
+      '--skipLibCheck',
+      '--pretty',
+      'false',
+    ];
+    const result = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/typescript/bin/tsc'), ...options, path.join(dir, 'caller.ts')],
+      { cwd: ROOT, encoding: 'utf8', timeout: 120_000 },
+    );
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
   }, 120_000);
@@ -170,10 +198,25 @@ describe('the GraphQL client of a schema with a resource', () => {
 
 describe('the REST client of a version', () => {
   const document = (paths: Record<string, unknown>): string =>
-    JSON.stringify({ openapi: '3.1.0', info: { title: 'Comments', version: '2024-06' }, paths, components: { schemas: { Comment: { type: 'object', properties: { id: { type: 'string' }, body: { type: 'string' } }, required: ['id'] } } } });
+    JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'Comments', version: '2024-06' },
+      paths,
+      components: {
+        schemas: { Comment: { type: 'object', properties: { id: { type: 'string' }, body: { type: 'string' } }, required: ['id'] } },
+      },
+    });
   const comments = {
     '/v2024-06/comments': {
-      get: { operationId: 'CommentsController_list', responses: { '200': { description: 'Success.', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Comment' } } } } } } },
+      get: {
+        operationId: 'CommentsController_list',
+        responses: {
+          '200': {
+            description: 'Success.',
+            content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Comment' } } } },
+          },
+        },
+      },
     },
   };
 
@@ -187,7 +230,9 @@ describe('the REST client of a version', () => {
   }, 60_000);
 
   it('is one client of the API without versions, and none for a document without paths', async () => {
-    expect((await emitRestClients(LAYOUT, [], new Map([['openapi/openapi.json', document(comments)]]))).map((file) => file.path)).toEqual(['client/rest.ts']);
+    expect((await emitRestClients(LAYOUT, [], new Map([['openapi/openapi.json', document(comments)]]))).map((file) => file.path)).toEqual([
+      'client/rest.ts',
+    ]);
     expect(await emitRestClients(LAYOUT, [], new Map([['openapi/openapi.json', document({})]]))).toEqual([]);
   }, 60_000);
 

@@ -11,7 +11,12 @@ import { ROOT } from '../support/project.js';
 describe('schema composition', () => {
   it('takes operations from reachable modules only', async () => {
     const root = path.join(ROOT, 'test/fixtures/composition');
-    const plan = await planOutput({ root, entitiesDir: root, runtimeDir: path.join(ROOT, 'runtime'), generatedDir: path.join(root, 'generated') });
+    const plan = await planOutput({
+      root,
+      entitiesDir: root,
+      runtimeDir: path.join(ROOT, 'runtime'),
+      generatedDir: path.join(root, 'generated'),
+    });
     // Not served, and generate says so (a warning: the run goes on).
     expect(plan.diagnostics.map(formatHeadline)).toEqual([
       'app.ts:35:14 warning provider-unmounted: ArchiveResolver is listed by ArchiveModule, which no module reachable from AppModule imports, so its GraphQL fields are not served; add ArchiveModule to the imports of AppModule (app.ts:51)',

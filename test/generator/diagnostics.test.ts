@@ -18,10 +18,17 @@ import { ROOT } from '../support/project.js';
 
 const ESCAPE = '\u001b[';
 
-function fixture(rule: string, name: string): { diagnostics: Diagnostic[]; read: (file: string) => string | undefined; layout: Parameters<typeof planOutput>[0] } {
+function fixture(
+  rule: string,
+  name: string,
+): { diagnostics: Diagnostic[]; read: (file: string) => string | undefined; layout: Parameters<typeof planOutput>[0] } {
   const dir = path.join(ROOT, 'test/errors', rule, name);
   const layout = { root: dir, entitiesDir: dir, runtimeDir: path.join(ROOT, 'runtime'), generatedDir: path.join(dir, 'generated') };
-  return { diagnostics: validate(resolveApp(parseDeclarations(layout))), read: (file) => readFileSync(path.join(dir, file), 'utf8'), layout };
+  return {
+    diagnostics: validate(resolveApp(parseDeclarations(layout))),
+    read: (file) => readFileSync(path.join(dir, file), 'utf8'),
+    layout,
+  };
 }
 
 describe('code frames', () => {
@@ -30,7 +37,7 @@ describe('code frames', () => {
     const first = diagnostics[0];
     expect(first && formatDiagnostic(first, read, { color: false })).toBe(
       [
-        "app.ts:38:20 error relation-target-unknown: Book.author points at Autor, which is not an @Entity(); did you mean Author?",
+        'app.ts:38:20 error relation-target-unknown: Book.author points at Autor, which is not an @Entity(); did you mean Author?',
         '  37 | ',
         "> 38 |   @BelongsTo(() => Autor, { column: 'authorId', exposed: true })",
         '     |                    ^^^^^',
@@ -42,20 +49,21 @@ describe('code frames', () => {
   it('underline the via string', () => {
     const { diagnostics, read } = fixture('relation-via-unknown', 'invalid');
     const frame = diagnostics[0] && formatDiagnostic(diagnostics[0], read, { color: false });
-    expect(frame?.split('\n').slice(2, 4)).toEqual(["> 15 |   @HasMany(() => Book, { exposed: true, via: 'writerId' })", "     |                                              ^^^^^^^^^^"]);
+    expect(frame?.split('\n').slice(2, 4)).toEqual([
+      "> 15 |   @HasMany(() => Book, { exposed: true, via: 'writerId' })",
+      '     |                                              ^^^^^^^^^^',
+    ]);
   });
 
   it('underline an unknown option key and an unknown decorator', () => {
     const options = fixture('decorator-option-unknown', 'invalid');
-    expect(options.diagnostics[0] && formatDiagnostic(options.diagnostics[0], options.read, { color: false }).split('\n').slice(2, 4)).toEqual([
-      '> 11 |   @Column({ maxLenght: 2000, bogus: true })',
-      '     |             ^^^^^^^^^',
-    ]);
+    expect(
+      options.diagnostics[0] && formatDiagnostic(options.diagnostics[0], options.read, { color: false }).split('\n').slice(2, 4),
+    ).toEqual(['> 11 |   @Column({ maxLenght: 2000, bogus: true })', '     |             ^^^^^^^^^']);
     const decorators = fixture('decorator-unknown', 'invalid');
-    expect(decorators.diagnostics[0] && formatDiagnostic(decorators.diagnostics[0], decorators.read, { color: false }).split('\n').slice(2, 4)).toEqual([
-      "> 8 | @Searchable({ path: 'notes', version: '1' })",
-      '    |  ^^^^^^^^^^',
-    ]);
+    expect(
+      decorators.diagnostics[0] && formatDiagnostic(decorators.diagnostics[0], decorators.read, { color: false }).split('\n').slice(2, 4),
+    ).toEqual(["> 8 | @Searchable({ path: 'notes', version: '1' })", '    |  ^^^^^^^^^^']);
   });
 
   it('put one caret where the span has no length, and never past the end of the line', () => {

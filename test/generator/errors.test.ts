@@ -30,11 +30,22 @@ const update = process.env.UPDATE_GOLDEN === '1';
  * development database to count rows in (generator/migration-review.ts).
  */
 async function diagnose(caseDir: string, rule: string): Promise<string[]> {
-  const layout = { root: caseDir, entitiesDir: caseDir, runtimeDir: path.join(ROOT, 'runtime'), generatedDir: path.join(caseDir, 'generated') };
+  const layout = {
+    root: caseDir,
+    entitiesDir: caseDir,
+    runtimeDir: path.join(ROOT, 'runtime'),
+    generatedDir: path.join(caseDir, 'generated'),
+  };
   let diagnostics: Diagnostic[];
   if (rule.startsWith('migration-')) {
     const plan = await planOutput(layout);
-    const review = await reviewMigrations({ migrations: plan.migrations, generatedDir: layout.generatedDir, developmentUrl: undefined, acceptDataLoss: false, locate: plan.locate });
+    const review = await reviewMigrations({
+      migrations: plan.migrations,
+      generatedDir: layout.generatedDir,
+      developmentUrl: undefined,
+      acceptDataLoss: false,
+      locate: plan.locate,
+    });
     diagnostics = [...plan.diagnostics, ...review];
   } else {
     const typeErrors = rule === TYPE_ERROR_RULE ? checkDeclarationTypes(layout, listTypeScriptFiles(caseDir), 'error') : [];

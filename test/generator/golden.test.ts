@@ -29,7 +29,8 @@ function listFiles(dir: string, base = dir): string[] {
 /** Every output file of a plan, migrations included, as path → content. */
 function outputOf(plan: PlannedOutput): Map<string, string> {
   const files = new Map(plan.files.map((file) => [file.path, file.content]));
-  for (const [provider, migration] of Object.entries(plan.migrations)) files.set(`prisma/${provider}/migrations/${migration.name}/migration.sql`, migration.script);
+  for (const [provider, migration] of Object.entries(plan.migrations))
+    files.set(`prisma/${provider}/migrations/${migration.name}/migration.sql`, migration.script);
   return files;
 }
 
@@ -103,7 +104,10 @@ describe('determinism', () => {
 
 describe('generated code', () => {
   it('type-checks with the project (tsc --noEmit, strict)', () => {
-    const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', ROOT], { encoding: 'utf8', timeout: 120_000 });
+    const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', ROOT], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
   }, 120_000);

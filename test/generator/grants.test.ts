@@ -49,7 +49,12 @@ class Abilities {
   });
 
   it('is unknown, promising nothing, when a grant cannot be followed or one is taken back', () => {
-    for (const body of [`can(action, 'Comment', { orgId: 1 });`, `can('create', 'Comment', conditions());`, `can('create', 'Comment', { [key]: 1 });`, `cannot('read', 'Comment', ['body']);`]) {
+    for (const body of [
+      `can(action, 'Comment', { orgId: 1 });`,
+      `can('create', 'Comment', conditions());`,
+      `can('create', 'Comment', { [key]: 1 });`,
+      `cannot('read', 'Comment', ['body']);`,
+    ]) {
       const grants = grantsOf(`${HEADER}
 declare const action: string; declare const key: string; declare function conditions(): object;
 class Abilities { for() { return defineAbility(({ can, cannot }) => { ${body} }); } }`);
@@ -76,12 +81,24 @@ describe('license and contact from package.json', () => {
       license: { name: 'MIT', identifier: 'MIT' },
       contact: { name: 'Ada Lovelace', email: 'ada@example.com', url: 'https://example.com/ada' },
     });
-    expect(infoOf({ author: { name: 'Team' }, homepage: 'https://example.com' })).toEqual({ contact: { name: 'Team', url: 'https://example.com' } });
-    expect(infoOf({ license: 'SEE LICENSE IN LICENSE.txt', bugs: { url: 'https://example.com/issues' } })).toEqual({ license: { name: 'SEE LICENSE IN LICENSE.txt' }, contact: { url: 'https://example.com/issues' } });
+    expect(infoOf({ author: { name: 'Team' }, homepage: 'https://example.com' })).toEqual({
+      contact: { name: 'Team', url: 'https://example.com' },
+    });
+    expect(infoOf({ license: 'SEE LICENSE IN LICENSE.txt', bugs: { url: 'https://example.com/issues' } })).toEqual({
+      license: { name: 'SEE LICENSE IN LICENSE.txt' },
+      contact: { url: 'https://example.com/issues' },
+    });
   });
 
   it('puts them in the info of every document', () => {
-    const catalog = { title: 'T', license: { name: 'MIT', identifier: 'MIT' }, contact: { name: 'Team' }, tags: [], schemas: {}, operations: [] };
+    const catalog = {
+      title: 'T',
+      license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'Team' },
+      tags: [],
+      schemas: {},
+      operations: [],
+    };
     const document = buildOpenApiDocument(catalog, undefined, { strategy: 'uri', header: 'X-API-Version', prefix: '', policies: {} });
     expect(document.info).toMatchObject({ license: { name: 'MIT', identifier: 'MIT' }, contact: { name: 'Team' } });
   });

@@ -12,10 +12,19 @@ import { ROOT } from '../support/project.js';
 
 describe('tags and descriptions of a generated application', async () => {
   const root = path.join(ROOT, 'test/fixtures/openapi-text');
-  const plan = await planOutput({ root, entitiesDir: root, runtimeDir: path.join(ROOT, 'runtime'), generatedDir: path.join(root, 'generated') });
+  const plan = await planOutput({
+    root,
+    entitiesDir: root,
+    runtimeDir: path.join(ROOT, 'runtime'),
+    generatedDir: path.join(root, 'generated'),
+  });
   const file = (name: string): string => plan.files.find((candidate) => candidate.path === name)?.content ?? '';
   type Operation = { tags: string[]; summary?: string; description?: string };
-  type Document = { tags: { name: string; description?: string }[]; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, { description?: string; properties?: Record<string, { description?: string }> }> } };
+  type Document = {
+    tags: { name: string; description?: string }[];
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, { description?: string; properties?: Record<string, { description?: string }> }> };
+  };
   const document = (name: string): Document => JSON.parse(file(`openapi/${name}.json`)) as Document;
 
   it('generates without diagnostics', () => {
@@ -42,14 +51,17 @@ describe('tags and descriptions of a generated application', async () => {
     expect(document('openapi').tags.find((tag) => tag.name === 'admin/audit')).toEqual({ name: 'admin/audit' });
   });
 
-  it('summarises an operation by its docstring\'s first sentence, or as @ApiOperation declares', () => {
+  it("summarises an operation by its docstring's first sentence, or as @ApiOperation declares", () => {
     const paths = document('v2').paths;
     expect(paths['/v2/notes']?.get).toMatchObject({
-      summary: 'One page of the caller\'s notes, oldest first.',
+      summary: "One page of the caller's notes, oldest first.",
       description: 'Each page names the next in `x-next-cursor`;\nsee the note schema.',
     });
     // A declared summary leaves the whole docstring to the description.
-    expect(paths['/v2/notes/{id}']?.get).toMatchObject({ summary: 'Reads a note', description: 'One note by id, e.g. the newest. Answers 404 when the caller may not read it.' });
+    expect(paths['/v2/notes/{id}']?.get).toMatchObject({
+      summary: 'Reads a note',
+      description: 'One note by id, e.g. the newest. Answers 404 when the caller may not read it.',
+    });
     const audit = document('openapi').paths['/admin/audit']?.get;
     expect(audit?.summary).toBeUndefined();
     expect(audit?.description).toBe('Whether auditing is on.');
@@ -57,13 +69,22 @@ describe('tags and descriptions of a generated application', async () => {
 
   it('carries @remarks to the wire and keeps @privateRemarks off it', () => {
     const note = document('openapi').components.schemas.Note;
-    expect(note?.description).toBe('A note someone wrote.\n\nNotes are private to their author.\n\nFields the caller\'s grant excludes are omitted.');
+    expect(note?.description).toBe(
+      "A note someone wrote.\n\nNotes are private to their author.\n\nFields the caller's grant excludes are omitted.",
+    );
     expect(note?.properties?.text?.description).toBe('The text, as written.');
     const sdl = file('schema.graphql');
     expect(sdl).toContain('A note someone wrote.\n\nNotes are private to their author.\n"""\ntype Note {');
     expect(sdl).toContain('"""One note by id, or null."""\n  note(id: String!): Note');
-    for (const text of [...Object.values(plan.files).filter((candidate) => /^openapi\/.*\.json$/.test(candidate.path)).map((candidate) => candidate.content), sdl]) {
-      expect(text).not.toMatch(/spec §|docs\/|behaviour\.md|decisions\.md|PRODUCT\.md|issue \d|LIST_CAP|NoteRepository|Nothing for callers/);
+    for (const text of [
+      ...Object.values(plan.files)
+        .filter((candidate) => /^openapi\/.*\.json$/.test(candidate.path))
+        .map((candidate) => candidate.content),
+      sdl,
+    ]) {
+      expect(text).not.toMatch(
+        /spec §|docs\/|behaviour\.md|decisions\.md|PRODUCT\.md|issue \d|LIST_CAP|NoteRepository|Nothing for callers/,
+      );
     }
   });
 

@@ -21,9 +21,17 @@ describe('the parsed project kept between runs (generator/parse/project.ts)', ()
         expect(JSON.stringify(parseDeclarations(layout, { cache }))).toBe(JSON.stringify(parseDeclarations(layout)));
       };
       same();
-      editFile(project, 'entities/post.entity.ts', (text) => text.replace('  /** Set when the post is published. */', '  /** A one-line summary. */\n  @Column()\n  summary?: string | null;\n\n  /** Set when the post is published. */'));
+      editFile(project, 'entities/post.entity.ts', (text) =>
+        text.replace(
+          '  /** Set when the post is published. */',
+          '  /** A one-line summary. */\n  @Column()\n  summary?: string | null;\n\n  /** Set when the post is published. */',
+        ),
+      );
       same();
-      writeFileSync(path.join(project, 'entities/tag.entity.ts'), "import { Column, Entity, PrimaryKey } from 'resource-service';\n\n/** A tag. */\n@Entity()\nexport class Tag {\n  /** Key. */\n  @PrimaryKey()\n  id!: string;\n\n  /** Its name. */\n  @Column()\n  name!: string;\n}\n");
+      writeFileSync(
+        path.join(project, 'entities/tag.entity.ts'),
+        "import { Column, Entity, PrimaryKey } from 'resource-service';\n\n/** A tag. */\n@Entity()\nexport class Tag {\n  /** Key. */\n  @PrimaryKey()\n  id!: string;\n\n  /** Its name. */\n  @Column()\n  name!: string;\n}\n",
+      );
       same();
       expect(parseDeclarations(layout, { cache }).classes.map((cls) => cls.name)).toContain('Tag');
       unlinkSync(path.join(project, 'entities/tag.entity.ts'));

@@ -46,10 +46,20 @@ describe('the Prisma client generated in process', () => {
     const placeholder = path.join(scratch, database, 'schema-engine');
     closeSync(openSync(placeholder, 'w', 0o755));
     const byCli = schemaCopy(database, path.join(scratch, database, 'cli'));
-    const cli = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'prisma', 'build', 'index.js'), 'generate', '--schema', byCli], {
-      encoding: 'utf8',
-      env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: placeholder, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1', PRISMA_GENERATE_SKIP_AUTOINSTALL: '1' },
-    });
+    const cli = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules', 'prisma', 'build', 'index.js'), 'generate', '--schema', byCli],
+      {
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          PRISMA_SCHEMA_ENGINE_BINARY: placeholder,
+          PRISMA_HIDE_UPDATE_MESSAGE: '1',
+          CHECKPOINT_DISABLE: '1',
+          PRISMA_GENERATE_SKIP_AUTOINSTALL: '1',
+        },
+      },
+    );
     expect(cli.status, cli.stderr).toBe(0);
 
     const ours = tree(path.join(path.dirname(inProcess), 'client'));

@@ -10,13 +10,26 @@ import { resolveApp } from '../../generator/resolve/index.js';
 import { ROOT } from '../support/project.js';
 
 const resolveAt = (dir: string): ReturnType<typeof resolveApp> =>
-  resolveApp(parseDeclarations({ root: dir, entitiesDir: dir, runtimeDir: path.join(ROOT, 'runtime'), generatedDir: path.join(dir, 'generated') }));
-const demo = resolveApp(parseDeclarations({ root: ROOT, entitiesDir: path.join(ROOT, 'entities'), runtimeDir: path.join(ROOT, 'runtime'), generatedDir: path.join(ROOT, 'generated') }));
+  resolveApp(
+    parseDeclarations({ root: dir, entitiesDir: dir, runtimeDir: path.join(ROOT, 'runtime'), generatedDir: path.join(dir, 'generated') }),
+  );
+const demo = resolveApp(
+  parseDeclarations({
+    root: ROOT,
+    entitiesDir: path.join(ROOT, 'entities'),
+    runtimeDir: path.join(ROOT, 'runtime'),
+    generatedDir: path.join(ROOT, 'generated'),
+  }),
+);
 
 describe('relations on the wire (docs/behaviour.md §2.1)', () => {
   it('are the relations written exposed on exposed entities, with their target and key', () => {
-    const wire = demo.entities.flatMap((entity) => entity.wireRelations.map((relation) => `${entity.name}.${relation.name} → ${relation.target}.${relation.keyColumn}`));
-    const written = demo.entities.filter((entity) => entity.exposed).flatMap((entity) => entity.relations.filter((relation) => relation.exposed).map((relation) => `${entity.name}.${relation.name}`));
+    const wire = demo.entities.flatMap((entity) =>
+      entity.wireRelations.map((relation) => `${entity.name}.${relation.name} → ${relation.target}.${relation.keyColumn}`),
+    );
+    const written = demo.entities
+      .filter((entity) => entity.exposed)
+      .flatMap((entity) => entity.relations.filter((relation) => relation.exposed).map((relation) => `${entity.name}.${relation.name}`));
     expect(wire.map((line) => line.split(' ')[0])).toEqual(written);
     expect(wire).toMatchInlineSnapshot(`
       [
@@ -54,7 +67,14 @@ describe('request entry points (docs/behaviour.md §5.9)', () => {
   });
 
   it('list the declared ones whether mounted or not, without the resources the generator writes', () => {
-    expect(demo.requestEntryPoints.every((entry) => demo.resolvers.some((resolver) => resolver.name === entry.owner) || demo.controllers.some((controller) => controller.name === entry.owner) || demo.gateways.some((gateway) => gateway.name === entry.owner))).toBe(true);
+    expect(
+      demo.requestEntryPoints.every(
+        (entry) =>
+          demo.resolvers.some((resolver) => resolver.name === entry.owner) ||
+          demo.controllers.some((controller) => controller.name === entry.owner) ||
+          demo.gateways.some((gateway) => gateway.name === entry.owner),
+      ),
+    ).toBe(true);
     expect(demo.mounted.requestEntryPoints.length).toBeGreaterThan(demo.requestEntryPoints.length);
   });
 });

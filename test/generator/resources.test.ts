@@ -12,7 +12,9 @@ import { validate } from '../../generator/validate/index.js';
 import { ROOT } from '../support/project.js';
 
 const dir = path.join(ROOT, 'test/fixtures/resources');
-const app = resolveApp(parseDeclarations({ root: dir, entitiesDir: dir, runtimeDir: path.join(ROOT, 'runtime'), generatedDir: path.join(dir, 'generated') }));
+const app = resolveApp(
+  parseDeclarations({ root: dir, entitiesDir: dir, runtimeDir: path.join(ROOT, 'runtime'), generatedDir: path.join(dir, 'generated') }),
+);
 
 describe('@Resource, resolved (docs/behaviour.md §4.7)', () => {
   it('is a valid declaration', () => {
@@ -22,7 +24,15 @@ describe('@Resource, resolved (docs/behaviour.md §4.7)', () => {
   it('generates all five operations by default, each with its route, field and action', () => {
     const comment = app.resources.find((resource) => resource.name === 'Comment');
     expect(comment?.version).toBe('2');
-    expect(comment?.operations.map((operation) => [operation.kind, operation.action, `${operation.method} ${operation.fullPath}`, `${operation.rootType}.${operation.fieldName}`, operation.public])).toEqual([
+    expect(
+      comment?.operations.map((operation) => [
+        operation.kind,
+        operation.action,
+        `${operation.method} ${operation.fullPath}`,
+        `${operation.rootType}.${operation.fieldName}`,
+        operation.public,
+      ]),
+    ).toEqual([
       ['list', 'read', 'GET /comments', 'Query.comments', false],
       ['get', 'read', 'GET /comments/:id', 'Query.comment', false],
       ['create', 'create', 'POST /comments', 'Mutation.createComment', false],

@@ -54,10 +54,13 @@ describe('the playground (APP_GRAPHQL__PLAYGROUND)', () => {
       const page = await browser.newPage();
       const foreign: string[] = [];
       page.on('request', (request) => {
-        if (!request.url().startsWith(server.url) && !request.url().startsWith(server.url.replace('http', 'ws'))) foreign.push(request.url());
+        if (!request.url().startsWith(server.url) && !request.url().startsWith(server.url.replace('http', 'ws')))
+          foreign.push(request.url());
       });
       const subscribed = new Promise<void>((resolve) =>
-        page.on('websocket', (socket) => socket.on('framesent', (frame) => String(frame.payload).includes('"type":"subscribe"') && resolve())),
+        page.on('websocket', (socket) =>
+          socket.on('framesent', (frame) => String(frame.payload).includes('"type":"subscribe"') && resolve()),
+        ),
       );
       await page.goto(`${server.url}/graphql?token=${token}`);
       await page.waitForSelector('.graphiql-query-editor .CodeMirror');
@@ -67,7 +70,8 @@ describe('the playground (APP_GRAPHQL__PLAYGROUND)', () => {
         await new Promise((resolve) => setTimeout(resolve, 600));
         await page.click('.graphiql-execute-button');
       };
-      const response = (): Promise<string> => page.evaluate<string>("document.querySelector('.result-window .CodeMirror').CodeMirror.getValue()");
+      const response = (): Promise<string> =>
+        page.evaluate<string>("document.querySelector('.result-window .CodeMirror').CodeMirror.getValue()");
       await run('{ users { id name } }');
       // Poll with evaluate (CDP, not subject to the page's CSP); waitForFunction evals in the page, which helmet's CSP forbids.
       await expect.poll(response, { timeout: 15_000 }).toContain('Admin of Acme');
@@ -78,7 +82,10 @@ describe('the playground (APP_GRAPHQL__PLAYGROUND)', () => {
       await run('subscription Published { postPublished { id title } }');
       await subscribed;
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const draft = server.seeded.posts.find((post) => post.status === 'draft' && server.seeded.users.find((user) => user.id === post.authorId)?.orgId === server.seeded.orgs[0]?.id);
+      const draft = server.seeded.posts.find(
+        (post) =>
+          post.status === 'draft' && server.seeded.users.find((user) => user.id === post.authorId)?.orgId === server.seeded.orgs[0]?.id,
+      );
       await server.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token, variables: { id: draft?.id } });
       await expect.poll(response, { timeout: 15_000 }).toContain(draft?.id);
       expect(foreign).toEqual([]);
@@ -147,7 +154,9 @@ describe('a subscription sent over plain HTTP (docs/behaviour.md §4.1)', () => 
       });
       expect(response.status).toBe(status);
       expect(response.headers.get('content-type')).toContain(type);
-      expect(await response.json()).toEqual({ errors: [{ message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', requestId: response.headers.get('x-request-id') } }] });
+      expect(await response.json()).toEqual({
+        errors: [{ message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', requestId: response.headers.get('x-request-id') } }],
+      });
     }
     // Nothing ran: no statement reached the database.
     expect(server.statements.length).toBe(before);
@@ -184,9 +193,14 @@ describe('GraphQL over HTTP audits (graphql-http)', () => {
   it('passes every MUST audit; SHOULD audits that fail are listed in docs/guide/graphql.md', async () => {
     const audits = serverAudits({ url: `${server.url}/graphql` });
     const results = await Promise.all(audits.map(async (audit) => ({ name: audit.name, result: await audit.fn() })));
-    const mustFailures = results.filter(({ name, result }) => name.startsWith('MUST') && result.status !== 'ok').map(({ name, result }) => `${name}: ${result.status} ${'reason' in result ? result.reason : ''}`);
+    const mustFailures = results
+      .filter(({ name, result }) => name.startsWith('MUST') && result.status !== 'ok')
+      .map(({ name, result }) => `${name}: ${result.status} ${'reason' in result ? result.reason : ''}`);
     expect(mustFailures).toEqual([]);
-    const shouldFailures = results.filter(({ name, result }) => !name.startsWith('MUST') && result.status !== 'ok').map(({ name }) => name).sort();
+    const shouldFailures = results
+      .filter(({ name, result }) => !name.startsWith('MUST') && result.status !== 'ok')
+      .map(({ name }) => name)
+      .sort();
     expect(shouldFailures).toEqual(KNOWN_SHOULD_FAILURES);
   });
 });
@@ -203,15 +217,33 @@ const KNOWN_SHOULD_FAILURES: string[] = [
 
 describe('POST /graphql before the Express chain (docs/decisions.md §6)', () => {
   /** What a caller can see of an answer: status, the headers that matter, the body. */
-  const seen = async (response: Response): Promise<{ status: number; type: string | null; security: (string | null)[]; body: string; length: string | null; chunked: boolean }> => {
+  const seen = async (
+    response: Response,
+  ): Promise<{
+    status: number;
+    type: string | null;
+    security: (string | null)[];
+    body: string;
+    length: string | null;
+    chunked: boolean;
+  }> => {
     const body = await response.text();
     return {
       status: response.status,
       type: response.headers.get('content-type'),
-      security: ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'strict-transport-security', 'referrer-policy'].map((name) => response.headers.get(name)),
+      security: [
+        'content-security-policy',
+        'x-content-type-options',
+        'x-frame-options',
+        'strict-transport-security',
+        'referrer-policy',
+      ].map((name) => response.headers.get(name)),
       body,
       // Sent with its length in bytes, never chunked.
-      length: response.headers.get('content-length') === String(Buffer.byteLength(body)) ? 'matches the body' : response.headers.get('content-length'),
+      length:
+        response.headers.get('content-length') === String(Buffer.byteLength(body))
+          ? 'matches the body'
+          : response.headers.get('content-length'),
       chunked: response.headers.get('transfer-encoding') === 'chunked',
     };
   };
@@ -222,7 +254,9 @@ describe('POST /graphql before the Express chain (docs/decisions.md §6)', () =>
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/graphql-response+json' };
     const direct = await seen(await fetch(`${server.url}/graphql`, { method: 'POST', headers, body: query }));
     const { gzipSync } = await import('node:zlib');
-    const chained = await seen(await fetch(`${server.url}/graphql`, { method: 'POST', headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipSync(query) }));
+    const chained = await seen(
+      await fetch(`${server.url}/graphql`, { method: 'POST', headers: { ...headers, 'content-encoding': 'gzip' }, body: gzipSync(query) }),
+    );
     expect(direct.status).toBe(200);
     expect(direct.security.every((value) => typeof value === 'string' && value.length > 0)).toBe(true);
     expect(direct).toMatchObject({ length: 'matches the body', chunked: false });
@@ -236,12 +270,16 @@ describe('POST /graphql before the Express chain (docs/decisions.md §6)', () =>
       // node:http sends a body written in pieces without a length (chunked), so only reading it can tell its size.
       const { request } = await import('node:http');
       const refused = await new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
-        const outgoing = request(`${small.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (incoming) => {
-          let body = '';
-          incoming.setEncoding('utf8');
-          incoming.on('data', (chunk: string) => (body += chunk));
-          incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, type: incoming.headers['content-type'], body }));
-        });
+        const outgoing = request(
+          `${small.url}/graphql`,
+          { method: 'POST', headers: { 'content-type': 'application/json' } },
+          (incoming) => {
+            let body = '';
+            incoming.setEncoding('utf8');
+            incoming.on('data', (chunk: string) => (body += chunk));
+            incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, type: incoming.headers['content-type'], body }));
+          },
+        );
         outgoing.on('error', reject);
         outgoing.write(big.slice(0, 2_000));
         outgoing.end(big.slice(2_000));
@@ -249,7 +287,11 @@ describe('POST /graphql before the Express chain (docs/decisions.md §6)', () =>
       expect(refused.status).toBe(413);
       expect(refused.type).toBe('application/problem+json; charset=utf-8');
       expect((JSON.parse(refused.body) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE');
-      const after = await fetch(`${small.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+      const after = await fetch(`${small.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
       expect(after.status).toBe(200);
     } finally {
       await small.stop();
@@ -257,9 +299,16 @@ describe('POST /graphql before the Express chain (docs/decisions.md §6)', () =>
   });
 
   it('keeps CORS and the rate limit when they are configured: the answers go through the chain that applies them', async () => {
-    const guarded = await startInProcessServer({ env: { APP_HTTP__CORS_ORIGINS: 'https://app.example', APP_HTTP__RATE_LIMIT: '2', APP_HTTP__RATE_LIMIT_WINDOW: '60000' } });
+    const guarded = await startInProcessServer({
+      env: { APP_HTTP__CORS_ORIGINS: 'https://app.example', APP_HTTP__RATE_LIMIT: '2', APP_HTTP__RATE_LIMIT_WINDOW: '60000' },
+    });
     try {
-      const send = (): Promise<Response> => fetch(`${guarded.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://app.example' }, body: JSON.stringify({ query: '{ __typename }' }) });
+      const send = (): Promise<Response> =>
+        fetch(`${guarded.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: 'https://app.example' },
+          body: JSON.stringify({ query: '{ __typename }' }),
+        });
       const first = await send();
       expect(first.status).toBe(200);
       expect(first.headers.get('access-control-allow-origin')).toBe('https://app.example');

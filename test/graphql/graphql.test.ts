@@ -38,7 +38,10 @@ const draftOf = (role: 'admin' | 'member'): string => {
 };
 
 async function postStatus(id: string): Promise<string | undefined> {
-  const result = await server.graphql<{ post: { status: string } | null }>('query ($id: ID!) { post(id: $id) { status } }', { token: admin, variables: { id } });
+  const result = await server.graphql<{ post: { status: string } | null }>('query ($id: ID!) { post(id: $id) { status } }', {
+    token: admin,
+    variables: { id },
+  });
   return result.data?.post?.status;
 }
 
@@ -58,10 +61,11 @@ describe('schema (docs/behaviour.md §4.1)', () => {
   });
 
   it('serves the same fields over introspection, with camelCase names and mapped scalars', async () => {
-    const result = await server.graphql<{ __type: { fields: { name: string; args: { name: string; type: { kind: string; name: string | null; ofType: { name: string } | null } }[] }[] } }>(
-      '{ __type(name: "Query") { fields { name args { name type { kind name ofType { name } } } } } }',
-      { token: admin },
-    );
+    const result = await server.graphql<{
+      __type: {
+        fields: { name: string; args: { name: string; type: { kind: string; name: string | null; ofType: { name: string } | null } }[] }[];
+      };
+    }>('{ __type(name: "Query") { fields { name args { name type { kind name ofType { name } } } } } }', { token: admin });
     const fields = result.data?.__type.fields ?? [];
     expect(fields.map((field) => field.name)).toEqual(expect.arrayContaining(['users', 'user', 'posts', 'orgs', 'searchPosts', 'me']));
     const users = fields.find((field) => field.name === 'users');
@@ -85,7 +89,8 @@ function storedOneByte(text: string): boolean {
 describe('answers one byte a character (docs/decisions.md §6)', () => {
   it('serialises an answer one byte a character when the SDL holds characters past U+00FF', async () => {
     // Names nothing else in this process holds: V8 keeps one copy of a property name, made from the first string naming it.
-    const sdl = '"""Probe rows \u2014 the em dash makes V8 keep this SDL two bytes a character."""\ntype Query { encodingProbeRows: [EncodingProbeRow!]! }\ntype EncodingProbeRow { encodingProbeLabel: String! encodingProbeNext: Boolean! }\n';
+    const sdl =
+      '"""Probe rows \u2014 the em dash makes V8 keep this SDL two bytes a character."""\ntype Query { encodingProbeRows: [EncodingProbeRow!]! }\ntype EncodingProbeRow { encodingProbeLabel: String! encodingProbeNext: Boolean! }\n';
     expect(storedOneByte(sdl)).toBe(false);
     const rows = (): unknown => JSON.parse('[{"encodingProbeLabel":"first","encodingProbeNext":false}]');
     const schema = buildExecutableSchema(sdl, { Query: { encodingProbeRows: rows } }, []);
@@ -133,7 +138,10 @@ describe('GraphQL over HTTP (graphql-http)', () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/graphql-response+json');
-    expect(await response.json()).toEqual({ data: { orgs: [{ name: server.seeded.orgs[0]?.name }] }, extensions: { cost: { complexity: 2, limit: 10_000 } } });
+    expect(await response.json()).toEqual({
+      data: { orgs: [{ name: server.seeded.orgs[0]?.name }] },
+      extensions: { cost: { complexity: 2, limit: 10_000 } },
+    });
   });
 
   it('reports a syntax error as GRAPHQL_PARSE_FAILED', async () => {
@@ -192,7 +200,10 @@ describe('arguments are checked before the operation runs (docs/behaviour.md §4
     const rejected = await server.graphql('{ searchPosts(term: "  x ") { id } }', { token: admin });
     expect(rejected.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(rejected.errors?.[0]?.message).toContain('at least 2 characters');
-    const accepted = await server.graphql<{ searchPosts: { title: string }[] }>('{ searchPosts(term: "   Draft 2 by Admin   ") { title } }', { token: admin });
+    const accepted = await server.graphql<{ searchPosts: { title: string }[] }>(
+      '{ searchPosts(term: "   Draft 2 by Admin   ") { title } }',
+      { token: admin },
+    );
     expect(accepted.errors).toBeUndefined();
     expect(accepted.data?.searchPosts.map((post) => post.title)).toEqual([`Draft 2 by ${server.user('admin').name}`]);
   });
@@ -201,17 +212,24 @@ describe('arguments are checked before the operation runs (docs/behaviour.md §4
     const logged = server.logs.length;
     await fc.assert(
       // At most 44 000 UTF-16 units: under APP_HTTP__BODY_LIMIT (100kb) in JSON whatever the character.
-      fc.asyncProperty(fc.integer({ min: 9_990, max: 44_000 }), fc.constantFrom('a', '%', '_', '\\', 'é', '😀'), async (length, character) => {
-        const term = character.repeat(Math.ceil(length / character.length)).slice(0, length);
-        const result = await server.graphql<{ searchPosts: unknown[] }>('query ($term: String!) { searchPosts(term: $term) { id } }', { token: admin, variables: { term } });
-        if (term.length <= 10_000) {
-          expect(result.errors).toBeUndefined();
-          expect(result.data?.searchPosts).toEqual([]);
-        } else {
-          expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-          expect(result.errors?.[0]?.message).toContain('at most 10000 characters');
-        }
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 9_990, max: 44_000 }),
+        fc.constantFrom('a', '%', '_', '\\', 'é', '😀'),
+        async (length, character) => {
+          const term = character.repeat(Math.ceil(length / character.length)).slice(0, length);
+          const result = await server.graphql<{ searchPosts: unknown[] }>('query ($term: String!) { searchPosts(term: $term) { id } }', {
+            token: admin,
+            variables: { term },
+          });
+          if (term.length <= 10_000) {
+            expect(result.errors).toBeUndefined();
+            expect(result.data?.searchPosts).toEqual([]);
+          } else {
+            expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+            expect(result.errors?.[0]?.message).toContain('at most 10000 characters');
+          }
+        },
+      ),
       { numRuns: 12, seed: PROPERTY_SEED },
     );
     expect(server.logs.slice(logged).filter((entry) => Number(entry.level) >= 50)).toEqual([]);
@@ -221,14 +239,20 @@ describe('arguments are checked before the operation runs (docs/behaviour.md §4
 describe('failure results become errors entries (docs/behaviour.md §4.1, §7)', () => {
   it('reports a unique violation as CONFLICT with its message, and keeps what resolved', async () => {
     const email = server.user('member').email;
-    const result = await server.graphql<{ createUser: null; orgs: unknown[] }>(`mutation { createUser(input: { name: "Twin", email: "${email}" }) { id } }`, { token: admin });
+    const result = await server.graphql<{ createUser: null; orgs: unknown[] }>(
+      `mutation { createUser(input: { name: "Twin", email: "${email}" }) { id } }`,
+      { token: admin },
+    );
     expect(result.errors?.[0]?.extensions?.code).toBe('CONFLICT');
     expect(result.errors?.[0]?.message).toContain('already exists');
     expect(result.data).toEqual({ createUser: null });
   });
 
   it('puts what resolved in data beside the errors of what did not', async () => {
-    const result = await server.graphql<{ good: { name: string }; bad: null }>('mutation { good: createUser(input: { name: "Good", email: "good@acme.example" }) { name } bad: createUser(input: { name: "", email: "x" }) { name } }', { token: admin });
+    const result = await server.graphql<{ good: { name: string }; bad: null }>(
+      'mutation { good: createUser(input: { name: "Good", email: "good@acme.example" }) { name } bad: createUser(input: { name: "", email: "x" }) { name } }',
+      { token: admin },
+    );
     expect(result.data).toEqual({ good: { name: 'Good' }, bad: null });
     expect(result.errors).toHaveLength(1);
     expect(result.errors?.[0]?.path).toEqual(['bad']);
@@ -254,7 +278,9 @@ describe('postures (docs/behaviour.md §1, §5)', () => {
 
   it('refuses an action the ability does not grant (FORBIDDEN), before the body runs', async () => {
     const before = await userCount();
-    const result = await server.graphql('mutation { createUser(input: { name: "Nope", email: "nope@example.com" }) { id } }', { token: viewer });
+    const result = await server.graphql('mutation { createUser(input: { name: "Nope", email: "nope@example.com" }) { id } }', {
+      token: viewer,
+    });
     expect(result.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect(await userCount()).toBe(before);
   });
@@ -263,7 +289,12 @@ describe('postures (docs/behaviour.md §1, §5)', () => {
     const permitted = await server.graphql<{ users: { id: string; name: string }[] }>('{ users { id name orgId } }', { token: viewer });
     expect(permitted.errors).toBeUndefined();
     expect(permitted.data?.users.length).toBeGreaterThan(0);
-    for (const query of ['{ users { id email } }', '{ users { ...F } } fragment F on User { name email }', '{ users { ... on User { email } } }', `{ user(id: "${server.user('admin').id}") { email } }`]) {
+    for (const query of [
+      '{ users { id email } }',
+      '{ users { ...F } } fragment F on User { name email }',
+      '{ users { ... on User { email } } }',
+      `{ user(id: "${server.user('admin').id}") { email } }`,
+    ]) {
       const refused = await server.graphql(query, { token: viewer });
       expect(refused.errors).toHaveLength(1);
       expect(refused.errors?.[0]?.extensions).toEqual({ code: 'FORBIDDEN', field: 'email', requestId: expect.any(String) as unknown });
@@ -288,8 +319,11 @@ describe('postures (docs/behaviour.md §1, §5)', () => {
     expect(signedIn.data?.me.id).toBe(server.user('member').id);
   });
 
-  it('creates a user in the org named by the caller\'s org_id', async () => {
-    const result = await server.graphql<{ createUser: { orgId: string; email: string } }>('mutation { createUser(input: { name: "Fresh", email: "fresh@acme.example" }) { orgId email } }', { token: admin });
+  it("creates a user in the org named by the caller's org_id", async () => {
+    const result = await server.graphql<{ createUser: { orgId: string; email: string } }>(
+      'mutation { createUser(input: { name: "Fresh", email: "fresh@acme.example" }) { orgId email } }',
+      { token: admin },
+    );
     expect(result.errors).toBeUndefined();
     expect(result.data?.createUser.orgId).toBe(server.user('admin').orgId);
   });

@@ -53,16 +53,30 @@ beforeAll(async () => {
   users = [];
   for (let index = 0; index < 30; index++) {
     const orgId = pick(orgs);
-    users.push(await database.user.create({ data: { orgId, name: `User ${index}`, email: `u${index}@example.com` }, select: { id: true, orgId: true } }));
+    users.push(
+      await database.user.create({
+        data: { orgId, name: `User ${index}`, email: `u${index}@example.com` },
+        select: { id: true, orgId: true },
+      }),
+    );
   }
   const rows = [];
   for (let index = 0; index < 600; index++) {
     const author = pick(users);
     const sameOrg = users.filter((user) => user.orgId === author.orgId);
-    rows.push({ orgId: author.orgId, authorId: author.id, reviewerId: next() < 0.5 ? pick(sameOrg).id : null, title: `Post ${index}`, status: next() < 0.5 ? ('draft' as const) : ('published' as const) });
+    rows.push({
+      orgId: author.orgId,
+      authorId: author.id,
+      reviewerId: next() < 0.5 ? pick(sameOrg).id : null,
+      title: `Post ${index}`,
+      status: next() < 0.5 ? ('draft' as const) : ('published' as const),
+    });
   }
   await database.post.createMany({ data: rows });
-  posts = await database.post.findMany({ select: { id: true, orgId: true, authorId: true, reviewerId: true, status: true }, orderBy: { id: 'asc' } });
+  posts = await database.post.findMany({
+    select: { id: true, orgId: true, authorId: true, reviewerId: true, status: true },
+    orderBy: { id: 'asc' },
+  });
   await database.$executeRawUnsafe('ANALYZE');
 });
 
@@ -95,10 +109,12 @@ describe('the per-parent window equals per-parent Prisma findMany', () => {
     }
   });
 
-  it('filters before ranking: hidden rows never use up a parent\'s page', async () => {
+  it("filters before ranking: hidden rows never use up a parent's page", async () => {
     const repository = new PostRepository(database, runner, logger);
     const viewer = users[0] ?? { id: '', orgId: '' };
-    const author = users.find((user) => user.orgId === viewer.orgId && posts.some((post) => post.authorId === user.id && post.status === 'draft')) ?? viewer;
+    const author =
+      users.find((user) => user.orgId === viewer.orgId && posts.some((post) => post.authorId === user.id && post.status === 'draft')) ??
+      viewer;
     const pages = await repository.loadPagesByParent(contextFor('viewer', viewer), 'authorId', [author.id], pageWindow({ first: 2 }));
     const published = posts.filter((post) => post.authorId === author.id && post.status === 'published').map((post) => post.id);
     expect(pages.get(author.id)?.items.map((post) => post.id)).toEqual(published.slice(0, 2));
@@ -110,7 +126,10 @@ describe('bounded batches', () => {
   it(`splits parents past ${MAX_KEYS_PER_STATEMENT} keys into one statement per chunk`, async () => {
     const repository = new PostRepository(database, runner, logger);
     const context = contextFor('admin', users[0] ?? { id: '', orgId: '' });
-    const parents = [...users.map((user) => user.id), ...Array.from({ length: 40_000 }, (_, index) => `00000000-0000-7000-8000-${String(index).padStart(12, '0')}`)];
+    const parents = [
+      ...users.map((user) => user.id),
+      ...Array.from({ length: 40_000 }, (_, index) => `00000000-0000-7000-8000-${String(index).padStart(12, '0')}`),
+    ];
     const before = statements.length;
     const pages = await repository.loadPagesByParent(context, 'authorId', parents, pageWindow({ first: 3 }));
     expect(statements.length - before).toBe(2);
@@ -123,7 +142,14 @@ describe('bounded batches', () => {
 });
 
 describe('query plan (docs/decisions.md §6)', () => {
-  const statementFor = (column: 'authorId' | 'reviewerId', parents: number) => rankingStatement(database, column, users.slice(0, parents).map((user) => user.id), users[3] ?? { id: '', orgId: '' }, runner.sql);
+  const statementFor = (column: 'authorId' | 'reviewerId', parents: number) =>
+    rankingStatement(
+      database,
+      column,
+      users.slice(0, parents).map((user) => user.id),
+      users[3] ?? { id: '', orgId: '' },
+      runner.sql,
+    );
 
   it.each(['authorId', 'reviewerId'] as const)('ranks by the (%s, id) index alone: no full scan, no other index', async (column) => {
     if (testProvider() === 'sqlite') {
@@ -133,19 +159,34 @@ describe('query plan (docs/decisions.md §6)', () => {
       // A page of parents is a small share of a table's rows; on a few hundred rows PostgreSQL would
       // rather scan sequentially, so that is disabled to show which index serves the ranking.
       const statement = statementFor(column, 2);
-      const [, plan] = await database.$transaction([database.$executeRawUnsafe('SET LOCAL enable_seqscan = off'), database.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${statement.text}`, ...statement.values)]);
+      const [, plan] = await database.$transaction([
+        database.$executeRawUnsafe('SET LOCAL enable_seqscan = off'),
+        database.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${statement.text}`, ...statement.values),
+      ]);
       const text = plan.map((row) => row['QUERY PLAN']).join('\n');
-      expect(text).toMatch(new RegExp(`Index (Only )?Scan using "Post_${column}_id_idx" on "Post" t|Bitmap Index Scan on "Post_${column}_id_idx"`));
+      expect(text).toMatch(
+        new RegExp(`Index (Only )?Scan using "Post_${column}_id_idx" on "Post" t|Bitmap Index Scan on "Post_${column}_id_idx"`),
+      );
     }
   });
 
-  it('on PostgreSQL, binds a batch\'s keys as one array: one statement text for any number of keys (`= ANY($1)`, not `IN ($1, …)`)', async () => {
+  it("on PostgreSQL, binds a batch's keys as one array: one statement text for any number of keys (`= ANY($1)`, not `IN ($1, …)`)", async () => {
     if (testProvider() !== 'postgresql') return;
     const repository = new PostRepository(database, runner, logger);
     const context = contextFor('member', users[3] ?? { id: '', orgId: '' });
     const before = statements.length;
-    for (const parents of [2, 5]) await repository.loadPagesByParent(context, 'authorId', users.slice(0, parents).map((user) => user.id), pageWindow({ first: 2 }));
-    for (const parents of [1, 3]) await new UserRepository(database, runner, logger).loadByIds(context, users.slice(0, parents).map((user) => user.id));
+    for (const parents of [2, 5])
+      await repository.loadPagesByParent(
+        context,
+        'authorId',
+        users.slice(0, parents).map((user) => user.id),
+        pageWindow({ first: 2 }),
+      );
+    for (const parents of [1, 3])
+      await new UserRepository(database, runner, logger).loadByIds(
+        context,
+        users.slice(0, parents).map((user) => user.id),
+      );
     const run = statements.slice(before);
     expect(run).toHaveLength(4);
     // `IN ($1, …, $n)`: a text per count of parents, and a generic plan that intersected the key's index with the org's.
@@ -162,8 +203,16 @@ describe('query plan (docs/decisions.md §6)', () => {
     const repository = new PostRepository(database, runner, logger);
     const context = contextFor('member', users[3] ?? { id: '', orgId: '' });
     const before = statements.length;
-    await repository.loadPagesByParent(context, 'authorId', users.slice(0, 5).map((user) => user.id), pageWindow({ first: 2, after: posts[0]?.id }));
-    await new UserRepository(database, runner, logger).loadByIds(context, users.slice(0, 3).map((user) => user.id));
+    await repository.loadPagesByParent(
+      context,
+      'authorId',
+      users.slice(0, 5).map((user) => user.id),
+      pageWindow({ first: 2, after: posts[0]?.id }),
+    );
+    await new UserRepository(database, runner, logger).loadByIds(
+      context,
+      users.slice(0, 3).map((user) => user.id),
+    );
     const run = statements.slice(before);
     expect(run).toHaveLength(2);
     for (const text of run) {
@@ -182,12 +231,25 @@ describe('scope translation to SQL', () => {
   };
 
   it('translates the operators rules use', () => {
-    expect(render({ OR: [{ orgId: 'o', authorId: 'u' }, { orgId: 'o', status: 'published' }] })).toEqual({
+    expect(
+      render({
+        OR: [
+          { orgId: 'o', authorId: 'u' },
+          { orgId: 'o', status: 'published' },
+        ],
+      }),
+    ).toEqual({
       sql: '(("t"."orgId" = ? AND "t"."authorId" = ?) OR ("t"."orgId" = ? AND "t"."status" = ?))',
       values: ['o', 'u', 'o', 'published'],
     });
-    expect(render({ status: { in: ['a', 'b'] }, title: { not: null } })).toEqual({ sql: '("t"."status" IN (?,?) AND "t"."title" IS NOT NULL)', values: ['a', 'b'] });
-    expect(render({ NOT: [{ status: 'draft' }], title: { startsWith: '50%_' } })).toEqual({ sql: '(NOT ("t"."status" = ?) AND "t"."title" LIKE ? ESCAPE \'\\\')', values: ['draft', '50\\%\\_%'] });
+    expect(render({ status: { in: ['a', 'b'] }, title: { not: null } })).toEqual({
+      sql: '("t"."status" IN (?,?) AND "t"."title" IS NOT NULL)',
+      values: ['a', 'b'],
+    });
+    expect(render({ NOT: [{ status: 'draft' }], title: { startsWith: '50%_' } })).toEqual({
+      sql: '(NOT ("t"."status" = ?) AND "t"."title" LIKE ? ESCAPE \'\\\')',
+      values: ['draft', '50\\%\\_%'],
+    });
     expect(render({ status: { in: [] } })).toEqual({ sql: '1 = 0', values: [] });
     expect(render({ OR: [] })).toEqual({ sql: '1 = 0', values: [] });
     expect(render({})).toEqual({ sql: '1 = 1', values: [] });
@@ -209,10 +271,12 @@ describe('text matches in scope conditions, as a property (docs/behaviour.md §5
   let titles: Map<string, string>;
 
   beforeAll(async () => {
-    const strings = (length: number): string[] => (length === 0 ? [''] : strings(length - 1).flatMap((prefix) => ALPHABET.map((character) => prefix + character)));
+    const strings = (length: number): string[] =>
+      length === 0 ? [''] : strings(length - 1).flatMap((prefix) => ALPHABET.map((character) => prefix + character));
     const all = [1, 2, 3].flatMap(strings);
     const org = orgs[0] ?? '';
-    author = (await database.user.create({ data: { orgId: org, name: 'Title writer', email: 'titles@example.com' }, select: { id: true } })).id;
+    author = (await database.user.create({ data: { orgId: org, name: 'Title writer', email: 'titles@example.com' }, select: { id: true } }))
+      .id;
     await database.post.createMany({ data: all.map((title) => ({ orgId: org, authorId: author, title, status: 'draft' as const })) });
     const rows = await database.post.findMany({ where: { authorId: author }, select: { id: true, title: true } });
     titles = new Map(rows.map((row) => [row.id, row.title]));
@@ -220,14 +284,22 @@ describe('text matches in scope conditions, as a property (docs/behaviour.md §5
   });
 
   it('matches a text literally, whatever wildcards and escape characters it holds, as the string operations do', async () => {
-    const holds = { contains: (title: string, text: string) => title.includes(text), startsWith: (title: string, text: string) => title.startsWith(text), endsWith: (title: string, text: string) => title.endsWith(text) };
+    const holds = {
+      contains: (title: string, text: string) => title.includes(text),
+      startsWith: (title: string, text: string) => title.startsWith(text),
+      endsWith: (title: string, text: string) => title.endsWith(text),
+    };
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('contains', 'startsWith', 'endsWith' as const), fc.array(fc.constantFrom(...ALPHABET), { maxLength: 4 }).map((characters) => characters.join('')), async (operator, text) => {
-        const condition = whereToSql(runner.sql, { authorId: author, title: { [operator]: text } }, 't', columns);
-        const rows = await runner.read(sqltag`SELECT t."id" FROM "Post" t WHERE ${condition}`);
-        const expected = [...titles].filter(([, title]) => holds[operator](title, text)).map(([id]) => id);
-        expect(rows.map((row) => String(row.id)).sort()).toEqual(expected.sort());
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('contains', 'startsWith', 'endsWith' as const),
+        fc.array(fc.constantFrom(...ALPHABET), { maxLength: 4 }).map((characters) => characters.join('')),
+        async (operator, text) => {
+          const condition = whereToSql(runner.sql, { authorId: author, title: { [operator]: text } }, 't', columns);
+          const rows = await runner.read(sqltag`SELECT t."id" FROM "Post" t WHERE ${condition}`);
+          const expected = [...titles].filter(([, title]) => holds[operator](title, text)).map(([id]) => id);
+          expect(rows.map((row) => String(row.id)).sort()).toEqual(expected.sort());
+        },
+      ),
       { numRuns: PROPERTY_RUNS, seed: PROPERTY_SEED },
     );
   }, 120_000);

@@ -36,12 +36,25 @@ describe('walking the cursors under concurrent inserts', () => {
   });
 
   const insertPost = async (): Promise<void> => {
-    const response = await server.fetch('/v2/posts', { method: 'POST', token: admin, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'written during a walk' }) });
+    const response = await server.fetch('/v2/posts', {
+      method: 'POST',
+      token: admin,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'written during a walk' }),
+    });
     expect(response.status).toBe(201);
     inserted += 1;
   };
   const insertUser = async (): Promise<void> => {
-    const response = await server.fetch('/users', { method: 'POST', token: admin, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Joined during a walk', email: `walk-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com` }) });
+    const response = await server.fetch('/users', {
+      method: 'POST',
+      token: admin,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Joined during a walk',
+        email: `walk-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+      }),
+    });
     expect(response.status).toBe(201);
     inserted += 1;
   };
@@ -49,24 +62,37 @@ describe('walking the cursors under concurrent inserts', () => {
   const restPosts: Step = async (first, after) => {
     const response = await server.fetch(`/v2/posts?first=${first}${after ? `&after=${after}` : ''}`, { token: admin });
     expect(response.status).toBe(200);
-    return { ids: ((await response.json()) as { id: string }[]).map((post) => post.id), next: response.headers.get('x-next-cursor') ?? undefined };
+    return {
+      ids: ((await response.json()) as { id: string }[]).map((post) => post.id),
+      next: response.headers.get('x-next-cursor') ?? undefined,
+    };
   };
   const graphqlUsers: Step = async (first, after) => {
-    const answer = await server.graphql<{ users: { id: string }[] }>('query ($first: Int, $after: String) { users(first: $first, after: $after) { id } }', { token: admin, variables: { first, after } });
+    const answer = await server.graphql<{ users: { id: string }[] }>(
+      'query ($first: Int, $after: String) { users(first: $first, after: $after) { id } }',
+      { token: admin, variables: { first, after } },
+    );
     expect(answer.errors).toBeUndefined();
     const ids = answer.data!.users.map((user) => user.id);
     // A root list has no page info: a full page may have more behind it.
     return { ids, next: ids.length === Math.min(Math.max(first, 1), 100) ? ids.at(-1) : undefined };
   };
   const connectionUsers: Step = async (first, after) => {
-    const answer = await server.graphql<{ orgs: { users: { edges: { cursor: string; node: { id: string } }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }[] }>(
+    const answer = await server.graphql<{
+      orgs: {
+        users: { edges: { cursor: string; node: { id: string } }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+      }[];
+    }>(
       'query ($first: Int, $after: String) { orgs { users(first: $first, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } } }',
       { token: admin, variables: { first, after } },
     );
     expect(answer.errors).toBeUndefined();
     const connection = answer.data!.orgs[0]!.users;
     for (const edge of connection.edges) expect(edge.cursor).toBe(edge.node.id);
-    return { ids: connection.edges.map((edge) => edge.node.id), next: connection.pageInfo.hasNextPage ? (connection.pageInfo.endCursor ?? undefined) : undefined };
+    return {
+      ids: connection.edges.map((edge) => edge.node.id),
+      next: connection.pageInfo.hasNextPage ? (connection.pageInfo.endCursor ?? undefined) : undefined,
+    };
   };
 
   async function walk(step: Step, first: number, writes: number[], insert: () => Promise<void>): Promise<{ visited: string[] }> {
@@ -98,20 +124,31 @@ describe('walking the cursors under concurrent inserts', () => {
   }
 
   for (const [name, step, insert, snapshot] of cases) {
-    it(`${name}: every row present throughout is visited once, in id order`, async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.oneof(fc.integer({ min: 1, max: 25 }), fc.constantFrom(0, -3, 101, 500)), fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }), async (first, writes) => {
-          walks += 1;
-          const before = await snapshot();
-          const { visited } = await walk(step, first, writes, insert);
-          const sorted = [...visited].sort();
-          expect(visited, 'in id order, no repeats').toEqual(sorted);
-          expect(new Set(visited).size).toBe(visited.length);
-          const seen = new Set(visited);
-          expect(before.filter((id) => !seen.has(id)), 'rows present throughout but never visited').toEqual([]);
-        }),
-        { seed: SEED, numRuns: RUNS, endOnFailure: true },
-      );
-    }, TIMEOUT);
+    it(
+      `${name}: every row present throughout is visited once, in id order`,
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.oneof(fc.integer({ min: 1, max: 25 }), fc.constantFrom(0, -3, 101, 500)),
+            fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }),
+            async (first, writes) => {
+              walks += 1;
+              const before = await snapshot();
+              const { visited } = await walk(step, first, writes, insert);
+              const sorted = [...visited].sort();
+              expect(visited, 'in id order, no repeats').toEqual(sorted);
+              expect(new Set(visited).size).toBe(visited.length);
+              const seen = new Set(visited);
+              expect(
+                before.filter((id) => !seen.has(id)),
+                'rows present throughout but never visited',
+              ).toEqual([]);
+            },
+          ),
+          { seed: SEED, numRuns: RUNS, endOnFailure: true },
+        );
+      },
+      TIMEOUT,
+    );
   }
 });

@@ -16,7 +16,10 @@ beforeAll(async () => {
   server = await startTestServer({ seed: { orgs: 2, users: 120, posts: 1 } });
   admin = await server.token('admin');
   const org = server.seeded.orgs[0]?.id;
-  orgUserIds = server.seeded.users.filter((user) => user.orgId === org).map((user) => user.id).sort();
+  orgUserIds = server.seeded.users
+    .filter((user) => user.orgId === org)
+    .map((user) => user.id)
+    .sort();
 });
 
 afterAll(async () => {
@@ -112,7 +115,10 @@ describe('REST list paging (GET /users)', () => {
 
   it('pages versioned lists the same way (GET /v1/posts and /v2/posts)', async () => {
     const org = server.seeded.orgs[0]?.id;
-    const postIds = server.seeded.posts.filter((post) => server.seeded.users.find((user) => user.id === post.authorId)?.orgId === org).map((post) => post.id).sort();
+    const postIds = server.seeded.posts
+      .filter((post) => server.seeded.users.find((user) => user.id === post.authorId)?.orgId === org)
+      .map((post) => post.id)
+      .sort();
     for (const version of ['v1', 'v2']) {
       const response = await server.fetch(`/${version}/posts?first=30`, { token: admin });
       const rows = (await response.json()) as { id: string }[];
@@ -121,20 +127,33 @@ describe('REST list paging (GET /users)', () => {
     }
   });
   it("writes each row's dates as the ISO instants GraphQL answers for the same rows, null as null", async () => {
-    const rest = (await (await server.fetch('/v2/posts?first=100', { token: admin })).json()) as { id: string; createdAt: string; publishedAt: string | null }[];
-    const graphql = await server.graphql<{ posts: { id: string; createdAt: string; publishedAt: string | null }[] }>('{ posts(first: 100) { id createdAt publishedAt } }', { token: admin });
+    const rest = (await (await server.fetch('/v2/posts?first=100', { token: admin })).json()) as {
+      id: string;
+      createdAt: string;
+      publishedAt: string | null;
+    }[];
+    const graphql = await server.graphql<{ posts: { id: string; createdAt: string; publishedAt: string | null }[] }>(
+      '{ posts(first: 100) { id createdAt publishedAt } }',
+      { token: admin },
+    );
     const byId = new Map(graphql.data?.posts.map((post) => [post.id, post]));
     expect(rest.length).toBeGreaterThan(0);
     for (const row of rest) {
       expect(row.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      expect({ createdAt: row.createdAt, publishedAt: row.publishedAt }).toEqual({ createdAt: byId.get(row.id)?.createdAt, publishedAt: byId.get(row.id)?.publishedAt });
+      expect({ createdAt: row.createdAt, publishedAt: row.publishedAt }).toEqual({
+        createdAt: byId.get(row.id)?.createdAt,
+        publishedAt: byId.get(row.id)?.publishedAt,
+      });
     }
   });
 });
 
 describe('GraphQL list paging (users, posts)', () => {
   it('takes the same first/after arguments and returns a plain list', async () => {
-    const result = await server.graphql<{ users: { id: string }[] }>('query ($first: Int, $after: String) { users(first: $first, after: $after) { id } }', { token: admin, variables: { first: 10, after: orgUserIds[4] } });
+    const result = await server.graphql<{ users: { id: string }[] }>(
+      'query ($first: Int, $after: String) { users(first: $first, after: $after) { id } }',
+      { token: admin, variables: { first: 10, after: orgUserIds[4] } },
+    );
     expect(result.errors).toBeUndefined();
     expect(result.data?.users.map((user) => user.id)).toEqual(orgUserIds.slice(5, 15));
   });
@@ -154,7 +173,9 @@ describe('GraphQL list paging (users, posts)', () => {
   });
 
   it('ends with an empty page after the last id', async () => {
-    const result = await server.graphql<{ users: { id: string }[] }>(`{ users(after: "${orgUserIds[orgUserIds.length - 1]}") { id } }`, { token: admin });
+    const result = await server.graphql<{ users: { id: string }[] }>(`{ users(after: "${orgUserIds[orgUserIds.length - 1]}") { id } }`, {
+      token: admin,
+    });
     expect(result.data?.users).toEqual([]);
   });
 
@@ -162,7 +183,10 @@ describe('GraphQL list paging (users, posts)', () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let guard = 0; guard < 20; guard++) {
-      const result: { data?: { users: { id: string }[] } | null } = await server.graphql<{ users: { id: string }[] }>('query ($after: String) { users(first: 33, after: $after) { id } }', { token: admin, variables: { after } });
+      const result: { data?: { users: { id: string }[] } | null } = await server.graphql<{ users: { id: string }[] }>(
+        'query ($after: String) { users(first: 33, after: $after) { id } }',
+        { token: admin, variables: { after } },
+      );
       const ids = result.data?.users.map((user) => user.id) ?? [];
       if (ids.length === 0) break;
       seen.push(...ids);

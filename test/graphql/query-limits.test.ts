@@ -25,7 +25,16 @@ import { type InProcessServer, startInProcessServer } from '../support/server.js
 
 const schema = buildSchema(readFileSync(new URL('../../generated/schema.graphql', import.meta.url), 'utf8'));
 const BOUNDS = { maxTokens: 2_000, maxNesting: 64, maxOperations: 20, maxDirectives: 10, maxAliases: 30, maxFields: 1_000 };
-const LIMIT_CODES = new Set(['TOKEN_LIMIT', 'NESTING_LIMIT', 'OPERATION_LIMIT', 'DIRECTIVE_LIMIT', 'ALIAS_LIMIT', 'FIELD_LIMIT', 'DEPTH_LIMIT', 'COMPLEXITY_LIMIT']);
+const LIMIT_CODES = new Set([
+  'TOKEN_LIMIT',
+  'NESTING_LIMIT',
+  'OPERATION_LIMIT',
+  'DIRECTIVE_LIMIT',
+  'ALIAS_LIMIT',
+  'FIELD_LIMIT',
+  'DEPTH_LIMIT',
+  'COMPLEXITY_LIMIT',
+]);
 const settings = { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS, endOnFailure: true } as const;
 const counts: Record<string, number> = {};
 const count = (name: string): void => {
@@ -47,29 +56,51 @@ describe('measuring a document (docs/hostile-input.md §2)', () => {
     expect(measureDocument(document, { ...BOUNDS, maxFields: 5 })?.extensions).toEqual({ code: 'FIELD_LIMIT', fields: 6, limit: 5 });
     expect(measureDocument(document, { ...BOUNDS, maxAliases: 4 })?.extensions).toEqual({ code: 'ALIAS_LIMIT', aliases: 5, limit: 4 });
     const operations = parse(Array.from({ length: 3 }, (_, index) => `query Q${index} { me { id } }`).join('\n'));
-    expect(measureDocument(operations, { ...BOUNDS, maxOperations: 2 })?.extensions).toEqual({ code: 'OPERATION_LIMIT', operations: 3, limit: 2 });
+    expect(measureDocument(operations, { ...BOUNDS, maxOperations: 2 })?.extensions).toEqual({
+      code: 'OPERATION_LIMIT',
+      operations: 3,
+      limit: 2,
+    });
     const directives = parse(`{ me ${'@include(if: true) '.repeat(4)}{ id } }`);
-    expect(measureDocument(directives, { ...BOUNDS, maxDirectives: 3 })?.extensions).toEqual({ code: 'DIRECTIVE_LIMIT', directives: 4, limit: 3 });
+    expect(measureDocument(directives, { ...BOUNDS, maxDirectives: 3 })?.extensions).toEqual({
+      code: 'DIRECTIVE_LIMIT',
+      directives: 4,
+      limit: 3,
+    });
     expect(measureDocument(directives, { ...BOUNDS, maxDirectives: 4 })).toBeUndefined();
   });
 
   it('refuses a cycle of fragments without looping (validation names it later)', () => {
     const cycle = parse('{ ...A } fragment A on Query { me { id } ...B } fragment B on Query { ...A }');
     expect(measureDocument(cycle, BOUNDS)).toBeUndefined();
-    expect(new DocumentCache(schema, { ...BOUNDS, introspection: true }).prepare('{ ...A } fragment A on Query { me { id } ...B } fragment B on Query { ...A }')).toMatchObject({ errors: [expect.objectContaining({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })] });
+    expect(
+      new DocumentCache(schema, { ...BOUNDS, introspection: true }).prepare(
+        '{ ...A } fragment A on Query { me { id } ...B } fragment B on Query { ...A }',
+      ),
+    ).toMatchObject({ errors: [expect.objectContaining({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })] });
   });
 
   it('refuses past the token and nesting bounds while lexing, before any parse', () => {
     const cache = new DocumentCache(schema, { ...BOUNDS, introspection: true });
-    expect(cache.prepare(`{ users { ${'id '.repeat(2_500)} } }`)).toEqual({ errors: [expect.objectContaining({ extensions: { code: 'TOKEN_LIMIT', limit: 2_000 } })] });
+    expect(cache.prepare(`{ users { ${'id '.repeat(2_500)} } }`)).toEqual({
+      errors: [expect.objectContaining({ extensions: { code: 'TOKEN_LIMIT', limit: 2_000 } })],
+    });
     // Comments are not tokens: a long comment passes, as the parser would count it.
     expect(cache.prepare(`# ${'x'.repeat(50_000)}\n{ users { id } }`)).toHaveProperty('document');
     const nested = (levels: number): string => `{ ${'users { org { '.repeat(levels)}id${' } }'.repeat(levels)} }`;
     // 1 + 2 × 31 = 63 brackets open at the deepest point: within 64.
-    expect(cache.prepare(nested(31))).toMatchObject({ errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })] });
-    expect(cache.prepare(nested(32))).toEqual({ errors: [expect.objectContaining({ extensions: { code: 'NESTING_LIMIT', limit: 64 }, locations: [{ line: 1, column: 2 + 14 * 31 + 13 }] })] });
+    expect(cache.prepare(nested(31))).toMatchObject({
+      errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })],
+    });
+    expect(cache.prepare(nested(32))).toEqual({
+      errors: [
+        expect.objectContaining({ extensions: { code: 'NESTING_LIMIT', limit: 64 }, locations: [{ line: 1, column: 2 + 14 * 31 + 13 }] }),
+      ],
+    });
     // Argument values nest too.
-    expect(cache.prepare(`{ users(first: ${'['.repeat(70)}1${']'.repeat(70)}) { id } }`)).toEqual({ errors: [expect.objectContaining({ extensions: { code: 'NESTING_LIMIT', limit: 64 } })] });
+    expect(cache.prepare(`{ users(first: ${'['.repeat(70)}1${']'.repeat(70)}) { id } }`)).toEqual({
+      errors: [expect.objectContaining({ extensions: { code: 'NESTING_LIMIT', limit: 64 } })],
+    });
   });
 });
 
@@ -92,7 +123,11 @@ describe('scoring fails closed (docs/hostile-input.md §3)', () => {
   });
 
   it('refuses variables that do not coerce with BAD_USER_INPUT instead of running unscored', () => {
-    const checked = limits(FIELD_COMPLEXITY).check({ schema, document: parse('query Q($n: Int) { users(first: $n) { id } }'), variableValues: { n: 'many' } });
+    const checked = limits(FIELD_COMPLEXITY).check({
+      schema,
+      document: parse('query Q($n: Int) { users(first: $n) { id } }'),
+      variableValues: { n: 'many' },
+    });
     expect(checked.errors.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
   });
 
@@ -101,15 +136,19 @@ describe('scoring fails closed (docs/hostile-input.md §3)', () => {
     const one = 'users(first: 10) { id name }';
     expect(check(`{ ${one} }`)).toEqual({ cost: { complexity: 20, limit: 10_000 } });
     expect(check(`{ a: ${one} b: ${one} ... on Query { c: ${one} } }`)).toEqual({ cost: { complexity: 60, limit: 10_000 } });
-    expect(check(`{ ...F x: users(first: 10) { ...G } } fragment F on Query { ${one} } fragment G on User { id name }`)).toEqual({ cost: { complexity: 40, limit: 10_000 } });
+    expect(check(`{ ...F x: users(first: 10) { ...G } } fragment F on Query { ${one} } fragment G on User { id name }`)).toEqual({
+      cost: { complexity: 40, limit: 10_000 },
+    });
     // A has_many whose selection adds nothing still loads its rows: each counts 1.
-    expect(check('{ users(first: 10) { posts(first: 7) { pageInfo { hasNextPage } } } }')).toEqual({ cost: { complexity: 70, limit: 10_000 } });
+    expect(check('{ users(first: 10) { posts(first: 7) { pageInfo { hasNextPage } } } }')).toEqual({
+      cost: { complexity: 70, limit: 10_000 },
+    });
   });
 });
 
 /** Resolves once `server` has started no SQL statement for 30 ms. */
 async function settled(server: InProcessServer): Promise<void> {
-  for (let seen = -1; seen !== server.statements.length; ) {
+  for (let seen = -1; seen !== server.statements.length;) {
     seen = server.statements.length;
     await new Promise((resolve) => setTimeout(resolve, 30));
   }
@@ -131,7 +170,10 @@ describe('hostile documents over HTTP', () => {
     for (const { shape, query, code } of hostileShapes()) {
       const before = server.statements.length;
       const result = await server.graphql(query, { token });
-      expect(result.errors?.map((error) => error.extensions?.code), shape).toEqual([code]);
+      expect(
+        result.errors?.map((error) => error.extensions?.code),
+        shape,
+      ).toEqual([code]);
       expect(result.data, shape).toBeUndefined();
       expect(server.statements.length, shape).toBe(before);
     }
@@ -167,7 +209,10 @@ describe('the score bounds what execution loads (docs/hostile-input.md §3)', ()
 
   beforeAll(async () => {
     // Generous document bounds, so the complexity score is what decides.
-    server = await startInProcessServer({ seed: { orgs: 2, users: 25, posts: 4 }, env: { APP_LOG__LEVEL: 'debug', APP_GRAPHQL__MAX_ALIASES: '10000', APP_GRAPHQL__MAX_FIELDS: '100000' } });
+    server = await startInProcessServer({
+      seed: { orgs: 2, users: 25, posts: 4 },
+      env: { APP_LOG__LEVEL: 'debug', APP_GRAPHQL__MAX_ALIASES: '10000', APP_GRAPHQL__MAX_FIELDS: '100000' },
+    });
   });
   afterAll(async () => server?.stop());
 
@@ -185,14 +230,19 @@ describe('the score bounds what execution loads (docs/hostile-input.md §3)', ()
         const logged = server.logs.length;
         const result = await server.graphql(query, { token: tokens[tokenIndex] });
         const codes = (result.errors ?? []).map((error) => String(error.extensions?.code));
-        for (const code of codes) expect(GRAPHQL_ERROR_CODES.filter((known) => known !== 'INTERNAL_SERVER_ERROR'), query).toContain(code);
+        for (const code of codes)
+          expect(
+            GRAPHQL_ERROR_CODES.filter((known) => known !== 'INTERNAL_SERVER_ERROR'),
+            query,
+          ).toContain(code);
         const refused = result.data === undefined;
         if (refused) {
           count(`scored documents refused: ${codes[0]}`);
           expect(server.statements.slice(before), query).toEqual([]);
           return;
         }
-        const finished = server.logs.slice(logged).find((entry) => entry.msg === 'graphql operation finished') as { cost: { complexity: number }; rows: number } | undefined;
+        const finished = server.logs.slice(logged).find((entry) => entry.msg === 'graphql operation finished') as
+          { cost: { complexity: number }; rows: number } | undefined;
         expect(finished, query).toBeDefined();
         count(finished!.rows > 0 ? 'scored documents that read rows' : 'scored documents that read no row');
         expect(finished!.rows, query).toBeLessThanOrEqual(finished!.cost.complexity);
@@ -224,7 +274,9 @@ describe('the row ceiling (APP_GRAPHQL__MAX_ROWS)', () => {
     expect(past.errors?.map((error) => error.extensions?.code)).toContain('ROW_LIMIT');
     const refused = await server.graphql('{ users(first: 9) { id } }', { token });
     expect(refused.data).toBeNull();
-    expect(refused.errors).toEqual([expect.objectContaining({ path: ['users'], extensions: { code: 'ROW_LIMIT', requestId: expect.any(String) as unknown } })]);
+    expect(refused.errors).toEqual([
+      expect.objectContaining({ path: ['users'], extensions: { code: 'ROW_LIMIT', requestId: expect.any(String) as unknown } }),
+    ]);
   });
 });
 
@@ -244,7 +296,11 @@ describe('the byte ceiling (APP_GRAPHQL__MAX_RESPONSE_BYTES, docs/hostile-input.
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 8 }), fc.boolean(), async (users, posts, bodies) => {
         const query = `{ users(first: ${users}) { id posts(first: ${posts}) { edges { node { id title ${bodies ? 'body' : ''} } } } } }`;
-        const response = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query }) });
+        const response = await fetch(`${server.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query }),
+        });
         const text = await response.text();
         expect(text.length).toBeLessThan(LIMIT + 2_000);
         const answer = JSON.parse(text) as { errors?: { extensions?: { code?: string } }[] };
@@ -253,7 +309,9 @@ describe('the byte ceiling (APP_GRAPHQL__MAX_RESPONSE_BYTES, docs/hostile-input.
       { numRuns: 30, seed: PROPERTY_SEED },
     );
     // Ids only pass; the same rows with their bodies do not.
-    expect((await server.graphql('{ users(first: 6) { id posts(first: 8) { edges { node { id } } } } }', { token })).errors).toBeUndefined();
+    expect(
+      (await server.graphql('{ users(first: 6) { id posts(first: 8) { edges { node { id } } } } }', { token })).errors,
+    ).toBeUndefined();
     const past = await server.graphql('{ users(first: 6) { id posts(first: 8) { edges { node { id body } } } } }', { token });
     expect(past.errors?.map((error) => error.extensions?.code)).toContain('RESPONSE_TOO_LARGE');
   });

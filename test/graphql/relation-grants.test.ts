@@ -22,11 +22,20 @@ let commentId: string;
 
 /** Runs `query` over graphql-ws with `token` in `connection_init`. */
 async function overSocket(query: string, token: string): Promise<FormattedExecutionResult<Record<string, unknown>, unknown>> {
-  const client = createClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, lazy: true, retryAttempts: 0 });
+  const client = createClient({
+    url: `${server.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${token}` },
+    lazy: true,
+    retryAttempts: 0,
+  });
   try {
     return await new Promise<FormattedExecutionResult<Record<string, unknown>, unknown>>((resolve, reject) => {
       let result: FormattedExecutionResult<Record<string, unknown>, unknown> | undefined;
-      client.subscribe({ query }, { next: (value) => (result = value), error: reject, complete: () => (result ? resolve(result) : reject(new Error('no result'))) });
+      client.subscribe(
+        { query },
+        { next: (value) => (result = value), error: reject, complete: () => (result ? resolve(result) : reject(new Error('no result'))) },
+      );
     });
   } finally {
     await client.dispose();
@@ -37,7 +46,12 @@ beforeAll(async () => {
   server = await startTestServer({ entry: 'test/fixtures/narrow-grants-server.ts' });
   const admin = await server.token('admin');
   const posts = (await (await server.fetch('/v2/posts', { token: admin })).json()) as { id: string }[];
-  const created = await server.fetch('/v2/comments', { method: 'POST', token: admin, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ postId: posts[0]?.id, body: 'seen by a commenter' }) });
+  const created = await server.fetch('/v2/comments', {
+    method: 'POST',
+    token: admin,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ postId: posts[0]?.id, body: 'seen by a commenter' }),
+  });
   expect(created.status).toBe(201);
   commentId = ((await created.json()) as { id: string }).id;
   const someone = server.user('viewer');

@@ -30,7 +30,9 @@ async function prepare(databaseUrl: string, seeded: SeedResult): Promise<void> {
   const org0Posts = seeded.posts.filter((post) => org0Users.some((user) => user.id === post.authorId));
   for (const post of org0Posts.slice(0, 5)) await database.post.update({ where: { id: post.id }, data: { reviewerId: reviewer?.id } });
   const outsider = seeded.users.find((user) => user.orgId !== org0);
-  const created = await database.post.create({ data: { orgId: org0, authorId: outsider?.id ?? '', title: 'Written from another org', status: 'published' } });
+  const created = await database.post.create({
+    data: { orgId: org0, authorId: outsider?.id ?? '', title: 'Written from another org', status: 'published' },
+  });
   foreignAuthoredPost = created.id;
   await database.$disconnect();
 }
@@ -44,8 +46,13 @@ afterAll(async () => {
 });
 
 const org0 = (): string => server.seeded.orgs[0]?.id ?? '';
-const usersOf = (orgId: string): string[] => server.seeded.users.filter((user) => user.orgId === orgId).map((user) => user.id).sort();
-const postsBy = (authorId: string): { id: string; status: string }[] => server.seeded.posts.filter((post) => post.authorId === authorId).sort((a, b) => a.id.localeCompare(b.id));
+const usersOf = (orgId: string): string[] =>
+  server.seeded.users
+    .filter((user) => user.orgId === orgId)
+    .map((user) => user.id)
+    .sort();
+const postsBy = (authorId: string): { id: string; status: string }[] =>
+  server.seeded.posts.filter((post) => post.authorId === authorId).sort((a, b) => a.id.localeCompare(b.id));
 
 describe('declared relations in the schema', () => {
   it('shows connection types and exposed relation fields only', () => {
@@ -66,13 +73,18 @@ describe('declared relations in the schema', () => {
 
 describe('belongs_to (User.org, Post.author)', () => {
   it('resolves the parent row through the primary-key loader', async () => {
-    const result = await server.graphql<{ users: { org: { id: string; name: string } }[] }>('{ users(first: 5) { org { id name } } }', { token: await server.token('member') });
+    const result = await server.graphql<{ users: { org: { id: string; name: string } }[] }>('{ users(first: 5) { org { id name } } }', {
+      token: await server.token('member'),
+    });
     expect(result.errors).toBeUndefined();
     expect(result.data?.users.map((user) => user.org)).toEqual(Array(5).fill({ id: org0(), name: server.seeded.orgs[0]?.name }));
   });
 
   it('is null, with no error, when the caller may not read the related row', async () => {
-    const result = await server.graphql<{ post: { title: string; author: null } }>(`{ post(id: "${foreignAuthoredPost}") { title author { id name } } }`, { token: await server.token('admin') });
+    const result = await server.graphql<{ post: { title: string; author: null } }>(
+      `{ post(id: "${foreignAuthoredPost}") { title author { id name } } }`,
+      { token: await server.token('admin') },
+    );
     expect(result.errors).toBeUndefined();
     expect(result.data?.post).toEqual({ title: 'Written from another org', author: null });
   });
@@ -80,7 +92,10 @@ describe('belongs_to (User.org, Post.author)', () => {
 
 describe('has_many connections (Org.users, User.posts, User.reviews)', () => {
   it('pages each parent separately: first rows per parent, never one limit over all parents', async () => {
-    const result = await server.graphql<{ users: { id: string; posts: Connection<{ id: string }> }[] }>('{ users(first: 10) { id posts(first: 1) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } } }', { token: await server.token('admin') });
+    const result = await server.graphql<{ users: { id: string; posts: Connection<{ id: string }> }[] }>(
+      '{ users(first: 10) { id posts(first: 1) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } } }',
+      { token: await server.token('admin') },
+    );
     expect(result.errors).toBeUndefined();
     const users = result.data?.users ?? [];
     expect(users).toHaveLength(10);
@@ -93,11 +108,14 @@ describe('has_many connections (Org.users, User.posts, User.reviews)', () => {
 
   it('follows endCursor with after, and ends with hasNextPage false', async () => {
     const token = await server.token('admin');
-    const query = 'query ($after: String) { orgs { users(first: 10, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } } }';
+    const query =
+      'query ($after: String) { orgs { users(first: 10, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } } }';
     const seen: string[] = [];
     let after: string | null = null;
     for (let guard = 0; guard < 10; guard++) {
-      const result: { data?: { orgs: { users: Connection<{ id: string }> }[] } | null } = await server.graphql<{ orgs: { users: Connection<{ id: string }> }[] }>(query, { token, variables: { after } });
+      const result: { data?: { orgs: { users: Connection<{ id: string }> }[] } | null } = await server.graphql<{
+        orgs: { users: Connection<{ id: string }> }[];
+      }>(query, { token, variables: { after } });
       const connection = result.data?.orgs[0]?.users;
       seen.push(...(connection?.edges.map((edge) => edge.node.id) ?? []));
       if (!connection?.pageInfo.hasNextPage) {
@@ -125,7 +143,10 @@ describe('has_many connections (Org.users, User.posts, User.reviews)', () => {
 
   it('follows the column named by via (User.posts → authorId, User.reviews → reviewerId)', async () => {
     const reviewer = usersOf(org0())[1];
-    const result = await server.graphql<{ user: { reviews: Connection<{ reviewerId: string }>; posts: Connection<{ authorId: string }> } }>(`{ user(id: "${reviewer}") { reviews(first: 50) { edges { node { reviewerId } } } posts(first: 50) { edges { node { authorId } } } } }`, { token: await server.token('admin') });
+    const result = await server.graphql<{ user: { reviews: Connection<{ reviewerId: string }>; posts: Connection<{ authorId: string }> } }>(
+      `{ user(id: "${reviewer}") { reviews(first: 50) { edges { node { reviewerId } } } posts(first: 50) { edges { node { authorId } } } } }`,
+      { token: await server.token('admin') },
+    );
     expect(result.data?.user.reviews.edges.length).toBe(5);
     expect(result.data?.user.reviews.edges.every((edge) => edge.node.reviewerId === reviewer)).toBe(true);
     expect(result.data?.user.posts.edges.every((edge) => edge.node.authorId === reviewer)).toBe(true);
@@ -135,10 +156,15 @@ describe('has_many connections (Org.users, User.posts, User.reviews)', () => {
 describe('a hand-written field in place of an unexposed relation (docs/behaviour.md §2.1)', () => {
   it('computes Post.reviewerName from the parent, where Post.reviewer has no field', async () => {
     const reviewer = server.seeded.users.find((user) => user.id === usersOf(org0())[1]);
-    const result = await server.graphql<{ posts: { reviewerId: string | null; reviewerName: string | null }[] }>('{ posts(first: 100) { reviewerId reviewerName } }', { token: await server.token('admin') });
+    const result = await server.graphql<{ posts: { reviewerId: string | null; reviewerName: string | null }[] }>(
+      '{ posts(first: 100) { reviewerId reviewerName } }',
+      { token: await server.token('admin') },
+    );
     expect(result.errors).toBeUndefined();
     const posts = result.data?.posts ?? [];
-    expect(posts.filter((post) => post.reviewerName !== null)).toEqual(Array(5).fill({ reviewerId: reviewer?.id, reviewerName: reviewer?.name }));
+    expect(posts.filter((post) => post.reviewerName !== null)).toEqual(
+      Array(5).fill({ reviewerId: reviewer?.id, reviewerName: reviewer?.name }),
+    );
     expect(posts.filter((post) => post.reviewerId === null).every((post) => post.reviewerName === null)).toBe(true);
   });
 });
@@ -148,10 +174,14 @@ describe('row scope and field grants inside batches (docs/behaviour.md §5.8)', 
     const query = '{ users(first: 100) { id posts(first: 40) { edges { node { id status } } pageInfo { hasNextPage } } } }';
     const member = server.seeded.users.find((user) => user.role === 'member' && user.orgId === org0());
     for (const role of ['viewer', 'member'] as const) {
-      const result = await server.graphql<{ users: { id: string; posts: Connection<{ id: string; status: string }> }[] }>(query, { token: await server.token(role) });
+      const result = await server.graphql<{ users: { id: string; posts: Connection<{ id: string; status: string }> }[] }>(query, {
+        token: await server.token(role),
+      });
       expect(result.errors).toBeUndefined();
       for (const user of result.data?.users ?? []) {
-        const visible = postsBy(user.id).filter((post) => post.status === 'published' || (role === 'member' && user.id === member?.id)).map((post) => ({ id: post.id, status: post.status }));
+        const visible = postsBy(user.id)
+          .filter((post) => post.status === 'published' || (role === 'member' && user.id === member?.id))
+          .map((post) => ({ id: post.id, status: post.status }));
         expect(user.posts.edges.map((edge) => edge.node)).toEqual(visible);
         expect(user.posts.pageInfo.hasNextPage).toBe(false);
       }
@@ -159,7 +189,10 @@ describe('row scope and field grants inside batches (docs/behaviour.md §5.8)', 
   });
 
   it('never crosses orgs through a relation', async () => {
-    const result = await server.graphql<{ orgs: { id: string; users: Connection<{ orgId: string }> }[] }>('{ orgs { id users(first: 100) { edges { node { orgId } } } } }', { token: await server.token('admin', 1) });
+    const result = await server.graphql<{ orgs: { id: string; users: Connection<{ orgId: string }> }[] }>(
+      '{ orgs { id users(first: 100) { edges { node { orgId } } } } }',
+      { token: await server.token('admin', 1) },
+    );
     expect(result.data?.orgs).toHaveLength(1);
     expect(result.data?.orgs[0]?.users.edges.every((edge) => edge.node.orgId === server.seeded.orgs[1]?.id)).toBe(true);
   });
@@ -167,8 +200,13 @@ describe('row scope and field grants inside batches (docs/behaviour.md §5.8)', 
   it('keeps masked fields masked inside relations: a viewer selecting User.email through Org.users gets FORBIDDEN naming it', async () => {
     const token = await server.token('viewer');
     const refused = await server.graphql('{ orgs { users { edges { node { name email } } } } }', { token });
-    expect(refused.errors).toEqual([expect.objectContaining({ extensions: { code: 'FORBIDDEN', field: 'email', requestId: expect.any(String) as unknown } })]);
-    const permitted = await server.graphql<{ orgs: { users: Connection<{ name: string }> }[] }>('{ orgs { users { edges { node { name } } } } }', { token });
+    expect(refused.errors).toEqual([
+      expect.objectContaining({ extensions: { code: 'FORBIDDEN', field: 'email', requestId: expect.any(String) as unknown } }),
+    ]);
+    const permitted = await server.graphql<{ orgs: { users: Connection<{ name: string }> }[] }>(
+      '{ orgs { users { edges { node { name } } } } }',
+      { token },
+    );
     expect(permitted.errors).toBeUndefined();
     expect(permitted.data?.orgs[0]?.users.edges.length).toBe(20);
   });
@@ -195,7 +233,9 @@ describe('one statement per level (docs/behaviour.md §8)', () => {
 
 describe('query complexity and depth (docs/behaviour.md §8)', () => {
   it('reports the cost of every executed request in extensions.cost', async () => {
-    const result = await server.graphql<unknown>('{ users(first: 5) { id org { name } posts(first: 3) { edges { node { title } } } } }', { token: await server.token('admin') });
+    const result = await server.graphql<unknown>('{ users(first: 5) { id org { name } posts(first: 3) { edges { node { title } } } } }', {
+      token: await server.token('admin'),
+    });
     // users, a page of 5: 5 × [id 1 + org (1 + name 1) + posts 3 × title 1] = 5 × (1 + 2 + 3)
     expect(result.extensions).toEqual({ cost: { complexity: 30, limit: 10_000 } });
   });
@@ -210,14 +250,23 @@ describe('query complexity and depth (docs/behaviour.md §8)', () => {
 
   it('refuses an operation over the complexity limit before it runs, with the computed score', async () => {
     const before = server.statements.length;
-    const result = await server.graphql('{ orgs { users(first: 100) { edges { node { posts(first: 100) { edges { node { id title } } } } } } } }', { token: await server.token('admin') });
+    const result = await server.graphql(
+      '{ orgs { users(first: 100) { edges { node { posts(first: 100) { edges { node { id title } } } } } } } }',
+      { token: await server.token('admin') },
+    );
     expect(result.data).toBeUndefined();
-    expect(result.errors).toEqual([expect.objectContaining({ extensions: { code: 'COMPLEXITY_LIMIT', complexity: 20_001, limit: 10_000, requestId: expect.any(String) as unknown } })]);
+    expect(result.errors).toEqual([
+      expect.objectContaining({
+        extensions: { code: 'COMPLEXITY_LIMIT', complexity: 20_001, limit: 10_000, requestId: expect.any(String) as unknown },
+      }),
+    ]);
     expect(server.statements.length).toBe(before);
   });
 
   it('applies a @Complexity override that names first', async () => {
-    const result = await server.graphql<unknown>('{ searchPosts(term: "Notes", first: 50) { id title } }', { token: await server.token('admin') });
+    const result = await server.graphql<unknown>('{ searchPosts(term: "Notes", first: 50) { id title } }', {
+      token: await server.token('admin'),
+    });
     expect(result.extensions).toEqual({ cost: { complexity: 100, limit: 10_000 } });
   });
 
@@ -225,7 +274,9 @@ describe('query complexity and depth (docs/behaviour.md §8)', () => {
     let selection = 'id';
     for (let level = 0; level < 6; level++) selection = `author { posts(first: 1) { edges { node { ${selection} } } } }`;
     const result = await server.graphql(`{ posts(first: 1) { ${selection} } }`, { token: await server.token('admin') });
-    expect(result.errors).toEqual([expect.objectContaining({ extensions: { code: 'DEPTH_LIMIT', depth: 14, limit: 10, requestId: expect.any(String) as unknown } })]);
+    expect(result.errors).toEqual([
+      expect.objectContaining({ extensions: { code: 'DEPTH_LIMIT', depth: 14, limit: 10, requestId: expect.any(String) as unknown } }),
+    ]);
   });
 });
 
@@ -242,23 +293,32 @@ describe('batch context (docs/behaviour.md §5.10)', () => {
   });
 
   it('warns at schema build with the count of loaders (one per exposed relation: six in the demo) seeded without a batch context', () => {
-    expect(bare.logs).toContainEqual(expect.objectContaining({ level: 40, loaders: 6, msg: expect.stringContaining('6 loaders were seeded with no batch context') }));
+    expect(bare.logs).toContainEqual(
+      expect.objectContaining({ level: 40, loaders: 6, msg: expect.stringContaining('6 loaders were seeded with no batch context') }),
+    );
   });
 
   it('fails every relation field with "database error" and logs the entity, while scalars resolve', async () => {
-    const result = await bare.graphql<{ users: { name: string; org: null }[] }>('{ users(first: 2) { name org { name } } }', { token: await bare.token('admin') });
+    const result = await bare.graphql<{ users: { name: string; org: null }[] }>('{ users(first: 2) { name org { name } } }', {
+      token: await bare.token('admin'),
+    });
     expect(result.data?.users.map((user) => user.name)).toHaveLength(2);
     expect(result.data?.users.every((user) => user.org === null)).toBe(true);
     expect(result.errors?.map((error) => [error.message, error.extensions?.code, error.path])).toEqual([
       ['database error', 'INTERNAL_SERVER_ERROR', ['users', 0, 'org']],
       ['database error', 'INTERNAL_SERVER_ERROR', ['users', 1, 'org']],
     ]);
-    expect(bare.logs).toContainEqual(expect.objectContaining({ level: 50, entity: 'Org', msg: expect.stringContaining('no batch context') }));
+    expect(bare.logs).toContainEqual(
+      expect.objectContaining({ level: 50, entity: 'Org', msg: expect.stringContaining('no batch context') }),
+    );
   });
 
   it('keeps a has_many failure local: an empty connection and "database error" at its path, the rest of data intact', async () => {
-    const query = '{ orgs { name users(first: 5) { edges { node { name } } pageInfo { hasNextPage endCursor } } } users(first: 2) { name posts { edges { cursor } } } }';
-    const result = await bare.graphql<{ orgs: { name: string; users: unknown }[]; users: { name: string; posts: unknown }[] }>(query, { token: await bare.token('admin') });
+    const query =
+      '{ orgs { name users(first: 5) { edges { node { name } } pageInfo { hasNextPage endCursor } } } users(first: 2) { name posts { edges { cursor } } } }';
+    const result = await bare.graphql<{ orgs: { name: string; users: unknown }[]; users: { name: string; posts: unknown }[] }>(query, {
+      token: await bare.token('admin'),
+    });
     expect(result.data?.orgs.map((org) => org.name)).toEqual([bare.seeded.orgs[0]?.name]);
     const empty = { edges: [], pageInfo: { hasNextPage: false, endCursor: null } };
     expect(result.data?.orgs[0]?.users).toEqual(empty);
@@ -274,14 +334,24 @@ describe('batch context (docs/behaviour.md §5.10)', () => {
   });
 
   it('keeps it local over graphql-ws too', async () => {
-    const client = createClient({ url: `${bare.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${await bare.token('admin')}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${bare.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${await bare.token('admin')}` },
+      retryAttempts: 0,
+    });
     try {
       const result = await new Promise<ExecutionResult<{ orgs: { name: string; users: unknown }[] }, unknown>>((resolve, reject) => {
         let last: ExecutionResult<{ orgs: { name: string; users: unknown }[] }, unknown> | undefined;
-        client.subscribe<{ orgs: { name: string; users: unknown }[] }>({ query: '{ orgs { name users { edges { cursor } } } }' }, { next: (value) => (last = value), error: reject, complete: () => resolve(last ?? {}) });
+        client.subscribe<{ orgs: { name: string; users: unknown }[] }>(
+          { query: '{ orgs { name users { edges { cursor } } } }' },
+          { next: (value) => (last = value), error: reject, complete: () => resolve(last ?? {}) },
+        );
       });
       expect(result.data?.orgs.map((org) => [org.name, org.users])).toEqual([[bare.seeded.orgs[0]?.name, { edges: [] }]]);
-      expect(result.errors?.map((error) => [error.message, error.extensions?.code, error.path])).toEqual([['database error', 'INTERNAL_SERVER_ERROR', ['orgs', 0, 'users']]]);
+      expect(result.errors?.map((error) => [error.message, error.extensions?.code, error.path])).toEqual([
+        ['database error', 'INTERNAL_SERVER_ERROR', ['orgs', 0, 'users']],
+      ]);
     } finally {
       await client.dispose();
     }

@@ -92,44 +92,59 @@ describe('connections that do not read (docs/hostile-input.md §15)', () => {
     const fullLength = new Map<number, number>();
     const outcomes = { cut: 0, whole: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ reads: fc.boolean(), users: fc.integer({ min: 1, max: 20 }) }), { minLength: 1, maxLength: 6 }), async (clients) => {
-        for (const { users } of clients) {
-          if (!fullLength.has(users)) {
-            const answer = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: request(users).split('\r\n\r\n')[1] });
-            fullLength.set(users, (await answer.arrayBuffer()).byteLength);
+      fc.asyncProperty(
+        fc.array(fc.record({ reads: fc.boolean(), users: fc.integer({ min: 1, max: 20 }) }), { minLength: 1, maxLength: 6 }),
+        async (clients) => {
+          for (const { users } of clients) {
+            if (!fullLength.has(users)) {
+              const answer = await fetch(`${server.url}/graphql`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+                body: request(users).split('\r\n\r\n')[1],
+              });
+              fullLength.set(users, (await answer.arrayBuffer()).byteLength);
+            }
           }
-        }
-        const before = server.rss();
-        const connections = await Promise.all(clients.map(() => rawConnection()));
-        connections.forEach((connection, index) => {
-          if (clients[index]?.reads === false) connection.socket.pause();
-          connection.socket.write(request(clients[index]?.users ?? 1));
-        });
-        // Past the timeout, while the stalled ones still read nothing.
-        await new Promise((resolve) => setTimeout(resolve, 2_500));
-        expect(await healthTime()).toBeLessThan(1_000);
-        expect(server.rss() - before).toBeLessThan(300 * 1024 * 1024);
-        for (const connection of connections) connection.socket.resume();
-        await Promise.all(connections.map((connection) => connection.closed));
-        for (const [index, connection] of connections.entries()) {
-          const { reads, users } = clients[index] ?? { reads: true, users: 1 };
-          const body = bodyOf(connection.received());
-          if (reads) {
-            // A reader's answer is whole: every user asked for, each with their posts.
-            expect(body.length).toBe(fullLength.get(users));
-            expect((JSON.parse(body.toString('utf8')) as { data: { users: unknown[] } }).data.users).toHaveLength(users);
-          } else {
-            // A stalled one got what its buffers took (the whole answer when small), the rest released.
-            expect(body.length).toBeLessThanOrEqual(fullLength.get(users) ?? 0);
-            outcomes[body.length === fullLength.get(users) ? 'whole' : 'cut']++;
+          const before = server.rss();
+          const connections = await Promise.all(clients.map(() => rawConnection()));
+          connections.forEach((connection, index) => {
+            if (clients[index]?.reads === false) connection.socket.pause();
+            connection.socket.write(request(clients[index]?.users ?? 1));
+          });
+          // Past the timeout, while the stalled ones still read nothing.
+          await new Promise((resolve) => setTimeout(resolve, 2_500));
+          expect(await healthTime()).toBeLessThan(1_000);
+          expect(server.rss() - before).toBeLessThan(300 * 1024 * 1024);
+          for (const connection of connections) connection.socket.resume();
+          await Promise.all(connections.map((connection) => connection.closed));
+          for (const [index, connection] of connections.entries()) {
+            const { reads, users } = clients[index] ?? { reads: true, users: 1 };
+            const body = bodyOf(connection.received());
+            if (reads) {
+              // A reader's answer is whole: every user asked for, each with their posts.
+              expect(body.length).toBe(fullLength.get(users));
+              expect((JSON.parse(body.toString('utf8')) as { data: { users: unknown[] } }).data.users).toHaveLength(users);
+            } else {
+              // A stalled one got what its buffers took (the whole answer when small), the rest released.
+              expect(body.length).toBeLessThanOrEqual(fullLength.get(users) ?? 0);
+              outcomes[body.length === fullLength.get(users) ? 'whole' : 'cut']++;
+            }
           }
-        }
-      }),
+        },
+      ),
       {
         numRuns: 4,
         seed: PROPERTY_SEED,
         // Always among the cases: a stalled large answer (cut) and a stalled small one (whole), beside readers.
-        examples: [[[{ reads: false, users: 20 }, { reads: true, users: 20 }, { reads: false, users: 1 }]]],
+        examples: [
+          [
+            [
+              { reads: false, users: 20 },
+              { reads: true, users: 20 },
+              { reads: false, users: 1 },
+            ],
+          ],
+        ],
       },
     );
     expect(outcomes.cut).toBeGreaterThan(0);

@@ -27,22 +27,42 @@ function vitestWithoutChromium(env: Record<string, string>, filter?: string): { 
   const output = path.join(scratchDir('rs-browser-gate-'), 'results.json');
   // The child is a vitest run of its own, not a worker of this one; a URL that is set keeps its
   // global setup from starting a PostgreSQL cluster the sqlite project does not use.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && !['REQUIRE_BROWSER', 'TEST_DATABASE'].includes(name)));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && !['REQUIRE_BROWSER', 'TEST_DATABASE'].includes(name)),
+  );
   const run = spawnSync(
     process.execPath,
-    [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', 'test/http/openapi.test.ts', '--project', 'sqlite', ...(filter ? ['-t', filter] : []), '--reporter=default', '--reporter=json', `--outputFile.json=${output}`],
-    { cwd: ROOT, encoding: 'utf8', env: { TEST_POSTGRES_URL: 'postgres://unused@127.0.0.1:1/unused', ...inherited, NO_COLOR: '1', TEST_CHROMIUM: MISSING, ...env }, timeout: 120_000 },
+    [
+      path.join(ROOT, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      'test/http/openapi.test.ts',
+      '--project',
+      'sqlite',
+      ...(filter ? ['-t', filter] : []),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${output}`,
+    ],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { TEST_POSTGRES_URL: 'postgres://unused@127.0.0.1:1/unused', ...inherited, NO_COLOR: '1', TEST_CHROMIUM: MISSING, ...env },
+      timeout: 120_000,
+    },
   );
   return { run, results: JSON.parse(readFileSync(output, 'utf8')) as Results };
 }
 
-const browserTest = (results: Results) => results.testResults.flatMap((file) => file.assertionResults).find((test) => test.title === BROWSER_TEST);
+const browserTest = (results: Results) =>
+  results.testResults.flatMap((file) => file.assertionResults).find((test) => test.title === BROWSER_TEST);
 
 describe('npm test without Chromium', () => {
   it('skips the browser tests with one line naming the install command, and runs the rest', () => {
     const { run, results } = vitestWithoutChromium({});
     const output = `${run.stdout}${run.stderr}`;
-    expect(output.split('\n').filter((line) => line.includes('Chromium'))).toEqual([`Chromium is not installed (${MISSING}): the browser tests are skipped (apt-get install chromium to run them)`]);
+    expect(output.split('\n').filter((line) => line.includes('Chromium'))).toEqual([
+      `Chromium is not installed (${MISSING}): the browser tests are skipped (apt-get install chromium to run them)`,
+    ]);
     expect(run.status).toBe(0);
     expect(browserTest(results)?.status).toBe('skipped');
     expect([results.numFailedTests, results.numPendingTests]).toEqual([0, 1]);
@@ -52,8 +72,13 @@ describe('npm test without Chromium', () => {
   it('fails them instead under REQUIRE_BROWSER=1, as in CI', () => {
     const { run, results } = vitestWithoutChromium({ REQUIRE_BROWSER: '1' }, 'in a browser');
     expect(run.status).toBe(1);
-    expect(`${run.stdout}${run.stderr}`).toContain(`Chromium is not installed (${MISSING}) and REQUIRE_BROWSER=1: the browser tests fail (apt-get install chromium)`);
-    expect(browserTest(results)).toMatchObject({ status: 'failed', failureMessages: [expect.stringContaining('apt-get install chromium')] });
+    expect(`${run.stdout}${run.stderr}`).toContain(
+      `Chromium is not installed (${MISSING}) and REQUIRE_BROWSER=1: the browser tests fail (apt-get install chromium)`,
+    );
+    expect(browserTest(results)).toMatchObject({
+      status: 'failed',
+      failureMessages: [expect.stringContaining('apt-get install chromium')],
+    });
     expect(results.numFailedTests).toBe(1);
   }, 120_000);
 });

@@ -20,7 +20,11 @@ const DIRECTIVE = /\/\/ @ts-expect-error\b.*$/;
 
 /** Runs the repository's tsc on a tsconfig; answers its exit status and what it printed. */
 function tsc(project: string): { status: number | null; output: string } {
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project, '--pretty', 'false'], { cwd: CALLER_DIR, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project, '--pretty', 'false'], {
+    cwd: CALLER_DIR,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status: result.status, output: result.stdout + result.stderr };
 }
 
@@ -43,7 +47,9 @@ describe('the typed clients, compiled by a caller', () => {
       expect(status).not.toBe(0);
       const reported = [...output.matchAll(/^unchecked\.ts\((\d+),\d+\): error TS\d+/gm)].map((match) => Number(match[1]));
       expect([...new Set(reported)]).toEqual(expected);
-      expect(output).toContain(`Argument of type '"/v2/no-such-route"' is not assignable to parameter of type 'PathsWithMethod<paths, "get">'`);
+      expect(output).toContain(
+        `Argument of type '"/v2/no-such-route"' is not assignable to parameter of type 'PathsWithMethod<paths, "get">'`,
+      );
       expect(output).toContain(`Type '"nope"' is not assignable to type 'keyof Post'`);
       expect(output).toContain(`Property 'title' does not exist on type 'Pick<Post, "id">'`);
     } finally {
@@ -75,7 +81,12 @@ describe('the typed clients, run by a caller against the server', () => {
     expect(result.missing.problem).toMatchObject({ status: 404, code: 'NOT_FOUND' });
 
     expect(result.created.status).toBe(201);
-    expect(result.created.post).toMatchObject({ title: 'Written through the typed client', status: 'draft', authorId: member.id, orgId: member.orgId });
+    expect(result.created.post).toMatchObject({
+      title: 'Written through the typed client',
+      status: 'draft',
+      authorId: member.id,
+      orgId: member.orgId,
+    });
 
     // GraphQL sees what REST sees: the listed post, and the new draft (a member reads their own drafts).
     const ids = result.graphql.posts.map((post) => post.id);
@@ -98,6 +109,8 @@ describe('the typed clients, run by a caller against the server', () => {
     const anonymous = createGraphQLClient(`${server.url}/graphql`, { token: 'not-a-token' });
     const refused = await anonymous.request(usersQuery(['id']));
     expect(refused.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
-    await expect(createGraphQLClient(`${server.url}/v2/posts`).request(usersQuery(['id']))).rejects.toThrow(/answered \d+ with no GraphQL response/);
+    await expect(createGraphQLClient(`${server.url}/v2/posts`).request(usersQuery(['id']))).rejects.toThrow(
+      /answered \d+ with no GraphQL response/,
+    );
   });
 });

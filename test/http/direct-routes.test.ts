@@ -47,8 +47,13 @@ async function seen(response: Response): Promise<Seen> {
   // The two servers listen on different ports, which the MCP host's metadata URL names.
   const port = (value: string): string => value.replace(/\/\/127\.0\.0\.1:\d+\//g, '//127.0.0.1:PORT/');
   const text = port(await response.text());
-  const headers = Object.fromEntries(HEADERS.map((name) => [name, ((value) => (value === null ? null : port(value)))(response.headers.get(name))]));
-  const vary = (response.headers.get('vary') ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '' && part.toLowerCase() !== 'origin');
+  const headers = Object.fromEntries(
+    HEADERS.map((name) => [name, ((value) => (value === null ? null : port(value)))(response.headers.get(name))]),
+  );
+  const vary = (response.headers.get('vary') ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '' && part.toLowerCase() !== 'origin');
   let body: unknown = text;
   if (text !== '' && /json/.test(response.headers.get('content-type') ?? '')) {
     body = JSON.parse(text) as unknown;
@@ -65,7 +70,10 @@ interface Pair {
 
 async function startPair(env: Record<string, string>): Promise<Pair> {
   const direct = await startInProcessServer({ seed: { orgs: 2, users: 6, posts: 3 }, env });
-  const chain = await startInProcessServer({ databaseUrl: direct.databaseUrl, env: { ...env, APP_HTTP__CORS_ORIGINS: 'https://elsewhere.example' } });
+  const chain = await startInProcessServer({
+    databaseUrl: direct.databaseUrl,
+    env: { ...env, APP_HTTP__CORS_ORIGINS: 'https://elsewhere.example' },
+  });
   return { direct, chain };
 }
 
@@ -73,21 +81,66 @@ async function startPair(env: Record<string, string>): Promise<Pair> {
 function pathsOf(server: InProcessServer): string[] {
   const post = server.seeded.posts[0]?.id ?? 'none';
   const user = server.seeded.users[0]?.id ?? 'none';
-  return ['/posts', `/posts/${post}`, `/posts/${post.toUpperCase()}`, '/posts/0192f0e0-0000-7000-8000-000000000000', '/posts/not-an-id', '/posts/%zz', `/posts/${post}/`, '/users', `/users/${user}`, '/users/x', '/notifications', '/meta', '/', '/orgs', '/nothing-here', '/POSTS'];
+  return [
+    '/posts',
+    `/posts/${post}`,
+    `/posts/${post.toUpperCase()}`,
+    '/posts/0192f0e0-0000-7000-8000-000000000000',
+    '/posts/not-an-id',
+    '/posts/%zz',
+    `/posts/${post}/`,
+    '/users',
+    `/users/${user}`,
+    '/users/x',
+    '/notifications',
+    '/meta',
+    '/',
+    '/orgs',
+    '/nothing-here',
+    '/POSTS',
+  ];
 }
 
 /** The address forms of a path: as written, under each version, under an unknown or malformed one. */
 const VERSION_PREFIXES = ['', '/v1', '/v2', '/v3', '/v2.0', '/vé', '/V2', '/v'] as const;
 /** Paths that self-mounted transports serve, whatever the version router would say. */
-const SELF_MOUNTED = ['/health', '/graphql', '/GRAPHQL', '/api-json', '/api', '/api/', '/mcp', '/.well-known/oauth-protected-resource/mcp', '/metrics', '/health/x'] as const;
-const QUERIES = ['', '?first=2', '?first=abc&first=2', '?first=1&after=', '?after=0192f0e0-0000-7000-8000-000000000000', '?a[b]=1&first[]=3', '?%zz=1&first=%zz', '?' + 'x'.repeat(300)] as const;
+const SELF_MOUNTED = [
+  '/health',
+  '/graphql',
+  '/GRAPHQL',
+  '/api-json',
+  '/api',
+  '/api/',
+  '/mcp',
+  '/.well-known/oauth-protected-resource/mcp',
+  '/metrics',
+  '/health/x',
+] as const;
+const QUERIES = [
+  '',
+  '?first=2',
+  '?first=abc&first=2',
+  '?first=1&after=',
+  '?after=0192f0e0-0000-7000-8000-000000000000',
+  '?a[b]=1&first[]=3',
+  '?%zz=1&first=%zz',
+  '?' + 'x'.repeat(300),
+] as const;
 /** Version headers and media types: none, declared versions, unknown and malformed ones. */
 const STATED = [undefined, '1', '2', '7', ' 2 ', 'a_b', '', '9'.repeat(40)] as const;
 
 function requestOf(pair: Pair, prefix: string) {
   return fc.record({
     method: fc.constantFrom('GET', 'HEAD'),
-    path: fc.oneof({ weight: 4, arbitrary: fc.tuple(fc.constantFrom(...VERSION_PREFIXES), fc.constantFrom(...pathsOf(pair.direct))).map(([version, path]) => `${prefix}${version}${version !== '' && path === '/' ? '' : path}`) }, { weight: 1, arbitrary: fc.constantFrom(...SELF_MOUNTED) }),
+    path: fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc
+          .tuple(fc.constantFrom(...VERSION_PREFIXES), fc.constantFrom(...pathsOf(pair.direct)))
+          .map(([version, path]) => `${prefix}${version}${version !== '' && path === '/' ? '' : path}`),
+      },
+      { weight: 1, arbitrary: fc.constantFrom(...SELF_MOUNTED) },
+    ),
     query: fc.constantFrom(...QUERIES),
     role: fc.constantFrom('admin', 'member', 'viewer', 'none', 'forged', 'other-org'),
     version: fc.constantFrom(...STATED),
@@ -121,7 +174,8 @@ function describePair(name: string, env: Record<string, string>, prefix: string,
           if (token) headers.authorization = `Bearer ${token}`;
           if (request.version !== undefined) headers[versionHeader] = request.version;
           if (request.accept !== undefined) headers.accept = request.accept;
-          const send = (server: InProcessServer): Promise<Response> => fetch(`${server.url}${request.path}${request.query}`, { method: request.method, headers, redirect: 'manual' });
+          const send = (server: InProcessServer): Promise<Response> =>
+            fetch(`${server.url}${request.path}${request.query}`, { method: request.method, headers, redirect: 'manual' });
           const [direct, chain] = await Promise.all([send(pair.direct).then(seen), send(pair.chain).then(seen)]);
           expect(direct).toEqual(chain);
         }),
@@ -146,7 +200,13 @@ function describePair(name: string, env: Record<string, string>, prefix: string,
       ];
       for (const target of targets) {
         const exchange = (server: InProcessServer): Promise<string> =>
-          rawExchange(server.url, Buffer.from(`GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n${prefix === '' ? '' : `${versionHeader}: 2\r\n`}Connection: close\r\n\r\n`, 'latin1')).then((answer) => {
+          rawExchange(
+            server.url,
+            Buffer.from(
+              `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n${prefix === '' ? '' : `${versionHeader}: 2\r\n`}Connection: close\r\n\r\n`,
+              'latin1',
+            ),
+          ).then((answer) => {
             const text = answer.toString('utf8');
             const status = text.slice(0, text.indexOf('\r\n'));
             const body = text.slice(text.indexOf('\r\n\r\n') + 4).replace(/"requestId":"[^"]*"/, '"requestId":"…"');
@@ -173,4 +233,9 @@ function describePair(name: string, env: Record<string, string>, prefix: string,
 }
 
 describePair('URI versioning', {}, '', 'x-api-version');
-describePair('header versioning under a prefix, version 2 by default', { APP_HTTP__VERSIONING: 'header', APP_HTTP__PREFIX: '/rest', APP_HTTP__DEFAULT_VERSION: '2' }, '/rest', 'x-api-version');
+describePair(
+  'header versioning under a prefix, version 2 by default',
+  { APP_HTTP__VERSIONING: 'header', APP_HTTP__PREFIX: '/rest', APP_HTTP__DEFAULT_VERSION: '2' },
+  '/rest',
+  'x-api-version',
+);

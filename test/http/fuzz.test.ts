@@ -73,7 +73,14 @@ interface Fixture {
 async function fixture(env: Record<string, string> = {}): Promise<Fixture> {
   const server = await startTestServer({ env });
   const document = (await (await server.fetch('/api-json')).json()) as Record<string, unknown>;
-  const tokens = [undefined, 'not-a-token', await server.token('admin'), await server.token('member'), await server.token('viewer'), await server.token('admin', 1)];
+  const tokens = [
+    undefined,
+    'not-a-token',
+    await server.token('admin'),
+    await server.token('member'),
+    await server.token('viewer'),
+    await server.token('admin', 1),
+  ];
   return { server, validator: new OpenApiValidator(document), tokens };
 }
 
@@ -91,57 +98,139 @@ describe('fuzzed REST requests (URI versioning)', () => {
   let ids: string[];
   beforeAll(async () => {
     rest = await fixture();
-    ids = [...rest.server.seeded.users.map((user) => user.id), ...rest.server.seeded.posts.map((post) => post.id), ...rest.server.seeded.orgs.map((org) => org.id)];
+    ids = [
+      ...rest.server.seeded.users.map((user) => user.id),
+      ...rest.server.seeded.posts.map((post) => post.id),
+      ...rest.server.seeded.orgs.map((org) => org.id),
+    ];
   });
   afterAll(async () => rest?.server.stop());
 
-  const PATHS = ['/v1/posts', '/v2/posts', '/users', '/orgs', '/v2/posts/{id}', '/v1/posts/{id}', '/users/{id}', '/meta', '/v2/meta', '/v1', '/v2', '/v3/posts', '/posts', '/v2/posts/{id}/publish', '/{id}'];
+  const PATHS = [
+    '/v1/posts',
+    '/v2/posts',
+    '/users',
+    '/orgs',
+    '/v2/posts/{id}',
+    '/v1/posts/{id}',
+    '/users/{id}',
+    '/meta',
+    '/v2/meta',
+    '/v1',
+    '/v2',
+    '/v3/posts',
+    '/posts',
+    '/v2/posts/{id}/publish',
+    '/{id}',
+  ];
 
-  it('query strings: first, after, unknown and repeated keys, huge and unicode values', async () => {
-    const value = fc.oneof(fc.integer({ min: -1000, max: 100_000 }).map(String), fc.constantFrom('', '0', '1e3', '20.5', 'NaN', '0x10', ' 7 ', '-0'), anyText);
-    const key = fc.oneof(fc.constantFrom('first', 'after', 'first', 'after', 'limit', 'offset', 'first[]', 'after[0]', '__proto__', 'constructor'), headerText);
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...PATHS), fc.nat(), fc.array(fc.tuple(key, fc.oneof(value, fc.constantFrom(...ids.slice(0, 5)))), { maxLength: 6 }), fc.nat({ max: 5 }), async (template, idIndex, pairs, tokenIndex) => {
-        count('rest query strings');
-        const id = idIndex % 3 === 0 ? encodeURIComponent(ids[idIndex % ids.length] ?? '') : encodeURIComponent(String(idIndex % 2 ? idIndex : `é∂${idIndex}`));
-        const path = template.replace('{id}', id);
-        const query = new URLSearchParams(pairs).toString();
-        const method = template.endsWith('/publish') ? 'POST' : 'GET';
-        const answer = await send(rest.server, `${path}${query ? `?${query}` : ''}`, { method, token: rest.tokens[tokenIndex] });
-        count(`rest query strings answered ${answer.status}`);
-        const pathname = new URL(path, 'http://x').pathname;
-        expect(rest.validator.check(method, pathname, answer.status, answer.contentType, answer.body)).toEqual([]);
-      }),
-      settings,
-    );
-    await expectAlive(rest.server);
-  }, TIMEOUT);
+  it(
+    'query strings: first, after, unknown and repeated keys, huge and unicode values',
+    async () => {
+      const value = fc.oneof(
+        fc.integer({ min: -1000, max: 100_000 }).map(String),
+        fc.constantFrom('', '0', '1e3', '20.5', 'NaN', '0x10', ' 7 ', '-0'),
+        anyText,
+      );
+      const key = fc.oneof(
+        fc.constantFrom('first', 'after', 'first', 'after', 'limit', 'offset', 'first[]', 'after[0]', '__proto__', 'constructor'),
+        headerText,
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...PATHS),
+          fc.nat(),
+          fc.array(fc.tuple(key, fc.oneof(value, fc.constantFrom(...ids.slice(0, 5)))), { maxLength: 6 }),
+          fc.nat({ max: 5 }),
+          async (template, idIndex, pairs, tokenIndex) => {
+            count('rest query strings');
+            const id =
+              idIndex % 3 === 0
+                ? encodeURIComponent(ids[idIndex % ids.length] ?? '')
+                : encodeURIComponent(String(idIndex % 2 ? idIndex : `é∂${idIndex}`));
+            const path = template.replace('{id}', id);
+            const query = new URLSearchParams(pairs).toString();
+            const method = template.endsWith('/publish') ? 'POST' : 'GET';
+            const answer = await send(rest.server, `${path}${query ? `?${query}` : ''}`, { method, token: rest.tokens[tokenIndex] });
+            count(`rest query strings answered ${answer.status}`);
+            const pathname = new URL(path, 'http://x').pathname;
+            expect(rest.validator.check(method, pathname, answer.status, answer.contentType, answer.body)).toEqual([]);
+          },
+        ),
+        settings,
+      );
+      await expectAlive(rest.server);
+    },
+    TIMEOUT,
+  );
 
-  it('JSON bodies: wrong types, deep nesting, large strings, wrong content types', async () => {
-    const nested = fc.integer({ min: 1, max: 20_000 }).map((depth) => `${'{"title":'.repeat(depth)}"x"${'}'.repeat(depth)}`);
-    const arrays = fc.integer({ min: 1, max: 20_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`);
-    const large = fc.integer({ min: 90_000, max: 150_000 }).map((length) => JSON.stringify({ title: 't', body: 'b'.repeat(length) }));
-    const shaped = fc.record({ title: fc.oneof(anyText, fc.jsonValue()), body: fc.oneof(anyText, fc.jsonValue()), name: fc.oneof(anyText, fc.jsonValue()), email: fc.oneof(fc.emailAddress(), anyText, fc.jsonValue()) }, { requiredKeys: [] }).map((value) => JSON.stringify(value));
-    const raw = fc.oneof(fc.jsonValue().map((value) => JSON.stringify(value)), anyText, fc.constantFrom('', '{', '{"title":}', 'null', '[]', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{}}}'));
-    const plausible = fc.oneof(
-      fc.record({ title: fc.string({ minLength: 1, maxLength: 60 }), body: fc.string({ maxLength: 200 }) }, { requiredKeys: ['title'] }),
-      fc.record({ name: fc.string({ minLength: 1, maxLength: 60 }), email: fc.emailAddress() }),
-    ).map((value) => JSON.stringify(value));
-    const body = fc.oneof({ weight: 3, arbitrary: plausible }, { weight: 4, arbitrary: shaped }, { weight: 2, arbitrary: raw }, { weight: 1, arbitrary: nested }, { weight: 1, arbitrary: arrays }, { weight: 1, arbitrary: large });
-    const contentType = fc.constantFrom('application/json', 'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', undefined);
-    const target = fc.constantFrom('/v2/posts', '/v1/posts', '/users', '/v2/posts/{id}/publish');
-    await fc.assert(
-      fc.asyncProperty(target, body, contentType, fc.nat({ max: 5 }), fc.nat(), async (template, payload, type, tokenIndex, idIndex) => {
-        count('rest json bodies');
-        const path = template.replace('{id}', ids[idIndex % ids.length] ?? 'x');
-        const answer = await send(rest.server, path, { method: 'POST', token: rest.tokens[tokenIndex], headers: type ? { 'content-type': type } : {}, body: payload });
-        count(`rest json bodies answered ${answer.status}`);
-        expect(rest.validator.check('POST', path, answer.status, answer.contentType, answer.body)).toEqual([]);
-      }),
-      settings,
-    );
-    await expectAlive(rest.server);
-  }, TIMEOUT);
+  it(
+    'JSON bodies: wrong types, deep nesting, large strings, wrong content types',
+    async () => {
+      const nested = fc.integer({ min: 1, max: 20_000 }).map((depth) => `${'{"title":'.repeat(depth)}"x"${'}'.repeat(depth)}`);
+      const arrays = fc.integer({ min: 1, max: 20_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`);
+      const large = fc.integer({ min: 90_000, max: 150_000 }).map((length) => JSON.stringify({ title: 't', body: 'b'.repeat(length) }));
+      const shaped = fc
+        .record(
+          {
+            title: fc.oneof(anyText, fc.jsonValue()),
+            body: fc.oneof(anyText, fc.jsonValue()),
+            name: fc.oneof(anyText, fc.jsonValue()),
+            email: fc.oneof(fc.emailAddress(), anyText, fc.jsonValue()),
+          },
+          { requiredKeys: [] },
+        )
+        .map((value) => JSON.stringify(value));
+      const raw = fc.oneof(
+        fc.jsonValue().map((value) => JSON.stringify(value)),
+        anyText,
+        fc.constantFrom('', '{', '{"title":}', 'null', '[]', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{}}}'),
+      );
+      const plausible = fc
+        .oneof(
+          fc.record(
+            { title: fc.string({ minLength: 1, maxLength: 60 }), body: fc.string({ maxLength: 200 }) },
+            { requiredKeys: ['title'] },
+          ),
+          fc.record({ name: fc.string({ minLength: 1, maxLength: 60 }), email: fc.emailAddress() }),
+        )
+        .map((value) => JSON.stringify(value));
+      const body = fc.oneof(
+        { weight: 3, arbitrary: plausible },
+        { weight: 4, arbitrary: shaped },
+        { weight: 2, arbitrary: raw },
+        { weight: 1, arbitrary: nested },
+        { weight: 1, arbitrary: arrays },
+        { weight: 1, arbitrary: large },
+      );
+      const contentType = fc.constantFrom(
+        'application/json',
+        'application/json',
+        'application/json; charset=utf-8',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        undefined,
+      );
+      const target = fc.constantFrom('/v2/posts', '/v1/posts', '/users', '/v2/posts/{id}/publish');
+      await fc.assert(
+        fc.asyncProperty(target, body, contentType, fc.nat({ max: 5 }), fc.nat(), async (template, payload, type, tokenIndex, idIndex) => {
+          count('rest json bodies');
+          const path = template.replace('{id}', ids[idIndex % ids.length] ?? 'x');
+          const answer = await send(rest.server, path, {
+            method: 'POST',
+            token: rest.tokens[tokenIndex],
+            headers: type ? { 'content-type': type } : {},
+            body: payload,
+          });
+          count(`rest json bodies answered ${answer.status}`);
+          expect(rest.validator.check('POST', path, answer.status, answer.contentType, answer.body)).toEqual([]);
+        }),
+        settings,
+      );
+      await expectAlive(rest.server);
+    },
+    TIMEOUT,
+  );
 });
 
 /**
@@ -167,44 +256,77 @@ describe('fuzzed version headers and Accept values', () => {
   let media: Fixture;
   let uri: Fixture;
   beforeAll(async () => {
-    [header, media, uri] = await Promise.all([fixture({ APP_HTTP__VERSIONING: 'header' }), fixture({ APP_HTTP__VERSIONING: 'media_type' }), fixture({ APP_HTTP__VERSIONING: 'uri' })]);
+    [header, media, uri] = await Promise.all([
+      fixture({ APP_HTTP__VERSIONING: 'header' }),
+      fixture({ APP_HTTP__VERSIONING: 'media_type' }),
+      fixture({ APP_HTTP__VERSIONING: 'uri' }),
+    ]);
   });
   afterAll(async () => Promise.all([header?.server.stop(), media?.server.stop(), uri?.server.stop()]));
 
-  const version = fc.oneof(fc.constantFrom('1', '2', '3', 'beta', '', ' 2', '2 ', '02', '2.0', '1,2', 'v2', '../2', 'x'.repeat(33)), headerText);
+  const version = fc.oneof(
+    fc.constantFrom('1', '2', '3', 'beta', '', ' 2', '2 ', '02', '2.0', '1,2', 'v2', '../2', 'x'.repeat(33)),
+    headerText,
+  );
   const paths = fc.constantFrom('/posts', '/v2/posts', '/users', '/orgs', '/meta', '/', '/posts/00000000-0000-7000-8000-000000000000');
   const accept = fc.oneof(
     version.map((v) => `application/json; version=${v}`),
     fc.tuple(version, version).map(([a, b]) => `application/json; version=${a}; version=${b}`),
-    fc.constantFrom('application/json', '*/*', 'text/html', 'application/json;version=2', 'application/json; VERSION=2', 'application/json; version="2"', 'application/xml; version=2', ''),
+    fc.constantFrom(
+      'application/json',
+      '*/*',
+      'text/html',
+      'application/json;version=2',
+      'application/json; VERSION=2',
+      'application/json; version="2"',
+      'application/xml; version=2',
+      '',
+    ),
     headerText,
   );
 
-  it('under each strategy, every answer is documented and none is a 5xx', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom('header', 'media_type', 'uri'), paths, version, accept, fc.nat({ max: 5 }), async (strategy, path, stated, acceptValue, tokenIndex) => {
-        count('version headers');
-        const target = strategy === 'header' ? header : strategy === 'media_type' ? media : uri;
-        const headers: Record<string, string> = { accept: acceptValue };
-        if (strategy !== 'media_type') headers['x-api-version'] = stated;
-        // `GET /` stating no version is the landing answer, outside the REST document (docs/behaviour.md §4.8, §9.3.7).
-        if (path === '/' && statedVersion(strategy, headers) === undefined) {
-          count('version headers answered by the landing');
-          const response = await target.server.fetch(path, { signal: AbortSignal.timeout(10_000), headers });
-          expect(response.status).toBe(200);
-          const text = await response.text();
-          expect(text).toContain(response.headers.get('content-type')?.startsWith('text/html') === true ? '<title>Resource Service API</title>' : '"graphql":"/graphql"');
-          return;
-        }
-        const answer = await send(target.server, path, { token: target.tokens[tokenIndex], headers });
-        expect([200, 400, 401, 403, 404, 405, 406]).toContain(answer.status);
-        count(`version headers answered ${answer.status}`);
-        expect(target.validator.check('GET', new URL(path, 'http://x').pathname, answer.status, answer.contentType, answer.body)).toEqual([]);
-      }),
-      settings,
-    );
-    for (const target of [header, media, uri]) await expectAlive(target.server);
-  }, TIMEOUT);
+  it(
+    'under each strategy, every answer is documented and none is a 5xx',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom('header', 'media_type', 'uri'),
+          paths,
+          version,
+          accept,
+          fc.nat({ max: 5 }),
+          async (strategy, path, stated, acceptValue, tokenIndex) => {
+            count('version headers');
+            const target = strategy === 'header' ? header : strategy === 'media_type' ? media : uri;
+            const headers: Record<string, string> = { accept: acceptValue };
+            if (strategy !== 'media_type') headers['x-api-version'] = stated;
+            // `GET /` stating no version is the landing answer, outside the REST document (docs/behaviour.md §4.8, §9.3.7).
+            if (path === '/' && statedVersion(strategy, headers) === undefined) {
+              count('version headers answered by the landing');
+              const response = await target.server.fetch(path, { signal: AbortSignal.timeout(10_000), headers });
+              expect(response.status).toBe(200);
+              const text = await response.text();
+              expect(text).toContain(
+                response.headers.get('content-type')?.startsWith('text/html') === true
+                  ? '<title>Resource Service API</title>'
+                  : '"graphql":"/graphql"',
+              );
+              return;
+            }
+            const answer = await send(target.server, path, { token: target.tokens[tokenIndex], headers });
+            expect([200, 400, 401, 403, 404, 405, 406]).toContain(answer.status);
+            count(`version headers answered ${answer.status}`);
+            expect(
+              target.validator.check('GET', new URL(path, 'http://x').pathname, answer.status, answer.contentType, answer.body),
+            ).toEqual([]);
+          },
+        ),
+        settings,
+      );
+      for (const target of [header, media, uri]) await expectAlive(target.server);
+    },
+    TIMEOUT,
+  );
 });
 
 describe('fuzzed GraphQL documents', () => {
@@ -219,12 +341,17 @@ describe('fuzzed GraphQL documents', () => {
   });
   afterAll(async () => graphql?.server.stop());
 
-  const validDocument = fc.constant(null).chain(() => documentArbitrary(schema, { ids, text: anyText, maxDepth: 4, mutations: 0.1, fragments: true }));
+  const validDocument = fc
+    .constant(null)
+    .chain(() => documentArbitrary(schema, { ids, text: anyText, maxDepth: 4, mutations: 0.1, fragments: true }));
 
   function expectGraphQLShape(answer: Answer, label: string): void {
     const body = answer.body as Record<string, unknown>;
     expect(typeof body, label).toBe('object');
-    expect(Object.keys(body).every((key) => ['data', 'errors', 'extensions'].includes(key)), label).toBe(true);
+    expect(
+      Object.keys(body).every((key) => ['data', 'errors', 'extensions'].includes(key)),
+      label,
+    ).toBe(true);
     expect('data' in body || 'errors' in body, label).toBe(true);
     for (const error of (body.errors as { message: unknown; extensions?: { code?: unknown } }[] | undefined) ?? []) {
       expect(typeof error.message, label).toBe('string');
@@ -232,47 +359,118 @@ describe('fuzzed GraphQL documents', () => {
     }
   }
 
-  it('random valid documents built from the schema', async () => {
-    await fc.assert(
-      fc.asyncProperty(validDocument, fc.nat({ max: 5 }), fc.constantFrom('application/json', 'application/graphql-response+json'), async (query, tokenIndex, accept) => {
-        count('graphql valid documents');
-        const answer = await send(graphql.server, '/graphql', { method: 'POST', token: graphql.tokens[tokenIndex], headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query, operationName: 'Fuzz' }) });
-        expect([200, 400], `${query} → ${answer.text.slice(0, 300)}`).toContain(answer.status);
-        expectGraphQLShape(answer, query);
-        const errors = (answer.body as { errors?: { extensions?: { code?: string } }[] }).errors;
-        count(errors ? `graphql valid documents refused: ${errors[0]?.extensions?.code}` : 'graphql valid documents answered without errors');
-      }),
-      settings,
-    );
-    await expectAlive(graphql.server);
-  }, TIMEOUT);
+  it(
+    'random valid documents built from the schema',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          validDocument,
+          fc.nat({ max: 5 }),
+          fc.constantFrom('application/json', 'application/graphql-response+json'),
+          async (query, tokenIndex, accept) => {
+            count('graphql valid documents');
+            const answer = await send(graphql.server, '/graphql', {
+              method: 'POST',
+              token: graphql.tokens[tokenIndex],
+              headers: { 'content-type': 'application/json', accept },
+              body: JSON.stringify({ query, operationName: 'Fuzz' }),
+            });
+            expect([200, 400], `${query} → ${answer.text.slice(0, 300)}`).toContain(answer.status);
+            expectGraphQLShape(answer, query);
+            const errors = (answer.body as { errors?: { extensions?: { code?: string } }[] }).errors;
+            count(
+              errors
+                ? `graphql valid documents refused: ${errors[0]?.extensions?.code}`
+                : 'graphql valid documents answered without errors',
+            );
+          },
+        ),
+        settings,
+      );
+      await expectAlive(graphql.server);
+    },
+    TIMEOUT,
+  );
 
-  it('malformed documents and request bodies', async () => {
-    const brokenDocument = fc.oneof(
-      validDocument.chain((query) => fc.nat({ max: query.length }).map((cut) => query.slice(0, cut))),
-      validDocument.chain((query) => fc.tuple(fc.nat({ max: query.length }), fc.constantFrom('{', '}', '(', ')', ':', '$', '"', '@', '...', '!', '#', '\\u')).map(([at, junk]) => query.slice(0, at) + junk + query.slice(at))),
-      anyText,
-      fc.integer({ min: 1, max: 5_000 }).map((depth) => `{ ${'users { org { '.repeat(depth)}id${' } }'.repeat(depth)} }`),
-      fc.integer({ min: 1, max: 300 }).map((count) => `{ ${Array.from({ length: count }, (_, index) => `u${index}: users { id }`).join(' ')} }`),
-    );
-    const body = fc.oneof(
-      { weight: 4, arbitrary: fc.record({ query: brokenDocument, variables: fc.option(fc.jsonValue()), operationName: fc.option(anyText) }, { requiredKeys: ['query'] }).map((value) => JSON.stringify(value)) },
-      { weight: 2, arbitrary: fc.record({ query: fc.jsonValue(), variables: fc.jsonValue(), operationName: fc.jsonValue(), extensions: fc.jsonValue() }, { requiredKeys: [] }).map((value) => JSON.stringify(value)) },
-      { weight: 1, arbitrary: fc.oneof(fc.jsonValue().map((value) => JSON.stringify(value)), anyText, fc.constant('')) },
-      { weight: 1, arbitrary: validDocument.map((query) => JSON.stringify({ query: query.replace('query Fuzz', 'query Fuzz($v: Int)'), variables: { v: 'not an int' }, operationName: 'Fuzz' })) },
-    );
-    const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/graphql', 'text/plain', undefined);
-    await fc.assert(
-      fc.asyncProperty(body, contentType, fc.nat({ max: 5 }), async (payload, type, tokenIndex) => {
-        count('graphql malformed requests');
-        const answer = await send(graphql.server, '/graphql', { method: 'POST', token: graphql.tokens[tokenIndex], headers: type ? { 'content-type': type } : {}, body: payload });
-        expect([200, 400, 413, 415], answer.text.slice(0, 300)).toContain(answer.status);
-        if (answer.status === 413) expect(answer.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
-        else if (answer.status === 415) expect(answer.body).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
-        else expectGraphQLShape(answer, payload.slice(0, 300));
-      }),
-      settings,
-    );
-    await expectAlive(graphql.server);
-  }, TIMEOUT);
+  it(
+    'malformed documents and request bodies',
+    async () => {
+      const brokenDocument = fc.oneof(
+        validDocument.chain((query) => fc.nat({ max: query.length }).map((cut) => query.slice(0, cut))),
+        validDocument.chain((query) =>
+          fc
+            .tuple(fc.nat({ max: query.length }), fc.constantFrom('{', '}', '(', ')', ':', '$', '"', '@', '...', '!', '#', '\\u'))
+            .map(([at, junk]) => query.slice(0, at) + junk + query.slice(at)),
+        ),
+        anyText,
+        fc.integer({ min: 1, max: 5_000 }).map((depth) => `{ ${'users { org { '.repeat(depth)}id${' } }'.repeat(depth)} }`),
+        fc
+          .integer({ min: 1, max: 300 })
+          .map((count) => `{ ${Array.from({ length: count }, (_, index) => `u${index}: users { id }`).join(' ')} }`),
+      );
+      const body = fc.oneof(
+        {
+          weight: 4,
+          arbitrary: fc
+            .record(
+              { query: brokenDocument, variables: fc.option(fc.jsonValue()), operationName: fc.option(anyText) },
+              { requiredKeys: ['query'] },
+            )
+            .map((value) => JSON.stringify(value)),
+        },
+        {
+          weight: 2,
+          arbitrary: fc
+            .record(
+              { query: fc.jsonValue(), variables: fc.jsonValue(), operationName: fc.jsonValue(), extensions: fc.jsonValue() },
+              { requiredKeys: [] },
+            )
+            .map((value) => JSON.stringify(value)),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.oneof(
+            fc.jsonValue().map((value) => JSON.stringify(value)),
+            anyText,
+            fc.constant(''),
+          ),
+        },
+        {
+          weight: 1,
+          arbitrary: validDocument.map((query) =>
+            JSON.stringify({
+              query: query.replace('query Fuzz', 'query Fuzz($v: Int)'),
+              variables: { v: 'not an int' },
+              operationName: 'Fuzz',
+            }),
+          ),
+        },
+      );
+      const contentType = fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-8',
+        'application/graphql',
+        'text/plain',
+        undefined,
+      );
+      await fc.assert(
+        fc.asyncProperty(body, contentType, fc.nat({ max: 5 }), async (payload, type, tokenIndex) => {
+          count('graphql malformed requests');
+          const answer = await send(graphql.server, '/graphql', {
+            method: 'POST',
+            token: graphql.tokens[tokenIndex],
+            headers: type ? { 'content-type': type } : {},
+            body: payload,
+          });
+          expect([200, 400, 413, 415], answer.text.slice(0, 300)).toContain(answer.status);
+          if (answer.status === 413) expect(answer.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+          else if (answer.status === 415) expect(answer.body).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+          else expectGraphQLShape(answer, payload.slice(0, 300));
+        }),
+        settings,
+      );
+      await expectAlive(graphql.server);
+    },
+    TIMEOUT,
+  );
 });

@@ -14,20 +14,27 @@ import { PROPERTY_SEED } from '../support/properties.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { TEST_SECRET } from '../support/project.js';
 
-
 describe('security headers and CORS', () => {
   let server: TestServer;
   let corsServer: TestServer;
   beforeAll(async () => {
-    [server, corsServer] = await Promise.all([startTestServer(), startTestServer({ env: { APP_HTTP__CORS_ORIGINS: 'https://app.example.com, https://admin.example.com' } })]);
+    [server, corsServer] = await Promise.all([
+      startTestServer(),
+      startTestServer({ env: { APP_HTTP__CORS_ORIGINS: 'https://app.example.com, https://admin.example.com' } }),
+    ]);
   });
   afterAll(async () => Promise.all([server?.stop(), corsServer?.stop()]));
 
-  it('sends helmet\'s headers on REST, GraphQL and health answers, and no X-Powered-By', async () => {
+  it("sends helmet's headers on REST, GraphQL and health answers, and no X-Powered-By", async () => {
     const token = await server.token('admin');
     const answers = [
       await server.fetch('/v2/posts', { token }),
-      await server.fetch('/graphql', { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ orgs { id } }' }) }),
+      await server.fetch('/graphql', {
+        method: 'POST',
+        token,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ orgs { id } }' }),
+      }),
       await server.fetch('/health'),
       await server.fetch('/no/such/route'),
     ];
@@ -42,7 +49,10 @@ describe('security headers and CORS', () => {
   });
 
   it('answers no cross-origin caller by default', async () => {
-    const preflight = await server.fetch('/v2/posts', { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET' } });
+    const preflight = await server.fetch('/v2/posts', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET' },
+    });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
     const read = await server.fetch('/v2/posts', { token: await server.token('admin'), headers: { origin: 'https://app.example.com' } });
     expect(read.status).toBe(200);
@@ -52,17 +62,37 @@ describe('security headers and CORS', () => {
   it('allows exactly the configured origins, exposing the cursor and lifecycle headers', async () => {
     const preflight = await corsServer.fetch('/v2/posts', {
       method: 'OPTIONS',
-      headers: { origin: 'https://admin.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://admin.example.com',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
-    const read = await corsServer.fetch('/v2/posts', { token: await corsServer.token('admin'), headers: { origin: 'https://app.example.com' } });
+    const read = await corsServer.fetch('/v2/posts', {
+      token: await corsServer.token('admin'),
+      headers: { origin: 'https://app.example.com' },
+    });
     expect(read.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     // Every answer's (request id, rate limit, challenge), then each transport's own: REST's cursor and lifecycle, MCP's session.
     expect(read.headers.get('access-control-expose-headers')?.split(',').sort()).toEqual(
-      ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate', 'x-next-cursor', 'Deprecation', 'Sunset', 'Mcp-Session-Id'].sort(),
+      [
+        'X-Request-Id',
+        'RateLimit',
+        'RateLimit-Policy',
+        'Retry-After',
+        'WWW-Authenticate',
+        'x-next-cursor',
+        'Deprecation',
+        'Sunset',
+        'Mcp-Session-Id',
+      ].sort(),
     );
-    const stranger = await corsServer.fetch('/v2/posts', { token: await corsServer.token('admin'), headers: { origin: 'https://evil.example.net' } });
+    const stranger = await corsServer.fetch('/v2/posts', {
+      token: await corsServer.token('admin'),
+      headers: { origin: 'https://evil.example.net' },
+    });
     expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
   });
 
@@ -81,7 +111,12 @@ describe('limits', () => {
   it('answers a REST body past the limit 413 problem+json, storing nothing', async () => {
     const token = await server.token('admin');
     const before = ((await (await server.fetch('/v2/posts?first=100', { token })).json()) as unknown[]).length;
-    const response = await server.fetch('/v2/posts', { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'big', body: 'x'.repeat(4096) }) });
+    const response = await server.fetch('/v2/posts', {
+      method: 'POST',
+      token,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'big', body: 'x'.repeat(4096) }),
+    });
     expect(response.status).toBe(413);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
     expect(await response.json()).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE', detail: 'the request body exceeds 1kb' });
@@ -97,7 +132,9 @@ describe('limits', () => {
     });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
-    const users = await server.graphql<{ users: { name: string }[] }>('{ users(first: 100) { name } }', { token: await server.token('admin') });
+    const users = await server.graphql<{ users: { name: string }[] }>('{ users(first: 100) { name } }', {
+      token: await server.token('admin'),
+    });
     expect(users.data?.users.some((user) => user.name.startsWith('nnnn'))).toBe(false);
   });
 
@@ -126,7 +163,12 @@ describe('answers that do not grow with the request (docs/hostile-input.md §8)'
         const count = Math.max(1, Math.min(keys, Math.floor(90_000 / (keyLength + 8))));
         const body: Record<string, unknown> = { title: 'a title', body: 'a body' };
         for (let index = 0; index < count; index++) body[`${String(index)}_${'k'.repeat(keyLength)}`] = 1;
-        const response = await server.fetch('/v2/posts', { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const response = await server.fetch('/v2/posts', {
+          method: 'POST',
+          token,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         const text = await response.text();
         expect(response.status).toBe(400);
         expect(text.length).toBeLessThan(16_000);
@@ -144,13 +186,20 @@ describe('production defaults (docs/hostile-input.md §10)', () => {
   let production: TestServer;
   let introspecting: TestServer;
   beforeAll(async () => {
-    [production, introspecting] = await Promise.all([startTestServer({ env: { NODE_ENV: 'production' } }), startTestServer({ env: { NODE_ENV: 'production', APP_GRAPHQL__INTROSPECTION: 'true' } })]);
+    [production, introspecting] = await Promise.all([
+      startTestServer({ env: { NODE_ENV: 'production' } }),
+      startTestServer({ env: { NODE_ENV: 'production', APP_GRAPHQL__INTROSPECTION: 'true' } }),
+    ]);
   });
   afterAll(async () => Promise.all([production?.stop(), introspecting?.stop()]));
 
   it('refuses introspection and suggests no names under NODE_ENV=production, unless APP_GRAPHQL__INTROSPECTION says so', async () => {
     const token = await production.token('member');
-    for (const query of ['{ __schema { types { name } } }', '{ __type(name: "Post") { fields { name } } }', 'query { posts(first: 1) { id } __schema { queryType { name } } }']) {
+    for (const query of [
+      '{ __schema { types { name } } }',
+      '{ __type(name: "Post") { fields { name } } }',
+      'query { posts(first: 1) { id } __schema { queryType { name } } }',
+    ]) {
       const refused = await production.graphql(query);
       expect(refused.errors?.[0]?.extensions?.code, query).toBe('GRAPHQL_VALIDATION_FAILED');
       expect(refused.data ?? null, query).toBeNull();
@@ -159,8 +208,12 @@ describe('production defaults (docs/hostile-input.md §10)', () => {
     const misspelt = await production.graphql('{ post(first: 1) { titel } }', { token });
     expect(misspelt.errors?.length).toBeGreaterThan(0);
     for (const error of misspelt.errors ?? []) expect(error.message).not.toMatch(/Did you mean/);
-    expect((await introspecting.graphql<{ __type: { name: string } }>('{ __type(name: "Post") { name } }')).data).toEqual({ __type: { name: 'Post' } });
-    expect(JSON.stringify((await introspecting.graphql('{ post(first: 1) { titel } }', { token: await introspecting.token('member') })).errors)).toMatch(/Did you mean/);
+    expect((await introspecting.graphql<{ __type: { name: string } }>('{ __type(name: "Post") { name } }')).data).toEqual({
+      __type: { name: 'Post' },
+    });
+    expect(
+      JSON.stringify((await introspecting.graphql('{ post(first: 1) { titel } }', { token: await introspecting.token('member') })).errors),
+    ).toMatch(/Did you mean/);
   });
 });
 
@@ -185,13 +238,22 @@ describe('requests the HTTP parser refuses', () => {
     const text = await server.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{ orgs { id } }' });
     expect(text.status).toBe(415);
     expect(await text.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
-    const xml = await server.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/xml' }, body: JSON.stringify({ query: '{ orgs { id } }' }) });
+    const xml = await server.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/xml' },
+      body: JSON.stringify({ query: '{ orgs { id } }' }),
+    });
     expect(xml.status).toBe(406);
     expect(await xml.json()).toMatchObject({ code: 'NOT_ACCEPTABLE' });
   });
 
   it('answers an empty GraphQL body 400 at once (it used to wait forever for a body already read)', async () => {
-    const empty = await server.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '', signal: AbortSignal.timeout(5_000) });
+    const empty = await server.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '',
+      signal: AbortSignal.timeout(5_000),
+    });
     expect(empty.status).toBe(400);
     const body = (await empty.json()) as { errors: { message: string; extensions: { code: string } }[] };
     expect(body.errors[0]).toMatchObject({ message: 'Missing query', extensions: { code: 'BAD_USER_INPUT' } });
@@ -202,7 +264,10 @@ describe('rate limiting', () => {
   let server: TestServer;
   let unlimited: TestServer;
   beforeAll(async () => {
-    [server, unlimited] = await Promise.all([startTestServer({ env: { APP_HTTP__RATE_LIMIT: '5', APP_HTTP__RATE_LIMIT_WINDOW: '60000' } }), startTestServer()]);
+    [server, unlimited] = await Promise.all([
+      startTestServer({ env: { APP_HTTP__RATE_LIMIT: '5', APP_HTTP__RATE_LIMIT_WINDOW: '60000' } }),
+      startTestServer(),
+    ]);
   });
   afterAll(async () => Promise.all([server?.stop(), unlimited?.stop()]));
 
@@ -217,7 +282,12 @@ describe('rate limiting', () => {
     expect(await refused.json()).toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS' });
     expect(refused.headers.get('ratelimit-policy')).toContain('5');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    const graphql = await server.fetch('/graphql', { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ orgs { id } }' }) });
+    const graphql = await server.fetch('/graphql', {
+      method: 'POST',
+      token,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ orgs { id } }' }),
+    });
     expect(graphql.status).toBe(429);
     expect((await server.fetch('/health')).status).toBe(200);
   });
@@ -228,7 +298,14 @@ describe('rate limiting', () => {
       const token = await limited.token('member');
       const wsUrl = limited.url.replace(/^http/, 'ws');
       /** Messages a socket from `localAddress` receives until it has `count`. */
-      const exchange = async (path: string, protocols: string[], localAddress: string, messages: object[], count: number, prefix: object[] = []): Promise<Record<string, unknown>[]> => {
+      const exchange = async (
+        path: string,
+        protocols: string[],
+        localAddress: string,
+        messages: object[],
+        count: number,
+        prefix: object[] = [],
+      ): Promise<Record<string, unknown>[]> => {
         const socket = new WebSocket(`${wsUrl}${path}`, protocols, { localAddress });
         const received: Record<string, unknown>[] = [];
         await new Promise((resolve, reject) => {
@@ -249,30 +326,66 @@ describe('rate limiting', () => {
         return received.slice(prefix.length);
       };
       // graphql-ws: 15 operations from one address, 12 answered, 3 refused.
-      const operations = Array.from({ length: 15 }, (_, index) => ({ id: String(index), type: 'subscribe', payload: { query: '{ __typename }' } }));
+      const operations = Array.from({ length: 15 }, (_, index) => ({
+        id: String(index),
+        type: 'subscribe',
+        payload: { query: '{ __typename }' },
+      }));
       // Each answered one is a next and a complete; each refused one an error.
-      const ws = await exchange('/graphql', ['graphql-transport-ws'], '127.0.0.2', operations, 12 * 2 + 3, [{ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } }]);
-      const refusedOperations = ws.filter((message) => message.type === 'error' && JSON.stringify(message.payload).includes('TOO_MANY_REQUESTS'));
+      const ws = await exchange('/graphql', ['graphql-transport-ws'], '127.0.0.2', operations, 12 * 2 + 3, [
+        { type: 'connection_init', payload: { Authorization: `Bearer ${token}` } },
+      ]);
+      const refusedOperations = ws.filter(
+        (message) => message.type === 'error' && JSON.stringify(message.payload).includes('TOO_MANY_REQUESTS'),
+      );
       expect(refusedOperations).toHaveLength(3);
       // A gateway: 15 messages, 12 answered, 3 refused.
-      const replies = await exchange('/v1/ws', [], '127.0.0.3', Array.from({ length: 15 }, (_, index) => ({ event: 'ping', data: index })), 15);
+      const replies = await exchange(
+        '/v1/ws',
+        [],
+        '127.0.0.3',
+        Array.from({ length: 15 }, (_, index) => ({ event: 'ping', data: index })),
+        15,
+      );
       expect(replies.filter((reply) => (reply.error as { code?: string } | undefined)?.code === 'TOO_MANY_REQUESTS')).toHaveLength(3);
       // MCP: a batch of 12 messages counts 12, past the 12 of the window once the session's 2 are counted.
       const mcp = (body: unknown, session?: string): Promise<{ status: number; session: string | undefined }> =>
         new Promise((resolve, reject) => {
           const url = new URL(`${limited.url}/mcp`);
-          const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, ...(session ? { 'mcp-session-id': session } : {}) };
-          const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: '127.0.0.4', headers }, (response) => {
-            response.resume();
-            response.on('end', () => resolve({ status: response.statusCode ?? 0, session: response.headers['mcp-session-id'] as string | undefined }));
-          });
+          const headers: Record<string, string> = {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${token}`,
+            ...(session ? { 'mcp-session-id': session } : {}),
+          };
+          const request = httpRequest(
+            { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: '127.0.0.4', headers },
+            (response) => {
+              response.resume();
+              response.on('end', () =>
+                resolve({ status: response.statusCode ?? 0, session: response.headers['mcp-session-id'] as string | undefined }),
+              );
+            },
+          );
           request.on('error', reject);
           request.end(JSON.stringify(body));
         });
-      const opened = await mcp({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } });
+      const opened = await mcp({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+      });
       expect(opened.status).toBe(200);
       expect((await mcp({ jsonrpc: '2.0', method: 'notifications/initialized' }, opened.session)).status).toBe(202);
-      expect((await mcp(Array.from({ length: 12 }, (_, index) => ({ jsonrpc: '2.0', id: index + 2, method: 'tools/list' })), opened.session)).status).toBe(429);
+      expect(
+        (
+          await mcp(
+            Array.from({ length: 12 }, (_, index) => ({ jsonrpc: '2.0', id: index + 2, method: 'tools/list' })),
+            opened.session,
+          )
+        ).status,
+      ).toBe(429);
       // REST spends an address's budget; its sockets are then refused too.
       for (let index = 0; index < 12; index += 1) await (await fetch(`${limited.url}/health-none-${String(index)}`)).arrayBuffer();
       const afterRest = await exchange('/v1/ws', [], '127.0.0.1', [{ event: 'ping', data: 1 }], 1);
@@ -289,18 +402,33 @@ describe('rate limiting', () => {
       const token = await limited.token('member');
       const { hostname, port } = new URL(limited.url);
       /** Status and body of an HTTP request from `localAddress`. */
-      const send = (localAddress: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; text: string }> =>
+      const send = (
+        localAddress: string,
+        method: string,
+        path: string,
+        body?: unknown,
+        headers: Record<string, string> = {},
+      ): Promise<{ status: number; headers: Record<string, unknown>; text: string }> =>
         new Promise((resolve, reject) => {
-          const outgoing = httpRequest({ host: hostname, port, path, method, localAddress, headers: { authorization: `Bearer ${token}`, ...headers } }, (response) => {
-            const chunks: Buffer[] = [];
-            response.on('data', (chunk: Buffer) => chunks.push(chunk));
-            response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString() }));
-          });
+          const outgoing = httpRequest(
+            { host: hostname, port, path, method, localAddress, headers: { authorization: `Bearer ${token}`, ...headers } },
+            (response) => {
+              const chunks: Buffer[] = [];
+              response.on('data', (chunk: Buffer) => chunks.push(chunk));
+              response.on('end', () =>
+                resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString() }),
+              );
+            },
+          );
           outgoing.on('error', reject);
           outgoing.end(body === undefined ? undefined : JSON.stringify(body));
         });
       /** A socket from `localAddress` and the messages it received. */
-      const socketFrom = async (localAddress: string, path: string, protocols: string[]): Promise<{ socket: WebSocket; received: Record<string, unknown>[] }> => {
+      const socketFrom = async (
+        localAddress: string,
+        path: string,
+        protocols: string[],
+      ): Promise<{ socket: WebSocket; received: Record<string, unknown>[] }> => {
         const socket = new WebSocket(`${limited.url.replace(/^http/, 'ws')}${path}`, protocols, { localAddress });
         const received: Record<string, unknown>[] = [];
         socket.on('message', (data: Buffer) => received.push(JSON.parse(data.toString()) as Record<string, unknown>));
@@ -314,15 +442,44 @@ describe('rate limiting', () => {
       let run = 0;
       await fc.assert(
         fc.asyncProperty(
-          fc.array(fc.oneof(fc.constant({ kind: 'rest' as const, units: 1 }), fc.constant({ kind: 'graphql-ws' as const, units: 1 }), fc.constant({ kind: 'gateway' as const, units: 1 }), fc.integer({ min: 2, max: 6 }).map((units) => ({ kind: 'mcp' as const, units }))), { minLength: 1, maxLength: 14 }),
+          fc.array(
+            fc.oneof(
+              fc.constant({ kind: 'rest' as const, units: 1 }),
+              fc.constant({ kind: 'graphql-ws' as const, units: 1 }),
+              fc.constant({ kind: 'gateway' as const, units: 1 }),
+              fc.integer({ min: 2, max: 6 }).map((units) => ({ kind: 'mcp' as const, units })),
+            ),
+            { minLength: 1, maxLength: 14 },
+          ),
           async (steps) => {
             run++;
             // A fresh address per case: the budget is per address.
             const address = `127.0.3.${String(run)}`;
             // An MCP session opened first: its two requests are the first two units.
-            const opened = await send(address, 'POST', '/mcp', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }, mcpHeaders);
+            const opened = await send(
+              address,
+              'POST',
+              '/mcp',
+              {
+                jsonrpc: '2.0',
+                id: 1,
+                method: 'initialize',
+                params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+              },
+              mcpHeaders,
+            );
             const session = String(opened.headers['mcp-session-id']);
-            expect((await send(address, 'POST', '/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...mcpHeaders, 'mcp-session-id': session })).status).toBe(202);
+            expect(
+              (
+                await send(
+                  address,
+                  'POST',
+                  '/mcp',
+                  { jsonrpc: '2.0', method: 'notifications/initialized' },
+                  { ...mcpHeaders, 'mcp-session-id': session },
+                )
+              ).status,
+            ).toBe(202);
             const ws = await socketFrom(address, '/graphql', ['graphql-transport-ws']);
             ws.socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } }));
             await expect.poll(() => ws.received.length).toBe(1);
@@ -342,11 +499,22 @@ describe('rate limiting', () => {
               } else {
                 const client = step.kind === 'graphql-ws' ? ws : gateway;
                 const before = client.received.length;
-                client.socket.send(JSON.stringify(step.kind === 'graphql-ws' ? { id: String(index), type: 'subscribe', payload: { query: '{ __typename }' } } : { event: 'ping', data: index }));
+                client.socket.send(
+                  JSON.stringify(
+                    step.kind === 'graphql-ws'
+                      ? { id: String(index), type: 'subscribe', payload: { query: '{ __typename }' } }
+                      : { event: 'ping', data: index },
+                  ),
+                );
                 await expect.poll(() => client.received.length).toBeGreaterThan(before);
                 answered = !JSON.stringify(client.received[before]).includes('TOO_MANY_REQUESTS');
               }
-              expect({ step: index, kind: step.kind, counted, answered }).toEqual({ step: index, kind: step.kind, counted, answered: expected });
+              expect({ step: index, kind: step.kind, counted, answered }).toEqual({
+                step: index,
+                kind: step.kind,
+                counted,
+                answered: expected,
+              });
             }
             ws.socket.close();
             gateway.socket.close();
@@ -385,15 +553,28 @@ describe('JWT algorithm pinning', () => {
     const secret = new TextEncoder().encode(TEST_SECRET);
 
     it('accepts a token signed with the secret', async () => {
-      expect((await statusWith(server, await new SignJWT(claims(server)).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(secret))).status).toBe(200);
+      expect(
+        (
+          await statusWith(
+            server,
+            await new SignJWT(claims(server)).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(secret),
+          )
+        ).status,
+      ).toBe(200);
     });
 
     it('refuses alg none, another HMAC algorithm, another secret and an expired token, 401 UNAUTHENTICATED', async () => {
       const refused = [
         new UnsecuredJWT(claims(server)).setExpirationTime('1h').encode(),
         await new SignJWT(claims(server)).setProtectedHeader({ alg: 'HS512' }).setExpirationTime('1h').sign(secret),
-        await new SignJWT(claims(server)).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(`${TEST_SECRET}-not`)),
-        await new SignJWT(claims(server)).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(secret),
+        await new SignJWT(claims(server))
+          .setProtectedHeader({ alg: 'HS256' })
+          .setExpirationTime('1h')
+          .sign(new TextEncoder().encode(`${TEST_SECRET}-not`)),
+        await new SignJWT(claims(server))
+          .setProtectedHeader({ alg: 'HS256' })
+          .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+          .sign(secret),
       ];
       for (const token of refused) {
         const { status, body } = await statusWith(server, token);
@@ -413,19 +594,34 @@ describe('JWT algorithm pinning', () => {
       privateKey = pair.privateKey;
       publicPem = await exportSPKI(pair.publicKey);
       const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-      keys = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
+      keys = createServer((_request, response) =>
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })),
+      );
       await new Promise<void>((resolve) => keys.listen(0, '127.0.0.1', resolve));
       const address = keys.address() as { port: number };
       server = await startTestServer({
-        env: { APP_AUTH__JWKS_URL: `http://127.0.0.1:${address.port}/jwks.json`, APP_AUTH__ISSUER: 'https://issuer.example.com', APP_AUTH__AUDIENCE: 'resource-service' },
+        env: {
+          APP_AUTH__JWKS_URL: `http://127.0.0.1:${address.port}/jwks.json`,
+          APP_AUTH__ISSUER: 'https://issuer.example.com',
+          APP_AUTH__AUDIENCE: 'resource-service',
+        },
       });
     });
     afterAll(async () => {
       await server?.stop();
       keys?.close();
     });
-    const signed = (payload: Record<string, string>, issuer = 'https://issuer.example.com', audience = 'resource-service'): Promise<string> =>
-      new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(issuer).setAudience(audience).setExpirationTime('1h').sign(privateKey);
+    const signed = (
+      payload: Record<string, string>,
+      issuer = 'https://issuer.example.com',
+      audience = 'resource-service',
+    ): Promise<string> =>
+      new SignJWT(payload)
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+        .setIssuer(issuer)
+        .setAudience(audience)
+        .setExpirationTime('1h')
+        .sign(privateKey);
 
     it('accepts a token signed by the key set with the configured issuer and audience', async () => {
       expect((await statusWith(server, await signed(claims(server)))).status).toBe(200);
@@ -434,13 +630,32 @@ describe('JWT algorithm pinning', () => {
     it('refuses HS/RS confusion, alg none, a wrong issuer or audience and an expired token, 401 UNAUTHENTICATED', async () => {
       const refused = [
         // The public key used as an HMAC secret: the classic algorithm-confusion forgery.
-        await new SignJWT(claims(server)).setProtectedHeader({ alg: 'HS256', kid: 'k1' }).setIssuer('https://issuer.example.com').setAudience('resource-service').setExpirationTime('1h').sign(new TextEncoder().encode(publicPem)),
-        new UnsecuredJWT(claims(server)).setIssuer('https://issuer.example.com').setAudience('resource-service').setExpirationTime('1h').encode(),
+        await new SignJWT(claims(server))
+          .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
+          .setIssuer('https://issuer.example.com')
+          .setAudience('resource-service')
+          .setExpirationTime('1h')
+          .sign(new TextEncoder().encode(publicPem)),
+        new UnsecuredJWT(claims(server))
+          .setIssuer('https://issuer.example.com')
+          .setAudience('resource-service')
+          .setExpirationTime('1h')
+          .encode(),
         await signed(claims(server), 'https://other-issuer.example.com'),
         await signed(claims(server), 'https://issuer.example.com', 'another-service'),
-        await new SignJWT(claims(server)).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer('https://issuer.example.com').setAudience('resource-service').setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(privateKey),
+        await new SignJWT(claims(server))
+          .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+          .setIssuer('https://issuer.example.com')
+          .setAudience('resource-service')
+          .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+          .sign(privateKey),
         // The shared secret no longer counts once a key set is configured.
-        await new SignJWT(claims(server)).setProtectedHeader({ alg: 'HS256' }).setIssuer('https://issuer.example.com').setAudience('resource-service').setExpirationTime('1h').sign(new TextEncoder().encode(TEST_SECRET)),
+        await new SignJWT(claims(server))
+          .setProtectedHeader({ alg: 'HS256' })
+          .setIssuer('https://issuer.example.com')
+          .setAudience('resource-service')
+          .setExpirationTime('1h')
+          .sign(new TextEncoder().encode(TEST_SECRET)),
       ];
       for (const token of refused) {
         const { status, body } = await statusWith(server, token);
@@ -466,13 +681,27 @@ describe('error responses', () => {
       await server.fetch('/v2/posts', { method: 'POST', token, headers: json, body: JSON.stringify({ title: { $gt: '' }, body: [1, 2] }) }),
       await server.fetch("/v2/posts/' OR 1=1 --", { token }),
       await server.fetch('/v2/posts?first=-1&after=%00%ff', { token }),
-      await server.fetch('/users', { method: 'POST', token, headers: json, body: JSON.stringify({ name: 'dup', email: server.user('admin').email }) }),
+      await server.fetch('/users', {
+        method: 'POST',
+        token,
+        headers: json,
+        body: JSON.stringify({ name: 'dup', email: server.user('admin').email }),
+      }),
       await server.fetch('/v9/posts', { token }),
       await server.fetch('/graphql', { method: 'POST', token, headers: json, body: '{"query": "{ users { id nme } }"}' }),
       await server.fetch('/graphql', { method: 'POST', token, headers: json, body: '{"query": "{ user(id: 1) { id } }"}' }),
-      await server.fetch('/graphql', { method: 'POST', token, headers: json, body: '{"query": "{ users(first: \\"x\\") {'.padEnd(500, '{') + '"}' }),
+      await server.fetch('/graphql', {
+        method: 'POST',
+        token,
+        headers: json,
+        body: '{"query": "{ users(first: \\"x\\") {'.padEnd(500, '{') + '"}',
+      }),
       await server.fetch('/graphql', { method: 'POST', token, headers: json, body: '[]' }),
-      await server.fetch('/graphql', { method: 'POST', headers: json, body: JSON.stringify({ query: 'mutation { publishPost(id: "nope") { id } }' }) }),
+      await server.fetch('/graphql', {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ query: 'mutation { publishPost(id: "nope") { id } }' }),
+      }),
     ];
     for (const response of responses) {
       const text = await response.text();

@@ -16,7 +16,11 @@ beforeAll(async () => {
     header: { APP_HTTP__VERSIONING: 'header' },
     headerDefault: { APP_HTTP__VERSIONING: 'header', APP_HTTP__DEFAULT_VERSION: '2' },
   };
-  await Promise.all(Object.entries(configurations).map(async ([name, env]) => (servers[name] = await startInProcessServer({ env, seed: { orgs: 1, users: 3, posts: 1 } }))));
+  await Promise.all(
+    Object.entries(configurations).map(
+      async ([name, env]) => (servers[name] = await startInProcessServer({ env, seed: { orgs: 1, users: 3, posts: 1 } })),
+    ),
+  );
 });
 
 afterAll(async () => {
@@ -35,9 +39,20 @@ describe('GET / (docs/behaviour.md §4.8)', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('vary')).toMatch(/Accept/);
-    expect(await response.json()).toEqual({ name: 'Resource Service API', health: '/health', docs: '/api', openapi: '/api-json', openapiYaml: '/api-yaml', graphql: '/graphql', subscriptions: '/graphql', mcp: '/mcp' });
+    expect(await response.json()).toEqual({
+      name: 'Resource Service API',
+      health: '/health',
+      docs: '/api',
+      openapi: '/api-json',
+      openapiYaml: '/api-yaml',
+      graphql: '/graphql',
+      subscriptions: '/graphql',
+      mcp: '/mcp',
+    });
     // curl's default Accept, and a HEAD, get the same.
-    expect((await fetch(`${server('uri').url}/`, { headers: { accept: '*/*' } })).headers.get('content-type')).toMatch(/^application\/json/);
+    expect((await fetch(`${server('uri').url}/`, { headers: { accept: '*/*' } })).headers.get('content-type')).toMatch(
+      /^application\/json/,
+    );
     const head = await fetch(`${server('uri').url}/`, { method: 'HEAD' });
     expect(head.status).toBe(200);
   });
@@ -48,13 +63,16 @@ describe('GET / (docs/behaviour.md §4.8)', () => {
   });
 
   it('answers a small HTML page of links to a browser, allowed by the security headers', async () => {
-    const response = await fetch(`${server('playground').url}/`, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    const response = await fetch(`${server('playground').url}/`, {
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
     const html = await response.text();
     expect(html).toContain('<title>Resource Service API</title>');
-    for (const path of ['/api', '/api-json', '/api-yaml', '/gql', '/health', '/mcp']) expect(html).toContain(`<a href="${path}">${path}</a>`);
+    for (const path of ['/api', '/api-json', '/api-yaml', '/gql', '/health', '/mcp'])
+      expect(html).toContain(`<a href="${path}">${path}</a>`);
     expect(html).toContain('<code>ws(s)://…/gql</code>');
     expect(html).not.toMatch(/<script|https?:\/\//);
   });
@@ -94,7 +112,10 @@ describe('GET / (docs/behaviour.md §4.8)', () => {
     expect(await none.json()).toHaveProperty('graphql', '/graphql');
     // Under URI versioning the versioned roots are /v1 and /v2; / is the landing whatever a header says.
     expect(await (await fetch(`${server('uri').url}/v2`)).json()).toMatchObject({ version: '2' });
-    expect(await (await fetch(`${server('uri').url}/`, { headers: { 'x-api-version': '2' } })).json()).toHaveProperty('graphql', '/graphql');
+    expect(await (await fetch(`${server('uri').url}/`, { headers: { 'x-api-version': '2' } })).json()).toHaveProperty(
+      'graphql',
+      '/graphql',
+    );
     // Elsewhere a caller stating no version still gets "state a version".
     const posts = await fetch(`${server('uri').url}/posts`);
     expect(posts.status).toBe(404);
@@ -108,7 +129,9 @@ describe('boot log (docs/decisions.md §4)', () => {
     expect(listening).toMatchObject({ level: 30, entrypoints: { docs: '/api', graphql: '/graphql', health: '/health', mcp: '/mcp' } });
     expect(server('uri').logs.filter((entry) => typeof entry.address === 'string' || Array.isArray(entry.paths))).toEqual([]);
     const debug = server('playground').logs;
-    expect(debug).toContainEqual(expect.objectContaining({ level: 20, controller: 'PostsController', method: 'GET', address: '/v2/posts' }));
+    expect(debug).toContainEqual(
+      expect.objectContaining({ level: 20, controller: 'PostsController', method: 'GET', address: '/v2/posts' }),
+    );
     expect(debug).toContainEqual(expect.objectContaining({ level: 20, transport: 'health', paths: ['/health'] }));
   });
 });

@@ -71,7 +71,9 @@ describe('OpenAPI lint over every served document (docs/behaviour.md §4.4)', ()
     const reports = stdout
       .trim()
       .split(/(?<=})\s*(?={\s*"totals")/)
-      .map((text) => JSON.parse(text) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string }[] });
+      .map(
+        (text) => JSON.parse(text) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string }[] },
+      );
     expect(reports).toHaveLength(DOCUMENTS.length);
     for (const report of reports) {
       expect(report.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
@@ -121,7 +123,9 @@ async function freePort(): Promise<number> {
 /** Starts `prism proxy <file> <server>` on a free port; settles when it listens. */
 async function startProxy(file: string): Promise<Proxy> {
   const port = await freePort();
-  const child = spawn(process.execPath, [PRISM, 'proxy', file, server.url, '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [PRISM, 'proxy', file, server.url, '--host', '127.0.0.1', '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`prism did not start: ${output}`)), 30_000);
@@ -155,7 +159,18 @@ describe('Prism proxy against the live server (docs/behaviour.md §4.4)', () => 
         for (const [address, item] of Object.entries(document.paths)) {
           for (const method of Object.keys(item)) {
             const concrete = address.replace('{id}', address.includes('users') ? userId : postId);
-            const body = method === 'post' && address.endsWith('/posts') ? { title: 'Through Prism' } : method === 'post' && address.endsWith('/comments') ? { postId, body: 'Through Prism' } : method === 'post' && address.endsWith('/users') ? { name: 'Prism', email: `prism-${index}@example.com` } : method === 'post' && address.endsWith('/meta') ? { versions: ['2'] } : method === 'patch' ? { body: 'Edited' } : undefined;
+            const body =
+              method === 'post' && address.endsWith('/posts')
+                ? { title: 'Through Prism' }
+                : method === 'post' && address.endsWith('/comments')
+                  ? { postId, body: 'Through Prism' }
+                  : method === 'post' && address.endsWith('/users')
+                    ? { name: 'Prism', email: `prism-${index}@example.com` }
+                    : method === 'post' && address.endsWith('/meta')
+                      ? { versions: ['2'] }
+                      : method === 'patch'
+                        ? { body: 'Edited' }
+                        : undefined;
             if (method === 'delete') continue;
             for (const token of [admin, viewer]) {
               const response = await fetch(`${proxy?.url}${concrete}`, {
@@ -167,7 +182,9 @@ describe('Prism proxy against the live server (docs/behaviour.md §4.4)', () => 
               answered += 1;
               const header = response.headers.get('sl-violations');
               const found = header ? (JSON.parse(header) as { location: string[] }[]) : [];
-              for (const violation of found) if (violation.location[0] === 'response') violations.push({ document: pathname, method, address, status: response.status, violation });
+              for (const violation of found)
+                if (violation.location[0] === 'response')
+                  violations.push({ document: pathname, method, address, status: response.status, violation });
             }
           }
         }

@@ -19,7 +19,25 @@ import { OpenApiValidator } from '../support/openapi-validator.js';
 import { layoutAt, ROOT } from '../support/project.js';
 import { type InProcessServer, startInProcessServer } from '../support/server.js';
 
-type Document = { info: { version: string; description: string }; paths: Record<string, Record<string, { operationId: string; tags: string[]; deprecated?: boolean; parameters: { name: string; in: string; required: boolean; schema: { enum?: string[] } }[]; responses: Record<string, { headers?: Record<string, unknown>; $ref?: string }>; security: unknown[] }>>; tags: { name: string }[]; components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> } };
+type Document = {
+  info: { version: string; description: string };
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        tags: string[];
+        deprecated?: boolean;
+        parameters: { name: string; in: string; required: boolean; schema: { enum?: string[] } }[];
+        responses: Record<string, { headers?: Record<string, unknown>; $ref?: string }>;
+        security: unknown[];
+      }
+    >
+  >;
+  tags: { name: string }[];
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+};
 
 const servers: Partial<Record<string, InProcessServer>> = {};
 
@@ -30,7 +48,11 @@ beforeAll(async () => {
     media: { APP_HTTP__VERSIONING: 'media_type' },
     headerDefault: { APP_HTTP__VERSIONING: 'header', APP_HTTP__DEFAULT_VERSION: '2', APP_HTTP__PREFIX: '/rest' },
   };
-  await Promise.all(Object.entries(configurations).map(async ([name, env]) => (servers[name] = await startInProcessServer({ env, seed: { orgs: 1, users: 3, posts: 1 } }))));
+  await Promise.all(
+    Object.entries(configurations).map(
+      async ([name, env]) => (servers[name] = await startInProcessServer({ env, seed: { orgs: 1, users: 3, posts: 1 } })),
+    ),
+  );
 });
 
 afterAll(async () => {
@@ -52,7 +74,9 @@ async function expectValid(doc: unknown): Promise<void> {
 
 describe('documents pass an independent OpenAPI 3.1 validator', () => {
   it('which does refuse a broken document (a response that is not an object, a dangling $ref)', async () => {
-    const document = JSON.parse(readFileSync(path.join(ROOT, 'generated/openapi/v2.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    const document = JSON.parse(readFileSync(path.join(ROOT, 'generated/openapi/v2.json'), 'utf8')) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const broken = structuredClone(document);
     const [first] = Object.keys(broken.paths);
     broken.paths[first ?? ''] = { get: { responses: { '200': { $ref: '#/components/responses/Missing' } } } };
@@ -80,7 +104,9 @@ describe('/api-json (docs/behaviour.md §4.4)', () => {
   it('aggregates every version when no default is configured', async () => {
     const doc = await fetchDocument('uri');
     expect(doc.info.version).toBe('all');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/posts', '/v2/posts', '/v2/posts/{id}/publish', '/users', '/meta', '/v2/meta']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/v1/posts', '/v2/posts', '/v2/posts/{id}/publish', '/users', '/meta', '/v2/meta']),
+    );
     expect(Object.keys(doc.paths)).not.toContain('/v1/posts/{id}/publish');
   });
 
@@ -91,7 +117,7 @@ describe('/api-json (docs/behaviour.md §4.4)', () => {
     expect(doc.paths['/meta']?.get?.operationId).toBe('ApiRootV2Controller_meta');
   });
 
-  it('serves the default version\'s document when one is configured, under the prefix', async () => {
+  it("serves the default version's document when one is configured, under the prefix", async () => {
     const doc = await fetchDocument('headerDefault');
     expect(doc.info.version).toBe('2');
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/rest/posts', '/rest/posts/{id}/publish', '/rest/users']));
@@ -114,7 +140,8 @@ describe('/api-json (docs/behaviour.md §4.4)', () => {
 });
 
 describe('a path two controllers serve, one per version (docs/behaviour.md §4.4, §9.1, §9.4)', () => {
-  const versionParameter = (doc: Document, pathname: string, method: 'get' | 'post') => doc.paths[pathname]?.[method]?.parameters.find((parameter) => parameter.in === 'header');
+  const versionParameter = (doc: Document, pathname: string, method: 'get' | 'post') =>
+    doc.paths[pathname]?.[method]?.parameters.find((parameter) => parameter.in === 'header');
 
   /** Every value the parameter enumerates is served, answering as documented; nothing else is. */
   async function expectServedAsListed(name: string, doc: Document, pathname: string): Promise<void> {
@@ -138,7 +165,13 @@ describe('a path two controllers serve, one per version (docs/behaviour.md §4.4
   it('enumerates every version serving it in the aggregate under header versioning', async () => {
     const doc = await fetchDocument('header');
     expect(doc.paths['/']?.get).toMatchObject({ operationId: 'ApiRootV2Controller_root', 'x-api-version': '2' });
-    expect(versionParameter(doc, '/', 'get')).toEqual({ name: 'X-API-Version', in: 'header', required: true, description: 'The API version to use.', schema: { type: 'string', enum: ['1', '2'] } });
+    expect(versionParameter(doc, '/', 'get')).toEqual({
+      name: 'X-API-Version',
+      in: 'header',
+      required: true,
+      description: 'The API version to use.',
+      schema: { type: 'string', enum: ['1', '2'] },
+    });
     expect(doc.info.description).toContain('its version parameter lists every version serving it');
     await expectValid(doc);
     await expectServedAsListed('header', doc, '/');
@@ -146,12 +179,16 @@ describe('a path two controllers serve, one per version (docs/behaviour.md §4.4
 
   it('enumerates every version serving it in the aggregate under media-type versioning', async () => {
     const doc = await fetchDocument('media');
-    expect(versionParameter(doc, '/', 'get')).toMatchObject({ name: 'Accept', required: true, schema: { type: 'string', enum: ['application/json; version=1', 'application/json; version=2'] } });
+    expect(versionParameter(doc, '/', 'get')).toMatchObject({
+      name: 'Accept',
+      required: true,
+      schema: { type: 'string', enum: ['application/json; version=1', 'application/json; version=2'] },
+    });
     await expectValid(doc);
     await expectServedAsListed('media', doc, '/');
   });
 
-  it('enumerates every version serving it in each version\'s document too', async () => {
+  it("enumerates every version serving it in each version's document too", async () => {
     for (const version of ['1', '2']) {
       const doc = await fetchDocument('header', `/api-json/v${version}`);
       expect(doc.paths['/']?.get?.operationId).toBe(`ApiRootV${version}Controller_root`);
@@ -177,27 +214,52 @@ describe('what the documents describe', () => {
   it('writes paths without the version and adds the version header under header versioning', async () => {
     const doc = await fetchDocument('header', '/api-json/v2');
     const list = doc.paths['/posts']?.get;
-    expect(list?.parameters).toContainEqual({ name: 'X-API-Version', in: 'header', required: true, description: 'The API version to use.', schema: { type: 'string', enum: ['1', '2'] } });
+    expect(list?.parameters).toContainEqual({
+      name: 'X-API-Version',
+      in: 'header',
+      required: true,
+      description: 'The API version to use.',
+      schema: { type: 'string', enum: ['1', '2'] },
+    });
     const publish = doc.paths['/posts/{id}/publish']?.post;
-    expect(publish?.parameters).toContainEqual(expect.objectContaining({ name: 'X-API-Version', required: true, schema: { type: 'string', enum: ['2'] } }));
+    expect(publish?.parameters).toContainEqual(
+      expect.objectContaining({ name: 'X-API-Version', required: true, schema: { type: 'string', enum: ['2'] } }),
+    );
     expect(doc.paths['/users']?.get?.parameters.map((parameter) => parameter.name)).toEqual(['first', 'after']);
   });
 
   it('makes the version header optional where the default version, or an unversioned route, answers', async () => {
     const withDefault = await fetchDocument('headerDefault', '/api-json/v2');
-    expect(withDefault.paths['/rest/posts']?.get?.parameters).toContainEqual(expect.objectContaining({ name: 'X-API-Version', required: false }));
+    expect(withDefault.paths['/rest/posts']?.get?.parameters).toContainEqual(
+      expect.objectContaining({ name: 'X-API-Version', required: false }),
+    );
     const aggregate = await fetchDocument('header');
     expect(aggregate.paths['/meta']?.get?.parameters).toContainEqual(expect.objectContaining({ name: 'X-API-Version', required: false }));
   });
 
   it('uses Accept with version= under media-type versioning', async () => {
     const doc = await fetchDocument('media', '/api-json/v2');
-    expect(doc.paths['/posts']?.get?.parameters).toContainEqual(expect.objectContaining({ name: 'Accept', in: 'header', schema: { type: 'string', enum: ['application/json; version=1', 'application/json; version=2'] } }));
+    expect(doc.paths['/posts']?.get?.parameters).toContainEqual(
+      expect.objectContaining({
+        name: 'Accept',
+        in: 'header',
+        schema: { type: 'string', enum: ['application/json; version=1', 'application/json; version=2'] },
+      }),
+    );
   });
 
   it('tags operations as declared and describes pagination, the cursor header, errors and security', async () => {
     const doc = await fetchDocument('uri', '/api-json/v2');
-    expect(doc.tags.map((tag) => tag.name)).toEqual(['API', 'Audit records', 'Comments', 'Digests', 'Notifications', 'Orgs', 'Posts', 'Users']);
+    expect(doc.tags.map((tag) => tag.name)).toEqual([
+      'API',
+      'Audit records',
+      'Comments',
+      'Digests',
+      'Notifications',
+      'Orgs',
+      'Posts',
+      'Users',
+    ]);
     const list = doc.paths['/v2/posts']?.get;
     expect(list?.tags).toEqual(['Posts']);
     expect(list?.parameters.map((parameter) => parameter.name)).toEqual(['first', 'after']);
@@ -207,7 +269,9 @@ describe('what the documents describe', () => {
     expect(list?.security).toEqual([{ bearer: [] }]);
     expect(doc.paths['/meta']?.get?.security).toEqual([]);
     expect(doc.components.securitySchemes).toEqual({ bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } });
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Post', 'User', 'Org', 'CreatePost', 'CreateUser', 'PostStatus', 'Problem']));
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['Post', 'User', 'Org', 'CreatePost', 'CreateUser', 'PostStatus', 'Problem']),
+    );
   });
 });
 
@@ -215,7 +279,8 @@ describe('what the documents describe', () => {
  * What must never reach a caller: this repository's documents and issues, the runtime's and
  * configuration's constant names, class names, source paths.
  */
-const INTERNAL_REFERENCE = /spec §|docs\/|behaviour\.md|decisions\.md|PRODUCT\.md|README|issue #?\d|LIST_CAP|_PAGE_SIZE|APP_[A-Z]+__|Controller\b|Service\b|\.ts\b|runtime\/|entities\//;
+const INTERNAL_REFERENCE =
+  /spec §|docs\/|behaviour\.md|decisions\.md|PRODUCT\.md|README|issue #?\d|LIST_CAP|_PAGE_SIZE|APP_[A-Z]+__|Controller\b|Service\b|\.ts\b|runtime\/|entities\//;
 
 /** Every `summary` and `description` in a JSON document, at any depth, with where it is. */
 function textsOf(value: unknown, at = '#', found: { at: string; text: string }[] = []): { at: string; text: string }[] {
@@ -230,13 +295,20 @@ function textsOf(value: unknown, at = '#', found: { at: string; text: string }[]
 }
 
 describe('what each document carries (docs/behaviour.md §4.4)', () => {
-  type Loose = { servers?: unknown; paths: Record<string, Record<string, { description?: string; requestBody?: unknown; responses: Record<string, unknown> }>>; components: { schemas: Record<string, { required?: string[] }>; responses: Record<string, unknown> } };
+  type Loose = {
+    servers?: unknown;
+    paths: Record<string, Record<string, { description?: string; requestBody?: unknown; responses: Record<string, unknown> }>>;
+    components: { schemas: Record<string, { required?: string[] }>; responses: Record<string, unknown> };
+  };
   const loose = async (pathname: string, name = 'uri'): Promise<Loose> => (await fetchDocument(name, pathname)) as unknown as Loose;
 
   it('carries only the components its routes use: v1 none of the v2-only schemas', async () => {
     const v1 = await loose('/api-json/v1');
-    for (const name of ['AuditRecord', 'Comment', 'CreateCommentInput', 'UpdateCommentInput', 'Digest', 'Notification']) expect(Object.keys(v1.components.schemas)).not.toContain(name);
-    expect(Object.keys((await loose('/api-json/v2')).components.schemas)).toEqual(expect.arrayContaining(['Comment', 'CreateCommentInput', 'Notification']));
+    for (const name of ['AuditRecord', 'Comment', 'CreateCommentInput', 'UpdateCommentInput', 'Digest', 'Notification'])
+      expect(Object.keys(v1.components.schemas)).not.toContain(name);
+    expect(Object.keys((await loose('/api-json/v2')).components.schemas)).toEqual(
+      expect.arrayContaining(['Comment', 'CreateCommentInput', 'Notification']),
+    );
     // A 429 is documented (and its response listed) only when a rate limit is configured.
     expect(Object.keys(v1.components.responses)).not.toContain('Problem429');
   });
@@ -249,7 +321,8 @@ describe('what each document carries (docs/behaviour.md §4.4)', () => {
         for (const [method, operation] of Object.entries(item)) {
           expect(operation.description, `${method} ${address}`).toMatch(/\S/);
           expect(Object.keys(operation.responses), `${method} ${address}`).toContain('400');
-          if (operation.requestBody) expect(Object.keys(operation.responses), `${method} ${address}`).toEqual(expect.arrayContaining(['413', '415']));
+          if (operation.requestBody)
+            expect(Object.keys(operation.responses), `${method} ${address}`).toEqual(expect.arrayContaining(['413', '415']));
         }
       }
     }
@@ -285,7 +358,13 @@ describe('the contracts speak to callers, not to maintainers', () => {
         const listed = doc.tags.map((tag) => tag.name);
         const used = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((operation) => operation.tags)));
         for (const tag of [...listed, ...used]) {
-          expect({ name, pathname, tag, declared: declaredTags.has(tag), className: classNames.has(tag) || /Controller\b/.test(tag) }).toEqual({ name, pathname, tag, declared: true, className: false });
+          expect({
+            name,
+            pathname,
+            tag,
+            declared: declaredTags.has(tag),
+            className: classNames.has(tag) || /Controller\b/.test(tag),
+          }).toEqual({ name, pathname, tag, declared: true, className: false });
         }
         // A document lists exactly the tags its operations use.
         expect({ name, pathname, tags: [...listed].sort() }).toEqual({ name, pathname, tags: [...used].sort() });
@@ -296,12 +375,20 @@ describe('the contracts speak to callers, not to maintainers', () => {
   it('no summary or description in any served or emitted document cites an internal reference', async () => {
     const documents: { source: string; doc: unknown }[] = [];
     for (const name of Object.keys(servers)) {
-      for (const pathname of ['/api-json', '/api-json/v1', '/api-json/v2']) documents.push({ source: `${name} ${pathname}`, doc: await fetchDocument(name, pathname) });
+      for (const pathname of ['/api-json', '/api-json/v1', '/api-json/v2'])
+        documents.push({ source: `${name} ${pathname}`, doc: await fetchDocument(name, pathname) });
     }
     for (const file of readdirSync(path.join(ROOT, 'generated/openapi')).filter((candidate) => candidate.endsWith('.json'))) {
-      documents.push({ source: `generated/openapi/${file}`, doc: JSON.parse(readFileSync(path.join(ROOT, 'generated/openapi', file), 'utf8')) });
+      documents.push({
+        source: `generated/openapi/${file}`,
+        doc: JSON.parse(readFileSync(path.join(ROOT, 'generated/openapi', file), 'utf8')),
+      });
     }
-    const cited = documents.flatMap(({ source, doc }) => textsOf(doc).filter(({ text }) => INTERNAL_REFERENCE.test(text)).map(({ at, text }) => `${source} ${at}: ${text}`));
+    const cited = documents.flatMap(({ source, doc }) =>
+      textsOf(doc)
+        .filter(({ text }) => INTERNAL_REFERENCE.test(text))
+        .map(({ at, text }) => `${source} ${at}: ${text}`),
+    );
     expect(cited).toEqual([]);
     expect(textsOf(documents[0]?.doc).length).toBeGreaterThan(20);
   });
@@ -315,11 +402,15 @@ describe('the contracts speak to callers, not to maintainers', () => {
       if (isObjectType(type) || isInterfaceType(type)) {
         for (const field of Object.values(type.getFields())) {
           descriptions.push({ at: `${type.name}.${field.name}`, text: field.description });
-          for (const argument of field.args) descriptions.push({ at: `${type.name}.${field.name}(${argument.name})`, text: argument.description });
+          for (const argument of field.args)
+            descriptions.push({ at: `${type.name}.${field.name}(${argument.name})`, text: argument.description });
         }
       }
-      if (isInputObjectType(type)) for (const field of Object.values(type.getFields())) descriptions.push({ at: `${type.name}.${field.name}`, text: field.description });
-      if (isEnumType(type)) for (const value of type.getValues()) descriptions.push({ at: `${type.name}.${value.name}`, text: value.description });
+      if (isInputObjectType(type))
+        for (const field of Object.values(type.getFields()))
+          descriptions.push({ at: `${type.name}.${field.name}`, text: field.description });
+      if (isEnumType(type))
+        for (const value of type.getValues()) descriptions.push({ at: `${type.name}.${value.name}`, text: value.description });
     }
     const written = descriptions.filter((entry): entry is { at: string; text: string } => typeof entry.text === 'string');
     expect(written.length).toBeGreaterThan(20);
@@ -338,12 +429,17 @@ describe('/api in a browser', () => {
       // Swagger UI renders deprecated operations (version 1) with their own class.
       const paths = '.opblock-summary-path, .opblock-summary-path__deprecated';
       await page.waitForSelector(paths);
-      const listed = (): Promise<string[]> => page.evaluate<string[]>(`[...document.querySelectorAll(${JSON.stringify(paths)})].map((node) => node.getAttribute('data-path') ?? node.textContent ?? '')`);
+      const listed = (): Promise<string[]> =>
+        page.evaluate<string[]>(
+          `[...document.querySelectorAll(${JSON.stringify(paths)})].map((node) => node.getAttribute('data-path') ?? node.textContent ?? '')`,
+        );
       expect(await listed()).toEqual(expect.arrayContaining(['/v1', '/v1/posts', '/v2/posts/{id}/publish', '/users']));
       await page.selectOption('#select', { label: 'v1' });
       // Runs in the page (the project's types have no DOM, hence the string).
       // Poll with evaluate (CDP, not subject to the page's CSP); waitForFunction evals in the page, which helmet's CSP forbids.
-      await expect.poll(() => page.evaluate<string>('document.body.textContent'), { timeout: 15_000 }).not.toContain('/v2/posts/{id}/publish');
+      await expect
+        .poll(() => page.evaluate<string>('document.body.textContent'), { timeout: 15_000 })
+        .not.toContain('/v2/posts/{id}/publish');
       await page.waitForSelector(paths);
       const v1 = await listed();
       expect(v1).toContain('/v1/posts');

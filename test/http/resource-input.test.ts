@@ -72,18 +72,32 @@ describe('mass assignment (docs/behaviour.md §4.7)', () => {
     const ability = memberAbility(alice);
     const fixed = fixedByRule(ability, 'Comment');
     expect(refusal(() => refuseUnpermittedFields(ability, 'create', 'Comment', fixed, { body: 'hi' }, FIELDS))).toBeUndefined();
-    expect(refusal(() => refuseUnpermittedFields(ability, 'create', 'Comment', fixed, { body: 'hi', orgId: 'org-2' }, FIELDS))).toMatchObject({ code: 'FORBIDDEN', field: 'orgId' });
-    expect(refusal(() => refuseUnpermittedFields(ability, 'create', 'Comment', fixed, { authorId: 'u-bob' }, FIELDS))).toMatchObject({ code: 'FORBIDDEN', field: 'authorId' });
+    expect(
+      refusal(() => refuseUnpermittedFields(ability, 'create', 'Comment', fixed, { body: 'hi', orgId: 'org-2' }, FIELDS)),
+    ).toMatchObject({ code: 'FORBIDDEN', field: 'orgId' });
+    expect(refusal(() => refuseUnpermittedFields(ability, 'create', 'Comment', fixed, { authorId: 'u-bob' }, FIELDS))).toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'authorId',
+    });
   });
 
   it('lets an update change only the fields its rule permits on the stored row', () => {
     const ability = memberAbility(alice);
     const own = { id: 'c1', orgId: 'org-1', authorId: 'u-alice', body: 'hi' };
     expect(refusal(() => refuseUnpermittedFields(ability, 'update', 'Comment', own, { body: 'new' }, FIELDS))).toBeUndefined();
-    expect(refusal(() => refuseUnpermittedFields(ability, 'update', 'Comment', own, { orgId: 'org-2' }, FIELDS))).toMatchObject({ code: 'FORBIDDEN', field: 'orgId' });
-    expect(refusal(() => refuseUnpermittedFields(ability, 'update', 'Comment', own, { authorId: 'u-bob' }, FIELDS))).toMatchObject({ code: 'FORBIDDEN', field: 'authorId' });
+    expect(refusal(() => refuseUnpermittedFields(ability, 'update', 'Comment', own, { orgId: 'org-2' }, FIELDS))).toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'orgId',
+    });
+    expect(refusal(() => refuseUnpermittedFields(ability, 'update', 'Comment', own, { authorId: 'u-bob' }, FIELDS))).toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'authorId',
+    });
     // Someone else's comment: no field is permitted.
     const others = { ...own, authorId: 'u-bob' };
-    expect(refusal(() => refuseUnpermittedFields(ability, 'update', 'Comment', others, { body: 'new' }, FIELDS))).toMatchObject({ code: 'FORBIDDEN', field: 'body' });
+    expect(refusal(() => refuseUnpermittedFields(ability, 'update', 'Comment', others, { body: 'new' }, FIELDS))).toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'body',
+    });
   });
 });

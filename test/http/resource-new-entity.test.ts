@@ -82,7 +82,12 @@ async function rest(method: string, pathname: string, role: Role, org: number, b
   return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
 }
 
-async function graphql(query: string, role: Role, org: number, variables?: Record<string, unknown>): Promise<{ data?: Record<string, unknown> | null; errors?: { extensions?: Record<string, unknown> }[] }> {
+async function graphql(
+  query: string,
+  role: Role,
+  org: number,
+  variables?: Record<string, unknown>,
+): Promise<{ data?: Record<string, unknown> | null; errors?: { extensions?: Record<string, unknown> }[] }> {
   const response = await fetch(`${url}/graphql`, {
     method: 'POST',
     headers: { authorization: `Bearer ${await token(role, org)}`, 'content-type': 'application/json' },
@@ -92,7 +97,8 @@ async function graphql(query: string, role: Role, org: number, variables?: Recor
 }
 
 /** `value` with `id` as `<id>` and without the request's own id (every request has its own, docs/behaviour.md §12.1). */
-const without = (value: unknown, id: string): unknown => JSON.parse(JSON.stringify(value, (key, field: unknown) => (key === 'requestId' ? undefined : field)).replaceAll(id, '<id>')) as unknown;
+const without = (value: unknown, id: string): unknown =>
+  JSON.parse(JSON.stringify(value, (key, field: unknown) => (key === 'requestId' ? undefined : field)).replaceAll(id, '<id>')) as unknown;
 
 beforeAll(async () => {
   project = copyProject();
@@ -122,20 +128,42 @@ afterAll(async () => {
 describe('a new @Resource entity, generated, migrated and served', () => {
   it('is in the SDL and the version-less OpenAPI document with its input types', async () => {
     const sdl = readFileSync(path.join(project, 'generated/schema.graphql'), 'utf8');
-    for (const line of ['labels(first: Int, after: String): [Label!]!', 'label(id: ID!): Label!', 'createLabel(input: CreateLabelInput!): Label!', 'updateLabel(id: ID!, input: UpdateLabelInput!): Label!', 'deleteLabel(id: ID!): Boolean']) {
+    for (const line of [
+      'labels(first: Int, after: String): [Label!]!',
+      'label(id: ID!): Label!',
+      'createLabel(input: CreateLabelInput!): Label!',
+      'updateLabel(id: ID!, input: UpdateLabelInput!): Label!',
+      'deleteLabel(id: ID!): Boolean',
+    ]) {
       expect(sdl).toContain(line);
     }
-    const openapi = (await (await fetch(`${url}/api-json`)).json()) as { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { required?: string[]; properties?: Record<string, { anyOf?: { maxLength?: number; pattern?: string }[] }> }> } };
+    const openapi = (await (await fetch(`${url}/api-json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+      components: {
+        schemas: Record<
+          string,
+          { required?: string[]; properties?: Record<string, { anyOf?: { maxLength?: number; pattern?: string }[] }> }
+        >;
+      };
+    };
     expect(Object.keys(openapi.paths['/labels'] ?? {}).sort()).toEqual(['get', 'post']);
     expect(Object.keys(openapi.paths['/labels/{id}'] ?? {}).sort()).toEqual(['delete', 'get', 'patch']);
     // A create field that needs a value and no create grant fixes is required; one a grant fixes (the org) may be left out.
-    expect(openapi.components.schemas.CreateLabelInput?.properties?.name).toEqual({ type: 'string', minLength: 1, maxLength: 40, description: expect.any(String) as string });
+    expect(openapi.components.schemas.CreateLabelInput?.properties?.name).toEqual({
+      type: 'string',
+      minLength: 1,
+      maxLength: 40,
+      description: expect.any(String) as string,
+    });
     expect(openapi.components.schemas.CreateLabelInput?.required).toContain('name');
     expect(openapi.components.schemas.CreateLabelInput?.required ?? []).not.toContain('orgId');
-    expect(openapi.components.schemas.UpdateLabelInput?.properties?.colour?.anyOf?.[0]).toEqual({ type: 'string', pattern: '^#[0-9a-f]{6}$' });
+    expect(openapi.components.schemas.UpdateLabelInput?.properties?.colour?.anyOf?.[0]).toEqual({
+      type: 'string',
+      pattern: '^#[0-9a-f]{6}$',
+    });
   });
 
-  it('creates in the caller\'s org for admins and members, refuses viewers, and refuses an orgId in the input', async () => {
+  it("creates in the caller's org for admins and members, refuses viewers, and refuses an orgId in the input", async () => {
     for (const org of [0, 1]) {
       for (const role of ['admin', 'member'] as const) {
         const created = await rest('POST', '/labels', role, org, { name: `${role}-${org}` });
@@ -146,7 +174,9 @@ describe('a new @Resource entity, generated, migrated and served', () => {
     }
     const sneaky = await rest('POST', '/labels', 'member', 0, { name: 'sneaky', orgId: seeded.orgs[1]?.id });
     expect(sneaky).toMatchObject({ status: 403, body: { code: 'FORBIDDEN', field: 'orgId' } });
-    const viaGraph = await graphql('mutation($input: CreateLabelInput!) { createLabel(input: $input) { id } }', 'admin', 0, { input: { name: 'sneaky', orgId: seeded.orgs[1]?.id } });
+    const viaGraph = await graphql('mutation($input: CreateLabelInput!) { createLabel(input: $input) { id } }', 'admin', 0, {
+      input: { name: 'sneaky', orgId: seeded.orgs[1]?.id },
+    });
     expect(viaGraph.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', field: 'orgId' });
   });
 
@@ -164,10 +194,12 @@ describe('a new @Resource entity, generated, migrated and served', () => {
       expect(answer.status).toBe(400);
       expect(answer.body).toMatchObject({ code: 'BAD_USER_INPUT' });
     }
-    expect((await graphql('mutation { createLabel(input: { name: "ok", colour: "red" }) { id } }', 'admin', 0)).errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(
+      (await graphql('mutation { createLabel(input: { name: "ok", colour: "red" }) { id } }', 'admin', 0)).errors?.[0]?.extensions?.code,
+    ).toBe('BAD_USER_INPUT');
   });
 
-  it('lists and gets only the caller\'s org, masks the viewer, and answers foreign rows like missing ones', async () => {
+  it("lists and gets only the caller's org, masks the viewer, and answers foreign rows like missing ones", async () => {
     for (const org of [0, 1]) {
       for (const role of ['admin', 'member', 'viewer'] as const) {
         const rows = (await rest('GET', '/labels?first=100', role, org)).body as LabelRow[];
@@ -178,7 +210,10 @@ describe('a new @Resource entity, generated, migrated and served', () => {
         expect((listed.data?.labels as { id: string }[]).map((row) => row.id)).toEqual(rows.map((row) => row.id));
       }
     }
-    expect((await graphql('{ labels { colour } }', 'viewer', 0)).errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN', field: 'colour' });
+    expect((await graphql('{ labels { colour } }', 'viewer', 0)).errors?.[0]?.extensions).toMatchObject({
+      code: 'FORBIDDEN',
+      field: 'colour',
+    });
     const foreign = ((await rest('GET', '/labels', 'admin', 1)).body as LabelRow[])[0];
     if (!foreign) throw new Error('no label in org 1');
     for (const role of ['admin', 'member', 'viewer'] as const) {
@@ -190,13 +225,21 @@ describe('a new @Resource entity, generated, migrated and served', () => {
     }
   });
 
-  it('updates only permitted fields, and only the admin may; deletes only in the caller\'s org', async () => {
+  it("updates only permitted fields, and only the admin may; deletes only in the caller's org", async () => {
     const label = ((await rest('GET', '/labels', 'admin', 0)).body as LabelRow[])[0];
     if (!label) throw new Error('no label in org 0');
-    expect(await rest('PATCH', `/labels/${label.id}`, 'admin', 0, { colour: '#ff0000' })).toMatchObject({ status: 200, body: { colour: '#ff0000' } });
-    expect(await rest('PATCH', `/labels/${label.id}`, 'admin', 0, { orgId: seeded.orgs[1]?.id })).toMatchObject({ status: 403, body: { field: 'orgId' } });
+    expect(await rest('PATCH', `/labels/${label.id}`, 'admin', 0, { colour: '#ff0000' })).toMatchObject({
+      status: 200,
+      body: { colour: '#ff0000' },
+    });
+    expect(await rest('PATCH', `/labels/${label.id}`, 'admin', 0, { orgId: seeded.orgs[1]?.id })).toMatchObject({
+      status: 403,
+      body: { field: 'orgId' },
+    });
     expect((await rest('PATCH', `/labels/${label.id}`, 'member', 0, { name: 'mine now' })).status).toBe(403);
-    expect((await graphql(`mutation { updateLabel(id: "${label.id}", input: { name: "renamed" }) { name } }`, 'admin', 0)).data).toEqual({ updateLabel: { name: 'renamed' } });
+    expect((await graphql(`mutation { updateLabel(id: "${label.id}", input: { name: "renamed" }) { name } }`, 'admin', 0)).data).toEqual({
+      updateLabel: { name: 'renamed' },
+    });
     const foreign = ((await rest('GET', '/labels', 'admin', 1)).body as LabelRow[])[0];
     if (!foreign) throw new Error('no label in org 1');
     expect((await rest('PATCH', `/labels/${foreign.id}`, 'admin', 0, { name: 'taken over' })).status).toBe(404);

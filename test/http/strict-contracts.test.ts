@@ -37,7 +37,18 @@ const READ_ROUTES: readonly { path: string; reads: readonly string[] }[] = [
 const PAGED = READ_ROUTES.filter((route) => route.reads.includes('first')).map((route) => route.path);
 
 /** Names of `Object.prototype` members, which a body check once took for fields. */
-const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__', '__lookupSetter__'];
+const PROTOTYPE_NAMES = [
+  '__proto__',
+  'constructor',
+  'hasOwnProperty',
+  'toString',
+  'valueOf',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  '__defineGetter__',
+  '__lookupSetter__',
+];
 
 let server: TestServer;
 let admin: string;
@@ -50,7 +61,13 @@ async function problemOf(response: Response): Promise<Problem> {
 }
 
 /** A JSON request with the admin's token (or `token`). */
-function send(method: string, pathname: string, body: string | undefined, headers: Record<string, string> = { 'content-type': 'application/json' }, token = admin): Promise<Response> {
+function send(
+  method: string,
+  pathname: string,
+  body: string | undefined,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+  token = admin,
+): Promise<Response> {
   return server.fetch(pathname, { method, token, headers, ...(body === undefined ? {} : { body }) });
 }
 
@@ -124,7 +141,11 @@ describe('one reading of every parameter', () => {
 
   it('refuses a body key named like an Object.prototype member as it refuses any unknown key', async () => {
     for (const name of PROTOTYPE_NAMES) {
-      const comment = await send('POST', '/v2/comments', `{"postId":${JSON.stringify(postId)},"body":"hi",${JSON.stringify(name)}:{"x":1}}`);
+      const comment = await send(
+        'POST',
+        '/v2/comments',
+        `{"postId":${JSON.stringify(postId)},"body":"hi",${JSON.stringify(name)}:{"x":1}}`,
+      );
       expect(comment.status, name).toBe(400);
       expect((await problemOf(comment)).issues).toContainEqual({ path: `body.${name}`, message: 'is not a known field' });
       const post = await send('POST', '/v2/posts', `{"title":"t","body":"b",${JSON.stringify(name)}:1}`);
@@ -156,7 +177,8 @@ describe('one reading of every parameter', () => {
     expect(comment.status).toBe(400);
     const problem = await problemOf(comment);
     // Checked by the body check or by the resource's input schema: either way the field is named and "is required".
-    for (const field of ['postId', 'body']) expect(problem.issues?.find((issue) => issue.path.endsWith(field))?.message).toBe('is required');
+    for (const field of ['postId', 'body'])
+      expect(problem.issues?.find((issue) => issue.path.endsWith(field))?.message).toBe('is required');
     expect(problem.detail).toMatch(/postId is required/);
   });
 });
@@ -199,7 +221,9 @@ describe('hostile parameters, generated', () => {
   });
 
   it('any query parameter name a route does not read is 400 naming it', async () => {
-    const name = fc.string({ minLength: 1, maxLength: 16 }).filter((text) => !['first', 'after', 'postId'].includes(text) && !/[[\]]/.test(text));
+    const name = fc
+      .string({ minLength: 1, maxLength: 16 })
+      .filter((text) => !['first', 'after', 'postId'].includes(text) && !/[[\]]/.test(text));
     await fc.assert(
       fc.asyncProperty(name, fc.constantFrom(...READ_ROUTES.map((route) => route.path)), async (parameter, path) => {
         const response = await server.fetch(`${path}?${encodeURIComponent(parameter)}=1`, { token: admin });
@@ -211,7 +235,9 @@ describe('hostile parameters, generated', () => {
   });
 
   it('any body key that is no field — prototype names included — is 400 naming it, and nothing is written', async () => {
-    const key = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES), fc.string({ minLength: 1, maxLength: 12 })).filter((text) => !['postId', 'body'].includes(text));
+    const key = fc
+      .oneof(fc.constantFrom(...PROTOTYPE_NAMES), fc.string({ minLength: 1, maxLength: 12 }))
+      .filter((text) => !['postId', 'body'].includes(text));
     await fc.assert(
       fc.asyncProperty(key, fc.jsonValue({ maxDepth: 1 }), async (name, value) => {
         const text = `{"postId":${JSON.stringify(postId)},"body":"x",${JSON.stringify(name)}:${JSON.stringify(value) ?? 'null'}}`;
@@ -226,7 +252,10 @@ describe('hostile parameters, generated', () => {
 
   it('any media type but application/json on a JSON route is 415', async () => {
     const token = fc.stringMatching(/^[a-z][a-z0-9.+-]{0,10}$/);
-    const type = fc.tuple(token, token).map(([kind, sub]) => `${kind}/${sub}`).filter((text) => text !== 'application/json');
+    const type = fc
+      .tuple(token, token)
+      .map(([kind, sub]) => `${kind}/${sub}`)
+      .filter((text) => text !== 'application/json');
     await fc.assert(
       fc.asyncProperty(type, fc.constantFrom('/v2/comments', '/v2/posts', '/users'), async (contentType, path) => {
         const response = await send('POST', path, '{"body":"x"}', { 'content-type': contentType });

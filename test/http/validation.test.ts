@@ -7,7 +7,16 @@
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { buildSchema, getNamedType, GraphQLObjectType, OverlappingFieldsCanBeMergedRule, parse, SingleFieldSubscriptionsRule, specifiedRules, validate } from 'graphql';
+import {
+  buildSchema,
+  getNamedType,
+  GraphQLObjectType,
+  OverlappingFieldsCanBeMergedRule,
+  parse,
+  SingleFieldSubscriptionsRule,
+  specifiedRules,
+  validate,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { FieldMergeRule, validationRules } from '../../runtime/graphql/validation.js';
 import { PROPERTY_RUNS, PROPERTY_SEED, reportFigures } from '../support/properties.js';
@@ -31,7 +40,9 @@ const collidingDocuments = fc.gen().map((g) => {
       const named = getNamedType(field.type);
       if (named instanceof GraphQLObjectType && depth >= 4) continue;
       const alias = g(fc.constantFrom, '', '', 'x: ', 'y: ');
-      const args = field.args.filter((argument) => argument.name === 'first' && g(fc.boolean)).map(() => `first: ${g(fc.constantFrom, 1, 2)}`);
+      const args = field.args
+        .filter((argument) => argument.name === 'first' && g(fc.boolean))
+        .map(() => `first: ${g(fc.constantFrom, 1, 2)}`);
       const head = `${alias}${field.name}${args.length ? `(${args.join(', ')})` : ''}`;
       parts.push(named instanceof GraphQLObjectType ? `${head} { ${selection(named, depth + 1)} }` : head);
     }
@@ -52,7 +63,7 @@ const collidingDocuments = fc.gen().map((g) => {
 });
 
 describe('FieldMergeRule', () => {
-  it('replaces graphql-js\'s rule only on schemas without interfaces or unions', () => {
+  it("replaces graphql-js's rule only on schemas without interfaces or unions", () => {
     expect(validationRules(schema)).toContain(FieldMergeRule);
     expect(validationRules(schema)).not.toContain(OverlappingFieldsCanBeMergedRule);
     const abstract = buildSchema('interface Node { id: ID! } type User implements Node { id: ID! } type Query { node: Node }');
@@ -69,8 +80,12 @@ describe('FieldMergeRule', () => {
         const document = parse(query);
         const theirs = validate(schema, document, [OverlappingFieldsCanBeMergedRule]);
         const ours = validate(schema, document, [FieldMergeRule]);
-        counts[theirs.length > 0 ? 'conflicting documents' : 'mergeable documents'] = (counts[`${theirs.length > 0 ? 'conflicting' : 'mergeable'} documents`] ?? 0) + 1;
-        expect(ours.length > 0, `${query}\ngraphql-js: ${theirs.map((error) => error.message).join('; ')}\nours: ${ours.map((error) => error.message).join('; ')}`).toBe(theirs.length > 0);
+        counts[theirs.length > 0 ? 'conflicting documents' : 'mergeable documents'] =
+          (counts[`${theirs.length > 0 ? 'conflicting' : 'mergeable'} documents`] ?? 0) + 1;
+        expect(
+          ours.length > 0,
+          `${query}\ngraphql-js: ${theirs.map((error) => error.message).join('; ')}\nours: ${ours.map((error) => error.message).join('; ')}`,
+        ).toBe(theirs.length > 0);
       }),
       { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS * 10 },
     );
@@ -81,7 +96,8 @@ describe('FieldMergeRule', () => {
   });
 
   it('words a conflict as graphql-js does, nested reasons included', () => {
-    const messages = (query: string, rule: typeof FieldMergeRule): string[] => validate(schema, parse(query), [rule]).map((error) => error.message);
+    const messages = (query: string, rule: typeof FieldMergeRule): string[] =>
+      validate(schema, parse(query), [rule]).map((error) => error.message);
     for (const query of [
       '{ users { x: id x: name } }',
       '{ users { posts(first: 1) { pageInfo { hasNextPage } } posts(first: 2) { pageInfo { hasNextPage } } } }',

@@ -69,16 +69,24 @@ type Expected =
 const matches = (pattern: string, path: string): boolean => {
   const want = pattern.split('/').filter(Boolean);
   const got = path.split('/').filter(Boolean);
-  return want.length === got.length && want.every((segment, index) => segment.startsWith(':') ? got[index] !== '' : segment === got[index]);
+  return (
+    want.length === got.length && want.every((segment, index) => (segment.startsWith(':') ? got[index] !== '' : segment === got[index]))
+  );
 };
 
 /** The methods of `routes` that answer with `stated` (undefined: none stated): answering(v) of the router's table. */
-function answeringByModel(routes: readonly TableRoute[], stated: string | undefined, defaultVersion: string | undefined, inUri: boolean): string[] {
+function answeringByModel(
+  routes: readonly TableRoute[],
+  stated: string | undefined,
+  defaultVersion: string | undefined,
+  inUri: boolean,
+): string[] {
   return METHODS.filter((method) => {
     const own = routes.filter((route) => route.method === method);
     const unversioned = own.some((route) => route.versions.length === 0);
     const pinned = own.some((route) => route.versions.length > 0);
-    if (stated === undefined) return unversioned || (defaultVersion !== undefined && own.some((route) => route.versions.includes(defaultVersion)));
+    if (stated === undefined)
+      return unversioned || (defaultVersion !== undefined && own.some((route) => route.versions.includes(defaultVersion)));
     return own.some((route) => route.versions.includes(stated)) || (!inUri && !pinned && unversioned);
   }).sort();
 }
@@ -104,7 +112,13 @@ function addressOf(table: Table, path: string, method: HttpMethod): { routes: Ta
  * {@link decideByModel} at the address of {@link addressOf}; when no matching address has a route
  * of the method, a 405's Allow is widened to the other matching addresses.
  */
-function decideAt(at: { routes: TableRoute[]; others: TableRoute[][] }, method: HttpMethod, stated: string | undefined, defaultVersion: string | undefined, inUri: boolean): Expected {
+function decideAt(
+  at: { routes: TableRoute[]; others: TableRoute[][] },
+  method: HttpMethod,
+  stated: string | undefined,
+  defaultVersion: string | undefined,
+  inUri: boolean,
+): Expected {
   const expected = decideByModel(at.routes, method, stated, defaultVersion, inUri);
   if (expected.status !== 405 || at.others.length === 0 || at.routes.some((route) => route.method === method)) return expected;
   const allow = new Set(expected.allow);
@@ -116,14 +130,23 @@ function decideAt(at: { routes: TableRoute[]; others: TableRoute[][] }, method: 
  * The reference model: docs/behaviour.md §9.3 over the flat list of routes at the address the path names.
  * `inUri`: the version was stated in the URI (unversioned routes live elsewhere).
  */
-function decideByModel(routes: readonly TableRoute[], method: HttpMethod, stated: string | undefined, defaultVersion: string | undefined, inUri: boolean): Expected {
+function decideByModel(
+  routes: readonly TableRoute[],
+  method: HttpMethod,
+  stated: string | undefined,
+  defaultVersion: string | undefined,
+  inUri: boolean,
+): Expected {
   const served = [...new Set(routes.flatMap((route) => route.versions))];
   const ofMethod = routes.filter((route) => route.method === method);
   const versioned = ofMethod.filter((route) => route.versions.length > 0);
   const unversioned = ofMethod.find((route) => route.versions.length === 0);
-  const methodsWhere = (answers: (method: HttpMethod) => boolean): string[] => METHODS.filter((candidate) => routes.some((route) => route.method === candidate) && answers(candidate)).sort();
-  const hasVersioned = (candidate: HttpMethod, version: string): boolean => routes.some((route) => route.method === candidate && route.versions.includes(version));
-  const hasUnversioned = (candidate: HttpMethod): boolean => routes.some((route) => route.method === candidate && route.versions.length === 0);
+  const methodsWhere = (answers: (method: HttpMethod) => boolean): string[] =>
+    METHODS.filter((candidate) => routes.some((route) => route.method === candidate) && answers(candidate)).sort();
+  const hasVersioned = (candidate: HttpMethod, version: string): boolean =>
+    routes.some((route) => route.method === candidate && route.versions.includes(version));
+  const hasUnversioned = (candidate: HttpMethod): boolean =>
+    routes.some((route) => route.method === candidate && route.versions.length === 0);
   const isPinned = (candidate: HttpMethod): boolean => routes.some((route) => route.method === candidate && route.versions.length > 0);
   if (stated === undefined) {
     // Rule 2: the default version yields to the unversioned route; it answers only callers who state none.
@@ -131,7 +154,9 @@ function decideByModel(routes: readonly TableRoute[], method: HttpMethod, stated
     const defaulted = defaultVersion === undefined ? undefined : versioned.find((route) => route.versions.includes(defaultVersion));
     if (defaulted) return { status: 200, id: defaulted.id, version: defaultVersion };
     if (versioned.length > 0) return { status: 404, versions: served };
-    const allow = methodsWhere((candidate) => hasUnversioned(candidate) || (defaultVersion !== undefined && hasVersioned(candidate, defaultVersion)));
+    const allow = methodsWhere(
+      (candidate) => hasUnversioned(candidate) || (defaultVersion !== undefined && hasVersioned(candidate, defaultVersion)),
+    );
     return allow.length > 0 ? { status: 405, allow } : { status: 404, versions: served };
   }
   // Rule 1, per route: no versioned route of this method here, so any stated version is served.
@@ -140,7 +165,9 @@ function decideByModel(routes: readonly TableRoute[], method: HttpMethod, stated
   if (!VERSION_TOKEN.test(stated)) return { status: 400, versions: served };
   const chosen = versioned.find((route) => route.versions.includes(stated));
   if (chosen) return { status: 200, id: chosen.id, version: stated };
-  const allow = methodsWhere((candidate) => hasVersioned(candidate, stated) || (!inUri && !isPinned(candidate) && hasUnversioned(candidate)));
+  const allow = methodsWhere(
+    (candidate) => hasVersioned(candidate, stated) || (!inUri && !isPinned(candidate) && hasUnversioned(candidate)),
+  );
   const known = routes.some((route) => route.versions.includes(stated) || route.declared.includes(stated));
   if (known) return { status: 405, allow };
   // Rule 4: an unknown version is 404, never a fallback to the unversioned route.
@@ -165,7 +192,8 @@ function expectedFor(table: Table, probe: Probe): Expected {
     return direct.routes.length > 0 ? decideAt(direct, method, undefined, table.defaultVersion, false) : { status: 'next' };
   }
   // Rule 5: the URI form is 404 under header and media-type versioning.
-  if (direct.routes.length === 0 && behindIsVersioned) return { status: 404, versions: [...new Set(behind.routes.flatMap((route) => route.versions))] };
+  if (direct.routes.length === 0 && behindIsVersioned)
+    return { status: 404, versions: [...new Set(behind.routes.flatMap((route) => route.versions))] };
   if (direct.routes.length === 0) return { status: 'next' };
   return decideAt(direct, method, probe.stated === '' ? undefined : probe.stated, table.defaultVersion, false);
 }
@@ -196,19 +224,39 @@ const tables: fc.Arbitrary<Table> = fc
       if (taken.has(key)) continue;
       taken.add(key);
       const name = `${slot.method}${slot.path}`;
-      if (slot.mode !== 'versioned') routes.push({ id: `${name} unversioned`, method: slot.method, path: slot.path, versions: [], declared: [] });
+      if (slot.mode !== 'versioned')
+        routes.push({ id: `${name} unversioned`, method: slot.method, path: slot.path, versions: [], declared: [] });
       for (const owner of slot.mode === 'unversioned' ? [] : ([0, 1] as const)) {
         const versions = VERSIONS.filter((_, index) => slot.owners[index] === owner);
-        if (versions.length > 0) routes.push({ id: `${name} #${owner}`, method: slot.method, path: slot.path, versions, declared: [...new Set([...versions, ...slot.extra[owner]])] });
+        if (versions.length > 0)
+          routes.push({
+            id: `${name} #${owner}`,
+            method: slot.method,
+            path: slot.path,
+            versions,
+            declared: [...new Set([...versions, ...slot.extra[owner]])],
+          });
       }
     }
     const mounted = new Set(routes.flatMap((route) => route.versions));
     // Boot refuses a default version nothing mounts (docs/behaviour.md §7).
-    return { routes, strategy, prefix, defaultVersion: defaultVersion !== undefined && mounted.has(defaultVersion) ? defaultVersion : undefined };
+    return {
+      routes,
+      strategy,
+      prefix,
+      defaultVersion: defaultVersion !== undefined && mounted.has(defaultVersion) ? defaultVersion : undefined,
+    };
   });
 
 /** A request path at each address of {@link PATTERNS}. */
-const CONCRETE: Readonly<Record<(typeof PATTERNS)[number], string>> = { '/': '/', '/a': '/a', '/b': '/b', '/a/:id': '/a/x1', '/a/new': '/a/new', '/b/:id/go': '/b/x1/go' };
+const CONCRETE: Readonly<Record<(typeof PATTERNS)[number], string>> = {
+  '/': '/',
+  '/a': '/a',
+  '/b': '/b',
+  '/a/:id': '/a/x1',
+  '/a/new': '/a/new',
+  '/b/:id/go': '/b/x1/go',
+};
 
 /** Random requests, mostly at the table's own addresses and under its prefix. */
 function probesFor(table: Table, methods: readonly (HttpMethod | 'HEAD')[]): fc.Arbitrary<Probe> {
@@ -219,7 +267,10 @@ function probesFor(table: Table, methods: readonly (HttpMethod | 'HEAD')[]): fc.
     .record({
       method: fc.constantFrom(...methods),
       path: fc.oneof({ arbitrary: fc.constantFrom(...own), weight: 4 }, { arbitrary: fc.constantFrom(...PATHS), weight: 1 }),
-      uriVersion: fc.oneof({ arbitrary: fc.constantFrom(...STATED.filter((token) => token !== '')), weight: uriShare }, { arbitrary: fc.constant(undefined), weight: 10 - uriShare }),
+      uriVersion: fc.oneof(
+        { arbitrary: fc.constantFrom(...STATED.filter((token) => token !== '')), weight: uriShare },
+        { arbitrary: fc.constant(undefined), weight: 10 - uriShare },
+      ),
       // Mostly under the prefix, sometimes outside it.
       withPrefix: fc.integer({ min: 0, max: 4 }).map((value) => value > 0),
       stated: fc.option(fc.constantFrom(...STATED), { nil: undefined, freq: 4 }),
@@ -263,7 +314,8 @@ function observed(decision: Decision | undefined): Expected {
 }
 
 /** Version lists compared as sets: their order is not part of the rules. */
-const normalized = (expected: Expected): Expected => ('versions' in expected ? { ...expected, versions: [...expected.versions].sort() } : expected);
+const normalized = (expected: Expected): Expected =>
+  'versions' in expected ? { ...expected, versions: [...expected.versions].sort() } : expected;
 
 let decisions = 0;
 let exchanges = 0;
@@ -276,16 +328,33 @@ afterAll(() => {
 describe('the VersionRouter agrees with the reference model of docs/behaviour.md §9.3', () => {
   it('for random tables, strategies, defaults, prefixes and requests', () => {
     fc.assert(
-      fc.property(tables.chain((table) => fc.tuple(fc.constant(table), fc.array(probesFor(table, [...METHODS, 'HEAD']), { minLength: 1, maxLength: 30 }))), ([table, probes]) => {
-        const router = new VersionRouter(table.routes.map(definitionOf), { strategy: table.strategy, header: 'X-API-Version', prefix: table.prefix, defaultVersion: table.defaultVersion, policies: {} });
-        for (const probe of probes) {
-          const expected = expectedFor(table, probe);
-          expect({ probe, answer: normalized(observed(router.lookup(probe.method, probe.path, probe.stated)?.decision)) }).toEqual({ probe, answer: normalized(expected) });
-          decisions += 1;
-          const kind = expected.status === 200 && expected.version === undefined && probe.stated ? '200 unversioned, a version stated' : String(expected.status);
-          outcomes[kind] = (outcomes[kind] ?? 0) + 1;
-        }
-      }),
+      fc.property(
+        tables.chain((table) =>
+          fc.tuple(fc.constant(table), fc.array(probesFor(table, [...METHODS, 'HEAD']), { minLength: 1, maxLength: 30 })),
+        ),
+        ([table, probes]) => {
+          const router = new VersionRouter(table.routes.map(definitionOf), {
+            strategy: table.strategy,
+            header: 'X-API-Version',
+            prefix: table.prefix,
+            defaultVersion: table.defaultVersion,
+            policies: {},
+          });
+          for (const probe of probes) {
+            const expected = expectedFor(table, probe);
+            expect({ probe, answer: normalized(observed(router.lookup(probe.method, probe.path, probe.stated)?.decision)) }).toEqual({
+              probe,
+              answer: normalized(expected),
+            });
+            decisions += 1;
+            const kind =
+              expected.status === 200 && expected.version === undefined && probe.stated
+                ? '200 unversioned, a version stated'
+                : String(expected.status);
+            outcomes[kind] = (outcomes[kind] ?? 0) + 1;
+          }
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     );
     // The generator reaches every kind of answer, including the per-route fallback under a stated version.
@@ -305,7 +374,8 @@ describe('over real HTTP, for a sample of the tables', () => {
     if (probe.stated !== undefined && table.strategy === 'header') headers['X-API-Version'] = probe.stated;
     if (probe.stated !== undefined && table.strategy === 'media_type') headers.accept = `application/json; version=${probe.stated}`;
     const response = await fetch(`${url}${probe.path}`, { method: probe.method, headers });
-    const body = (await response.json().catch(() => undefined)) as { id?: string; versions?: string[]; code?: string; graphql?: string } | undefined;
+    const body = (await response.json().catch(() => undefined)) as
+      { id?: string; versions?: string[]; code?: string; graphql?: string } | undefined;
     switch (response.status) {
       case 200:
         if (body?.graphql !== undefined && body.id === undefined) return { status: 'landing' };
@@ -338,17 +408,39 @@ describe('over real HTTP, for a sample of the tables', () => {
   };
 
   it('answers like the model', async () => {
-    const sample = fc.sample(tables.chain((table) => fc.tuple(fc.constant(table), fc.array(probesFor(table, METHODS), { minLength: 25, maxLength: 25 }))), { seed: SEED, numRuns: 6 });
+    const sample = fc.sample(
+      tables.chain((table) => fc.tuple(fc.constant(table), fc.array(probesFor(table, METHODS), { minLength: 25, maxLength: 25 }))),
+      { seed: SEED, numRuns: 6 },
+    );
     for (const [table, probes] of sample) {
       const server = await startInProcessServer({
         databaseUrl,
-        env: { APP_HTTP__VERSIONING: table.strategy, APP_HTTP__PREFIX: table.prefix, ...(table.defaultVersion ? { APP_HTTP__DEFAULT_VERSION: table.defaultVersion } : {}), APP_LOG__LEVEL: 'warn' },
-        adjust: (application) => ({ ...application, transports: withTransport(application.transports, restRoutes(() => table.routes.map(definitionOf))) }),
+        env: {
+          APP_HTTP__VERSIONING: table.strategy,
+          APP_HTTP__PREFIX: table.prefix,
+          ...(table.defaultVersion ? { APP_HTTP__DEFAULT_VERSION: table.defaultVersion } : {}),
+          APP_LOG__LEVEL: 'warn',
+        },
+        adjust: (application) => ({
+          ...application,
+          transports: withTransport(
+            application.transports,
+            restRoutes(() => table.routes.map(definitionOf)),
+          ),
+        }),
       });
       try {
         for (const probe of probes) {
           const answer = await exchange(server.url, table, probe);
-          expect({ table: `${table.strategy} prefix=${table.prefix} default=${table.defaultVersion}`, probe, answer: normalized(answer) }).toEqual({ table: `${table.strategy} prefix=${table.prefix} default=${table.defaultVersion}`, probe, answer: onTheWire(table, probe, expectedFor(table, probe)) });
+          expect({
+            table: `${table.strategy} prefix=${table.prefix} default=${table.defaultVersion}`,
+            probe,
+            answer: normalized(answer),
+          }).toEqual({
+            table: `${table.strategy} prefix=${table.prefix} default=${table.defaultVersion}`,
+            probe,
+            answer: onTheWire(table, probe, expectedFor(table, probe)),
+          });
           exchanges += 1;
         }
       } finally {

@@ -25,7 +25,11 @@ beforeAll(async () => {
     uriPrefix: { APP_HTTP__PREFIX: '/rest' },
     customHeader: { APP_HTTP__VERSIONING: 'header', APP_HTTP__VERSION_HEADER: 'Api-Version' },
   };
-  await Promise.all(Object.entries(configurations).map(async ([name, env]) => (servers[name] = await startInProcessServer({ env, seed: { orgs: 1, users: 3, posts: 4 } }))));
+  await Promise.all(
+    Object.entries(configurations).map(
+      async ([name, env]) => (servers[name] = await startInProcessServer({ env, seed: { orgs: 1, users: 3, posts: 4 } })),
+    ),
+  );
 });
 
 afterAll(async () => {
@@ -122,7 +126,8 @@ describe.each(['uri', 'header', 'media_type'] as const)('%s versioning (docs/beh
 
   it('keeps unversioned routes reachable whatever version is stated (decided per route, not per prefix)', async () => {
     for (const version of [undefined, '1', '2', '9']) {
-      const users = strategy === 'uri' && version !== undefined ? undefined : await call(strategy, strategy, 'GET', '/users', version, admin);
+      const users =
+        strategy === 'uri' && version !== undefined ? undefined : await call(strategy, strategy, 'GET', '/users', version, admin);
       if (users) expect(users.status).toBe(200);
     }
     const meta = await call(strategy, strategy, 'GET', '/meta', undefined);
@@ -172,14 +177,17 @@ describe('decided per route, method and path, not per address (docs/behaviour.md
     return fetch(`${server(name).url}${url}`, { method: 'POST', headers, body: JSON.stringify({ versions: ['1', '2'] }) });
   }
 
-  it.each(['header', 'media_type'] as const)('serves the unversioned POST /meta beside the versioned GET /meta whatever version is stated (%s)', async (strategy) => {
-    for (const version of [undefined, '1', '2', '9', 'bad version!']) {
-      const response = await negotiate(strategy, strategy, version);
-      expect({ version, status: response.status }).toEqual({ version, status: 200 });
-      expect(await response.json()).toEqual({ name: 'resource-service demo', version: '2' });
-      expect(response.headers.get('deprecation')).toBeNull();
-    }
-  });
+  it.each(['header', 'media_type'] as const)(
+    'serves the unversioned POST /meta beside the versioned GET /meta whatever version is stated (%s)',
+    async (strategy) => {
+      for (const version of [undefined, '1', '2', '9', 'bad version!']) {
+        const response = await negotiate(strategy, strategy, version);
+        expect({ version, status: response.status }).toEqual({ version, status: 200 });
+        expect(await response.json()).toEqual({ name: 'resource-service demo', version: '2' });
+        expect(response.headers.get('deprecation')).toBeNull();
+      }
+    },
+  );
 
   it('serves it whatever version is stated when a default version is configured too', async () => {
     for (const version of [undefined, '1', '2', '9']) expect((await negotiate('headerDefault', 'header', version)).status).toBe(200);
@@ -187,7 +195,10 @@ describe('decided per route, method and path, not per address (docs/behaviour.md
 
   it.each(['header', 'media_type'] as const)('keeps selecting among the versioned routes of GET at that address (%s)', async (strategy) => {
     expect(await (await call(strategy, strategy, 'GET', '/meta', '2')).json()).toEqual({ name: 'resource-service demo', version: '2' });
-    expect(await (await call(strategy, strategy, 'GET', '/meta', undefined)).json()).toEqual({ name: 'resource-service demo', version: null });
+    expect(await (await call(strategy, strategy, 'GET', '/meta', undefined)).json()).toEqual({
+      name: 'resource-service demo',
+      version: null,
+    });
     for (const version of ['1', '9']) {
       const unknown = await call(strategy, strategy, 'GET', '/meta', version);
       expect(unknown.status).toBe(404);
@@ -198,13 +209,20 @@ describe('decided per route, method and path, not per address (docs/behaviour.md
     expect(await malformed.json()).toMatchObject({ code: 'BAD_USER_INPUT', versions: ['2'] });
   });
 
-  it.each(['header', 'media_type'] as const)('answers a method nothing serves at that address with 405, allowing the methods that would answer that version (%s)', async (strategy) => {
-    const cases: [string | undefined, string][] = [[undefined, 'GET, POST'], ['2', 'GET, POST'], ['9', 'POST']];
-    for (const [version, allow] of cases) {
-      const response = await call(strategy, strategy, 'DELETE', '/meta', version);
-      expect({ version, status: response.status, allow: response.headers.get('allow') }).toEqual({ version, status: 405, allow });
-    }
-  });
+  it.each(['header', 'media_type'] as const)(
+    'answers a method nothing serves at that address with 405, allowing the methods that would answer that version (%s)',
+    async (strategy) => {
+      const cases: [string | undefined, string][] = [
+        [undefined, 'GET, POST'],
+        ['2', 'GET, POST'],
+        ['9', 'POST'],
+      ];
+      for (const [version, allow] of cases) {
+        const response = await call(strategy, strategy, 'DELETE', '/meta', version);
+        expect({ version, status: response.status, allow: response.headers.get('allow') }).toEqual({ version, status: 405, allow });
+      }
+    },
+  );
 
   it('under URI versioning serves the unversioned POST only at /meta: /v2/meta is GET only', async () => {
     expect((await negotiate('uri', 'uri', undefined)).status).toBe(200);
@@ -231,13 +249,17 @@ describe('header and media_type specifics', () => {
   it('reads the header named by APP_HTTP__VERSION_HEADER', async () => {
     const token = await server('customHeader').token('admin');
     expect((await call('customHeader', 'header', 'GET', '/posts', '2', token)).status).toBe(200);
-    const ignored = await fetch(`${server('customHeader').url}/posts`, { headers: { authorization: `Bearer ${token}`, 'x-api-version': '2' } });
+    const ignored = await fetch(`${server('customHeader').url}/posts`, {
+      headers: { authorization: `Bearer ${token}`, 'x-api-version': '2' },
+    });
     expect(ignored.status).toBe(404);
   });
 
   it('reads version= from the first media range that carries one', async () => {
     const token = await server('media_type').token('admin');
-    const response = await fetch(`${server('media_type').url}/meta`, { headers: { authorization: `Bearer ${token}`, accept: 'text/html;q=0.9, application/json; charset=utf-8; version=2' } });
+    const response = await fetch(`${server('media_type').url}/meta`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'text/html;q=0.9, application/json; charset=utf-8; version=2' },
+    });
     expect(await response.json()).toEqual({ name: 'resource-service demo', version: '2' });
   });
 });
@@ -263,7 +285,9 @@ describe('APP_HTTP__DEFAULT_VERSION', () => {
 
   it('fails boot when it names no declared version, listing the existing ones', async () => {
     await expect(startInProcessServer({ env: { APP_HTTP__DEFAULT_VERSION: '3' } })).rejects.toThrow(ConfigError);
-    await expect(startInProcessServer({ env: { APP_HTTP__DEFAULT_VERSION: '3' } })).rejects.toThrow('APP_HTTP__DEFAULT_VERSION: names version 3, which no controller declares; the declared versions are 1, 2');
+    await expect(startInProcessServer({ env: { APP_HTTP__DEFAULT_VERSION: '3' } })).rejects.toThrow(
+      'APP_HTTP__DEFAULT_VERSION: names version 3, which no controller declares; the declared versions are 1, 2',
+    );
   });
 });
 
@@ -281,15 +305,41 @@ describe('APP_HTTP__PREFIX', () => {
 describe('boot logs (docs/behaviour.md §9.1)', () => {
   it('log one line per mounted route at debug: controller, method, address, handler', () => {
     const mounted = server('uri').logs.filter((entry) => typeof entry.address === 'string');
-    expect(mounted).toContainEqual(expect.objectContaining({ level: 20, controller: 'PostsController', method: 'POST', address: '/v2/posts/:id/publish', handler: 'PostsController.publish' }));
+    expect(mounted).toContainEqual(
+      expect.objectContaining({
+        level: 20,
+        controller: 'PostsController',
+        method: 'POST',
+        address: '/v2/posts/:id/publish',
+        handler: 'PostsController.publish',
+      }),
+    );
     expect(mounted.filter((entry) => entry.address === '/v1/posts/:id/publish')).toEqual([]);
-    expect(mounted).toContainEqual(expect.objectContaining({ controller: 'UsersController', method: 'GET', address: '/users', handler: 'UsersController.list' }));
+    expect(mounted).toContainEqual(
+      expect.objectContaining({ controller: 'UsersController', method: 'GET', address: '/users', handler: 'UsersController.list' }),
+    );
   });
 
   it('give the version its own field under header versioning, with the address a client uses', () => {
     const mounted = server('header').logs.filter((entry) => typeof entry.address === 'string');
-    expect(mounted).toContainEqual(expect.objectContaining({ controller: 'PostsController', method: 'GET', address: '/posts', handler: 'PostsController.list', version: '1' }));
-    expect(mounted).toContainEqual(expect.objectContaining({ controller: 'PostsController', method: 'GET', address: '/posts', handler: 'PostsController.list', version: '2' }));
+    expect(mounted).toContainEqual(
+      expect.objectContaining({
+        controller: 'PostsController',
+        method: 'GET',
+        address: '/posts',
+        handler: 'PostsController.list',
+        version: '1',
+      }),
+    );
+    expect(mounted).toContainEqual(
+      expect.objectContaining({
+        controller: 'PostsController',
+        method: 'GET',
+        address: '/posts',
+        handler: 'PostsController.list',
+        version: '2',
+      }),
+    );
   });
 });
 
@@ -310,15 +360,18 @@ describe('a versioned WebSocket gateway (docs/behaviour.md §4.4, §9.5)', () =>
     return replies;
   }
 
-  it.each(['uri', 'header', 'media_type'] as const)('is served at /v1/ws under %s versioning, with the token from the upgrade', async (strategy) => {
-    const member = server(strategy).seeded.users.find((user) => user.role === 'member');
-    const token = await server(strategy).token('member');
-    const url = `${server(strategy).url.replace('http', 'ws')}/v1/ws?token=${token}`;
-    expect(await exchange(url, [{ event: 'ping', data: 7 }, { event: 'whoami' }])).toEqual([
-      { event: 'ping', data: { pong: 7 } },
-      { event: 'whoami', data: { sub: member?.id, org: member?.orgId } },
-    ]);
-  });
+  it.each(['uri', 'header', 'media_type'] as const)(
+    'is served at /v1/ws under %s versioning, with the token from the upgrade',
+    async (strategy) => {
+      const member = server(strategy).seeded.users.find((user) => user.role === 'member');
+      const token = await server(strategy).token('member');
+      const url = `${server(strategy).url.replace('http', 'ws')}/v1/ws?token=${token}`;
+      expect(await exchange(url, [{ event: 'ping', data: 7 }, { event: 'whoami' }])).toEqual([
+        { event: 'ping', data: { pong: 7 } },
+        { event: 'whoami', data: { sub: member?.id, org: member?.orgId } },
+      ]);
+    },
+  );
 
   it('refuses a gated message without a token, and answers a public one', async () => {
     const url = `${server('header').url.replace('http', 'ws')}/v1/ws`;
@@ -330,9 +383,11 @@ describe('a versioned WebSocket gateway (docs/behaviour.md §4.4, §9.5)', () =>
 
   it('is not served at its unversioned path', async () => {
     const socket = new WebSocket(`${server('header').url.replace('http', 'ws')}/ws`);
-    await expect(new Promise((resolve, reject) => {
-      socket.once('open', resolve);
-      socket.once('error', reject);
-    })).rejects.toThrow();
+    await expect(
+      new Promise((resolve, reject) => {
+        socket.once('open', resolve);
+        socket.once('error', reject);
+      }),
+    ).rejects.toThrow();
   });
 });

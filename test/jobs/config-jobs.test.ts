@@ -48,7 +48,12 @@ describe('APP_CRON__<TASK>', () => {
   });
 
   it('is an error in an application without scheduled tasks, and ignored by commands that start no server', () => {
-    expect(() => loadConfig({ APP_CRON__NIGHTLY: 'off' }, { cronSettings: [] })).toThrow('APP_CRON__NIGHTLY: no scheduled task has this setting (the application declares no scheduled task)');
-    expect(loadConfig({ APP_CRON__NIGHTLY: 'off' })).toMatchObject({ config: { cron: {} }, warnings: [expect.stringContaining('APP_AUTH__SECRET')] });
+    expect(() => loadConfig({ APP_CRON__NIGHTLY: 'off' }, { cronSettings: [] })).toThrow(
+      'APP_CRON__NIGHTLY: no scheduled task has this setting (the application declares no scheduled task)',
+    );
+    expect(loadConfig({ APP_CRON__NIGHTLY: 'off' })).toMatchObject({
+      config: { cron: {} },
+      warnings: [expect.stringContaining('APP_AUTH__SECRET')],
+    });
   });
 });

@@ -22,7 +22,10 @@ describe('EventBus subscriptions', () => {
   it('hold up to maxQueued unread items, then drop the subscriber and tell its handler once', async () => {
     const bus = new EventBus({ maxQueued: 3 });
     const dropped: SlowConsumerError[] = [];
-    const slow = asSubscriber((error) => dropped.push(error), () => bus.subscribe<number>('topic'));
+    const slow = asSubscriber(
+      (error) => dropped.push(error),
+      () => bus.subscribe<number>('topic'),
+    );
     const other = bus.subscribe<number>('other');
     for (let index = 0; index < 3; index += 1) bus.publish('topic', index);
     expect(dropped).toEqual([]);

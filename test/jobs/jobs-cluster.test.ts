@@ -29,7 +29,10 @@ describe('two workers (APP_HTTP__WORKERS=2), a schedule every second', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startTestServer({ seed: { orgs: 2, users: 3, posts: 2 }, env: { APP_HTTP__WORKERS: '2', APP_CRON__WRITE_DIGESTS: '* * * * * *' } });
+    server = await startTestServer({
+      seed: { orgs: 2, users: 3, posts: 2 },
+      env: { APP_HTTP__WORKERS: '2', APP_CRON__WRITE_DIGESTS: '* * * * * *' },
+    });
   });
 
   afterAll(async () => {
@@ -38,7 +41,10 @@ describe('two workers (APP_HTTP__WORKERS=2), a schedule every second', () => {
 
   it('fires each tick once for the cluster, not once per worker', async () => {
     await new Promise((resolve) => setTimeout(resolve, 5_000));
-    const rows = await query<{ orgId: string; periodEnd: Date; count: string }>(server.databaseUrl, 'SELECT "orgId", "periodEnd", count(*) AS count FROM "Digest" GROUP BY 1, 2');
+    const rows = await query<{ orgId: string; periodEnd: Date; count: string }>(
+      server.databaseUrl,
+      'SELECT "orgId", "periodEnd", count(*) AS count FROM "Digest" GROUP BY 1, 2',
+    );
     const ticks = new Set(rows.map((row) => row.periodEnd.toISOString()));
     expect(ticks.size).toBeGreaterThanOrEqual(3);
     // One digest per org per tick: a tick fired by both workers would write two.
@@ -46,20 +52,55 @@ describe('two workers (APP_HTTP__WORKERS=2), a schedule every second', () => {
     expect(rows.length).toBe(ticks.size * 2);
     const ran = server.logs.filter((entry) => entry.msg === 'scheduled task writeDigests ran');
     expect(new Set(ran.map((entry) => entry.tick)).size).toBe(ran.length);
-    const claims = await query<{ count: string }>(server.databaseUrl, "SELECT count(*) AS count FROM resource_service.schedule_ticks WHERE task = 'writeDigests'");
+    const claims = await query<{ count: string }>(
+      server.databaseUrl,
+      "SELECT count(*) AS count FROM resource_service.schedule_ticks WHERE task = 'writeDigests'",
+    );
     expect(Number(claims[0]?.count)).toBeGreaterThanOrEqual(ticks.size);
   });
 
   it('runs a listener once per event, in the worker that raised it, and the job once per publish', async () => {
     const token = await server.token('admin');
-    const drafts = server.seeded.posts.filter((post) => post.status === 'draft' && server.seeded.users.find((user) => user.id === post.authorId)?.orgId === server.user('admin').orgId);
-    for (const draft of drafts) expect((await server.fetch(`/v2/posts/${draft.id}/publish`, { method: 'POST', token, headers: { connection: 'close' } })).status).toBe(200);
+    const drafts = server.seeded.posts.filter(
+      (post) =>
+        post.status === 'draft' && server.seeded.users.find((user) => user.id === post.authorId)?.orgId === server.user('admin').orgId,
+    );
+    for (const draft of drafts)
+      expect(
+        (await server.fetch(`/v2/posts/${draft.id}/publish`, { method: 'POST', token, headers: { connection: 'close' } })).status,
+      ).toBe(200);
     const ids = drafts.map((draft) => draft.id);
-    await expect.poll(async () => (await query<{ subjectId: string }>(server.databaseUrl, 'SELECT "subjectId" FROM "AuditRecord" WHERE "subjectId" = ANY($1::text[])', [ids])).length, { timeout: 10_000 }).toBe(ids.length);
-    await expect.poll(async () => (await query<{ postId: string }>(server.databaseUrl, 'SELECT "postId" FROM "Notification" WHERE "postId" = ANY($1::uuid[])', [ids])).length, { timeout: 10_000 }).toBe(ids.length);
+    await expect
+      .poll(
+        async () =>
+          (
+            await query<{ subjectId: string }>(
+              server.databaseUrl,
+              'SELECT "subjectId" FROM "AuditRecord" WHERE "subjectId" = ANY($1::text[])',
+              [ids],
+            )
+          ).length,
+        { timeout: 10_000 },
+      )
+      .toBe(ids.length);
+    await expect
+      .poll(
+        async () =>
+          (
+            await query<{ postId: string }>(server.databaseUrl, 'SELECT "postId" FROM "Notification" WHERE "postId" = ANY($1::uuid[])', [
+              ids,
+            ])
+          ).length,
+        { timeout: 10_000 },
+      )
+      .toBe(ids.length);
     // Nothing more arrives later: one audit record per publish, though both workers hear every event over LISTEN/NOTIFY.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const audit = await query<{ subjectId: string }>(server.databaseUrl, 'SELECT "subjectId" FROM "AuditRecord" WHERE "subjectId" = ANY($1::text[])', [ids]);
+    const audit = await query<{ subjectId: string }>(
+      server.databaseUrl,
+      'SELECT "subjectId" FROM "AuditRecord" WHERE "subjectId" = ANY($1::text[])',
+      [ids],
+    );
     expect(audit.map((row) => row.subjectId).sort()).toEqual([...ids].sort());
   });
 });
@@ -83,7 +124,8 @@ describe('kill -9 of a server process in the middle of a job', () => {
     expect((await first.fetch(`/v2/posts/${draft?.id}/publish`, { method: 'POST', token })).status).toBe(200);
 
     // Whichever process took the job writes the notification, then holds the job: kill it there.
-    const holding = (server: TestServer): Record<string, unknown> | undefined => server.logs.find((entry) => entry.msg === 'effect written; holding the job');
+    const holding = (server: TestServer): Record<string, unknown> | undefined =>
+      server.logs.find((entry) => entry.msg === 'effect written; holding the job');
     await expect.poll(() => servers.some((server) => holding(server) !== undefined), { timeout: 10_000 }).toBe(true);
     const [victim, survivor] = holding(first) ? [first, second] : [second, first];
     const jobId = holding(victim)?.jobId;
@@ -92,9 +134,15 @@ describe('kill -9 of a server process in the middle of a job', () => {
     servers.splice(servers.indexOf(victim), 1);
 
     // The job expires (APP_JOBS__EXPIRE=3) and runs again on the survivor, which finds the notification written.
-    await expect.poll(() => survivor.logs.find((entry) => entry.msg === 'job post-published done' && entry.jobId === jobId), { timeout: 30_000 }).toMatchObject({ attempt: 2 });
-    expect(survivor.logs.some((entry) => entry.jobId === jobId && entry.msg === 'the author was already notified (an earlier run of this job)')).toBe(true);
-    const notifications = await query<{ id: string }>(survivor.databaseUrl, 'SELECT id FROM "Notification" WHERE "postId" = $1', [draft?.id]);
+    await expect
+      .poll(() => survivor.logs.find((entry) => entry.msg === 'job post-published done' && entry.jobId === jobId), { timeout: 30_000 })
+      .toMatchObject({ attempt: 2 });
+    expect(
+      survivor.logs.some((entry) => entry.jobId === jobId && entry.msg === 'the author was already notified (an earlier run of this job)'),
+    ).toBe(true);
+    const notifications = await query<{ id: string }>(survivor.databaseUrl, 'SELECT id FROM "Notification" WHERE "postId" = $1', [
+      draft?.id,
+    ]);
     expect(notifications).toHaveLength(1);
     const read = await survivor.graphql<{ notifications: { postId: string }[] }>('{ notifications { postId } }', { token });
     expect(read.data?.notifications.map((row) => row.postId)).toEqual([draft?.id]);
@@ -112,9 +160,11 @@ describe('several processes setting up their queues on a fresh database at once'
       const backends = await Promise.all(Array.from({ length: 4 }, () => startPgBossQueues({ url, logger, policy })));
       try {
         // As the jobs transport does in each process: one queue after another.
-        await Promise.all(backends.map(async (backend) => {
-          for (const queue of [...queues].sort(() => Math.random() - 0.5)) await backend.createQueue(queue);
-        }));
+        await Promise.all(
+          backends.map(async (backend) => {
+            for (const queue of [...queues].sort(() => Math.random() - 0.5)) await backend.createQueue(queue);
+          }),
+        );
       } finally {
         await Promise.all(backends.map((backend) => backend.close()));
       }

@@ -53,14 +53,26 @@ describe(`the demo's job, listener and schedule (${provider})`, () => {
     expect(published.status).toBe(200);
 
     const query = '{ notifications(first: 10) { postId userId message } }';
-    await expect.poll(async () => (await server.graphql<{ notifications: { postId: string }[] }>(query, { token: member })).data?.notifications.map((row) => row.postId), { timeout: 15_000 }).toEqual([postId]);
+    await expect
+      .poll(
+        async () =>
+          (await server.graphql<{ notifications: { postId: string }[] }>(query, { token: member })).data?.notifications.map(
+            (row) => row.postId,
+          ),
+        { timeout: 15_000 },
+      )
+      .toEqual([postId]);
     const rest = await server.fetch('/v2/notifications', { token: member });
     expect(rest.status).toBe(200);
     const rows = (await rest.json()) as { postId: string; userId: string; message: string }[];
-    expect(rows).toEqual([expect.objectContaining({ postId, userId: server.user('member').id, message: expect.stringContaining('was published') as unknown })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ postId, userId: server.user('member').id, message: expect.stringContaining('was published') as unknown }),
+    ]);
 
     // The admin of the same org, and anyone of another org, see none of it.
-    expect((await server.graphql<{ notifications: unknown[] }>(query, { token: await server.token('admin') })).data?.notifications).toEqual([]);
+    expect((await server.graphql<{ notifications: unknown[] }>(query, { token: await server.token('admin') })).data?.notifications).toEqual(
+      [],
+    );
     expect(await (await server.fetch('/v2/notifications', { token: await server.token('member', 1) })).json()).toEqual([]);
     expect((await server.fetch('/v2/notifications')).status).toBe(401);
 
@@ -72,31 +84,55 @@ describe(`the demo's job, listener and schedule (${provider})`, () => {
   it('a listener on postPublished appends an audit record that admins of the org read', async () => {
     const admin = await server.token('admin');
     const postId = draftOf('admin');
-    expect((await server.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token: admin, variables: { id: postId } })).errors).toBeUndefined();
+    expect(
+      (await server.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token: admin, variables: { id: postId } })).errors,
+    ).toBeUndefined();
 
     const query = '{ auditRecords(first: 50) { action subjectId userId } }';
-    await expect.poll(async () => (await server.graphql<{ auditRecords: { subjectId: string }[] }>(query, { token: admin })).data?.auditRecords.map((row) => row.subjectId), { timeout: 10_000 }).toContain(postId);
-    const rest = (await (await server.fetch('/v2/audit-records', { token: admin })).json()) as { action: string; subjectId: string; userId: string }[];
-    expect(rest.filter((row) => row.subjectId === postId)).toEqual([expect.objectContaining({ action: 'post.published', userId: server.user('admin').id })]);
+    await expect
+      .poll(
+        async () =>
+          (await server.graphql<{ auditRecords: { subjectId: string }[] }>(query, { token: admin })).data?.auditRecords.map(
+            (row) => row.subjectId,
+          ),
+        { timeout: 10_000 },
+      )
+      .toContain(postId);
+    const rest = (await (await server.fetch('/v2/audit-records', { token: admin })).json()) as {
+      action: string;
+      subjectId: string;
+      userId: string;
+    }[];
+    expect(rest.filter((row) => row.subjectId === postId)).toEqual([
+      expect.objectContaining({ action: 'post.published', userId: server.user('admin').id }),
+    ]);
 
     // A member has no grant on the audit trail; another org's admin sees none of this org's.
     expect((await server.fetch('/v2/audit-records', { token: await server.token('member') })).status).toBe(403);
     expect((await server.graphql(query, { token: await server.token('viewer') })).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const other = (await (await server.fetch('/v2/audit-records', { token: await server.token('admin', 1) })).json()) as { subjectId: string }[];
+    const other = (await (await server.fetch('/v2/audit-records', { token: await server.token('admin', 1) })).json()) as {
+      subjectId: string;
+    }[];
     expect(other.map((row) => row.subjectId)).not.toContain(postId);
   });
 
   it('the digest schedule (every second through APP_CRON__WRITE_DIGESTS) writes a digest per org per tick, read by admins', async () => {
     const admin = await server.token('admin');
     type Digest = { orgId: string; periodStart: string | null; periodEnd: string; publishedPosts: number };
-    await expect.poll(async () => ((await (await server.fetch('/v2/digests?first=100', { token: admin })).json()) as Digest[]).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(async () => ((await (await server.fetch('/v2/digests?first=100', { token: admin })).json()) as Digest[]).length, {
+        timeout: 10_000,
+      })
+      .toBeGreaterThanOrEqual(2);
     const digests = (await (await server.fetch('/v2/digests?first=100', { token: admin })).json()) as Digest[];
     expect(new Set(digests.map((digest) => digest.orgId))).toEqual(new Set([server.user('admin').orgId]));
     // One per tick: consecutive periods, each starting where the previous one ended.
     const ends = digests.map((digest) => digest.periodEnd);
     expect(new Set(ends).size).toBe(ends.length);
     expect(digests.slice(1).every((digest, index) => digest.periodStart === digests[index]?.periodEnd)).toBe(true);
-    const graphql = await server.graphql<{ digests: Digest[] }>('{ digests(first: 5) { orgId periodEnd publishedPosts } }', { token: admin });
+    const graphql = await server.graphql<{ digests: Digest[] }>('{ digests(first: 5) { orgId periodEnd publishedPosts } }', {
+      token: admin,
+    });
     expect(graphql.data?.digests.length).toBeGreaterThan(0);
     expect((await server.fetch('/v2/digests', { token: await server.token('member') })).status).toBe(403);
     const ran = server.logs.find((entry) => entry.msg === 'scheduled task writeDigests ran');
@@ -119,8 +155,14 @@ describe(`a schedule's setting (${provider})`, () => {
 
   it('stops the server at boot when it names no task or holds no schedule, with a did-you-mean', async () => {
     for (const [env, expected] of [
-      [{ APP_CRON__WRITE_DIGEST: 'off' }, 'APP_CRON__WRITE_DIGEST: no scheduled task has this setting; did you mean APP_CRON__WRITE_DIGESTS?'],
-      [{ APP_CRON__WRITE_DIGESTS: '61 * * * *' }, "APP_CRON__WRITE_DIGESTS: expected off or a cron expression such as '0 * * * *' (CronPattern: Invalid value for minute: 61)"],
+      [
+        { APP_CRON__WRITE_DIGEST: 'off' },
+        'APP_CRON__WRITE_DIGEST: no scheduled task has this setting; did you mean APP_CRON__WRITE_DIGESTS?',
+      ],
+      [
+        { APP_CRON__WRITE_DIGESTS: '61 * * * *' },
+        "APP_CRON__WRITE_DIGESTS: expected off or a cron expression such as '0 * * * *' (CronPattern: Invalid value for minute: 61)",
+      ],
     ] as const) {
       await expect(startTestServer({ seed: { orgs: 1, users: 1, posts: 0 }, env })).rejects.toThrow(expected);
     }
@@ -192,28 +234,43 @@ describe(`jobs and listeners, whatever the application (${provider})`, () => {
 
   it('refuses a payload its schema rejects, or an unknown job, at the caller: nothing is enqueued', async () => {
     await expect(probe.add('probe', { n: 1.5 })).rejects.toBeInstanceOf(JobPayloadError);
-    await expect(probe.add('probe', { n: 'one' } as unknown as { n: number })).rejects.toThrow(/job probe on queue probe: the payload does not match its schema \(n: /);
-    await expect(probe.add('prob' as 'probe', { n: 1 })).rejects.toThrow('job prob on queue probe: no processor handles it; did you mean probe?');
+    await expect(probe.add('probe', { n: 'one' } as unknown as { n: number })).rejects.toThrow(
+      /job probe on queue probe: the payload does not match its schema \(n: /,
+    );
+    await expect(probe.add('prob' as 'probe', { n: 1 })).rejects.toThrow(
+      'job prob on queue probe: no processor handles it; did you mean probe?',
+    );
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(runs).toEqual([]);
   });
 
   it('runs a job unscoped, with no caller, and a logger carrying its id', async () => {
     const id = await probe.add('probe', { n: 1 });
-    await expect.poll(() => runs.filter((run) => run.n === 1), { timeout: 10_000 }).toEqual([{ n: 1, attempt: 1, unscoped: true, principal: undefined }]);
-    await expect.poll(() => server.logs.find((entry) => entry.msg === 'probe ran' && entry.n === 1)).toMatchObject({ jobId: id, queue: 'probe', job: 'probe', attempt: 1 });
+    await expect
+      .poll(() => runs.filter((run) => run.n === 1), { timeout: 10_000 })
+      .toEqual([{ n: 1, attempt: 1, unscoped: true, principal: undefined }]);
+    await expect
+      .poll(() => server.logs.find((entry) => entry.msg === 'probe ran' && entry.n === 1))
+      .toMatchObject({ jobId: id, queue: 'probe', job: 'probe', attempt: 1 });
   });
 
   it('retries a failing job with back-off, then moves it to the dead-letter queue; the process keeps serving', async () => {
     const id = await probe.add('probe', { n: -1 });
     await expect.poll(() => runs.filter((run) => run.n === -1).map((run) => run.attempt), { timeout: 20_000 }).toEqual([1, 2, 3]);
-    await expect.poll(() => server.logs.find((entry) => entry.jobId === id && entry.level === 50)?.msg, { timeout: 10_000 }).toBe('job probe failed on its last attempt (3); moved to probe-dead-letter');
-    expect(server.logs.filter((entry) => entry.jobId === id && entry.level === 40).map((entry) => entry.msg)).toEqual(['job probe failed (attempt 1 of 3); it runs again after a back-off', 'job probe failed (attempt 2 of 3); it runs again after a back-off']);
+    await expect
+      .poll(() => server.logs.find((entry) => entry.jobId === id && entry.level === 50)?.msg, { timeout: 10_000 })
+      .toBe('job probe failed on its last attempt (3); moved to probe-dead-letter');
+    expect(server.logs.filter((entry) => entry.jobId === id && entry.level === 40).map((entry) => entry.msg)).toEqual([
+      'job probe failed (attempt 1 of 3); it runs again after a back-off',
+      'job probe failed (attempt 2 of 3); it runs again after a back-off',
+    ]);
     if (provider === 'postgresql') {
       const client = new pg.Client({ connectionString: server.databaseUrl });
       await client.connect();
       try {
-        const dead = await client.query<{ data: { payload: { n: number } } }>("SELECT data FROM pgboss.job WHERE name = 'probe-dead-letter'");
+        const dead = await client.query<{ data: { payload: { n: number } } }>(
+          "SELECT data FROM pgboss.job WHERE name = 'probe-dead-letter'",
+        );
         expect(dead.rows.map((row) => row.data.payload.n)).toEqual([-1]);
       } finally {
         await client.end();
@@ -225,10 +282,15 @@ describe(`jobs and listeners, whatever the application (${provider})`, () => {
   it('runs listeners after the publish, unscoped and with no caller; a failing one is logged and never reaches the request', async () => {
     const admin = await server.token('admin');
     const draft = server.seeded.posts.find((post) => post.status === 'draft');
-    const published = await server.graphql<{ publishPost: { id: string } }>('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token: admin, variables: { id: draft?.id } });
+    const published = await server.graphql<{ publishPost: { id: string } }>('mutation ($id: ID!) { publishPost(id: $id) { id } }', {
+      token: admin,
+      variables: { id: draft?.id },
+    });
     expect(published.errors).toBeUndefined();
     await expect.poll(() => heard, { timeout: 10_000 }).toEqual([{ unscoped: true, principal: undefined, id: draft?.id }]);
-    await expect.poll(() => server.logs.find((entry) => entry.msg === 'listener Test.explode failed on postPublished')).toMatchObject({ event: 'postPublished', eventId: draft?.id, listener: 'Test.explode' });
+    await expect
+      .poll(() => server.logs.find((entry) => entry.msg === 'listener Test.explode failed on postPublished'))
+      .toMatchObject({ event: 'postPublished', eventId: draft?.id, listener: 'Test.explode' });
   });
 
   it('at shutdown stops taking jobs and waits for the running one; requests still draining may enqueue', async () => {
@@ -241,7 +303,10 @@ describe(`jobs and listeners, whatever the application (${provider})`, () => {
     await stopped;
     expect(slowFinished).toBe(true);
     expect(runs.some((run) => run.n === 3)).toBe(false);
-    if (provider === 'sqlite') expect(server.logs.find((entry) => String(entry.msg).endsWith('lost at shutdown: the in-process queue (SQLite) is not durable'))).toMatchObject({ lost: 1 });
+    if (provider === 'sqlite')
+      expect(
+        server.logs.find((entry) => String(entry.msg).endsWith('lost at shutdown: the in-process queue (SQLite) is not durable')),
+      ).toMatchObject({ lost: 1 });
     await expect(probe.add('probe', { n: 2 })).rejects.toThrow('queue probe is not open');
   });
 });

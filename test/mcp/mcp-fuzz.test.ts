@@ -41,9 +41,19 @@ interface Answer {
 }
 
 /** Sends one request to /mcp and checks what every answer must be; returns it parsed. */
-async function send(init: { method?: string; headers?: Record<string, string>; body?: string; token?: string | undefined }): Promise<Answer> {
+async function send(init: {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  token?: string | undefined;
+}): Promise<Answer> {
   const headers: Record<string, string> = { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...init.headers };
-  const response = await fetch(`${server.url}/mcp`, { method: init.method ?? 'POST', headers, ...(init.body !== undefined ? { body: init.body } : {}), signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(`${server.url}/mcp`, {
+    method: init.method ?? 'POST',
+    headers,
+    ...(init.body !== undefined ? { body: init.body } : {}),
+    signal: AbortSignal.timeout(10_000),
+  });
   const text = await response.text();
   const label = `${init.method ?? 'POST'} ${JSON.stringify(init.headers)} ${init.body?.slice(0, 200) ?? ''} → ${response.status} ${text.slice(0, 300)}`;
   expect(STATUSES, label).toContain(response.status);
@@ -52,7 +62,12 @@ async function send(init: { method?: string; headers?: Record<string, string>; b
   if (text !== '') {
     expect(response.headers.get('content-type'), label).toMatch(/^application\/json/);
     body = JSON.parse(text);
-    if (response.status >= 400 && response.status !== 401) expect(body, label).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) as number, message: expect.any(String) as string }, id: null });
+    if (response.status >= 400 && response.status !== 401)
+      expect(body, label).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: expect.any(Number) as number, message: expect.any(String) as string },
+        id: null,
+      });
   } else {
     expect([202, 200], label).toContain(response.status);
   }
@@ -61,13 +76,26 @@ async function send(init: { method?: string; headers?: Record<string, string>; b
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+};
 
 async function openSession(token: string | undefined): Promise<string> {
-  const response = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...JSON_HEADERS, ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(initialize) });
+  const response = await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { ...JSON_HEADERS, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(initialize),
+  });
   await response.text();
   const id = response.headers.get('mcp-session-id') ?? '';
-  await fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...JSON_HEADERS, 'mcp-session-id': id, ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: { ...JSON_HEADERS, 'mcp-session-id': id, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
   return id;
 }
 
@@ -90,11 +118,39 @@ afterAll(async () => {
 });
 
 /** Any text, unicode included. */
-const anyText = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 40 }));
+const anyText = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+);
 /** Text a header may carry. */
 const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 60 });
-const method = fc.oneof(fc.constantFrom('initialize', 'tools/list', 'tools/call', 'ping', 'notifications/initialized', 'notifications/cancelled', 'resources/list', 'prompts/get', 'logging/setLevel', 'completion/complete', 'tasks/get'), anyText);
-const toolCall = fc.record({ name: fc.oneof(fc.constantFrom(...TOOLS), anyText), arguments: fc.oneof(fc.dictionary(fc.constantFrom('first', 'after', 'id', 'input', 'extra', '__proto__'), fc.jsonValue(), { maxKeys: 4 }), fc.jsonValue()) }, { requiredKeys: [] });
+const method = fc.oneof(
+  fc.constantFrom(
+    'initialize',
+    'tools/list',
+    'tools/call',
+    'ping',
+    'notifications/initialized',
+    'notifications/cancelled',
+    'resources/list',
+    'prompts/get',
+    'logging/setLevel',
+    'completion/complete',
+    'tasks/get',
+  ),
+  anyText,
+);
+const toolCall = fc.record(
+  {
+    name: fc.oneof(fc.constantFrom(...TOOLS), anyText),
+    arguments: fc.oneof(
+      fc.dictionary(fc.constantFrom('first', 'after', 'id', 'input', 'extra', '__proto__'), fc.jsonValue(), { maxKeys: 4 }),
+      fc.jsonValue(),
+    ),
+  },
+  { requiredKeys: [] },
+);
 const message = fc.record(
   {
     jsonrpc: fc.oneof({ weight: 5, arbitrary: fc.constant('2.0') }, { weight: 1, arbitrary: fc.jsonValue() }),
@@ -106,70 +162,150 @@ const message = fc.record(
 );
 
 describe('hostile JSON-RPC to the MCP host (docs/hostile-input.md §7)', () => {
-  it('random messages and batches, in any session or none, with any token: protocol answers only', async () => {
-    const body = fc.oneof(
-      { weight: 6, arbitrary: message.map((value) => JSON.stringify(value)) },
-      { weight: 2, arbitrary: fc.array(message, { minLength: 0, maxLength: 5 }).map((value) => JSON.stringify(value)) },
-      { weight: 2, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value)) },
-      { weight: 1, arbitrary: fc.oneof(anyText, fc.constantFrom('', '{', '[', 'null', '{"jsonrpc":"2.0"', '[[[[[]]]]]', '{"__proto__":{"admin":true}}')) },
-      { weight: 1, arbitrary: fc.integer({ min: 1, max: 20_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`) },
-    );
-    const session = fc.oneof(fc.constant('own'), fc.constant('none'), fc.constant('other'), headerText.map((text) => `raw:${text}`));
-    await fc.assert(
-      fc.asyncProperty(body, session, fc.nat({ max: tokens.length - 1 }), headerText, async (payload, which, tokenIndex, version) => {
-        count('json-rpc messages');
-        const id = which === 'own' ? sessions[tokenIndex] : which === 'other' ? sessions[(tokenIndex + 2) % sessions.length] : which === 'none' ? undefined : which.slice(4);
-        await send({ token: tokens[tokenIndex], headers: { ...JSON_HEADERS, 'x-api-version': version, ...(id ? { 'mcp-session-id': id } : {}) }, body: payload });
-      }),
-      settings,
-    );
-    await expectAlive();
-  }, TIMEOUT);
+  it(
+    'random messages and batches, in any session or none, with any token: protocol answers only',
+    async () => {
+      const body = fc.oneof(
+        { weight: 6, arbitrary: message.map((value) => JSON.stringify(value)) },
+        { weight: 2, arbitrary: fc.array(message, { minLength: 0, maxLength: 5 }).map((value) => JSON.stringify(value)) },
+        { weight: 2, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value)) },
+        {
+          weight: 1,
+          arbitrary: fc.oneof(
+            anyText,
+            fc.constantFrom('', '{', '[', 'null', '{"jsonrpc":"2.0"', '[[[[[]]]]]', '{"__proto__":{"admin":true}}'),
+          ),
+        },
+        { weight: 1, arbitrary: fc.integer({ min: 1, max: 20_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`) },
+      );
+      const session = fc.oneof(
+        fc.constant('own'),
+        fc.constant('none'),
+        fc.constant('other'),
+        headerText.map((text) => `raw:${text}`),
+      );
+      await fc.assert(
+        fc.asyncProperty(body, session, fc.nat({ max: tokens.length - 1 }), headerText, async (payload, which, tokenIndex, version) => {
+          count('json-rpc messages');
+          const id =
+            which === 'own'
+              ? sessions[tokenIndex]
+              : which === 'other'
+                ? sessions[(tokenIndex + 2) % sessions.length]
+                : which === 'none'
+                  ? undefined
+                  : which.slice(4);
+          await send({
+            token: tokens[tokenIndex],
+            headers: { ...JSON_HEADERS, 'x-api-version': version, ...(id ? { 'mcp-session-id': id } : {}) },
+            body: payload,
+          });
+        }),
+        settings,
+      );
+      await expectAlive();
+    },
+    TIMEOUT,
+  );
 
-  it('random arguments to every tool: always a tool result (isError for bad ones), never a protocol error or a crash', async () => {
-    const args = fc.oneof(
-      fc.dictionary(fc.constantFrom('first', 'after', 'id', 'input', 'extra'), fc.oneof(fc.jsonValue(), anyText, fc.record({ title: fc.oneof(anyText, fc.jsonValue()), body: fc.oneof(anyText, fc.jsonValue()) }, { requiredKeys: [] })), { maxKeys: 4 }),
-      fc.constant({}),
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...TOOLS), args, fc.constantFrom(0, 2, 3, 4), async (tool, values, tokenIndex) => {
-        count('tool arguments');
-        let id = sessions[tokenIndex] ?? '';
-        const request = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: tool, arguments: values } };
-        let answer = await send({ token: tokens[tokenIndex], headers: { ...JSON_HEADERS, 'mcp-session-id': id }, body: JSON.stringify(request) });
-        if (answer.status === 404) {
-          // The other property's initialize requests closed this session (APP_MCP__MAX_SESSIONS): open another.
-          id = await openSession(tokens[tokenIndex]);
-          sessions[tokenIndex] = id;
-          answer = await send({ token: tokens[tokenIndex], headers: { ...JSON_HEADERS, 'mcp-session-id': id }, body: JSON.stringify(request) });
-        }
-        expect(answer.status, answer.text).toBe(200);
-        const result = (answer.body as { result?: { content?: unknown[]; isError?: boolean; structuredContent?: { error?: { code?: string } } } }).result;
-        expect(result?.content, answer.text).toEqual(expect.any(Array));
-        count(result?.isError ? `tool arguments refused: ${result.structuredContent?.error?.code}` : 'tool arguments answered');
-        if (result?.isError) expect(['UNAUTHENTICATED', 'FORBIDDEN', 'BAD_USER_INPUT', 'NOT_FOUND', 'CONFLICT']).toContain(result.structuredContent?.error?.code);
-      }),
-      settings,
-    );
-    await expectAlive();
-  }, TIMEOUT);
+  it(
+    'random arguments to every tool: always a tool result (isError for bad ones), never a protocol error or a crash',
+    async () => {
+      const args = fc.oneof(
+        fc.dictionary(
+          fc.constantFrom('first', 'after', 'id', 'input', 'extra'),
+          fc.oneof(
+            fc.jsonValue(),
+            anyText,
+            fc.record({ title: fc.oneof(anyText, fc.jsonValue()), body: fc.oneof(anyText, fc.jsonValue()) }, { requiredKeys: [] }),
+          ),
+          { maxKeys: 4 },
+        ),
+        fc.constant({}),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...TOOLS), args, fc.constantFrom(0, 2, 3, 4), async (tool, values, tokenIndex) => {
+          count('tool arguments');
+          let id = sessions[tokenIndex] ?? '';
+          const request = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: tool, arguments: values } };
+          let answer = await send({
+            token: tokens[tokenIndex],
+            headers: { ...JSON_HEADERS, 'mcp-session-id': id },
+            body: JSON.stringify(request),
+          });
+          if (answer.status === 404) {
+            // The other property's initialize requests closed this session (APP_MCP__MAX_SESSIONS): open another.
+            id = await openSession(tokens[tokenIndex]);
+            sessions[tokenIndex] = id;
+            answer = await send({
+              token: tokens[tokenIndex],
+              headers: { ...JSON_HEADERS, 'mcp-session-id': id },
+              body: JSON.stringify(request),
+            });
+          }
+          expect(answer.status, answer.text).toBe(200);
+          const result = (
+            answer.body as { result?: { content?: unknown[]; isError?: boolean; structuredContent?: { error?: { code?: string } } } }
+          ).result;
+          expect(result?.content, answer.text).toEqual(expect.any(Array));
+          count(result?.isError ? `tool arguments refused: ${result.structuredContent?.error?.code}` : 'tool arguments answered');
+          if (result?.isError)
+            expect(['UNAUTHENTICATED', 'FORBIDDEN', 'BAD_USER_INPUT', 'NOT_FOUND', 'CONFLICT']).toContain(
+              result.structuredContent?.error?.code,
+            );
+        }),
+        settings,
+      );
+      await expectAlive();
+    },
+    TIMEOUT,
+  );
 
-  it('oversized bodies, wrong content types, methods and Accept values: the protocol’s status and a JSON-RPC error', async () => {
-    const size = fc.oneof(fc.constant(0), fc.integer({ min: 90_000, max: 400_000 }));
-    const contentType = fc.oneof(fc.constantFrom(undefined, 'application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', '*/*'), headerText);
-    const accept = fc.oneof(fc.constantFrom(undefined, 'application/json, text/event-stream', 'application/json', 'text/event-stream', '*/*', ''), headerText);
-    const verb = fc.constantFrom('POST', 'POST', 'POST', 'GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS');
-    await fc.assert(
-      fc.asyncProperty(verb, size, contentType, accept, fc.boolean(), async (httpMethod, padding, type, acceptValue, inSession) => {
-        count('framing');
-        const payload = JSON.stringify({ ...initialize, padding: 'x'.repeat(padding) });
-        const headers: Record<string, string> = { ...(type !== undefined ? { 'content-type': type } : {}), ...(acceptValue !== undefined ? { accept: acceptValue } : {}), ...(inSession ? { 'mcp-session-id': sessions[0] ?? '' } : {}) };
-        const answer = await send({ method: httpMethod, headers, ...(httpMethod === 'POST' || httpMethod === 'PUT' || httpMethod === 'PATCH' ? { body: payload } : {}) });
-        if (httpMethod !== 'POST' && httpMethod !== 'DELETE') expect(answer.status).toBe(405);
-        if (httpMethod === 'POST' && padding > 102_400 && type?.startsWith('application/json') === true && !type.includes('jsonx')) expect([413, 415]).toContain(answer.status);
-      }),
-      settings,
-    );
-    await expectAlive();
-  }, TIMEOUT);
+  it(
+    'oversized bodies, wrong content types, methods and Accept values: the protocol’s status and a JSON-RPC error',
+    async () => {
+      const size = fc.oneof(fc.constant(0), fc.integer({ min: 90_000, max: 400_000 }));
+      const contentType = fc.oneof(
+        fc.constantFrom(
+          undefined,
+          'application/json',
+          'application/json; charset=utf-8',
+          'application/json; charset=latin1',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          'application/jsonx',
+          '*/*',
+        ),
+        headerText,
+      );
+      const accept = fc.oneof(
+        fc.constantFrom(undefined, 'application/json, text/event-stream', 'application/json', 'text/event-stream', '*/*', ''),
+        headerText,
+      );
+      const verb = fc.constantFrom('POST', 'POST', 'POST', 'GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS');
+      await fc.assert(
+        fc.asyncProperty(verb, size, contentType, accept, fc.boolean(), async (httpMethod, padding, type, acceptValue, inSession) => {
+          count('framing');
+          const payload = JSON.stringify({ ...initialize, padding: 'x'.repeat(padding) });
+          const headers: Record<string, string> = {
+            ...(type !== undefined ? { 'content-type': type } : {}),
+            ...(acceptValue !== undefined ? { accept: acceptValue } : {}),
+            ...(inSession ? { 'mcp-session-id': sessions[0] ?? '' } : {}),
+          };
+          const answer = await send({
+            method: httpMethod,
+            headers,
+            ...(httpMethod === 'POST' || httpMethod === 'PUT' || httpMethod === 'PATCH' ? { body: payload } : {}),
+          });
+          if (httpMethod !== 'POST' && httpMethod !== 'DELETE') expect(answer.status).toBe(405);
+          if (httpMethod === 'POST' && padding > 102_400 && type?.startsWith('application/json') === true && !type.includes('jsonx'))
+            expect([413, 415]).toContain(answer.status);
+        }),
+        settings,
+      );
+      await expectAlive();
+    },
+    TIMEOUT,
+  );
 });

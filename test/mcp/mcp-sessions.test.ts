@@ -87,7 +87,11 @@ describe('MCP sessions', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.record({ anonymous: fc.boolean(), caller: fc.integer({ min: 0, max: 5 }) }), { maxLength: 80 }),
-        fc.record({ signedIn: fc.integer({ min: 1, max: 8 }), anonymous: fc.integer({ min: 1, max: 8 }), perCaller: fc.integer({ min: 1, max: 4 }) }),
+        fc.record({
+          signedIn: fc.integer({ min: 1, max: 8 }),
+          anonymous: fc.integer({ min: 1, max: 8 }),
+          perCaller: fc.integer({ min: 1, max: 4 }),
+        }),
         async (openings, limits) => {
           const closed: string[] = [];
           const table = new SessionTable(limits, 60_000, () => undefined);
@@ -107,7 +111,8 @@ describe('MCP sessions', () => {
           const live = [...open].filter(([key]) => !closed.includes(key)).map(([, value]) => value);
           expect(live.filter((value) => value.anonymous).length).toBeLessThanOrEqual(limits.anonymous);
           expect(live.filter((value) => !value.anonymous).length).toBeLessThanOrEqual(limits.signedIn);
-          for (const quota of new Set(live.map((value) => value.quota))) expect(live.filter((value) => value.quota === quota).length).toBeLessThanOrEqual(limits.perCaller);
+          for (const quota of new Set(live.map((value) => value.quota)))
+            expect(live.filter((value) => value.quota === quota).length).toBeLessThanOrEqual(limits.perCaller);
           expect(table.size).toBe(live.length);
           await table.closeAll();
         },

@@ -36,7 +36,9 @@ afterAll(async () => {
 
 /** A connected SDK client, with `token` as its bearer token when given. */
 async function connect(token?: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+    requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} },
+  });
   const client = new Client({ name: 'mcp-test', version: '1' });
   await client.connect(transport);
   open.push(client);
@@ -59,7 +61,12 @@ function valueOf(result: CallToolResult): unknown {
 }
 
 /** The failure of an `isError` result. */
-function failureOf(result: CallToolResult): { code: string; message: string; field?: string; issues?: { path: string; message: string }[] } {
+function failureOf(result: CallToolResult): {
+  code: string;
+  message: string;
+  field?: string;
+  issues?: { path: string; message: string }[];
+} {
   expect(result.isError, JSON.stringify(result)).toBe(true);
   return (result.structuredContent as { error: { code: string; message: string } }).error;
 }
@@ -85,7 +92,12 @@ function post(body: unknown, headers: Record<string, string> = {}): Promise<Resp
   return fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
 }
 
-const initialize = (id = 1): unknown => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const initialize = (id = 1): unknown => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 /** Opens a session with raw requests (initialize, then initialized); returns its id. */
 async function rawSession(token?: string): Promise<string> {
@@ -102,7 +114,8 @@ async function rawSession(token?: string): Promise<string> {
 
 describe('tools/list (docs/behaviour.md §4.6)', () => {
   it('shows each caller the tools their ability can run: public ones always, authorized ones when granted', async () => {
-    const names = async (role?: Role): Promise<string[]> => (await (await clientFor(role)).listTools()).tools.map((tool) => tool.name).sort();
+    const names = async (role?: Role): Promise<string[]> =>
+      (await (await clientFor(role)).listTools()).tools.map((tool) => tool.name).sort();
     expect(await names('admin')).toEqual(['createPost', 'me', 'notifications', 'posts', 'posts_get', 'publishPost', 'users']);
     expect(await names('member')).toEqual(['createPost', 'me', 'notifications', 'posts', 'posts_get', 'publishPost', 'users']);
     expect(await names('viewer')).toEqual(['me', 'notifications', 'posts', 'posts_get', 'users']);
@@ -117,7 +130,13 @@ describe('tools/list (docs/behaviour.md §4.6)', () => {
       title: 'Publish a post',
       description: 'Publishes a draft: its status becomes `published`.',
       inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
-      outputSchema: expect.objectContaining({ type: 'object', anyOf: [expect.objectContaining({ type: 'object', required: ['id', 'orgId', 'authorId', 'title', 'body', 'status', 'createdAt'] }), expect.objectContaining({ required: ['error'] })] }) as unknown,
+      outputSchema: expect.objectContaining({
+        type: 'object',
+        anyOf: [
+          expect.objectContaining({ type: 'object', required: ['id', 'orgId', 'authorId', 'title', 'body', 'status', 'createdAt'] }),
+          expect.objectContaining({ required: ['error'] }),
+        ],
+      }) as unknown,
       annotations: { readOnlyHint: false },
     });
     // The zod schema of the argument's ZodValidationPipe, as its input (a default makes `body` optional).
@@ -189,7 +208,12 @@ describe('tools/call (docs/behaviour.md §4.6)', () => {
 
   it('answers a public tool unmasked: me carries the caller’s own email, even for a viewer (docs/behaviour.md §5.7)', async () => {
     const viewer = server.user('viewer');
-    expect(valueOf(await call(await clientFor('viewer'), 'me'))).toEqual({ id: viewer.id, orgId: viewer.orgId, name: viewer.name, email: viewer.email });
+    expect(valueOf(await call(await clientFor('viewer'), 'me'))).toEqual({
+      id: viewer.id,
+      orgId: viewer.orgId,
+      name: viewer.name,
+      email: viewer.email,
+    });
     expect(failureOf(await call(await clientFor(), 'me')).code).toBe('UNAUTHENTICATED');
   });
 
@@ -208,7 +232,10 @@ describe('tools/call (docs/behaviour.md §4.6)', () => {
     for (const post of page.items) expect(post).toMatchObject({ orgId: server.seeded.orgs[1]?.id, status: 'published' });
     const other = page.items[0];
     // Another org's post is not there, as REST's 404 says (docs/behaviour.md §4.6).
-    expect(failureOf(await call(await clientFor('viewer', 0), 'posts_get', { id: other?.id }))).toEqual({ code: 'NOT_FOUND', message: 'no Post was found for these arguments: it does not exist, or you may not read it' });
+    expect(failureOf(await call(await clientFor('viewer', 0), 'posts_get', { id: other?.id }))).toEqual({
+      code: 'NOT_FOUND',
+      message: 'no Post was found for these arguments: it does not exist, or you may not read it',
+    });
   });
 
   it('answers NOT_FOUND where REST answers 404: a row that does not exist or that the caller may not read', async () => {
@@ -219,7 +246,9 @@ describe('tools/call (docs/behaviour.md §4.6)', () => {
     for (const id of ['01900000-0000-7000-8000-00000000dead', draft.id]) {
       const missing = await call(client, 'posts_get', { id });
       expect(missing.isError).toBe(true);
-      expect(missing.content).toEqual([{ type: 'text', text: 'NOT_FOUND: no Post was found for these arguments: it does not exist, or you may not read it' }]);
+      expect(missing.content).toEqual([
+        { type: 'text', text: 'NOT_FOUND: no Post was found for these arguments: it does not exist, or you may not read it' },
+      ]);
       expect(failureOf(missing).code).toBe('NOT_FOUND');
       const rest = await fetch(`${server.url}/v1/posts/${id}`, { headers: { authorization: `Bearer ${token}` } });
       expect(rest.status).toBe(404);
@@ -232,7 +261,10 @@ describe('tool output (docs/behaviour.md §4.6)', () => {
     const member = await clientFor('member');
     const { tools } = await member.listTools();
     for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
-    const pages = tools.filter((tool) => JSON.stringify(tool.outputSchema).includes('"has_more"')).map((tool) => tool.name).sort();
+    const pages = tools
+      .filter((tool) => JSON.stringify(tool.outputSchema).includes('"has_more"'))
+      .map((tool) => tool.name)
+      .sort();
     expect(pages).toEqual(['notifications', 'posts', 'users']);
     /** A call the client has checked against the outputSchema (it throws on a mismatch): its structured value, the same as its text. */
     const structured = async (client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> => {
@@ -252,9 +284,17 @@ describe('tool output (docs/behaviour.md §4.6)', () => {
     // The client checks a tool's results once it has listed the tool (its outputSchema) — a failed call's too.
     await viewer.listTools();
     expect(failureOf(await call(member, 'posts_get', { id: '01900000-0000-7000-8000-00000000dead' })).code).toBe('NOT_FOUND');
-    expect(failureOf(await call(member, 'createPost', { input: { title: 'x' }, extra: 1 })).issues).toEqual([{ path: 'extra', message: 'is not a parameter of createPost' }]);
+    expect(failureOf(await call(member, 'createPost', { input: { title: 'x' }, extra: 1 })).issues).toEqual([
+      { path: 'extra', message: 'is not a parameter of createPost' },
+    ]);
     expect(failureOf(await call(viewer, 'publishPost', { id: draft.id })).code).toBe('FORBIDDEN');
-    for (const [client, name] of [[member, 'posts'], [member, 'users'], [member, 'notifications'], [viewer, 'users'], [viewer, 'posts']] as const) {
+    for (const [client, name] of [
+      [member, 'posts'],
+      [member, 'users'],
+      [member, 'notifications'],
+      [viewer, 'users'],
+      [viewer, 'posts'],
+    ] as const) {
       let after: unknown;
       for (let pages = 0; pages < 50; pages++) {
         const page = await structured(client, name, { first: 1, ...(typeof after === 'string' ? { after } : {}) });
@@ -272,12 +312,27 @@ describe('tool output (docs/behaviour.md §4.6)', () => {
       // Each tool names its output's constant, which is JSON laid out line by line.
       const block = written.slice(written.indexOf(`name: '${name}',`));
       const constant = /output: ([A-Z_]+),\n/.exec(block)?.[1] ?? '';
-      return JSON.parse(new RegExp(`const ${constant}: McpToolOutput = (\\{\\n[\\s\\S]*?\\n\\});`).exec(written)?.[1] ?? 'null') as McpToolOutput;
+      return JSON.parse(
+        new RegExp(`const ${constant}: McpToolOutput = (\\{\\n[\\s\\S]*?\\n\\});`).exec(written)?.[1] ?? 'null',
+      ) as McpToolOutput;
     };
-    const caller: McpCaller = { request: { principal: undefined, ability: undefined, unscoped: false, transport: 'mcp' }, authentication: { kind: 'anonymous' } };
+    const caller: McpCaller = {
+      request: { principal: undefined, ability: undefined, unscoped: false, transport: 'mcp' },
+      authentication: { kind: 'anonymous' },
+    };
     const { AjvJsonSchemaValidator } = await import('@modelcontextprotocol/sdk/validation/ajv');
-    const note = { id: '01900000-0000-7000-8000-000000000001', notebookId: '01900000-0000-7000-8000-000000000002', text: 'x', priority: 'low', views: 0, createdAt: '2026-01-01T00:00:00.000Z' };
-    for (const [name, value] of [['notes_top', [note]], ['notes.ping', 'pong']] as const) {
+    const note = {
+      id: '01900000-0000-7000-8000-000000000001',
+      notebookId: '01900000-0000-7000-8000-000000000002',
+      text: 'x',
+      priority: 'low',
+      views: 0,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    };
+    for (const [name, value] of [
+      ['notes_top', [note]],
+      ['notes.ping', 'pong'],
+    ] as const) {
       const output = outputOf(name);
       expect(output.wrapped).toBe(true);
       const tool: McpToolDefinition = { name, readOnly: true, posture: { kind: 'public' }, parameters: [], output, invoke: () => value };
@@ -303,7 +358,17 @@ describe('tool output (docs/behaviour.md §4.6)', () => {
     expect(validate({ id: 'not-a-uuid' }).valid).toBe(false);
     expect(validate({ title: 'no id' }).valid).toBe(false);
     // A member reads every field of a post, so every non-null one is required.
-    const post = { id: '01900000-0000-7000-8000-000000000001', orgId: '01900000-0000-7000-8000-000000000002', authorId: '01900000-0000-7000-8000-000000000003', reviewerId: null, title: 't', body: '', status: 'draft', publishedAt: null, createdAt: '2026-01-01T00:00:00.000Z' };
+    const post = {
+      id: '01900000-0000-7000-8000-000000000001',
+      orgId: '01900000-0000-7000-8000-000000000002',
+      authorId: '01900000-0000-7000-8000-000000000003',
+      reviewerId: null,
+      title: 't',
+      body: '',
+      status: 'draft',
+      publishedAt: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    };
     expect(validate(post).valid).toBe(true);
     expect(validate({ ...post, publishedAt: 5 }).valid).toBe(false);
     expect(validate({ id: post.id, publishedAt: null }).valid).toBe(false);
@@ -319,7 +384,10 @@ describe('refusals are tool errors, never crashes (docs/behaviour.md §4.6)', ()
     expect(anonymous).toEqual({ code: 'UNAUTHENTICATED', message: expect.stringContaining('Authorization: Bearer') as string });
     const viewer = await clientFor('viewer');
     const post = server.seeded.posts.find((candidate) => candidate.status === 'draft');
-    expect(failureOf(await call(viewer, 'publishPost', { id: post?.id }))).toEqual({ code: 'FORBIDDEN', message: 'you may not publish Post' });
+    expect(failureOf(await call(viewer, 'publishPost', { id: post?.id }))).toEqual({
+      code: 'FORBIDDEN',
+      message: 'you may not publish Post',
+    });
     expect(failureOf(await call(viewer, 'createPost', { input: { title: 'no' } })).code).toBe('FORBIDDEN');
   });
 
@@ -335,12 +403,17 @@ describe('refusals are tool errors, never crashes (docs/behaviour.md §4.6)', ()
     const nested = failureOf(await call(client, 'createPost', { input: { title: 'x', body: 5, tags: [] } }));
     expect(nested.issues?.map((issue) => issue.path).sort()).toEqual(['input.body', 'input.tags']);
     // Nothing was written.
-    const graphql = await server.graphql<{ posts: { title: string }[] }>('{ posts(first: 100) { title } }', { token: await server.token('admin') });
+    const graphql = await server.graphql<{ posts: { title: string }[] }>('{ posts(first: 100) { title } }', {
+      token: await server.token('admin'),
+    });
     expect(graphql.data?.posts.some((post) => post.title === 'x' || post.title.trim() === '')).toBe(false);
   });
 
   it('answers an unknown tool with the protocol’s invalid-params error', async () => {
-    await expect((await clientFor('admin')).callTool({ name: 'dropTables', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: dropTables') as string });
+    await expect((await clientFor('admin')).callTool({ name: 'dropTables', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown tool: dropTables') as string,
+    });
   });
 });
 
@@ -348,7 +421,9 @@ describe('bearer authentication (docs/behaviour.md §4.6, §5.1)', () => {
   it('answers an invalid token with 401 and WWW-Authenticate, before any session', async () => {
     const response = await post(initialize(), { authorization: 'Bearer not-a-token' });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="[^"]+"$/);
+    expect(response.headers.get('www-authenticate')).toMatch(
+      /^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="[^"]+"$/,
+    );
     expect(await response.json()).toEqual({ error: 'invalid_token', error_description: 'the token is not a valid JWT' });
     await expect(connect('not-a-token')).rejects.toMatchObject({ code: 401 });
   });
@@ -357,17 +432,24 @@ describe('bearer authentication (docs/behaviour.md §4.6, §5.1)', () => {
     const response = await post(initialize(), { authorization: 'Bearer not-a-token' });
     expect(response.status).toBe(401);
     const metadataUrl = `${server.url}/.well-known/oauth-protected-resource/mcp`;
-    expect(response.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", error_description="the token is not a valid JWT", resource_metadata="${metadataUrl}"`);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer error="invalid_token", error_description="the token is not a valid JWT", resource_metadata="${metadataUrl}"`,
+    );
     // What an MCP client reads from the challenge, and the document it then fetches (RFC 9728).
-    const { extractWWWAuthenticateParams, discoverOAuthProtectedResourceMetadata } = await import('@modelcontextprotocol/sdk/client/auth.js');
+    const { extractWWWAuthenticateParams, discoverOAuthProtectedResourceMetadata } =
+      await import('@modelcontextprotocol/sdk/client/auth.js');
     const challenge = extractWWWAuthenticateParams(response);
     expect(challenge.resourceMetadataUrl?.href).toBe(metadataUrl);
     expect(challenge.error).toBe('invalid_token');
-    const metadata = await discoverOAuthProtectedResourceMetadata(new URL(`${server.url}/mcp`), { resourceMetadataUrl: challenge.resourceMetadataUrl });
+    const metadata = await discoverOAuthProtectedResourceMetadata(new URL(`${server.url}/mcp`), {
+      resourceMetadataUrl: challenge.resourceMetadataUrl,
+    });
     // No issuer configured: tokens come from the shared secret, and no authorization server would answer a client.
     expect(metadata).toEqual({ resource: `${server.url}/mcp`, bearer_methods_supported: ['header'], resource_name: 'resource-service' });
     // Unauthenticated (a bad token changes nothing), neutral to versions, read-only.
-    const raw = await fetch(metadataUrl, { headers: { authorization: 'Bearer not-a-token', 'x-api-version': '9', origin: 'https://elsewhere.example' } });
+    const raw = await fetch(metadataUrl, {
+      headers: { authorization: 'Bearer not-a-token', 'x-api-version': '9', origin: 'https://elsewhere.example' },
+    });
     expect(raw.status).toBe(200);
     expect(raw.headers.get('access-control-allow-origin')).toBe('*');
     expect(await raw.json()).toEqual(metadata);
@@ -379,31 +461,56 @@ describe('bearer authentication (docs/behaviour.md §4.6, §5.1)', () => {
   it('names the metadata only for a Host that is a host: hostile Host headers never reach the header or the document (generated)', async () => {
     const hostChar = fc.constantFrom(...'abcxyz019.-:[]@/?#"\\ ,;%'.split(''));
     await fc.assert(
-      fc.asyncProperty(fc.array(hostChar, { minLength: 0, maxLength: 40 }).map((chars) => chars.join('')), async (host) => {
-        const challenge = (await rawExchange(server.url, `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer not-a-token\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`)).toString('latin1');
-        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(challenge)?.[1]);
-        // Node refuses some Host values itself (400); every other answer is the 401.
-        expect([400, 401]).toContain(status);
-        const header = /^www-authenticate: (.*)$/im.exec(challenge)?.[1]?.trim();
-        if (status === 401) {
-          expect(header).toMatch(/^Bearer error="invalid_token", error_description="[^"]*"(, resource_metadata="http:\/\/[^"\s]+\/\.well-known\/oauth-protected-resource\/mcp")?$/);
-          if (header?.includes('resource_metadata')) expect(new URL(/resource_metadata="([^"]+)"/.exec(header)?.[1] ?? '').host).toBe(new URL(`http://${host}`).host);
-        }
-        const document = (await rawExchange(server.url, `GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).toString('latin1');
-        const answered = Number(/^HTTP\/1\.1 (\d{3})/.exec(document)?.[1]);
-        expect([200, 400]).toContain(answered);
-        if (answered === 200) expect(new URL((rawBody(document) as { resource: string }).resource).host).toBe(new URL(`http://${host}`).host);
-      }),
+      fc.asyncProperty(
+        fc.array(hostChar, { minLength: 0, maxLength: 40 }).map((chars) => chars.join('')),
+        async (host) => {
+          const challenge = (
+            await rawExchange(
+              server.url,
+              `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer not-a-token\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+            )
+          ).toString('latin1');
+          const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(challenge)?.[1]);
+          // Node refuses some Host values itself (400); every other answer is the 401.
+          expect([400, 401]).toContain(status);
+          const header = /^www-authenticate: (.*)$/im.exec(challenge)?.[1]?.trim();
+          if (status === 401) {
+            expect(header).toMatch(
+              /^Bearer error="invalid_token", error_description="[^"]*"(, resource_metadata="http:\/\/[^"\s]+\/\.well-known\/oauth-protected-resource\/mcp")?$/,
+            );
+            if (header?.includes('resource_metadata'))
+              expect(new URL(/resource_metadata="([^"]+)"/.exec(header)?.[1] ?? '').host).toBe(new URL(`http://${host}`).host);
+          }
+          const document = (
+            await rawExchange(
+              server.url,
+              `GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+            )
+          ).toString('latin1');
+          const answered = Number(/^HTTP\/1\.1 (\d{3})/.exec(document)?.[1]);
+          expect([200, 400]).toContain(answered);
+          if (answered === 200)
+            expect(new URL((rawBody(document) as { resource: string }).resource).host).toBe(new URL(`http://${host}`).host);
+        },
+      ),
       { numRuns: 60, seed: PROPERTY_SEED, examples: [['evil.example"x'], ['a.example/evil?'], ['user@host'], [''], ['[::1]:80']] },
     );
   });
 
   it('lists the configured issuer as the authorization server, and counts metadata requests against the rate limit', async () => {
-    const configured = await startTestServer({ seed: { orgs: 1, users: 1, posts: 0 }, env: { APP_AUTH__ISSUER: 'https://auth.example.com/', APP_HTTP__RATE_LIMIT: '3' } });
+    const configured = await startTestServer({
+      seed: { orgs: 1, users: 1, posts: 0 },
+      env: { APP_AUTH__ISSUER: 'https://auth.example.com/', APP_HTTP__RATE_LIMIT: '3' },
+    });
     try {
       const url = `${configured.url}/.well-known/oauth-protected-resource/mcp`;
       const first = await fetch(url);
-      expect(await first.json()).toEqual({ resource: `${configured.url}/mcp`, authorization_servers: ['https://auth.example.com/'], bearer_methods_supported: ['header'], resource_name: 'resource-service' });
+      expect(await first.json()).toEqual({
+        resource: `${configured.url}/mcp`,
+        authorization_servers: ['https://auth.example.com/'],
+        bearer_methods_supported: ['header'],
+        resource_name: 'resource-service',
+      });
       const statuses = [];
       for (let index = 0; index < 3; index++) statuses.push((await fetch(url)).status);
       expect(statuses).toEqual([200, 200, 429]);
@@ -437,7 +544,10 @@ describe('sessions (Streamable HTTP)', () => {
   });
 
   it('answers an unknown session id with 404 and a request without one (other than initialize) with 400', async () => {
-    const unknown = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': '00000000-0000-4000-8000-000000000000' });
+    const unknown = await post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { 'mcp-session-id': '00000000-0000-4000-8000-000000000000' },
+    );
     expect(unknown.status).toBe(404);
     const none = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(none.status).toBe(400);
@@ -469,10 +579,13 @@ describe('sessions (Streamable HTTP)', () => {
 function initializeFrom(localAddress: string, headers: Record<string, string> = {}): Promise<number> {
   const url = new URL(`${server.url}/mcp`);
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, headers: { ...MCP_HEADERS, ...headers } }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
+    const request = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, headers: { ...MCP_HEADERS, ...headers } },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
     request.on('error', reject);
     request.end(JSON.stringify(initialize()));
   });
@@ -481,7 +594,8 @@ function initializeFrom(localAddress: string, headers: Record<string, string> = 
 describe('browser origins (docs/hostile-input.md §7)', () => {
   it("serves the server's own origin and refuses any other, whatever Host the request names (DNS rebinding)", async () => {
     const port = new URL(server.url).port;
-    for (const own of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) expect(await initializeFrom('127.0.0.1', { origin: own })).toBe(200);
+    for (const own of [`http://localhost:${port}`, `http://127.0.0.1:${port}`])
+      expect(await initializeFrom('127.0.0.1', { origin: own })).toBe(200);
     await fc.assert(
       fc.asyncProperty(fc.domain(), fc.constantFrom('http', 'https'), async (domain, scheme) => {
         // The rebinding page: its own name in both Origin and Host.
@@ -505,10 +619,17 @@ describe('session pools (docs/hostile-input.md §7)', () => {
         // APP_MCP__MAX_SESSIONS_PER_CALLER each): all opened, however far past the anonymous pool (100).
         for (const count of bursts) {
           address++;
-          const statuses = await Promise.all(Array.from({ length: count }, () => initializeFrom(`127.0.${String(10 + Math.floor(address / 250))}.${String(1 + (address % 250))}`)));
+          const statuses = await Promise.all(
+            Array.from({ length: count }, () =>
+              initializeFrom(`127.0.${String(10 + Math.floor(address / 250))}.${String(1 + (address % 250))}`),
+            ),
+          );
           expect(new Set(statuses)).toEqual(new Set([200]));
         }
-        const list = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { authorization: `Bearer ${member}`, 'mcp-session-id': id });
+        const list = await post(
+          { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+          { authorization: `Bearer ${member}`, 'mcp-session-id': id },
+        );
         expect(list.status).toBe(200);
       }),
       { numRuns: 6, seed: PROPERTY_SEED, examples: [[[16, 16, 16, 16, 16, 16, 16, 16]]] },
@@ -521,15 +642,33 @@ describe('session pools (docs/hostile-input.md §7)', () => {
 
 describe('answers bounded in messages and bytes (docs/hostile-input.md §13)', () => {
   it('refuses a batch of more than APP_MCP__MAX_BATCH messages before running any, and answers a batch within APP_MCP__MAX_RESPONSE_BYTES (generated)', async () => {
-    const bounded = await startTestServer({ seed: { orgs: 1, users: 4, posts: 20 }, env: { APP_MCP__MAX_BATCH: '8', APP_MCP__MAX_RESPONSE_BYTES: '20000' } });
+    const bounded = await startTestServer({
+      seed: { orgs: 1, users: 4, posts: 20 },
+      env: { APP_MCP__MAX_BATCH: '8', APP_MCP__MAX_RESPONSE_BYTES: '20000' },
+    });
     try {
       const token = await bounded.token('admin');
       const headers = { ...MCP_HEADERS, authorization: `Bearer ${token}` };
       const opened = await fetch(`${bounded.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(initialize()) });
       const session = opened.headers.get('mcp-session-id') ?? '';
-      await fetch(`${bounded.url}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+      await fetch(`${bounded.url}/mcp`, {
+        method: 'POST',
+        headers: { ...headers, 'mcp-session-id': session },
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      });
       const batch = (calls: number, first: number): Promise<Response> =>
-        fetch(`${bounded.url}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify(Array.from({ length: calls }, (_, index) => ({ jsonrpc: '2.0', id: index + 10, method: 'tools/call', params: { name: 'posts', arguments: { first } } }))) });
+        fetch(`${bounded.url}/mcp`, {
+          method: 'POST',
+          headers: { ...headers, 'mcp-session-id': session },
+          body: JSON.stringify(
+            Array.from({ length: calls }, (_, index) => ({
+              jsonrpc: '2.0',
+              id: index + 10,
+              method: 'tools/call',
+              params: { name: 'posts', arguments: { first } },
+            })),
+          ),
+        });
       const tooMany = await batch(9, 1);
       expect(tooMany.status).toBe(400);
       expect(await tooMany.json()).toMatchObject({ error: { code: -32600 } });
@@ -545,7 +684,8 @@ describe('answers bounded in messages and bytes (docs/hostile-input.md §13)', (
           expect(answers).toHaveLength(calls);
           const values = answers.filter((answer) => answer.result.isError !== true);
           expect(values.reduce((sum, answer) => sum + Buffer.byteLength(JSON.stringify(answer.result)), 0)).toBeLessThanOrEqual(20_000);
-          for (const answer of answers.filter((entry) => entry.result.isError === true)) expect(JSON.stringify(answer.result)).toContain('RESPONSE_TOO_LARGE');
+          for (const answer of answers.filter((entry) => entry.result.isError === true))
+            expect(JSON.stringify(answer.result)).toContain('RESPONSE_TOO_LARGE');
           expect(text.length).toBeLessThan(20_000 + calls * 600);
         }),
         { numRuns: 20, seed: PROPERTY_SEED },

@@ -11,7 +11,9 @@ import { checkCitations, slugOf, type TextFile } from '../support/citations.js';
 import { ROOT } from '../support/project.js';
 
 /** Tracked text files; golden output mirrors generated code, and the checker's own tests plant faults on purpose. */
-const TRACKED = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((file) => file !== '');
+const TRACKED = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
+  .split('\0')
+  .filter((file) => file !== '');
 /** What the package ships of the documentation (package.json `files`, and the README npm always adds). */
 const SHIPPED = (file: string): boolean => file === 'README.md' || file.startsWith('docs/');
 const SKIPPED = /\.(svg|png|jpg|ico|db)$|package-lock\.json$|^test\/docs-citations\.test\.ts$|^test\/support\/citations\.ts$/;
@@ -31,7 +33,13 @@ describe('citations', () => {
   it('resolve in every tracked file, and none points outside the repository', () => {
     const files = trackedText();
     expect(files.length).toBeGreaterThan(500);
-    expect(checkCitations(files, TRACKED.filter((file) => SKIPPED.test(file)), SHIPPED)).toEqual([]);
+    expect(
+      checkCitations(
+        files,
+        TRACKED.filter((file) => SKIPPED.test(file)),
+        SHIPPED,
+      ),
+    ).toEqual([]);
   });
 
   it('accept sections, list items, quoted headings, links and anchors that exist', () => {
@@ -39,7 +47,10 @@ describe('citations', () => {
       path: 'runtime/a.ts',
       text: ['/** See docs/page.md §1, §1.2 and §1.2.2; page.md §"Plain heading". */', 'const issues = 1;'].join('\n'),
     };
-    const links: TextFile = { path: 'README.md', text: '[a](docs/page.md) [b](docs/page.md#12-second) [c](#top) [d](https://example.com/x)\n\n# Top\n' };
+    const links: TextFile = {
+      path: 'README.md',
+      text: '[a](docs/page.md) [b](docs/page.md#12-second) [c](#top) [d](https://example.com/x)\n\n# Top\n',
+    };
     expect(checkCitations([PAGE, good, links])).toEqual([]);
   });
 
@@ -80,12 +91,15 @@ describe('citations', () => {
     ]);
   });
 
-  it('refuses a link from a shipped page to one the package does not ship, and a page\'s own section that does not exist', () => {
+  it("refuses a link from a shipped page to one the package does not ship, and a page's own section that does not exist", () => {
     const shipped: TextFile = { path: 'docs/shipped.md', text: '# Shipped\n\n## 1. One\n\nSee [the record](../RECORD.md), §1 and §2.\n' };
     const record: TextFile = { path: 'RECORD.md', text: '# Record\n' };
     expect(checkCitations([shipped, record], [], (file) => file.startsWith('docs/'))).toEqual([
       { at: 'docs/shipped.md:5', problem: 'cites docs/shipped.md §2, which is no section there' },
-      { at: 'docs/shipped.md:5', problem: "links to ../RECORD.md, which the package does not ship beside this page; name it in code instead" },
+      {
+        at: 'docs/shipped.md:5',
+        problem: 'links to ../RECORD.md, which the package does not ship beside this page; name it in code instead',
+      },
     ]);
   });
 

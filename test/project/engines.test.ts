@@ -26,7 +26,9 @@ describe('engines', () => {
   // happens when a package's native bindings for other platforms are missing from the registry the
   // lock was written against (knip 6's oxc-parser did): CI's first step would fail.
   it('locks an entry for every optional dependency the lock file names, so npm ci accepts it', () => {
-    const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { optionalDependencies?: Record<string, string> }> };
+    const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { optionalDependencies?: Record<string, string> }>;
+    };
     const locked = new Set(Object.keys(lock.packages).map((key) => key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length)));
     const named = Object.values(lock.packages).flatMap((entry) => Object.keys(entry.optionalDependencies ?? {}));
     expect([...new Set(named.filter((name) => !locked.has(name)))].sort()).toEqual([]);

@@ -1,7 +1,8 @@
 /**
  * Hygiene, with tools (docs/architecture.md §6 "Hygiene is checked"), as part of `npm test` so that CI counts a finding as a failed
  * test: the code we write and the code we generate pass typescript-eslint's strict, type-aware
- * rules (eslint.config.js; `npm run lint` runs the same check by hand), knip finds no dead file,
+ * rules (eslint.config.js; `npm run lint` runs the same check by hand), the code is formatted as
+ * Prettier writes it (`npm run format`), knip finds no dead file,
  * export or dependency (knip.config.ts), neither `runtime/` nor `generator/` nor the demo's
  * `entities/` and `generated/` taken together has an import cycle, type-only imports included,
  * every doc comment documents the declaration after it, and nothing outside runtime/dialects/
@@ -12,20 +13,36 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../runtime/dialects/index.js';
-import { APPLICATION_CYCLES, databaseNameBranches, eslintFindings, importCycles, knipFindings, orphanedDocComments } from '../support/hygiene.js';
+import {
+  APPLICATION_CYCLES,
+  databaseNameBranches,
+  eslintFindings,
+  importCycles,
+  knipFindings,
+  orphanedDocComments,
+  unformattedFiles,
+} from '../support/hygiene.js';
 import { ROOT } from '../support/project.js';
 
 /** What names a database in code, lower case: each dialect's name, title, Prisma providers, adapter, URL schemes and driver code prefix. */
 const DATABASE_TOKENS = [
   ...new Set(
-    DIALECTS.flatMap((dialect) => [dialect.name, dialect.title, dialect.adapterProvider, dialect.prisma.datasource.provider, dialect.adapterName, ...dialect.schemes, ...(dialect.errors.codePrefix === undefined ? [] : [dialect.errors.codePrefix])]).map((token) =>
-      token.toLowerCase(),
-    ),
+    DIALECTS.flatMap((dialect) => [
+      dialect.name,
+      dialect.title,
+      dialect.adapterProvider,
+      dialect.prisma.datasource.provider,
+      dialect.adapterName,
+      ...dialect.schemes,
+      ...(dialect.errors.codePrefix === undefined ? [] : [dialect.errors.codePrefix]),
+    ]).map((token) => token.toLowerCase()),
   ),
 ];
 
 /** Object keys that make a table by database: each dialect's name and Prisma providers. */
-const DATABASE_KEYS = [...new Set(DIALECTS.flatMap((dialect) => [dialect.name, dialect.adapterProvider, dialect.prisma.datasource.provider]))];
+const DATABASE_KEYS = [
+  ...new Set(DIALECTS.flatMap((dialect) => [dialect.name, dialect.adapterProvider, dialect.prisma.datasource.provider])),
+];
 
 /** The tracked TypeScript files under `dirs`, relative to the repository. */
 function trackedSources(dirs: readonly string[]): string[] {
@@ -39,13 +56,21 @@ describe('hygiene', () => {
     expect(eslintFindings(ROOT, ['.'])).toEqual([]);
   }, 300_000);
 
+  it('is formatted as Prettier writes it (npm run format; generated code and fixtures excepted, .prettierignore)', () => {
+    expect(unformattedFiles(ROOT)).toEqual([]);
+  }, 300_000);
+
   it('has no unused file, export, type or dependency', () => {
     expect(knipFindings(ROOT)).toEqual([]);
   }, 300_000);
 
-  it.each(['runtime', 'generator'])('has no import cycle in %s/, type-only imports included', async (dir) => {
-    expect(await importCycles(ROOT, [dir])).toEqual([]);
-  }, 120_000);
+  it.each(['runtime', 'generator'])(
+    'has no import cycle in %s/, type-only imports included',
+    async (dir) => {
+      expect(await importCycles(ROOT, [dir])).toEqual([]);
+    },
+    120_000,
+  );
 
   it('has no import cycle across entities/ and generated/ taken together, type-only imports included (entity declarations aside)', async () => {
     expect(await importCycles(ROOT, ['entities', 'generated'], APPLICATION_CYCLES)).toEqual([]);
@@ -61,7 +86,13 @@ describe('hygiene', () => {
   it('branches on no database name outside runtime/dialects/ (runtime/ and generator/)', () => {
     const files = trackedSources(['runtime', 'generator']).filter((file) => !file.startsWith('runtime/dialects/'));
     expect(files.length).toBeGreaterThan(100);
-    expect(databaseNameBranches(files.map((file) => ({ path: file, text: readFileSync(path.join(ROOT, file), 'utf8') })), DATABASE_TOKENS, DATABASE_KEYS)).toEqual([]);
+    expect(
+      databaseNameBranches(
+        files.map((file) => ({ path: file, text: readFileSync(path.join(ROOT, file), 'utf8') })),
+        DATABASE_TOKENS,
+        DATABASE_KEYS,
+      ),
+    ).toEqual([]);
   });
 
   it('finds a database-name branch planted outside runtime/dialects/, and nothing in comments and messages', () => {
@@ -79,9 +110,13 @@ describe('hygiene', () => {
       "const folder = migrationsPath(entries[0]?.[0] ?? 'sqlite');",
       '// a comment naming SQLite and postgres:// is no branch',
       "logger.warn('the in-process queue (SQLite) is not durable');",
-      "const url = `file:${path}`;",
+      'const url = `file:${path}`;',
     ].join('\n');
-    expect(databaseNameBranches([{ path: 'runtime/data/planted.ts', text: planted }], DATABASE_TOKENS, DATABASE_KEYS).map((finding) => finding.split(' ')[0])).toEqual([
+    expect(
+      databaseNameBranches([{ path: 'runtime/data/planted.ts', text: planted }], DATABASE_TOKENS, DATABASE_KEYS).map(
+        (finding) => finding.split(' ')[0],
+      ),
+    ).toEqual([
       'runtime/data/planted.ts:1',
       'runtime/data/planted.ts:2',
       'runtime/data/planted.ts:3',

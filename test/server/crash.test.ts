@@ -37,7 +37,12 @@ describe(`kill -9 during writes (${testProvider()})`, () => {
           const title = `crash round ${round} write ${(sequence += 1)}`;
           tally.attempted += 1;
           try {
-            const response = await target.fetch('/v2/posts', { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
+            const response = await target.fetch('/v2/posts', {
+              method: 'POST',
+              token,
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ title }),
+            });
             if (response.status !== 201) throw new Error(`write answered ${response.status}: ${await response.text()}`);
             const { id } = (await response.json()) as { id: string };
             acknowledged.set(id, title);

@@ -35,7 +35,8 @@ describe('two workers (APP_HTTP__WORKERS=2) with metrics on', () => {
 
   it('serves the sum of both workers on the metrics port the primary opens', async () => {
     server = await startTestServer({ env: { APP_HTTP__WORKERS: '2', APP_METRICS__ENABLED: 'true', APP_METRICS__PORT: '0' } });
-    const metrics = server.logs.find((entry) => typeof entry.metrics === 'string' && String(entry.msg).startsWith('serving metrics'))?.metrics as string | undefined;
+    const metrics = server.logs.find((entry) => typeof entry.metrics === 'string' && String(entry.msg).startsWith('serving metrics'))
+      ?.metrics as string | undefined;
     expect(metrics).toMatch(/\/metrics$/);
     await sendHealthRequests(server, 20);
     expect(servingPids(server).size).toBe(2);

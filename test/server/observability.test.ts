@@ -38,8 +38,17 @@ function memberDraft(server: InProcessServer): string {
 }
 
 /** POST /graphql with `headers`. */
-function postGraphQL(server: InProcessServer, query: string, headers: Record<string, string> = {}, variables?: Record<string, unknown>): Promise<Response> {
-  return fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+function postGraphQL(
+  server: InProcessServer,
+  query: string,
+  headers: Record<string, string> = {},
+  variables?: Record<string, unknown>,
+): Promise<Response> {
+  return fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
 }
 
 describe('request ids and the access line (docs/behaviour.md §12.1)', () => {
@@ -67,14 +76,19 @@ describe('request ids and the access line (docs/behaviour.md §12.1)', () => {
     expect(await problem.json()).toMatchObject({ code: 'UNAUTHENTICATED', requestId: 'problem-1' });
 
     const token = await server.token('viewer');
-    const refused = await postGraphQL(server, 'query Emails { users(first: 2) { id email } }', { authorization: `Bearer ${token}`, 'x-request-id': 'graphql-1' });
+    const refused = await postGraphQL(server, 'query Emails { users(first: 2) { id email } }', {
+      authorization: `Bearer ${token}`,
+      'x-request-id': 'graphql-1',
+    });
     const body = (await refused.json()) as { errors: { extensions: Record<string, unknown> }[] };
     expect(body.errors.length).toBeGreaterThan(0);
     for (const error of body.errors) expect(error.extensions).toMatchObject({ code: 'FORBIDDEN', requestId: 'graphql-1' });
 
     // At debug, the guards and the operation each write a line while the request is served.
     const lines = server.logs.filter((entry) => entry.requestId === 'graphql-1');
-    expect(lines.map((entry) => entry.msg)).toEqual(expect.arrayContaining(['guard AuthenticationGuard ran', 'graphql operation finished', 'POST /graphql 200']));
+    expect(lines.map((entry) => entry.msg)).toEqual(
+      expect.arrayContaining(['guard AuthenticationGuard ran', 'graphql operation finished', 'POST /graphql 200']),
+    );
     const guardLines = server.logs.filter((entry) => typeof entry.guard === 'string');
     expect(guardLines.every((entry) => typeof entry.requestId === 'string')).toBe(true);
   });
@@ -84,15 +98,37 @@ describe('request ids and the access line (docs/behaviour.md §12.1)', () => {
     const member = server.seeded.users.find((user) => user.role === 'member' && user.orgId === server.seeded.orgs[0]?.id);
     const postId = server.seeded.posts[0]?.id ?? '';
     await fetch(`${server.url}/v2/posts/${postId}`, { headers: { authorization: `Bearer ${token}`, 'x-request-id': 'rest-1' } });
-    await postGraphQL(server, 'query Nested { users(first: 3) { id org { id } posts(first: 2) { edges { node { id } } } } }', { authorization: `Bearer ${token}`, 'x-request-id': 'graphql-2' });
+    await postGraphQL(server, 'query Nested { users(first: 3) { id org { id } posts(first: 2) { edges { node { id } } } } }', {
+      authorization: `Bearer ${token}`,
+      'x-request-id': 'graphql-2',
+    });
     await fetch(`${server.url}/no/such/${postId}/path`, { headers: { 'x-request-id': 'unknown-1' } });
 
     const rest = accessLines(server).filter((entry) => entry.requestId === 'rest-1');
-    expect(rest).toEqual([expect.objectContaining({ method: 'GET', route: '/v2/posts/:id', status: expect.any(Number) as unknown, sub: member?.id, statements: 1, msg: expect.stringMatching(/^GET \/v2\/posts\/:id \d{3}$/) as unknown })]);
+    expect(rest).toEqual([
+      expect.objectContaining({
+        method: 'GET',
+        route: '/v2/posts/:id',
+        status: expect.any(Number) as unknown,
+        sub: member?.id,
+        statements: 1,
+        msg: expect.stringMatching(/^GET \/v2\/posts\/:id \d{3}$/) as unknown,
+      }),
+    ]);
     expect(rest[0]?.ms).toBeGreaterThanOrEqual(0);
     const graphql = accessLines(server).filter((entry) => entry.requestId === 'graphql-2');
     // users, then one batch per relation: User.org and User.posts.
-    expect(graphql).toEqual([expect.objectContaining({ method: 'POST', route: '/graphql', status: 200, sub: member?.id, operationName: 'Nested', operationType: 'query', statements: 3 })]);
+    expect(graphql).toEqual([
+      expect.objectContaining({
+        method: 'POST',
+        route: '/graphql',
+        status: 200,
+        sub: member?.id,
+        operationName: 'Nested',
+        operationType: 'query',
+        statements: 3,
+      }),
+    ]);
     const unknown = accessLines(server).filter((entry) => entry.requestId === 'unknown-1');
     expect(unknown).toEqual([expect.objectContaining({ route: 'unmatched', status: 404 })]);
     expect(JSON.stringify(server.logs)).not.toContain('/no/such/');
@@ -103,7 +139,10 @@ describe('request ids and the access line (docs/behaviour.md §12.1)', () => {
     // line break there only ends the header), leaving a well-formed id that is rightly echoed.
     const safe = fc.stringMatching(/^[A-Za-z0-9_.:+=/~-]{1,20}$/);
     const bad = fc.oneof(
-      fc.integer({ min: 0x00, max: 0x1f }).filter((code) => code !== 0x0a && code !== 0x0d).map((code) => String.fromCharCode(code)),
+      fc
+        .integer({ min: 0x00, max: 0x1f })
+        .filter((code) => code !== 0x0a && code !== 0x0d)
+        .map((code) => String.fromCharCode(code)),
       // A line break inside the value: folded into it (obsolete line folding) or refused by the parser.
       fc.constantFrom('\n ', '\r\n ', '\n\t'),
       fc.constantFrom('\x7f', ' ', '"', "'", '<', '>', ',', ';', '\\', '{', '\u00e9', '\u00ff', '\u2028', '\u{1F600}'),
@@ -115,7 +154,11 @@ describe('request ids and the access line (docs/behaviour.md §12.1)', () => {
     await fc.assert(
       fc.asyncProperty(hostile, async (value) => {
         expect(isWellFormedRequestId(value)).toBe(false);
-        const request = Buffer.concat([Buffer.from('GET /v2/posts HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: '), Buffer.from(value, 'utf8'), Buffer.from('\r\nConnection: close\r\n\r\n')]);
+        const request = Buffer.concat([
+          Buffer.from('GET /v2/posts HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: '),
+          Buffer.from(value, 'utf8'),
+          Buffer.from('\r\nConnection: close\r\n\r\n'),
+        ]);
         const answer = (await rawExchange(server.url, request)).toString('latin1');
         const id = /^x-request-id: (.*)$/im.exec(answer)?.[1]?.trim() ?? null;
         expect(isUuidV7(id)).toBe(true);
@@ -126,7 +169,11 @@ describe('request ids and the access line (docs/behaviour.md §12.1)', () => {
       { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS },
     );
     // Every id the logs carry is a well-formed one.
-    expect(server.logs.filter((entry) => entry.requestId !== undefined && (typeof entry.requestId !== 'string' || !isWellFormedRequestId(entry.requestId)))).toEqual([]);
+    expect(
+      server.logs.filter(
+        (entry) => entry.requestId !== undefined && (typeof entry.requestId !== 'string' || !isWellFormedRequestId(entry.requestId)),
+      ),
+    ).toEqual([]);
   });
 
   it('echoes every well-formed id exactly', async () => {
@@ -141,11 +188,18 @@ describe('request ids and the access line (docs/behaviour.md §12.1)', () => {
   });
 
   it('answers the id on a WebSocket handshake and on a refused upgrade', async () => {
-    const refused = (await rawExchange(server.url, 'GET /nowhere HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nX-Request-Id: up-404\r\n\r\n')).toString();
+    const refused = (
+      await rawExchange(
+        server.url,
+        'GET /nowhere HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nX-Request-Id: up-404\r\n\r\n',
+      )
+    ).toString();
     expect(refused).toMatch(/^HTTP\/1\.1 404/);
     expect(refused).toMatch(/x-request-id: up-404/i);
     expect(refused).toContain('"requestId":"up-404"');
-    const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/graphql`, ['graphql-transport-ws'], { headers: { 'x-request-id': 'up-101' } });
+    const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/graphql`, ['graphql-transport-ws'], {
+      headers: { 'x-request-id': 'up-101' },
+    });
     const headers = await new Promise<IncomingMessage['headers']>((resolve, reject) => {
       socket.once('upgrade', (response) => resolve(response.headers));
       socket.once('error', reject);
@@ -183,7 +237,10 @@ describe('access line settings (docs/behaviour.md §12.1)', () => {
     expect(problems({ APP_METRICS__TOKEN: 'short' })).toEqual(['APP_METRICS__TOKEN']);
     expect(problems({ APP_OTEL__ENDPOINT: 'ftp://collector' })).toEqual(['APP_OTEL__ENDPOINT']);
     expect(problems({ APP_OTEL__SAMPLE: '-1' })).toEqual(['APP_OTEL__SAMPLE']);
-    expect(loadConfig({ APP_LOG__ACCESS_SAMPLE: '0.25', APP_OTEL__SAMPLE: '1' }).config).toMatchObject({ log: { accessSample: 0.25 }, otel: { sample: 1 } });
+    expect(loadConfig({ APP_LOG__ACCESS_SAMPLE: '0.25', APP_OTEL__SAMPLE: '1' }).config).toMatchObject({
+      log: { accessSample: 0.25 },
+      otel: { sample: 1 },
+    });
   });
 });
 
@@ -209,7 +266,9 @@ function samples(text: string): Sample[] {
 
 /** The value of the first sample named `name` whose labels include `labels` (0 when there is none). */
 function valueOf(all: readonly Sample[], name: string, labels: Record<string, string> = {}): number {
-  return all.find((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))?.value ?? 0;
+  return (
+    all.find((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))?.value ?? 0
+  );
 }
 
 describe('metrics on their own port (docs/behaviour.md §12.2)', () => {
@@ -217,7 +276,9 @@ describe('metrics on their own port (docs/behaviour.md §12.2)', () => {
   const scrape = async (): Promise<Sample[]> => samples(await (await fetch(server.metricsUrl ?? '')).text());
 
   beforeAll(async () => {
-    server = await startInProcessServer({ env: { APP_METRICS__ENABLED: 'true', APP_METRICS__PORT: '0', APP_HTTP__RATE_LIMIT: '40', APP_GRAPHQL__MAX_COMPLEXITY: '50' } });
+    server = await startInProcessServer({
+      env: { APP_METRICS__ENABLED: 'true', APP_METRICS__PORT: '0', APP_HTTP__RATE_LIMIT: '40', APP_GRAPHQL__MAX_COMPLEXITY: '50' },
+    });
   });
 
   afterAll(async () => {
@@ -241,8 +302,16 @@ describe('metrics on their own port (docs/behaviour.md §12.2)', () => {
     const postId = server.seeded.posts[0]?.id ?? '';
     await (await fetch(`${server.url}/v2/posts/${postId}`, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer();
     await (await fetch(`${server.url}/random/${postId}/thing`)).arrayBuffer();
-    await (await postGraphQL(server, 'query Nested { users(first: 3) { id org { id } posts(first: 2) { edges { node { id } } } } }', { authorization: `Bearer ${token}` })).arrayBuffer();
-    await (await postGraphQL(server, 'query TooMuch { users(first: 100) { id posts(first: 100) { edges { node { id } } } } }', { authorization: `Bearer ${token}` })).arrayBuffer();
+    await (
+      await postGraphQL(server, 'query Nested { users(first: 3) { id org { id } posts(first: 2) { edges { node { id } } } } }', {
+        authorization: `Bearer ${token}`,
+      })
+    ).arrayBuffer();
+    await (
+      await postGraphQL(server, 'query TooMuch { users(first: 100) { id posts(first: 100) { edges { node { id } } } } }', {
+        authorization: `Bearer ${token}`,
+      })
+    ).arrayBuffer();
     await (await fetch(`${server.url}/v2/posts`)).arrayBuffer();
     const text = await (await fetch(server.metricsUrl ?? '')).text();
     const all = samples(text);
@@ -290,13 +359,16 @@ describe('metrics on their own port (docs/behaviour.md §12.2)', () => {
   });
 
   it('has every request answered before a scrape in it, however many were answered since the last one', async () => {
-    const total = (all: readonly Sample[]): number => all.filter((sample) => sample.name === 'http_request_duration_seconds_count').reduce((sum, sample) => sum + sample.value, 0);
+    const total = (all: readonly Sample[]): number =>
+      all.filter((sample) => sample.name === 'http_request_duration_seconds_count').reduce((sum, sample) => sum + sample.value, 0);
     const before = total(await scrape());
     // Past any batch the server applies at once (runtime/observability/metrics.ts), and not a multiple of one.
     for (const count of [1, 7, 300, 257, 513]) {
       const start = total(await scrape());
       for (let sent = 0; sent < count; sent += 25) {
-        await Promise.all(Array.from({ length: Math.min(25, count - sent) }, async () => (await fetch(`${server.url}/api-json`)).arrayBuffer()));
+        await Promise.all(
+          Array.from({ length: Math.min(25, count - sent) }, async () => (await fetch(`${server.url}/api-json`)).arrayBuffer()),
+        );
       }
       expect(total(await scrape()) - start).toBe(count);
     }
@@ -316,18 +388,34 @@ describe('operation labels callers cannot fill (docs/hostile-input.md §8)', () 
   });
 
   it('gives anonymous callers no label of their own however many names they send (generated); a signed-in caller still gets one', async () => {
-    const names = fc.sample(fc.uniqueArray(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,40}$/), { minLength: 250, maxLength: 250 }), { numRuns: 1, seed: PROPERTY_SEED })[0] ?? [];
+    const names =
+      fc.sample(fc.uniqueArray(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,40}$/), { minLength: 250, maxLength: 250 }), {
+        numRuns: 1,
+        seed: PROPERTY_SEED,
+      })[0] ?? [];
     for (let sent = 0; sent < names.length; sent += 25) {
       // Ran (a public-only selection) and refused (unknown field) alike.
-      await Promise.all(names.slice(sent, sent + 25).map(async (name, index) => (await postGraphQL(server, index % 2 === 0 ? `query ${name} { __typename }` : `query ${name} { nothing }`)).arrayBuffer()));
+      await Promise.all(
+        names
+          .slice(sent, sent + 25)
+          .map(async (name, index) =>
+            (await postGraphQL(server, index % 2 === 0 ? `query ${name} { __typename }` : `query ${name} { nothing }`)).arrayBuffer(),
+          ),
+      );
     }
     const token = await server.token('member');
     await (await postGraphQL(server, 'query MemberPosts { posts(first: 1) { id } }', { authorization: `Bearer ${token}` })).arrayBuffer();
     const all = samples(await (await fetch(server.metricsUrl ?? '')).text());
-    const labelled = new Set(all.filter((sample) => sample.name === 'graphql_operation_duration_seconds_count').map((sample) => sample.labels.operation));
+    const labelled = new Set(
+      all.filter((sample) => sample.name === 'graphql_operation_duration_seconds_count').map((sample) => sample.labels.operation),
+    );
     expect([...labelled].filter((label) => label !== undefined && names.includes(label))).toEqual([]);
     expect(labelled.has('MemberPosts')).toBe(true);
-    expect(all.filter((sample) => sample.name === 'graphql_operation_duration_seconds_count' && sample.labels.operation === 'other').reduce((sum, sample) => sum + sample.value, 0)).toBe(names.length);
+    expect(
+      all
+        .filter((sample) => sample.name === 'graphql_operation_duration_seconds_count' && sample.labels.operation === 'other')
+        .reduce((sum, sample) => sum + sample.value, 0),
+    ).toBe(names.length);
   });
 });
 
@@ -338,10 +426,19 @@ describe('job metrics (docs/behaviour.md §12.2)', () => {
       const token = await server.token('member');
       // A REST read, answered before the Express chain (docs/decisions.md §6).
       expect((await fetch(`${server.url}/v2/posts?first=2`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-      const published = await fetch(`${server.url}/v2/posts/${memberDraft(server)}/publish`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+      const published = await fetch(`${server.url}/v2/posts/${memberDraft(server)}/publish`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(published.status).toBe(200);
       const scrape = async (): Promise<Sample[]> => samples(await (await fetch(server.metricsUrl ?? '')).text());
-      await expect.poll(async () => valueOf(await scrape(), 'job_duration_seconds_count', { queue: 'notifications', job: 'post-published', outcome: 'done' }), { timeout: 10_000 }).toBe(1);
+      await expect
+        .poll(
+          async () =>
+            valueOf(await scrape(), 'job_duration_seconds_count', { queue: 'notifications', job: 'post-published', outcome: 'done' }),
+          { timeout: 10_000 },
+        )
+        .toBe(1);
       const all = await scrape();
       expect(valueOf(all, 'job_failures_total', { queue: 'notifications' })).toBe(0);
       expect(all.find((sample) => sample.name === 'job_queue_depth' && sample.labels.queue === 'notifications')?.value).toBe(0);
@@ -354,13 +451,17 @@ describe('job metrics (docs/behaviour.md §12.2)', () => {
 describe('metrics on the main port behind a token (docs/behaviour.md §12.2)', () => {
   it('answers the token only, opens no port of its own, and is neutral to version selection', async () => {
     const token = 'metrics-token-0123456789abcdef';
-    const server = await startInProcessServer({ env: { APP_METRICS__ENABLED: 'true', APP_METRICS__TOKEN: token, APP_HTTP__VERSIONING: 'header' } });
+    const server = await startInProcessServer({
+      env: { APP_METRICS__ENABLED: 'true', APP_METRICS__TOKEN: token, APP_HTTP__VERSIONING: 'header' },
+    });
     try {
       expect(server.metricsUrl).toBeUndefined();
       const anonymous = await fetch(`${server.url}/metrics`);
       expect(anonymous.status).toBe(401);
       expect(await anonymous.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
-      expect((await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789abcdef' } })).status).toBe(401);
+      expect((await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789abcdef' } })).status).toBe(
+        401,
+      );
       const scraped = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}`, 'x-api-version': '7' } });
       expect(scraped.status).toBe(200);
       const all = samples(await scraped.text());
@@ -392,14 +493,24 @@ async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; pa
     request.on('end', () => {
       paths.push(`${request.method} ${request.url} ${request.headers['content-type']}`);
       type AnyValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
-      type Export = { resourceSpans?: { resource?: { attributes?: { key: string; value: AnyValue }[] }; scopeSpans?: { spans?: (Omit<ReceivedSpan, 'attributes' | 'service'> & { attributes?: { key: string; value: AnyValue }[] })[] }[] }[] };
+      type Export = {
+        resourceSpans?: {
+          resource?: { attributes?: { key: string; value: AnyValue }[] };
+          scopeSpans?: { spans?: (Omit<ReceivedSpan, 'attributes' | 'service'> & { attributes?: { key: string; value: AnyValue }[] })[] }[];
+        }[];
+      };
       const body = JSON.parse(Buffer.concat(chunks).toString()) as Export;
-      const value = (entry: AnyValue): unknown => entry.stringValue ?? (entry.intValue === undefined ? undefined : Number(entry.intValue)) ?? entry.boolValue ?? entry.doubleValue;
+      const value = (entry: AnyValue): unknown =>
+        entry.stringValue ?? (entry.intValue === undefined ? undefined : Number(entry.intValue)) ?? entry.boolValue ?? entry.doubleValue;
       for (const resource of body.resourceSpans ?? []) {
         const service = String(value(resource.resource?.attributes?.find((attribute) => attribute.key === 'service.name')?.value ?? {}));
         for (const scope of resource.scopeSpans ?? []) {
           for (const span of scope.spans ?? []) {
-            spans.push({ ...span, service, attributes: Object.fromEntries((span.attributes ?? []).map((attribute) => [attribute.key, value(attribute.value)])) });
+            spans.push({
+              ...span,
+              service,
+              attributes: Object.fromEntries((span.attributes ?? []).map((attribute) => [attribute.key, value(attribute.value)])),
+            });
           }
         }
       }
@@ -423,7 +534,8 @@ describe('traces (docs/behaviour.md §12.3)', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const server = await startInProcessServer({ env: { APP_OTEL__ENDPOINT: `http://127.0.0.1:${port}` } });
     const token = await server.token('member');
-    for (let index = 0; index < 20; index++) expect((await postGraphQL(server, '{ users(first: 2) { id } }', { authorization: `Bearer ${token}` })).status).toBe(200);
+    for (let index = 0; index < 20; index++)
+      expect((await postGraphQL(server, '{ users(first: 2) { id } }', { authorization: `Bearer ${token}` })).status).toBe(200);
     // Closing tries to send the spans, fails, and still closes.
     await server.stop();
     expect(server.logs.some((entry) => entry.level === 40 && String(entry.msg).startsWith('could not send the last spans'))).toBe(true);
@@ -439,14 +551,21 @@ describe('traces (docs/behaviour.md §12.3)', () => {
     try {
       const token = await server.token('member');
       const query = 'query Chain { users(first: 5) { id posts(first: 5) { edges { node { id author { id org { id name } } } } } } }';
-      const answer = await postGraphQL(server, query, { authorization: `Bearer ${token}`, traceparent: `00-${traceId}-${callerSpan}-01`, 'x-request-id': 'traced-1' });
+      const answer = await postGraphQL(server, query, {
+        authorization: `Bearer ${token}`,
+        traceparent: `00-${traceId}-${callerSpan}-01`,
+        'x-request-id': 'traced-1',
+      });
       expect(answer.status).toBe(200);
       const body = (await answer.json()) as { errors?: unknown; data: { users: unknown[] } };
       expect(body.errors).toBeUndefined();
       users = body.data.users.length;
       // A REST read, answered before the Express chain (docs/decisions.md §6).
       expect((await fetch(`${server.url}/v2/posts?first=2`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-      const published = await fetch(`${server.url}/v2/posts/${memberDraft(server)}/publish`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+      const published = await fetch(`${server.url}/v2/posts/${memberDraft(server)}/publish`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(published.status).toBe(200);
       await expect.poll(() => server.logs.some((entry) => entry.msg === 'job post-published done'), { timeout: 10_000 }).toBe(true);
     } finally {
@@ -457,21 +576,39 @@ describe('traces (docs/behaviour.md §12.3)', () => {
     expect(receiver.paths.every((path) => path.startsWith('POST /v1/traces application/json'))).toBe(true);
     const { spans } = receiver;
     expect(new Set(spans.map((span) => span.service))).toEqual(new Set(['obs-test']));
-    const children = (parent: ReceivedSpan | undefined): ReceivedSpan[] => spans.filter((span) => parent !== undefined && span.parentSpanId === parent.spanId && span.traceId === parent.traceId);
+    const children = (parent: ReceivedSpan | undefined): ReceivedSpan[] =>
+      spans.filter((span) => parent !== undefined && span.parentSpanId === parent.spanId && span.traceId === parent.traceId);
 
     // The request continues the caller's trace, under the caller's span.
     const request = spans.find((span) => span.traceId === traceId && span.name === 'POST /graphql');
-    expect(request).toMatchObject({ parentSpanId: callerSpan, kind: 2, attributes: expect.objectContaining({ 'http.route': '/graphql', 'http.response.status_code': 200, 'request.id': 'traced-1', 'graphql.operation.name': 'Chain' }) as unknown });
+    expect(request).toMatchObject({
+      parentSpanId: callerSpan,
+      kind: 2,
+      attributes: expect.objectContaining({
+        'http.route': '/graphql',
+        'http.response.status_code': 200,
+        'request.id': 'traced-1',
+        'graphql.operation.name': 'Chain',
+      }) as unknown,
+    });
     const operations = children(request);
     expect(operations.map((span) => span.name)).toEqual(['query Chain']);
     // The root list's statement, then one loader batch per relation level.
     const underOperation = children(operations[0]);
-    expect(underOperation.map((span) => span.name).sort()).toEqual(['SELECT', 'loader Post.author', 'loader User.org', 'loader User.posts']);
+    expect(underOperation.map((span) => span.name).sort()).toEqual([
+      'SELECT',
+      'loader Post.author',
+      'loader User.org',
+      'loader User.posts',
+    ]);
     for (const loader of underOperation.filter((span) => span.name.startsWith('loader '))) {
       const statements = children(loader);
       expect(statements.map((span) => span.name)).toEqual(['SELECT']);
       expect(statements[0]?.kind).toBe(3);
-      expect(statements[0]?.attributes).toMatchObject({ 'db.system.name': expect.any(String) as unknown, 'db.query.text': expect.stringMatching(/^SELECT /) as unknown });
+      expect(statements[0]?.attributes).toMatchObject({
+        'db.system.name': expect.any(String) as unknown,
+        'db.query.text': expect.stringMatching(/^SELECT /) as unknown,
+      });
       // Statement text, never the values bound to it.
       expect(String(statements[0]?.attributes['db.query.text'])).not.toContain(memberId);
     }
@@ -487,7 +624,11 @@ describe('traces (docs/behaviour.md §12.3)', () => {
     // The publish request enqueued a job: its span continues the request's trace.
     const publish = spans.find((span) => span.name === 'POST /v2/posts/:id/publish');
     const job = spans.find((span) => span.name === 'process notifications');
-    expect(job).toMatchObject({ traceId: publish?.traceId, kind: 5, attributes: expect.objectContaining({ 'job.name': 'post-published', 'messaging.destination.name': 'notifications' }) as unknown });
+    expect(job).toMatchObject({
+      traceId: publish?.traceId,
+      kind: 5,
+      attributes: expect.objectContaining({ 'job.name': 'post-published', 'messaging.destination.name': 'notifications' }) as unknown,
+    });
     const inPublish = new Set(spans.filter((span) => span.traceId === publish?.traceId).map((span) => span.spanId));
     expect(inPublish.has(job?.parentSpanId ?? '')).toBe(true);
     // The job's own statements are its children.
@@ -503,12 +644,16 @@ describe('traces (docs/behaviour.md §12.3)', () => {
     const hostile = fc.oneof(
       wellFormed,
       // Later versions may carry more fields; version ff and extra fields on 00 are refused.
-      fc.tuple(fc.constantFrom('01', 'fe', 'ff', 'FF', '0'), hex(32), hex(16), hex(2), fc.constantFrom('', '-extra', '-')).map(([version, trace, span, flags, tail]) => `${version}-${trace}-${span}-${flags}${tail}`),
+      fc
+        .tuple(fc.constantFrom('01', 'fe', 'ff', 'FF', '0'), hex(32), hex(16), hex(2), fc.constantFrom('', '-extra', '-'))
+        .map(([version, trace, span, flags, tail]) => `${version}-${trace}-${span}-${flags}${tail}`),
       fc.tuple(hex(16), hex(2)).map(([span, flags]) => `00-${'0'.repeat(32)}-${span}-${flags}`),
       fc.tuple(hex(32), hex(2)).map(([trace, flags]) => `00-${trace}-${'0'.repeat(16)}-${flags}`),
       wellFormed.map((value) => value.toUpperCase()),
       fc.tuple(wellFormed, fc.nat(54)).map(([value, cut]) => value.slice(0, cut)),
-      fc.tuple(wellFormed, fc.nat(54), fc.constantFrom('g', 'z', ' ', '_', '.', '--')).map(([value, at, character]) => `${value.slice(0, at)}${character}${value.slice(at + 1)}`),
+      fc
+        .tuple(wellFormed, fc.nat(54), fc.constantFrom('g', 'z', ' ', '_', '.', '--'))
+        .map(([value, at, character]) => `${value.slice(0, at)}${character}${value.slice(at + 1)}`),
       fc.stringMatching(/^[!-~]{1,2000}$/),
     );
     /** The caller's trace and span a value names when it is a traceparent (W3C Trace Context, §3.2) that sampled. */
@@ -540,7 +685,10 @@ describe('traces (docs/behaviour.md §12.3)', () => {
     expect(expected.size).toBeGreaterThan(0);
     expect(new Set(receiver.spans.map((span) => span.traceId))).toEqual(new Set(expected.keys()));
     // Each followed request has its whole tree: its operation under it.
-    expect(receiver.spans.filter((span) => span.name === 'query anonymous' && requests.some((request) => request.spanId === span.parentSpanId)).length).toBe(requests.length);
+    expect(
+      receiver.spans.filter((span) => span.name === 'query anonymous' && requests.some((request) => request.spanId === span.parentSpanId))
+        .length,
+    ).toBe(requests.length);
     expect(requests.length).toBe([...expected.values()].reduce((sum, spans) => sum + spans.size, 0));
     for (const request of requests) expect(expected.get(request.traceId)?.has(request.parentSpanId ?? '')).toBe(true);
   });
@@ -552,12 +700,20 @@ describe('traces (docs/behaviour.md §12.3)', () => {
     try {
       const token = await server.token('member');
       for (let index = 0; index < publishes; index++) {
-        const created = await fetch(`${server.url}/v2/posts`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: `sampled ${index}` }) });
+        const created = await fetch(`${server.url}/v2/posts`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ title: `sampled ${index}` }),
+        });
         expect(created.status).toBe(201);
         const { id } = (await created.json()) as { id: string };
-        expect((await fetch(`${server.url}/v2/posts/${id}/publish`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+        expect(
+          (await fetch(`${server.url}/v2/posts/${id}/publish`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status,
+        ).toBe(200);
       }
-      await expect.poll(() => server.logs.filter((entry) => entry.msg === 'job post-published done').length, { timeout: 20_000 }).toBe(publishes);
+      await expect
+        .poll(() => server.logs.filter((entry) => entry.msg === 'job post-published done').length, { timeout: 20_000 })
+        .toBe(publishes);
     } finally {
       await server.stop();
       await receiver.close();
@@ -569,7 +725,8 @@ describe('traces (docs/behaviour.md §12.3)', () => {
     expect(requests.length).toBeLessThanOrEqual(34);
     // Each recorded request has its statements; the job of each is recorded in its trace, and no
     // job of a request not recorded starts a trace of its own (it carries the unrecorded trace).
-    for (const request of requests) expect(receiver.spans.some((span) => span.parentSpanId === request.spanId && span.name !== 'process notifications')).toBe(true);
+    for (const request of requests)
+      expect(receiver.spans.some((span) => span.parentSpanId === request.spanId && span.name !== 'process notifications')).toBe(true);
     expect(new Set(jobs.map((job) => job.traceId))).toEqual(new Set(requests.map((request) => request.traceId)));
     expect(jobs.length).toBe(requests.length);
   });
@@ -584,12 +741,19 @@ describe('traces (docs/behaviour.md §12.3)', () => {
       const query = '{ users(first: 3) { id org { id } posts(first: 2) { edges { node { id } } } } }';
       // Not sampled here (a sample of 0), nor by a caller that says so (flags 00).
       expect((await postGraphQL(server, query, { authorization: `Bearer ${token}` })).status).toBe(200);
-      expect((await postGraphQL(server, query, { authorization: `Bearer ${token}`, traceparent: `00-${unsampled}-00f067aa0ba902b7-00` })).status).toBe(200);
-      const published = await fetch(`${server.url}/v2/posts/${memberDraft(server)}/publish`, { method: 'POST', headers: { authorization: `Bearer ${token}`, traceparent: `00-${unsampled}-00f067aa0ba902b8-00` } });
+      expect(
+        (await postGraphQL(server, query, { authorization: `Bearer ${token}`, traceparent: `00-${unsampled}-00f067aa0ba902b7-00` })).status,
+      ).toBe(200);
+      const published = await fetch(`${server.url}/v2/posts/${memberDraft(server)}/publish`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, traceparent: `00-${unsampled}-00f067aa0ba902b8-00` },
+      });
       expect(published.status).toBe(200);
       await expect.poll(() => server.logs.some((entry) => entry.msg === 'job post-published done'), { timeout: 10_000 }).toBe(true);
       // A caller that sampled its trace is followed (parent-based sampling).
-      expect((await postGraphQL(server, query, { authorization: `Bearer ${token}`, traceparent: `00-${sampled}-00f067aa0ba902b9-01` })).status).toBe(200);
+      expect(
+        (await postGraphQL(server, query, { authorization: `Bearer ${token}`, traceparent: `00-${sampled}-00f067aa0ba902b9-01` })).status,
+      ).toBe(200);
     } finally {
       await server.stop();
       await receiver.close();
@@ -597,6 +761,8 @@ describe('traces (docs/behaviour.md §12.3)', () => {
     const traces = new Set(receiver.spans.map((span) => span.traceId));
     expect(traces).toEqual(new Set([sampled]));
     // The sampled request's whole tree: request, operation, statements, one batch per relation level.
-    expect(new Set(receiver.spans.map((span) => span.name))).toEqual(new Set(['POST /graphql', 'query anonymous', 'SELECT', 'loader User.org', 'loader User.posts']));
+    expect(new Set(receiver.spans.map((span) => span.name))).toEqual(
+      new Set(['POST /graphql', 'query anonymous', 'SELECT', 'loader User.org', 'loader User.posts']),
+    );
   });
 });

@@ -19,12 +19,21 @@ function createPost(url: string, token: string, title: string, agent: http.Agent
     const payload = JSON.stringify({ title });
     const outgoing = http.request(
       `${url}/v2/posts`,
-      { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      {
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
       (response) => {
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, id: response.statusCode === 201 ? (JSON.parse(text) as { id: string }).id : undefined }));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            id: response.statusCode === 201 ? (JSON.parse(text) as { id: string }).id : undefined,
+          }),
+        );
         response.on('error', reject);
       },
     );
@@ -44,12 +53,21 @@ function slowCreatePost(url: string, token: string, title: string): { finish(): 
   const response = new Promise<{ status: number; id?: string }>((resolve, reject) => {
     outgoing = http.request(
       `${url}/v2/posts`,
-      { method: 'POST', agent: false, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      {
+        method: 'POST',
+        agent: false,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
       (incoming) => {
         let text = '';
         incoming.setEncoding('utf8');
         incoming.on('data', (chunk: string) => (text += chunk));
-        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, id: incoming.statusCode === 201 ? (JSON.parse(text) as { id: string }).id : undefined }));
+        incoming.on('end', () =>
+          resolve({
+            status: incoming.statusCode ?? 0,
+            id: incoming.statusCode === 201 ? (JSON.parse(text) as { id: string }).id : undefined,
+          }),
+        );
       },
     );
     outgoing.on('error', reject);
@@ -166,10 +184,17 @@ describe(`APP_HTTP__SHUTDOWN_TIMEOUT (${testProvider()})`, () => {
   it('waits for handlers whose clients hung up before closing the database', async () => {
     const server = await startTestServer({ seed: { orgs: 2, users: 20, posts: 5 } });
     const token = await server.token('admin');
-    const nested = JSON.stringify({ query: '{ users(first: 100) { id org { id name } posts(first: 20) { edges { node { id title author { id name } } } } } }' });
+    const nested = JSON.stringify({
+      query: '{ users(first: 100) { id org { id name } posts(first: 20) { edges { node { id title author { id name } } } } } }',
+    });
     // Clients that give up after a few milliseconds, while their queries still run.
     const abandoned = Array.from({ length: 150 }, (_, index) =>
-      fetch(`${server.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: nested, signal: AbortSignal.timeout(20 + (index % 40)) }).catch(() => undefined),
+      fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: nested,
+        signal: AbortSignal.timeout(20 + (index % 40)),
+      }).catch(() => undefined),
     );
     // Every client has given up; most queries are still queued or running.
     await new Promise((resolve) => setTimeout(resolve, 80));

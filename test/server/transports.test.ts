@@ -30,7 +30,9 @@ const extra: TransportFactory<Container> = defineTransport('extra', ({ container
     paths: ['/meta'],
     mount: (app) => app.get('/meta', (_request, response) => void response.json({ served: 'extra' })),
   },
-  sockets: [{ name: 'extra-ws', paths: ['/extra-ws'], connect: (client) => client.on('message', (data) => client.send(messageText(data))) }],
+  sockets: [
+    { name: 'extra-ws', paths: ['/extra-ws'], connect: (client) => client.on('message', (data) => client.send(messageText(data))) },
+  ],
   health: [{ name: 'extra', check: () => Promise.resolve(healthy) }],
   close: async () => {
     closing.push('close');
@@ -106,14 +108,31 @@ describe('a transport added beside the defaults', () => {
 describe('a self-mounted transport mounting outside the paths it declares', () => {
   /** A transport declaring `/extra` whose `mount` does `mounts` on the app. */
   const mounting = (mounts: (app: import('express').Express) => void): TransportFactory<Container> =>
-    defineTransport('stray', () => ({ name: 'stray', http: { placement: 'neutral', paths: ['/extra', '/extra-assets/*'], mount: mounts } }));
+    defineTransport('stray', () => ({
+      name: 'stray',
+      http: { placement: 'neutral', paths: ['/extra', '/extra-assets/*'], mount: mounts },
+    }));
 
   it.each([
-    ['middleware without a path (an allowlist for everything, say)', (app: import('express').Express) => void app.use((_request, _response, next) => next()), 'use(without a path)'],
-    ['a route at a path it does not declare', (app: import('express').Express) => void app.get('/elsewhere', (_request, response) => void response.end()), 'get("/elsewhere")'],
-    ['a path below an exact entry', (app: import('express').Express) => void app.all('/extra/more', (_request, response) => void response.end()), 'all("/extra/more")'],
+    [
+      'middleware without a path (an allowlist for everything, say)',
+      (app: import('express').Express) => void app.use((_request, _response, next) => next()),
+      'use(without a path)',
+    ],
+    [
+      'a route at a path it does not declare',
+      (app: import('express').Express) => void app.get('/elsewhere', (_request, response) => void response.end()),
+      'get("/elsewhere")',
+    ],
+    [
+      'a path below an exact entry',
+      (app: import('express').Express) => void app.all('/extra/more', (_request, response) => void response.end()),
+      'all("/extra/more")',
+    ],
   ])('fails boot for %s, naming the transport and the path', async (_case, mounts, named) => {
-    const started = startInProcessServer({ adjust: (definition) => ({ ...definition, transports: [...definition.transports, mounting(mounts)] }) });
+    const started = startInProcessServer({
+      adjust: (definition) => ({ ...definition, transports: [...definition.transports, mounting(mounts)] }),
+    });
     await expect(started).rejects.toThrow(`the stray transport mounts ${named}`);
   });
 

@@ -11,7 +11,11 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** Runs the heap-growth fixture in a child Node with `flags`; how far its old generation grew past what stayed alive. */
 function growth(flags: readonly string[]): number {
-  const result = spawnSync(process.execPath, ['--expose-gc', ...flags, '--import', 'tsx', path.join(ROOT, 'test/fixtures/heap-growth.ts')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(
+    process.execPath,
+    ['--expose-gc', ...flags, '--import', 'tsx', path.join(ROOT, 'test/fixtures/heap-growth.ts')],
+    { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+  );
   expect(result.status, result.stderr).toBe(0);
   const { base, ratio } = JSON.parse(result.stdout.trim()) as { base: number; ratio: number };
   expect(base).toBeGreaterThan(25);

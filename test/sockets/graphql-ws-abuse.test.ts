@@ -64,9 +64,21 @@ describe('graphql-ws protocol violations', () => {
   });
 
   it('closes 4406 on the legacy graphql-ws subprotocol (raw handshake, no client checks)', async () => {
-    const handshake = ['GET /graphql HTTP/1.1', 'Host: localhost', 'Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`, 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Protocol: graphql-ws', '', ''].join('\r\n');
+    const handshake = [
+      'GET /graphql HTTP/1.1',
+      'Host: localhost',
+      'Upgrade: websocket',
+      'Connection: Upgrade',
+      `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
+      'Sec-WebSocket-Version: 13',
+      'Sec-WebSocket-Protocol: graphql-ws',
+      '',
+      '',
+    ].join('\r\n');
     // Enough once the 101 and the first 4 bytes of a frame (header + close code) have arrived.
-    const received = await rawExchange(server.url, handshake, { enough: (sofar) => sofar.indexOf('\r\n\r\n') >= 0 && sofar.length >= sofar.indexOf('\r\n\r\n') + 8 });
+    const received = await rawExchange(server.url, handshake, {
+      enough: (sofar) => sofar.indexOf('\r\n\r\n') >= 0 && sofar.length >= sofar.indexOf('\r\n\r\n') + 8,
+    });
     const headerEnd = received.indexOf('\r\n\r\n');
     expect(received.subarray(0, headerEnd).toString()).toMatch(/^HTTP\/1\.1 101 /);
     const frame = received.subarray(headerEnd + 4);
@@ -75,7 +87,13 @@ describe('graphql-ws protocol violations', () => {
   });
 
   it('closes 4400 on a message that is not a protocol message', async () => {
-    for (const message of ['not json', JSON.stringify({ type: 'bogus' }), JSON.stringify({ type: 'subscribe' }), JSON.stringify([1, 2, 3]), '{"type":"connection_init","payload":"text"}']) {
+    for (const message of [
+      'not json',
+      JSON.stringify({ type: 'bogus' }),
+      JSON.stringify({ type: 'subscribe' }),
+      JSON.stringify([1, 2, 3]),
+      '{"type":"connection_init","payload":"text"}',
+    ]) {
       const socket = await open(server);
       const done = closed(socket);
       socket.send(message);
@@ -158,7 +176,9 @@ describe('graphql-ws protocol violations', () => {
     const socket = await acknowledged(server, await server.token('admin'));
     socket.close(1000);
     expect(server.stderr()).toBe('');
-    expect(server.logs.find((entry) => entry.msg === 'closed a WebSocket client that broke the framing rules')).toMatchObject({ code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' });
+    expect(server.logs.find((entry) => entry.msg === 'closed a WebSocket client that broke the framing rules')).toMatchObject({
+      code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH',
+    });
   });
 });
 
@@ -172,7 +192,8 @@ describe('a subscriber that stops reading', () => {
   it('is closed with 1013 once its queue is full, while a reading subscriber gets every item', async () => {
     const token = await server.token('admin');
     const subscriptions = 40;
-    const subscribe = (socket: WebSocket, id: string): void => socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIPTION } }));
+    const subscribe = (socket: WebSocket, id: string): void =>
+      socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIPTION } }));
 
     const stalled = await acknowledged(server, token);
     for (let index = 0; index < subscriptions; index += 1) subscribe(stalled, `s${index}`);
@@ -196,7 +217,12 @@ describe('a subscriber that stops reading', () => {
     const published: string[] = [];
     const body = '€'.repeat(10_000);
     for (let index = 0; index < 60; index += 1) {
-      const created = await server.fetch('/v2/posts', { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: `flood ${index}`, body }) });
+      const created = await server.fetch('/v2/posts', {
+        method: 'POST',
+        token,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: `flood ${index}`, body }),
+      });
       const { id } = (await created.json()) as { id: string };
       expect((await server.fetch(`/v2/posts/${id}/publish`, { method: 'POST', token })).status).toBe(200);
       published.push(id);
@@ -228,16 +254,33 @@ describe('operations per graphql-ws connection (APP_GRAPHQL__MAX_SUBSCRIPTIONS)'
     const messages: Record<string, unknown>[] = [];
     socket.on('message', (data) => messages.push(JSON.parse(messageText(data)) as Record<string, unknown>));
     for (const id of ['1', '2', '3', '4']) socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIPTION } }));
-    await expect.poll(() => messages.filter((message) => message.type === 'error')).toEqual([
-      { id: '4', type: 'error', payload: [expect.objectContaining({ extensions: { code: 'SUBSCRIPTION_LIMIT', limit: 3, requestId: expect.any(String) as unknown } })] },
-    ]);
+    await expect
+      .poll(() => messages.filter((message) => message.type === 'error'))
+      .toEqual([
+        {
+          id: '4',
+          type: 'error',
+          payload: [
+            expect.objectContaining({ extensions: { code: 'SUBSCRIPTION_LIMIT', limit: 3, requestId: expect.any(String) as unknown } }),
+          ],
+        },
+      ]);
     socket.send(JSON.stringify({ id: '2', type: 'complete' }));
     socket.send(JSON.stringify({ id: '5', type: 'subscribe', payload: { query: SUBSCRIPTION } }));
     // The three running subscriptions (1, 3, 5) each receive the next publish.
     const post = server.seeded.posts.find((candidate) => candidate.status === 'draft' && candidate.authorId === server.user('member').id);
-    const published = await server.graphql<{ publishPost: { id: string } }>(`mutation { publishPost(id: "${post?.id}") { id } }`, { token: await server.token('member') });
+    const published = await server.graphql<{ publishPost: { id: string } }>(`mutation { publishPost(id: "${post?.id}") { id } }`, {
+      token: await server.token('member'),
+    });
     expect(published.errors).toBeUndefined();
-    await expect.poll(() => messages.filter((message) => message.type === 'next').map((message) => message.id).sort()).toEqual(['1', '3', '5']);
+    await expect
+      .poll(() =>
+        messages
+          .filter((message) => message.type === 'next')
+          .map((message) => message.id)
+          .sort(),
+      )
+      .toEqual(['1', '3', '5']);
     expect(messages.filter((message) => message.type === 'error')).toHaveLength(1);
     socket.close();
   });

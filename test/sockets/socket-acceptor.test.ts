@@ -60,7 +60,8 @@ function open(path: string, options: WebSocket.ClientOptions = {}): Promise<WebS
 const closed = (client: WebSocket): Promise<{ code: number; reason: string }> =>
   new Promise((resolve) => client.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
 
-const next = (client: WebSocket): Promise<unknown> => new Promise((resolve) => client.once('message', (data) => resolve(JSON.parse(messageText(data)))));
+const next = (client: WebSocket): Promise<unknown> =>
+  new Promise((resolve) => client.once('message', (data) => resolve(JSON.parse(messageText(data)))));
 
 /** A transport written with no care for faults at all: it echoes, and listens for nothing else. */
 const echo: SocketTransport = {
@@ -103,24 +104,42 @@ describe('a transport that only registers', () => {
 
   it('is told apart from a second transport claiming its path', () => {
     harness.acceptor.register(echo);
-    expect(() => harness.acceptor.register({ ...echo, name: 'echo again' })).toThrow('WebSocket path /echo is claimed by both echo and echo again');
+    expect(() => harness.acceptor.register({ ...echo, name: 'echo again' })).toThrow(
+      'WebSocket path /echo is claimed by both echo and echo again',
+    );
     expect(harness.acceptor.paths()).toEqual([{ path: '/echo', transport: 'echo', protocols: [] }]);
   });
 
   it('closes with 1011 when the transport throws while taking the socket, and logs it as a server fault', async () => {
-    harness.acceptor.register({ name: 'broken', paths: ['/broken'], connect: () => { throw new Error('broken transport'); } });
+    harness.acceptor.register({
+      name: 'broken',
+      paths: ['/broken'],
+      connect: () => {
+        throw new Error('broken transport');
+      },
+    });
     expect((await closed(await open('/broken'))).code).toBe(1011);
-    expect(harness.logs).toContainEqual(expect.objectContaining({ level: 50, transport: 'broken', msg: 'a WebSocket transport failed to take a socket' }));
+    expect(harness.logs).toContainEqual(
+      expect.objectContaining({ level: 50, transport: 'broken', msg: 'a WebSocket transport failed to take a socket' }),
+    );
   });
 
   it('answers 500 when admitting fails, and 503 once shutting down', async () => {
-    harness.acceptor.register({ name: 'refusing', paths: ['/refusing'], admit: () => Promise.reject(new Error('no')), connect: () => undefined });
+    harness.acceptor.register({
+      name: 'refusing',
+      paths: ['/refusing'],
+      admit: () => Promise.reject(new Error('no')),
+      connect: () => undefined,
+    });
     const refused = (await rawExchange(harness.url, upgradeRequest('/refusing'))).toString();
     expect(refused).toMatch(/^HTTP\/1\.1 500 /);
     expect(rawBody(refused)).toMatchObject({ status: 500, code: 'INTERNAL_SERVER_ERROR', detail: 'internal error' });
     harness.acceptor.register(echo);
     await harness.acceptor.close();
-    expect(rawBody((await rawExchange(harness.url, upgradeRequest('/echo'))).toString())).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(rawBody((await rawExchange(harness.url, upgradeRequest('/echo'))).toString())).toMatchObject({
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+    });
   });
 });
 
@@ -148,7 +167,10 @@ describe('keep-alive and shutdown', () => {
   });
 
   it('cuts a close reason to the 123 bytes a close frame carries, on a character boundary', async () => {
-    harness.acceptor.register({ ...echo, connect: (client) => closeSocket(client, 4409, `Subscriber for ${'é'.repeat(100)} already exists`) });
+    harness.acceptor.register({
+      ...echo,
+      connect: (client) => closeSocket(client, 4409, `Subscriber for ${'é'.repeat(100)} already exists`),
+    });
     const { code, reason } = await closed(await open('/echo'));
     expect(code).toBe(4409);
     expect(Buffer.byteLength(reason)).toBeLessThanOrEqual(123);
@@ -166,7 +188,10 @@ describe('a gateway', () => {
     version: '1',
     handlers: [
       { event: 'slow', handle: () => new Promise((resolve) => (release = () => resolve('late'))) },
-      { event: 'slowFailure', handle: () => new Promise((_resolve, reject) => (release = () => reject(new Error('failed after the client left')))) },
+      {
+        event: 'slowFailure',
+        handle: () => new Promise((_resolve, reject) => (release = () => reject(new Error('failed after the client left')))),
+      },
       { event: 'big', handle: () => 10n },
       { event: 'refused', handle: () => unwrap(fail('FORBIDDEN', 'not yours')) },
       {
@@ -187,7 +212,17 @@ describe('a gateway', () => {
 
   beforeEach(() => {
     const logger = createLogger({ level: 'silent', format: 'json' });
-    harness.acceptor.register(gatewayTransport(gateway, { verifier: new TokenVerifier({ secret: TEST_SECRET }), abilities: new AbilityCache({ for: () => { throw new Error('no principal in these tests'); } }), logger }));
+    harness.acceptor.register(
+      gatewayTransport(gateway, {
+        verifier: new TokenVerifier({ secret: TEST_SECRET }),
+        abilities: new AbilityCache({
+          for: () => {
+            throw new Error('no principal in these tests');
+          },
+        }),
+        logger,
+      }),
+    );
   });
 
   it.each(['slow', 'slowFailure'])('drops the %s reply of a client that left, without an unhandled rejection', async (event) => {
@@ -235,7 +270,9 @@ describe('a gateway', () => {
       for (const finish of held.waiting.splice(0, 3)) finish();
     }
     expect(held.most).toBe(MAX_IN_FLIGHT);
-    expect((replies as { data: number }[]).map((reply) => reply.data).sort((a, b) => a - b)).toEqual(Array.from({ length: flood }, (_, index) => index));
+    expect((replies as { data: number }[]).map((reply) => reply.data).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: flood }, (_, index) => index),
+    );
     client.close();
   });
 });

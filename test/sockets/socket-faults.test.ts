@@ -34,34 +34,120 @@ const text = (payload: Buffer | string, fin = true): Buffer => encodeFrame({ fin
 
 const FAULTS: readonly Fault[] = [
   { name: 'a message past the size limit', bytes: text('a'.repeat(LIMIT + 1)), closeCode: 1009, code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' },
-  { name: 'fragments adding up past the size limit', bytes: Buffer.concat([text('a'.repeat(LIMIT / 2), false), encodeFrame({ fin: false, opcode: 0x0, payload: Buffer.alloc(LIMIT / 2 + 1, 0x61) })]), closeCode: 1009, code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' },
-  { name: 'a declared length past 2^53 - 1', bytes: encodeFrame({ opcode: 0x2, declaredLength: 2n ** 63n }), closeCode: 1009, code: 'WS_ERR_UNSUPPORTED_DATA_PAYLOAD_LENGTH' },
-  { name: 'invalid UTF-8 in a text frame', bytes: text(Buffer.from([0x7b, 0xc3, 0x28, 0x7d])), closeCode: 1007, code: 'WS_ERR_INVALID_UTF8' },
-  { name: 'invalid UTF-8 in a close reason', bytes: encodeFrame({ opcode: 0x8, payload: closePayload(1000, Buffer.from([0xff, 0xfe])) }), closeCode: 1007, code: 'WS_ERR_INVALID_UTF8' },
-  { name: 'RSV1 set (no extension was negotiated)', bytes: encodeFrame({ opcode: 0x1, rsv: 0b100, payload: Buffer.from('{}') }), closeCode: 1002, code: 'WS_ERR_UNEXPECTED_RSV_1' },
-  { name: 'RSV2 and RSV3 set', bytes: encodeFrame({ opcode: 0x1, rsv: 0b011, payload: Buffer.from('{}') }), closeCode: 1002, code: 'WS_ERR_UNEXPECTED_RSV_2_3' },
-  { name: 'an unknown data opcode', bytes: encodeFrame({ opcode: 0x3, payload: Buffer.from('x') }), closeCode: 1002, code: 'WS_ERR_INVALID_OPCODE' },
+  {
+    name: 'fragments adding up past the size limit',
+    bytes: Buffer.concat([
+      text('a'.repeat(LIMIT / 2), false),
+      encodeFrame({ fin: false, opcode: 0x0, payload: Buffer.alloc(LIMIT / 2 + 1, 0x61) }),
+    ]),
+    closeCode: 1009,
+    code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH',
+  },
+  {
+    name: 'a declared length past 2^53 - 1',
+    bytes: encodeFrame({ opcode: 0x2, declaredLength: 2n ** 63n }),
+    closeCode: 1009,
+    code: 'WS_ERR_UNSUPPORTED_DATA_PAYLOAD_LENGTH',
+  },
+  {
+    name: 'invalid UTF-8 in a text frame',
+    bytes: text(Buffer.from([0x7b, 0xc3, 0x28, 0x7d])),
+    closeCode: 1007,
+    code: 'WS_ERR_INVALID_UTF8',
+  },
+  {
+    name: 'invalid UTF-8 in a close reason',
+    bytes: encodeFrame({ opcode: 0x8, payload: closePayload(1000, Buffer.from([0xff, 0xfe])) }),
+    closeCode: 1007,
+    code: 'WS_ERR_INVALID_UTF8',
+  },
+  {
+    name: 'RSV1 set (no extension was negotiated)',
+    bytes: encodeFrame({ opcode: 0x1, rsv: 0b100, payload: Buffer.from('{}') }),
+    closeCode: 1002,
+    code: 'WS_ERR_UNEXPECTED_RSV_1',
+  },
+  {
+    name: 'RSV2 and RSV3 set',
+    bytes: encodeFrame({ opcode: 0x1, rsv: 0b011, payload: Buffer.from('{}') }),
+    closeCode: 1002,
+    code: 'WS_ERR_UNEXPECTED_RSV_2_3',
+  },
+  {
+    name: 'an unknown data opcode',
+    bytes: encodeFrame({ opcode: 0x3, payload: Buffer.from('x') }),
+    closeCode: 1002,
+    code: 'WS_ERR_INVALID_OPCODE',
+  },
   { name: 'an unknown control opcode', bytes: encodeFrame({ opcode: 0xb }), closeCode: 1002, code: 'WS_ERR_INVALID_OPCODE' },
-  { name: 'a continuation with no message to continue', bytes: encodeFrame({ opcode: 0x0, payload: Buffer.from('x') }), closeCode: 1002, code: 'WS_ERR_INVALID_OPCODE' },
-  { name: 'a new message inside a fragmented one', bytes: Buffer.concat([text('{', false), text('}')]), closeCode: 1002, code: 'WS_ERR_INVALID_OPCODE' },
-  { name: 'an unmasked client frame', bytes: encodeFrame({ opcode: 0x1, mask: null, payload: Buffer.from('{}') }), closeCode: 1002, code: 'WS_ERR_EXPECTED_MASK' },
+  {
+    name: 'a continuation with no message to continue',
+    bytes: encodeFrame({ opcode: 0x0, payload: Buffer.from('x') }),
+    closeCode: 1002,
+    code: 'WS_ERR_INVALID_OPCODE',
+  },
+  {
+    name: 'a new message inside a fragmented one',
+    bytes: Buffer.concat([text('{', false), text('}')]),
+    closeCode: 1002,
+    code: 'WS_ERR_INVALID_OPCODE',
+  },
+  {
+    name: 'an unmasked client frame',
+    bytes: encodeFrame({ opcode: 0x1, mask: null, payload: Buffer.from('{}') }),
+    closeCode: 1002,
+    code: 'WS_ERR_EXPECTED_MASK',
+  },
   { name: 'a fragmented control frame', bytes: encodeFrame({ fin: false, opcode: 0x9 }), closeCode: 1002, code: 'WS_ERR_EXPECTED_FIN' },
-  { name: 'a control frame longer than 125 bytes', bytes: encodeFrame({ opcode: 0x9, payload: Buffer.alloc(126) }), closeCode: 1002, code: 'WS_ERR_INVALID_CONTROL_PAYLOAD_LENGTH' },
-  { name: 'a close frame with a one-byte payload', bytes: encodeFrame({ opcode: 0x8, payload: Buffer.from([0x03]) }), closeCode: 1002, code: 'WS_ERR_INVALID_CONTROL_PAYLOAD_LENGTH' },
-  { name: 'a close frame with code 999', bytes: encodeFrame({ opcode: 0x8, payload: closePayload(999) }), closeCode: 1002, code: 'WS_ERR_INVALID_CLOSE_CODE' },
-  { name: 'a close frame with the reserved code 1005', bytes: encodeFrame({ opcode: 0x8, payload: closePayload(1005) }), closeCode: 1002, code: 'WS_ERR_INVALID_CLOSE_CODE' },
+  {
+    name: 'a control frame longer than 125 bytes',
+    bytes: encodeFrame({ opcode: 0x9, payload: Buffer.alloc(126) }),
+    closeCode: 1002,
+    code: 'WS_ERR_INVALID_CONTROL_PAYLOAD_LENGTH',
+  },
+  {
+    name: 'a close frame with a one-byte payload',
+    bytes: encodeFrame({ opcode: 0x8, payload: Buffer.from([0x03]) }),
+    closeCode: 1002,
+    code: 'WS_ERR_INVALID_CONTROL_PAYLOAD_LENGTH',
+  },
+  {
+    name: 'a close frame with code 999',
+    bytes: encodeFrame({ opcode: 0x8, payload: closePayload(999) }),
+    closeCode: 1002,
+    code: 'WS_ERR_INVALID_CLOSE_CODE',
+  },
+  {
+    name: 'a close frame with the reserved code 1005',
+    bytes: encodeFrame({ opcode: 0x8, payload: closePayload(1005) }),
+    closeCode: 1002,
+    code: 'WS_ERR_INVALID_CLOSE_CODE',
+  },
 ];
 
 /** Connections cut in the middle of a frame: no close code to expect, and no fault to log. */
 const CUTS: readonly { name: string; bytes: Buffer; reset: boolean }[] = [
   { name: 'ended after half a header', bytes: Buffer.from([0x81]), reset: false },
-  { name: 'ended in the middle of a payload', bytes: encodeFrame({ opcode: 0x1, payload: Buffer.from('{"event":"ping","data":1}') }).subarray(0, 12), reset: false },
-  { name: 'reset in the middle of a payload', bytes: encodeFrame({ opcode: 0x1, payload: Buffer.from('{"event":"ping","data":1}') }).subarray(0, 12), reset: true },
-  { name: 'reset in the middle of a 64-bit length', bytes: encodeFrame({ opcode: 0x2, payload: Buffer.alloc(70_000) }).subarray(0, 6), reset: true },
+  {
+    name: 'ended in the middle of a payload',
+    bytes: encodeFrame({ opcode: 0x1, payload: Buffer.from('{"event":"ping","data":1}') }).subarray(0, 12),
+    reset: false,
+  },
+  {
+    name: 'reset in the middle of a payload',
+    bytes: encodeFrame({ opcode: 0x1, payload: Buffer.from('{"event":"ping","data":1}') }).subarray(0, 12),
+    reset: true,
+  },
+  {
+    name: 'reset in the middle of a 64-bit length',
+    bytes: encodeFrame({ opcode: 0x2, payload: Buffer.alloc(70_000) }).subarray(0, 6),
+    reset: true,
+  },
 ];
 
 /** The client-fault lines the server logged for `path`. */
-const faultLines = (server: TestServer, path: string): Record<string, unknown>[] => server.logs.filter((entry) => entry.msg === CLIENT_FAULT_MESSAGE && entry.path === path);
+const faultLines = (server: TestServer, path: string): Record<string, unknown>[] =>
+  server.logs.filter((entry) => entry.msg === CLIENT_FAULT_MESSAGE && entry.path === path);
 
 describe(`every socket path survives every framing fault (docs/hostile-input.md §1, ${testProvider()})`, () => {
   let server: TestServer;
@@ -89,7 +175,8 @@ describe(`every socket path survives every framing fault (docs/hostile-input.md 
   async function stillServing(socket: SocketPath): Promise<void> {
     const health = await server.fetch('/health').then(
       (response) => response.status,
-      async () => `no answer: ${JSON.stringify(await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 1_000))]))}\n${server.stderr()}`,
+      async () =>
+        `no answer: ${JSON.stringify(await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 1_000))]))}\n${server.stderr()}`,
     );
     expect(health).toBe(200);
     expect(exited).toBe(false);
@@ -105,7 +192,12 @@ describe(`every socket path survives every framing fault (docs/hostile-input.md 
       expect(closeCodeIn(received), `${fault.name} on ${socket.path}`).toBe(fault.closeCode);
       await stillServing(socket);
       await expect.poll(() => faultLines(server, socket.path).length, { timeout: 5_000 }).toBe(before + 1);
-      expect(faultLines(server, socket.path).at(-1)).toMatchObject({ level: 40, transport: socket.transport, code: fault.code, closeCode: fault.closeCode });
+      expect(faultLines(server, socket.path).at(-1)).toMatchObject({
+        level: 40,
+        transport: socket.transport,
+        code: fault.code,
+        closeCode: fault.closeCode,
+      });
     }
     expect(server.stderr()).toBe('');
   });
@@ -113,7 +205,10 @@ describe(`every socket path survives every framing fault (docs/hostile-input.md 
   it('answers a fault sent in the same packet as the handshake, before the 101 is out', async () => {
     for (const socket of paths) {
       const before = faultLines(server, socket.path).length;
-      const request = Buffer.concat([Buffer.from(upgradeRequest(socket.path, socket.protocols)), encodeFrame({ opcode: 0x1, rsv: 0b100, payload: Buffer.from('{}') })]);
+      const request = Buffer.concat([
+        Buffer.from(upgradeRequest(socket.path, socket.protocols)),
+        encodeFrame({ opcode: 0x1, rsv: 0b100, payload: Buffer.from('{}') }),
+      ]);
       const received = await rawExchange(server.url, request);
       const headEnd = received.indexOf('\r\n\r\n');
       expect(received.subarray(0, headEnd).toString(), socket.path).toMatch(/^HTTP\/1\.1 101 /);
@@ -158,7 +253,14 @@ describe('upgrades the server does not take are problem documents', () => {
     const { head, body } = await answer(upgradeRequest('/v2/ws'));
     expect(head).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
     expect(head).toMatch(/\r\nContent-Type: application\/problem\+json; charset=utf-8\r\n/);
-    expect(body).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'NOT_FOUND', detail: 'no WebSocket is served at /v2/ws', requestId: expect.any(String) as unknown });
+    expect(body).toEqual({
+      type: 'about:blank',
+      title: 'Not Found',
+      status: 404,
+      code: 'NOT_FOUND',
+      detail: 'no WebSocket is served at /v2/ws',
+      requestId: expect.any(String) as unknown,
+    });
   });
 
   it('answers an upgrade whose target is not a URL with 400 (it ended the process before)', async () => {
@@ -171,7 +273,9 @@ describe('upgrades the server does not take are problem documents', () => {
     const post = await answer(upgradeRequest('/v1/ws').replace(/^GET /, 'POST '));
     expect(post.head).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n[^]*\r\nAllow: GET/);
     expect(post.body).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
-    const version = await answer(upgradeRequest('/graphql', ['graphql-transport-ws']).replace('Sec-WebSocket-Version: 13', 'Sec-WebSocket-Version: 99'));
+    const version = await answer(
+      upgradeRequest('/graphql', ['graphql-transport-ws']).replace('Sec-WebSocket-Version: 13', 'Sec-WebSocket-Version: 99'),
+    );
     expect(version.head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[^]*\r\nSec-WebSocket-Version: 13, 8/);
     expect(version.body).toMatchObject({ status: 400, code: 'BAD_REQUEST', detail: expect.stringContaining('Sec-WebSocket-Version') });
     const other = await answer(upgradeRequest('/v1/ws').replace('Upgrade: websocket', 'Upgrade: h2c'));
@@ -193,9 +297,13 @@ describe('a client that resets while the gateway verifies its token', () => {
     privateKey = pair.privateKey;
     const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
     // A key set that takes 500 ms to answer holds the upgrade in verification that long.
-    keys = createServer((_request, response) => setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })), 500));
+    keys = createServer((_request, response) =>
+      setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })), 500),
+    );
     await new Promise<void>((resolve) => keys.listen(0, '127.0.0.1', resolve));
-    server = await startTestServer({ env: { APP_AUTH__JWKS_URL: `http://127.0.0.1:${(keys.address() as { port: number }).port}/jwks.json` } });
+    server = await startTestServer({
+      env: { APP_AUTH__JWKS_URL: `http://127.0.0.1:${(keys.address() as { port: number }).port}/jwks.json` },
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -204,7 +312,10 @@ describe('a client that resets while the gateway verifies its token', () => {
 
   it('ends that connection only (a reset there ended the process before)', async () => {
     const member = server.user('member');
-    const token = await new SignJWT({ sub: member.id, org_id: member.orgId, role: member.role }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setExpirationTime('1h').sign(privateKey);
+    const token = await new SignJWT({ sub: member.id, org_id: member.orgId, role: member.role })
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+      .setExpirationTime('1h')
+      .sign(privateKey);
     const { hostname, port } = new URL(server.url);
     await new Promise<void>((resolve, reject) => {
       const socket = connect(Number(port), hostname, () => {

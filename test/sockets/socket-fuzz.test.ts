@@ -38,7 +38,14 @@ const payload = fc.oneof(
 /** Messages each transport understands, so valid frames reach its message handling too. */
 const message = fc.oneof(
   fc.json({ maxDepth: 2 }),
-  fc.constantFrom('{"type":"connection_init","payload":{}}', '{"type":"ping"}', '{"type":"pong"}', '{"id":"1","type":"complete"}', '{"event":"ping","data":1}', '{"event":"whoami"}'),
+  fc.constantFrom(
+    '{"type":"connection_init","payload":{}}',
+    '{"type":"ping"}',
+    '{"type":"pong"}',
+    '{"id":"1","type":"complete"}',
+    '{"event":"ping","data":1}',
+    '{"event":"whoami"}',
+  ),
 );
 
 /** Frames a conforming client could send (masked, well-formed). */
@@ -48,11 +55,18 @@ const validFrame: fc.Arbitrary<FrameSpec[]> = fc.oneof(
   fc.tuple(message, fc.nat()).map(([text, at]) => {
     const bytes = Buffer.from(text);
     const cut = bytes.length === 0 ? 0 : at % bytes.length;
-    return [{ fin: false, opcode: 0x1, payload: bytes.subarray(0, cut) }, { opcode: 0x0, payload: bytes.subarray(cut) }];
+    return [
+      { fin: false, opcode: 0x1, payload: bytes.subarray(0, cut) },
+      { opcode: 0x0, payload: bytes.subarray(cut) },
+    ];
   }),
   payload.map((bytes) => [{ opcode: 0x2, payload: bytes }]),
-  fc.tuple(fc.constantFrom(0x9, 0xa), fc.uint8Array({ maxLength: 125 })).map(([opcode, bytes]) => [{ opcode, payload: Buffer.from(bytes) }]),
-  fc.tuple(fc.constantFrom(1000, 1001, 1003, 1008, 1011, 3000, 4000, 4999), fc.string({ maxLength: 30 })).map(([code, reason]) => [{ opcode: 0x8, payload: closePayload(code, Buffer.from(reason).subarray(0, 123)) }]),
+  fc
+    .tuple(fc.constantFrom(0x9, 0xa), fc.uint8Array({ maxLength: 125 }))
+    .map(([opcode, bytes]) => [{ opcode, payload: Buffer.from(bytes) }]),
+  fc
+    .tuple(fc.constantFrom(1000, 1001, 1003, 1008, 1011, 3000, 4000, 4999), fc.string({ maxLength: 30 }))
+    .map(([code, reason]) => [{ opcode: 0x8, payload: closePayload(code, Buffer.from(reason).subarray(0, 123)) }]),
 );
 
 /** Frames with every header field random: FIN, RSV bits, opcode, mask or none, declared length. */
@@ -60,18 +74,31 @@ const randomFrame: fc.Arbitrary<FrameSpec> = fc.record({
   fin: fc.boolean(),
   rsv: fc.integer({ min: 0, max: 7 }),
   opcode: fc.integer({ min: 0, max: 15 }),
-  mask: fc.option(fc.uint8Array({ minLength: 4, maxLength: 4 }).map((bytes) => Buffer.from(bytes)), { nil: null, freq: 4 }),
+  mask: fc.option(
+    fc.uint8Array({ minLength: 4, maxLength: 4 }).map((bytes) => Buffer.from(bytes)),
+    { nil: null, freq: 4 },
+  ),
   payload,
-  declaredLength: fc.option(fc.oneof(fc.integer({ min: 0, max: 70_000 }), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n })), { nil: undefined, freq: 2 }),
+  declaredLength: fc.option(fc.oneof(fc.integer({ min: 0, max: 70_000 }), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n })), {
+    nil: undefined,
+    freq: 2,
+  }),
 });
 
 /** An edit of encoded bytes. */
-type Mutation = { kind: 'flip'; index: number; bit: number } | { kind: 'set'; index: number; byte: number } | { kind: 'insert'; index: number; bytes: Uint8Array } | { kind: 'cut'; index: number };
+type Mutation =
+  | { kind: 'flip'; index: number; bit: number }
+  | { kind: 'set'; index: number; byte: number }
+  | { kind: 'insert'; index: number; bytes: Uint8Array }
+  | { kind: 'cut'; index: number };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('flip' as const), index: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('set' as const), index: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('insert' as const), index: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('insert' as const), index: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut' as const), index: fc.nat() }) },
 );
 
@@ -94,7 +121,12 @@ const encodeAll = (specs: readonly FrameSpec[]): Buffer => Buffer.concat(specs.m
 /** One chunk of a case: what the client writes at once. */
 const chunk: fc.Arbitrary<Buffer> = fc.oneof(
   { weight: 2, arbitrary: validFrame.map(encodeAll) },
-  { weight: 4, arbitrary: fc.tuple(validFrame, fc.array(mutation, { minLength: 1, maxLength: 4 })).map(([specs, edits]) => mutate(encodeAll(specs), edits)) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(validFrame, fc.array(mutation, { minLength: 1, maxLength: 4 }))
+      .map(([specs, edits]) => mutate(encodeAll(specs), edits)),
+  },
   { weight: 3, arbitrary: randomFrame.map(encodeFrame) },
   { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => Buffer.from(bytes)) },
 );
@@ -121,7 +153,13 @@ describe(`random and mutated frames on every socket path (docs/hostile-input.md 
   afterAll(async () => {
     for (const probe of probes.values()) probe.close();
     await server?.stop();
-    reportFigures({ suite: `socket frames (${testProvider()})`, seed: SEED, runs: RUNS, paths: paths?.map((socket) => socket.path), ...figures });
+    reportFigures({
+      suite: `socket frames (${testProvider()})`,
+      seed: SEED,
+      runs: RUNS,
+      paths: paths?.map((socket) => socket.path),
+      ...figures,
+    });
   });
 
   /** Runs one case on `socket` and checks the properties. */
@@ -146,7 +184,8 @@ describe(`random and mutated frames on every socket path (docs/hostile-input.md 
 
     const health = await server.fetch('/health').then(
       (response) => response.status,
-      async () => `no answer: ${JSON.stringify(await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 1_000))]))}\n${server.stderr()}`,
+      async () =>
+        `no answer: ${JSON.stringify(await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 1_000))]))}\n${server.stderr()}`,
     );
     expect(health).toBe(200);
     expect(exited).toBe(false);
@@ -159,18 +198,22 @@ describe(`random and mutated frames on every socket path (docs/hostile-input.md 
     figures.cases += 1;
   }
 
-  it('keeps the process alive and every path serving', async () => {
-    expect(paths.map((socket) => socket.path)).toEqual(expect.arrayContaining(['/graphql', '/v1/ws']));
-    const started = Date.now();
-    for (const socket of paths) {
-      await fc.assert(
-        fc.asyncProperty(scenario, (example) => run(socket, example)),
-        { seed: SEED, numRuns: RUNS, endOnFailure: true },
-      );
-    }
-    figures.milliseconds = Date.now() - started;
-    // The generators reach the faults this property is about, not only well-formed traffic.
-    expect(figures.faultsLogged).toBeGreaterThan(RUNS / 4);
-    expect(Object.keys(figures.closeCodes)).toEqual(expect.arrayContaining(['1002']));
-  }, 60_000 + RUNS * 2 * 1_500);
+  it(
+    'keeps the process alive and every path serving',
+    async () => {
+      expect(paths.map((socket) => socket.path)).toEqual(expect.arrayContaining(['/graphql', '/v1/ws']));
+      const started = Date.now();
+      for (const socket of paths) {
+        await fc.assert(
+          fc.asyncProperty(scenario, (example) => run(socket, example)),
+          { seed: SEED, numRuns: RUNS, endOnFailure: true },
+        );
+      }
+      figures.milliseconds = Date.now() - started;
+      // The generators reach the faults this property is about, not only well-formed traffic.
+      expect(figures.faultsLogged).toBeGreaterThan(RUNS / 4);
+      expect(Object.keys(figures.closeCodes)).toEqual(expect.arrayContaining(['1002']));
+    },
+    60_000 + RUNS * 2 * 1_500,
+  );
 });

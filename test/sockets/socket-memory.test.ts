@@ -50,7 +50,9 @@ interface Client {
 async function open(path: string, options: { token?: string; localAddress?: string } = {}): Promise<Client> {
   const graphqlWs = path === '/graphql';
   const query = !graphqlWs && options.token ? `?token=${options.token}` : '';
-  const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}${path}${query}`, graphqlWs ? ['graphql-transport-ws'] : [], { localAddress: options.localAddress ?? '127.0.0.1' });
+  const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}${path}${query}`, graphqlWs ? ['graphql-transport-ws'] : [], {
+    localAddress: options.localAddress ?? '127.0.0.1',
+  });
   const messages: Record<string, unknown>[] = [];
   const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
   socket.on('message', (data) => messages.push(JSON.parse(messageText(data)) as Record<string, unknown>));
@@ -58,7 +60,8 @@ async function open(path: string, options: { token?: string; localAddress?: stri
     socket.once('open', resolve);
     socket.once('error', reject);
   });
-  if (graphqlWs) socket.send(JSON.stringify({ type: 'connection_init', payload: options.token ? { Authorization: `Bearer ${options.token}` } : {} }));
+  if (graphqlWs)
+    socket.send(JSON.stringify({ type: 'connection_init', payload: options.token ? { Authorization: `Bearer ${options.token}` } : {} }));
   return { socket, messages, closed };
 }
 
@@ -71,7 +74,8 @@ describe('what WebSocket clients may hold (docs/hostile-input.md §16)', () => {
   it('caps the sockets of one caller across graphql-ws and gateways, and of one address', async () => {
     const token = await server.token('member');
     const clients: Client[] = [];
-    for (let index = 0; index < PER_CALLER; index++) clients.push(await open(index % 2 === 0 ? '/graphql' : '/v1/ws', { token, localAddress: '127.0.0.2' }));
+    for (let index = 0; index < PER_CALLER; index++)
+      clients.push(await open(index % 2 === 0 ? '/graphql' : '/v1/ws', { token, localAddress: '127.0.0.2' }));
     for (const client of clients) expect(await closesWithin(client, 200)).toBeUndefined();
     // One more, on either path, is closed with 1008 (policy).
     expect(await closesWithin(await open('/graphql', { token, localAddress: '127.0.0.3' }), 3_000)).toBe(1008);
@@ -94,10 +98,13 @@ describe('what WebSocket clients may hold (docs/hostile-input.md §16)', () => {
     const [first, second] = [await open('/graphql', { token }), await open('/graphql', { token })];
     await expect.poll(() => first.messages.length + second.messages.length).toBe(2);
     for (let index = 0; index < SUBSCRIPTIONS + 1; index++) {
-      (index % 2 === 0 ? first : second).socket.send(JSON.stringify({ id: String(index), type: 'subscribe', payload: { query: 'subscription { postPublished { id } }' } }));
+      (index % 2 === 0 ? first : second).socket.send(
+        JSON.stringify({ id: String(index), type: 'subscribe', payload: { query: 'subscription { postPublished { id } }' } }),
+      );
     }
     // The one past the limit is answered with SUBSCRIPTION_LIMIT; the others run.
-    const refusals = (): number => [...first.messages, ...second.messages].filter((message) => JSON.stringify(message).includes('SUBSCRIPTION_LIMIT')).length;
+    const refusals = (): number =>
+      [...first.messages, ...second.messages].filter((message) => JSON.stringify(message).includes('SUBSCRIPTION_LIMIT')).length;
     await expect.poll(refusals).toBe(1);
     // Refused ones hold no place: another is refused too, and completing a running one frees its place.
     first.socket.send(JSON.stringify({ id: 'past', type: 'subscribe', payload: { query: 'subscription { postPublished { id } }' } }));
@@ -113,7 +120,10 @@ describe('what WebSocket clients may hold (docs/hostile-input.md §16)', () => {
     // A closed connection frees all of its places.
     const third = await open('/graphql', { token });
     await expect.poll(() => third.messages.length).toBe(1);
-    for (let index = 0; index < SUBSCRIPTIONS; index++) third.socket.send(JSON.stringify({ id: String(index), type: 'subscribe', payload: { query: 'subscription { postPublished { id } }' } }));
+    for (let index = 0; index < SUBSCRIPTIONS; index++)
+      third.socket.send(
+        JSON.stringify({ id: String(index), type: 'subscribe', payload: { query: 'subscription { postPublished { id } }' } }),
+      );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(third.messages.filter((message) => JSON.stringify(message).includes('SUBSCRIPTION_LIMIT'))).toEqual([]);
     third.socket.close();
@@ -130,13 +140,21 @@ describe('what WebSocket clients may hold (docs/hostile-input.md §16)', () => {
     // About 1 MB an event: the author's 100 posts with their bodies; several subscriptions, whose
     // messages wait on the socket side by side (each one's own are sent one after another).
     for (let index = 0; index < SUBSCRIPTIONS; index++) {
-      subscriber.socket.send(JSON.stringify({ id: `heavy${String(index)}`, type: 'subscribe', payload: { query: 'subscription { postPublished { author { posts(first: 100) { edges { node { body } } } } } }' } }));
+      subscriber.socket.send(
+        JSON.stringify({
+          id: `heavy${String(index)}`,
+          type: 'subscribe',
+          payload: { query: 'subscription { postPublished { author { posts(first: 100) { edges { node { body } } } } } }' },
+        }),
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
     subscriber.socket.pause();
     const healthTimes: number[] = [];
     for (const id of drafts.slice(0, 20)) {
-      expect((await server.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token: admin, variables: { id } })).errors).toBeUndefined();
+      expect(
+        (await server.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token: admin, variables: { id } })).errors,
+      ).toBeUndefined();
       const started = performance.now();
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
       healthTimes.push(performance.now() - started);
@@ -161,25 +179,44 @@ describe('subscription fan-out, generated (docs/hostile-input.md §16)', () => {
       fc.asyncProperty(
         // Sockets (within the caller's cap), each reading or paused, with 1–3 subscriptions of
         // either shape; then 1–6 publishes.
-        fc.array(fc.record({ reads: fc.boolean(), shapes: fc.array(fc.constantFrom(LIGHT, HEAVY), { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.record({ reads: fc.boolean(), shapes: fc.array(fc.constantFrom(LIGHT, HEAVY), { minLength: 1, maxLength: 3 }) }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
         fc.integer({ min: 1, max: 6 }),
         async (sockets, publishes) => {
           run++;
           const before = server.rss();
           const clients = await Promise.all(sockets.map(() => open('/graphql', { token: admin, localAddress: `127.0.1.${String(run)}` })));
           await Promise.all(clients.map((client) => expect.poll(() => client.messages.length).toBe(1)));
-          sockets.forEach((socket, index) => socket.shapes.forEach((query, id) => clients[index]?.socket.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query } }))));
+          sockets.forEach((socket, index) =>
+            socket.shapes.forEach((query, id) =>
+              clients[index]?.socket.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query } })),
+            ),
+          );
           await new Promise((resolve) => setTimeout(resolve, 300));
           // Past the caller's cap, whichever socket they came on, the rest are refused.
-          const refused = clients.map((client) => new Set(client.messages.filter((message) => JSON.stringify(message).includes('SUBSCRIPTION_LIMIT')).map((message) => String(message.id))));
+          const refused = clients.map(
+            (client) =>
+              new Set(
+                client.messages
+                  .filter((message) => JSON.stringify(message).includes('SUBSCRIPTION_LIMIT'))
+                  .map((message) => String(message.id)),
+              ),
+          );
           const total = sockets.reduce((sum, socket) => sum + socket.shapes.length, 0);
           expect(refused.reduce((sum, ids) => sum + ids.size, 0)).toBe(Math.max(0, total - SUBSCRIPTIONS));
           clients.forEach((client, index) => sockets[index]?.reads === false && client.socket.pause());
           const published: string[] = [];
           for (let index = 0; index < publishes; index++) {
-            const created = await server.graphql<{ createPost: { id: string } }>('mutation { createPost(input: { title: "fan-out" }) { id } }', { token: admin });
+            const created = await server.graphql<{ createPost: { id: string } }>(
+              'mutation { createPost(input: { title: "fan-out" }) { id } }',
+              { token: admin },
+            );
             const id = created.data?.createPost.id ?? '';
-            expect((await server.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token: admin, variables: { id } })).errors).toBeUndefined();
+            expect(
+              (await server.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token: admin, variables: { id } })).errors,
+            ).toBeUndefined();
             published.push(id);
             const started = performance.now();
             expect((await fetch(`${server.url}/health`)).status).toBe(200);
@@ -187,7 +224,9 @@ describe('subscription fan-out, generated (docs/hostile-input.md §16)', () => {
           }
           // A reader gets each publish once per running subscription, in order.
           const delivered = (client: Client, id: string): string[] =>
-            client.messages.filter((message) => message.type === 'next' && message.id === id).map((message) => String((message.payload as { data?: { postPublished?: { id?: string } } }).data?.postPublished?.id));
+            client.messages
+              .filter((message) => message.type === 'next' && message.id === id)
+              .map((message) => String((message.payload as { data?: { postPublished?: { id?: string } } }).data?.postPublished?.id));
           for (const [index, client] of clients.entries()) {
             if (sockets[index]?.reads !== true) continue;
             for (const id of sockets[index].shapes.keys()) {
@@ -217,7 +256,13 @@ describe('subscription fan-out, generated (docs/hostile-input.md §16)', () => {
         seed: PROPERTY_SEED,
         // Always among the cases: a paused socket far behind (cut off) and one barely behind (served).
         examples: [
-          [[{ reads: false, shapes: [HEAVY, HEAVY, HEAVY] }, { reads: true, shapes: [LIGHT] }], 6],
+          [
+            [
+              { reads: false, shapes: [HEAVY, HEAVY, HEAVY] },
+              { reads: true, shapes: [LIGHT] },
+            ],
+            6,
+          ],
           [[{ reads: false, shapes: [LIGHT] }], 1],
         ],
       },
@@ -230,11 +275,15 @@ describe('subscription fan-out, generated (docs/hostile-input.md §16)', () => {
 
 describe('each event executed once per shape (docs/hostile-input.md §16)', () => {
   it('runs one execution of an event for a caller’s identical subscriptions, and one per distinct shape', async () => {
-    const metered = await startTestServer({ seed: { orgs: 1, users: 3, posts: 4 }, env: { APP_METRICS__ENABLED: 'true', APP_METRICS__PORT: '0' } });
+    const metered = await startTestServer({
+      seed: { orgs: 1, users: 3, posts: 4 },
+      env: { APP_METRICS__ENABLED: 'true', APP_METRICS__PORT: '0' },
+    });
     try {
       const metricsUrl = metered.logs.map((entry) => entry.metrics).find((url): url is string => typeof url === 'string') ?? '';
       /** How many loader batches `Post.author` has run: one per execution of an event selecting it. */
-      const authorBatches = async (): Promise<number> => Number(/graphql_loader_batch_size_count\{relation="Post\.author"\} (\d+)/.exec(await (await fetch(metricsUrl)).text())?.[1] ?? 0);
+      const authorBatches = async (): Promise<number> =>
+        Number(/graphql_loader_batch_size_count\{relation="Post\.author"\} (\d+)/.exec(await (await fetch(metricsUrl)).text())?.[1] ?? 0);
       const token = await metered.token('admin');
       const socket = new WebSocket(`${metered.url.replace(/^http/, 'ws')}/graphql`, ['graphql-transport-ws']);
       const messages: Record<string, unknown>[] = [];
@@ -247,12 +296,22 @@ describe('each event executed once per shape (docs/hostile-input.md §16)', () =
       await expect.poll(() => messages.length).toBe(1);
       // Five of one shape, and two more of two other shapes (other documents).
       const same = 'subscription { postPublished { id author { id } } }';
-      for (let index = 0; index < 5; index++) socket.send(JSON.stringify({ id: `same${String(index)}`, type: 'subscribe', payload: { query: same } }));
-      for (const name of ['A', 'B']) socket.send(JSON.stringify({ id: `other${name}`, type: 'subscribe', payload: { query: `subscription ${name} { postPublished { id author { id } } }` } }));
+      for (let index = 0; index < 5; index++)
+        socket.send(JSON.stringify({ id: `same${String(index)}`, type: 'subscribe', payload: { query: same } }));
+      for (const name of ['A', 'B'])
+        socket.send(
+          JSON.stringify({
+            id: `other${name}`,
+            type: 'subscribe',
+            payload: { query: `subscription ${name} { postPublished { id author { id } } }` },
+          }),
+        );
       await new Promise((resolve) => setTimeout(resolve, 300));
       const before = await authorBatches();
       const draft = metered.seeded.posts.find((post) => post.authorId === metered.user('admin').id && post.status === 'draft');
-      expect((await metered.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token, variables: { id: draft?.id } })).errors).toBeUndefined();
+      expect(
+        (await metered.graphql('mutation ($id: ID!) { publishPost(id: $id) { id } }', { token, variables: { id: draft?.id } })).errors,
+      ).toBeUndefined();
       await expect.poll(() => messages.filter((message) => message.type === 'next').length).toBe(7);
       // One execution for the five, one for each of the other two.
       await expect.poll(authorBatches).toBe(before + 3);

@@ -36,12 +36,24 @@ const publishedOf = (role: Role, orgIndex = 0): string[] => {
   return server.seeded.posts.filter((post) => post.authorId === author.id && post.status === 'published').map((post) => post.id);
 };
 
-async function publish(id: string, token: string): Promise<{ data?: { publishPost: { id: string; status: string; publishedAt: string } | null } | null; errors?: { message: string; extensions?: Record<string, unknown> }[] }> {
+async function publish(
+  id: string,
+  token: string,
+): Promise<{
+  data?: { publishPost: { id: string; status: string; publishedAt: string } | null } | null;
+  errors?: { message: string; extensions?: Record<string, unknown> }[];
+}> {
   return server.graphql('mutation ($id: ID!) { publishPost(id: $id) { id status publishedAt } }', { token, variables: { id } });
 }
 
 function client(connectionParams: Record<string, unknown>): Client {
-  const created = createClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams, lazy: true, retryAttempts: 0 });
+  const created = createClient({
+    url: `${server.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams,
+    lazy: true,
+    retryAttempts: 0,
+  });
   clients.push(created);
   return created;
 }
@@ -52,15 +64,18 @@ function listen(subscriber: Client, query: string): { items: unknown[]; errors: 
   const errors: unknown[] = [];
   let markDone = (): void => undefined;
   const done = new Promise<void>((resolve) => (markDone = resolve));
-  subscriber.subscribe({ query }, {
-    next: (value) => (value.errors ? errors.push(...value.errors) : items.push(value.data)),
-    error: (error) => {
-      // A refusal before the subscription starts arrives as the protocol's array of errors.
-      errors.push(...(Array.isArray(error) ? (error as unknown[]) : [error]));
-      markDone();
+  subscriber.subscribe(
+    { query },
+    {
+      next: (value) => (value.errors ? errors.push(...value.errors) : items.push(value.data)),
+      error: (error) => {
+        // A refusal before the subscription starts arrives as the protocol's array of errors.
+        errors.push(...(Array.isArray(error) ? (error as unknown[]) : [error]));
+        markDone();
+      },
+      complete: () => markDone(),
     },
-    complete: () => markDone(),
-  });
+  );
   // graphql-ws acknowledges the connection before the subscription starts; give it a moment.
   const ready = new Promise<void>((resolve) => setTimeout(resolve, 300));
   return { items, errors, done, ready };
@@ -119,25 +134,37 @@ describe('publish (docs/behaviour.md §3)', () => {
 });
 
 describe('postPublished over graphql-ws', () => {
-  it('pushes a post published in the subscriber\'s org, with what the subscriber selected', async () => {
+  it("pushes a post published in the subscriber's org, with what the subscriber selected", async () => {
     const member = await server.token('member');
-    const subscription = listen(client({ Authorization: `Bearer ${member}` }), 'subscription { postPublished { id status title author { name } } }');
+    const subscription = listen(
+      client({ Authorization: `Bearer ${member}` }),
+      'subscription { postPublished { id status title author { name } } }',
+    );
     await subscription.ready;
     const [id] = draftsOf('viewer');
     await publish(id ?? '', await server.token('admin'));
     await eventually(() => subscription.items.length === 1);
-    expect(subscription.items[0]).toEqual({ postPublished: { id, status: 'published', title: expect.any(String), author: { name: server.user('viewer').name } } });
+    expect(subscription.items[0]).toEqual({
+      postPublished: { id, status: 'published', title: expect.any(String), author: { name: server.user('viewer').name } },
+    });
     expect(subscription.errors).toEqual([]);
   });
 
-  it('never delivers another org\'s post, and takes the token as authToken too', async () => {
+  it("never delivers another org's post, and takes the token as authToken too", async () => {
     const foreign = listen(client({ authToken: await server.token('member', 1) }), 'subscription { postPublished { id orgId } }');
     const local = listen(client({ authToken: await server.token('viewer') }), 'subscription { postPublished { id orgId } }');
     await Promise.all([foreign.ready, local.ready]);
     const admin = await server.token('admin');
-    const draft = server.seeded.posts.find((post) => post.status === 'draft' && server.seeded.users.find((user) => user.id === post.authorId)?.orgId === server.seeded.orgs[0]?.id && post.authorId === server.user('member').id)?.id;
+    const draft = server.seeded.posts.find(
+      (post) =>
+        post.status === 'draft' &&
+        server.seeded.users.find((user) => user.id === post.authorId)?.orgId === server.seeded.orgs[0]?.id &&
+        post.authorId === server.user('member').id,
+    )?.id;
     // A fresh draft in org 0, published by its admin.
-    const created = await server.graphql<{ createPost: { id: string } }>('mutation { createPost(input: { title: "Fresh news" }) { id } }', { token: admin });
+    const created = await server.graphql<{ createPost: { id: string } }>('mutation { createPost(input: { title: "Fresh news" }) { id } }', {
+      token: admin,
+    });
     const id = created.data?.createPost.id ?? draft ?? '';
     await publish(id, admin);
     await eventually(() => local.items.length === 1);
@@ -150,23 +177,35 @@ describe('postPublished over graphql-ws', () => {
     const anonymous = listen(client({}), 'subscription { postPublished { id } }');
     await anonymous.done;
     expect(anonymous.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })]);
-    const stranger = await mintToken(TEST_SECRET, { sub: server.user('member').id, org_id: server.seeded.orgs[0]?.id ?? '', role: 'guest' });
+    const stranger = await mintToken(TEST_SECRET, {
+      sub: server.user('member').id,
+      org_id: server.seeded.orgs[0]?.id ?? '',
+      role: 'guest',
+    });
     const refused = listen(client({ Authorization: `Bearer ${stranger}` }), 'subscription { postPublished { id } }');
     await refused.done;
     expect(refused.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })]);
   });
 
   it('refuses at subscribe time a selection the grant excludes (viewer: author.email)', async () => {
-    const viewer = listen(client({ Authorization: `Bearer ${await server.token('viewer')}` }), 'subscription { postPublished { id author { email } } }');
+    const viewer = listen(
+      client({ Authorization: `Bearer ${await server.token('viewer')}` }),
+      'subscription { postPublished { id author { email } } }',
+    );
     await viewer.done;
-    expect(viewer.errors).toEqual([expect.objectContaining({ extensions: { code: 'FORBIDDEN', field: 'email', requestId: expect.any(String) as unknown } })]);
+    expect(viewer.errors).toEqual([
+      expect.objectContaining({ extensions: { code: 'FORBIDDEN', field: 'email', requestId: expect.any(String) as unknown } }),
+    ]);
   });
 
   it('closes the connection when the connection_init token does not verify', async () => {
     const bad = client({ Authorization: 'Bearer not-a-token' });
     const closed = await new Promise<{ code: number }>((resolve) => {
       bad.on('closed', (event) => resolve(event as { code: number }));
-      bad.subscribe({ query: 'subscription { postPublished { id } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      bad.subscribe(
+        { query: 'subscription { postPublished { id } }' },
+        { next: () => undefined, error: () => undefined, complete: () => undefined },
+      );
     });
     expect(closed.code).toBe(4403);
   });
@@ -174,7 +213,10 @@ describe('postPublished over graphql-ws', () => {
   it('refuses an over-complex subscription before it starts', async () => {
     let selection = 'id';
     for (let level = 0; level < 12; level++) selection = `author { posts(first: 1) { edges { node { ${selection} } } } }`;
-    const deep = listen(client({ Authorization: `Bearer ${await server.token('admin')}` }), `subscription { postPublished { ${selection} } }`);
+    const deep = listen(
+      client({ Authorization: `Bearer ${await server.token('admin')}` }),
+      `subscription { postPublished { ${selection} } }`,
+    );
     await deep.done;
     expect(deep.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'DEPTH_LIMIT' }) })]);
   });

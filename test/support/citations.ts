@@ -44,7 +44,8 @@ const OUTSIDE: readonly { readonly pattern: RegExp; readonly problem: string }[]
 ];
 
 /** `docs/behaviour.md §4.2, §4.7` and `BENCHMARKS.md §"Where the time goes"`: a page, then one or more sections. */
-const CITATION = /((?:[A-Za-z0-9_./-]*\.md|\bREADME|\b(?:behaviour|decisions|hostile-input|architecture)(?=,? §))),? ("[^"\n]+"|§(?:"[^"\n]+"|\d+(?:\.\d+)*)(?:(?:, | and | or |\/| to |–)§(?:"[^"\n]+"|\d+(?:\.\d+)*))*)/g;
+const CITATION =
+  /((?:[A-Za-z0-9_./-]*\.md|\bREADME|\b(?:behaviour|decisions|hostile-input|architecture)(?=,? §))),? ("[^"\n]+"|§(?:"[^"\n]+"|\d+(?:\.\d+)*)(?:(?:, | and | or |\/| to |–)§(?:"[^"\n]+"|\d+(?:\.\d+)*))*)/g;
 const SECTION = /(?:^|§)(?:"([^"\n]+)"|(\d+(?:\.\d+)*))/g;
 /** Sections of documents outside the repository that a page may name: `RFC 9728 §3.3`. */
 const OTHER_SECTIONS = /\bRFC \d+ §[\d.]+/g;
@@ -130,7 +131,12 @@ function commentOf(path: string, line: string): string | undefined {
 function pageNamed(written: string, pages: ReadonlyMap<string, PageIndex>): string | undefined {
   // `README` is the root page; `decisions §6` (no extension) one of docs/.
   // An installed copy's page (`node_modules/resource-service/docs/README.md`) is the repository's.
-  const name = written === 'README' ? 'README.md' : written.endsWith('.md') ? written.replace(/^node_modules\/resource-service\//, '') : `docs/${written}.md`;
+  const name =
+    written === 'README'
+      ? 'README.md'
+      : written.endsWith('.md')
+        ? written.replace(/^node_modules\/resource-service\//, '')
+        : `docs/${written}.md`;
   if (pages.has(name)) return name;
   const base = name.split('/').pop() ?? name;
   const matches = [...pages.keys()].filter((page) => page === base || page.endsWith(`/${base}`));
@@ -155,11 +161,22 @@ function resolvePath(from: string, target: string): string {
  * files (images, …) a link may name. A link in a page `shipped` accepts (one the package ships) must
  * name a page it accepts too, so that the link holds in an installed copy.
  */
-export function checkCitations(files: readonly TextFile[], binaries: readonly string[] = [], shipped: (path: string) => boolean = () => false): CitationFinding[] {
+export function checkCitations(
+  files: readonly TextFile[],
+  binaries: readonly string[] = [],
+  shipped: (path: string) => boolean = () => false,
+): CitationFinding[] {
   const pages = new Map<string, PageIndex>();
   for (const file of files) if (file.path.endsWith('.md')) pages.set(file.path, indexPage(file.text));
   const known = new Set([...files.map((file) => file.path), ...binaries]);
-  const directories = new Set(files.flatMap((file) => file.path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  const directories = new Set(
+    files.flatMap((file) =>
+      file.path
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+    ),
+  );
   const findings: CitationFinding[] = [];
 
   for (const file of files) {
@@ -190,11 +207,13 @@ export function checkCitations(files: readonly TextFile[], binaries: readonly st
       }
       // A page named without a section must exist too (PRODUCT.md, say, lives outside the repository).
       for (const mention of cited.replace(CITATION, '').replace(LINK, '').matchAll(MENTION)) {
-        if (pageNamed(mention[1] ?? '', pages) === undefined) findings.push({ at, problem: `names ${mention[1] ?? ''}, which is no page of this repository` });
+        if (pageNamed(mention[1] ?? '', pages) === undefined)
+          findings.push({ at, problem: `names ${mention[1] ?? ''}, which is no page of this repository` });
       }
       // In a Markdown page, a section cited with no page is one of that page's own.
       const own = pages.get(file.path);
-      if (markdown && own !== undefined) checkSections(file.path, own, cited.replace(CITATION, '').replace(OTHER_SECTIONS, '').match(BARE)?.join(', ') ?? '', at, findings);
+      if (markdown && own !== undefined)
+        checkSections(file.path, own, cited.replace(CITATION, '').replace(OTHER_SECTIONS, '').match(BARE)?.join(', ') ?? '', at, findings);
 
       if (!markdown) return;
       if (line.startsWith('```')) fenced = !fenced;

@@ -29,7 +29,12 @@ function cliEnvironment(env: Record<string, string> | undefined, unset: readonly
 /** Runs one CLI command to its end. */
 export function cli(args: readonly string[], options: CliOptions = {}): SpawnSyncReturns<string> {
   const cwd = options.cwd ?? ROOT;
-  return spawnSync(process.execPath, cliCommand(args, cwd), { cwd, encoding: 'utf8', env: cliEnvironment(options.env, options.unset), timeout: 120_000 });
+  return spawnSync(process.execPath, cliCommand(args, cwd), {
+    cwd,
+    encoding: 'utf8',
+    env: cliEnvironment(options.env, options.unset),
+    timeout: 120_000,
+  });
 }
 
 /** A CLI command that keeps running (`serve`, `dev`). */
@@ -54,7 +59,11 @@ export function startCli(args: readonly string[], options: CliOptions = {}): Run
 }
 
 /** Starts a long-running process (`command` with `args`, in `cwd`, with exactly `env`), its output awaitable as {@link startCli}'s. */
-export function startProcess(command: string, args: readonly string[], options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv }): RunningCli {
+export function startProcess(
+  command: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv },
+): RunningCli {
   const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -79,7 +79,9 @@ export async function runSql(url: string, sql: string): Promise<Record<string, u
   if (testProvider() === 'sqlite') {
     const sqlite = new Sqlite(sqliteFilePath(url));
     try {
-      return sql.trim().toUpperCase().startsWith('SELECT') ? (sqlite.prepare(sql).all() as Record<string, unknown>[]) : (sqlite.exec(sql), []);
+      return sql.trim().toUpperCase().startsWith('SELECT')
+        ? (sqlite.prepare(sql).all() as Record<string, unknown>[])
+        : (sqlite.exec(sql), []);
     } finally {
       sqlite.close();
     }

@@ -4,7 +4,17 @@
  * hostile shapes that amplify a small text into a huge expansion.
  */
 import fc from 'fast-check';
-import { getNamedType, type GraphQLInputType, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLObjectType, type GraphQLSchema, isEnumType, isScalarType } from 'graphql';
+import {
+  getNamedType,
+  type GraphQLInputType,
+  GraphQLInputObjectType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  type GraphQLSchema,
+  isEnumType,
+  isScalarType,
+} from 'graphql';
 
 /** Options of {@link documentArbitrary}. */
 export interface DocumentOptions {
@@ -58,7 +68,9 @@ export function documentArbitrary(schema: GraphQLSchema, options: DocumentOption
       for (const field of picked) {
         const named = getNamedType(field.type);
         if (named instanceof GraphQLObjectType && depth >= maxDepth) continue;
-        const args = field.args.filter((arg) => arg.type instanceof GraphQLNonNull || g(fc.boolean)).map((arg) => `${arg.name}: ${literal(g, arg.type)}`);
+        const args = field.args
+          .filter((arg) => arg.type instanceof GraphQLNonNull || g(fc.boolean))
+          .map((arg) => `${arg.name}: ${literal(g, arg.type)}`);
         const copies = g(fc.nat, { max: 9 }) === 0 ? 2 + g(fc.nat, { max: 3 }) : 1;
         for (let copy = 0; copy < copies; copy++) {
           // Two unaliased selections of a field with different arguments would merge into a
@@ -115,28 +127,36 @@ export function amplifiedDocumentArbitrary(): fc.Arbitrary<string> {
     // Each fragment spreads the next `fanOut` times on the root type.
     fc.tuple(levels, fanOut).map(([n, k]) => {
       const lines = ['query { ...F0 }'];
-      for (let i = 0; i < n; i++) lines.push(`fragment F${i} on Query { me { id } ${Array.from({ length: k }, () => `...F${i + 1}`).join(' ')} }`);
+      for (let i = 0; i < n; i++)
+        lines.push(`fragment F${i} on Query { me { id } ${Array.from({ length: k }, () => `...F${i + 1}`).join(' ')} }`);
       lines.push(`fragment F${n} on Query { orgs { id } }`);
       return lines.join('\n');
     }),
     // Aliased copies of a relation, each spreading the next fragment.
     fc.tuple(levels, fanOut).map(([n, k]) => {
       const lines = ['query { users { ...F0 } }'];
-      for (let i = 0; i < n; i++) lines.push(`fragment F${i} on User { ${Array.from({ length: k }, (_, j) => `a${j}: org { users { edges { node { ...F${i + 1} } } } }`).join(' ')} }`);
+      for (let i = 0; i < n; i++)
+        lines.push(
+          `fragment F${i} on User { ${Array.from({ length: k }, (_, j) => `a${j}: org { users { edges { node { ...F${i + 1} } } } }`).join(' ')} }`,
+        );
       lines.push(`fragment F${n} on User { id }`);
       return lines.join('\n');
     }),
     // Unaliased repeats (merged by execution, expanded by naive walkers).
     fc.tuple(levels, fanOut).map(([n, k]) => {
       const lines = ['query { users { ...F0 } }'];
-      for (let i = 0; i < n; i++) lines.push(`fragment F${i} on User { ${Array.from({ length: k }, () => `posts { edges { node { author { ...F${i + 1} } } } }`).join(' ')} }`);
+      for (let i = 0; i < n; i++)
+        lines.push(
+          `fragment F${i} on User { ${Array.from({ length: k }, () => `posts { edges { node { author { ...F${i + 1} } } } }`).join(' ')} }`,
+        );
       lines.push(`fragment F${n} on User { id }`);
       return lines.join('\n');
     }),
     // Inline fragments doubling inside one fragment chain.
     fc.tuple(levels, fanOut).map(([n, k]) => {
       const lines = ['query { ...F0 }'];
-      for (let i = 0; i < n; i++) lines.push(`fragment F${i} on Query { ${Array.from({ length: k }, () => `... on Query { ...F${i + 1} }`).join(' ')} }`);
+      for (let i = 0; i < n; i++)
+        lines.push(`fragment F${i} on Query { ${Array.from({ length: k }, () => `... on Query { ...F${i + 1} }`).join(' ')} }`);
       lines.push(`fragment F${n} on Query { users { id name } }`);
       return lines.join('\n');
     }),
@@ -181,13 +201,29 @@ export function hostileShapes(bodyLimit = 100 * 1024): HostileShape[] {
   return [
     { shape: 'tokens', query: filledDocument(body, () => 'id'), code: 'TOKEN_LIMIT' },
     { shape: 'aliases at the body limit', query: filledDocument(body, (index) => `a${index}: id`), code: 'TOKEN_LIMIT' },
-    { shape: 'nesting at the body limit', query: `{ ${'users { org { '.repeat(Math.floor(body / 32))}id${' } }'.repeat(Math.floor(body / 32))} }`, code: 'NESTING_LIMIT' },
+    {
+      shape: 'nesting at the body limit',
+      query: `{ ${'users { org { '.repeat(Math.floor(body / 32))}id${' } }'.repeat(Math.floor(body / 32))} }`,
+      code: 'NESTING_LIMIT',
+    },
     { shape: 'a fragment chain at the body limit', query: doublingDocument(Math.floor(body / 70)), code: 'TOKEN_LIMIT' },
-    { shape: 'operations', query: Array.from({ length: 21 }, (_, index) => `query Q${index} { me { id } }`).join('\n'), code: 'OPERATION_LIMIT' },
+    {
+      shape: 'operations',
+      query: Array.from({ length: 21 }, (_, index) => `query Q${index} { me { id } }`).join('\n'),
+      code: 'OPERATION_LIMIT',
+    },
     { shape: 'directives', query: `{ me ${'@include(if: true) '.repeat(11)}{ id } }`, code: 'DIRECTIVE_LIMIT' },
     { shape: 'aliases', query: `{ ${Array.from({ length: 31 }, (_, index) => `a${index}: me { id }`).join(' ')} }`, code: 'ALIAS_LIMIT' },
     { shape: 'fragments spreading the next twice', query: doublingDocument(40), code: 'FIELD_LIMIT' },
-    { shape: 'depth', query: `{ users { ${'posts { edges { node { author { '.repeat(6)}id${' } } } }'.repeat(6)} } }`, code: 'DEPTH_LIMIT' },
-    { shape: 'complexity', query: `{ ${Array.from({ length: 25 }, (_, index) => `a${index}: users(first: 100) { posts(first: 100) { edges { node { id } } } }`).join(' ')} }`, code: 'COMPLEXITY_LIMIT' },
+    {
+      shape: 'depth',
+      query: `{ users { ${'posts { edges { node { author { '.repeat(6)}id${' } } } }'.repeat(6)} } }`,
+      code: 'DEPTH_LIMIT',
+    },
+    {
+      shape: 'complexity',
+      query: `{ ${Array.from({ length: 25 }, (_, index) => `a${index}: users(first: 100) { posts(first: 100) { edges { node { id } } } }`).join(' ')} }`,
+      code: 'COMPLEXITY_LIMIT',
+    },
   ];
 }

@@ -32,11 +32,32 @@ export function eslintFindings(cwd: string, targets: readonly string[]): string[
     timeout: 240_000,
   });
   // Exit 1 means findings; anything else without a report is ESLint failing to run.
-  if (result.status !== 0 && result.status !== 1) throw new Error(`eslint exited with ${result.status ?? result.signal ?? 'nothing'}: ${result.stderr}`);
+  if (result.status !== 0 && result.status !== 1)
+    throw new Error(`eslint exited with ${result.status ?? result.signal ?? 'nothing'}: ${result.stderr}`);
   const report = JSON.parse(result.stdout) as EslintReport;
   return report.flatMap((file) =>
-    file.messages.map((message) => `${path.relative(cwd, file.filePath)}:${message.line ?? 0}:${message.column ?? 0} ${message.ruleId ?? 'parse'} ${message.message}`),
+    file.messages.map(
+      (message) =>
+        `${path.relative(cwd, file.filePath)}:${message.line ?? 0}:${message.column ?? 0} ${message.ruleId ?? 'parse'} ${message.message}`,
+    ),
   );
+}
+
+/**
+ * Runs Prettier's check (.prettierrc.json, .prettierignore) over the repository at `cwd`; returns the
+ * files it would rewrite, relative to `cwd` (empty when everything is formatted). Throws when Prettier
+ * itself fails (exit 2: a file it cannot parse, a broken configuration).
+ */
+export function unformattedFiles(cwd: string): string[] {
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/prettier/bin/prettier.cjs'), '--list-different', '.'], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+    timeout: 240_000,
+  });
+  if (result.status !== 0 && result.status !== 1)
+    throw new Error(`prettier exited with ${result.status ?? result.signal ?? 'nothing'}: ${result.stderr}`);
+  return result.stdout.split('\n').filter((file) => file !== '');
 }
 
 /**
@@ -45,19 +66,30 @@ export function eslintFindings(cwd: string, targets: readonly string[]): string[
  * knip exits 0. Throws when knip itself fails (exit 2: a broken configuration).
  */
 export function knipFindings(cwd: string): string[] {
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/knip/bin/knip.js'), '--no-progress', '--reporter', 'compact', '--treat-config-hints-as-errors'], {
-    cwd,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 240_000,
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
-  });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/knip/bin/knip.js'), '--no-progress', '--reporter', 'compact', '--treat-config-hints-as-errors'],
+    {
+      cwd,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 240_000,
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+    },
+  );
   if (result.status === 0) return [];
   if (result.status !== 1) throw new Error(`knip exited with ${result.status ?? result.signal ?? 'nothing'}: ${result.stderr}`);
-  const findings = `${result.stdout}${result.stderr}`.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('npm warn'));
+  const findings = `${result.stdout}${result.stderr}`
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('npm warn'));
   // The compact reporter prints no configuration hint, though they fail the run: a failure with
   // nothing printed is still one.
-  return findings.length > 0 ? findings : ['knip failed without a finding the compact reporter prints: run `npx knip --treat-config-hints-as-errors` for its configuration hints'];
+  return findings.length > 0
+    ? findings
+    : [
+        'knip failed without a finding the compact reporter prints: run `npx knip --treat-config-hints-as-errors` for its configuration hints',
+      ];
 }
 
 /** What {@link importCycles} leaves out. */
@@ -108,7 +140,8 @@ export async function importCycles(root: string, dirs: readonly string[], exclus
   );
   const imports = graph.obj();
   // A check that read nothing (a wrong folder, a tsconfig that resolves nothing) would pass vacuously.
-  if (Object.values(imports).every((targets) => targets.length === 0)) throw new Error(`read no import under ${dirs.join(', ')} of ${root}`);
+  if (Object.values(imports).every((targets) => targets.length === 0))
+    throw new Error(`read no import under ${dirs.join(', ')} of ${root}`);
   return stronglyConnected(imports)
     .filter((set) => set.length > 1 || (imports[set[0] ?? '']?.includes(set[0] ?? '') ?? false))
     .filter((set) => !(exclusions.allowed?.(set) ?? false))
@@ -196,10 +229,30 @@ export interface SourceText {
 }
 
 /** Methods whose call with a literal asks "is it this text?": a branch when the literal names a database. */
-const MATCHING_METHODS = new Set(['startsWith', 'endsWith', 'includes', 'indexOf', 'match', 'matchAll', 'test', 'search', 'replace', 'replaceAll', 'split', 'localeCompare', 'has', 'get']);
+const MATCHING_METHODS = new Set([
+  'startsWith',
+  'endsWith',
+  'includes',
+  'indexOf',
+  'match',
+  'matchAll',
+  'test',
+  'search',
+  'replace',
+  'replaceAll',
+  'split',
+  'localeCompare',
+  'has',
+  'get',
+]);
 
 /** Operators comparing two values. */
-const COMPARISONS = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+const COMPARISONS = new Set([
+  ts.SyntaxKind.EqualsEqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsEqualsToken,
+  ts.SyntaxKind.EqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsToken,
+]);
 
 /** Operators whose right side is the value taken when the left has none. */
 const DEFAULTS = new Set([ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken]);
@@ -223,24 +276,51 @@ export function databaseNameBranches(files: readonly SourceText[], tokens: reado
   const naming = (node: ts.Node): boolean => {
     if (literal(node)) return names(node.text);
     if (ts.isTemplateExpression(node)) return names(node.head.text) || node.templateSpans.some((span) => names(span.literal.text));
-    if (ts.isArrayLiteralExpression(node) || ts.isParenthesizedExpression(node) || ts.isAsExpression(node)) return node.getChildren().some(naming);
+    if (ts.isArrayLiteralExpression(node) || ts.isParenthesizedExpression(node) || ts.isAsExpression(node))
+      return node.getChildren().some(naming);
     if (node.kind === ts.SyntaxKind.SyntaxList) return node.getChildren().some(naming);
     return false;
   };
   for (const file of files) {
     const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
     const report = (node: ts.Node, what: string): void => {
-      found.push(`${file.path}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${what}: ${node.getText(source).slice(0, 120)}`);
+      found.push(
+        `${file.path}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${what}: ${node.getText(source).slice(0, 120)}`,
+      );
     };
     const visit = (node: ts.Node): void => {
-      if (ts.isBinaryExpression(node) && COMPARISONS.has(node.operatorToken.kind) && (naming(node.left) || naming(node.right))) report(node, 'compares with a database name');
-      else if (ts.isBinaryExpression(node) && DEFAULTS.has(node.operatorToken.kind) && naming(node.right)) report(node, 'defaults to a database');
+      if (ts.isBinaryExpression(node) && COMPARISONS.has(node.operatorToken.kind) && (naming(node.left) || naming(node.right)))
+        report(node, 'compares with a database name');
+      else if (ts.isBinaryExpression(node) && DEFAULTS.has(node.operatorToken.kind) && naming(node.right))
+        report(node, 'defaults to a database');
       else if (ts.isCaseClause(node) && naming(node.expression)) report(node.expression, 'a case of a database name');
-      else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && MATCHING_METHODS.has(node.expression.name.text) && (naming(node.expression.expression) || node.arguments.some(naming))) report(node, 'matches a database name');
-      else if (ts.isRegularExpressionLiteral(node) && names(node.text) && !(ts.isPropertyAccessExpression(node.parent) && ts.isCallExpression(node.parent.parent))) report(node, 'a pattern of a database name');
-      else if (ts.isPropertyAssignment(node) && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name)) && keys.includes(node.name.text.toLowerCase())) report(node.name, 'a table by database');
-      const specifier = ts.isImportDeclaration(node) || ts.isExportDeclaration(node) ? node.moduleSpecifier : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword ? node.arguments[0] : undefined;
-      if (specifier && ts.isStringLiteral(specifier) && /(^|\/)dialects\/(?!(index|dialect)\.js$)/.test(specifier.text)) report(specifier, 'imports a dialect directly');
+      else if (
+        ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        MATCHING_METHODS.has(node.expression.name.text) &&
+        (naming(node.expression.expression) || node.arguments.some(naming))
+      )
+        report(node, 'matches a database name');
+      else if (
+        ts.isRegularExpressionLiteral(node) &&
+        names(node.text) &&
+        !(ts.isPropertyAccessExpression(node.parent) && ts.isCallExpression(node.parent.parent))
+      )
+        report(node, 'a pattern of a database name');
+      else if (
+        ts.isPropertyAssignment(node) &&
+        (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name)) &&
+        keys.includes(node.name.text.toLowerCase())
+      )
+        report(node.name, 'a table by database');
+      const specifier =
+        ts.isImportDeclaration(node) || ts.isExportDeclaration(node)
+          ? node.moduleSpecifier
+          : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword
+            ? node.arguments[0]
+            : undefined;
+      if (specifier && ts.isStringLiteral(specifier) && /(^|\/)dialects\/(?!(index|dialect)\.js$)/.test(specifier.text))
+        report(specifier, 'imports a dialect directly');
       ts.forEachChild(node, visit);
     };
     visit(source);

@@ -69,16 +69,29 @@ export class OpenApiValidator {
     const found = this.operation(method, pathname);
     // Answered before routing, whatever the address: past the body, header or rate limits.
     if ([408, 413, 429, 431].includes(status) && !(found && String(status) in (found.operation.responses as Json))) {
-      return this.validate('#/components/schemas/Problem', body, `${method} ${pathname} ${status}`, contentType, 'application/problem+json');
+      return this.validate(
+        '#/components/schemas/Problem',
+        body,
+        `${method} ${pathname} ${status}`,
+        contentType,
+        'application/problem+json',
+      );
     }
     if (!found) {
       if (![404, 405].includes(status)) return [`${method} ${pathname} is not documented, yet answered ${status}`];
-      return this.validate('#/components/schemas/Problem', body, `${method} ${pathname} ${status}`, contentType, 'application/problem+json');
+      return this.validate(
+        '#/components/schemas/Problem',
+        body,
+        `${method} ${pathname} ${status}`,
+        contentType,
+        'application/problem+json',
+      );
     }
     const responses = found.operation.responses as Json;
     let response = responses[String(status)] as Json | undefined;
     let pointer = `${found.pointer}/responses/${status}`;
-    if (!response) return [`${method} ${pathname} answered ${status}, which its operation ${String(found.operation.operationId)} does not document`];
+    if (!response)
+      return [`${method} ${pathname} answered ${status}, which its operation ${String(found.operation.operationId)} does not document`];
     if (typeof response.$ref === 'string') {
       pointer = response.$ref;
       response = this.resolve(response.$ref);
@@ -86,12 +99,19 @@ export class OpenApiValidator {
     const content = response.content as Record<string, Json> | undefined;
     if (!content) return body === undefined ? [] : [`${method} ${pathname} ${status} documents no body, yet one came`];
     const [mediaType] = Object.keys(content);
-    return this.validate(`${pointer}/content/${escapePointer(mediaType ?? '')}/schema`, body, `${method} ${pathname} ${status}`, contentType, mediaType ?? '');
+    return this.validate(
+      `${pointer}/content/${escapePointer(mediaType ?? '')}/schema`,
+      body,
+      `${method} ${pathname} ${status}`,
+      contentType,
+      mediaType ?? '',
+    );
   }
 
   private validate(pointer: string, body: unknown, label: string, contentType: string | null, expectedType: string): string[] {
     const problems: string[] = [];
-    if (!contentType?.startsWith(expectedType)) problems.push(`${label}: content-type ${contentType ?? 'none'}, documented ${expectedType}`);
+    if (!contentType?.startsWith(expectedType))
+      problems.push(`${label}: content-type ${contentType ?? 'none'}, documented ${expectedType}`);
     let validate = this.compiled.get(pointer);
     if (!validate) {
       validate = this.ajv.compile({ $ref: `api${pointer}` });

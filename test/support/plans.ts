@@ -16,11 +16,31 @@ import type { DialectSql } from '../../runtime/data/sql-text.js';
  * in the SQL `sql` writes (PostgreSQL's binds the parents as one array; default SQLite's, one
  * parameter a parent).
  */
-export function rankingStatement(database: Database, column: 'authorId' | 'reviewerId', parents: readonly string[], member: { readonly id: string; readonly orgId: string }, sql: DialectSql = SQLITE.sql): Sql {
+export function rankingStatement(
+  database: Database,
+  column: 'authorId' | 'reviewerId',
+  parents: readonly string[],
+  member: { readonly id: string; readonly orgId: string },
+  sql: DialectSql = SQLITE.sql,
+): Sql {
   // Building the statement reads nothing: the runner is never called.
-  const repository = new PostRepository(database, { sql, read: () => Promise.resolve([]), close: () => Promise.resolve() }, createLogger({ level: 'silent' }));
-  const scope = { OR: [{ orgId: member.orgId, authorId: member.id }, { orgId: member.orgId, status: 'published' }] };
-  return repository.rankedPageStatement(column, parents, pageWindow({ first: 10 }), whereToSql(sql, scope, 't', new Set(repository.columns)));
+  const repository = new PostRepository(
+    database,
+    { sql, read: () => Promise.resolve([]), close: () => Promise.resolve() },
+    createLogger({ level: 'silent' }),
+  );
+  const scope = {
+    OR: [
+      { orgId: member.orgId, authorId: member.id },
+      { orgId: member.orgId, status: 'published' },
+    ],
+  };
+  return repository.rankedPageStatement(
+    column,
+    parents,
+    pageWindow({ first: 10 }),
+    whereToSql(sql, scope, 't', new Set(repository.columns)),
+  );
 }
 
 /** SQLite's plan of `statement` as the SQL runner runs it (with `+?` placeholders): the `detail` of each EXPLAIN QUERY PLAN step. */

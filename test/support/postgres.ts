@@ -85,7 +85,18 @@ export async function startCluster(): Promise<PostgresCluster> {
   run(binaries.initdb, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
   const port = await freePort();
   const start = (): void =>
-    run(binaries.pgCtl, ['-D', dataDir, '-l', path.join(base, 'server.log'), '-w', '-t', '60', '-o', `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off`, 'start']);
+    run(binaries.pgCtl, [
+      '-D',
+      dataDir,
+      '-l',
+      path.join(base, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off`,
+      'start',
+    ]);
   start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -103,7 +114,11 @@ export async function startCluster(): Promise<PostgresCluster> {
  */
 export function destroyCluster(dataDir: string): void {
   const base = path.dirname(path.resolve(dataDir));
-  if (path.dirname(base) !== path.resolve(os.tmpdir()) || !path.basename(base).startsWith('rs-postgres-') || path.basename(dataDir) !== 'data') {
+  if (
+    path.dirname(base) !== path.resolve(os.tmpdir()) ||
+    !path.basename(base).startsWith('rs-postgres-') ||
+    path.basename(dataDir) !== 'data'
+  ) {
     throw new Error(`${dataDir} is not the data folder of a cluster startCluster made`);
   }
   const binaries = postgresBinaries();

@@ -46,7 +46,14 @@ export function rawBody(answer: string): unknown {
 
 /** The request of a WebSocket handshake for `path`, offering `protocols`. */
 export function upgradeRequest(path: string, protocols: readonly string[] = [], headers: Readonly<Record<string, string>> = {}): string {
-  const lines = [`GET ${path} HTTP/1.1`, 'Host: localhost', 'Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`, 'Sec-WebSocket-Version: 13'];
+  const lines = [
+    `GET ${path} HTTP/1.1`,
+    'Host: localhost',
+    'Upgrade: websocket',
+    'Connection: Upgrade',
+    `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
+    'Sec-WebSocket-Version: 13',
+  ];
   if (protocols.length > 0) lines.push(`Sec-WebSocket-Protocol: ${protocols.join(', ')}`);
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   return `${lines.join('\r\n')}\r\n\r\n`;
@@ -66,7 +73,11 @@ export interface RawWebSocket {
  * Opens a WebSocket on `path` of the server at `url` over raw TCP; resolves once the 101 has
  * arrived. Rejects with the server's answer when it is not 101, or after `timeout` ms (default 10 000).
  */
-export function rawWebSocket(url: string, path: string, options: { protocols?: readonly string[]; headers?: Readonly<Record<string, string>>; timeout?: number } = {}): Promise<RawWebSocket> {
+export function rawWebSocket(
+  url: string,
+  path: string,
+  options: { protocols?: readonly string[]; headers?: Readonly<Record<string, string>>; timeout?: number } = {},
+): Promise<RawWebSocket> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     let answer = Buffer.alloc(0);

@@ -36,7 +36,10 @@ export interface TestServer {
   /** The seeded user of `role` in org `orgIndex`. */
   user(role: Role, orgIndex?: number): SeededUser;
   /** POST /graphql. */
-  graphql<T = Record<string, unknown>>(query: string, options?: { variables?: Record<string, unknown>; token?: string; operationName?: string }): Promise<GraphQLResponse<T>>;
+  graphql<T = Record<string, unknown>>(
+    query: string,
+    options?: { variables?: Record<string, unknown>; token?: string; operationName?: string },
+  ): Promise<GraphQLResponse<T>>;
   /** A request to the server, with a bearer token when given. */
   fetch(pathname: string, options?: RequestInit & { token?: string }): Promise<Response>;
   /** Stops the server (SIGTERM) and waits for it to exit. */
@@ -66,7 +69,10 @@ export interface TestServerOptions {
 /** Starts the generated server on a fresh seeded SQLite file. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
-  const seeded = options.databaseUrl && !options.seed ? { orgs: [], users: [], posts: [] } : await seedDatabase(databaseUrl, options.seed ?? { orgs: 2, users: 3, posts: 2 });
+  const seeded =
+    options.databaseUrl && !options.seed
+      ? { orgs: [], users: [], posts: [] }
+      : await seedDatabase(databaseUrl, options.seed ?? { orgs: 2, users: 3, posts: 2 });
   await options.prepare?.(databaseUrl, seeded);
   const env = {
     ...process.env,
@@ -78,9 +84,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     APP_LOG__LEVEL: 'info',
     ...options.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, options.entry ?? 'generated/main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, options.entry ?? 'generated/main.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: Record<string, unknown>[] = [];
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   // With several workers the primary says `listening on …` (with `workers`) once all of them listen.
@@ -91,7 +103,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     if (!found) throw new Error(`no seeded ${role} in org ${orgIndex}`);
     return found;
   };
-  const tokenFor = (seededUser: SeededUser): Promise<string> => mintToken(TEST_SECRET, { sub: seededUser.id, org_id: seededUser.orgId, role: seededUser.role });
+  const tokenFor = (seededUser: SeededUser): Promise<string> =>
+    mintToken(TEST_SECRET, { sub: seededUser.id, org_id: seededUser.orgId, role: seededUser.role });
   const server: TestServer = {
     url,
     databaseUrl,
@@ -101,7 +114,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     tokenFor,
     token: (role, orgIndex) => tokenFor(user(role, orgIndex)),
     fetch: (pathname, { token, headers, ...init } = {}) =>
-      fetch(`${url}${pathname}`, { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(headers as Record<string, string> | undefined) } }),
+      fetch(`${url}${pathname}`, {
+        ...init,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(headers as Record<string, string> | undefined) },
+      }),
     graphql: async (query, { variables, token, operationName } = {}) => {
       const response = await server.fetch('/graphql', {
         method: 'POST',
@@ -144,7 +160,11 @@ function waitForListening(child: ChildProcess, logs: Record<string, unknown>[], 
         try {
           const entry = JSON.parse(line) as Record<string, unknown>;
           logs.push(entry);
-          if (typeof entry.url === 'string' && String(entry.msg).startsWith('listening') && (!clustered || typeof entry.workers === 'number')) {
+          if (
+            typeof entry.url === 'string' &&
+            String(entry.msg).startsWith('listening') &&
+            (!clustered || typeof entry.workers === 'number')
+          ) {
             clearTimeout(timer);
             resolve(entry.url);
           }
@@ -184,7 +204,10 @@ export interface InProcessServer {
   /** Where `/metrics` is served on a port of its own, when it is (docs/behaviour.md §12.2). */
   readonly metricsUrl: string | undefined;
   token(role: Role, orgIndex?: number): Promise<string>;
-  graphql<T = Record<string, unknown>>(query: string, options?: { variables?: Record<string, unknown>; token?: string }): Promise<GraphQLResponse<T>>;
+  graphql<T = Record<string, unknown>>(
+    query: string,
+    options?: { variables?: Record<string, unknown>; token?: string },
+  ): Promise<GraphQLResponse<T>>;
   stop(): Promise<void>;
 }
 
@@ -193,14 +216,19 @@ export interface InProcessServer {
  * SQLite file. `adjust` may alter the definition, as a different declaration would.
  */
 export async function startInProcessServer(
-  options: TestServerOptions & { adjust?: (definition: typeof import('../../generated/app.js').application) => typeof import('../../generated/app.js').application } = {},
+  options: TestServerOptions & {
+    adjust?: (definition: typeof import('../../generated/app.js').application) => typeof import('../../generated/app.js').application;
+  } = {},
 ): Promise<InProcessServer> {
   const { application } = await import('../../generated/app.js');
   const { startServer } = await import('../../runtime/server/server.js');
   const { createLogger } = await import('../../runtime/server/logger.js');
   const { Writable } = await import('node:stream');
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
-  const seeded = options.databaseUrl && !options.seed ? { orgs: [], users: [], posts: [] } : await seedDatabase(databaseUrl, options.seed ?? { orgs: 2, users: 3, posts: 2 });
+  const seeded =
+    options.databaseUrl && !options.seed
+      ? { orgs: [], users: [], posts: [] }
+      : await seedDatabase(databaseUrl, options.seed ?? { orgs: 2, users: 3, posts: 2 });
   await options.prepare?.(databaseUrl, seeded);
   const logs: Record<string, unknown>[] = [];
   const statements: string[] = [];
@@ -215,7 +243,13 @@ export async function startInProcessServer(
   );
   const definition = options.adjust ? options.adjust(application) : application;
   const server = await startServer(definition, {
-    env: { APP_DATABASE__URL: databaseUrl, APP_HTTP__PORT: '0', APP_HTTP__HOST: '127.0.0.1', APP_AUTH__SECRET: TEST_SECRET, ...options.env },
+    env: {
+      APP_DATABASE__URL: databaseUrl,
+      APP_HTTP__PORT: '0',
+      APP_HTTP__HOST: '127.0.0.1',
+      APP_AUTH__SECRET: TEST_SECRET,
+      ...options.env,
+    },
     logger,
     onQuery: (sql) => statements.push(sql),
   });
@@ -252,7 +286,10 @@ export async function startInProcessServer(
  * serving an application's transport from other inputs (routes, gateways) keeps every other one.
  * Throws when the application has no transport of that name.
  */
-export function withTransport<Container>(transports: readonly TransportFactory<Container>[], replacement: TransportFactory<Container>): TransportFactory<Container>[] {
+export function withTransport<Container>(
+  transports: readonly TransportFactory<Container>[],
+  replacement: TransportFactory<Container>,
+): TransportFactory<Container>[] {
   const index = transports.findIndex((factory) => factory.transportName === replacement.transportName);
   if (index < 0) throw new Error(`the application has no ${replacement.transportName} transport`);
   return transports.map((factory, at) => (at === index ? replacement : factory));

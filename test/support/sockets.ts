@@ -19,7 +19,11 @@ export interface SocketPath {
 export function socketPaths(server: Pick<TestServer, 'logs'>): SocketPath[] {
   return server.logs
     .filter((entry) => typeof entry.socket === 'string' && typeof entry.transport === 'string')
-    .map((entry) => ({ path: entry.socket as string, transport: entry.transport as string, protocols: (entry.protocols as string[] | undefined) ?? [] }));
+    .map((entry) => ({
+      path: entry.socket as string,
+      transport: entry.transport as string,
+      protocols: (entry.protocols as string[] | undefined) ?? [],
+    }));
 }
 
 /** A connected, well-behaved client of one socket path. */
@@ -65,7 +69,8 @@ export async function openProbe(server: Pick<TestServer, 'url'>, socket: SocketP
     // Every gateway answers an event it does not handle with NOT_FOUND, whatever its handlers.
     return probe(async () => {
       const reply = await exchange(client, { event: '__probe__' });
-      if ((reply.error as { code?: string } | undefined)?.code !== 'NOT_FOUND') throw new Error(`${socket.transport} answered ${JSON.stringify(reply)}`);
+      if ((reply.error as { code?: string } | undefined)?.code !== 'NOT_FOUND')
+        throw new Error(`${socket.transport} answered ${JSON.stringify(reply)}`);
     });
   }
   client.terminate();

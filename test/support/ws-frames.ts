@@ -27,7 +27,7 @@ export function encodeFrame(spec: FrameSpec): Buffer {
   const payload = spec.payload ?? Buffer.alloc(0);
   const mask = spec.mask === undefined ? DEFAULT_MASK : spec.mask;
   const length = BigInt(spec.declaredLength ?? payload.length);
-  const first = ((spec.fin ?? true) ? 0x80 : 0) | ((spec.rsv ?? 0) & 0x07) << 4 | (spec.opcode & 0x0f);
+  const first = ((spec.fin ?? true) ? 0x80 : 0) | (((spec.rsv ?? 0) & 0x07) << 4) | (spec.opcode & 0x0f);
   let header: Buffer;
   if (length < 126n) header = Buffer.from([first, Number(length)]);
   else if (length < 0x10000n) {

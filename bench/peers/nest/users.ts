@@ -17,7 +17,8 @@ import { PrismaService } from './prisma.service.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Page size: absent 20, clamped to 1..100 (as the generated server). */
-const pageSize = (first: number | null | undefined): number => (first === null || first === undefined || !Number.isFinite(first) ? 20 : Math.min(100, Math.max(1, Math.trunc(first))));
+const pageSize = (first: number | null | undefined): number =>
+  first === null || first === undefined || !Number.isFinite(first) ? 20 : Math.min(100, Math.max(1, Math.trunc(first)));
 
 @Injectable()
 export class UsersService {
@@ -52,7 +53,12 @@ export class PostsService {
   /** The caller's readable posts (of `authorId` when given), after `after`, `take` rows by id. */
   findAll(caller: Caller, options: { authorId?: string; after?: string; take: number }) {
     return this.prisma.db.post.findMany({
-      where: { orgId: caller.orgId, OR: [{ status: 'published' }, { authorId: caller.sub }], ...(options.authorId ? { authorId: options.authorId } : {}), ...(options.after ? { id: { gt: options.after } } : {}) },
+      where: {
+        orgId: caller.orgId,
+        OR: [{ status: 'published' }, { authorId: caller.sub }],
+        ...(options.authorId ? { authorId: options.authorId } : {}),
+        ...(options.after ? { id: { gt: options.after } } : {}),
+      },
       orderBy: { id: 'asc' },
       take: options.take,
     });
@@ -81,7 +87,8 @@ export class UsersResolver {
   createUser(@CurrentUser() caller: Caller, @Args('input', { type: () => CreateUserInput, nullable: true }) input?: CreateUserInput) {
     if (caller.role !== 'admin') throw new ForbiddenException();
     const name = input?.name.trim() ?? '';
-    if (!input || !name || name.length > 100 || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(input.email)) throw new BadRequestException('invalid input');
+    if (!input || !name || name.length > 100 || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(input.email))
+      throw new BadRequestException('invalid input');
     return this.usersService.create(caller, { name, email: input.email });
   }
 
@@ -91,7 +98,11 @@ export class UsersResolver {
   }
 
   @ResolveField(() => PostConnection)
-  async posts(@Parent() user: User, @CurrentUser() caller: Caller, @Args('first', { type: () => Int, nullable: true }) first?: number): Promise<PostConnection> {
+  async posts(
+    @Parent() user: User,
+    @CurrentUser() caller: Caller,
+    @Args('first', { type: () => Int, nullable: true }) first?: number,
+  ): Promise<PostConnection> {
     const size = pageSize(first);
     const rows = await this.postsService.findAll(caller, { authorId: user.id, take: size + 1 });
     const visible = rows.slice(0, size);
@@ -108,9 +119,17 @@ export class PostsController {
   constructor(private readonly postsService: PostsService) {}
 
   @Get()
-  async list(@CurrentUser() caller: Caller, @Res({ passthrough: true }) response: Response, @RestQuery('first') first?: string, @RestQuery('after') after?: string) {
+  async list(
+    @CurrentUser() caller: Caller,
+    @Res({ passthrough: true }) response: Response,
+    @RestQuery('first') first?: string,
+    @RestQuery('after') after?: string,
+  ) {
     const size = pageSize(first === undefined ? undefined : Number(first));
-    const rows = await this.postsService.findAll(caller, { ...(after && UUID.test(after) ? { after: after.toLowerCase() } : {}), take: size + 1 });
+    const rows = await this.postsService.findAll(caller, {
+      ...(after && UUID.test(after) ? { after: after.toLowerCase() } : {}),
+      take: size + 1,
+    });
     const items = rows.slice(0, size);
     if (rows.length > size) response.setHeader('x-next-cursor', items.at(-1)?.id ?? '');
     return items;

@@ -30,7 +30,8 @@ interface Caller {
 }
 
 /** Page size: absent 20, clamped to 1..100 (as the generated server). */
-const pageSize = (first: number | null | undefined): number => (first === null || first === undefined ? 20 : Math.min(100, Math.max(1, Math.trunc(first))));
+const pageSize = (first: number | null | undefined): number =>
+  first === null || first === undefined ? 20 : Math.min(100, Math.max(1, Math.trunc(first)));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -43,7 +44,9 @@ export async function startPothos(options: ServerOptions): Promise<BenchServer> 
   });
 
   const Org = builder.prismaObject('Org', { fields: (t) => ({ id: t.exposeID('id'), name: t.exposeString('name') }) });
-  const Post = builder.prismaObject('Post', { fields: (t) => ({ id: t.exposeID('id'), title: t.exposeString('title'), body: t.exposeString('body') }) });
+  const Post = builder.prismaObject('Post', {
+    fields: (t) => ({ id: t.exposeID('id'), title: t.exposeString('title'), body: t.exposeString('body') }),
+  });
   const PageInfo = builder.objectRef<{ hasNextPage: boolean; endCursor: string | null }>('PageInfo').implement({
     fields: (t) => ({ hasNextPage: t.exposeBoolean('hasNextPage'), endCursor: t.exposeString('endCursor', { nullable: true }) }),
   });
@@ -51,9 +54,16 @@ export async function startPothos(options: ServerOptions): Promise<BenchServer> 
   const PostEdge = builder.objectRef<{ cursor: string; node: PostShape }>('PostEdge').implement({
     fields: (t) => ({ cursor: t.exposeString('cursor'), node: t.field({ type: Post, resolve: (edge) => edge.node }) }),
   });
-  const PostConnection = builder.objectRef<{ edges: { cursor: string; node: PostShape }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }>('PostConnection').implement({
-    fields: (t) => ({ edges: t.field({ type: [PostEdge], resolve: (connection) => connection.edges }), pageInfo: t.field({ type: PageInfo, resolve: (connection) => connection.pageInfo }) }),
-  });
+  const PostConnection = builder
+    .objectRef<{ edges: { cursor: string; node: PostShape }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }>(
+      'PostConnection',
+    )
+    .implement({
+      fields: (t) => ({
+        edges: t.field({ type: [PostEdge], resolve: (connection) => connection.edges }),
+        pageInfo: t.field({ type: PageInfo, resolve: (connection) => connection.pageInfo }),
+      }),
+    });
 
   builder.prismaObject('User', {
     fields: (t) => ({
@@ -72,33 +82,44 @@ export async function startPothos(options: ServerOptions): Promise<BenchServer> 
         args: { first: t.arg.int() },
         select: (args, context, nestedSelection) => ({
           posts: nestedSelection(
-            { where: { orgId: context.caller.orgId, OR: [{ status: 'published' as const }, { authorId: context.caller.sub }] }, orderBy: { id: 'asc' as const }, take: pageSize(args.first) + 1 },
+            {
+              where: { orgId: context.caller.orgId, OR: [{ status: 'published' as const }, { authorId: context.caller.sub }] },
+              orderBy: { id: 'asc' as const },
+              take: pageSize(args.first) + 1,
+            },
             ['edges', 'node'],
           ),
         }),
         resolve: (user, args) => {
           const size = pageSize(args.first);
           const visible = user.posts.slice(0, size);
-          return { edges: visible.map((post) => ({ cursor: post.id, node: post })), pageInfo: { hasNextPage: user.posts.length > size, endCursor: visible.at(-1)?.id ?? null } };
+          return {
+            edges: visible.map((post) => ({ cursor: post.id, node: post })),
+            pageInfo: { hasNextPage: user.posts.length > size, endCursor: visible.at(-1)?.id ?? null },
+          };
         },
       }),
     }),
   });
 
-  const CreateUser = builder.inputType('CreateUser', { fields: (t) => ({ name: t.string({ required: true }), email: t.string({ required: true }) }) });
+  const CreateUser = builder.inputType('CreateUser', {
+    fields: (t) => ({ name: t.string({ required: true }), email: t.string({ required: true }) }),
+  });
 
   builder.queryType({
     fields: (t) => ({
       users: t.prismaField({
         type: ['User'],
         args: { first: t.arg.int() },
-        resolve: (query, _root, args, context) => prisma.user.findMany({ ...query, where: { orgId: context.caller.orgId }, orderBy: { id: 'asc' }, take: pageSize(args.first) }),
+        resolve: (query, _root, args, context) =>
+          prisma.user.findMany({ ...query, where: { orgId: context.caller.orgId }, orderBy: { id: 'asc' }, take: pageSize(args.first) }),
       }),
       user: t.prismaField({
         type: 'User',
         nullable: true,
         args: { id: t.arg.string({ required: true }) },
-        resolve: (query, _root, args, context) => (UUID.test(args.id) ? prisma.user.findFirst({ ...query, where: { id: args.id, orgId: context.caller.orgId } }) : null),
+        resolve: (query, _root, args, context) =>
+          UUID.test(args.id) ? prisma.user.findFirst({ ...query, where: { id: args.id, orgId: context.caller.orgId } }) : null,
       }),
     }),
   });
@@ -113,7 +134,8 @@ export async function startPothos(options: ServerOptions): Promise<BenchServer> 
           if (context.caller.role !== 'admin') throw createGraphQLError('forbidden', { extensions: { code: 'FORBIDDEN' } });
           const name = args.input?.name.trim() ?? '';
           const email = args.input?.email ?? '';
-          if (!name || name.length > 100 || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw createGraphQLError('invalid input', { extensions: { code: 'BAD_USER_INPUT' } });
+          if (!name || name.length > 100 || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+            throw createGraphQLError('invalid input', { extensions: { code: 'BAD_USER_INPUT' } });
           return prisma.user.create({ ...query, data: { id: uuidv7(), orgId: context.caller.orgId, name, email } });
         },
       }),

@@ -4,7 +4,14 @@
  * are checked with the same rules GraphQL applies to its input objects).
  */
 import type { EntityModel, ResolvedApp } from '../../model/model.js';
-import { columnKindsConstant, columnsConstant, constantCase, fieldsConstant, insertShapeConstant, referencesConstant } from '../../model/naming.js';
+import {
+  columnKindsConstant,
+  columnsConstant,
+  constantCase,
+  fieldsConstant,
+  insertShapeConstant,
+  referencesConstant,
+} from '../../model/naming.js';
 import type { TypeShape } from '../../model/types.js';
 import { type EmitContext, exposedEntities, wireFields } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
@@ -62,7 +69,8 @@ export function inputFieldLiteral(app: ResolvedApp, shape: TypeShape): string {
   const named = shape.named;
   let type: string;
   if (named.kind === 'scalar') type = `{ kind: 'scalar', name: '${named.name}' }`;
-  else if (named.kind === 'enum') type = `{ kind: 'enum', values: [${(app.enumByName.get(named.name)?.values ?? []).map(quote).join(', ')}] }`;
+  else if (named.kind === 'enum')
+    type = `{ kind: 'enum', values: [${(app.enumByName.get(named.name)?.values ?? []).map(quote).join(', ')}] }`;
   else if (named.kind === 'input') type = `${inputConstant(named.name)}.type`;
   else type = `{ kind: 'scalar', name: 'String' }`;
   return `{ type: ${type}, list: ${shape.list}, nullable: ${shape.nullable} }`;
@@ -70,29 +78,49 @@ export function inputFieldLiteral(app: ResolvedApp, shape: TypeShape): string {
 
 /** The belongs_to relations of `entity` whose key and target are known: the foreign keys its writes set (docs/hostile-input.md §11). */
 export function writtenReferences(entity: EntityModel): { readonly keyColumn: string; readonly target: string }[] {
-  return entity.relations.flatMap((relation) => (relation.kind === 'belongsTo' && relation.targetKnown && relation.keyColumnKnown && relation.keyColumn !== undefined && relation.target !== undefined ? [{ keyColumn: relation.keyColumn, target: relation.target }] : []));
+  return entity.relations.flatMap((relation) =>
+    relation.kind === 'belongsTo' &&
+    relation.targetKnown &&
+    relation.keyColumnKnown &&
+    relation.keyColumn !== undefined &&
+    relation.target !== undefined
+      ? [{ keyColumn: relation.keyColumn, target: relation.target }]
+      : [],
+  );
 }
 
 /** The `entities.ts` file. */
 export function emitEntities(context: EmitContext): GeneratedFile {
   const { app } = context;
-  const file = new TypeScriptFile('entities.ts', context, 'What the runtime knows about each exposed entity (wire fields, relations) and the structure of\nevery input type, for masking, selection checks, loaders and REST body checks.');
+  const file = new TypeScriptFile(
+    'entities.ts',
+    context,
+    'What the runtime knows about each exposed entity (wire fields, relations) and the structure of\nevery input type, for masking, selection checks, loaders and REST body checks.',
+  );
   const { body: w, imports } = file;
   const entities = exposedEntities(app);
   for (const entity of app.entities) {
     writeDoc(w, [`Stored columns of ${entity.name} (${entity.source.file}).`]);
-    w.writeLine(`export const ${columnsConstant(entity.name)} = [${entity.columns.map((column) => quote(column.name)).join(', ')}] as const;`);
+    w.writeLine(
+      `export const ${columnsConstant(entity.name)} = [${entity.columns.map((column) => quote(column.name)).join(', ')}] as const;`,
+    );
     w.blankLine();
     const kinds = entity.columns.flatMap((column) => {
       const kind = columnKind(column.type);
       return kind ? [`${column.name}: ${quote(kind)}`] : [];
     });
     writeDoc(w, [`How raw rows of ${entity.name} are read: the kind of each column that is not text.`]);
-    w.writeLine(`export const ${columnKindsConstant(entity.name)}: Readonly<Record<string, ${imports.type('runtime/data/sql-runner.ts', 'ColumnKind')}>> = ${kinds.length === 0 ? '{}' : `{ ${kinds.join(', ')} }`};`);
+    w.writeLine(
+      `export const ${columnKindsConstant(entity.name)}: Readonly<Record<string, ${imports.type('runtime/data/sql-runner.ts', 'ColumnKind')}>> = ${kinds.length === 0 ? '{}' : `{ ${kinds.join(', ')} }`};`,
+    );
     w.blankLine();
     if (insertsItself(entity)) {
-      writeDoc(w, [`How a create writes a row of ${entity.name}: each column's type and who fills it when left out (runtime/data/sql-insert.ts).`]);
-      w.writeLine(`export const ${insertShapeConstant(entity.name)}: ${imports.type('runtime/data/sql-insert.ts', 'InsertShape')} = ${insertShapeLiteral(app, entity)};`);
+      writeDoc(w, [
+        `How a create writes a row of ${entity.name}: each column's type and who fills it when left out (runtime/data/sql-insert.ts).`,
+      ]);
+      w.writeLine(
+        `export const ${insertShapeConstant(entity.name)}: ${imports.type('runtime/data/sql-insert.ts', 'InsertShape')} = ${insertShapeLiteral(app, entity)};`,
+      );
       w.blankLine();
     }
     if (!entity.exposed) continue;
@@ -104,23 +132,32 @@ export function emitEntities(context: EmitContext): GeneratedFile {
   for (const entity of app.entities) {
     const references = writtenReferences(entity);
     if (references.length === 0) continue;
-    writeDoc(w, [`The foreign keys of ${entity.name}: a write setting one must name a row the caller may read (docs/hostile-input.md §11).`]);
+    writeDoc(w, [
+      `The foreign keys of ${entity.name}: a write setting one must name a row the caller may read (docs/hostile-input.md §11).`,
+    ]);
     const reference = imports.type('runtime/data/repository.ts', 'EntityReference');
-    w.writeLine(`export const ${referencesConstant(entity.name)}: readonly ${reference}[] = [${references.map((relation) => `{ column: ${quote(relation.keyColumn)}, entity: ${quote(relation.target)}, columns: ${columnsConstant(relation.target)} }`).join(', ')}];`);
+    w.writeLine(
+      `export const ${referencesConstant(entity.name)}: readonly ${reference}[] = [${references.map((relation) => `{ column: ${quote(relation.keyColumn)}, entity: ${quote(relation.target)}, columns: ${columnsConstant(relation.target)} }`).join(', ')}];`,
+    );
     w.blankLine();
   }
   const descriptor = imports.type('runtime/data/entity-metadata.ts', 'EntityDescriptor');
   writeDoc(w, ['Every exposed entity (docs/behaviour.md §2).']);
   w.write(`export const ENTITIES: readonly ${descriptor}[] = [`).indent(() => {
     for (const entity of entities) {
-      const relations = entity.wireRelations.map((relation) => `{ kind: '${relation.kind}', field: ${quote(relation.name)}, target: ${quote(relation.target)}, column: ${quote(relation.keyColumn)} }`);
+      const relations = entity.wireRelations.map(
+        (relation) =>
+          `{ kind: '${relation.kind}', field: ${quote(relation.name)}, target: ${quote(relation.target)}, column: ${quote(relation.keyColumn)} }`,
+      );
       w.writeLine(`{ name: ${quote(entity.name)}, fields: ${fieldsConstant(entity.name)}, relations: [${relations.join(', ')}] },`);
     }
   });
   w.writeLine('];');
   w.blankLine();
   writeDoc(w, ['{@link ENTITIES} by name.']);
-  w.writeLine(`export const ENTITY_BY_NAME: ReadonlyMap<string, ${descriptor}> = new Map(ENTITIES.map((entity) => [entity.name, entity]));`);
+  w.writeLine(
+    `export const ENTITY_BY_NAME: ReadonlyMap<string, ${descriptor}> = new Map(ENTITIES.map((entity) => [entity.name, entity]));`,
+  );
 
   // The structures REST bodies and MCP arguments are coerced with (`coerceInput`): inputs a route's body or a tool names, and
   // the inputs those name, in dependency order (an input used by another is declared first). An
@@ -134,9 +171,15 @@ export function emitEntities(context: EmitContext): GeneratedFile {
     ordered.push(name);
   };
   const bodies = new Set([
-    ...app.mounted.controllers.flatMap((controller) => controller.routes.flatMap((route) => route.params.flatMap((param) => (param.binding === 'body' && param.type.named.kind === 'input' ? [param.type.named.name] : [])))),
+    ...app.mounted.controllers.flatMap((controller) =>
+      controller.routes.flatMap((route) =>
+        route.params.flatMap((param) => (param.binding === 'body' && param.type.named.kind === 'input' ? [param.type.named.name] : [])),
+      ),
+    ),
     // MCP tool arguments are checked with the same structures (docs/behaviour.md §4.6).
-    ...(app.mounted.mcp?.tools ?? []).flatMap((tool) => tool.params.flatMap((param) => (param.type.named.kind === 'input' ? [param.type.named.name] : []))),
+    ...(app.mounted.mcp?.tools ?? []).flatMap((tool) =>
+      tool.params.flatMap((param) => (param.type.named.kind === 'input' ? [param.type.named.name] : [])),
+    ),
   ]);
   for (const input of app.inputs) if (bodies.has(input.name)) visit(input.name);
   for (const name of ordered) {
@@ -144,7 +187,9 @@ export function emitEntities(context: EmitContext): GeneratedFile {
     if (!input) continue;
     w.blankLine();
     writeDoc(w, [`Structure of input ${input.name} (${input.span.file}).`]);
-    w.write(`export const ${inputConstant(input.name)}: ${imports.type('runtime/http/inputs.ts', 'InputFieldType')} & { readonly type: { readonly kind: 'input' } } = {`).indent(() => {
+    w.write(
+      `export const ${inputConstant(input.name)}: ${imports.type('runtime/http/inputs.ts', 'InputFieldType')} & { readonly type: { readonly kind: 'input' } } = {`,
+    ).indent(() => {
       w.write('type: {').indent(() => {
         w.writeLine("kind: 'input',");
         w.write('fields: {').indent(() => {

@@ -10,7 +10,11 @@ import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
 /** The `app.ts` file. */
 export function emitApp(context: EmitContext): GeneratedFile {
   const { app, outputDir } = context;
-  const file = new TypeScriptFile('app.ts', context, 'The application as the runtime starts it: schema, entities, database client, container, resolvers,\nthe ability factory and the transports it is reached through. Read a request from here: routes →\ncontroller → service → repository.');
+  const file = new TypeScriptFile(
+    'app.ts',
+    context,
+    'The application as the runtime starts it: schema, entities, database client, container, resolvers,\nthe ability factory and the transports it is reached through. Read a request from here: routes →\ncontroller → service → repository.',
+  );
   const { body: w, imports } = file;
   const definition = imports.type('runtime/server/server.ts', 'ApplicationDefinition');
   imports.value(`${outputDir}/container.ts`, 'createContainer');
@@ -33,11 +37,18 @@ export function emitApp(context: EmitContext): GeneratedFile {
     w.writeLine('createContainer,');
     w.writeLine('createResolvers,');
     w.writeLine(`abilities: (container) => container.${abilities ? providerVariable(abilities.name) : 'undefined as never'},`);
-    w.writeLine(`repositories: (container) => ({ ${keyedEntities(app).map((entity) => `${entity.name}: container.${providerVariable(repositoryClass(entity.name))}`).join(', ')} }),`);
+    w.writeLine(
+      `repositories: (container) => ({ ${keyedEntities(app)
+        .map((entity) => `${entity.name}: container.${providerVariable(repositoryClass(entity.name))}`)
+        .join(', ')} }),`,
+    );
     if (app.mounted.loaderScope) w.writeLine(`loaderScope: (container) => container.${providerVariable(LOADER_SCOPE)},`);
     else w.writeLine('loaderScope: () => undefined, // no module reachable from AppModule provides LoaderScope (docs/behaviour.md §5.10)');
     const policies = app.versionPolicies.map((policy) => {
-      const parts = [policy.deprecated === true ? 'deprecated: true' : policy.deprecated ? `deprecated: ${quote(policy.deprecated)}` : undefined, policy.sunset ? `sunset: ${quote(policy.sunset)}` : undefined].filter(Boolean);
+      const parts = [
+        policy.deprecated === true ? 'deprecated: true' : policy.deprecated ? `deprecated: ${quote(policy.deprecated)}` : undefined,
+        policy.sunset ? `sunset: ${quote(policy.sunset)}` : undefined,
+      ].filter(Boolean);
       return `${quote(policy.version)}: { ${parts.join(', ')} }`;
     });
     w.writeLine(`versionPolicies: ${objectLiteral(policies)},`);
@@ -71,12 +82,15 @@ function transports(context: EmitContext, imports: TypeScriptFile['imports']): s
     `${factory('rest', 'restRoutes')}(${imports.value(`${outputDir}/http/routes.ts`, 'createRoutes')})`,
     `${factory('graphql-ws', 'graphqlWs')}()`,
   ];
-  if (app.mounted.gateways.length > 0) list.push(`${factory('gateways', 'gateways')}(${imports.value(`${outputDir}/gateways.ts`, 'createGateways')})`);
+  if (app.mounted.gateways.length > 0)
+    list.push(`${factory('gateways', 'gateways')}(${imports.value(`${outputDir}/gateways.ts`, 'createGateways')})`);
   if (app.mounted.mcp) list.push(`${factory('mcp', 'mcpHost')}(${imports.value(`${outputDir}/mcp.ts`, 'createMcpHost')})`);
   // Work with no caller (docs/behaviour.md §10), each only when declared.
   if (app.mounted.queues.length > 0) list.push(`${factory('jobs', 'jobs')}(${imports.value(`${outputDir}/processors.ts`, 'createJobs')})`);
-  if (app.mounted.cronTasks.length > 0) list.push(`${factory('schedules', 'schedules')}(${imports.value(`${outputDir}/schedules.ts`, 'createSchedules')})`);
-  if (app.mounted.listeners.length > 0) list.push(`${factory('listeners', 'listeners')}(${imports.value(`${outputDir}/listeners.ts`, 'createListeners')})`);
+  if (app.mounted.cronTasks.length > 0)
+    list.push(`${factory('schedules', 'schedules')}(${imports.value(`${outputDir}/schedules.ts`, 'createSchedules')})`);
+  if (app.mounted.listeners.length > 0)
+    list.push(`${factory('listeners', 'listeners')}(${imports.value(`${outputDir}/listeners.ts`, 'createListeners')})`);
   return list;
 }
 
@@ -102,7 +116,11 @@ function eventTopics(context: EmitContext): string[] {
 /** The `main.ts` file. */
 export function emitMain(context: EmitContext): GeneratedFile {
   const { outputDir } = context;
-  const file = new TypeScriptFile('main.ts', context, 'Entry point of the generated server: `node --import tsx generated/main.ts` (what `serve` runs).\nConfiguration comes from APP_* environment variables (README, docs/behaviour.md §4.5).');
+  const file = new TypeScriptFile(
+    'main.ts',
+    context,
+    'Entry point of the generated server: `node --import tsx generated/main.ts` (what `serve` runs).\nConfiguration comes from APP_* environment variables (README, docs/behaviour.md §4.5).',
+  );
   const { body: w, imports } = file;
   imports.value('runtime/server/main.ts', 'runServer');
   imports.value(`${outputDir}/app.ts`, 'application');

@@ -4,7 +4,16 @@
  * scope (docs/behaviour.md §5).
  */
 import { type DatabaseName, type Dialect, DIALECTS } from '../../../runtime/dialects/index.js';
-import { columnKindsConstant, columnsConstant, insertShapeConstant, prismaClientAlias, prismaDelegate, referencesConstant, repositoryClass, repositoryModule } from '../../model/naming.js';
+import {
+  columnKindsConstant,
+  columnsConstant,
+  insertShapeConstant,
+  prismaClientAlias,
+  prismaDelegate,
+  referencesConstant,
+  repositoryClass,
+  repositoryModule,
+} from '../../model/naming.js';
 import type { EntityModel } from '../../model/model.js';
 import { type EmitContext, keyedEntities } from '../context.js';
 import { insertsItself, writtenReferences } from './entities.js';
@@ -20,7 +29,8 @@ export const PRISMA_CLIENT_MODULE = `${clientPath(DIALECTS[0].name)}/client.ts`;
 function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFile {
   const { outputDir } = context;
   const file = new TypeScriptFile(
-    repositoryModule(entity.name), context,
+    repositoryModule(entity.name),
+    context,
     `Data access for ${entity.name} (${entity.source.file}), always inside the caller's row scope (docs/behaviour.md §5):\nreads are filtered by the ability's rules, writes are checked against them, and a caller\nwithout an ability gets nothing. The queries themselves are in runtime/data/repository.ts.`,
   );
   const { body: w, imports } = file;
@@ -33,12 +43,19 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
   imports.value(`${outputDir}/entities.ts`, columnsConstant(entity.name));
   imports.value(`${outputDir}/entities.ts`, columnKindsConstant(entity.name));
   const insert = insertsItself(entity) ? `, insert: ${imports.value(`${outputDir}/entities.ts`, insertShapeConstant(entity.name))}` : '';
-  const references = writtenReferences(entity).length > 0 ? `, references: ${imports.value(`${outputDir}/entities.ts`, referencesConstant(entity.name))}` : '';
+  const references =
+    writtenReferences(entity).length > 0
+      ? `, references: ${imports.value(`${outputDir}/entities.ts`, referencesConstant(entity.name))}`
+      : '';
   const runner = imports.type('runtime/data/sql-runner.ts', 'SqlRunner');
   w.writeLine(`/** Scoped data access for ${entity.name}: pages, lookups, loader batches and checked writes. */`);
-  w.write(`export class ${repositoryClass(entity.name)} extends ${base}<${row}, Prisma.${entity.name}WhereInput, Prisma.${entity.name}UncheckedCreateInput>`).block(() => {
+  w.write(
+    `export class ${repositoryClass(entity.name)} extends ${base}<${row}, Prisma.${entity.name}WhereInput, Prisma.${entity.name}UncheckedCreateInput>`,
+  ).block(() => {
     w.write(`constructor(database: ${database}, sqlRunner: ${runner}, logger: ${logger})`).block(() => {
-      w.writeLine(`super(${quote(entity.name)}, database.${prismaDelegate(entity.name)}, { columns: ${columnsConstant(entity.name)}, columnKinds: ${columnKindsConstant(entity.name)}${insert}${references}, sqlRunner, logger });`);
+      w.writeLine(
+        `super(${quote(entity.name)}, database.${prismaDelegate(entity.name)}, { columns: ${columnsConstant(entity.name)}, columnKinds: ${columnKindsConstant(entity.name)}${insert}${references}, sqlRunner, logger });`,
+      );
     });
   });
   return file.render();
@@ -52,25 +69,42 @@ export function emitRepositories(context: EmitContext): GeneratedFile[] {
 /** The `database.ts` file: the Prisma client type and its construction from a driver adapter. */
 export function emitDatabase(context: EmitContext): GeneratedFile {
   const { outputDir } = context;
-  const file = new TypeScriptFile('database.ts', context, 'The Prisma client of this application (docs/decisions.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/data/database.ts. Only that database\'s client is loaded.');
+  const file = new TypeScriptFile(
+    'database.ts',
+    context,
+    "The Prisma client of this application (docs/decisions.md §2), constructed on a driver adapter chosen\nfrom APP_DATABASE__URL by runtime/data/database.ts. Only that database's client is loaded.",
+  );
   const { body: w, imports } = file;
   const [first, ...others] = DIALECTS;
   const clientFile = (dialect: Dialect<DatabaseName>): string => `${outputDir}/${clientPath(dialect.name)}/client.ts`;
   const clientType = imports.type(clientFile(first), 'PrismaClient', prismaClientAlias(first.name));
   const adapter = imports.type(RUNTIME_FOR_GENERATED_CODE, 'SqlDriverAdapterFactory');
   const options = imports.type('runtime/data/database.ts', 'DatabaseOptions');
-  w.writeLine(`/** The Prisma client: one delegate per entity (\`database.user\`, …); the ${first.title} type stands for every database's. */`);
+  w.writeLine(
+    `/** The Prisma client: one delegate per entity (\`database.user\`, …); the ${first.title} type stands for every database's. */`,
+  );
   w.writeLine(`export type Database = InstanceType<typeof ${clientType}>;`);
   w.blankLine();
   const loadError = imports.value('runtime/data/database.ts', 'prismaClientLoadError');
-  w.writeLine('/** The client class of each database, loaded on demand, by the name of its driver adapter (the clients share their model API), and its folder. */');
-  w.write(`const CLIENTS: Readonly<Record<string, { readonly folder: string; readonly load: () => Promise<typeof ${clientType}> }>> = `).inlineBlock(() => {
+  w.writeLine(
+    '/** The client class of each database, loaded on demand, by the name of its driver adapter (the clients share their model API), and its folder. */',
+  );
+  w.write(
+    `const CLIENTS: Readonly<Record<string, { readonly folder: string; readonly load: () => Promise<typeof ${clientType}> }>> = `,
+  ).inlineBlock(() => {
     const folder = (dialect: Dialect<DatabaseName>): string => quote(`${outputDir}/${clientPath(dialect.name)}`);
-    w.writeLine(`${quote(first.adapterName)}: { folder: ${folder(first)}, load: async () => (await import(${quote(imports.dynamic(clientFile(first)))})).PrismaClient },`);
-    for (const dialect of others) w.writeLine(`${quote(dialect.adapterName)}: { folder: ${folder(dialect)}, load: async () => (await import(${quote(imports.dynamic(clientFile(dialect)))})).PrismaClient as unknown as typeof ${clientType} },`);
+    w.writeLine(
+      `${quote(first.adapterName)}: { folder: ${folder(first)}, load: async () => (await import(${quote(imports.dynamic(clientFile(first)))})).PrismaClient },`,
+    );
+    for (const dialect of others)
+      w.writeLine(
+        `${quote(dialect.adapterName)}: { folder: ${folder(dialect)}, load: async () => (await import(${quote(imports.dynamic(clientFile(dialect)))})).PrismaClient as unknown as typeof ${clientType} },`,
+      );
   });
   w.write(';').newLine().blankLine();
-  w.writeLine("/** The client class of the adapter's database. Throws for an adapter no database of this application uses, and for a client not generated yet. */");
+  w.writeLine(
+    "/** The client class of the adapter's database. Throws for an adapter no database of this application uses, and for a client not generated yet. */",
+  );
   w.write(`async function clientFor(adapter: ${adapter}): Promise<typeof ${clientType}>`).block(() => {
     w.writeLine('const client = CLIENTS[adapter.adapterName];');
     w.writeLine('if (!client) throw new Error(`no Prisma client is generated for the driver adapter ${adapter.adapterName}`);');

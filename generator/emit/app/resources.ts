@@ -12,7 +12,6 @@ import { type EmitContext, tsArgumentType } from '../context.js';
 import { PRISMA_CLIENT_MODULE } from './repositories.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
-
 /** A plain value as TypeScript source: `{ name: 'body', constraints: { maxLength: 2000 } }`. */
 function literal(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
@@ -37,7 +36,8 @@ function emitResource(resource: ResourceModel, context: EmitContext): GeneratedF
   const { outputDir, app } = context;
   const { entity } = resource;
   const file = new TypeScriptFile(
-    resourceModule(entity.name), context,
+    resourceModule(entity.name),
+    context,
     `The ${entity.name} resource (${entity.source.file}:${resource.span.line}, docs/behaviour.md §4.7): ${resource.operations.map((operation) => operation.kind).join(', ')}\nover the scoped ${repositoryClass(entity.name)}. Inputs are checked against the columns below; what the\ncaller's grant fixes or does not permit is refused (runtime/data/resource-input.ts).`,
   );
   const { body: w, imports } = file;
@@ -68,15 +68,23 @@ function emitResource(resource: ResourceModel, context: EmitContext): GeneratedF
   const client = `${outputDir}/${PRISMA_CLIENT_MODULE}`;
   imports.type(client, 'Prisma');
   const row = imports.type(client, entity.name);
-  const result = kinds.has('get') || kinds.has('create') || kinds.has('update') ? imports.type('runtime/failures/result.ts', 'Result') : 'Result';
-  const filters = resource.filters.map((column) => ({ name: column.name, type: tsArgumentType(app, { ...column.type, nullable: true }, imports) }));
+  const result =
+    kinds.has('get') || kinds.has('create') || kinds.has('update') ? imports.type('runtime/failures/result.ts', 'Result') : 'Result';
+  const filters = resource.filters.map((column) => ({
+    name: column.name,
+    type: tsArgumentType(app, { ...column.type, nullable: true }, imports),
+  }));
   writeDoc(w, [`The ${entity.name} resource's operations, called by http/routes.ts and graphql/resolvers.ts after the posture gate.`]);
   w.write(`export class ${resource.className}`).block(() => {
-    w.writeLine(`private readonly service: ${service}<${row}, Prisma.${entity.name}WhereInput, Prisma.${entity.name}UncheckedCreateInput>;`);
+    w.writeLine(
+      `private readonly service: ${service}<${row}, Prisma.${entity.name}WhereInput, Prisma.${entity.name}UncheckedCreateInput>;`,
+    );
     w.blankLine();
     w.write(`constructor(repository: ${repository})`).block(() => {
       const keyFilters = resource.filters.filter((column) => column.key).map((column) => quote(column.name));
-      w.writeLine(`this.service = new ${service}(${quote(entity.name)}, repository, ${inputColumnsConstant(entity.name)}${keyFilters.length > 0 ? `, [${keyFilters.join(', ')}]` : ''});`);
+      w.writeLine(
+        `this.service = new ${service}(${quote(entity.name)}, repository, ${inputColumnsConstant(entity.name)}${keyFilters.length > 0 ? `, [${keyFilters.join(', ')}]` : ''});`,
+      );
     });
     const filterParams = filters.map((filter) => `${filter.name}?: ${filter.type}`);
     const filterObject = `{ ${filters.map((filter) => filter.name).join(', ')} }`;
@@ -84,11 +92,15 @@ function emitResource(resource: ResourceModel, context: EmitContext): GeneratedF
       w.blankLine();
       if (resource.pagination === 'none') {
         writeDoc(w, [`${servedAt(resource, 'list')}: every row the caller may read (capped at 1 000).`]);
-        w.write(`list(${filterParams.join(', ')}): Promise<${row}[]>`).block(() => w.writeLine(`return this.service.listAll(${filters.length > 0 ? filterObject : ''});`));
+        w.write(`list(${filterParams.join(', ')}): Promise<${row}[]>`).block(() =>
+          w.writeLine(`return this.service.listAll(${filters.length > 0 ? filterObject : ''});`),
+        );
       } else {
         const page = imports.type('runtime/data/keyset.ts', 'Page');
         writeDoc(w, [`${servedAt(resource, 'list')}: a keyset page of the rows the caller may read.`]);
-        w.write(`list(${['first?: number | null', 'after?: string | null', ...filterParams].join(', ')}): Promise<${page}<${row}>>`).block(() => w.writeLine(`return this.service.list({ first, after }${filters.length > 0 ? `, ${filterObject}` : ''});`));
+        w.write(`list(${['first?: number | null', 'after?: string | null', ...filterParams].join(', ')}): Promise<${page}<${row}>>`).block(
+          () => w.writeLine(`return this.service.list({ first, after }${filters.length > 0 ? `, ${filterObject}` : ''});`),
+        );
       }
     }
     if (kinds.has('get')) {
@@ -99,17 +111,23 @@ function emitResource(resource: ResourceModel, context: EmitContext): GeneratedF
     if (kinds.has('create')) {
       w.blankLine();
       writeDoc(w, [`${servedAt(resource, 'create')}.`]);
-      w.write(`create(input: ${resource.createInput.name}): Promise<${result}<${row}>>`).block(() => w.writeLine('return this.service.create(input);'));
+      w.write(`create(input: ${resource.createInput.name}): Promise<${result}<${row}>>`).block(() =>
+        w.writeLine('return this.service.create(input);'),
+      );
     }
     if (kinds.has('update')) {
       w.blankLine();
       writeDoc(w, [`${servedAt(resource, 'update')}.`]);
-      w.write(`update(id: string, input: ${resource.updateInput.name}): Promise<${result}<${row}>>`).block(() => w.writeLine('return this.service.update(id, input);'));
+      w.write(`update(id: string, input: ${resource.updateInput.name}): Promise<${result}<${row}>>`).block(() =>
+        w.writeLine('return this.service.update(id, input);'),
+      );
     }
     if (kinds.has('delete')) {
       w.blankLine();
       const unwrap = imports.value('runtime/failures/result.ts', 'unwrap');
-      writeDoc(w, [`${servedAt(resource, 'delete')}: NOT_FOUND when missing or not the caller's to read, FORBIDDEN when read but not the caller's to delete.`]);
+      writeDoc(w, [
+        `${servedAt(resource, 'delete')}: NOT_FOUND when missing or not the caller's to read, FORBIDDEN when read but not the caller's to delete.`,
+      ]);
       w.write('async delete(id: string): Promise<void>').block(() => w.writeLine(`${unwrap}(await this.service.delete(id));`));
     }
   });

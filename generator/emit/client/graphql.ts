@@ -34,14 +34,28 @@ import {
   isObjectType,
   isScalarType,
 } from 'graphql';
-import { clientDocumentFactory, clientOperationName, clientResultType, clientSelectionConstant, clientVariablesType, type GraphQLOperationKind } from '../../model/naming.js';
+import {
+  clientDocumentFactory,
+  clientOperationName,
+  clientResultType,
+  clientSelectionConstant,
+  clientVariablesType,
+  type GraphQLOperationKind,
+} from '../../model/naming.js';
 import { type GeneratedFile, type OutputLayout, paragraphs, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The client module, relative to `generated/`. */
 const GRAPHQL_CLIENT_MODULE = 'client/graphql.ts';
 
 /** The TypeScript type of each scalar's wire value; a scalar not listed is `unknown`. */
-const SCALAR_TYPES: Readonly<Record<string, string>> = { ID: 'string', String: 'string', Int: 'number', Float: 'number', Boolean: 'boolean', DateTime: 'string' };
+const SCALAR_TYPES: Readonly<Record<string, string>> = {
+  ID: 'string',
+  String: 'string',
+  Int: 'number',
+  Float: 'number',
+  Boolean: 'boolean',
+  DateTime: 'string',
+};
 
 /** A root field the client has a document factory for. */
 interface ClientOperation {
@@ -75,7 +89,11 @@ function clientOperations(schema: GraphQLSchema): ClientOperation[] {
 }
 
 /** The enums and inputs the operations' arguments and selections name, and the selected object types, each sorted by name. */
-function reachableTypes(operations: readonly ClientOperation[]): { enums: GraphQLEnumType[]; inputs: GraphQLInputObjectType[]; objects: GraphQLObjectType[] } {
+function reachableTypes(operations: readonly ClientOperation[]): {
+  enums: GraphQLEnumType[];
+  inputs: GraphQLInputObjectType[];
+  objects: GraphQLObjectType[];
+} {
   const found = new Map<string, GraphQLNamedType>();
   const visitInput = (type: GraphQLType): void => {
     const named = getNamedType(type);
@@ -122,7 +140,10 @@ function inputProperty(field: GraphQLArgument | GraphQLInputField): string {
 }
 
 /** The doc lines of a field: its description and, when deprecated, why. */
-function fieldDoc(field: { readonly description?: string | null | undefined; readonly deprecationReason?: string | null | undefined }): string {
+function fieldDoc(field: {
+  readonly description?: string | null | undefined;
+  readonly deprecationReason?: string | null | undefined;
+}): string {
   return paragraphs(field.description, field.deprecationReason ? `@deprecated ${field.deprecationReason}` : undefined);
 }
 
@@ -141,7 +162,12 @@ export function emitGraphQLClient(layout: OutputLayout, sdl: string): GeneratedF
 
   for (const named of enums) {
     writeDoc(body, [named.description ?? undefined]);
-    body.writeLine(`export type ${named.name} = ${named.getValues().map((value) => quote(value.name)).join(' | ')};`);
+    body.writeLine(
+      `export type ${named.name} = ${named
+        .getValues()
+        .map((value) => quote(value.name))
+        .join(' | ')};`,
+    );
     body.blankLine();
   }
   for (const named of inputs) {
@@ -155,7 +181,9 @@ export function emitGraphQLClient(layout: OutputLayout, sdl: string): GeneratedF
     body.blankLine();
   }
   for (const object of objects) {
-    writeDoc(body, [paragraphs(object.description, 'Only its fields a document factory can select: scalars and enums taking no argument.')]);
+    writeDoc(body, [
+      paragraphs(object.description, 'Only its fields a document factory can select: scalars and enums taking no argument.'),
+    ]);
     body.write(`export interface ${object.name}`).block(() => {
       for (const field of leafFields(object)) {
         writeDoc(body, [fieldDoc(field)]);
@@ -164,7 +192,11 @@ export function emitGraphQLClient(layout: OutputLayout, sdl: string): GeneratedF
     });
     body.blankLine();
     writeDoc(body, [`The fields of ${object.name} a document selects when the caller names none.`]);
-    body.writeLine(`const ${clientSelectionConstant(object.name)}: readonly (keyof ${object.name})[] = [${leafFields(object).map((field) => quote(field.name)).join(', ')}];`);
+    body.writeLine(
+      `const ${clientSelectionConstant(object.name)}: readonly (keyof ${object.name})[] = [${leafFields(object)
+        .map((field) => quote(field.name))
+        .join(', ')}];`,
+    );
     body.blankLine();
   }
 
@@ -177,8 +209,10 @@ export function emitGraphQLClient(layout: OutputLayout, sdl: string): GeneratedF
   ]);
   body.write(`function operation(head: string, fields: readonly string[] | undefined): ${documentNode}`).block(() => {
     body.writeLine(`if (fields === undefined) return ${parse}(\`\${head} }\`, { noLocation: true });`);
-    body.writeLine("if (fields.length === 0) throw new Error(`${head}: select at least one field`);");
-    body.writeLine('for (const name of fields) if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(name)) throw new Error(`${head}: ${JSON.stringify(name)} is no field name`);');
+    body.writeLine('if (fields.length === 0) throw new Error(`${head}: select at least one field`);');
+    body.writeLine(
+      'for (const name of fields) if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(name)) throw new Error(`${head}: ${JSON.stringify(name)} is no field name`);',
+    );
     body.writeLine(`return ${parse}(\`\${head} { \${[...new Set(fields)].join(' ')} } }\`, { noLocation: true });`);
   });
   body.blankLine();
@@ -229,7 +263,13 @@ function writeOperation(file: TypeScriptFile, typedDocument: string, { kind, fie
     body.writeLine(`${field.name}: ${tsType(field.type, (named) => (named === selects ? `Pick<${selects.name}, F>` : namedTs(named)))};`);
   });
   body.blankLine();
-  writeDoc(body, [paragraphs(fieldDoc(field), `The ${kind} document of \`${field.name}\`.`, `@param fields the fields of ${selects.name} to select; every one when omitted`)]);
+  writeDoc(body, [
+    paragraphs(
+      fieldDoc(field),
+      `The ${kind} document of \`${field.name}\`.`,
+      `@param fields the fields of ${selects.name} to select; every one when omitted`,
+    ),
+  ]);
   body.write(`export function ${factory}<${parameter}>(fields?: readonly F[]): ${typedDocument}<${result}<F>, ${variables}>`).block(() => {
     body.writeLine(`return operation(${quote(head)}, fields ?? ${clientSelectionConstant(selects.name)});`);
   });
@@ -255,7 +295,9 @@ function writeClient(file: TypeScriptFile, typedDocument: string): void {
   });
   body.blankLine();
   writeDoc(body, ['The variables of a request: optional when the document requires none.']);
-  body.writeLine('export type VariablesArgument<V> = [V] extends [Record<string, never>] ? [variables?: V] : object extends V ? [variables?: V] : [variables: V];');
+  body.writeLine(
+    'export type VariablesArgument<V> = [V] extends [Record<string, never>] ? [variables?: V] : object extends V ? [variables?: V] : [variables: V];',
+  );
   body.blankLine();
   writeDoc(body, ['Options of {@link createGraphQLClient}.']);
   body.write('export interface GraphQLClientOptions').block(() => {
@@ -277,23 +319,36 @@ function writeClient(file: TypeScriptFile, typedDocument: string): void {
     body.writeLine(`request<R, V>(document: ${typedDocument}<R, V>, ...variables: VariablesArgument<V>): Promise<GraphQLResponse<R>>;`);
   });
   body.blankLine();
-  writeDoc(body, [paragraphs('A client of the GraphQL endpoint at `endpoint` (`http://127.0.0.1:3000/graphql`).', "@param endpoint the endpoint's URL\n@param options the bearer token, more headers, another fetch")]);
+  writeDoc(body, [
+    paragraphs(
+      'A client of the GraphQL endpoint at `endpoint` (`http://127.0.0.1:3000/graphql`).',
+      "@param endpoint the endpoint's URL\n@param options the bearer token, more headers, another fetch",
+    ),
+  ]);
   body.write('export function createGraphQLClient(endpoint: string, options: GraphQLClientOptions = {}): GraphQLClient').block(() => {
     body.writeLine('const send = options.fetch ?? fetch;');
-    body.writeLine('const headers: Record<string, string> = { ...options.headers, accept: \'application/graphql-response+json, application/json\', \'content-type\': \'application/json\' };');
+    body.writeLine(
+      "const headers: Record<string, string> = { ...options.headers, accept: 'application/graphql-response+json, application/json', 'content-type': 'application/json' };",
+    );
     body.writeLine('if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;');
     body.write('return ').inlineBlock(() => {
-      body.write(`async request<R, V>(document: ${typedDocument}<R, V>, ...[variables]: VariablesArgument<V>): Promise<GraphQLResponse<R>>`).block(() => {
-        body.writeLine(`const response = await send(endpoint, { method: 'POST', headers, body: JSON.stringify({ query: ${print}(document), variables }) });`);
-        body.writeLine('const text = await response.text();');
-        body.writeLine('let answer: unknown;');
-        body.write('try ').inlineBlock(() => body.writeLine('answer = JSON.parse(text);'));
-        body.write(' catch').block(() => body.writeLine('answer = undefined;'));
-        body.write("if (typeof answer !== 'object' || answer === null || !('data' in answer || 'errors' in answer))").block(() => {
-          body.writeLine('throw new Error(`POST ${endpoint} answered ${String(response.status)} with no GraphQL response: ${text.slice(0, 200)}`);');
+      body
+        .write(`async request<R, V>(document: ${typedDocument}<R, V>, ...[variables]: VariablesArgument<V>): Promise<GraphQLResponse<R>>`)
+        .block(() => {
+          body.writeLine(
+            `const response = await send(endpoint, { method: 'POST', headers, body: JSON.stringify({ query: ${print}(document), variables }) });`,
+          );
+          body.writeLine('const text = await response.text();');
+          body.writeLine('let answer: unknown;');
+          body.write('try ').inlineBlock(() => body.writeLine('answer = JSON.parse(text);'));
+          body.write(' catch').block(() => body.writeLine('answer = undefined;'));
+          body.write("if (typeof answer !== 'object' || answer === null || !('data' in answer || 'errors' in answer))").block(() => {
+            body.writeLine(
+              'throw new Error(`POST ${endpoint} answered ${String(response.status)} with no GraphQL response: ${text.slice(0, 200)}`);',
+            );
+          });
+          body.writeLine('return answer as GraphQLResponse<R>;');
         });
-        body.writeLine('return answer as GraphQLResponse<R>;');
-      });
     });
     body.write(';');
   });

@@ -56,12 +56,20 @@ async function typesOf(text: string, cache: TextCache | undefined): Promise<stri
  * there are none. A document with no path gets no client. `cache` keeps openapi-typescript's
  * output by its input, so a run whose documents did not change does not load it (docs/guide/clients.md).
  */
-export async function emitRestClients(layout: OutputLayout, versions: readonly string[], emitted: ReadonlyMap<string, string>, cache?: TextCache): Promise<GeneratedFile[]> {
+export async function emitRestClients(
+  layout: OutputLayout,
+  versions: readonly string[],
+  emitted: ReadonlyMap<string, string>,
+  cache?: TextCache,
+): Promise<GeneratedFile[]> {
   const files: GeneratedFile[] = [];
   for (const version of versions.length > 0 ? versions : [undefined]) {
     const documentPath = openApiDocumentPath(version);
     const text = emitted.get(documentPath);
-    if (text === undefined) throw new Error(`the REST client of ${version === undefined ? 'the API' : `version ${version}`} needs ${documentPath}, which was not emitted`);
+    if (text === undefined)
+      throw new Error(
+        `the REST client of ${version === undefined ? 'the API' : `version ${version}`} needs ${documentPath}, which was not emitted`,
+      );
     if (Object.keys((JSON.parse(text) as OpenAPI3).paths ?? {}).length === 0) continue;
     files.push(restClientFile(layout, version, documentPath, await typesOf(text, cache)));
   }
@@ -101,7 +109,9 @@ function restClientFile(layout: OutputLayout, version: string | undefined, docum
   ]);
   body.write(`export function ${factory}(baseUrl: string, options: RestClientOptions = {}): ${type}`).block(() => {
     body.writeLine('const { token, headers, ...rest } = options;');
-    body.writeLine(`return ${createClient}<paths>({ ...rest, baseUrl, headers: ${mergeHeaders}(headers, token === undefined ? undefined : { authorization: \`Bearer \${token}\` }) });`);
+    body.writeLine(
+      `return ${createClient}<paths>({ ...rest, baseUrl, headers: ${mergeHeaders}(headers, token === undefined ? undefined : { authorization: \`Bearer \${token}\` }) });`,
+    );
   });
   body.blankLine();
   body.write(types);

@@ -14,18 +14,29 @@ function gatewayPath(path: string, version: string | undefined): string {
 /** The `gateways.ts` file. */
 export function emitGateways(context: EmitContext): GeneratedFile {
   const { app } = context;
-  const file = new TypeScriptFile('gateways.ts', context, 'WebSocket gateways (docs/behaviour.md §4.4, §9.5): each at its versioned socket path, neutral to header and\nmedia-type version selection; each message handler behind its posture gate.');
+  const file = new TypeScriptFile(
+    'gateways.ts',
+    context,
+    'WebSocket gateways (docs/behaviour.md §4.4, §9.5): each at its versioned socket path, neutral to header and\nmedia-type version selection; each message handler behind its posture gate.',
+  );
   const { body: w, imports } = file;
   const definition = imports.type('runtime/transports/gateways/index.ts', 'GatewayDefinition');
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
   const gateways = app.mounted.gateways;
   writeDoc(w, ['Every mounted gateway.']);
-  w.write(`export function createGateways(${gateways.length > 0 ? 'container' : '_container'}: ${container}): readonly ${definition}[]`).block(() => {
+  w.write(
+    `export function createGateways(${gateways.length > 0 ? 'container' : '_container'}: ${container}): readonly ${definition}[]`,
+  ).block(() => {
     if (gateways.length === 0) {
       w.writeLine('return [];');
       return;
     }
-    w.writeLine(`const { ${gateways.map((gateway) => providerVariable(gateway.name)).sort().join(', ')} } = container;`);
+    w.writeLine(
+      `const { ${gateways
+        .map((gateway) => providerVariable(gateway.name))
+        .sort()
+        .join(', ')} } = container;`,
+    );
     w.write('return [').indent(() => {
       for (const gateway of gateways) {
         const source = gateway.file;
@@ -36,8 +47,12 @@ export function emitGateways(context: EmitContext): GeneratedFile {
           w.write('handlers: [').indent(() => {
             for (const handler of gateway.handlers) {
               const posture = handler.posture;
-              writeDoc(w, [`${handler.event} → ${gateway.name}.${handler.methodName} (${source}:${handler.span.line}); ${posture?.kind === 'authorized' ? `authorized: ${posture.action} ${posture.subject}` : 'public (ungated)'}.`]);
-              const data = handler.dataTyped ? `data as Parameters<${imports.type(source, gateway.name)}['${handler.methodName}']>[0]` : 'data';
+              writeDoc(w, [
+                `${handler.event} → ${gateway.name}.${handler.methodName} (${source}:${handler.span.line}); ${posture?.kind === 'authorized' ? `authorized: ${posture.action} ${posture.subject}` : 'public (ungated)'}.`,
+              ]);
+              const data = handler.dataTyped
+                ? `data as Parameters<${imports.type(source, gateway.name)}['${handler.methodName}']>[0]`
+                : 'data';
               const call = `${providerVariable(gateway.name)}.${handler.methodName}(${handler.takesData ? data : ''})`;
               const dataName = handler.takesData ? 'data' : '_data';
               if (posture?.kind === 'authorized') {

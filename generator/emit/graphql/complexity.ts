@@ -32,7 +32,8 @@ function fromExpression(expression: string): string | undefined {
  * `first` rows, a list of entities up to `LIST_CAP`; anything else keeps `1 + children`.
  */
 function listScore(returns: ReturnShape, listCap: () => string): { readonly doc: string; readonly source: string } | undefined {
-  if (returns.kind === 'page') return { doc: 'returns a keyset page, first × children', source: '({ first, childComplexity }) => first * childComplexity' };
+  if (returns.kind === 'page')
+    return { doc: 'returns a keyset page, first × children', source: '({ first, childComplexity }) => first * childComplexity' };
   if (returns.kind === 'value' && returns.type.list && returns.type.named.kind === 'entity') {
     return { doc: 'returns a whole list, LIST_CAP × children', source: `({ childComplexity }) => ${listCap()} * childComplexity` };
   }
@@ -65,7 +66,8 @@ export function emitComplexity(context: EmitContext): GeneratedFile {
       const key = `${entity.name}.${relation.name}`;
       const override = relation.complexity ? fromExpression(relation.complexity) : undefined;
       if (override) scored.push({ key, doc: `${key}: @Complexity(${relation.complexity}).`, source: override });
-      else if (relation.kind === 'hasMany') scored.push({ key, doc: `${key}: has_many, first × children.`, source: '({ first, childComplexity }) => first * childComplexity' });
+      else if (relation.kind === 'hasMany')
+        scored.push({ key, doc: `${key}: has_many, first × children.`, source: '({ first, childComplexity }) => first * childComplexity' });
     }
   }
   for (const resolver of context.app.mounted.resolvers) {

@@ -12,7 +12,11 @@ import { type GeneratedFile, parameterList, quote, RUNTIME_FOR_GENERATED_CODE, T
 /** The `graphql/relations.ts` file. */
 export function emitRelations(context: EmitContext): GeneratedFile {
   const { app } = context;
-  const file = new TypeScriptFile('graphql/relations.ts', context, 'Resolvers of relation fields and computed fields (docs/behaviour.md §2.1, §2.2, §5.8). Relations load through the\nrequest\'s loaders: one primary-key batch (belongs_to) or one ranked statement (has_many) per level.');
+  const file = new TypeScriptFile(
+    'graphql/relations.ts',
+    context,
+    "Resolvers of relation fields and computed fields (docs/behaviour.md §2.1, §2.2, §5.8). Relations load through the\nrequest's loaders: one primary-key batch (belongs_to) or one ranked statement (has_many) per level.",
+  );
   const { body: w, imports } = file;
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
   const resolverMap = imports.type(RUNTIME_FOR_GENERATED_CODE, 'IResolvers');
@@ -20,7 +24,9 @@ export function emitRelations(context: EmitContext): GeneratedFile {
   const computed = app.mounted.resolvers.flatMap((resolver) => resolver.fieldResolvers);
   const owners = [...new Set(computed.map((field) => providerVariable(field.owner)))].sort();
   writeDoc(w, ['The resolvers of every exposed relation and computed field, by type.']);
-  w.write(`export function createRelationResolvers(${owners.length > 0 ? 'container' : '_container'}: ${container}): ${resolverMap}<unknown, ${graphqlContext}>`).block(() => {
+  w.write(
+    `export function createRelationResolvers(${owners.length > 0 ? 'container' : '_container'}: ${container}): ${resolverMap}<unknown, ${graphqlContext}>`,
+  ).block(() => {
     if (owners.length > 0) w.writeLine(`const { ${owners.join(', ')} } = container;`);
     w.write('return ').inlineBlock(() => {
       for (const entity of exposedEntities(app)) {
@@ -31,17 +37,31 @@ export function emitRelations(context: EmitContext): GeneratedFile {
           for (const relation of relations) {
             const { target, keyColumn } = relation;
             if (relation.kind === 'belongsTo') {
-              writeDoc(w, [`${entity.name}.${relation.name} → the ${target} whose id is ${entity.name}.${keyColumn} (belongs_to): a primary-key batch; null when the caller may not read it.`]);
-              w.writeLine(`${relation.name}: (parent: object, _args: unknown, context: ${graphqlContext}, info: ${imports.type(RUNTIME_FOR_GENERATED_CODE, 'GraphQLResolveInfo')}) => context.loaders.belongsTo(${quote(target)}, parent, ${quote(keyColumn)}, info),`);
+              writeDoc(w, [
+                `${entity.name}.${relation.name} → the ${target} whose id is ${entity.name}.${keyColumn} (belongs_to): a primary-key batch; null when the caller may not read it.`,
+              ]);
+              w.writeLine(
+                `${relation.name}: (parent: object, _args: unknown, context: ${graphqlContext}, info: ${imports.type(RUNTIME_FOR_GENERATED_CODE, 'GraphQLResolveInfo')}) => context.loaders.belongsTo(${quote(target)}, parent, ${quote(keyColumn)}, info),`,
+              );
             } else {
-              writeDoc(w, [`${entity.name}.${relation.name} → ${target} rows whose ${keyColumn} is this ${entity.name}'s id (has_many): one ranked statement per level, scoped.`]);
-              w.writeLine(`${relation.name}: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: ${graphqlContext}, info: ${imports.type(RUNTIME_FOR_GENERATED_CODE, 'GraphQLResolveInfo')}) => context.loaders.hasMany(${quote(target)}, ${quote(keyColumn)}, parent, args, info),`);
+              writeDoc(w, [
+                `${entity.name}.${relation.name} → ${target} rows whose ${keyColumn} is this ${entity.name}'s id (has_many): one ranked statement per level, scoped.`,
+              ]);
+              w.writeLine(
+                `${relation.name}: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: ${graphqlContext}, info: ${imports.type(RUNTIME_FOR_GENERATED_CODE, 'GraphQLResolveInfo')}) => context.loaders.hasMany(${quote(target)}, ${quote(keyColumn)}, parent, args, info),`,
+              );
             }
           }
           for (const field of fields) {
             const ownerType = imports.type(field.file, field.owner);
-            writeDoc(w, [field.doc, `${entity.name}.${field.fieldName} → ${field.owner}.${field.methodName} (${field.file}:${field.span.line}), computed from the parent.`]);
-            const argsType = field.params.length > 0 ? `{ ${field.params.map((param) => `readonly ${param.name}${param.type.nullable ? '?' : ''}: ${tsArgumentType(app, param.type, imports)}`).join('; ')} }` : 'unknown';
+            writeDoc(w, [
+              field.doc,
+              `${entity.name}.${field.fieldName} → ${field.owner}.${field.methodName} (${field.file}:${field.span.line}), computed from the parent.`,
+            ]);
+            const argsType =
+              field.params.length > 0
+                ? `{ ${field.params.map((param) => `readonly ${param.name}${param.type.nullable ? '?' : ''}: ${tsArgumentType(app, param.type, imports)}`).join('; ')} }`
+                : 'unknown';
             const call = [`parent`, ...field.params.map((param) => argumentValue(param, `args.${param.name}`))].join(', ');
             const parameters = parameterList([
               { name: 'parent', type: `Parameters<${ownerType}['${field.methodName}']>[0]`, used: true },

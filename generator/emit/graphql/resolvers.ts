@@ -9,7 +9,15 @@ import type { OperationModel, ParamModel } from '../../model/model.js';
 import { fieldsConstant, pipesConstant, providerVariable } from '../../model/naming.js';
 import { type EmitContext, tsArgumentType } from '../context.js';
 import { writePipeConstants } from '../pipes.js';
-import { type GeneratedFile, type ImportSet, parameterList, quote, RUNTIME_FOR_GENERATED_CODE, TypeScriptFile, writeDoc } from '../writer.js';
+import {
+  type GeneratedFile,
+  type ImportSet,
+  parameterList,
+  quote,
+  RUNTIME_FOR_GENERATED_CODE,
+  TypeScriptFile,
+  writeDoc,
+} from '../writer.js';
 
 /** The expression passing a parameter's value to the method (absent optional → undefined). */
 export function argumentValue(param: ParamModel, value: string): string {
@@ -50,7 +58,9 @@ class ResolverWriter {
 
   private argsType(operation: OperationModel): string {
     if (operation.params.length === 0) return 'Record<string, never>';
-    const members = operation.params.map((param) => `readonly ${param.name}${param.type.nullable ? '?' : ''}: ${tsArgumentType(this.context.app, param.type, this.imports)}`);
+    const members = operation.params.map(
+      (param) => `readonly ${param.name}${param.type.nullable ? '?' : ''}: ${tsArgumentType(this.context.app, param.type, this.imports)}`,
+    );
     return `{ ${members.join('; ')} }`;
   }
 
@@ -61,7 +71,9 @@ class ResolverWriter {
       const apply = this.imports.value('runtime/declarations/pipes.ts', 'applyPipes');
       const ownerType = this.imports.type(operation.file, operation.owner);
       const index = operation.params.indexOf(param);
-      this.w.writeLine(`const ${param.name} = (await ${apply}(args.${param.name}, ${pipesConstant(operation.owner, operation.methodName, param.name)})) as Parameters<${ownerType}['${operation.methodName}']>[${index}];`);
+      this.w.writeLine(
+        `const ${param.name} = (await ${apply}(args.${param.name}, ${pipesConstant(operation.owner, operation.methodName, param.name)})) as Parameters<${ownerType}['${operation.methodName}']>[${index}];`,
+      );
       return param.name;
     });
   }
@@ -163,7 +175,8 @@ class ResolverWriter {
 /** The `graphql/resolvers.ts` file. */
 export function emitResolvers(context: EmitContext): GeneratedFile {
   const file = new TypeScriptFile(
-    'graphql/resolvers.ts', context,
+    'graphql/resolvers.ts',
+    context,
     'Resolvers of every mounted GraphQL operation (docs/behaviour.md §4.1). Each one: posture gate, argument pipes,\nthe declared method, Result unwrapping, masking of returned entities (docs/behaviour.md §5.5).',
   );
   const { body: w, imports } = file;
@@ -171,7 +184,15 @@ export function emitResolvers(context: EmitContext): GeneratedFile {
   const resolvers = context.app.mounted.resolvers;
   writePipeConstants(
     file,
-    resolvers.flatMap((resolver) => resolver.operations.map((operation) => ({ owner: operation.owner, methodName: operation.methodName, label: `${operation.rootType}.${operation.fieldName}`, noun: 'argument', params: operation.params }))),
+    resolvers.flatMap((resolver) =>
+      resolver.operations.map((operation) => ({
+        owner: operation.owner,
+        methodName: operation.methodName,
+        label: `${operation.rootType}.${operation.fieldName}`,
+        noun: 'argument',
+        params: operation.params,
+      })),
+    ),
   );
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
   const services = imports.type('runtime/server/server.ts', 'RuntimeServices');
@@ -179,8 +200,10 @@ export function emitResolvers(context: EmitContext): GeneratedFile {
   const graphqlContext = imports.type('runtime/graphql/context.ts', 'GraphQLContext');
   const operations = resolvers.flatMap((resolver) => resolver.operations);
   const usesServices = operations.some((operation) => operation.operationType === 'subscription');
-  writeDoc(w, ['The resolver map, bound to the container\'s resolver instances.']);
-  w.write(`export function createResolvers(container: ${container}, ${usesServices ? 'services' : '_services'}: ${services}): ${resolverMap}<unknown, ${graphqlContext}>`).block(() => {
+  writeDoc(w, ["The resolver map, bound to the container's resolver instances."]);
+  w.write(
+    `export function createResolvers(container: ${container}, ${usesServices ? 'services' : '_services'}: ${services}): ${resolverMap}<unknown, ${graphqlContext}>`,
+  ).block(() => {
     const owners = [...new Set(operations.map((operation) => providerVariable(operation.owner)))].sort();
     if (owners.length > 0) w.writeLine(`const { ${owners.join(', ')} } = container;`);
     const relations = imports.value(`${context.outputDir}/graphql/relations.ts`, 'createRelationResolvers');

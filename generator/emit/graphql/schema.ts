@@ -31,7 +31,14 @@ import { type EmitContext, exposedEntities } from '../context.js';
 import type { GeneratedFile } from '../writer.js';
 import { SDL_PATH } from '../../paths.js';
 
-const SCALARS = { ID: GraphQLID, String: GraphQLString, Int: GraphQLInt, Float: GraphQLFloat, Boolean: GraphQLBoolean, DateTime: DateTimeScalar } as const;
+const SCALARS = {
+  ID: GraphQLID,
+  String: GraphQLString,
+  Int: GraphQLInt,
+  Float: GraphQLFloat,
+  Boolean: GraphQLBoolean,
+  DateTime: DateTimeScalar,
+} as const;
 
 /** Builds graphql-js types for one model. */
 class SchemaBuilder {
@@ -68,7 +75,11 @@ class SchemaBuilder {
     const existing = this.enums.get(name);
     if (existing) return existing;
     const model = this.context.app.enumByName.get(name);
-    const type = new GraphQLEnumType({ name, description: model?.description, values: Object.fromEntries((model?.values ?? []).map((value) => [value, { value }])) });
+    const type = new GraphQLEnumType({
+      name,
+      description: model?.description,
+      values: Object.fromEntries((model?.values ?? []).map((value) => [value, { value }])),
+    });
     this.enums.set(name, type);
     return type;
   }
@@ -80,7 +91,13 @@ class SchemaBuilder {
     const type = new GraphQLInputObjectType({
       name,
       description: model?.description,
-      fields: () => Object.fromEntries((model?.fields ?? []).map((field) => [field.name, { type: this.shape(field.type, 'input') as GraphQLInputType, description: field.description }])),
+      fields: () =>
+        Object.fromEntries(
+          (model?.fields ?? []).map((field) => [
+            field.name,
+            { type: this.shape(field.type, 'input') as GraphQLInputType, description: field.description },
+          ]),
+        ),
     });
     this.inputs.set(name, type);
     return type;
@@ -114,7 +131,11 @@ class SchemaBuilder {
       }
     }
     for (const computed of this.context.app.mounted.fieldResolversByEntity.get(entity.name) ?? []) {
-      fields[computed.fieldName] = { type: this.returnType(computed.returns), args: this.arguments(computed.params), description: computed.description };
+      fields[computed.fieldName] = {
+        type: this.returnType(computed.returns),
+        args: this.arguments(computed.params),
+        description: computed.description,
+      };
     }
     return fields;
   }
@@ -126,7 +147,10 @@ class SchemaBuilder {
       description: 'Where a connection page ends.',
       fields: {
         hasNextPage: { type: new GraphQLNonNull(GraphQLBoolean), description: 'Whether more rows follow this page.' },
-        endCursor: { type: GraphQLString, description: 'The primary key of the last row of this page; pass it as `after` for the next page.' },
+        endCursor: {
+          type: GraphQLString,
+          description: 'The primary key of the last row of this page; pass it as `after` for the next page.',
+        },
       },
     });
     return this.pageInfo;
@@ -174,7 +198,12 @@ class SchemaBuilder {
         Object.fromEntries(
           operations.map((operation) => [
             operation.fieldName,
-            { type: this.returnType(operation.returns), args: this.arguments(operation.params), description: operation.description, deprecationReason: operation.deprecationReason },
+            {
+              type: this.returnType(operation.returns),
+              args: this.arguments(operation.params),
+              description: operation.description,
+              deprecationReason: operation.deprecationReason,
+            },
           ]),
         ),
     });
@@ -187,7 +216,9 @@ function buildModelSchema(context: EmitContext): GraphQLSchema {
   const operations = context.app.mounted.resolvers.flatMap((resolver) => resolver.operations);
   const ofType = (type: OperationType): OperationModel[] => operations.filter((operation) => operation.operationType === type);
   return new GraphQLSchema({
-    query: builder.rootType('Query', ofType('query')) ?? new GraphQLObjectType({ name: 'Query', fields: { ok: { type: GraphQLBoolean, description: 'No queries are declared.' } } }),
+    query:
+      builder.rootType('Query', ofType('query')) ??
+      new GraphQLObjectType({ name: 'Query', fields: { ok: { type: GraphQLBoolean, description: 'No queries are declared.' } } }),
     mutation: builder.rootType('Mutation', ofType('mutation')),
     subscription: builder.rootType('Subscription', ofType('subscription')),
     types: exposedEntities(context.app).map((entity) => builder.objectType(entity.name)),

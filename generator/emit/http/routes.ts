@@ -15,7 +15,11 @@ import { type GeneratedFile, type ImportSet, parameterList, quote, TypeScriptFil
 
 /** The query parameters a route reads, in declaration order: any other one is refused (docs/behaviour.md §4.2). */
 function queryParameters(route: RouteModel): string[] {
-  return route.params.filter((param) => param.binding === 'pageSize' || param.binding === 'cursor' || param.binding === 'query' || param.binding === 'argument').map((param) => param.name);
+  return route.params
+    .filter(
+      (param) => param.binding === 'pageSize' || param.binding === 'cursor' || param.binding === 'query' || param.binding === 'argument',
+    )
+    .map((param) => param.name);
 }
 
 class RouteWriter {
@@ -43,8 +47,13 @@ class RouteWriter {
       case 'pathText':
         return `${this.imports.value('runtime/http/routes.ts', 'pathParameter')}(call, ${quote(param.name)})`;
       case 'body': {
-        const structure = param.type.named.kind === 'input' ? this.imports.value(`${this.context.outputDir}/entities.ts`, inputConstant(param.type.named.name)) : undefined;
-        return structure ? `${this.imports.value('runtime/http/inputs.ts', 'coerceInput')}({ ...${structure}, nullable: ${param.type.nullable} }, call.body, 'body')` : 'call.body';
+        const structure =
+          param.type.named.kind === 'input'
+            ? this.imports.value(`${this.context.outputDir}/entities.ts`, inputConstant(param.type.named.name))
+            : undefined;
+        return structure
+          ? `${this.imports.value('runtime/http/inputs.ts', 'coerceInput')}({ ...${structure}, nullable: ${param.type.nullable} }, call.body, 'body')`
+          : 'call.body';
       }
       case 'path':
       case 'query':
@@ -61,7 +70,9 @@ class RouteWriter {
     if (param.binding === 'pageSize' || param.binding === 'cursor') return raw;
     if (param.pipes.length > 0) {
       const apply = this.imports.value('runtime/declarations/pipes.ts', 'applyPipes');
-      this.w.writeLine(`const ${param.name} = (await ${apply}(${raw}, ${pipesConstant(route.owner, route.methodName, param.name)})) as ${paramType()};`);
+      this.w.writeLine(
+        `const ${param.name} = (await ${apply}(${raw}, ${pipesConstant(route.owner, route.methodName, param.name)})) as ${paramType()};`,
+      );
       return param.name;
     }
     if (param.binding === 'pathText') return raw;
@@ -90,7 +101,10 @@ class RouteWriter {
     const w = this.w;
     const definition = this.imports.type('runtime/http/routes.ts', 'RouteDefinition');
     const posture = route.posture;
-    writeDoc(w, [route.doc, `${route.method} ${route.fullPath} → ${route.owner}.${route.methodName} (${route.span.file}:${route.span.line}); ${posture?.kind === 'authorized' ? `authorized: ${posture.action} ${posture.subject}` : 'public (ungated)'}.`]);
+    writeDoc(w, [
+      route.doc,
+      `${route.method} ${route.fullPath} → ${route.owner}.${route.methodName} (${route.span.file}:${route.span.line}); ${posture?.kind === 'authorized' ? `authorized: ${posture.action} ${posture.subject}` : 'public (ungated)'}.`,
+    ]);
     w.write(`const ${routeFunction(route.owner, route.methodName)}: ${definition} = `).inlineBlock(() => {
       w.writeLine(`method: '${route.method}',`);
       w.writeLine(`path: ${quote(route.fullPath)},`);
@@ -107,7 +121,9 @@ class RouteWriter {
       const awaits = route.returns.promised || route.params.some((param) => param.pipes.length > 0);
       w.write(`handle: ${awaits ? 'async ' : ''}(${parameterList([{ name: 'call', used: readsCall }])}) => `).inlineBlock(() => {
         if (posture?.kind === 'authorized') {
-          w.writeLine(`${this.imports.value('runtime/auth/posture.ts', 'authorize')}(call.request, call.authentication, ${quote(posture.action)}, ${quote(posture.subject)});`);
+          w.writeLine(
+            `${this.imports.value('runtime/auth/posture.ts', 'authorize')}(call.request, call.authentication, ${quote(posture.action)}, ${quote(posture.subject)});`,
+          );
         }
         const args = route.params.map((param, index) => this.writeParameter(route, param, index));
         const call = `${route.returns.promised ? 'await ' : ''}${providerVariable(route.owner)}.${route.methodName}(${args.join(', ')})`;
@@ -128,7 +144,8 @@ class RouteWriter {
 /** The `http/routes.ts` file. */
 export function emitRoutes(context: EmitContext): GeneratedFile {
   const file = new TypeScriptFile(
-    'http/routes.ts', context,
+    'http/routes.ts',
+    context,
     'The HTTP routes of every mounted controller (docs/behaviour.md §4.2, §4.3). Each handler: posture gate, parameters\n(body checked against its input type), pipes, the declared method, Result unwrapping, masking.',
   );
   const { body: w, imports } = file;
@@ -136,13 +153,23 @@ export function emitRoutes(context: EmitContext): GeneratedFile {
   const controllers = context.app.mounted.controllers;
   writePipeConstants(
     file,
-    controllers.flatMap((controller) => controller.routes.map((route) => ({ owner: route.owner, methodName: route.methodName, label: `${route.owner}.${route.methodName}`, noun: 'parameter', params: route.params }))),
+    controllers.flatMap((controller) =>
+      controller.routes.map((route) => ({
+        owner: route.owner,
+        methodName: route.methodName,
+        label: `${route.owner}.${route.methodName}`,
+        noun: 'parameter',
+        params: route.params,
+      })),
+    ),
   );
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
   const definition = imports.type('runtime/http/routes.ts', 'RouteDefinition');
-  writeDoc(w, ['Every route, bound to the container\'s controller instances.']);
+  writeDoc(w, ["Every route, bound to the container's controller instances."]);
   w.write(`export function createRoutes(container: ${container}): readonly ${definition}[]`).block(() => {
-    const owners = [...new Set(controllers.filter((controller) => controller.routes.length > 0).map((controller) => providerVariable(controller.name)))].sort();
+    const owners = [
+      ...new Set(controllers.filter((controller) => controller.routes.length > 0).map((controller) => providerVariable(controller.name))),
+    ].sort();
     if (owners.length > 0) w.writeLine(`const { ${owners.join(', ')} } = container;`);
     w.blankLine();
     for (const controller of controllers) {

@@ -38,7 +38,9 @@ export function emitJobs(context: EmitContext): GeneratedFile | undefined {
     });
     w.write(` as const satisfies ${schemasType};`).newLine();
     w.blankLine();
-    writeDoc(w, [`The payload each job of queue \`${queue.name}\` takes: inject it as \`@InjectQueue(${quote(queue.name)}) queue: Queue<${queueJobsType(queue.name)}>\`.`]);
+    writeDoc(w, [
+      `The payload each job of queue \`${queue.name}\` takes: inject it as \`@InjectQueue(${quote(queue.name)}) queue: Queue<${queueJobsType(queue.name)}>\`.`,
+    ]);
     w.writeLine(`export type ${queueJobsType(queue.name)} = ${jobsOf}<typeof ${queueSchemasConstant(queue.name)}>;`);
     w.blankLine();
   }
@@ -61,13 +63,17 @@ export function emitProcessors(context: EmitContext): GeneratedFile | undefined 
   const processors = [...new Set(queues.flatMap((queue) => queue.processors.map((processor) => processor.name)))].sort();
   writeDoc(w, ['The queues services inject and the handler of every job, for the jobs transport.']);
   w.write(`export function createJobs(container: ${container}): ${definition}`).block(() => {
-    w.writeLine(`const { ${[...processors.map(providerVariable), ...queues.map((queue) => queueVariable(queue.name))].sort().join(', ')} } = container;`);
+    w.writeLine(
+      `const { ${[...processors.map(providerVariable), ...queues.map((queue) => queueVariable(queue.name))].sort().join(', ')} } = container;`,
+    );
     w.write('return ').inlineBlock(() => {
       w.writeLine(`queues: [${queues.map((queue) => queueVariable(queue.name)).join(', ')}],`);
       w.write('handlers: [').indent(() => {
         for (const queue of queues) {
           for (const [job, handler] of [...queue.handlerByJob].sort(([a], [b]) => a.localeCompare(b))) {
-            writeDoc(w, [`${queue.name} / ${job} → ${handler.processor}.${handler.methodName} (${handler.file}:${handler.span.line}), unscoped.`]);
+            writeDoc(w, [
+              `${queue.name} / ${job} → ${handler.processor}.${handler.methodName} (${handler.file}:${handler.span.line}), unscoped.`,
+            ]);
             const call = `${providerVariable(handler.processor)}.${handler.methodName}(payload${handler.takesJob ? ', job' : ''})`;
             w.write(`${defineHandler}(`).inlineBlock(() => {
               w.writeLine(`queue: ${quote(queue.name)},`);

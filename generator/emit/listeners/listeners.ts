@@ -27,7 +27,9 @@ export function emitListeners(context: EmitContext): GeneratedFile | undefined {
         const owner = imports.type(listener.file, listener.owner);
         const payload = listener.payloadTyped ? `payload as Parameters<${owner}['${listener.methodName}']>[0]` : 'payload';
         const call = `${providerVariable(listener.owner)}.${listener.methodName}(${listener.takesPayload ? payload : ''})`;
-        w.writeLine(`{ event: ${quote(listener.event ?? '')}, handler: ${quote(`${listener.owner}.${listener.methodName}`)}, handle: (${listener.takesPayload ? 'payload' : ''}) => ${call} },`);
+        w.writeLine(
+          `{ event: ${quote(listener.event ?? '')}, handler: ${quote(`${listener.owner}.${listener.methodName}`)}, handle: (${listener.takesPayload ? 'payload' : ''}) => ${call} },`,
+        );
       }
     });
     w.writeLine('];');

@@ -60,11 +60,20 @@ function outputOf(app: ResolvedApp, tool: McpToolModel): { schema: JsonSchema; w
       required: ['items', 'has_more'],
       additionalProperties: false,
     };
-  } else if (!shape.type.list && (shape.type.named.kind === 'entity' || shape.type.named.kind === 'input') && components[shape.type.named.name] !== undefined) {
+  } else if (
+    !shape.type.list &&
+    (shape.type.named.kind === 'entity' || shape.type.named.kind === 'input') &&
+    components[shape.type.named.name] !== undefined
+  ) {
     root = components[shape.type.named.name] ?? {};
   } else {
     wrapped = true;
-    root = { type: 'object', properties: { result: shapeSchema({ ...shape.type, nullable: false }) }, required: ['result'], additionalProperties: false };
+    root = {
+      type: 'object',
+      properties: { result: shapeSchema({ ...shape.type, nullable: false }) },
+      required: ['result'],
+      additionalProperties: false,
+    };
   }
   const names = new Set<string>();
   const schema = rewriteReferences(root, names) as JsonSchema;
@@ -72,13 +81,23 @@ function outputOf(app: ResolvedApp, tool: McpToolModel): { schema: JsonSchema; w
   // Every schema reachable from the root, each once.
   for (const name of names) definitions[name] = rewriteReferences(components[name] ?? {}, names);
   const sorted = Object.fromEntries(Object.entries(definitions).sort(([a], [b]) => a.localeCompare(b)));
-  const entity = shape.kind === 'page' ? (shape.item.kind === 'entity' ? shape.item.name : undefined) : shape.type.named.kind === 'entity' ? shape.type.named.name : undefined;
+  const entity =
+    shape.kind === 'page'
+      ? shape.item.kind === 'entity'
+        ? shape.item.name
+        : undefined
+      : shape.type.named.kind === 'entity'
+        ? shape.type.named.name
+        : undefined;
   return { schema: { ...schema, ...(names.size > 0 ? { $defs: sorted } : {}) }, wrapped, ...(entity !== undefined ? { entity } : {}) };
 }
 
 /** Where a tool comes from and its posture, for its docstring. */
 function origin(tool: McpToolModel): string {
-  const source = tool.source.kind === 'operation' ? `${tool.source.operationType === 'query' ? 'Query' : 'Mutation'}.${tool.source.fieldName}` : `${tool.source.method} ${tool.source.fullPath}`;
+  const source =
+    tool.source.kind === 'operation'
+      ? `${tool.source.operationType === 'query' ? 'Query' : 'Mutation'}.${tool.source.fieldName}`
+      : `${tool.source.method} ${tool.source.fullPath}`;
   const posture = tool.posture?.kind === 'authorized' ? `authorized: ${tool.posture.action} ${tool.posture.subject}` : 'public (ungated)';
   return `tool ${tool.name} → ${source} → ${tool.owner}.${tool.methodName} (${tool.file}:${tool.span.line}); ${posture}.`;
 }
@@ -106,7 +125,10 @@ function writeOutputConstants(file: TypeScriptFile, app: ResolvedApp, tools: rea
     const text = JSON.stringify(output, null, 2);
     let constant = constants.get(text);
     if (constant === undefined) {
-      constant = { name: outputConstant(tool, output.wrapped ? undefined : output.entity, new Set([...constants.values()].map((known) => known.name))), tools: [] };
+      constant = {
+        name: outputConstant(tool, output.wrapped ? undefined : output.entity, new Set([...constants.values()].map((known) => known.name))),
+        tools: [],
+      };
       constants.set(text, constant);
     }
     constant.tools.push(tool.name);
@@ -115,7 +137,9 @@ function writeOutputConstants(file: TypeScriptFile, app: ResolvedApp, tools: rea
   const w = file.body;
   for (const [text, { name, tools: users }] of constants) {
     const type = file.imports.type('runtime/transports/mcp/index.ts', 'McpToolOutput');
-    writeDoc(w, [`What tool${users.length > 1 ? 's' : ''} ${users.join(', ')} answer${users.length > 1 ? '' : 's'} as \`structuredContent\`, and its JSON Schema (the tool's \`outputSchema\`, from the OpenAPI response schemas).`]);
+    writeDoc(w, [
+      `What tool${users.length > 1 ? 's' : ''} ${users.join(', ')} answer${users.length > 1 ? '' : 's'} as \`structuredContent\`, and its JSON Schema (the tool's \`outputSchema\`, from the OpenAPI response schemas).`,
+    ]);
     const lines = text.split('\n');
     w.writeLine(`const ${name}: ${type} = ${lines[0] ?? ''}`);
     for (const line of lines.slice(1, -1)) w.writeLine(line);
@@ -159,7 +183,10 @@ class ToolWriter {
     if (!entity || tool.posture?.kind !== 'authorized') return value;
     const mask = this.imports.value('runtime/auth/ability.ts', 'maskOutput');
     const fields = this.imports.value(`${this.context.outputDir}/entities.ts`, fieldsConstant(entity));
-    if (shape.kind === 'page') return shape.result ? `((page) => ({ ...page, items: ${mask}(request, ${quote(entity)}, ${fields}, page.items) }))(${value})` : `{ ...value, items: ${mask}(request, ${quote(entity)}, ${fields}, value.items) }`;
+    if (shape.kind === 'page')
+      return shape.result
+        ? `((page) => ({ ...page, items: ${mask}(request, ${quote(entity)}, ${fields}, page.items) }))(${value})`
+        : `{ ...value, items: ${mask}(request, ${quote(entity)}, ${fields}, value.items) }`;
     return `${mask}(request, ${quote(entity)}, ${fields}, ${value})`;
   }
 
@@ -172,7 +199,9 @@ class ToolWriter {
       if (tool.description !== undefined) w.writeLine(`description: ${quote(tool.description)},`);
       w.writeLine(`readOnly: ${tool.readOnly},`);
       const posture = tool.posture;
-      w.writeLine(`posture: ${posture?.kind === 'authorized' ? `{ kind: 'authorized', action: ${quote(posture.action)}, subject: ${quote(posture.subject)} }` : "{ kind: 'public' }"},`);
+      w.writeLine(
+        `posture: ${posture?.kind === 'authorized' ? `{ kind: 'authorized', action: ${quote(posture.action)}, subject: ${quote(posture.subject)} }` : "{ kind: 'public' }"},`,
+      );
       const output = this.outputs.get(tool);
       if (output !== undefined) w.writeLine(`output: ${output},`);
       if (tool.params.length === 0) w.writeLine('parameters: [],');
@@ -213,15 +242,25 @@ class ToolWriter {
 /** The `mcp.ts` file of the mounted MCP host. */
 export function emitMcp(context: EmitContext, mcp: MountedMcpModel): GeneratedFile {
   const file = new TypeScriptFile(
-    'mcp.ts', context,
+    'mcp.ts',
+    context,
     'The MCP host (docs/behaviour.md §4.6): each tool with its description, posture and parameters, and the call of\nthe declared method, Result unwrapping and masking. runtime/transports/mcp/ gates, checks and pipes the arguments.',
   );
   const { body: w, imports } = file;
-  writePipeConstants(file, mcp.tools.map((tool) => ({ owner: tool.owner, methodName: tool.methodName, label: `tool ${tool.name}`, noun: 'parameter', params: tool.params })));
+  writePipeConstants(
+    file,
+    mcp.tools.map((tool) => ({
+      owner: tool.owner,
+      methodName: tool.methodName,
+      label: `tool ${tool.name}`,
+      noun: 'parameter',
+      params: tool.params,
+    })),
+  );
   const outputs = writeOutputConstants(file, context.app, mcp.tools);
   const container = imports.type(`${context.outputDir}/container.ts`, 'Container');
   const definition = imports.type('runtime/transports/mcp/index.ts', 'McpHostDefinition');
-  writeDoc(w, ['The MCP host and its tools, bound to the container\'s instances.']);
+  writeDoc(w, ["The MCP host and its tools, bound to the container's instances."]);
   w.write(`export function createMcpHost(container: ${container}): ${definition}`).block(() => {
     const owners = [...new Set(mcp.tools.map((tool) => providerVariable(tool.owner)))].sort();
     w.writeLine(`const { ${owners.join(', ')} } = container;`);

@@ -9,7 +9,15 @@
  * "Descriptions on the wire"), and what the generator writes itself names no internal constant or document.
  */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../../../runtime/data/keyset.js';
-import { API_TITLE, buildOpenApiDocument, type ApiCatalog, type CatalogOperation, type CatalogParameter, type CatalogTag, type JsonSchema } from '../../../runtime/http/openapi.js';
+import {
+  API_TITLE,
+  buildOpenApiDocument,
+  type ApiCatalog,
+  type CatalogOperation,
+  type CatalogParameter,
+  type CatalogTag,
+  type JsonSchema,
+} from '../../../runtime/http/openapi.js';
 import type { ResourceColumnConstraints } from '../../../runtime/data/resource-input.js';
 import type { ParamModel, ResolvedApp } from '../../model/model.js';
 import type { NamedType, ReturnShape, TypeShape } from '../../model/types.js';
@@ -72,16 +80,42 @@ export function schemasOf(app: ResolvedApp): Record<string, JsonSchema> {
   for (const entity of exposedEntities(app)) {
     const properties: Record<string, JsonSchema> = {};
     for (const column of entity.columns) if (column.exposed) properties[column.name] = shapeSchema(column.type, column.description);
-    const required = entity.columns.filter((column) => column.exposed && (column.primaryKey || (!column.type.nullable && alwaysReadable(app.grants, entity.name, column.name)))).map((column) => column.name);
-    named.push([entity.name, { type: 'object', ...(entity.description ? { description: `${entity.description}\n\nFields the caller's grant excludes are omitted.` } : {}), properties, required }]);
+    const required = entity.columns
+      .filter(
+        (column) =>
+          column.exposed && (column.primaryKey || (!column.type.nullable && alwaysReadable(app.grants, entity.name, column.name))),
+      )
+      .map((column) => column.name);
+    named.push([
+      entity.name,
+      {
+        type: 'object',
+        ...(entity.description ? { description: `${entity.description}\n\nFields the caller's grant excludes are omitted.` } : {}),
+        properties,
+        required,
+      },
+    ]);
   }
   for (const input of app.inputs) {
     const properties: Record<string, JsonSchema> = {};
     for (const field of input.fields) properties[field.name] = shapeSchema(field.type, field.description, field.constraints);
     const required = input.fields.filter((field) => !field.type.nullable).map((field) => field.name);
-    named.push([input.name, { type: 'object', ...(input.description ? { description: input.description } : {}), properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false }]);
+    named.push([
+      input.name,
+      {
+        type: 'object',
+        ...(input.description ? { description: input.description } : {}),
+        properties,
+        ...(required.length > 0 ? { required } : {}),
+        additionalProperties: false,
+      },
+    ]);
   }
-  for (const enumeration of app.enums) named.push([enumeration.name, { type: 'string', ...(enumeration.description ? { description: enumeration.description } : {}), enum: [...enumeration.values] }]);
+  for (const enumeration of app.enums)
+    named.push([
+      enumeration.name,
+      { type: 'string', ...(enumeration.description ? { description: enumeration.description } : {}), enum: [...enumeration.values] },
+    ]);
   for (const [name, schema] of named.sort(([a], [b]) => a.localeCompare(b))) schemas[name] = schema;
   return schemas;
 }
@@ -98,9 +132,20 @@ function parameterOf(param: ParamModel): CatalogParameter {
         schema: { type: 'integer', default: DEFAULT_PAGE_SIZE },
       };
     case 'cursor':
-      return { name: param.name, in: 'query', required: false, description: 'The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.', schema: { type: 'string' } };
+      return {
+        name: param.name,
+        in: 'query',
+        required: false,
+        description: 'The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.',
+        schema: { type: 'string' },
+      };
     default:
-      return { name: param.name, in: param.source === 'path' ? 'path' : 'query', required: param.source === 'path' || !param.type.nullable, schema: shapeSchema({ ...param.type, nullable: false }) };
+      return {
+        name: param.name,
+        in: param.source === 'path' ? 'path' : 'query',
+        required: param.source === 'path' || !param.type.nullable,
+        schema: shapeSchema({ ...param.type, nullable: false }),
+      };
   }
 }
 
@@ -137,7 +182,13 @@ function buildCatalog(context: EmitContext): ApiCatalog {
     }
   }
   const tags = app.mounted.controllers
-    .flatMap((controller) => controller.tags.map((name): CatalogTag => ({ name, controller: controller.name, ...(controller.description ? { description: controller.description } : {}) })))
+    .flatMap((controller) =>
+      controller.tags.map((name): CatalogTag => ({
+        name,
+        controller: controller.name,
+        ...(controller.description ? { description: controller.description } : {}),
+      })),
+    )
     .sort((a, b) => a.name.localeCompare(b.name));
   const { license, contact } = context.project ?? {};
   return { title: API_TITLE, ...(license ? { license } : {}), ...(contact ? { contact } : {}), tags, schemas: schemasOf(app), operations };
@@ -146,14 +197,31 @@ function buildCatalog(context: EmitContext): ApiCatalog {
 /** `openapi/catalog.ts` and the default-configuration documents. */
 export function emitOpenApi(context: EmitContext): GeneratedFile[] {
   const catalog = buildCatalog(context);
-  const file = new TypeScriptFile('openapi/catalog.ts', context, 'Every REST route, version-neutral, for the OpenAPI documents the server builds for its configuration\n(runtime/http/openapi.ts). The documents of the default configuration are beside this file.');
+  const file = new TypeScriptFile(
+    'openapi/catalog.ts',
+    context,
+    'Every REST route, version-neutral, for the OpenAPI documents the server builds for its configuration\n(runtime/http/openapi.ts). The documents of the default configuration are beside this file.',
+  );
   const type = file.imports.type('runtime/http/openapi.ts', 'ApiCatalog');
   file.body.writeLine(`export const API_CATALOG: ${type} = ${JSON.stringify(catalog, null, 2)};`);
-  const policies = Object.fromEntries(context.app.versionPolicies.map((policy) => [policy.version, { ...(policy.deprecated !== undefined ? { deprecated: policy.deprecated } : {}), ...(policy.sunset !== undefined ? { sunset: policy.sunset } : {}) }]));
+  const policies = Object.fromEntries(
+    context.app.versionPolicies.map((policy) => [
+      policy.version,
+      {
+        ...(policy.deprecated !== undefined ? { deprecated: policy.deprecated } : {}),
+        ...(policy.sunset !== undefined ? { sunset: policy.sunset } : {}),
+      },
+    ]),
+  );
   const options = { strategy: 'uri' as const, header: 'X-API-Version', prefix: '', policies };
-  const documents: GeneratedFile[] = [{ path: openApiDocumentPath(undefined), content: `${JSON.stringify(buildOpenApiDocument(catalog, undefined, options), null, 2)}\n` }];
+  const documents: GeneratedFile[] = [
+    { path: openApiDocumentPath(undefined), content: `${JSON.stringify(buildOpenApiDocument(catalog, undefined, options), null, 2)}\n` },
+  ];
   for (const version of context.app.mounted.versions) {
-    documents.push({ path: openApiDocumentPath(version), content: `${JSON.stringify(buildOpenApiDocument(catalog, version, options), null, 2)}\n` });
+    documents.push({
+      path: openApiDocumentPath(version),
+      content: `${JSON.stringify(buildOpenApiDocument(catalog, version, options), null, 2)}\n`,
+    });
   }
   return [file.render(), ...documents];
 }

@@ -140,7 +140,9 @@ function tableDefinition(body: string): TableDefinition {
 function tableDefinitions(statements: readonly string[]): Map<string, TableDefinition> {
   const tables = new Map<string, TableDefinition>();
   for (const statement of statements) {
-    const match = new RegExp(String.raw`^CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(${IDENTIFIER})\s*\(([\s\S]*)\)\s*$`, 'i').exec(statement);
+    const match = new RegExp(String.raw`^CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(${IDENTIFIER})\s*\(([\s\S]*)\)\s*$`, 'i').exec(
+      statement,
+    );
     if (match?.[1] !== undefined) tables.set(identifierName(match[1]), tableDefinition(match[2] ?? ''));
   }
   return tables;
@@ -158,7 +160,10 @@ function redefinitionChanges(table: string, next: TableDefinition, previous: Tab
   for (const column of previous.columns.keys()) if (!next.columns.has(column)) changes.push({ kind: 'drop_column', table, column });
   const previousConstraints = new Set(previous.constraints.map((constraint) => constraint.text));
   const nextConstraints = new Set(next.constraints.map((constraint) => constraint.text));
-  const changedConstraints = [...next.constraints.filter((constraint) => !previousConstraints.has(constraint.text)), ...previous.constraints.filter((constraint) => !nextConstraints.has(constraint.text))];
+  const changedConstraints = [
+    ...next.constraints.filter((constraint) => !previousConstraints.has(constraint.text)),
+    ...previous.constraints.filter((constraint) => !nextConstraints.has(constraint.text)),
+  ];
   for (const constraint of changedConstraints) {
     const columns = constraint.columns.filter((column) => next.columns.has(column));
     if (columns.length === 0) changes.push({ kind: 'alter_table', table });
@@ -195,7 +200,8 @@ function alterClauseChanges(table: string, clause: string): MigrationChange[] {
  */
 export function migrationChanges(script: string, previousScript?: string): MigrationChange[] {
   const statements = splitStatements(script);
-  const previousTables = previousScript === undefined ? new Map<string, TableDefinition>() : tableDefinitions(splitStatements(previousScript));
+  const previousTables =
+    previousScript === undefined ? new Map<string, TableDefinition>() : tableDefinitions(splitStatements(previousScript));
   // SQLite's redefinitions: `CREATE TABLE "new_X"` … `ALTER TABLE "new_X" RENAME TO "X"`.
   const redefined = new Map<string, string>();
   for (const statement of statements) {
@@ -210,7 +216,9 @@ export function migrationChanges(script: string, previousScript?: string): Migra
   const changes: MigrationChange[] = [];
   for (const statement of statements) {
     const text = statement.replace(/\s+/g, ' ');
-    const createTable = new RegExp(String.raw`^CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(${IDENTIFIER})\s*\(([\s\S]*)\)\s*$`, 'i').exec(statement);
+    const createTable = new RegExp(String.raw`^CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(${IDENTIFIER})\s*\(([\s\S]*)\)\s*$`, 'i').exec(
+      statement,
+    );
     if (createTable?.[1] !== undefined) {
       const name = identifierName(createTable[1]);
       const target = redefined.get(name);
@@ -224,17 +232,23 @@ export function migrationChanges(script: string, previousScript?: string): Migra
       if (!redefinedTables.has(name)) changes.push({ kind: 'drop_table', table: name });
       continue;
     }
-    const alterTable = new RegExp(String.raw`^ALTER\s+TABLE\s+(?:ONLY\s+)?(?:IF\s+EXISTS\s+)?(${IDENTIFIER})\s+([\s\S]*)$`, 'i').exec(statement);
+    const alterTable = new RegExp(String.raw`^ALTER\s+TABLE\s+(?:ONLY\s+)?(?:IF\s+EXISTS\s+)?(${IDENTIFIER})\s+([\s\S]*)$`, 'i').exec(
+      statement,
+    );
     if (alterTable?.[1] !== undefined) {
       const name = identifierName(alterTable[1]);
       if (redefined.has(name)) continue;
       for (const clause of splitTopLevel(alterTable[2] ?? '')) changes.push(...alterClauseChanges(name, clause));
       continue;
     }
-    const createIndex = new RegExp(String.raw`^CREATE\s+(UNIQUE\s+)?INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+NOT\s+EXISTS\s+)?(?:${IDENTIFIER}\s+)?ON\s+(?:ONLY\s+)?(${IDENTIFIER})\s*(?:USING\s+\w+\s*)?\(([^)]*)\)`, 'i').exec(text);
+    const createIndex = new RegExp(
+      String.raw`^CREATE\s+(UNIQUE\s+)?INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+NOT\s+EXISTS\s+)?(?:${IDENTIFIER}\s+)?ON\s+(?:ONLY\s+)?(${IDENTIFIER})\s*(?:USING\s+\w+\s*)?\(([^)]*)\)`,
+      'i',
+    ).exec(text);
     if (createIndex?.[2] !== undefined) {
       const table = identifierName(createIndex[2]);
-      if (!redefinedTables.has(table)) changes.push({ kind: 'create_index', table, columns: identifierList(createIndex[3] ?? ''), unique: createIndex[1] !== undefined });
+      if (!redefinedTables.has(table))
+        changes.push({ kind: 'create_index', table, columns: identifierList(createIndex[3] ?? ''), unique: createIndex[1] !== undefined });
       continue;
     }
     const dropIndex = new RegExp(String.raw`^DROP\s+INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+EXISTS\s+)?(${IDENTIFIER})`, 'i').exec(text);
@@ -300,7 +314,11 @@ export function describeChanges(changes: readonly MigrationChange[]): string {
     columnVerb.set(key, verb);
     const byVerb = columns.get(change.table) ?? new Map<'add' | 'alter' | 'drop', string[]>();
     columns.set(change.table, byVerb);
-    if (known === 'alter') byVerb.set('alter', (byVerb.get('alter') ?? []).filter((column) => column !== change.column));
+    if (known === 'alter')
+      byVerb.set(
+        'alter',
+        (byVerb.get('alter') ?? []).filter((column) => column !== change.column),
+      );
     byVerb.set(verb, [...(byVerb.get(verb) ?? []), change.column]);
   }
   const touched = new Set<string>([...created, ...dropped, ...altered, ...columns.keys()]);
@@ -317,16 +335,21 @@ export function describeChanges(changes: readonly MigrationChange[]): string {
   const knownTables = new Set<string>(changes.flatMap((change) => ('table' in change ? [change.table] : [])));
   const indexParts: string[] = [];
   for (const change of changes) {
-    if (change.kind === 'create_index' && !touched.has(change.table)) indexParts.push(`${change.unique ? 'unique' : 'index'}_${snakeCase(change.table)}_${change.columns.map(snakeCase).join('_')}`);
+    if (change.kind === 'create_index' && !touched.has(change.table))
+      indexParts.push(`${change.unique ? 'unique' : 'index'}_${snakeCase(change.table)}_${change.columns.map(snakeCase).join('_')}`);
     if (change.kind === 'drop_index' || change.kind === 'alter_index') {
       const table = indexTable(change.name, knownTables);
-      if (table === undefined || !touched.has(table)) indexParts.push(`${change.kind === 'drop_index' ? 'drop' : 'alter'}_${change.name.endsWith('_key') ? 'unique' : 'index'}_${indexWords(change.name)}`);
+      if (table === undefined || !touched.has(table))
+        indexParts.push(
+          `${change.kind === 'drop_index' ? 'drop' : 'alter'}_${change.name.endsWith('_key') ? 'unique' : 'index'}_${indexWords(change.name)}`,
+        );
     }
   }
   const parts = [...tableParts, ...indexParts];
   if (parts.length === 0) {
     for (const change of changes) {
-      if (change.kind === 'create_enum' || change.kind === 'alter_enum' || change.kind === 'drop_enum') parts.push(`${change.kind.replace('_enum', '')}_enum_${snakeCase(change.name)}`);
+      if (change.kind === 'create_enum' || change.kind === 'alter_enum' || change.kind === 'drop_enum')
+        parts.push(`${change.kind.replace('_enum', '')}_enum_${snakeCase(change.name)}`);
     }
   }
   return fit([...new Set(parts)]) || 'update';

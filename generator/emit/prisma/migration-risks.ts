@@ -36,7 +36,13 @@ function parseDatamodel(text: string): Datamodel {
   const blocks = [...text.matchAll(/^(model|enum)\s+(\w+)\s*\{([\s\S]*?)^\}/gm)];
   const enums = new Map<string, string[]>();
   for (const [, kind, name, body] of blocks) {
-    if (kind === 'enum' && name) enums.set(name, lines(body ?? '').map((line) => line.split(/\s+/)[0] ?? '').filter((value) => value !== ''));
+    if (kind === 'enum' && name)
+      enums.set(
+        name,
+        lines(body ?? '')
+          .map((line) => line.split(/\s+/)[0] ?? '')
+          .filter((value) => value !== ''),
+      );
   }
   const modelNames = new Set(blocks.filter(([, kind]) => kind === 'model').map(([, , name]) => name));
   const models = new Map<string, DatamodelModel>();
@@ -51,7 +57,13 @@ function parseDatamodel(text: string): Datamodel {
       if (!field || line.startsWith('@@')) continue;
       const [, fieldName = '', type = '', list, optional, attributes = ''] = field;
       if (modelNames.has(type)) continue;
-      fields.set(fieldName, { type, optional: optional === '?', list: list === '[]', hasDefault: /@default\(|@updatedAt/.test(attributes), unique: /@unique\b/.test(attributes) || /@id\b/.test(attributes) });
+      fields.set(fieldName, {
+        type,
+        optional: optional === '?',
+        list: list === '[]',
+        hasDefault: /@default\(|@updatedAt/.test(attributes),
+        unique: /@unique\b/.test(attributes) || /@id\b/.test(attributes),
+      });
       if (/@unique\b/.test(attributes)) uniques.push([fieldName]);
     }
     models.set(name, { fields, uniques });
@@ -73,7 +85,8 @@ function lines(body: string): string[] {
  * `enum-value-removed`).
  */
 export interface RiskyStep {
-  readonly kind: 'drop-table' | 'drop-column' | 'type-change' | 'required-without-default' | 'made-required' | 'unique-added' | 'enum-value-removed';
+  readonly kind:
+    'drop-table' | 'drop-column' | 'type-change' | 'required-without-default' | 'made-required' | 'unique-added' | 'enum-value-removed';
   /** The model (entity) and table name. */
   readonly table: string;
   /** The column(s) it concerns; empty for a dropped table. */
@@ -108,12 +121,26 @@ export function riskySteps(previous: string, next: string): RiskyStep[] {
       const now = successor.fields.get(column);
       if (!now) steps.push({ kind: 'drop-column', table, columns: [column], countQuery: `SELECT COUNT(${c}) FROM ${t}` });
       else if (now.type !== field.type || now.list !== field.list) {
-        steps.push({ kind: 'type-change', table, columns: [column], detail: `${field.type}${field.list ? '[]' : ''} to ${now.type}${now.list ? '[]' : ''}`, countQuery: `SELECT COUNT(${c}) FROM ${t}` });
-      } else if (field.optional && !now.optional) steps.push({ kind: 'made-required', table, columns: [column], countQuery: `SELECT COUNT(*) FROM ${t} WHERE ${c} IS NULL` });
+        steps.push({
+          kind: 'type-change',
+          table,
+          columns: [column],
+          detail: `${field.type}${field.list ? '[]' : ''} to ${now.type}${now.list ? '[]' : ''}`,
+          countQuery: `SELECT COUNT(${c}) FROM ${t}`,
+        });
+      } else if (field.optional && !now.optional)
+        steps.push({ kind: 'made-required', table, columns: [column], countQuery: `SELECT COUNT(*) FROM ${t} WHERE ${c} IS NULL` });
       else if (before.enums.has(field.type)) {
         const remaining = new Set(after.enums.get(field.type) ?? []);
         for (const value of before.enums.get(field.type) ?? []) {
-          if (!remaining.has(value)) steps.push({ kind: 'enum-value-removed', table, columns: [column], detail: value, countQuery: `SELECT COUNT(*) FROM ${t} WHERE ${c} = '${value.replace(/'/g, "''")}'` });
+          if (!remaining.has(value))
+            steps.push({
+              kind: 'enum-value-removed',
+              table,
+              columns: [column],
+              detail: value,
+              countQuery: `SELECT COUNT(*) FROM ${t} WHERE ${c} = '${value.replace(/'/g, "''")}'`,
+            });
         }
       }
     }
@@ -127,7 +154,12 @@ export function riskySteps(previous: string, next: string): RiskyStep[] {
       // A unique set over columns that all existed: rows may already repeat it.
       if (existing.has(columns.join(',')) || !columns.every((column) => model.fields.has(column))) continue;
       const list = columns.map(quote).join(', ');
-      steps.push({ kind: 'unique-added', table, columns, countQuery: `SELECT COUNT(*) FROM (SELECT 1 FROM ${t} GROUP BY ${list} HAVING COUNT(*) > 1) AS repeated` });
+      steps.push({
+        kind: 'unique-added',
+        table,
+        columns,
+        countQuery: `SELECT COUNT(*) FROM (SELECT 1 FROM ${t} GROUP BY ${list} HAVING COUNT(*) > 1) AS repeated`,
+      });
     }
   }
   return steps;
@@ -140,7 +172,12 @@ export function riskySteps(previous: string, next: string): RiskyStep[] {
 export function describeStep(step: RiskyStep, count: number | undefined): string {
   const table = `\`${step.table}\``;
   const column = `\`${step.columns.join('`, `')}\``;
-  const held = (what: string): string => (count === undefined ? '' : count === 0 ? `, which holds no ${what} in the development database` : `, which still contains ${count} ${what}`);
+  const held = (what: string): string =>
+    count === undefined
+      ? ''
+      : count === 0
+        ? `, which holds no ${what} in the development database`
+        : `, which still contains ${count} ${what}`;
   switch (step.kind) {
     case 'drop-table':
       return `You are about to drop the ${table} table${count === undefined ? '' : count === 0 ? ', which is empty in the development database' : `, which is not empty (${count} rows)`}. All the data it contains will be lost.`;

@@ -22,7 +22,11 @@ export interface PlannedMigration {
  * The migration taking the database from `previous` (the committed schema; undefined when there
  * is none) to `next`, or undefined when the database structure does not change.
  */
-export async function planMigration(previous: string | undefined, next: string, existing: readonly MigrationFolder[]): Promise<PlannedMigration | undefined> {
+export async function planMigration(
+  previous: string | undefined,
+  next: string,
+  existing: readonly MigrationFolder[],
+): Promise<PlannedMigration | undefined> {
   const script = await diffSchemas(previous, next);
   if (script === '') return undefined;
   const number = String(existing.length + 1).padStart(4, '0');

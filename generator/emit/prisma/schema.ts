@@ -56,20 +56,31 @@ function emitModel(entity: EntityModel, dialect: Dialect): string {
   const lines: string[] = [...documentation(entity.doc, ''), `model ${entity.name} {`];
   const rows: { doc: string[]; row: string[] }[] = [];
   for (const column of entity.columns) {
-    rows.push({ doc: documentation(column.doc, '  '), row: [column.name, columnType(column), columnAttributes(column, dialect).join(' ')] });
+    rows.push({
+      doc: documentation(column.doc, '  '),
+      row: [column.name, columnType(column), columnAttributes(column, dialect).join(' ')],
+    });
   }
   for (const relation of entity.relations) {
     if (relation.kind !== 'belongsTo' || relation.target === undefined || relation.keyColumn === undefined) continue;
     rows.push({
       doc: documentation(relation.doc, '  '),
-      row: [relation.name, `${relation.target}${relation.optional ? '?' : ''}`, `@relation("${prismaRelationName(entity.name, relation.name)}", fields: [${relation.keyColumn}], references: [id])`],
+      row: [
+        relation.name,
+        `${relation.target}${relation.optional ? '?' : ''}`,
+        `@relation("${prismaRelationName(entity.name, relation.name)}", fields: [${relation.keyColumn}], references: [id])`,
+      ],
     });
   }
   // Back-relations: a list field on this entity for every belongs_to pointing at it, named after the has_many following it.
   for (const inverse of entity.inverses) {
     rows.push({
       doc: inverse.hasMany ? documentation(inverse.hasMany.doc, '  ') : [],
-      row: [inverse.hasMany?.name ?? prismaBackRelationField(inverse.child, inverse.key.name), `${inverse.child}[]`, `@relation("${prismaRelationName(inverse.child, inverse.key.name)}")`],
+      row: [
+        inverse.hasMany?.name ?? prismaBackRelationField(inverse.child, inverse.key.name),
+        `${inverse.child}[]`,
+        `@relation("${prismaRelationName(inverse.child, inverse.key.name)}")`,
+      ],
     });
   }
   const aligned = alignRows(rows.map((entry) => entry.row));

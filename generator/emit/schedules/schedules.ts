@@ -27,13 +27,17 @@ export function emitSchedules(context: EmitContext): GeneratedFile | undefined {
     w.writeLine(`const { ${[...new Set(tasks.map((task) => providerVariable(task.owner)))].sort().join(', ')} } = container;`);
     w.write('return [').indent(() => {
       for (const task of tasks) {
-        writeDoc(w, [`${task.name}: '${task.expression ?? ''}' → ${task.owner}.${task.methodName} (${task.file}:${task.span.line}); ${task.setting} overrides it.`]);
+        writeDoc(w, [
+          `${task.name}: '${task.expression ?? ''}' → ${task.owner}.${task.methodName} (${task.file}:${task.span.line}); ${task.setting} overrides it.`,
+        ]);
         w.write('').inlineBlock(() => {
           w.writeLine(`name: ${quote(task.name)},`);
           w.writeLine(`setting: ${quote(task.setting)},`);
           w.writeLine(`expression: ${quote(task.expression ?? '')},`);
           w.writeLine(`handler: ${quote(`${task.owner}.${task.methodName}`)},`);
-          w.writeLine(`run: (${task.takesContext ? 'task' : ''}) => ${providerVariable(task.owner)}.${task.methodName}(${task.takesContext ? 'task' : ''}),`);
+          w.writeLine(
+            `run: (${task.takesContext ? 'task' : ''}) => ${providerVariable(task.owner)}.${task.methodName}(${task.takesContext ? 'task' : ''}),`,
+          );
         });
         w.write(',').newLine();
       }

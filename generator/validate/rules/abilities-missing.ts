@@ -15,13 +15,17 @@ export const abilitiesMissing: Rule = (app, report) => {
     report({
       message: unmounted
         ? `${unmounted.name} is not provided by any module reachable from AppModule; add it to AppModule's providers`
-        : 'no @Abilities() class is provided; declare one whose for(principal) returns the principal\'s ability, and add it to AppModule\'s providers',
+        : "no @Abilities() class is provided; declare one whose for(principal) returns the principal's ability, and add it to AppModule's providers",
       span: unmounted?.span ?? root.span,
     });
     return;
   }
   const [first, ...rest] = abilities;
   for (const extra of rest) {
-    report({ message: `${extra.name} and ${first?.name} are both @Abilities(); keep exactly one`, span: extra.span, related: first ? [{ message: 'first @Abilities() class', span: first.span }] : [] });
+    report({
+      message: `${extra.name} and ${first?.name} are both @Abilities(); keep exactly one`,
+      span: extra.span,
+      related: first ? [{ message: 'first @Abilities() class', span: first.span }] : [],
+    });
   }
 };

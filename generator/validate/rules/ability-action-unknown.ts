@@ -17,7 +17,9 @@ export const abilityActionUnknown: Rule = (app, report) => {
   // An asked-for action no rule grants is posture-action-unknown's finding, which names the grant it
   // likely meant: which side holds the typo cannot be told, so one diagnostic says it.
   const granted = new Set(grantedActions(app));
-  const asked = writtenPostures(app).flatMap((posture) => (posture.kind === 'authorized' && granted.has(posture.action) ? [posture.action] : []));
+  const asked = writtenPostures(app).flatMap((posture) =>
+    posture.kind === 'authorized' && granted.has(posture.action) ? [posture.action] : [],
+  );
   const known = [...new Set<string>([...BUILTIN_ACTIONS, ...asked])].sort();
   for (const rule of app.abilityRules) {
     for (const action of rule.actions) {

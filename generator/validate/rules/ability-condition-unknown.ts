@@ -26,19 +26,31 @@ export const abilityConditionUnknown: Rule = (app, report) => {
     for (const subject of rule.subjects) {
       const entity = app.entityByName.get(subject.value);
       if (!entity) continue;
-      check(app, entity, rule.conditions, (key, span, owner) => {
-        const where = `${span.file}:${span.line}:${span.column}:${owner.name}`;
-        const names = [...owner.columns.map((column) => column.name), ...owner.relations.map((relation) => relation.name)];
-        if (reported.has(where)) return;
-        reported.add(where);
-        const fix = didYouMean(key, names) || `; name one of ${names.join(', ')}`;
-        report({ message: `${rule.owner}: the condition key '${key}' is no column or relation of ${owner.name}, so the row scope would fail in the database on every request${fix}`, span });
-      }, (key, span, owner, relation, filters) => {
-        const where = `${span.file}:${span.line}:${span.column}:${owner.name}`;
-        if (reported.has(where)) return;
-        reported.add(where);
-        report({ message: `${rule.owner}: the condition on ${owner.name}.${relation} names '${key}' without ${filters.map((filter) => `'${filter}'`).join(', ')}, which the ability's row check refuses; write { ${relation}: { ${filters[0] ?? 'is'}: { ${key}: … } } }`, span });
-      });
+      check(
+        app,
+        entity,
+        rule.conditions,
+        (key, span, owner) => {
+          const where = `${span.file}:${span.line}:${span.column}:${owner.name}`;
+          const names = [...owner.columns.map((column) => column.name), ...owner.relations.map((relation) => relation.name)];
+          if (reported.has(where)) return;
+          reported.add(where);
+          const fix = didYouMean(key, names) || `; name one of ${names.join(', ')}`;
+          report({
+            message: `${rule.owner}: the condition key '${key}' is no column or relation of ${owner.name}, so the row scope would fail in the database on every request${fix}`,
+            span,
+          });
+        },
+        (key, span, owner, relation, filters) => {
+          const where = `${span.file}:${span.line}:${span.column}:${owner.name}`;
+          if (reported.has(where)) return;
+          reported.add(where);
+          report({
+            message: `${rule.owner}: the condition on ${owner.name}.${relation} names '${key}' without ${filters.map((filter) => `'${filter}'`).join(', ')}, which the ability's row check refuses; write { ${relation}: { ${filters[0] ?? 'is'}: { ${key}: … } } }`,
+            span,
+          });
+        },
+      );
     }
   }
 };

@@ -17,7 +17,10 @@ export const abilityFieldUnknown: Rule = (app, report) => {
       for (const field of rule.fields) {
         if (names.includes(field.value)) continue;
         const fix = didYouMean(field.value, names) || `; name one of ${names.join(', ')}`;
-        report({ message: `${rule.owner}: ${rule.inverted ? 'cannot' : 'can'}(…) names field '${field.value}', which ${entity.name} does not declare${fix}`, span: field.span });
+        report({
+          message: `${rule.owner}: ${rule.inverted ? 'cannot' : 'can'}(…) names field '${field.value}', which ${entity.name} does not declare${fix}`,
+          span: field.span,
+        });
       }
     }
   }

@@ -15,7 +15,10 @@ export const abilityRuleUnreadable: Rule = (app, report) => {
         entry.what === 'condition'
           ? 'write the conditions as an object literal (spreading local object constants is fine) so generate can check its keys'
           : `write the ${entry.what} as a string literal (or a local const, or a value of a string-literal type) so generate can check it`;
-      report({ message: `${rule.owner}: cannot read the ${entry.what} ${entry.text} of ${rule.inverted ? 'cannot' : 'can'}(…) without running it; ${fix}`, span: entry.span });
+      report({
+        message: `${rule.owner}: cannot read the ${entry.what} ${entry.text} of ${rule.inverted ? 'cannot' : 'can'}(…) without running it; ${fix}`,
+        span: entry.span,
+      });
     }
   }
 };

@@ -12,7 +12,10 @@ export const abilitySubjectUnknown: Rule = (app, report) => {
     for (const subject of rule.subjects) {
       if (subject.value === 'all' || app.entityByName.has(subject.value)) continue;
       const fix = didYouMean(subject.value, app.entityByName.keys()) || `; name an @Entity() (${[...app.entityByName.keys()].join(', ')})`;
-      report({ message: `${rule.owner}: ${rule.inverted ? 'cannot' : 'can'}(…) names subject '${subject.value}', which is not an @Entity()${fix}`, span: subject.span });
+      report({
+        message: `${rule.owner}: ${rule.inverted ? 'cannot' : 'can'}(…) names subject '${subject.value}', which is not an @Entity()${fix}`,
+        span: subject.span,
+      });
     }
   }
 };

@@ -16,7 +16,11 @@ export const apiTextEmpty: Rule = (app, report) => {
     const { decorator } = use;
     if (decorator.name === 'ApiTags') {
       for (const argument of decorator.arguments) {
-        if (isBlank(argument)) report({ message: `@ApiTags on ${use.declaration} names an empty tag; name the group callers see, for example 'Posts', or drop @ApiTags to use the controller's path`, span: argument.span });
+        if (isBlank(argument))
+          report({
+            message: `@ApiTags on ${use.declaration} names an empty tag; name the group callers see, for example 'Posts', or drop @ApiTags to use the controller's path`,
+            span: argument.span,
+          });
       }
     }
     if (decorator.name === 'ApiOperation') {
@@ -24,11 +28,17 @@ export const apiTextEmpty: Rule = (app, report) => {
       if (options?.kind !== 'object') continue;
       for (const property of options.properties) {
         if ((property.key === 'summary' || property.key === 'description') && isBlank(property.value)) {
-          report({ message: `@ApiOperation on ${use.declaration} declares an empty ${property.key}; write one for callers, or drop it to use the method's docstring`, span: property.value.span });
+          report({
+            message: `@ApiOperation on ${use.declaration} declares an empty ${property.key}; write one for callers, or drop it to use the method's docstring`,
+            span: property.value.span,
+          });
         }
       }
       if (!options.properties.some((property) => property.key === 'summary' || property.key === 'description')) {
-        report({ message: `@ApiOperation on ${use.declaration} declares neither summary nor description; declare one, or drop @ApiOperation to use the method's docstring`, span: decorator.span });
+        report({
+          message: `@ApiOperation on ${use.declaration} declares neither summary nor description; declare one, or drop @ApiOperation to use the method's docstring`,
+          span: decorator.span,
+        });
       }
     }
   }

@@ -21,7 +21,9 @@ export const decoratorArgumentInvalid: Rule = (app, report) => {
         report({ message: `${name} ${takes}; remove this one`, span: finding.value.span });
       } else if (finding.kind === 'mismatch') {
         const unreadable = (finding.value.kind === 'reference' || finding.value.kind === 'other') && expectsLiteral(finding.expected);
-        const written = unreadable ? `${describeValue(finding.value)} (generate reads declarations without running them, so write the value itself)` : describeValue(finding.value);
+        const written = unreadable
+          ? `${describeValue(finding.value)} (generate reads declarations without running them, so write the value itself)`
+          : describeValue(finding.value);
         const suggestion = suggestionFor(finding.value, finding.expected);
         const fix = suggestion ? `; did you mean ${suggestion}?` : finding.example ? `, for example ${finding.example}` : '';
         report({ message: `${finding.label} must be ${describeKind(finding.expected)}, not ${written}${fix}`, span: finding.value.span });

@@ -13,9 +13,15 @@ export const decoratorArgumentMissing: Rule = (app, report) => {
     const name = `@${use.decorator.name}`;
     for (const finding of checkArguments(use)) {
       if (finding.kind === 'missingArgument') {
-        report({ message: `${name} on ${use.declaration} needs its ${finding.spec.name}${finding.spec.example ? `, for example ${finding.spec.example}` : ''}`, span: finding.span });
+        report({
+          message: `${name} on ${use.declaration} needs its ${finding.spec.name}${finding.spec.example ? `, for example ${finding.spec.example}` : ''}`,
+          span: finding.span,
+        });
       } else if (finding.kind === 'missingOption') {
-        report({ message: `${finding.label} on ${use.declaration} needs the option ${finding.key}${finding.example ? `, for example ${finding.example}` : ''}`, span: finding.span });
+        report({
+          message: `${finding.label} on ${use.declaration} needs the option ${finding.key}${finding.example ? `, for example ${finding.example}` : ''}`,
+          span: finding.span,
+        });
       }
     }
   }

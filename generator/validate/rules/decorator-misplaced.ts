@@ -24,12 +24,21 @@ export const decoratorMisplaced: Rule = (app, report) => {
     const name = `@${use.decorator.name}`;
     const span = use.decorator.span;
     if (!signature.on.includes(use.target)) {
-      report({ message: `${name} decorates a ${signature.on.join(' or a ')}, not a ${use.target} (${use.declaration}), so generate would ignore it here; move it or remove it`, span });
+      report({
+        message: `${name} decorates a ${signature.on.join(' or a ')}, not a ${use.target} (${use.declaration}), so generate would ignore it here; move it or remove it`,
+        span,
+      });
     } else if (signature.within && !overlaps(use.classDecorators, signature.within)) {
-      report({ message: `${name} acts only in a class marked ${list(signature.within)}, and ${use.className} is not one, so generate would ignore ${name} on ${use.declaration}; mark the class or remove ${name}`, span });
+      report({
+        message: `${name} acts only in a class marked ${list(signature.within)}, and ${use.className} is not one, so generate would ignore ${name} on ${use.declaration}; mark the class or remove ${name}`,
+        span,
+      });
     } else if (signature.beside && !overlaps(use.beside, signature.beside)) {
       const where = use.target === 'parameter' ? 'on a method marked' : 'beside';
-      report({ message: `${name} on ${use.declaration} acts only ${where} ${list(signature.beside)}, so generate would ignore it here; add one or remove ${name}`, span });
+      report({
+        message: `${name} on ${use.declaration} acts only ${where} ${list(signature.beside)}, so generate would ignore it here; add one or remove ${name}`,
+        span,
+      });
     }
   }
 };

@@ -14,7 +14,10 @@ export const decoratorOptionUnknown: Rule = (app, report) => {
     for (const finding of checkArguments(use)) {
       if (finding.kind !== 'unknownOption') continue;
       const known = finding.known.length > 0 ? `it takes ${finding.known.join(', ')}` : 'it takes none';
-      report({ message: `${finding.label} has no option ${finding.key} (${known})${didYouMean(finding.key, finding.known) || '; remove it'}`, span: finding.span });
+      report({
+        message: `${finding.label} has no option ${finding.key} (${known})${didYouMean(finding.key, finding.known) || '; remove it'}`,
+        span: finding.span,
+      });
     }
   }
 };

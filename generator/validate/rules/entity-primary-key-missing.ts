@@ -12,7 +12,10 @@ export const entityPrimaryKeyMissing: Rule = (app, report) => {
     if (!key) {
       report({ message: `${entity.name} has no primary key; add \`@PrimaryKey() id!: string;\` (a UUID v7)`, span: entity.span });
     } else if (entity.exposed && others.length === 0 && key.name !== 'id') {
-      report({ message: `the primary key of ${entity.name} is ${key.name}, but an exposed entity's primary key is named id (cursors and loaders key on it); rename it to id`, span: key.span });
+      report({
+        message: `the primary key of ${entity.name} is ${key.name}, but an exposed entity's primary key is named id (cursors and loaders key on it); rename it to id`,
+        span: key.span,
+      });
     }
   }
 };

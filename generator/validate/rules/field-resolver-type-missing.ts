@@ -12,9 +12,15 @@ export const fieldResolverTypeMissing: Rule = (app, report) => {
     const entity = resolver.entity === undefined ? undefined : app.entityByName.get(resolver.entity);
     for (const field of resolver.fieldResolvers) {
       if (resolver.entity === undefined && !resolver.entityWritten) {
-        report({ message: `${field.owner}.${field.methodName} is a computed field, but ${resolver.name} names no entity type to add it to; write @Resolver(() => Entity)`, span: field.span });
+        report({
+          message: `${field.owner}.${field.methodName} is a computed field, but ${resolver.name} names no entity type to add it to; write @Resolver(() => Entity)`,
+          span: field.span,
+        });
       } else if (entity && !entity.exposed) {
-        report({ message: `${field.owner}.${field.methodName} is a computed field of ${entity.name}, which is @Entity({ exposed: false }) and has no GraphQL type; expose ${entity.name} or remove the field`, span: field.span });
+        report({
+          message: `${field.owner}.${field.methodName} is a computed field of ${entity.name}, which is @Entity({ exposed: false }) and has no GraphQL type; expose ${entity.name} or remove the field`,
+          span: field.span,
+        });
       }
     }
   }

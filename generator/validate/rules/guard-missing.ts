@@ -16,10 +16,16 @@ export const guardMissing: Rule = (app, report) => {
       const chain = new Set(operation.guardChain.map((binding) => binding.name));
       const name = `${operation.rootType}.${operation.fieldName} (${operation.owner}.${operation.methodName})`;
       if (!chain.has(AUTHENTICATION_GUARD.ref.exportName)) {
-        report({ message: `${name} is authorized but no ${AUTHENTICATION_GUARD.ref.exportName} guards it, so no principal is ever seeded; bind it globally with @UseGuards(${AUTHENTICATION_GUARD.ref.exportName}) on AppModule`, span: operation.span });
+        report({
+          message: `${name} is authorized but no ${AUTHENTICATION_GUARD.ref.exportName} guards it, so no principal is ever seeded; bind it globally with @UseGuards(${AUTHENTICATION_GUARD.ref.exportName}) on AppModule`,
+          span: operation.span,
+        });
       }
       if (!chain.has(AUTHORIZATION_GUARD.ref.exportName)) {
-        report({ message: `${name} is authorized but no ${AUTHORIZATION_GUARD.ref.exportName} guards it, so no ability is ever seeded; add @UseGuards(${AUTHORIZATION_GUARD.ref.exportName}) to ${resolver.name} and import ${AUTHORIZATION_GUARD.providedBy?.exportName} in its module`, span: operation.span });
+        report({
+          message: `${name} is authorized but no ${AUTHORIZATION_GUARD.ref.exportName} guards it, so no ability is ever seeded; add @UseGuards(${AUTHORIZATION_GUARD.ref.exportName}) to ${resolver.name} and import ${AUTHORIZATION_GUARD.providedBy?.exportName} in its module`,
+          span: operation.span,
+        });
       }
     }
   }

@@ -11,7 +11,9 @@ export const guardModuleMissing: Rule = (app, report) => {
   const provider = AUTHORIZATION_GUARD.providedBy;
   if (!provider) return;
   for (const resolver of app.mounted.resolvers) {
-    const first = [...resolver.guards, ...resolver.operations.flatMap((operation) => operation.guards)].filter((binding) => sameRef(binding.ref, AUTHORIZATION_GUARD.ref))[0];
+    const first = [...resolver.guards, ...resolver.operations.flatMap((operation) => operation.guards)].filter((binding) =>
+      sameRef(binding.ref, AUTHORIZATION_GUARD.ref),
+    )[0];
     const module = app.mounted.moduleOf.get(resolver.name);
     if (!first || !module || module.imports.some((entry) => sameRef(entry.source, provider))) continue;
     report({

@@ -11,11 +11,15 @@ import type { Rule } from '../rule.js';
 export const guardUnknown: Rule = (app, report) => {
   const check = (binding: GuardBinding, where: string): void => {
     if (builtinGuard(binding.ref) || app.mounted.providerByName.get(binding.name)?.role === 'service') return;
-    report({ message: `${where} uses guard ${binding.name}, which is neither a runtime guard nor an @Injectable() provided by a reachable module; provide it, or use AuthenticationGuard / GraphQLAuthorizationGuard`, span: binding.span });
+    report({
+      message: `${where} uses guard ${binding.name}, which is neither a runtime guard nor an @Injectable() provided by a reachable module; provide it, or use AuthenticationGuard / GraphQLAuthorizationGuard`,
+      span: binding.span,
+    });
   };
   for (const module of app.mounted.modules) for (const binding of module.guards) check(binding, module.name);
   for (const resolver of app.mounted.resolvers) {
     for (const binding of resolver.guards) check(binding, resolver.name);
-    for (const operation of resolver.operations) for (const binding of operation.guards) check(binding, `${operation.owner}.${operation.methodName}`);
+    for (const operation of resolver.operations)
+      for (const binding of operation.guards) check(binding, `${operation.owner}.${operation.methodName}`);
   }
 };

@@ -22,6 +22,9 @@ export const importModuleMissing: Rule = (app, report) => {
         : match
           ? `did you mean '${match}'?`
           : 'import from a file that exists';
-      report({ message: `'${problem.specifier}' names no file, so nothing imported from it is known (a class decorated from it would be skipped); ${fix}`, span: problem.span });
+    report({
+      message: `'${problem.specifier}' names no file, so nothing imported from it is known (a class decorated from it would be skipped); ${fix}`,
+      span: problem.span,
+    });
   }
 };

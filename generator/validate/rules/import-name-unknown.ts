@@ -13,7 +13,9 @@ export const importNameUnknown: Rule = (app, report) => {
   for (const problem of app.importProblems) {
     if (problem.kind !== 'name-missing') continue;
     const match = closestMatch(problem.name, problem.candidates);
-    const fix = match ? `did you mean ${match}?` : `it exports ${problem.candidates.slice(0, 12).join(', ') || 'nothing'}${problem.candidates.length > 12 ? ', …' : ''}`;
+    const fix = match
+      ? `did you mean ${match}?`
+      : `it exports ${problem.candidates.slice(0, 12).join(', ') || 'nothing'}${problem.candidates.length > 12 ? ', …' : ''}`;
     report({ message: `'${problem.specifier}' does not export ${problem.name}, so what it names is unknown; ${fix}`, span: problem.span });
   }
 };

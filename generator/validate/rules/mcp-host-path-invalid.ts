@@ -13,7 +13,15 @@ const HOST_PATH = /^(\/[A-Za-z0-9_.-]+)+$/;
 export const mcpHostPathInvalid: Rule = (app, report) => {
   for (const host of app.mcpHosts) {
     if (HOST_PATH.test(host.path)) continue;
-    const suggestion = `/${host.path.replace(/[^A-Za-z0-9_./-]/g, '').replace(/\/+/g, '/').replace(/^\/+|\/+$/g, '') || 'mcp'}`;
-    report({ message: `${host.name}'s MCP path ${host.path} is not / and segments of letters, digits, _, - and .; write @McpHost({ path: '${suggestion}' })`, span: host.span });
+    const suggestion = `/${
+      host.path
+        .replace(/[^A-Za-z0-9_./-]/g, '')
+        .replace(/\/+/g, '/')
+        .replace(/^\/+|\/+$/g, '') || 'mcp'
+    }`;
+    report({
+      message: `${host.name}'s MCP path ${host.path} is not / and segments of letters, digits, _, - and .; write @McpHost({ path: '${suggestion}' })`,
+      span: host.span,
+    });
   }
 };

@@ -14,7 +14,9 @@ export const mcpToolNameInvalid: Rule = (app, report) => {
   for (const tool of app.mcpTools) {
     if (TOOL_NAME.test(tool.name)) continue;
     const suggestion = tool.name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 128) || 'tool';
-    const what = tool.nameWritten ? `MCP tool name '${tool.name}'` : `the MCP tool name ${tool.owner}.${tool.methodName} gets by default ('${tool.name}')`;
+    const what = tool.nameWritten
+      ? `MCP tool name '${tool.name}'`
+      : `the MCP tool name ${tool.owner}.${tool.methodName} gets by default ('${tool.name}')`;
     report({ message: `${what} is not 1 to 128 of A-Z a-z 0-9 _ - .; name it @McpTool({ name: '${suggestion}' })`, span: tool.nameSpan });
   }
 };

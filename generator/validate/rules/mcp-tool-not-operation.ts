@@ -9,10 +9,13 @@ import type { McpToolMisplacedModel } from '../../model/model.js';
 import type { Rule } from '../rule.js';
 
 const WHY: Readonly<Record<McpToolMisplacedModel['reason'], string>> = {
-  subscription: 'is a subscription, which pushes items over time while a tool call answers once; mark a query or a mutation instead, or remove @McpTool',
-  fieldResolver: 'is a computed field of its type, which callers reach through a parent, not on its own; mark the query returning the parent instead, or remove @McpTool',
+  subscription:
+    'is a subscription, which pushes items over time while a tool call answers once; mark a query or a mutation instead, or remove @McpTool',
+  fieldResolver:
+    'is a computed field of its type, which callers reach through a parent, not on its own; mark the query returning the parent instead, or remove @McpTool',
   gatewayHandler: 'answers WebSocket messages, not tool calls; mark a query, a mutation or a route instead, or remove @McpTool',
-  notOperation: 'is not a GraphQL query or mutation nor an HTTP route, so no tool could run it; mark it @Query(), @Mutation() or a route (@Get(), @Post(), …) in a resolver or controller, or remove @McpTool',
+  notOperation:
+    'is not a GraphQL query or mutation nor an HTTP route, so no tool could run it; mark it @Query(), @Mutation() or a route (@Get(), @Post(), …) in a resolver or controller, or remove @McpTool',
 };
 
 export const mcpToolNotOperation: Rule = (app, report) => {

@@ -17,8 +17,13 @@ export const moduleEntryUnknown: Rule = (app, report) => {
     for (const entry of module.providers) {
       if (isRuntimeRef(entry.source)) continue;
       const provider = app.providerByName.get(entry.name);
-      if (!provider) report({ message: `${module.name} provides ${entry.name}, which is not decorated; add @Injectable() (or @Resolver / @Abilities) to it`, span: entry.span });
-      else if (provider.role === 'controller') report({ message: `${module.name} lists controller ${entry.name} under providers; move it to controllers`, span: entry.span });
+      if (!provider)
+        report({
+          message: `${module.name} provides ${entry.name}, which is not decorated; add @Injectable() (or @Resolver / @Abilities) to it`,
+          span: entry.span,
+        });
+      else if (provider.role === 'controller')
+        report({ message: `${module.name} lists controller ${entry.name} under providers; move it to controllers`, span: entry.span });
     }
     for (const entry of module.controllers) {
       if (app.providerByName.get(entry.name)?.role === 'controller') continue;

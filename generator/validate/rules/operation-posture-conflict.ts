@@ -7,7 +7,12 @@
 import type { WrittenPosture } from '../../model/model.js';
 import type { Rule } from '../rule.js';
 
-const describe = (posture: WrittenPosture): string => (posture.kind === 'public' ? '@Public()' : posture.kind === 'authorized' ? `@Authorized('${posture.action}', ${posture.subject})` : '@Authorized(…)');
+const describe = (posture: WrittenPosture): string =>
+  posture.kind === 'public'
+    ? '@Public()'
+    : posture.kind === 'authorized'
+      ? `@Authorized('${posture.action}', ${posture.subject})`
+      : '@Authorized(…)';
 
 export const operationPostureConflict: Rule = (app, report) => {
   const check = (name: string, postures: readonly WrittenPosture[]): void => {

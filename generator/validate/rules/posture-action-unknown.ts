@@ -21,7 +21,12 @@ export const postureActionUnknown: Rule = (app, report) => {
   for (const posture of writtenPostures(app)) {
     if (posture.kind !== 'authorized' || known.has(posture.action)) continue;
     const match = closestMatch(posture.action, [...granted, ...BUILTIN_ACTIONS]);
-    const fix = match ? `did you mean '${match}'?` : `grant it with can('${posture.action}', '${posture.subject}') in the @Abilities() class, or name a granted action (${granted.map((action) => `'${action}'`).join(', ') || 'none'})`;
-    report({ message: `@Authorized('${posture.action}', ${posture.subject}): no ability rule grants '${posture.action}' and it is no built-in action (${BUILTIN_ACTIONS.join(', ')}), so every call would be refused; ${fix}`, span: posture.actionSpan });
+    const fix = match
+      ? `did you mean '${match}'?`
+      : `grant it with can('${posture.action}', '${posture.subject}') in the @Abilities() class, or name a granted action (${granted.map((action) => `'${action}'`).join(', ') || 'none'})`;
+    report({
+      message: `@Authorized('${posture.action}', ${posture.subject}): no ability rule grants '${posture.action}' and it is no built-in action (${BUILTIN_ACTIONS.join(', ')}), so every call would be refused; ${fix}`,
+      span: posture.actionSpan,
+    });
   }
 };

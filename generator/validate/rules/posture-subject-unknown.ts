@@ -14,7 +14,10 @@ export const postureSubjectUnknown: Rule = (app, report) => {
   const check = (postures: readonly WrittenPosture[]): void => {
     for (const posture of postures) {
       if (posture.kind !== 'authorized' || app.entityByName.has(posture.subject)) continue;
-      report({ message: `@Authorized names ${posture.subject}, which is not an @Entity()${didYouMean(posture.subject, app.entityByName.keys())}`, span: posture.subjectSpan });
+      report({
+        message: `@Authorized names ${posture.subject}, which is not an @Entity()${didYouMean(posture.subject, app.entityByName.keys())}`,
+        span: posture.subjectSpan,
+      });
     }
   };
   check(writtenPostures(app));

@@ -40,7 +40,9 @@ export const providerUnmounted: Rule = (app, report) => {
   for (const provider of app.providers) {
     if (provider.role === 'abilities' || app.mounted.providerByName.has(provider.name) || injected.has(provider.name)) continue;
     const list = provider.role === 'controller' ? 'controllers' : 'providers';
-    const listing = app.modules.find((module) => [...module.providers, ...module.controllers].some((entry) => entry.name === provider.name));
+    const listing = app.modules.find((module) =>
+      [...module.providers, ...module.controllers].some((entry) => entry.name === provider.name),
+    );
     if (listing && !reachable.has(listing.name)) {
       const importer = homeModule(app, listing.span.file, root);
       const into = importer.name === listing.name ? root : importer;

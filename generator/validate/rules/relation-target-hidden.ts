@@ -12,7 +12,10 @@ export const relationTargetHidden: Rule = (app, report) => {
     for (const relation of entity.relations) {
       const target = relation.target === undefined ? undefined : app.entityByName.get(relation.target);
       if (!relation.exposed || !target || target.exposed) continue;
-      report({ message: `${entity.name}.${relation.name} is exposed but ${target.name} is @Entity({ exposed: false }); expose ${target.name} or drop exposed: true here`, span: relation.span });
+      report({
+        message: `${entity.name}.${relation.name} is exposed but ${target.name} is @Entity({ exposed: false }); expose ${target.name} or drop exposed: true here`,
+        span: relation.span,
+      });
     }
   }
 };

@@ -11,7 +11,10 @@ export const relationTargetUnknown: Rule = (app, report) => {
   for (const entity of app.entities) {
     for (const relation of entity.relations) {
       if (relation.target === undefined || relation.targetKnown) continue;
-      report({ message: `${entity.name}.${relation.name} points at ${relation.target}, which is not an @Entity()${didYouMean(relation.target, app.entityByName.keys())}`, span: relation.targetSpan ?? relation.span });
+      report({
+        message: `${entity.name}.${relation.name} points at ${relation.target}, which is not an @Entity()${didYouMean(relation.target, app.entityByName.keys())}`,
+        span: relation.targetSpan ?? relation.span,
+      });
     }
   }
 };

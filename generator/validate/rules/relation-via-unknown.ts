@@ -12,8 +12,14 @@ export const relationViaUnknown: Rule = (app, report) => {
     for (const relation of parent.relations) {
       if (relation.kind !== 'hasMany' || relation.key.kind !== 'viaUnknown' || relation.via === undefined) continue;
       const keys = relation.key.candidates.flatMap((key) => (key.keyColumn === undefined ? [] : [key.keyColumn]));
-      const fix = keys.length > 0 ? `use ${keys.map((key) => `via: '${key}'`).join(' or ')}` : `declare @BelongsTo(() => ${parent.name}, { column: '${relation.via}' }) on ${relation.target}`;
-      report({ message: `${parent.name}.${relation.name} follows via: '${relation.via}', which is not a key of ${relation.target} to ${parent.name}${didYouMean(relation.via, keys)}; ${fix}`, span: relation.viaSpan ?? relation.span });
+      const fix =
+        keys.length > 0
+          ? `use ${keys.map((key) => `via: '${key}'`).join(' or ')}`
+          : `declare @BelongsTo(() => ${parent.name}, { column: '${relation.via}' }) on ${relation.target}`;
+      report({
+        message: `${parent.name}.${relation.name} follows via: '${relation.via}', which is not a key of ${relation.target} to ${parent.name}${didYouMean(relation.via, keys)}; ${fix}`,
+        span: relation.viaSpan ?? relation.span,
+      });
     }
   }
 };

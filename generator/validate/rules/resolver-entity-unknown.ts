@@ -10,6 +10,9 @@ import type { Rule } from '../rule.js';
 export const resolverEntityUnknown: Rule = (app, report) => {
   for (const resolver of app.resolvers) {
     if (resolver.entity === undefined || app.entityByName.has(resolver.entity)) continue;
-    report({ message: `${resolver.name} is a resolver for ${resolver.entity}, which is not an @Entity()${didYouMean(resolver.entity, app.entityByName.keys())}`, span: resolver.entitySpan ?? resolver.span });
+    report({
+      message: `${resolver.name} is a resolver for ${resolver.entity}, which is not an @Entity()${didYouMean(resolver.entity, app.entityByName.keys())}`,
+      span: resolver.entitySpan ?? resolver.span,
+    });
   }
 };

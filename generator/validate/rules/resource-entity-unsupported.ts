@@ -13,14 +13,25 @@ export const resourceEntityUnsupported: Rule = (app, report) => {
   for (const resource of app.resources) {
     const { entity } = resource;
     if (!entity.exposed) {
-      report({ message: `@Resource on ${entity.name}, which is not exposed (@Entity({ exposed: false })): a resource's rows are on the wire; expose the entity, or remove @Resource`, span: resource.span });
+      report({
+        message: `@Resource on ${entity.name}, which is not exposed (@Entity({ exposed: false })): a resource's rows are on the wire; expose the entity, or remove @Resource`,
+        span: resource.span,
+      });
     }
-    const writes = resource.operations.filter((operation) => operation.kind === 'create' || operation.kind === 'update').map((operation) => operation.kind);
+    const writes = resource.operations
+      .filter((operation) => operation.kind === 'create' || operation.kind === 'update')
+      .map((operation) => operation.kind);
     if (writes.length > 0 && resource.inputColumns.length === 0) {
-      report({ message: `@Resource on ${entity.name} generates ${writes.join(' and ')}, but ${entity.name} has no column an input can take (exposed, not the key, not \`default: 'now'\`); add one, or leave ${writes.join(' and ')} out of operations`, span: resource.span });
+      report({
+        message: `@Resource on ${entity.name} generates ${writes.join(' and ')}, but ${entity.name} has no column an input can take (exposed, not the key, not \`default: 'now'\`); add one, or leave ${writes.join(' and ')} out of operations`,
+        span: resource.span,
+      });
     }
     if (resource.path === '') {
-      report({ message: `@Resource on ${entity.name} has an empty path; name the collection, for example { path: '${entity.name.toLowerCase()}s' }`, span: resource.span });
+      report({
+        message: `@Resource on ${entity.name} has an empty path; name the collection, for example { path: '${entity.name.toLowerCase()}s' }`,
+        span: resource.span,
+      });
     }
   }
 };

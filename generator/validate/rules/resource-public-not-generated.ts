@@ -13,8 +13,13 @@ export const resourcePublicNotGenerated: Rule = (app, report) => {
     const generated = resource.operations.map((operation) => operation.kind);
     for (const written of resource.unknownPublic) {
       const known = (RESOURCE_OPERATIONS as readonly string[]).includes(written.name);
-      const fix = known ? `add '${written.name}' to operations, or remove it from public` : `'${written.name}' is no operation (there are ${RESOURCE_OPERATIONS.join(', ')}); remove it from public`;
-      report({ message: `@Resource on ${resource.name} makes '${written.name}' public, but it generates only ${generated.length > 0 ? generated.join(', ') : 'no operation'}; ${fix}`, span: written.span });
+      const fix = known
+        ? `add '${written.name}' to operations, or remove it from public`
+        : `'${written.name}' is no operation (there are ${RESOURCE_OPERATIONS.join(', ')}); remove it from public`;
+      report({
+        message: `@Resource on ${resource.name} makes '${written.name}' public, but it generates only ${generated.length > 0 ? generated.join(', ') : 'no operation'}; ${fix}`,
+        span: written.span,
+      });
     }
   }
 };

@@ -11,7 +11,8 @@ import type { Rule } from '../rule.js';
 export const routeDuplicate: Rule = (app, report) => {
   // A hand-written one beside a generated resource's is resource-operation-clash's to report.
   const generated = new Set(app.resources.map((resource) => resource.className));
-  const oneGenerated = (a: { readonly owner: string }, b: { readonly owner: string }): boolean => generated.has(a.owner) !== generated.has(b.owner);
+  const oneGenerated = (a: { readonly owner: string }, b: { readonly owner: string }): boolean =>
+    generated.has(a.owner) !== generated.has(b.owner);
   const seen = new Map<string, RouteModel>();
   for (const controller of app.mounted.controllers) {
     for (const route of controller.routes) {

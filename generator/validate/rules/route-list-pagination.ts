@@ -19,13 +19,22 @@ export const routeListPagination: Rule = (app, report) => {
       if (!route.paginationKnown) continue;
       const name = `${route.method} ${route.fullPath} (${route.owner}.${route.methodName})`;
       if (route.page && route.pagination === 'none') {
-        report({ message: `${name} declares pagination: 'none' but returns Page<…>; return T[] for a whole list, or drop the option for a keyset list`, span: route.span });
+        report({
+          message: `${name} declares pagination: 'none' but returns Page<…>; return T[] for a whole list, or drop the option for a keyset list`,
+          span: route.span,
+        });
       }
       if (route.page && !(optionalScalar(route.page.first, 'Int') && optionalScalar(route.page.after, 'String'))) {
-        report({ message: `${name} returns a keyset page, so it takes the list arguments: declare \`first?: Int, after?: string\``, span: route.span });
+        report({
+          message: `${name} returns a keyset page, so it takes the list arguments: declare \`first?: Int, after?: string\``,
+          span: route.span,
+        });
       }
       if (route.reply === 'list' && route.method === 'GET' && route.pagination !== 'none') {
-        report({ message: `${name} returns a whole list; return Page<…> for a keyset list (default), or declare @Get('${route.path}', { pagination: 'none' }) to return the whole scoped collection capped at LIST_CAP`, span: route.span });
+        report({
+          message: `${name} returns a whole list; return Page<…> for a keyset list (default), or declare @Get('${route.path}', { pagination: 'none' }) to return the whole scoped collection capped at LIST_CAP`,
+          span: route.span,
+        });
       }
     }
   }

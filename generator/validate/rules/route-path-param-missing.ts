@@ -12,11 +12,17 @@ export const routePathParamMissing: Rule = (app, report) => {
       const names = new Set(route.params.map((param) => param.name));
       for (const segment of route.pathParameters) {
         if (names.has(segment)) continue;
-        report({ message: `${route.method} ${route.fullPath} has a :${segment} segment but ${route.owner}.${route.methodName} has no parameter named ${segment}; add \`${segment}: string\``, span: route.span });
+        report({
+          message: `${route.method} ${route.fullPath} has a :${segment} segment but ${route.owner}.${route.methodName} has no parameter named ${segment}; add \`${segment}: string\``,
+          span: route.span,
+        });
       }
       for (const param of route.params) {
         if (param.source === 'path' && !route.pathParameters.includes(param.name)) {
-          report({ message: `parameter ${param.name} of ${route.owner}.${route.methodName} is a path parameter but ${route.fullPath} has no :${param.name} segment`, span: param.span });
+          report({
+            message: `parameter ${param.name} of ${route.owner}.${route.methodName} is a path parameter but ${route.fullPath} has no :${param.name} segment`,
+            span: param.span,
+          });
         }
       }
     }

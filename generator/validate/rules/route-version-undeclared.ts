@@ -18,7 +18,10 @@ export const routeVersionUndeclared: Rule = (app, report) => {
           controller.versions.length === 0
             ? `${controller.name} declares no version; add version: ['${version}'] to its @Controller, or remove @Version`
             : `${controller.name} declares ${controller.versions.map((v) => `'${v}'`).join(', ')}; add '${version}' to the controller's versions or remove it here`;
-        report({ message: `${route.owner}.${route.methodName} is restricted to version '${version}', which its controller does not declare: ${fix}`, span });
+        report({
+          message: `${route.owner}.${route.methodName} is restricted to version '${version}', which its controller does not declare: ${fix}`,
+          span,
+        });
       }
     }
   }

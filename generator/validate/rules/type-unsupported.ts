@@ -10,9 +10,16 @@ import type { Rule } from '../rule.js';
 
 const checkNamed = (named: NamedType, where: string, span: SourceSpan, report: Report): void => {
   if (named.kind !== 'unsupported') return;
-  report({ message: named.text === undefined ? `${where} has no declared type, so it has no wire type: ${named.reason}` : `${where} has type ${named.text}, which has no wire type: ${named.reason}`, span });
+  report({
+    message:
+      named.text === undefined
+        ? `${where} has no declared type, so it has no wire type: ${named.reason}`
+        : `${where} has type ${named.text}, which has no wire type: ${named.reason}`,
+    span,
+  });
 };
-const checkShape = (shape: TypeShape, where: string, span: SourceSpan, report: Report): void => checkNamed(shape.named, where, span, report);
+const checkShape = (shape: TypeShape, where: string, span: SourceSpan, report: Report): void =>
+  checkNamed(shape.named, where, span, report);
 const checkReturn = (shape: ReturnShape, where: string, span: SourceSpan, report: Report): void => {
   if (shape.kind === 'page') checkNamed(shape.item, where, span, report);
   else if (shape.kind === 'value') checkShape(shape.type, where, span, report);

@@ -38,7 +38,11 @@ const PAGE = `<!doctype html>
 const FORMATS = [
   { base: '/api-json', type: 'application/json', write: (document: unknown): string => JSON.stringify(document) },
   // `aliasDuplicateObjects: false`: a schema used twice is written twice, never as a YAML anchor a reader may not follow.
-  { base: '/api-yaml', type: 'application/yaml', write: (document: unknown): string => stringify(document, { aliasDuplicateObjects: false }) },
+  {
+    base: '/api-yaml',
+    type: 'application/yaml',
+    write: (document: unknown): string => stringify(document, { aliasDuplicateObjects: false }),
+  },
 ] as const;
 
 /**
@@ -60,7 +64,10 @@ function mountApiDocs(app: Express, catalog: ApiCatalog, options: DocumentOption
       const version = /^v(.+)$/.exec(request.params.version)?.[1];
       const document = version === undefined ? undefined : documents.get(version);
       if (!document) {
-        sendProblem(response, problem(404, 'NOT_FOUND', `no OpenAPI document at ${request.path}: request ${format.base}/v<version>`, { versions }));
+        sendProblem(
+          response,
+          problem(404, 'NOT_FOUND', `no OpenAPI document at ${request.path}: request ${format.base}/v<version>`, { versions }),
+        );
         return;
       }
       response.type(format.type).send(document);

@@ -19,7 +19,16 @@ import { RequestObservation } from '../../observability/observation.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 import type { RateLimit } from '../../http/rate-limit.js';
 import type { SocketQuotas } from '../socket-quotas.js';
-import { closeAtTokenExpiry, closeSocket, messageText, POLICY_CLOSE_CODE, SLOW_CLIENT_CLOSE_CODE, socketRequestId, type SocketTransport, TOKEN_EXPIRED_CLOSE_CODE } from '../sockets.js';
+import {
+  closeAtTokenExpiry,
+  closeSocket,
+  messageText,
+  POLICY_CLOSE_CODE,
+  SLOW_CLIENT_CLOSE_CODE,
+  socketRequestId,
+  type SocketTransport,
+  TOKEN_EXPIRED_CLOSE_CODE,
+} from '../sockets.js';
 
 /** What a gateway handler runs with. */
 export interface GatewayCall {
@@ -69,7 +78,8 @@ function credentialsOf(request: IncomingMessage): string | undefined {
 export const MAX_IN_FLIGHT = 16;
 
 /** A reply to one message: its value, or the error it ended with. */
-type GatewayReply = { readonly event: string; readonly data?: unknown } | { readonly event: string; readonly error: { code: string; message: string } };
+type GatewayReply =
+  { readonly event: string; readonly data?: unknown } | { readonly event: string; readonly error: { code: string; message: string } };
 
 /**
  * The gateways transport: one {@link SocketTransport} per gateway of `createGateways(container)`
@@ -79,7 +89,9 @@ type GatewayReply = { readonly event: string; readonly data?: unknown } | { read
 export function gateways<Container>(createGateways: (container: Container) => readonly GatewayDefinition[]): TransportFactory<Container> {
   return defineTransport('gateways', ({ container, verifier, abilities, logger, rateLimit, socketQuotas }): Transport => ({
     name: 'gateways',
-    sockets: createGateways(container).map((gateway) => gatewayTransport(gateway, { verifier, abilities, logger, rateLimit, quotas: socketQuotas })),
+    sockets: createGateways(container).map((gateway) =>
+      gatewayTransport(gateway, { verifier, abilities, logger, rateLimit, quotas: socketQuotas }),
+    ),
   }));
 }
 
@@ -115,7 +127,13 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
   };
 
   /** Runs the handler in the caller's ambient context, unless the client is past the rate limit; never rejects. */
-  const answer = async (client: WebSocket, request: IncomingMessage, handler: GatewayHandler, data: unknown, call: GatewayCall): Promise<void> => {
+  const answer = async (
+    client: WebSocket,
+    request: IncomingMessage,
+    handler: GatewayHandler,
+    data: unknown,
+    call: GatewayCall,
+  ): Promise<void> => {
     const { rateLimit } = services;
     if (rateLimit && !(await rateLimit.take(request))) {
       send(client, { event: handler.event, error: { code: 'TOO_MANY_REQUESTS', message: rateLimit.message } });
@@ -138,7 +156,16 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
       const principal = authentication.kind === 'authenticated' ? authentication.principal : undefined;
       // The socket's handlers run with its upgrade's request id (docs/behaviour.md §12.1).
       const observation = new RequestObservation(socketRequestId(request));
-      return { request: { principal, ability: principal ? services.abilities.for(principal) : undefined, unscoped: false, transport: 'gateway', observation }, authentication };
+      return {
+        request: {
+          principal,
+          ability: principal ? services.abilities.for(principal) : undefined,
+          unscoped: false,
+          transport: 'gateway',
+          observation,
+        },
+        authentication,
+      };
     },
     connect: (client, request, call) => {
       // Sockets per caller (docs/hostile-input.md §16).
@@ -169,7 +196,10 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
         } catch {
           // Counted too (docs/hostile-input.md §12), though the answer is cheap.
           void services.rateLimit?.take(request);
-          send(client, { event: 'error', error: { code: 'BAD_USER_INPUT', message: 'messages are JSON objects { "event": string, "data": any }' } });
+          send(client, {
+            event: 'error',
+            error: { code: 'BAD_USER_INPUT', message: 'messages are JSON objects { "event": string, "data": any }' },
+          });
           return;
         }
         const handler = handlers.get(event);

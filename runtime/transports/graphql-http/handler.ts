@@ -63,8 +63,13 @@ function answerType(accept: string | string[] | undefined): string {
   for (const entry of entries) {
     const [mediaType, ...parameters] = entry.split(';');
     const charset = parameters.find((parameter) => parameter.includes('charset=')) ?? 'charset=utf-8';
-    if (mediaType === 'application/graphql-response+json' && charset === 'charset=utf-8') return 'application/graphql-response+json; charset=utf-8';
-    if ((mediaType === 'application/json' || mediaType === 'application/*' || mediaType === '*/*') && (charset === 'charset=utf-8' || charset === 'charset=utf8')) break;
+    if (mediaType === 'application/graphql-response+json' && charset === 'charset=utf-8')
+      return 'application/graphql-response+json; charset=utf-8';
+    if (
+      (mediaType === 'application/json' || mediaType === 'application/*' || mediaType === '*/*') &&
+      (charset === 'charset=utf-8' || charset === 'charset=utf8')
+    )
+      break;
   }
   return 'application/json; charset=utf-8';
 }
@@ -97,12 +102,26 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): Handler<In
       const observation = state.request.observation;
       const prepared = await options.preparer.prepare(params, state.authentication, 'graphql', observation);
       if (prepared.kind === 'refused') {
-        observability.operationRefused(observation, prepared.operation && operationLabel(prepared.operation), params.operationName, prepared.errors.map(errorCode), started, state.request.principal !== undefined);
+        observability.operationRefused(
+          observation,
+          prepared.operation && operationLabel(prepared.operation),
+          params.operationName,
+          prepared.errors.map(errorCode),
+          started,
+          state.request.principal !== undefined,
+        );
         return prepared.errors;
       }
       // The answer graphql-http gives a subscription (an error, status as for any other), saying where to send it.
       if (prepared.operation.operation === OperationTypeNode.SUBSCRIPTION) {
-        observability.operationRefused(observation, operationLabel(prepared.operation), params.operationName, [], started, state.request.principal !== undefined);
+        observability.operationRefused(
+          observation,
+          operationLabel(prepared.operation),
+          params.operationName,
+          [],
+          started,
+          state.request.principal !== undefined,
+        );
         return [new GraphQLError(subscriptionOverHttpMessage(options.path), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })];
       }
       const operation = operationLabel(prepared.operation);
@@ -118,11 +137,20 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): Handler<In
       const timing = timings.get(args);
       if (timing) {
         const caller = options.stateOf(request.raw).request;
-        observability.operationFinished(caller.observation, timing.operation, (result.errors ?? []).map(errorCode), timing.started, caller.principal !== undefined);
+        observability.operationFinished(
+          caller.observation,
+          timing.operation,
+          (result.errors ?? []).map(errorCode),
+          timing.started,
+          caller.principal !== undefined,
+        );
       }
       if (options.logger.isLevelEnabled('debug')) {
         const { rows } = (args.contextValue as GraphQLContext).request;
-        options.logger.debug({ operationName: args.operationName ?? null, cost: extra?.cost, rows: rows?.count }, 'graphql operation finished');
+        options.logger.debug(
+          { operationName: args.operationName ?? null, cost: extra?.cost, rows: rows?.count },
+          'graphql operation finished',
+        );
       }
       const answered = extra ? { ...result, extensions: { ...result.extensions, ...extra } } : result;
       // graphql-http serialises with a replacer function (for Error values among the errors), which
@@ -132,7 +160,15 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): Handler<In
       const text = JSON.stringify(answered);
       // The last guard behind the read budget (docs/hostile-input.md §14): an answer is never sent past the limit.
       if (text.length > options.maxResponseBytes) {
-        return { data: null, errors: [new GraphQLError(`the answer is larger than ${options.maxResponseBytes} bytes (APP_GRAPHQL__MAX_RESPONSE_BYTES); ask for smaller pages (first), fewer fields or fewer nested relations`, { extensions: { code: 'RESPONSE_TOO_LARGE' } })] };
+        return {
+          data: null,
+          errors: [
+            new GraphQLError(
+              `the answer is larger than ${options.maxResponseBytes} bytes (APP_GRAPHQL__MAX_RESPONSE_BYTES); ask for smaller pages (first), fewer fields or fewer nested relations`,
+              { extensions: { code: 'RESPONSE_TOO_LARGE' } },
+            ),
+          ],
+        };
       }
       return [text, { status: 200, statusText: 'OK', headers: { 'content-type': answerType(request.raw.headers.accept) } }];
     },

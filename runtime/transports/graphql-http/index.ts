@@ -41,7 +41,9 @@ export function graphqlOverHttp<Container>(): TransportFactory<Container> {
       name: 'graphql',
       entrypoints: [
         { name: 'graphql', path: config.graphql.path, description: 'GraphQL over HTTP (POST)' },
-        ...(config.graphql.playground ? [{ name: 'playground', path: config.graphql.path, description: 'GraphQL playground (GraphiQL, in a browser)' }] : []),
+        ...(config.graphql.playground
+          ? [{ name: 'playground', path: config.graphql.path, description: 'GraphQL playground (GraphiQL, in a browser)' }]
+          : []),
       ],
       http: {
         placement: 'neutral',
@@ -57,8 +59,20 @@ export function graphqlOverHttp<Container>(): TransportFactory<Container> {
  * Answers graphql-http's response on a Node response, with its `Content-Length` (bytes): in one
  * write with its headers, where a body with no length would be sent chunked.
  */
-async function answer(handler: Handler<IncomingMessage, undefined>, request: IncomingMessage, body: string | Record<string, unknown>, response: ServerResponse): Promise<void> {
-  const [text, init] = await handler({ method: request.method ?? 'POST', url: request.url ?? '/', headers: request.headers, body, raw: request, context: undefined });
+async function answer(
+  handler: Handler<IncomingMessage, undefined>,
+  request: IncomingMessage,
+  body: string | Record<string, unknown>,
+  response: ServerResponse,
+): Promise<void> {
+  const [text, init] = await handler({
+    method: request.method ?? 'POST',
+    url: request.url ?? '/',
+    headers: request.headers,
+    body,
+    raw: request,
+    context: undefined,
+  });
   const sent = text ?? '';
   response.writeHead(init.status, init.statusText, { ...init.headers, 'content-length': Buffer.byteLength(sent) }).end(sent);
 }
@@ -73,9 +87,19 @@ function mountGraphQL(app: Express, config: AppConfig, handler: Handler<Incoming
   // would answer 415/406 with no body at all).
   app.post(path, (request, response, next) => {
     if (!request.is('application/json')) {
-      sendProblem(response, problem(415, 'UNSUPPORTED_MEDIA_TYPE', `send the GraphQL request as application/json (got ${request.get('content-type') ?? 'no content type'})`));
+      sendProblem(
+        response,
+        problem(
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          `send the GraphQL request as application/json (got ${request.get('content-type') ?? 'no content type'})`,
+        ),
+      );
     } else if (!request.accepts(['application/graphql-response+json', 'application/json'])) {
-      sendProblem(response, problem(406, 'NOT_ACCEPTABLE', 'GraphQL answers application/graphql-response+json or application/json; accept one of them'));
+      sendProblem(
+        response,
+        problem(406, 'NOT_ACCEPTABLE', 'GraphQL answers application/graphql-response+json or application/json; accept one of them'),
+      );
     } else next();
   });
   // The body is read here, within APP_HTTP__BODY_LIMIT (413 past it), as text: graphql-http parses it.
@@ -87,7 +111,11 @@ function mountGraphQL(app: Express, config: AppConfig, handler: Handler<Incoming
   });
   if (config.graphql.playground) mountPlayground(app, path);
   app.all(path, (_request, response) => {
-    sendProblem(response, problem(405, 'METHOD_NOT_ALLOWED', `${path} answers POST; the playground is off (APP_GRAPHQL__PLAYGROUND=true serves it on GET)`), { Allow: 'POST' });
+    sendProblem(
+      response,
+      problem(405, 'METHOD_NOT_ALLOWED', `${path} answers POST; the playground is off (APP_GRAPHQL__PLAYGROUND=true serves it on GET)`),
+      { Allow: 'POST' },
+    );
   });
 }
 
@@ -144,7 +172,12 @@ function readBody(request: IncomingMessage, limit: number): Promise<string> {
 }
 
 /** `POST <path>` in its common form, answered before the Express chain (module docstring). */
-function directGraphQL(config: AppConfig, handler: Handler<IncomingMessage, undefined>, states: WeakMap<IncomingMessage, RequestState>, logger: Logger): DirectRoute {
+function directGraphQL(
+  config: AppConfig,
+  handler: Handler<IncomingMessage, undefined>,
+  states: WeakMap<IncomingMessage, RequestState>,
+  logger: Logger,
+): DirectRoute {
   const limit = bytes.parse(config.http.bodyLimit) ?? undefined;
   const path = config.graphql.path;
   const direct: DirectAnswer = {
@@ -165,5 +198,8 @@ function directGraphQL(config: AppConfig, handler: Handler<IncomingMessage, unde
       }
     },
   };
-  return { match: (request, requestPath) => (request.method === 'POST' && requestPath === path && limit !== undefined && commonForm(request, limit) ? direct : undefined) };
+  return {
+    match: (request, requestPath) =>
+      request.method === 'POST' && requestPath === path && limit !== undefined && commonForm(request, limit) ? direct : undefined,
+  };
 }

@@ -37,7 +37,16 @@ import type { Observability } from '../../observability/index.js';
 import { operationLabel, RequestObservation } from '../../observability/observation.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 import type { SocketQuotas } from '../socket-quotas.js';
-import { closeAtTokenExpiry, closeSocket, messageText, POLICY_CLOSE_CODE, SLOW_CLIENT_CLOSE_CODE, socketRequestId, type SocketTransport, TOKEN_EXPIRED_CLOSE_CODE } from '../sockets.js';
+import {
+  closeAtTokenExpiry,
+  closeSocket,
+  messageText,
+  POLICY_CLOSE_CODE,
+  SLOW_CLIENT_CLOSE_CODE,
+  socketRequestId,
+  type SocketTransport,
+  TOKEN_EXPIRED_CLOSE_CODE,
+} from '../sockets.js';
 
 /** Options of {@link SubscriptionServer}. */
 interface SubscriptionServerOptions {
@@ -84,7 +93,11 @@ function credentialsOf(payload: Readonly<Record<string, unknown>> | undefined): 
  * ({@link SlowConsumerError}) simply ends: its connection is already being closed. `ended` runs
  * once, when the subscription ends (it runs out, fails, or is returned).
  */
-function inContext<T>(source: AsyncIterableIterator<T> | AsyncGenerator<T>, request: RequestContext, ended: () => void): AsyncIterableIterator<T> {
+function inContext<T>(
+  source: AsyncIterableIterator<T> | AsyncGenerator<T>,
+  request: RequestContext,
+  ended: () => void,
+): AsyncIterableIterator<T> {
   let running = true;
   const end = (): void => {
     if (!running) return;
@@ -177,111 +190,154 @@ class SubscriptionServer {
       if (!operation) return run();
       return observability.inOperationSpan(operationLabel(operation), run);
     };
-    this.server = makeServer<Record<string, unknown>, ConnectionExtra>(
-      {
-        schema: options.schema,
-        connectionInitWaitTimeout: options.connectionInitWaitTimeout ?? 10_000,
-        execute: (args: ExecutionArgs) => inOperationSpan(args, () => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args))),
-        subscribe: async (args: ExecutionArgs) => {
-          const request = (args.contextValue as GraphQLContext).request;
-          const socket = this.sockets.get(args.contextValue as object);
-          // A client that stops reading blocks its sends; once one of its subscriptions is a full
-          // queue behind, the connection is closed (1013) and its memory released.
-          const onSlowConsumer = (error: SlowConsumerError): void => {
-            if (!socket || socket.readyState !== socket.OPEN) return;
-            options.logger.warn({ topic: error.topic, queued: error.limit }, 'closing a subscriber too slow to keep up');
-            socket.close(SLOW_CONSUMER_CLOSE_CODE, 'subscriber too slow');
+    this.server = makeServer<Record<string, unknown>, ConnectionExtra>({
+      schema: options.schema,
+      connectionInitWaitTimeout: options.connectionInitWaitTimeout ?? 10_000,
+      execute: (args: ExecutionArgs) =>
+        inOperationSpan(args, () => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args))),
+      subscribe: async (args: ExecutionArgs) => {
+        const request = (args.contextValue as GraphQLContext).request;
+        const socket = this.sockets.get(args.contextValue as object);
+        // A client that stops reading blocks its sends; once one of its subscriptions is a full
+        // queue behind, the connection is closed (1013) and its memory released.
+        const onSlowConsumer = (error: SlowConsumerError): void => {
+          if (!socket || socket.readyState !== socket.OPEN) return;
+          options.logger.warn({ topic: error.topic, queued: error.limit }, 'closing a subscriber too slow to keep up');
+          socket.close(SLOW_CONSUMER_CLOSE_CODE, 'subscriber too slow');
+        };
+        // Subscriptions per caller across all its connections (docs/hostile-input.md §16), taken
+        // before subscribing so that a refused one costs no subscription work.
+        const release = options.quotas.startSubscription(request.principal);
+        if (!release) {
+          const limit = options.quotas.limits.subscriptionsPerCaller;
+          return {
+            errors: [
+              new GraphQLError(`you already run ${limit} subscriptions (APP_GRAPHQL__MAX_SUBSCRIPTIONS_PER_CALLER); complete one first`, {
+                extensions: { code: 'SUBSCRIPTION_LIMIT', limit },
+              }),
+            ],
           };
-          // Subscriptions per caller across all its connections (docs/hostile-input.md §16), taken
-          // before subscribing so that a refused one costs no subscription work.
-          const release = options.quotas.startSubscription(request.principal);
-          if (!release) {
-            const limit = options.quotas.limits.subscriptionsPerCaller;
-            return { errors: [new GraphQLError(`you already run ${limit} subscriptions (APP_GRAPHQL__MAX_SUBSCRIPTIONS_PER_CALLER); complete one first`, { extensions: { code: 'SUBSCRIPTION_LIMIT', limit } })] };
-          }
-          // Each event executed once per shape (caller, document, variables): docs/hostile-input.md §16.
-          const result = await asSubscriber(onSlowConsumer, () => inOperationSpan(args, () => runInContext(request, () => subscribeSharing(args, request.principal, executeWithCodes)))).catch((error: unknown) => {
-            release();
-            throw error;
-          });
-          if (!(Symbol.asyncIterator in result)) {
-            release();
-            return result;
-          }
-          observability.metrics?.subscription(1);
-          return inContext(result, request, () => {
-            release();
-            observability.metrics?.subscription(-1);
-          });
-        },
-        onConnect: async (context) => {
-          const authentication = await options.verifier.authenticate(credentialsOf(context.connectionParams));
-          if (authentication.kind === 'rejected') {
-            observability.refused('UNAUTHENTICATED');
-            return false;
-          }
-          context.extra.authentication = authentication;
-          // Sockets per caller (docs/hostile-input.md §16).
-          if (authentication.kind === 'authenticated' && !options.quotas.holdCaller(context.extra.socket, authentication.principal)) {
-            observability.refused('TOO_MANY_REQUESTS');
-            closeSocket(context.extra.socket, POLICY_CLOSE_CODE, `you hold ${options.quotas.limits.perCaller} WebSockets already (APP_HTTP__MAX_SOCKETS_PER_CALLER)`);
-            return false;
-          }
-          // The connection ends with its token (4401): no operation and no event after `exp`.
-          closeAtTokenExpiry(context.extra.socket, authentication);
-          return true;
-        },
-        onSubscribe: async (context, _id, payload) => {
-          const started = performance.now();
-          if (tokenExpired(context.extra.authentication)) {
-            observability.operationRefused(undefined, undefined, payload.operationName, ['UNAUTHENTICATED'], started, false);
-            closeSocket(context.extra.socket, TOKEN_EXPIRED_CLOSE_CODE, 'the token has expired');
-            return [new GraphQLError('the token has expired', { extensions: { code: 'UNAUTHENTICATED' } })];
-          }
-          if (options.rateLimit && !(await options.rateLimit.take(context.extra.request))) {
-            observability.operationRefused(undefined, undefined, payload.operationName, ['TOO_MANY_REQUESTS'], started, context.extra.authentication?.kind === 'authenticated');
-            return [new GraphQLError(options.rateLimit.message, { extensions: { code: 'TOO_MANY_REQUESTS' } })];
-          }
-          // graphql-ws has recorded this one already: it counts itself.
-          if (Object.keys(context.subscriptions).length > options.maxSubscriptions) {
-            observability.operationRefused(undefined, undefined, payload.operationName, ['SUBSCRIPTION_LIMIT'], started, context.extra.authentication?.kind === 'authenticated');
-            return [new GraphQLError(`this connection already runs ${options.maxSubscriptions} operations (APP_GRAPHQL__MAX_SUBSCRIPTIONS); complete one first`, { extensions: { code: 'SUBSCRIPTION_LIMIT', limit: options.maxSubscriptions } })];
-          }
-          const prepared = await options.preparer.prepare(payload, context.extra.authentication ?? { kind: 'anonymous' }, 'graphql-ws', context.extra.observation);
-          if (prepared.kind === 'refused') {
-            observability.operationRefused(undefined, prepared.operation && operationLabel(prepared.operation), payload.operationName, prepared.errors.map(errorCode), started, context.extra.authentication?.kind === 'authenticated');
-            return prepared.errors;
-          }
-          this.sockets.set(prepared.args.contextValue, context.extra.socket);
-          return prepared.args;
-        },
-        onNext: (context, _id, _payload, args, result) => {
-          // A client already not taking its messages is closed before another one is serialised for
-          // it, and nothing is serialised for a closed one (docs/hostile-input.md §16): what is sent
-          // instead is never read.
-          const { socket } = context.extra;
-          if (socket.readyState !== WebSocket.OPEN) return { data: null };
-          if (this.quotas.overBuffered(socket)) {
-            closeSocket(socket, SLOW_CLIENT_CLOSE_CODE, 'the client does not take its messages');
-            return { data: null };
-          }
-          // Errors reported beside the data (a has_many without batch context, docs/behaviour.md §5.10).
-          const errors = [...(result.errors ?? []), ...(args.contextValue as GraphQLContext).loaders.drainReported()];
-          if (errors.length > 0) return { ...result, errors: errors.map((error) => formatError(error, context.extra.observation.requestId).toJSON()) };
-          // An answer without errors is the same for every subscription of its shape: serialised
-          // once, and sent by a stand-in graphql-ws writes cheaply (sendMessage).
-          let body = serialised.get(result);
-          if (!body) {
-            body = Buffer.from(JSON.stringify(result));
-            serialised.set(result, body);
-          }
-          const shared = nextShared++;
-          pendingShared.set(shared, body);
-          return { [SHARED_KEY]: shared } as ExecutionResult;
-        },
-        onError: (context, _id, _payload, errors) => errors.map((error) => formatError(error, context.extra.observation.requestId).toJSON()),
+        }
+        // Each event executed once per shape (caller, document, variables): docs/hostile-input.md §16.
+        const result = await asSubscriber(onSlowConsumer, () =>
+          inOperationSpan(args, () => runInContext(request, () => subscribeSharing(args, request.principal, executeWithCodes))),
+        ).catch((error: unknown) => {
+          release();
+          throw error;
+        });
+        if (!(Symbol.asyncIterator in result)) {
+          release();
+          return result;
+        }
+        observability.metrics?.subscription(1);
+        return inContext(result, request, () => {
+          release();
+          observability.metrics?.subscription(-1);
+        });
       },
-    );
+      onConnect: async (context) => {
+        const authentication = await options.verifier.authenticate(credentialsOf(context.connectionParams));
+        if (authentication.kind === 'rejected') {
+          observability.refused('UNAUTHENTICATED');
+          return false;
+        }
+        context.extra.authentication = authentication;
+        // Sockets per caller (docs/hostile-input.md §16).
+        if (authentication.kind === 'authenticated' && !options.quotas.holdCaller(context.extra.socket, authentication.principal)) {
+          observability.refused('TOO_MANY_REQUESTS');
+          closeSocket(
+            context.extra.socket,
+            POLICY_CLOSE_CODE,
+            `you hold ${options.quotas.limits.perCaller} WebSockets already (APP_HTTP__MAX_SOCKETS_PER_CALLER)`,
+          );
+          return false;
+        }
+        // The connection ends with its token (4401): no operation and no event after `exp`.
+        closeAtTokenExpiry(context.extra.socket, authentication);
+        return true;
+      },
+      onSubscribe: async (context, _id, payload) => {
+        const started = performance.now();
+        if (tokenExpired(context.extra.authentication)) {
+          observability.operationRefused(undefined, undefined, payload.operationName, ['UNAUTHENTICATED'], started, false);
+          closeSocket(context.extra.socket, TOKEN_EXPIRED_CLOSE_CODE, 'the token has expired');
+          return [new GraphQLError('the token has expired', { extensions: { code: 'UNAUTHENTICATED' } })];
+        }
+        if (options.rateLimit && !(await options.rateLimit.take(context.extra.request))) {
+          observability.operationRefused(
+            undefined,
+            undefined,
+            payload.operationName,
+            ['TOO_MANY_REQUESTS'],
+            started,
+            context.extra.authentication?.kind === 'authenticated',
+          );
+          return [new GraphQLError(options.rateLimit.message, { extensions: { code: 'TOO_MANY_REQUESTS' } })];
+        }
+        // graphql-ws has recorded this one already: it counts itself.
+        if (Object.keys(context.subscriptions).length > options.maxSubscriptions) {
+          observability.operationRefused(
+            undefined,
+            undefined,
+            payload.operationName,
+            ['SUBSCRIPTION_LIMIT'],
+            started,
+            context.extra.authentication?.kind === 'authenticated',
+          );
+          return [
+            new GraphQLError(
+              `this connection already runs ${options.maxSubscriptions} operations (APP_GRAPHQL__MAX_SUBSCRIPTIONS); complete one first`,
+              { extensions: { code: 'SUBSCRIPTION_LIMIT', limit: options.maxSubscriptions } },
+            ),
+          ];
+        }
+        const prepared = await options.preparer.prepare(
+          payload,
+          context.extra.authentication ?? { kind: 'anonymous' },
+          'graphql-ws',
+          context.extra.observation,
+        );
+        if (prepared.kind === 'refused') {
+          observability.operationRefused(
+            undefined,
+            prepared.operation && operationLabel(prepared.operation),
+            payload.operationName,
+            prepared.errors.map(errorCode),
+            started,
+            context.extra.authentication?.kind === 'authenticated',
+          );
+          return prepared.errors;
+        }
+        this.sockets.set(prepared.args.contextValue, context.extra.socket);
+        return prepared.args;
+      },
+      onNext: (context, _id, _payload, args, result) => {
+        // A client already not taking its messages is closed before another one is serialised for
+        // it, and nothing is serialised for a closed one (docs/hostile-input.md §16): what is sent
+        // instead is never read.
+        const { socket } = context.extra;
+        if (socket.readyState !== WebSocket.OPEN) return { data: null };
+        if (this.quotas.overBuffered(socket)) {
+          closeSocket(socket, SLOW_CLIENT_CLOSE_CODE, 'the client does not take its messages');
+          return { data: null };
+        }
+        // Errors reported beside the data (a has_many without batch context, docs/behaviour.md §5.10).
+        const errors = [...(result.errors ?? []), ...(args.contextValue as GraphQLContext).loaders.drainReported()];
+        if (errors.length > 0)
+          return { ...result, errors: errors.map((error) => formatError(error, context.extra.observation.requestId).toJSON()) };
+        // An answer without errors is the same for every subscription of its shape: serialised
+        // once, and sent by a stand-in graphql-ws writes cheaply (sendMessage).
+        let body = serialised.get(result);
+        if (!body) {
+          body = Buffer.from(JSON.stringify(result));
+          serialised.set(result, body);
+        }
+        const shared = nextShared++;
+        pendingShared.set(shared, body);
+        return { [SHARED_KEY]: shared } as ExecutionResult;
+      },
+      onError: (context, _id, _payload, errors) => errors.map((error) => formatError(error, context.extra.observation.requestId).toJSON()),
+    });
   }
 
   /**
@@ -290,7 +346,12 @@ class SubscriptionServer {
    * else is closed with 4406).
    */
   transport(path: string): SocketTransport {
-    return { name: 'graphql-ws', paths: [path], protocols: [GRAPHQL_TRANSPORT_WS_PROTOCOL], connect: (client, request) => this.connect(client, request) };
+    return {
+      name: 'graphql-ws',
+      paths: [path],
+      protocols: [GRAPHQL_TRANSPORT_WS_PROTOCOL],
+      connect: (client, request) => this.connect(client, request),
+    };
   }
 
   /** Runs the protocol on one accepted socket until it closes. */
@@ -349,7 +410,14 @@ export function graphqlWs<Container>(): TransportFactory<Container> {
     return {
       name: 'graphql-ws',
       sockets: [server.transport(config.graphql.path)],
-      entrypoints: [{ name: 'subscriptions', path: config.graphql.path, description: 'GraphQL subscriptions (WebSocket, graphql-transport-ws)', scheme: 'websocket' }],
+      entrypoints: [
+        {
+          name: 'subscriptions',
+          path: config.graphql.path,
+          description: 'GraphQL subscriptions (WebSocket, graphql-transport-ws)',
+          scheme: 'websocket',
+        },
+      ],
     };
   });
 }

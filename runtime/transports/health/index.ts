@@ -91,11 +91,17 @@ export function health<Container>(options: HealthCheckOptions = {}): TransportFa
       placement: 'unmetered',
       paths: [HEALTH_PATH],
       mount: (app, mounted) => {
-        const checks = mounted.health.map((contribution: HealthContribution) => ({ name: contribution.name, check: new HealthCheck(contribution.check, options) }));
+        const checks = mounted.health.map((contribution: HealthContribution) => ({
+          name: contribution.name,
+          check: new HealthCheck(contribution.check, options),
+        }));
         app.get(HEALTH_PATH, async (_request, response) => {
           const states = await Promise.all(checks.map(async ({ name, check }) => [name, await check.reachable()] as const));
           const up = states.every(([, reachable]) => reachable);
-          response.status(up ? 200 : 503).json({ status: up ? 'ok' : 'unavailable', ...Object.fromEntries(states.map(([name, reachable]) => [name, reachable ? 'ok' : 'down'])) });
+          response.status(up ? 200 : 503).json({
+            status: up ? 'ok' : 'unavailable',
+            ...Object.fromEntries(states.map(([name, reachable]) => [name, reachable ? 'ok' : 'down'])),
+          });
         });
       },
     },

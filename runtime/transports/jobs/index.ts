@@ -22,7 +22,15 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { runUnscoped, withoutCaller } from '../../auth/context.js';
 import { dialectFor } from '../../dialects/index.js';
-import { deadLetterQueue, type JobContext, type JobSender, type Queue, type QueueBackend, type QueuePolicy, type ReceivedJob } from '../../jobs/queue.js';
+import {
+  deadLetterQueue,
+  type JobContext,
+  type JobSender,
+  type Queue,
+  type QueueBackend,
+  type QueuePolicy,
+  type ReceivedJob,
+} from '../../jobs/queue.js';
 import type { Observability } from '../../observability/index.js';
 import { defineTransport, type TransportFactory } from '../index.js';
 
@@ -67,11 +75,13 @@ export function jobs<Container>(create: (container: Container) => JobsDefinition
     const policy: QueuePolicy = config.jobs;
     const backend = await storage.startQueues({ url: config.database.url, logger: log, policy });
     const byQueue = new Map<string, Map<string, JobHandlerDefinition>>();
-    for (const handler of handlers) byQueue.set(handler.queue, (byQueue.get(handler.queue) ?? new Map<string, JobHandlerDefinition>()).set(handler.job, handler));
+    for (const handler of handlers)
+      byQueue.set(handler.queue, (byQueue.get(handler.queue) ?? new Map<string, JobHandlerDefinition>()).set(handler.job, handler));
     const names = [...new Set([...queues.map((queue) => queue.name), ...byQueue.keys()])].sort();
     try {
       for (const name of names) await backend.createQueue(name);
-      for (const [name, byName] of byQueue) await backend.work(name, config.jobs.concurrency, (job) => runJob(name, byName, job, policy, log, observability));
+      for (const [name, byName] of byQueue)
+        await backend.work(name, config.jobs.concurrency, (job) => runJob(name, byName, job, policy, log, observability));
     } catch (error) {
       await backend.stopWorking(0);
       await backend.close();
@@ -79,7 +89,9 @@ export function jobs<Container>(create: (container: Container) => JobsDefinition
     }
     const sender = traceCarrying(backend, observability);
     for (const queue of queues) queue.connect(sender);
-    observability.metrics?.queueDepth(async () => Object.fromEntries(await Promise.all(names.map(async (name) => [name, await backend.depth(name)] as const))));
+    observability.metrics?.queueDepth(async () =>
+      Object.fromEntries(await Promise.all(names.map(async (name) => [name, await backend.depth(name)] as const))),
+    );
     log.info({ queues: names, storage: storage.durability }, `jobs: ${names.join(', ')} on ${storage.durability}`);
     return {
       name: 'jobs',
@@ -117,14 +129,35 @@ async function releaseJobs(queues: readonly Queue<object>[], backend: QueueBacke
  * span (continuing the trace that enqueued it) and observed. Rejects when it fails (the backend
  * retries it or dead-letters it), after logging why.
  */
-async function runJob(queue: string, handlers: ReadonlyMap<string, JobHandlerDefinition>, received: ReceivedJob, policy: QueuePolicy, logger: Logger, observability: Observability): Promise<void> {
+async function runJob(
+  queue: string,
+  handlers: ReadonlyMap<string, JobHandlerDefinition>,
+  received: ReceivedJob,
+  policy: QueuePolicy,
+  logger: Logger,
+  observability: Observability,
+): Promise<void> {
   const name = received.envelope.name;
   const started = performance.now();
   const tracing = observability.tracing;
   const run = (): Promise<void> => runHandler(queue, handlers, received, policy, logger);
   try {
     await (tracing
-      ? tracing.continueTrace(received.envelope.traceparent, { name: `process ${queue}`, kind: 'consumer', attributes: { 'messaging.destination.name': queue, 'messaging.operation.type': 'process', 'messaging.message.id': received.id, 'job.name': name, 'job.attempt': received.attempt } }, run)
+      ? tracing.continueTrace(
+          received.envelope.traceparent,
+          {
+            name: `process ${queue}`,
+            kind: 'consumer',
+            attributes: {
+              'messaging.destination.name': queue,
+              'messaging.operation.type': 'process',
+              'messaging.message.id': received.id,
+              'job.name': name,
+              'job.attempt': received.attempt,
+            },
+          },
+          run,
+        )
       : run());
     observability.metrics?.job(queue, name, 'done', (performance.now() - started) / 1000);
   } catch (error) {
@@ -134,7 +167,13 @@ async function runJob(queue: string, handlers: ReadonlyMap<string, JobHandlerDef
 }
 
 /** Runs the handler of one job (see {@link runJob}); logs its outcome. */
-async function runHandler(queue: string, handlers: ReadonlyMap<string, JobHandlerDefinition>, received: ReceivedJob, policy: QueuePolicy, logger: Logger): Promise<void> {
+async function runHandler(
+  queue: string,
+  handlers: ReadonlyMap<string, JobHandlerDefinition>,
+  received: ReceivedJob,
+  policy: QueuePolicy,
+  logger: Logger,
+): Promise<void> {
   const name = received.envelope.name;
   const jobLogger = logger.child({ queue, job: name, jobId: received.id, attempt: received.attempt });
   const started = performance.now();
@@ -152,7 +191,10 @@ async function runHandler(queue: string, handlers: ReadonlyMap<string, JobHandle
     if (received.attempt > policy.retryLimit) {
       jobLogger.error({ err: error }, `job ${name} failed on its last attempt (${received.attempt}); moved to ${deadLetterQueue(queue)}`);
     } else {
-      jobLogger.warn({ err: error }, `job ${name} failed (attempt ${received.attempt} of ${policy.retryLimit + 1}); it runs again after a back-off`);
+      jobLogger.warn(
+        { err: error },
+        `job ${name} failed (attempt ${received.attempt} of ${policy.retryLimit + 1}); it runs again after a back-off`,
+      );
     }
     throw error;
   }

@@ -37,12 +37,18 @@ export function listeners<Container>(create: (container: Container) => readonly 
         void run.finally(() => running.delete(run));
       }
     });
-    log.info({ listeners: [...byEvent.values()].flat().map((listener) => `${listener.event} → ${listener.handler}`) }, `listening to ${[...byEvent.keys()].sort().join(', ')} in this process`);
+    log.info(
+      { listeners: [...byEvent.values()].flat().map((listener) => `${listener.event} → ${listener.handler}`) },
+      `listening to ${[...byEvent.keys()].sort().join(', ')} in this process`,
+    );
     return {
       name: 'listeners',
       close: async () => {
         stop();
-        const finished = await Promise.race([Promise.allSettled([...running]).then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), config.http.shutdownTimeout).unref())]);
+        const finished = await Promise.race([
+          Promise.allSettled([...running]).then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), config.http.shutdownTimeout).unref()),
+        ]);
         if (!finished) log.warn({ running: running.size }, 'listeners still running at the shutdown timeout');
       },
     };
@@ -56,6 +62,9 @@ async function runListener(listener: ListenerDefinition, topic: string, payload:
   try {
     await runUnscoped(() => listener.handle(payload));
   } catch (error) {
-    logger.error({ err: error, event: topic, listener: listener.handler, ...(typeof id === 'string' ? { eventId: id } : {}) }, `listener ${listener.handler} failed on ${topic}`);
+    logger.error(
+      { err: error, event: topic, listener: listener.handler, ...(typeof id === 'string' ? { eventId: id } : {}) },
+      `listener ${listener.handler} failed on ${topic}`,
+    );
   }
 }

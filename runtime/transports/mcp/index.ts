@@ -27,7 +27,13 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  isInitializeRequest,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { RateLimit } from '../../http/rate-limit.js';
@@ -65,7 +71,12 @@ export function mcpHost<Container>(createHost: (container: Container) => McpHost
     return {
       name: 'mcp',
       // A browser client reads its session id, and the challenge naming the metadata on a 401 (docs/behaviour.md §4.6).
-      http: { placement: 'neutral', paths: [host.path, host.metadataPath], mount: (app) => host.mount(app), exposedHeaders: ['Mcp-Session-Id', 'WWW-Authenticate'] },
+      http: {
+        placement: 'neutral',
+        paths: [host.path, host.metadataPath],
+        mount: (app) => host.mount(app),
+        exposedHeaders: ['Mcp-Session-Id', 'WWW-Authenticate'],
+      },
       entrypoints: [{ name: 'mcp', path: host.path, description: 'MCP host (Streamable HTTP)' }],
       close: () => host.close(),
     };
@@ -83,7 +94,10 @@ class McpHost {
   /** The caller of each request, by the `AuthInfo` handed to the SDK with it (the SDK passes it on to the handlers). */
   private readonly callers = new WeakMap<AuthInfo, McpCaller>();
   private readonly tools: ReadonlyMap<string, McpHostDefinition['tools'][number]>;
-  private readonly listed: readonly { readonly tool: McpHostDefinition['tools'][number]; readonly described: ReturnType<typeof describeTool> }[];
+  private readonly listed: readonly {
+    readonly tool: McpHostDefinition['tools'][number];
+    readonly described: ReturnType<typeof describeTool>;
+  }[];
   private readonly readBody: (request: Request, response: Response) => Promise<void>;
 
   constructor(
@@ -98,13 +112,25 @@ class McpHost {
     this.tools = new Map(definition.tools.map((tool) => [tool.name, tool]));
     this.listed = definition.tools.map((tool) => ({ tool, described: describeTool(tool) }));
     this.readBody = promisify(express.text({ type: () => true, limit: config.http.bodyLimit }));
-    const limits = { signedIn: config.mcp.maxSessions, anonymous: config.mcp.maxAnonymousSessions, perCaller: config.mcp.maxSessionsPerCaller };
+    const limits = {
+      signedIn: config.mcp.maxSessions,
+      anonymous: config.mcp.maxAnonymousSessions,
+      perCaller: config.mcp.maxSessionsPerCaller,
+    };
     this.sessions = new SessionTable<Session>(limits, config.mcp.sessionTimeout, (id, reason, session) => {
       if (reason === 'capacity') {
-        const [setting, max] = session.anonymous ? ['APP_MCP__MAX_ANONYMOUS_SESSIONS', limits.anonymous] : ['APP_MCP__MAX_SESSIONS', limits.signedIn];
-        this.logger.warn({ session: id, max }, `closed the least recently used ${session.anonymous ? 'anonymous' : 'signed-in'} MCP session: ${setting} reached`);
+        const [setting, max] = session.anonymous
+          ? ['APP_MCP__MAX_ANONYMOUS_SESSIONS', limits.anonymous]
+          : ['APP_MCP__MAX_SESSIONS', limits.signedIn];
+        this.logger.warn(
+          { session: id, max },
+          `closed the least recently used ${session.anonymous ? 'anonymous' : 'signed-in'} MCP session: ${setting} reached`,
+        );
       } else if (reason === 'caller') {
-        this.logger.info({ session: id, max: limits.perCaller }, "closed a caller's least recently used MCP session: APP_MCP__MAX_SESSIONS_PER_CALLER reached");
+        this.logger.info(
+          { session: id, max: limits.perCaller },
+          "closed a caller's least recently used MCP session: APP_MCP__MAX_SESSIONS_PER_CALLER reached",
+        );
       } else {
         this.logger.debug({ session: id }, 'closed an idle MCP session');
       }
@@ -121,7 +147,10 @@ class McpHost {
         rpcError(response, 500, RPC.serverError, 'internal server error');
       });
     });
-    this.logger.info({ path: this.path, tools: this.definition.tools.map((tool) => tool.name) }, `MCP host at ${this.path} with ${this.definition.tools.length} tools`);
+    this.logger.info(
+      { path: this.path, tools: this.definition.tools.map((tool) => tool.name) },
+      `MCP host at ${this.path} with ${this.definition.tools.length} tools`,
+    );
   }
 
   async close(): Promise<void> {
@@ -131,7 +160,12 @@ class McpHost {
   private async handle(request: Request, response: Response): Promise<void> {
     const origin = request.headers.origin;
     if (origin !== undefined && !this.originAllowed(origin, request.socket.localPort)) {
-      rpcError(response, 403, RPC.serverError, `Forbidden: requests from origin ${origin} are not served (APP_MCP__ORIGINS and APP_HTTP__CORS_ORIGINS list the origins allowed)`);
+      rpcError(
+        response,
+        403,
+        RPC.serverError,
+        `Forbidden: requests from origin ${origin} are not served (APP_MCP__ORIGINS and APP_HTTP__CORS_ORIGINS list the origins allowed)`,
+      );
       return;
     }
     const state = stateOf(response);
@@ -148,10 +182,19 @@ class McpHost {
     if (request.method !== 'POST' && request.method !== 'DELETE') {
       // GET would open a server-sent event stream for messages the host sends unasked: it sends none.
       response.setHeader('Allow', 'POST, DELETE');
-      rpcError(response, 405, RPC.serverError, `Method not allowed: ${this.path} answers POST (JSON-RPC messages) and DELETE (ending a session)`);
+      rpcError(
+        response,
+        405,
+        RPC.serverError,
+        `Method not allowed: ${this.path} answers POST (JSON-RPC messages) and DELETE (ending a session)`,
+      );
       return;
     }
-    const caller: McpCaller = { request: { ...state.request, transport: 'mcp' }, authentication: state.authentication, answer: { remaining: this.config.mcp.maxResponseBytes, queue: Promise.resolve() } };
+    const caller: McpCaller = {
+      request: { ...state.request, transport: 'mcp' },
+      authentication: state.authentication,
+      answer: { remaining: this.config.mcp.maxResponseBytes, queue: Promise.resolve() },
+    };
     const principal = caller.request.principal;
     const owner = principal ? `${principal.sub}\u0000${principal.org_id}` : 'anonymous';
     // Anonymous callers are told apart by address for their quota; any may use an anonymous session.
@@ -164,7 +207,12 @@ class McpHost {
     }
     // A batch is bounded in messages (docs/hostile-input.md §13): the SDK's own bound is 100.
     if (Array.isArray(body) && body.length > this.config.mcp.maxBatch) {
-      rpcError(response, 400, RPC.invalidRequest, `Invalid Request: a batch may hold at most ${this.config.mcp.maxBatch} messages (APP_MCP__MAX_BATCH); send ${body.length} as several requests`);
+      rpcError(
+        response,
+        400,
+        RPC.invalidRequest,
+        `Invalid Request: a batch may hold at most ${this.config.mcp.maxBatch} messages (APP_MCP__MAX_BATCH); send ${body.length} as several requests`,
+      );
       return;
     }
     // Each message of a batch counts against the rate limit; the request itself was counted once (docs/hostile-input.md §12).
@@ -175,15 +223,29 @@ class McpHost {
     }
     const sessionId = request.headers[SESSION_HEADER];
     let session: Session | undefined;
-    if (sessionId === undefined && request.method === 'POST' && (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body))) {
+    if (
+      sessionId === undefined &&
+      request.method === 'POST' &&
+      (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body))
+    ) {
       session = await this.open(owner, quota, principal === undefined);
     } else if (typeof sessionId !== 'string') {
-      rpcError(response, 400, RPC.serverError, 'Bad Request: send the Mcp-Session-Id header the initialize response gave, or initialize a session');
+      rpcError(
+        response,
+        400,
+        RPC.serverError,
+        'Bad Request: send the Mcp-Session-Id header the initialize response gave, or initialize a session',
+      );
       return;
     } else {
       session = this.sessions.use(sessionId, owner);
       if (!session) {
-        rpcError(response, 404, RPC.sessionNotFound, 'Session not found: it ended, expired or was never opened by this caller; initialize a new one');
+        rpcError(
+          response,
+          404,
+          RPC.sessionNotFound,
+          'Session not found: it ended, expired or was never opened by this caller; initialize a new one',
+        );
         return;
       }
     }
@@ -266,15 +328,22 @@ class McpHost {
    */
   private async body(request: Request, response: Response): Promise<{ ok: true; value: unknown } | { ok: false }> {
     if (!request.is('application/json')) {
-      rpcError(response, 415, RPC.serverError, `Unsupported Media Type: send JSON-RPC messages as application/json (got ${request.get('content-type') ?? 'no content type'})`);
+      rpcError(
+        response,
+        415,
+        RPC.serverError,
+        `Unsupported Media Type: send JSON-RPC messages as application/json (got ${request.get('content-type') ?? 'no content type'})`,
+      );
       return { ok: false };
     }
     try {
       await this.readBody(request, response);
     } catch (error) {
       const status = (error as { status?: unknown }).status;
-      if (status === 413) rpcError(response, 413, RPC.serverError, `Payload Too Large: a request body may be at most ${this.config.http.bodyLimit}`);
-      else if (typeof status === 'number' && status >= 400 && status < 500) rpcError(response, status, RPC.serverError, 'Bad Request: the body could not be read as text');
+      if (status === 413)
+        rpcError(response, 413, RPC.serverError, `Payload Too Large: a request body may be at most ${this.config.http.bodyLimit}`);
+      else if (typeof status === 'number' && status >= 400 && status < 500)
+        rpcError(response, status, RPC.serverError, 'Bad Request: the body could not be read as text');
       else throw error;
       return { ok: false };
     }
@@ -321,7 +390,10 @@ class McpHost {
   private server(): McpServer {
     const server = new McpServer(
       { name: this.definition.name, version: '1' },
-      { capabilities: { tools: { listChanged: false } }, ...(this.definition.instructions !== undefined ? { instructions: this.definition.instructions } : {}) },
+      {
+        capabilities: { tools: { listChanged: false } },
+        ...(this.definition.instructions !== undefined ? { instructions: this.definition.instructions } : {}),
+      },
     );
     server.server.onerror = (error) => this.logger.debug({ err: error }, 'MCP protocol error');
     server.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
@@ -330,7 +402,8 @@ class McpHost {
     });
     server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = this.tools.get(request.params.name);
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}; tools/list names the tools you may call`);
+      if (!tool)
+        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}; tools/list names the tools you may call`);
       return callTool(tool, request.params.arguments ?? {}, this.callerOf(extra.authInfo), this.logger);
     });
     return server;
@@ -338,7 +411,12 @@ class McpHost {
 
   /** The caller a request's `AuthInfo` stands for; anonymous when it is not one this host made (fail closed). */
   private callerOf(authInfo: AuthInfo | undefined): McpCaller {
-    return (authInfo && this.callers.get(authInfo)) ?? { request: { principal: undefined, ability: undefined, unscoped: false, transport: 'mcp' }, authentication: { kind: 'anonymous' } };
+    return (
+      (authInfo && this.callers.get(authInfo)) ?? {
+        request: { principal: undefined, ability: undefined, unscoped: false, transport: 'mcp' },
+        authentication: { kind: 'anonymous' },
+      }
+    );
   }
 }
 

@@ -78,7 +78,10 @@ export class SessionTable<Session extends TableSession> {
    * caller is at its limit, then its pool's while the pool is full.
    */
   add(id: string, session: Session): void {
-    while ((this.perQuota.get(session.quota) ?? 0) >= this.limits.perCaller && this.evictOldest((other) => other.quota === session.quota, 'caller')) {
+    while (
+      (this.perQuota.get(session.quota) ?? 0) >= this.limits.perCaller &&
+      this.evictOldest((other) => other.quota === session.quota, 'caller')
+    ) {
       // Evicted one of the caller's own.
     }
     const pool = session.anonymous ? 'anonymous' : 'signedIn';

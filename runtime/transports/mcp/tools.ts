@@ -38,7 +38,8 @@ export interface McpToolParameter {
 }
 
 /** A tool's access posture (docs/behaviour.md §5): ungated, or gated on an action on an entity. */
-export type McpToolPosture = { readonly kind: 'public' } | { readonly kind: 'authorized'; readonly action: string; readonly subject: string };
+export type McpToolPosture =
+  { readonly kind: 'public' } | { readonly kind: 'authorized'; readonly action: string; readonly subject: string };
 
 /**
  * What a successful call of a tool answers (docs/behaviour.md §4.6), as generated from the schemas
@@ -121,7 +122,12 @@ function typeSchema(type: InputFieldType['type']): JsonSchema {
     case 'input': {
       const entries = Object.entries(type.fields);
       const required = entries.filter(([, field]) => !field.nullable).map(([name]) => name);
-      return { type: 'object', properties: Object.fromEntries(entries.map(([name, field]) => [name, fieldSchema(field)])), ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+      return {
+        type: 'object',
+        properties: Object.fromEntries(entries.map(([name, field]) => [name, fieldSchema(field)])),
+        ...(required.length > 0 ? { required } : {}),
+        additionalProperties: false,
+      };
     }
   }
 }
@@ -151,7 +157,8 @@ function parameterSchema(parameter: McpToolParameter): JsonSchema {
         unrepresentable: 'any',
         override: ({ zodSchema, jsonSchema }) => {
           const def = zodSchema._zod.def;
-          if (def.type === 'object' && !('catchall' in def && def.catchall !== undefined) && jsonSchema.additionalProperties === undefined) jsonSchema.additionalProperties = false;
+          if (def.type === 'object' && !('catchall' in def && def.catchall !== undefined) && jsonSchema.additionalProperties === undefined)
+            jsonSchema.additionalProperties = false;
         },
       }) as JsonSchema;
       const { $schema: _dialect, ...schema } = written;
@@ -177,7 +184,15 @@ const TOOL_ERROR_SCHEMA = {
         code: { type: 'string' },
         message: { type: 'string' },
         field: { type: 'string' },
-        issues: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } }, required: ['path', 'message'], additionalProperties: false } },
+        issues: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { path: { type: 'string' }, message: { type: 'string' } },
+            required: ['path', 'message'],
+            additionalProperties: false,
+          },
+        },
       },
       required: ['code', 'message'],
       additionalProperties: false,
@@ -225,7 +240,10 @@ export function describeTool(tool: McpToolDefinition): Tool {
  * row — what the posture gate checks first, so a tool left out could only be refused.
  */
 export function canSee(tool: McpToolDefinition, caller: McpCaller): boolean {
-  return tool.posture.kind === 'public' || (caller.request.principal !== undefined && canOnType(caller.request.ability, tool.posture.action, tool.posture.subject));
+  return (
+    tool.posture.kind === 'public' ||
+    (caller.request.principal !== undefined && canOnType(caller.request.ability, tool.posture.action, tool.posture.subject))
+  );
 }
 
 /**
@@ -242,7 +260,12 @@ async function checkedArguments(tool: McpToolDefinition, args: Readonly<Record<s
   for (const parameter of tool.parameters) {
     try {
       const value = coerceInput(parameter.field, args[parameter.name], parameter.name);
-      checked[parameter.name] = parameter.binding === 'pageSize' ? clampPageSize(value as number | null | undefined) : parameter.binding === 'cursor' ? parseCursor(value) : (value ?? undefined);
+      checked[parameter.name] =
+        parameter.binding === 'pageSize'
+          ? clampPageSize(value as number | null | undefined)
+          : parameter.binding === 'cursor'
+            ? parseCursor(value)
+            : (value ?? undefined);
     } catch (error) {
       if (!(error instanceof FailureError)) throw error;
       issues.push(...(error.failure.issues ?? [{ path: parameter.name, message: error.failure.message }]));
@@ -280,20 +303,34 @@ function valueResult(tool: McpToolDefinition, value: unknown, maxBytes: number):
   const { output } = tool;
   if (!output) return sized({ content: [{ type: 'text', text: 'null' }] });
   if (value === null || value === undefined) {
-    const message = output.entity === undefined ? 'nothing was found for these arguments' : `no ${output.entity} was found for these arguments: it does not exist, or you may not read it`;
+    const message =
+      output.entity === undefined
+        ? 'nothing was found for these arguments'
+        : `no ${output.entity} was found for these arguments: it does not exist, or you may not read it`;
     return sized(errorResult('NOT_FOUND', message));
   }
   const structuredContent = (output.wrapped ? { result: value } : value) as Record<string, unknown>;
   const text = JSON.stringify(structuredContent);
   // The text once, and the structured copy serialised as the same JSON beside it, plus the envelope.
   const answered = sized({ content: [{ type: 'text', text }], structuredContent });
-  if (answered.bytes > maxBytes) return sized(errorResult('RESPONSE_TOO_LARGE', `the result is larger than the ${maxBytes} bytes this request may still be answered with (APP_MCP__MAX_RESPONSE_BYTES); ask for a smaller page`));
+  if (answered.bytes > maxBytes)
+    return sized(
+      errorResult(
+        'RESPONSE_TOO_LARGE',
+        `the result is larger than the ${maxBytes} bytes this request may still be answered with (APP_MCP__MAX_RESPONSE_BYTES); ask for a smaller page`,
+      ),
+    );
   return answered;
 }
 
 /** A failed call as a tool result: `isError`, the code and message as text, and the failure as `structuredContent.error`. */
 function errorResult(code: string, message: string, details: { field?: string; issues?: readonly InputIssue[] } = {}): CallToolResult {
-  const error = { code, message, ...(details.field !== undefined ? { field: details.field } : {}), ...(details.issues !== undefined ? { issues: listedIssues(details.issues) } : {}) };
+  const error = {
+    code,
+    message,
+    ...(details.field !== undefined ? { field: details.field } : {}),
+    ...(details.issues !== undefined ? { issues: listedIssues(details.issues) } : {}),
+  };
   return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }], structuredContent: { error } };
 }
 
@@ -305,12 +342,21 @@ function errorResult(code: string, message: string, details: { field?: string; i
  * with the code, and a database or internal fault says only `database error` or `internal server
  * error` (details go to `logger`). Never rejects.
  */
-export async function callTool(tool: McpToolDefinition, args: Readonly<Record<string, unknown>>, caller: McpCaller, logger: Logger): Promise<CallToolResult> {
+export async function callTool(
+  tool: McpToolDefinition,
+  args: Readonly<Record<string, unknown>>,
+  caller: McpCaller,
+  logger: Logger,
+): Promise<CallToolResult> {
   const { answer } = caller;
   if (!answer) return (await runCall(tool, args, caller, logger, Number.POSITIVE_INFINITY)).result;
   // One call at a time per request, each with what the earlier ones left of the budget.
   const result = answer.queue.then(async () => {
-    if (answer.remaining <= 0) return errorResult('RESPONSE_TOO_LARGE', 'this request has been answered with as many bytes as it may be (APP_MCP__MAX_RESPONSE_BYTES); the call was not run');
+    if (answer.remaining <= 0)
+      return errorResult(
+        'RESPONSE_TOO_LARGE',
+        'this request has been answered with as many bytes as it may be (APP_MCP__MAX_RESPONSE_BYTES); the call was not run',
+      );
     const run = await runCall(tool, args, caller, logger, answer.remaining);
     answer.remaining -= run.bytes;
     return run.result;
@@ -320,7 +366,13 @@ export async function callTool(tool: McpToolDefinition, args: Readonly<Record<st
 }
 
 /** One tool call (see {@link callTool}), its value answered when its JSON is at most `maxBytes`. */
-async function runCall(tool: McpToolDefinition, args: Readonly<Record<string, unknown>>, caller: McpCaller, logger: Logger, maxBytes: number): Promise<SizedResult> {
+async function runCall(
+  tool: McpToolDefinition,
+  args: Readonly<Record<string, unknown>>,
+  caller: McpCaller,
+  logger: Logger,
+  maxBytes: number,
+): Promise<SizedResult> {
   try {
     return await runInContext(caller.request, async () => {
       if (tool.posture.kind === 'authorized') authorize(caller.request, caller.authentication, tool.posture.action, tool.posture.subject);
@@ -333,7 +385,10 @@ async function runCall(tool: McpToolDefinition, args: Readonly<Record<string, un
       const { code, message, field, issues } = classified.failure;
       return sized(errorResult(code, message, { ...(field !== undefined ? { field } : {}), ...(issues !== undefined ? { issues } : {}) }));
     }
-    logger.error({ err: error, tool: tool.name }, classified.kind === 'database' ? 'database error in an MCP tool call' : 'MCP tool call failed');
+    logger.error(
+      { err: error, tool: tool.name },
+      classified.kind === 'database' ? 'database error in an MCP tool call' : 'MCP tool call failed',
+    );
     return sized(errorResult('INTERNAL_SERVER_ERROR', classified.kind === 'database' ? DATABASE_ERROR_MESSAGE : INTERNAL_ERROR_MESSAGE));
   }
 }

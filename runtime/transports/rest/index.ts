@@ -18,7 +18,14 @@ import { answerError } from '../../http/pipeline.js';
 import { problem, sendError, sendProblem } from '../../http/problem.js';
 import { type RequestState, stateOf } from '../../http/request-state.js';
 import { NEXT_CURSOR_HEADER, refuseUnreadQuery, type RouteDefinition, sendReply } from '../../http/routes.js';
-import { routeTemplate, setVersionHeaders, variesOn, type VersioningOptions, VersionRouter, versionedRoutes } from '../../http/versioning.js';
+import {
+  routeTemplate,
+  setVersionHeaders,
+  variesOn,
+  type VersioningOptions,
+  VersionRouter,
+  versionedRoutes,
+} from '../../http/versioning.js';
 import { defineTransport, type DirectRoute, type Transport, type TransportFactory } from '../index.js';
 
 /**
@@ -29,7 +36,12 @@ export function restRoutes<Container>(createRoutes: (container: Container) => re
   return defineTransport('rest', ({ config, logger, versioning, container }): Transport => {
     const router = new VersionRouter(createRoutes(container), versioning);
     if (versioning.defaultVersion !== undefined && !router.versions().includes(versioning.defaultVersion)) {
-      throw new ConfigError([{ variable: 'APP_HTTP__DEFAULT_VERSION', message: `names version ${versioning.defaultVersion}, which no controller declares; the declared versions are ${router.versions().join(', ') || 'none'}` }]);
+      throw new ConfigError([
+        {
+          variable: 'APP_HTTP__DEFAULT_VERSION',
+          message: `names version ${versioning.defaultVersion}, which no controller declares; the declared versions are ${router.versions().join(', ') || 'none'}`,
+        },
+      ]);
     }
     return {
       name: 'rest',
@@ -90,7 +102,14 @@ function mountRoutes(app: Express, config: AppConfig, router: VersionRouter, ver
     versionedRoutes(router, versioning, {
       run: async (route, request, response, params) => {
         if (route.takesBody && carriesBody(request) && !request.is('application/json')) {
-          sendProblem(response, problem(415, 'UNSUPPORTED_MEDIA_TYPE', `send the body as application/json (got ${request.get('content-type') ?? 'no content type'})`));
+          sendProblem(
+            response,
+            problem(
+              415,
+              'UNSUPPORTED_MEDIA_TYPE',
+              `send the body as application/json (got ${request.get('content-type') ?? 'no content type'})`,
+            ),
+          );
           return;
         }
         try {
@@ -100,15 +119,26 @@ function mountRoutes(app: Express, config: AppConfig, router: VersionRouter, ver
           answerError(response, error, config, logger);
           return;
         }
-        await runRoute({ route, path: request.path, params, query: request.query, body: request.body, state: stateOf(response) }, response, logger);
+        await runRoute(
+          { route, path: request.path, params, query: request.query, body: request.body, state: stateOf(response) },
+          response,
+          logger,
+        );
       },
-      refuse: (response, status, code, detail, extensions, headers) => sendProblem(response, problem(status, code, detail, extensions), headers),
+      refuse: (response, status, code, detail, extensions, headers) =>
+        sendProblem(response, problem(status, code, detail, extensions), headers),
     }),
   );
   for (const mounted of router.mounted()) {
     const versionField = versioning.strategy !== 'uri' && mounted.version !== undefined ? { version: mounted.version } : {};
     logger.debug(
-      { controller: mounted.route.controller, method: mounted.method, address: mounted.address, handler: `${mounted.route.controller}.${mounted.route.handler}`, ...versionField },
+      {
+        controller: mounted.route.controller,
+        method: mounted.method,
+        address: mounted.address,
+        handler: `${mounted.route.controller}.${mounted.route.handler}`,
+        ...versionField,
+      },
       `mounted ${mounted.method} ${mounted.address}${mounted.version !== undefined && versioning.strategy !== 'uri' ? ` (version ${mounted.version})` : ''}`,
     );
   }

@@ -58,13 +58,19 @@ export function schedules<Container>(create: (container: Container) => readonly 
       });
       crons.push(cron);
       const source = override === undefined ? 'declared' : `from ${task.setting}`;
-      log.info({ task: task.name, expression, next: cron.nextRun()?.toISOString() }, `scheduled task ${task.name}: '${expression}' (${source}); ${storage.schedules}`);
+      log.info(
+        { task: task.name, expression, next: cron.nextRun()?.toISOString() },
+        `scheduled task ${task.name}: '${expression}' (${source}); ${storage.schedules}`,
+      );
     }
     return {
       name: 'schedules',
       close: async () => {
         for (const cron of crons) cron.stop();
-        const finished = await Promise.race([Promise.allSettled([...running]).then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), config.http.shutdownTimeout).unref())]);
+        const finished = await Promise.race([
+          Promise.allSettled([...running]).then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), config.http.shutdownTimeout).unref()),
+        ]);
         if (!finished) log.warn({ running: running.size }, 'scheduled tasks still running at the shutdown timeout');
         await claims.close();
       },
@@ -73,7 +79,12 @@ export function schedules<Container>(create: (container: Container) => readonly 
 }
 
 /** Claims the tick of `task` and, when this process won it, runs the task; logs instead of throwing. */
-async function fire(task: ScheduledTaskDefinition, ticks: Pick<TaskContext, 'tick' | 'previousTick'>, claims: TickClaims, logger: Logger): Promise<void> {
+async function fire(
+  task: ScheduledTaskDefinition,
+  ticks: Pick<TaskContext, 'tick' | 'previousTick'>,
+  claims: TickClaims,
+  logger: Logger,
+): Promise<void> {
   const { tick } = ticks;
   const taskLogger = logger.child({ task: task.name, tick: tick.toISOString() });
   let won: boolean;

@@ -27,7 +27,10 @@ function cronValueProblem(value: string): string | undefined {
  * setting of each scheduled task, from `generated/schedules.ts`): the valid ones by variable, and a
  * problem for each naming no task or holding neither `off` nor a cron expression croner accepts.
  */
-export function cronOverrides(env: NodeJS.ProcessEnv, settings: readonly string[]): { cron: Record<string, string>; problems: ConfigProblem[] } {
+export function cronOverrides(
+  env: NodeJS.ProcessEnv,
+  settings: readonly string[],
+): { cron: Record<string, string>; problems: ConfigProblem[] } {
   const cron: Record<string, string> = {};
   const problems: ConfigProblem[] = [];
   for (const [name, value] of Object.entries(env)) {

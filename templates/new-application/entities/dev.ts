@@ -6,7 +6,12 @@ import { defineDevHooks, newId } from 'resource-service';
 import type { Database } from '../generated/database.js';
 
 /** The development user: the `sub` of the token `dev` prints, and the owner of the seeded notes. */
-const DEVELOPER = { name: 'Developer', sub: '01900000-0000-7000-8000-000000000001', org_id: '01900000-0000-7000-8000-000000000002', role: 'member' };
+const DEVELOPER = {
+  name: 'Developer',
+  sub: '01900000-0000-7000-8000-000000000001',
+  org_id: '01900000-0000-7000-8000-000000000002',
+  role: 'member',
+};
 
 /** `seed --notes <n>` writes notes for the development user; `dev` prints a token for them and two example requests. */
 export default defineDevHooks({

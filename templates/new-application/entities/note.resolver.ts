@@ -1,4 +1,14 @@
-import { Authorized, GraphQLAuthorizationGuard, type Int, Mutation, type Page, Query, Resolver, type Result, UseGuards } from 'resource-service';
+import {
+  Authorized,
+  GraphQLAuthorizationGuard,
+  type Int,
+  Mutation,
+  type Page,
+  Query,
+  Resolver,
+  type Result,
+  UseGuards,
+} from 'resource-service';
 import { Note } from './note.entity.js';
 import { NoteService } from './note.service.js';
 

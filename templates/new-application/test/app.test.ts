@@ -27,7 +27,9 @@ describe('notes', () => {
 
   it('written over GraphQL are listed over REST and GraphQL, to their owner only', async () => {
     const ada = await server.token(ADA);
-    const added = await server.graphql<{ addNote: { id: string; text: string } }>('mutation { addNote(text: "hello") { id text } }', { token: ada });
+    const added = await server.graphql<{ addNote: { id: string; text: string } }>('mutation { addNote(text: "hello") { id text } }', {
+      token: ada,
+    });
     expect(added.errors).toBeUndefined();
     const note = { id: added.data?.addNote.id, text: 'hello' };
 
