@@ -372,17 +372,27 @@ describe('the packed package, installed into an empty folder', () => {
 });
 
 describe('one copy of the runtime per process', () => {
-  it('refuses to start a server when a second copy of the runtime was loaded, naming both', async () => {
-    const { assertOneRuntime } = await import('../../runtime/instance.js');
-    expect(() => {
-      assertOneRuntime();
-    }).not.toThrow();
-    // A second install of the package: the same module from another folder.
+  it('refuses to start a server when a second copy of the runtime was loaded, naming both', () => {
+    // A second install of the package: the same module from another folder. Loaded in a process of
+    // its own: a test worker goes on to run other suites, which the second copy would refuse.
     const copy = scratchDir('rs-second-copy-');
     copyFileSync(path.join(ROOT, 'runtime', 'instance.ts'), path.join(copy, 'instance.ts'));
-    await import(pathToFileURL(path.join(copy, 'instance.ts')).href);
-    expect(() => {
-      assertOneRuntime();
-    }).toThrow(new RegExp(`two copies of resource-service are loaded in one process \\(.*runtime/, ${pathToFileURL(copy).href}/\\)`));
+    const script = [
+      `const { assertOneRuntime } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'runtime', 'instance.ts')).href)});`,
+      'assertOneRuntime();',
+      'console.log("one copy: accepted");',
+      `await import(${JSON.stringify(pathToFileURL(path.join(copy, 'instance.ts')).href)});`,
+      'try { assertOneRuntime(); console.log("two copies: accepted"); } catch (error) { console.log(`two copies: ${error.message}`); }',
+    ].join('\n');
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('one copy: accepted');
+    expect(result.stdout).toMatch(
+      new RegExp(`two copies: two copies of resource-service are loaded in one process \\(.*runtime/, ${pathToFileURL(copy).href}/\\)`),
+    );
   });
 });

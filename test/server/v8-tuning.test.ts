@@ -6,8 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = path.resolve(import.meta.dirname, '..');
+import { ROOT } from '../support/project.js';
 
 /** Runs the heap-growth fixture in a child Node with `flags`; how far its old generation grew past what stayed alive. */
 function growth(flags: readonly string[]): number {
