@@ -10,6 +10,7 @@
  *   score counts what execution loads (rows never exceed it), and a ceiling on rows per operation
  *   stops what a wrong score would let through.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { buildSchema, parse } from 'graphql';
@@ -146,12 +147,38 @@ describe('scoring fails closed (docs/hostile-input.md §3)', () => {
   });
 });
 
-/** Resolves once `server` has started no SQL statement for 30 ms. */
-async function settled(server: InProcessServer): Promise<void> {
-  for (let seen = -1; seen !== server.statements.length;) {
-    seen = server.statements.length;
-    await new Promise((resolve) => setTimeout(resolve, 30));
+/**
+ * The access line of the request `requestId` (docs/behaviour.md §12.1), which counts the statements
+ * run on that request's behalf alone — not those of loader batches an earlier answer left running.
+ * Written once the answer is sent, so it is waited for (at most 5 s).
+ */
+async function accessLine(server: InProcessServer, requestId: string): Promise<{ statements: number }> {
+  for (let waited = 0; waited < 5_000; waited += 10) {
+    const line = server.logs.find((entry) => entry.requestId === requestId && typeof entry.statements === 'number');
+    if (line) return line as unknown as { statements: number };
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
+  throw new Error(`no access line for request ${requestId}`);
+}
+
+/** POSTs `query` to `/graphql` as `token` under the request id `requestId`; the answer's body. */
+async function graphqlAs(
+  server: InProcessServer,
+  query: string,
+  token: string,
+  requestId: string,
+): Promise<{ data?: unknown; errors?: { extensions?: Record<string, unknown> }[] }> {
+  const response = await fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      authorization: `Bearer ${token}`,
+      'x-request-id': requestId,
+    },
+    body: JSON.stringify({ query }),
+  });
+  return (await response.json()) as { data?: unknown; errors?: { extensions?: Record<string, unknown> }[] };
 }
 
 describe('hostile documents over HTTP', () => {
@@ -223,12 +250,11 @@ describe('the score bounds what execution loads (docs/hostile-input.md §3)', ()
     await fc.assert(
       fc.asyncProperty(documents, fc.nat({ max: tokens.length - 1 }), async (query, tokenIndex) => {
         count('scored documents');
-        // An earlier answer may have left loader batches running (a field failed first): wait until
-        // no statement has started for a while, so only this request's are counted.
-        await settled(server);
-        const before = server.statements.length;
+        // An earlier answer may have left loader batches running (a field failed first): this
+        // request's statements are the ones its own access line counts.
         const logged = server.logs.length;
-        const result = await server.graphql(query, { token: tokens[tokenIndex] });
+        const requestId = randomUUID();
+        const result = await graphqlAs(server, query, tokens[tokenIndex] ?? '', requestId);
         const codes = (result.errors ?? []).map((error) => String(error.extensions?.code));
         for (const code of codes)
           expect(
@@ -238,7 +264,7 @@ describe('the score bounds what execution loads (docs/hostile-input.md §3)', ()
         const refused = result.data === undefined;
         if (refused) {
           count(`scored documents refused: ${codes[0]}`);
-          expect(server.statements.slice(before), query).toEqual([]);
+          expect((await accessLine(server, requestId)).statements, query).toBe(0);
           return;
         }
         const finished = server.logs.slice(logged).find((entry) => entry.msg === 'graphql operation finished') as
