@@ -161,26 +161,6 @@ async function accessLine(server: InProcessServer, requestId: string): Promise<{
   throw new Error(`no access line for request ${requestId}`);
 }
 
-/** POSTs `query` to `/graphql` as `token` under the request id `requestId`; the answer's body. */
-async function graphqlAs(
-  server: InProcessServer,
-  query: string,
-  token: string,
-  requestId: string,
-): Promise<{ data?: unknown; errors?: { extensions?: Record<string, unknown> }[] }> {
-  const response = await fetch(`${server.url}/graphql`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json',
-      authorization: `Bearer ${token}`,
-      'x-request-id': requestId,
-    },
-    body: JSON.stringify({ query }),
-  });
-  return (await response.json()) as { data?: unknown; errors?: { extensions?: Record<string, unknown> }[] };
-}
-
 describe('hostile documents over HTTP', () => {
   let server: InProcessServer;
   let token: string;
@@ -254,7 +234,7 @@ describe('the score bounds what execution loads (docs/hostile-input.md §3)', ()
         // request's statements are the ones its own access line counts.
         const logged = server.logs.length;
         const requestId = randomUUID();
-        const result = await graphqlAs(server, query, tokens[tokenIndex] ?? '', requestId);
+        const result = await server.graphql(query, { token: tokens[tokenIndex], requestId });
         const codes = (result.errors ?? []).map((error) => String(error.extensions?.code));
         for (const code of codes)
           expect(

@@ -206,7 +206,8 @@ export interface InProcessServer {
   token(role: Role, orgIndex?: number): Promise<string>;
   graphql<T = Record<string, unknown>>(
     query: string,
-    options?: { variables?: Record<string, unknown>; token?: string },
+    /** `requestId` is sent as `X-Request-Id`, so the request's access line can be found by it. */
+    options?: { variables?: Record<string, unknown>; token?: string; requestId?: string },
   ): Promise<GraphQLResponse<T>>;
   stop(): Promise<void>;
 }
@@ -269,10 +270,15 @@ export async function startInProcessServer(
       const found = user(role, orgIndex);
       return mintToken(TEST_SECRET, { sub: found.id, org_id: found.orgId, role: found.role });
     },
-    graphql: async (query, { variables, token } = {}) => {
+    graphql: async (query, { variables, token, requestId } = {}) => {
       const response = await fetch(`${server.url}/graphql`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(requestId ? { 'x-request-id': requestId } : {}),
+        },
         body: JSON.stringify({ query, variables }),
       });
       return { status: response.status, ...((await response.json()) as object) };
