@@ -52,6 +52,23 @@ function cli(cwd: string, args: readonly string[], env: Record<string, string> =
   return run(path.join(cwd, 'node_modules', '.bin', 'resource-service'), args, cwd, { env });
 }
 
+/**
+ * A folder holding better-sqlite3's prebuilt binary under the name prebuild-install asks GitHub
+ * for (`better-sqlite3-v<version>-node-v<abi>-<platform>-<arch>.tar.gz`), packed from the one this
+ * checkout built: what a user's install downloads, which this machine cannot reach. Without it,
+ * npm compiles SQLite from source in the empty folder. prebuild-install reads the folder from
+ * `npm_config_better_sqlite3_local_prebuilds`, its setting for machines without that download; a
+ * version or ABI it does not name falls back to the compile.
+ */
+function localPrebuilds(folder: string): string {
+  const module = path.join(ROOT, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(readFileSync(path.join(module, 'package.json'), 'utf8')) as { version: string };
+  mkdirSync(folder, { recursive: true });
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  succeeded(run('tar', ['-czf', path.join(folder, name), 'build/Release/better_sqlite3.node'], module));
+  return folder;
+}
+
 /** Fails with the command's output when it did not exit 0. */
 function succeeded(result: SpawnSyncReturns<string>): string {
   expect(result.status, `${result.stdout}\n${result.stderr}${result.error ? `\n${String(result.error)}` : ''}`).toBe(0);
@@ -140,6 +157,11 @@ describe('the packed package, installed into an empty folder', () => {
   const installed = path.join(app, 'node_modules', MANIFEST.name);
   let tarball: string;
   let installedDigest: string;
+  let prebuildFolder: string | undefined;
+  /** The variable pointing npm's installs at {@link localPrebuilds}, made on first use. */
+  const prebuilds = (): Record<string, string> => ({
+    npm_config_better_sqlite3_local_prebuilds: (prebuildFolder ??= localPrebuilds(path.join(scratch, 'prebuilds'))),
+  });
 
   beforeAll(() => {
     // `npm pack` builds the package first (prepack), as publishing does.
@@ -148,7 +170,7 @@ describe('the packed package, installed into an empty folder', () => {
     tarball = path.join(scratch, entry?.filename ?? '');
     mkdirSync(app);
     // No package.json and no lock file: npm resolves every dependency afresh, as for a user.
-    succeeded(run('npm', ['install', '--no-audit', '--no-fund', tarball], app, { timeout: 600_000 }));
+    succeeded(run('npm', ['install', '--no-audit', '--no-fund', tarball], app, { env: prebuilds(), timeout: 600_000 }));
     installedDigest = treeDigest(installed);
   }, 900_000);
 
@@ -236,7 +258,7 @@ describe('the packed package, installed into an empty folder', () => {
     expect(readFileSync(path.join(app, 'entities', 'note.entity.ts'), 'utf8')).toContain("from 'resource-service'");
     // Run again, it refuses to overwrite the declarations it wrote.
     expect(cli(app, ['init']).stderr).toContain('entities/ already holds declarations');
-    succeeded(run('npm', ['install', '--no-audit', '--no-fund'], app, { timeout: 600_000 }));
+    succeeded(run('npm', ['install', '--no-audit', '--no-fund'], app, { env: prebuilds(), timeout: 600_000 }));
   }, 700_000);
 
   it('dev generates, migrates, seeds and serves: health, a token, and the same rows over REST and GraphQL', async () => {

@@ -2,7 +2,7 @@
  * Once per `npm test`: the demo's Prisma clients, which are not committed (written by `generate`
  * when missing or stale: a fresh clone has none), a scratch folder for the run's files
  * (test/support/project.ts `scratchDir`: SQLite databases, copied projects), removed at the end,
- * and a PostgreSQL cluster for the postgresql project. `.ci/run` starts one and passes `TEST_POSTGRES_URL`; locally, when
+ * the demo's server compiled into it (test/support/compiled-server.ts), and a PostgreSQL cluster for the postgresql project. `.ci/run` starts one and passes `TEST_POSTGRES_URL`; locally, when
  * PostgreSQL is installed and no URL is given, a throwaway cluster is started here, and stopped
  * and removed at the end.
  */
@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type PostgresCluster, postgresBinaries, startCluster } from './postgres.js';
 import { ensurePrismaClients } from '../../generator/emit/prisma/client.js';
+import { COMPILED_SERVER_VARIABLE, buildCompiledServer } from './compiled-server.js';
 import { ROOT, SCRATCH_ROOT_VARIABLE } from './project.js';
 
 let cluster: PostgresCluster | undefined;
@@ -21,6 +22,7 @@ export async function setup(): Promise<void> {
   // Workers inherit the variable: every scratchDir of this run lands under it.
   scratchRoot = mkdtempSync(path.join(os.tmpdir(), 'rs-run-'));
   process.env[SCRATCH_ROOT_VARIABLE] = scratchRoot;
+  process.env[COMPILED_SERVER_VARIABLE] = await buildCompiledServer(path.join(scratchRoot, 'server'));
   if (process.env.TEST_POSTGRES_URL || !postgresBinaries()) return;
   cluster = await startCluster();
   process.env.TEST_POSTGRES_URL = cluster.url;

@@ -1,6 +1,7 @@
 /**
  * A generated server running as a child process on a loopback port, the way a deployment runs
- * it (`node --import tsx generated/main.ts`), with clients for REST and GraphQL.
+ * it (`node dist/generated/main.js`, compiled once per run by test/support/compiled-server.ts;
+ * through tsx outside `npm test`), with clients for REST and GraphQL.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -8,6 +9,7 @@ import path from 'node:path';
 import { mintToken } from '../../runtime/auth/authentication.js';
 import type { TransportFactory } from '../../runtime/transports/index.js';
 import type { SeededUser, SeedResult } from '../../entities/seed.js';
+import { compiledServer } from './compiled-server.js';
 import { createTestDatabase, type SeedSizes, seedDatabase } from './database.js';
 import { ROOT, TEST_SECRET } from './project.js';
 
@@ -62,7 +64,7 @@ export interface TestServerOptions {
   readonly databaseUrl?: string;
   /** Changes the seeded database before the server starts. */
   readonly prepare?: (databaseUrl: string, seeded: SeedResult) => Promise<void>;
-  /** The entry point to run, relative to the repository (default `generated/main.ts`). */
+  /** A TypeScript entry point to run through tsx instead, relative to the repository (default: the compiled `generated/main.ts`). */
   readonly entry?: string;
 }
 
@@ -84,7 +86,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     APP_LOG__LEVEL: 'info',
     ...options.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, options.entry ?? 'generated/main.ts')], {
+  const compiled = options.entry === undefined ? compiledServer() : undefined;
+  const command = compiled ? [compiled] : ['--import', 'tsx', path.join(ROOT, options.entry ?? 'generated/main.ts')];
+  const child = spawn(process.execPath, command, {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
