@@ -378,7 +378,8 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('hosts lost, drai
       // A process takes a moment to die: until its sockets are closed, the balancer may still send it requests.
       await expect.poll(() => pids.filter(living), { timeout: 5_000, interval: 5 }).toEqual([]);
       const goneAt = Date.now();
-      const down = await balancerSays(victim, 'DOWN');
+      await balancerSays(victim, 'DOWN');
+      const downAt = Date.now();
       const outcomes = await load.done;
 
       const failures = failed(outcomes);
@@ -387,9 +388,10 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('hosts lost, drai
           .hosts.filter((host) => host !== victim)
           .map((host) => host.name),
       );
-      // The requests in flight while the host was dying, and of those the ones another host did not answer: at most, those it held.
-      const whileDying = outcomes.filter((outcome) => outcome.started <= goneAt && outcome.ended >= killedAt);
-      const heldByVictim = whileDying.filter((outcome) => !survivors.has(outcome.host));
+      // The requests in flight between the kill and the balancer taking the host out, and of those the
+      // ones another host did not answer: at most, those the balancer sent the lost host.
+      const untilDown = outcomes.filter((outcome) => outcome.started <= downAt && outcome.ended >= killedAt);
+      const sentToVictim = untilDown.filter((outcome) => !survivors.has(outcome.host));
       const acknowledged = outcomes.flatMap((outcome) => (outcome.id === undefined ? [] : [outcome.id]));
       const stored = new Set(
         (await query<{ id: string }>(hosts().databaseUrl, 'SELECT id FROM "Post" WHERE id = ANY($1::uuid[])', [acknowledged])).map(
@@ -401,9 +403,9 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('hosts lost, drai
           ...summary(outcomes),
           inFlightAtKill,
           dyingMs: goneAt - killedAt,
-          inFlightWhileDying: whileDying.length,
-          heldByVictim: heldByVictim.length,
-          downAfterMs: down,
+          downAfterMs: downAt - killedAt,
+          inFlightUntilDown: untilDown.length,
+          sentToVictim: sentToVictim.length,
           failures: failures.map((failure) => ({
             status: failure.status,
             tried: failure.tried,
@@ -416,17 +418,18 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('hosts lost, drai
       // Every acknowledged write is stored.
       expect(acknowledged.length).toBeGreaterThan(100);
       expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
-      // Failures: only requests in flight while the host died that no other host answered; none sent after.
-      expect(failures.length).toBeLessThanOrEqual(heldByVictim.length);
-      expect(heldByVictim.length).toBeLessThan(whileDying.length);
+      // Failures: only requests the balancer sent the host before it took it out: in flight at the kill,
+      // or sent on a kept-alive connection to it whose close had not reached the balancer yet.
+      expect(failures.length).toBeLessThanOrEqual(sentToVictim.length);
+      expect(sentToVictim.length).toBeLessThan(untilDown.length);
       for (const failure of failures) {
-        expect(failure.started).toBeLessThanOrEqual(goneAt);
-        // The balancer closed the client's connection (a request on a kept-alive connection) or answered 5xx naming the host.
+        expect(failure.started).toBeLessThanOrEqual(downAt);
+        // The balancer answered 502 naming the host, or closed the client's connection (a request it had sent on a kept-alive one).
         expect(['', victim.name]).toContain(failure.tried);
       }
-      // From its death on, the survivors answer everything.
-      const after = outcomes.filter((outcome) => outcome.started > goneAt);
-      expect(after.length).toBeGreaterThan(100);
+      // Once it is out, the survivors answer everything.
+      const after = outcomes.filter((outcome) => outcome.started > downAt);
+      expect(after.length).toBeGreaterThan(20);
       expect(new Set(after.map((outcome) => outcome.host))).toEqual(survivors);
     } finally {
       // Back in the rotation for the tests after this one.
