@@ -116,7 +116,7 @@ async function devServer(root: string, settings: ReturnType<typeof config>): Pro
       pretty: settings.log.format === 'pretty' || (settings.log.format === undefined && process.stdout.isTTY),
       output: process.stdout,
     },
-    stopTimeout: settings.http.shutdownTimeout + 5_000,
+    stopTimeout: settings.http.drainDelay + settings.http.shutdownTimeout + 5_000,
     onUnexpectedExit: (code) => process.stderr.write(`the server exited (code ${String(code)}); save a change to start it again\n`),
   });
 }

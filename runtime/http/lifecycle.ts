@@ -9,6 +9,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 export class RequestLifecycle {
   private count = 0;
   private stopping = false;
+  private announced = false;
   private drained: () => void = () => undefined;
 
   /** Requests whose handler has not answered yet. */
@@ -53,6 +54,19 @@ export class RequestLifecycle {
       settle();
     });
     if (this.stopping) response.setHeader('Connection', 'close');
+  }
+
+  /**
+   * Whether the server has announced it is going (SIGTERM with `APP_HTTP__DRAIN_DELAY`, or
+   * stopping): `/health` answers 503 from then on while requests are still served.
+   */
+  get draining(): boolean {
+    return this.announced || this.stopping;
+  }
+
+  /** Announces the server is going ({@link draining}) without refusing or closing anything yet. */
+  drain(): void {
+    this.announced = true;
   }
 
   /** Marks the server as stopping; resolves once no request is in flight (at once when none is). */

@@ -63,6 +63,12 @@ const configSchema = z.object({
       .default('100kb'),
     /** Milliseconds in-flight requests get to finish on SIGTERM. */
     shutdownTimeout: integer(0, 600_000).default(10_000),
+    /**
+     * Milliseconds after SIGTERM during which `/health` answers 503 while everything else is still
+     * served, before the listener closes: the time a load balancer's health check needs to stop
+     * sending new requests (docs/guide/deployment.md "Rolling deploys").
+     */
+    drainDelay: integer(0, 600_000).default(0),
     /** Milliseconds a request may take to arrive in full (headers and body) before it gets 408. */
     requestTimeout: integer(1_000, 600_000).default(30_000),
     /** Milliseconds a client has to take an answer the server could not send at once, before its connection is closed (docs/hostile-input.md §15). */

@@ -144,12 +144,15 @@ async function runPrimary(config: AppConfig): Promise<void> {
     logger.info({ signal, workers: liveWorkers().length }, 'shutting down the workers');
     stopWorkers('SIGTERM');
     if (liveWorkers().length === 0) process.exit(0);
-    // Workers bound their own drain by APP_HTTP__SHUTDOWN_TIMEOUT; past that and a margin, stop them.
-    setTimeout(() => {
-      logger.warn('workers did not stop in time; killing them');
-      stopWorkers('SIGKILL');
-      process.exit(1);
-    }, config.http.shutdownTimeout + 5_000).unref();
+    // Workers bound their own drain by APP_HTTP__DRAIN_DELAY and APP_HTTP__SHUTDOWN_TIMEOUT; past those and a margin, stop them.
+    setTimeout(
+      () => {
+        logger.warn('workers did not stop in time; killing them');
+        stopWorkers('SIGKILL');
+        process.exit(1);
+      },
+      config.http.drainDelay + config.http.shutdownTimeout + 5_000,
+    ).unref();
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

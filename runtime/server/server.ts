@@ -44,6 +44,7 @@ import {
   type DirectRoute,
   type Entrypoint,
   type HealthContribution,
+  type MountContext,
   mountTransports,
   registerSockets,
   type Transport,
@@ -226,7 +227,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
       metrics: observability.metricsRoute(),
       authenticate: authenticateRequests(verifier, abilities),
     };
-    const app = composeApp(config, logger, transports, front, health, entrypoints, rateLimit);
+    const app = composeApp(config, logger, transports, front, { health, draining: () => lifecycle.draining }, entrypoints, rateLimit);
     // Hot routes are answered before the chain, with its front only — unless CORS or the rate
     // limit is configured, which only the chain applies (runtime/http/direct.ts).
     const direct =
@@ -299,7 +300,7 @@ function composeApp(
   logger: Logger,
   transports: readonly Transport[],
   front: FrontChain,
-  health: readonly HealthContribution[],
+  mounted: MountContext,
   entrypoints: readonly Entrypoint[],
   rateLimit: RateLimit | undefined,
 ): Express {
@@ -311,7 +312,6 @@ function composeApp(
   app.use(front.lifecycle);
   if (front.metrics) app.get(METRICS_PATH, front.metrics);
   app.use(front.authenticate);
-  const mounted = { health };
   mountTransports(app, transports, 'unmetered', mounted, logger);
   if (rateLimit) app.use(rateLimit.middleware);
   mountTransports(app, transports, 'neutral', mounted, logger);
@@ -378,7 +378,9 @@ async function releaseTransports(transports: readonly Transport[], logger: Logge
 }
 
 /**
- * Graceful shutdown (docs/decisions.md §4; docs/guide/deployment.md "Shutdown"): stops accepting connections, closes idle
+ * Graceful shutdown (docs/decisions.md §4; docs/guide/deployment.md "Shutdown"): first, with
+ * `APP_HTTP__DRAIN_DELAY`, answers `/health` with 503 for that long while serving everything else
+ * (docs/behaviour.md §4.9), then stops accepting connections, closes idle
  * keep-alive ones, closes every WebSocket with 1001 and lets the transports finish their work,
  * while in-flight requests get `APP_HTTP__SHUTDOWN_TIMEOUT` ms to finish (then their connections
  * are closed); then the transports release what requests could still use (the job queues), the
@@ -394,6 +396,15 @@ async function shutdown(parts: {
   logger: Logger;
 }): Promise<void> {
   const { server, lifecycle, sockets, closeables, config, logger } = parts;
+  if (config.http.drainDelay > 0) {
+    // The balancer's health check sees 503 and stops sending new requests; until then they are served.
+    lifecycle.drain();
+    logger.info(
+      { drainDelay: config.http.drainDelay },
+      `draining: /health answers 503 for ${config.http.drainDelay} ms before the listener closes`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, config.http.drainDelay));
+  }
   const drained = lifecycle.stop();
   const listening = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();

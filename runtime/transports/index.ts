@@ -129,6 +129,8 @@ export type HttpPlacement = 'unmetered' | 'neutral' | 'versioned';
 export interface MountContext {
   /** Every health contribution of the server, the database's first (the `/health` transport reads them). */
   readonly health: readonly HealthContribution[];
+  /** Whether the server is draining before a shutdown (`/health` then answers 503, docs/behaviour.md §4.9). */
+  readonly draining: () => boolean;
 }
 
 /**

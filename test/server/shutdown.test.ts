@@ -205,3 +205,35 @@ describe(`APP_HTTP__SHUTDOWN_TIMEOUT (${testProvider()})`, () => {
     expect(errors.map((entry) => entry.msg)).toEqual([]);
   });
 });
+
+describe(`APP_HTTP__DRAIN_DELAY (${testProvider()})`, () => {
+  it('answers /health 503 draining and still serves requests for the delay after SIGTERM, then closes sockets with 1001 and exits 0', async () => {
+    const server = await startTestServer({ env: { APP_HTTP__DRAIN_DELAY: '1500' } });
+    const token = await server.token('member');
+    const subscriptions = await openSocket(`${server.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    const socketClosedAt = subscriptions.closed.then((code) => ({ code, at: Date.now() }));
+    const before = await fetch(`${server.url}/health`);
+    expect(before.status).toBe(200);
+    expect(await before.json()).toMatchObject({ status: 'ok' });
+
+    const signalled = Date.now();
+    server.kill('SIGTERM');
+    await expect.poll(async () => (await fetch(`${server.url}/health`)).status, { timeout: 1_000, interval: 50 }).toBe(503);
+    const draining = await fetch(`${server.url}/health`);
+    expect(await draining.json()).toMatchObject({ status: 'draining', db: 'ok' });
+    // New connections and requests are still served while the balancer takes the process out.
+    const read = await fetch(`${server.url}/v2/posts?first=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect(read.status).toBe(200);
+    const write = await createPost(server.url, token, 'Written while draining', new http.Agent());
+    expect(write.status).toBe(201);
+    expect(Date.now() - signalled).toBeLessThan(1_500);
+
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    const closed = await socketClosedAt;
+    expect(closed.code).toBe(1001);
+    expect(closed.at - signalled).toBeGreaterThanOrEqual(1_400);
+    expect(server.logs.some((entry) => String(entry.msg).startsWith('draining: /health answers 503 for 1500 ms'))).toBe(true);
+    const stored = await storedPostIds(server.databaseUrl);
+    expect(stored.has(write.id ?? 'missing')).toBe(true);
+  });
+});

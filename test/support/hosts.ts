@@ -6,8 +6,10 @@
  * balancer (round-robin, health checks on `/health`). The test process reaches the subnet through
  * one more veth into its own namespace; no namespace has a default route, so traffic never leaves
  * the namespaces the bed made. Optionally a PgBouncer host in transaction mode sits in front of
- * PostgreSQL, and extra frontend lines configure the balancer (a stick table, for a rate limit).
- * Faults a test can cause: a signal to a host's server, SIGKILL of all its processes, its link cut.
+ * PostgreSQL, extra frontend and backend lines configure the balancer (a stick table for a rate
+ * limit, retries), more frontends share its backend, and the test process sends from more than one
+ * address. Faults a test can cause: a signal to a host's server, SIGKILL of all its processes, its
+ * link cut; a host can be restarted on a later build of the application (an edited copy, compiled).
  * HAProxy names the host that answered in an `x-served-by` response header (also on a WebSocket's
  * upgrade), and its runtime API tells which hosts its health checks hold `UP`.
  *
@@ -115,14 +117,19 @@ export interface AppHost {
   kill(signal: NodeJS.Signals): void;
   /** SIGKILL to every process of the host (primary and workers at once), as a host lost would leave them. */
   killAll(): void;
+  /** The ids of the processes running in the host's namespace now (none once a {@link killAll} has taken effect). */
+  processes(): number[];
   /** Takes the host's link down: packets to and from it are dropped, its processes keep running. */
   cutLink(): void;
   /** Brings the host's link back up. */
   restoreLink(): void;
   /** SIGTERM, then SIGKILL after 15 s; resolves once the server exited. */
   stop(): Promise<void>;
-  /** Starts the server again (after {@link stop} or a kill); resolves once it listens. */
-  start(): Promise<void>;
+  /**
+   * Starts the server again (after {@link stop} or a kill); resolves once it listens. `build` (from
+   * {@link HostBed.build}) runs another version of the application from then on.
+   */
+  start(build?: string): Promise<void>;
   /** Whether the server process runs. */
   running(): boolean;
 }
@@ -161,6 +168,15 @@ export interface HostBed {
   token(role: Role, orgIndex?: number): Promise<string>;
   /** A token for a specific seeded user. */
   tokenFor(user: SeededUser): Promise<string>;
+  /** The address of the extra frontend `name` ({@link HostBedOptions.frontends}), `http://10.231.<n>.3:<port>`. */
+  frontendUrl(name: string): string;
+  /** The addresses the test process may send from: its own on the subnet first, then the extra ones. */
+  readonly clientAddresses: readonly string[];
+  /**
+   * Compiles the application of `project` (a copy of this one, edited and generated) as
+   * {@link startHostBed} compiled this one's: a build to start a host with ({@link AppHost.start}).
+   */
+  build(project: string): Promise<string>;
   /** What the balancer's health checks say of each application host now. */
   balancerStates(): Promise<BalancerStates>;
   /** Tears everything down; resolves with how long that took (ms). Safe to call twice. */
@@ -178,6 +194,16 @@ export interface HostBedOptions {
   readonly frontend?: readonly string[];
   /** A PgBouncer host (Debian's `pgbouncer`) in front of PostgreSQL: {@link HostBed.poolerUrl}. */
   readonly pooler?: boolean;
+  /** Lines added to the balancer's backend after the bed's own (retries, health-check timing), before its servers. */
+  readonly backend?: readonly string[];
+  /**
+   * More frontends of the balancer on the same backend, each on its own port of the balancer's
+   * address with its own lines ({@link HostBed.frontendUrl}): one without the lines of
+   * {@link frontend}, to compare.
+   */
+  readonly frontends?: readonly { readonly name: string; readonly port: number; readonly lines?: readonly string[] }[];
+  /** Addresses besides the first that the test process may send from (`10.231.<n>.5`, `.6`, …): {@link HostBed.clientAddresses}. */
+  readonly extraClientAddresses?: number;
 }
 
 /** Runs `ip` (or another command) to its end, bounded; throws with its stderr. */
@@ -295,10 +321,10 @@ async function waitUntil<T>(what: string, timeout: number, check: () => Promise<
 /**
  * The compiled server in `folder` as `npm run build` makes it: the runtime (this package's
  * `dist/runtime`, beside a copy of package.json so `resource-service/…` resolves to it) and the
- * application (`dist/generated/main.js` and what it reaches). Built per bed, in a folder of its
+ * application of `project` (default this one: `dist/generated/main.js` and what it reaches). Built per bed, in a folder of its
  * own, so a test that rebuilds the repository's `dist/` meanwhile changes nothing here.
  */
-async function buildServer(folder: string): Promise<string> {
+async function buildServer(folder: string, project = ROOT): Promise<string> {
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
   writeFileSync(
     path.join(folder, 'package.json'),
@@ -320,7 +346,7 @@ async function buildServer(folder: string): Promise<string> {
     logLevel: 'silent',
     tsconfig: path.join(ROOT, 'tsconfig.json'),
   });
-  await buildApplication(ROOT, path.join(folder, 'dist'));
+  await buildApplication(project, path.join(folder, 'dist'));
   return path.join(folder, 'dist', 'generated', 'main.js');
 }
 
@@ -352,6 +378,8 @@ function haproxyConfig(
   socket: string,
   servers: readonly { name: string; address: string }[],
   frontend: readonly string[],
+  backend: readonly string[] = [],
+  frontends: readonly { readonly name: string; readonly port: number; readonly lines?: readonly string[] }[] = [],
 ): string {
   return [
     'global',
@@ -371,6 +399,12 @@ function haproxyConfig(
     `  bind ${address}:${BALANCER_PORT}`,
     ...frontend.map((line) => `  ${line}`),
     '  default_backend app',
+    ...frontends.flatMap((extra) => [
+      `frontend ${extra.name}`,
+      `  bind ${address}:${extra.port}`,
+      ...(extra.lines ?? []).map((line) => `  ${line}`),
+      '  default_backend app',
+    ]),
     'backend app',
     '  balance roundrobin',
     '  option httpchk GET /health',
@@ -378,6 +412,7 @@ function haproxyConfig(
     // Which host answered: what a test needs to say "the client landed on host A".
     '  http-response set-header x-served-by %[srv_name]',
     '  default-server inter 500ms fall 2 rise 2',
+    ...backend.map((line) => `  ${line}`),
     ...servers.map((server) => `  server ${server.name} ${server.address}:${APP_PORT} check`),
     '',
   ].join('\n');
@@ -540,6 +575,11 @@ export async function startHostBed(options: HostBedOptions = {}): Promise<HostBe
     });
     // The test's own end (its peer sits in the bridge's namespace, so deleting that namespace removes it).
     attach(undefined, 'test', id, `${subnet}.1`);
+    const clientAddresses = [`${subnet}.1`];
+    for (let extra = 0; extra < (options.extraClientAddresses ?? 0); extra++) {
+      clientAddresses.push(`${subnet}.${5 + extra}`);
+      run('ip', ['addr', 'add', `${subnet}.${5 + extra}/24`, 'dev', id]);
+    }
     const networkMs = Date.now() - network;
 
     // PostgreSQL on the database host, trusting the test subnet only.
@@ -611,6 +651,7 @@ export async function startHostBed(options: HostBedOptions = {}): Promise<HostBe
     mkdirSync(buildFolder, { recursive: true });
     folders.push(buildFolder);
     const main = await buildServer(buildFolder);
+    let builds = 1;
     const buildMs = Date.now() - buildStarted;
 
     // The compiled server on each application host, as `npm start` runs it: no TypeScript loader, no source condition.
@@ -637,11 +678,14 @@ export async function startHostBed(options: HostBedOptions = {}): Promise<HostBe
         APP_LOG__LEVEL: 'info',
         ...options.env,
       };
-      const start = async (): Promise<void> => {
+      let current = main;
+      const start = async (build?: string): Promise<void> => {
+        current = build ?? current;
         const from = logs.length;
         // `ip netns exec` execs the command, so the child's pid is the server's primary.
-        const spawned = spawn('ip', ['netns', 'exec', namespace, process.execPath, main], {
-          cwd: buildFolder,
+        const spawned = spawn('ip', ['netns', 'exec', namespace, process.execPath, current], {
+          // The build's folder: where its package.json sits (`<folder>/dist/generated/main.js`).
+          cwd: path.dirname(path.dirname(path.dirname(current))),
           env,
           stdio: ['ignore', 'pipe', 'pipe'],
         });
@@ -665,12 +709,13 @@ export async function startHostBed(options: HostBedOptions = {}): Promise<HostBe
         killAll: () => {
           for (const pid of run('ip', ['netns', 'pids', namespace]).split('\n').filter(Boolean)) process.kill(Number(pid), 'SIGKILL');
         },
+        processes: () => run('ip', ['netns', 'pids', namespace]).split('\n').filter(Boolean).map(Number),
         cutLink: () => run('ip', ['-n', namespace, 'link', 'set', 'eth0', 'down']),
         restoreLink: () => run('ip', ['-n', namespace, 'link', 'set', 'eth0', 'up']),
         stop: async () => {
           if (child) await terminate(child, 15_000);
         },
-        start,
+        start: (build) => start(build),
         running: () => child !== undefined && child.exitCode === null && child.signalCode === null,
       };
     });
@@ -688,6 +733,8 @@ export async function startHostBed(options: HostBedOptions = {}): Promise<HostBe
         socket,
         hosts.map((host, index) => ({ name: host.name, address: `${subnet}.${11 + index}` })),
         options.frontend ?? [],
+        options.backend,
+        options.frontends,
       ),
     );
     const haproxy = spawn('ip', ['netns', 'exec', balancer, haproxyBinary() ?? 'haproxy', '-db', '-f', configFile], {
@@ -730,6 +777,19 @@ export async function startHostBed(options: HostBedOptions = {}): Promise<HostBe
       poolerUrl: poolerAddress,
       hosts,
       seeded,
+      clientAddresses,
+      frontendUrl: (name) => {
+        const extra = options.frontends?.find((candidate) => candidate.name === name);
+        if (!extra) throw new Error(`the bed has no frontend ${name}`);
+        return `http://${subnet}.3:${extra.port}`;
+      },
+      build: async (project) => {
+        const folder = path.join(bedFolders().scratch, `${id}-build-${builds++}`);
+        rmSync(folder, { recursive: true, force: true });
+        mkdirSync(folder, { recursive: true });
+        folders.push(folder);
+        return buildServer(folder, project);
+      },
       timings: {
         network: networkMs,
         postgres: postgresMs,

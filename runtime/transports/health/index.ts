@@ -1,7 +1,8 @@
 /**
  * `GET /health` (docs/decisions.md §4; docs/guide/deployment.md "Several hosts behind a load balancer"): 200 `{ "status": "ok", "db": "ok" }`, or 503
  * `{ "status": "unavailable", "db": "down" }` when a check fails — one field per
- * {@link HealthContribution} of the server's transports, the database's (`db`) first. Mounted
+ * {@link HealthContribution} of the server's transports, the database's (`db`) first — or 503
+ * `{ "status": "draining", … }` once a shutdown has begun (docs/behaviour.md §4.9). Mounted
  * before the rate limit (placement `unmetered`), neutral to API versions (docs/behaviour.md §9.3.3).
  *
  * Each check is a {@link HealthCheck} (docs/hostile-input.md §2): whether the database answers a
@@ -81,7 +82,8 @@ const HEALTH_PATH = '/health';
 /**
  * The `/health` transport: `GET /health` asks every contribution (each through its own
  * {@link HealthCheck}, so at most about twice a second) and answers 200 when all are up, 503
- * otherwise. Never rejects: a check that fails or times out is `down`.
+ * otherwise, and 503 `draining` once the server is draining (docs/behaviour.md §4.9). Never
+ * rejects: a check that fails or times out is `down`.
  */
 export function health<Container>(options: HealthCheckOptions = {}): TransportFactory<Container> {
   return defineTransport('health', (): Transport => ({
@@ -98,8 +100,9 @@ export function health<Container>(options: HealthCheckOptions = {}): TransportFa
         app.get(HEALTH_PATH, async (_request, response) => {
           const states = await Promise.all(checks.map(async ({ name, check }) => [name, await check.reachable()] as const));
           const up = states.every(([, reachable]) => reachable);
-          response.status(up ? 200 : 503).json({
-            status: up ? 'ok' : 'unavailable',
+          const draining = mounted.draining();
+          response.status(up && !draining ? 200 : 503).json({
+            status: draining ? 'draining' : up ? 'ok' : 'unavailable',
             ...Object.fromEntries(states.map(([name, reachable]) => [name, reachable ? 'ok' : 'down'])),
           });
         });
