@@ -26,14 +26,15 @@ function compiledExports(exports: unknown): unknown {
 }
 
 /**
- * Compiles this repository's server into `folder` (created when missing): the runtime
+ * Compiles a server into `folder` (created when missing): this repository's runtime
  * (`dist/runtime`, beside a copy of package.json, so `resource-service/…` resolves to it without
- * the source condition the test processes carry in NODE_OPTIONS) and the application
- * (`dist/generated/main.js` and what it reaches, {@link buildApplication}). `node_modules` is a
- * link to the repository's, so the folder may live anywhere. Resolves with the path of `main.js`;
- * rejects with esbuild's error when a file does not compile.
+ * the source condition the test processes carry in NODE_OPTIONS) and the application at `project`
+ * (default this repository's demo: `dist/generated/main.js` and what it reaches,
+ * {@link buildApplication}). `node_modules` is a link to the repository's, so the folder may live
+ * anywhere. Resolves with the path of `main.js`; rejects with esbuild's error when a file does not
+ * compile.
  */
-export async function buildCompiledServer(folder: string): Promise<string> {
+export async function buildCompiledServer(folder: string, project = ROOT): Promise<string> {
   mkdirSync(folder, { recursive: true });
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
   writeFileSync(
@@ -57,7 +58,7 @@ export async function buildCompiledServer(folder: string): Promise<string> {
     logLevel: 'silent',
     tsconfig: path.join(ROOT, 'tsconfig.json'),
   });
-  await buildApplication(ROOT, path.join(folder, 'dist'));
+  await buildApplication(project, path.join(folder, 'dist'));
   return path.join(folder, 'dist', 'generated', 'main.js');
 }
 

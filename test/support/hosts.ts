@@ -23,26 +23,15 @@
  * unless `REQUIRE_HOSTS=1` (which `.ci/run` sets), which turns that skip into a failure.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import {
-  appendFileSync,
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { mintToken } from '../../runtime/auth/authentication.js';
 import type { SeededUser, SeedResult } from '../../entities/seed.js';
-import { buildApplication } from '../../generator/build.js';
 import { createTestDatabase, type SeedSizes, seedDatabase } from './database.js';
 import { postgresBinaries } from './postgres.js';
+import { buildCompiledServer } from './compiled-server.js';
 import { ROOT, TEST_SECRET } from './project.js';
 import type { Role } from './server.js';
 
@@ -316,38 +305,6 @@ async function waitUntil<T>(what: string, timeout: number, check: () => Promise<
     if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
     await pause(100);
   }
-}
-
-/**
- * The compiled server in `folder` as `npm run build` makes it: the runtime (this package's
- * `dist/runtime`, beside a copy of package.json so `resource-service/…` resolves to it) and the
- * application of `project` (default this one: `dist/generated/main.js` and what it reaches). Built per bed, in a folder of its
- * own, so a test that rebuilds the repository's `dist/` meanwhile changes nothing here.
- */
-async function buildServer(folder: string, project = ROOT): Promise<string> {
-  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
-  writeFileSync(
-    path.join(folder, 'package.json'),
-    JSON.stringify({ name: manifest.name, version: manifest.version, type: manifest.type, exports: manifest.exports }),
-  );
-  const runtime = readdirSync(path.join(ROOT, 'runtime'), { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
-    .map((file) => path.join(ROOT, 'runtime', file));
-  const esbuild = await import('esbuild');
-  await esbuild.build({
-    absWorkingDir: ROOT,
-    entryPoints: runtime,
-    outbase: ROOT,
-    outdir: path.join(folder, 'dist'),
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    bundle: false,
-    logLevel: 'silent',
-    tsconfig: path.join(ROOT, 'tsconfig.json'),
-  });
-  await buildApplication(project, path.join(folder, 'dist'));
-  return path.join(folder, 'dist', 'generated', 'main.js');
 }
 
 /** Resolves with the answer of the HAProxy runtime API at `socket` to `command`. */
@@ -650,7 +607,7 @@ export async function startHostBed(options: HostBedOptions = {}): Promise<HostBe
     rmSync(buildFolder, { recursive: true, force: true });
     mkdirSync(buildFolder, { recursive: true });
     folders.push(buildFolder);
-    const main = await buildServer(buildFolder);
+    const main = await buildCompiledServer(buildFolder);
     let builds = 1;
     const buildMs = Date.now() - buildStarted;
 
@@ -788,7 +745,7 @@ export async function startHostBed(options: HostBedOptions = {}): Promise<HostBe
         rmSync(folder, { recursive: true, force: true });
         mkdirSync(folder, { recursive: true });
         folders.push(folder);
-        return buildServer(folder, project);
+        return buildCompiledServer(folder, project);
       },
       timings: {
         network: networkMs,
