@@ -33,6 +33,7 @@ import type { ServerOptions } from '@modelcontextprotocol/sdk/server/index.js';
 import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { RateLimit } from '../../http/rate-limit.js';
@@ -85,7 +86,7 @@ class McpHost {
   private readonly tools: ReadonlyMap<string, HostTool>;
   /** Every tool with its `tools/list` description, built once per process. */
   private readonly listed: readonly { readonly tool: HostTool; readonly described: ReturnType<typeof describeTool> }[];
-  /** What every request's SDK server tells clients of itself, built once per process. */
+  /** What every request's SDK server tells clients of itself and validates with, built once per process. */
   private readonly serverInfo: { readonly name: string; readonly version: string };
   private readonly serverOptions: ServerOptions;
   private readonly readBody: (request: Request, response: Response) => Promise<void>;
@@ -104,6 +105,8 @@ class McpHost {
     this.serverInfo = { name: definition.name, version: '1' };
     this.serverOptions = {
       capabilities: { tools: { listChanged: false } },
+      // The SDK would compile a JSON Schema validator (Ajv) for every server: one per process is enough.
+      jsonSchemaValidator: new AjvJsonSchemaValidator(),
       ...(definition.instructions !== undefined ? { instructions: definition.instructions } : {}),
     };
     this.readBody = promisify(express.text({ type: () => true, limit: config.http.bodyLimit }));
