@@ -12,7 +12,9 @@
  * of clients, so the same bench times a host that keeps sessions). Each runs 50 warm-up calls, then
  * `--calls` (default 500) timed ones; median, p95 and p99 in milliseconds, and the server process's
  * CPU time per call (user and system, from `/proc`), which holds better than latency when other
- * work shares the cores. Not a test: numbers vary by machine.
+ * work shares the cores. Then, in this process, the CPU time of building, connecting and closing
+ * the SDK server and transport one request gets, with a JSON Schema validator of its own (the
+ * SDK's default) and sharing one, as the host does. Not a test: numbers vary by machine.
  *
  * Run: npm run bench:mcp [-- --calls 1000]
  */
@@ -22,7 +24,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerOptions } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { seed } from '../entities/seed.js';
 import { createDatabase } from '../generated/database.js';
 import { mintToken } from '../runtime/auth/authentication.js';
@@ -35,6 +41,8 @@ const SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 const WARM_UP = 50;
 /** Clock ticks per second of `/proc/<pid>/stat` (`getconf CLK_TCK`, 100 on Linux). */
 const CLOCK_TICKS = 100;
+/** Request servers built to time one (a few microseconds each: many, for a steady figure). */
+const SERVERS_BUILT = 5_000;
 const calls = Number(process.argv[process.argv.indexOf('--calls') + 1] ?? '') || 500;
 
 /** Starts the generated server on a free port; resolves with its URL once it listens. */
@@ -88,6 +96,33 @@ function cpuMilliseconds(pid: number | undefined): number {
   const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/**
+ * CPU microseconds to build, connect and close the SDK server and transport of one stateless MCP
+ * request, as runtime/transports/mcp/index.ts builds them, `count` times after the warm-up: with
+ * the validator the SDK makes for each server, and with one shared by every server.
+ */
+async function serverPerRequest(count: number): Promise<{ own: number; shared: number }> {
+  const capabilities = { tools: { listChanged: false } };
+  const build = async (options: ServerOptions): Promise<void> => {
+    const server = new McpServer({ name: 'bench', version: '1' }, options);
+    server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
+    server.server.setRequestHandler(CallToolRequestSchema, () => ({ content: [] }));
+    await server.connect(new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true }));
+    await server.close();
+  };
+  const measure = async (options: ServerOptions): Promise<number> => {
+    for (let index = 0; index < WARM_UP; index++) await build(options);
+    const before = process.cpuUsage();
+    for (let index = 0; index < count; index++) await build(options);
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / count;
+  };
+  return {
+    own: await measure({ capabilities }),
+    shared: await measure({ capabilities, jsonSchemaValidator: new AjvJsonSchemaValidator() }),
+  };
 }
 
 function percentile(sorted: readonly number[], fraction: number): number {
@@ -176,9 +211,12 @@ async function main(): Promise<void> {
       );
     }
     await client.close();
+    const perRequest = await serverPerRequest(SERVERS_BUILT);
     process.stdout.write(
       `\nNode ${process.version}, SQLite, server in a child process on loopback, ${calls} sequential calls after ${WARM_UP} warm-up, a member listing 20 posts\n\n` +
-        `| client | median ms | p95 ms | p99 ms | server CPU ms per call |\n| --- | ---: | ---: | ---: | ---: |\n${rows.join('\n')}\n`,
+        `| client | median ms | p95 ms | p99 ms | server CPU ms per call |\n| --- | ---: | ---: | ---: | ---: |\n${rows.join('\n')}\n\n` +
+        `One request's SDK server and transport, built, connected and closed ${SERVERS_BUILT} times in this process: ` +
+        `${perRequest.own.toFixed(1)} µs CPU each with a JSON Schema validator of its own, ${perRequest.shared.toFixed(1)} µs sharing one\n`,
     );
   } finally {
     child.kill('SIGTERM');

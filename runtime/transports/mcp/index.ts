@@ -64,13 +64,8 @@ export function mcpHost<Container>(createHost: (container: Container) => McpHost
     const host = new McpHost(createHost(container), config, logger.child({ transport: 'mcp' }), rateLimit);
     return {
       name: 'mcp',
-      // A browser client reads the challenge naming the metadata on a 401 (docs/behaviour.md §4.6).
-      http: {
-        placement: 'neutral',
-        paths: [host.path, host.metadataPath],
-        mount: (app) => host.mount(app),
-        exposedHeaders: ['WWW-Authenticate'],
-      },
+      // Nothing of its own to expose to browsers: the 401's WWW-Authenticate is exposed on every answer.
+      http: { placement: 'neutral', paths: [host.path, host.metadataPath], mount: (app) => host.mount(app) },
       entrypoints: [{ name: 'mcp', path: host.path, description: 'MCP host (Streamable HTTP)' }],
     };
   });
