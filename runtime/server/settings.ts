@@ -50,7 +50,7 @@ export const commaList = z
 
 /**
  * A section of settings, `APP_<NAME>__<KEY>` (`name` lower case, `schema`'s keys in camel case:
- * `maxSessions` is `APP_MCP__MAX_SESSIONS`), as an object to spread into the configuration's
+ * `maxBatch` is `APP_MCP__MAX_BATCH`), as an object to spread into the configuration's
  * schema: `{ [name]: schema }`.
  */
 export function settingsSection<const Name extends string, Schema extends z.ZodObject>(

@@ -150,7 +150,7 @@ export interface HttpTransport {
   /**
    * The response headers its answers carry that a caller on another origin may read
    * (`Access-Control-Expose-Headers`, sent when `APP_HTTP__CORS_ORIGINS` is set): `x-next-cursor`
-   * for REST pages, `Mcp-Session-Id` for the MCP host. Those any answer may carry (the request id,
+   * for REST pages. Those any answer may carry (the request id,
    * the rate limit's, `WWW-Authenticate`) the server exposes itself (runtime/http/pipeline.ts).
    */
   readonly exposedHeaders?: readonly string[];

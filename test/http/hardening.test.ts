@@ -75,19 +75,9 @@ describe('security headers and CORS', () => {
       headers: { origin: 'https://app.example.com' },
     });
     expect(read.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
-    // Every answer's (request id, rate limit, challenge), then each transport's own: REST's cursor and lifecycle, MCP's session.
+    // Every answer's (request id, rate limit, challenge), then each transport's own: REST's cursor and lifecycle.
     expect(read.headers.get('access-control-expose-headers')?.split(',').sort()).toEqual(
-      [
-        'X-Request-Id',
-        'RateLimit',
-        'RateLimit-Policy',
-        'Retry-After',
-        'WWW-Authenticate',
-        'x-next-cursor',
-        'Deprecation',
-        'Sunset',
-        'Mcp-Session-Id',
-      ].sort(),
+      ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate', 'x-next-cursor', 'Deprecation', 'Sunset'].sort(),
     );
     const stranger = await corsServer.fetch('/v2/posts', {
       token: await corsServer.token('admin'),
@@ -348,23 +338,20 @@ describe('rate limiting', () => {
         15,
       );
       expect(replies.filter((reply) => (reply.error as { code?: string } | undefined)?.code === 'TOO_MANY_REQUESTS')).toHaveLength(3);
-      // MCP: a batch of 12 messages counts 12, past the 12 of the window once the session's 2 are counted.
-      const mcp = (body: unknown, session?: string): Promise<{ status: number; session: string | undefined }> =>
+      // MCP: a batch of 12 messages counts 12, past the 12 of the window once initialize and initialized are counted.
+      const mcp = (body: unknown): Promise<number> =>
         new Promise((resolve, reject) => {
           const url = new URL(`${limited.url}/mcp`);
           const headers: Record<string, string> = {
             'content-type': 'application/json',
             accept: 'application/json, text/event-stream',
             authorization: `Bearer ${token}`,
-            ...(session ? { 'mcp-session-id': session } : {}),
           };
           const request = httpRequest(
             { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: '127.0.0.4', headers },
             (response) => {
               response.resume();
-              response.on('end', () =>
-                resolve({ status: response.statusCode ?? 0, session: response.headers['mcp-session-id'] as string | undefined }),
-              );
+              response.on('end', () => resolve(response.statusCode ?? 0));
             },
           );
           request.on('error', reject);
@@ -376,16 +363,9 @@ describe('rate limiting', () => {
         method: 'initialize',
         params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
       });
-      expect(opened.status).toBe(200);
-      expect((await mcp({ jsonrpc: '2.0', method: 'notifications/initialized' }, opened.session)).status).toBe(202);
-      expect(
-        (
-          await mcp(
-            Array.from({ length: 12 }, (_, index) => ({ jsonrpc: '2.0', id: index + 2, method: 'tools/list' })),
-            opened.session,
-          )
-        ).status,
-      ).toBe(429);
+      expect(opened).toBe(200);
+      expect(await mcp({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBe(202);
+      expect(await mcp(Array.from({ length: 12 }, (_, index) => ({ jsonrpc: '2.0', id: index + 2, method: 'tools/list' })))).toBe(429);
       // REST spends an address's budget; its sockets are then refused too.
       for (let index = 0; index < 12; index += 1) await (await fetch(`${limited.url}/health-none-${String(index)}`)).arrayBuffer();
       const afterRest = await exchange('/v1/ws', [], '127.0.0.1', [{ event: 'ping', data: 1 }], 1);
@@ -455,7 +435,7 @@ describe('rate limiting', () => {
             run++;
             // A fresh address per case: the budget is per address.
             const address = `127.0.3.${String(run)}`;
-            // An MCP session opened first: its two requests are the first two units.
+            // An MCP client's initialize and initialized first: the first two units.
             const opened = await send(
               address,
               'POST',
@@ -468,18 +448,10 @@ describe('rate limiting', () => {
               },
               mcpHeaders,
             );
-            const session = String(opened.headers['mcp-session-id']);
-            expect(
-              (
-                await send(
-                  address,
-                  'POST',
-                  '/mcp',
-                  { jsonrpc: '2.0', method: 'notifications/initialized' },
-                  { ...mcpHeaders, 'mcp-session-id': session },
-                )
-              ).status,
-            ).toBe(202);
+            expect(opened.status).toBe(200);
+            expect((await send(address, 'POST', '/mcp', { jsonrpc: '2.0', method: 'notifications/initialized' }, mcpHeaders)).status).toBe(
+              202,
+            );
             const ws = await socketFrom(address, '/graphql', ['graphql-transport-ws']);
             ws.socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${token}` } }));
             await expect.poll(() => ws.received.length).toBe(1);
@@ -495,7 +467,7 @@ describe('rate limiting', () => {
                 answered = (await send(address, 'GET', '/v2/posts')).status === 200;
               } else if (step.kind === 'mcp') {
                 const batch = Array.from({ length: step.units }, (_, call) => ({ jsonrpc: '2.0', id: 100 + call, method: 'tools/list' }));
-                answered = (await send(address, 'POST', '/mcp', batch, { ...mcpHeaders, 'mcp-session-id': session })).status === 200;
+                answered = (await send(address, 'POST', '/mcp', batch, mcpHeaders)).status === 200;
               } else {
                 const client = step.kind === 'graphql-ws' ? ws : gateway;
                 const before = client.received.length;

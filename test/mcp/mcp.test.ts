@@ -4,8 +4,9 @@
  * SDK's own client (`Client` + `StreamableHTTPClientTransport`): the tools a caller is shown, calls
  * and their results beside the same operation over GraphQL, posture refusals and masking, bad
  * arguments as tool errors, bearer authentication (401 with `WWW-Authenticate` for an invalid
- * token), and sessions (the id header, reuse, binding to their caller, 404 once ended or unknown,
- * DELETE). Raw `fetch` where the test is about the wire itself.
+ * token), and no sessions (docs/decisions.md §15): every request is answered on its own, as whoever
+ * its token names, whatever `Mcp-Session-Id` it carries; `GET` and `DELETE` are 405. Raw `fetch`
+ * where the test is about the wire itself.
  */
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -99,17 +100,14 @@ const initialize = (id = 1): unknown => ({
   params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 
-/** Opens a session with raw requests (initialize, then initialized); returns its id. */
-async function rawSession(token?: string): Promise<string> {
-  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  const response = await post(initialize(), auth);
-  expect(response.status).toBe(200);
-  const id = response.headers.get('mcp-session-id');
-  expect(id).toMatch(/^[0-9a-f-]{36}$/);
-  await response.text();
-  const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { ...auth, 'mcp-session-id': id ?? '' });
-  expect(initialized.status).toBe(202);
-  return id ?? '';
+/** A raw `tools/call` of `name` with `args`: the JSON-RPC answer's status and parsed body. */
+async function rawCall(
+  name: string,
+  args: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: { result?: CallToolResult; error?: unknown } }> {
+  const response = await post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name, arguments: args } }, headers);
+  return { status: response.status, body: (await response.json()) as { result?: CallToolResult; error?: unknown } };
 }
 
 describe('tools/list (docs/behaviour.md §4.6)', () => {
@@ -418,7 +416,7 @@ describe('refusals are tool errors, never crashes (docs/behaviour.md §4.6)', ()
 });
 
 describe('bearer authentication (docs/behaviour.md §4.6, §5.1)', () => {
-  it('answers an invalid token with 401 and WWW-Authenticate, before any session', async () => {
+  it('answers an invalid token with 401 and WWW-Authenticate, before the request reaches the protocol', async () => {
     const response = await post(initialize(), { authorization: 'Bearer not-a-token' });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toMatch(
@@ -519,56 +517,109 @@ describe('bearer authentication (docs/behaviour.md §4.6, §5.1)', () => {
     }
   });
 
-  it('binds a session to the caller who opened it: another caller’s requests on it are 404', async () => {
-    const member = await server.token('member');
-    const id = await rawSession(member);
-    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
-    expect((await post(list, { authorization: `Bearer ${member}`, 'mcp-session-id': id })).status).toBe(200);
-    expect((await post(list, { authorization: `Bearer ${await server.token('admin')}`, 'mcp-session-id': id })).status).toBe(404);
-    expect((await post(list, { 'mcp-session-id': id })).status).toBe(404);
+  it('authenticates every request by its own token: requests carrying one session id are answered as whoever each token names', async () => {
+    const member = server.user('member');
+    const id = '00000000-0000-4000-8000-000000000000';
+    const asMember = await rawCall('me', {}, { authorization: `Bearer ${await server.tokenFor(member)}`, 'mcp-session-id': id });
+    expect(asMember.status).toBe(200);
+    expect(asMember.body.result?.structuredContent).toMatchObject({ id: member.id });
+    const asAdmin = await rawCall('me', {}, { authorization: `Bearer ${await server.token('admin')}`, 'mcp-session-id': id });
+    expect(asAdmin.body.result?.structuredContent).toMatchObject({ id: server.user('admin').id });
+    // The same id without a token: nobody's, so the guarded call is refused.
+    const anonymous = await rawCall('me', {}, { 'mcp-session-id': id });
+    expect(anonymous.status).toBe(200);
+    expect(failureOf(anonymous.body.result as CallToolResult).code).toBe('UNAUTHENTICATED');
   });
 });
 
-describe('sessions (Streamable HTTP)', () => {
-  it('gives a session id, takes it on every request, ends the session on DELETE, then answers 404', async () => {
-    const id = await rawSession();
-    const list = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': id });
+describe('no sessions (docs/decisions.md §15)', () => {
+  it('answers every request on its own: no session id is given, and tools/list or tools/call need no initialize first', async () => {
+    const opened = await post(initialize());
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('mcp-session-id')).toBeNull();
+    expect(await opened.json()).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: expect.any(String) as string } } });
+    const list = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     expect(list.status).toBe(200);
     expect(list.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(list.headers.get('mcp-session-id')).toBeNull();
     expect(await list.json()).toMatchObject({ jsonrpc: '2.0', id: 2, result: { tools: [{ name: 'me' }] } });
-    const ended = await fetch(`${server.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': id } });
-    expect(ended.status).toBe(200);
-    const after = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': id });
-    expect(after.status).toBe(404);
-    expect(await after.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32001 }, id: null });
+    const called = await rawCall('posts', { first: 1 }, { authorization: `Bearer ${await server.token('admin')}` });
+    expect(called.status).toBe(200);
+    expect(called.body.result?.structuredContent).toMatchObject({ items: [expect.objectContaining({ id: expect.any(String) as string })] });
+    const notified = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(notified.status).toBe(202);
   });
 
-  it('answers an unknown session id with 404 and a request without one (other than initialize) with 400', async () => {
-    const unknown = await post(
-      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-      { 'mcp-session-id': '00000000-0000-4000-8000-000000000000' },
+  it('answers the same whatever Mcp-Session-Id a request carries, any bytes a header can hold: never a crash, never another answer (generated)', async () => {
+    const token = await server.token('member');
+    const request = (id: string | undefined): string => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'me', arguments: {} } });
+      return [
+        'POST /mcp HTTP/1.1',
+        'Host: localhost',
+        'Content-Type: application/json',
+        'Accept: application/json, text/event-stream',
+        `Authorization: Bearer ${token}`,
+        ...(id === undefined ? [] : [`Mcp-Session-Id: ${id}`]),
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n');
+    };
+    const answerOf = async (id: string | undefined): Promise<{ status: string; body: unknown }> => {
+      const answer = (await rawExchange(server.url, Buffer.from(request(id), 'latin1'))).toString('utf8');
+      return { status: answer.slice(0, answer.indexOf('\r\n')), body: rawBody(answer) };
+    };
+    const expected = await answerOf(undefined);
+    expect(expected.status).toBe('HTTP/1.1 200 OK');
+    expect(expected.body).toMatchObject({ result: { structuredContent: { id: server.user('member').id } } });
+    // Header bytes HTTP allows in a value (visible ASCII, space, tab, obs-text), unicode sent as UTF-8 bytes read as obs-text.
+    const headerByte = fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.constant(0x09), fc.integer({ min: 0x80, max: 0xff }));
+    const value = fc.oneof(
+      fc.uuid(),
+      fc.array(headerByte, { maxLength: 200 }).map((bytes) => Buffer.from(bytes).toString('latin1').trim()),
+      fc.string({ unit: 'grapheme', maxLength: 40 }).map((text) =>
+        Buffer.from(text.replace(/[\r\n\0]/g, ''), 'utf8')
+          .toString('latin1')
+          .trim(),
+      ),
+      fc.integer({ min: 1_000, max: 8_000 }).map((length) => 'x'.repeat(length)),
     );
-    expect(unknown.status).toBe(404);
-    const none = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
-    expect(none.status).toBe(400);
-    expect(await none.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+    await fc.assert(
+      fc.asyncProperty(value, async (id) => {
+        expect(await answerOf(id)).toEqual(expected);
+      }),
+      { numRuns: 60, seed: PROPERTY_SEED },
+    );
+    expect(server.stderr()).toBe('');
   });
 
-  it('keeps one session across the SDK client’s calls, and terminates it', async () => {
+  it('works with the SDK client without a session: no session id, every call answered, closed without a DELETE', async () => {
     const { client, transport } = await connect(await server.token('admin'));
-    const id = transport.sessionId;
-    expect(id).toEqual(expect.any(String));
-    await call(client, 'me');
-    await call(client, 'posts', { first: 1 });
-    expect(transport.sessionId).toBe(id);
+    expect(transport.sessionId).toBeUndefined();
+    expect(valueOf(await call(client, 'me'))).toMatchObject({ id: server.user('admin').id });
+    expect((valueOf(await call(client, 'posts', { first: 1 })) as Page<PostValue>).items).toHaveLength(1);
+    // Nothing to end: the client sends no DELETE without a session id.
     await transport.terminateSession();
-    expect((await post({ jsonrpc: '2.0', id: 9, method: 'tools/list' }, { 'mcp-session-id': id ?? '' })).status).toBe(404);
+    expect(transport.sessionId).toBeUndefined();
+    expect((await client.listTools()).tools.length).toBeGreaterThan(1);
   });
 
-  it('answers GET with 405 (no server-sent stream) and stays neutral to stated API versions', async () => {
-    const get = await fetch(`${server.url}/mcp`, { headers: { accept: 'text/event-stream' } });
-    expect(get.status).toBe(405);
-    expect(get.headers.get('allow')).toBe('POST, DELETE');
+  it('answers GET and DELETE with 405 and a JSON-RPC error (no stream, no session to end), and stays neutral to stated API versions', async () => {
+    for (const [method, headers] of [
+      ['GET', { accept: 'text/event-stream' }],
+      ['DELETE', { 'mcp-session-id': '00000000-0000-4000-8000-000000000000' }],
+    ] as const) {
+      const answer = await fetch(`${server.url}/mcp`, { method, headers });
+      expect(answer.status).toBe(405);
+      expect(answer.headers.get('allow')).toBe('POST');
+      expect(await answer.json()).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: expect.stringContaining('Method not allowed') as string },
+        id: null,
+      });
+    }
     const versioned = await post(initialize(), { 'x-api-version': '9', accept: 'application/json, text/event-stream; version=9' });
     expect(versioned.status).toBe(200);
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
@@ -607,39 +658,6 @@ describe('browser origins (docs/hostile-input.md §7)', () => {
   });
 });
 
-// Last in this file: it fills the anonymous pool.
-describe('session pools (docs/hostile-input.md §7)', () => {
-  it('keeps signed-in sessions however many anonymous sessions are opened, from however many addresses (generated)', async () => {
-    let address = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 16 }), { minLength: 1, maxLength: 12 }), async (bursts) => {
-        const member = await server.token('member');
-        const id = await rawSession(member);
-        // Bursts of anonymous sessions, each from an address of its own (at most
-        // APP_MCP__MAX_SESSIONS_PER_CALLER each): all opened, however far past the anonymous pool (100).
-        for (const count of bursts) {
-          address++;
-          const statuses = await Promise.all(
-            Array.from({ length: count }, () =>
-              initializeFrom(`127.0.${String(10 + Math.floor(address / 250))}.${String(1 + (address % 250))}`),
-            ),
-          );
-          expect(new Set(statuses)).toEqual(new Set([200]));
-        }
-        const list = await post(
-          { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-          { authorization: `Bearer ${member}`, 'mcp-session-id': id },
-        );
-        expect(list.status).toBe(200);
-      }),
-      { numRuns: 6, seed: PROPERTY_SEED, examples: [[[16, 16, 16, 16, 16, 16, 16, 16]]] },
-    );
-    // The anonymous pool was overfilled (the example alone opens 128) without touching the signed-in one.
-    expect(server.logs.some((entry) => String(entry.msg).includes('APP_MCP__MAX_ANONYMOUS_SESSIONS reached'))).toBe(true);
-    expect(server.logs.some((entry) => String(entry.msg).includes('APP_MCP__MAX_SESSIONS reached'))).toBe(false);
-  });
-});
-
 describe('answers bounded in messages and bytes (docs/hostile-input.md §13)', () => {
   it('refuses a batch of more than APP_MCP__MAX_BATCH messages before running any, and answers a batch within APP_MCP__MAX_RESPONSE_BYTES (generated)', async () => {
     const bounded = await startTestServer({
@@ -649,17 +667,10 @@ describe('answers bounded in messages and bytes (docs/hostile-input.md §13)', (
     try {
       const token = await bounded.token('admin');
       const headers = { ...MCP_HEADERS, authorization: `Bearer ${token}` };
-      const opened = await fetch(`${bounded.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(initialize()) });
-      const session = opened.headers.get('mcp-session-id') ?? '';
-      await fetch(`${bounded.url}/mcp`, {
-        method: 'POST',
-        headers: { ...headers, 'mcp-session-id': session },
-        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-      });
       const batch = (calls: number, first: number): Promise<Response> =>
         fetch(`${bounded.url}/mcp`, {
           method: 'POST',
-          headers: { ...headers, 'mcp-session-id': session },
+          headers,
           body: JSON.stringify(
             Array.from({ length: calls }, (_, index) => ({
               jsonrpc: '2.0',

@@ -278,4 +278,43 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('three applicatio
     await expect.poll(async () => (await hosts().balancerStates())[lost.name], { timeout: 10_000, interval: 200 }).toBe('UP');
     expect(await answeredBy(6)).toEqual(hosts().hosts.map((host) => host.name));
   }, 40_000);
+
+  it('MCP: one SDK client initializes, lists and calls tools through the balancer, each request answered, by more than one host', async () => {
+    // The MCP client is loaded here, beside the only test that uses it.
+    const { Client: McpClient } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const admin = hosts().user('admin');
+    const served: string[] = [];
+    const transport = new StreamableHTTPClientTransport(new URL(`${hosts().url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${await hosts().token('admin')}` } },
+      // Which host answered each JSON-RPC POST (HAProxy's x-served-by).
+      fetch: async (url, init) => {
+        const response = await fetch(url, init);
+        if (init?.method === 'POST') served.push(response.headers.get('x-served-by') ?? '');
+        return response;
+      },
+    });
+    const client = new McpClient({ name: 'through-the-balancer', version: '1' });
+    const started = Date.now();
+    try {
+      await client.connect(transport);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['me', 'posts', 'createPost']));
+      for (let index = 0; index < 6; index++) {
+        const result =
+          index % 2 === 0
+            ? await client.callTool({ name: 'me', arguments: {} })
+            : await client.callTool({ name: 'posts', arguments: { first: 1 } });
+        expect(result.isError, JSON.stringify(result)).toBeFalsy();
+        if (index % 2 === 0) expect(result.structuredContent).toMatchObject({ id: admin.id, orgId: admin.orgId });
+        else expect((result.structuredContent as { items: unknown[] }).items).toHaveLength(1);
+      }
+    } finally {
+      await client.close();
+    }
+    expect(Date.now() - started).toBeLessThan(20_000);
+    // initialize, initialized, tools/list and six calls, each named by the host that answered it.
+    expect(served).toHaveLength(9);
+    expect(served.filter((host) => !hosts().hosts.some((known) => known.name === host))).toEqual([]);
+    expect(new Set(served).size).toBeGreaterThan(1);
+  }, 30_000);
 });

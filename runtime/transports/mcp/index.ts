@@ -4,36 +4,36 @@
  * ones before it the SDK negotiates) at `/mcp` or the `@McpHost({ path })`. Self-mounted, so
  * neutral to version selection (docs/behaviour.md §4.4, §9.3.3).
  *
+ * Stateless (docs/decisions.md §15): the host keeps no sessions. Every POST is answered on its own
+ * by an SDK server and transport made for it (`sessionIdGenerator: undefined`) and dropped once
+ * answered, so any worker of any host answers any request, with no routing by `Mcp-Session-Id`
+ * (which the host neither gives out nor reads). What does not depend on the caller — the tools,
+ * their schemas, the server's description — is built once per process; a request only binds its
+ * caller to it. `GET` (a stream for messages the host would send unasked) and `DELETE` (ending a
+ * session) are 405.
+ *
  * Per request, before the SDK sees it: the `Origin` is one the server serves (DNS rebinding), a
  * bearer token that is present verifies (else 401 with `WWW-Authenticate` naming the host's
  * protected-resource metadata, as the MCP authorization spec asks), the body is JSON within
- * `APP_HTTP__BODY_LIMIT`, and the request names a session its caller opened (else the protocol's 400 or 404). Every refusal is a JSON-RPC
- * error body with the status the Streamable HTTP transport gives it (docs/hostile-input.md §7).
- * Then the session's SDK transport answers it, with plain JSON responses (no server-sent events:
- * the host sends nothing unasked, so `GET` is 405).
+ * `APP_HTTP__BODY_LIMIT`, a batch within `APP_MCP__MAX_BATCH` and the rate limit. Every refusal is
+ * a JSON-RPC error body with the status the Streamable HTTP transport gives it
+ * (docs/hostile-input.md §7). Answers are plain JSON (no server-sent events).
  *
  * The protected-resource metadata (RFC 9728) is served at `/.well-known/oauth-protected-resource`
  * followed by the host's path, to anyone, neutral to versions (docs/behaviour.md §4.6).
  *
  * Tools (./tools.ts) run in the caller's ambient context, under their posture, with the request's
- * own token: a session never stands in for authentication, and it is bound to the caller who
- * opened it. Sessions are bounded (./sessions.ts).
+ * own token: every request authenticates by itself.
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import { getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ServerOptions } from '@modelcontextprotocol/sdk/server/index.js';
 import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  isInitializeRequest,
-  ListToolsRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { RateLimit } from '../../http/rate-limit.js';
@@ -41,63 +41,49 @@ import { stateOf } from '../../http/request-state.js';
 import { observationOf } from '../../observability/observation.js';
 import type { AppConfig } from '../../server/config.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
-import { SessionTable, type TableSession } from './sessions.js';
 import { callTool, canSee, describeTool, type McpCaller, type McpHostDefinition } from './tools.js';
 
 export type { McpHostDefinition, McpToolDefinition, McpToolOutput, McpToolParameter } from './tools.js';
 
-/** The header naming a session (Streamable HTTP). */
-const SESSION_HEADER = 'mcp-session-id';
-
 /** A `Host` the metadata may name: a DNS name or IPv4 address, or a bracketed IPv6 address, and a port. */
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-/** JSON-RPC error codes the transport answers with before a message reaches a session. */
-const RPC = { serverError: -32000, sessionNotFound: -32001, invalidRequest: -32600, parseError: -32700 } as const;
+/** JSON-RPC error codes the host answers with before a message reaches the SDK. */
+const RPC = { serverError: -32000, invalidRequest: -32600, parseError: -32700 } as const;
 
-/** One open session: the SDK's transport and server, and who opened it. */
-interface Session extends TableSession {
-  readonly transport: StreamableHTTPServerTransport;
-  close(): Promise<void>;
-}
+/** A tool of the host, as generated. */
+type HostTool = McpHostDefinition['tools'][number];
 
 /**
  * The MCP transport of `createHost(container)` (the generated `mcp.ts`): its path, neutral to
- * version selection, and the sessions it keeps, which it closes at shutdown.
+ * version selection. It holds nothing between requests, so it has nothing to close at shutdown:
+ * requests in flight drain with the HTTP server's (docs/guide/deployment.md "Shutdown").
  */
 export function mcpHost<Container>(createHost: (container: Container) => McpHostDefinition): TransportFactory<Container> {
   return defineTransport('mcp', ({ config, logger, container, rateLimit }): Transport => {
     const host = new McpHost(createHost(container), config, logger.child({ transport: 'mcp' }), rateLimit);
     return {
       name: 'mcp',
-      // A browser client reads its session id, and the challenge naming the metadata on a 401 (docs/behaviour.md §4.6).
-      http: {
-        placement: 'neutral',
-        paths: [host.path, host.metadataPath],
-        mount: (app) => host.mount(app),
-        exposedHeaders: ['Mcp-Session-Id', 'WWW-Authenticate'],
-      },
+      // Nothing of its own to expose to browsers: the 401's WWW-Authenticate is exposed on every answer.
+      http: { placement: 'neutral', paths: [host.path, host.metadataPath], mount: (app) => host.mount(app) },
       entrypoints: [{ name: 'mcp', path: host.path, description: 'MCP host (Streamable HTTP)' }],
-      close: () => host.close(),
     };
   });
 }
 
-/** The host: sessions, and the HTTP handling in front of each session's SDK transport. */
+/** The host: the HTTP handling in front of an SDK server and transport made for each request. */
 class McpHost {
   readonly path: string;
   /** Where the protected-resource metadata is served: the well-known prefix, then {@link path} (RFC 9728 §3.1). */
   readonly metadataPath: string;
   /** The authorization server tokens come from, when the configuration names one (see {@link serveMetadata}). */
   private readonly authorizationServers: readonly string[];
-  private readonly sessions: SessionTable<Session>;
-  /** The caller of each request, by the `AuthInfo` handed to the SDK with it (the SDK passes it on to the handlers). */
-  private readonly callers = new WeakMap<AuthInfo, McpCaller>();
-  private readonly tools: ReadonlyMap<string, McpHostDefinition['tools'][number]>;
-  private readonly listed: readonly {
-    readonly tool: McpHostDefinition['tools'][number];
-    readonly described: ReturnType<typeof describeTool>;
-  }[];
+  private readonly tools: ReadonlyMap<string, HostTool>;
+  /** Every tool with its `tools/list` description, built once per process. */
+  private readonly listed: readonly { readonly tool: HostTool; readonly described: ReturnType<typeof describeTool> }[];
+  /** What every request's SDK server tells clients of itself and validates with, built once per process. */
+  private readonly serverInfo: { readonly name: string; readonly version: string };
+  private readonly serverOptions: ServerOptions;
   private readonly readBody: (request: Request, response: Response) => Promise<void>;
 
   constructor(
@@ -111,30 +97,14 @@ class McpHost {
     this.authorizationServers = authorizationServers(config);
     this.tools = new Map(definition.tools.map((tool) => [tool.name, tool]));
     this.listed = definition.tools.map((tool) => ({ tool, described: describeTool(tool) }));
-    this.readBody = promisify(express.text({ type: () => true, limit: config.http.bodyLimit }));
-    const limits = {
-      signedIn: config.mcp.maxSessions,
-      anonymous: config.mcp.maxAnonymousSessions,
-      perCaller: config.mcp.maxSessionsPerCaller,
+    this.serverInfo = { name: definition.name, version: '1' };
+    this.serverOptions = {
+      capabilities: { tools: { listChanged: false } },
+      // The SDK would compile a JSON Schema validator (Ajv) for every server: one per process is enough.
+      jsonSchemaValidator: new AjvJsonSchemaValidator(),
+      ...(definition.instructions !== undefined ? { instructions: definition.instructions } : {}),
     };
-    this.sessions = new SessionTable<Session>(limits, config.mcp.sessionTimeout, (id, reason, session) => {
-      if (reason === 'capacity') {
-        const [setting, max] = session.anonymous
-          ? ['APP_MCP__MAX_ANONYMOUS_SESSIONS', limits.anonymous]
-          : ['APP_MCP__MAX_SESSIONS', limits.signedIn];
-        this.logger.warn(
-          { session: id, max },
-          `closed the least recently used ${session.anonymous ? 'anonymous' : 'signed-in'} MCP session: ${setting} reached`,
-        );
-      } else if (reason === 'caller') {
-        this.logger.info(
-          { session: id, max: limits.perCaller },
-          "closed a caller's least recently used MCP session: APP_MCP__MAX_SESSIONS_PER_CALLER reached",
-        );
-      } else {
-        this.logger.debug({ session: id }, 'closed an idle MCP session');
-      }
-    });
+    this.readBody = promisify(express.text({ type: () => true, limit: config.http.bodyLimit }));
   }
 
   mount(app: Express): void {
@@ -151,10 +121,6 @@ class McpHost {
       { path: this.path, tools: this.definition.tools.map((tool) => tool.name) },
       `MCP host at ${this.path} with ${this.definition.tools.length} tools`,
     );
-  }
-
-  async close(): Promise<void> {
-    await this.sessions.closeAll();
   }
 
   private async handle(request: Request, response: Response): Promise<void> {
@@ -179,14 +145,14 @@ class McpHost {
       response.status(401).json({ error: 'invalid_token', error_description: state.authentication.reason });
       return;
     }
-    if (request.method !== 'POST' && request.method !== 'DELETE') {
-      // GET would open a server-sent event stream for messages the host sends unasked: it sends none.
-      response.setHeader('Allow', 'POST, DELETE');
+    if (request.method !== 'POST') {
+      // No sessions (docs/decisions.md §15): no stream of messages sent unasked to open, none to end.
+      response.setHeader('Allow', 'POST');
       rpcError(
         response,
         405,
         RPC.serverError,
-        `Method not allowed: ${this.path} answers POST (JSON-RPC messages) and DELETE (ending a session)`,
+        `Method not allowed: ${this.path} answers POST (JSON-RPC messages) only; it keeps no sessions, so there is no stream to open (GET) or session to end (DELETE)`,
       );
       return;
     }
@@ -195,16 +161,9 @@ class McpHost {
       authentication: state.authentication,
       answer: { remaining: this.config.mcp.maxResponseBytes, queue: Promise.resolve() },
     };
-    const principal = caller.request.principal;
-    const owner = principal ? `${principal.sub}\u0000${principal.org_id}` : 'anonymous';
-    // Anonymous callers are told apart by address for their quota; any may use an anonymous session.
-    const quota = principal ? owner : `anonymous\u0000${request.socket.remoteAddress ?? ''}`;
-    let body: unknown;
-    if (request.method === 'POST') {
-      const read = await this.body(request, response);
-      if (!read.ok) return;
-      body = read.value;
-    }
+    const read = await this.body(request, response);
+    if (!read.ok) return;
+    const body = read.value;
     // A batch is bounded in messages (docs/hostile-input.md §13): the SDK's own bound is 100.
     if (Array.isArray(body) && body.length > this.config.mcp.maxBatch) {
       rpcError(
@@ -221,38 +180,23 @@ class McpHost {
       rpcError(response, 429, RPC.serverError, `Too Many Requests: ${this.rateLimit.message}`);
       return;
     }
-    const sessionId = request.headers[SESSION_HEADER];
-    let session: Session | undefined;
-    if (
-      sessionId === undefined &&
-      request.method === 'POST' &&
-      (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body))
-    ) {
-      session = await this.open(owner, quota, principal === undefined);
-    } else if (typeof sessionId !== 'string') {
-      rpcError(
-        response,
-        400,
-        RPC.serverError,
-        'Bad Request: send the Mcp-Session-Id header the initialize response gave, or initialize a session',
-      );
-      return;
-    } else {
-      session = this.sessions.use(sessionId, owner);
-      if (!session) {
-        rpcError(
-          response,
-          404,
-          RPC.sessionNotFound,
-          'Session not found: it ended, expired or was never opened by this caller; initialize a new one',
-        );
-        return;
-      }
-    }
-    const authInfo: AuthInfo = { token: '', clientId: principal?.sub ?? 'anonymous', scopes: [] };
-    this.callers.set(authInfo, caller);
-    (request as IncomingMessage & { auth?: AuthInfo }).auth = authInfo;
-    await session.transport.handleRequest(request, response, body);
+    await this.answer(request, response, body, caller);
+  }
+
+  /**
+   * Answers the JSON-RPC `body` of `request` for `caller` with an SDK server and transport of its
+   * own (no session id: the transport checks none and gives none), closed once the response is.
+   */
+  private async answer(request: Request, response: Response, body: unknown, caller: McpCaller): Promise<void> {
+    const server = this.server(caller);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // Faults of the client (a wrong Accept header, a bad message) are answered to it; they are not the server's.
+    transport.onerror = (error) => this.logger.debug({ err: error }, 'MCP transport refused a request');
+    response.on('close', () => {
+      server.close().catch((error: unknown) => this.logger.warn({ err: error }, "an MCP request's server failed to close"));
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request as IncomingMessage, response, body);
   }
 
   /**
@@ -356,67 +300,22 @@ class McpHost {
   }
 
   /**
-   * A new session for `owner`, counted against `quota` in the anonymous or the signed-in pool: an
-   * SDK transport and server, kept once the SDK has initialized it.
+   * An SDK server for one request of `caller`, answering `tools/list` (what the caller may run) and
+   * `tools/call`: the tools and their descriptions are the process's, only the caller is bound here.
    */
-  private async open(owner: string, quota: string, anonymous: boolean): Promise<Session> {
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      enableJsonResponse: true,
-      onsessioninitialized: (id) => {
-        this.sessions.add(id, session);
-      },
-      onsessionclosed: (id) => {
-        this.sessions.delete(id);
-      },
-    });
-    const server = this.server();
-    const session: Session = {
-      owner,
-      quota,
-      anonymous,
-      transport,
-      close: async () => {
-        await server.close().catch((error: unknown) => this.logger.warn({ err: error }, 'an MCP session failed to close'));
-      },
-    };
-    // Faults of the client (a wrong Accept header, a bad message) are answered to it; they are not the server's.
-    transport.onerror = (error) => this.logger.debug({ err: error }, 'MCP transport refused a request');
-    await server.connect(transport);
-    return session;
-  }
-
-  /** An SDK server answering `tools/list` (what the caller may run) and `tools/call`. */
-  private server(): McpServer {
-    const server = new McpServer(
-      { name: this.definition.name, version: '1' },
-      {
-        capabilities: { tools: { listChanged: false } },
-        ...(this.definition.instructions !== undefined ? { instructions: this.definition.instructions } : {}),
-      },
-    );
+  private server(caller: McpCaller): McpServer {
+    const server = new McpServer(this.serverInfo, this.serverOptions);
     server.server.onerror = (error) => this.logger.debug({ err: error }, 'MCP protocol error');
-    server.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
-      const caller = this.callerOf(extra.authInfo);
-      return { tools: this.listed.filter(({ tool }) => canSee(tool, caller)).map(({ described }) => described) };
-    });
-    server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: this.listed.filter(({ tool }) => canSee(tool, caller)).map(({ described }) => described),
+    }));
+    server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const tool = this.tools.get(request.params.name);
       if (!tool)
         throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}; tools/list names the tools you may call`);
-      return callTool(tool, request.params.arguments ?? {}, this.callerOf(extra.authInfo), this.logger);
+      return callTool(tool, request.params.arguments ?? {}, caller, this.logger);
     });
     return server;
-  }
-
-  /** The caller a request's `AuthInfo` stands for; anonymous when it is not one this host made (fail closed). */
-  private callerOf(authInfo: AuthInfo | undefined): McpCaller {
-    return (
-      (authInfo && this.callers.get(authInfo)) ?? {
-        request: { principal: undefined, ability: undefined, unscoped: false, transport: 'mcp' },
-        authentication: { kind: 'anonymous' },
-      }
-    );
   }
 }
 
@@ -437,7 +336,7 @@ function authorizationServers(config: AppConfig): string[] {
   }
 }
 
-/** Answers a JSON-RPC error (id null: the request never reached a session) with an HTTP status. */
+/** Answers a JSON-RPC error (id null: the request never reached the SDK) with an HTTP status. */
 function rpcError(response: Response, status: number, code: number, message: string): void {
   if (response.headersSent) return;
   response.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
