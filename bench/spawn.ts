@@ -69,7 +69,7 @@ export async function spawnBenchServer(name: string, options: SpawnOptions): Pro
       const match = /\{"url":"([^"]+)"\}/.exec(buffer);
       if (match?.[1]) resolve(match[1]);
     });
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before listening`)));
+    child.once('exit', (code) => reject(new Error(`${options.script ?? name} exited with ${code} before listening`)));
   });
   return { url, pid: child.pid ?? 0, child };
 }
