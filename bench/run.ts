@@ -694,6 +694,19 @@ async function runDatabase(
   } finally {
     focused.resumeAll();
     for (const child of children) child.child.kill('SIGTERM');
+    // Gone before their database is (the cluster stops next): a server still answering a request left over from
+    // its last run, or closing its pool, would print the cluster's shutdown as errors. At most 5 s.
+    await Promise.all(
+      children
+        .filter((child) => child.child.exitCode === null && child.child.signalCode === null)
+        .map(
+          (child) =>
+            new Promise<void>((resolve) => {
+              child.child.once('exit', () => resolve());
+              setTimeout(resolve, 5_000).unref();
+            }),
+        ),
+    );
     await sink.close();
   }
 }
