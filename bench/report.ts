@@ -239,7 +239,9 @@ export function renderMarkdown(report: Report): string {
   // The generated server on the PostGraphile peer's Node 22 (`…, Node 22`) beside the same variant on this run's Node.
   const onNode22 = report.scenarios.flatMap((scenario) =>
     scenario.variants.flatMap((variant) => {
-      const base = scenario.variants.find((entry) => entry.label.replace(/^generated/, 'generated, Node 22') === variant.label);
+      const base = scenario.variants.find(
+        (entry) => entry.label.startsWith('generated') && entry.label.replace(/^generated/, 'generated, Node 22') === variant.label,
+      );
       return base ? [{ scenario, base, variant }] : [];
     }),
   );
