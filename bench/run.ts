@@ -11,8 +11,10 @@
  *    load generator, autocannon — pins itself to core 1: the generated server, the floor
  *    (node:http + driver + jose, hand-written SQL), Express 5 + Prisma, naive GraphQL, and the peers
  *    (bench/peers/: NestJS + Apollo + Prisma, Pothos + Yoga + Prisma); on PostgreSQL also the
- *    generated server with `APP_HTTP__WORKERS=2`, on both cores.
- * 4. Checks every variant answers the same as the first one sending the same request before timing.
+ *    generated server with `APP_HTTP__WORKERS=2`, on both cores, and PostGraphile v5 with row-level
+ *    security (bench/postgraphile.ts) beside the generated server on the same Node 22 binary.
+ * 4. Checks every variant answers the same as the first one sending the same request before timing
+ *    (PostGraphile, sent its own documents: its rows against the generated server's).
  * 5. Per scenario: a warm-up of each variant, then rounds in which the variants take turns
  *    (rotated each round); reports the median and min–max of req/s, p50/p99 latency, non-2xx,
  *    errors, server RSS, and every figure as a ratio to the floor of the same scenario.
@@ -48,7 +50,8 @@ import { pinCores, unpinCores } from './cores.js';
 import { FocusedServers, processTree } from './focus.js';
 import { type LoadRequest, type LoadResult, runLoad } from './load.js';
 import { type OtlpSink, startOtlpSink } from './otlp-sink.js';
-import { compiledEnvironment, spawnBenchServer } from './spawn.js';
+import { asGeneratedAnswer, installPostgraphile, POSTGRAPHILE_DOCUMENTS, preparePostgraphileDatabase } from './postgraphile.js';
+import { compiledEnvironment, type SpawnOptions, spawnBenchServer } from './spawn.js';
 import {
   renderMarkdown,
   renderSvg,
@@ -105,8 +108,15 @@ interface ChildServer {
   readonly child: ChildProcess;
 }
 
-async function spawnServer(name: ServerName, label: string, databaseUrl: string, pin: string[], root = ROOT): Promise<ChildServer> {
-  return { label, ...(await spawnBenchServer(name, { root, databaseUrl, secret: SECRET, pin })) };
+async function spawnServer(
+  name: ServerName,
+  label: string,
+  databaseUrl: string,
+  pin: string[],
+  root = ROOT,
+  how: Pick<SpawnOptions, 'node' | 'script'> = {},
+): Promise<ChildServer> {
+  return { label, ...(await spawnBenchServer(name, { root, databaseUrl, secret: SECRET, pin, ...how })) };
 }
 
 /**
@@ -178,6 +188,11 @@ interface Variant {
   readonly label: string;
   readonly server: ChildServer;
   readonly requests: readonly LoadRequest[];
+  /**
+   * For a server with a schema of its own (PostGraphile): the requests its `requests` are twins of,
+   * one for one, and how its answer reads as theirs; it must answer as the first variant sending them.
+   */
+  readonly twinOf?: { readonly requests: readonly LoadRequest[]; readonly normalize: (answer: unknown) => unknown };
 }
 
 /** A scenario: variants compared with each other and with the floor among them. */
@@ -220,11 +235,14 @@ async function verify(scenario: Scenario, servers: FocusedServers): Promise<void
   const first = new Map<string, { label: string; answer: string }>();
   for (const variant of scenario.variants) {
     servers.focus(variant.server.pid);
-    for (const request of variant.requests) {
+    for (const [index, request] of variant.requests.entries()) {
       if (request.makeBody) continue;
-      const key = `${request.method} ${request.path} ${request.body ?? ''}`;
-      const answer = JSON.stringify(await answerOf(variant.server, request));
+      const twin = variant.twinOf?.requests[index];
+      const key = `${(twin ?? request).method} ${(twin ?? request).path} ${(twin ?? request).body ?? ''}`;
+      const answered = await answerOf(variant.server, request);
+      const answer = JSON.stringify(variant.twinOf ? variant.twinOf.normalize(answered) : answered);
       const reference = first.get(key);
+      if (!reference && twin) throw new Error(`${scenario.title}: ${variant.label} has no variant before it to answer as`);
       if (!reference) first.set(key, { label: variant.label, answer });
       else if (reference.answer !== answer) {
         throw new Error(
@@ -296,6 +314,8 @@ const LABELS = {
   naive: 'naive GraphQL (query per parent)',
   nest: 'NestJS + Apollo + Prisma (peer)',
   pothos: 'Pothos + Yoga + Prisma (peer)',
+  postgraphile: 'PostGraphile v5 (peer)',
+  node22: 'generated, Node 22',
   twin: `generated${SECOND_PROCESS}`,
   metrics: 'generated, metrics on',
   tracing: 'generated, tracing on',
@@ -328,6 +348,23 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
     compare ? [{ label, server: compare, requests }] : [];
   const withWorkers = (requests: readonly LoadRequest[]): Variant[] =>
     workers ? [{ label: LABELS.workers, server: workers, requests }] : [];
+  // On PostgreSQL: the generated server on the PostGraphile peer's Node 22, and the peer sent its own
+  // twin of each document (bench/postgraphile.ts), its answers checked against the generated server's.
+  const node22 = servers.generatedNode22;
+  const withNode22 = (requests: readonly LoadRequest[], label: string = LABELS.node22): Variant[] =>
+    node22 ? [{ label, server: node22, requests }] : [];
+  const postgraphile = servers.postgraphile;
+  const withPostgraphile = (requests: readonly LoadRequest[], twins: readonly LoadRequest[]): Variant[] =>
+    postgraphile
+      ? [
+          {
+            label: LABELS.postgraphile,
+            server: postgraphile,
+            requests,
+            twinOf: { requests: twins, normalize: (answer) => asGeneratedAnswer(answer as Parameters<typeof asGeneratedAnswer>[0]) },
+          },
+        ]
+      : [];
   // Observability's cost (docs/behaviour.md §12), on the nested and point-lookup scenarios.
   const withObservability = (requests: readonly LoadRequest[]): Variant[] => [
     // The plain server again, in a process of its own: two processes of the same code settle at rates
@@ -357,6 +394,7 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
   const restList = [get('/v2/posts?first=20', tokens.member)];
   const nested = [post(DOCUMENTS.nested, tokens.member)];
   const lookup = [post(DOCUMENTS.user, tokens.member, { id: userId })];
+  const usersList = [post(DOCUMENTS.users, tokens.member)];
   const scenarios: Scenario[] = [
     {
       id: 'rest-list',
@@ -402,6 +440,8 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
         { label: LABELS.naive, server: naive, requests: nested },
         { label: LABELS.nest, server: nest, requests: nested },
         { label: LABELS.pothos, server: pothos, requests: nested },
+        ...withPostgraphile([post(POSTGRAPHILE_DOCUMENTS.nested, tokens.member)], nested),
+        ...withNode22(nested),
         { label: LABELS.floor, server: floor, requests: nested },
       ],
     },
@@ -410,8 +450,11 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
       title: 'GraphQL users(first: 20) { id name } beside its REST twin GET /users?first=20',
       floor: 'floor, GraphQL',
       variants: [
-        { label: 'generated, GraphQL', server: generated, requests: [post(DOCUMENTS.users, tokens.member)] },
+        { label: 'generated, GraphQL', server: generated, requests: usersList },
         { label: 'generated, REST twin', server: generated, requests: [get('/users?first=20', tokens.member)] },
+        ...withPostgraphile([post(POSTGRAPHILE_DOCUMENTS.users, tokens.member)], usersList),
+        ...withNode22(usersList, `${LABELS.node22}, GraphQL`),
+        ...withNode22([get('/users?first=20', tokens.member)], `${LABELS.node22}, REST twin`),
         ...withCompare([post(DOCUMENTS.users, tokens.member)], 'generated (compare), GraphQL'),
         ...withCompare([get('/users?first=20', tokens.member)], 'generated (compare), REST twin'),
         ...(workers ? [{ label: `${LABELS.workers}, GraphQL`, server: workers, requests: [post(DOCUMENTS.users, tokens.member)] }] : []),
@@ -431,6 +474,8 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
         { label: LABELS.naive, server: naive, requests: lookup },
         { label: LABELS.nest, server: nest, requests: lookup },
         { label: LABELS.pothos, server: pothos, requests: lookup },
+        ...withPostgraphile([post(POSTGRAPHILE_DOCUMENTS.user, tokens.member, { id: userId })], lookup),
+        ...withNode22(lookup),
         { label: LABELS.floor, server: floor, requests: lookup },
       ],
     },
@@ -590,6 +635,17 @@ async function runDatabase(
       const workers = await spawnWorkers('generated, 2 workers', data.main.url, 2, pin.prefix.length > 0 ? ['taskset', '-c', '0,1'] : []);
       children.push(workers);
       servers.workers = workers;
+      // PostGraphile v5 needs Node 22, installed with it in a folder of its own; the generated server runs on that Node too.
+      const peer = installPostgraphile(ROOT, log);
+      const peerUrl = await preparePostgraphileDatabase(ROOT, data.main.url);
+      for (const [key, label, url, how] of [
+        ['postgraphile', 'PostGraphile peer', peerUrl, { node: peer.node, script: peer.script }],
+        ['generatedNode22', 'generated on Node 22', data.main.url, { node: peer.node }],
+      ] as const) {
+        const server = await spawnServer('generated', label, url, pin.prefix, ROOT, how);
+        children.push(server);
+        servers[key] = server;
+      }
     }
     let idle: DatabasePass['idle'];
     if (measureIdle) {
@@ -638,6 +694,19 @@ async function runDatabase(
   } finally {
     focused.resumeAll();
     for (const child of children) child.child.kill('SIGTERM');
+    // Gone before their database is (the cluster stops next): a server still answering a request left over from
+    // its last run, or closing its pool, would print the cluster's shutdown as errors. At most 5 s.
+    await Promise.all(
+      children
+        .filter((child) => child.child.exitCode === null && child.child.signalCode === null)
+        .map(
+          (child) =>
+            new Promise<void>((resolve) => {
+              child.child.once('exit', () => resolve());
+              setTimeout(resolve, 5_000).unref();
+            }),
+        ),
+    );
     await sink.close();
   }
 }
@@ -841,6 +910,16 @@ function evaluateTargets(report: Report): TargetRow[] {
     },
     row('0 non-2xx (and 0 connection errors) in every timed run', non2xx, String, (value) => value === 0),
   );
+  // PostGraphile v5 runs on PostgreSQL only (bench/postgraphile.ts).
+  if (report.databases.includes('postgresql')) {
+    const toPostgraphile = (scenario: string, label: string): Record<string, number> => ({
+      postgresql: rate('postgresql', scenario, label) / rate('postgresql', scenario, LABELS.postgraphile),
+    });
+    targets.push(
+      row('nested GraphQL ≥ the PostGraphile v5 peer', toPostgraphile('graphql-nested', LABELS.generated), times, (value) => value >= 1),
+      row('GraphQL list ≥ the PostGraphile v5 peer', toPostgraphile('graphql-users', 'generated, GraphQL'), times, (value) => value >= 1),
+    );
+  }
   if (report.generator.length > 0) {
     for (const entry of report.generator.filter((item) => item.label.startsWith('demo') && !item.label.includes('column'))) {
       const value = median(entry.runs);

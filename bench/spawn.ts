@@ -14,6 +14,10 @@ export interface SpawnOptions {
   readonly secret: string;
   /** A command prefix, e.g. `taskset -c 0` (bench/cores.ts); empty for none. */
   readonly pin: readonly string[];
+  /** The Node binary (the PostGraphile peer's Node 22, bench/postgraphile.ts); this process's when absent. */
+  readonly node?: string;
+  /** The entry point, started with no argument, instead of bench/servers/index.ts's server `name` (a peer installed in a folder of its own). */
+  readonly script?: string;
   /** Node options before the script (`--cpu-prof`). */
   readonly nodeArgs?: readonly string[];
   /** Added to this process's environment. */
@@ -37,19 +41,18 @@ export function compiledEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /**
- * Starts server `name` of bench/servers/index.ts and resolves once it prints the URL it listens
+ * Starts server `name` of bench/servers/index.ts (or `options.script`) and resolves once it prints the URL it listens
  * on; rejects when the process exits before that (its stderr is this process's).
  */
 export async function spawnBenchServer(name: string, options: SpawnOptions): Promise<SpawnedServer> {
   const command = [
     ...options.pin,
-    process.execPath,
+    options.node ?? process.execPath,
     ...(options.nodeArgs ?? []),
-    path.join(options.root, 'dist/bench/servers/index.js'),
-    name,
+    ...(options.script ? [options.script] : [path.join(options.root, 'dist/bench/servers/index.js'), name]),
   ];
   const child = spawn(command[0] ?? process.execPath, command.slice(1), {
-    cwd: options.root,
+    cwd: options.script ? path.dirname(options.script) : options.root,
     env: {
       ...compiledEnvironment(process.env),
       BENCH_DATABASE_URL: options.databaseUrl,
@@ -66,7 +69,7 @@ export async function spawnBenchServer(name: string, options: SpawnOptions): Pro
       const match = /\{"url":"([^"]+)"\}/.exec(buffer);
       if (match?.[1]) resolve(match[1]);
     });
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before listening`)));
+    child.once('exit', (code) => reject(new Error(`${options.script ?? name} exited with ${code} before listening`)));
   });
   return { url, pid: child.pid ?? 0, child };
 }
