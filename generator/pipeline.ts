@@ -19,6 +19,8 @@ import type { SourceSpan } from './model/types.js';
 import { compareDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { diskCache, generatorCacheDir } from './cache.js';
 import { emitClients } from './emit/client/index.js';
+import { clientDocuments } from './emit/client/graphql.js';
+import { checkListedDocuments, emitDocumentManifest, readListedDocuments } from './documents.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
 import { dialectNamed } from '../runtime/dialects/index.js';
 import { type DatabaseName, migrationsPath, SDL_PATH, schemaPath, SUPPORTED_DATABASES } from './paths.js';
@@ -227,7 +229,20 @@ export async function planOutput(
     return { diagnostics, files: [], migrations: {}, locate, timings: watch.timings };
   }
   const context = { app, outputDir: outputName, project: readProjectInfo(layout.root) };
-  const emittedFiles = emitFiles(context);
+  const generatedFiles = emitFiles(context);
+  // The persisted-document manifest needs the emitted SDL: the listed documents are checked against it (docs/behaviour.md §4.9).
+  const sdl = generatedFiles.find((file) => file.path === SDL_PATH)?.content ?? '';
+  const listed = checkListedDocuments(sdl, readListedDocuments(layout));
+  if (listed.diagnostics.length > 0) {
+    return {
+      diagnostics: [...diagnostics, ...listed.diagnostics].sort(compareDiagnostics),
+      files: [],
+      migrations: {},
+      locate,
+      timings: watch.timings,
+    };
+  }
+  const emittedFiles = [...generatedFiles, emitDocumentManifest([...clientDocuments(sdl), ...listed.texts])];
   watch.lap('emit');
   const files = [...emittedFiles, ...(await emitClients(context, emittedFiles, diskCache(generatorCacheDir(layout.root))))].sort((a, b) =>
     a.path.localeCompare(b.path),

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { currentContext } from '../auth/context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
 import { listedIssues, QUERY_LIMIT_CODES } from '../failures/result.js';
+import { PERSISTED_DOCUMENT_CODES } from './persisted.js';
 
 /**
  * Codes this server puts in `errors[].extensions.code` (docs/decisions.md §4). The `*_LIMIT` codes refuse
@@ -24,6 +25,7 @@ export const GRAPHQL_ERROR_CODES = [
   'GRAPHQL_PARSE_FAILED',
   'GRAPHQL_VALIDATION_FAILED',
   ...QUERY_LIMIT_CODES,
+  ...PERSISTED_DOCUMENT_CODES,
   'INTERNAL_SERVER_ERROR',
 ] as const;
 
