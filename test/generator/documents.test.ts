@@ -47,6 +47,7 @@ describe('the persisted-document manifest', () => {
       'entities/documents/create-user.graphql',
       'entities/documents/user-names.graphql',
       'entities/documents/user.graphql',
+      'entities/documents/users-id-name.graphql',
       'entities/documents/users-with-posts.graphql',
     ]);
     for (const { text } of listed) expect(Object.values(manifest)).toContain(print(parse(text)));

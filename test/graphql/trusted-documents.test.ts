@@ -225,7 +225,12 @@ describe('APP_GRAPHQL__TRUSTED_DOCUMENTS=require', () => {
     expect(answer.data?.users).toHaveLength(2);
     const texts = createGraphQLClient(`${server.url}/graphql`, { token });
     expect((await texts.request(usersQuery(), { first: 2 })).errors?.[0]?.extensions?.code).toBe('PERSISTED_DOCUMENT_REQUIRED');
-    // A selection the manifest does not hold is no persisted document.
+    // A narrower selection is found when the application lists it (entities/documents/users-id-name.graphql) …
+    const viewer = createGraphQLClient(`${server.url}/graphql`, { token: await server.token('viewer'), persistedDocuments: true });
+    const listed = await viewer.request(usersQuery(['id', 'name']), { first: 2 });
+    expect(listed.errors).toBeUndefined();
+    expect(listed.data?.users).toHaveLength(2);
+    // … and is no persisted document when it does not.
     expect((await hashed.request(usersQuery(['id']))).errors?.[0]?.extensions?.code).toBe('PERSISTED_DOCUMENT_NOT_FOUND');
   });
 
