@@ -20,7 +20,7 @@ import { compareDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js
 import { diskCache, generatorCacheDir } from './cache.js';
 import { emitClients } from './emit/client/index.js';
 import { clientDocuments } from './emit/client/graphql.js';
-import { checkListedDocuments, emitDocumentManifest, readListedDocuments } from './documents.js';
+import { checkListedDocuments, DOCUMENT_RULE, emitDocumentManifest, readListedDocuments } from './documents.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
 import { dialectNamed } from '../runtime/dialects/index.js';
 import { type DatabaseName, migrationsPath, SDL_PATH, schemaPath, SUPPORTED_DATABASES } from './paths.js';
@@ -182,7 +182,7 @@ class Stopwatch {
 /** The output of a run, computed in memory (nothing written). */
 export interface PlannedOutput {
   readonly diagnostics: readonly Diagnostic[];
-  /** Every emitted text file (empty when a declaration is invalid). */
+  /** Every emitted text file (empty when a declaration is invalid; planned when only a listed GraphQL document is). */
   readonly files: readonly GeneratedFile[];
   /** The migration each database's schema change needs, if any. */
   readonly migrations: Readonly<Partial<Record<DatabaseName, PlannedMigration>>>;
@@ -232,16 +232,10 @@ export async function planOutput(
   const generatedFiles = emitFiles(context);
   // The persisted-document manifest needs the emitted SDL: the listed documents are checked against it (docs/behaviour.md §4.9).
   const sdl = generatedFiles.find((file) => file.path === SDL_PATH)?.content ?? '';
+  // A listed document the schema no longer serves is an error, but the files are still planned: a
+  // breaking change of the schema, which invalidates such a document, is reported first (generate).
   const listed = checkListedDocuments(sdl, readListedDocuments(layout));
-  if (listed.diagnostics.length > 0) {
-    return {
-      diagnostics: [...diagnostics, ...listed.diagnostics].sort(compareDiagnostics),
-      files: [],
-      migrations: {},
-      locate,
-      timings: watch.timings,
-    };
-  }
+  const planned = [...diagnostics, ...listed.diagnostics].sort(compareDiagnostics);
   const emittedFiles = [...generatedFiles, emitDocumentManifest([...clientDocuments(sdl), ...listed.texts])];
   watch.lap('emit');
   const files = [...emittedFiles, ...(await emitClients(context, emittedFiles, diskCache(generatorCacheDir(layout.root))))].sort((a, b) =>
@@ -263,7 +257,7 @@ export async function planOutput(
     if (migration) migrations[database] = migration;
   }
   watch.lap('migrations');
-  return { diagnostics, files, migrations, locate, timings: watch.timings };
+  return { diagnostics: planned, files, migrations, locate, timings: watch.timings };
 }
 
 /**
@@ -294,6 +288,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const sdl = emitted.get(SDL_PATH) ?? '';
   const { breaking, dangerous } = compareSchemas(readIfExists(path.join(outputDir, SDL_PATH)), sdl, plan.locate);
   if (breaking.length > 0 && !options.allowBreaking) {
+    // The listed documents the break invalidates are its consequence: the break is what to decide first.
+    diagnostics = diagnostics.filter((diagnostic) => diagnostic.ruleId !== DOCUMENT_RULE);
     return { diagnostics, changed, removed, migrations, prismaClientsChanged: [], breaking, dangerous, timings: plan.timings };
   }
 

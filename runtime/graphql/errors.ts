@@ -10,7 +10,9 @@ import type { Logger } from 'pino';
 import { currentContext } from '../auth/context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
 import { listedIssues, QUERY_LIMIT_CODES } from '../failures/result.js';
-import { PERSISTED_DOCUMENT_CODES } from './persisted.js';
+
+/** The codes of a refused persisted-document request (docs/behaviour.md §4.9, §7): 400, no document to run. */
+export const PERSISTED_DOCUMENT_CODES = ['PERSISTED_DOCUMENT_NOT_FOUND', 'PERSISTED_DOCUMENT_REQUIRED'] as const;
 
 /**
  * Codes this server puts in `errors[].extensions.code` (docs/decisions.md §4). The `*_LIMIT` codes refuse

@@ -17,9 +17,6 @@ import type { DocumentCache, PreparedDocument } from './execution.js';
 /** `APP_GRAPHQL__TRUSTED_DOCUMENTS`: off (default), persisted documents beside query texts, or persisted documents only. */
 export type TrustedDocumentsMode = 'off' | 'allow' | 'require';
 
-/** The error codes of a refused persisted-document request (docs/behaviour.md §7). */
-export const PERSISTED_DOCUMENT_CODES = ['PERSISTED_DOCUMENT_NOT_FOUND', 'PERSISTED_DOCUMENT_REQUIRED'] as const;
-
 /** A document id as clients send it: `sha256:` and the lowercase hex SHA-256 of the document's text. */
 const DOCUMENT_ID = /^sha256:([0-9a-f]{64})$/;
 /** Apollo's `persistedQuery.sha256Hash`: the bare lowercase hex digest. */

@@ -13,9 +13,9 @@ import { createHandler, type Handler, parseRequestParams, type Request, type Req
 import type { Logger } from 'pino';
 import { runInContext } from '../../auth/context.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { createErrorFormatter, errorCode } from '../../graphql/errors.js';
+import { createErrorFormatter, errorCode, PERSISTED_DOCUMENT_CODES } from '../../graphql/errors.js';
 import { executeWithCodes } from '../../graphql/execution.js';
-import { PERSISTED_DOCUMENT_CODES, type PersistedDocumentRequest, type TrustedDocumentsMode } from '../../graphql/persisted.js';
+import type { PersistedDocumentRequest, TrustedDocumentsMode } from '../../graphql/persisted.js';
 import type { OperationPreparer } from '../../graphql/prepare.js';
 import type { Observability } from '../../observability/index.js';
 import { type OperationLabel, operationLabel } from '../../observability/observation.js';
