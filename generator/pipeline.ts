@@ -23,7 +23,7 @@ import { clientDocuments } from './emit/client/graphql.js';
 import { checkListedDocuments, DOCUMENT_RULE, emitDocumentManifest, readListedDocuments } from './documents.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
 import { dialectNamed } from '../runtime/dialects/index.js';
-import { type DatabaseName, migrationsPath, SDL_PATH, schemaPath, SUPPORTED_DATABASES } from './paths.js';
+import { type DatabaseName, DOCUMENTS_PATH, migrationsPath, SDL_PATH, schemaPath, SUPPORTED_DATABASES } from './paths.js';
 import { ensurePrismaClients, stalePrismaClients } from './emit/prisma/client.js';
 import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
 import type { GeneratedFile } from './emit/writer.js';
@@ -292,6 +292,13 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     diagnostics = diagnostics.filter((diagnostic) => diagnostic.ruleId !== DOCUMENT_RULE);
     return { diagnostics, changed, removed, migrations, prismaClientsChanged: [], breaking, dangerous, timings: plan.timings };
   }
+  // A break accepted is accepted for the listed documents it invalidates too: they are left out of the manifest, with a warning.
+  if (breaking.length > 0)
+    diagnostics = diagnostics.map((diagnostic) =>
+      diagnostic.ruleId === DOCUMENT_RULE
+        ? { ...diagnostic, severity: 'warning', message: `left out of ${DOCUMENTS_PATH} (--allow-breaking): ${diagnostic.message}` }
+        : diagnostic,
+    );
 
   const checksums = SUPPORTED_DATABASES.flatMap((database) => {
     const dir = path.join(outputDir, migrationsPath(database));
