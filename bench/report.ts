@@ -103,6 +103,43 @@ const TITLES: Readonly<Record<string, string>> = { sqlite: 'SQLite', postgresql:
 const titleOf = (database: string): string => TITLES[database] ?? database;
 const rate = (value: number): string => Math.round(value).toLocaleString('en-US');
 
+/** The label of the trusted-documents variants (`--persisted`), before any suffix (`, GraphQL`). */
+const TRUSTED = 'generated, trusted documents';
+
+/**
+ * "Trusted documents" (docs/behaviour.md §4.10): each trusted-documents variant of a run with
+ * `--persisted` beside the plain generated server sending the same documents as text, same
+ * scenario, database and run; nothing when the run had none.
+ */
+function trustedDocumentsSection(report: Report): string[] {
+  const rows: string[] = [];
+  for (const scenario of report.scenarios) {
+    for (const trusted of scenario.variants.filter((variant) => variant.label.startsWith(TRUSTED))) {
+      const plain = scenario.variants.find((variant) => variant.label === `generated${trusted.label.slice(TRUSTED.length)}`);
+      if (!plain) continue;
+      const change = ((trusted.requestsPerSecond / plain.requestsPerSecond - 1) * 100).toFixed(1);
+      rows.push(
+        `| ${scenario.title} | ${titleOf(scenario.database)} | ${rate(plain.requestsPerSecond)} | ${rate(trusted.requestsPerSecond)} | ${Number(change) > 0 ? '+' : ''}${change}% | ${plain.p50} / ${trusted.p50} | ${plain.p99} / ${trusted.p99} |`,
+      );
+    }
+  }
+  if (rows.length === 0) return [];
+  return [
+    '## Trusted documents',
+    '',
+    'The generated server with `APP_GRAPHQL__TRUSTED_DOCUMENTS=require`, sent each document by hash',
+    '(`documentId`), beside the plain generated server sent the same documents as text, same scenario,',
+    'database and run (`npm run bench -- --persisted`). The plain server parses and validates a text once and',
+    'keeps it in its document cache, so what a hash saves per request is the cache lookup by text (hashing',
+    'the query string) and reading a longer body; parse and validation are saved once per document.',
+    '',
+    '| scenario | database | text, req/s | by hash, req/s | change | p50 ms (text / hash) | p99 ms (text / hash) |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+  ];
+}
+
 /** BENCHMARKS.md. */
 export function renderMarkdown(report: Report): string {
   const lines: string[] = [
@@ -318,6 +355,7 @@ export function renderMarkdown(report: Report): string {
     }
     lines.push('');
   }
+  lines.push(...trustedDocumentsSection(report));
   lines.push('## SQL statements per request (SQLite)', '', '| request | server | statements |', '|---|---|---:|');
   for (const row of report.statements) lines.push(`| ${row.request} | ${row.server} | ${row.statements} |`);
   if (report.generator.length > 0) {

@@ -35,6 +35,9 @@
  * `generated (compare)`, timed in the same rounds: before/after figures of one change;
  * `--compare-server=<name>` starts another of its bench/servers/index.ts servers instead, such as
  * `generated-tracing-sampled`),
+ * `--persisted` (adds the variant `generated, trusted documents` to every GraphQL scenario: the
+ * generated server with `APP_GRAPHQL__TRUSTED_DOCUMENTS=require`, sent each document by hash;
+ * BENCHMARKS.md "Trusted documents"),
  * `--render=<report.json>` (writes BENCHMARKS.md and the chart again from the figures a run saved
  * in `dist/bench-report.json`, measuring nothing; with `--note=<text>`, a line on the conditions of the run), BENCH_SECONDS (per run, default 3), BENCH_ROUNDS (default 3).
  */
@@ -63,6 +66,7 @@ import {
   type TargetRow,
   type VariantReport,
 } from './report.js';
+import { persistedBody, textBody } from './persisted.js';
 import { DOCUMENTS, graphqlBody } from './scenarios.js';
 import { SERVERS, type ServerName } from './servers/index.js';
 
@@ -71,6 +75,7 @@ const SECRET = 'benchmark-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
 
 const option = (name: string): string | undefined => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = process.argv.includes('--quick');
+const persisted = process.argv.includes('--persisted');
 const only = option('only')?.split(',');
 const settings = {
   seconds: quick ? 2 : Number(process.env.BENCH_SECONDS ?? 3),
@@ -98,6 +103,7 @@ function buildServers(): void {
   execFileSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.bench.json')], { cwd: ROOT, stdio: 'inherit' });
   execFileSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.peers.json')], { cwd: ROOT, stdio: 'inherit' });
   copyFileSync(path.join(ROOT, 'generated/schema.graphql'), path.join(ROOT, 'dist/generated/schema.graphql'));
+  copyFileSync(path.join(ROOT, 'generated/graphql/documents.json'), path.join(ROOT, 'dist/generated/graphql/documents.json'));
 }
 
 /** A server running in a child process. */
@@ -238,7 +244,8 @@ async function verify(scenario: Scenario, servers: FocusedServers): Promise<void
     for (const [index, request] of variant.requests.entries()) {
       if (request.makeBody) continue;
       const twin = variant.twinOf?.requests[index];
-      const key = `${(twin ?? request).method} ${(twin ?? request).path} ${(twin ?? request).body ?? ''}`;
+      const keyed = twin ?? request;
+      const key = `${keyed.method} ${keyed.path} ${keyed.body === undefined ? '' : textBody(keyed.body)}`;
       const answered = await answerOf(variant.server, request);
       const answer = JSON.stringify(variant.twinOf ? variant.twinOf.normalize(answered) : answered);
       const reference = first.get(key);
@@ -320,6 +327,7 @@ const LABELS = {
   metrics: 'generated, metrics on',
   tracing: 'generated, tracing on',
   tracingSampled: 'generated, tracing on, 1 trace in 10',
+  trusted: 'generated, trusted documents',
 } as const;
 
 /** The label of a variant's second process (BENCHMARKS.md, "Observability's cost"). */
@@ -378,6 +386,26 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
     { label: LABELS.tracingSampled, server: need('generatedTracingSampled'), requests },
     { label: secondProcess(LABELS.tracingSampled), server: need('generatedTracingSampledTwin'), requests },
   ];
+  // Trusted documents (`--persisted`): the same requests, each document sent by hash to a server answering only those.
+  const withPersisted = (requests: readonly LoadRequest[], label: string = LABELS.trusted): Variant[] => {
+    const server = servers.generatedTrusted;
+    if (!server) return [];
+    const byHash = (body: string): string => {
+      const { query, variables } = JSON.parse(body) as { query: string; variables?: Record<string, unknown> };
+      return persistedBody(query, variables);
+    };
+    return [
+      {
+        label,
+        server,
+        requests: requests.map((request) => {
+          const { makeBody, body } = request;
+          if (makeBody) return { ...request, makeBody: () => byHash(makeBody()) };
+          return body === undefined ? request : { ...request, body: byHash(body) };
+        }),
+      },
+    ];
+  };
   const userId = data.main.member.id;
   let written = 0;
   const createUser = (prefix: string): LoadRequest => ({
@@ -434,6 +462,7 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
       floor: LABELS.floor,
       variants: [
         { label: LABELS.generated, server: generated, requests: nested },
+        ...withPersisted(nested),
         ...withCompare(nested),
         ...withObservability(nested),
         ...withWorkers(nested),
@@ -455,6 +484,7 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
         ...withPostgraphile([post(POSTGRAPHILE_DOCUMENTS.users, tokens.member)], usersList),
         ...withNode22(usersList, `${LABELS.node22}, GraphQL`),
         ...withNode22([get('/users?first=20', tokens.member)], `${LABELS.node22}, REST twin`),
+        ...withPersisted([post(DOCUMENTS.users, tokens.member)], `${LABELS.trusted}, GraphQL`),
         ...withCompare([post(DOCUMENTS.users, tokens.member)], 'generated (compare), GraphQL'),
         ...withCompare([get('/users?first=20', tokens.member)], 'generated (compare), REST twin'),
         ...(workers ? [{ label: `${LABELS.workers}, GraphQL`, server: workers, requests: [post(DOCUMENTS.users, tokens.member)] }] : []),
@@ -468,6 +498,7 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
       floor: LABELS.floor,
       variants: [
         { label: LABELS.generated, server: generated, requests: lookup },
+        ...withPersisted(lookup),
         ...withCompare(lookup),
         ...withObservability(lookup),
         ...withWorkers(lookup),
@@ -485,6 +516,7 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
       floor: LABELS.floor,
       variants: [
         { label: LABELS.generated, server: generated, requests: mix('generated') },
+        ...withPersisted(mix('trusted')),
         ...withCompare(mix('compare')),
         ...withWorkers(mix('workers')),
         { label: LABELS.naive, server: naive, requests: mix('naive') },
@@ -621,6 +653,11 @@ async function runDatabase(
       await start('generatedDeep', 'generated', 'generated (deep db)', data.deep.url),
       await start('floorDeep', 'floor', 'floor (deep db)', data.deep.url),
     ]);
+    if (persisted) {
+      const server = await spawnServer('generated-trusted-documents', LABELS.trusted, data.main.url, pin.prefix);
+      children.push(server);
+      servers.generatedTrusted = server;
+    }
     const other = option('compare');
     if (other) {
       const name = option('compare-server') ?? 'generated';

@@ -1,6 +1,8 @@
 /**
  * The requests the benchmark sends (BENCHMARKS.md), shared by the load generator and by the floor,
- * which recognises its GraphQL documents by their exact text.
+ * which recognises its GraphQL documents by their exact text (so this module imports nothing: the
+ * floor's memory is its own). The demo lists the same documents under `entities/documents/`, so the
+ * persisted-document manifest holds them (bench/persisted.ts sends them by hash).
  */
 
 /** GraphQL documents, byte for byte. */

@@ -34,6 +34,7 @@ import { createSchedules, CRON_SETTINGS } from './schedules.js';
 /** This application. */
 export const application: ApplicationDefinition<Database, Container> = {
   schemaFile: new URL('./schema.graphql', import.meta.url),
+  documentsFile: new URL('./graphql/documents.json', import.meta.url),
   entities: ENTITIES,
   createDatabase,
   createContainer,

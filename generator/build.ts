@@ -4,12 +4,12 @@
  * server reaches from `generated/main.ts` — `generated/`, the Prisma clients, `entities/`, and any
  * other file of the application they import — is compiled on its own by esbuild (the transform tsx
  * applies in development, with the application's tsconfig.json), keeping the folder layout, so a
- * stack trace names the file a person wrote; packages stay imports. The SDL the server reads at
- * boot is copied beside the compiled `generated/`.
+ * stack trace names the file a person wrote; packages stay imports. The SDL and the
+ * persisted-document manifest the server reads at boot are copied beside the compiled `generated/`.
  */
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { SDL_PATH } from './paths.js';
+import { DOCUMENTS_PATH, SDL_PATH } from './paths.js';
 
 /** What {@link buildApplication} wrote. */
 export interface BuildResult {
@@ -61,10 +61,12 @@ export async function buildApplication(root: string, outDir: string): Promise<Bu
     bundle: false,
     sourcemap: true,
   });
-  const sdl = path.join(root, 'generated', SDL_PATH);
-  if (existsSync(sdl)) {
-    mkdirSync(path.join(outDir, 'generated'), { recursive: true });
-    copyFileSync(sdl, path.join(outDir, 'generated', SDL_PATH));
+  // The files the server reads at boot beside its code: the SDL, and the persisted-document manifest (docs/behaviour.md §4.10).
+  for (const file of [SDL_PATH, DOCUMENTS_PATH]) {
+    const source = path.join(root, 'generated', file);
+    if (!existsSync(source)) continue;
+    mkdirSync(path.dirname(path.join(outDir, 'generated', file)), { recursive: true });
+    copyFileSync(source, path.join(outDir, 'generated', file));
   }
   return { compiled, outDir };
 }

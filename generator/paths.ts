@@ -25,6 +25,9 @@ export function clientPath(database: DatabaseName): string {
 /** The committed SDL, relative to the output folder (also written at boot by APP_GRAPHQL__EMIT_SDL). */
 export const SDL_PATH = 'schema.graphql';
 
+/** The persisted-document manifest, relative to the output folder (docs/behaviour.md §4.10). */
+export const DOCUMENTS_PATH = 'graphql/documents.json';
+
 /**
  * The committed OpenAPI document of one version in the default configuration, relative to the
  * output folder: `2` → `openapi/v2.json`; without a version, the document of every version,

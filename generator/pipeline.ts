@@ -19,9 +19,11 @@ import type { SourceSpan } from './model/types.js';
 import { compareDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { diskCache, generatorCacheDir } from './cache.js';
 import { emitClients } from './emit/client/index.js';
+import { clientDocuments } from './emit/client/graphql.js';
+import { checkListedDocuments, DOCUMENT_RULE, emitDocumentManifest, readListedDocuments } from './documents.js';
 import { emitFiles, MARKER_FILE, MARKER_LINE } from './emit/index.js';
 import { dialectNamed } from '../runtime/dialects/index.js';
-import { type DatabaseName, migrationsPath, SDL_PATH, schemaPath, SUPPORTED_DATABASES } from './paths.js';
+import { type DatabaseName, DOCUMENTS_PATH, migrationsPath, SDL_PATH, schemaPath, SUPPORTED_DATABASES } from './paths.js';
 import { ensurePrismaClients, stalePrismaClients } from './emit/prisma/client.js';
 import { migrationLock, type PlannedMigration, planMigration } from './emit/prisma/migrations.js';
 import type { GeneratedFile } from './emit/writer.js';
@@ -180,7 +182,7 @@ class Stopwatch {
 /** The output of a run, computed in memory (nothing written). */
 export interface PlannedOutput {
   readonly diagnostics: readonly Diagnostic[];
-  /** Every emitted text file (empty when a declaration is invalid). */
+  /** Every emitted text file (empty when a declaration is invalid; planned when only a listed GraphQL document is). */
   readonly files: readonly GeneratedFile[];
   /** The migration each database's schema change needs, if any. */
   readonly migrations: Readonly<Partial<Record<DatabaseName, PlannedMigration>>>;
@@ -227,7 +229,14 @@ export async function planOutput(
     return { diagnostics, files: [], migrations: {}, locate, timings: watch.timings };
   }
   const context = { app, outputDir: outputName, project: readProjectInfo(layout.root) };
-  const emittedFiles = emitFiles(context);
+  const generatedFiles = emitFiles(context);
+  // The persisted-document manifest needs the emitted SDL: the listed documents are checked against it (docs/behaviour.md §4.10).
+  const sdl = generatedFiles.find((file) => file.path === SDL_PATH)?.content ?? '';
+  // A listed document the schema no longer serves is an error, but the files are still planned: a
+  // breaking change of the schema, which invalidates such a document, is reported first (generate).
+  const listed = checkListedDocuments(sdl, readListedDocuments(layout));
+  const planned = [...diagnostics, ...listed.diagnostics].sort(compareDiagnostics);
+  const emittedFiles = [...generatedFiles, emitDocumentManifest([...clientDocuments(sdl), ...listed.texts])];
   watch.lap('emit');
   const files = [...emittedFiles, ...(await emitClients(context, emittedFiles, diskCache(generatorCacheDir(layout.root))))].sort((a, b) =>
     a.path.localeCompare(b.path),
@@ -248,7 +257,7 @@ export async function planOutput(
     if (migration) migrations[database] = migration;
   }
   watch.lap('migrations');
-  return { diagnostics, files, migrations, locate, timings: watch.timings };
+  return { diagnostics: planned, files, migrations, locate, timings: watch.timings };
 }
 
 /**
@@ -279,8 +288,17 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const sdl = emitted.get(SDL_PATH) ?? '';
   const { breaking, dangerous } = compareSchemas(readIfExists(path.join(outputDir, SDL_PATH)), sdl, plan.locate);
   if (breaking.length > 0 && !options.allowBreaking) {
+    // The listed documents the break invalidates are its consequence: the break is what to decide first.
+    diagnostics = diagnostics.filter((diagnostic) => diagnostic.ruleId !== DOCUMENT_RULE);
     return { diagnostics, changed, removed, migrations, prismaClientsChanged: [], breaking, dangerous, timings: plan.timings };
   }
+  // A break accepted is accepted for the listed documents it invalidates too: they are left out of the manifest, with a warning.
+  if (breaking.length > 0)
+    diagnostics = diagnostics.map((diagnostic) =>
+      diagnostic.ruleId === DOCUMENT_RULE
+        ? { ...diagnostic, severity: 'warning', message: `left out of ${DOCUMENTS_PATH} (--allow-breaking): ${diagnostic.message}` }
+        : diagnostic,
+    );
 
   const checksums = SUPPORTED_DATABASES.flatMap((database) => {
     const dir = path.join(outputDir, migrationsPath(database));

@@ -29,6 +29,9 @@ export const SERVERS = {
       APP_OTEL__ENDPOINT: process.env.BENCH_OTLP_URL ?? 'http://127.0.0.1:4318',
       APP_OTEL__SAMPLE: '0',
     }),
+  // Persisted documents only (docs/behaviour.md §4.10): what skipping parse and validation saves (`--persisted`).
+  'generated-trusted-documents': async (options: ServerOptions) =>
+    (await import('./generated.js')).startGenerated(options, { APP_GRAPHQL__TRUSTED_DOCUMENTS: 'require' }),
   floor: async (options: ServerOptions) => (await import('./floor.js')).startFloor(options),
   'express-prisma': async (options: ServerOptions) => (await import('./express-prisma.js')).startExpressPrisma(options),
   'naive-graphql': async (options: ServerOptions) => (await import('./naive-graphql.js')).startNaiveGraphQL(options),

@@ -12,8 +12,8 @@ export type Rule = (app: ResolvedApp, report: Report) => void;
 
 /**
  * The rules checked outside the resolved model, by id, each with the module that checks it: they
- * read the TypeScript checker, the committed migration folders, or a new migration against the
- * development database (docs/behaviour.md §7; docs/decisions.md §11), so they run in their stage
+ * read the TypeScript checker, the committed migration folders, a new migration against the
+ * development database, or the application's GraphQL documents against the emitted schema (docs/behaviour.md §7; docs/decisions.md §11), so they run in their stage
  * of `generate` rather than in `validate`. Each has its fixtures under `test/errors/<rule-id>/`
  * like the rules of `RULES` (generator/validate/index.ts).
  */
@@ -22,6 +22,7 @@ export const STAGE_RULES = {
   'migration-drift': 'generator/migration-drift.ts',
   'migration-data-loss': 'generator/migration-review.ts',
   'migration-unexecutable': 'generator/migration-review.ts',
+  'graphql-document-invalid': 'generator/documents.ts',
 } as const;
 
 /** The id of a rule checked outside the resolved model ({@link STAGE_RULES}). */

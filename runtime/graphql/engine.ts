@@ -18,6 +18,8 @@ import { AuthenticationGuard, type CanActivate, GraphQLAuthorizationGuard, type 
 import type { GraphQLContext } from './context.js';
 import { type FieldComplexity, QueryLimits } from './limits.js';
 import { type LoadableRepository, type LoaderRegistry, type LoaderScope, RequestLoaders } from './loaders.js';
+import type { DocumentCache } from './execution.js';
+import { PersistedDocuments } from './persisted.js';
 import { OperationPreparer } from './prepare.js';
 import { buildExecutableSchema } from './schema.js';
 import { printSdl } from './sdl.js';
@@ -26,6 +28,8 @@ import { printSdl } from './sdl.js';
 export interface GraphQLApplication<Container, Services> {
   /** The committed SDL (`generated/schema.graphql`). */
   readonly schemaFile: URL;
+  /** The persisted-document manifest (`generated/graphql/documents.json`), read when `APP_GRAPHQL__TRUSTED_DOCUMENTS` is on (docs/behaviour.md §4.10). */
+  readonly documentsFile?: URL;
   /** Exposed entities: wire fields and relations. */
   readonly entities: readonly EntityDescriptor[];
   readonly createResolvers: (container: Container, services: Services) => IResolvers<unknown, GraphQLContext>;
@@ -68,7 +72,9 @@ export interface GraphQLEngineOptions<Container, Services> {
  * Builds the schema and the preparer of `application`. Reads the committed SDL; with
  * `APP_GRAPHQL__EMIT_SDL` writes the schema it built beside it (through a temporary file, so a
  * reader never sees half). Warns once when relation loaders have no batch context (docs/behaviour.md §5.10).
- * Throws when the SDL and the resolvers disagree (graphql-tools' error).
+ * With `APP_GRAPHQL__TRUSTED_DOCUMENTS` on, reads and checks the persisted documents (docs/behaviour.md §4.10).
+ * Throws when the SDL and the resolvers disagree (graphql-tools' error), or when the manifest is
+ * missing or holds a document this server refuses.
  */
 export function createGraphQLEngine<Container, Services>(
   application: GraphQLApplication<Container, Services>,
@@ -107,6 +113,7 @@ export function createGraphQLEngine<Container, Services>(
     logger.info({ file: target }, `wrote the GraphQL schema to ${target} (APP_GRAPHQL__EMIT_SDL)`);
   }
 
+  const { trustedDocuments } = config.graphql;
   const runtimeGuards: RuntimeGuards = {
     authentication: new AuthenticationGuard(),
     graphqlAuthorization: new GraphQLAuthorizationGuard(options.abilities),
@@ -133,7 +140,15 @@ export function createGraphQLEngine<Container, Services>(
       },
       maxRows: config.graphql.maxRows,
       maxResponseBytes: config.graphql.maxResponseBytes,
+      ...(trustedDocuments === 'off'
+        ? {}
+        : { persisted: (cache: DocumentCache) => PersistedDocuments.load(application.documentsFile, trustedDocuments, cache) }),
     },
   );
+  if (preparer.persisted)
+    logger.info(
+      { documents: preparer.persisted.size, trustedDocuments },
+      `trusted documents ${trustedDocuments === 'require' ? 'required' : 'allowed'}: ${preparer.persisted.size} persisted documents checked`,
+    );
   return { schema, preparer };
 }

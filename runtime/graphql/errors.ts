@@ -11,6 +11,9 @@ import { currentContext } from '../auth/context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
 import { listedIssues, QUERY_LIMIT_CODES } from '../failures/result.js';
 
+/** The codes of a refused persisted-document request (docs/behaviour.md §4.10, §7): 400, no document to run. */
+export const PERSISTED_DOCUMENT_CODES = ['PERSISTED_DOCUMENT_NOT_FOUND', 'PERSISTED_DOCUMENT_REQUIRED'] as const;
+
 /**
  * Codes this server puts in `errors[].extensions.code` (docs/decisions.md §4). The `*_LIMIT` codes refuse
  * an operation before it runs, or stop one that reads too much (docs/hostile-input.md §2, §3).
@@ -24,6 +27,7 @@ export const GRAPHQL_ERROR_CODES = [
   'GRAPHQL_PARSE_FAILED',
   'GRAPHQL_VALIDATION_FAILED',
   ...QUERY_LIMIT_CODES,
+  ...PERSISTED_DOCUMENT_CODES,
   'INTERNAL_SERVER_ERROR',
 ] as const;
 

@@ -56,13 +56,17 @@ export class DocumentCache {
   prepare(query: string): PreparedDocument {
     const cached = this.cache.get(query);
     if (cached) return cached;
-    const prepared = this.parseAndValidate(query);
+    const prepared = this.check(query);
     if ('document' in prepared ? (query.length + 64) * BYTES_PER_CHARACTER <= CACHE_BYTES / 16 : query.length <= REFUSAL_CACHE_TEXT)
       this.cache.set(query, prepared);
     return prepared;
   }
 
-  private parseAndValidate(query: string): PreparedDocument {
+  /**
+   * The validated document of `query`, or its refusal, without the cache: what {@link prepare}
+   * caches, and what the persisted documents are checked with once at boot (runtime/graphql/persisted.ts).
+   */
+  check(query: string): PreparedDocument {
     let document: DocumentNode;
     try {
       const refused = scanDocument(query, this.options);

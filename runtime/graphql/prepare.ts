@@ -1,6 +1,7 @@
 /**
  * What happens to every GraphQL operation before it runs, for both transports (HTTP and
- * graphql-ws): the document is parsed and validated once per query text, checked against the
+ * graphql-ws): the document is parsed and validated once per query text (or looked up by id
+ * among the persisted documents checked at boot, docs/behaviour.md §4.10), checked against the
  * depth and complexity limits, then the operation's guard chain runs once (docs/behaviour.md §5.2) and what the
  * guards seeded — principal and ability — becomes the operation's context (docs/behaviour.md §5.4).
  */
@@ -23,6 +24,7 @@ import { type CanActivate, type NamedGuard, runGuards } from '../auth/guards.js'
 import type { GraphQLContext } from './context.js';
 import { DocumentCache, type DocumentCacheOptions } from './execution.js';
 import type { QueryLimits } from './limits.js';
+import type { PersistedDocumentRequest, PersistedDocuments } from './persisted.js';
 
 /** Guard chains of one schema, as generated in `graphql/guards.ts`. */
 export interface GuardTable {
@@ -34,9 +36,12 @@ export interface GuardTable {
   readonly guards: Readonly<Record<string, CanActivate>>;
 }
 
-/** A request for an operation, from either transport. */
-export interface OperationRequest {
-  readonly query: string;
+/**
+ * A request for an operation, from either transport: a query text, or — with trusted documents on
+ * (runtime/graphql/persisted.ts) — the id of a persisted document.
+ */
+export interface OperationRequest extends PersistedDocumentRequest {
+  readonly query?: string;
   readonly variables?: Record<string, unknown> | null | undefined;
   readonly operationName?: string | null | undefined;
 }
@@ -92,6 +97,11 @@ export interface PreparerOptions {
   readonly maxRows: number;
   /** Bytes of rows each operation may read (`APP_GRAPHQL__MAX_RESPONSE_BYTES`, docs/hostile-input.md §14). */
   readonly maxResponseBytes: number;
+  /**
+   * The persisted documents of `APP_GRAPHQL__TRUSTED_DOCUMENTS` (`allow`, `require`), read and
+   * checked at boot with the same bounds and validation; undefined when it is `off`.
+   */
+  readonly persisted?: (cache: DocumentCache) => PersistedDocuments;
 }
 
 /** What an operation of a parsed document is, worked out once per document and operation name. */
@@ -111,6 +121,8 @@ export class OperationPreparer {
    * the same text), by operation name (`''` for none); an operation not found is not cached.
    */
   private readonly plans = new WeakMap<DocumentNode, Map<string, OperationPlan>>();
+  /** The persisted documents this server answers by id, when trusted documents are on. */
+  readonly persisted: PersistedDocuments | undefined;
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -121,6 +133,7 @@ export class OperationPreparer {
     private readonly options: PreparerOptions,
   ) {
     this.documents = new DocumentCache(schema, options.documents);
+    this.persisted = options.persisted?.(this.documents);
   }
 
   /** The guard chain of `fields`: the union of their chains, in order, each guard once. */
@@ -165,7 +178,10 @@ export class OperationPreparer {
     transport: 'graphql' | 'graphql-ws',
     observation?: RequestObservation,
   ): Promise<PreparedOperation> {
-    const prepared = this.documents.prepare(request.query);
+    // A persisted document was parsed, bounded and validated at boot; everything after runs on it as on any other.
+    const prepared = this.persisted
+      ? this.persisted.documentOf(request, (query) => this.documents.prepare(query))
+      : this.documents.prepare(request.query ?? '');
     if ('errors' in prepared) return { kind: 'refused', errors: prepared.errors };
     const plan = this.planOf(prepared.document, request.operationName);
     if (!plan) {

@@ -22,6 +22,11 @@ export const GRAPHQL_SETTINGS = settingsSection(
      */
     introspection: booleanFlag.optional(),
     emitSdl: booleanFlag.default(false),
+    /**
+     * Persisted documents (docs/behaviour.md §4.10): `off` (default) answers query texts only; `allow`
+     * also answers the documents of the manifest `generate` wrote, by hash; `require` answers those only.
+     */
+    trustedDocuments: z.enum(['off', 'allow', 'require'], { message: 'expected off, allow or require' }).default('off'),
     maxDepth: integer(1, 1000).default(10),
     maxComplexity: integer(1, 100_000_000).default(10_000),
     /** Tokens one document may have, counted before it is parsed (docs/hostile-input.md §2). */

@@ -66,6 +66,8 @@ export interface RuntimeServices {
 export interface ApplicationDefinition<Database extends DatabaseClient, Container> {
   /** The committed SDL (`generated/schema.graphql`). */
   readonly schemaFile: URL;
+  /** The persisted-document manifest (`generated/graphql/documents.json`), read when `APP_GRAPHQL__TRUSTED_DOCUMENTS` is on (docs/behaviour.md §4.10). */
+  readonly documentsFile?: URL;
   /** Exposed entities: wire fields and relations. */
   readonly entities: readonly EntityDescriptor[];
   /** Wraps a driver adapter in the generated Prisma client of its provider (loaded on demand). */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareDiagnostics, type Diagnostic } from '../../generator/diagnostics/diagnostic.js';
 import { formatPlain } from '../../generator/diagnostics/format.js';
+import { DOCUMENT_RULE } from '../../generator/documents.js';
 import { reviewMigrations } from '../../generator/migration-review.js';
 import { parseDeclarations } from '../../generator/parse/declarations.js';
 import { listTypeScriptFiles } from '../../generator/parse/project.js';
@@ -26,6 +27,7 @@ const update = process.env.UPDATE_GOLDEN === '1';
 /**
  * The diagnostics of a fixture, each as its headline and related locations. `type-error` fixtures
  * also go through the TypeScript checker (generator/typecheck.ts), which `generate --check` runs; a
+ * `graphql-document-invalid` fixture through the plan, whose emit stage checks the documents; a
  * migration rule's fixture goes through the whole plan and the review of the new migration, with no
  * development database to count rows in (generator/migration-review.ts).
  */
@@ -47,6 +49,9 @@ async function diagnose(caseDir: string, rule: string): Promise<string[]> {
       locate: plan.locate,
     });
     diagnostics = [...plan.diagnostics, ...review];
+  } else if (rule === DOCUMENT_RULE) {
+    // The listed documents are checked against the schema this run emits.
+    diagnostics = [...(await planOutput(layout)).diagnostics];
   } else {
     const typeErrors = rule === TYPE_ERROR_RULE ? checkDeclarationTypes(layout, listTypeScriptFiles(caseDir), 'error') : [];
     diagnostics = [...validate(resolveApp(parseDeclarations(layout))), ...typeErrors];

@@ -32,6 +32,7 @@ export function emitApp(context: EmitContext): GeneratedFile {
   w.writeLine('/** This application. */');
   w.write(`export const application: ${definition}<Database, Container> = `).inlineBlock(() => {
     w.writeLine("schemaFile: new URL('./schema.graphql', import.meta.url),");
+    w.writeLine("documentsFile: new URL('./graphql/documents.json', import.meta.url),");
     w.writeLine('entities: ENTITIES,');
     w.writeLine('createDatabase,');
     w.writeLine('createContainer,');

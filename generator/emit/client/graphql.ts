@@ -33,6 +33,8 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
+  parse as parseDocument,
+  print as printDocument,
 } from 'graphql';
 import {
   clientDocumentFactory,
@@ -222,6 +224,31 @@ export function emitGraphQLClient(layout: OutputLayout, sdl: string): GeneratedF
   return file.render();
 }
 
+/** A factory's operation up to its root field and arguments: `query Post($id: String!) { post(id: $id)`. */
+function operationHead(kind: GraphQLOperationKind, field: GraphQLField<unknown, unknown>): string {
+  const declared = field.args.map((argument) => `$${argument.name}: ${String(argument.type)}`);
+  const passed = field.args.map((argument) => `${argument.name}: $${argument.name}`);
+  return `${kind} ${clientOperationName(field.name)}${declared.length > 0 ? `(${declared.join(', ')})` : ''} { ${field.name}${passed.length > 0 ? `(${passed.join(', ')})` : ''}`;
+}
+
+/**
+ * The document each factory of the client of `sdl` builds when called without fields (every leaf
+ * field), as graphql-js `print` writes it: the typed client's entries of the persisted-document
+ * manifest (generator/documents.ts).
+ */
+export function clientDocuments(sdl: string): string[] {
+  return clientOperations(buildSchema(sdl)).map(({ kind, field, selects }) => {
+    const head = operationHead(kind, field);
+    const text =
+      selects === undefined
+        ? `${head} }`
+        : `${head} { ${leafFields(selects)
+            .map((leaf) => leaf.name)
+            .join(' ')} } }`;
+    return printDocument(parseDocument(text, { noLocation: true }));
+  });
+}
+
 /** The variables type, result type and document factory of one root field. */
 function writeOperation(file: TypeScriptFile, typedDocument: string, { kind, field, selects }: ClientOperation): void {
   const { body } = file;
@@ -242,9 +269,7 @@ function writeOperation(file: TypeScriptFile, typedDocument: string, { kind, fie
   }
   body.blankLine();
 
-  const declared = field.args.map((argument) => `$${argument.name}: ${String(argument.type)}`);
-  const passed = field.args.map((argument) => `${argument.name}: $${argument.name}`);
-  const head = `${kind} ${clientOperationName(field.name)}${declared.length > 0 ? `(${declared.join(', ')})` : ''} { ${field.name}${passed.length > 0 ? `(${passed.join(', ')})` : ''}`;
+  const head = operationHead(kind, field);
 
   if (selects === undefined) {
     writeDoc(body, [`What \`${field.name}\` answers.`]);
@@ -307,6 +332,28 @@ function writeClient(file: TypeScriptFile, typedDocument: string): void {
     body.writeLine('readonly headers?: Readonly<Record<string, string>>;');
     writeDoc(body, ['The fetch function to send requests with (default: the global `fetch`).']);
     body.writeLine('readonly fetch?: typeof fetch;');
+    writeDoc(body, [
+      'Send each document as its persisted-document id, `documentId: "sha256:<hex>"` (the SHA-256 of',
+      '`print(document)`), instead of its text: for a server with `APP_GRAPHQL__TRUSTED_DOCUMENTS` on,',
+      'which answers only the documents of its manifest (`graphql/documents.json`). Default false.',
+    ]);
+    body.writeLine('readonly persistedDocuments?: boolean;');
+  });
+  body.blankLine();
+  writeDoc(body, ['The persisted-document id of each document sent so far (its SHA-256 is computed once).']);
+  body.writeLine('const documentIds = new WeakMap<object, string>();');
+  body.blankLine();
+  writeDoc(body, [
+    'The persisted-document id of `document`, whose printed text is `text`: `sha256:` and the hex SHA-256',
+    'of the text (Web Crypto, in browsers and Node alike).',
+  ]);
+  body.write('async function documentIdOf(document: object, text: string): Promise<string>').block(() => {
+    body.writeLine('const known = documentIds.get(document);');
+    body.writeLine('if (known !== undefined) return known;');
+    body.writeLine("const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));");
+    body.writeLine("const id = `sha256:${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;");
+    body.writeLine('documentIds.set(document, id);');
+    body.writeLine('return id;');
   });
   body.blankLine();
   writeDoc(body, ['A client of the GraphQL endpoint.']);
@@ -322,7 +369,7 @@ function writeClient(file: TypeScriptFile, typedDocument: string): void {
   writeDoc(body, [
     paragraphs(
       'A client of the GraphQL endpoint at `endpoint` (`http://127.0.0.1:3000/graphql`).',
-      "@param endpoint the endpoint's URL\n@param options the bearer token, more headers, another fetch",
+      "@param endpoint the endpoint's URL\n@param options the bearer token, more headers, another fetch, persisted documents",
     ),
   ]);
   body.write('export function createGraphQLClient(endpoint: string, options: GraphQLClientOptions = {}): GraphQLClient').block(() => {
@@ -335,16 +382,18 @@ function writeClient(file: TypeScriptFile, typedDocument: string): void {
       body
         .write(`async request<R, V>(document: ${typedDocument}<R, V>, ...[variables]: VariablesArgument<V>): Promise<GraphQLResponse<R>>`)
         .block(() => {
+          body.writeLine(`const text = ${print}(document);`);
           body.writeLine(
-            `const response = await send(endpoint, { method: 'POST', headers, body: JSON.stringify({ query: ${print}(document), variables }) });`,
+            'const sent = options.persistedDocuments === true ? { documentId: await documentIdOf(document, text), variables } : { query: text, variables };',
           );
-          body.writeLine('const text = await response.text();');
+          body.writeLine("const response = await send(endpoint, { method: 'POST', headers, body: JSON.stringify(sent) });");
+          body.writeLine('const answered = await response.text();');
           body.writeLine('let answer: unknown;');
-          body.write('try ').inlineBlock(() => body.writeLine('answer = JSON.parse(text);'));
+          body.write('try ').inlineBlock(() => body.writeLine('answer = JSON.parse(answered);'));
           body.write(' catch').block(() => body.writeLine('answer = undefined;'));
           body.write("if (typeof answer !== 'object' || answer === null || !('data' in answer || 'errors' in answer))").block(() => {
             body.writeLine(
-              'throw new Error(`POST ${endpoint} answered ${String(response.status)} with no GraphQL response: ${text.slice(0, 200)}`);',
+              'throw new Error(`POST ${endpoint} answered ${String(response.status)} with no GraphQL response: ${answered.slice(0, 200)}`);',
             );
           });
           body.writeLine('return answer as GraphQLResponse<R>;');

@@ -1,19 +1,21 @@
 /**
  * POST /graphql (docs/behaviour.md §4.1) through `graphql-http`, the GraphQL-over-HTTP reference
  * implementation: `query`, `variables`, `operationName`, `application/json` and
- * `application/graphql-response+json`. Each operation goes through the engine's preparer (cached
+ * `application/graphql-response+json`; with trusted documents on, `documentId` too, over POST and
+ * GET (docs/behaviour.md §4.10). Each operation goes through the engine's preparer (cached
  * parse and validation, limits, guards; runtime/graphql/prepare.ts) and runs on the cached,
  * compiled executor of runtime/graphql/execution.ts; errors carry docs/decisions.md §4 codes. A
  * subscription is refused with where it is served (graphql-ws on the same path).
  */
 import type { IncomingMessage } from 'node:http';
 import { type ExecutionArgs, type ExecutionResult, GraphQLError, type GraphQLSchema, OperationTypeNode } from 'graphql';
-import { createHandler, type Handler, type Response } from 'graphql-http';
+import { createHandler, type Handler, parseRequestParams, type Request, type RequestParams, type Response } from 'graphql-http';
 import type { Logger } from 'pino';
 import { runInContext } from '../../auth/context.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { createErrorFormatter, errorCode } from '../../graphql/errors.js';
+import { createErrorFormatter, errorCode, PERSISTED_DOCUMENT_CODES } from '../../graphql/errors.js';
 import { executeWithCodes } from '../../graphql/execution.js';
+import type { PersistedDocumentRequest, TrustedDocumentsMode } from '../../graphql/persisted.js';
 import type { OperationPreparer } from '../../graphql/prepare.js';
 import type { Observability } from '../../observability/index.js';
 import { type OperationLabel, operationLabel } from '../../observability/observation.js';
@@ -33,6 +35,8 @@ export interface GraphQLHandlerOptions {
   readonly observability: Observability;
   /** The longest answer, in bytes, an operation is answered with (`APP_GRAPHQL__MAX_RESPONSE_BYTES`, docs/hostile-input.md §14). */
   readonly maxResponseBytes: number;
+  /** `APP_GRAPHQL__TRUSTED_DOCUMENTS`: whether requests may name a persisted document instead of sending a query (docs/behaviour.md §4.10). */
+  readonly trustedDocuments: TrustedDocumentsMode;
 }
 
 /** What is known of an operation between its preparation and its result. */
@@ -74,6 +78,51 @@ function answerType(accept: string | string[] | undefined): string {
   return 'application/json; charset=utf-8';
 }
 
+/** Whether graphql-http's reading of a request gave an answer (a refusal) rather than parameters. */
+function isAnswer(read: RequestParams | Response): read is Response {
+  return Array.isArray(read);
+}
+
+/**
+ * graphql-http's reading of a request's parameters, taking the id of a persisted document too
+ * (docs/behaviour.md §4.10): `documentId` (or Apollo's `extensions.persistedQuery`) where the query
+ * is absent, in a JSON body or in a GET's query string. The id is handed on beside the parameters
+ * graphql-http reads; a request with a query, or with no id, is read exactly as graphql-http reads it.
+ */
+async function persistedRequestParams(
+  request: Request<IncomingMessage, undefined>,
+): Promise<(RequestParams & PersistedDocumentRequest) | Response> {
+  if (request.method === 'GET') {
+    const at = request.url.indexOf('?');
+    const search = new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1));
+    if (search.has('query')) return parseRequestParams(request);
+    const documentId = search.get('documentId') ?? undefined;
+    search.set('query', '');
+    const read = await parseRequestParams({ ...request, url: `${at < 0 ? request.url : request.url.slice(0, at)}?${search.toString()}` });
+    return isAnswer(read) ? read : { ...read, documentId };
+  }
+  const { body } = request;
+  if (request.method !== 'POST' || typeof body !== 'string') return parseRequestParams(request);
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    // graphql-http answers it: 400 "Unparsable JSON body".
+    return parseRequestParams(request);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return parseRequestParams(request);
+  const fields = data as Record<string, unknown>;
+  if (fields.query !== undefined && fields.query !== null) return parseRequestParams({ ...request, body: fields });
+  const read = await parseRequestParams({ ...request, body: { ...fields, query: '' } });
+  return isAnswer(read) ? read : { ...read, documentId: fields.documentId };
+}
+
+/** Whether `errors` refuse a persisted-document request (PERSISTED_DOCUMENT_*): a request error, 400 whatever the media type. */
+function refusesPersisted(errors: readonly GraphQLError[]): boolean {
+  const code = errors.length === 1 && errors[0] ? errorCode(errors[0]) : undefined;
+  return (PERSISTED_DOCUMENT_CODES as readonly (string | undefined)[]).includes(code);
+}
+
 /**
  * graphql-http's handler answering GraphQL over HTTP, framework-free: it takes the request's
  * method, URL, headers and body text (read by the caller, within the body limit) and gives the
@@ -88,6 +137,8 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): Handler<In
   const timings = new WeakMap<ExecutionArgs, Timing>();
   return createHandler<IncomingMessage, undefined, GraphQLContext>({
     schema: options.schema,
+    // Off, requests are read as graphql-http reads them, at no cost.
+    ...(options.trustedDocuments === 'off' ? {} : { parseRequestParams: persistedRequestParams }),
     // graphql-http maps errors through it: the index it passes second is no request id.
     formatError: (error) => formatError(error),
     execute: (args: ExecutionArgs) => {
@@ -110,6 +161,11 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): Handler<In
           started,
           state.request.principal !== undefined,
         );
+        // No document to run: the request itself is refused (400), as graphql-http refuses one with no query.
+        if (refusesPersisted(prepared.errors)) {
+          const body = JSON.stringify({ errors: prepared.errors.map((error) => formatError(error)) });
+          return [body, { status: 400, statusText: 'Bad Request', headers: { 'content-type': answerType(request.raw.headers.accept) } }];
+        }
         return prepared.errors;
       }
       // The answer graphql-http gives a subscription (an error, status as for any other), saying where to send it.

@@ -1,8 +1,9 @@
 /**
  * GraphQL over HTTP on `APP_GRAPHQL__PATH` (docs/behaviour.md §4.1; docs/guide/graphql.md "GraphQL over HTTP"): `POST` runs
- * operations through graphql-http (./handler.ts), `GET` serves the playground when
- * `APP_GRAPHQL__PLAYGROUND=true` (./playground.ts), and every other method — or `GET` with the
- * playground off — is 405. The path is self-mounted and neutral to version selection (docs/behaviour.md §9.3.3).
+ * operations through graphql-http (./handler.ts), `GET` runs a persisted document named in its
+ * query string when trusted documents are on (docs/behaviour.md §4.10) and otherwise serves the
+ * playground when `APP_GRAPHQL__PLAYGROUND=true` (./playground.ts), and every other method — or
+ * another `GET` with the playground off — is 405. The path is self-mounted and neutral to version selection (docs/behaviour.md §9.3.3).
  *
  * A `POST` in the common form — a JSON body (UTF-8, not compressed) within the body limit, an
  * `Accept` naming a GraphQL media type or none — is answered before the Express chain
@@ -36,6 +37,7 @@ export function graphqlOverHttp<Container>(): TransportFactory<Container> {
       stateOf: (request) => direct.get(request) ?? stateOf((request as Request).res as Response),
       observability,
       maxResponseBytes: config.graphql.maxResponseBytes,
+      trustedDocuments: config.graphql.trustedDocuments,
     });
     return {
       name: 'graphql',
@@ -109,6 +111,19 @@ function mountGraphQL(app: Express, config: AppConfig, handler: Handler<Incoming
     const body: unknown = request.body;
     answer(handler, request, typeof body === 'string' && body !== '' ? body : {}, response).catch(next);
   });
+  // A persisted document may be asked for over GET (docs/behaviour.md §4.10): a query whose URL a
+  // cache can key; queries only (graphql-http answers a mutation over GET 405). Any other GET is
+  // the playground's, or 405, as before.
+  if (config.graphql.trustedDocuments !== 'off') {
+    app.get(path, (request, response, next) => {
+      const query = request.query as Record<string, unknown>;
+      if (query.documentId === undefined && query.extensions === undefined) {
+        next();
+        return;
+      }
+      answer(handler, request, {}, response).catch(next);
+    });
+  }
   if (config.graphql.playground) mountPlayground(app, path);
   app.all(path, (_request, response) => {
     sendProblem(

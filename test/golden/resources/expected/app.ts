@@ -24,6 +24,7 @@ import { API_CATALOG } from './openapi/catalog.js';
 /** This application. */
 export const application: ApplicationDefinition<Database, Container> = {
   schemaFile: new URL('./schema.graphql', import.meta.url),
+  documentsFile: new URL('./graphql/documents.json', import.meta.url),
   entities: ENTITIES,
   createDatabase,
   createContainer,

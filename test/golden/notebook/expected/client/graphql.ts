@@ -151,6 +151,28 @@ export interface GraphQLClientOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The fetch function to send requests with (default: the global `fetch`). */
   readonly fetch?: typeof fetch;
+  /**
+   * Send each document as its persisted-document id, `documentId: "sha256:<hex>"` (the SHA-256 of
+   * `print(document)`), instead of its text: for a server with `APP_GRAPHQL__TRUSTED_DOCUMENTS` on,
+   * which answers only the documents of its manifest (`graphql/documents.json`). Default false.
+   */
+  readonly persistedDocuments?: boolean;
+}
+
+/** The persisted-document id of each document sent so far (its SHA-256 is computed once). */
+const documentIds = new WeakMap<object, string>();
+
+/**
+ * The persisted-document id of `document`, whose printed text is `text`: `sha256:` and the hex SHA-256
+ * of the text (Web Crypto, in browsers and Node alike).
+ */
+async function documentIdOf(document: object, text: string): Promise<string> {
+  const known = documentIds.get(document);
+  if (known !== undefined) return known;
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  const id = `sha256:${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+  documentIds.set(document, id);
+  return id;
 }
 
 /** A client of the GraphQL endpoint. */
@@ -167,7 +189,7 @@ export interface GraphQLClient {
  * A client of the GraphQL endpoint at `endpoint` (`http://127.0.0.1:3000/graphql`).
  *
  * @param endpoint the endpoint's URL
- * @param options the bearer token, more headers, another fetch
+ * @param options the bearer token, more headers, another fetch, persisted documents
  */
 export function createGraphQLClient(endpoint: string, options: GraphQLClientOptions = {}): GraphQLClient {
   const send = options.fetch ?? fetch;
@@ -175,16 +197,18 @@ export function createGraphQLClient(endpoint: string, options: GraphQLClientOpti
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
   return {
     async request<R, V>(document: TypedDocumentNode<R, V>, ...[variables]: VariablesArgument<V>): Promise<GraphQLResponse<R>> {
-      const response = await send(endpoint, { method: 'POST', headers, body: JSON.stringify({ query: print(document), variables }) });
-      const text = await response.text();
+      const text = print(document);
+      const sent = options.persistedDocuments === true ? { documentId: await documentIdOf(document, text), variables } : { query: text, variables };
+      const response = await send(endpoint, { method: 'POST', headers, body: JSON.stringify(sent) });
+      const answered = await response.text();
       let answer: unknown;
       try {
-        answer = JSON.parse(text);
+        answer = JSON.parse(answered);
       } catch {
         answer = undefined;
       }
       if (typeof answer !== 'object' || answer === null || !('data' in answer || 'errors' in answer)) {
-        throw new Error(`POST ${endpoint} answered ${String(response.status)} with no GraphQL response: ${text.slice(0, 200)}`);
+        throw new Error(`POST ${endpoint} answered ${String(response.status)} with no GraphQL response: ${answered.slice(0, 200)}`);
       }
       return answer as GraphQLResponse<R>;
     }
