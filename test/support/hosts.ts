@@ -178,6 +178,13 @@ export interface HostBedOptions {
   readonly frontend?: readonly string[];
   /** A PgBouncer host (Debian's `pgbouncer`) in front of PostgreSQL: {@link HostBed.poolerUrl}. */
   readonly pooler?: boolean;
+  /**
+   * What the servers connect to (default `postgres`: `APP_DATABASE__URL` is PostgreSQL). `pooler`:
+   * `APP_DATABASE__URL` is PgBouncer and `APP_DATABASE__DIRECT_URL` PostgreSQL, as a deployment
+   * behind a transaction-mode pooler sets them; `pooler-only`: PgBouncer alone, no direct URL (the
+   * misconfiguration docs/guide/deployment.md warns of). Either pooler choice starts the pooler.
+   */
+  readonly serversUse?: 'postgres' | 'pooler' | 'pooler-only';
 }
 
 /** Runs `ip` (or another command) to its end, bounded; throws with its stderr. */
@@ -600,10 +607,20 @@ export async function startHostBed(options: HostBedOptions = {}): Promise<HostBe
     const adminUrl = `postgres://postgres@${subnet}.2:${POSTGRES_PORT}/postgres`;
     const databaseUrl = await createTestDatabase('postgresql', adminUrl);
     const seeded = await seedDatabase(databaseUrl, options.seed ?? { orgs: 2, users: 4, posts: 3 });
-    const poolerUrl = options.pooler === true ? await startPooler(addNamespace('pool'), subnet, postgresBase, children, attach) : undefined;
+    const serversUse = options.serversUse ?? 'postgres';
+    const poolerUrl =
+      options.pooler === true || serversUse !== 'postgres'
+        ? await startPooler(addNamespace('pool'), subnet, postgresBase, children, attach)
+        : undefined;
     if (poolerUrl !== undefined) poolerUrl.pathname = new URL(databaseUrl).pathname;
     const postgresMs = Date.now() - postgresStarted;
     const poolerAddress = poolerUrl?.toString();
+    const databaseEnv: Record<string, string> =
+      serversUse === 'postgres' || poolerAddress === undefined
+        ? { APP_DATABASE__URL: databaseUrl }
+        : serversUse === 'pooler'
+          ? { APP_DATABASE__URL: poolerAddress, APP_DATABASE__DIRECT_URL: databaseUrl }
+          : { APP_DATABASE__URL: poolerAddress };
 
     const buildStarted = Date.now();
     const buildFolder = path.join(bedFolders().scratch, `${id}-build`);
@@ -627,7 +644,7 @@ export async function startHostBed(options: HostBedOptions = {}): Promise<HostBe
       let child: ChildProcess | undefined;
       const env = {
         ...inherited,
-        APP_DATABASE__URL: databaseUrl,
+        ...databaseEnv,
         APP_HTTP__HOST: '0.0.0.0',
         APP_HTTP__PORT: String(APP_PORT),
         APP_HTTP__WORKERS: '2',
