@@ -6,7 +6,8 @@
  * balancer (round-robin, health checks on `/health`). The test process reaches the subnet through
  * one more veth into its own namespace; no namespace has a default route, so traffic never leaves
  * the namespaces the bed made. Optionally a PgBouncer host in transaction mode sits in front of
- * PostgreSQL, and extra frontend lines configure the balancer (a stick table, for a rate limit).
+ * PostgreSQL (and the servers may reach the database through it: {@link HostBedOptions.serversUse}),
+ * and extra frontend lines configure the balancer (a stick table, for a rate limit).
  * Faults a test can cause: a signal to a host's server, SIGKILL of all its processes, its link cut.
  * HAProxy names the host that answered in an `x-served-by` response header (also on a WebSocket's
  * upgrade), and its runtime API tells which hosts its health checks hold `UP`.
