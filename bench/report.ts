@@ -660,3 +660,23 @@ export function renderSvg(report: Report): string {
     '',
   ].join('\n');
 }
+
+/** The heading of the section `npm run bench:hosts` writes (bench/hosts.ts); `npm run bench` keeps it as it was. */
+export const HOSTS_HEADING = '## Several hosts behind a balancer (PostgreSQL)';
+
+/** The section of `markdown` under `heading` (heading included, up to the next `## ` heading), or undefined. */
+export function sectionOf(markdown: string, heading: string): string | undefined {
+  const start = markdown.indexOf(`\n${heading}\n`);
+  if (start < 0) return undefined;
+  const next = markdown.indexOf('\n## ', start + heading.length + 1);
+  return markdown.slice(start + 1, next < 0 ? undefined : next + 1);
+}
+
+/** `markdown` with its section under `heading` replaced by `section` (which starts with the heading), or `section` appended. */
+export function withSection(markdown: string, heading: string, section: string | undefined): string {
+  if (section === undefined) return markdown;
+  const body = section.endsWith('\n') ? section : `${section}\n`;
+  const old = sectionOf(markdown, heading);
+  if (old !== undefined) return markdown.replace(old, body);
+  return `${markdown.replace(/\n*$/, '\n')}\n${body}`;
+}

@@ -2,6 +2,8 @@
  * `migrate deploy | status | dev | resolve` (docs/decisions.md §11): apply pending migrations, show
  * where the database stands and what drifted, generate then apply, or record a failed migration as
  * rolled back or applied. `deploy` is the default; each subcommand has its own options and help.
+ * Each connects to `APP_DATABASE__DIRECT_URL` (default `APP_DATABASE__URL`): the schema engine
+ * needs a session of its own, which a transaction-mode pooler does not keep.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -143,14 +145,14 @@ export function addMigrateCommand(program: Command, root: () => string): void {
     .action(async (options: { keepBackups?: number }, command: Command) => {
       const [action] = command.args;
       if (action !== undefined) throw new CliError(`unknown migrate action ${JSON.stringify(action)}: use deploy, status, dev or resolve`);
-      reportApplied(await migrateDeploy(root(), config().database.url, options.keepBackups));
+      reportApplied(await migrateDeploy(root(), config().database.directUrl, options.keepBackups));
     });
 
   migrate
     .command('status')
     .description('show applied, failed and pending migrations and what drifted; exit 1 unless all is applied and nothing drifted')
     .action(async () => {
-      process.exitCode = await migrateStatus(root(), config().database.url);
+      process.exitCode = await migrateStatus(root(), config().database.directUrl);
     });
 
   migrate
@@ -160,7 +162,7 @@ export function addMigrateCommand(program: Command, root: () => string): void {
     .option('--allow-breaking', 'accept GraphQL schema changes that break existing clients')
     .option(...KEEP_BACKUPS, nonNegativeInteger)
     .action(async (options: { acceptDataLoss?: boolean; allowBreaking?: boolean; keepBackups?: number }) => {
-      const url = config().database.url;
+      const url = config().database.directUrl;
       if (
         (await runGenerate({
           root: root(),
@@ -180,6 +182,6 @@ export function addMigrateCommand(program: Command, root: () => string): void {
     .option('--applied <name>', 'record the migration as applied (its changes were made by hand)')
     .option('--rolled-back <name>', 'record the failed migration as rolled back, so the next deploy runs it again')
     .action(async (options: { applied?: string; rolledBack?: string }) => {
-      await migrateResolve(root(), config().database.url, options);
+      await migrateResolve(root(), config().database.directUrl, options);
     });
 }

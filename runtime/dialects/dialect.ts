@@ -30,11 +30,18 @@ export interface RunnerOptions {
    * the connection that factory opened. Without it such a runner inserts nothing.
    */
   readonly writesThrough?: SqlDriverAdapterFactory;
+  /**
+   * The URL reaches the database through a transaction-mode pooler (`APP_DATABASE__DIRECT_URL` set
+   * to another address; docs/guide/deployment.md "A connection pooler"): the runner keeps no state
+   * on a connection between statements — no named prepared statements, which another client's
+   * transaction would find on its server connection, or miss on the next.
+   */
+  readonly pooled?: boolean;
 }
 
 /** What a cross-process event relay is started with (docs/decisions.md §4 "Subscriptions"). */
 export interface EventRelayOptions {
-  /** The database URL (`APP_DATABASE__URL`). */
+  /** The database reached directly (`APP_DATABASE__DIRECT_URL`): `LISTEN` needs a session of its own. */
   readonly url: string;
   /** The bus it attaches to: publishes go through the relay, received events to {@link EventBus.deliver}. */
   readonly bus: EventBus;

@@ -164,23 +164,28 @@ class PgBossQueues implements QueueBackend {
 const QUEUE_SETUP_LOCK = "hashtext('resource_service.queue_setup')";
 
 /**
- * Runs `setup` while this connection holds a session advisory lock on the database at `url`, so
+ * Runs `setup` while this connection holds a transaction advisory lock on the database at `url`, so
  * that processes starting at once (the workers of `APP_HTTP__WORKERS`, several hosts) create their
  * queues one after another. pg-boss's `create_queue` adds a foreign key from the new queue's job
  * table to its queue table, taking a lock that conflicts with another process's insert into that
  * table: two processes creating queues at once on a fresh database deadlock, and one fails to start
  * (docs/decisions.md §8). Resolves with what `setup` resolves with; rejects with its error or the
- * connection's. The lock goes with the connection if this process dies.
+ * connection's. The lock is the open transaction's, not the session's: it goes with the
+ * transaction when this process dies, and a transaction-mode pooler reached by mistake (no
+ * `APP_DATABASE__DIRECT_URL`) cannot keep it on a server connection after this one has gone.
  */
 async function withQueueSetupLock<T>(url: string, setup: () => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   client.on('error', () => undefined);
   await client.connect();
   try {
-    await client.query(`SELECT pg_advisory_lock(${QUEUE_SETUP_LOCK})`);
-    return await setup();
+    await client.query('BEGIN');
+    await client.query(`SELECT pg_advisory_xact_lock(${QUEUE_SETUP_LOCK})`);
+    const result = await setup();
+    await client.query('COMMIT');
+    return result;
   } finally {
-    // Closing the session releases its advisory locks.
+    // Closing the connection ends a transaction still open (after a failure), and its lock with it.
     await client.end().catch(() => undefined);
   }
 }

@@ -64,13 +64,18 @@ function postgresWriteError(error: unknown): Error {
   return postgresStatementError(error);
 }
 
-/** A small pg pool with named (server-side prepared) statements (`$n` placeholders); inserts run on it too. */
+/**
+ * A small pg pool with named (server-side prepared) statements (`$n` placeholders); inserts run on
+ * it too. Behind a transaction-mode pooler (`pooled`) its statements are unnamed: parsed anew each
+ * time, since a name prepared on one server connection is unknown on the next (or already taken).
+ */
 class PostgresRunner implements SqlRunner {
   readonly sql = POSTGRESQL_SQL;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly onQuery: ((sql: string) => void) | undefined,
+    private readonly pooled: boolean,
   ) {
     // An idle connection lost during an outage must not crash the process; the next read reconnects.
     this.pool.on('error', () => undefined);
@@ -98,17 +103,21 @@ class PostgresRunner implements SqlRunner {
   private async run(statement: Sql): Promise<Record<string, unknown>[]> {
     // `Sql.text` is built anew from the statement's parts on every read: read it once.
     const text = statement.text;
-    // A named statement is prepared once per connection and reused by name afterwards.
+    this.onQuery?.(text);
+    // A Date binds as UTC text: the column is `timestamp without time zone` holding UTC.
+    const values = statement.values.map((value) => (value instanceof Date ? value.toISOString() : value));
+    const result = await this.pool.query(this.pooled ? { text, values } : { name: this.nameOf(text), text, values });
+    return result.rows as Record<string, unknown>[];
+  }
+
+  /** The name of `text`'s statement: prepared once per connection and reused by name afterwards. */
+  private nameOf(text: string): string {
     let name = this.names.get(text);
     if (name === undefined) {
       name = `rs_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
       this.names.set(text, name);
     }
-    this.onQuery?.(text);
-    // A Date binds as UTC text: the column is `timestamp without time zone` holding UTC.
-    const values = statement.values.map((value) => (value instanceof Date ? value.toISOString() : value));
-    const result = await this.pool.query({ name, text, values });
-    return result.rows as Record<string, unknown>[];
+    return name;
   }
 
   async close(): Promise<void> {
@@ -240,7 +249,7 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
           ? (text: string) => new Date(`${text.replace(' ', 'T')}Z`)
           : postgres.types.getTypeParser(oid, format),
     };
-    return new PostgresRunner(new postgres.Pool({ connectionString: url, max: 5, types }), options.onQuery);
+    return new PostgresRunner(new postgres.Pool({ connectionString: url, max: 5, types }), options.onQuery, options.pooled === true);
   },
   async createEventRelay(options: EventRelayOptions): Promise<StartedEventRelay> {
     const { PostgresEventRelay } = await import('./postgresql-events.js');

@@ -79,7 +79,7 @@ export interface QueueBackend {
 
 /** What a dialect's job storage is started with. */
 export interface QueueBackendOptions {
-  /** The database URL (`APP_DATABASE__URL`). */
+  /** The database reached directly (`APP_DATABASE__DIRECT_URL`): pg-boss and the queue setup's session lock need a session of their own. */
   readonly url: string;
   readonly logger: Logger;
   readonly policy: QueuePolicy;

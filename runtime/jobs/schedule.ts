@@ -35,6 +35,7 @@ export interface TickClaims {
 
 /** What a dialect's tick claims are started with. */
 export interface TickClaimOptions {
+  /** The database reached directly (`APP_DATABASE__DIRECT_URL`). */
   readonly url: string;
   readonly logger: Logger;
 }

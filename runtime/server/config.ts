@@ -32,6 +32,16 @@ const configSchema = z.object({
       .string()
       .default(embeddedDatabaseUrl('./data/app.db'))
       .refine((url) => findDialect(url) !== undefined, { message: `expected ${SUPPORTED_URL_FORMS}` }),
+    /**
+     * The database itself, not a transaction-mode pooler (docs/guide/deployment.md "A connection
+     * pooler"): what needs a session of its own connects here — LISTEN/NOTIFY, job queues and
+     * schedules (session advisory locks), migrations. Unset: `url`. Set to another address than
+     * `url`, it says `url` is a pooler, and the SQL runner sends no named statements there.
+     */
+    directUrl: z
+      .string()
+      .refine((url) => findDialect(url) !== undefined, { message: `expected ${SUPPORTED_URL_FORMS}` })
+      .optional(),
   }),
   auth: z.object({
     secret: z.string().min(32, { message: 'expected at least 32 characters' }).default(PROCESS_SECRET),
@@ -133,7 +143,8 @@ const configSchema = z.object({
  * scheduled tasks (docs/behaviour.md §10.2), by setting name (`APP_CRON__WRITE_DIGESTS`): `off`, or a
  * cron expression croner accepts.
  */
-export type AppConfig = Omit<z.infer<typeof configSchema>, 'graphql'> & {
+export type AppConfig = Omit<z.infer<typeof configSchema>, 'graphql' | 'database'> & {
+  readonly database: { readonly url: string; readonly directUrl: string };
   readonly graphql: z.infer<typeof configSchema>['graphql'] & { readonly introspection: boolean };
   readonly cron: Readonly<Record<string, string>>;
 };
@@ -198,12 +209,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: Config
       ...(parsed.error?.issues ?? []).map((issue) => {
         const [section, key] = issue.path.map(String);
         const variable = section && key ? `APP_${section.toUpperCase()}__${snake(key)}` : 'APP_*';
-        const given = section && key ? raw[section]?.[key] : undefined;
+        const value = section && key ? raw[section]?.[key] : undefined;
+        // A database URL's password is not echoed into logs.
+        const given = section === 'database' ? value?.replace(/\/\/[^@/]*@/, '//…@') : value;
         return { variable, message: `${issue.message}${given !== undefined ? ` (got ${JSON.stringify(given)})` : ''}` };
       }),
       ...cronProblems,
     ]);
   }
+  const database = { url: parsed.data.database.url, directUrl: parsed.data.database.directUrl ?? parsed.data.database.url };
+  const directProblem = directUrlProblem(database);
+  if (directProblem) throw new ConfigError([{ variable: 'APP_DATABASE__DIRECT_URL', message: directProblem }]);
   if (parsed.data.auth.secret === PROCESS_SECRET && !parsed.data.auth.jwksUrl) {
     if (env.NODE_ENV === 'production') {
       throw new ConfigError([{ variable: 'APP_AUTH__SECRET', message: 'must be set in production (at least 32 characters)' }]);
@@ -214,5 +230,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: Config
   }
   // Introspection follows NODE_ENV unless set: a production server does not describe itself to strangers.
   const graphql = { ...parsed.data.graphql, introspection: parsed.data.graphql.introspection ?? env.NODE_ENV !== 'production' };
-  return { config: { ...parsed.data, graphql, cron }, warnings };
+  return { config: { ...parsed.data, database, graphql, cron }, warnings };
+}
+
+/**
+ * Why `directUrl` cannot stand beside `url` (docs/guide/deployment.md "A connection pooler"): it
+ * must name a database of the same kind, and a database kept in a file (SQLite) has no pooler in
+ * front of it, so a direct URL other than its own is refused rather than silently ignored.
+ * Undefined when the pair is fine.
+ */
+function directUrlProblem({ url, directUrl }: { url: string; directUrl: string }): string | undefined {
+  if (directUrl === url) return undefined;
+  const dialect = findDialect(url);
+  const direct = findDialect(directUrl);
+  if (!dialect || !direct) return undefined;
+  if (dialect.databaseFiles !== undefined)
+    return `${dialect.title} (APP_DATABASE__URL=${dialect.urlForm}) has no connection pooler in front of it; unset APP_DATABASE__DIRECT_URL`;
+  if (direct !== dialect)
+    return `expected the same database as APP_DATABASE__URL, reached directly (${dialect.urlForm}), not ${direct.title} (${direct.urlForm})`;
+  return undefined;
 }

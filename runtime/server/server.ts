@@ -172,7 +172,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
   const database = await definition.createDatabase(adapterFactory, observed);
   // Creates are inserted by the SQL runner where the client writes (runtime/data/sql-insert.ts).
   const sqlRunner = observability.observeRunner(
-    await dialect.createRunner(url, { ...observed, writesThrough: adapterFactory }),
+    await dialect.createRunner(url, { ...observed, writesThrough: adapterFactory, pooled: config.database.directUrl !== url }),
     dialect.name,
   );
   const closeables: Closeables = { transports: [], relay: undefined, database, sqlRunner, observability };
@@ -210,7 +210,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     // Events between processes, when the database carries them (PostgreSQL LISTEN/NOTIFY).
     const repositories = definition.repositories(container);
     closeables.relay = await dialect.createEventRelay?.({
-      url,
+      url: config.database.directUrl,
       bus: eventBus,
       topicEntities: definition.eventTopics,
       load: async (entity, id) => (await repositories[entity]?.loadByIds(UNSCOPED, [id]))?.[0] ?? null,

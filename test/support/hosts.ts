@@ -6,8 +6,9 @@
  * balancer (round-robin, health checks on `/health`). The test process reaches the subnet through
  * one more veth into its own namespace; no namespace has a default route, so traffic never leaves
  * the namespaces the bed made. Optionally a PgBouncer host in transaction mode sits in front of
- * PostgreSQL, extra frontend and backend lines configure the balancer (a stick table for a rate
- * limit, retries), more frontends share its backend, and the test process sends from more than one
+ * PostgreSQL (and the servers may reach the database through it: {@link HostBedOptions.serversUse}),
+ * extra frontend and backend lines configure the balancer (a stick table for a rate limit,
+ * retries), more frontends share its backend, and the test process sends from more than one
  * address. Faults a test can cause: a signal to a host's server, SIGKILL of all its processes, its
  * link cut; a host can be restarted on a later build of the application (an edited copy, compiled).
  * HAProxy names the host that answered in an `x-served-by` response header (also on a WebSocket's
@@ -193,6 +194,13 @@ export interface HostBedOptions {
   readonly frontends?: readonly { readonly name: string; readonly port: number; readonly lines?: readonly string[] }[];
   /** Addresses besides the first that the test process may send from (`10.231.<n>.5`, `.6`, …): {@link HostBed.clientAddresses}. */
   readonly extraClientAddresses?: number;
+  /**
+   * What the servers connect to (default `postgres`: `APP_DATABASE__URL` is PostgreSQL). `pooler`:
+   * `APP_DATABASE__URL` is PgBouncer and `APP_DATABASE__DIRECT_URL` PostgreSQL, as a deployment
+   * behind a transaction-mode pooler sets them; `pooler-only`: PgBouncer alone, no direct URL (the
+   * misconfiguration docs/guide/deployment.md warns of). Either pooler choice starts the pooler.
+   */
+  readonly serversUse?: 'postgres' | 'pooler' | 'pooler-only';
 }
 
 /** Runs `ip` (or another command) to its end, bounded; throws with its stderr. */
@@ -597,10 +605,20 @@ export async function startHostBed(options: HostBedOptions = {}): Promise<HostBe
     const adminUrl = `postgres://postgres@${subnet}.2:${POSTGRES_PORT}/postgres`;
     const databaseUrl = await createTestDatabase('postgresql', adminUrl);
     const seeded = await seedDatabase(databaseUrl, options.seed ?? { orgs: 2, users: 4, posts: 3 });
-    const poolerUrl = options.pooler === true ? await startPooler(addNamespace('pool'), subnet, postgresBase, children, attach) : undefined;
+    const serversUse = options.serversUse ?? 'postgres';
+    const poolerUrl =
+      options.pooler === true || serversUse !== 'postgres'
+        ? await startPooler(addNamespace('pool'), subnet, postgresBase, children, attach)
+        : undefined;
     if (poolerUrl !== undefined) poolerUrl.pathname = new URL(databaseUrl).pathname;
     const postgresMs = Date.now() - postgresStarted;
     const poolerAddress = poolerUrl?.toString();
+    const databaseEnv: Record<string, string> =
+      serversUse === 'postgres' || poolerAddress === undefined
+        ? { APP_DATABASE__URL: databaseUrl }
+        : serversUse === 'pooler'
+          ? { APP_DATABASE__URL: poolerAddress, APP_DATABASE__DIRECT_URL: databaseUrl }
+          : { APP_DATABASE__URL: poolerAddress };
 
     const buildStarted = Date.now();
     const buildFolder = path.join(bedFolders().scratch, `${id}-build`);
@@ -625,7 +643,7 @@ export async function startHostBed(options: HostBedOptions = {}): Promise<HostBe
       let child: ChildProcess | undefined;
       const env = {
         ...inherited,
-        APP_DATABASE__URL: databaseUrl,
+        ...databaseEnv,
         APP_HTTP__HOST: '0.0.0.0',
         APP_HTTP__PORT: String(APP_PORT),
         APP_HTTP__WORKERS: '2',

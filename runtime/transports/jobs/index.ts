@@ -73,7 +73,7 @@ export function jobs<Container>(create: (container: Container) => JobsDefinition
     const log = logger.child({ transport: 'jobs' });
     const storage = dialectFor(config.database.url).jobs;
     const policy: QueuePolicy = config.jobs;
-    const backend = await storage.startQueues({ url: config.database.url, logger: log, policy });
+    const backend = await storage.startQueues({ url: config.database.directUrl, logger: log, policy });
     const byQueue = new Map<string, Map<string, JobHandlerDefinition>>();
     for (const handler of handlers)
       byQueue.set(handler.queue, (byQueue.get(handler.queue) ?? new Map<string, JobHandlerDefinition>()).set(handler.job, handler));

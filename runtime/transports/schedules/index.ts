@@ -39,7 +39,7 @@ export function schedules<Container>(create: (container: Container) => readonly 
     const tasks = create(container);
     const log = logger.child({ transport: 'schedules' });
     const storage = dialectFor(config.database.url).jobs;
-    const claims = await storage.startTickClaims({ url: config.database.url, logger: log });
+    const claims = await storage.startTickClaims({ url: config.database.directUrl, logger: log });
     const running = new Set<Promise<void>>();
     const crons: Cron[] = [];
     for (const task of tasks) {
