@@ -15,9 +15,9 @@ import { cpSync, readFileSync, readdirSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { type Client, createClient } from 'graphql-ws';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { queryOnce } from '../support/bed-clients.js';
 import { copyProject, editFile } from '../support/cli.js';
 import { type AppHost, type HostBed, hostsRequired, hostsUnavailable, startHostBed } from '../support/hosts.js';
 import { ROOT } from '../support/project.js';
@@ -35,17 +35,6 @@ function exampleBlock(name: string): string[] {
     .slice(from + 1, to)
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'));
-}
-
-/** Runs one query on a connection of its own. */
-async function query<Row extends object>(url: string, text: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    return (await client.query<Row>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 /**
@@ -394,7 +383,7 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('hosts lost, drai
       const sentToVictim = untilDown.filter((outcome) => !survivors.has(outcome.host));
       const acknowledged = outcomes.flatMap((outcome) => (outcome.id === undefined ? [] : [outcome.id]));
       const stored = new Set(
-        (await query<{ id: string }>(hosts().databaseUrl, 'SELECT id FROM "Post" WHERE id = ANY($1::uuid[])', [acknowledged])).map(
+        (await queryOnce<{ id: string }>(hosts().databaseUrl, 'SELECT id FROM "Post" WHERE id = ANY($1::uuid[])', [acknowledged])).map(
           (row) => row.id,
         ),
       );
@@ -481,7 +470,7 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('hosts lost, drai
     const token = await hosts().token('member');
     const columns = async (): Promise<string[]> =>
       (
-        await query<{ name: string }>(
+        await queryOnce<{ name: string }>(
           hosts().databaseUrl,
           "SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'Post' ORDER BY 1",
         )
@@ -521,7 +510,7 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('hosts lost, drai
       });
       expect(created.status).toBe(201);
       const { id } = (await created.json()) as { id: string };
-      const rows = await query<{ subtitle: string | null }>(hosts().databaseUrl, 'SELECT subtitle FROM "Post" WHERE id = $1', [id]);
+      const rows = await queryOnce<{ subtitle: string | null }>(hosts().databaseUrl, 'SELECT subtitle FROM "Post" WHERE id = $1', [id]);
       expect(rows[0]?.subtitle).toBe('Stored in the new column');
 
       // Contract: a build that no longer uses the column rolled out first, then the column dropped.

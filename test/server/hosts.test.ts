@@ -9,25 +9,13 @@
  * the balancer's health check and put back once it answers again. Skipped with one line where
  * namespaces cannot be made, unless `REQUIRE_HOSTS=1`.
  */
-import { type Client, createClient } from 'graphql-ws';
-import pg from 'pg';
+import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { queryOnce, subscribeThrough, through } from '../support/bed-clients.js';
 import { type HostBed, hostsRequired, hostsUnavailable, startHostBed } from '../support/hosts.js';
 
 const unavailable = hostsUnavailable();
 if (unavailable) process.stderr.write(`${unavailable}\n`);
-
-/** Runs one query on a connection of its own. */
-async function query<Row extends object>(url: string, text: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    return (await client.query<Row>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 describe.skipIf(unavailable !== undefined && !hostsRequired())('three application hosts behind HAProxy', () => {
   let bed: HostBed | undefined;
@@ -39,34 +27,15 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('three applicatio
     return bed;
   };
 
-  /** A request through the balancer with a bearer token: its status, JSON body and the host that answered. */
-  async function through(
-    pathname: string,
-    token: string,
-    init: { method?: string; body?: unknown } = {},
-  ): Promise<{ status: number; body: Record<string, unknown>; host: string }> {
-    const response = await fetch(`${hosts().url}${pathname}`, {
-      method: init.method ?? 'GET',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: AbortSignal.timeout(10_000),
-    });
-    return {
-      status: response.status,
-      body: (await response.json()) as Record<string, unknown>,
-      host: response.headers.get('x-served-by') ?? '',
-    };
-  }
-
   /** A GraphQL operation through the balancer: its data and the host that answered. */
   async function graphql(
     text: string,
     token: string,
     variables: Record<string, unknown> = {},
   ): Promise<{ data: Record<string, { id: string }>; host: string }> {
-    const answer = await through('/graphql', token, { method: 'POST', body: { query: text, variables } });
-    expect(answer.body.errors).toBeUndefined();
-    return { data: answer.body.data as Record<string, { id: string }>, host: answer.host };
+    const answer = await through(hosts(), '/graphql', token, { method: 'POST', body: { query: text, variables } });
+    expect(answer.body?.errors).toBeUndefined();
+    return { data: answer.body?.data as Record<string, { id: string }>, host: answer.host };
   }
 
   /** A new draft in the admin's org (`orgIndex`), through the balancer. */
@@ -86,42 +55,13 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('three applicatio
   async function subscriber(
     orgIndex: number,
   ): Promise<{ orgIndex: number; host: string; items: { postPublished: { id: string; orgId: string } }[]; client: Client }> {
-    let host = '';
-    const Recording = class extends WebSocket {
-      constructor(address: string, protocols?: string | string[]) {
-        super(address, protocols);
-        this.once('upgrade', (response) => (host = String(response.headers['x-served-by'] ?? '')));
-      }
-    };
-    const token = await hosts().token('member', orgIndex);
-    const client = createClient({
-      url: `${hosts().url.replace('http', 'ws')}/graphql`,
-      webSocketImpl: Recording,
-      connectionParams: { Authorization: `Bearer ${token}` },
-      lazy: false,
-      retryAttempts: 0,
-    });
-    clients.push(client);
-    const items: { postPublished: { id: string; orgId: string } }[] = [];
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no connection_ack through the balancer')), 10_000);
-      client.on('connected', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      client.on('closed', (event) => reject(new Error(`closed before connecting: ${JSON.stringify(event)}`)));
-    });
-    client.subscribe<{ postPublished: { id: string; orgId: string } }>(
-      { query: 'subscription { postPublished { id orgId } }' },
-      {
-        next: (value) => {
-          if (value.data) items.push(value.data);
-        },
-        error: () => undefined,
-        complete: () => undefined,
-      },
+    const opened = await subscribeThrough<{ postPublished: { id: string; orgId: string } }>(
+      hosts(),
+      await hosts().token('member', orgIndex),
+      'subscription { postPublished { id orgId } }',
     );
-    return { orgIndex, host, items, client };
+    clients.push(opened.client);
+    return { orgIndex, ...opened };
   }
 
   beforeAll(async () => {
@@ -139,14 +79,16 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('three applicatio
     expect(Object.values(await hosts().balancerStates())).toEqual(['UP', 'UP', 'UP']);
     const token = await hosts().token('member');
     const answered: string[] = [];
-    for (let request = 0; request < 6; request++) answered.push((await through('/v2/posts?first=1', token)).host);
+    for (let request = 0; request < 6; request++) answered.push((await through(hosts(), '/v2/posts?first=1', token)).host);
     expect(new Set(answered)).toEqual(new Set(hosts().hosts.map((host) => host.name)));
   });
 
   it("the bed's PgBouncer answers a parameterised query in transaction mode", async () => {
     const { poolerUrl, seeded } = hosts();
     if (poolerUrl === undefined) throw new Error('the bed has no pooler');
-    const rows = await query<{ count: string }>(poolerUrl, 'SELECT count(*) AS count FROM "Post" WHERE "orgId" = $1', [seeded.orgs[0]?.id]);
+    const rows = await queryOnce<{ count: string }>(poolerUrl, 'SELECT count(*) AS count FROM "Post" WHERE "orgId" = $1', [
+      seeded.orgs[0]?.id,
+    ]);
     expect(Number(rows[0]?.count)).toBe(
       seeded.posts.filter((post) => seeded.users.find((user) => user.id === post.authorId)?.orgId === seeded.orgs[0]?.id).length,
     );
@@ -200,7 +142,7 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('three applicatio
     for (let index = 0; index < 6; index++) ids.push(await draft(0, `Job ${index}`));
     const publishedOn: string[] = [];
     for (const id of ids) {
-      const answer = await through(`/v2/posts/${id}/publish`, admin, { method: 'POST' });
+      const answer = await through(hosts(), `/v2/posts/${id}/publish`, admin, { method: 'POST' });
       expect(answer.status).toBe(200);
       publishedOn.push(answer.host);
     }
@@ -209,24 +151,24 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('three applicatio
     await expect
       .poll(
         async () =>
-          (await query<{ postId: string }>(url, 'SELECT "postId" FROM "Notification" WHERE "postId" = ANY($1::uuid[])', [ids])).length,
+          (await queryOnce<{ postId: string }>(url, 'SELECT "postId" FROM "Notification" WHERE "postId" = ANY($1::uuid[])', [ids])).length,
         { timeout: 20_000 },
       )
       .toBe(ids.length);
     await expect
       .poll(
         async () =>
-          (await query<{ subjectId: string }>(url, 'SELECT "subjectId" FROM "AuditRecord" WHERE "subjectId" = ANY($1::text[])', [ids]))
+          (await queryOnce<{ subjectId: string }>(url, 'SELECT "subjectId" FROM "AuditRecord" WHERE "subjectId" = ANY($1::text[])', [ids]))
             .length,
         { timeout: 20_000 },
       )
       .toBe(ids.length);
     // Nothing more arrives later, though every worker on every host hears each event over LISTEN/NOTIFY.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const notifications = await query<{ postId: string }>(url, 'SELECT "postId" FROM "Notification" WHERE "postId" = ANY($1::uuid[])', [
+    const notifications = await queryOnce<{ postId: string }>(url, 'SELECT "postId" FROM "Notification" WHERE "postId" = ANY($1::uuid[])', [
       ids,
     ]);
-    const audit = await query<{ subjectId: string }>(url, 'SELECT "subjectId" FROM "AuditRecord" WHERE "subjectId" = ANY($1::text[])', [
+    const audit = await queryOnce<{ subjectId: string }>(url, 'SELECT "subjectId" FROM "AuditRecord" WHERE "subjectId" = ANY($1::text[])', [
       ids,
     ]);
     expect(notifications.map((row) => row.postId).sort()).toEqual([...ids].sort());
@@ -236,7 +178,7 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('three applicatio
   it('a scheduled task every second fires once per tick for the three hosts together', async () => {
     // The bed has run for a few seconds already; give it a few more ticks.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const rows = await query<{ orgId: string; periodEnd: Date; count: string }>(
+    const rows = await queryOnce<{ orgId: string; periodEnd: Date; count: string }>(
       hosts().databaseUrl,
       'SELECT "orgId", "periodEnd", count(*) AS count FROM "Digest" GROUP BY 1, 2',
     );
@@ -258,7 +200,7 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('three applicatio
     const answeredBy = async (count: number): Promise<string[]> => {
       const answered: string[] = [];
       for (let request = 0; request < count; request++) {
-        const answer = await through('/v2/posts?first=1', token);
+        const answer = await through(hosts(), '/v2/posts?first=1', token);
         expect(answer.status).toBe(200);
         answered.push(answer.host);
       }
