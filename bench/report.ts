@@ -664,6 +664,9 @@ export function renderSvg(report: Report): string {
 /** The heading of the section `npm run bench:hosts` writes (bench/hosts.ts); `npm run bench` keeps it as it was. */
 export const HOSTS_HEADING = '## Several hosts behind a balancer (PostgreSQL)';
 
+/** The heading of the section on `npm test`'s own duration, measured from test runs; `npm run bench` keeps it as it was. */
+export const SUITE_HEADING = '## The test suite';
+
 /** The section of `markdown` under `heading` (heading included, up to the next `## ` heading), or undefined. */
 export function sectionOf(markdown: string, heading: string): string | undefined {
   const start = markdown.indexOf(`\n${heading}\n`);

@@ -57,6 +57,7 @@ import { asGeneratedAnswer, installPostgraphile, POSTGRAPHILE_DOCUMENTS, prepare
 import { compiledEnvironment, type SpawnOptions, spawnBenchServer } from './spawn.js';
 import {
   HOSTS_HEADING,
+  SUITE_HEADING,
   renderMarkdown,
   renderSvg,
   SECOND_PROCESS,
@@ -751,10 +752,14 @@ async function runDatabase(
   }
 }
 
-/** `rendered` with the section bench/hosts.ts wrote into the current BENCHMARKS.md, which this run does not measure. */
-function keepingHostsSection(rendered: string): string {
+/**
+ * `rendered` with the sections of the current BENCHMARKS.md that other runs measure and this one
+ * does not: bench/hosts.ts's, and the test suite's duration.
+ */
+function keepingOtherRunsSections(rendered: string): string {
   const current = path.join(ROOT, 'BENCHMARKS.md');
-  return withSection(rendered, HOSTS_HEADING, existsSync(current) ? sectionOf(readFileSync(current, 'utf8'), HOSTS_HEADING) : undefined);
+  const text = existsSync(current) ? readFileSync(current, 'utf8') : '';
+  return [HOSTS_HEADING, SUITE_HEADING].reduce((markdown, heading) => withSection(markdown, heading, sectionOf(text, heading)), rendered);
 }
 
 async function main(): Promise<void> {
@@ -763,7 +768,7 @@ async function main(): Promise<void> {
     const report = JSON.parse(readFileSync(rendered, 'utf8')) as Report;
     const note = option('note');
     if (note) report.note = note;
-    writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), keepingHostsSection(renderMarkdown(report)));
+    writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), keepingOtherRunsSections(renderMarkdown(report)));
     writeFileSync(path.join(ROOT, 'bench/ratios.svg'), renderSvg(report));
     log(`rendered BENCHMARKS.md and bench/ratios.svg from ${rendered}`);
     return;
@@ -844,7 +849,7 @@ async function main(): Promise<void> {
     // The figures as measured, so the published form can be rendered again (`--render=<file>`) without measuring again.
     writeFileSync(path.join(ROOT, 'dist/bench-report.json'), `${JSON.stringify(report, null, 1)}\n`);
     if (!process.argv.includes('--no-write') && !quick) {
-      writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), keepingHostsSection(renderMarkdown(report)));
+      writeFileSync(path.join(ROOT, 'BENCHMARKS.md'), keepingOtherRunsSections(renderMarkdown(report)));
       writeFileSync(path.join(ROOT, 'bench/ratios.svg'), renderSvg(report));
       log('\nwrote BENCHMARKS.md and bench/ratios.svg');
     }
