@@ -125,12 +125,14 @@ function mountGraphQL(app: Express, config: AppConfig, handler: Handler<Incoming
     });
   }
   if (config.graphql.playground) mountPlayground(app, path);
+  // With trusted documents on, a GET naming a persisted document is answered too: say so.
+  const allowed = config.graphql.trustedDocuments === 'off' ? 'POST' : 'GET, POST';
+  const detail =
+    config.graphql.trustedDocuments === 'off'
+      ? `${path} answers POST; the playground is off (APP_GRAPHQL__PLAYGROUND=true serves it on GET)`
+      : `${path} answers POST, and GET naming a persisted document (?documentId=sha256:…); the playground is off (APP_GRAPHQL__PLAYGROUND=true serves it on GET)`;
   app.all(path, (_request, response) => {
-    sendProblem(
-      response,
-      problem(405, 'METHOD_NOT_ALLOWED', `${path} answers POST; the playground is off (APP_GRAPHQL__PLAYGROUND=true serves it on GET)`),
-      { Allow: 'POST' },
-    );
+    sendProblem(response, problem(405, 'METHOD_NOT_ALLOWED', detail), { Allow: allowed });
   });
 }
 
