@@ -13,7 +13,7 @@ import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../runtime/auth/authentication.js';
 import { sqliteFilePath } from '../../runtime/dialects/sqlite.js';
-import { cli, copyProject, startCli, startProcess } from '../support/cli.js';
+import { cli, cliArguments, copyProject, startCli, startProcess } from '../support/cli.js';
 import { freePort } from '../support/postgres.js';
 import { openDatabase } from '../support/database.js';
 import { ownIndexSearch, rankingStatement, sqlitePlan, tableSteps } from '../support/plans.js';
@@ -47,9 +47,7 @@ interface Piped {
 function piped(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; stream?: 'stdout' | 'stderr' } = {}): Piped {
   const cwd = options.cwd ?? ROOT;
   const reader = `const chunks = []; process.stdin.on('data', (chunk) => chunks.push(chunk)); process.stdin.on('end', () => { const text = Buffer.concat(chunks).toString('utf8'); let json = true; try { JSON.parse(text); } catch { json = false; } process.stdout.write(JSON.stringify({ bytes: Buffer.byteLength(text), json, text })); });`;
-  const words = [process.execPath, '--import', 'tsx', path.join(cwd, 'generator/cli.ts'), '--root', cwd, ...args].map(
-    (word) => `'${word.replaceAll("'", `'\\''`)}'`,
-  );
+  const words = [process.execPath, ...cliArguments(args, cwd)].map((word) => `'${word.replaceAll("'", `'\\''`)}'`);
   const script = `{ ${words.join(' ')}${options.stream === 'stderr' ? ' 2>&1 >/dev/null' : ''}; echo "exit $?" >&2; } | '${process.execPath}' -e "$READER"`;
   const result = spawnSync('/bin/sh', ['-c', script], {
     cwd,

@@ -14,6 +14,7 @@ import { type Client, createClient } from 'graphql-ws';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { cliArguments } from '../support/cli.js';
 import { createPostgresDatabase, createTestDatabase } from '../support/database.js';
 import { ROOT, TEST_SECRET } from '../support/project.js';
 import { destroyCluster, type PostgresCluster, startCluster } from '../support/postgres.js';
@@ -127,7 +128,7 @@ const columnStatistics = async (url: string, table: string): Promise<string[]> =
 
 describe('migrate and seed on PostgreSQL', () => {
   const cli = (args: readonly string[], databaseUrl: string) =>
-    spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'generator/cli.ts'), ...args], {
+    spawnSync(process.execPath, cliArguments(args, ROOT), {
       cwd: ROOT,
       encoding: 'utf8',
       env: { ...process.env, APP_DATABASE__URL: databaseUrl, APP_AUTH__SECRET: TEST_SECRET },

@@ -18,7 +18,7 @@ import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { queryOnce } from '../support/bed-clients.js';
-import { copyProject, editFile } from '../support/cli.js';
+import { cliArguments, copyProject, editFile } from '../support/cli.js';
 import { type AppHost, type HostBed, hostsRequired, hostsUnavailable, startHostBed } from '../support/hosts.js';
 import { ROOT } from '../support/project.js';
 
@@ -38,7 +38,7 @@ function exampleBlock(name: string): string[] {
 }
 
 /**
- * Runs the CLI of `project` (its `generator/cli.ts`) to its end without blocking this process,
+ * Runs the CLI for `project` (test/support/cli.ts) to its end without blocking this process,
  * whose load must go on meanwhile; resolves with its exit code and output.
  */
 function cliAsync(
@@ -47,7 +47,7 @@ function cliAsync(
   env: Record<string, string>,
 ): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(project, 'generator/cli.ts'), '--root', project, ...args], {
+    const child = spawn(process.execPath, cliArguments(args, project), {
       cwd: project,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,7 +9,7 @@ import { ROOT, scratchDir, TEST_SECRET } from './project.js';
 
 /** Where and with what the CLI runs. */
 export interface CliOptions {
-  /** The project (default: this repository); its own `generator/cli.ts` runs with `--root` there. */
+  /** The project (default: this repository), the CLI's `--root`: see {@link cliArguments} for which generator runs. */
   readonly cwd?: string;
   /** Variables on top of the test's environment, a test secret and JSON logs. */
   readonly env?: Record<string, string>;
@@ -17,7 +17,22 @@ export interface CliOptions {
   readonly unset?: readonly string[];
 }
 
-function cliCommand(args: readonly string[], cwd: string): string[] {
+/** The command `args` name (`generate`), skipping options and the value of `--root`. */
+function commandOf(args: readonly string[]): string | undefined {
+  return args.find((arg, index) => !arg.startsWith('-') && args[index - 1] !== '--root');
+}
+
+/**
+ * The arguments of `node` that run the CLI's `args` for the project `cwd`. `generate` and `init` run as `npm run
+ * generate` runs them: this checkout's generator compiled once (generator/launch.mjs, docs/decisions.md
+ * §10), whose output for a copy of the project is the copy's own generator's (cli.test.ts checks they
+ * agree) and which starts without tsx's hooks on every module. The commands that import the
+ * application run its own `generator/cli.ts` through tsx, so that they load the runtime the
+ * application's code imports.
+ */
+export function cliArguments(args: readonly string[], cwd: string): string[] {
+  const command = commandOf(args);
+  if (command === 'generate' || command === 'init') return [path.join(ROOT, 'generator/launch.mjs'), '--root', cwd, ...args];
   return ['--import', 'tsx', path.join(cwd, 'generator/cli.ts'), '--root', cwd, ...args];
 }
 
@@ -29,7 +44,7 @@ function cliEnvironment(env: Record<string, string> | undefined, unset: readonly
 /** Runs one CLI command to its end. */
 export function cli(args: readonly string[], options: CliOptions = {}): SpawnSyncReturns<string> {
   const cwd = options.cwd ?? ROOT;
-  return spawnSync(process.execPath, cliCommand(args, cwd), {
+  return spawnSync(process.execPath, cliArguments(args, cwd), {
     cwd,
     encoding: 'utf8',
     env: cliEnvironment(options.env, options.unset),
@@ -55,7 +70,7 @@ export interface RunningCli {
 /** Starts a long-running CLI command. */
 export function startCli(args: readonly string[], options: CliOptions = {}): RunningCli {
   const cwd = options.cwd ?? ROOT;
-  return startProcess(process.execPath, cliCommand(args, cwd), { cwd, env: cliEnvironment(options.env, options.unset) });
+  return startProcess(process.execPath, cliArguments(args, cwd), { cwd, env: cliEnvironment(options.env, options.unset) });
 }
 
 /** Starts a long-running process (`command` with `args`, in `cwd`, with exactly `env`), its output awaitable as {@link startCli}'s. */
