@@ -8,7 +8,7 @@
  * migrations and a diverged database are drift in `generate --check` and `migrate status`; a SQLite
  * file is copied before a deploy. Each scenario ends with the data intact.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -27,7 +27,7 @@ import {
 } from '../../runtime/data/migrations.js';
 import { cli, copyProject, editFile, type RunningCli, startCli } from '../support/cli.js';
 import { createPostgresDatabase, createTestDatabase, runSql, seedDatabase, testProvider } from '../support/database.js';
-import { ROOT } from '../support/project.js';
+import { ROOT, scratchDir } from '../support/project.js';
 
 const provider = testProvider();
 const migrations = `generated/prisma/${provider}/migrations`;
@@ -52,14 +52,42 @@ async function tablesOf(url: string): Promise<string[]> {
   return rows.map((row) => String(row.name)).sort();
 }
 
-/** A copy of the demo with its own migrated, seeded database of the provider under test. */
+/**
+ * The demo's database migrated and seeded through the CLI (`migrate deploy`, `seed`) as a user does
+ * it, once per file: each {@link seededProject} starts from a copy of it, not from two more CLI runs.
+ * Resolves with its URL.
+ */
+let seededBase: Promise<string> | undefined;
+function seededBaseDatabase(): Promise<string> {
+  seededBase ??= (async () => {
+    const url = provider === 'postgresql' ? await createPostgresDatabase() : `file:${path.join(scratchDir('rs-seeded-'), 'app.db')}`;
+    const env = { APP_DATABASE__URL: url };
+    const cwd = copyProject();
+    expect(cli(['migrate', 'deploy'], { cwd, env }).status).toBe(0);
+    expect(cli(['seed', '--orgs', '1', '--users', '2', '--posts', '2'], { cwd, env }).status).toBe(0);
+    rmSync(cwd, { recursive: true, force: true });
+    return url;
+  })();
+  return seededBase;
+}
+
+/** A copy of the demo with its own migrated, seeded database of the provider under test: a copy of {@link seededBaseDatabase}. */
 async function seededProject(): Promise<{ project: string; env: Record<string, string>; url: string }> {
+  const base = await seededBaseDatabase();
   const project = copyProject();
-  const url = provider === 'postgresql' ? await createPostgresDatabase() : `file:${path.join(project, 'data', 'app.db')}`;
-  const env = { APP_DATABASE__URL: url };
-  expect(cli(['migrate', 'deploy'], { cwd: project, env }).status).toBe(0);
-  expect(cli(['seed', '--orgs', '1', '--users', '2', '--posts', '2'], { cwd: project, env }).status).toBe(0);
-  return { project, env, url };
+  let url: string;
+  if (provider === 'postgresql') {
+    url = await createPostgresDatabase(undefined, new URL(base).pathname.slice(1));
+  } else {
+    const file = path.join(project, 'data', 'app.db');
+    mkdirSync(path.dirname(file), { recursive: true });
+    // VACUUM INTO: a whole, consistent copy, whatever of it is still in the write-ahead log.
+    const source = new Database(base.slice('file:'.length), { readonly: true });
+    source.exec(`VACUUM INTO '${file.replaceAll("'", "''")}'`);
+    source.close();
+    url = `file:${file}`;
+  }
+  return { project, env: { APP_DATABASE__URL: url }, url };
 }
 
 /** A {@link seededProject} made before the tests of the enclosing `describe` and removed after them. */

@@ -28,14 +28,17 @@ export function testProvider(): DatabaseName {
   return process.env.TEST_DATABASE === 'postgresql' ? 'postgresql' : 'sqlite';
 }
 
-/** A new empty database on the cluster at `admin` (default `TEST_POSTGRES_URL`); returns its URL. */
-export async function createPostgresDatabase(admin = process.env.TEST_POSTGRES_URL): Promise<string> {
+/**
+ * A new database on the cluster at `admin` (default `TEST_POSTGRES_URL`): empty, or a copy of the
+ * database named `template` (which nothing may be connected to meanwhile). Returns its URL.
+ */
+export async function createPostgresDatabase(admin = process.env.TEST_POSTGRES_URL, template?: string): Promise<string> {
   if (!admin) throw new Error('TEST_POSTGRES_URL is not set: the postgresql project needs a cluster (test/support/postgres.ts)');
   const name = `rs_${randomUUID().replace(/-/g, '')}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE "${name}"`);
+    await client.query(`CREATE DATABASE "${name}"${template === undefined ? '' : ` TEMPLATE "${template.replaceAll('"', '""')}"`}`);
   } finally {
     await client.end();
   }
