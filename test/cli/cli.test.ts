@@ -331,7 +331,7 @@ describe('npm run generate: the generator compiled (generator/launch.mjs, docs/d
     expect(written.stdout).toMatch(/new migration: generated\/prisma\/sqlite\/migrations\/\d{4}_add_org_motto/);
     expect(written.stdout).toContain('regenerated the Prisma client (sqlite, postgresql)');
     expect(written.status).toBe(0);
-    const checked = cli(['generate', '--check'], { cwd: project });
+    const checked = cli(['generate', '--check'], { cwd: project, fromSources: true });
     expect(checked.stderr).toBe('');
     expect(checked.status).toBe(0);
   });

@@ -15,6 +15,8 @@ export interface CliOptions {
   readonly env?: Record<string, string>;
   /** Variables to leave out of that environment (`APP_AUTH__SECRET`: no test secret). */
   readonly unset?: readonly string[];
+  /** Run the project's own `generator/cli.ts` through tsx for `generate` and `init` too (see {@link cliArguments}). */
+  readonly fromSources?: boolean;
 }
 
 /** The command `args` name (`generate`), skipping options and the value of `--root`. */
@@ -23,16 +25,17 @@ function commandOf(args: readonly string[]): string | undefined {
 }
 
 /**
- * The arguments of `node` that run the CLI's `args` for the project `cwd`. `generate` and `init` run as `npm run
- * generate` runs them: this checkout's generator compiled once (generator/launch.mjs, docs/decisions.md
- * §10), whose output for a copy of the project is the copy's own generator's (cli.test.ts checks they
- * agree) and which starts without tsx's hooks on every module. The commands that import the
- * application run its own `generator/cli.ts` through tsx, so that they load the runtime the
- * application's code imports.
+ * The arguments of `node` that run the CLI's `args` for the project `cwd`. `generate` and `init` run
+ * as `npm run generate` runs them: this checkout's generator compiled once (generator/launch.mjs,
+ * docs/decisions.md §10), which starts without tsx's hooks on every module and writes for a copy of
+ * the project what the copy's own generator writes (cli.test.ts checks they agree). The commands
+ * that import the application, and every command with `fromSources`, run the project's own
+ * `generator/cli.ts` through tsx, so that they load the runtime the application's code imports.
  */
-export function cliArguments(args: readonly string[], cwd: string): string[] {
+export function cliArguments(args: readonly string[], cwd: string, fromSources = false): string[] {
   const command = commandOf(args);
-  if (command === 'generate' || command === 'init') return [path.join(ROOT, 'generator/launch.mjs'), '--root', cwd, ...args];
+  if (!fromSources && (command === 'generate' || command === 'init'))
+    return [path.join(ROOT, 'generator/launch.mjs'), '--root', cwd, ...args];
   return ['--import', 'tsx', path.join(cwd, 'generator/cli.ts'), '--root', cwd, ...args];
 }
 
@@ -44,7 +47,7 @@ function cliEnvironment(env: Record<string, string> | undefined, unset: readonly
 /** Runs one CLI command to its end. */
 export function cli(args: readonly string[], options: CliOptions = {}): SpawnSyncReturns<string> {
   const cwd = options.cwd ?? ROOT;
-  return spawnSync(process.execPath, cliArguments(args, cwd), {
+  return spawnSync(process.execPath, cliArguments(args, cwd, options.fromSources), {
     cwd,
     encoding: 'utf8',
     env: cliEnvironment(options.env, options.unset),
@@ -70,7 +73,10 @@ export interface RunningCli {
 /** Starts a long-running CLI command. */
 export function startCli(args: readonly string[], options: CliOptions = {}): RunningCli {
   const cwd = options.cwd ?? ROOT;
-  return startProcess(process.execPath, cliArguments(args, cwd), { cwd, env: cliEnvironment(options.env, options.unset) });
+  return startProcess(process.execPath, cliArguments(args, cwd, options.fromSources), {
+    cwd,
+    env: cliEnvironment(options.env, options.unset),
+  });
 }
 
 /** Starts a long-running process (`command` with `args`, in `cwd`, with exactly `env`), its output awaitable as {@link startCli}'s. */
