@@ -16,7 +16,8 @@ import { problem, writeRawProblem } from './problem.js';
  * Serves `app` (the Express app, behind any direct routes: runtime/http/direct.ts) on `APP_HTTP__HOST`:`APP_HTTP__PORT` and resolves once it listens; rejects with the
  * listen error (a port in use). A request (headers and body) must arrive within
  * `APP_HTTP__REQUEST_TIMEOUT`, or Node answers 408 and closes the connection (slow-loris clients
- * cannot hold sockets); checked 4 times per period. Upgrades go to `sockets`. What Node's parser
+ * cannot hold sockets); checked 4 times per period. An idle kept-alive connection is closed after
+ * `APP_HTTP__KEEP_ALIVE_TIMEOUT`. Upgrades go to `sockets`. What Node's parser
  * refuses is answered by {@link answerClientError} and counted as a refusal by `observability`.
  */
 export async function listen(
@@ -33,6 +34,7 @@ export async function listen(
     },
     oneAtATime(app, { writeTimeout: config.http.writeTimeout, maxPipelined: MAX_PIPELINED }),
   );
+  server.keepAliveTimeout = config.http.keepAliveTimeout;
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
     const code = answerClientError(error, socket);
     if (code !== undefined) observability.refused(code);

@@ -81,6 +81,12 @@ const configSchema = z.object({
     drainDelay: integer(0, 600_000).default(0),
     /** Milliseconds a request may take to arrive in full (headers and body) before it gets 408. */
     requestTimeout: integer(1_000, 600_000).default(30_000),
+    /**
+     * Milliseconds a kept-alive connection may stay idle after an answer before the server closes it.
+     * Behind a load balancer, longer than it keeps an idle connection to a server
+     * (docs/guide/deployment.md "Several hosts behind a load balancer").
+     */
+    keepAliveTimeout: integer(1_000, 600_000).default(5_000),
     /** Milliseconds a client has to take an answer the server could not send at once, before its connection is closed (docs/hostile-input.md §15). */
     writeTimeout: integer(1_000, 600_000).default(30_000),
     /** WebSockets one client address may hold open (docs/hostile-input.md §16). */

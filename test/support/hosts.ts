@@ -648,6 +648,8 @@ export async function startHostBed(options: HostBedOptions = {}): Promise<HostBe
         APP_HTTP__PORT: String(APP_PORT),
         APP_HTTP__WORKERS: '2',
         APP_HTTP__TRUST_PROXY: '1',
+        // As docs/guide/deployment.md says for hosts behind a balancer: idle connections outlive HAProxy's.
+        APP_HTTP__KEEP_ALIVE_TIMEOUT: '65000',
         APP_AUTH__SECRET: TEST_SECRET,
         APP_LOG__FORMAT: 'json',
         APP_LOG__LEVEL: 'info',
