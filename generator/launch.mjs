@@ -13,7 +13,8 @@
  * copies unused for a day are removed. The copy's `generator/tool-root.js` names this checkout, so
  * the compiled generator finds the templates, the runtime and its cache where the sources are.
  *
- * Takes the command line of `generator/cli.ts` for `generate` and `init`, and refuses the commands that
+ * Takes the command line of `generator/cli.ts` for `generate`, `init`, `migrate` and `token` (which read
+ * the declarations, the migrations and the settings), and refuses `dev`, `serve` and `seed`, which
  * import the application's TypeScript (they run through tsx). A source that does not compile is
  * reported as `error: …` (esbuild names the file, line and column) with exit code 1; when the copy
  * cannot be written (a read-only `node_modules`) the command runs from its sources through tsx.
@@ -171,7 +172,7 @@ async function compiledCopy() {
 }
 
 /** The commands that import the application's own TypeScript, which only tsx runs. */
-const THROUGH_TSX = new Set(['dev', 'serve', 'migrate', 'seed', 'token']);
+const THROUGH_TSX = new Set(['dev', 'serve', 'seed']);
 
 /**
  * The command `args` name (`generate`), skipping options and the value of `--root`; undefined

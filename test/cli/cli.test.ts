@@ -387,7 +387,7 @@ describe('npm run generate: the generator compiled (generator/launch.mjs, docs/d
   });
 
   it("refuses the commands that import the application's TypeScript, naming the npm script that runs them", () => {
-    for (const args of [['serve'], ['--root', project, 'seed', '--json'], ['migrate', 'status'], ['dev'], ['token', '--sub', 'x']]) {
+    for (const args of [['serve'], ['--root', project, 'seed', '--json'], ['dev']]) {
       const command = args.find((arg, index) => !arg.startsWith('-') && args[index - 1] !== '--root') ?? '';
       const result = launch(args);
       expect(result.stderr).toBe(
@@ -395,6 +395,21 @@ describe('npm run generate: the generator compiled (generator/launch.mjs, docs/d
       );
       expect(result.status).toBe(1);
     }
+  });
+
+  it('runs migrate and token, which read only the migrations and the settings, compiled', () => {
+    const url = `file:${path.join(project, 'data', 'launched.db')}`;
+    const deployed = spawnSync(process.execPath, [path.join(project, 'generator/launch.mjs'), 'migrate', 'deploy'], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, APP_AUTH__SECRET: TEST_SECRET, APP_DATABASE__URL: url },
+    });
+    expect(deployed.stderr).toBe('');
+    expect(deployed.stdout).toMatch(/^applied \d+ migration\(s\): 0001_init, /);
+    expect(deployed.status).toBe(0);
+    const token = launch(['token', '--sub', 'x', '--org', 'y', '--role', 'admin']);
+    expect(token.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
+    expect(token.status).toBe(0);
   });
 
   it('reports a source that does not compile as an error naming the file, without a stack trace', () => {

@@ -24,17 +24,20 @@ function commandOf(args: readonly string[]): string | undefined {
   return args.find((arg, index) => !arg.startsWith('-') && args[index - 1] !== '--root');
 }
 
+/** The commands that do not import the application's TypeScript, which `npm run` runs compiled (docs/decisions.md §10). */
+const COMPILED_COMMANDS = new Set(['generate', 'init', 'migrate', 'token']);
+
 /**
- * The arguments of `node` that run the CLI's `args` for the project `cwd`. `generate` and `init` run
- * as `npm run generate` runs them: this checkout's generator compiled once (generator/launch.mjs,
- * docs/decisions.md §10), which starts without tsx's hooks on every module and writes for a copy of
- * the project what the copy's own generator writes (cli.test.ts checks they agree). The commands
- * that import the application, and every command with `fromSources`, run the project's own
+ * The arguments of `node` that run the CLI's `args` for the project `cwd`. {@link COMPILED_COMMANDS}
+ * run as `npm run generate` runs them: this checkout's generator compiled once (generator/launch.mjs,
+ * docs/decisions.md §10), which starts without tsx's hooks on every module and does for a copy of the
+ * project what the copy's own generator does (cli.test.ts checks they write the same). `dev`,
+ * `serve` and `seed`, and every command with `fromSources`, run the project's own
  * `generator/cli.ts` through tsx, so that they load the runtime the application's code imports.
  */
 export function cliArguments(args: readonly string[], cwd: string, fromSources = false): string[] {
   const command = commandOf(args);
-  if (!fromSources && (command === 'generate' || command === 'init'))
+  if (!fromSources && command !== undefined && COMPILED_COMMANDS.has(command))
     return [path.join(ROOT, 'generator/launch.mjs'), '--root', cwd, ...args];
   return ['--import', 'tsx', path.join(cwd, 'generator/cli.ts'), '--root', cwd, ...args];
 }
