@@ -620,39 +620,53 @@ describe('dev', () => {
 
 describe('the development secret (docs/hostile-input.md §10)', () => {
   it('is random per checkout, kept beside the development database, and signs what dev and token print; dev answers this machine only', async () => {
-    const secrets: string[] = [];
-    for (const checkout of [copyProject(), copyProject()]) {
-      const env = { APP_DATABASE__URL: `file:${path.join(checkout, 'data/dev.db')}`, APP_HTTP__PORT: '0' };
-      const running = startCli(['dev'], { cwd: checkout, env, unset: ['APP_AUTH__SECRET', 'APP_HTTP__HOST'] });
-      try {
-        const output = await running.waitFor((stdout) => /\ntry:\n( {2}.*\n){2}\n/.test(stdout), 90_000);
-        const file = path.join(checkout, 'data/.dev-secret');
-        expect(statSync(file).mode & 0o777).toBe(0o600);
-        const secret = readFileSync(file, 'utf8').trim();
-        expect(secret).toMatch(/^[0-9a-f]{64}$/);
-        secrets.push(secret);
-        const url = /\nserving (http:\S+)\n/.exec(output)?.[1] ?? '';
-        // The printed token and one the token command mints both verify: they share the secret.
-        const printed = /export TOKEN_MEMBER=(\S+)/.exec(output)?.[1] ?? '';
-        const member = JSON.parse(Buffer.from(printed.split('.')[1] ?? '', 'base64url').toString()) as { sub: string; org_id: string };
-        const minted = cli(['token', '--sub', member.sub, '--org', member.org_id, '--role', 'member'], {
-          cwd: checkout,
-          env,
-          unset: ['APP_AUTH__SECRET'],
-        }).stdout.trim();
-        for (const token of [printed, minted])
-          expect((await fetch(`${url}/v2/posts?first=1`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-        // Listening on loopback only: the machine's other addresses are refused.
-        const external = Object.values(networkInterfaces())
-          .flat()
-          .find((address) => address?.family === 'IPv4' && !address.internal)?.address;
-        if (external !== undefined) await expect(fetch(`http://${external}:${new URL(url).port}/health`)).rejects.toThrow();
-      } finally {
-        await running.stop();
-        rmSync(checkout, { recursive: true, force: true });
-      }
+    /** The secret `checkout` keeps beside its development database, checked to be its owner's only. */
+    const secretOf = (checkout: string): string => {
+      const file = path.join(checkout, 'data/.dev-secret');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const secret = readFileSync(file, 'utf8').trim();
+      expect(secret).toMatch(/^[0-9a-f]{64}$/);
+      return secret;
+    };
+    const [checkout, other] = [copyProject(), copyProject()];
+    const env = { APP_DATABASE__URL: `file:${path.join(checkout, 'data/dev.db')}`, APP_HTTP__PORT: '0' };
+    const running = startCli(['dev'], { cwd: checkout, env, unset: ['APP_AUTH__SECRET', 'APP_HTTP__HOST'] });
+    try {
+      const output = await running.waitFor((stdout) => /\ntry:\n( {2}.*\n){2}\n/.test(stdout), 90_000);
+      const secret = secretOf(checkout);
+      const url = /\nserving (http:\S+)\n/.exec(output)?.[1] ?? '';
+      // The printed token and one the token command mints both verify: they share the secret.
+      const printed = /export TOKEN_MEMBER=(\S+)/.exec(output)?.[1] ?? '';
+      const member = JSON.parse(Buffer.from(printed.split('.')[1] ?? '', 'base64url').toString()) as { sub: string; org_id: string };
+      const minted = cli(['token', '--sub', member.sub, '--org', member.org_id, '--role', 'member'], {
+        cwd: checkout,
+        env,
+        unset: ['APP_AUTH__SECRET'],
+      }).stdout.trim();
+      for (const token of [printed, minted])
+        expect((await fetch(`${url}/v2/posts?first=1`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      // Listening on loopback only: the machine's other addresses are refused.
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((address) => address?.family === 'IPv4' && !address.internal)?.address;
+      if (external !== undefined) await expect(fetch(`http://${external}:${new URL(url).port}/health`)).rejects.toThrow();
+
+      // Another checkout makes its own on first use (here by `token`, which signs with it too).
+      const elsewhere = cli(['token', '--sub', member.sub, '--org', member.org_id, '--role', 'member'], {
+        cwd: other,
+        env: { APP_DATABASE__URL: `file:${path.join(other, 'data/dev.db')}` },
+        unset: ['APP_AUTH__SECRET'],
+      });
+      expect(elsewhere.status, elsewhere.stderr).toBe(0);
+      expect(secretOf(other)).not.toBe(secret);
+      // Its tokens are not this checkout's.
+      expect((await fetch(`${url}/v2/posts?first=1`, { headers: { authorization: `Bearer ${elsewhere.stdout.trim()}` } })).status).toBe(
+        401,
+      );
+    } finally {
+      await running.stop();
+      for (const folder of [checkout, other]) rmSync(folder, { recursive: true, force: true });
     }
-    expect(secrets[0]).not.toBe(secrets[1]);
   }, 240_000);
 
   it('is never a constant: a server started without one refuses every token minted elsewhere', async () => {
