@@ -1,6 +1,7 @@
 /**
  * Runs the generator's command line (generator/cli.ts) from JavaScript compiled ahead of time, for
- * `npm run generate` (docs/decisions.md §10, "`generate` runs compiled"). Through tsx every module of
+ * `npm run generate`, `npm run migrate` and `npm run token` (docs/decisions.md §10, "`generate` runs
+ * compiled"). Through tsx every module of
  * the generator and the runtime passes tsx's loader hooks on each run; compiled once, a `generate`
  * starts about 0.35 s sooner, and one that regenerates the Prisma clients about 0.5 s sooner.
  *

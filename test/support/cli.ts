@@ -15,7 +15,7 @@ export interface CliOptions {
   readonly env?: Record<string, string>;
   /** Variables to leave out of that environment (`APP_AUTH__SECRET`: no test secret). */
   readonly unset?: readonly string[];
-  /** Run the project's own `generator/cli.ts` through tsx for `generate` and `init` too (see {@link cliArguments}). */
+  /** Run the project's own `generator/cli.ts` through tsx whatever the command (see {@link cliArguments}). */
   readonly fromSources?: boolean;
 }
 
