@@ -536,7 +536,9 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
 /**
  * Statements per request, with each server started in this process and its queries counted
  * (SQLite). The servers are the compiled ones of `dist/` (the NestJS peer needs the decorator
- * metadata only its compiled form has); a server that fails to start is reported and skipped.
+ * metadata only its compiled form has), but for the generated server, which runs from its sources:
+ * this process has loaded the runtime's sources already, and the runtime refuses to start beside
+ * a second copy of itself (test/cli/package.test.ts). A server that fails to start is reported and skipped.
  */
 async function countStatements(data: BenchData, tokens: Tokens): Promise<StatementRow[]> {
   const { SERVERS: compiled } = (await import(path.join(ROOT, 'dist/bench/servers/index.js'))) as { SERVERS: typeof SERVERS };
@@ -567,7 +569,8 @@ async function countStatements(data: BenchData, tokens: Tokens): Promise<Stateme
     const statements: string[] = [];
     let server: Awaited<ReturnType<(typeof SERVERS)[typeof name]>>;
     try {
-      server = await compiled[name]({ databaseUrl: data.main.url, port: 0, secret: SECRET, onQuery: (sql) => statements.push(sql) });
+      const start = name === 'generated' ? SERVERS[name] : compiled[name];
+      server = await start({ databaseUrl: data.main.url, port: 0, secret: SECRET, onQuery: (sql) => statements.push(sql) });
     } catch (error) {
       log(`  ${name}: not counted (${error instanceof Error ? error.message : String(error)})`);
       continue;
