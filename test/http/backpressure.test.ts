@@ -76,7 +76,9 @@ describe('connections that do not read (docs/hostile-input.md §15)', () => {
     }
     const times: number[] = [];
     for (let probe = 0; probe < 10; probe++) times.push(await healthTime());
-    expect(Math.max(...times)).toBeLessThan(1_000);
+    // Answering the 48 000 requests would keep the process busy for tens of seconds; 2 s leaves a
+    // loaded 2-core machine room (a 1 s bound failed at 1 010 ms in one fresh-clone run).
+    expect(Math.max(...times)).toBeLessThan(2_000);
     // Each is closed: past the pipeline bound at once, or after the write timeout with nothing taken.
     const lifetimes = await Promise.all(flooding.map(({ closed }) => closed));
     expect(Math.max(...lifetimes)).toBeLessThan(10_000);
