@@ -13,7 +13,7 @@ import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../runtime/auth/authentication.js';
 import { sqliteFilePath } from '../../runtime/dialects/sqlite.js';
-import { cli, cliArguments, copyProject, startCli, startProcess } from '../support/cli.js';
+import { cli, cliArguments, commandOf, copyProject, startCli, startProcess } from '../support/cli.js';
 import { freePort } from '../support/postgres.js';
 import { openDatabase } from '../support/database.js';
 import { ownIndexSearch, rankingStatement, sqlitePlan, tableSteps } from '../support/plans.js';
@@ -388,7 +388,7 @@ describe('npm run generate: the generator compiled (generator/launch.mjs, docs/d
 
   it("refuses the commands that import the application's TypeScript, naming the npm script that runs them", () => {
     for (const args of [['serve'], ['--root', project, 'seed', '--json'], ['dev']]) {
-      const command = args.find((arg, index) => !arg.startsWith('-') && args[index - 1] !== '--root') ?? '';
+      const command = commandOf(args) ?? '';
       const result = launch(args);
       expect(result.stderr).toBe(
         `error: ${command} imports the application's TypeScript: run it as \`npm run ${command}\` (tsx generator/cli.ts ${command}), not through generator/launch.mjs\n`,

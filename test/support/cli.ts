@@ -20,7 +20,7 @@ export interface CliOptions {
 }
 
 /** The command `args` name (`generate`), skipping options and the value of `--root`. */
-function commandOf(args: readonly string[]): string | undefined {
+export function commandOf(args: readonly string[]): string | undefined {
   return args.find((arg, index) => !arg.startsWith('-') && args[index - 1] !== '--root');
 }
 
