@@ -79,17 +79,22 @@ export function packageEntryFile(specifier: string): string | undefined {
   return undefined;
 }
 
+/** The runtime's process entry (`runServer`), an entry of its own so that loading it loads nothing else. */
+const RUNTIME_MAIN = 'runtime/server/main.ts';
+
 /**
  * How generated code imports a module of the runtime, by its path in the model (`runtime/…`,
  * docs/architecture.md §1): a transport's own entry (`runtime/transports/rest/index.ts` →
  * `resource-service/transports/rest`), the application surface (`runtime/index.ts` →
- * `resource-service`), and every other module through `resource-service/runtime`, which re-exports
- * them (runtime/generated.ts).
+ * `resource-service`), the entry of `generated/main.ts` (`runtime/server/main.ts` →
+ * `resource-service/runtime/main`, which a cluster primary loads alone), and every other module
+ * through `resource-service/runtime`, which re-exports them (runtime/generated.ts).
  */
 export function runtimeSpecifier(file: string): string {
   const transport = /^runtime\/transports\/([a-z0-9-]+)\/index\.ts$/.exec(file);
   if (transport) return `${PACKAGE_NAME}/transports/${transport[1] ?? ''}`;
   if (file === 'runtime/index.ts') return PACKAGE_NAME;
   if (file.startsWith('runtime/testing/')) return `${PACKAGE_NAME}/testing`;
+  if (file === RUNTIME_MAIN) return `${PACKAGE_NAME}/runtime/main`;
   return `${PACKAGE_NAME}/runtime`;
 }

@@ -36,7 +36,6 @@ export * from './http/inputs.js';
 export * from './http/openapi.js';
 export * from './http/routes.js';
 export * from './jobs/queue.js';
-export * from './server/main.js';
 export * from './server/server.js';
 // Types the generated code names from the runtime's own dependencies, so that an application's code
 // needs no package but this one to type-check.

@@ -95,17 +95,38 @@ export function reportWatchError(error: unknown): void {
   if (process.env.DEBUG && error instanceof Error) process.stderr.write(`${error.stack ?? ''}\n`);
 }
 
-export async function loadApplication(root: string): Promise<ApplicationDefinition<DatabaseClient, unknown>> {
-  const file = path.join(path.resolve(root), 'generated', 'app.ts');
-  if (!existsSync(file)) throw new CliError('generated/app.ts does not exist; run `npm run generate` first');
+/**
+ * The application of the project at `root` (`generated/app.ts`, imported). Throws {@link CliError}
+ * when it was not generated.
+ */
+async function loadApplication(root: string): Promise<ApplicationDefinition<DatabaseClient, unknown>> {
+  const module = (await importGenerated(root, 'app.ts')) as { application: ApplicationDefinition<DatabaseClient, unknown> };
+  return module.application;
+}
+
+/**
+ * Runs the generated server's entry, `generated/main.ts`, as `node generated/main.ts` would: one
+ * server, or a cluster whose primary never loads the application (runtime/server/main.ts). Throws
+ * {@link CliError} when it was not generated.
+ */
+export async function runGeneratedServer(root: string): Promise<void> {
+  await importGenerated(root, 'main.ts');
+}
+
+/**
+ * Imports `generated/<file>` of the application at `root` (TypeScript, through tsx's hooks when the
+ * generator runs compiled), writing the Prisma clients first when they are missing or stale.
+ * Throws {@link CliError} when the file was not generated.
+ */
+async function importGenerated(root: string, file: string): Promise<unknown> {
+  const generated = path.join(path.resolve(root), 'generated');
+  const full = path.join(generated, file);
+  if (!existsSync(full)) throw new CliError(`generated/${file} does not exist; run \`npm run generate\` first`);
   // The Prisma clients are not committed: a fresh clone has none until something writes them.
   const { ensurePrismaClients } = await import('../emit/prisma/client.js');
-  await ensurePrismaClients(path.join(path.resolve(root), 'generated'));
+  await ensurePrismaClients(generated);
   const { importApplicationModule } = await import('../application-modules.js');
-  const module = (await importApplicationModule(path.resolve(root), file)) as {
-    application: ApplicationDefinition<DatabaseClient, unknown>;
-  };
-  return module.application;
+  return importApplicationModule(path.resolve(root), full);
 }
 
 export async function withDatabase<T>(

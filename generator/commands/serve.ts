@@ -3,7 +3,7 @@
  * stand for APP_HTTP__PORT and APP_HTTP__HOST).
  */
 import type { Command } from 'commander';
-import { applyListenOptions, type ListenOptions, loadApplication, portNumber } from './common.js';
+import { applyListenOptions, type ListenOptions, portNumber, runGeneratedServer } from './common.js';
 
 /** Adds `serve [--port] [--host]` to `program`; `root` reads `--root`. */
 export function addServeCommand(program: Command, root: () => string): void {
@@ -14,7 +14,6 @@ export function addServeCommand(program: Command, root: () => string): void {
     .option('--host <address>', 'listen on this address instead of APP_HTTP__HOST')
     .action(async (options: ListenOptions) => {
       applyListenOptions(options);
-      const { runServer } = await import('../../runtime/server/main.js');
-      await runServer(await loadApplication(root()));
+      await runGeneratedServer(root());
     });
 }

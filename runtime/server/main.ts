@@ -8,7 +8,9 @@
  * worker to finish its in-flight requests. The workers are stateless: every request's answer comes
  * from the database, and subscription events travel between them through the dialect's event
  * relay (PostgreSQL LISTEN/NOTIFY). With metrics on, the primary serves the workers' metrics as
- * one (runtime/observability/cluster.ts; docs/behaviour.md §12.2).
+ * one (runtime/observability/cluster.ts; docs/behaviour.md §12.2). A primary serves nothing, so it
+ * never loads the application or the server (`resource-service/runtime/main` imports neither):
+ * only the processes that serve do.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { type AppConfig, ConfigError, loadConfig } from './config.js';
@@ -16,7 +18,7 @@ import type { DatabaseClient } from '../data/database.js';
 import { DIALECTS, dialectFor } from '../dialects/index.js';
 import { closeOnSignals, exitWhenWritten } from './exit.js';
 import { createLogger } from './logger.js';
-import { type ApplicationDefinition, startServer } from './server.js';
+import type { ApplicationDefinition } from './server.js';
 
 /** What a worker tells the primary once it listens. */
 interface ListeningMessage {
@@ -33,21 +35,33 @@ function isListeningMessage(message: unknown): message is ListeningMessage {
 const RESTART_DELAY = 1_000;
 
 /**
- * Starts `definition` from `process.env`: one server in this process, or a cluster of
- * `APP_HTTP__WORKERS` workers. Exits the process on fatal errors (code 1) and after a clean
- * shutdown (code 0). Implements docs/decisions.md §4 (configuration, workers, shutdown).
+ * What {@link runServer} starts: the schedule settings the configuration is checked with, and the
+ * application, loaded only in a process that serves (`generated/main.ts` passes
+ * `() => import('./app.js')`).
  */
-export async function runServer<Database extends DatabaseClient, Container>(
-  definition: ApplicationDefinition<Database, Container>,
-): Promise<void> {
+export interface ServerEntry<Database extends DatabaseClient, Container> {
+  /** The `APP_CRON__<TASK>` settings of the application's scheduled tasks (docs/behaviour.md §10.2). */
+  readonly cronSettings: readonly string[];
+  /** Imports the application; called once, by the process that serves it. */
+  readonly load: () => Promise<ApplicationDefinition<Database, Container>>;
+}
+
+/**
+ * Starts the application of `entry` from `process.env`: one server in this process, or a cluster
+ * of `APP_HTTP__WORKERS` workers, whose primary checks the configuration and forks without loading
+ * the application. Exits the process on fatal errors (code 1, a configuration error as its
+ * message) and after a clean shutdown (code 0). Implements docs/decisions.md §4 (configuration,
+ * workers, shutdown).
+ */
+export async function runServer<Database extends DatabaseClient, Container>(entry: ServerEntry<Database, Container>): Promise<void> {
   try {
-    const { config } = loadConfig(process.env, { cronSettings: definition.cronSettings });
+    const { config } = loadConfig(process.env, { cronSettings: entry.cronSettings });
     if (config.http.workers > 1 && cluster.isPrimary) {
       refuseWorkersWhereNotAllowed(config);
       await runPrimary(config);
       return;
     }
-    await runWorker(definition);
+    await runWorker(await entry.load());
   } catch (error) {
     fail(error);
   }
@@ -74,6 +88,7 @@ function refuseWorkersWhereNotAllowed(config: AppConfig): void {
 async function runWorker<Database extends DatabaseClient, Container>(
   definition: ApplicationDefinition<Database, Container>,
 ): Promise<void> {
+  const { startServer } = await import('./server.js');
   const server = await startServer(definition);
   if (cluster.isWorker) process.send?.({ kind: 'listening', url: server.url } satisfies ListeningMessage);
   closeOnSignals(server, ['SIGTERM', 'SIGINT']);

@@ -228,6 +228,7 @@ describe('the packed package, installed into an empty folder', () => {
     expect(probe('resource-service')).toBe('ok');
     expect(probe('resource-service/testing')).toBe('ok');
     expect(probe('resource-service/runtime')).toBe('ok');
+    expect(probe('resource-service/runtime/main')).toBe('ok');
     expect(probe('resource-service/transports/rest')).toBe('ok');
     expect(probe('resource-service/runtime/auth/ability.js')).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
     expect(probe('resource-service/dist/runtime/index.js')).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');

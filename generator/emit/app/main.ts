@@ -54,7 +54,7 @@ export function emitApp(context: EmitContext): GeneratedFile {
     });
     w.writeLine(`versionPolicies: ${objectLiteral(policies)},`);
     w.writeLine(`eventTopics: ${objectLiteral(eventTopics(context))},`);
-    w.writeLine(`cronSettings: ${app.mounted.cronTasks.length > 0 ? imports.value(`${outputDir}/schedules.ts`, 'CRON_SETTINGS') : '[]'},`);
+    w.writeLine(`cronSettings: ${cronSettings(context, imports)},`);
     w.writeLine('createGuards,');
     w.writeLine('operationGuards: OPERATION_GUARDS,');
     w.writeLine('globalGuards: GLOBAL_GUARDS,');
@@ -64,6 +64,11 @@ export function emitApp(context: EmitContext): GeneratedFile {
   });
   w.write(';');
   return file.render();
+}
+
+/** The application's `CRON_SETTINGS` (generated/schedules.ts, imported), or `[]` when it schedules nothing. */
+function cronSettings(context: EmitContext, imports: TypeScriptFile['imports']): string {
+  return context.app.mounted.cronTasks.length > 0 ? imports.value(`${context.outputDir}/schedules.ts`, 'CRON_SETTINGS') : '[]';
 }
 
 /**
@@ -116,7 +121,6 @@ function eventTopics(context: EmitContext): string[] {
 
 /** The `main.ts` file. */
 export function emitMain(context: EmitContext): GeneratedFile {
-  const { outputDir } = context;
   const file = new TypeScriptFile(
     'main.ts',
     context,
@@ -124,7 +128,9 @@ export function emitMain(context: EmitContext): GeneratedFile {
   );
   const { body: w, imports } = file;
   imports.value('runtime/server/main.ts', 'runServer');
-  imports.value(`${outputDir}/app.ts`, 'application');
-  w.writeLine('await runServer(application);');
+  w.writeLine('// The application is imported by the process that serves it: a cluster primary only forks the workers.');
+  w.writeLine(
+    `await runServer({ cronSettings: ${cronSettings(context, imports)}, load: async () => (await import('./app.js')).application });`,
+  );
   return file.render();
 }

@@ -5,7 +5,8 @@
  * Configuration comes from APP_* environment variables (README, docs/behaviour.md §4.5).
  */
 
-import { runServer } from 'resource-service/runtime';
-import { application } from './app.js';
+import { runServer } from 'resource-service/runtime/main';
+import { CRON_SETTINGS } from './schedules.js';
 
-await runServer(application);
+// The application is imported by the process that serves it: a cluster primary only forks the workers.
+await runServer({ cronSettings: CRON_SETTINGS, load: async () => (await import('./app.js')).application });

@@ -5,7 +5,7 @@
  * Configuration comes from APP_* environment variables (README, docs/behaviour.md §4.5).
  */
 
-import { runServer } from 'resource-service/runtime';
-import { application } from './app.js';
+import { runServer } from 'resource-service/runtime/main';
 
-await runServer(application);
+// The application is imported by the process that serves it: a cluster primary only forks the workers.
+await runServer({ cronSettings: [], load: async () => (await import('./app.js')).application });
