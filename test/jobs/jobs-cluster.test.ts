@@ -7,23 +7,12 @@
  * already written — the notification exists exactly once; and processes setting up their queues
  * on a fresh database at once all start. Runs in the postgresql project only.
  */
-import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPgBossQueues } from '../../runtime/dialects/postgresql-jobs.js';
+import { queryOnce, readDigestTicks } from '../support/bed-clients.js';
 import { createPostgresDatabase } from '../support/database.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-
-/** Runs one query on a connection of its own. */
-async function query<Row extends object>(url: string, text: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 describe('two workers (APP_HTTP__WORKERS=2), a schedule every second', () => {
   let server: TestServer;
@@ -41,24 +30,18 @@ describe('two workers (APP_HTTP__WORKERS=2), a schedule every second', () => {
 
   it('fires each tick once for the cluster, not once per worker', async () => {
     await new Promise((resolve) => setTimeout(resolve, 5_000));
-    const rows = await query<{ orgId: string; periodEnd: Date; count: string }>(
-      server.databaseUrl,
-      'SELECT "orgId", "periodEnd", count(*) AS count FROM "Digest" GROUP BY 1, 2',
-    );
-    const ticks = new Set(rows.map((row) => row.periodEnd.toISOString()));
-    expect(ticks.size).toBeGreaterThanOrEqual(3);
+    const digests = await readDigestTicks(server.databaseUrl);
+    expect(digests.ticks).toBeGreaterThanOrEqual(3);
     // One digest per org per tick: a tick fired by both workers would write two.
-    expect(rows.filter((row) => Number(row.count) !== 1)).toEqual([]);
-    // Every org once per tick; the newest tick may still be writing when the query reads.
-    const newest = [...ticks].sort().at(-1);
-    expect(rows.filter((row) => row.periodEnd.toISOString() !== newest).length).toBe((ticks.size - 1) * 2);
+    expect(digests.doubled).toEqual([]);
+    expect(digests.settled).toBe((digests.ticks - 1) * server.seeded.orgs.length);
     const ran = server.logs.filter((entry) => entry.msg === 'scheduled task writeDigests ran');
     expect(new Set(ran.map((entry) => entry.tick)).size).toBe(ran.length);
-    const claims = await query<{ count: string }>(
+    const claims = await queryOnce<{ count: string }>(
       server.databaseUrl,
       "SELECT count(*) AS count FROM resource_service.schedule_ticks WHERE task = 'writeDigests'",
     );
-    expect(Number(claims[0]?.count)).toBeGreaterThanOrEqual(ticks.size);
+    expect(Number(claims[0]?.count)).toBeGreaterThanOrEqual(digests.ticks);
   });
 
   it('runs a listener once per event, in the worker that raised it, and the job once per publish', async () => {
@@ -76,7 +59,7 @@ describe('two workers (APP_HTTP__WORKERS=2), a schedule every second', () => {
       .poll(
         async () =>
           (
-            await query<{ subjectId: string }>(
+            await queryOnce<{ subjectId: string }>(
               server.databaseUrl,
               'SELECT "subjectId" FROM "AuditRecord" WHERE "subjectId" = ANY($1::text[])',
               [ids],
@@ -89,16 +72,18 @@ describe('two workers (APP_HTTP__WORKERS=2), a schedule every second', () => {
       .poll(
         async () =>
           (
-            await query<{ postId: string }>(server.databaseUrl, 'SELECT "postId" FROM "Notification" WHERE "postId" = ANY($1::uuid[])', [
-              ids,
-            ])
+            await queryOnce<{ postId: string }>(
+              server.databaseUrl,
+              'SELECT "postId" FROM "Notification" WHERE "postId" = ANY($1::uuid[])',
+              [ids],
+            )
           ).length,
         { timeout: 10_000 },
       )
       .toBe(ids.length);
     // Nothing more arrives later: one audit record per publish, though both workers hear every event over LISTEN/NOTIFY.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const audit = await query<{ subjectId: string }>(
+    const audit = await queryOnce<{ subjectId: string }>(
       server.databaseUrl,
       'SELECT "subjectId" FROM "AuditRecord" WHERE "subjectId" = ANY($1::text[])',
       [ids],
@@ -142,7 +127,7 @@ describe('kill -9 of a server process in the middle of a job', () => {
     expect(
       survivor.logs.some((entry) => entry.jobId === jobId && entry.msg === 'the author was already notified (an earlier run of this job)'),
     ).toBe(true);
-    const notifications = await query<{ id: string }>(survivor.databaseUrl, 'SELECT id FROM "Notification" WHERE "postId" = $1', [
+    const notifications = await queryOnce<{ id: string }>(survivor.databaseUrl, 'SELECT id FROM "Notification" WHERE "postId" = $1', [
       draft?.id,
     ]);
     expect(notifications).toHaveLength(1);
@@ -170,7 +155,7 @@ describe('several processes setting up their queues on a fresh database at once'
       } finally {
         await Promise.all(backends.map((backend) => backend.close()));
       }
-      const made = await query<{ name: string }>(url, 'SELECT name FROM pgboss.queue ORDER BY name');
+      const made = await queryOnce<{ name: string }>(url, 'SELECT name FROM pgboss.queue ORDER BY name');
       expect(made.map((row) => row.name)).toEqual(queues.flatMap((queue) => [queue, `${queue}-dead-letter`]).sort());
     }
   }, 90_000);

@@ -19,6 +19,34 @@ export async function queryOnce<Row extends object>(url: string, text: string, v
   }
 }
 
+/** What {@link readDigestTicks} found in the `Digest` table. */
+export interface DigestTicks {
+  /** Distinct ticks (`periodEnd`) with at least one digest. */
+  readonly ticks: number;
+  /** Org and tick pairs written more than once: a tick that fired on two processes. */
+  readonly doubled: readonly string[];
+  /** Digests of every tick but the newest, which may still be writing when the query reads. */
+  readonly settled: number;
+}
+
+/**
+ * Reads the digests the scheduled task `writeDigests` wrote (docs/behaviour.md §10.2): one per org
+ * per tick when each tick fires once for the whole cluster.
+ */
+export async function readDigestTicks(url: string): Promise<DigestTicks> {
+  const rows = await queryOnce<{ orgId: string; periodEnd: Date; count: string }>(
+    url,
+    'SELECT "orgId", "periodEnd", count(*) AS count FROM "Digest" GROUP BY 1, 2',
+  );
+  const ticks = [...new Set(rows.map((row) => row.periodEnd.toISOString()))].sort();
+  const newest = ticks.at(-1);
+  return {
+    ticks: ticks.length,
+    doubled: rows.filter((row) => Number(row.count) !== 1).map((row) => `${row.orgId} at ${row.periodEnd.toISOString()}`),
+    settled: rows.filter((row) => row.periodEnd.toISOString() !== newest).length,
+  };
+}
+
 /** What {@link through} answers: the status, the JSON body (undefined when empty) and the host that answered. */
 export interface BedAnswer {
   readonly status: number;
