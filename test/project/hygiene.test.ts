@@ -1,7 +1,8 @@
 /**
  * Hygiene, with tools (docs/architecture.md §6 "Hygiene is checked"), as part of `npm test` so that CI counts a finding as a failed
- * test: the code we write and the code we generate pass typescript-eslint's strict, type-aware
- * rules (eslint.config.js; `npm run lint` runs the same check by hand), the code is formatted as
+ * test: the code we write and the code we generate type-check (tsconfig.json, strict; `npm run typecheck`)
+ * and pass typescript-eslint's strict, type-aware rules over that same program (eslint.config.js;
+ * `npm run lint` runs the same check by hand), the code is formatted as
  * Prettier writes it (`npm run format`), knip finds no dead file,
  * export or dependency (knip.config.ts), neither `runtime/` nor `generator/` nor the demo's
  * `entities/` and `generated/` taken together has an import cycle, type-only imports included,
@@ -16,10 +17,11 @@ import { DIALECTS } from '../../runtime/dialects/index.js';
 import {
   APPLICATION_CYCLES,
   databaseNameBranches,
-  eslintFindings,
   importCycles,
   knipFindings,
   orphanedDocComments,
+  type StaticFindings,
+  typeCheckAndLint,
   unformattedFiles,
 } from '../support/hygiene.js';
 import { ROOT } from '../support/project.js';
@@ -52,8 +54,21 @@ function trackedSources(dirs: readonly string[]): string[] {
 }
 
 describe('hygiene', () => {
-  it('lints clean: generator, runtime, entities, generated code, tests, benchmarks and soak runs', () => {
-    expect(eslintFindings(ROOT, ['.'])).toEqual([]);
+  // One program serves the type check and the type-aware lint (`npm run typecheck` and `npm run lint` by hand).
+  let checked: Promise<StaticFindings> | undefined;
+  const staticFindings = (): Promise<StaticFindings> => (checked ??= typeCheckAndLint(ROOT, 'tsconfig.json', ['.']));
+
+  it('type-checks: generator, runtime, entities, generated code, tests, benchmarks and soak runs (tsc --noEmit -p ., strict)', async () => {
+    expect((await staticFindings()).typeErrors).toEqual([]);
+  }, 300_000);
+
+  it('lints clean: generator, runtime, entities, generated code, tests, benchmarks and soak runs', async () => {
+    const { lint, linted } = await staticFindings();
+    expect(lint).toEqual([]);
+    // Files of the program and files outside it (configuration, untyped peers) alike.
+    expect(linted).toEqual(
+      expect.arrayContaining(['runtime/server/main.ts', 'generated/app.ts', 'test/project/hygiene.test.ts', 'vitest.config.ts']),
+    );
   }, 300_000);
 
   it('is formatted as Prettier writes it (npm run format; generated code and fixtures excepted, .prettierignore)', () => {

@@ -1,46 +1,69 @@
 /**
- * The hygiene tools as the tests run them (docs/architecture.md §6 "Hygiene is checked"): each in its own process, as `npm run lint`
- * would, with its findings as one line each (`file:line:column rule message`) so that a failing
- * test lists them.
+ * The hygiene tools as the tests run them (docs/architecture.md §6 "Hygiene is checked"): the type
+ * check and the type-aware lint in the test's process over one program, Prettier and knip each in its
+ * own process as their npm scripts would, with findings as one line each (`file:line:column rule
+ * message`) so that a failing test lists them.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { ESLint } from 'eslint';
 import path from 'node:path';
 import ts from 'typescript';
 import { ROOT } from './project.js';
 
-/** One message of ESLint's JSON report. */
-interface EslintMessage {
-  readonly ruleId: string | null;
-  readonly message: string;
-  readonly line?: number;
-  readonly column?: number;
+/** What {@link typeCheckAndLint} found: the compiler's diagnostics and ESLint's findings, one line each. */
+export interface StaticFindings {
+  /** `file:line:column TSnnnn message`, as `tsc --noEmit -p <tsconfig>` reports them. */
+  readonly typeErrors: readonly string[];
+  /** `file:line:column rule message`, as `eslint` reports them. */
+  readonly lint: readonly string[];
+  /** Every file ESLint linted, relative to `cwd`: a test names some so that a lint of nothing cannot pass. */
+  readonly linted: readonly string[];
 }
 
-/** ESLint's JSON report: one entry per linted file. */
-type EslintReport = readonly { readonly filePath: string; readonly messages: readonly EslintMessage[] }[];
-
 /**
- * Runs ESLint with the configuration of `cwd` over `targets` (paths relative to `cwd`); returns every
- * finding, errors and warnings alike. Throws when ESLint itself fails (a broken configuration).
+ * Type-checks the project `tsconfig` (a path relative to `cwd`) as `tsc --noEmit -p` does, then lints
+ * `targets` with the configuration of `cwd`, handing typescript-eslint that same program for the files
+ * it holds instead of letting its project service build a second one (BENCHMARKS.md "The test suite");
+ * files outside it (configuration files, untyped peers) keep the configuration's own parser options.
+ * Throws when the tsconfig cannot be read or ESLint itself fails (a broken configuration).
  */
-export function eslintFindings(cwd: string, targets: readonly string[]): string[] {
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/eslint/bin/eslint.js'), '--format', 'json', ...targets], {
-    cwd,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 240_000,
+export async function typeCheckAndLint(cwd: string, tsconfig: string, targets: readonly string[]): Promise<StaticFindings> {
+  const configPath = path.resolve(cwd, tsconfig);
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(`${configPath}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
+      },
+    },
+  );
+  if (config === undefined) throw new Error(`${configPath} could not be read`);
+  const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, configFileParsingDiagnostics: config.errors });
+  const typeErrors = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
+    if (diagnostic.file === undefined || diagnostic.start === undefined) return `TS${diagnostic.code} ${message}`;
+    const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+    return `${path.relative(cwd, diagnostic.file.fileName)}:${line + 1}:${character + 1} TS${diagnostic.code} ${message}`;
   });
-  // Exit 1 means findings; anything else without a report is ESLint failing to run.
-  if (result.status !== 0 && result.status !== 1)
-    throw new Error(`eslint exited with ${result.status ?? result.signal ?? 'nothing'}: ${result.stderr}`);
-  const report = JSON.parse(result.stdout) as EslintReport;
-  return report.flatMap((file) =>
+  const eslint = new ESLint({
+    cwd,
+    overrideConfig: [
+      {
+        files: config.fileNames.map((file) => path.relative(cwd, file)),
+        languageOptions: { parserOptions: { projectService: false, programs: [program] } },
+      },
+    ],
+  });
+  const report = await eslint.lintFiles([...targets]);
+  const lint = report.flatMap((file) =>
     file.messages.map(
-      (message) =>
-        `${path.relative(cwd, file.filePath)}:${message.line ?? 0}:${message.column ?? 0} ${message.ruleId ?? 'parse'} ${message.message}`,
+      (message) => `${path.relative(cwd, file.filePath)}:${message.line}:${message.column} ${message.ruleId ?? 'parse'} ${message.message}`,
     ),
   );
+  return { typeErrors, lint, linted: report.map((file) => path.relative(cwd, file.filePath)) };
 }
 
 /**
