@@ -12,7 +12,8 @@ import { GraphQLScalarType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExecutableSchema } from '../../runtime/graphql/schema.js';
 import { cli, copyProject, listeningUrl, startCli } from '../support/cli.js';
-import { APPLICATION_CYCLES, importCycles, type StaticFindings, typeCheckAndLint } from '../support/hygiene.js';
+import { APPLICATION_CYCLES, importCycles, typeCheckAndLint } from '../support/hygiene.js';
+import type { StaticFindings } from '../support/static-checks.js';
 import { ROOT } from '../support/project.js';
 
 const TEMPLATE_ENTITIES = path.join(ROOT, 'templates/new-application/entities');

@@ -20,11 +20,11 @@ import {
   importCycles,
   knipFindings,
   orphanedDocComments,
-  type StaticFindings,
   typeCheckAndLint,
   unformattedFiles,
 } from '../support/hygiene.js';
 import { ROOT } from '../support/project.js';
+import type { StaticFindings } from '../support/static-checks.js';
 
 /** What names a database in code, lower case: each dialect's name, title, Prisma providers, adapter, URL schemes and driver code prefix. */
 const DATABASE_TOKENS = [

@@ -1,69 +1,34 @@
 /**
- * The hygiene tools as the tests run them (docs/architecture.md §6 "Hygiene is checked"): the type
- * check and the type-aware lint in the test's process over one program, Prettier and knip each in its
- * own process as their npm scripts would, with findings as one line each (`file:line:column rule
+ * The hygiene tools as the tests run them (docs/architecture.md §6 "Hygiene is checked"), each in a
+ * process of its own: the type check and the type-aware lint over one program, Prettier and knip as
+ * their npm scripts would run them, with findings as one line each (`file:line:column rule
  * message`) so that a failing test lists them.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { ESLint } from 'eslint';
 import path from 'node:path';
 import ts from 'typescript';
+import { promisify } from 'node:util';
 import { ROOT } from './project.js';
+import type { StaticFindings } from './static-checks.js';
 
-/** What {@link typeCheckAndLint} found: the compiler's diagnostics and ESLint's findings, one line each. */
-export interface StaticFindings {
-  /** `file:line:column TSnnnn message`, as `tsc --noEmit -p <tsconfig>` reports them. */
-  readonly typeErrors: readonly string[];
-  /** `file:line:column rule message`, as `eslint` reports them. */
-  readonly lint: readonly string[];
-  /** Every file ESLint linted, relative to `cwd`: a test names some so that a lint of nothing cannot pass. */
-  readonly linted: readonly string[];
-}
+const run = promisify(execFile);
 
 /**
- * Type-checks the project `tsconfig` (a path relative to `cwd`) as `tsc --noEmit -p` does, then lints
- * `targets` with the configuration of `cwd`, handing typescript-eslint that same program for the files
- * it holds instead of letting its project service build a second one (BENCHMARKS.md "The test suite");
- * files outside it (configuration files, untyped peers) keep the configuration's own parser options.
- * Throws when the tsconfig cannot be read or ESLint itself fails (a broken configuration).
+ * Type-checks the project `tsconfig` (a path relative to `cwd`) as `tsc --noEmit -p` does and lints
+ * `targets` with the configuration of `cwd`, typescript-eslint reading that same program
+ * (./static-checks.ts), in a process of its own: the program is gigabytes that the test's worker,
+ * which runs other files after this one, should not keep. Rejects when that process fails (a
+ * tsconfig it cannot read, a broken ESLint configuration).
  */
 export async function typeCheckAndLint(cwd: string, tsconfig: string, targets: readonly string[]): Promise<StaticFindings> {
-  const configPath = path.resolve(cwd, tsconfig);
-  const config = ts.getParsedCommandLineOfConfigFile(
-    configPath,
-    {},
-    {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-        throw new Error(`${configPath}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
-      },
-    },
-  );
-  if (config === undefined) throw new Error(`${configPath} could not be read`);
-  const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, configFileParsingDiagnostics: config.errors });
-  const typeErrors = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
-    if (diagnostic.file === undefined || diagnostic.start === undefined) return `TS${diagnostic.code} ${message}`;
-    const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
-    return `${path.relative(cwd, diagnostic.file.fileName)}:${line + 1}:${character + 1} TS${diagnostic.code} ${message}`;
+  const script = path.join(ROOT, 'test/support/static-checks.ts');
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', script, cwd, tsconfig, ...targets], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 240_000,
   });
-  const eslint = new ESLint({
-    cwd,
-    overrideConfig: [
-      {
-        files: config.fileNames.map((file) => path.relative(cwd, file)),
-        languageOptions: { parserOptions: { projectService: false, programs: [program] } },
-      },
-    ],
-  });
-  const report = await eslint.lintFiles([...targets]);
-  const lint = report.flatMap((file) =>
-    file.messages.map(
-      (message) => `${path.relative(cwd, file.filePath)}:${message.line}:${message.column} ${message.ruleId ?? 'parse'} ${message.message}`,
-    ),
-  );
-  return { typeErrors, lint, linted: report.map((file) => path.relative(cwd, file.filePath)) };
+  return JSON.parse(stdout) as StaticFindings;
 }
 
 /**
@@ -164,7 +129,9 @@ export async function importCycles(root: string, dirs: readonly string[], exclus
   const imports = graph.obj();
   // A check that read nothing (a wrong folder, a tsconfig that resolves nothing) would pass vacuously.
   if (Object.values(imports).every((targets) => targets.length === 0))
-    throw new Error(`read no import under ${dirs.join(', ')} of ${root}`);
+    throw new Error(
+      `read no import under ${dirs.join(', ')} of ${root} (madge skipped: ${graph.warnings().skipped.join(', ') || 'nothing'})`,
+    );
   return stronglyConnected(imports)
     .filter((set) => set.length > 1 || (imports[set[0] ?? '']?.includes(set[0] ?? '') ?? false))
     .filter((set) => !(exclusions.allowed?.(set) ?? false))
