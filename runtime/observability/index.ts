@@ -43,7 +43,13 @@ async function startTracing(config: AppConfig, logger: Logger): Promise<Tracing 
   const endpoint = config.otel.endpoint;
   if (endpoint === undefined) return undefined;
   const { startOtelTracing } = await import('./otel.js');
-  return startOtelTracing({ endpoint, serviceName: config.otel.serviceName, sample: config.otel.sample, logger });
+  return startOtelTracing({
+    endpoint,
+    serviceName: config.otel.serviceName,
+    sample: config.otel.sample,
+    exportTimeout: config.otel.exportTimeout,
+    logger,
+  });
 }
 
 /** Observes each relation loader batch (runtime/graphql/loaders.ts): its size and its span. */

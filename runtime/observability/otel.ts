@@ -50,6 +50,8 @@ export interface OtelSettings {
   readonly serviceName: string;
   /** The share of new traces recorded. */
   readonly sample: number;
+  /** Milliseconds one export may take, its retries included; a shutdown waits at most this long for the last spans. */
+  readonly exportTimeout: number;
   readonly logger: Logger;
 }
 
@@ -229,12 +231,12 @@ class OtelTracing implements Tracing {
 
 /** Starts the tracer of {@link OtelSettings}: nothing is exported until the first span ends. */
 export function startOtelTracing(settings: OtelSettings): Tracing {
-  const exporter = new OTLPTraceExporter({ url: tracesUrl(settings.endpoint) });
+  const exporter = new OTLPTraceExporter({ url: tracesUrl(settings.endpoint), timeoutMillis: settings.exportTimeout });
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
     // A new trace reaches the SDK only once OtelTracing has decided to record it (recordsNewTrace).
     sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
-    spanProcessors: [new BatchSpanProcessor(exporter)],
+    spanProcessors: [new BatchSpanProcessor(exporter, { exportTimeoutMillis: settings.exportTimeout })],
   });
   settings.logger.info(
     { endpoint: tracesUrl(settings.endpoint), serviceName: settings.serviceName, sample: settings.sample },

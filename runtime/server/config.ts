@@ -141,6 +141,11 @@ const configSchema = z.object({
     serviceName: z.string().min(1).default('resource-service'),
     /** The share of new traces recorded (a request carrying a sampled `traceparent` follows its caller). */
     sample: ratio.default(1),
+    /**
+     * Milliseconds one export of spans may take, its retries included (OpenTelemetry's 10 s by
+     * default); a shutdown waits at most this long for the last spans.
+     */
+    exportTimeout: integer(100, 600_000).default(10_000),
   }),
 });
 

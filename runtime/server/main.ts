@@ -159,14 +159,15 @@ async function runPrimary(config: AppConfig): Promise<void> {
     logger.info({ signal, workers: liveWorkers().length }, 'shutting down the workers');
     stopWorkers('SIGTERM');
     if (liveWorkers().length === 0) process.exit(0);
-    // Workers bound their own drain by APP_HTTP__DRAIN_DELAY and APP_HTTP__SHUTDOWN_TIMEOUT; past those and a margin, stop them.
+    // Workers bound their own drain by APP_HTTP__DRAIN_DELAY, APP_HTTP__SHUTDOWN_TIMEOUT and, tracing,
+    // APP_OTEL__EXPORT_TIMEOUT for the last spans; past those and a margin, stop them.
     setTimeout(
       () => {
         logger.warn('workers did not stop in time; killing them');
         stopWorkers('SIGKILL');
         process.exit(1);
       },
-      config.http.drainDelay + config.http.shutdownTimeout + 5_000,
+      config.http.drainDelay + config.http.shutdownTimeout + (config.otel.endpoint === undefined ? 0 : config.otel.exportTimeout) + 5_000,
     ).unref();
   };
   process.on('SIGTERM', stop);

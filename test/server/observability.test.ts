@@ -237,9 +237,12 @@ describe('access line settings (docs/behaviour.md §12.1)', () => {
     expect(problems({ APP_METRICS__TOKEN: 'short' })).toEqual(['APP_METRICS__TOKEN']);
     expect(problems({ APP_OTEL__ENDPOINT: 'ftp://collector' })).toEqual(['APP_OTEL__ENDPOINT']);
     expect(problems({ APP_OTEL__SAMPLE: '-1' })).toEqual(['APP_OTEL__SAMPLE']);
-    expect(loadConfig({ APP_LOG__ACCESS_SAMPLE: '0.25', APP_OTEL__SAMPLE: '1' }).config).toMatchObject({
+    for (const timeout of ['0', '99', '600001', '1.5', 'soon'])
+      expect(problems({ APP_OTEL__EXPORT_TIMEOUT: timeout }), timeout).toEqual(['APP_OTEL__EXPORT_TIMEOUT']);
+    expect(loadConfig({}).config.otel.exportTimeout).toBe(10_000);
+    expect(loadConfig({ APP_LOG__ACCESS_SAMPLE: '0.25', APP_OTEL__SAMPLE: '1', APP_OTEL__EXPORT_TIMEOUT: '2500' }).config).toMatchObject({
       log: { accessSample: 0.25 },
-      otel: { sample: 1 },
+      otel: { sample: 1, exportTimeout: 2500 },
     });
   });
 });
@@ -527,17 +530,22 @@ async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; pa
 }
 
 describe('traces (docs/behaviour.md §12.3)', () => {
-  it('answers as usual and shuts down cleanly when the collector cannot be reached', async () => {
+  it('answers as usual and shuts down within APP_OTEL__EXPORT_TIMEOUT when the collector cannot be reached', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const server = await startInProcessServer({ env: { APP_OTEL__ENDPOINT: `http://127.0.0.1:${port}` } });
+    const server = await startInProcessServer({
+      env: { APP_OTEL__ENDPOINT: `http://127.0.0.1:${port}`, APP_OTEL__EXPORT_TIMEOUT: '1000' },
+    });
     const token = await server.token('member');
     for (let index = 0; index < 20; index++)
       expect((await postGraphQL(server, '{ users(first: 2) { id } }', { authorization: `Bearer ${token}` })).status).toBe(200);
-    // Closing tries to send the spans, fails, and still closes.
+    // Closing tries to send the spans, fails, and still closes, without the ~8 s of retries the
+    // exporter's own 10 s deadline would allow.
+    const stopping = Date.now();
     await server.stop();
+    expect(Date.now() - stopping).toBeLessThan(5_000);
     expect(server.logs.some((entry) => entry.level === 40 && String(entry.msg).startsWith('could not send the last spans'))).toBe(true);
   });
 
