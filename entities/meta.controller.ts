@@ -21,7 +21,7 @@ export const VersionOfferSchema = z.object({
     .array(z.string().regex(/^[A-Za-z0-9.-]{1,32}$/, 'a version is alphanumerics, "." and "-", at most 32 bytes'))
     .min(1, 'offer at least one version')
     .max(16, 'offer at most 16 versions'),
-}) satisfies z.ZodType<VersionOffer>;
+}) satisfies z.core.$ZodType<VersionOffer>;
 
 /** The versions the demo's controllers declare, lowest first. */
 const API_VERSIONS: readonly string[] = ['1', '2'];

@@ -18,7 +18,7 @@ export interface CreatePost {
 export const CreatePostSchema = z.object({
   title: z.string().trim().min(1, 'title must not be empty').max(200, 'title must be at most 200 characters'),
   body: z.string().max(10_000, 'body must be at most 10000 characters').default(''),
-}) satisfies z.ZodType<CreatePost>;
+}) satisfies z.core.$ZodType<CreatePost>;
 
 /**
  * A custom transform: trims a search term and refuses one shorter than two characters.

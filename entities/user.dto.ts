@@ -13,11 +13,14 @@ export interface CreateUser {
   email: string;
 }
 
-/** Validation pipe schema for {@link CreateUser}. */
+/**
+ * Validation pipe schema for {@link CreateUser}. `satisfies` checks it against zod's core type,
+ * which compares what it parses to, where the classic `z.ZodType` compares every method, slowly.
+ */
 export const CreateUserSchema = z.object({
   name: z.string().trim().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters'),
   email: z.email('email must be a valid address').max(320),
-}) satisfies z.ZodType<CreateUser>;
+}) satisfies z.core.$ZodType<CreateUser>;
 
 /** Input of `updateUser`: both fields optional. */
 export interface UpdateUser {
@@ -26,4 +29,4 @@ export interface UpdateUser {
 }
 
 /** Validation pipe schema for {@link UpdateUser}. */
-export const UpdateUserSchema = CreateUserSchema.partial() satisfies z.ZodType<UpdateUser>;
+export const UpdateUserSchema = CreateUserSchema.partial() satisfies z.core.$ZodType<UpdateUser>;

@@ -3,7 +3,7 @@
  * operation body runs. A pipe rejects by throwing a {@link FailureError} (`BAD_USER_INPUT`);
  * the body then never runs, and the caller gets the failure as an error entry / problem+json.
  */
-import type { ZodError, ZodType } from 'zod';
+import { type $ZodError, type $ZodType, safeParse } from 'zod/v4/core';
 import { FailureError, type InputIssue, issueSummary, listedIssues } from '../failures/result.js';
 
 /** A pipe: takes the argument's value and returns the value the operation receives. */
@@ -26,7 +26,7 @@ function leftOut(input: unknown, path: readonly PropertyKey[]): boolean {
  * with its dotted path; a required value left out says `is required`, as the body check does
  * (runtime/http/inputs.ts), rather than zod's "expected string, received undefined".
  */
-export function zodInputIssues(error: ZodError, input: unknown): InputIssue[] {
+export function zodInputIssues(error: $ZodError, input: unknown): InputIssue[] {
   return error.issues.map((issue) => ({
     path: issue.path.map(String).join('.'),
     message: issue.code === 'invalid_type' && issue.path.length > 0 && leftOut(input, issue.path) ? 'is required' : issue.message,
@@ -36,12 +36,16 @@ export function zodInputIssues(error: ZodError, input: unknown): InputIssue[] {
 /**
  * Validates a value against a zod schema and passes on the parsed value (defaults applied,
  * unknown keys stripped). Rejections list every zod issue with its path.
+ *
+ * Takes any zod schema through zod's core type (`zod` and `zod/mini` alike), as zod asks of
+ * libraries: inferring `T` from the classic `ZodType<T>` instead makes an application's type check
+ * several times slower (BENCHMARKS.md "The test suite").
  */
 export class ZodValidationPipe<T> implements PipeTransform<unknown, T> {
-  constructor(private readonly schema: ZodType<T>) {}
+  constructor(private readonly schema: $ZodType<T>) {}
 
   transform(value: unknown): T {
-    const parsed = this.schema.safeParse(value);
+    const parsed = safeParse(this.schema, value);
     if (parsed.success) return parsed.data;
     const issues = zodInputIssues(parsed.error, value);
     const summary = issueSummary(issues, (issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));

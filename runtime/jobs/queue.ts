@@ -12,14 +12,17 @@
  * queue on SQLite); the {@link QueueBackend} interface is what each provides.
  */
 import type { Logger } from 'pino';
-import type { z } from 'zod';
+import { type $ZodIssue, type $ZodType, type input, safeParseAsync } from 'zod/v4/core';
 import { didYouMean } from '../server/suggest.js';
 
-/** The schema of every job a queue takes, by job name (`{ 'post-published': PostPublishedJobSchema }`). */
-export type JobSchemas = Readonly<Record<string, z.ZodType>>;
+/**
+ * The schema of every job a queue takes, by job name (`{ 'post-published': PostPublishedJobSchema }`):
+ * any zod schema, through zod's core type (runtime/declarations/pipes.ts says why).
+ */
+export type JobSchemas = Readonly<Record<string, $ZodType>>;
 
 /** The payload each job of `Schemas` takes when it is enqueued (the schemas' inputs), by job name. */
-export type JobsOf<Schemas extends JobSchemas> = { [Name in keyof Schemas]: z.input<Schemas[Name]> };
+export type JobsOf<Schemas extends JobSchemas> = { [Name in keyof Schemas]: input<Schemas[Name]> };
 
 /** What a job carries in its queue: its name and the payload it was enqueued with. */
 export interface JobEnvelope {
@@ -98,7 +101,7 @@ export class JobPayloadError extends Error {
     readonly queue: string,
     readonly job: string,
     message: string,
-    readonly issues: readonly z.core.$ZodIssue[] = [],
+    readonly issues: readonly $ZodIssue[] = [],
   ) {
     super(`job ${job} on queue ${queue}: ${message}`);
   }
@@ -159,7 +162,7 @@ export class Queue<Jobs extends object = Record<string, unknown>> {
   async add<Name extends keyof Jobs & string>(job: Name, payload: Jobs[Name]): Promise<string> {
     const schema = this.schemas[job];
     if (!schema) throw new JobPayloadError(this.name, job, `no processor handles it${didYouMean(job, Object.keys(this.schemas))}`);
-    const parsed = await schema.safeParseAsync(payload);
+    const parsed = await safeParseAsync(schema, payload);
     if (!parsed.success) {
       const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(payload)'}: ${issue.message}`).join('; ');
       throw new JobPayloadError(

@@ -19,7 +19,7 @@
  * its `traceparent`, and each run is a span continuing that trace.
  */
 import type { Logger } from 'pino';
-import type { z } from 'zod';
+import { type $ZodType, type output, parseAsync } from 'zod/v4/core';
 import { runUnscoped, withoutCaller } from '../../auth/context.js';
 import { dialectFor } from '../../dialects/index.js';
 import {
@@ -40,18 +40,18 @@ export interface JobHandlerDefinition {
   readonly job: string;
   /** Where it is declared (`NotificationsProcessor.postPublished`), for logs. */
   readonly handler: string;
-  readonly schema: z.ZodType;
+  readonly schema: $ZodType;
   /** Runs the handler with the parsed payload. */
   readonly handle: (payload: unknown, job: JobContext) => unknown;
 }
 
 /** A handler definition whose `handle` receives what `schema` parses (generated code writes these). */
-export function defineJobHandler<Schema extends z.ZodType>(definition: {
+export function defineJobHandler<Schema extends $ZodType>(definition: {
   readonly queue: string;
   readonly job: string;
   readonly handler: string;
   readonly schema: Schema;
-  readonly handle: (payload: z.output<Schema>, job: JobContext) => unknown;
+  readonly handle: (payload: output<Schema>, job: JobContext) => unknown;
 }): JobHandlerDefinition {
   // Sound: the transport hands `handle` only what `schema` parsed.
   return definition as unknown as JobHandlerDefinition;
@@ -182,7 +182,7 @@ async function runHandler(
     if (!handler) throw new Error(`no handler for job ${name} on queue ${queue} (enqueued by another version of the application?)`);
     await withoutCaller(() =>
       runUnscoped(async () => {
-        const payload: unknown = await handler.schema.parseAsync(received.envelope.payload);
+        const payload: unknown = await parseAsync(handler.schema, received.envelope.payload);
         await handler.handle(payload, { id: received.id, queue, name, attempt: received.attempt, logger: jobLogger });
       }),
     );
