@@ -15,16 +15,22 @@ import { PROPERTY_SEED } from '../support/properties.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { TEST_SECRET } from '../support/project.js';
 
+// One server with the default settings serves every group below that sets nothing of its own:
+// nothing here changes what another test reads from it.
+let plain: TestServer;
+beforeAll(async () => {
+  plain = await startTestServer();
+});
+afterAll(async () => plain?.stop());
+
 describe('security headers and CORS', () => {
   let server: TestServer;
   let corsServer: TestServer;
   beforeAll(async () => {
-    [server, corsServer] = await Promise.all([
-      startTestServer(),
-      startTestServer({ env: { APP_HTTP__CORS_ORIGINS: 'https://app.example.com, https://admin.example.com' } }),
-    ]);
+    server = plain;
+    corsServer = await startTestServer({ env: { APP_HTTP__CORS_ORIGINS: 'https://app.example.com, https://admin.example.com' } });
   });
-  afterAll(async () => Promise.all([server?.stop(), corsServer?.stop()]));
+  afterAll(async () => corsServer?.stop());
 
   it("sends helmet's headers on REST, GraphQL and health answers, and no X-Powered-By", async () => {
     const token = await server.token('admin');
@@ -169,10 +175,9 @@ describe('idle kept-alive connections (APP_HTTP__KEEP_ALIVE_TIMEOUT)', () => {
 
 describe('answers that do not grow with the request (docs/hostile-input.md §8)', () => {
   let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
+  beforeAll(() => {
+    server = plain;
   });
-  afterAll(async () => server?.stop());
 
   it('lists at most 20 issues, each cut to 200 characters, however many unknown keys a body holds (generated)', async () => {
     const token = await server.token('admin');
@@ -237,10 +242,9 @@ describe('production defaults (docs/hostile-input.md §10)', () => {
 
 describe('requests the HTTP parser refuses', () => {
   let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
+  beforeAll(() => {
+    server = plain;
   });
-  afterAll(async () => server?.stop());
 
   it('answers headers past 16 KiB 431 and a malformed request 400, as problem documents', async () => {
     const long = await server.fetch(`/v2/posts?after=${'a'.repeat(20_000)}`);
@@ -282,12 +286,10 @@ describe('rate limiting', () => {
   let server: TestServer;
   let unlimited: TestServer;
   beforeAll(async () => {
-    [server, unlimited] = await Promise.all([
-      startTestServer({ env: { APP_HTTP__RATE_LIMIT: '5', APP_HTTP__RATE_LIMIT_WINDOW: '60000' } }),
-      startTestServer(),
-    ]);
+    unlimited = plain;
+    server = await startTestServer({ env: { APP_HTTP__RATE_LIMIT: '5', APP_HTTP__RATE_LIMIT_WINDOW: '60000' } });
   });
-  afterAll(async () => Promise.all([server?.stop(), unlimited?.stop()]));
+  afterAll(async () => server?.stop());
 
   it('answers past the configured rate 429 problem+json with the standard headers, health exempt', async () => {
     const token = await server.token('admin');
@@ -546,10 +548,9 @@ describe('JWT algorithm pinning', () => {
 
   describe('with the shared secret (HS256)', () => {
     let server: TestServer;
-    beforeAll(async () => {
-      server = await startTestServer();
+    beforeAll(() => {
+      server = plain;
     });
-    afterAll(async () => server?.stop());
     const secret = new TextEncoder().encode(TEST_SECRET);
 
     it('accepts a token signed with the secret', async () => {
@@ -668,10 +669,9 @@ describe('JWT algorithm pinning', () => {
 
 describe('error responses', () => {
   let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
+  beforeAll(() => {
+    server = plain;
   });
-  afterAll(async () => server?.stop());
 
   it('never carry a stack trace, SQL or a file path, whatever failed', async () => {
     const token = await server.token('admin');
