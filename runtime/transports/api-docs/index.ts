@@ -10,7 +10,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { type Express, type Request, type Response } from 'express';
-import { stringify } from 'yaml';
 import { problem, sendProblem } from '../../http/problem.js';
 import { observationOf } from '../../observability/observation.js';
 import { type ApiCatalog, buildOpenApiDocument, catalogVersions, type DocumentOptions } from '../../http/openapi.js';
@@ -38,27 +37,34 @@ const PAGE = `<!doctype html>
 const FORMATS = [
   { base: '/api-json', type: 'application/json', write: (document: unknown): string => JSON.stringify(document) },
   // `aliasDuplicateObjects: false`: a schema used twice is written twice, never as a YAML anchor a reader may not follow.
+  // The writer is loaded with the first YAML document asked for, not at every boot.
   {
     base: '/api-yaml',
     type: 'application/yaml',
-    write: (document: unknown): string => stringify(document, { aliasDuplicateObjects: false }),
+    write: (document: unknown): string => (require('yaml') as typeof import('yaml')).stringify(document, { aliasDuplicateObjects: false }),
   },
 ] as const;
 
+/** `build()`, called the first time the answer is asked for and kept from then on. */
+function once<T>(build: () => T): () => T {
+  let built: { readonly value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
+
 /**
  * Mounts `/api-json`, `/api-json/v<version>`, `/api-yaml`, `/api-yaml/v<version>` and `/api` on
- * `app`. Documents are built and written once, at boot; an unknown version answers 404 naming the
- * versions.
+ * `app`. Each document is built and written once, when it is first asked for (a boot builds none);
+ * an unknown version answers 404 naming the versions.
  */
 function mountApiDocs(app: Express, catalog: ApiCatalog, options: DocumentOptions): void {
   const versions = catalogVersions(catalog);
-  const built = new Map(versions.map((version) => [version, buildOpenApiDocument(catalog, version, options)]));
-  const main = buildOpenApiDocument(catalog, options.defaultVersion, options);
+  const built = new Map(versions.map((version) => [version, once(() => buildOpenApiDocument(catalog, version, options))]));
+  const main = once(() => buildOpenApiDocument(catalog, options.defaultVersion, options));
   for (const format of FORMATS) {
-    const documents = new Map([...built].map(([version, document]) => [version, format.write(document)]));
-    const mainText = format.write(main);
+    const documents = new Map([...built].map(([version, document]) => [version, once(() => format.write(document()))]));
+    const mainText = once(() => format.write(main()));
     app.get(format.base, (_request, response) => {
-      response.type(format.type).send(mainText);
+      response.type(format.type).send(mainText());
     });
     app.get(`${format.base}/:version`, (request: Request<{ version: string }>, response: Response) => {
       const version = /^v(.+)$/.exec(request.params.version)?.[1];
@@ -70,7 +76,7 @@ function mountApiDocs(app: Express, catalog: ApiCatalog, options: DocumentOption
         );
         return;
       }
-      response.type(format.type).send(document);
+      response.type(format.type).send(document());
     });
   }
   const urls = [
