@@ -83,26 +83,41 @@ export interface NamedGuard {
 }
 
 /**
- * Runs a chain of guards once each, in order, for one operation; returns what they seeded.
- * Throws the failure a guard throws, or FORBIDDEN naming the guard that returned false.
+ * Runs a chain of guards once each, in order, for one operation; returns what they seeded — at once
+ * when every guard decides at once, else a promise. Throws (or rejects with) the failure a guard
+ * throws, or FORBIDDEN naming the guard that returned false.
  */
-export async function runGuards(
+export function runGuards(
   chain: readonly NamedGuard[],
   start: Omit<GuardContext, 'seed' | 'seeded'> & { readonly seeded: RequestContext },
   logger: Logger,
-): Promise<RequestContext> {
+): RequestContext | Promise<RequestContext> {
   let seeded = start.seeded;
   const seed = (request: RequestContext): void => {
     seeded = request;
   };
   const debug = logger.isLevelEnabled('debug');
-  for (const { name, guard } of chain) {
-    const context: GuardContext = { transport: start.transport, fields: start.fields, authentication: start.authentication, seeded, seed };
-    if (debug) logger.debug({ guard: name, fields: start.fields, transport: start.transport }, `guard ${name} ran`);
-    // A guard that decides at once is not awaited: a turn of the microtask queue per guard saved.
-    const verdict = guard.canActivate(context);
-    if (!(typeof verdict === 'boolean' ? verdict : await verdict))
-      throw new FailureError({ code: 'FORBIDDEN', message: `${name} refused the operation` });
-  }
-  return seeded;
+  const refuse = (name: string): never => {
+    throw new FailureError({ code: 'FORBIDDEN', message: `${name} refused the operation` });
+  };
+  const from = (index: number): RequestContext | Promise<RequestContext> => {
+    for (let at = index; at < chain.length; at++) {
+      const { name, guard } = chain[at] as NamedGuard;
+      const context: GuardContext = {
+        transport: start.transport,
+        fields: start.fields,
+        authentication: start.authentication,
+        seeded,
+        seed,
+      };
+      if (debug) logger.debug({ guard: name, fields: start.fields, transport: start.transport }, `guard ${name} ran`);
+      // A guard that decides at once is not awaited: a turn of the microtask queue per guard saved,
+      // and a chain of such guards decides before its caller returns.
+      const verdict = guard.canActivate(context);
+      if (typeof verdict !== 'boolean') return Promise.resolve(verdict).then((allowed) => (allowed ? from(at + 1) : refuse(name)));
+      if (!verdict) refuse(name);
+    }
+    return seeded;
+  };
+  return from(0);
 }

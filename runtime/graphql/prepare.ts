@@ -170,14 +170,15 @@ export class OperationPreparer {
    * Parses, bounds, validates, checks limits and runs guards; never throws for a caller's mistake.
    * Each step before execution is linear in the document's size (docs/hostile-input.md §2).
    * `observation` (the HTTP request's, or the WebSocket connection's; docs/behaviour.md §12) is
-   * carried by the guards' context and the operation's.
+   * carried by the guards' context and the operation's. Gives the prepared operation at once when
+   * every guard of its chain decides at once, else a promise of it.
    */
-  async prepare(
+  prepare(
     request: OperationRequest,
     authentication: Authentication,
     transport: 'graphql' | 'graphql-ws',
     observation?: RequestObservation,
-  ): Promise<PreparedOperation> {
+  ): PreparedOperation | Promise<PreparedOperation> {
     // A persisted document was parsed, bounded and validated at boot; everything after runs on it as on any other.
     const prepared = this.persisted
       ? this.persisted.documentOf(request, (query) => this.documents.prepare(query))
@@ -199,21 +200,7 @@ export class OperationPreparer {
     const { operation, fields, chain } = plan;
     const checked = this.limits.check(base);
     if (checked.errors.length > 0) return { kind: 'refused', errors: checked.errors, operation };
-    let seeded: RequestContext;
-    try {
-      // Guards run inside a request context, like the operation: none of them may lift the scope.
-      const start: RequestContext = { ...ANONYMOUS, transport, observation };
-      seeded = await runInContext(start, () => runGuards(chain, { transport, fields, authentication, seeded: start }, this.logger));
-    } catch (error) {
-      const classified = classifyError(error);
-      if (classified.kind !== 'failure') throw error;
-      return {
-        kind: 'refused',
-        errors: [new GraphQLError(classified.failure.message, { extensions: { code: classified.failure.code } })],
-        operation,
-      };
-    }
-    return {
+    const ready = (seeded: RequestContext): PreparedOperation => ({
       kind: 'ready',
       // Whatever the guards seeded, the operation runs as a request of this transport, within its row budget.
       args: {
@@ -225,6 +212,25 @@ export class OperationPreparer {
       },
       operation,
       ...(checked.extensions ? { extensions: checked.extensions } : {}),
+    });
+    const refused = (error: unknown): PreparedOperation => {
+      const classified = classifyError(error);
+      if (classified.kind !== 'failure') throw error;
+      return {
+        kind: 'refused',
+        errors: [new GraphQLError(classified.failure.message, { extensions: { code: classified.failure.code } })],
+        operation,
+      };
     };
+    let seeded: RequestContext | Promise<RequestContext>;
+    try {
+      // Guards run inside a request context, like the operation: none of them may lift the scope.
+      const start: RequestContext = { ...ANONYMOUS, transport, observation };
+      seeded = runInContext(start, () => runGuards(chain, { transport, fields, authentication, seeded: start }, this.logger));
+    } catch (error) {
+      return refused(error);
+    }
+    // Guards that decide at once give a prepared operation at once: no turn of the microtask queue.
+    return seeded instanceof Promise ? seeded.then(ready, refused) : ready(seeded);
   }
 }
