@@ -16,7 +16,7 @@ import type { GraphQLContext } from '../../graphql/context.js';
 import { createErrorFormatter, errorCode, PERSISTED_DOCUMENT_CODES } from '../../graphql/errors.js';
 import { executeWithCodes } from '../../graphql/execution.js';
 import type { PersistedDocumentRequest, TrustedDocumentsMode } from '../../graphql/persisted.js';
-import type { OperationPreparer } from '../../graphql/prepare.js';
+import type { OperationPreparer, PreparedOperation } from '../../graphql/prepare.js';
 import type { Observability } from '../../observability/index.js';
 import { type OperationLabel, operationLabel } from '../../observability/observation.js';
 import type { RequestState } from '../../http/request-state.js';
@@ -59,10 +59,11 @@ function isAsyncIterable(value: unknown): boolean {
 }
 
 /**
- * The content type graphql-http answers a request with `accept` (its own negotiation, for requests
- * it accepted): the first of `application/graphql-response+json` or a JSON type, in UTF-8.
+ * The content type graphql-http answers a request with `accept` (its own negotiation): the first
+ * of `application/graphql-response+json` or a JSON type, in UTF-8; undefined when it names neither,
+ * which graphql-http answers 406.
  */
-function answerType(accept: string | string[] | undefined): string {
+export function acceptedType(accept: string | string[] | undefined): string | undefined {
   const entries = (typeof accept === 'string' ? accept : '*/*').replace(/\s/g, '').toLowerCase().split(',');
   for (const entry of entries) {
     const [mediaType, ...parameters] = entry.split(';');
@@ -73,9 +74,17 @@ function answerType(accept: string | string[] | undefined): string {
       (mediaType === 'application/json' || mediaType === 'application/*' || mediaType === '*/*') &&
       (charset === 'charset=utf-8' || charset === 'charset=utf8')
     )
-      break;
+      return JSON_TYPE;
   }
-  return 'application/json; charset=utf-8';
+  return undefined;
+}
+
+/** The content type of JSON answers, graphql-http's default. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The content type graphql-http answers a request it accepted with (see {@link acceptedType}). */
+function answerType(accept: string | string[] | undefined): string {
+  return acceptedType(accept) ?? JSON_TYPE;
 }
 
 /** Whether graphql-http's reading of a request gave an answer (a refusal) rather than parameters. */
@@ -117,6 +126,11 @@ async function persistedRequestParams(
   return isAnswer(read) ? read : { ...read, documentId: fields.documentId };
 }
 
+/** Whether `value` is an answer (graphql-http's `Response`: body and init) rather than errors, arguments or a result. */
+function isResponse(value: unknown): value is Response {
+  return Array.isArray(value) && (typeof value[0] === 'string' || value[0] === null) && typeof value[1] === 'object' && value[1] !== null;
+}
+
 /** Whether `errors` refuse a persisted-document request (PERSISTED_DOCUMENT_*): a request error, 400 whatever the media type. */
 function refusesPersisted(errors: readonly GraphQLError[]): boolean {
   const code = errors.length === 1 && errors[0] ? errorCode(errors[0]) : undefined;
@@ -124,109 +138,232 @@ function refusesPersisted(errors: readonly GraphQLError[]): boolean {
 }
 
 /**
- * graphql-http's handler answering GraphQL over HTTP, framework-free: it takes the request's
- * method, URL, headers and body text (read by the caller, within the body limit) and gives the
- * answer's body and status line. Each operation is prepared (cached parse and validation, limits,
- * guards) and then executed inside the ambient context its guards seeded, in the operation's span;
- * its duration, outcome and name are observed (docs/behaviour.md §12).
+ * The parameters of a body in the common form, read as graphql-http reads them (`parseRequestParams`,
+ * and {@link persistedRequestParams} with trusted documents on), or undefined for any body graphql-http
+ * would refuse or read otherwise: not JSON, not an object, no query (and no document id), or a
+ * `query`, `variables`, `operationName` or `extensions` of the wrong type.
  */
-export function createGraphQLHandler(options: GraphQLHandlerOptions): Handler<IncomingMessage, undefined> {
+function commonParams(text: string, trustedDocuments: TrustedDocumentsMode): (RequestParams & PersistedDocumentRequest) | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const { query, variables, operationName, extensions, documentId } = data as Record<string, unknown>;
+  const named = query === undefined || query === null;
+  if (named ? trustedDocuments === 'off' : typeof query !== 'string') return undefined;
+  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined;
+  if (extensions !== undefined && extensions !== null && (typeof extensions !== 'object' || Array.isArray(extensions))) return undefined;
+  return {
+    query: named ? '' : (query as string),
+    variables: variables as Record<string, unknown> | null | undefined,
+    operationName,
+    extensions: extensions as Record<string, unknown> | null | undefined,
+    ...(named ? { documentId } : {}),
+  };
+}
+
+/**
+ * graphql-http's serialisation (its `makeResponse`) of what it does not answer 200 plainly: refusals
+ * and results with errors, with Error values other than GraphQL errors reduced to their message.
+ */
+function errorReplacer(_key: string, value: unknown): unknown {
+  return value instanceof Error && !(value instanceof GraphQLError) ? { message: value.message } : value;
+}
+
+/** The arguments an operation is executed with, its context the operation's. */
+type OperationArguments = ExecutionArgs & { contextValue: GraphQLContext };
+
+/** What preparing an operation gives: its arguments, the errors refusing it, or the answer refusing the request. */
+type Admitted = OperationArguments | readonly GraphQLError[] | Response;
+
+/** GraphQL over HTTP: graphql-http's handler for every request, and one pass for the common form. */
+export interface GraphQLHttpHandler {
+  /** graphql-http's handler: reads any request (method, URL, headers, body text) and gives its answer. */
+  readonly handle: Handler<IncomingMessage, undefined>;
+  /**
+   * The answer to a POST whose body `text` is in the common form (see {@link commonParams}) and whose
+   * `Accept` graphql-http accepts, given in one pass through the same steps; undefined for any other
+   * request, which {@link handle} answers.
+   */
+  readonly answerCommon: (raw: IncomingMessage, text: string) => Promise<Response | undefined>;
+}
+
+/**
+ * GraphQL over HTTP, framework-free: graphql-http's handler, and beside it the same steps in one pass
+ * for the common form (docs/decisions.md §6, "GraphQL's common form in one pass"), so the requests
+ * every client sends skip graphql-http's reading, negotiation and the promise of each of its steps.
+ * Each operation is prepared (cached parse and validation, limits, guards) and then executed inside
+ * the ambient context its guards seeded, in the operation's span; its duration, outcome and name are
+ * observed (docs/behaviour.md §12). Both give a request the same answer, byte for byte
+ * (test/http/direct-routes.test.ts).
+ */
+export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHttpHandler {
   const { observability } = options;
   const formatError = createErrorFormatter(options.logger);
   const extensions = new WeakMap<ExecutionArgs, Record<string, unknown>>();
   const timings = new WeakMap<ExecutionArgs, Timing>();
-  return createHandler<IncomingMessage, undefined, GraphQLContext>({
+
+  const execute = (args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult => {
+    const run = () => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args));
+    const operation = timings.get(args)?.operation;
+    if (!operation) return run();
+    return observability.inOperationSpan(operation, run);
+  };
+
+  /** Prepares the operation of `params`: its execution arguments, or the errors or answer that refuse it. */
+  const subscribe = (
+    request: Request<IncomingMessage, undefined>,
+    params: RequestParams & PersistedDocumentRequest,
+  ): Admitted | Promise<Admitted> => {
+    const started = performance.now();
+    const state = options.stateOf(request.raw);
+    const pending = options.preparer.prepare(params, state.authentication, 'graphql', state.request.observation);
+    return pending instanceof Promise
+      ? pending.then((prepared) => admit(request, params, prepared, state, started))
+      : admit(request, params, pending, state, started);
+  };
+
+  const admit = (
+    request: Request<IncomingMessage, undefined>,
+    params: RequestParams,
+    prepared: PreparedOperation,
+    state: RequestState,
+    started: number,
+  ): Admitted => {
+    const observation = state.request.observation;
+    if (prepared.kind === 'refused') {
+      observability.operationRefused(
+        observation,
+        prepared.operation && operationLabel(prepared.operation),
+        params.operationName,
+        prepared.errors.map(errorCode),
+        started,
+        state.request.principal !== undefined,
+      );
+      // No document to run: the request itself is refused (400), as graphql-http refuses one with no query.
+      if (refusesPersisted(prepared.errors)) {
+        const body = JSON.stringify({ errors: prepared.errors.map((error) => formatError(error)) });
+        return [body, { status: 400, statusText: 'Bad Request', headers: { 'content-type': answerType(request.raw.headers.accept) } }];
+      }
+      return prepared.errors;
+    }
+    // The answer graphql-http gives a subscription (an error, status as for any other), saying where to send it.
+    if (prepared.operation.operation === OperationTypeNode.SUBSCRIPTION) {
+      observability.operationRefused(
+        observation,
+        operationLabel(prepared.operation),
+        params.operationName,
+        [],
+        started,
+        state.request.principal !== undefined,
+      );
+      return [new GraphQLError(subscriptionOverHttpMessage(options.path), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })];
+    }
+    const operation = operationLabel(prepared.operation);
+    if (observation) observation.operation = operation;
+    timings.set(prepared.args, { started, operation });
+    if (prepared.extensions) extensions.set(prepared.args, prepared.extensions);
+    return prepared.args;
+  };
+
+  /** What an executed operation is answered with: its result (graphql-http serialises it), or the answer itself. */
+  const finish = (
+    request: Request<IncomingMessage, undefined>,
+    args: ExecutionArgs,
+    result: ExecutionResult,
+  ): ExecutionResult | Response => {
+    const extra = extensions.get(args);
+    const reported = (args.contextValue as GraphQLContext).loaders.drainReported();
+    if (reported.length > 0) result = { ...result, errors: [...(result.errors ?? []), ...reported] };
+    const timing = timings.get(args);
+    if (timing) {
+      const caller = options.stateOf(request.raw).request;
+      observability.operationFinished(
+        caller.observation,
+        timing.operation,
+        (result.errors ?? []).map(errorCode),
+        timing.started,
+        caller.principal !== undefined,
+      );
+    }
+    if (options.logger.isLevelEnabled('debug')) {
+      const { rows } = (args.contextValue as GraphQLContext).request;
+      options.logger.debug(
+        { operationName: args.operationName ?? null, cost: extra?.cost, rows: rows?.count },
+        'graphql operation finished',
+      );
+    }
+    const answered = extra ? { ...result, extensions: { ...result.extensions, ...extra } } : result;
+    // graphql-http serialises with a replacer function (for Error values among the errors), which
+    // makes JSON.stringify several times slower on a large answer; an answer without errors holds
+    // no Error, so it is serialised here, plainly, as graphql-http would answer it (200).
+    if (answered.errors !== undefined || isAsyncIterable(answered)) return answered;
+    const text = JSON.stringify(answered);
+    // The last guard behind the read budget (docs/hostile-input.md §14): an answer is never sent past the limit.
+    if (text.length > options.maxResponseBytes) {
+      return {
+        data: null,
+        errors: [
+          new GraphQLError(
+            `the answer is larger than ${options.maxResponseBytes} bytes (APP_GRAPHQL__MAX_RESPONSE_BYTES); ask for smaller pages (first), fewer fields or fewer nested relations`,
+            { extensions: { code: 'RESPONSE_TOO_LARGE' } },
+          ),
+        ],
+      };
+    }
+    return [text, { status: 200, statusText: 'OK', headers: { 'content-type': answerType(request.raw.headers.accept) } }];
+  };
+
+  const handle = createHandler<IncomingMessage, undefined, GraphQLContext>({
     schema: options.schema,
     // Off, requests are read as graphql-http reads them, at no cost.
     ...(options.trustedDocuments === 'off' ? {} : { parseRequestParams: persistedRequestParams }),
     // graphql-http maps errors through it: the index it passes second is no request id.
     formatError: (error) => formatError(error),
-    execute: (args: ExecutionArgs) => {
-      const run = () => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args));
-      const operation = timings.get(args)?.operation;
-      if (!operation) return run();
-      return observability.inOperationSpan(operation, run);
-    },
-    onSubscribe: async (request, params) => {
-      const started = performance.now();
-      const state = options.stateOf(request.raw);
-      const observation = state.request.observation;
-      const prepared = await options.preparer.prepare(params, state.authentication, 'graphql', observation);
-      if (prepared.kind === 'refused') {
-        observability.operationRefused(
-          observation,
-          prepared.operation && operationLabel(prepared.operation),
-          params.operationName,
-          prepared.errors.map(errorCode),
-          started,
-          state.request.principal !== undefined,
-        );
-        // No document to run: the request itself is refused (400), as graphql-http refuses one with no query.
-        if (refusesPersisted(prepared.errors)) {
-          const body = JSON.stringify({ errors: prepared.errors.map((error) => formatError(error)) });
-          return [body, { status: 400, statusText: 'Bad Request', headers: { 'content-type': answerType(request.raw.headers.accept) } }];
-        }
-        return prepared.errors;
-      }
-      // The answer graphql-http gives a subscription (an error, status as for any other), saying where to send it.
-      if (prepared.operation.operation === OperationTypeNode.SUBSCRIPTION) {
-        observability.operationRefused(
-          observation,
-          operationLabel(prepared.operation),
-          params.operationName,
-          [],
-          started,
-          state.request.principal !== undefined,
-        );
-        return [new GraphQLError(subscriptionOverHttpMessage(options.path), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })];
-      }
-      const operation = operationLabel(prepared.operation);
-      if (observation) observation.operation = operation;
-      timings.set(prepared.args, { started, operation });
-      if (prepared.extensions) extensions.set(prepared.args, prepared.extensions);
-      return prepared.args;
-    },
-    onOperation: (request, args, result): ExecutionResult | Response => {
-      const extra = extensions.get(args);
-      const reported = (args.contextValue as GraphQLContext).loaders.drainReported();
-      if (reported.length > 0) result = { ...result, errors: [...(result.errors ?? []), ...reported] };
-      const timing = timings.get(args);
-      if (timing) {
-        const caller = options.stateOf(request.raw).request;
-        observability.operationFinished(
-          caller.observation,
-          timing.operation,
-          (result.errors ?? []).map(errorCode),
-          timing.started,
-          caller.principal !== undefined,
-        );
-      }
-      if (options.logger.isLevelEnabled('debug')) {
-        const { rows } = (args.contextValue as GraphQLContext).request;
-        options.logger.debug(
-          { operationName: args.operationName ?? null, cost: extra?.cost, rows: rows?.count },
-          'graphql operation finished',
-        );
-      }
-      const answered = extra ? { ...result, extensions: { ...result.extensions, ...extra } } : result;
-      // graphql-http serialises with a replacer function (for Error values among the errors), which
-      // makes JSON.stringify several times slower on a large answer; an answer without errors holds
-      // no Error, so it is serialised here, plainly, as graphql-http would answer it (200).
-      if (answered.errors !== undefined || isAsyncIterable(answered)) return answered;
-      const text = JSON.stringify(answered);
-      // The last guard behind the read budget (docs/hostile-input.md §14): an answer is never sent past the limit.
-      if (text.length > options.maxResponseBytes) {
-        return {
-          data: null,
-          errors: [
-            new GraphQLError(
-              `the answer is larger than ${options.maxResponseBytes} bytes (APP_GRAPHQL__MAX_RESPONSE_BYTES); ask for smaller pages (first), fewer fields or fewer nested relations`,
-              { extensions: { code: 'RESPONSE_TOO_LARGE' } },
-            ),
-          ],
-        };
-      }
-      return [text, { status: 200, statusText: 'OK', headers: { 'content-type': answerType(request.raw.headers.accept) } }];
-    },
+    execute,
+    onSubscribe: subscribe,
+    onOperation: finish,
   });
+
+  /** graphql-http's answer to errors (`makeResponse`): 200 under `application/json`, else 400. */
+  const refusal = (errors: readonly GraphQLError[], type: string): Response => [
+    JSON.stringify({ errors: errors.map((error) => formatError(error)) }, errorReplacer),
+    type === JSON_TYPE
+      ? { status: 200, statusText: 'OK', headers: { 'content-type': type } }
+      : { status: 400, statusText: 'Bad Request', headers: { 'content-type': type } },
+  ];
+
+  const answerCommon = async (raw: IncomingMessage, text: string): Promise<Response | undefined> => {
+    const type = acceptedType(raw.headers.accept);
+    const params = type === undefined ? undefined : commonParams(text, options.trustedDocuments);
+    if (type === undefined || params === undefined) return undefined;
+    const request: Request<IncomingMessage, undefined> = {
+      method: 'POST',
+      url: raw.url ?? '/',
+      headers: raw.headers,
+      body: text,
+      raw,
+      context: undefined,
+    };
+    const pending = subscribe(request, params);
+    const subscribed = pending instanceof Promise ? await pending : pending;
+    if (isResponse(subscribed)) return subscribed;
+    if (Array.isArray(subscribed)) return refusal(subscribed as readonly GraphQLError[], type);
+    const args = subscribed as OperationArguments;
+    const executing = execute(args);
+    const result = finish(request, args, executing instanceof Promise ? await executing : executing);
+    if (isResponse(result)) return result;
+    // Unreachable with the preparer's refusal of subscriptions; graphql-http answers an async iterable so.
+    if (isAsyncIterable(result)) return refusal([new GraphQLError('Subscriptions are not supported')], type);
+    return [
+      JSON.stringify(result.errors ? { ...result, errors: result.errors.map((error) => formatError(error)) } : result, errorReplacer),
+      { status: 200, statusText: 'OK', headers: { 'content-type': type } },
+    ];
+  };
+
+  return { handle, answerCommon };
 }

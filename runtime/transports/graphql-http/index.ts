@@ -14,14 +14,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import bytes from 'bytes';
 import express, { type Express, type Request, type Response } from 'express';
-import type { Handler } from 'graphql-http';
+import type { Handler, Response as GraphQLResponse } from 'graphql-http';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../server/config.js';
 import { answerError } from '../../http/pipeline.js';
 import { problem, sendError, sendProblem } from '../../http/problem.js';
 import { type RequestState, stateOf } from '../../http/request-state.js';
 import { defineTransport, type DirectAnswer, type DirectRoute, type Transport, type TransportFactory } from '../index.js';
-import { createGraphQLHandler } from './handler.js';
+import { acceptedType, createGraphQLHandler, type GraphQLHttpHandler } from './handler.js';
 import { mountPlayground } from './playground.js';
 
 /** The GraphQL-over-HTTP transport of the server's GraphQL engine. */
@@ -50,7 +50,7 @@ export function graphqlOverHttp<Container>(): TransportFactory<Container> {
       http: {
         placement: 'neutral',
         paths: config.graphql.playground ? [config.graphql.path, `${config.graphql.path}/assets/*`] : [config.graphql.path],
-        mount: (app) => mountGraphQL(app, config, handler),
+        mount: (app) => mountGraphQL(app, config, handler.handle),
         direct: [directGraphQL(config, handler, direct, logger)],
       },
     };
@@ -58,25 +58,32 @@ export function graphqlOverHttp<Container>(): TransportFactory<Container> {
 }
 
 /**
- * Answers graphql-http's response on a Node response, with its `Content-Length` (bytes): in one
- * write with its headers, where a body with no length would be sent chunked.
+ * Writes an answer (graphql-http's `Response`: body and status line) on a Node response, with its
+ * `Content-Length` (bytes): in one write with its headers, where a body with no length would be sent chunked.
  */
+function send(response: ServerResponse, [text, init]: GraphQLResponse): void {
+  const sent = text ?? '';
+  response.writeHead(init.status, init.statusText, { ...init.headers, 'content-length': Buffer.byteLength(sent) }).end(sent);
+}
+
+/** Answers `request` (its body read: `body`) through graphql-http's handler. */
 async function answer(
   handler: Handler<IncomingMessage, undefined>,
   request: IncomingMessage,
   body: string | Record<string, unknown>,
   response: ServerResponse,
 ): Promise<void> {
-  const [text, init] = await handler({
-    method: request.method ?? 'POST',
-    url: request.url ?? '/',
-    headers: request.headers,
-    body,
-    raw: request,
-    context: undefined,
-  });
-  const sent = text ?? '';
-  response.writeHead(init.status, init.statusText, { ...init.headers, 'content-length': Buffer.byteLength(sent) }).end(sent);
+  send(
+    response,
+    await handler({
+      method: request.method ?? 'POST',
+      url: request.url ?? '/',
+      headers: request.headers,
+      body,
+      raw: request,
+      context: undefined,
+    }),
+  );
 }
 
 /**
@@ -136,13 +143,10 @@ function mountGraphQL(app: Express, config: AppConfig, handler: Handler<Incoming
   });
 }
 
-/** The media types of an `Accept` header this route answers; `*\/*` and `application/*` name them too. */
-const ANSWERED = new Set(['application/graphql-response+json', 'application/json', 'application/*', '*/*']);
-
 /**
  * Whether a request is in the form the direct route answers: a JSON body in UTF-8, not
  * compressed, announced within the body limit, and an `Accept` that names a GraphQL media type
- * (or none). Anything else — including every request the Express route refuses (415, 406, 413)
+ * graphql-http answers (or none). Anything else — including every request the Express route refuses (415, 406, 413)
  * — is declined, for the Express route to answer.
  */
 function commonForm(request: IncomingMessage, bodyLimit: number): boolean {
@@ -155,9 +159,8 @@ function commonForm(request: IncomingMessage, bodyLimit: number): boolean {
   const length = headers['content-length'];
   if (length === undefined ? headers['transfer-encoding'] === undefined : !/^\d+$/.test(length) || Number(length) > bodyLimit) return false;
   const accept = headers.accept;
-  if (accept === undefined) return true;
-  if (accept.includes('q=0')) return false;
-  return accept.split(',').some((entry) => ANSWERED.has((entry.split(';')[0] ?? '').trim().toLowerCase()));
+  // Weights are Express's to read; a type graphql-http would answer 406 is the route's to refuse with a problem document.
+  return accept === undefined || (!accept.includes('q=0') && acceptedType(accept) !== undefined);
 }
 
 /** Reads a request's body as UTF-8 text; rejects with a 413-status error past `limit` bytes, 400 when it ends early. */
@@ -191,7 +194,7 @@ function readBody(request: IncomingMessage, limit: number): Promise<string> {
 /** `POST <path>` in its common form, answered before the Express chain (module docstring). */
 function directGraphQL(
   config: AppConfig,
-  handler: Handler<IncomingMessage, undefined>,
+  handler: GraphQLHttpHandler,
   states: WeakMap<IncomingMessage, RequestState>,
   logger: Logger,
 ): DirectRoute {
@@ -209,7 +212,9 @@ function directGraphQL(
       }
       states.set(request, state);
       try {
-        await answer(handler, request, text === '' ? {} : text, response);
+        const common = text === '' ? undefined : await handler.answerCommon(request, text);
+        if (common) send(response, common);
+        else await answer(handler.handle, request, text === '' ? {} : text, response);
       } catch (error) {
         sendError(response, error, logger);
       }
