@@ -232,6 +232,7 @@ function describePair(name: string, env: Record<string, string>, prefix: string,
           fc.constantFrom('admin', 'member', 'none', 'forged'),
           fc.constantFrom(
             undefined,
+            '',
             'application/json',
             'application/graphql-response+json',
             '*/*',

@@ -64,6 +64,8 @@ function isAsyncIterable(value: unknown): boolean {
  * which graphql-http answers 406.
  */
 export function acceptedType(accept: string | string[] | undefined): string | undefined {
+  // graphql-http reads a missing or empty Accept as */*.
+  if (accept === undefined || accept === '') return JSON_TYPE;
   const entries = (typeof accept === 'string' ? accept : '*/*').replace(/\s/g, '').toLowerCase().split(',');
   for (const entry of entries) {
     const [mediaType, ...parameters] = entry.split(';');
@@ -177,8 +179,15 @@ function errorReplacer(_key: string, value: unknown): unknown {
 /** The arguments an operation is executed with, its context the operation's. */
 type OperationArguments = ExecutionArgs & { contextValue: GraphQLContext };
 
-/** What preparing an operation gives: its arguments, the errors refusing it, or the answer refusing the request. */
-type Admitted = OperationArguments | readonly GraphQLError[] | Response;
+/** An operation admitted to run: its arguments, its timing, and the extensions its answer carries (its cost). */
+interface Admission {
+  readonly args: OperationArguments;
+  readonly timing: Timing;
+  readonly extensions: Record<string, unknown> | undefined;
+}
+
+/** What preparing an operation gives: its admission, the errors refusing it, or the answer refusing the request. */
+type Admitted = Admission | readonly GraphQLError[] | Response;
 
 /** GraphQL over HTTP: graphql-http's handler for every request, and one pass for the common form. */
 export interface GraphQLHttpHandler {
@@ -186,10 +195,10 @@ export interface GraphQLHttpHandler {
   readonly handle: Handler<IncomingMessage, undefined>;
   /**
    * The answer to a POST whose body `text` is in the common form (see {@link commonParams}) and whose
-   * `Accept` graphql-http accepts, given in one pass through the same steps; undefined for any other
-   * request, which {@link handle} answers.
+   * `Accept` graphql-http accepts, given in one pass through the same steps, for the request whose
+   * state the authentication step left (`state`); undefined for any other request, which {@link handle} answers.
    */
-  readonly answerCommon: (raw: IncomingMessage, text: string) => Promise<Response | undefined>;
+  readonly answerCommon: (raw: IncomingMessage, text: string, state: RequestState) => Promise<Response | undefined>;
 }
 
 /**
@@ -204,35 +213,32 @@ export interface GraphQLHttpHandler {
 export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHttpHandler {
   const { observability } = options;
   const formatError = createErrorFormatter(options.logger);
-  const extensions = new WeakMap<ExecutionArgs, Record<string, unknown>>();
-  const timings = new WeakMap<ExecutionArgs, Timing>();
+  /** The admissions of the operations graphql-http's handler runs, by the arguments it hands back. */
+  const admissions = new WeakMap<ExecutionArgs, Admission>();
 
-  const execute = (args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult => {
-    const run = () => runInContext((args.contextValue as GraphQLContext).request, () => executeWithCodes(args));
-    const operation = timings.get(args)?.operation;
-    if (!operation) return run();
-    return observability.inOperationSpan(operation, run);
-  };
+  /** Runs an admitted operation inside the context its guards seeded, in the operation's span. */
+  const execute = ({ args, timing }: Admission): Promise<ExecutionResult> | ExecutionResult =>
+    observability.inOperationSpan(timing.operation, () => runInContext(args.contextValue.request, () => executeWithCodes(args)));
 
-  /** Prepares the operation of `params`: its execution arguments, or the errors or answer that refuse it. */
+  /** Prepares the operation of `params`: its admission, or the errors or answer that refuse it. */
   const subscribe = (
-    request: Request<IncomingMessage, undefined>,
     params: RequestParams & PersistedDocumentRequest,
+    state: RequestState,
+    accept: string | undefined,
   ): Admitted | Promise<Admitted> => {
     const started = performance.now();
-    const state = options.stateOf(request.raw);
     const pending = options.preparer.prepare(params, state.authentication, 'graphql', state.request.observation);
     return pending instanceof Promise
-      ? pending.then((prepared) => admit(request, params, prepared, state, started))
-      : admit(request, params, pending, state, started);
+      ? pending.then((prepared) => admit(params, prepared, state, started, accept))
+      : admit(params, pending, state, started, accept);
   };
 
   const admit = (
-    request: Request<IncomingMessage, undefined>,
     params: RequestParams,
     prepared: PreparedOperation,
     state: RequestState,
     started: number,
+    accept: string | undefined,
   ): Admitted => {
     const observation = state.request.observation;
     if (prepared.kind === 'refused') {
@@ -247,7 +253,7 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHtt
       // No document to run: the request itself is refused (400), as graphql-http refuses one with no query.
       if (refusesPersisted(prepared.errors)) {
         const body = JSON.stringify({ errors: prepared.errors.map((error) => formatError(error)) });
-        return [body, { status: 400, statusText: 'Bad Request', headers: { 'content-type': answerType(request.raw.headers.accept) } }];
+        return [body, { status: 400, statusText: 'Bad Request', headers: { 'content-type': answerType(accept) } }];
       }
       return prepared.errors;
     }
@@ -265,33 +271,27 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHtt
     }
     const operation = operationLabel(prepared.operation);
     if (observation) observation.operation = operation;
-    timings.set(prepared.args, { started, operation });
-    if (prepared.extensions) extensions.set(prepared.args, prepared.extensions);
-    return prepared.args;
+    return { args: prepared.args, timing: { started, operation }, extensions: prepared.extensions };
   };
 
-  /** What an executed operation is answered with: its result (graphql-http serialises it), or the answer itself. */
-  const finish = (
-    request: Request<IncomingMessage, undefined>,
-    args: ExecutionArgs,
-    result: ExecutionResult,
-  ): ExecutionResult | Response => {
-    const extra = extensions.get(args);
-    const reported = (args.contextValue as GraphQLContext).loaders.drainReported();
+  /**
+   * What an executed operation is answered with: its result (graphql-http serialises it), or the
+   * answer itself, in `type` (the media type negotiated).
+   */
+  const finish = (admission: Admission, result: ExecutionResult, state: RequestState, type: string): ExecutionResult | Response => {
+    const { args, timing, extensions: extra } = admission;
+    const reported = args.contextValue.loaders.drainReported();
     if (reported.length > 0) result = { ...result, errors: [...(result.errors ?? []), ...reported] };
-    const timing = timings.get(args);
-    if (timing) {
-      const caller = options.stateOf(request.raw).request;
-      observability.operationFinished(
-        caller.observation,
-        timing.operation,
-        (result.errors ?? []).map(errorCode),
-        timing.started,
-        caller.principal !== undefined,
-      );
-    }
+    const caller = state.request;
+    observability.operationFinished(
+      caller.observation,
+      timing.operation,
+      (result.errors ?? []).map(errorCode),
+      timing.started,
+      caller.principal !== undefined,
+    );
     if (options.logger.isLevelEnabled('debug')) {
-      const { rows } = (args.contextValue as GraphQLContext).request;
+      const { rows } = args.contextValue.request;
       options.logger.debug(
         { operationName: args.operationName ?? null, cost: extra?.cost, rows: rows?.count },
         'graphql operation finished',
@@ -315,7 +315,21 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHtt
         ],
       };
     }
-    return [text, { status: 200, statusText: 'OK', headers: { 'content-type': answerType(request.raw.headers.accept) } }];
+    return [text, { status: 200, statusText: 'OK', headers: { 'content-type': type } }];
+  };
+
+  /** The admission of arguments graphql-http hands back: every one it runs came from {@link subscribe}. */
+  const admissionOf = (args: ExecutionArgs): Admission => {
+    const admission = admissions.get(args);
+    if (!admission) throw new Error('graphql-http ran an operation this handler did not admit');
+    return admission;
+  };
+  /** graphql-http's `onSubscribe`: an admission is handed back as its arguments. */
+  const handOver = (admitted: Admitted): OperationArguments | readonly GraphQLError[] | Response => {
+    if (isResponse(admitted) || Array.isArray(admitted)) return admitted as readonly GraphQLError[] | Response;
+    const admission = admitted as Admission;
+    admissions.set(admission.args, admission);
+    return admission.args;
   };
 
   const handle = createHandler<IncomingMessage, undefined, GraphQLContext>({
@@ -324,9 +338,13 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHtt
     ...(options.trustedDocuments === 'off' ? {} : { parseRequestParams: persistedRequestParams }),
     // graphql-http maps errors through it: the index it passes second is no request id.
     formatError: (error) => formatError(error),
-    execute,
-    onSubscribe: subscribe,
-    onOperation: finish,
+    execute: (args) => execute(admissionOf(args)),
+    onSubscribe: (request, params) => {
+      const admitted = subscribe(params, options.stateOf(request.raw), request.raw.headers.accept);
+      return admitted instanceof Promise ? admitted.then(handOver) : handOver(admitted);
+    },
+    onOperation: (request, args, result) =>
+      finish(admissionOf(args), result, options.stateOf(request.raw), answerType(request.raw.headers.accept)),
   });
 
   /** graphql-http's answer to errors (`makeResponse`): 200 under `application/json`, else 400. */
@@ -337,25 +355,17 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHtt
       : { status: 400, statusText: 'Bad Request', headers: { 'content-type': type } },
   ];
 
-  const answerCommon = async (raw: IncomingMessage, text: string): Promise<Response | undefined> => {
+  const answerCommon = async (raw: IncomingMessage, text: string, state: RequestState): Promise<Response | undefined> => {
     const type = acceptedType(raw.headers.accept);
     const params = type === undefined ? undefined : commonParams(text, options.trustedDocuments);
     if (type === undefined || params === undefined) return undefined;
-    const request: Request<IncomingMessage, undefined> = {
-      method: 'POST',
-      url: raw.url ?? '/',
-      headers: raw.headers,
-      body: text,
-      raw,
-      context: undefined,
-    };
-    const pending = subscribe(request, params);
-    const subscribed = pending instanceof Promise ? await pending : pending;
-    if (isResponse(subscribed)) return subscribed;
-    if (Array.isArray(subscribed)) return refusal(subscribed as readonly GraphQLError[], type);
-    const args = subscribed as OperationArguments;
-    const executing = execute(args);
-    const result = finish(request, args, executing instanceof Promise ? await executing : executing);
+    const pending = subscribe(params, state, raw.headers.accept);
+    const admitted = pending instanceof Promise ? await pending : pending;
+    if (isResponse(admitted)) return admitted;
+    if (Array.isArray(admitted)) return refusal(admitted as readonly GraphQLError[], type);
+    const admission = admitted as Admission;
+    const executing = execute(admission);
+    const result = finish(admission, executing instanceof Promise ? await executing : executing, state, type);
     if (isResponse(result)) return result;
     // Unreachable with the preparer's refusal of subscriptions; graphql-http answers an async iterable so.
     if (isAsyncIterable(result)) return refusal([new GraphQLError('Subscriptions are not supported')], type);

@@ -210,11 +210,13 @@ function directGraphQL(
         answerError(response, error, config, logger);
         return;
       }
-      states.set(request, state);
       try {
-        const common = text === '' ? undefined : await handler.answerCommon(request, text);
+        const common = text === '' ? undefined : await handler.answerCommon(request, text, state);
         if (common) send(response, common);
-        else await answer(handler.handle, request, text === '' ? {} : text, response);
+        else {
+          states.set(request, state);
+          await answer(handler.handle, request, text === '' ? {} : text, response);
+        }
       } catch (error) {
         sendError(response, error, logger);
       }
