@@ -50,34 +50,41 @@ export function errorCode(error: GraphQLError): string | undefined {
   return classified?.kind === 'failure' ? classified.failure.code : undefined;
 }
 
-/** Returns `error` with `extensions.code` set to `code` (unless it already has one). */
-export function withCode(error: GraphQLError, code: GraphQLErrorCode, extra: Record<string, unknown> = {}): GraphQLError {
-  if (codeOf(error) !== undefined) return error;
-  return new GraphQLError(error.message, {
+/**
+ * A copy of `error` saying `message`, with `extensions` and `originalError`, at the same place in the
+ * document and the answer: its nodes, source and positions, its path, and its locations, which
+ * graphql-jit's errors carry without the nodes graphql-js computes them from (a document's second
+ * execution on, runtime/graphql/execution.ts), so an error reads the same on every execution.
+ */
+function copyError(error: GraphQLError, message: string, extensions: Record<string, unknown>, originalError?: Error): GraphQLError {
+  const copy = new GraphQLError(message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     path: error.path,
-    originalError: error.originalError,
-    extensions: { ...error.extensions, code, ...extra },
+    originalError,
+    extensions,
   });
+  if (copy.locations === undefined && error.locations !== undefined && error.locations.length > 0)
+    Object.assign(copy, { locations: error.locations });
+  return copy;
 }
 
+/** Returns `error` with `extensions.code` set to `code` (unless it already has one). */
+export function withCode(error: GraphQLError, code: GraphQLErrorCode, extra: Record<string, unknown> = {}): GraphQLError {
+  if (codeOf(error) !== undefined) return error;
+  return copyError(error, error.message, { ...error.extensions, code, ...extra }, error.originalError ?? undefined);
+}
+
+/** `error` saying `message` with `extensions` only: what a failure or fault is told as, its cause left behind. */
 function rebuild(error: GraphQLError, message: string, extensions: Record<string, unknown>): GraphQLError {
-  return new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions });
+  return copyError(error, message, extensions);
 }
 
 /** `error` with `extensions.requestId` (unless there is no id to give; docs/behaviour.md §12.1). */
 function withRequestId(error: GraphQLError, requestId: string | undefined): GraphQLError {
   if (requestId === undefined) return error;
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError,
-    extensions: { ...error.extensions, requestId },
-  });
+  return copyError(error, error.message, { ...error.extensions, requestId }, error.originalError ?? undefined);
 }
 
 /**

@@ -258,6 +258,21 @@ describe('failure results become errors entries (docs/behaviour.md §4.1, §7)',
     expect(result.errors?.[0]?.path).toEqual(['bad']);
   });
 
+  it('answers an error the same on every execution of a document, with its locations (graphql-js first, compiled after)', async () => {
+    // Aliased and spread so the field sits on a line and column of its own; a document runs on graphql-js
+    // once and compiled (graphql-jit) from its second execution on (runtime/graphql/execution.ts).
+    const query = `mutation Twice {\n  ...F\n}\nfragment F on Mutation {\n    refused: createUser(input: { name: "", email: "x" }) { id }\n}`;
+    const errors: unknown[] = [];
+    for (let run = 0; run < 3; run++) {
+      const result = await server.graphql(query, { token: admin, operationName: 'Twice' });
+      const [error] = result.errors ?? [];
+      errors.push({ ...error, extensions: { ...error?.extensions, requestId: undefined } });
+    }
+    expect(errors[0]).toMatchObject({ path: ['refused'], locations: [{ line: 5, column: 5 }], extensions: { code: 'BAD_USER_INPUT' } });
+    expect(errors[1]).toEqual(errors[0]);
+    expect(errors[2]).toEqual(errors[0]);
+  });
+
   it('never puts a stack trace on the wire', async () => {
     const result = await server.graphql('mutation { createUser(input: { name: "x", email: "bad" }) { id } }', { token: admin });
     expect(JSON.stringify(result)).not.toMatch(/\bat .+\.ts:\d+|stack|node_modules/);
