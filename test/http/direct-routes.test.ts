@@ -176,14 +176,23 @@ const DOCUMENTS = [
 /** Bodies of `POST /graphql`: objects of generated parameters, and raw texts graphql-http refuses. */
 function graphqlBodyOf(pair: Pair) {
   const id = pair.direct.seeded.users[0]?.id ?? 'none';
+  // A persisted document (generated/graphql/documents.json), read when trusted documents are allowed.
+  const persisted = '00e21c8ab349784104441ccc02bd2b82b349ab4e96e03d0225bfe5d3b64ac059';
   const parameters = fc
     .record(
       {
         query: fc.oneof(fc.constantFrom(...DOCUMENTS), fc.constantFrom(null, 7, ['{ __typename }'])),
         variables: fc.constantFrom(null, {}, { id }, { id: 7 }, { id: 'not-an-id' }, [], 'x'),
         operationName: fc.constantFrom(null, 'Q', 'R', 'Nope', 5),
-        extensions: fc.constantFrom(null, {}, { persistedQuery: { sha256Hash: 'x' } }, [], 'x'),
-        documentId: fc.constantFrom('sha256:00', 3),
+        extensions: fc.constantFrom(
+          null,
+          {},
+          { persistedQuery: { sha256Hash: 'x' } },
+          { persistedQuery: { version: 1, sha256Hash: persisted } },
+          [],
+          'x',
+        ),
+        documentId: fc.constantFrom('sha256:00', 3, `sha256:${persisted}`),
       },
       { requiredKeys: [] },
     )
@@ -311,8 +320,8 @@ function describePair(name: string, env: Record<string, string>, prefix: string,
 
 describePair('URI versioning', {}, '', 'x-api-version');
 describePair(
-  'header versioning under a prefix, version 2 by default',
-  { APP_HTTP__VERSIONING: 'header', APP_HTTP__PREFIX: '/rest', APP_HTTP__DEFAULT_VERSION: '2' },
+  'header versioning under a prefix, version 2 by default, trusted documents allowed',
+  { APP_HTTP__VERSIONING: 'header', APP_HTTP__PREFIX: '/rest', APP_HTTP__DEFAULT_VERSION: '2', APP_GRAPHQL__TRUSTED_DOCUMENTS: 'allow' },
   '/rest',
   'x-api-version',
 );
