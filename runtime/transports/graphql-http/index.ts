@@ -6,10 +6,11 @@
  * another `GET` with the playground off — is 405. The path is self-mounted and neutral to version selection (docs/behaviour.md §9.3.3).
  *
  * A `POST` in the common form — a JSON body (UTF-8, not compressed) within the body limit, an
- * `Accept` naming a GraphQL media type or none — is answered before the Express chain
- * (runtime/http/direct.ts, docs/decisions.md §6): the REST routes' middleware has nothing to do
- * for it. Every other request takes the Express route, which answers the same way and also says
- * why it refuses (415, 406, 413).
+ * `Accept` naming a GraphQL media type graphql-http answers, or none — is answered before the
+ * Express chain (runtime/http/direct.ts, docs/decisions.md §6), in one pass when its body is in the
+ * form graphql-http reads plainly (./handler.ts `answerCommon`): the REST routes' middleware has
+ * nothing to do for it. Every other request takes the Express route and graphql-http's handler,
+ * which answer the same way and also say why they refuse (415, 406, 413).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import bytes from 'bytes';
