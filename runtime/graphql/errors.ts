@@ -76,11 +76,6 @@ export function withCode(error: GraphQLError, code: GraphQLErrorCode, extra: Rec
   return copyError(error, error.message, { ...error.extensions, code, ...extra }, error.originalError ?? undefined);
 }
 
-/** `error` saying `message` with `extensions` only: what a failure or fault is told as, its cause left behind. */
-function rebuild(error: GraphQLError, message: string, extensions: Record<string, unknown>): GraphQLError {
-  return copyError(error, message, extensions);
-}
-
 /** `error` with `extensions.requestId` (unless there is no id to give; docs/behaviour.md §12.1). */
 function withRequestId(error: GraphQLError, requestId: string | undefined): GraphQLError {
   if (requestId === undefined) return error;
@@ -112,7 +107,7 @@ function formatError(logger: Logger): (error: GraphQLError | Error) => GraphQLEr
     const classified = classifyError(original);
     if (classified.kind === 'failure') {
       const { failure } = classified;
-      return rebuild(error, failure.message, {
+      return copyError(error, failure.message, {
         code: failure.code,
         ...(failure.field !== undefined ? { field: failure.field } : {}),
         ...(failure.issues !== undefined ? { issues: listedIssues(failure.issues) } : {}),
@@ -120,9 +115,9 @@ function formatError(logger: Logger): (error: GraphQLError | Error) => GraphQLEr
     }
     if (classified.kind === 'database') {
       logger.error({ err: original, path: error.path }, 'database error while resolving a GraphQL field');
-      return rebuild(error, DATABASE_ERROR_MESSAGE, { code: 'INTERNAL_SERVER_ERROR' });
+      return copyError(error, DATABASE_ERROR_MESSAGE, { code: 'INTERNAL_SERVER_ERROR' });
     }
     logger.error({ err: original, path: error.path }, 'unexpected error while resolving a GraphQL field');
-    return rebuild(error, INTERNAL_ERROR_MESSAGE, { code: 'INTERNAL_SERVER_ERROR' });
+    return copyError(error, INTERNAL_ERROR_MESSAGE, { code: 'INTERNAL_SERVER_ERROR' });
   };
 }

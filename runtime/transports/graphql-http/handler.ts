@@ -8,7 +8,14 @@
  * subscription is refused with where it is served (graphql-ws on the same path).
  */
 import type { IncomingMessage } from 'node:http';
-import { type ExecutionArgs, type ExecutionResult, GraphQLError, type GraphQLSchema, OperationTypeNode } from 'graphql';
+import {
+  type ExecutionArgs,
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  OperationTypeNode,
+} from 'graphql';
 import { createHandler, type Handler, parseRequestParams, type Request, type RequestParams, type Response } from 'graphql-http';
 import type { Logger } from 'pino';
 import { runInContext } from '../../auth/context.js';
@@ -89,11 +96,6 @@ function answerType(accept: string | string[] | undefined): string {
   return acceptedType(accept) ?? JSON_TYPE;
 }
 
-/** Whether graphql-http's reading of a request gave an answer (a refusal) rather than parameters. */
-function isAnswer(read: RequestParams | Response): read is Response {
-  return Array.isArray(read);
-}
-
 /**
  * graphql-http's reading of a request's parameters, taking the id of a persisted document too
  * (docs/behaviour.md §4.10): `documentId` (or Apollo's `extensions.persistedQuery`) where the query
@@ -110,7 +112,7 @@ async function persistedRequestParams(
     const documentId = search.get('documentId') ?? undefined;
     search.set('query', '');
     const read = await parseRequestParams({ ...request, url: `${at < 0 ? request.url : request.url.slice(0, at)}?${search.toString()}` });
-    return isAnswer(read) ? read : { ...read, documentId };
+    return isResponse(read) ? read : { ...read, documentId };
   }
   const { body } = request;
   if (request.method !== 'POST' || typeof body !== 'string') return parseRequestParams(request);
@@ -125,7 +127,7 @@ async function persistedRequestParams(
   const fields = data as Record<string, unknown>;
   if (fields.query !== undefined && fields.query !== null) return parseRequestParams({ ...request, body: fields });
   const read = await parseRequestParams({ ...request, body: { ...fields, query: '' } });
-  return isAnswer(read) ? read : { ...read, documentId: fields.documentId };
+  return isResponse(read) ? read : { ...read, documentId: fields.documentId };
 }
 
 /** Whether `value` is an answer (graphql-http's `Response`: body and init) rather than errors, arguments or a result. */
@@ -241,15 +243,17 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHtt
     accept: string | undefined,
   ): Admitted => {
     const observation = state.request.observation;
-    if (prepared.kind === 'refused') {
+    const refused = (operation: OperationDefinitionNode | undefined, codes: readonly (string | undefined)[]): void =>
       observability.operationRefused(
         observation,
-        prepared.operation && operationLabel(prepared.operation),
+        operation && operationLabel(operation),
         params.operationName,
-        prepared.errors.map(errorCode),
+        codes,
         started,
         state.request.principal !== undefined,
       );
+    if (prepared.kind === 'refused') {
+      refused(prepared.operation, prepared.errors.map(errorCode));
       // No document to run: the request itself is refused (400), as graphql-http refuses one with no query.
       if (refusesPersisted(prepared.errors)) {
         const body = JSON.stringify({ errors: prepared.errors.map((error) => formatError(error)) });
@@ -259,14 +263,7 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHtt
     }
     // The answer graphql-http gives a subscription (an error, status as for any other), saying where to send it.
     if (prepared.operation.operation === OperationTypeNode.SUBSCRIPTION) {
-      observability.operationRefused(
-        observation,
-        operationLabel(prepared.operation),
-        params.operationName,
-        [],
-        started,
-        state.request.principal !== undefined,
-      );
+      refused(prepared.operation, []);
       return [new GraphQLError(subscriptionOverHttpMessage(options.path), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })];
     }
     const operation = operationLabel(prepared.operation);
