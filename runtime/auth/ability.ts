@@ -10,6 +10,7 @@ import { type Ability, AbilityBuilder, subject as tagSubject } from '@casl/abili
 import { permittedFieldsOf } from '@casl/ability/extra';
 import { accessibleBy, createPrismaAbility } from '@casl/prisma/runtime';
 import { LRUCache } from 'lru-cache';
+import { FailureError } from '../failures/result.js';
 
 /** Verified claims of the caller (docs/behaviour.md §2.6, docs/decisions.md §3). */
 export interface Principal {
@@ -222,11 +223,24 @@ export function canOnType(ability: AppAbility | undefined, action: string, entit
   return ability !== undefined && ability.can(action, entityName, field);
 }
 
-/** Marks a masked row: the fields the caller's grant excludes (read by GraphQL field resolvers). */
+/** Marks a masked row: the fields the caller's grant excludes (read by GraphQL's nullable column fields). */
 export const MASKED_FIELDS: unique symbol = Symbol('maskedFields');
 
-/** A row after masking: forbidden fields removed and listed under {@link MASKED_FIELDS}. */
+/**
+ * A row after masking: forbidden fields removed from its own enumerable properties — what JSON,
+ * spreads and `Object.keys` see — listed under {@link MASKED_FIELDS}, and each readable only as its
+ * refusal ({@link forbiddenField}, a non-enumerable property).
+ */
 export type MaskedRow<T> = T & { readonly [MASKED_FIELDS]?: ReadonlySet<string> };
+
+/** The `FORBIDDEN` failure for a field the caller's grant excludes (docs/behaviour.md §7). */
+export function forbiddenField(entity: string, field: string): FailureError {
+  return new FailureError({
+    code: 'FORBIDDEN',
+    message: `your grant does not include ${entity}.${field}; remove ${field} from the selection`,
+    field,
+  });
+}
 
 /** {@link hasFieldRules}' answers. */
 const fieldRulesCache: RuleSetCache<boolean> = new WeakMap();
@@ -250,7 +264,7 @@ function hasFieldRules(ability: AppAbility, action: string, entityName: string):
 export function maskRow<T extends object>(context: AccessScope, entityName: string, fields: readonly string[], row: T): MaskedRow<T> {
   if (!readMayMaskFields(context, entityName)) return row;
   const ability = context.ability;
-  if (!ability) return hideAll(row, fields);
+  if (!ability) return withoutFields(entityName, row, fields);
   const permitted = new Set(
     permittedFieldsOf(ability, 'read', tagSubject(entityName, { ...row }), {
       fieldsFrom: (rule: { fields?: string | string[] }) =>
@@ -259,21 +273,25 @@ export function maskRow<T extends object>(context: AccessScope, entityName: stri
   );
   const excluded = fields.filter((field) => !permitted.has(field));
   if (excluded.length === 0) return row;
-  const copy = withoutFields(row, excluded);
-  copy[MASKED_FIELDS] = new Set(excluded);
-  return copy as MaskedRow<T>;
+  return withoutFields(entityName, row, excluded);
 }
 
-function hideAll<T extends object>(row: T, fields: readonly string[]): MaskedRow<T> {
-  const copy = withoutFields(row, fields);
-  copy[MASKED_FIELDS] = new Set(fields);
+/**
+ * A shallow copy of `row` without `excluded` ({@link MaskedRow}). A non-null GraphQL column field has
+ * no resolver of its own (runtime/graphql/schema.ts): the executor reads the property, and an `Error`
+ * it reads is that field's error — so a non-null field the grant excludes answers `FORBIDDEN` at
+ * its path, where one resolver per field of every row would cost every row (docs/decisions.md §6,
+ * "Masked fields without a resolver per field").
+ * Non-enumerable, the refusals stay out of everything else that reads the row.
+ */
+function withoutFields<T extends object>(entityName: string, row: T, excluded: readonly string[]): MaskedRow<T> {
+  const hidden = new Set(excluded);
+  const copy: Record<string | symbol, unknown> = Object.fromEntries(Object.entries(row).filter(([key]) => !hidden.has(key)));
+  for (const field of excluded) {
+    Object.defineProperty(copy, field, { get: () => forbiddenField(entityName, field), enumerable: false, configurable: true });
+  }
+  copy[MASKED_FIELDS] = hidden;
   return copy as MaskedRow<T>;
-}
-
-/** A shallow copy of `row` without `fields`. */
-function withoutFields(row: object, fields: readonly string[]): Record<string | symbol, unknown> {
-  const hidden = new Set(fields);
-  return Object.fromEntries(Object.entries(row).filter(([key]) => !hidden.has(key)));
 }
 
 /**

@@ -29,12 +29,3 @@ export function authorize(request: RequestContext, authentication: Authenticatio
     throw new FailureError({ code: 'FORBIDDEN', message: `you may not ${action} ${entity}` });
   }
 }
-
-/** The `FORBIDDEN` failure for a field the caller's grant excludes (docs/behaviour.md §7). */
-export function forbiddenField(entity: string, field: string): FailureError {
-  return new FailureError({
-    code: 'FORBIDDEN',
-    message: `your grant does not include ${entity}.${field}; remove ${field} from the selection`,
-    field,
-  });
-}

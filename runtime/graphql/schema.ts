@@ -1,28 +1,33 @@
 /**
  * Builds the executable schema at boot from the committed SDL and the generated resolvers
  * (`@graphql-tools/schema`), adding the `DateTime` scalar (when the SDL declares it: only applications
- * with a `Date` column do) and, on every entity column field, the
- * masking check (docs/behaviour.md §2.1, §5.5, §7): a non-null field removed by masking answers `FORBIDDEN`
- * naming it; a nullable one is `null`.
+ * with a `Date` column do) and the masking of entity column fields (docs/behaviour.md §2.1, §5.5, §7):
+ * a non-null field removed by masking answers `FORBIDDEN` naming it; a nullable one is `null`. A
+ * non-null column field has no resolver: a masked row holds its refusal (`MaskedRow`), which the
+ * executor reads as the field's error. A nullable one resolves to `null` when masked (docs/decisions.md
+ * §6, "Masked fields without a resolver per field").
  */
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { IResolvers } from '@graphql-tools/utils';
-import { type DocumentNode, type GraphQLResolveInfo, type GraphQLSchema, isNonNullType, Kind, parse, visit } from 'graphql';
+import { type DocumentNode, type GraphQLSchema, Kind, parse, visit } from 'graphql';
 import { MASKED_FIELDS, type MaskedRow } from '../auth/ability.js';
 import type { EntityDescriptor } from '../data/entity-metadata.js';
-import { forbiddenField } from '../auth/posture.js';
 import type { GraphQLContext } from './context.js';
 import { DateTimeScalar } from './scalars.js';
 
-function maskedFieldResolver(
-  entity: string,
-  field: string,
-): (parent: MaskedRow<Record<string, unknown>>, args: unknown, context: unknown, info: GraphQLResolveInfo) => unknown {
-  return (parent, _args, _context, info) => {
-    if (!parent[MASKED_FIELDS]?.has(field)) return parent[field];
-    if (isNonNullType(info.returnType)) throw forbiddenField(entity, field);
-    return null;
-  };
+/** The resolver of a nullable column field: `null` when masking removed it, else its value. */
+function nullableColumnResolver(field: string): (parent: MaskedRow<Record<string, unknown>>) => unknown {
+  return (parent) => (parent[MASKED_FIELDS]?.has(field) ? null : parent[field]);
+}
+
+/** The fields `document` declares non-null on object type `type`. */
+function nonNullFields(document: DocumentNode, type: string): Set<string> {
+  const fields = new Set<string>();
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION || definition.name.value !== type) continue;
+    for (const field of definition.fields ?? []) if (field.type.kind === Kind.NON_NULL_TYPE) fields.add(field.name.value);
+  }
+  return fields;
 }
 
 /** Does `document` declare `scalar <name>`? */
@@ -53,11 +58,13 @@ export function buildExecutableSchema(
   resolvers: IResolvers<unknown, GraphQLContext>,
   entities: readonly EntityDescriptor[],
 ): GraphQLSchema {
+  const document = withOneByteNames(parse(sdl));
   const masking: Record<string, Record<string, unknown>> = {};
   for (const entity of entities) {
-    masking[entity.name] = Object.fromEntries(entity.fields.map((field) => [field, maskedFieldResolver(entity.name, field)]));
+    const nonNull = nonNullFields(document, entity.name);
+    const nullable = entity.fields.filter((field) => !nonNull.has(field));
+    if (nullable.length > 0) masking[entity.name] = Object.fromEntries(nullable.map((field) => [field, nullableColumnResolver(field)]));
   }
-  const document = withOneByteNames(parse(sdl));
   const scalars: IResolvers<unknown, GraphQLContext> = declaresScalar(document, 'DateTime') ? { DateTime: DateTimeScalar } : {};
   return makeExecutableSchema<GraphQLContext>({
     typeDefs: document,

@@ -17,10 +17,9 @@ import {
   Kind,
   type SelectionSetNode,
 } from 'graphql';
-import { canOnType } from '../auth/ability.js';
+import { canOnType, forbiddenField } from '../auth/ability.js';
 import type { RequestContext } from '../auth/context.js';
 import type { EntityDescriptor } from '../data/entity-metadata.js';
-import { forbiddenField } from '../auth/posture.js';
 
 /**
  * Throws `FORBIDDEN` naming the first selected non-null entity field (in document order) that no

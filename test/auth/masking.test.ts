@@ -81,3 +81,98 @@ describe('masked fields (docs/behaviour.md §2.1, §7)', () => {
     expect(server.statements.length).toBe(before);
   });
 });
+
+describe('a field granted on some rows only (docs/behaviour.md §2.1, §7)', () => {
+  let server: InProcessServer;
+  /** The viewer of org 0, who may read their own email and no one else's. */
+  let viewer: { id: string; orgId: string };
+
+  beforeAll(async () => {
+    server = await startInProcessServer({
+      seed: { orgs: 1, users: 4, posts: 2 },
+      adjust: (definition) => ({
+        ...definition,
+        abilities: (container) => {
+          const declared = definition.abilities(container);
+          return {
+            for: (principal) =>
+              principal.role !== 'viewer'
+                ? declared.for(principal)
+                : defineAbility(({ can }) => {
+                    const inOrg = { orgId: principal.org_id };
+                    can('read', 'User', ['id', 'orgId', 'name'], inOrg);
+                    can('read', 'User', ['email'], { ...inOrg, id: principal.sub });
+                    can('read', 'Org', { id: principal.org_id });
+                    can('read', 'Post', inOrg);
+                  }),
+          };
+        },
+      }),
+    });
+    const found = server.seeded.users.find((user) => user.role === 'viewer' && user.orgId === server.seeded.orgs[0]?.id);
+    viewer = { id: found?.id ?? '', orgId: found?.orgId ?? '' };
+  });
+  afterAll(async () => server?.stop());
+
+  const other = (): string => server.seeded.users.find((user) => user.orgId === viewer.orgId && user.id !== viewer.id)?.id ?? '';
+
+  // A document runs on graphql-js the first time and compiled by graphql-jit from then on: three
+  // sends cover both, and each must answer alike.
+  it('refuses the non-null field on the rows it is not granted on, at its path, on every execution of the document', async () => {
+    const token = await server.token('viewer');
+    for (let round = 0; round < 3; round++) {
+      const refused = await server.graphql<{ user: { id: string; email: string } | null }>(
+        'query One($id: String!) { user(id: $id) { id email } }',
+        { token, variables: { id: other() } },
+      );
+      expect(refused.data).toEqual({ user: null });
+      expect(refused.errors).toEqual([
+        expect.objectContaining({
+          path: ['user', 'email'],
+          locations: [{ line: 1, column: 46 }],
+          extensions: { code: 'FORBIDDEN', field: 'email', requestId: expect.any(String) as unknown },
+        }),
+      ]);
+      expect(refused.errors?.[0]?.message).toContain('User.email');
+
+      const own = await server.graphql('query One($id: String!) { user(id: $id) { id email } }', { token, variables: { id: viewer.id } });
+      expect(own.errors).toBeUndefined();
+      expect(own.data).toEqual({ user: { id: viewer.id, email: expect.stringContaining('@') as unknown } });
+    }
+  });
+
+  it('does so through a relation batch: each other author is null with its refusal, the own one answered', async () => {
+    const token = await server.token('viewer');
+    for (let round = 0; round < 3; round++) {
+      const result = await server.graphql<{ posts: { id: string; author: { id: string; email: string } | null }[] }>(
+        '{ posts(first: 100) { id authorId author { id email } } }',
+        { token },
+      );
+      const posts = result.data?.posts ?? [];
+      expect(posts.length).toBeGreaterThan(2);
+      const byAuthor = (post: { authorId?: string }): boolean => post.authorId === viewer.id;
+      for (const [index, post] of posts.entries()) {
+        if (byAuthor(post as { authorId?: string }))
+          expect(post.author).toEqual({ id: viewer.id, email: expect.stringContaining('@') as unknown });
+        else {
+          expect(post.author).toBeNull();
+          expect(result.errors).toContainEqual(
+            expect.objectContaining({
+              path: ['posts', index, 'author', 'email'],
+              extensions: expect.objectContaining({ code: 'FORBIDDEN', field: 'email' }) as unknown,
+            }),
+          );
+        }
+      }
+      expect(result.errors?.length).toBe(posts.filter((post) => !byAuthor(post as { authorId?: string })).length);
+    }
+  });
+
+  it('leaves the field out of the REST answer: no key, no value, no refusal', async () => {
+    const token = await server.token('viewer');
+    const response = await fetch(`${server.url}/users/${other()}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['id', 'name', 'orgId']);
+  });
+});
