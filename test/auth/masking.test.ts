@@ -5,7 +5,7 @@
  * field never nulls its row, its list or the whole `data`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineAbility } from '../../runtime/auth/ability.js';
+import { type AbilityRules, defineAbility, type Principal } from '../../runtime/auth/ability.js';
 import { type InProcessServer, startInProcessServer } from '../support/server.js';
 
 /** Post columns a viewer may read here: no `reviewerId`, `publishedAt` (nullable) or `body` (non-null). */
@@ -18,29 +18,37 @@ interface PostRow {
   readonly publishedAt: string | null;
 }
 
+/**
+ * A server on a fresh seed where the demo's grants hold for every role but the viewer, whose rules
+ * `grants` writes instead.
+ */
+function startWithViewerGrants(
+  seed: { orgs: number; users: number; posts: number },
+  grants: (can: AbilityRules['can'], principal: Principal) => void,
+): Promise<InProcessServer> {
+  return startInProcessServer({
+    seed,
+    adjust: (definition) => ({
+      ...definition,
+      abilities: (container) => {
+        const declared = definition.abilities(container);
+        return {
+          for: (principal) => (principal.role !== 'viewer' ? declared.for(principal) : defineAbility(({ can }) => grants(can, principal))),
+        };
+      },
+    }),
+  });
+}
+
 describe('masked fields (docs/behaviour.md §2.1, §7)', () => {
   let server: InProcessServer;
 
   beforeAll(async () => {
-    server = await startInProcessServer({
-      seed: { orgs: 1, users: 4, posts: 3 },
-      adjust: (definition) => ({
-        ...definition,
-        abilities: (container) => {
-          const declared = definition.abilities(container);
-          return {
-            for: (principal) =>
-              principal.role !== 'viewer'
-                ? declared.for(principal)
-                : defineAbility(({ can }) => {
-                    const inOrg = { orgId: principal.org_id };
-                    can('read', 'User', ['id', 'orgId', 'name'], inOrg);
-                    can('read', 'Org', { id: principal.org_id });
-                    can('read', 'Post', VIEWER_POST_FIELDS, { ...inOrg, status: 'published' });
-                  }),
-          };
-        },
-      }),
+    server = await startWithViewerGrants({ orgs: 1, users: 4, posts: 3 }, (can, principal) => {
+      const inOrg = { orgId: principal.org_id };
+      can('read', 'User', ['id', 'orgId', 'name'], inOrg);
+      can('read', 'Org', { id: principal.org_id });
+      can('read', 'Post', VIEWER_POST_FIELDS, { ...inOrg, status: 'published' });
     });
   });
   afterAll(async () => server?.stop());
@@ -88,26 +96,12 @@ describe('a field granted on some rows only (docs/behaviour.md §2.1, §7)', () 
   let viewer: { id: string; orgId: string };
 
   beforeAll(async () => {
-    server = await startInProcessServer({
-      seed: { orgs: 1, users: 4, posts: 2 },
-      adjust: (definition) => ({
-        ...definition,
-        abilities: (container) => {
-          const declared = definition.abilities(container);
-          return {
-            for: (principal) =>
-              principal.role !== 'viewer'
-                ? declared.for(principal)
-                : defineAbility(({ can }) => {
-                    const inOrg = { orgId: principal.org_id };
-                    can('read', 'User', ['id', 'orgId', 'name'], inOrg);
-                    can('read', 'User', ['email'], { ...inOrg, id: principal.sub });
-                    can('read', 'Org', { id: principal.org_id });
-                    can('read', 'Post', inOrg);
-                  }),
-          };
-        },
-      }),
+    server = await startWithViewerGrants({ orgs: 1, users: 4, posts: 2 }, (can, principal) => {
+      const inOrg = { orgId: principal.org_id };
+      can('read', 'User', ['id', 'orgId', 'name'], inOrg);
+      can('read', 'User', ['email'], { ...inOrg, id: principal.sub });
+      can('read', 'Org', { id: principal.org_id });
+      can('read', 'Post', inOrg);
     });
     const found = server.seeded.users.find((user) => user.role === 'viewer' && user.orgId === server.seeded.orgs[0]?.id);
     viewer = { id: found?.id ?? '', orgId: found?.orgId ?? '' };
