@@ -100,6 +100,7 @@ export const POSTGRAPHILE_DOCUMENTS = {
     'query Nested { allUsers(first: 20, orderBy: PRIMARY_KEY_ASC) { nodes { rowId name orgByOrgId { rowId name } postsByAuthorId(first: 10, orderBy: PRIMARY_KEY_ASC) { edges { cursor node { rowId title } } pageInfo { hasNextPage endCursor } } } } }',
   users: 'query Users { allUsers(first: 20, orderBy: PRIMARY_KEY_ASC) { nodes { rowId name } } }',
   user: 'query User($id: UUID!) { userByRowId(rowId: $id) { rowId name email } }',
+  createUser: 'mutation CreateUser($input: CreateUserInput!) { createUser(input: $input) { user { rowId name email } } }',
 } as const;
 
 /** A GraphQL answer as the benchmark compares answers (bench/run.ts). */
@@ -156,18 +157,21 @@ function userOf(user: PeerUser | null): unknown {
 
 /**
  * The peer's answer to one of {@link POSTGRAPHILE_DOCUMENTS} as the generated server answers its
- * twin in bench/scenarios.ts: `allUsers.nodes` as `users`, `userByRowId` as `user`, `rowId` as
- * `id`, relations under the generated names, cursors as the ids they point at. Anything else
+ * twin in bench/scenarios.ts: `allUsers.nodes` as `users`, `userByRowId` as `user`, `createUser.user`
+ * as `createUser`, `rowId` as `id`, relations under the generated names, cursors as the ids they point at. Anything else
  * (errors, a status) is kept as it came, so a difference fails the comparison.
  */
 export function asGeneratedAnswer(answer: GraphqlAnswer): GraphqlAnswer {
-  const data = answer.data as { allUsers?: { nodes: PeerUser[] }; userByRowId?: PeerUser | null } | null | undefined;
+  const data = answer.data as
+    { allUsers?: { nodes: PeerUser[] }; userByRowId?: PeerUser | null; createUser?: { user: PeerUser | null } | null } | null | undefined;
   if (!data) return answer;
   const converted =
     data.allUsers !== undefined
       ? { users: data.allUsers.nodes.map(userOf) }
       : data.userByRowId !== undefined
         ? { user: userOf(data.userByRowId) }
-        : data;
+        : data.createUser !== undefined
+          ? { createUser: data.createUser && userOf(data.createUser.user) }
+          : data;
   return { status: answer.status, data: converted, errors: answer.errors };
 }

@@ -14,7 +14,8 @@
  *    generated server with `APP_HTTP__WORKERS=2`, on both cores, and PostGraphile v5 with row-level
  *    security (bench/postgraphile.ts) beside the generated server on the same Node 22 binary.
  * 4. Checks every variant answers the same as the first one sending the same request before timing
- *    (PostGraphile, sent its own documents: its rows against the generated server's).
+ *    (PostGraphile, sent its own documents: its rows against the generated server's), and each
+ *    write with the row it wrote.
  * 5. Per scenario: a warm-up of each variant, then rounds in which the variants take turns
  *    (rotated each round); reports the median and min–max of req/s, p50/p99 latency, non-2xx,
  *    errors, server RSS, and every figure as a ratio to the floor of the same scenario.
@@ -41,6 +42,7 @@
  * `--render=<report.json>` (writes BENCHMARKS.md and the chart again from the figures a run saved
  * in `dist/bench-report.json`, measuring nothing; with `--note=<text>`, a line on the conditions of the run), BENCH_SECONDS (per run, default 3), BENCH_ROUNDS (default 3).
  */
+import { randomUUID } from 'node:crypto';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -238,15 +240,38 @@ async function answerOf(server: ChildServer, request: LoadRequest): Promise<unkn
 }
 
 /**
- * Refuses to time variants that answer differently: every variant must answer each request
- * exactly as the first variant sending the same request does (writes excepted).
+ * Why the answer to a write (a request with `makeBody`, whose body was `body`) is not the row it
+ * wrote, or undefined when it is: a 200 without errors whose one root field is a row, each of its
+ * fields the input names (`variables.input`, or PostGraphile's `variables.input.user`) as sent.
+ */
+function writeProblem(body: string, answer: unknown): string | undefined {
+  const { variables } = JSON.parse(body) as { variables?: { input?: Record<string, unknown> } };
+  const input = (variables?.input?.user ?? variables?.input ?? {}) as Record<string, unknown>;
+  const { status, data, errors } = answer as { status: number; data?: Record<string, unknown> | null; errors?: unknown };
+  if (status !== 200 || errors !== undefined) return `status ${status}, errors ${JSON.stringify(errors)}`;
+  const roots = Object.values(data ?? {});
+  const row = roots[0] as Record<string, unknown> | null | undefined;
+  if (roots.length !== 1 || !row || typeof row !== 'object') return `no row written in ${JSON.stringify(data)}`;
+  const differing = Object.keys(row).filter((key) => key in input && input[key] !== row[key]);
+  return differing.length > 0 ? `${differing.join(', ')} not as sent in ${JSON.stringify(row)}` : undefined;
+}
+
+/**
+ * Refuses to time variants that answer differently: every variant must answer each read exactly as
+ * the first variant sending the same request does, and each write with the row it wrote ({@link writeProblem}).
  */
 async function verify(scenario: Scenario, servers: FocusedServers): Promise<void> {
   const first = new Map<string, { label: string; answer: string }>();
   for (const variant of scenario.variants) {
     servers.focus(variant.server.pid);
     for (const [index, request] of variant.requests.entries()) {
-      if (request.makeBody) continue;
+      if (request.makeBody) {
+        const body = request.makeBody();
+        const answered = await answerOf(variant.server, { ...request, body });
+        const problem = writeProblem(textBody(body), variant.twinOf ? variant.twinOf.normalize(answered) : answered);
+        if (problem) throw new Error(`${scenario.title}: ${variant.label} answers its write wrongly: ${problem}`);
+        continue;
+      }
       const twin = variant.twinOf?.requests[index];
       const keyed = twin ?? request;
       const key = `${keyed.method} ${keyed.path} ${keyed.body === undefined ? '' : textBody(keyed.body)}`;
@@ -427,6 +452,24 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
     createUser(prefix),
     ...Array.from({ length: 4 }, () => post(DOCUMENTS.users, tokens.admin)),
   ];
+  // PostGraphile's twin of the mix: Amber's createUser takes the whole row, its id and org from the client.
+  const postgraphileMix: LoadRequest[] = [
+    {
+      ...createUser('postgraphile'),
+      makeBody: () =>
+        graphqlBody(POSTGRAPHILE_DOCUMENTS.createUser, {
+          input: {
+            user: {
+              rowId: randomUUID(),
+              orgId: data.main.admin.orgId,
+              name: `Bench writer ${written}`,
+              email: `postgraphile-${written++}@bench.example`,
+            },
+          },
+        }),
+    },
+    ...Array.from({ length: 4 }, () => post(POSTGRAPHILE_DOCUMENTS.users, tokens.admin)),
+  ];
   const restList = [get('/v2/posts?first=20', tokens.member)];
   const nested = [post(DOCUMENTS.nested, tokens.member)];
   const lookup = [post(DOCUMENTS.user, tokens.member, { id: userId })];
@@ -533,6 +576,7 @@ function scenariosOf(data: BenchData, tokens: Tokens, servers: Record<string, Ch
         { label: LABELS.naive, server: naive, requests: mix('naive') },
         { label: LABELS.nest, server: nest, requests: mix('nest') },
         { label: LABELS.pothos, server: pothos, requests: mix('pothos') },
+        ...withPostgraphile(postgraphileMix, mix('postgraphile')),
         { label: LABELS.floor, server: floor, requests: mix('floor') },
       ],
     },

@@ -25,16 +25,24 @@ import { PostGraphileAmberPreset } from 'postgraphile/presets/amber';
 
 const secret = new TextEncoder().encode(process.env.BENCH_SECRET ?? '');
 
+/** The database role of each token role the benchmark sends (./setup.sql); any other is refused. */
+const ROLES = new Map([
+  ['member', 'bench_postgraphile_member'],
+  ['admin', 'bench_postgraphile_admin'],
+]);
+
 /**
- * The request's `pgSettings` from its bearer token: the member role and the claims the policies read.
- * Throws (the request is refused) without a valid token.
+ * The request's `pgSettings` from its bearer token: the caller's database role and the claims the
+ * policies read. Throws (the request is refused) without a valid token or with a role not in {@link ROLES}.
  */
 async function pgSettingsOf(authorization) {
   const [scheme, token] = (authorization ?? '').split(' ');
   if (scheme !== 'Bearer' || !token) throw new Error('unauthenticated');
   const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
+  const role = ROLES.get(String(payload.role));
+  if (!role) throw new Error('no database role for this token');
   return {
-    role: 'bench_postgraphile_member',
+    role,
     'jwt.claims.sub': String(payload.sub),
     'jwt.claims.org_id': String(payload.org_id),
     'jwt.claims.role': String(payload.role),
