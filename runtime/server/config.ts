@@ -79,7 +79,7 @@ const configSchema = z.object({
      * sending new requests (docs/guide/deployment.md "Rolling deploys").
      */
     drainDelay: integer(0, 600_000).default(0),
-    /** Milliseconds a request may take to arrive in full (headers and body) before it gets 408. */
+    /** Milliseconds a request may take to arrive in full (headers and body; its headers at most 60 000) before it gets 408. */
     requestTimeout: integer(1_000, 600_000).default(30_000),
     /**
      * Milliseconds a kept-alive connection may stay idle after an answer before the server closes it.
