@@ -100,6 +100,7 @@ export function createGraphQLEngine<Container, Services>(
     maxDepth: config.graphql.maxDepth,
     fieldComplexity: application.fieldComplexity,
     connectionTypes: new Set(application.connectionTypes),
+    suggestions: config.graphql.introspection,
   });
 
   const sdl = readFileSync(application.schemaFile, 'utf8');

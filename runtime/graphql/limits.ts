@@ -65,6 +65,7 @@ import {
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { clampPageSize } from '../data/keyset.js';
+import { withoutSuggestion } from './validation.js';
 
 /** What a field's score is computed from. */
 interface ComplexityInput {
@@ -265,6 +266,11 @@ export interface LimitOptions {
   readonly fieldComplexity: Readonly<Record<string, FieldComplexity>>;
   /** Connection, edge and page-info type names: transparent for scoring and depth. */
   readonly connectionTypes: ReadonlySet<string>;
+  /**
+   * Whether a variable's refusal may end with graphql-js's "Did you mean …?"; false when introspection
+   * is off, since a suggestion spells the schema's input and enum names out (docs/hostile-input.md §10).
+   */
+  readonly suggestions: boolean;
 }
 
 /** The outcome of checking one operation. */
@@ -341,9 +347,10 @@ export class QueryLimits {
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], inputs, { maxErrors: 1 });
     if (coerced.errors)
       return {
-        errors: coerced.errors.map(
-          (error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT' } }),
-        ),
+        errors: coerced.errors.map((error) => {
+          const refusal = new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT' } });
+          return this.options.suggestions ? refusal : withoutSuggestion(refusal);
+        }),
       };
     const root = schema.getRootType(operation.operation);
     if (!root)

@@ -297,12 +297,18 @@ export function validationRules(schema: GraphQLSchema): readonly ValidationRule[
  */
 export function validateDocument(schema: GraphQLSchema, document: DocumentNode, introspection = true): readonly GraphQLError[] {
   if (introspection) return validate(schema, document, validationRules(schema));
-  return validate(schema, document, [...validationRules(schema), NoSchemaIntrospectionCustomRule]).map((error) =>
-    SUGGESTION.test(error.message)
-      ? new GraphQLError(error.message.replace(SUGGESTION, ''), { nodes: error.nodes, extensions: error.extensions })
-      : error,
-  );
+  return validate(schema, document, [...validationRules(schema), NoSchemaIntrospectionCustomRule]).map(withoutSuggestion);
 }
 
-/** graphql-js's suggestion at the end of a message: ` Did you mean "title"?`. */
+/** graphql-js's suggestion at the end of a message: ` Did you mean "title"?`, ` Did you mean the enum value "DRAFT"?`. */
 const SUGGESTION = / Did you mean [^?]*\?$/;
+
+/**
+ * `error` without graphql-js's closing "Did you mean …?" (docs/hostile-input.md §10), its nodes and
+ * extensions kept; `error` itself when it suggests nothing.
+ */
+export function withoutSuggestion(error: GraphQLError): GraphQLError {
+  return SUGGESTION.test(error.message)
+    ? new GraphQLError(error.message.replace(SUGGESTION, ''), { nodes: error.nodes, extensions: error.extensions })
+    : error;
+}

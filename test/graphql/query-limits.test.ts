@@ -107,7 +107,13 @@ describe('measuring a document (docs/hostile-input.md §2)', () => {
 
 describe('scoring fails closed (docs/hostile-input.md §3)', () => {
   const limits = (fieldComplexity: Readonly<Record<string, FieldComplexity>>): QueryLimits =>
-    new QueryLimits({ maxComplexity: 10_000, maxDepth: 10, fieldComplexity, connectionTypes: new Set(CONNECTION_TYPES) });
+    new QueryLimits({
+      maxComplexity: 10_000,
+      maxDepth: 10,
+      fieldComplexity,
+      connectionTypes: new Set(CONNECTION_TYPES),
+      suggestions: true,
+    });
 
   it('refuses an operation whose score throws, is not a number or is negative', () => {
     const document = parse('{ users(first: 5) { id } }');

@@ -238,6 +238,41 @@ describe('production defaults (docs/hostile-input.md §10)', () => {
       JSON.stringify((await introspecting.graphql('{ post(first: 1) { titel } }', { token: await introspecting.token('member') })).errors),
     ).toMatch(/Did you mean/);
   });
+
+  it('suggests no input field name in a refused variable under NODE_ENV=production, whatever the misspelling', async () => {
+    const mutation = 'mutation Create($input: CreatePost) { createPost(input: $input) { id } }';
+    const [token, introspectingToken] = await Promise.all([production.token('admin'), introspecting.token('admin')]);
+    // One edit away from a field of CreatePost (a letter dropped, doubled, changed or two swapped):
+    // graphql-js answers each with "Did you mean …?" unless the server strips it.
+    const misspelling = fc
+      .tuple(
+        fc.constantFrom('title', 'body'),
+        fc.nat(),
+        fc.constantFrom('drop', 'double', 'change', 'swap'),
+        fc.constantFrom('a', 'e', 'i', 'o', 'y', 'd', 'l', 't', 'x', 'z'),
+      )
+      .map(([field, at, edit, letter]) => {
+        const i = at % field.length;
+        const j = Math.min(i + 1, field.length - 1);
+        if (edit === 'drop') return field.slice(0, i) + field.slice(i + 1);
+        if (edit === 'double') return field.slice(0, i + 1) + field.slice(i);
+        if (edit === 'change') return field.slice(0, i) + letter + field.slice(i + 1);
+        return field.slice(0, i) + (field[j] ?? '') + (field[i] ?? '') + field.slice(j + 1);
+      })
+      .filter((name) => name !== 'title' && name !== 'body');
+    await fc.assert(
+      fc.asyncProperty(misspelling, async (name) => {
+        const variables = { input: { title: 'A title', [name]: 'x' } };
+        const refused = await production.graphql(mutation, { token, variables });
+        expect(refused.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+        expect(refused.errors?.[0]?.message).toContain(`Field "${name}" is not defined by type "CreatePost".`);
+        expect(refused.errors?.[0]?.message).not.toMatch(/Did you mean/);
+        const described = await introspecting.graphql(mutation, { token: introspectingToken, variables });
+        expect(described.errors?.[0]?.message).toMatch(/ Did you mean "(title|body)"\?$/);
+      }),
+      { numRuns: 40, seed: PROPERTY_SEED },
+    );
+  });
 });
 
 describe('requests the HTTP parser refuses', () => {
