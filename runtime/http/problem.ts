@@ -39,8 +39,8 @@ export function problem(status: number, code: string, detail: string, extensions
   return { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, code, ...extensions };
 }
 
-/** The problem document of a failure. */
-function failureProblem(failure: Failure): Problem {
+/** The problem document of `failure`: its code's status (docs/behaviour.md §7), its message as `detail`, its field and issues. */
+export function failureProblem(failure: Failure): Problem {
   return problem(FAILURE_STATUS[failure.code], failure.code, failure.message, {
     ...(failure.field !== undefined ? { field: failure.field } : {}),
     ...(failure.issues !== undefined ? { issues: listedIssues(failure.issues) } : {}),

@@ -27,7 +27,8 @@ import type { Logger } from 'pino';
 import { WebSocket, WebSocketServer } from 'ws';
 import { type Authentication, tokenExpired } from '../auth/authentication.js';
 import type { SocketQuotas } from './socket-quotas.js';
-import { problem, writeRawProblem } from '../http/problem.js';
+import { FailureError } from '../failures/result.js';
+import { failureProblem, problem, writeRawProblem } from '../http/problem.js';
 import type { Observability } from '../observability/index.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../observability/request-id.js';
 
@@ -49,7 +50,9 @@ export interface SocketTransport<State = unknown> {
   /**
    * Work to finish before the handshake is answered, such as verifying the upgrade's token; what
    * it resolves with reaches {@link connect}. The raw socket is guarded meanwhile: if the client
-   * leaves first, the upgrade is dropped. A rejection is a server fault: logged at error, answered 500.
+   * leaves first, the upgrade is dropped. A {@link FailureError} refuses the upgrade as REST would
+   * answer it (a rejected token: 401 `UNAUTHENTICATED`); any other rejection is a server fault:
+   * logged at error, answered 500.
    */
   admit?(request: IncomingMessage): Promise<State>;
   /**
@@ -302,6 +305,12 @@ export class SocketAcceptor {
           this.upgrade(route, path, request, socket, head, state);
         },
         (error: unknown) => {
+          if (error instanceof FailureError) {
+            const refusal = failureProblem(error.failure);
+            this.observability?.refused(refusal.code);
+            writeRawProblem(socket, refusal, socketRequestId(request), refusal.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
+            return;
+          }
           this.logger.error({ err: error, transport: transport.name }, 'admitting a WebSocket failed');
           refuse(request, socket, 500, 'INTERNAL_SERVER_ERROR', 'internal error');
         },

@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { mintToken } from '../../runtime/auth/authentication.js';
 import { messageText } from '../../runtime/transports/sockets.js';
 import { TEST_SECRET } from '../support/project.js';
+import { PROPERTY_SEED } from '../support/properties.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { type SocketPath, socketPaths } from '../support/sockets.js';
 
@@ -57,6 +58,38 @@ function openUntilClosed(socket: SocketPath, token: string): Promise<Closed> {
   });
 }
 
+/** How an upgrade of a gateway path with `token` in its URL went: opened (and closed again), or the refusal's status and problem. */
+interface Upgrade {
+  readonly status: number;
+  readonly code?: string;
+  readonly detail?: string;
+  readonly authenticate?: string;
+}
+
+function upgrade(socket: SocketPath, token: string | undefined): Promise<Upgrade> {
+  const query = token === undefined ? '' : `?token=${encodeURIComponent(token)}`;
+  const client = new WebSocket(`${server.url.replace(/^http/, 'ws')}${socket.path}${query}`, [...socket.protocols]);
+  return new Promise((resolve, reject) => {
+    client.once('open', () => {
+      client.close();
+      resolve({ status: 101 });
+    });
+    client.once('unexpected-response', (_request, response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => {
+        const body = JSON.parse(text) as { code?: string; detail?: string };
+        const authenticate = response.headers['www-authenticate'];
+        resolve({ status: response.statusCode ?? 0, code: body.code, detail: body.detail, ...(authenticate ? { authenticate } : {}) });
+      });
+    });
+    client.once('error', (error) => {
+      if (!/Unexpected server response/.test(error.message)) reject(error);
+    });
+  });
+}
+
 describe('sockets end with their token (docs/hostile-input.md §9)', () => {
   it('closes every socket path with 4401 when its token expires, and the expired token opens nothing', async () => {
     const paths = socketPaths(server);
@@ -72,11 +105,48 @@ describe('sockets end with their token (docs/hostile-input.md §9)', () => {
           expect(socket.at, paths[index]?.path).toBeGreaterThanOrEqual(expiresAt);
           expect(socket.at - expiresAt, paths[index]?.path).toBeLessThan(1_000);
         }
-        // Once expired, the token is refused at the door: graphql-ws closes 4403 at connection_init.
+        // Once expired, the token is refused at the door: graphql-ws closes 4403 at connection_init,
+        // a gateway refuses the upgrade with 401.
         const graphqlWs = paths.find((path) => path.transport === 'graphql-ws');
         if (graphqlWs) expect((await openUntilClosed(graphqlWs, token)).code).toBe(4403);
+        for (const gateway of paths.filter((path) => path.transport.startsWith('gateway '))) {
+          const refused = await upgrade(gateway, token);
+          expect(refused, gateway.path).toMatchObject({ status: 401, code: 'UNAUTHENTICATED', authenticate: 'Bearer' });
+          expect(refused.detail, gateway.path).toBe('authentication failed: the token has expired');
+        }
       }),
       { numRuns: 3 },
     );
+  }, 60_000);
+});
+
+describe('a gateway opens nothing for a token that does not verify (docs/hostile-input.md §9)', () => {
+  it('refuses the upgrade with 401 for a forged, malformed or foreign token; no token is anonymous, a valid one opens', async () => {
+    const gateways = socketPaths(server).filter((path) => path.transport.startsWith('gateway '));
+    expect(gateways.length).toBeGreaterThan(0);
+    const member = server.user('member');
+    const claims = { sub: member.id, org_id: member.orgId, role: 'member' };
+    // Noise, or three segments of it as a JWT has; with `signed`, a well-formed token signed with another secret.
+    const badToken = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 60 }),
+      fc
+        .array(fc.base64String({ minLength: 4, maxLength: 40 }), { minLength: 3, maxLength: 3 })
+        .map((parts) => parts.map((part) => part.replace(/=+$/, '')).join('.')),
+    );
+    await fc.assert(
+      fc.asyncProperty(badToken, fc.boolean(), async (candidate, signed) => {
+        const token = signed ? await mintToken(`${candidate}-not-the-server-secret-0123456789`, claims, '1h') : candidate;
+        for (const gateway of gateways) {
+          const refused = await upgrade(gateway, token);
+          expect(refused, `${gateway.path} ${token}`).toMatchObject({ status: 401, code: 'UNAUTHENTICATED', authenticate: 'Bearer' });
+          expect(refused.detail, token).toMatch(/^authentication failed: /);
+        }
+      }),
+      { numRuns: 40, seed: PROPERTY_SEED },
+    );
+    for (const gateway of gateways) {
+      expect((await upgrade(gateway, undefined)).status, gateway.path).toBe(101);
+      expect((await upgrade(gateway, await server.token('member'))).status, gateway.path).toBe(101);
+    }
   }, 60_000);
 });

@@ -1,7 +1,8 @@
 /**
  * WebSocket gateways (docs/behaviour.md §4.4, §9.5): a gateway owns its socket path, versioned by the URL
  * (`/v1/ws`) and neutral to header / media-type version selection. The bearer token comes with the
- * upgrade request (`Authorization` header, or `?token=` for browsers); each message
+ * upgrade request (`Authorization` header, or `?token=` for browsers), and one that does not verify
+ * refuses the upgrade with 401 (docs/behaviour.md §5.1); each message
  * `{ "event", "data" }` runs its handler in the caller's ambient context and is answered with
  * `{ "event", "data" }` or `{ "event", "error": { "code", "message" } }`.
  *
@@ -15,6 +16,7 @@ import type { AbilityCache } from '../../auth/ability.js';
 import { type Authentication, tokenExpired, type TokenVerifier } from '../../auth/authentication.js';
 import { type RequestContext, runInContext } from '../../auth/context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
+import { FailureError } from '../../failures/result.js';
 import { RequestObservation } from '../../observability/observation.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 import type { RateLimit } from '../../http/rate-limit.js';
@@ -153,6 +155,10 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
     paths: [gateway.path],
     admit: async (request) => {
       const authentication = await services.verifier.authenticate(credentialsOf(request));
+      // A token that does not verify (expired, forged, malformed) opens nothing, as the global
+      // authentication guard refuses it on every REST and GraphQL operation; no token is anonymous.
+      if (authentication.kind === 'rejected')
+        throw new FailureError({ code: 'UNAUTHENTICATED', message: `authentication failed: ${authentication.reason}` });
       const principal = authentication.kind === 'authenticated' ? authentication.principal : undefined;
       // The socket's handlers run with its upgrade's request id (docs/behaviour.md §12.1).
       const observation = new RequestObservation(socketRequestId(request));
