@@ -2,7 +2,14 @@
  * Subscription delivery (docs/behaviour.md §4.1): every pushed item is filtered by the subscriber's ability,
  * so a subscriber never receives a row it could not read with a query.
  */
-import { createSourceEventStream, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import {
+  createSourceEventStream,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  Kind,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { canReadRow, type Principal } from '../auth/ability.js';
 import type { RequestContext } from '../auth/context.js';
 
@@ -39,6 +46,8 @@ const executions = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
 /** A number per document object (documents are cached by text, so one text is one object). */
 const documentIds = new WeakMap<DocumentNode, number>();
 let nextDocumentId = 0;
+/** Numbers the subscriptions whose variables could not be written as a key (each its own shape). */
+let nextUnshared = 0;
 
 /**
  * The shape of a subscription: its document, operation and variables, and its caller (whose
@@ -51,7 +60,30 @@ function shapeOf(args: ExecutionArgs, principal: Principal | undefined): string 
     documentIds.set(args.document, id);
   }
   const caller = principal ? `${principal.sub}\u0000${principal.org_id}\u0000${principal.role}` : 'anonymous';
-  return `${String(id)}\u0000${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? {})}\u0000${caller}`;
+  return `${String(id)}\u0000${args.operationName ?? ''}\u0000${variablesKey(args)}\u0000${caller}`;
+}
+
+/**
+ * The values of the variables the operation declares, as text; the others a client sent are not
+ * read by execution and are left out. A value JSON cannot write (nested past the stack, a client's
+ * undeclared `[[[…]]]`) is never shared: such a subscription gets a key of its own.
+ */
+function variablesKey(args: ExecutionArgs): string {
+  const operation = args.document.definitions.find(
+    (definition): definition is OperationDefinitionNode =>
+      definition.kind === Kind.OPERATION_DEFINITION && (args.operationName == null || definition.name?.value === args.operationName),
+  );
+  const values = (args.variableValues ?? {}) as Record<string, unknown>;
+  // Present or absent as sent: an absent variable takes its default, a null one does not.
+  const declared = (operation?.variableDefinitions ?? [])
+    .map((definition) => definition.variable.name.value)
+    .filter((name) => Object.hasOwn(values, name))
+    .map((name) => [name, values[name]]);
+  try {
+    return JSON.stringify(declared);
+  } catch {
+    return `unshared ${String(nextUnshared++)}`;
+  }
 }
 
 /**

@@ -79,6 +79,24 @@ function credentialsOf(request: IncomingMessage): string | undefined {
 /** Messages of one gateway socket whose handlers may run at once; past it the socket is not read (docs/hostile-input.md §1). */
 export const MAX_IN_FLIGHT = 16;
 
+/**
+ * How deep a message's `data` may nest (arrays and objects), as GraphQL bounds a document's nesting
+ * (docs/hostile-input.md §1): deeper data is refused before any handler runs, since writing a reply
+ * that carries it back would exhaust the stack.
+ */
+export const MAX_DATA_DEPTH = 64;
+
+/** Whether `value` (parsed JSON) nests arrays and objects deeper than `limit`; iterative, so any depth is measured. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    if (next.depth >= limit) return true;
+    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
+  }
+  return false;
+}
+
 /** A reply to one message: its value, or the error it ended with. */
 type GatewayReply =
   { readonly event: string; readonly data?: unknown } | { readonly event: string; readonly error: { code: string; message: string } };
@@ -206,6 +224,11 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
             event: 'error',
             error: { code: 'BAD_USER_INPUT', message: 'messages are JSON objects { "event": string, "data": any }' },
           });
+          return;
+        }
+        if (nestsDeeperThan(data, MAX_DATA_DEPTH)) {
+          void services.rateLimit?.take(request);
+          send(client, { event, error: { code: 'BAD_USER_INPUT', message: `data nests deeper than ${MAX_DATA_DEPTH} levels` } });
           return;
         }
         const handler = handlers.get(event);
