@@ -219,6 +219,39 @@ describe('hostile JSON-RPC to the MCP host (docs/hostile-input.md §7)', () => {
   );
 
   it(
+    'tools/call and tools/list params of the wrong shape: -32602 Invalid params naming what is wrong, never an internal error',
+    async () => {
+      const notAnObject = fc.jsonValue().filter((value) => typeof value !== 'object' || value === null || Array.isArray(value));
+      const notAString = fc.jsonValue().filter((value) => typeof value !== 'string');
+      const wrong = fc.oneof(
+        // (params that are no object make no JSON-RPC message the SDK accepts: it answers 400, -32700)
+        notAString.map((name) => ({ method: 'tools/call', params: { name, arguments: {} } })),
+        fc
+          .tuple(fc.constantFrom(...TOOLS), notAnObject)
+          .map(([name, args]) => ({ method: 'tools/call', params: { name, arguments: args } })),
+        notAString.map((cursor) => ({ method: 'tools/list', params: { cursor } })),
+      );
+      await fc.assert(
+        fc.asyncProperty(wrong, fc.constantFrom(0, 2, 4), async (request, tokenIndex) => {
+          count('params of the wrong shape');
+          const answer = await send({
+            token: tokens[tokenIndex],
+            headers: JSON_HEADERS,
+            body: JSON.stringify({ jsonrpc: '2.0', id: 9, ...request }),
+          });
+          expect(answer.status, answer.text).toBe(200);
+          const error = (answer.body as { error?: { code?: number; message?: string } }).error;
+          expect(error?.code, answer.text).toBe(-32602);
+          expect(error?.message, answer.text).toMatch(new RegExp(`^MCP error -32602: Invalid ${request.method} request: `));
+        }),
+        settings,
+      );
+      await expectAlive();
+    },
+    TIMEOUT,
+  );
+
+  it(
     'oversized bodies, wrong content types, methods and Accept values: the protocol’s status and a JSON-RPC error',
     async () => {
       const size = fc.oneof(fc.constant(0), fc.integer({ min: 90_000, max: 400_000 }));

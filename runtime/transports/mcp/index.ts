@@ -35,6 +35,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import express, { type Express, type Request, type Response } from 'express';
+import { z } from 'zod';
 import type { Logger } from 'pino';
 import type { RateLimit } from '../../http/rate-limit.js';
 import { stateOf } from '../../http/request-state.js';
@@ -306,10 +307,12 @@ class McpHost {
   private server(caller: McpCaller): McpServer {
     const server = new McpServer(this.serverInfo, this.serverOptions);
     server.server.onerror = (error) => this.logger.debug({ err: error }, 'MCP protocol error');
-    server.server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: this.listed.filter(({ tool }) => canSee(tool, caller)).map(({ described }) => described),
-    }));
-    server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    server.server.setRequestHandler(ANY_TOOLS_LIST, (raw) => {
+      checkedRequest(ListToolsRequestSchema, raw);
+      return { tools: this.listed.filter(({ tool }) => canSee(tool, caller)).map(({ described }) => described) };
+    });
+    server.server.setRequestHandler(ANY_TOOLS_CALL, async (raw) => {
+      const request = checkedRequest(CallToolRequestSchema, raw);
       const tool = this.tools.get(request.params.name);
       if (!tool)
         throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}; tools/list names the tools you may call`);
@@ -317,6 +320,26 @@ class McpHost {
     });
     return server;
   }
+}
+
+/**
+ * `tools/list` and `tools/call` as the SDK routes them, their params not yet checked: the SDK's protocol
+ * parses a request with its handler's schema before the handler runs and answers a mismatch as an
+ * internal error (-32603), so the handlers parse the params themselves ({@link checkedRequest}). (The
+ * SDK's server checks `tools/call` params itself, as Invalid params, before our handler.)
+ */
+const ANY_TOOLS_LIST = z.looseObject({ method: z.literal('tools/list'), params: z.unknown().optional() });
+const ANY_TOOLS_CALL = z.looseObject({ method: z.literal('tools/call'), params: z.unknown().optional() });
+
+/**
+ * `raw` parsed with the SDK's `schema` of its method; params that do not match are the caller's
+ * fault: throws an McpError `InvalidParams` (-32602, docs/hostile-input.md §7) naming each issue's path.
+ */
+function checkedRequest<Parsed>(schema: { safeParse(value: unknown): z.ZodSafeParseResult<Parsed> }, raw: { method: string }): Parsed {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.map(String).join('.') || 'params'}: ${issue.message}`);
+  throw new McpError(ErrorCode.InvalidParams, `Invalid ${raw.method} request: ${issues.join('; ')}`);
 }
 
 /**
