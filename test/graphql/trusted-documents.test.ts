@@ -148,6 +148,47 @@ describe('APP_GRAPHQL__TRUSTED_DOCUMENTS=require', () => {
     expect(await viaGet.json()).toMatchObject({ data: { user: { id: member.id, name: member.name, email: member.email } } });
   });
 
+  it('refuses a GET giving any of its parameters twice (400 BAD_USER_INPUT) and one accepting no GraphQL media type (406)', async () => {
+    const token = await server.token('member');
+    const member = server.seeded.users.find((user) => user.role === 'member');
+    const lookup = Object.values(MANIFEST).find((text) => text.startsWith('query User($id: String!)'));
+    if (!member || !lookup) throw new Error('no member or no user document');
+    const once = { documentId: idOf(lookup), variables: JSON.stringify({ id: member.id }), operationName: 'User' };
+    const other = { documentId: idOf(NESTED), variables: '{}', operationName: 'Nested' };
+    for (const name of ['documentId', 'variables', 'operationName'] as const) {
+      const search = new URLSearchParams(once);
+      search.append(name, other[name]);
+      const twice = await fetch(`${server.url}/graphql?${search.toString()}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(twice.status, name).toBe(400);
+      expect(await twice.json(), name).toEqual({
+        errors: [{ message: `${name} is given more than once; give it once`, extensions: { code: 'BAD_USER_INPUT' } }],
+      });
+    }
+    const search = new URLSearchParams(once).toString();
+    for (const accept of ['text/html', 'application/xml', 'image/png']) {
+      const refused = await fetch(`${server.url}/graphql?${search}`, { headers: { authorization: `Bearer ${token}`, accept } });
+      expect(refused.status, accept).toBe(406);
+      expect(await refused.json(), accept).toMatchObject({ code: 'NOT_ACCEPTABLE' });
+    }
+    expect((await fetch(`${server.url}/graphql?${search}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+  });
+
+  it('refuses a JSON body in a charset other than UTF-8 with 415 UNSUPPORTED_MEDIA_TYPE, with a body', async () => {
+    for (const charset of ['latin1', 'iso-8859-1', 'utf-16', 'ascii']) {
+      const type = `application/json; charset=${charset}`;
+      const refused = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': type, authorization: `Bearer ${await server.token('member')}` },
+        body: JSON.stringify({ documentId: idOf(NESTED) }),
+      });
+      expect(refused.status, charset).toBe(415);
+      expect(await refused.json(), charset).toMatchObject({
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        detail: `send the GraphQL request as application/json in UTF-8 (got ${type})`,
+      });
+    }
+  });
+
   it('refuses a mutation over GET (405) and keeps GET without an id as before (405, the playground is off)', async () => {
     const create = print(createPostMutation(['id']));
     const mutation = Object.values(MANIFEST).find((text) => text.startsWith('mutation CreatePost'));

@@ -96,6 +96,9 @@ function answerType(accept: string | string[] | undefined): string {
   return acceptedType(accept) ?? JSON_TYPE;
 }
 
+/** The query-string parameters a GraphQL GET is read from. */
+const GET_PARAMETERS = ['query', 'documentId', 'operationName', 'variables', 'extensions'] as const;
+
 /**
  * graphql-http's reading of a request's parameters, taking the id of a persisted document too
  * (docs/behaviour.md §4.10): `documentId` (or Apollo's `extensions.persistedQuery`) where the query
@@ -108,6 +111,16 @@ async function persistedRequestParams(
   if (request.method === 'GET') {
     const at = request.url.indexOf('?');
     const search = new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1));
+    // A parameter given twice is ambiguous (which one a cache keyed on is not which one ran): refused,
+    // as a REST route refuses one (docs/behaviour.md §4.2).
+    const repeated = GET_PARAMETERS.find((name) => search.getAll(name).length > 1);
+    if (repeated !== undefined) {
+      const error = { message: `${repeated} is given more than once; give it once`, extensions: { code: 'BAD_USER_INPUT' } };
+      return [
+        JSON.stringify({ errors: [error] }),
+        { status: 400, statusText: 'Bad Request', headers: { 'content-type': answerType(request.raw.headers.accept) } },
+      ];
+    }
     if (search.has('query')) return parseRequestParams(request);
     const documentId = search.get('documentId') ?? undefined;
     search.set('query', '');

@@ -87,6 +87,12 @@ async function answer(
   );
 }
 
+/** Whether a content type's parameters are at most a UTF-8 charset (`; charset=utf-8`), as graphql-http reads a body. */
+function utf8Only(contentType: string): boolean {
+  const [, ...parameters] = contentType.toLowerCase().split(';');
+  return parameters.every((parameter) => /^\s*charset\s*=\s*"?utf-8"?\s*$/.test(parameter));
+}
+
 /**
  * Mounts `POST <path>` (415 for a body that is not JSON, 406 for an `Accept` naming neither
  * GraphQL media type, 413 past `APP_HTTP__BODY_LIMIT`), the playground, and 405 for the rest.
@@ -95,22 +101,27 @@ function mountGraphQL(app: Express, config: AppConfig, handler: Handler<Incoming
   const path = config.graphql.path;
   // GraphQL over HTTP takes JSON and answers JSON; say so in a problem document (graphql-http
   // would answer 415/406 with no body at all).
+  const notAcceptable = (request: Request, response: Response): boolean => {
+    if (request.accepts(['application/graphql-response+json', 'application/json'])) return false;
+    sendProblem(
+      response,
+      problem(406, 'NOT_ACCEPTABLE', 'GraphQL answers application/graphql-response+json or application/json; accept one of them'),
+    );
+    return true;
+  };
   app.post(path, (request, response, next) => {
-    if (!request.is('application/json')) {
+    // graphql-http reads UTF-8 only; a JSON body in another charset is refused here too, with a body.
+    const json = Boolean(request.is('application/json'));
+    if (!json || !utf8Only(request.get('content-type') ?? '')) {
       sendProblem(
         response,
         problem(
           415,
           'UNSUPPORTED_MEDIA_TYPE',
-          `send the GraphQL request as application/json (got ${request.get('content-type') ?? 'no content type'})`,
+          `send the GraphQL request as application/json${json ? ' in UTF-8' : ''} (got ${request.get('content-type') ?? 'no content type'})`,
         ),
       );
-    } else if (!request.accepts(['application/graphql-response+json', 'application/json'])) {
-      sendProblem(
-        response,
-        problem(406, 'NOT_ACCEPTABLE', 'GraphQL answers application/graphql-response+json or application/json; accept one of them'),
-      );
-    } else next();
+    } else if (!notAcceptable(request, response)) next();
   });
   // The body is read here, within APP_HTTP__BODY_LIMIT (413 past it), as text: graphql-http parses it.
   app.post(path, express.text({ type: () => true, limit: config.http.bodyLimit }), (request, response, next) => {
@@ -129,6 +140,7 @@ function mountGraphQL(app: Express, config: AppConfig, handler: Handler<Incoming
         next();
         return;
       }
+      if (notAcceptable(request, response)) return;
       answer(handler, request, {}, response).catch(next);
     });
   }
@@ -154,9 +166,8 @@ function commonForm(request: IncomingMessage, bodyLimit: number): boolean {
   const headers = request.headers;
   const encoding = headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
-  const [mediaType = '', ...parameters] = (headers['content-type'] ?? '').toLowerCase().split(';');
-  if (mediaType.trim() !== 'application/json') return false;
-  for (const parameter of parameters) if (!/^\s*charset\s*=\s*"?utf-8"?\s*$/.test(parameter)) return false;
+  const contentType = headers['content-type'] ?? '';
+  if (contentType.toLowerCase().split(';', 1)[0]?.trim() !== 'application/json' || !utf8Only(contentType)) return false;
   const length = headers['content-length'];
   if (length === undefined ? headers['transfer-encoding'] === undefined : !/^\d+$/.test(length) || Number(length) > bodyLimit) return false;
   const accept = headers.accept;
