@@ -45,13 +45,19 @@ ALTER TABLE "Org" ENABLE ROW LEVEL SECURITY;
 ALTER TABLE "User" ENABLE ROW LEVEL SECURITY;
 ALTER TABLE "Post" ENABLE ROW LEVEL SECURITY;
 
+-- Both roles read their own org and its users; a member reads of its posts the published ones and
+-- their own drafts, an admin all of them; an admin creates users in its org.
 DROP POLICY IF EXISTS bench_postgraphile_select ON "Org";
-CREATE POLICY bench_postgraphile_select ON "Org" FOR SELECT TO bench_postgraphile_member
+CREATE POLICY bench_postgraphile_select ON "Org" FOR SELECT TO bench_postgraphile_member, bench_postgraphile_admin
   USING ("id" = (SELECT bench_postgraphile.current_org_id()));
 
 DROP POLICY IF EXISTS bench_postgraphile_select ON "User";
-CREATE POLICY bench_postgraphile_select ON "User" FOR SELECT TO bench_postgraphile_member
+CREATE POLICY bench_postgraphile_select ON "User" FOR SELECT TO bench_postgraphile_member, bench_postgraphile_admin
   USING ("orgId" = (SELECT bench_postgraphile.current_org_id()));
+
+DROP POLICY IF EXISTS bench_postgraphile_admin_insert ON "User";
+CREATE POLICY bench_postgraphile_admin_insert ON "User" FOR INSERT TO bench_postgraphile_admin
+  WITH CHECK ("orgId" = (SELECT bench_postgraphile.current_org_id()));
 
 DROP POLICY IF EXISTS bench_postgraphile_select ON "Post";
 CREATE POLICY bench_postgraphile_select ON "Post" FOR SELECT TO bench_postgraphile_member
@@ -59,18 +65,6 @@ CREATE POLICY bench_postgraphile_select ON "Post" FOR SELECT TO bench_postgraphi
     "orgId" = (SELECT bench_postgraphile.current_org_id())
     AND ("status" = 'published' OR "authorId" = (SELECT bench_postgraphile.current_user_id()))
   );
-
-DROP POLICY IF EXISTS bench_postgraphile_admin_select ON "Org";
-CREATE POLICY bench_postgraphile_admin_select ON "Org" FOR SELECT TO bench_postgraphile_admin
-  USING ("id" = (SELECT bench_postgraphile.current_org_id()));
-
-DROP POLICY IF EXISTS bench_postgraphile_admin_select ON "User";
-CREATE POLICY bench_postgraphile_admin_select ON "User" FOR SELECT TO bench_postgraphile_admin
-  USING ("orgId" = (SELECT bench_postgraphile.current_org_id()));
-
-DROP POLICY IF EXISTS bench_postgraphile_admin_insert ON "User";
-CREATE POLICY bench_postgraphile_admin_insert ON "User" FOR INSERT TO bench_postgraphile_admin
-  WITH CHECK ("orgId" = (SELECT bench_postgraphile.current_org_id()));
 
 DROP POLICY IF EXISTS bench_postgraphile_admin_select ON "Post";
 CREATE POLICY bench_postgraphile_admin_select ON "Post" FOR SELECT TO bench_postgraphile_admin

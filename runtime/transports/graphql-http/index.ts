@@ -87,15 +87,19 @@ async function answer(
   );
 }
 
-/** Whether a content type's parameters are at most a UTF-8 charset (`; charset=utf-8`), as graphql-http reads a body. */
+/**
+ * Whether a content type, lower-cased, has at most a UTF-8 charset for parameters (`; charset=utf-8`),
+ * as graphql-http reads a body.
+ */
 function utf8Only(contentType: string): boolean {
-  const [, ...parameters] = contentType.toLowerCase().split(';');
+  const [, ...parameters] = contentType.split(';');
   return parameters.every((parameter) => /^\s*charset\s*=\s*"?utf-8"?\s*$/.test(parameter));
 }
 
 /**
- * Mounts `POST <path>` (415 for a body that is not JSON, 406 for an `Accept` naming neither
- * GraphQL media type, 413 past `APP_HTTP__BODY_LIMIT`), the playground, and 405 for the rest.
+ * Mounts `POST <path>` (415 for a body that is not JSON in UTF-8, 406 for an `Accept` naming neither
+ * GraphQL media type, 413 past `APP_HTTP__BODY_LIMIT`), with trusted documents a GET naming a
+ * persisted document (406 likewise), the playground, and 405 for the rest.
  */
 function mountGraphQL(app: Express, config: AppConfig, handler: Handler<IncomingMessage, undefined>): void {
   const path = config.graphql.path;
@@ -112,7 +116,7 @@ function mountGraphQL(app: Express, config: AppConfig, handler: Handler<Incoming
   app.post(path, (request, response, next) => {
     // graphql-http reads UTF-8 only; a JSON body in another charset is refused here too, with a body.
     const json = Boolean(request.is('application/json'));
-    if (!json || !utf8Only(request.get('content-type') ?? '')) {
+    if (!json || !utf8Only((request.get('content-type') ?? '').toLowerCase())) {
       sendProblem(
         response,
         problem(
@@ -166,8 +170,8 @@ function commonForm(request: IncomingMessage, bodyLimit: number): boolean {
   const headers = request.headers;
   const encoding = headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
-  const contentType = headers['content-type'] ?? '';
-  if (contentType.toLowerCase().split(';', 1)[0]?.trim() !== 'application/json' || !utf8Only(contentType)) return false;
+  const contentType = (headers['content-type'] ?? '').toLowerCase();
+  if (contentType.split(';', 1)[0]?.trim() !== 'application/json' || !utf8Only(contentType)) return false;
   const length = headers['content-length'];
   if (length === undefined ? headers['transfer-encoding'] === undefined : !/^\d+$/.test(length) || Number(length) > bodyLimit) return false;
   const accept = headers.accept;
