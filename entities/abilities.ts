@@ -8,9 +8,12 @@ import { Abilities, type AbilityFactory, type AppAbility, defineAbility, type Pr
  * | role   | User                                   | Org      | Post                                          | Comment (as its author)                       |
  * |--------|----------------------------------------|----------|-----------------------------------------------|-----------------------------------------------|
  * | admin  | create, read, update, delete (own org) | read own | create, read, update, publish (own org)       | create; read, update body, delete (own org)   |
- * | member | read (all fields, own org)             | read own | read published + own drafts; create; publish own | create; read (own org); update body, delete own |
- * | viewer | read id, orgId, name (own org)         | read own | read published (own org)                      | read all but authorId (own org)               |
+ * | member | read (all fields, own org)             | read own | read published + own drafts; create; publish own | create; read those on posts they read; update body, delete own |
+ * | viewer | read id, orgId, name (own org)         | read own | read published (own org)                      | read all but authorId, on published posts     |
  *
+ * A comment is read as its post is: a condition on the `post` relation (`{ post: { is: … } }`)
+ * becomes an `EXISTS` over the post in every read (docs/behaviour.md §5.5), so nobody learns of a
+ * draft they may not open through its comments.
  * Every role reads its own notifications (`userId` is the caller's `sub`); admins read their org's
  * audit records and digests. Nothing grants writing them: the job processor, the listener and the
  * scheduled task that write them run unscoped (docs/behaviour.md §5.9).
@@ -42,7 +45,8 @@ export class AppAbilities implements AbilityFactory {
           can('create', 'Post', { ...inOrg, authorId: principal.sub });
           can('publish', 'Post', { ...inOrg, authorId: principal.sub });
           can('create', 'Comment', { ...inOrg, authorId: principal.sub });
-          can('read', 'Comment', inOrg);
+          can('read', 'Comment', { ...inOrg, post: { is: { status: 'published' } } });
+          can('read', 'Comment', { ...inOrg, post: { is: { authorId: principal.sub } } });
           can('update', 'Comment', ['body'], { ...inOrg, authorId: principal.sub });
           can('delete', 'Comment', { ...inOrg, authorId: principal.sub });
           break;
@@ -50,7 +54,7 @@ export class AppAbilities implements AbilityFactory {
           can('read', 'User', ['id', 'orgId', 'name'], inOrg);
           can('read', 'Org', { id: principal.org_id });
           can('read', 'Post', { ...inOrg, status: 'published' });
-          can('read', 'Comment', ['id', 'orgId', 'postId', 'body', 'createdAt'], inOrg);
+          can('read', 'Comment', ['id', 'orgId', 'postId', 'body', 'createdAt'], { ...inOrg, post: { is: { status: 'published' } } });
           break;
         default:
           break;

@@ -5,7 +5,7 @@
  * every input type, for masking, selection checks, loaders and REST body checks.
  */
 
-import type { ColumnKind, EntityDescriptor, EntityReference, InputFieldType, InsertShape } from 'resource-service/runtime';
+import type { ColumnKind, EntityDescriptor, EntityReference, InputFieldType, InsertShape, ScopeSchema } from 'resource-service/runtime';
 
 /** Stored columns of AuditRecord (entities/audit-record.entity.ts). */
 export const AUDIT_RECORD_COLUMNS = ['id', 'orgId', 'action', 'subjectId', 'userId', 'summary', 'createdAt'] as const;
@@ -92,22 +92,36 @@ export const USER_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, org
 export const USER_FIELDS = ['id', 'orgId', 'name', 'email'] as const;
 
 /** The foreign keys of AuditRecord: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
-export const AUDIT_RECORD_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org', columns: ORG_COLUMNS }];
+export const AUDIT_RECORD_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org' }];
 
 /** The foreign keys of Comment: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
-export const COMMENT_REFERENCES: readonly EntityReference[] = [{ column: 'postId', entity: 'Post', columns: POST_COLUMNS }];
+export const COMMENT_REFERENCES: readonly EntityReference[] = [{ column: 'postId', entity: 'Post' }];
 
 /** The foreign keys of Digest: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
-export const DIGEST_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org', columns: ORG_COLUMNS }];
+export const DIGEST_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org' }];
 
 /** The foreign keys of Notification: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
-export const NOTIFICATION_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org', columns: ORG_COLUMNS }, { column: 'userId', entity: 'User', columns: USER_COLUMNS }, { column: 'postId', entity: 'Post', columns: POST_COLUMNS }];
+export const NOTIFICATION_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org' }, { column: 'userId', entity: 'User' }, { column: 'postId', entity: 'Post' }];
 
 /** The foreign keys of Post: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
-export const POST_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org', columns: ORG_COLUMNS }, { column: 'authorId', entity: 'User', columns: USER_COLUMNS }, { column: 'reviewerId', entity: 'User', columns: USER_COLUMNS }];
+export const POST_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org' }, { column: 'authorId', entity: 'User' }, { column: 'reviewerId', entity: 'User' }];
 
 /** The foreign keys of User: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
-export const USER_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org', columns: ORG_COLUMNS }];
+export const USER_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org' }];
+
+/**
+ * What a grant's conditions may name of each entity — its columns and the relations they may follow, each
+ * relation condition an `EXISTS` over the related table (runtime/data/sql-scope.ts, docs/behaviour.md §5.5).
+ */
+export const SCOPE_SCHEMA: ScopeSchema = {
+  AuditRecord: { columns: AUDIT_RECORD_COLUMNS, relations: { org: { kind: 'belongsTo', target: 'Org', column: 'orgId' } } },
+  Comment: { columns: COMMENT_COLUMNS, relations: { post: { kind: 'belongsTo', target: 'Post', column: 'postId' } } },
+  Digest: { columns: DIGEST_COLUMNS, relations: { org: { kind: 'belongsTo', target: 'Org', column: 'orgId' } } },
+  Notification: { columns: NOTIFICATION_COLUMNS, relations: { org: { kind: 'belongsTo', target: 'Org', column: 'orgId' }, user: { kind: 'belongsTo', target: 'User', column: 'userId' }, post: { kind: 'belongsTo', target: 'Post', column: 'postId' } } },
+  Org: { columns: ORG_COLUMNS, relations: { users: { kind: 'hasMany', target: 'User', column: 'orgId' } } },
+  Post: { columns: POST_COLUMNS, relations: { org: { kind: 'belongsTo', target: 'Org', column: 'orgId' }, author: { kind: 'belongsTo', target: 'User', column: 'authorId' }, reviewer: { kind: 'belongsTo', target: 'User', column: 'reviewerId' } } },
+  User: { columns: USER_COLUMNS, relations: { org: { kind: 'belongsTo', target: 'Org', column: 'orgId' }, posts: { kind: 'hasMany', target: 'Post', column: 'authorId' }, reviews: { kind: 'hasMany', target: 'Post', column: 'reviewerId' } } },
+};
 
 /** Every exposed entity (docs/behaviour.md §2). */
 export const ENTITIES: readonly EntityDescriptor[] = [

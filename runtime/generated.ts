@@ -24,6 +24,7 @@ export * from './data/resource-input.js';
 export * from './data/resource-service.js';
 export * from './data/sql-insert.js';
 export * from './data/sql-runner.js';
+export type { ScopeRelation, ScopeSchema, ScopeTable } from './data/sql-scope.js';
 export * from './declarations/pipes.js';
 export * from './events/bus.js';
 export * from './failures/result.js';

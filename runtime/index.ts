@@ -39,6 +39,8 @@ export {
   type AbilityRules,
   type AppAbility,
   defineAbility,
+  type FieldRefusal,
+  isForbiddenField,
   type Principal,
   type WhereCondition,
 } from './auth/ability.js';

@@ -210,7 +210,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       postPublished: {
         subscribe: (_parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {
           authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Post');
-          return readableItems(services.eventBus.subscribe<Parameters<PostResolver['postPublished']>[0]>('postPublished'), context.request, 'Post');
+          return readableItems(services.eventBus.subscribe<Parameters<PostResolver['postPublished']>[0]>('postPublished'), context, 'Post');
         },
         resolve: (item: Parameters<PostResolver['postPublished']>[0], _args: unknown, context: GraphQLContext) => {
           const value = postResolver.postPublished(item);

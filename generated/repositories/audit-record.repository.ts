@@ -8,12 +8,12 @@
 
 import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
-import { AUDIT_RECORD_COLUMN_KINDS, AUDIT_RECORD_COLUMNS, AUDIT_RECORD_INSERT, AUDIT_RECORD_REFERENCES } from '../entities.js';
+import { AUDIT_RECORD_COLUMN_KINDS, AUDIT_RECORD_COLUMNS, AUDIT_RECORD_FIELDS, AUDIT_RECORD_INSERT, AUDIT_RECORD_REFERENCES, SCOPE_SCHEMA } from '../entities.js';
 import type { AuditRecord, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for AuditRecord: pages, lookups, loader batches and checked writes. */
 export class AuditRecordRepository extends EntityRepository<AuditRecord, Prisma.AuditRecordWhereInput, Prisma.AuditRecordUncheckedCreateInput> {
   constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
-    super('AuditRecord', database.auditRecord, { columns: AUDIT_RECORD_COLUMNS, columnKinds: AUDIT_RECORD_COLUMN_KINDS, insert: AUDIT_RECORD_INSERT, references: AUDIT_RECORD_REFERENCES, sqlRunner, logger });
+    super('AuditRecord', database.auditRecord, { columns: AUDIT_RECORD_COLUMNS, fields: AUDIT_RECORD_FIELDS, columnKinds: AUDIT_RECORD_COLUMN_KINDS, insert: AUDIT_RECORD_INSERT, references: AUDIT_RECORD_REFERENCES, schema: SCOPE_SCHEMA, sqlRunner, logger });
   }
 }

@@ -8,12 +8,12 @@
 
 import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
-import { DIGEST_COLUMN_KINDS, DIGEST_COLUMNS, DIGEST_INSERT, DIGEST_REFERENCES } from '../entities.js';
+import { DIGEST_COLUMN_KINDS, DIGEST_COLUMNS, DIGEST_FIELDS, DIGEST_INSERT, DIGEST_REFERENCES, SCOPE_SCHEMA } from '../entities.js';
 import type { Digest, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Digest: pages, lookups, loader batches and checked writes. */
 export class DigestRepository extends EntityRepository<Digest, Prisma.DigestWhereInput, Prisma.DigestUncheckedCreateInput> {
   constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
-    super('Digest', database.digest, { columns: DIGEST_COLUMNS, columnKinds: DIGEST_COLUMN_KINDS, insert: DIGEST_INSERT, references: DIGEST_REFERENCES, sqlRunner, logger });
+    super('Digest', database.digest, { columns: DIGEST_COLUMNS, fields: DIGEST_FIELDS, columnKinds: DIGEST_COLUMN_KINDS, insert: DIGEST_INSERT, references: DIGEST_REFERENCES, schema: SCOPE_SCHEMA, sqlRunner, logger });
   }
 }

@@ -8,12 +8,12 @@
 
 import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
-import { NOTIFICATION_COLUMN_KINDS, NOTIFICATION_COLUMNS, NOTIFICATION_INSERT, NOTIFICATION_REFERENCES } from '../entities.js';
+import { NOTIFICATION_COLUMN_KINDS, NOTIFICATION_COLUMNS, NOTIFICATION_FIELDS, NOTIFICATION_INSERT, NOTIFICATION_REFERENCES, SCOPE_SCHEMA } from '../entities.js';
 import type { Notification, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Notification: pages, lookups, loader batches and checked writes. */
 export class NotificationRepository extends EntityRepository<Notification, Prisma.NotificationWhereInput, Prisma.NotificationUncheckedCreateInput> {
   constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
-    super('Notification', database.notification, { columns: NOTIFICATION_COLUMNS, columnKinds: NOTIFICATION_COLUMN_KINDS, insert: NOTIFICATION_INSERT, references: NOTIFICATION_REFERENCES, sqlRunner, logger });
+    super('Notification', database.notification, { columns: NOTIFICATION_COLUMNS, fields: NOTIFICATION_FIELDS, columnKinds: NOTIFICATION_COLUMN_KINDS, insert: NOTIFICATION_INSERT, references: NOTIFICATION_REFERENCES, schema: SCOPE_SCHEMA, sqlRunner, logger });
   }
 }

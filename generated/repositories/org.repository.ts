@@ -8,12 +8,12 @@
 
 import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
-import { ORG_COLUMN_KINDS, ORG_COLUMNS, ORG_INSERT } from '../entities.js';
+import { ORG_COLUMN_KINDS, ORG_COLUMNS, ORG_FIELDS, ORG_INSERT, SCOPE_SCHEMA } from '../entities.js';
 import type { Org, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Org: pages, lookups, loader batches and checked writes. */
 export class OrgRepository extends EntityRepository<Org, Prisma.OrgWhereInput, Prisma.OrgUncheckedCreateInput> {
   constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
-    super('Org', database.org, { columns: ORG_COLUMNS, columnKinds: ORG_COLUMN_KINDS, insert: ORG_INSERT, sqlRunner, logger });
+    super('Org', database.org, { columns: ORG_COLUMNS, fields: ORG_FIELDS, columnKinds: ORG_COLUMN_KINDS, insert: ORG_INSERT, schema: SCOPE_SCHEMA, sqlRunner, logger });
   }
 }

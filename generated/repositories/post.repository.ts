@@ -8,12 +8,12 @@
 
 import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
-import { POST_COLUMN_KINDS, POST_COLUMNS, POST_INSERT, POST_REFERENCES } from '../entities.js';
+import { POST_COLUMN_KINDS, POST_COLUMNS, POST_FIELDS, POST_INSERT, POST_REFERENCES, SCOPE_SCHEMA } from '../entities.js';
 import type { Post, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Post: pages, lookups, loader batches and checked writes. */
 export class PostRepository extends EntityRepository<Post, Prisma.PostWhereInput, Prisma.PostUncheckedCreateInput> {
   constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
-    super('Post', database.post, { columns: POST_COLUMNS, columnKinds: POST_COLUMN_KINDS, insert: POST_INSERT, references: POST_REFERENCES, sqlRunner, logger });
+    super('Post', database.post, { columns: POST_COLUMNS, fields: POST_FIELDS, columnKinds: POST_COLUMN_KINDS, insert: POST_INSERT, references: POST_REFERENCES, schema: SCOPE_SCHEMA, sqlRunner, logger });
   }
 }

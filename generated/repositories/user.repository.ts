@@ -8,12 +8,12 @@
 
 import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
-import { USER_COLUMN_KINDS, USER_COLUMNS, USER_INSERT, USER_REFERENCES } from '../entities.js';
+import { SCOPE_SCHEMA, USER_COLUMN_KINDS, USER_COLUMNS, USER_FIELDS, USER_INSERT, USER_REFERENCES } from '../entities.js';
 import type { Prisma, User } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for User: pages, lookups, loader batches and checked writes. */
 export class UserRepository extends EntityRepository<User, Prisma.UserWhereInput, Prisma.UserUncheckedCreateInput> {
   constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
-    super('User', database.user, { columns: USER_COLUMNS, columnKinds: USER_COLUMN_KINDS, insert: USER_INSERT, references: USER_REFERENCES, sqlRunner, logger });
+    super('User', database.user, { columns: USER_COLUMNS, fields: USER_FIELDS, columnKinds: USER_COLUMN_KINDS, insert: USER_INSERT, references: USER_REFERENCES, schema: SCOPE_SCHEMA, sqlRunner, logger });
   }
 }

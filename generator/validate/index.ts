@@ -12,6 +12,7 @@ import { abilitySubjectUnknown } from './rules/ability-subject-unknown.js';
 import { abilityRuleUnreadable } from './rules/ability-rule-unreadable.js';
 import { abilityFieldUnknown } from './rules/ability-field-unknown.js';
 import { abilityConditionUnknown } from './rules/ability-condition-unknown.js';
+import { abilityConditionUntranslatable } from './rules/ability-condition-untranslatable.js';
 import { apiTextEmpty } from './rules/api-text-empty.js';
 import { appModuleMissing } from './rules/app-module-missing.js';
 import { classNotExported } from './rules/class-not-exported.js';
@@ -81,6 +82,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'ability-rule-unreadable': abilityRuleUnreadable,
   'ability-field-unknown': abilityFieldUnknown,
   'ability-condition-unknown': abilityConditionUnknown,
+  'ability-condition-untranslatable': abilityConditionUntranslatable,
   'api-text-empty': apiTextEmpty,
   'app-module-missing': appModuleMissing,
   'class-not-exported': classNotExported,

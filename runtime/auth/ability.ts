@@ -7,10 +7,10 @@
  * field no rule grants → masked (REST) or refused with `FORBIDDEN` naming it (GraphQL).
  */
 import { type Ability, AbilityBuilder, subject as tagSubject } from '@casl/ability';
-import { permittedFieldsOf } from '@casl/ability/extra';
 import { accessibleBy, createPrismaAbility } from '@casl/prisma/runtime';
 import { LRUCache } from 'lru-cache';
 import { FailureError } from '../failures/result.js';
+import { rememberOriginal, unmaskedRow } from './originals.js';
 
 /** Verified claims of the caller (docs/behaviour.md §2.6, docs/decisions.md §3). */
 export interface Principal {
@@ -198,7 +198,7 @@ export function conditionColumns(
 function testedColumns(ability: AppAbility, action: string, entityName: string, columns: readonly string[]): readonly string[] | undefined {
   const found = new Set<string>();
   // Masking only evaluates conditions when some rule restricts fields (see maskRow).
-  const rules = ability.rulesFor(action, entityName);
+  const rules = ability.possibleRulesFor(action, entityName);
   if (!rules.some((rule) => rule.fields !== undefined)) return [];
   // Collects the columns a condition names; false as soon as it names something else.
   const walk = (condition: unknown): boolean => {
@@ -213,6 +213,103 @@ function testedColumns(ability: AppAbility, action: string, entityName: string, 
     return true;
   };
   return rules.every((rule) => walk(rule.conditions)) ? [...found].sort() : undefined;
+}
+
+/** One rule of an ability, as CASL holds it: its conditions are tested on a row by `matchesConditions`. */
+export type AbilityRule = ReturnType<AppAbility['rulesFor']>[number];
+
+/** Whether a condition names only `columns` (through `AND`/`OR`/`NOT`): one CASL can test on a row read from its table. */
+function namesColumnsOnly(condition: unknown, columns: readonly string[]): boolean {
+  if (Array.isArray(condition)) return condition.every((item) => namesColumnsOnly(item, columns));
+  if (typeof condition !== 'object' || condition === null) return true;
+  for (const [name, value] of Object.entries(condition)) {
+    if (name === 'AND' || name === 'OR' || name === 'NOT') {
+      if (!namesColumnsOnly(value, columns)) return false;
+    } else if (!columns.includes(name)) return false;
+  }
+  return true;
+}
+
+/** {@link rulesNamingRelations}' answers. */
+const relationRulesCache: RuleSetCache<readonly AbilityRule[]> = new WeakMap();
+
+/**
+ * The `action` rules on `entityName` whose conditions name something besides its stored `columns`
+ * — a relation (docs/behaviour.md §5.5): CASL cannot test them on a row, which holds no related
+ * rows, so the repository tests them in SQL and hands the outcome along with the row
+ * ({@link withRuleMatches}). Computed once per rule set, action and entity.
+ */
+export function rulesNamingRelations(
+  ability: AppAbility,
+  action: string,
+  entityName: string,
+  columns: readonly string[],
+): readonly AbilityRule[] {
+  return perRuleSet(relationRulesCache, ability, action, entityName, () =>
+    ability
+      .possibleRulesFor(action, entityName)
+      .filter((rule) => rule.conditions !== undefined && !namesColumnsOnly(rule.conditions, columns)),
+  );
+}
+
+/** Where a row read from the database keeps the outcome of the rules tested in SQL for it (non-enumerable: no answer carries it). */
+const RULE_MATCHES: unique symbol = Symbol('ruleMatches');
+
+/** Which rules naming relations a row meets, as SQL found when the row was read. */
+export type RuleMatches = ReadonlyMap<AbilityRule, boolean>;
+
+/** Records on `row` (a row a repository read) the outcome of the rules tested in SQL for it, beside any recorded before; returns `row`. */
+export function withRuleMatches<T extends object>(row: T, matches: RuleMatches): T {
+  const before = (row as { [RULE_MATCHES]?: RuleMatches })[RULE_MATCHES];
+  const value = before ? new Map([...before, ...matches]) : matches;
+  Object.defineProperty(row, RULE_MATCHES, { value, enumerable: false, configurable: true });
+  return row;
+}
+
+/** Whether `rule` holds of `row` (a whole row): as SQL found when it names a relation, else as CASL tests it (a rule naming a relation and never tested is false: fail closed). */
+function ruleHolds(rule: AbilityRule, row: object, subject: object): boolean {
+  const matches = (row as { [RULE_MATCHES]?: RuleMatches })[RULE_MATCHES];
+  return matches?.get(rule) ?? rule.matchesConditions(subject);
+}
+
+/**
+ * The fields of `entityName` that `ability` lets `action` reach on `row` — CASL's `permittedFieldsOf`,
+ * with each rule naming a relation tested as SQL found (docs/behaviour.md §5.5). `fields` are what a
+ * rule without fields permits.
+ */
+export function permittedFields(
+  ability: AppAbility,
+  action: string,
+  entityName: string,
+  row: object,
+  fields: readonly string[],
+): Set<string> {
+  const whole = unmaskedRow(row);
+  const subject = tagSubject(entityName, { ...whole });
+  const rules = ability.possibleRulesFor(action, entityName);
+  const permitted = new Set<string>();
+  // As CASL does: from the lowest priority up, each matching rule adds or takes back its fields.
+  for (let index = rules.length - 1; index >= 0; index--) {
+    const rule = rules[index] as AbilityRule;
+    if (!ruleHolds(rule, whole, subject)) continue;
+    const named = rule.fields === undefined ? fields : Array.isArray(rule.fields) ? rule.fields : [rule.fields];
+    for (const field of named) {
+      if (rule.inverted) permitted.delete(field);
+      else permitted.add(field);
+    }
+  }
+  return permitted;
+}
+
+/**
+ * Whether `ability` lets `action` touch this `row` of `entityName` — CASL's `can`, with each rule
+ * naming a relation tested as SQL found (docs/behaviour.md §5.5): the first rule that holds decides.
+ */
+export function canOnRow(ability: AppAbility, action: string, entityName: string, row: object): boolean {
+  const whole = unmaskedRow(row);
+  const subject = tagSubject(entityName, { ...whole });
+  for (const rule of ability.rulesFor(action, entityName)) if (ruleHolds(rule, whole, subject)) return !rule.inverted;
+  return false;
 }
 
 /**
@@ -233,13 +330,40 @@ export const MASKED_FIELDS: unique symbol = Symbol('maskedFields');
  */
 export type MaskedRow<T> = T & { readonly [MASKED_FIELDS]?: ReadonlySet<string> };
 
-/** The `FORBIDDEN` failure for a field the caller's grant excludes (docs/behaviour.md §7). */
-export function forbiddenField(entity: string, field: string): FailureError {
-  return new FailureError({
-    code: 'FORBIDDEN',
-    message: `your grant does not include ${entity}.${field}; remove ${field} from the selection`,
-    field,
-  });
+/**
+ * The refusal a masked row holds in place of a field the caller's grant excludes (docs/behaviour.md
+ * §2.1, §5.5): a `FORBIDDEN` failure. GraphQL answers it as that field's error; JSON leaves it out
+ * (`toJSON` gives `undefined`, so `JSON.stringify` drops the property), so a value a hand-written
+ * REST handler, MCP tool or gateway builds from a masked row never carries the field — one rule,
+ * decided here, on every transport.
+ */
+export class FieldRefusal extends FailureError {
+  /** @param entity the entity whose field is refused; @param field the refused field */
+  constructor(
+    readonly entity: string,
+    readonly field: string,
+  ) {
+    super({ code: 'FORBIDDEN', message: `your grant does not include ${entity}.${field}; remove ${field} from the selection`, field });
+    this.name = 'FieldRefusal';
+  }
+
+  /** Nothing: a JSON answer leaves a refused field out. */
+  toJSON(): undefined {
+    return undefined;
+  }
+}
+
+/** The `FORBIDDEN` failure for a field the caller's grant excludes (docs/behaviour.md §7): a {@link FieldRefusal}. */
+export function forbiddenField(entity: string, field: string): FieldRefusal {
+  return new FieldRefusal(entity, field);
+}
+
+/**
+ * Whether `value` is what a masked row holds in place of a field the caller may not read
+ * (docs/behaviour.md §2.1): how hand-written code tells `user.email` refused from a value.
+ */
+export function isForbiddenField(value: unknown): value is FieldRefusal {
+  return value instanceof FieldRefusal;
 }
 
 /** {@link hasFieldRules}' answers. */
@@ -252,7 +376,7 @@ const fieldRulesCache: RuleSetCache<boolean> = new WeakMap();
  */
 function hasFieldRules(ability: AppAbility, action: string, entityName: string): boolean {
   return perRuleSet(fieldRulesCache, ability, action, entityName, () =>
-    ability.rulesFor(action, entityName).some((rule) => rule.fields !== undefined),
+    ability.possibleRulesFor(action, entityName).some((rule) => rule.fields !== undefined),
   );
 }
 
@@ -264,17 +388,20 @@ function hasFieldRules(ability: AppAbility, action: string, entityName: string):
 export function maskRow<T extends object>(context: AccessScope, entityName: string, fields: readonly string[], row: T): MaskedRow<T> {
   if (!readMayMaskFields(context, entityName)) return row;
   const ability = context.ability;
-  if (!ability) return withoutFields(entityName, row, fields);
-  const permitted = new Set(
-    permittedFieldsOf(ability, 'read', tagSubject(entityName, { ...row }), {
-      fieldsFrom: (rule: { fields?: string | string[] }) =>
-        rule.fields === undefined ? [...fields] : Array.isArray(rule.fields) ? rule.fields : [rule.fields],
-    }),
-  );
+  // Masked already for this ability (a repository masks what it returns; the resolver masks again).
+  if (ability && maskedFor.get(row) === ability) return row;
+  if (!ability) return withoutFields(entityName, row, fields, undefined);
+  const permitted = permittedFields(ability, 'read', entityName, row, fields);
   const excluded = fields.filter((field) => !permitted.has(field));
-  if (excluded.length === 0) return row;
-  return withoutFields(entityName, row, excluded);
+  if (excluded.length === 0) {
+    maskedFor.set(row, ability);
+    return row;
+  }
+  return withoutFields(entityName, row, excluded, ability);
 }
+
+/** The ability each row was masked for (rows {@link maskRow} returned; a row masked again for it is returned as it is). */
+const maskedFor = new WeakMap<object, AppAbility>();
 
 /**
  * A shallow copy of `row` without `excluded` ({@link MaskedRow}). A non-null GraphQL column field has
@@ -284,13 +411,21 @@ export function maskRow<T extends object>(context: AccessScope, entityName: stri
  * "Masked fields without a resolver per field").
  * Non-enumerable, the refusals stay out of everything else that reads the row.
  */
-function withoutFields<T extends object>(entityName: string, row: T, excluded: readonly string[]): MaskedRow<T> {
+function withoutFields<T extends object>(
+  entityName: string,
+  row: T,
+  excluded: readonly string[],
+  ability: AppAbility | undefined,
+): MaskedRow<T> {
   const hidden = new Set(excluded);
-  const copy: Record<string | symbol, unknown> = Object.fromEntries(Object.entries(row).filter(([key]) => !hidden.has(key)));
+  const original = unmaskedRow(row);
+  const copy: Record<string | symbol, unknown> = Object.fromEntries(Object.entries(original).filter(([key]) => !hidden.has(key)));
   for (const field of excluded) {
     Object.defineProperty(copy, field, { get: () => forbiddenField(entityName, field), enumerable: false, configurable: true });
   }
   copy[MASKED_FIELDS] = hidden;
+  rememberOriginal(copy, original);
+  if (ability) maskedFor.set(copy, ability);
   return copy as MaskedRow<T>;
 }
 
@@ -329,10 +464,4 @@ export function maskOutput<T extends object>(
   if (value === null || value === undefined) return null;
   if (Array.isArray(value)) return maskRows(context, entityName, fields, value as readonly T[]);
   return maskRow(context, entityName, fields, value as T);
-}
-
-/** Whether the caller may read this particular row (subscription items, docs/behaviour.md §4.1). */
-export function canReadRow(context: AccessScope, entityName: string, row: object): boolean {
-  if (context.unscoped) return true;
-  return context.ability?.can('read', tagSubject(entityName, { ...row })) ?? false;
 }

@@ -6,15 +6,26 @@
  * an ability reads nothing and writes nothing (fail closed, docs/behaviour.md §5.6). Lists are keyset pages
  * over the primary key (docs/behaviour.md §8), or whole scoped collections capped at `LIST_CAP` (docs/behaviour.md §4.2).
  */
-import { subject as tagSubject } from '@casl/ability';
 import type { Logger } from 'pino';
-import { rowScope, scopedWhere, type WhereCondition } from '../auth/ability.js';
+import {
+  type AbilityRule,
+  canOnRow,
+  maskRow,
+  type MaskedRow,
+  readMayMaskFields,
+  rowScope,
+  rulesNamingRelations,
+  scopedWhere,
+  type WhereCondition,
+  withRuleMatches,
+} from '../auth/ability.js';
+import { unmaskedRow } from '../auth/originals.js';
 import { currentContext, type RequestContext } from '../auth/context.js';
 import { emptyPage, isUuid, LIST_CAP, type Page, type PageArgs, type PageWindow, pageWindow, toPage } from './keyset.js';
 import { fail, ok, type Result } from '../failures/result.js';
 import { type InsertShape, insertStatement } from './sql-insert.js';
 import { type ColumnKind, keyCondition, readColumn, SqlConstraintError, type SqlRunner } from './sql-runner.js';
-import { join, quoteIdentifier, raw, ScopeTranslationError, type Sql, sqltag, whereToSql } from './sql-scope.js';
+import { join, quoteIdentifier, raw, type ScopeSchema, ScopeTranslationError, type Sql, sqltag, whereToSql } from './sql-scope.js';
 import type { DialectSql } from './sql-text.js';
 
 /**
@@ -42,6 +53,19 @@ export interface RawQueryClient {
 export interface RepositoryOptions {
   /** The entity's stored columns (scope conditions may name them). */
   readonly columns: readonly string[];
+  /**
+   * The fields the caller's read grant masks in what the repository returns inside a request
+   * (docs/behaviour.md §5.5): the entity's wire fields; its stored columns when undefined (an entity
+   * not on the wire).
+   */
+  readonly fields?: readonly string[];
+  /**
+   * What a scope condition may name, of this entity and of those its relations reach
+   * (`SCOPE_SCHEMA` in `generated/entities.ts`): a grant's relation conditions become `EXISTS`
+   * sub-queries over it (docs/behaviour.md §5.5). It must hold this entity and every entity a
+   * reference names.
+   */
+  readonly schema: ScopeSchema;
   /** The kind of every stored column that is not text (how a raw row's values are read). */
   readonly columnKinds: Readonly<Record<string, ColumnKind>>;
   /** Runs the loader batches' statements, and inserts creates. */
@@ -60,11 +84,10 @@ export interface RepositoryOptions {
   readonly references?: readonly EntityReference[];
 }
 
-/** A foreign key of an entity: its column, the entity it names and that entity's stored columns (its read scope may name them). */
+/** A foreign key of an entity: its column and the entity it names (whose read scope a write setting it must meet). */
 export interface EntityReference {
   readonly column: string;
   readonly entity: string;
-  readonly columns: readonly string[];
 }
 
 /** A reference a write sets whose row the caller may read when `condition` (its read scope) holds of it. */
@@ -138,7 +161,8 @@ function selectList(sql: DialectSql, columns: readonly string[]): Sql {
  * and the row / where / create types.
  */
 export class EntityRepository<Row extends KeyedRow, Where extends object, Create extends object> {
-  private readonly columnSet: ReadonlySet<string>;
+  /** What scope conditions may name ({@link RepositoryOptions.schema}). */
+  private readonly schema: ScopeSchema;
   /** The entity's stored columns. */
   readonly columns: readonly string[];
   private readonly columnKinds: Readonly<Record<string, ColumnKind>>;
@@ -153,6 +177,8 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   private readonly quoted: { readonly table: Sql; readonly id: Sql; readonly rank: Sql; readonly found: Sql };
   private readonly insertShape: InsertShape | undefined;
   private readonly references: readonly EntityReference[];
+  /** What the caller's read grant masks ({@link RepositoryOptions.fields}). */
+  private readonly maskFields: readonly string[];
   protected readonly logger: Logger;
   /** Read scopes translated to SQL ({@link scopeCondition}), by the scope's condition object. */
   private readonly scopeConditions = new WeakMap<WhereCondition, Sql>();
@@ -168,7 +194,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     options: RepositoryOptions,
   ) {
     this.columns = options.columns;
-    this.columnSet = new Set(options.columns);
+    this.schema = options.schema;
     this.columnKinds = options.columnKinds;
     this.convertedColumns = options.columns.filter((column) => options.columnKinds[column] !== undefined);
     this.runner = options.sqlRunner;
@@ -182,7 +208,89 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     this.allColumns = selectList(this.sql, options.columns);
     this.insertShape = options.insert;
     this.references = options.references ?? [];
+    this.maskFields = options.fields ?? options.columns;
     this.logger = options.logger;
+  }
+
+  /**
+   * `rows` as `context` may see them (docs/behaviour.md §2.1, §5.5): each masked to the caller's read
+   * grant — a field it excludes is left out and reads as its refusal — so nothing a service, a
+   * hand-written field, REST handler or MCP tool builds from them can hand out such a field. Rows
+   * as they are when the context is unscoped (jobs, seeds) or no read rule restricts fields. Read
+   * rules naming a relation are tested in SQL first ({@link testRelationRules}).
+   */
+  private async masked(context: RequestContext, rows: Row[]): Promise<MaskedRow<Row>[]> {
+    if (!readMayMaskFields(context, this.entityName)) return rows;
+    await this.testRelationRules(context, 'read', rows);
+    return rows.map((row) => maskRow(context, this.entityName, this.maskFields, row));
+  }
+
+  /** `page` with its items as {@link masked} leaves them (its cursor taken from the rows as read). */
+  private async maskedPage(context: RequestContext, page: Page<Row>): Promise<Page<MaskedRow<Row>>> {
+    const items = await this.masked(context, page.items);
+    return items === page.items ? page : { ...page, items };
+  }
+
+  /** One row as {@link masked} leaves it. */
+  private async maskedOne(context: RequestContext, row: Row): Promise<MaskedRow<Row>> {
+    return (await this.masked(context, [row]))[0] ?? row;
+  }
+
+  /** The SQL of each rule naming a relation, over alias `t` ({@link testRelationRules}). */
+  private readonly ruleConditions = new WeakMap<AbilityRule, Sql | undefined>();
+
+  /**
+   * Tests in SQL, for each of `rows`, the caller's `action` rules whose conditions name a relation
+   * (docs/behaviour.md §5.5), which CASL cannot test on a row: one statement per chunk of keys, and
+   * none when no such rule applies. Records each row's outcome on it (`withRuleMatches`), for
+   * masking and the write checks to read. A rule that cannot be translated holds of no row (fail
+   * closed; `generate` refuses such a grant).
+   */
+  private async testRelationRules(context: RequestContext, action: string, rows: readonly object[]): Promise<void> {
+    const ability = context.ability;
+    if (context.unscoped || !ability || rows.length === 0) return;
+    const rules = rulesNamingRelations(ability, action, this.entityName, this.columns);
+    if (rules.length === 0) return;
+    const tested = rules.map((rule, index) => ({
+      rule,
+      alias: quoteIdentifier(this.sql, `__rule_${String(index)}`),
+      condition: this.ruleCondition(rule),
+    }));
+    const byId = new Map<string, object>();
+    for (const row of rows) {
+      const id = (unmaskedRow(row) as { id?: unknown }).id;
+      if (typeof id === 'string') byId.set(id, unmaskedRow(row));
+    }
+    const flags = join(
+      tested.map(({ alias, condition }) =>
+        condition ? sqltag`CASE WHEN ${condition} THEN 1 ELSE 0 END AS ${alias}` : sqltag`0 AS ${alias}`,
+      ),
+      ', ',
+    );
+    for (const chunk of chunked([...byId.keys()], keysPerStatement(this.runner))) {
+      const found = await this.runner.read(
+        sqltag`SELECT t.${this.quoted.id}, ${flags} FROM ${this.quoted.table} t WHERE ${keyCondition(this.sql, sqltag`t.${this.quoted.id}`, chunk)}`,
+      );
+      for (const flagged of found) {
+        const row = byId.get(String(flagged.id));
+        if (row === undefined) continue;
+        withRuleMatches(row, new Map(tested.map(({ rule }, index) => [rule, Number(flagged[`__rule_${String(index)}`]) === 1])));
+      }
+    }
+  }
+
+  /** {@link testRelationRules}' SQL of `rule`; undefined when it cannot be translated. */
+  private ruleCondition(rule: AbilityRule): Sql | undefined {
+    if (this.ruleConditions.has(rule)) return this.ruleConditions.get(rule);
+    let condition: Sql | undefined;
+    try {
+      condition = whereToSql(this.sql, rule.conditions ?? {}, 't', this.entityName, this.schema);
+    } catch (error) {
+      if (!(error instanceof ScopeTranslationError)) throw error;
+      condition = undefined;
+    }
+    this.ruleConditions.set(rule, condition);
+    return condition;
   }
 
   /** The scope of `action` in `context` combined with `extra`; undefined when it denies every row. */
@@ -208,7 +316,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     if (!scope) return [];
     let filterSql: Sql | undefined;
     try {
-      filterSql = filter === undefined ? undefined : whereToSql(this.sql, filter as WhereCondition, 't', this.columnSet);
+      filterSql = filter === undefined ? undefined : whereToSql(this.sql, filter as WhereCondition, 't', this.entityName, this.schema);
     } catch (error) {
       if (error instanceof ScopeTranslationError) return undefined;
       throw error;
@@ -231,7 +339,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const context = currentContext();
     const after = window.after === undefined ? undefined : sqltag`t.${this.quoted.id} > ${window.after}`;
     const read = await this.readScoped(context, filter, after, window.take);
-    if (read) return materialised(context, toPage(read, window));
+    if (read) return materialised(context, await this.maskedPage(context, toPage(read, window)));
     const where = this.scope('read', filter, context);
     if (!where) return emptyPage();
     const rows = await this.delegate.findMany({
@@ -239,7 +347,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       orderBy: { id: 'asc' },
       take: window.take,
     });
-    return materialised(context, toPage(rows, window));
+    return materialised(context, await this.maskedPage(context, toPage(rows, window)));
   }
 
   /**
@@ -254,12 +362,12 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       if (!where) return [];
       rows = await this.delegate.findMany({ where, orderBy: { id: 'asc' }, take: LIST_CAP + 1 });
     }
-    if (rows.length <= LIST_CAP) return materialised(context, rows);
+    if (rows.length <= LIST_CAP) return materialised(context, await this.masked(context, rows));
     this.logger.warn(
       { entity: this.entityName, cap: LIST_CAP },
       `list of ${this.entityName} truncated to LIST_CAP (${LIST_CAP} rows); page it with a cursor list instead`,
     );
-    return materialised(context, rows.slice(0, LIST_CAP));
+    return materialised(context, await this.masked(context, rows.slice(0, LIST_CAP)));
   }
 
   /** The row with `id` if it exists and the caller may read it, else null (keys are UUIDs: anything else is null). */
@@ -267,16 +375,23 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     if (!isUuid(id)) return null;
     const context = currentContext();
     const rows = await this.readScoped(context, undefined, sqltag`t.${this.quoted.id} = ${id.toLowerCase()}`, undefined);
-    return materialised(context, rows ?? [])[0] ?? null;
+    return materialised(context, await this.masked(context, rows ?? []))[0] ?? null;
   }
 
-  /** The readable rows among `ids` (any order; unreadable and unknown ids are left out). */
+  /**
+   * The readable rows among `ids` (any order; unreadable and unknown ids are left out): one statement
+   * per chunk of keys on the SQL runner, under the same translated scope as every other read.
+   */
   async findManyByIds(ids: readonly string[]): Promise<Row[]> {
-    const keys = ids.filter(isUuid);
+    const keys = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
     if (keys.length === 0) return [];
     const context = currentContext();
-    const where = this.scope('read', { id: { in: keys } } as Where, context);
-    return where ? materialised(context, await this.delegate.findMany({ where })) : [];
+    const rows: Row[] = [];
+    for (const chunk of chunked(keys, keysPerStatement(this.runner)))
+      rows.push(
+        ...((await this.readScoped(context, undefined, keyCondition(this.sql, sqltag`t.${this.quoted.id}`, chunk), undefined)) ?? []),
+      );
+    return materialised(context, await this.masked(context, rows));
   }
 
   /**
@@ -294,7 +409,10 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       rows.push(
         ...materialised(
           context,
-          (await this.runner.read(statement)).map((row) => this.fromRaw(row)),
+          await this.masked(
+            context,
+            (await this.runner.read(statement)).map((row) => this.fromRaw(row)),
+          ),
         ),
       );
     }
@@ -307,7 +425,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
    */
   private columnList(columns: readonly string[] | undefined): Sql {
     if (columns === undefined) return this.allColumns;
-    for (const column of columns) if (!this.columnSet.has(column)) throw new Error(`${this.entityName} has no stored column ${column}`);
+    for (const column of columns) if (!this.columns.includes(column)) throw new Error(`${this.entityName} has no stored column ${column}`);
     return selectList(this.sql, columns);
   }
 
@@ -319,7 +437,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     // A rule set's scope is one object (rowScope keeps it), so its translation is kept beside it.
     let condition = this.scopeConditions.get(scope.where);
     if (!condition) {
-      condition = whereToSql(this.sql, scope.where, 't', this.columnSet);
+      condition = whereToSql(this.sql, scope.where, 't', this.entityName, this.schema);
       this.scopeConditions.set(scope.where, condition);
     }
     return condition;
@@ -370,7 +488,17 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
           list.push(row);
           byParent.set(parent, list);
         }
-        for (const parent of chunk) pages.set(parent, materialised(context, toPage(byParent.get(parent) ?? [], window)));
+        // Each parent's page from the rows as read (its cursor is a key), then every kept row masked at once.
+        const chunkPages = chunk.map((parent) => toPage(byParent.get(parent) ?? [], window));
+        const kept = chunkPages.flatMap((page) => page.items);
+        const masked = await this.masked(context, kept);
+        let offset = 0;
+        chunk.forEach((parent, index) => {
+          const page = chunkPages[index] as Page<Row>;
+          const items = masked === kept ? page.items : masked.slice(offset, offset + page.items.length);
+          offset += page.items.length;
+          pages.set(parent, materialised(context, items === page.items ? page : { ...page, items }));
+        });
       }
     }
     for (const parent of unique) if (!pages.has(parent)) pages.set(parent, emptyPage());
@@ -394,11 +522,44 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     return sqltag`SELECT ${outer} FROM (SELECT ${this.columnList(columns)}, ROW_NUMBER() OVER (PARTITION BY t.${key} ORDER BY t.${id}) AS ${rank} FROM ${table} t WHERE ${keyCondition(this.sql, sqltag`t.${key}`, parentIds)}${after} AND ${condition}) ranked WHERE ranked.${rank} <= ${window.take} ORDER BY ranked.${key}, ranked.${id}`;
   }
 
-  /** Whether the caller's ability allows `action` on this particular row. */
+  /**
+   * Whether the caller's ability allows `action` on this particular row, its rules tested on the
+   * row in memory (docs/behaviour.md §5.5). A rule whose condition names a relation holds only as
+   * SQL found it for a row this repository read ({@link allows}); in memory it holds of nothing.
+   */
   permits(action: string, row: Partial<Row> | Create): boolean {
     const context = currentContext();
     if (context.unscoped) return true;
-    return context.ability?.can(action, tagSubject(this.entityName, { ...row })) ?? false;
+    return context.ability ? canOnRow(context.ability, action, this.entityName, row) : false;
+  }
+
+  /**
+   * `row` (an item published on a subscription's topic) as `context` may read it
+   * (docs/behaviour.md §4.1): the row itself when the caller's read rules hold of it in memory; read
+   * again under the caller's scope when a rule names a relation (its outcome is known only in SQL) —
+   * the row as stored then, masked, or null when the caller may not read it.
+   */
+  async readableRow(context: RequestContext, row: object): Promise<object | null> {
+    if (context.unscoped) return row;
+    const ability = context.ability;
+    if (!ability) return null;
+    if (rulesNamingRelations(ability, 'read', this.entityName, this.columns).length === 0)
+      return canOnRow(ability, 'read', this.entityName, row) ? row : null;
+    const id = (unmaskedRow(row) as { id?: unknown }).id;
+    return typeof id === 'string' ? ((await this.loadByIds(context, [id]))[0] ?? null) : null;
+  }
+
+  /**
+   * Whether the caller's ability allows `action` on `row`, a row this repository read (it has its
+   * `id`): as {@link permits}, with the rules whose conditions name a relation tested in SQL on the
+   * stored row first (one statement, only when such a rule applies; docs/behaviour.md §5.5).
+   */
+  async allows(action: string, row: Partial<Row>): Promise<boolean> {
+    const context = currentContext();
+    if (context.unscoped) return true;
+    if (!context.ability) return false;
+    await this.testRelationRules(context, action, [row]);
+    return canOnRow(context.ability, action, this.entityName, row);
   }
 
   /**
@@ -426,11 +587,11 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     try {
       const inserted = await this.insert(data, guard);
       if (inserted === 'refused') return await this.firstUnreadable(checks);
-      if (inserted) return ok(inserted);
+      if (inserted) return ok(await this.maskedOne(context, inserted));
       // Prisma writes it: the references are read first (docs/hostile-input.md §11 says what that leaves).
       const unreadable = await this.unreadableReference(checks);
       if (unreadable) return unreadable;
-      return ok(await this.delegate.create({ data }));
+      return ok(await this.maskedOne(context, await this.delegate.create({ data })));
     } catch (error) {
       if (error instanceof SqlConstraintError)
         return error.kind === 'unique' ? this.conflict(error.fields) : await this.missingReference(error.fields, data);
@@ -470,7 +631,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
         continue;
       }
       try {
-        const condition = scope.kind === 'unscoped' ? EVERY_ROW : whereToSql(this.sql, scope.where, 'r', new Set(reference.columns));
+        const condition = scope.kind === 'unscoped' ? EVERY_ROW : whereToSql(this.sql, scope.where, 'r', reference.entity, this.schema);
         checks.push({ kind: 'readable', reference, id: value.toLowerCase(), condition });
       } catch (error) {
         if (!(error instanceof ScopeTranslationError)) throw error;
@@ -576,7 +737,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       throw error;
     }
     const row = await this.delegate.findFirst({ where: { id } as Where });
-    return row ? ok(row) : fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
+    return row ? ok(await this.maskedOne(currentContext(), row)) : fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
   }
 
   /** Deletes the row `id` if the caller's `delete` rules allow it; NOT_FOUND otherwise. */

@@ -6,10 +6,9 @@
  * fields its rule permits. Anything else is refused with `FORBIDDEN` naming the field: no mass
  * assignment, whatever the transport.
  */
-import { subject as tagSubject } from '@casl/ability';
-import { permittedFieldsOf, rulesToFields } from '@casl/ability/extra';
+import { rulesToFields } from '@casl/ability/extra';
 import { z } from 'zod';
-import type { AppAbility } from '../auth/ability.js';
+import { type AppAbility, permittedFields } from '../auth/ability.js';
 import { FailureError } from '../failures/result.js';
 import { isUuid } from './keyset.js';
 
@@ -99,12 +98,7 @@ export function refuseUnpermittedFields(
   fields: readonly string[],
 ): void {
   const fixed = rulesToFields(ability, action, entity);
-  const permitted = new Set(
-    permittedFieldsOf(ability, action, tagSubject(entity, { ...row }), {
-      fieldsFrom: (rule: { fields?: string | string[] }) =>
-        rule.fields === undefined ? [...fields] : Array.isArray(rule.fields) ? rule.fields : [rule.fields],
-    }),
-  );
+  const permitted = permittedFields(ability, action, entity, row, fields);
   const fixedSent = Object.keys(input).filter((field) => field in fixed);
   const outside = Object.keys(input).filter((field) => !(field in fixed) && !permitted.has(field));
   if (fixedSent.length === 0 && outside.length === 0) return;

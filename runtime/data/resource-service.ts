@@ -13,7 +13,6 @@ import type { EntityRepository, KeyedRow } from './repository.js';
 import { fixedByRule, refuseUnpermittedFields, type ResourceColumn, resourceInputSchema } from './resource-input.js';
 import { zodInputIssues } from '../declarations/pipes.js';
 import { fail, issueSummary, listedIssues, type Result } from '../failures/result.js';
-import { subject as tagSubject } from '@casl/ability';
 
 /** The equality filter of the filters given (undefined and null ones dropped), or undefined when none is. */
 function equalities(filters: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
@@ -118,9 +117,8 @@ export class ResourceService<Row extends KeyedRow, Where extends object, Create 
     if (!row) return fail('NOT_FOUND', `${this.entity} ${id} was not found`);
     const ability = currentContext().ability;
     // Readable but not the caller's to change: say so (a row it cannot read is not found, above).
-    if (ability && !ability.can('update', tagSubject(this.entity, { ...row })))
-      return fail('FORBIDDEN', `you may not update this ${this.entity}`);
-    if (ability) refuseUnpermittedFields(ability, 'update', this.entity, { ...row }, object.value, this.fields);
+    if (ability && !(await this.repository.allows('update', row))) return fail('FORBIDDEN', `you may not update this ${this.entity}`);
+    if (ability) refuseUnpermittedFields(ability, 'update', this.entity, row, object.value, this.fields);
     const data = parsed(this.entity, this.updateSchema, object.value);
     if (!data.ok) return data;
     // Nothing to change: the row as it is (the database would report no row updated).
@@ -138,8 +136,7 @@ export class ResourceService<Row extends KeyedRow, Where extends object, Create 
     if (!row) return fail('NOT_FOUND', `${this.entity} ${id} was not found`);
     const ability = currentContext().ability;
     // Readable but not the caller's to delete: say so (a row it cannot read is not found, above).
-    if (ability && !ability.can('delete', tagSubject(this.entity, { ...row })))
-      return fail('FORBIDDEN', `you may not delete this ${this.entity}`);
+    if (ability && !(await this.repository.allows('delete', row))) return fail('FORBIDDEN', `you may not delete this ${this.entity}`);
     return this.repository.delete(id);
   }
 }

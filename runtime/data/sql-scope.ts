@@ -10,9 +10,13 @@
  * Chosen over `@ucast/sql` (an alpha) because the input is already Prisma's `where` dialect,
  * which our rules use through a handful of operators: `AND`, `OR`, `NOT`, equality shorthand,
  * `equals`, `not`, `in`, `notIn`, `lt`, `lte`, `gt`, `gte`, `contains`, `startsWith`,
- * `endsWith`, on the entity's own columns. Anything else (relation filters, `mode`, JSON paths)
- * throws {@link ScopeTranslationError}: the batch fails closed instead of widening the scope.
- * A test compares the ranked window with per-parent Prisma `findMany` on random data.
+ * `endsWith` ({@link COLUMN_OPERATORS}) on the entity's own columns, and relation conditions
+ * ({@link RELATION_OPERATORS}): `is`/`isNot` on a belongs_to, `some`/`every`/`none` on a has_many,
+ * each an `EXISTS` sub-query over the related table, nested to any depth (docs/behaviour.md §5.5).
+ * Anything else (`mode`, JSON paths, a relation the schema does not know) throws
+ * {@link ScopeTranslationError}: the query fails closed instead of widening the scope; `generate`
+ * refuses such a grant before it can run (rule `ability-condition-untranslatable`). Tests compare
+ * the translation with Prisma's own reading of the same `where` on random data.
  */
 import { join, raw, type Sql, sqltag } from '@prisma/client/runtime/client';
 import { FailureError } from '../failures/result.js';
@@ -59,16 +63,62 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
+/**
+ * The operators a column condition may use (`{ title: { contains: … } }`), as Prisma names them;
+ * `generate` refuses a grant using another (rule `ability-condition-untranslatable`).
+ */
+export const COLUMN_OPERATORS = ['equals', 'not', 'in', 'notIn', 'lt', 'lte', 'gt', 'gte', 'contains', 'startsWith', 'endsWith'] as const;
+
+/** The relation filters a condition may use, by relation kind, as Prisma names them (docs/behaviour.md §5.5). */
+export const RELATION_OPERATORS = { belongsTo: ['is', 'isNot'], hasMany: ['some', 'every', 'none'] } as const;
+
+/**
+ * A relation a scope condition may follow: a belongs_to (this table's `column` holds the target's
+ * `id`) or a has_many (the target's `column` holds this table's `id`).
+ */
+export interface ScopeRelation {
+  readonly kind: keyof typeof RELATION_OPERATORS;
+  /** The related entity (its table). */
+  readonly target: string;
+  readonly column: string;
+}
+
+/** What conditions may name of one entity's table: its stored columns and its relations. */
+export interface ScopeTable {
+  readonly columns: readonly string[];
+  readonly relations: Readonly<Record<string, ScopeRelation>>;
+}
+
+/**
+ * Every entity's {@link ScopeTable}, by entity name (generated as `SCOPE_SCHEMA` in
+ * `generated/entities.ts`): what a condition on one entity may reach through its relations.
+ */
+export type ScopeSchema = Readonly<Record<string, ScopeTable>>;
+
+/** A schema of one table with no relations, over `columns` (a condition on it may name only them). */
+export function singleTableSchema(entity: string, columns: readonly string[]): ScopeSchema {
+  return { [entity]: { columns, relations: {} } };
+}
+
 /** Translates Prisma `where` objects over one table alias. */
 class ScopeTranslator {
+  /** Sub-query aliases handed out so far (`r1`, `r2`, …: each `EXISTS` its own). */
+  private aliases = 0;
+
   constructor(
     private readonly sql: DialectSql,
-    private readonly alias: Sql,
-    private readonly columns: ReadonlySet<string>,
+    private readonly schema: ScopeSchema,
+    private readonly outerAliases: ReadonlySet<string>,
   ) {}
 
-  private column(name: string): Sql {
-    return sqltag`${this.alias}.${quoteIdentifier(this.sql, name)}`;
+  private table(entity: string): ScopeTable {
+    const table = Object.hasOwn(this.schema, entity) ? this.schema[entity] : undefined;
+    if (!table) throw new ScopeTranslationError(`cannot translate a condition on ${entity}: its table is unknown`);
+    return table;
+  }
+
+  private column(alias: Sql, name: string): Sql {
+    return sqltag`${alias}.${quoteIdentifier(this.sql, name)}`;
   }
 
   private all(parts: readonly Sql[], operator: 'AND' | 'OR'): Sql {
@@ -83,53 +133,102 @@ class ScopeTranslator {
     throw new ScopeTranslationError(`${key} must be an object or a list of objects`);
   }
 
-  /** The SQL condition of a `where` object. */
-  where(node: unknown): Sql {
+  /** The SQL condition of a `where` object on `entity`'s rows, named `alias`. */
+  where(node: unknown, entity: string, alias: Sql): Sql {
     if (!isRecord(node)) throw new ScopeTranslationError('a scope condition must be an object');
+    const table = this.table(entity);
     const parts: Sql[] = [];
     for (const [key, value] of Object.entries(node)) {
       if (value === undefined) continue;
       if (key === 'AND')
         parts.push(
           this.all(
-            this.list(value, key).map((item) => this.where(item)),
+            this.list(value, key).map((item) => this.where(item, entity, alias)),
             'AND',
           ),
         );
       else if (key === 'OR')
         parts.push(
           this.all(
-            this.list(value, key).map((item) => this.where(item)),
+            this.list(value, key).map((item) => this.where(item, entity, alias)),
             'OR',
           ),
         );
       else if (key === 'NOT')
         parts.push(
           this.all(
-            this.list(value, key).map((item) => sqltag`NOT (${this.where(item)})`),
+            this.list(value, key).map((item) => sqltag`NOT (${this.where(item, entity, alias)})`),
             'AND',
           ),
         );
-      else if (this.columns.has(key)) parts.push(this.field(key, value));
-      else throw new ScopeTranslationError(`cannot translate a condition on ${key}: only the entity's own columns are supported`);
+      else if (table.columns.includes(key)) parts.push(this.field(alias, key, value));
+      else if (Object.hasOwn(table.relations, key))
+        parts.push(this.relation(entity, alias, key, table.relations[key] as ScopeRelation, value));
+      else throw new ScopeTranslationError(`cannot translate a condition on ${entity}.${key}: it is no column or relation of ${entity}`);
     }
     return this.all(parts, 'AND');
   }
 
-  private field(name: string, condition: unknown): Sql {
-    const column = this.column(name);
+  /** A fresh alias for a sub-query, distinct from every alias around it. */
+  private nextAlias(): Sql {
+    let name: string;
+    do name = `r${String(++this.aliases)}`;
+    while (this.outerAliases.has(name));
+    return quoteIdentifier(this.sql, name);
+  }
+
+  /**
+   * A relation condition (docs/behaviour.md §5.5) as Prisma reads it: `is`/`isNot` on a belongs_to,
+   * `some`/`every`/`none` on a has_many, each an `EXISTS` over the related table; `is: null` and
+   * `isNot: null` test the key column itself.
+   */
+  private relation(entity: string, alias: Sql, name: string, relation: ScopeRelation, condition: unknown): Sql {
+    if (!isRecord(condition))
+      throw new ScopeTranslationError(`${entity}.${name} needs a relation filter (${RELATION_OPERATORS[relation.kind].join(', ')})`);
+    const allowed: readonly string[] = RELATION_OPERATORS[relation.kind];
+    const parts: Sql[] = [];
+    for (const [operator, operand] of Object.entries(condition)) {
+      if (operand === undefined) continue;
+      if (!allowed.includes(operator))
+        throw new ScopeTranslationError(
+          `cannot translate ${entity}.${name}.${operator}: a ${relation.kind === 'belongsTo' ? 'belongs_to' : 'has_many'} takes ${allowed.join(', ')}`,
+        );
+      const key = this.column(alias, relation.column);
+      if (relation.kind === 'belongsTo') {
+        if (operand === null) {
+          parts.push(operator === 'is' ? sqltag`${key} IS NULL` : sqltag`${key} IS NOT NULL`);
+          continue;
+        }
+        const inner = this.nextAlias();
+        const related = sqltag`SELECT 1 FROM ${quoteIdentifier(this.sql, relation.target)} ${inner} WHERE ${inner}.${quoteIdentifier(this.sql, 'id')} = ${key} AND ${this.where(operand, relation.target, inner)}`;
+        // Prisma reads `isNot: W` as "no related row meets W": a row without one (a null key) meets it.
+        parts.push(operator === 'is' ? sqltag`EXISTS (${related})` : sqltag`NOT EXISTS (${related})`);
+        continue;
+      }
+      const inner = this.nextAlias();
+      const children = sqltag`SELECT 1 FROM ${quoteIdentifier(this.sql, relation.target)} ${inner} WHERE ${inner}.${quoteIdentifier(this.sql, relation.column)} = ${alias}.${quoteIdentifier(this.sql, 'id')}`;
+      if (operator === 'some') parts.push(sqltag`EXISTS (${children} AND ${this.where(operand, relation.target, inner)})`);
+      else if (operator === 'none') parts.push(sqltag`NOT EXISTS (${children} AND ${this.where(operand, relation.target, inner)})`);
+      // every: no child fails W — a child for which W is unknown (a NULL compared) fails it, as in Prisma.
+      else parts.push(sqltag`NOT EXISTS (${children} AND NOT COALESCE(${this.where(operand, relation.target, inner)}, ${FALSE}))`);
+    }
+    return this.all(parts, 'AND');
+  }
+
+  private field(alias: Sql, name: string, condition: unknown): Sql {
+    const column = this.column(alias, name);
     if (condition === null) return sqltag`${column} IS NULL`;
     if (isScalar(condition)) return sqltag`${column} = ${condition}`;
     if (!isRecord(condition)) throw new ScopeTranslationError(`unsupported condition on ${name}`);
     const parts: Sql[] = [];
     for (const [operator, operand] of Object.entries(condition)) {
       if (operand === undefined) continue;
-      parts.push(this.operator(name, column, operator, operand));
+      parts.push(this.operator(alias, name, column, operator, operand));
     }
     return this.all(parts, 'AND');
   }
 
-  private operator(name: string, column: Sql, operator: string, operand: unknown): Sql {
+  private operator(alias: Sql, name: string, column: Sql, operator: string, operand: unknown): Sql {
     const scalar = (): Scalar => {
       if (!isScalar(operand)) throw new ScopeTranslationError(`${name}.${operator} needs a scalar`);
       return operand;
@@ -147,7 +246,7 @@ class ScopeTranslator {
         return operand === null ? sqltag`${column} IS NULL` : sqltag`${column} = ${scalar()}`;
       case 'not':
         if (operand === null) return sqltag`${column} IS NOT NULL`;
-        if (isRecord(operand)) return sqltag`NOT (${this.field(name, operand)})`;
+        if (isRecord(operand)) return sqltag`NOT (${this.field(alias, name, operand)})`;
         return sqltag`${column} <> ${scalar()}`;
       case 'in':
       case 'notIn': {
@@ -175,13 +274,15 @@ class ScopeTranslator {
 }
 
 /**
- * The SQL condition equivalent to the Prisma `where` object `where`, over columns of `alias`, in
- * the SQL of the database `sql` writes for (its identifiers and text matches). `columns` lists the
- * columns conditions may name. Throws {@link ScopeTranslationError} for anything outside the
- * supported subset, and a BAD_USER_INPUT failure for a text to match that is too long.
+ * The SQL condition equivalent to the Prisma `where` object `where` on `entity`'s rows named
+ * `alias`, in the SQL of the database `sql` writes for (its identifiers and text matches).
+ * `schema` says what a condition may name: `entity`'s columns and relations, and through them the
+ * related tables' (each relation condition an `EXISTS` sub-query; docs/behaviour.md §5.5). Throws
+ * {@link ScopeTranslationError} for anything outside the supported subset, and a BAD_USER_INPUT
+ * failure for a text to match that is too long.
  */
-export function whereToSql(sql: DialectSql, where: Record<string, unknown>, alias: string, columns: ReadonlySet<string>): Sql {
-  return new ScopeTranslator(sql, quoteIdentifier(sql, alias), columns).where(where);
+export function whereToSql(sql: DialectSql, where: Record<string, unknown>, alias: string, entity: string, schema: ScopeSchema): Sql {
+  return new ScopeTranslator(sql, schema, new Set([alias])).where(where, entity, quoteIdentifier(sql, alias));
 }
 
 export { join, raw, type Sql, sqltag };

@@ -10,10 +10,10 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { SqlConstraintError, type SqlRunner } from '../data/sql-runner.js';
 import { LocalTickClaims } from '../jobs/schedule.js';
-import type { Sql } from '../data/sql-scope.js';
-import type { DialectSql } from '../data/sql-text.js';
+import { type Sql, sqltag } from '../data/sql-scope.js';
+import type { DialectSql, TextMatch } from '../data/sql-text.js';
 import type { Dialect, DialectMigrations, RunnerOptions } from './dialect.js';
-import { doubleQuoted, likeWithBackslashEscape } from './standard-sql.js';
+import { doubleQuoted } from './standard-sql.js';
 
 /** The absolute path of a `file:` URL's SQLite database, resolved against `cwd`. */
 export function sqliteFilePath(url: string, cwd = process.cwd()): string {
@@ -172,10 +172,24 @@ const MAX_BIND_PARAMETERS = 32_766;
  * with `ESCAPE '\'`, since SQLite's LIKE has no escape character unless the statement names one;
  * `?` placeholders; no row locks (one writer at a time makes a check and its write atomic).
  */
+/**
+ * `column GLOB <pattern>`, the pattern bound as one parameter: `text` with GLOB's special characters
+ * (`*`, `?`, `[`) each written as a one-character class (`[*]`), and `*` on the side(s) where `match`
+ * allows anything. GLOB, not LIKE: SQLite's LIKE folds ASCII case, so `title LIKE 'alpha%'` holds
+ * of "Alpha", where PostgreSQL's LIKE, CASL testing a rule on a row and JavaScript's string
+ * operations do not — one case rule everywhere, case-sensitive (docs/behaviour.md §5.8). A prefix
+ * GLOB uses an index on the column as a prefix LIKE would.
+ */
+function globMatch(column: Sql, match: TextMatch, text: string): Sql {
+  const escaped = text.replace(/[*?[]/g, (character) => `[${character}]`);
+  const pattern = match === 'contains' ? `*${escaped}*` : match === 'startsWith' ? `${escaped}*` : `*${escaped}`;
+  return sqltag`${column} GLOB ${pattern}`;
+}
+
 const SQLITE_SQL: DialectSql = {
   maxBindParameters: MAX_BIND_PARAMETERS,
   identifier: doubleQuoted,
-  textMatch: likeWithBackslashEscape,
+  textMatch: globMatch,
   placeholder: () => '?',
 };
 

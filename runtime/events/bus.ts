@@ -13,6 +13,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import { PubSub } from 'graphql-subscriptions';
+import { unmaskedRow } from '../auth/originals.js';
 
 /** Told, once, that a subscription created in its scope fell too far behind. */
 export type SlowConsumerHandler = (error: SlowConsumerError) => void;
@@ -89,8 +90,11 @@ export class EventBus {
   /**
    * Publishes `payload` on `topic` to every subscriber (in every process when a relay is
    * attached) and tells this process's observers. Services publish after their write has committed.
+   * A row masked to the publisher's grant is published whole: each subscriber is filtered and masked
+   * to its own (docs/behaviour.md §4.1), and listeners see whole rows (§10.3).
    */
-  publish(topic: string, payload: unknown): void {
+  publish(topic: string, item: unknown): void {
+    const payload = typeof item === 'object' && item !== null ? unmaskedRow(item) : item;
     for (const observer of this.observers) observer(topic, payload);
     if (this.relay) this.relay.send(topic, payload);
     else void this.local.publish(topic, payload);

@@ -17,7 +17,8 @@
 import DataLoader from 'dataloader';
 import { GraphQLError, type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
 import type { Logger } from 'pino';
-import { conditionColumns, maskRow, type MaskedRow, readMayMaskFields } from '../auth/ability.js';
+import { conditionColumns, type MaskedRow } from '../auth/ability.js';
+import { unmaskedRow } from '../auth/originals.js';
 import type { RequestContext } from '../auth/context.js';
 import type { EntityDescriptor } from '../data/entity-metadata.js';
 import { type Page, type PageArgs, type PageWindow, pageWindow } from '../data/keyset.js';
@@ -46,7 +47,7 @@ class BatchContextMissingError extends Error {
   override readonly name = 'BatchContextMissingError';
 }
 
-/** The loader side of a repository (what `generated/repositories/*` inherit). */
+/** The loader side of a repository (what `generated/repositories/*` inherit): rows come back masked to `context`'s read grant (docs/behaviour.md §5.5). */
 export interface LoadableRepository {
   /** The entity's stored columns. */
   readonly columns: readonly string[];
@@ -59,6 +60,8 @@ export interface LoadableRepository {
     window: PageWindow,
     columns?: readonly string[],
   ): Promise<Map<string, Page<KeyedRow>>>;
+  /** A published item as `context` may read it, or null (docs/behaviour.md §4.1). */
+  readableRow(context: RequestContext, row: object): Promise<object | null>;
 }
 
 /** Separates a loader key's parts (ids and column names never contain it). */
@@ -144,16 +147,20 @@ export class RequestLoaders {
   }
 
   /**
+   * An item published on a subscription's topic as the subscriber (`request`) may read it as
+   * `entity` (docs/behaviour.md §4.1): filtered by their read rules, and read again under their
+   * scope when a rule names a relation; null when they may not read it.
+   */
+  readable(entity: string, request: RequestContext, item: object): Promise<object | null> {
+    return this.repository(entity).readableRow(request, item);
+  }
+
+  /**
    * Returns and forgets the errors reported beside the data since the last call (docs/behaviour.md §5.10); the
    * transports append them to each result (a subscription: to each event's).
    */
   drainReported(): GraphQLError[] {
     return this.reported.splice(0, this.reported.length);
-  }
-
-  private mask(entity: string, batch: BatchContext, row: KeyedRow): MaskedRow<KeyedRow> {
-    const fields = this.registry.entities.get(entity)?.fields ?? [];
-    return maskRow(batch.request, entity, fields, row);
   }
 
   /**
@@ -212,9 +219,10 @@ export class RequestLoaders {
             parts.map(([key]) => key),
             this.batchColumns(entity, batch, new Set(parts.map(([, columns]) => columns))),
           );
+        // The repository masks what it reads to the caller's grant (docs/behaviour.md §5.5).
         const rows = await (this.registry.observe ? this.registry.observe(relation, keys.length, load) : load());
-        const masks = readMayMaskFields(batch.request, entity);
-        const byId = new Map(rows.map((row) => [row.id, masks ? this.mask(entity, batch, row) : row]));
+        // Keyed by the id as read: a grant may mask the id itself.
+        const byId = new Map(rows.map((row) => [unmaskedRow(row).id, row]));
         return parts.map(([key]) => byId.get(key) ?? null);
       });
       this.byId.set(entity, loader);
@@ -265,15 +273,11 @@ export class RequestLoaders {
             window,
             columns,
           );
+        // The repository masks what it reads to the caller's grant (docs/behaviour.md §5.5).
         const pages = await (this.registry.observe ? this.registry.observe(relation, keys.length, load) : load());
-        // Decided once per batch: without field rules every row is answered as read.
-        const masks = readMayMaskFields(batch.request, entity);
         // Each parent's connection is made here, so a parent's answer is the loader's own promise,
         // not one more promise (and its turn of the microtask queue) chained on it.
-        return parts.map(([parent]) => {
-          const page = pages.get(parent) ?? { items: [], has_more: false };
-          return toConnection(masks ? { ...page, items: page.items.map((row) => this.mask(entity, batch, row)) } : page);
-        });
+        return parts.map(([parent]) => toConnection(pages.get(parent) ?? { items: [], has_more: false }));
       });
       this.byParent.set(key, loader);
     }

@@ -10,23 +10,26 @@ import {
   Kind,
   type OperationDefinitionNode,
 } from 'graphql';
-import { canReadRow, type Principal } from '../auth/ability.js';
-import type { RequestContext } from '../auth/context.js';
+import type { Principal } from '../auth/ability.js';
+import type { GraphQLContext } from './context.js';
 
 /**
- * The items of `source` the subscriber (`request`) may read as `entityName`, in order.
- * Closing the returned iterator closes `source`.
+ * The items of `source` the subscriber (`context`'s caller) may read as `entityName`, in order, each
+ * as they may read it (read again under their scope when a read rule names a relation:
+ * `RequestLoaders.readable`). Closing the returned iterator closes `source`.
  */
 export function readableItems<T extends object>(
   source: AsyncIterableIterator<T>,
-  request: RequestContext,
+  context: GraphQLContext,
   entityName: string,
 ): AsyncIterableIterator<T> {
   const iterator: AsyncIterableIterator<T> = {
     async next(): Promise<IteratorResult<T>> {
       for (;;) {
         const step = await source.next();
-        if (step.done || canReadRow(request, entityName, step.value)) return step;
+        if (step.done) return step;
+        const readable = (await context.loaders.readable(entityName, context.request, step.value)) as T | null;
+        if (readable !== null) return { done: false, value: readable };
       }
     },
     async return(value?: unknown): Promise<IteratorResult<T>> {

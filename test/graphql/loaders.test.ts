@@ -17,7 +17,7 @@ import { pageWindow } from '../../runtime/data/keyset.js';
 import { createLogger } from '../../runtime/server/logger.js';
 import { MAX_KEYS_PER_STATEMENT } from '../../runtime/data/repository.js';
 import type { SqlRunner } from '../../runtime/data/sql-runner.js';
-import { raw, ScopeTranslationError, sqltag, whereToSql } from '../../runtime/data/sql-scope.js';
+import { raw, ScopeTranslationError, singleTableSchema, sqltag, whereToSql } from '../../runtime/data/sql-scope.js';
 import { createTestDatabase, openDatabase, testProvider } from '../support/database.js';
 import { ownIndexSearch, rankingStatement, sqlitePlan, tableSteps } from '../support/plans.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from '../support/properties.js';
@@ -224,9 +224,9 @@ describe('query plan (docs/decisions.md §6)', () => {
 });
 
 describe('scope translation to SQL', () => {
-  const columns = new Set(['orgId', 'status', 'title', 'authorId']);
+  const schema = singleTableSchema('Post', ['orgId', 'status', 'title', 'authorId']);
   const render = (where: Record<string, unknown>): { sql: string; values: unknown[] } => {
-    const sql = whereToSql(runner.sql, where, 't', columns);
+    const sql = whereToSql(runner.sql, where, 't', 'Post', schema);
     return { sql: sql.sql, values: sql.values };
   };
 
@@ -246,10 +246,12 @@ describe('scope translation to SQL', () => {
       sql: '("t"."status" IN (?,?) AND "t"."title" IS NOT NULL)',
       values: ['a', 'b'],
     });
-    expect(render({ NOT: [{ status: 'draft' }], title: { startsWith: '50%_' } })).toEqual({
-      sql: '(NOT ("t"."status" = ?) AND "t"."title" LIKE ? ESCAPE \'\\\')',
-      values: ['draft', '50\\%\\_%'],
-    });
+    // A text match is case-sensitive on both databases: GLOB on SQLite (whose LIKE folds ASCII case), LIKE on PostgreSQL.
+    expect(render({ NOT: [{ status: 'draft' }], title: { startsWith: '50%_*?[' } })).toEqual(
+      testProvider() === 'sqlite'
+        ? { sql: '(NOT ("t"."status" = ?) AND "t"."title" GLOB ?)', values: ['draft', '50%_[*][?][[]*'] }
+        : { sql: '(NOT ("t"."status" = ?) AND "t"."title" LIKE ? ESCAPE \'\\\')', values: ['draft', '50\\%\\_*?[%'] },
+    );
     expect(render({ status: { in: [] } })).toEqual({ sql: '1 = 0', values: [] });
     expect(render({ OR: [] })).toEqual({ sql: '1 = 0', values: [] });
     expect(render({})).toEqual({ sql: '1 = 1', values: [] });
@@ -264,9 +266,9 @@ describe('scope translation to SQL', () => {
 });
 
 describe('text matches in scope conditions, as a property (docs/behaviour.md §5.8, docs/hostile-input.md §8)', () => {
-  /** Characters of the titles and texts: LIKE's wildcards, its escape character, a quote, a non-ASCII letter (no ASCII letter in two cases: SQLite's LIKE folds them). */
-  const ALPHABET = ['a', 'b', '%', '_', '\\', "'", 'é'];
-  const columns = new Set(['title', 'authorId']);
+  /** Characters of the titles and texts: LIKE's and GLOB's wildcards, LIKE's escape character, a quote, an ASCII letter in both cases (SQLite's LIKE folds them) and a non-ASCII one. */
+  const ALPHABET = ['a', 'A', '%', '_', '*', '?', '[', '\\', "'", 'é'];
+  const schema = singleTableSchema('Post', ['title', 'authorId']);
   let author: string;
   let titles: Map<string, string>;
 
@@ -294,7 +296,7 @@ describe('text matches in scope conditions, as a property (docs/behaviour.md §5
         fc.constantFrom('contains', 'startsWith', 'endsWith' as const),
         fc.array(fc.constantFrom(...ALPHABET), { maxLength: 4 }).map((characters) => characters.join('')),
         async (operator, text) => {
-          const condition = whereToSql(runner.sql, { authorId: author, title: { [operator]: text } }, 't', columns);
+          const condition = whereToSql(runner.sql, { authorId: author, title: { [operator]: text } }, 't', 'Post', schema);
           const rows = await runner.read(sqltag`SELECT t."id" FROM "Post" t WHERE ${condition}`);
           const expected = [...titles].filter(([, title]) => holds[operator](title, text)).map(([id]) => id);
           expect(rows.map((row) => String(row.id)).sort()).toEqual(expected.sort());

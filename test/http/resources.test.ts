@@ -224,6 +224,68 @@ describe('list and get (GET /v2/comments[/:id], comments, comment)', () => {
     expect((await rest('GET', '/v2/comments/not-a-uuid', 'member', 1)).status).toBe(404);
   });
 
+  it('is read as its post is (a relation condition in the grant): a comment on a draft is seen by who may open the draft, on every read path', async () => {
+    // A draft of the admin's, which the member and the viewer may not open, and one of the member's own.
+    const draftOf = async (role: Role): Promise<string> => {
+      const created = await server.graphql<{ createPost: { id: string } }>(
+        'mutation { createPost(input: { title: "Draft", body: "" }) { id } }',
+        {
+          token: await server.token(role, 0),
+        },
+      );
+      const id = created.data?.createPost.id;
+      if (!id) throw new Error(`no draft: ${JSON.stringify(created)}`);
+      return id;
+    };
+    const adminsDraft = await draftOf('admin');
+    const membersDraft = await draftOf('member');
+    const commentOn = async (postId: string, role: Role): Promise<CommentRow> => {
+      const created = await rest('POST', '/v2/comments', role, 0, { postId, body: `on ${postId}` });
+      expect(created.status).toBe(201);
+      return created.body as CommentRow;
+    };
+    const onAdminsDraft = await commentOn(adminsDraft, 'admin');
+    const onMembersDraft = await commentOn(membersDraft, 'member');
+    const sees: Record<Role, readonly [CommentRow, boolean][]> = {
+      admin: [
+        [onAdminsDraft, true],
+        [onMembersDraft, true],
+      ],
+      member: [
+        [onAdminsDraft, false],
+        [onMembersDraft, true],
+      ],
+      viewer: [
+        [onAdminsDraft, false],
+        [onMembersDraft, false],
+      ],
+    };
+    for (const [role, cases] of Object.entries(sees) as [Role, readonly [CommentRow, boolean][]][]) {
+      const token = await server.token(role, 0);
+      const listed = ((await rest('GET', '/v2/comments?first=100', role, 0)).body as CommentRow[]).map((row) => row.id);
+      const graph = await server.graphql<{ comments: { id: string }[] }>('{ comments(first: 100) { id } }', { token });
+      for (const [comment, visible] of cases) {
+        const label = `${role} on comment ${comment.body}`;
+        expect(listed.includes(comment.id), label).toBe(visible);
+        expect(
+          graph.data?.comments.some((row) => row.id === comment.id),
+          label,
+        ).toBe(visible);
+        const one = await rest('GET', `/v2/comments/${comment.id}`, role, 0);
+        expect(one.status, label).toBe(visible ? 200 : 404);
+        // Unreadable, it is answered exactly as a missing comment: the draft's existence does not show.
+        if (!visible)
+          expect(anonymous(one, comment.id), label).toEqual(anonymous(await rest('GET', `/v2/comments/${MISSING}`, role, 0), MISSING));
+        const byGraph = await server.graphql<{ comment: { id: string } | null }>(`{ comment(id: "${comment.id}") { id } }`, { token });
+        expect(byGraph.data?.comment?.id ?? byGraph.errors?.[0]?.extensions?.code, label).toBe(visible ? comment.id : 'NOT_FOUND');
+      }
+    }
+    // The viewer's grant names fields and a relation condition at once: still masked on every row it reads.
+    const viewerRows = (await rest('GET', '/v2/comments?first=100', 'viewer', 0)).body as Record<string, unknown>[];
+    expect(viewerRows.length).toBeGreaterThan(0);
+    for (const row of viewerRows) expect(Object.keys(row).sort()).toEqual(['body', 'createdAt', 'id', 'orgId', 'postId']);
+  });
+
   it('is not served under version 1 and not without a token', async () => {
     expect((await rest('GET', '/v1/comments', 'admin', 0)).status).toBe(404);
     expect((await server.fetch('/v2/comments')).status).toBe(401);

@@ -3,6 +3,7 @@
  * send for a page of parents, and what SQLite's planner makes of it.
  */
 import type { Database } from '../../generated/database.js';
+import { SCOPE_SCHEMA } from '../../generated/entities.js';
 import { PostRepository } from '../../generated/repositories/post.repository.js';
 import { planStableText, SQLITE } from '../../runtime/dialects/sqlite.js';
 import { pageWindow } from '../../runtime/data/keyset.js';
@@ -39,7 +40,7 @@ export function rankingStatement(
     column,
     parents,
     pageWindow({ first: 10 }),
-    whereToSql(sql, scope, 't', new Set(repository.columns)),
+    whereToSql(sql, scope, 't', 'Post', SCOPE_SCHEMA),
   );
 }
 

@@ -89,6 +89,18 @@ export function writtenReferences(entity: EntityModel): { readonly keyColumn: st
   );
 }
 
+/**
+ * The relations a grant's condition on `entity` may follow (runtime/data/sql-scope.ts `ScopeRelation`):
+ * each belongs_to and has_many whose target and key column are known, exposed or not.
+ */
+function scopeRelations(entity: EntityModel): { name: string; kind: 'belongsTo' | 'hasMany'; target: string; column: string }[] {
+  return entity.relations.flatMap((relation) => {
+    if (!relation.targetKnown || relation.target === undefined || relation.keyColumn === undefined) return [];
+    if (relation.kind === 'belongsTo' && !relation.keyColumnKnown) return [];
+    return [{ name: relation.name, kind: relation.kind, target: relation.target, column: relation.keyColumn }];
+  });
+}
+
 /** The `entities.ts` file. */
 export function emitEntities(context: EmitContext): GeneratedFile {
   const { app } = context;
@@ -128,7 +140,6 @@ export function emitEntities(context: EmitContext): GeneratedFile {
     w.writeLine(`export const ${fieldsConstant(entity.name)} = [${wireFields(entity).map(quote).join(', ')}] as const;`);
     w.blankLine();
   }
-  // After every entity's columns: a reference names its target's.
   for (const entity of app.entities) {
     const references = writtenReferences(entity);
     if (references.length === 0) continue;
@@ -137,10 +148,26 @@ export function emitEntities(context: EmitContext): GeneratedFile {
     ]);
     const reference = imports.type('runtime/data/repository.ts', 'EntityReference');
     w.writeLine(
-      `export const ${referencesConstant(entity.name)}: readonly ${reference}[] = [${references.map((relation) => `{ column: ${quote(relation.keyColumn)}, entity: ${quote(relation.target)}, columns: ${columnsConstant(relation.target)} }`).join(', ')}];`,
+      `export const ${referencesConstant(entity.name)}: readonly ${reference}[] = [${references.map((relation) => `{ column: ${quote(relation.keyColumn)}, entity: ${quote(relation.target)} }`).join(', ')}];`,
     );
     w.blankLine();
   }
+  // After every entity's columns: a table names them.
+  writeDoc(w, [
+    "What a grant's conditions may name of each entity — its columns and the relations they may follow, each",
+    'relation condition an `EXISTS` over the related table (runtime/data/sql-scope.ts, docs/behaviour.md §5.5).',
+  ]);
+  w.write(`export const SCOPE_SCHEMA: ${imports.type('runtime/data/sql-scope.ts', 'ScopeSchema')} = `).inlineBlock(() => {
+    for (const entity of app.entities) {
+      const relations = scopeRelations(entity).map(
+        (relation) =>
+          `${relation.name}: { kind: '${relation.kind}', target: ${quote(relation.target)}, column: ${quote(relation.column)} }`,
+      );
+      w.writeLine(`${entity.name}: { columns: ${columnsConstant(entity.name)}, relations: { ${relations.join(', ')} } },`);
+    }
+  });
+  w.write(';').newLine();
+  w.blankLine();
   const descriptor = imports.type('runtime/data/entity-metadata.ts', 'EntityDescriptor');
   writeDoc(w, ['Every exposed entity (docs/behaviour.md §2).']);
   w.write(`export const ENTITIES: readonly ${descriptor}[] = [`).indent(() => {

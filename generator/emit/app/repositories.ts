@@ -7,6 +7,7 @@ import { type DatabaseName, type Dialect, DIALECTS } from '../../../runtime/dial
 import {
   columnKindsConstant,
   columnsConstant,
+  fieldsConstant,
   insertShapeConstant,
   prismaClientAlias,
   prismaDelegate,
@@ -42,11 +43,14 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
   const row = imports.type(client, entity.name);
   imports.value(`${outputDir}/entities.ts`, columnsConstant(entity.name));
   imports.value(`${outputDir}/entities.ts`, columnKindsConstant(entity.name));
+  // What a read grant masks (docs/behaviour.md §5.5): the wire fields; an entity off the wire masks its columns.
+  const fields = entity.exposed ? `, fields: ${imports.value(`${outputDir}/entities.ts`, fieldsConstant(entity.name))}` : '';
   const insert = insertsItself(entity) ? `, insert: ${imports.value(`${outputDir}/entities.ts`, insertShapeConstant(entity.name))}` : '';
   const references =
     writtenReferences(entity).length > 0
       ? `, references: ${imports.value(`${outputDir}/entities.ts`, referencesConstant(entity.name))}`
       : '';
+  const schema = imports.value(`${outputDir}/entities.ts`, 'SCOPE_SCHEMA');
   const runner = imports.type('runtime/data/sql-runner.ts', 'SqlRunner');
   w.writeLine(`/** Scoped data access for ${entity.name}: pages, lookups, loader batches and checked writes. */`);
   w.write(
@@ -54,7 +58,7 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
   ).block(() => {
     w.write(`constructor(database: ${database}, sqlRunner: ${runner}, logger: ${logger})`).block(() => {
       w.writeLine(
-        `super(${quote(entity.name)}, database.${prismaDelegate(entity.name)}, { columns: ${columnsConstant(entity.name)}, columnKinds: ${columnKindsConstant(entity.name)}${insert}${references}, sqlRunner, logger });`,
+        `super(${quote(entity.name)}, database.${prismaDelegate(entity.name)}, { columns: ${columnsConstant(entity.name)}${fields}, columnKinds: ${columnKindsConstant(entity.name)}${insert}${references}, schema: ${schema}, sqlRunner, logger });`,
       );
     });
   });

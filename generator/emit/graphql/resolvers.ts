@@ -151,7 +151,7 @@ class ResolverWriter {
         const source = `services.eventBus.subscribe<Parameters<${ownerType}['${operation.methodName}']>[0]>(${quote(operation.topic ?? operation.fieldName)})`;
         if (entity && posture?.kind === 'authorized') {
           const readable = this.imports.value('runtime/graphql/subscriptions.ts', 'readableItems');
-          w.writeLine(`return ${readable}(${source}, context.request, ${quote(entity)});`);
+          w.writeLine(`return ${readable}(${source}, context, ${quote(entity)});`);
         } else {
           w.writeLine(`return ${source};`);
         }

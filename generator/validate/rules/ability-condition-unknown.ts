@@ -10,13 +10,13 @@
  * condition and is not read. Keys spread from a local constant are reported where the constant
  * writes them.
  */
+import { RELATION_OPERATORS } from '../../../runtime/data/sql-scope.js';
 import { didYouMean } from '../../../runtime/server/suggest.js';
 import type { AbilityCondition } from '../../model/declarations.js';
 import type { EntityModel, ResolvedApp } from '../../model/model.js';
 import type { Rule } from '../rule.js';
 
 const COMBINATORS = new Set(['AND', 'OR', 'NOT']);
-const RELATION_FILTERS = { belongsTo: ['is', 'isNot'], hasMany: ['some', 'every', 'none'] } as const;
 
 export const abilityConditionUnknown: Rule = (app, report) => {
   // A key spread from one constant into many rules is reported once.
@@ -74,7 +74,7 @@ function check(app: ResolvedApp, entity: EntityModel, condition: AbilityConditio
     }
     const target = relation.target === undefined ? undefined : app.entityByName.get(relation.target);
     if (!target) continue;
-    const filters: readonly string[] = RELATION_FILTERS[relation.kind];
+    const filters: readonly string[] = RELATION_OPERATORS[relation.kind];
     for (const nested of entry.values) {
       const unwrapped = nested.keys.filter((key) => !filters.includes(key.key));
       if (unwrapped.length > 0) {

@@ -40,7 +40,7 @@ export class NoteAbilities {
       can('read', 'Note', { ...inOrg, authorId: principal.sub });
       can('update', 'Note', { ...inOrg, autorId: principal.sub });
       can('delete', 'Note', { orgId: principal.org_id, org: { is: { idd: principal.org_id } } });
-      can('create', 'Note', { org: { id: principal.org_id } });
+      can('read', 'Note', { org: { id: principal.org_id } });
     });
   }
 }

@@ -5,7 +5,7 @@
  * every input type, for masking, selection checks, loaders and REST body checks.
  */
 
-import type { ColumnKind, EntityDescriptor, EntityReference, InputFieldType, InsertShape } from 'resource-service/runtime';
+import type { ColumnKind, EntityDescriptor, EntityReference, InputFieldType, InsertShape, ScopeSchema } from 'resource-service/runtime';
 
 /** Stored columns of Note (entities/note.entity.ts). */
 export const NOTE_COLUMNS = ['id', 'notebookId', 'text', 'priority', 'views', 'createdAt'] as const;
@@ -32,7 +32,16 @@ export const NOTEBOOK_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' },
 export const NOTEBOOK_FIELDS = ['id', 'ownerId', 'title'] as const;
 
 /** The foreign keys of Note: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
-export const NOTE_REFERENCES: readonly EntityReference[] = [{ column: 'notebookId', entity: 'Notebook', columns: NOTEBOOK_COLUMNS }];
+export const NOTE_REFERENCES: readonly EntityReference[] = [{ column: 'notebookId', entity: 'Notebook' }];
+
+/**
+ * What a grant's conditions may name of each entity — its columns and the relations they may follow, each
+ * relation condition an `EXISTS` over the related table (runtime/data/sql-scope.ts, docs/behaviour.md §5.5).
+ */
+export const SCOPE_SCHEMA: ScopeSchema = {
+  Note: { columns: NOTE_COLUMNS, relations: { notebook: { kind: 'belongsTo', target: 'Notebook', column: 'notebookId' } } },
+  Notebook: { columns: NOTEBOOK_COLUMNS, relations: { notes: { kind: 'hasMany', target: 'Note', column: 'notebookId' } } },
+};
 
 /** Every exposed entity (docs/behaviour.md §2). */
 export const ENTITIES: readonly EntityDescriptor[] = [

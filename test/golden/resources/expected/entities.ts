@@ -5,7 +5,7 @@
  * every input type, for masking, selection checks, loaders and REST body checks.
  */
 
-import type { ColumnKind, EntityDescriptor, InputFieldType, InsertShape } from 'resource-service/runtime';
+import type { ColumnKind, EntityDescriptor, InputFieldType, InsertShape, ScopeSchema } from 'resource-service/runtime';
 
 /** Stored columns of Comment (entities/app.ts). */
 export const COMMENT_COLUMNS = ['id', 'orgId', 'body', 'contact', 'stars', 'tone', 'secret'] as const;
@@ -30,6 +30,15 @@ export const TAG_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' } };
 
 /** Wire fields of Tag: what masking and selection checks consider. */
 export const TAG_FIELDS = ['id'] as const;
+
+/**
+ * What a grant's conditions may name of each entity — its columns and the relations they may follow, each
+ * relation condition an `EXISTS` over the related table (runtime/data/sql-scope.ts, docs/behaviour.md §5.5).
+ */
+export const SCOPE_SCHEMA: ScopeSchema = {
+  Comment: { columns: COMMENT_COLUMNS, relations: {  } },
+  Tag: { columns: TAG_COLUMNS, relations: {  } },
+};
 
 /** Every exposed entity (docs/behaviour.md §2). */
 export const ENTITIES: readonly EntityDescriptor[] = [

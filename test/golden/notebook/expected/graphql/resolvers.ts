@@ -50,7 +50,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       noteAdded: {
         subscribe: (_parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {
           authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Note');
-          return readableItems(services.eventBus.subscribe<Parameters<NoteResolver['noteAdded']>[0]>('noteAdded'), context.request, 'Note');
+          return readableItems(services.eventBus.subscribe<Parameters<NoteResolver['noteAdded']>[0]>('noteAdded'), context, 'Note');
         },
         resolve: (item: Parameters<NoteResolver['noteAdded']>[0], _args: unknown, context: GraphQLContext) => {
           const value = noteResolver.noteAdded(item);

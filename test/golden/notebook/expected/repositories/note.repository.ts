@@ -8,12 +8,12 @@
 
 import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
-import { NOTE_COLUMN_KINDS, NOTE_COLUMNS, NOTE_INSERT, NOTE_REFERENCES } from '../entities.js';
+import { NOTE_COLUMN_KINDS, NOTE_COLUMNS, NOTE_FIELDS, NOTE_INSERT, NOTE_REFERENCES, SCOPE_SCHEMA } from '../entities.js';
 import type { Note, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Note: pages, lookups, loader batches and checked writes. */
 export class NoteRepository extends EntityRepository<Note, Prisma.NoteWhereInput, Prisma.NoteUncheckedCreateInput> {
   constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
-    super('Note', database.note, { columns: NOTE_COLUMNS, columnKinds: NOTE_COLUMN_KINDS, insert: NOTE_INSERT, references: NOTE_REFERENCES, sqlRunner, logger });
+    super('Note', database.note, { columns: NOTE_COLUMNS, fields: NOTE_FIELDS, columnKinds: NOTE_COLUMN_KINDS, insert: NOTE_INSERT, references: NOTE_REFERENCES, schema: SCOPE_SCHEMA, sqlRunner, logger });
   }
 }

@@ -8,12 +8,12 @@
 
 import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
-import { NOTEBOOK_COLUMN_KINDS, NOTEBOOK_COLUMNS, NOTEBOOK_INSERT } from '../entities.js';
+import { NOTEBOOK_COLUMN_KINDS, NOTEBOOK_COLUMNS, NOTEBOOK_FIELDS, NOTEBOOK_INSERT, SCOPE_SCHEMA } from '../entities.js';
 import type { Notebook, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Notebook: pages, lookups, loader batches and checked writes. */
 export class NotebookRepository extends EntityRepository<Notebook, Prisma.NotebookWhereInput, Prisma.NotebookUncheckedCreateInput> {
   constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
-    super('Notebook', database.notebook, { columns: NOTEBOOK_COLUMNS, columnKinds: NOTEBOOK_COLUMN_KINDS, insert: NOTEBOOK_INSERT, sqlRunner, logger });
+    super('Notebook', database.notebook, { columns: NOTEBOOK_COLUMNS, fields: NOTEBOOK_FIELDS, columnKinds: NOTEBOOK_COLUMN_KINDS, insert: NOTEBOOK_INSERT, schema: SCOPE_SCHEMA, sqlRunner, logger });
   }
 }

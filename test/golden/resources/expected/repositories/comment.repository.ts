@@ -8,12 +8,12 @@
 
 import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
-import { COMMENT_COLUMN_KINDS, COMMENT_COLUMNS, COMMENT_INSERT } from '../entities.js';
+import { COMMENT_COLUMN_KINDS, COMMENT_COLUMNS, COMMENT_FIELDS, COMMENT_INSERT, SCOPE_SCHEMA } from '../entities.js';
 import type { Comment, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Comment: pages, lookups, loader batches and checked writes. */
 export class CommentRepository extends EntityRepository<Comment, Prisma.CommentWhereInput, Prisma.CommentUncheckedCreateInput> {
   constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
-    super('Comment', database.comment, { columns: COMMENT_COLUMNS, columnKinds: COMMENT_COLUMN_KINDS, insert: COMMENT_INSERT, sqlRunner, logger });
+    super('Comment', database.comment, { columns: COMMENT_COLUMNS, fields: COMMENT_FIELDS, columnKinds: COMMENT_COLUMN_KINDS, insert: COMMENT_INSERT, schema: SCOPE_SCHEMA, sqlRunner, logger });
   }
 }

@@ -8,12 +8,12 @@
 
 import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
-import { TAG_COLUMN_KINDS, TAG_COLUMNS, TAG_INSERT } from '../entities.js';
+import { SCOPE_SCHEMA, TAG_COLUMN_KINDS, TAG_COLUMNS, TAG_FIELDS, TAG_INSERT } from '../entities.js';
 import type { Prisma, Tag } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Tag: pages, lookups, loader batches and checked writes. */
 export class TagRepository extends EntityRepository<Tag, Prisma.TagWhereInput, Prisma.TagUncheckedCreateInput> {
   constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
-    super('Tag', database.tag, { columns: TAG_COLUMNS, columnKinds: TAG_COLUMN_KINDS, insert: TAG_INSERT, sqlRunner, logger });
+    super('Tag', database.tag, { columns: TAG_COLUMNS, fields: TAG_FIELDS, columnKinds: TAG_COLUMN_KINDS, insert: TAG_INSERT, schema: SCOPE_SCHEMA, sqlRunner, logger });
   }
 }
