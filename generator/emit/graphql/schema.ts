@@ -202,7 +202,7 @@ class SchemaBuilder {
               type: this.returnType(operation.returns),
               args: this.arguments(operation.params),
               description: operation.description,
-              deprecationReason: operation.deprecationReason,
+              deprecationReason: operation.deprecation?.reason,
             },
           ]),
         ),
