@@ -144,6 +144,32 @@ describe('the breaking-change check after a deprecation', () => {
     });
   });
 
+  it('lets the types only retired fields returned go with them: a connection and its edge, a Mutation of deprecated fields', () => {
+    const previous = `
+      type Query { shelf: Shelf }
+      type Shelf { id: ID! books: BookConnection! @deprecated(reason: "List books by shelfId.") }
+      type Book { id: ID! }
+      type BookConnection { edges: [BookEdge!]! pageInfo: PageInfo! }
+      type BookEdge { node: Book! }
+      type PageInfo { hasNextPage: Boolean! }
+      type Mutation { shelve: Boolean @deprecated }
+    `;
+    expect(removed(previous, 'type Query { shelf: Shelf }\ntype Shelf { id: ID! }\ntype Book { id: ID! }')).toEqual({
+      breaking: [],
+      retired: [
+        { kind: 'FIELD', coordinate: 'Shelf.books', reason: 'List books by shelfId.' },
+        { kind: 'FIELD', coordinate: 'Mutation.shelve', reason: 'No longer supported' },
+      ],
+    });
+    // A type something else still returned goes only as a break.
+    expect(
+      removed(
+        `${previous}\ntype Catalog { page: BookConnection }\nextend type Query { catalog: Catalog }`,
+        'type Query { shelf: Shelf }\ntype Shelf { id: ID! }\ntype Book { id: ID! }',
+      ).breaking,
+    ).toEqual(expect.arrayContaining(['BookConnection was removed.', 'Catalog was removed.']));
+  });
+
   it('still refuses removing what the committed schema did not deprecate, a type, or a field deprecated only now', () => {
     const previous =
       'type Query { book: Book shelf: Shelf }\ntype Book { id: ID! title: String! heading: String }\ntype Shelf { id: ID! label: String @deprecated }';
@@ -174,11 +200,18 @@ describe('generate, once the committed schema deprecates a field', () => {
 
   it('accepts removing it without --allow-breaking, reporting what was removed', { timeout: 120_000 }, async () => {
     await release();
-    const withoutShelfCode = original.replace(
-      "  /** The old shelf code. */\n  @Filterable()\n  @Column({ deprecationReason: 'Shelves have ids now.' })\n  shelfCode?: string | null;\n\n",
-      '',
-    );
+    // A deprecated column (with its filter and input fields), and the only has_many to Book (with its connection type).
+    const withoutShelfCode = original
+      .replace(
+        "  /** The old shelf code. */\n  @Filterable()\n  @Column({ deprecationReason: 'Shelves have ids now.' })\n  shelfCode?: string | null;\n\n",
+        '',
+      )
+      .replace(
+        "\n  /** The books on it. */\n  @HasMany(() => Book, { exposed: true, deprecationReason: 'List books by shelfId.' })\n  books?: Book[];\n",
+        '',
+      );
     expect(withoutShelfCode).not.toContain('shelfCode');
+    expect(withoutShelfCode).not.toContain('@HasMany(');
     writeFileSync(source, withoutShelfCode);
     const result = await generate({ layout, mode: 'check' });
     expect(result.diagnostics.map(formatHeadline)).toEqual([]);
@@ -187,6 +220,11 @@ describe('generate, once the committed schema deprecates a field', () => {
       {
         type: 'DEPRECATED_FIELD_REMOVED',
         description: 'Book.shelfCode was removed; it was deprecated: Shelves have ids now.',
+        column: undefined,
+      },
+      {
+        type: 'DEPRECATED_FIELD_REMOVED',
+        description: 'Shelf.books was removed; it was deprecated: List books by shelfId.',
         column: undefined,
       },
       {
