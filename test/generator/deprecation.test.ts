@@ -9,7 +9,7 @@
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildSchema, findBreakingChanges } from 'graphql';
+import { buildSchema, findBreakingChanges, validateSchema } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatHeadline } from '../../generator/diagnostics/format.js';
 import { generate, planOutput } from '../../generator/pipeline.js';
@@ -58,6 +58,8 @@ describe('a deprecated field on the wire', async () => {
   it("deprecates a resource's filter and optional input fields with the column, never a required one", () => {
     expect(sdl).toContain('books(first: Int, after: String, shelfCode: String @deprecated(reason: "Shelves have ids now.")): [Book!]!');
     const schema = buildSchema(sdl);
+    // What the server builds from the SDL is valid: no required input field or argument is deprecated.
+    expect(validateSchema(schema).map((error) => error.message)).toEqual([]);
     const fields = (input: string) => {
       const type = schema.getType(input);
       return type && 'getFields' in type ? type.getFields() : {};
