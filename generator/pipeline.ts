@@ -33,6 +33,7 @@ import { checkDeclarationTypes } from './typecheck.js';
 import { resolveApp } from './resolve/index.js';
 import { validate } from './validate/index.js';
 import { readProjectInfo } from './project-info.js';
+import { releasedSchema } from './retired-fields.js';
 
 /** A change of the GraphQL schema against the committed SDL (graphql-js `findBreakingChanges`). */
 export interface SchemaChange {
@@ -52,7 +53,9 @@ type Locate = (table: string, column?: string) => SourceSpan | undefined;
 /**
  * Breaking and dangerous changes from the committed SDL `previous` to `next` (docs/behaviour.md §9.5: the
  * schema is unversioned, so fields evolve and old ones are deprecated instead of removed), each
- * located at its column when it concerns one (`locate`).
+ * located at its column when it concerns one (`locate`). What `previous` deprecated and `next` no
+ * longer has is no break but a dangerous change, `DEPRECATED_FIELD_REMOVED` (`_ARG_`, `_VALUE_`;
+ * docs/behaviour.md §2.7): a caller still using it breaks, having been told.
  */
 function compareSchemas(
   previous: string | undefined,
@@ -60,8 +63,9 @@ function compareSchemas(
   locate: Locate,
 ): { breaking: SchemaChange[]; dangerous: SchemaChange[] } {
   if (previous === undefined || previous === next) return { breaking: [], dangerous: [] };
-  const before = buildSchema(previous);
   const after = buildSchema(next);
+  // What the committed schema deprecated may leave: compared without it, its removal is no break (docs/behaviour.md §2.7).
+  const { schema: before, retired } = releasedSchema(previous, after);
   const fieldsOf = (schema: typeof before, type: string): string[] => {
     const named = schema.getType(type);
     return named && 'getFields' in named ? Object.keys(named.getFields()) : [];
@@ -77,7 +81,15 @@ function compareSchemas(
     const span = (renamedTo === undefined ? undefined : locate(entity, renamedTo)) ?? locate(entity, field) ?? entitySpan;
     return { ...pick(change), column: { span, renamedTo } };
   };
-  return { breaking: findBreakingChanges(before, after).map(describe), dangerous: findDangerousChanges(before, after).map(describe) };
+  const removed = retired.map((member): SchemaChange => ({
+    type: `DEPRECATED_${member.kind}_REMOVED`,
+    description: `${member.coordinate} was removed; it was deprecated: ${member.reason}`,
+    column: undefined,
+  }));
+  return {
+    breaking: findBreakingChanges(before, after).map(describe),
+    dangerous: [...removed, ...findDangerousChanges(before, after).map(describe)],
+  };
 }
 
 const pick = (change: { type: string; description: string }): { type: string; description: string } => ({

@@ -102,7 +102,7 @@ export async function generateReported(options: GenerateRun): Promise<ReportedRu
     const fixes = [
       ...(result.breaking.some((change) => change.column)
         ? [
-            "a field of an entity is its column: keep the column's name and type (rename it back), or add the new column beside the old one and remove the old one once clients have moved",
+            'a field of an entity is its column: keep the column\'s name and type (rename it back), or add the new column beside the old one, deprecate the old one (@Column({ deprecationReason: … })) and remove it in a later release (docs/guide/migrations.md, "Renaming a column")',
           ]
         : []),
       ...(result.breaking.some((change) => !change.column)

@@ -7,7 +7,7 @@
  * report what is wrong with it. Plain readonly data: no ts-morph node gets past `parse/`.
  */
 import type { DocText } from './docs.js';
-import type { EnumModel, InputModel, ReturnShape, SourceRef, SourceSpan, TypeShape } from './types.js';
+import type { EnumModel, InputModel, ReturnShape, SourceRef, SourceSpan, TypeShape, WrittenDeprecation } from './types.js';
 
 /**
  * A decorator argument as written, read without evaluating anything. `reference` is a name
@@ -50,6 +50,8 @@ export interface DeclaredField extends DocText {
   /** Written `name?:`. */
   readonly optional: boolean;
   readonly decorators: readonly DeclaredDecorator[];
+  /** Its docstring's `@deprecated` tags, when it has any: their text as written (paragraph after paragraph), and the first tag's span. */
+  readonly deprecated: WrittenDeprecation | undefined;
   readonly span: SourceSpan;
 }
 
@@ -82,6 +84,8 @@ export interface DeclaredMethod extends DocText {
   /** The declared return type; `unsupported` inside when it has no wire type. */
   readonly returns: ReturnShape;
   readonly decorators: readonly DeclaredDecorator[];
+  /** Its docstring's `@deprecated` tags, when it has any: their text as written (paragraph after paragraph), and the first tag's span. */
+  readonly deprecated: WrittenDeprecation | undefined;
   /** Whether it has a body (its calls were read). */
   readonly hasBody: boolean;
   readonly calls: readonly MethodCallModel[];

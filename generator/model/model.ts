@@ -14,7 +14,7 @@ import type { ResourceColumn, ResourceColumnConstraints } from '../../runtime/da
 import type { HttpMethod, ReplyKind } from '../../runtime/http/routes.js';
 import type { DeclaredAbilityRule, DeclaredDecorator, DeclaredImportProblem, MethodCallModel } from './declarations.js';
 import type { DocText } from './docs.js';
-import type { EnumModel, InputModel, ReturnShape, SourceRef, SourceSpan, TypeShape } from './types.js';
+import type { DeprecationModel, EnumModel, InputModel, ReturnShape, SourceRef, SourceSpan, TypeShape } from './types.js';
 
 /** A stored column of an entity. */
 export interface ColumnModel extends DocText {
@@ -38,6 +38,8 @@ export interface ColumnModel extends DocText {
   readonly constraints: ColumnConstraints;
   /** `@Filterable()`: a resource's list takes an equality filter on it, backed by a `(column, id)` index (docs/behaviour.md §4.7). */
   readonly filterable: boolean;
+  /** Deprecated on the wire, and why (docs/behaviour.md §2.7). */
+  readonly deprecation: DeprecationModel | undefined;
   readonly span: SourceSpan;
 }
 
@@ -74,6 +76,8 @@ export interface BelongsToModel extends DocText {
   /** A complexity override (docs/behaviour.md §8), and where it is written. */
   readonly complexity: string | undefined;
   readonly complexitySpan: SourceSpan | undefined;
+  /** Its field deprecated, and why (docs/behaviour.md §2.7). */
+  readonly deprecation: DeprecationModel | undefined;
   readonly span: SourceSpan;
 }
 
@@ -106,6 +110,8 @@ export interface HasManyModel extends DocText {
   /** A complexity override (docs/behaviour.md §8), and where it is written. */
   readonly complexity: string | undefined;
   readonly complexitySpan: SourceSpan | undefined;
+  /** Its field deprecated, and why (docs/behaviour.md §2.7). */
+  readonly deprecation: DeprecationModel | undefined;
   readonly span: SourceSpan;
 }
 
@@ -184,6 +190,8 @@ export interface ParamModel {
   readonly source: ParamSource;
   readonly binding: ParamBinding;
   readonly pipes: readonly PipeModel[];
+  /** The argument deprecated, and why: a resource's filter on a deprecated column (docs/behaviour.md §2.7); absent otherwise. */
+  readonly deprecation?: DeprecationModel;
   readonly span: SourceSpan;
 }
 
@@ -239,7 +247,8 @@ export interface OperationModel extends DocText {
   readonly guardChain: readonly GuardBinding[];
   readonly complexity: string | undefined;
   readonly complexitySpan: SourceSpan | undefined;
-  readonly deprecationReason: string | undefined;
+  /** The field deprecated, and why (`deprecationReason` or a `@deprecated` tag; docs/behaviour.md §2.7). */
+  readonly deprecation: DeprecationModel | undefined;
   /** Subscriptions: the event topic (`topic:` or the method name in camelCase). */
   readonly topic: string | undefined;
   /**
@@ -267,6 +276,8 @@ export interface FieldResolverModel extends DocText {
   /** A complexity override (docs/behaviour.md §8), and where it is written. */
   readonly complexity: string | undefined;
   readonly complexitySpan: SourceSpan | undefined;
+  /** The field deprecated, and why (docs/behaviour.md §2.7). */
+  readonly deprecation: DeprecationModel | undefined;
   readonly span: SourceSpan;
 }
 

@@ -68,11 +68,36 @@ export interface InputModel extends DocText {
   readonly span: SourceSpan;
 }
 
+/**
+ * A deprecation as written, and where (docs/behaviour.md §2.7): the `deprecationReason` option's
+ * value, or a docstring's `@deprecated` tag (its span the tag's).
+ */
+export interface WrittenDeprecation {
+  /** Trimmed; empty when nothing is said. */
+  readonly reason: string;
+  readonly span: SourceSpan;
+}
+
+/**
+ * Why a field is deprecated, decided once (docs/behaviour.md §2.7): from the `deprecationReason`
+ * option, a docstring's `@deprecated` tag, or both (rule `deprecation-conflict` refuses two reasons
+ * that differ).
+ */
+export interface DeprecationModel {
+  /** What callers read (`@deprecated(reason:)`, OpenAPI): the option's reason when written, else the tag's; `No longer supported` when neither says one. */
+  readonly reason: string;
+  readonly option: WrittenDeprecation | undefined;
+  /** The tag, its inline links written as their text. */
+  readonly tag: WrittenDeprecation | undefined;
+}
+
 /** One field of an input object. */
 export interface InputFieldModel extends DocText {
   readonly name: string;
   readonly type: TypeShape;
   /** Value constraints of the column a resource's input field stands for (docs/behaviour.md §4.7), shown in OpenAPI. */
   readonly constraints?: ResourceColumnConstraints;
+  /** The field deprecated, and why: an optional field of a resource's input for a deprecated column (docs/behaviour.md §2.7); absent otherwise. */
+  readonly deprecation?: DeprecationModel;
   readonly span: SourceSpan;
 }

@@ -21,7 +21,7 @@ import type { SourceSpan } from '../model/types.js';
 import { readAbilityRules } from './abilities.js';
 import { readImportProblems } from './imports.js';
 import { type DeclarationProjectCache, loadDeclarationProject, type ProjectLayout } from './project.js';
-import { DecoratorReader, docOf, ReferenceResolver, relativeFile, spanOf } from './references.js';
+import { DecoratorReader, deprecationTagOf, docOf, ReferenceResolver, relativeFile, spanOf } from './references.js';
 import { type ClassDeclaration, type MethodDeclaration, Node, SyntaxKind } from './ts-morph.js';
 import { TypeReader, type TypeRegistry } from './types.js';
 
@@ -89,6 +89,7 @@ class ClassReader {
       type: this.types.readShape(property.getTypeNode(), property.hasQuestionToken()),
       optional: property.hasQuestionToken(),
       decorators: this.decorators.read(property.getDecorators()),
+      deprecated: deprecationTagOf(this.layout, property),
       ...docOf(property),
       span: this.span(property.getNameNode()),
     }));
@@ -128,6 +129,7 @@ class ClassReader {
       parameters,
       returns: this.types.readReturn(method.getReturnTypeNode()),
       decorators: this.decorators.read(method.getDecorators()),
+      deprecated: deprecationTagOf(this.layout, method),
       hasBody: method.getBody() !== undefined,
       calls,
       unscopedCalls,

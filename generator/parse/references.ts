@@ -8,7 +8,7 @@ import path from 'node:path';
 import { type Decorator, type Identifier, Node, SyntaxKind } from './ts-morph.js';
 import type { DeclaredDecorator, DeclaredProperty, DeclaredValue } from '../model/declarations.js';
 import { type DocSections, type DocText, docText } from '../model/docs.js';
-import type { SourceRef, SourceSpan } from '../model/types.js';
+import type { SourceRef, SourceSpan, WrittenDeprecation } from '../model/types.js';
 import { type ProjectLayout, resolveModuleFile } from './project.js';
 
 /** The declaration an identifier resolves to, when it is in the project. */
@@ -54,6 +54,23 @@ export function docOf(node: Node): DocText {
     return { summary: jsDoc.getDescription().trim(), remarks: tagText('remarks'), privateRemarks: tagText('privateRemarks') };
   });
   return docText(sections);
+}
+
+/**
+ * The `@deprecated` tags of a node's docstrings (docs/guide/declaring.md "Deprecating a field"):
+ * their texts as written, trimmed, paragraph after paragraph (empty when no tag gives a reason),
+ * and the span of the first tag; undefined when it has none. `resolve/` decides what it means.
+ */
+export function deprecationTagOf(layout: ProjectLayout, node: Node): WrittenDeprecation | undefined {
+  if (!Node.isJSDocable(node)) return undefined;
+  const tags = node.getJsDocs().flatMap((jsDoc) => jsDoc.getTags().filter((tag) => tag.getTagName() === 'deprecated'));
+  const [first] = tags;
+  if (!first) return undefined;
+  const reason = tags
+    .map((tag) => tag.getCommentText()?.trim() ?? '')
+    .filter((text) => text.length > 0)
+    .join('\n\n');
+  return { reason, span: spanOf(layout, first) };
 }
 
 /** Resolves names in declaration files. */

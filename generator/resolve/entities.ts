@@ -18,6 +18,7 @@ import type {
   WireRelationModel,
 } from '../model/model.js';
 import type { SourceRef, SourceSpan, TypeShape } from '../model/types.js';
+import { deprecationOf } from './deprecation.js';
 import type { NamedClass } from './operations.js';
 import { argumentAt, booleanOf, DecoratorSet, expressionOf, numberOf, optionKeySpan, optionOf, stringOf, thunkTarget } from './values.js';
 
@@ -71,6 +72,7 @@ function readColumn(field: DeclaredField, decorators: DecoratorSet): ColumnModel
     exposed: booleanOf(optionOf(options, 'exposed')) ?? true,
     constraints: constraintsOf(options),
     filterable: decorators.has('Filterable'),
+    deprecation: deprecationOf(optionOf(options, 'deprecationReason'), field.deprecated),
     doc: field.doc,
     description: field.description,
     span: field.span,
@@ -136,6 +138,7 @@ function resolveBelongsTo(written: readonly WrittenEntity[], names: ReadonlySet<
         viaSpan: optionKeySpan(relation.options, 'via'),
         complexity: expressionOf(optionOf(relation.options, 'complexity')),
         complexitySpan: optionOf(relation.options, 'complexity')?.span,
+        deprecation: deprecationOf(optionOf(relation.options, 'deprecationReason'), relation.field.deprecated),
         doc: relation.field.doc,
         description: relation.field.description,
         span: relation.field.span,
@@ -195,6 +198,7 @@ function resolveHasMany(
     exposed: booleanOf(optionOf(relation.options, 'exposed')) ?? false,
     complexity: expressionOf(optionOf(relation.options, 'complexity')),
     complexitySpan: optionOf(relation.options, 'complexity')?.span,
+    deprecation: deprecationOf(optionOf(relation.options, 'deprecationReason'), relation.field.deprecated),
     doc: relation.field.doc,
     description: relation.field.description,
     span: relation.field.span,

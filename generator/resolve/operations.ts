@@ -18,6 +18,7 @@ import type {
 import { fieldNameOf } from '../model/naming.js';
 import type { SourceSpan } from '../model/types.js';
 import { guardChain, readGuards, readPipes, readPostures } from './bindings.js';
+import { deprecationOf } from './deprecation.js';
 import { returnedEntity } from './types.js';
 import { argumentAt, DecoratorSet, expressionOf, optionKeySpan, optionOf, stringOf, thunkTarget } from './values.js';
 
@@ -87,7 +88,7 @@ function readOperation(
     guardChain: guardChain(outerGuards, guards),
     complexity: expressionOf(argumentAt(decorators.first('Complexity'), 0)),
     complexitySpan: argumentAt(decorators.first('Complexity'), 0)?.span,
-    deprecationReason: stringOf(optionOf(options, 'deprecationReason')),
+    deprecation: deprecationOf(optionOf(options, 'deprecationReason'), method.deprecated),
     topic: operationType === 'subscription' ? (stringOf(optionOf(options, 'topic')) ?? fieldNameOf(method.name)) : undefined,
     eventEntity: operationType === 'subscription' && method.returns.kind === 'value' ? returnedEntity(method.returns) : undefined,
     versionSpan: versionOptionSpan(decorator) ?? versionDecorator?.span,
@@ -117,6 +118,7 @@ function readFieldResolver(
     returnedEntity: returnedEntity(method.returns),
     complexity: expressionOf(argumentAt(decorators.first('Complexity'), 0)),
     complexitySpan: argumentAt(decorators.first('Complexity'), 0)?.span,
+    deprecation: deprecationOf(optionOf(options, 'deprecationReason'), method.deprecated),
     doc: method.doc,
     description: method.description,
     span: method.span,

@@ -28,7 +28,7 @@ import type {
   RouteModel,
 } from '../model/model.js';
 import { repositoryClass, repositoryModule, resourceClass, resourceInputName, resourceModule } from '../model/naming.js';
-import type { InputModel, ReturnShape, SourceSpan, TypeShape } from '../model/types.js';
+import type { DeprecationModel, InputModel, ReturnShape, SourceSpan, TypeShape } from '../model/types.js';
 import { AUTHORIZATION_GUARD } from '../model/builtins.js';
 import { guardChain } from './bindings.js';
 import { fixedOnCreate, type Grants } from './grants.js';
@@ -169,6 +169,8 @@ function inputModelOf(
         name: column.name,
         type: { ...column.type, nullable: !required },
         constraints: input.constraints,
+        // GraphQL cannot deprecate a required input field: callers must still send it (docs/behaviour.md §2.7).
+        ...(column.deprecation && !required ? { deprecation: column.deprecation } : {}),
         doc: description,
         description,
         span,
@@ -188,9 +190,10 @@ function inputModelOf(
   };
 }
 
-/** One parameter of a generated operation. */
-function param(name: string, type: TypeShape, source: ParamSource, binding: ParamBinding, optional: boolean, span: SourceSpan): ParamModel {
-  return { name, type, optional, source, binding, pipes: [], span };
+/** One parameter of a generated operation (of `entry`, as its shape lists it), read from `source` by `binding`. */
+function param(entry: OperationShape['params'][number], source: ParamSource, binding: ParamBinding, span: SourceSpan): ParamModel {
+  const { name, type, optional, deprecation } = entry;
+  return { name, type, optional, source, binding, pipes: [], ...(deprecation ? { deprecation } : {}), span };
 }
 
 /** What each operation's method takes and returns, and the words callers read about it. */
@@ -201,6 +204,8 @@ interface OperationShape {
     readonly rest: ParamSource;
     readonly restBinding: ParamBinding;
     readonly optional: boolean;
+    /** A filter on a deprecated column is deprecated with it (docs/behaviour.md §2.7). */
+    readonly deprecation?: DeprecationModel;
   }[];
   readonly returns: ReturnShape;
   readonly summary: string;
@@ -234,6 +239,7 @@ function shapeOf(
         rest: 'query' as const,
         restBinding: 'query' as const,
         optional: true,
+        ...(column.deprecation ? { deprecation: column.deprecation } : {}),
       }));
       if (resource.pagination === 'none') {
         return {
@@ -328,7 +334,7 @@ function controllerOf(core: ResourceCore): ControllerModel {
   const versions = core.version === undefined ? [] : [core.version];
   const routes = core.operations.map((operation): RouteModel => {
     const shape = shapeOf(core, operation.kind);
-    const params = shape.params.map((entry) => param(entry.name, entry.type, entry.rest, entry.restBinding, entry.optional, core.span));
+    const params = shape.params.map((entry) => param(entry, entry.rest, entry.restBinding, core.span));
     const posture = postureOf(operation, core.entity.name, core.span);
     const isPage = shape.returns.kind === 'page';
     const path = operation.fullPath.slice(core.fullPath.length).replace(/^\//, '');
@@ -398,7 +404,7 @@ function resolverOf(core: ResourceCore, rootGuards: readonly GuardBinding[]): Re
       methodName: operation.kind,
       owner: core.className,
       file: core.file,
-      params: shape.params.map((entry) => param(entry.name, entry.type, 'arg', 'argument', entry.optional, core.span)),
+      params: shape.params.map((entry) => param(entry, 'arg', 'argument', core.span)),
       returns: shape.returns,
       returnedEntity: core.entity.name,
       posture,
@@ -407,7 +413,7 @@ function resolverOf(core: ResourceCore, rootGuards: readonly GuardBinding[]): Re
       guardChain: chain,
       complexity: operation.kind === 'list' ? core.complexity : undefined,
       complexitySpan: operation.kind === 'list' ? core.complexitySpan : undefined,
-      deprecationReason: undefined,
+      deprecation: undefined,
       topic: undefined,
       eventEntity: undefined,
       versionSpan: undefined,

@@ -24,6 +24,8 @@ import { decoratorArgumentMissing } from './rules/decorator-argument-missing.js'
 import { decoratorMisplaced } from './rules/decorator-misplaced.js';
 import { decoratorOptionUnknown } from './rules/decorator-option-unknown.js';
 import { decoratorUnknown } from './rules/decorator-unknown.js';
+import { deprecationConflict } from './rules/deprecation-conflict.js';
+import { deprecationUnseen } from './rules/deprecation-unseen.js';
 import { entityCompositePrimaryKey } from './rules/entity-composite-primary-key.js';
 import { entityPrimaryKeyMissing } from './rules/entity-primary-key-missing.js';
 import { fieldResolverTypeMissing } from './rules/field-resolver-type-missing.js';
@@ -94,6 +96,8 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'decorator-misplaced': decoratorMisplaced,
   'decorator-option-unknown': decoratorOptionUnknown,
   'decorator-unknown': decoratorUnknown,
+  'deprecation-conflict': deprecationConflict,
+  'deprecation-unseen': deprecationUnseen,
   'entity-composite-primary-key': entityCompositePrimaryKey,
   'entity-primary-key-missing': entityPrimaryKeyMissing,
   'field-resolver-type-missing': fieldResolverTypeMissing,

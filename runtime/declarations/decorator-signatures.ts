@@ -169,6 +169,7 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
           max: 'number',
           pattern: 'string',
           format: { oneOf: ['email'] },
+          deprecationReason: 'string',
         }),
         example: "{ default: 'draft' }",
       },
@@ -202,7 +203,13 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
       RELATION_TARGET,
       {
         name: 'options',
-        kind: options<BelongsToOptions>({ column: { required: 'string' }, exposed: 'boolean', complexity: COMPLEXITY, via: 'refused' }),
+        kind: options<BelongsToOptions>({
+          column: { required: 'string' },
+          exposed: 'boolean',
+          complexity: COMPLEXITY,
+          deprecationReason: 'string',
+          via: 'refused',
+        }),
         required: true,
         example: "{ column: 'orgId' }",
       },
@@ -215,7 +222,7 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
       RELATION_TARGET,
       {
         name: 'options',
-        kind: options<HasManyOptions>({ via: 'string', exposed: 'boolean', complexity: COMPLEXITY }),
+        kind: options<HasManyOptions>({ via: 'string', exposed: 'boolean', complexity: COMPLEXITY, deprecationReason: 'string' }),
         example: "{ exposed: true, via: 'authorId' }",
       },
     ],
@@ -269,7 +276,13 @@ export const DECORATOR_SIGNATURES: { readonly [Name in DecoratorName]: Decorator
   ResolveField: {
     on: ['method'],
     within: ['Resolver'],
-    arguments: [{ name: 'options', kind: options<ResolveFieldOptions>({ name: 'string' }), example: "{ name: 'authorName' }" }],
+    arguments: [
+      {
+        name: 'options',
+        kind: options<ResolveFieldOptions>({ name: 'string', deprecationReason: 'string' }),
+        example: "{ name: 'authorName' }",
+      },
+    ],
   },
   Complexity: {
     on: ['method'],

@@ -66,6 +66,12 @@ export interface ColumnOptions {
   pattern?: string;
   /** A string column's format, checked on a resource's inputs (docs/behaviour.md §4.7). */
   format?: 'email';
+  /**
+   * Marks the field deprecated, saying why (`'Use heading.'`): `@deprecated(reason:)` in the GraphQL
+   * schema, `deprecated: true` in OpenAPI, `@deprecated` in the typed clients; once released, removing
+   * the column is not a breaking change (docs/behaviour.md §2.7). A docstring's `@deprecated` tag says the same.
+   */
+  deprecationReason?: string;
 }
 
 /**
@@ -128,6 +134,8 @@ export interface RelationOptions {
    * over `first` and `childComplexity`, for example `'first * childComplexity + 5'`.
    */
   complexity?: string | number;
+  /** Marks the relation's field deprecated, saying why, as on a column (docs/behaviour.md §2.7). */
+  deprecationReason?: string;
 }
 
 /** Options of {@link BelongsTo}. */
@@ -229,6 +237,8 @@ export interface OperationOptions {
 export interface ResolveFieldOptions {
   /** The field name on the wire. Default: the method name in camelCase. */
   name?: string;
+  /** Marks the field deprecated, saying why, as on a column (docs/behaviour.md §2.7). */
+  deprecationReason?: string;
 }
 
 /** Options accepted by `@Resolver` (a resolver takes no `version`: docs/behaviour.md §9.5). */

@@ -49,6 +49,8 @@ export interface CatalogParameter {
   readonly in: 'path' | 'query';
   readonly required: boolean;
   readonly description?: string;
+  /** The parameter is deprecated (a filter on a deprecated column, docs/behaviour.md §2.7); its description says why. */
+  readonly deprecated?: true;
   readonly schema: JsonSchema;
 }
 
@@ -197,6 +199,7 @@ function operationObject(
     in: parameter.in,
     required: parameter.required,
     ...(parameter.description ? { description: parameter.description } : {}),
+    ...(parameter.deprecated ? { deprecated: true } : {}),
     schema: parameter.schema,
   }));
   if (version !== undefined && options.strategy !== 'uri') {

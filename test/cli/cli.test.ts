@@ -224,9 +224,32 @@ describe('generate --check', { timeout: 120_000 }, () => {
       expect(refused.status).toBe(1);
       expect(refused.stderr).toContain('FIELD_REMOVED: Org.name was removed. (entities/org.entity.ts:20: renamed to label?)');
       expect(refused.stderr).toContain(
-        "a field of an entity is its column: keep the column's name and type (rename it back), or add the new column beside the old one and remove the old one once clients have moved; or pass --allow-breaking to accept the break",
+        'a field of an entity is its column: keep the column\'s name and type (rename it back), or add the new column beside the old one, deprecate the old one (@Column({ deprecationReason: … })) and remove it in a later release (docs/guide/migrations.md, "Renaming a column"); or pass --allow-breaking to accept the break',
       );
-      expect(refused.stderr).not.toContain('deprecationReason');
+      expect(refused.stderr).not.toContain('@Query({ deprecationReason');
+    });
+
+    it('accepts removing a field the committed schema deprecated, without --allow-breaking, and says so', () => {
+      const sdl = path.join(project, 'generated/schema.graphql');
+      const original = readFileSync(sdl, 'utf8');
+      expect(original).toContain('type Org {\n');
+      // The released schema had a field the declarations no longer have: deprecated, then removed.
+      const released = (field: string): void => writeFileSync(sdl, original.replace('type Org {\n', `type Org {\n  ${field}\n`));
+      released('legacyCode: String @deprecated(reason: "Use id.")');
+      const accepted = cli(['generate', '--check'], { cwd: project });
+      released('legacyCode: String');
+      const refused = cli(['generate', '--check'], { cwd: project });
+      writeFileSync(sdl, original);
+      // Stale (the committed SDL still lists it), but not refused as a break.
+      expect(accepted.stderr).toContain(
+        'warning: the GraphQL schema changes in a way clients may notice (DEPRECATED_FIELD_REMOVED): Org.legacyCode was removed; it was deprecated: Use id.\n',
+      );
+      expect(accepted.stderr).not.toContain('would break existing clients');
+      expect(accepted.stderr).toContain('changed: generated/schema.graphql');
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain('the GraphQL schema would break existing clients');
+      expect(refused.stderr).toContain('FIELD_REMOVED: Org.legacyCode was removed.');
+      expect(cli(['generate', '--check'], { cwd: project }).status).toBe(0);
     });
 
     it('refuses invalid declarations with file:line:col and the fix, writing nothing', () => {

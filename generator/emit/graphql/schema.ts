@@ -95,7 +95,11 @@ class SchemaBuilder {
         Object.fromEntries(
           (model?.fields ?? []).map((field) => [
             field.name,
-            { type: this.shape(field.type, 'input') as GraphQLInputType, description: field.description },
+            {
+              type: this.shape(field.type, 'input') as GraphQLInputType,
+              description: field.description,
+              deprecationReason: field.deprecation?.reason,
+            },
           ]),
         ),
     });
@@ -116,17 +120,26 @@ class SchemaBuilder {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
     for (const column of entity.columns) {
       if (!column.exposed) continue;
-      fields[column.name] = { type: this.shape(column.type, 'output') as GraphQLOutputType, description: column.description };
+      fields[column.name] = {
+        type: this.shape(column.type, 'output') as GraphQLOutputType,
+        description: column.description,
+        deprecationReason: column.deprecation?.reason,
+      };
     }
     for (const relation of entity.wireRelations) {
       if (relation.kind === 'belongsTo') {
         // Nullable: null when the caller may not read the parent (docs/behaviour.md §5.8).
-        fields[relation.name] = { type: this.objectType(relation.target), description: relation.description };
+        fields[relation.name] = {
+          type: this.objectType(relation.target),
+          description: relation.description,
+          deprecationReason: relation.deprecation?.reason,
+        };
       } else {
         fields[relation.name] = {
           type: new GraphQLNonNull(this.connectionType(relation.target)),
           args: { first: { type: GraphQLInt }, after: { type: GraphQLString } },
           description: relation.description,
+          deprecationReason: relation.deprecation?.reason,
         };
       }
     }
@@ -135,6 +148,7 @@ class SchemaBuilder {
         type: this.returnType(computed.returns),
         args: this.arguments(computed.params),
         description: computed.description,
+        deprecationReason: computed.deprecation?.reason,
       };
     }
     return fields;
@@ -181,7 +195,12 @@ class SchemaBuilder {
   }
 
   arguments(params: readonly ParamModel[]): GraphQLFieldConfigArgumentMap {
-    return Object.fromEntries(params.map((param) => [param.name, { type: this.shape(param.type, 'input') as GraphQLInputType }]));
+    return Object.fromEntries(
+      params.map((param) => [
+        param.name,
+        { type: this.shape(param.type, 'input') as GraphQLInputType, deprecationReason: param.deprecation?.reason },
+      ]),
+    );
   }
 
   returnType(shape: ReturnShape): GraphQLOutputType {
@@ -202,7 +221,7 @@ class SchemaBuilder {
               type: this.returnType(operation.returns),
               args: this.arguments(operation.params),
               description: operation.description,
-              deprecationReason: operation.deprecationReason,
+              deprecationReason: operation.deprecation?.reason,
             },
           ]),
         ),

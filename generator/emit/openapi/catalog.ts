@@ -20,7 +20,7 @@ import {
 } from '../../../runtime/http/openapi.js';
 import type { ResourceColumnConstraints } from '../../../runtime/data/resource-input.js';
 import type { ParamModel, ResolvedApp } from '../../model/model.js';
-import type { NamedType, ReturnShape, TypeShape } from '../../model/types.js';
+import type { DeprecationModel, NamedType, ReturnShape, TypeShape } from '../../model/types.js';
 import { type EmitContext, exposedEntities } from '../context.js';
 import { type GeneratedFile, TypeScriptFile } from '../writer.js';
 import { openApiDocumentPath } from '../../paths.js';
@@ -64,6 +64,25 @@ export function shapeSchema(shape: TypeShape, description?: string, constraints?
   return description ? { ...schema, description } : schema;
 }
 
+/** What callers read of a deprecation (docs/behaviour.md §2.7): its reason, after the description. */
+function deprecatedText(description: string | undefined, deprecation: DeprecationModel): string {
+  return [description, `Deprecated: ${deprecation.reason}`].filter((part): part is string => part !== undefined).join('\n\n');
+}
+
+/**
+ * The schema of a field of an entity or input (`shape`, its description and constraint keywords),
+ * marked `deprecated: true` with the reason in its description when `deprecation` is given.
+ */
+function fieldSchema(
+  shape: TypeShape,
+  description: string | undefined,
+  deprecation: DeprecationModel | undefined,
+  constraints?: ResourceColumnConstraints,
+): JsonSchema {
+  if (deprecation === undefined) return shapeSchema(shape, description, constraints);
+  return { ...shapeSchema(shape, deprecatedText(description, deprecation), constraints), deprecated: true };
+}
+
 function returnSchema(shape: ReturnShape): JsonSchema | undefined {
   if (shape.kind === 'void') return undefined;
   if (shape.kind === 'page') return { type: 'array', items: namedSchema(shape.item) };
@@ -79,7 +98,8 @@ export function schemasOf(app: ResolvedApp): Record<string, JsonSchema> {
   const named: [string, JsonSchema][] = [];
   for (const entity of exposedEntities(app)) {
     const properties: Record<string, JsonSchema> = {};
-    for (const column of entity.columns) if (column.exposed) properties[column.name] = shapeSchema(column.type, column.description);
+    for (const column of entity.columns)
+      if (column.exposed) properties[column.name] = fieldSchema(column.type, column.description, column.deprecation);
     const required = entity.columns
       .filter(
         (column) =>
@@ -98,7 +118,8 @@ export function schemasOf(app: ResolvedApp): Record<string, JsonSchema> {
   }
   for (const input of app.inputs) {
     const properties: Record<string, JsonSchema> = {};
-    for (const field of input.fields) properties[field.name] = shapeSchema(field.type, field.description, field.constraints);
+    for (const field of input.fields)
+      properties[field.name] = fieldSchema(field.type, field.description, field.deprecation, field.constraints);
     const required = input.fields.filter((field) => !field.type.nullable).map((field) => field.name);
     named.push([
       input.name,
@@ -144,6 +165,7 @@ function parameterOf(param: ParamModel): CatalogParameter {
         name: param.name,
         in: param.source === 'path' ? 'path' : 'query',
         required: param.source === 'path' || !param.type.nullable,
+        ...(param.deprecation ? { description: deprecatedText(undefined, param.deprecation), deprecated: true } : {}),
         schema: shapeSchema({ ...param.type, nullable: false }),
       };
   }

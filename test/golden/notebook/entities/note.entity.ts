@@ -20,7 +20,11 @@ export class Note {
   @Column({ default: 'low' })
   priority!: Priority;
 
-  /** Times the note was opened. */
+  /**
+   * Times the note was opened.
+   *
+   * @deprecated Counted by the analytics service now.
+   */
   @Column({ default: 0 })
   views!: Int;
 

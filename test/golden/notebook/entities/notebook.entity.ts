@@ -14,6 +14,6 @@ export class Notebook {
   @Column()
   title!: string;
 
-  @HasMany(() => Note, { exposed: true })
+  @HasMany(() => Note, { exposed: true, deprecationReason: 'Page through notes instead.' })
   notes?: Note[];
 }

@@ -39,7 +39,8 @@ const NOTE_OUTPUT: McpToolOutput = {
       "views": {
         "type": "integer",
         "format": "int32",
-        "description": "Times the note was opened."
+        "description": "Times the note was opened.\n\nDeprecated: Counted by the analytics service now.",
+        "deprecated": true
       },
       "createdAt": {
         "type": "string",
@@ -107,7 +108,8 @@ const NOTES_TOP_OUTPUT: McpToolOutput = {
           "views": {
             "type": "integer",
             "format": "int32",
-            "description": "Times the note was opened."
+            "description": "Times the note was opened.\n\nDeprecated: Counted by the analytics service now.",
+            "deprecated": true
           },
           "createdAt": {
             "type": "string",

@@ -28,7 +28,11 @@ export interface Note {
   notebookId: string;
   text: string;
   priority: Priority;
-  /** Times the note was opened. */
+  /**
+   * Times the note was opened.
+   *
+   * @deprecated Counted by the analytics service now.
+   */
   views: number;
   createdAt: string;
 }

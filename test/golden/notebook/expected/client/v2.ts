@@ -94,7 +94,10 @@ export interface components {
             priority: components["schemas"]["Priority"];
             /**
              * Format: int32
+             * @deprecated
              * @description Times the note was opened.
+             *
+             *     Deprecated: Counted by the analytics service now.
              */
             views: number;
             /** Format: date-time */

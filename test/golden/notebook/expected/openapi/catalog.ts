@@ -64,7 +64,8 @@ export const API_CATALOG: ApiCatalog = {
         "views": {
           "type": "integer",
           "format": "int32",
-          "description": "Times the note was opened."
+          "description": "Times the note was opened.\n\nDeprecated: Counted by the analytics service now.",
+          "deprecated": true
         },
         "createdAt": {
           "type": "string",
