@@ -91,10 +91,17 @@ export class PostResolver {
     return this.postService.reviewerName(post);
   }
 
-  /** Every post published from now on that the subscriber may read, masked to their grant. */
+  /**
+   * Every post published from now on that the subscriber may read, masked to their grant; with
+   * `authorId`, only that author's.
+   *
+   * @privateRemarks
+   * The published post comes first; the arguments follow, and returning null leaves a post out for
+   * this subscriber (docs/behaviour.md §4.1).
+   */
   @Subscription()
   @Authorized('read', Post)
-  postPublished(post: Post): Post {
-    return post;
+  postPublished(post: Post, authorId?: ID): Post | null {
+    return authorId === undefined || post.authorId === authorId ? post : null;
   }
 }

@@ -624,7 +624,9 @@ export function deleteCommentMutation(): TypedDocumentNode<DeleteCommentMutation
 }
 
 /** The variables of `postPublished`. */
-export type PostPublishedSubscriptionVariables = Record<string, never>;
+export interface PostPublishedSubscriptionVariables {
+  authorId?: string | null;
+}
 
 /** What `postPublished` answers, selecting the fields `F` of Post. */
 export interface PostPublishedSubscription<F extends keyof Post = keyof Post> {
@@ -632,14 +634,15 @@ export interface PostPublishedSubscription<F extends keyof Post = keyof Post> {
 }
 
 /**
- * Every post published from now on that the subscriber may read, masked to their grant.
+ * Every post published from now on that the subscriber may read, masked to their grant; with
+ * `authorId`, only that author's.
  *
  * The subscription document of `postPublished`.
  *
  * @param fields the fields of Post to select; every one when omitted
  */
 export function postPublishedSubscription<F extends keyof Post = keyof Post>(fields?: readonly F[]): TypedDocumentNode<PostPublishedSubscription<F>, PostPublishedSubscriptionVariables> {
-  return operation('subscription PostPublished { postPublished', fields ?? POST_SELECTION);
+  return operation('subscription PostPublished($authorId: ID) { postPublished(authorId: $authorId)', fields ?? POST_SELECTION);
 }
 
 /** One error of a GraphQL response; `extensions.code` says which (`FORBIDDEN`, `NOT_FOUND`, …). */

@@ -5,7 +5,7 @@
  * the declared method, Result unwrapping, masking of returned entities (docs/behaviour.md §5.5).
  */
 
-import { applyPipes, authorizeOperation, type GraphQLContext, type GraphQLResolveInfo, type IResolvers, maskOutput, type PipeTransform, readableItems, type RuntimeServices, unwrap, ZodValidationPipe } from 'resource-service/runtime';
+import { applyPipes, authorizeOperation, type GraphQLContext, type GraphQLResolveInfo, type IResolvers, maskOutput, type PipeTransform, readableItems, type RuntimeServices, selectedItems, unwrap, ZodValidationPipe } from 'resource-service/runtime';
 import { type CreatePost, CreatePostSchema, SearchTermPipe } from '../../entities/post.dto.js';
 import type { PostResolver } from '../../entities/post.resolver.js';
 import { type CreateUser, CreateUserSchema } from '../../entities/user.dto.js';
@@ -204,16 +204,19 @@ export function createResolvers(container: Container, services: RuntimeServices)
     },
     Subscription: {
       /**
-       * Every post published from now on that the subscriber may read, masked to their grant.
-       * Subscription.postPublished → PostResolver.postPublished (entities/post.resolver.ts:97); authorized: read Post.
+       * Every post published from now on that the subscriber may read, masked to their grant; with
+       * `authorId`, only that author's.
+       *
+       * The published post comes first; the arguments follow, and returning null leaves a post out for
+       * this subscriber (docs/behaviour.md §4.1).
+       * Subscription.postPublished → PostResolver.postPublished (entities/post.resolver.ts:104); authorized: read Post.
        */
       postPublished: {
-        subscribe: (_parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {
+        subscribe: (_parent: unknown, args: { readonly authorId?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {
           authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Post');
-          return readableItems(services.eventBus.subscribe<Parameters<PostResolver['postPublished']>[0]>('postPublished'), context, 'Post');
+          return selectedItems(readableItems(services.eventBus.subscribe<Parameters<PostResolver['postPublished']>[0]>('postPublished'), context, 'Post'), (item: Parameters<PostResolver['postPublished']>[0]) => postResolver.postPublished(item, args.authorId ?? undefined));
         },
-        resolve: (item: Parameters<PostResolver['postPublished']>[0], _args: unknown, context: GraphQLContext) => {
-          const value = postResolver.postPublished(item);
+        resolve: (value: NonNullable<Awaited<ReturnType<PostResolver['postPublished']>>>, _args: unknown, context: GraphQLContext) => {
           return maskOutput(context.request, 'Post', POST_FIELDS, value);
         },
       },

@@ -236,6 +236,11 @@ export interface OperationModel extends DocText {
   readonly owner: string;
   readonly file: string;
   readonly params: readonly ParamModel[];
+  /**
+   * What it returns on the wire. A subscription's is what it sends, never null: the method
+   * answering null leaves that item out for the subscriber (docs/behaviour.md §4.1), so `Post | null`
+   * is sent as `Post!`.
+   */
   readonly returns: ReturnShape;
   /** The entity it returns (alone, in a list or in a page), if any. */
   readonly returnedEntity: string | undefined;
@@ -249,6 +254,8 @@ export interface OperationModel extends DocText {
   readonly complexitySpan: SourceSpan | undefined;
   /** The field deprecated, and why (`deprecationReason` or a `@deprecated` tag; docs/behaviour.md §2.7). */
   readonly deprecation: DeprecationModel | undefined;
+  /** Subscriptions: the method's first parameter, which receives each published item (not a GraphQL argument). */
+  readonly itemParam: ParamModel | undefined;
   /** Subscriptions: the event topic (`topic:` or the method name in camelCase). */
   readonly topic: string | undefined;
   /**

@@ -16,7 +16,7 @@ import type {
   UnversionedTransportModel,
 } from '../model/model.js';
 import { fieldNameOf } from '../model/naming.js';
-import type { SourceSpan } from '../model/types.js';
+import type { ReturnShape, SourceSpan } from '../model/types.js';
 import { guardChain, readGuards, readPipes, readPostures } from './bindings.js';
 import { deprecationOf } from './deprecation.js';
 import { returnedEntity } from './types.js';
@@ -55,6 +55,11 @@ function argumentsOf(parameters: readonly DeclaredParameter[], methodDecorators:
   }));
 }
 
+/** What a subscription returning `shape` sends: the value never null (null leaves the item out, docs/behaviour.md §4.1). */
+function sent(shape: ReturnShape): ReturnShape {
+  return shape.kind === 'value' && shape.type.nullable && !shape.result ? { ...shape, type: { ...shape.type, nullable: false } } : shape;
+}
+
 function readOperation(
   cls: NamedClass,
   method: DeclaredMethod,
@@ -80,7 +85,7 @@ function readOperation(
     owner: cls.name,
     file: cls.file,
     params: argumentsOf(parameters, decorators),
-    returns: method.returns,
+    returns: operationType === 'subscription' ? sent(method.returns) : method.returns,
     returnedEntity: returnedEntity(method.returns),
     posture,
     postures,
@@ -89,6 +94,8 @@ function readOperation(
     complexity: expressionOf(argumentAt(decorators.first('Complexity'), 0)),
     complexitySpan: argumentAt(decorators.first('Complexity'), 0)?.span,
     deprecation: deprecationOf(optionOf(options, 'deprecationReason'), method.deprecated),
+    // Its own pipes only: `@UsePipes` on the method binds the arguments.
+    itemParam: operationType === 'subscription' ? argumentsOf(method.parameters.slice(0, 1), new DecoratorSet([]))[0] : undefined,
     topic: operationType === 'subscription' ? (stringOf(optionOf(options, 'topic')) ?? fieldNameOf(method.name)) : undefined,
     eventEntity: operationType === 'subscription' && method.returns.kind === 'value' ? returnedEntity(method.returns) : undefined,
     versionSpan: versionOptionSpan(decorator) ?? versionDecorator?.span,

@@ -414,6 +414,7 @@ function resolverOf(core: ResourceCore, rootGuards: readonly GuardBinding[]): Re
       complexity: operation.kind === 'list' ? core.complexity : undefined,
       complexitySpan: operation.kind === 'list' ? core.complexitySpan : undefined,
       deprecation: undefined,
+      itemParam: undefined,
       topic: undefined,
       eventEntity: undefined,
       versionSpan: undefined,

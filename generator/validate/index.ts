@@ -70,6 +70,7 @@ import { routeDuplicate } from './rules/route-duplicate.js';
 import { routeListPagination } from './rules/route-list-pagination.js';
 import { routePathParamMissing } from './rules/route-path-param-missing.js';
 import { routeVersionUndeclared } from './rules/route-version-undeclared.js';
+import { subscriptionItemParameter } from './rules/subscription-item-parameter.js';
 import { typeUnsupported } from './rules/type-unsupported.js';
 import { unscopedInRequest } from './rules/unscoped-in-request.js';
 import { versionOnUnversionedTransport } from './rules/version-on-unversioned-transport.js';
@@ -142,6 +143,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'route-list-pagination': routeListPagination,
   'route-path-param-missing': routePathParamMissing,
   'route-version-undeclared': routeVersionUndeclared,
+  'subscription-item-parameter': subscriptionItemParameter,
   'type-unsupported': typeUnsupported,
   'unscoped-in-request': unscopedInRequest,
   'version-on-unversioned-transport': versionOnUnversionedTransport,

@@ -43,6 +43,38 @@ export function readableItems<T extends object>(
   return iterator;
 }
 
+/**
+ * What a subscription sends for the items of `source` (docs/behaviour.md §4.1): what `select` — the
+ * subscription's method, given the item and the subscriber's arguments — answers for each, in
+ * order; an item it answers `null` or `undefined` for is not sent to this subscriber (its filter:
+ * `issueClosed(issue, projectId)` returning `issue.projectId === projectId ? issue : null`).
+ * A rejection of `select` ends the subscription with that error. Closing the returned iterator
+ * closes `source`.
+ */
+export function selectedItems<T, R>(
+  source: AsyncIterableIterator<T>,
+  select: (item: T) => R | null | undefined | PromiseLike<R | null | undefined>,
+): AsyncIterableIterator<R> {
+  const iterator: AsyncIterableIterator<R> = {
+    async next(): Promise<IteratorResult<R>> {
+      for (;;) {
+        const step = await source.next();
+        if (step.done) return { done: true, value: undefined };
+        const value = await select(step.value);
+        if (value !== null && value !== undefined) return { done: false, value };
+      }
+    },
+    async return(value?: unknown): Promise<IteratorResult<R>> {
+      await source.return?.(value);
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}
+
 /** An event's executions by shape: what each subscription of that shape is sent (docs/hostile-input.md §16). */
 const executions = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
 

@@ -181,6 +181,33 @@ describe('postPublished over graphql-ws', () => {
     expect(foreign.items).toEqual([]);
   });
 
+  it("hands the subscriber's arguments to the method, which filters per subscriber: postPublished(authorId) sends one author's posts", async () => {
+    const token = await server.token('admin');
+    const author = server.user('member');
+    const filtered = listen(client({ authToken: token }), `subscription { postPublished(authorId: "${author.id}") { id authorId } }`);
+    const everyone = listen(client({ authToken: token }), 'subscription { postPublished { id authorId } }');
+    await Promise.all([filtered.ready, everyone.ready]);
+    const draftBy = async (role: Role): Promise<string> => {
+      const created = await server.graphql<{ createPost: { id: string } }>('mutation { createPost(input: { title: "Argument" }) { id } }', {
+        token: await server.token(role),
+      });
+      return created.data?.createPost.id ?? '';
+    };
+    const members = await draftBy('member');
+    const admins = await draftBy('admin');
+    await publish(admins, token);
+    await publish(members, token);
+    const ids = (items: unknown[]): string[] => items.map((item) => (item as { postPublished: { id: string } }).postPublished.id);
+    await eventually(() => ids(everyone.items).includes(admins) && ids(everyone.items).includes(members));
+    await eventually(() => ids(filtered.items).includes(members));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(ids(filtered.items)).not.toContain(admins);
+    expect(filtered.items.every((item) => (item as { postPublished: { authorId: string } }).postPublished.authorId === author.id)).toBe(
+      true,
+    );
+    expect([filtered.errors, everyone.errors]).toEqual([[], []]);
+  });
+
   it('gates at subscribe time: no token is UNAUTHENTICATED, a role without read on Post is FORBIDDEN', async () => {
     const anonymous = listen(client({}), 'subscription { postPublished { id } }');
     await anonymous.done;

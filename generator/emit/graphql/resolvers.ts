@@ -70,7 +70,8 @@ class ResolverWriter {
       if (param.pipes.length === 0) return argumentValue(param, `args.${param.name}`);
       const apply = this.imports.value('runtime/declarations/pipes.ts', 'applyPipes');
       const ownerType = this.imports.type(operation.file, operation.owner);
-      const index = operation.params.indexOf(param);
+      // A subscription's method takes the published item first.
+      const index = operation.params.indexOf(param) + (operation.operationType === 'subscription' ? 1 : 0);
       this.w.writeLine(
         `const ${param.name} = (await ${apply}(args.${param.name}, ${pipesConstant(operation.owner, operation.methodName, param.name)})) as Parameters<${ownerType}['${operation.methodName}']>[${index}];`,
       );
@@ -133,37 +134,46 @@ class ResolverWriter {
     w.write(',').newLine();
   }
 
+  /**
+   * A subscription (docs/behaviour.md §4.1): `subscribe` gates, applies the argument pipes once, and
+   * maps each readable item through the declared method — given the item and the subscriber's
+   * arguments, it answers what is sent, or null to leave the item out; `resolve` masks what it sent.
+   */
   private writeSubscription(operation: OperationModel, context: string, info: string): void {
     const w = this.w;
     const posture = operation.posture;
     const entity = operation.eventEntity;
     const ownerType = this.imports.type(operation.file, operation.owner);
+    const itemType = `Parameters<${ownerType}['${operation.methodName}']>[0]`;
+    const takesArguments = operation.params.length > 0;
+    const pipes = operation.params.some((param) => param.pipes.length > 0);
     w.write(`${operation.fieldName}: `).inlineBlock(() => {
       const gated = posture?.kind === 'authorized';
+      const readable = entity !== undefined && gated;
       const subscribeParameters = parameterList([
         { name: 'parent', type: 'unknown', used: false },
-        { name: 'args', type: 'unknown', used: false },
-        { name: 'context', type: context, used: gated },
+        { name: 'args', type: this.argsType(operation), used: takesArguments },
+        { name: 'context', type: context, used: gated || readable },
         { name: 'info', type: info, used: gated },
       ]);
-      w.write(`subscribe: (${subscribeParameters}) => `).inlineBlock(() => {
+      w.write(`subscribe: ${pipes ? 'async ' : ''}(${subscribeParameters}) => `).inlineBlock(() => {
         this.writeGate(operation);
-        const source = `services.eventBus.subscribe<Parameters<${ownerType}['${operation.methodName}']>[0]>(${quote(operation.topic ?? operation.fieldName)})`;
-        if (entity && posture?.kind === 'authorized') {
-          const readable = this.imports.value('runtime/graphql/subscriptions.ts', 'readableItems');
-          w.writeLine(`return ${readable}(${source}, context, ${quote(entity)});`);
-        } else {
-          w.writeLine(`return ${source};`);
-        }
+        const callArgs = this.writeArguments(operation);
+        const published = `services.eventBus.subscribe<${itemType}>(${quote(operation.topic ?? operation.fieldName)})`;
+        const source = readable
+          ? `${this.imports.value('runtime/graphql/subscriptions.ts', 'readableItems')}(${published}, context, ${quote(entity)})`
+          : published;
+        const selected = this.imports.value('runtime/graphql/subscriptions.ts', 'selectedItems');
+        const call = `${providerVariable(operation.owner)}.${operation.methodName}(${['item', ...callArgs].join(', ')})`;
+        w.writeLine(`return ${selected}(${source}, (item: ${itemType}) => ${call});`);
       });
       w.write(',').newLine();
       const resolveParameters = parameterList([
-        { name: 'item', type: `Parameters<${ownerType}['${operation.methodName}']>[0]`, used: true },
+        { name: 'value', type: 'NonNullable<Awaited<ReturnType<' + `${ownerType}['${operation.methodName}']>>>`, used: true },
         { name: 'args', type: 'unknown', used: false },
         { name: 'context', type: context, used: masks(operation) },
       ]);
       w.write(`resolve: (${resolveParameters}) => `).inlineBlock(() => {
-        w.writeLine(`const value = ${providerVariable(operation.owner)}.${operation.methodName}(item);`);
         w.writeLine(`return ${this.returned(operation, 'value')};`);
       });
       w.write(',').newLine();

@@ -27,8 +27,14 @@ export const operationSignature: Rule = (app, report) => {
     for (const operation of resolver.operations) {
       const name = `${operation.owner}.${operation.methodName}`;
       checkHidden(operation.returnedEntity, name, operation.span);
+      // A subscription's item written after an argument is subscription-item-parameter's to report.
+      const misplacedItem = (param: (typeof operation.params)[number]): boolean =>
+        operation.operationType === 'subscription' &&
+        param.type.named.kind === 'entity' &&
+        param.type.named.name === operation.eventEntity &&
+        operation.itemParam?.type.named.kind !== 'entity';
       for (const param of operation.params) {
-        if (param.type.named.kind === 'entity') {
+        if (param.type.named.kind === 'entity' && !misplacedItem(param)) {
           report({
             message: `parameter ${param.name} of ${name} is the entity ${param.type.named.name}; arguments must be input types, so declare an interface for the input`,
             span: param.span,

@@ -5,7 +5,7 @@
  * the declared method, Result unwrapping, masking of returned entities (docs/behaviour.md §5.5).
  */
 
-import { applyPipes, authorizeOperation, type GraphQLContext, type GraphQLResolveInfo, type IResolvers, maskOutput, type PipeTransform, readableItems, type RuntimeServices, unwrap, ZodValidationPipe } from 'resource-service/runtime';
+import { applyPipes, authorizeOperation, type GraphQLContext, type GraphQLResolveInfo, type IResolvers, maskOutput, type PipeTransform, readableItems, type RuntimeServices, selectedItems, unwrap, ZodValidationPipe } from 'resource-service/runtime';
 import { type AddNote, AddNoteSchema } from '../../entities/note.dto.js';
 import type { NoteResolver } from '../../entities/note.resolver.js';
 import type { Container } from '../container.js';
@@ -48,12 +48,11 @@ export function createResolvers(container: Container, services: RuntimeServices)
     Subscription: {
       /** Subscription.noteAdded → NoteResolver.noteAdded (entities/note.resolver.ts:39); authorized: read Note. */
       noteAdded: {
-        subscribe: (_parent: unknown, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => {
+        subscribe: (_parent: unknown, _args: Record<string, never>, context: GraphQLContext, info: GraphQLResolveInfo) => {
           authorizeOperation(context, info, ENTITY_BY_NAME, 'read', 'Note');
-          return readableItems(services.eventBus.subscribe<Parameters<NoteResolver['noteAdded']>[0]>('noteAdded'), context, 'Note');
+          return selectedItems(readableItems(services.eventBus.subscribe<Parameters<NoteResolver['noteAdded']>[0]>('noteAdded'), context, 'Note'), (item: Parameters<NoteResolver['noteAdded']>[0]) => noteResolver.noteAdded(item));
         },
-        resolve: (item: Parameters<NoteResolver['noteAdded']>[0], _args: unknown, context: GraphQLContext) => {
-          const value = noteResolver.noteAdded(item);
+        resolve: (value: NonNullable<Awaited<ReturnType<NoteResolver['noteAdded']>>>, _args: unknown, context: GraphQLContext) => {
           return maskOutput(context.request, 'Note', NOTE_FIELDS, value);
         },
       },
