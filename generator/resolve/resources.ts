@@ -26,12 +26,14 @@ import type {
   ResourceOperationKind,
   ResourceOperationModel,
   RouteModel,
+  WrittenPathModel,
 } from '../model/model.js';
 import { repositoryClass, repositoryModule, resourceClass, resourceInputName, resourceModule } from '../model/naming.js';
 import type { InputModel, ReturnShape, SourceSpan, TypeShape } from '../model/types.js';
 import { AUTHORIZATION_GUARD } from '../model/builtins.js';
 import { guardChain } from './bindings.js';
 import { fixedOnCreate, type Grants } from './grants.js';
+import { pathParametersOf, readWrittenPath } from './route-paths.js';
 import { argumentAt, DecoratorSet, expressionOf, optionOf, stringOf } from './values.js';
 
 /** The operations in the order they are generated. */
@@ -304,6 +306,8 @@ interface ResourceCore {
   readonly complexity: string | undefined;
   readonly complexitySpan: SourceSpan | undefined;
   readonly path: string;
+  /** `path:` as written, read by path-to-regexp (generator/resolve/route-paths.ts). */
+  readonly writtenPath: WrittenPathModel;
   readonly fullPath: string;
   readonly version: string | undefined;
   readonly pagination: 'cursor' | 'none';
@@ -332,12 +336,14 @@ function controllerOf(core: ResourceCore): ControllerModel {
     const posture = postureOf(operation, core.entity.name, core.span);
     const isPage = shape.returns.kind === 'page';
     const path = operation.fullPath.slice(core.fullPath.length).replace(/^\//, '');
+    const writtenPath = readWrittenPath(path, undefined, { under: core.writtenPath.parameters });
     return {
       kind: 'route',
       method: operation.method,
       path,
+      writtenPath,
       fullPath: operation.fullPath,
-      pathParameters: path === ':id' ? ['id'] : [],
+      pathParameters: pathParametersOf([core.writtenPath, writtenPath]),
       methodName: operation.kind,
       owner: core.className,
       file: core.file,
@@ -368,6 +374,7 @@ function controllerOf(core: ResourceCore): ControllerModel {
     name: core.className,
     file: core.file,
     path: core.path,
+    writtenPath: core.writtenPath,
     versions,
     versionTokens: [],
     versionsKnown: true,
@@ -479,7 +486,10 @@ export function resolveResources(
     const entity = cls.name === undefined ? undefined : entityByName.get(cls.name);
     if (!decorator || !entity) continue;
     const options = argumentAt(decorator, 0);
-    const path = (stringOf(optionOf(options, 'path')) ?? '').replace(/^\/+|\/+$/g, '');
+    const pathValue = optionOf(options, 'path');
+    const pathText = stringOf(pathValue);
+    const writtenPath = readWrittenPath(pathText ?? '', pathText === undefined ? undefined : pathValue?.span, { resource: true });
+    const path = writtenPath.text.replace(/^\/+|\/+$/g, '');
     const fullPath = `/${path}`;
     const operationsWritten = optionOf(options, 'operations');
     const written =
@@ -498,6 +508,7 @@ export function resolveResources(
       complexity: expressionOf(complexity),
       complexitySpan: complexity?.span,
       path,
+      writtenPath,
       fullPath,
       version: stringOf(optionOf(options, 'version')),
       pagination: stringOf(optionOf(options, 'pagination')) === 'none' ? 'none' : 'cursor',
