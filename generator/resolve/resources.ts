@@ -209,12 +209,28 @@ interface OperationShape {
   readonly description: string;
 }
 
+/**
+ * What a create's description says of the values a create rule fixes (docs/behaviour.md §4.7), in
+ * this application's own words: the fields the grants fix (`fixed`, generator/resolve/grants.ts
+ * `fixedOnCreate`), named; nothing when they fix none; when the grants could not be read, that
+ * such values may exist, naming none.
+ */
+function fixedText(fixed: ReadonlySet<string> | undefined): string | undefined {
+  if (fixed === undefined) return "A value the caller's create rule sets may not be sent.";
+  const fields = [...fixed].sort().map((field) => `\`${field}\``);
+  if (fields.length === 0) return undefined;
+  const named = fields.length === 1 ? fields.join('') : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1) ?? ''}`;
+  return `${named} ${fields.length === 1 ? 'is' : 'are'} set by the create rule of some grants, and then may not be sent.`;
+}
+
 function shapeOf(
   resource: {
     readonly entity: EntityModel;
     readonly path: string;
     readonly pagination: 'cursor' | 'none';
     readonly filters: readonly ColumnModel[];
+    /** The fields some create rule fixes (generator/resolve/grants.ts `fixedOnCreate`); undefined when the grants could not be read. */
+    readonly fixedOnCreate: ReadonlySet<string> | undefined;
   },
   kind: ResourceOperationKind,
 ): OperationShape {
@@ -275,7 +291,9 @@ function shapeOf(
         params: [{ name: 'input', type: input('create'), rest: 'body', restBinding: 'body', optional: false }],
         returns: one,
         summary: `Create a ${name}.`,
-        description: `Values the caller's create rule fixes (its org, its author) are set from it and may not be sent; a value breaking a unique constraint is a conflict.`,
+        description: [fixedText(resource.fixedOnCreate), 'A value breaking a unique constraint is a conflict.']
+          .filter((part) => part !== undefined)
+          .join(' '),
       };
     case 'update':
       return {
@@ -289,7 +307,7 @@ function shapeOf(
         params: [id],
         returns: { kind: 'void', promised: true },
         summary: `Delete a ${name}.`,
-        description: `A row of another org is not found, and nothing changes. ${notFound}`,
+        description: `A row the caller may read but not delete is forbidden, and nothing changes. ${notFound}`,
       };
   }
 }
@@ -312,6 +330,8 @@ interface ResourceCore {
   readonly version: string | undefined;
   readonly pagination: 'cursor' | 'none';
   readonly filters: readonly ColumnModel[];
+  /** The fields some create rule fixes (generator/resolve/grants.ts); undefined when the grants could not be read. */
+  readonly fixedOnCreate: ReadonlySet<string> | undefined;
   readonly operations: readonly ResourceOperationModel[];
   readonly className: string;
   readonly file: string;
@@ -503,6 +523,7 @@ export function resolveResources(
     );
     const file = `${outputDir}/${resourceModule(entity.name)}`;
     const complexity = optionOf(options, 'complexity');
+    const fixed = fixedOnCreate(grants, entity.name);
     const core: ResourceCore = {
       entity,
       complexity: expressionOf(complexity),
@@ -513,6 +534,7 @@ export function resolveResources(
       version: stringOf(optionOf(options, 'version')),
       pagination: stringOf(optionOf(options, 'pagination')) === 'none' ? 'none' : 'cursor',
       filters: entity.columns.filter((column) => column.filterable && column.exposed && !column.type.list),
+      fixedOnCreate: fixed,
       operations: RESOURCE_OPERATIONS.filter((kind) => chosen.has(kind)).map((kind) =>
         operationOf(kind, entity.name, path, fullPath, publicChosen.has(kind)),
       ),
@@ -524,7 +546,7 @@ export function resolveResources(
       ...core,
       name: entity.name,
       inputColumns,
-      createInput: inputModelOf(entity, inputColumns, 'create', decorator.span, file, fixedOnCreate(grants, entity.name)),
+      createInput: inputModelOf(entity, inputColumns, 'create', decorator.span, file, fixed),
       updateInput: inputModelOf(entity, inputColumns, 'update', decorator.span, file, undefined),
       provider: providerOf(core, outputDir),
       controller: controllerOf(core),
