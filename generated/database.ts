@@ -8,7 +8,7 @@
 import { type DatabaseOptions, prismaClientLoadError, type SqlDriverAdapterFactory } from 'resource-service/runtime';
 import type { PrismaClient as SqliteClient } from './prisma/sqlite/client/client.js';
 
-/** The Prisma client: one delegate per entity (`database.user`, …); the SQLite type stands for every database's. */
+/** The Prisma client: one delegate per entity (`database.auditRecord`, …); the SQLite type stands for every database's. */
 export type Database = InstanceType<typeof SqliteClient>;
 
 /** The client class of each database, loaded on demand, by the name of its driver adapter (the clients share their model API), and its folder. */

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * The command line (docs/decisions.md §1): `init [--reset]`, `generate [--check | --watch]`,
+ * The command line (docs/decisions.md §1): `init [--reset]`, `generate [--check | --watch] [--strict]`,
  * `build`, `migrate deploy|status|dev|resolve`, `seed`, `token`, `serve`, and `dev` (all of it, for
  * the README's first quick start, then a watch loop that regenerates, migrates and restarts:
  * docs/decisions.md §10). This file only wires them; each command is a file under `commands/`.
- * Exit code 1 on any error; declaration errors print `file:line:col`, never a stack trace; the
- * watching commands print them and go on.
+ * Exit code 1 on any error (and, in strict mode, on any warning: docs/guide/development.md "Strict
+ * mode"); declaration errors print `file:line:col`, never a stack trace; the watching commands
+ * print them and go on.
  *
  * The CLI knows no application (docs/decisions.md §7 "New applications"): what `seed` writes and the
  * tokens and examples `dev` prints come from the application's development hooks

@@ -16,7 +16,7 @@ import { CHECKSUMS_FILE, readMigrationFolders, renderMigrationChecksums } from '
 import { migrationDrift } from './migration-drift.js';
 import { reviewMigrations } from './migration-review.js';
 import type { SourceSpan } from './model/types.js';
-import { compareDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
+import { compareDiagnostics, countWarningsAsErrors, type Diagnostic } from './diagnostics/diagnostic.js';
 import { diskCache, generatorCacheDir } from './cache.js';
 import { emitClients } from './emit/client/index.js';
 import { clientDocuments } from './emit/client/graphql.js';
@@ -121,6 +121,12 @@ export interface GenerateOptions {
    * error with this severity: `error` fails the run (`--check`), `warning` only prints (`dev`, `--watch`).
    */
   readonly typeCheck?: Diagnostic['severity'];
+  /**
+   * Strict mode (docs/guide/development.md "Strict mode"): every warning is an error, so a run with
+   * one writes nothing — except what a flag of this run accepted (`--accept-data-loss`'s
+   * migrations, the documents `--allow-breaking` leaves out), which stays a warning.
+   */
+  readonly strict?: boolean;
 }
 
 /** What a run found and did. */
@@ -205,8 +211,10 @@ export interface PlannedOutput {
 
 /**
  * Parses, resolves, validates and emits in memory; plans the migration against the committed
- * schema. Takes the project layout (and the order to read files in, for determinism tests; and the
- * previous run's parsed project, in watch mode); returns the diagnostics, and the files and migrations when there is no error. Throws
+ * schema. Takes the project layout (and the order to read files in, for determinism tests; the
+ * previous run's parsed project, in watch mode; whether to record edited migrations; the type
+ * check's severity; and strict mode, which counts every warning found as an error); returns the
+ * diagnostics, and the files and migrations when there is no error. Throws
  * {@link OutputFolderError} when the committed migrations lack their schema snapshot.
  */
 export async function planOutput(
@@ -215,6 +223,7 @@ export async function planOutput(
   cache?: DeclarationProjectCache,
   acceptEditedMigrations = false,
   typeCheck?: Diagnostic['severity'],
+  strict = false,
 ): Promise<PlannedOutput> {
   const watch = new Stopwatch();
   const declared = parseDeclarations(layout, { fileOrder, ...(cache ? { cache } : {}) });
@@ -232,7 +241,8 @@ export async function planOutput(
   const checkTypes = typeCheck !== undefined && stalePrismaClients(outputDir).length === 0;
   const typeErrors = checkTypes ? checkDeclarationTypes(layout, listTypeScriptFiles(layout.entitiesDir), typeCheck, cache) : [];
   if (checkTypes) watch.lap('typecheck');
-  const diagnostics = [...declarationDiagnostics, ...typeErrors].sort(compareDiagnostics);
+  const found = [...declarationDiagnostics, ...typeErrors].sort(compareDiagnostics);
+  const diagnostics = strict ? countWarningsAsErrors(found) : found;
   const locate = (table: string, column?: string): SourceSpan | undefined => {
     const entity = app.entityByName.get(table);
     return column === undefined ? entity?.span : entity?.columnByName.get(column)?.span;
@@ -278,7 +288,14 @@ export async function planOutput(
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const { layout, mode } = options;
-  const plan = await planOutput(layout, options.fileOrder, options.cache, options.acceptEditedMigrations === true, options.typeCheck);
+  const plan = await planOutput(
+    layout,
+    options.fileOrder,
+    options.cache,
+    options.acceptEditedMigrations === true,
+    options.typeCheck,
+    options.strict === true,
+  );
   const { files, migrations } = plan;
   let diagnostics = plan.diagnostics;
   if (files.length === 0)
@@ -336,16 +353,15 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     };
   }
 
-  diagnostics = [
-    ...diagnostics,
-    ...(await reviewMigrations({
-      migrations,
-      generatedDir: outputDir,
-      developmentUrl: options.developmentUrl,
-      acceptDataLoss: options.acceptDataLoss === true,
-      locate: plan.locate,
-    })),
-  ];
+  const review = await reviewMigrations({
+    migrations,
+    generatedDir: outputDir,
+    developmentUrl: options.developmentUrl,
+    acceptDataLoss: options.acceptDataLoss === true,
+    locate: plan.locate,
+  });
+  // --accept-data-loss is the answer to the review's findings: what it accepted stays accepted in strict mode.
+  diagnostics = [...diagnostics, ...(options.strict === true && options.acceptDataLoss !== true ? countWarningsAsErrors(review) : review)];
   watch.lap('review');
   if (diagnostics.some((diagnostic) => diagnostic.severity === 'error')) {
     return {

@@ -175,7 +175,7 @@ export interface paths {
         put?: never;
         /**
          * Create a Comment.
-         * @description Values the caller's create rule fixes (its org, its author) are set from it and may not be sent; a value breaking a unique constraint is a conflict.
+         * @description `authorId` and `orgId` are set by the create rule of some grants, and then may not be sent. A value breaking a unique constraint is a conflict.
          */
         post: operations["CommentResource_create"];
         delete?: never;
@@ -200,7 +200,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a Comment.
-         * @description A row of another org is not found, and nothing changes. A row that does not exist and one the caller may not read look the same: not found.
+         * @description A row the caller may read but not delete is forbidden, and nothing changes. A row that does not exist and one the caller may not read look the same: not found.
          */
         delete: operations["CommentResource_delete"];
         options?: never;

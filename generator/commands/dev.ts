@@ -20,7 +20,7 @@ import {
   stopSignal,
   withDatabase,
 } from './common.js';
-import { BackgroundTypeCheck, generateReported, migrationNames, runGenerate } from './generate.js';
+import { BackgroundTypeCheck, type GenerateRun, generateReported, migrationNames, runGenerate } from './generate.js';
 import { migrateDeploy } from './migrate.js';
 import { defaultSizes, describeSeeded, loadDevHooks, mintDevTokens, principalsWith, refreshStatistics, seedWith } from './seed.js';
 
@@ -33,6 +33,13 @@ interface DevRun {
   readonly acceptDataLoss: boolean;
   /** Print where each cycle's time went, to stderr. */
   readonly timings: boolean;
+  /** `--strict` / `--no-strict`; undefined: the application's setting (as `generate`'s, {@link GenerateRun}). */
+  readonly strict: boolean | undefined;
+}
+
+/** The strict mode `options` ask for, as {@link GenerateRun} takes it: nothing when they leave it to the application's setting. */
+function strictness(options: DevRun): Pick<GenerateRun, 'strict'> {
+  return options.strict === undefined ? {} : { strict: options.strict };
 }
 
 /** The summary of where a server is: one line per entrypoint, `name  address  what it is`. */
@@ -74,6 +81,7 @@ async function prepare(options: DevRun, cache: DeclarationProjectCache): Promise
       allowBreaking: options.allowBreaking,
       acceptDataLoss: options.acceptDataLoss,
       timings: options.timings,
+      ...strictness(options),
       cache,
     })) !== 0
   )
@@ -145,6 +153,7 @@ async function cycle(session: DevSession, since: number): Promise<void> {
     allowBreaking: options.allowBreaking,
     acceptDataLoss: options.acceptDataLoss,
     timings: options.timings,
+    ...strictness(options),
     cache: session.cache,
   });
   if (!run.ok) {
@@ -249,15 +258,21 @@ export function addDevCommand(program: Command, root: () => string): void {
     .option('--allow-breaking', 'accept GraphQL schema changes that break existing clients')
     .option('--accept-data-loss', "write migrations that drop data or cannot run on the database's rows (as generate --accept-data-loss)")
     .option('--timings', "print where each cycle's time went (generate, migrate, boot, switch) to stderr")
+    .option(
+      '--strict',
+      'count every warning as an error: a change with one is not regenerated (default: package.json "resource-service": { "strict": … })',
+    )
+    .option('--no-strict', 'count warnings as warnings, whatever package.json says')
     .option('--port <port>', 'listen on this port instead of APP_HTTP__PORT (default 3000; 0 picks a free one)', portNumber)
     .option('--host <address>', 'listen on this address instead of APP_HTTP__HOST (default 127.0.0.1: this machine only)')
-    .action(async (options: { allowBreaking?: boolean; acceptDataLoss?: boolean; timings?: boolean } & ListenOptions) => {
+    .action(async (options: { allowBreaking?: boolean; acceptDataLoss?: boolean; timings?: boolean; strict?: boolean } & ListenOptions) => {
       applyListenOptions(options);
       process.exitCode = await runDev({
         root: root(),
         allowBreaking: options.allowBreaking === true,
         acceptDataLoss: options.acceptDataLoss === true,
         timings: options.timings === true,
+        strict: options.strict,
       });
     });
 }

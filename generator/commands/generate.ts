@@ -1,7 +1,9 @@
 /**
  * `generate [--check | --watch]` (docs/decisions.md §10): reads `entities/`, validates, and writes
  * `generated/` — or, with `--check`, only reports what is stale (what CI runs), or, with `--watch`,
- * generates again on every change. `dev`, `build` and `migrate dev` generate through it too.
+ * generates again on every change. `dev`, `build` and `migrate dev` generate through it too, and
+ * all of them follow strict mode (`--strict`, or the application's package.json setting: every
+ * warning is an error, docs/guide/development.md "Strict mode").
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -33,6 +35,18 @@ export interface GenerateRun {
   readonly timings?: boolean;
   /** The parsed project of the previous run, reused (the watching commands keep one). */
   readonly cache?: DeclarationProjectCache;
+  /**
+   * Count every warning as an error (`--strict`, or `false` for `--no-strict`); undefined: as the
+   * application's package.json says (`"resource-service": { "strict": true }`, generator/project-info.ts).
+   */
+  readonly strict?: boolean;
+}
+
+/** Whether a run of `options` is strict: its flag, else the application's setting. Throws when the setting is malformed. */
+async function strictOf(options: GenerateRun): Promise<boolean> {
+  if (options.strict !== undefined) return options.strict;
+  const { readGeneratorSettings } = await import('../project-info.js');
+  return readGeneratorSettings(layoutOf(options.root).root).strict;
 }
 
 /**
@@ -58,11 +72,13 @@ type ReportedRun = { readonly ok: false } | { readonly ok: true; readonly result
  * Runs the generator once and reports what stops it on stderr, as `generate` does: the stage
  * timings (with `timings`), diagnostics (`file:line:col`, the rule, the fix), dangerous schema
  * changes, and breaking ones unless allowed. `ok` is false when nothing was written (or, in check
- * mode, nothing could be compared) because of them.
+ * mode, nothing could be compared) because of them — in strict mode because of a warning too.
+ * Throws when the application's settings cannot be read (generator/project-info.ts).
  */
 export async function generateReported(options: GenerateRun): Promise<ReportedRun> {
   const layout = layoutOf(options.root);
   const started = performance.now();
+  const strict = await strictOf(options);
   const { generate } = await import('../pipeline.js');
   const { formatReport } = await import('../diagnostics/format.js');
   const url = options.check === true ? undefined : developmentUrl();
@@ -74,6 +90,7 @@ export async function generateReported(options: GenerateRun): Promise<ReportedRu
     acceptEditedMigrations: options.acceptEditedMigrations === true,
     ...(url === undefined ? {} : { developmentUrl: url }),
     ...(options.cache ? { cache: options.cache } : {}),
+    strict,
     // CI's run fails on a declaration that does not compile (docs/behaviour.md §7).
     ...(options.check === true ? { typeCheck: 'error' as const } : {}),
   });
@@ -283,6 +300,11 @@ export function addGenerateCommand(program: Command, root: () => string): void {
     )
     .option('--accept-edited-migrations', 'record migration folders edited or added by hand since generate wrote them')
     .option(
+      '--strict',
+      'count every warning as an error: exit 1 and write nothing (default: package.json "resource-service": { "strict": … })',
+    )
+    .option('--no-strict', 'count warnings as warnings, whatever package.json says')
+    .option(
       '--timings',
       'print the milliseconds each stage took (parse, resolve, validate, emit, client, migrations, review, write, prisma) to stderr',
     )
@@ -300,6 +322,7 @@ export function addGenerateCommand(program: Command, root: () => string): void {
         acceptEditedMigrations?: boolean;
         timings?: boolean;
         watch?: boolean;
+        strict?: boolean;
       }) => {
         const run: GenerateRun = {
           root: root(),
@@ -308,6 +331,7 @@ export function addGenerateCommand(program: Command, root: () => string): void {
           acceptDataLoss: options.acceptDataLoss === true,
           acceptEditedMigrations: options.acceptEditedMigrations === true,
           timings: options.timings === true,
+          ...(options.strict === undefined ? {} : { strict: options.strict }),
         };
         process.exitCode = options.watch === true ? await runGenerateWatch(run) : await runGenerate(run);
       },

@@ -5,7 +5,7 @@
  */
 import type { SourceSpan } from '../model/types.js';
 
-/** `error` stops `generate`; `warning` is printed and generation goes on. */
+/** `error` stops `generate`; `warning` is printed and generation goes on (except in strict mode, {@link countWarningsAsErrors}). */
 type Severity = 'error' | 'warning';
 
 /** A related place, shown under the main message. */
@@ -22,6 +22,8 @@ export interface Diagnostic {
   readonly message: string;
   readonly span: SourceSpan;
   readonly related?: readonly RelatedLocation[];
+  /** A warning that strict mode counts as an error (printed `error (strict)`, {@link countWarningsAsErrors}). */
+  readonly strict?: true;
 }
 
 /** How a rule reports: collects diagnostics, never throws. */
@@ -35,5 +37,16 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
     a.span.column - b.span.column ||
     a.ruleId.localeCompare(b.ruleId) ||
     a.message.localeCompare(b.message)
+  );
+}
+
+/**
+ * Strict mode (docs/guide/development.md "Strict mode"): `diagnostics` with every warning made an
+ * error marked `strict`, so that it stops `generate` as an error does and the report says which
+ * errors were warnings. Takes the diagnostics a stage found; returns them in the same order.
+ */
+export function countWarningsAsErrors(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.map((diagnostic) =>
+    diagnostic.severity === 'warning' ? { ...diagnostic, severity: 'error', strict: true } : diagnostic,
   );
 }

@@ -16,15 +16,20 @@ export interface FormatOptions {
   readonly color?: boolean;
 }
 
+/** The severity as printed: `error`, `warning`, or `error (strict)` for a warning strict mode counts as an error. */
+function severityOf(diagnostic: Diagnostic): string {
+  return diagnostic.strict === true ? `${diagnostic.severity} (strict)` : diagnostic.severity;
+}
+
 /** One line `file:line:col severity rule-id: message` (what tests assert); never coloured. */
 export function formatHeadline(diagnostic: Diagnostic): string {
   const { span } = diagnostic;
-  return `${span.file}:${span.line}:${span.column} ${diagnostic.severity} ${diagnostic.ruleId}: ${diagnostic.message}`;
+  return `${span.file}:${span.line}:${span.column} ${severityOf(diagnostic)} ${diagnostic.ruleId}: ${diagnostic.message}`;
 }
 
 function styledHeadline(diagnostic: Diagnostic, style: Styles): string {
   const { span } = diagnostic;
-  const severity = diagnostic.severity === 'error' ? style.red(style.bold('error')) : style.yellow(style.bold('warning'));
+  const severity = diagnostic.severity === 'error' ? style.red(style.bold(severityOf(diagnostic))) : style.yellow(style.bold('warning'));
   return `${style.bold(`${span.file}:${span.line}:${span.column}`)} ${severity} ${style.dim(diagnostic.ruleId)}: ${style.bold(diagnostic.message)}`;
 }
 
@@ -88,15 +93,19 @@ export function formatDiagnostic(diagnostic: Diagnostic, read: SourceReader, opt
 }
 
 /**
- * Every diagnostic, then a count line: `2 errors, 1 warning`. Takes the diagnostics (already
- * sorted), a reader for the code frames, and whether to colour (default: decided for stderr).
+ * Every diagnostic, then a count line: `2 errors, 1 warning`, which in strict mode also says how
+ * many of the errors are warnings it counted as errors (`2 errors, 0 warnings (strict mode counted
+ * 1 warning as an error)`). Takes the diagnostics (already sorted), a reader for the code
+ * frames, and whether to colour (default: decided for stderr).
  */
 export function formatReport(diagnostics: readonly Diagnostic[], read: SourceReader, options: FormatOptions = {}): string {
   const color = options.color ?? colorEnabled(process.stderr);
   const style = stylesFor(color);
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
   const warnings = diagnostics.length - errors;
-  const count = `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+  const strict = diagnostics.filter((diagnostic) => diagnostic.strict === true).length;
+  const counted = strict === 0 ? '' : ` (strict mode counted ${strict === 1 ? '1 warning as an error' : `${strict} warnings as errors`})`;
+  const count = `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${counted}`;
   return [
     ...diagnostics.map((diagnostic) => formatDiagnostic(diagnostic, read, { color })),
     errors > 0 ? style.red(style.bold(count)) : style.bold(count),

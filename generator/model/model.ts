@@ -379,10 +379,16 @@ export interface RouteModel extends DocText {
   readonly method: HttpMethod;
   /** Path relative to the controller path (`''`, `':id'`, `':id/publish'`). */
   readonly path: string;
+  /** The path its decorator writes (`@Get(':id')`), as path-to-regexp reads it (generator/resolve/route-paths.ts). */
+  readonly writtenPath: WrittenPathModel;
   /** The full path without prefix or version: `/posts/:id/publish`. */
   readonly fullPath: string;
-  /** Its `:name` segments, in order. */
-  readonly pathParameters: readonly string[];
+  /**
+   * Its parameters, in order, as path-to-regexp reads the full path — the names the runtime's
+   * router hands the route; undefined when its controller's path or its own has a problem
+   * (`route-path-invalid` reports it, and the rules about parameters stay silent).
+   */
+  readonly pathParameters: readonly string[] | undefined;
   readonly methodName: string;
   readonly owner: string;
   readonly file: string;
@@ -413,6 +419,38 @@ export interface RouteModel extends DocText {
 }
 
 /**
+ * A path written in a decorator (`@Controller('posts')`, `@Get(':id')`, `@Resource({ path })`) as
+ * path-to-regexp 8 reads it — the parser of Express 5's router and of the runtime's version router
+ * (docs/behaviour.md §4.2; generator/resolve/route-paths.ts).
+ */
+export interface WrittenPathModel {
+  /** The string as written, slashes included; `''` when none is written. */
+  readonly text: string;
+  /** Where the string is written; undefined when no path is (`@Get()`). */
+  readonly span: SourceSpan | undefined;
+  /** Its `:name` parameters, in order, as path-to-regexp's tokens give them (empty when it refuses the path). */
+  readonly parameters: readonly string[];
+  /** What in it the server refuses at boot, or would bind in a way the generated code cannot carry; empty for text and `:name` parameters only. */
+  readonly problems: readonly RoutePathProblem[];
+}
+
+/**
+ * One thing of a written path `route-path-invalid` reports, at `index` (its first character in the
+ * text): path-to-regexp refused the path (`syntax`, with its reason: `Unexpected ? at index 8`); a
+ * wildcard (`*rest`: an array of segments); an optional group (`{/:id}`); a parameter name that is
+ * not letters, digits and `_`, or quoted; a backslash escape; a parameter named twice on the full
+ * path; a parameter in a resource's path.
+ */
+export type RoutePathProblem =
+  | { readonly kind: 'syntax'; readonly reason: string; readonly index: number | undefined }
+  | {
+      readonly kind: 'wildcard' | 'parameterName' | 'duplicateParameter' | 'resourceParameter';
+      readonly name: string;
+      readonly index: number;
+    }
+  | { readonly kind: 'group' | 'escape'; readonly index: number };
+
+/**
  * A route's OpenAPI `summary` and `description`: each as `@ApiOperation` declares it; otherwise
  * the summary is the first sentence of the method's caller-facing description (model/docs.ts) and
  * the description the rest of it — all of it when the summary is declared.
@@ -428,6 +466,8 @@ export interface ControllerModel extends DocText {
   readonly name: string;
   readonly file: string;
   readonly path: string;
+  /** The path `@Controller` writes, as path-to-regexp reads it (a resource's: its `@Resource` path). */
+  readonly writtenPath: WrittenPathModel;
   /** Declared versions; empty for an unversioned controller. */
   readonly versions: readonly string[];
   readonly versionTokens: readonly VersionToken[];

@@ -26,12 +26,14 @@ import type {
   ResourceOperationKind,
   ResourceOperationModel,
   RouteModel,
+  WrittenPathModel,
 } from '../model/model.js';
 import { repositoryClass, repositoryModule, resourceClass, resourceInputName, resourceModule } from '../model/naming.js';
 import type { DeprecationModel, InputModel, ReturnShape, SourceSpan, TypeShape } from '../model/types.js';
 import { AUTHORIZATION_GUARD } from '../model/builtins.js';
 import { guardChain } from './bindings.js';
 import { fixedOnCreate, type Grants } from './grants.js';
+import { pathParametersOf, readWrittenPath } from './route-paths.js';
 import { argumentAt, DecoratorSet, expressionOf, optionOf, stringOf } from './values.js';
 
 /** The operations in the order they are generated. */
@@ -212,12 +214,28 @@ interface OperationShape {
   readonly description: string;
 }
 
+/**
+ * What a create's description says of the values a create rule fixes (docs/behaviour.md §4.7), in
+ * this application's own words: the fields the grants fix (`fixed`, generator/resolve/grants.ts
+ * `fixedOnCreate`), named; nothing when they fix none; when the grants could not be read, that
+ * such values may exist, naming none.
+ */
+function fixedText(fixed: ReadonlySet<string> | undefined): string | undefined {
+  if (fixed === undefined) return "A value the caller's create rule sets may not be sent.";
+  const fields = [...fixed].sort().map((field) => `\`${field}\``);
+  if (fields.length === 0) return undefined;
+  const named = fields.length === 1 ? fields.join('') : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1) ?? ''}`;
+  return `${named} ${fields.length === 1 ? 'is' : 'are'} set by the create rule of some grants, and then may not be sent.`;
+}
+
 function shapeOf(
   resource: {
     readonly entity: EntityModel;
     readonly path: string;
     readonly pagination: 'cursor' | 'none';
     readonly filters: readonly ColumnModel[];
+    /** The fields some create rule fixes (generator/resolve/grants.ts `fixedOnCreate`); undefined when the grants could not be read. */
+    readonly fixedOnCreate: ReadonlySet<string> | undefined;
   },
   kind: ResourceOperationKind,
 ): OperationShape {
@@ -279,7 +297,9 @@ function shapeOf(
         params: [{ name: 'input', type: input('create'), rest: 'body', restBinding: 'body', optional: false }],
         returns: one,
         summary: `Create a ${name}.`,
-        description: `Values the caller's create rule fixes (its org, its author) are set from it and may not be sent; a value breaking a unique constraint is a conflict.`,
+        description: [fixedText(resource.fixedOnCreate), 'A value breaking a unique constraint is a conflict.']
+          .filter((part) => part !== undefined)
+          .join(' '),
       };
     case 'update':
       return {
@@ -293,7 +313,7 @@ function shapeOf(
         params: [id],
         returns: { kind: 'void', promised: true },
         summary: `Delete a ${name}.`,
-        description: `A row of another org is not found, and nothing changes. ${notFound}`,
+        description: `A row the caller may read but not delete is forbidden, and nothing changes. ${notFound}`,
       };
   }
 }
@@ -310,10 +330,14 @@ interface ResourceCore {
   readonly complexity: string | undefined;
   readonly complexitySpan: SourceSpan | undefined;
   readonly path: string;
+  /** `path:` as written, read by path-to-regexp (generator/resolve/route-paths.ts). */
+  readonly writtenPath: WrittenPathModel;
   readonly fullPath: string;
   readonly version: string | undefined;
   readonly pagination: 'cursor' | 'none';
   readonly filters: readonly ColumnModel[];
+  /** The fields some create rule fixes (generator/resolve/grants.ts); undefined when the grants could not be read. */
+  readonly fixedOnCreate: ReadonlySet<string> | undefined;
   readonly operations: readonly ResourceOperationModel[];
   readonly className: string;
   readonly file: string;
@@ -338,12 +362,14 @@ function controllerOf(core: ResourceCore): ControllerModel {
     const posture = postureOf(operation, core.entity.name, core.span);
     const isPage = shape.returns.kind === 'page';
     const path = operation.fullPath.slice(core.fullPath.length).replace(/^\//, '');
+    const writtenPath = readWrittenPath(path, undefined, { under: core.writtenPath.parameters });
     return {
       kind: 'route',
       method: operation.method,
       path,
+      writtenPath,
       fullPath: operation.fullPath,
-      pathParameters: path === ':id' ? ['id'] : [],
+      pathParameters: pathParametersOf([core.writtenPath, writtenPath]),
       methodName: operation.kind,
       owner: core.className,
       file: core.file,
@@ -374,6 +400,7 @@ function controllerOf(core: ResourceCore): ControllerModel {
     name: core.className,
     file: core.file,
     path: core.path,
+    writtenPath: core.writtenPath,
     versions,
     versionTokens: [],
     versionsKnown: true,
@@ -486,7 +513,10 @@ export function resolveResources(
     const entity = cls.name === undefined ? undefined : entityByName.get(cls.name);
     if (!decorator || !entity) continue;
     const options = argumentAt(decorator, 0);
-    const path = (stringOf(optionOf(options, 'path')) ?? '').replace(/^\/+|\/+$/g, '');
+    const pathValue = optionOf(options, 'path');
+    const pathText = stringOf(pathValue);
+    const writtenPath = readWrittenPath(pathText ?? '', pathText === undefined ? undefined : pathValue?.span, { resource: true });
+    const path = writtenPath.text.replace(/^\/+|\/+$/g, '');
     const fullPath = `/${path}`;
     const operationsWritten = optionOf(options, 'operations');
     const written =
@@ -500,15 +530,18 @@ export function resolveResources(
     );
     const file = `${outputDir}/${resourceModule(entity.name)}`;
     const complexity = optionOf(options, 'complexity');
+    const fixed = fixedOnCreate(grants, entity.name);
     const core: ResourceCore = {
       entity,
       complexity: expressionOf(complexity),
       complexitySpan: complexity?.span,
       path,
+      writtenPath,
       fullPath,
       version: stringOf(optionOf(options, 'version')),
       pagination: stringOf(optionOf(options, 'pagination')) === 'none' ? 'none' : 'cursor',
       filters: entity.columns.filter((column) => column.filterable && column.exposed && !column.type.list),
+      fixedOnCreate: fixed,
       operations: RESOURCE_OPERATIONS.filter((kind) => chosen.has(kind)).map((kind) =>
         operationOf(kind, entity.name, path, fullPath, publicChosen.has(kind)),
       ),
@@ -520,7 +553,7 @@ export function resolveResources(
       ...core,
       name: entity.name,
       inputColumns,
-      createInput: inputModelOf(entity, inputColumns, 'create', decorator.span, file, fixedOnCreate(grants, entity.name)),
+      createInput: inputModelOf(entity, inputColumns, 'create', decorator.span, file, fixed),
       updateInput: inputModelOf(entity, inputColumns, 'update', decorator.span, file, undefined),
       provider: providerOf(core, outputDir),
       controller: controllerOf(core),

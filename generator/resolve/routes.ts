@@ -18,10 +18,12 @@ import type {
   RouteModel,
   RouteText,
   VersionToken,
+  WrittenPathModel,
 } from '../model/model.js';
 import type { ReturnShape, TypeShape } from '../model/types.js';
 import { readPipes, readPostures } from './bindings.js';
 import type { NamedClass } from './operations.js';
+import { pathParametersOf, readWrittenPath } from './route-paths.js';
 import { returnedEntity } from './types.js';
 import { argumentAt, DecoratorSet, numberOf, optionOf, stringOf } from './values.js';
 
@@ -91,9 +93,15 @@ function operationTextOf(apiOperation: DeclaredDecorator | undefined, descriptio
   return { summary: split?.sentence, description: declaredDescription ?? split?.rest };
 }
 
+/** The path a decorator argument writes, read by path-to-regexp; `''` (and no span) when it writes none or one not a string. */
+function writtenPathOf(value: ReturnType<typeof argumentAt>, under?: WrittenPathModel): WrittenPathModel {
+  const text = stringOf(value);
+  return readWrittenPath(text ?? '', text === undefined ? undefined : value?.span, under ? { under: under.parameters } : {});
+}
+
 function readRoute(
   cls: NamedClass,
-  controllerPath: string,
+  controllerPath: WrittenPathModel,
   controllerVersions: readonly string[],
   method: DeclaredMethod,
   decorators: DecoratorSet,
@@ -101,11 +109,13 @@ function readRoute(
   httpMethod: HttpMethod,
 ): RouteModel {
   const decorator = decorators.first(decoratorName);
-  const path = trimSlashes(stringOf(argumentAt(decorator, 0)) ?? '');
+  const writtenPath = writtenPathOf(argumentAt(decorator, 0), controllerPath);
+  const path = trimSlashes(writtenPath.text);
   const paginationValue = optionOf(argumentAt(decorator, 1), 'pagination');
   const pagination = stringOf(paginationValue);
-  const fullPath = `/${[controllerPath, path].filter(Boolean).join('/')}`;
-  const pathParameters = [...fullPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] ?? '');
+  const fullPath = `/${[trimSlashes(controllerPath.text), path].filter(Boolean).join('/')}`;
+  // The names path-to-regexp hands the route, not a reading of our own (docs/behaviour.md §4.2).
+  const pathParameters = pathParametersOf([controllerPath, writtenPath]);
   const versionDecorator = decorators.first('Version');
   const routeVersions = versionDecorator ? versionDecorator.arguments.flatMap((argument) => versionTokens(argument).tokens) : undefined;
   const isPage = method.returns.kind === 'page';
@@ -114,7 +124,7 @@ function readRoute(
     const parameterDecorators = new DecoratorSet(parameter.decorators);
     const source: ParamSource = parameterDecorators.has('Body')
       ? 'body'
-      : parameterDecorators.has('Param') || pathParameters.includes(parameter.name)
+      : parameterDecorators.has('Param') || pathParameters?.includes(parameter.name) === true
         ? 'path'
         : 'query';
     return {
@@ -135,6 +145,7 @@ function readRoute(
     kind: 'route',
     method: httpMethod,
     path,
+    writtenPath,
     fullPath,
     pathParameters,
     methodName: method.name,
@@ -168,13 +179,14 @@ export function resolveController(cls: NamedClass): ControllerModel {
   const first = argumentAt(decorator, 0);
   const version = optionOf(first, 'version');
   const { tokens, known } = versionTokens(version);
-  const path = trimSlashes(first?.kind === 'string' ? first.value : (stringOf(optionOf(first, 'path')) ?? ''));
+  const writtenPath = writtenPathOf(first?.kind === 'string' ? first : optionOf(first, 'path'));
+  const path = trimSlashes(writtenPath.text);
   const versions = tokens.map((token) => token.version);
   const routes: RouteModel[] = [];
   for (const method of cls.methods) {
     const decorators = new DecoratorSet(method.decorators);
     for (const [decoratorName, httpMethod] of ROUTE_DECORATORS) {
-      if (decorators.has(decoratorName)) routes.push(readRoute(cls, path, versions, method, decorators, decoratorName, httpMethod));
+      if (decorators.has(decoratorName)) routes.push(readRoute(cls, writtenPath, versions, method, decorators, decoratorName, httpMethod));
     }
   }
   return {
@@ -182,6 +194,7 @@ export function resolveController(cls: NamedClass): ControllerModel {
     name: cls.name,
     file: cls.file,
     path,
+    writtenPath,
     versions,
     versionTokens: tokens,
     versionsKnown: known,

@@ -68,6 +68,7 @@ import { resourceOperationUnknown } from './rules/resource-operation-unknown.js'
 import { resourcePublicNotGenerated } from './rules/resource-public-not-generated.js';
 import { routeDuplicate } from './rules/route-duplicate.js';
 import { routeListPagination } from './rules/route-list-pagination.js';
+import { routePathInvalid } from './rules/route-path-invalid.js';
 import { routePathParamMissing } from './rules/route-path-param-missing.js';
 import { routeVersionUndeclared } from './rules/route-version-undeclared.js';
 import { subscriptionItemParameter } from './rules/subscription-item-parameter.js';
@@ -141,6 +142,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'resource-public-not-generated': resourcePublicNotGenerated,
   'route-duplicate': routeDuplicate,
   'route-list-pagination': routeListPagination,
+  'route-path-invalid': routePathInvalid,
   'route-path-param-missing': routePathParamMissing,
   'route-version-undeclared': routeVersionUndeclared,
   'subscription-item-parameter': subscriptionItemParameter,

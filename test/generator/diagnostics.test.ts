@@ -8,7 +8,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { colorEnabled } from '../../generator/diagnostics/color.js';
-import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js';
+import { countWarningsAsErrors, type Diagnostic } from '../../generator/diagnostics/diagnostic.js';
 import { codeFrame, formatDiagnostic, formatHeadline, formatPlain, formatReport } from '../../generator/diagnostics/format.js';
 import { parseDeclarations } from '../../generator/parse/declarations.js';
 import { planOutput } from '../../generator/pipeline.js';
@@ -106,6 +106,24 @@ describe('colour', () => {
     expect(lines.length).toBeGreaterThan(1);
     const shown = formatReport(diagnostics, read, { color: false }).split('\n');
     for (const note of lines.slice(1)) expect(shown).toContain(note);
+  });
+
+  it('prints a warning strict mode counts as an error as `error (strict)`, and says how many in the count', () => {
+    const { diagnostics, read } = fixture('listener-event-unknown', 'invalid');
+    expect(diagnostics.map((diagnostic) => diagnostic.severity)).toEqual(['warning', 'warning']);
+    const strict = countWarningsAsErrors(diagnostics);
+    expect(strict.map(formatHeadline)).toEqual(
+      diagnostics.map((diagnostic) =>
+        formatHeadline(diagnostic).replace(' warning listener-event-unknown: ', ' error (strict) listener-event-unknown: '),
+      ),
+    );
+    const plain = formatReport(strict, read, { color: false });
+    expect(plain.endsWith('\n\n2 errors, 0 warnings (strict mode counted 2 warnings as errors)')).toBe(true);
+    expect(stripVTControlCharacters(formatReport(strict, read, { color: true }))).toBe(plain);
+    const one = countWarningsAsErrors([...fixture('relation-via-unknown', 'invalid').diagnostics, ...diagnostics.slice(0, 1)]);
+    expect(formatReport(one, read, { color: false }).endsWith('\n\n2 errors, 0 warnings (strict mode counted 1 warning as an error)')).toBe(
+      true,
+    );
   });
 });
 

@@ -2,7 +2,8 @@
  * What the documents learn from the abilities and the package.json (docs/behaviour.md §4.4, §4.7):
  * the grants of the ability rules read statically (generator/parse/abilities.ts, generator/resolve/grants.ts) — which create fields a rule fixes, which
  * fields a read rule limits a role to, and `unknown` for a grant written in a way that cannot be
- * followed — and the license and contact read from package.json (generator/project-info.ts).
+ * followed — and the license and contact read from package.json (generator/project-info.ts), with
+ * the generator's settings that file keeps (`"resource-service": { "strict": true }`).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,7 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readAbilityRules } from '../../generator/parse/abilities.js';
 import { Project } from '../../generator/parse/ts-morph.js';
-import { readProjectInfo } from '../../generator/project-info.js';
+import { readGeneratorSettings, readProjectInfo } from '../../generator/project-info.js';
 import { alwaysReadable, fixedOnCreate, type Grants, grantsOf as grantsOfRules } from '../../generator/resolve/grants.js';
 import { buildOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../../runtime/http/openapi.js';
 
@@ -107,6 +108,39 @@ describe('license and contact from package.json', () => {
     expect(infoOf({ name: 'app' })).toEqual({});
     expect(infoOf('{ not json')).toEqual({});
     expect(readProjectInfo(path.join(os.tmpdir(), 'no-such-project-here'))).toEqual({});
+  });
+});
+
+describe('the generator\'s settings from package.json ("resource-service", docs/guide/development.md "Strict mode")', () => {
+  function settingsOf(manifest: unknown): ReturnType<typeof readGeneratorSettings> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'project-settings-'));
+    try {
+      writeFileSync(path.join(dir, 'package.json'), typeof manifest === 'string' ? manifest : JSON.stringify(manifest));
+      return readGeneratorSettings(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('reads strict, off unless the section says so (or there is no readable package.json)', () => {
+    expect(settingsOf({ 'resource-service': { strict: true } })).toEqual({ strict: true });
+    expect(settingsOf({ 'resource-service': { strict: false } })).toEqual({ strict: false });
+    expect(settingsOf({ 'resource-service': {} })).toEqual({ strict: false });
+    expect(settingsOf({ name: 'app' })).toEqual({ strict: false });
+    expect(settingsOf('{ not json')).toEqual({ strict: false });
+    expect(readGeneratorSettings(path.join(os.tmpdir(), 'no-such-project-here'))).toEqual({ strict: false });
+  });
+
+  it('refuses a section that is no object, an unknown setting and a value of the wrong type, naming the fix', () => {
+    expect(() => settingsOf({ 'resource-service': true })).toThrow(
+      'package.json "resource-service" is true; write an object of settings, such as { "strict": true }',
+    );
+    expect(() => settingsOf({ 'resource-service': { Strict: true } })).toThrow(
+      'package.json "resource-service" has no setting "Strict" (did you mean "strict"?); the settings are "strict"',
+    );
+    expect(() => settingsOf({ 'resource-service': { strict: 1 } })).toThrow(
+      'package.json "resource-service".strict is 1; write true or false',
+    );
   });
 });
 

@@ -84,9 +84,10 @@ export function emitDatabase(context: EmitContext): GeneratedFile {
   const clientType = imports.type(clientFile(first), 'PrismaClient', prismaClientAlias(first.name));
   const adapter = imports.type(RUNTIME_FOR_GENERATED_CODE, 'SqlDriverAdapterFactory');
   const options = imports.type('runtime/data/database.ts', 'DatabaseOptions');
-  w.writeLine(
-    `/** The Prisma client: one delegate per entity (\`database.user\`, …); the ${first.title} type stands for every database's. */`,
-  );
+  // The example delegate is one of this application's entities, never the demo's.
+  const example = context.app.entities[0];
+  const delegates = example === undefined ? '' : ` (\`database.${prismaDelegate(example.name)}\`, …)`;
+  w.writeLine(`/** The Prisma client: one delegate per entity${delegates}; the ${first.title} type stands for every database's. */`);
   w.writeLine(`export type Database = InstanceType<typeof ${clientType}>;`);
   w.blankLine();
   const loadError = imports.value('runtime/data/database.ts', 'prismaClientLoadError');

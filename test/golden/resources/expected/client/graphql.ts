@@ -174,7 +174,7 @@ export interface CreateCommentMutation<F extends keyof Comment = keyof Comment> 
 }
 
 /**
- * Create a Comment. Values the caller's create rule fixes (its org, its author) are set from it and may not be sent; a value breaking a unique constraint is a conflict.
+ * Create a Comment. A value breaking a unique constraint is a conflict.
  *
  * The mutation document of `createComment`.
  *
@@ -217,7 +217,7 @@ export interface DeleteCommentMutation {
 }
 
 /**
- * Delete a Comment. A row of another org is not found, and nothing changes. A row that does not exist and one the caller may not read look the same: not found.
+ * Delete a Comment. A row the caller may read but not delete is forbidden, and nothing changes. A row that does not exist and one the caller may not read look the same: not found.
  *
  * The mutation document of `deleteComment`.
  */
