@@ -5,7 +5,7 @@
  * every input type, for masking, selection checks, loaders and REST body checks.
  */
 
-import type { ColumnKind, EntityDescriptor, EntityReference, InputFieldType, InsertShape } from 'resource-service/runtime';
+import type { ColumnKind, EntityDescriptor, EntityReference, InputFieldType, InsertShape, ScopeSchema } from 'resource-service/runtime';
 
 /** Stored columns of Book (entities/app.ts). */
 export const BOOK_COLUMNS = ['id', 'shelfId', 'curatorId', 'heading', 'lent'] as const;
@@ -32,7 +32,16 @@ export const SHELF_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, la
 export const SHELF_FIELDS = ['id', 'label', 'curatorId'] as const;
 
 /** The foreign keys of Book: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
-export const BOOK_REFERENCES: readonly EntityReference[] = [{ column: 'shelfId', entity: 'Shelf', columns: SHELF_COLUMNS }];
+export const BOOK_REFERENCES: readonly EntityReference[] = [{ column: 'shelfId', entity: 'Shelf' }];
+
+/**
+ * What a grant's conditions may name of each entity — its columns and the relations they may follow, each
+ * relation condition an `EXISTS` over the related table (runtime/data/sql-scope.ts, docs/behaviour.md §5.5).
+ */
+export const SCOPE_SCHEMA: ScopeSchema = {
+  Book: { columns: BOOK_COLUMNS, relations: { shelf: { kind: 'belongsTo', target: 'Shelf', column: 'shelfId' } } },
+  Shelf: { columns: SHELF_COLUMNS, relations: { books: { kind: 'hasMany', target: 'Book', column: 'shelfId' } } },
+};
 
 /** Every exposed entity (docs/behaviour.md §2). */
 export const ENTITIES: readonly EntityDescriptor[] = [

@@ -8,12 +8,12 @@
 
 import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
-import { BOOK_COLUMN_KINDS, BOOK_COLUMNS, BOOK_INSERT, BOOK_REFERENCES } from '../entities.js';
+import { BOOK_COLUMN_KINDS, BOOK_COLUMNS, BOOK_FIELDS, BOOK_INSERT, BOOK_REFERENCES, SCOPE_SCHEMA } from '../entities.js';
 import type { Book, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Book: pages, lookups, loader batches and checked writes. */
 export class BookRepository extends EntityRepository<Book, Prisma.BookWhereInput, Prisma.BookUncheckedCreateInput> {
   constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
-    super('Book', database.book, { columns: BOOK_COLUMNS, columnKinds: BOOK_COLUMN_KINDS, insert: BOOK_INSERT, references: BOOK_REFERENCES, sqlRunner, logger });
+    super('Book', database.book, { columns: BOOK_COLUMNS, fields: BOOK_FIELDS, columnKinds: BOOK_COLUMN_KINDS, insert: BOOK_INSERT, references: BOOK_REFERENCES, schema: SCOPE_SCHEMA, sqlRunner, logger });
   }
 }

@@ -8,12 +8,12 @@
 
 import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
-import { SHELF_COLUMN_KINDS, SHELF_COLUMNS, SHELF_INSERT } from '../entities.js';
+import { SCOPE_SCHEMA, SHELF_COLUMN_KINDS, SHELF_COLUMNS, SHELF_FIELDS, SHELF_INSERT } from '../entities.js';
 import type { Prisma, Shelf } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Shelf: pages, lookups, loader batches and checked writes. */
 export class ShelfRepository extends EntityRepository<Shelf, Prisma.ShelfWhereInput, Prisma.ShelfUncheckedCreateInput> {
   constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
-    super('Shelf', database.shelf, { columns: SHELF_COLUMNS, columnKinds: SHELF_COLUMN_KINDS, insert: SHELF_INSERT, sqlRunner, logger });
+    super('Shelf', database.shelf, { columns: SHELF_COLUMNS, fields: SHELF_FIELDS, columnKinds: SHELF_COLUMN_KINDS, insert: SHELF_INSERT, schema: SCOPE_SCHEMA, sqlRunner, logger });
   }
 }
