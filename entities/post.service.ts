@@ -40,10 +40,14 @@ export class PostService {
     return this.posts.findById(id);
   }
 
-  /** The name of the post's reviewer, or null when there is none or the caller may not read them. */
-  async reviewerName(post: Pick<Post, 'reviewerId'>): Promise<string | null> {
-    if (!post.reviewerId) return null;
-    return (await this.users.findById(post.reviewerId))?.name ?? null;
+  /**
+   * The name of each post's reviewer, in order: null where there is none or the caller may not read
+   * them. One statement for all the posts.
+   */
+  async reviewerNames(posts: readonly Pick<Post, 'reviewerId'>[]): Promise<(string | null)[]> {
+    const ids = posts.flatMap((post) => (post.reviewerId ? [post.reviewerId] : []));
+    const reviewers = new Map((await this.users.findManyByIds(ids)).map((user) => [user.id, user.name]));
+    return posts.map((post) => (post.reviewerId ? (reviewers.get(post.reviewerId) ?? null) : null));
   }
 
   /** Creates a draft written by the caller in the caller's org. */

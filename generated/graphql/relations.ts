@@ -28,9 +28,11 @@ export function createRelationResolvers(container: Container): IResolvers<unknow
        * The reviewer's name; null when there is no reviewer or the caller may not read them.
        *
        * `Post.reviewer` is declared but not exposed, so this hand-written field stands in for it (docs/behaviour.md §2.1).
-       * Post.reviewerName → PostResolver.reviewerName (entities/post.resolver.ts:90), computed from the parent.
+       * It takes every post of a level at once and answers one name per post, in order: one statement
+       * for all of them, as a relation costs.
+       * Post.reviewerName → PostResolver.reviewerName (entities/post.resolver.ts:92), computed from every parent of a level at once: one call per level.
        */
-      reviewerName: (parent: Parameters<PostResolver['reviewerName']>[0]) => postResolver.reviewerName(parent),
+      reviewerName: (parent: Parameters<PostResolver['reviewerName']>[0][number], args: unknown, context: GraphQLContext) => context.loaders.computed('Post.reviewerName', args, parent, (parents: Parameters<PostResolver['reviewerName']>[0]) => postResolver.reviewerName(parents)),
     },
     User: {
       /** User.org → the Org whose id is User.orgId (belongs_to): a primary-key batch; null when the caller may not read it. */

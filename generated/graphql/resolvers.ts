@@ -209,7 +209,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
        *
        * The published post comes first; the arguments follow, and returning null leaves a post out for
        * this subscriber (docs/behaviour.md §4.1).
-       * Subscription.postPublished → PostResolver.postPublished (entities/post.resolver.ts:104); authorized: read Post.
+       * Subscription.postPublished → PostResolver.postPublished (entities/post.resolver.ts:106); authorized: read Post.
        */
       postPublished: {
         subscribe: (_parent: unknown, args: { readonly authorId?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => {

@@ -83,6 +83,14 @@ export interface DeclaredMethod extends DocText {
   readonly parameters: readonly DeclaredParameter[];
   /** The declared return type; `unsupported` inside when it has no wire type. */
   readonly returns: ReturnShape;
+  /**
+   * When it returns a list (`T[]`, through `Promise`), the shape of one element, which may be
+   * nullable (`Promise<(string | null)[]>`: `String`): what a batched computed field answers per
+   * parent (docs/behaviour.md §2.1); undefined otherwise.
+   */
+  readonly returnsEach: ReturnShape | undefined;
+  /** The return type as written, when one is (for messages). */
+  readonly returnsText: string | undefined;
   readonly decorators: readonly DeclaredDecorator[];
   /** Its docstring's `@deprecated` tags, when it has any: their text as written (paragraph after paragraph), and the first tag's span. */
   readonly deprecated: WrittenDeprecation | undefined;

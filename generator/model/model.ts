@@ -276,8 +276,15 @@ export interface FieldResolverModel extends DocText {
   readonly owner: string;
   readonly file: string;
   readonly entity: string | undefined;
+  /**
+   * Whether the method takes every parent of a level at once (its parent parameter is a list, as
+   * in `reviewerNames(posts: Post[])`) and answers one value per parent, in order: one call per level
+   * through the request's loaders (docs/behaviour.md §2.1, §8).
+   */
+  readonly batched: boolean;
   /** Arguments after the parent parameter. */
   readonly params: readonly ParamModel[];
+  /** What it answers for one parent (a batched method's list element). */
   readonly returns: ReturnShape;
   readonly returnedEntity: string | undefined;
   /** A complexity override (docs/behaviour.md §8), and where it is written. */

@@ -128,6 +128,8 @@ class ClassReader {
       name: method.getName(),
       parameters,
       returns: this.types.readReturn(method.getReturnTypeNode()),
+      returnsEach: this.types.readReturnElement(method.getReturnTypeNode()),
+      returnsText: method.getReturnTypeNode()?.getText(),
       decorators: this.decorators.read(method.getDecorators()),
       deprecated: deprecationTagOf(this.layout, method),
       hasBody: method.getBody() !== undefined,

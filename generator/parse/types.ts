@@ -85,6 +85,20 @@ export class TypeReader {
     };
   }
 
+  /**
+   * When a method returns a list (`T[]`, `Promise<T[]>`), the shape of one element, which may be
+   * nullable (a batched computed field's value per parent, docs/behaviour.md §2.1); undefined when
+   * it returns anything else.
+   */
+  readReturnElement(node: TypeNode | undefined): ReturnShape | undefined {
+    if (!node) return undefined;
+    const promised = this.genericArgument(node, 'Promise');
+    const { inner } = this.stripNullable(promised ?? node);
+    const element = inner === undefined ? undefined : this.arrayElement(inner);
+    if (!element) return undefined;
+    return { kind: 'value', type: this.readShape(element, false), result: false, promised: promised !== undefined };
+  }
+
   private stripNullable(node: TypeNode): { inner: TypeNode | undefined; nullable: boolean } {
     if (Node.isParenthesizedTypeNode(node)) return this.stripNullable(node.getTypeNode());
     if (!Node.isUnionTypeNode(node)) return { inner: node, nullable: false };

@@ -105,6 +105,25 @@ function readOperation(
   };
 }
 
+/** The per-parent answer of a batched field whose method does not return a list: none (rule `type-unsupported` says what to write). */
+function notOnePerParent(declared: ReturnShape, text: string | undefined): ReturnShape {
+  return {
+    kind: 'value',
+    type: {
+      named: {
+        kind: 'unsupported',
+        text,
+        reason:
+          'a batched field (its parent parameter is a list) answers one value per parent, in order: return a list, e.g. Promise<(string | null)[]>',
+      },
+      list: false,
+      nullable: false,
+    },
+    result: false,
+    promised: declared.promised,
+  };
+}
+
 function readFieldResolver(
   cls: NamedClass,
   entity: string | undefined,
@@ -112,6 +131,9 @@ function readFieldResolver(
   decorators: DecoratorSet,
 ): FieldResolverModel {
   const options = argumentAt(decorators.first('ResolveField'), 0);
+  // The first parameter is the parent object, or every parent of a level (a list): then the method answers one value each.
+  const batched = method.parameters[0]?.type.list === true;
+  const returns = batched ? (method.returnsEach ?? notOnePerParent(method.returns, method.returnsText)) : method.returns;
   return {
     kind: 'fieldResolver',
     fieldName: stringOf(optionOf(options, 'name')) ?? fieldNameOf(method.name),
@@ -119,10 +141,10 @@ function readFieldResolver(
     owner: cls.name,
     file: cls.file,
     entity,
-    // The first parameter is the parent object.
+    batched,
     params: argumentsOf(method.parameters.slice(1), decorators),
-    returns: method.returns,
-    returnedEntity: returnedEntity(method.returns),
+    returns,
+    returnedEntity: returnedEntity(returns),
     complexity: expressionOf(argumentAt(decorators.first('Complexity'), 0)),
     complexitySpan: argumentAt(decorators.first('Complexity'), 0)?.span,
     deprecation: deprecationOf(optionOf(options, 'deprecationReason'), method.deprecated),

@@ -19,7 +19,7 @@ import { GraphQLError, type GraphQLResolveInfo, responsePathAsArray } from 'grap
 import type { Logger } from 'pino';
 import { conditionColumns, type MaskedRow } from '../auth/ability.js';
 import { unmaskedRow } from '../auth/originals.js';
-import type { RequestContext } from '../auth/context.js';
+import { type RequestContext, runInContext } from '../auth/context.js';
 import type { EntityDescriptor } from '../data/entity-metadata.js';
 import { type Page, type PageArgs, type PageWindow, pageWindow } from '../data/keyset.js';
 import type { KeyedRow } from '../data/repository.js';
@@ -99,6 +99,11 @@ function relationOf(entity: string, info: GraphQLResolveInfo | undefined): strin
   return info ? `${info.parentType.name}.${info.fieldName}` : entity;
 }
 
+/** A computed field's arguments as a loader-key part: parents asking with the same arguments share a call. */
+function argumentsKey(args: unknown): string {
+  return args === undefined || args === null ? '' : JSON.stringify(args);
+}
+
 /** Loader-key parts of selected column lists ({@link selectedColumns} returns one list per field of a document). */
 const COLUMN_KEYS = new WeakMap<readonly string[], string>();
 
@@ -106,6 +111,7 @@ const COLUMN_KEYS = new WeakMap<readonly string[], string>();
 export class RequestLoaders {
   private readonly byId = new Map<string, DataLoader<string, MaskedRow<KeyedRow> | null>>();
   private readonly byParent = new Map<string, DataLoader<string, Connection<MaskedRow<KeyedRow>>>>();
+  private readonly computedFields = new Map<string, DataLoader<object, unknown>>();
   /** Entities whose missing batch context was already logged for this request. */
   private readonly logged = new Set<string>();
   /**
@@ -144,6 +150,42 @@ export class RequestLoaders {
       this.registry.logger.error({ entity }, error.message);
     }
     return error;
+  }
+
+  /**
+   * A batched computed field (docs/behaviour.md §2.1, §8): `compute` — the field's method — is called
+   * once per level with every parent asking for `field` (`Post.reviewerName`) with the same `args`,
+   * inside the request's context from `LoaderScope`, and answers one value per parent, in order; this
+   * parent's value is returned. A value that is an `Error` (a field the caller's grant excludes reads
+   * as one) is this field's error. Without a batch context, or when `compute` answers a list of another
+   * length, every parent's field fails (the first with `database error`, as relations do; the second
+   * naming the method's contract).
+   */
+  computed<P extends object, T>(
+    field: string,
+    args: unknown,
+    parent: P,
+    compute: (parents: P[]) => readonly T[] | PromiseLike<readonly T[]>,
+  ): Promise<T> {
+    const key = `${field}${SEPARATOR}${argumentsKey(args)}`;
+    let loader = this.computedFields.get(key);
+    if (!loader) {
+      loader = new DataLoader<object, unknown>(async (parents) => {
+        const batch = this.requireBatch(field);
+        const run = async (): Promise<unknown[]> => {
+          // One loader per field and arguments: its parents are the `P` this field's resolver hands in.
+          const values: unknown = await runInContext(batch.request, () => compute([...parents] as P[]));
+          if (!Array.isArray(values) || values.length !== parents.length)
+            throw new Error(
+              `${field} answered ${Array.isArray(values) ? `${String(values.length)} values` : 'no list'} for ${String(parents.length)} parents: a batched field answers one value per parent, in order`,
+            );
+          return values;
+        };
+        return this.registry.observe ? this.registry.observe(field, parents.length, run) : run();
+      });
+      this.computedFields.set(key, loader);
+    }
+    return loader.load(parent) as Promise<T>;
   }
 
   /**

@@ -229,6 +229,14 @@ describe('one statement per level (docs/behaviour.md §8)', () => {
     const deeper = `{ users(first: ${parents}) { posts(first: 10) { edges { node { author { name org { name } } } } } } }`;
     expect(await countStatements(deeper)).toBe(4);
   });
+
+  it.each([20, 100])('costs one statement for a level of batched computed fields too, with %i parents', async (parents) => {
+    // Post.reviewerName takes every post of a level at once: one lookup of reviewers, however many posts.
+    expect(await countStatements(`{ posts(first: ${parents}) { reviewerName } }`)).toBe(2);
+    expect(await countStatements(`{ posts(first: ${parents}) { reviewerName author { name } } }`)).toBe(3);
+    // And under a has_many: posts of every user, one call for the whole level.
+    expect(await countStatements(`{ users(first: ${parents}) { posts(first: 10) { edges { node { reviewerName } } } } }`)).toBe(3);
+  });
 });
 
 describe('query complexity and depth (docs/behaviour.md §8)', () => {

@@ -56,18 +56,33 @@ export function emitRelations(context: EmitContext): GeneratedFile {
             const ownerType = imports.type(field.file, field.owner);
             writeDoc(w, [
               field.doc,
-              `${entity.name}.${field.fieldName} → ${field.owner}.${field.methodName} (${field.file}:${field.span.line}), computed from the parent.`,
+              `${entity.name}.${field.fieldName} → ${field.owner}.${field.methodName} (${field.file}:${field.span.line}), computed from ${field.batched ? 'every parent of a level at once: one call per level' : 'the parent'}.`,
             ]);
             const argsType =
               field.params.length > 0
                 ? `{ ${field.params.map((param) => `readonly ${param.name}${param.type.nullable ? '?' : ''}: ${tsArgumentType(app, param.type, imports)}`).join('; ')} }`
                 : 'unknown';
-            const call = [`parent`, ...field.params.map((param) => argumentValue(param, `args.${param.name}`))].join(', ');
-            const parameters = parameterList([
-              { name: 'parent', type: `Parameters<${ownerType}['${field.methodName}']>[0]`, used: true },
-              { name: 'args', type: argsType, used: field.params.length > 0 },
-            ]);
-            w.writeLine(`${field.fieldName}: (${parameters}) => ${providerVariable(field.owner)}.${field.methodName}(${call}),`);
+            const argumentValues = field.params.map((param) => argumentValue(param, `args.${param.name}`));
+            const parentType = `Parameters<${ownerType}['${field.methodName}']>[0]`;
+            const method = `${providerVariable(field.owner)}.${field.methodName}`;
+            if (field.batched) {
+              // Every parent of a level in one call, through the request's loaders (docs/behaviour.md §2.1, §8).
+              const parameters = parameterList([
+                { name: 'parent', type: `${parentType}[number]`, used: true },
+                { name: 'args', type: argsType, used: true },
+                { name: 'context', type: graphqlContext, used: true },
+              ]);
+              const compute = `(parents: ${parentType}) => ${method}(${['parents', ...argumentValues].join(', ')})`;
+              w.writeLine(
+                `${field.fieldName}: (${parameters}) => context.loaders.computed(${quote(`${entity.name}.${field.fieldName}`)}, args, parent, ${compute}),`,
+              );
+            } else {
+              const parameters = parameterList([
+                { name: 'parent', type: parentType, used: true },
+                { name: 'args', type: argsType, used: field.params.length > 0 },
+              ]);
+              w.writeLine(`${field.fieldName}: (${parameters}) => ${method}(${['parent', ...argumentValues].join(', ')}),`);
+            }
           }
         });
         w.write(',').newLine();
