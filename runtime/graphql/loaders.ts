@@ -175,11 +175,12 @@ export class RequestLoaders {
         const run = async (): Promise<unknown[]> => {
           // One loader per field and arguments: its parents are the `P` this field's resolver hands in.
           const values: unknown = await runInContext(batch.request, () => compute([...parents] as P[]));
-          if (!Array.isArray(values) || values.length !== parents.length)
+          const answered: readonly unknown[] | undefined = Array.isArray(values) ? (values as readonly unknown[]) : undefined;
+          if (answered?.length !== parents.length)
             throw new Error(
-              `${field} answered ${Array.isArray(values) ? `${String(values.length)} values` : 'no list'} for ${String(parents.length)} parents: a batched field answers one value per parent, in order`,
+              `${field} answered ${answered ? `${String(answered.length)} values` : 'no list'} for ${String(parents.length)} parents: a batched field answers one value per parent, in order`,
             );
-          return values;
+          return [...answered];
         };
         return this.registry.observe ? this.registry.observe(field, parents.length, run) : run();
       });
