@@ -1,9 +1,9 @@
 import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule, type ID } from 'resource-service';
 import { Abilities, type AppAbility, Args, Authorized, Column, defineAbility, Entity, Module, PrimaryKey, type Principal, Query, Resolver, Subscription, type PipeTransform, UseGuards } from 'resource-service';
 
-/** An issue of a project. */
+/** A ticket of a project. */
 @Entity()
-export class Issue {
+export class Ticket {
   @PrimaryKey()
   id!: string;
 
@@ -19,36 +19,36 @@ export class TrimPipe implements PipeTransform {
 }
 
 @Abilities()
-export class IssueAbilities {
+export class TicketAbilities {
   for(principal: Principal): AppAbility {
-    return defineAbility(({ can }) => can('read', 'Issue', { projectId: principal.org_id }));
+    return defineAbility(({ can }) => can('read', 'Ticket', { projectId: principal.org_id }));
   }
 }
 
 @UseGuards(GraphQLAuthorizationGuard)
-@Resolver(() => Issue)
-export class IssueResolver {
+@Resolver(() => Ticket)
+export class TicketResolver {
   @Query()
-  @Authorized('read', Issue)
-  issue(id: ID): Promise<Issue | null> {
+  @Authorized('read', Ticket)
+  ticket(id: ID): Promise<Ticket | null> {
     return Promise.resolve(id ? null : null);
   }
 
-  /** Issues closed in one project: the argument is written first, so it would receive each issue. */
+  /** Tickets closed in one project: the argument is written first, so it would receive each ticket. */
   @Subscription()
-  @Authorized('read', Issue)
-  issueClosed(projectId: ID, issue: Issue): Issue | null {
-    return issue.projectId === projectId ? issue : null;
+  @Authorized('read', Ticket)
+  ticketClosed(projectId: ID, ticket: Ticket): Ticket | null {
+    return ticket.projectId === projectId ? ticket : null;
   }
 
-  /** Issues reopened: a pipe on the published item would never run. */
+  /** Tickets reopened: a pipe on the published item would never run. */
   @Subscription()
-  @Authorized('read', Issue)
-  issueReopened(@Args(TrimPipe) issue: Issue): Issue {
-    return issue;
+  @Authorized('read', Ticket)
+  ticketReopened(@Args(TrimPipe) ticket: Ticket): Ticket {
+    return ticket;
   }
 }
 
 @UseGuards(AuthenticationGuard)
-@Module({ imports: [GraphQLAuthorizationModule], providers: [IssueResolver, IssueAbilities] })
+@Module({ imports: [GraphQLAuthorizationModule], providers: [TicketResolver, TicketAbilities] })
 export class AppModule {}

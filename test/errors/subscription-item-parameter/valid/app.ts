@@ -1,9 +1,9 @@
 import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule, type ID } from 'resource-service';
 import { Abilities, type AppAbility, Args, Authorized, Column, defineAbility, Entity, Module, PrimaryKey, type Principal, Query, Resolver, Subscription, type PipeTransform, UseGuards } from 'resource-service';
 
-/** An issue of a project. */
+/** A ticket of a project. */
 @Entity()
-export class Issue {
+export class Ticket {
   @PrimaryKey()
   id!: string;
 
@@ -19,36 +19,36 @@ export class TrimPipe implements PipeTransform {
 }
 
 @Abilities()
-export class IssueAbilities {
+export class TicketAbilities {
   for(principal: Principal): AppAbility {
-    return defineAbility(({ can }) => can('read', 'Issue', { projectId: principal.org_id }));
+    return defineAbility(({ can }) => can('read', 'Ticket', { projectId: principal.org_id }));
   }
 }
 
 @UseGuards(GraphQLAuthorizationGuard)
-@Resolver(() => Issue)
-export class IssueResolver {
+@Resolver(() => Ticket)
+export class TicketResolver {
   @Query()
-  @Authorized('read', Issue)
-  issue(id: ID): Promise<Issue | null> {
+  @Authorized('read', Ticket)
+  ticket(id: ID): Promise<Ticket | null> {
     return Promise.resolve(id ? null : null);
   }
 
-  /** Issues closed in one project: the issue first, then the argument. */
+  /** Tickets closed in one project: the ticket first, then the argument. */
   @Subscription()
-  @Authorized('read', Issue)
-  issueClosed(issue: Issue, projectId?: ID): Issue | null {
-    return projectId === undefined || issue.projectId === projectId ? issue : null;
+  @Authorized('read', Ticket)
+  ticketClosed(ticket: Ticket, projectId?: ID): Ticket | null {
+    return projectId === undefined || ticket.projectId === projectId ? ticket : null;
   }
 
-  /** Issues reopened: a pipe binds an argument. */
+  /** Tickets reopened: a pipe binds an argument. */
   @Subscription()
-  @Authorized('read', Issue)
-  issueReopened(issue: Issue, @Args(TrimPipe) projectId?: ID): Issue | null {
-    return projectId === undefined || issue.projectId === projectId ? issue : null;
+  @Authorized('read', Ticket)
+  ticketReopened(ticket: Ticket, @Args(TrimPipe) projectId?: ID): Ticket | null {
+    return projectId === undefined || ticket.projectId === projectId ? ticket : null;
   }
 }
 
 @UseGuards(AuthenticationGuard)
-@Module({ imports: [GraphQLAuthorizationModule], providers: [IssueResolver, IssueAbilities] })
+@Module({ imports: [GraphQLAuthorizationModule], providers: [TicketResolver, TicketAbilities] })
 export class AppModule {}
