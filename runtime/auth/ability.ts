@@ -366,6 +366,18 @@ export function isForbiddenField(value: unknown): value is FieldRefusal {
   return value instanceof FieldRefusal;
 }
 
+/**
+ * `value` as an answer: throws it when it is itself a refused field (a REST handler, MCP tool or
+ * gateway answering `user.email` to a caller whose grant excludes it), so the caller gets that
+ * `FORBIDDEN`, as GraphQL answers such a field (docs/behaviour.md §2.1); a refusal inside an object
+ * needs nothing, JSON leaves it out.
+ * @throws FieldRefusal
+ */
+export function answerable<T>(value: T): T {
+  if (value instanceof FieldRefusal) throw value;
+  return value;
+}
+
 /** {@link hasFieldRules}' answers. */
 const fieldRulesCache: RuleSetCache<boolean> = new WeakMap();
 

@@ -4,6 +4,7 @@
  * (only when more rows remain), a value (null → 404), a whole list, or 204.
  */
 import type { ServerResponse } from 'node:http';
+import { answerable } from '../auth/ability.js';
 import type { Authentication } from '../auth/authentication.js';
 import type { RequestContext } from '../auth/context.js';
 import { clampPageSize, type Page } from '../data/keyset.js';
@@ -72,6 +73,7 @@ export const NEXT_CURSOR_HEADER = 'x-next-cursor';
  * request's, is named in a 404's detail.
  */
 export function sendReply(path: string, response: ServerResponse, route: RouteDefinition, value: unknown): void {
+  answerable(value);
   switch (route.reply) {
     case 'page': {
       const page = value as Page<unknown>;

@@ -12,7 +12,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
-import type { AbilityCache } from '../../auth/ability.js';
+import { type AbilityCache, answerable } from '../../auth/ability.js';
 import { type Authentication, tokenExpired, type TokenVerifier } from '../../auth/authentication.js';
 import { type RequestContext, runInContext } from '../../auth/context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
@@ -161,7 +161,7 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
     }
     let reply: GatewayReply;
     try {
-      reply = { event: handler.event, data: await runInContext(call.request, () => handler.handle(data, call)) };
+      reply = { event: handler.event, data: answerable(await runInContext(call.request, () => handler.handle(data, call))) };
     } catch (error) {
       reply = { event: handler.event, error: describe(error) };
     }

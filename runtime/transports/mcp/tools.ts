@@ -11,7 +11,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { z, type ZodType } from 'zod';
-import { canOnType } from '../../auth/ability.js';
+import { canOnType, FieldRefusal } from '../../auth/ability.js';
 import type { Authentication } from '../../auth/authentication.js';
 import { type RequestContext, runInContext } from '../../auth/context.js';
 import { authorize } from '../../auth/posture.js';
@@ -302,6 +302,8 @@ function sized(result: CallToolResult): SizedResult {
 function valueResult(tool: McpToolDefinition, value: unknown, maxBytes: number): SizedResult {
   const { output } = tool;
   if (!output) return sized({ content: [{ type: 'text', text: 'null' }] });
+  // A value that is only a field the caller's grant excludes is that refusal (docs/behaviour.md §2.1).
+  if (value instanceof FieldRefusal) return sized(errorResult('FORBIDDEN', value.message, { field: value.field }));
   if (value === null || value === undefined) {
     const message =
       output.entity === undefined
