@@ -25,6 +25,13 @@ export interface TrackerSeed {
   readonly comments: readonly { id: string; issueId: string; writerId: string }[];
 }
 
+/** A GraphQL answer over HTTP: its status and its parsed body. */
+interface GraphQLAnswer<T> {
+  readonly status: number;
+  readonly data?: T | null;
+  readonly errors?: { message: string; path?: unknown[]; extensions?: Record<string, unknown> }[];
+}
+
 /** A running tracker server. */
 export interface TrackerServer {
   readonly url: string;
@@ -41,7 +48,7 @@ export interface TrackerServer {
   graphql<T = Record<string, unknown>>(
     query: string,
     options?: { token?: string; variables?: Record<string, unknown>; requestId?: string },
-  ): Promise<{ status: number; data?: T | null; errors?: { message: string; path?: unknown[]; extensions?: Record<string, unknown> }[] }>;
+  ): Promise<GraphQLAnswer<T>>;
   /** The statements the request with `requestId` sent, from its access line. */
   statementsOf(requestId: string): number | undefined;
   stop(): Promise<void>;
