@@ -355,6 +355,68 @@ describe('the packed package, installed into an empty folder', () => {
     );
   }, 120_000);
 
+  it('serves a second application, not the demo (the tracker: hand-written fields, relation conditions in grants), strict-checked', async () => {
+    const tracker = path.join(app, 'tracker');
+    mkdirSync(tracker);
+    cpSync(path.join(ROOT, 'test/golden/tracker/entities'), path.join(tracker, 'entities'), { recursive: true });
+    writeFileSync(path.join(tracker, 'package.json'), JSON.stringify({ name: 'tracker', private: true, type: 'module' }, null, 2));
+    const bin = path.join(app, 'node_modules', '.bin', 'resource-service');
+    const env = { APP_DATABASE__URL: `file:${path.join(tracker, 'data', 'tracker.db')}` };
+    succeeded(run(bin, ['generate'], tracker));
+    // Its generated text speaks of its own entities: no word of the demo's.
+    const text = readdirSync(path.join(tracker, 'generated'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.(ts|json|graphql|md)$/.test(file) && !file.includes('prisma/'))
+      .map((file) => readFileSync(path.join(tracker, 'generated', file), 'utf8'))
+      .join('\n');
+    // (The demo's nouns, as words: "POST", the method, is no post.)
+    expect(text).not.toMatch(/\b(orgs?|orgId|authors?|authorId|reviewers?|viewer)\b/);
+    expect(succeeded(run(bin, ['generate', '--check', '--strict'], tracker))).toContain('generated/ is up to date');
+    succeeded(run(bin, ['migrate', 'deploy'], tracker, { env }));
+    const seeded = JSON.parse(succeeded(run(bin, ['seed', '--json'], tracker, { env }))) as {
+      issues: { id: string; projectId: string; reporterId: string }[];
+      projects: { id: string; archived: boolean }[];
+      people: { id: string; email: string; workspaceId: string }[];
+      tokens: { role: string; token: string }[];
+    };
+    const tokenOf = (role: string): string => seeded.tokens.find((entry) => entry.role === role)?.token ?? '';
+    const port = await freePort();
+    const server = startProcess(bin, ['serve'], {
+      cwd: tracker,
+      env: userEnvironment({ ...env, APP_HTTP__PORT: String(port), APP_LOG__FORMAT: 'json' }),
+    });
+    try {
+      await waitFor(server, /"msg":"listening on /);
+      const url = `http://127.0.0.1:${port}`;
+      const workspace = seeded.people[0]?.workspaceId;
+      const active = new Set(seeded.projects.filter((project) => !project.archived).map((project) => project.id));
+      const ours = seeded.issues.filter(
+        (issue) => seeded.people.find((person) => person.id === issue.reporterId)?.workspaceId === workspace,
+      );
+      // A guest reads the issues of unarchived projects only: a condition on the project relation, as SQL.
+      const guestIssues = (await graphql(url, '{ issues(first: 100) { id title assigneeName project { archived } } }', tokenOf('guest')))
+        .data?.issues as { id: string; project: { archived: boolean } }[];
+      expect(guestIssues.map((issue) => issue.id).sort()).toEqual(
+        ours
+          .filter((issue) => active.has(issue.projectId))
+          .map((issue) => issue.id)
+          .sort(),
+      );
+      // A hand-written field reading another entity's address answers FORBIDDEN to a guest, the address to a member.
+      const issue = ours.find((candidate) => active.has(candidate.projectId));
+      const refused = await graphql(url, `{ issue(id: "${issue?.id}") { reporterEmail } }`, tokenOf('guest'));
+      expect(JSON.stringify(refused.errors)).toContain('FORBIDDEN');
+      const email = seeded.people.find((person) => person.id === issue?.reporterId)?.email;
+      expect((await graphql(url, `{ issue(id: "${issue?.id}") { reporterEmail } }`, tokenOf('member'))).data).toEqual({
+        issue: { reporterEmail: email },
+      });
+      const summary = await getJson(url, `/v1/issues/${issue?.id}/summary`, tokenOf('guest'));
+      expect(summary.status).toBe(200);
+      expect(JSON.stringify(summary.body)).not.toContain(email);
+    } finally {
+      await server.stop();
+    }
+  }, 300_000);
+
   it('with node_modules read-only: generate, dev and build work, writing nothing there', async () => {
     const modules = path.join(app, 'node_modules');
     const mounted =

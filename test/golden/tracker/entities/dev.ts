@@ -4,6 +4,10 @@
  */
 import { defineDevHooks, type DevPrincipal, newId } from 'resource-service';
 import type { Database } from '../generated/database.js';
+import type { IssueState } from './issue.entity.js';
+
+/** Issues alternate between these states. */
+const STATES: readonly IssueState[] = ['open', 'closed'];
 
 /** The roles the grants know, in the order each workspace's first people play them. */
 const ROLES = ['admin', 'member', 'guest'] as const;
@@ -66,7 +70,7 @@ export default defineDevHooks({
         reporterId: team[index % team.length]?.id ?? '',
         assigneeId: index % 3 === 2 ? null : (team[(index + 1) % team.length]?.id ?? null),
         title: `${project.name} issue ${index + 1}`,
-        state: index % 2 === 0 ? 'open' : 'closed',
+        state: STATES[index % 2] ?? 'open',
       }));
     });
     await database.issue.createMany({ data: issues });
