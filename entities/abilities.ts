@@ -13,7 +13,9 @@ import { Abilities, type AbilityFactory, type AppAbility, defineAbility, type Pr
  *
  * A comment is read as its post is: a condition on the `post` relation (`{ post: { is: … } }`)
  * becomes an `EXISTS` over the post in every read (docs/behaviour.md §5.5), so nobody learns of a
- * draft they may not open through its comments.
+ * draft they may not open through its comments. So is a post's filing under a category
+ * (`PostCategory`, a join table): every role reads its org's categories; admins manage categories
+ * and file posts (create, read, delete PostCategory in their org).
  * Every role reads its own notifications (`userId` is the caller's `sub`); admins read their org's
  * audit records and digests. Nothing grants writing them: the job processor, the listener and the
  * scheduled task that write them run unscoped (docs/behaviour.md §5.9).
@@ -36,6 +38,8 @@ export class AppAbilities implements AbilityFactory {
           can('create', 'Comment', { ...inOrg, authorId: principal.sub });
           can(['read', 'delete'], 'Comment', inOrg);
           can('update', 'Comment', ['body'], inOrg);
+          can(['create', 'read', 'update', 'delete'], 'Category', inOrg);
+          can(['create', 'read', 'delete'], 'PostCategory', inOrg);
           break;
         case 'member':
           can('read', 'User', inOrg);
@@ -49,12 +53,17 @@ export class AppAbilities implements AbilityFactory {
           can('read', 'Comment', { ...inOrg, post: { is: { authorId: principal.sub } } });
           can('update', 'Comment', ['body'], { ...inOrg, authorId: principal.sub });
           can('delete', 'Comment', { ...inOrg, authorId: principal.sub });
+          can('read', 'Category', inOrg);
+          can('read', 'PostCategory', { ...inOrg, post: { is: { status: 'published' } } });
+          can('read', 'PostCategory', { ...inOrg, post: { is: { authorId: principal.sub } } });
           break;
         case 'viewer':
           can('read', 'User', ['id', 'orgId', 'name'], inOrg);
           can('read', 'Org', { id: principal.org_id });
           can('read', 'Post', { ...inOrg, status: 'published' });
           can('read', 'Comment', ['id', 'orgId', 'postId', 'body', 'createdAt'], { ...inOrg, post: { is: { status: 'published' } } });
+          can('read', 'Category', inOrg);
+          can('read', 'PostCategory', { ...inOrg, post: { is: { status: 'published' } } });
           break;
         default:
           break;

@@ -24,10 +24,12 @@ import { UsersController } from '../entities/users.controller.js';
 import type { Database } from './database.js';
 import { NOTIFICATIONS_JOBS, type NotificationsJobs } from './jobs.js';
 import { AuditRecordRepository } from './repositories/audit-record.repository.js';
+import { CategoryRepository } from './repositories/category.repository.js';
 import { CommentRepository } from './repositories/comment.repository.js';
 import { DigestRepository } from './repositories/digest.repository.js';
 import { NotificationRepository } from './repositories/notification.repository.js';
 import { OrgRepository } from './repositories/org.repository.js';
+import { PostCategoryRepository } from './repositories/post-category.repository.js';
 import { PostRepository } from './repositories/post.repository.js';
 import { UserRepository } from './repositories/user.repository.js';
 import { AuditRecordResource } from './resources/audit-record.resource.js';
@@ -38,11 +40,13 @@ import { OrgResource } from './resources/org.resource.js';
 /** Every constructed provider and repository, by variable name. */
 export interface Container {
   readonly auditRecordRepository: AuditRecordRepository;
+  readonly categoryRepository: CategoryRepository;
   readonly commentRepository: CommentRepository;
   readonly digestRepository: DigestRepository;
   readonly notificationRepository: NotificationRepository;
   readonly orgRepository: OrgRepository;
   readonly postRepository: PostRepository;
+  readonly postCategoryRepository: PostCategoryRepository;
   readonly userRepository: UserRepository;
   readonly loaderScope: LoaderScope;
   readonly notificationsQueue: Queue<NotificationsJobs>;
@@ -73,11 +77,13 @@ export interface Container {
 /** Constructs the container on `database`, with the runtime `services` (logger, event bus). */
 export function createContainer(database: Database, services: RuntimeServices): Container {
   const auditRecordRepository = new AuditRecordRepository(database, services.sqlRunner, services.logger);
+  const categoryRepository = new CategoryRepository(database, services.sqlRunner, services.logger);
   const commentRepository = new CommentRepository(database, services.sqlRunner, services.logger);
   const digestRepository = new DigestRepository(database, services.sqlRunner, services.logger);
   const notificationRepository = new NotificationRepository(database, services.sqlRunner, services.logger);
   const orgRepository = new OrgRepository(database, services.sqlRunner, services.logger);
   const postRepository = new PostRepository(database, services.sqlRunner, services.logger);
+  const postCategoryRepository = new PostCategoryRepository(database, services.sqlRunner, services.logger);
   const userRepository = new UserRepository(database, services.sqlRunner, services.logger);
   const loaderScope = new LoaderScope();
   const notificationsQueue = new Queue<NotificationsJobs>('notifications', NOTIFICATIONS_JOBS);
@@ -103,5 +109,5 @@ export function createContainer(database: Database, services: RuntimeServices): 
   const userService = new UserService(userRepository);
   const userResolver = new UserResolver(userService);
   const usersController = new UsersController(userService);
-  return { auditRecordRepository, commentRepository, digestRepository, notificationRepository, orgRepository, postRepository, userRepository, loaderScope, notificationsQueue, apiInfoService, apiRootV1Controller, apiRootV2Controller, appAbilities, auditRecordResource, auditService, commentResource, digestResource, digestService, echoGateway, metaController, notificationService, notificationResolver, notificationsController, notificationsProcessor, orgResource, postService, postResolver, postsController, userService, userResolver, usersController };
+  return { auditRecordRepository, categoryRepository, commentRepository, digestRepository, notificationRepository, orgRepository, postRepository, postCategoryRepository, userRepository, loaderScope, notificationsQueue, apiInfoService, apiRootV1Controller, apiRootV2Controller, appAbilities, auditRecordResource, auditService, commentResource, digestResource, digestService, echoGateway, metaController, notificationService, notificationResolver, notificationsController, notificationsProcessor, orgResource, postService, postResolver, postsController, userService, userResolver, usersController };
 }

@@ -5,7 +5,7 @@
  * every input type, for masking, selection checks, loaders and REST body checks.
  */
 
-import type { ColumnKind, EntityDescriptor, EntityReference, InputFieldType, InsertShape, ScopeSchema } from 'resource-service/runtime';
+import type { ColumnKind, EntityDescriptor, EntityReference, InputFieldType, InsertShape, KeyColumn, ScopeSchema } from 'resource-service/runtime';
 
 /** Stored columns of AuditRecord (entities/audit-record.entity.ts). */
 export const AUDIT_RECORD_COLUMNS = ['id', 'orgId', 'action', 'subjectId', 'userId', 'summary', 'createdAt'] as const;
@@ -18,6 +18,15 @@ export const AUDIT_RECORD_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7
 
 /** Wire fields of AuditRecord: what masking and selection checks consider. */
 export const AUDIT_RECORD_FIELDS = ['id', 'orgId', 'action', 'subjectId', 'userId', 'summary', 'createdAt'] as const;
+
+/** Stored columns of Category (entities/category.entity.ts). */
+export const CATEGORY_COLUMNS = ['id', 'orgId', 'name'] as const;
+
+/** How raw rows of Category are read: the kind of each column that is not text. */
+export const CATEGORY_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {};
+
+/** How a create writes a row of Category: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const CATEGORY_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, orgId: { type: 'text' }, name: { type: 'text' } };
 
 /** Stored columns of Comment (entities/comment.entity.ts). */
 export const COMMENT_COLUMNS = ['id', 'orgId', 'postId', 'authorId', 'body', 'createdAt'] as const;
@@ -79,6 +88,18 @@ export const POST_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, org
 /** Wire fields of Post: what masking and selection checks consider. */
 export const POST_FIELDS = ['id', 'orgId', 'authorId', 'reviewerId', 'title', 'body', 'status', 'publishedAt', 'createdAt'] as const;
 
+/** Stored columns of PostCategory (entities/post-category.entity.ts). */
+export const POST_CATEGORY_COLUMNS = ['postId', 'categoryId', 'orgId', 'createdAt'] as const;
+
+/** How raw rows of PostCategory are read: the kind of each column that is not text. */
+export const POST_CATEGORY_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { createdAt: 'datetime' };
+
+/** How a create writes a row of PostCategory: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const POST_CATEGORY_INSERT: InsertShape = { postId: { type: 'id' }, categoryId: { type: 'id' }, orgId: { type: 'text' }, createdAt: { type: 'datetime', fill: 'now' } };
+
+/** The composite key of PostCategory, in key order; a UUID column holds a row's id (docs/behaviour.md §2.6). */
+export const POST_CATEGORY_KEY: readonly KeyColumn[] = [{ name: 'postId', uuid: true }, { name: 'categoryId', uuid: true }];
+
 /** Stored columns of User (entities/user.entity.ts). */
 export const USER_COLUMNS = ['id', 'orgId', 'name', 'email'] as const;
 
@@ -106,6 +127,9 @@ export const NOTIFICATION_REFERENCES: readonly EntityReference[] = [{ column: 'o
 /** The foreign keys of Post: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
 export const POST_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org' }, { column: 'authorId', entity: 'User' }, { column: 'reviewerId', entity: 'User' }];
 
+/** The foreign keys of PostCategory: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
+export const POST_CATEGORY_REFERENCES: readonly EntityReference[] = [{ column: 'postId', entity: 'Post' }, { column: 'categoryId', entity: 'Category' }];
+
 /** The foreign keys of User: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
 export const USER_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', entity: 'Org' }];
 
@@ -115,11 +139,13 @@ export const USER_REFERENCES: readonly EntityReference[] = [{ column: 'orgId', e
  */
 export const SCOPE_SCHEMA: ScopeSchema = {
   AuditRecord: { columns: AUDIT_RECORD_COLUMNS, relations: { org: { kind: 'belongsTo', target: 'Org', column: 'orgId' } } },
+  Category: { columns: CATEGORY_COLUMNS, relations: {  } },
   Comment: { columns: COMMENT_COLUMNS, relations: { post: { kind: 'belongsTo', target: 'Post', column: 'postId' } } },
   Digest: { columns: DIGEST_COLUMNS, relations: { org: { kind: 'belongsTo', target: 'Org', column: 'orgId' } } },
   Notification: { columns: NOTIFICATION_COLUMNS, relations: { org: { kind: 'belongsTo', target: 'Org', column: 'orgId' }, user: { kind: 'belongsTo', target: 'User', column: 'userId' }, post: { kind: 'belongsTo', target: 'Post', column: 'postId' } } },
   Org: { columns: ORG_COLUMNS, relations: { users: { kind: 'hasMany', target: 'User', column: 'orgId' } } },
   Post: { columns: POST_COLUMNS, relations: { org: { kind: 'belongsTo', target: 'Org', column: 'orgId' }, author: { kind: 'belongsTo', target: 'User', column: 'authorId' }, reviewer: { kind: 'belongsTo', target: 'User', column: 'reviewerId' } } },
+  PostCategory: { columns: POST_CATEGORY_COLUMNS, relations: { post: { kind: 'belongsTo', target: 'Post', column: 'postId' }, category: { kind: 'belongsTo', target: 'Category', column: 'categoryId' } } },
   User: { columns: USER_COLUMNS, relations: { org: { kind: 'belongsTo', target: 'Org', column: 'orgId' }, posts: { kind: 'hasMany', target: 'Post', column: 'authorId' }, reviews: { kind: 'hasMany', target: 'Post', column: 'reviewerId' } } },
 };
 

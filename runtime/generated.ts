@@ -16,6 +16,7 @@ export * from './auth/ability.js';
 export * from './auth/context.js';
 export * from './auth/guards.js';
 export * from './auth/posture.js';
+export * from './data/composite-key-repository.js';
 export * from './data/database.js';
 export * from './data/entity-metadata.js';
 export * from './data/keyset.js';

@@ -27,9 +27,14 @@ export function exposedEntities(app: ResolvedApp): EntityModel[] {
   return app.entities.filter((entity) => entity.exposed);
 }
 
-/** Entities keyed by a single `id` column: the ones that get a repository (cursors are ids). */
+/** Entities keyed by a single `id` column: the ones that get an `EntityRepository` (cursors are ids) and relation loaders. */
 export function keyedEntities(app: ResolvedApp): EntityModel[] {
   return app.entities.filter((entity) => entity.keyed);
+}
+
+/** Every entity that gets a repository, sorted by name: keyed by one `id`, or by a composite key (docs/behaviour.md §2.6). */
+export function repositoryEntities(app: ResolvedApp): EntityModel[] {
+  return app.entities.filter((entity) => entity.keyed || entity.compositeKey);
 }
 
 /** The wire (exposed) column names of an entity, in declared order. */

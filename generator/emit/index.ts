@@ -59,8 +59,9 @@ Follow a request from route to SQL:
 2. \`entities/*.controller.ts\` / \`entities/*.resolver.ts\` → \`entities/*.service.ts\`: your code; or, for an
    entity marked \`@Resource\`, \`resources/*.resource.ts\` → the runtime's \`ResourceService\` (the
    input checks and the refusal of fields the caller's grant does not permit).
-3. \`repositories/*.repository.ts\`: scoped data access, implemented by the runtime's \`EntityRepository\`;
-   the row scope comes from the caller's ability (\`entities/abilities.ts\`).
+3. \`repositories/*.repository.ts\`: scoped data access, implemented by the runtime's \`EntityRepository\`
+   (\`CompositeKeyRepository\` for a join table); the row scope comes from the caller's ability
+   (\`entities/abilities.ts\`).
 4. \`prisma/<database>/client/\`: the Prisma client of SQLite or PostgreSQL (picked from
    \`APP_DATABASE__URL\`), rewritten by \`generate\` when missing or stale and not committed;
    \`prisma/<database>/schema.prisma\` and \`prisma/<database>/migrations/\` describe the tables.

@@ -20,13 +20,17 @@ import type { DeprecationModel, EnumModel, InputModel, ReturnShape, SourceRef, S
 export interface ColumnModel extends DocText {
   readonly kind: 'column';
   readonly name: string;
-  /** The wire type; the primary key, every belongs_to column and a column typed `ID` are `ID` (docs/decisions.md §2). */
+  /**
+   * The wire type; the primary key, every belongs_to column and a column typed `ID` are `ID` (docs/decisions.md §2).
+   * A column of a composite key keeps its type unless it is a belongs_to column.
+   */
   readonly type: TypeShape;
   readonly primaryKey: boolean;
   /**
    * Whether it stores a row's key — the primary key or a belongs_to column: a UUID, in the
    * dialect's key type (PostgreSQL `uuid`), checked as one in inputs and filters. A column typed
-   * with the runtime's `ID` alias is `ID` on the wire but stored as text (docs/decisions.md §2).
+   * with the runtime's `ID` alias is `ID` on the wire but stored as text (docs/decisions.md §2), and
+   * so is a column of a composite key that no belongs_to names (docs/behaviour.md §2.6).
    */
   readonly key: boolean;
   readonly unique: boolean;
@@ -140,6 +144,12 @@ export interface EntityModel extends DocText {
   readonly primaryKeys: readonly ColumnModel[];
   /** Keyed by a single `id` column: it gets a repository (cursors are ids). */
   readonly keyed: boolean;
+  /**
+   * Keyed by two or more `@PrimaryKey()` columns and not exposed (docs/behaviour.md §2.6): a join
+   * table. Its key is the Prisma schema's `@@id`, every key column is given by the writer (none is
+   * generated), and it gets a composite-key repository (runtime/data/composite-key-repository.ts).
+   */
+  readonly compositeKey: boolean;
   readonly relations: readonly RelationModel[];
   /**
    * The relations that get a field on the wire — a GraphQL field, a relation of the runtime's entity

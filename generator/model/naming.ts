@@ -81,6 +81,11 @@ export function referencesConstant(entity: string): string {
   return `${constantCase(entity)}_REFERENCES`;
 }
 
+/** The constant listing a composite key's columns in key order: `PostTag` → `POST_TAG_KEY` (runtime/data/composite-key-repository.ts). */
+export function keyConstant(entity: string): string {
+  return `${constantCase(entity)}_KEY`;
+}
+
 /** The constant listing an entity's stored columns: `User` → `USER_COLUMNS`. */
 export function columnsConstant(entity: string): string {
   return `${constantCase(entity)}_COLUMNS`;

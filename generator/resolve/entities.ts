@@ -1,6 +1,7 @@
 /**
  * Entities, columns and relations, resolved (docs/behaviour.md §2, §2.6; docs/decisions.md §2): defaults applied, key
- * columns typed `ID`, and the key every has_many follows decided once — the `via` column, or the
+ * columns typed `ID`, how each entity is keyed (one `id`, or a composite key on an unexposed one),
+ * and the key every has_many follows decided once — the `via` column, or the
  * child's only key to the parent — together with why not when it cannot be (`HasManyKey`). The
  * Prisma back-relations (`inverses`) come from the same decision.
  */
@@ -91,12 +92,14 @@ function readEntity(cls: NamedClass): WrittenEntity {
       if (decorator) relations.push({ kind, field, target: thunkTarget(argumentAt(decorator, 0)), options: argumentAt(decorator, 1) });
     }
   }
-  // Keys are IDs on the wire: the primary key and every belongs_to column.
+  // Keys are IDs on the wire: the primary key and every belongs_to column. A composite key's columns
+  // are the row's own values (a join table's keys are its belongs_to columns; any other keeps its type).
   const keyNames = new Set(
     relations.flatMap((relation) => (relation.kind === 'belongsTo' ? (stringOf(optionOf(relation.options, 'column')) ?? []) : [])),
   );
+  const singleKey = columns.filter((column) => column.primaryKey).length === 1;
   const keyed = columns.map((column) =>
-    column.primaryKey || keyNames.has(column.name) ? { ...column, key: true, type: ID_TYPE(column.type) } : column,
+    (column.primaryKey && singleKey) || keyNames.has(column.name) ? { ...column, key: true, type: ID_TYPE(column.type) } : column,
   );
   const uniques = classDecorators.every('Unique').map((unique) => ({
     columns: unique.arguments.flatMap((argument) => (argument.kind === 'string' ? [argument.value] : [])),
@@ -276,6 +279,7 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
       columnByName: new Map(entity.columns.map((column) => [column.name, column])),
       primaryKeys,
       keyed: primaryKeys.length === 1 && primaryKeys[0]?.name === 'id',
+      compositeKey: primaryKeys.length > 1 && !entity.exposed,
       relations,
       wireRelations: entity.exposed ? relations.filter(onWire) : [],
       relationsTo: relationsTo.get(entity.cls.name) ?? new Map(),

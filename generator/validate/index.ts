@@ -26,8 +26,10 @@ import { decoratorOptionUnknown } from './rules/decorator-option-unknown.js';
 import { decoratorUnknown } from './rules/decorator-unknown.js';
 import { deprecationConflict } from './rules/deprecation-conflict.js';
 import { deprecationUnseen } from './rules/deprecation-unseen.js';
+import { entityColumnDuplicate } from './rules/entity-column-duplicate.js';
 import { entityCompositePrimaryKey } from './rules/entity-composite-primary-key.js';
 import { entityPrimaryKeyMissing } from './rules/entity-primary-key-missing.js';
+import { entityPrimaryKeyNullable } from './rules/entity-primary-key-nullable.js';
 import { fieldResolverTypeMissing } from './rules/field-resolver-type-missing.js';
 import { guardMissing } from './rules/guard-missing.js';
 import { guardModuleMissing } from './rules/guard-module-missing.js';
@@ -59,6 +61,7 @@ import { relationColumnUnknown } from './rules/relation-column-unknown.js';
 import { relationKeyMissing } from './rules/relation-key-missing.js';
 import { relationTargetHidden } from './rules/relation-target-hidden.js';
 import { relationTargetUnknown } from './rules/relation-target-unknown.js';
+import { relationTargetWithoutId } from './rules/relation-target-without-id.js';
 import { relationViaOnBelongsTo } from './rules/relation-via-on-belongs-to.js';
 import { relationViaUnknown } from './rules/relation-via-unknown.js';
 import { resolverEntityUnknown } from './rules/resolver-entity-unknown.js';
@@ -100,8 +103,10 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'decorator-unknown': decoratorUnknown,
   'deprecation-conflict': deprecationConflict,
   'deprecation-unseen': deprecationUnseen,
+  'entity-column-duplicate': entityColumnDuplicate,
   'entity-composite-primary-key': entityCompositePrimaryKey,
   'entity-primary-key-missing': entityPrimaryKeyMissing,
+  'entity-primary-key-nullable': entityPrimaryKeyNullable,
   'field-resolver-type-missing': fieldResolverTypeMissing,
   'guard-missing': guardMissing,
   'guard-module-missing': guardModuleMissing,
@@ -133,6 +138,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'relation-key-missing': relationKeyMissing,
   'relation-target-hidden': relationTargetHidden,
   'relation-target-unknown': relationTargetUnknown,
+  'relation-target-without-id': relationTargetWithoutId,
   'relation-via-on-belongs-to': relationViaOnBelongsTo,
   'relation-via-unknown': relationViaUnknown,
   'resolver-entity-unknown': resolverEntityUnknown,

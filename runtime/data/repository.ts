@@ -1,5 +1,7 @@
 /**
- * Scoped data access for one entity (docs/behaviour.md §5): the base class of every generated repository.
+ * Scoped data access for one entity (docs/behaviour.md §5): the base classes of every generated repository —
+ * `ScopedRepository`, what every repository shares, and `EntityRepository`, an entity keyed by one `id`
+ * (a composite key's is ./composite-key-repository.ts).
  *
  * Every read is filtered by the ambient ability's rules for the action (`read` by default);
  * every write is checked against the rules of its action on the row it writes; a context without
@@ -148,33 +150,56 @@ function isPrismaError(error: unknown, code: string): error is Error & { code: s
 /** The condition of a scope that is every row (an unscoped context). */
 const EVERY_ROW = raw('1 = 1');
 
-/** The select list of `columns` over alias `t` in the SQL `sql` writes, `id` first and each column once: `t."id", t."name"`. */
-function selectList(sql: DialectSql, columns: readonly string[]): Sql {
+/**
+ * The select list of `columns` over alias `t` in the SQL `sql` writes, the `key` columns first and
+ * each column once: `t."id", t."name"`.
+ */
+function selectList(sql: DialectSql, key: readonly string[], columns: readonly string[]): Sql {
   return join(
-    [...new Set(['id', ...columns])].map((column) => sqltag`t.${quoteIdentifier(sql, column)}`),
+    [...new Set([...key, ...columns])].map((column) => sqltag`t.${quoteIdentifier(sql, column)}`),
     ', ',
   );
 }
 
+/** The part of a Prisma model delegate every repository's creates use (`database.user` satisfies it). */
+export interface CreateDelegate<Row, Create> {
+  create(args: { data: Create }): PromiseLike<Row>;
+}
+
+/** The key of one row: its key columns' values, in key order, and those values as one text (a map key). */
+interface RowKey {
+  readonly values: readonly unknown[];
+  readonly text: string;
+}
+
 /**
- * Scoped data access for entity `entityName`. Subclasses (generated) bind the Prisma delegate
- * and the row / where / create types.
+ * What every repository shares, however its rows are keyed (docs/behaviour.md §5): reads filtered
+ * by the caller's read scope translated to SQL, what they return masked to the caller's read grant,
+ * and creates checked against the create rules and against the references they set
+ * (docs/hostile-input.md §11); fail closed without an ability. {@link EntityRepository} finds rows
+ * by one `id`; `CompositeKeyRepository` (./composite-key-repository.ts) by a composite key
+ * (docs/behaviour.md §2.6). Subclasses (generated) bind the Prisma delegate and the row / where /
+ * create types.
  */
-export class EntityRepository<Row extends KeyedRow, Where extends object, Create extends object> {
+export abstract class ScopedRepository<Row extends object, Where extends object, Create extends object> {
   /** What scope conditions may name ({@link RepositoryOptions.schema}). */
   private readonly schema: ScopeSchema;
   /** The entity's stored columns. */
   readonly columns: readonly string[];
+  /** Its key columns, in key order: `id`, or a composite key's columns. */
+  protected readonly key: readonly string[];
   private readonly columnKinds: Readonly<Record<string, ColumnKind>>;
   /** The stored columns whose raw values {@link fromRaw} converts (those with a kind). */
   private readonly convertedColumns: readonly string[];
   /** The select list of every stored column over alias `t` (statements name their columns, never `t.*`). */
-  private readonly allColumns: Sql;
-  private readonly runner: SqlRunner;
+  protected readonly allColumns: Sql;
+  protected readonly runner: SqlRunner;
   /** The SQL text of the runner's database. */
-  private readonly sql: DialectSql;
-  /** Identifiers every statement names, quoted once in {@link sql}: the table, its key, the window's rank, a check's result. */
-  private readonly quoted: { readonly table: Sql; readonly id: Sql; readonly rank: Sql; readonly found: Sql };
+  protected readonly sql: DialectSql;
+  /** Identifiers statements name, quoted once in {@link sql}: the table, `id` (a referenced row's key; this table's when keyed by it), a check's result. */
+  protected readonly quoted: { readonly table: Sql; readonly id: Sql; readonly found: Sql };
+  /** The key columns over alias `t`, in key order: `t."id"` (what reads order by). */
+  private readonly keyOrder: Sql;
   private readonly insertShape: InsertShape | undefined;
   private readonly references: readonly EntityReference[];
   /** What the caller's read grant masks ({@link RepositoryOptions.fields}). */
@@ -185,15 +210,18 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
 
   /**
    * @param entityName the entity (and CASL subject) name, e.g. `User`; also its table name
-   * @param delegate the Prisma model delegate (`database.user`): pages, lookups and writes
-   * @param options columns and their kinds, the SQL runner of loader batches and creates, the logger
+   * @param creates the Prisma model delegate (`database.user`), which writes the creates the runtime does not write itself
+   * @param options columns and their kinds, the SQL runner of reads and creates, the logger
+   * @param key the key columns, in key order (`['id']`, or a composite key's)
    */
-  constructor(
+  protected constructor(
     protected readonly entityName: string,
-    protected readonly delegate: ModelDelegate<Row, Where, Create>,
+    private readonly creates: CreateDelegate<Row, Create>,
     options: RepositoryOptions,
+    key: readonly string[],
   ) {
     this.columns = options.columns;
+    this.key = key;
     this.schema = options.schema;
     this.columnKinds = options.columnKinds;
     this.convertedColumns = options.columns.filter((column) => options.columnKinds[column] !== undefined);
@@ -202,10 +230,13 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     this.quoted = {
       table: quoteIdentifier(this.sql, entityName),
       id: quoteIdentifier(this.sql, 'id'),
-      rank: quoteIdentifier(this.sql, '__rank'),
       found: quoteIdentifier(this.sql, 'found'),
     };
-    this.allColumns = selectList(this.sql, options.columns);
+    this.keyOrder = join(
+      key.map((column) => sqltag`t.${quoteIdentifier(this.sql, column)}`),
+      ', ',
+    );
+    this.allColumns = selectList(this.sql, key, options.columns);
     this.insertShape = options.insert;
     this.references = options.references ?? [];
     this.maskFields = options.fields ?? options.columns;
@@ -219,21 +250,20 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
    * as they are when the context is unscoped (jobs, seeds) or no read rule restricts fields. Read
    * rules naming a relation are tested in SQL first ({@link testRelationRules}).
    */
-  private async masked(context: RequestContext, rows: Row[]): Promise<MaskedRow<Row>[]> {
+  protected async masked(context: RequestContext, rows: Row[]): Promise<MaskedRow<Row>[]> {
     if (!readMayMaskFields(context, this.entityName)) return rows;
     await this.testRelationRules(context, 'read', rows);
     return rows.map((row) => maskRow(context, this.entityName, this.maskFields, row));
   }
 
-  /** `page` with its items as {@link masked} leaves them (its cursor taken from the rows as read). */
-  private async maskedPage(context: RequestContext, page: Page<Row>): Promise<Page<MaskedRow<Row>>> {
-    const items = await this.masked(context, page.items);
-    return items === page.items ? page : { ...page, items };
+  /** One row as {@link masked} leaves it. */
+  protected async maskedOne(context: RequestContext, row: Row): Promise<MaskedRow<Row>> {
+    return (await this.masked(context, [row]))[0] ?? row;
   }
 
-  /** One row as {@link masked} leaves it. */
-  private async maskedOne(context: RequestContext, row: Row): Promise<MaskedRow<Row>> {
-    return (await this.masked(context, [row]))[0] ?? row;
+  /** `rows` as {@link masked} leaves them, counted against the request's row budget (docs/hostile-input.md §3). */
+  protected async visible(context: RequestContext, rows: Row[]): Promise<MaskedRow<Row>[]> {
+    return materialised(context, await this.masked(context, rows));
   }
 
   /** The SQL of each rule naming a relation, over alias `t` ({@link testRelationRules}). */
@@ -246,7 +276,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
    * masking and the write checks to read. A rule that cannot be translated holds of no row (fail
    * closed; `generate` refuses such a grant).
    */
-  private async testRelationRules(context: RequestContext, action: string, rows: readonly object[]): Promise<void> {
+  protected async testRelationRules(context: RequestContext, action: string, rows: readonly object[]): Promise<void> {
     const ability = context.ability;
     if (context.unscoped || !ability || rows.length === 0) return;
     const rules = rulesNamingRelations(ability, action, this.entityName, this.columns);
@@ -256,10 +286,11 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       alias: quoteIdentifier(this.sql, `__rule_${String(index)}`),
       condition: this.ruleCondition(rule),
     }));
-    const byId = new Map<string, object>();
+    const byKey = new Map<string, { readonly row: object; readonly key: RowKey }>();
     for (const row of rows) {
-      const id = (unmaskedRow(row) as { id?: unknown }).id;
-      if (typeof id === 'string') byId.set(id, unmaskedRow(row));
+      const whole = unmaskedRow(row);
+      const key = this.keyOf(whole as Record<string, unknown>);
+      if (key) byKey.set(key.text, { row: whole, key });
     }
     const flags = join(
       tested.map(({ alias, condition }) =>
@@ -267,16 +298,58 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       ),
       ', ',
     );
-    for (const chunk of chunked([...byId.keys()], keysPerStatement(this.runner))) {
+    const keyList = selectList(this.sql, this.key, []);
+    const perStatement = Math.max(1, Math.floor(keysPerStatement(this.runner) / this.key.length));
+    for (const chunk of chunked([...byKey.values()], perStatement)) {
       const found = await this.runner.read(
-        sqltag`SELECT t.${this.quoted.id}, ${flags} FROM ${this.quoted.table} t WHERE ${keyCondition(this.sql, sqltag`t.${this.quoted.id}`, chunk)}`,
+        sqltag`SELECT ${keyList}, ${flags} FROM ${this.quoted.table} t WHERE ${this.keysCondition(chunk.map(({ key }) => key.values))}`,
       );
       for (const flagged of found) {
-        const row = byId.get(String(flagged.id));
-        if (row === undefined) continue;
+        const key = this.keyOf(this.fromRaw(flagged) as Record<string, unknown>);
+        const row = key && byKey.get(key.text)?.row;
+        if (!row) continue;
         withRuleMatches(row, new Map(tested.map(({ rule }, index) => [rule, Number(flagged[`__rule_${String(index)}`]) === 1])));
       }
     }
+  }
+
+  /** The key of `row` (its key columns' values), or undefined when one of them is missing. */
+  private keyOf(row: Record<string, unknown>): RowKey | undefined {
+    const values = this.key.map((column) => row[column]);
+    if (values.some((value) => value === undefined || value === null)) return undefined;
+    // One column's value is its own text (an id); several, each as text, in one JSON list.
+    const [only] = values;
+    return { values, text: values.length === 1 ? String(only) : JSON.stringify(values.map(String)) };
+  }
+
+  /**
+   * "The row's key is one of `keys`" over alias `t`: the runner's key batch for one `id` column
+   * ({@link keyCondition}), else one conjunction of equalities per key; `keys` is not empty.
+   */
+  protected keysCondition(keys: readonly (readonly unknown[])[]): Sql {
+    const [column, ...others] = this.key;
+    if (column !== undefined && others.length === 0)
+      return keyCondition(
+        this.sql,
+        sqltag`t.${quoteIdentifier(this.sql, column)}`,
+        keys.map(([value]) => String(value)),
+      );
+    return sqltag`(${join(
+      keys.map((values) => this.keyEquals(values)),
+      ' OR ',
+      '',
+      '',
+    )})`;
+  }
+
+  /** "The row's key columns hold `values`" over alias `t` (in key order). */
+  protected keyEquals(values: readonly unknown[]): Sql {
+    return sqltag`(${join(
+      this.key.map((column, index) => sqltag`t.${quoteIdentifier(this.sql, column)} = ${values[index]}`),
+      ' AND ',
+      '',
+      '',
+    )})`;
   }
 
   /** {@link testRelationRules}' SQL of `rule`; undefined when it cannot be translated. */
@@ -299,14 +372,14 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   }
 
   /**
-   * The rows the caller may read that meet `filter` and `extra`, in id order, at most `limit`:
+   * The rows the caller may read that meet `filter` and `extra`, in key order, at most `limit`:
    * one statement on the SQL runner with the scope and the filter as SQL (the Prisma query path cost a
    * large share of a list request: BENCHMARKS.md §"Where the time goes"). Undefined when the filter uses something the SQL
    * translation does not cover; the caller then asks Prisma. `limit` undefined: a key lookup, which
    * finds one row at most, so neither order nor limit (SQLite spends longer setting up the sort
    * and limit of a one-row lookup than finding the row: BENCHMARKS.md §"Where the time goes").
    */
-  private async readScoped(
+  protected async readScoped(
     context: RequestContext,
     filter: Where | undefined,
     extra: Sql | undefined,
@@ -326,8 +399,233 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const statement =
       limit === undefined
         ? sqltag`SELECT ${this.allColumns} FROM ${this.quoted.table} t WHERE ${where}`
-        : sqltag`SELECT ${this.allColumns} FROM ${this.quoted.table} t WHERE ${where} ORDER BY t.${this.quoted.id} LIMIT ${limit}`;
+        : sqltag`SELECT ${this.allColumns} FROM ${this.quoted.table} t WHERE ${where} ORDER BY ${this.keyOrder} LIMIT ${limit}`;
     return (await this.runner.read(statement)).map((row) => this.fromRaw(row));
+  }
+
+  /** The read scope of `context` as SQL over alias `t`; undefined when it denies every row. */
+  protected scopeCondition(context: RequestContext): Sql | undefined {
+    const scope = rowScope(context, 'read', this.entityName);
+    if (scope.kind === 'deny') return undefined;
+    if (scope.kind === 'unscoped') return EVERY_ROW;
+    // A rule set's scope is one object (rowScope keeps it), so its translation is kept beside it.
+    let condition = this.scopeConditions.get(scope.where);
+    if (!condition) {
+      condition = whereToSql(this.sql, scope.where, 't', this.entityName, this.schema);
+      this.scopeConditions.set(scope.where, condition);
+    }
+    return condition;
+  }
+
+  /**
+   * A row of one of this repository's statements as Prisma returns the model row: each value read by
+   * its column's kind ({@link readColumn}), in place. Every statement here names the stored columns
+   * it selects ({@link allColumns}, {@link columnList}, the window's outer list, `RETURNING`), so the
+   * driver's row holds those and nothing else, and is the driver's own fresh object.
+   */
+  protected fromRaw(rawRow: Record<string, unknown>): Row {
+    for (const column of this.convertedColumns) {
+      const value = rawRow[column];
+      if (value !== undefined) rawRow[column] = readColumn(value, this.columnKinds[column]);
+    }
+    return rawRow as unknown as Row;
+  }
+
+  /**
+   * Whether the caller's ability allows `action` on this particular row, its rules tested on the
+   * row in memory (docs/behaviour.md §5.5). A rule whose condition names a relation holds only as
+   * SQL found it for a row this repository read ({@link allows}); in memory it holds of nothing.
+   */
+  permits(action: string, row: Partial<Row> | Create): boolean {
+    const context = currentContext();
+    if (context.unscoped) return true;
+    return context.ability ? canOnRow(context.ability, action, this.entityName, row) : false;
+  }
+
+  /**
+   * Creates a row (docs/behaviour.md §5.5): the `create` rules must allow this very row (so a conditional
+   * grant such as "own org" is enforced on the data written), and every foreign key it sets must
+   * name a row the caller may read, checked in the statement that writes it (docs/hostile-input.md
+   * §11) — otherwise NOT_FOUND, exactly as for a row that does not exist. A unique violation is CONFLICT.
+   */
+  async create(data: Create): Promise<Result<Row>> {
+    if (!this.permits('create', data)) return fail('FORBIDDEN', `you may not create this ${this.entityName}`);
+    const context = currentContext();
+    const checks = this.referenceChecks(context, data);
+    const refused = checks.find((check) => check.kind === 'refused');
+    if (refused) return referenceNotFound(refused.reference, refused.id);
+    const readable = checks.filter((check): check is ReadableCheck => check.kind === 'readable');
+    const guard =
+      readable.length === 0
+        ? undefined
+        : join(
+            readable.map((check) => this.readableCondition(check)),
+            ' AND ',
+            '',
+            '',
+          );
+    try {
+      const inserted = await this.insert(data, guard);
+      if (inserted === 'refused') return await this.firstUnreadable(checks);
+      if (inserted) return ok(await this.maskedOne(context, inserted));
+      // Prisma writes it: the references are read first (docs/hostile-input.md §11 says what that leaves).
+      const unreadable = await this.unreadableReference(checks);
+      if (unreadable) return unreadable;
+      return ok(await this.maskedOne(context, await this.creates.create({ data })));
+    } catch (error) {
+      if (error instanceof SqlConstraintError)
+        return error.kind === 'unique' ? this.conflict(error.fields) : await this.missingReference(error.fields, data);
+      if (isPrismaError(error, 'P2002')) return this.conflict(uniqueFields(error));
+      if (isPrismaError(error, 'P2003'))
+        return await this.missingReference(typeof error.meta?.field_name === 'string' ? [error.meta.field_name] : [], data);
+      throw error;
+    }
+  }
+
+  /**
+   * The read check of every foreign key `data` sets to a value (docs/hostile-input.md §11); none in
+   * an unscoped context (jobs, seeds). A value that is no UUID, or an entity the caller may read no
+   * row of, or whose scope cannot be translated (fail closed), is refused at once.
+   */
+  protected referenceChecks(context: RequestContext, data: object): ReferenceCheck[] {
+    if (context.unscoped) return [];
+    const values = data as Record<string, unknown>;
+    const checks: ReferenceCheck[] = [];
+    for (const reference of this.references) {
+      const value = values[reference.column];
+      if (value === undefined || value === null) continue;
+      if (typeof value !== 'string' || !isUuid(value)) {
+        checks.push({
+          kind: 'refused',
+          reference,
+          id:
+            typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean'
+              ? String(value)
+              : typeof value,
+        });
+        continue;
+      }
+      const scope = rowScope(context, 'read', reference.entity);
+      if (scope.kind === 'deny') {
+        checks.push({ kind: 'refused', reference, id: value });
+        continue;
+      }
+      try {
+        const condition = scope.kind === 'unscoped' ? EVERY_ROW : whereToSql(this.sql, scope.where, 'r', reference.entity, this.schema);
+        checks.push({ kind: 'readable', reference, id: value.toLowerCase(), condition });
+      } catch (error) {
+        if (!(error instanceof ScopeTranslationError)) throw error;
+        checks.push({ kind: 'refused', reference, id: value });
+      }
+    }
+    return checks;
+  }
+
+  /** "The caller may read the row `check` names", as SQL: locked against change until the write commits where the database can ({@link DialectSql.referenceLock}). */
+  private readableCondition(check: ReadableCheck): Sql {
+    const lock = this.sql.referenceLock === undefined ? raw('') : raw(` ${this.sql.referenceLock}`);
+    return sqltag`EXISTS (SELECT 1 FROM ${quoteIdentifier(this.sql, check.reference.entity)} r WHERE r.${this.quoted.id} = ${check.id} AND ${check.condition}${lock})`;
+  }
+
+  /** NOT_FOUND for the first of `checks` whose row the caller may not read (or that does not exist); read one by one. */
+  protected async unreadableReference(checks: readonly ReferenceCheck[]): Promise<Result<never> | undefined> {
+    for (const check of checks) {
+      if (check.kind === 'refused') return referenceNotFound(check.reference, check.id);
+      const rows = await this.runner.read(sqltag`SELECT 1 AS ${this.quoted.found} WHERE ${this.readableCondition(check)}`);
+      if (rows.length === 0) return referenceNotFound(check.reference, check.id);
+    }
+    return undefined;
+  }
+
+  /** The NOT_FOUND of a guarded write that wrote nothing: the reference the caller may not read, as read now. */
+  private async firstUnreadable(checks: readonly ReferenceCheck[]): Promise<Result<never>> {
+    const unreadable = await this.unreadableReference(checks);
+    const first = checks[0];
+    // Readable again by now (it changed meanwhile): the write still did not happen; name the first.
+    return unreadable ?? (first ? referenceNotFound(first.reference, first.id) : fail('NOT_FOUND', `${this.entityName} was not written`));
+  }
+
+  /**
+   * A foreign key the database refused (the row it names is gone, or an unscoped write named none):
+   * NOT_FOUND naming it as a missing row is named — the column the database named, else the first
+   * reference of `data` whose row cannot be read now.
+   */
+  protected async missingReference(fields: readonly string[], data: object): Promise<Result<never>> {
+    const values = data as Record<string, unknown>;
+    const named = this.references.find((candidate) => fields.includes(candidate.column));
+    if (named) return referenceNotFound(named, String(values[named.column]));
+    const set = this.references.filter((candidate) => values[candidate.column] !== undefined && values[candidate.column] !== null);
+    for (const reference of set) {
+      const id = String(values[reference.column]);
+      if (!isUuid(id)) return referenceNotFound(reference, id);
+      const check: ReadableCheck = { kind: 'readable', reference, id: id.toLowerCase(), condition: EVERY_ROW };
+      if ((await this.runner.read(sqltag`SELECT 1 AS ${this.quoted.found} WHERE ${this.readableCondition(check)}`)).length === 0)
+        return referenceNotFound(reference, id);
+    }
+    const [first] = set;
+    return first
+      ? referenceNotFound(first, String(values[first.column]))
+      : fail('NOT_FOUND', `a row this ${this.entityName} names was not found`);
+  }
+
+  /** The CONFLICT of a write breaking a unique constraint on `fields` (none when the database did not name them). */
+  protected conflict(fields: readonly string[]): Result<never> {
+    return fail('CONFLICT', `a ${this.entityName} with the same ${fields.length > 0 ? fields.join(', ') : 'unique value'} already exists`);
+  }
+
+  /**
+   * `data`'s row written by one `INSERT … RETURNING` on the SQL runner (runtime/data/sql-insert.ts), as
+   * Prisma returns it; undefined when that statement cannot write it as Prisma would or the runner
+   * inserts nothing (`SqlRunner.insert` absent or answering undefined): the caller asks Prisma.
+   * Rejects with {@link SqlConstraintError}.
+   */
+  private async insert(data: Create, guard?: Sql): Promise<Row | 'refused' | undefined> {
+    if (!this.insertShape || !this.runner.insert) return undefined;
+    const statement = insertStatement(this.sql, this.entityName, this.insertShape, data, new Date(), guard);
+    if (!statement) return undefined;
+    const rows = await this.runner.insert(statement);
+    if (rows === undefined) return undefined;
+    // The statement ran: whatever it returned, Prisma must not write the row a second time.
+    const row = rows[0];
+    if (!row) {
+      if (guard !== undefined) return 'refused';
+      throw new Error(`INSERT … RETURNING into ${this.entityName} returned no row`);
+    }
+    return this.fromRaw(row);
+  }
+}
+
+/**
+ * Scoped data access for an entity keyed by one `id` (docs/behaviour.md §5): keyset pages, lookups,
+ * loader batches and checked writes. Subclasses (generated) bind the Prisma delegate and the row /
+ * where / create types.
+ */
+export class EntityRepository<Row extends KeyedRow, Where extends object, Create extends object> extends ScopedRepository<
+  Row,
+  Where,
+  Create
+> {
+  /** The window's rank column, quoted once. */
+  private readonly rank: Sql;
+
+  /**
+   * @param entityName the entity (and CASL subject) name, e.g. `User`; also its table name
+   * @param delegate the Prisma model delegate (`database.user`): pages, lookups and writes
+   * @param options columns and their kinds, the SQL runner of loader batches and creates, the logger
+   */
+  constructor(
+    entityName: string,
+    protected readonly delegate: ModelDelegate<Row, Where, Create>,
+    options: RepositoryOptions,
+  ) {
+    super(entityName, delegate, options, ['id']);
+    this.rank = quoteIdentifier(this.sql, '__rank');
+  }
+
+  /** `page` with its items as {@link masked} leaves them (its cursor taken from the rows as read). */
+  private async maskedPage(context: RequestContext, page: Page<Row>): Promise<Page<MaskedRow<Row>>> {
+    const items = await this.masked(context, page.items);
+    return items === page.items ? page : { ...page, items };
   }
 
   /**
@@ -426,35 +724,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   private columnList(columns: readonly string[] | undefined): Sql {
     if (columns === undefined) return this.allColumns;
     for (const column of columns) if (!this.columns.includes(column)) throw new Error(`${this.entityName} has no stored column ${column}`);
-    return selectList(this.sql, columns);
-  }
-
-  /** The read scope of `context` as SQL over alias `t`; undefined when it denies every row. */
-  private scopeCondition(context: RequestContext): Sql | undefined {
-    const scope = rowScope(context, 'read', this.entityName);
-    if (scope.kind === 'deny') return undefined;
-    if (scope.kind === 'unscoped') return EVERY_ROW;
-    // A rule set's scope is one object (rowScope keeps it), so its translation is kept beside it.
-    let condition = this.scopeConditions.get(scope.where);
-    if (!condition) {
-      condition = whereToSql(this.sql, scope.where, 't', this.entityName, this.schema);
-      this.scopeConditions.set(scope.where, condition);
-    }
-    return condition;
-  }
-
-  /**
-   * A row of one of this repository's statements as Prisma returns the model row: each value read by
-   * its column's kind ({@link readColumn}), in place. Every statement here names the stored columns
-   * it selects ({@link allColumns}, {@link columnList}, the window's outer list, `RETURNING`), so the
-   * driver's row holds those and nothing else, and is the driver's own fresh object.
-   */
-  private fromRaw(rawRow: Record<string, unknown>): Row {
-    for (const column of this.convertedColumns) {
-      const value = rawRow[column];
-      if (value !== undefined) rawRow[column] = readColumn(value, this.columnKinds[column]);
-    }
-    return rawRow as unknown as Row;
+    return selectList(this.sql, this.key, columns);
   }
 
   /**
@@ -510,7 +780,8 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
    * `columns` (undefined: every column; otherwise they must include `column`).
    */
   rankedPageStatement(column: string, parentIds: readonly string[], window: PageWindow, condition: Sql, columns?: readonly string[]): Sql {
-    const { table, id, rank } = this.quoted;
+    const { table, id } = this.quoted;
+    const rank = this.rank;
     const key = quoteIdentifier(this.sql, column);
     const after = window.after === undefined ? raw('') : sqltag` AND t.${id} > ${window.after}`;
     // The outer list names the columns: SQLite spends a share of the statement copying `*`,
@@ -520,17 +791,6 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
       ', ',
     );
     return sqltag`SELECT ${outer} FROM (SELECT ${this.columnList(columns)}, ROW_NUMBER() OVER (PARTITION BY t.${key} ORDER BY t.${id}) AS ${rank} FROM ${table} t WHERE ${keyCondition(this.sql, sqltag`t.${key}`, parentIds)}${after} AND ${condition}) ranked WHERE ranked.${rank} <= ${window.take} ORDER BY ranked.${key}, ranked.${id}`;
-  }
-
-  /**
-   * Whether the caller's ability allows `action` on this particular row, its rules tested on the
-   * row in memory (docs/behaviour.md §5.5). A rule whose condition names a relation holds only as
-   * SQL found it for a row this repository read ({@link allows}); in memory it holds of nothing.
-   */
-  permits(action: string, row: Partial<Row> | Create): boolean {
-    const context = currentContext();
-    if (context.unscoped) return true;
-    return context.ability ? canOnRow(context.ability, action, this.entityName, row) : false;
   }
 
   /**
@@ -560,158 +820,6 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     if (!context.ability) return false;
     await this.testRelationRules(context, action, [row]);
     return canOnRow(context.ability, action, this.entityName, row);
-  }
-
-  /**
-   * Creates a row (docs/behaviour.md §5.5): the `create` rules must allow this very row (so a conditional
-   * grant such as "own org" is enforced on the data written), and every foreign key it sets must
-   * name a row the caller may read, checked in the statement that writes it (docs/hostile-input.md
-   * §11) — otherwise NOT_FOUND, exactly as for a row that does not exist. A unique violation is CONFLICT.
-   */
-  async create(data: Create): Promise<Result<Row>> {
-    if (!this.permits('create', data)) return fail('FORBIDDEN', `you may not create this ${this.entityName}`);
-    const context = currentContext();
-    const checks = this.referenceChecks(context, data);
-    const refused = checks.find((check) => check.kind === 'refused');
-    if (refused) return referenceNotFound(refused.reference, refused.id);
-    const readable = checks.filter((check): check is ReadableCheck => check.kind === 'readable');
-    const guard =
-      readable.length === 0
-        ? undefined
-        : join(
-            readable.map((check) => this.readableCondition(check)),
-            ' AND ',
-            '',
-            '',
-          );
-    try {
-      const inserted = await this.insert(data, guard);
-      if (inserted === 'refused') return await this.firstUnreadable(checks);
-      if (inserted) return ok(await this.maskedOne(context, inserted));
-      // Prisma writes it: the references are read first (docs/hostile-input.md §11 says what that leaves).
-      const unreadable = await this.unreadableReference(checks);
-      if (unreadable) return unreadable;
-      return ok(await this.maskedOne(context, await this.delegate.create({ data })));
-    } catch (error) {
-      if (error instanceof SqlConstraintError)
-        return error.kind === 'unique' ? this.conflict(error.fields) : await this.missingReference(error.fields, data);
-      if (isPrismaError(error, 'P2002')) return this.conflict(uniqueFields(error));
-      if (isPrismaError(error, 'P2003'))
-        return await this.missingReference(typeof error.meta?.field_name === 'string' ? [error.meta.field_name] : [], data);
-      throw error;
-    }
-  }
-
-  /**
-   * The read check of every foreign key `data` sets to a value (docs/hostile-input.md §11); none in
-   * an unscoped context (jobs, seeds). A value that is no UUID, or an entity the caller may read no
-   * row of, or whose scope cannot be translated (fail closed), is refused at once.
-   */
-  private referenceChecks(context: RequestContext, data: object): ReferenceCheck[] {
-    if (context.unscoped) return [];
-    const values = data as Record<string, unknown>;
-    const checks: ReferenceCheck[] = [];
-    for (const reference of this.references) {
-      const value = values[reference.column];
-      if (value === undefined || value === null) continue;
-      if (typeof value !== 'string' || !isUuid(value)) {
-        checks.push({
-          kind: 'refused',
-          reference,
-          id:
-            typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean'
-              ? String(value)
-              : typeof value,
-        });
-        continue;
-      }
-      const scope = rowScope(context, 'read', reference.entity);
-      if (scope.kind === 'deny') {
-        checks.push({ kind: 'refused', reference, id: value });
-        continue;
-      }
-      try {
-        const condition = scope.kind === 'unscoped' ? EVERY_ROW : whereToSql(this.sql, scope.where, 'r', reference.entity, this.schema);
-        checks.push({ kind: 'readable', reference, id: value.toLowerCase(), condition });
-      } catch (error) {
-        if (!(error instanceof ScopeTranslationError)) throw error;
-        checks.push({ kind: 'refused', reference, id: value });
-      }
-    }
-    return checks;
-  }
-
-  /** "The caller may read the row `check` names", as SQL: locked against change until the write commits where the database can ({@link DialectSql.referenceLock}). */
-  private readableCondition(check: ReadableCheck): Sql {
-    const lock = this.sql.referenceLock === undefined ? raw('') : raw(` ${this.sql.referenceLock}`);
-    return sqltag`EXISTS (SELECT 1 FROM ${quoteIdentifier(this.sql, check.reference.entity)} r WHERE r.${this.quoted.id} = ${check.id} AND ${check.condition}${lock})`;
-  }
-
-  /** NOT_FOUND for the first of `checks` whose row the caller may not read (or that does not exist); read one by one. */
-  private async unreadableReference(checks: readonly ReferenceCheck[]): Promise<Result<never> | undefined> {
-    for (const check of checks) {
-      if (check.kind === 'refused') return referenceNotFound(check.reference, check.id);
-      const rows = await this.runner.read(sqltag`SELECT 1 AS ${this.quoted.found} WHERE ${this.readableCondition(check)}`);
-      if (rows.length === 0) return referenceNotFound(check.reference, check.id);
-    }
-    return undefined;
-  }
-
-  /** The NOT_FOUND of a guarded write that wrote nothing: the reference the caller may not read, as read now. */
-  private async firstUnreadable(checks: readonly ReferenceCheck[]): Promise<Result<never>> {
-    const unreadable = await this.unreadableReference(checks);
-    const first = checks[0];
-    // Readable again by now (it changed meanwhile): the write still did not happen; name the first.
-    return unreadable ?? (first ? referenceNotFound(first.reference, first.id) : fail('NOT_FOUND', `${this.entityName} was not written`));
-  }
-
-  /**
-   * A foreign key the database refused (the row it names is gone, or an unscoped write named none):
-   * NOT_FOUND naming it as a missing row is named — the column the database named, else the first
-   * reference of `data` whose row cannot be read now.
-   */
-  private async missingReference(fields: readonly string[], data: object): Promise<Result<never>> {
-    const values = data as Record<string, unknown>;
-    const named = this.references.find((candidate) => fields.includes(candidate.column));
-    if (named) return referenceNotFound(named, String(values[named.column]));
-    const set = this.references.filter((candidate) => values[candidate.column] !== undefined && values[candidate.column] !== null);
-    for (const reference of set) {
-      const id = String(values[reference.column]);
-      if (!isUuid(id)) return referenceNotFound(reference, id);
-      const check: ReadableCheck = { kind: 'readable', reference, id: id.toLowerCase(), condition: EVERY_ROW };
-      if ((await this.runner.read(sqltag`SELECT 1 AS ${this.quoted.found} WHERE ${this.readableCondition(check)}`)).length === 0)
-        return referenceNotFound(reference, id);
-    }
-    const [first] = set;
-    return first
-      ? referenceNotFound(first, String(values[first.column]))
-      : fail('NOT_FOUND', `a row this ${this.entityName} names was not found`);
-  }
-
-  /** The CONFLICT of a write breaking a unique constraint on `fields` (none when the database did not name them). */
-  private conflict(fields: readonly string[]): Result<never> {
-    return fail('CONFLICT', `a ${this.entityName} with the same ${fields.length > 0 ? fields.join(', ') : 'unique value'} already exists`);
-  }
-
-  /**
-   * `data`'s row written by one `INSERT … RETURNING` on the SQL runner (runtime/data/sql-insert.ts), as
-   * Prisma returns it; undefined when that statement cannot write it as Prisma would or the runner
-   * inserts nothing (`SqlRunner.insert` absent or answering undefined): the caller asks Prisma.
-   * Rejects with {@link SqlConstraintError}.
-   */
-  private async insert(data: Create, guard?: Sql): Promise<Row | 'refused' | undefined> {
-    if (!this.insertShape || !this.runner.insert) return undefined;
-    const statement = insertStatement(this.sql, this.entityName, this.insertShape, data, new Date(), guard);
-    if (!statement) return undefined;
-    const rows = await this.runner.insert(statement);
-    if (rows === undefined) return undefined;
-    // The statement ran: whatever it returned, Prisma must not write the row a second time.
-    const row = rows[0];
-    if (!row) {
-      if (guard !== undefined) return 'refused';
-      throw new Error(`INSERT … RETURNING into ${this.entityName} returned no row`);
-    }
-    return this.fromRaw(row);
   }
 
   /**

@@ -118,7 +118,7 @@ describe(`a new migration's risky steps, measured on the development database ($
     editFile(project, 'entities/post.entity.ts', (text) => text.replace('  @Colum()\n  title!: string;', '  @Column()\n  title!: string;'));
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/entities\/post\.entity\.ts:\d+:\d+ error decorator-unknown: @Colum on Post\.title .*did you mean Column\?/);
-    expect(folders(project)).toHaveLength(3);
+    expect(folders(project)).toHaveLength(4);
   });
 
   it('a dropped column is an error naming it with the values it holds, until --accept-data-loss; nothing is written before', async () => {
@@ -130,20 +130,20 @@ describe(`a new migration's risky steps, measured on the development database ($
     const refused = cli(['generate', '--allow-breaking'], { cwd: project, env });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(
-      /entities\/post\.entity\.ts:\d+:\d+ error migration-data-loss: the new migration 0004_drop_post_title: You are about to drop the column `title` on the `Post` table, which still contains (\d+) non-null values\./,
+      /entities\/post\.entity\.ts:\d+:\d+ error migration-data-loss: the new migration 0005_drop_post_title: You are about to drop the column `title` on the `Post` table, which still contains (\d+) non-null values\./,
     );
     expect(Number(/which still contains (\d+) non-null values/.exec(refused.stderr)?.[1])).toBe(Number(count));
     expect(refused.stderr).toMatch(
       /Fix: if Post\.title vanished by mistake \(a misspelt decorator such as @Colum\(\), a deleted line\), restore it; .*pass --accept-data-loss/,
     );
     // --allow-breaking (a wire change) is not a licence to lose data, and nothing was written.
-    expect(folders(project)).toHaveLength(3);
+    expect(folders(project)).toHaveLength(4);
     expect(readFileSync(path.join(project, `generated/prisma/${provider}/schema.prisma`), 'utf8')).toMatch(/\btitle\s+String/);
 
     const accepted = cli(['generate', '--allow-breaking', '--accept-data-loss'], { cwd: project, env });
     expect(accepted.status, accepted.stderr).toBe(0);
     expect(accepted.stderr).toMatch(/warning migration-data-loss: .*drop the column `title`/);
-    expect(folders(project)).toContain('0004_drop_post_title');
+    expect(folders(project)).toContain('0005_drop_post_title');
     // Written, not applied: the data is intact until a deploy.
     expect(await query(url, 'SELECT COUNT("title") AS count FROM "Post"')).toEqual([{ count }]);
   });
@@ -167,10 +167,10 @@ describe(`a required column on a populated database (${provider})`, { timeout: 1
     const refused = cli(['generate', '--allow-breaking'], { cwd: project, env });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain(
-      `error migration-unexecutable: the new migration 0004_add_post_slug: Added the required column \`slug\` to the \`Post\` table without a default value. There are ${Number(posts)} rows in this table, it is not possible to execute this step.`,
+      `error migration-unexecutable: the new migration 0005_add_post_slug: Added the required column \`slug\` to the \`Post\` table without a default value. There are ${Number(posts)} rows in this table, it is not possible to execute this step.`,
     );
     expect(refused.stderr).toMatch(/Fix: give Post\.slug a default \(@Column\(\{ default: … \}\)\), or add it optional first/);
-    expect(folders(project)).toHaveLength(3);
+    expect(folders(project)).toHaveLength(4);
   });
 
   it('written anyway, it fails on deploy and leaves the database as it was, recorded as failed in plain words', async () => {
@@ -179,10 +179,10 @@ describe(`a required column on a populated database (${provider})`, { timeout: 1
     const deploy = cli(['migrate', 'deploy'], { cwd: project, env });
     expect(deploy.status).toBe(1);
     expect(deploy.stderr, deploy.stderr).toMatch(
-      /^error: migration 0004_add_post_slug failed: Post\.slug is required but rows of Post have no value for it/,
+      /^error: migration 0005_add_post_slug failed: Post\.slug is required but rows of Post have no value for it/,
     );
     expect(deploy.stderr).toContain('the database is as it was before it');
-    expect(deploy.stderr).toContain('npm run migrate -- resolve --rolled-back 0004_add_post_slug');
+    expect(deploy.stderr).toContain('npm run migrate -- resolve --rolled-back 0005_add_post_slug');
     expectPlain(deploy.stderr);
     // Nothing of it stayed: no column, no half-made table, every row.
     expect(await columnsOf(url, 'Post')).not.toContain('slug');
@@ -192,24 +192,24 @@ describe(`a required column on a populated database (${provider})`, { timeout: 1
     const status = cli(['migrate', 'status'], { cwd: project, env });
     expect(status.status).toBe(1);
     expect(status.stdout).toMatch(
-      /^failed {3}0004_add_post_slug \(started [^)]+\): Post\.slug is required but rows of Post have no value for it/m,
+      /^failed {3}0005_add_post_slug \(started [^)]+\): Post\.slug is required but rows of Post have no value for it/m,
     );
-    expect(status.stdout).not.toMatch(/^applied {2}0004_add_post_slug/m);
+    expect(status.stdout).not.toMatch(/^applied {2}0005_add_post_slug/m);
     expectPlain(status.stdout);
 
     const again = cli(['migrate', 'deploy'], { cwd: project, env });
     expect(again.status).toBe(1);
-    expect(again.stderr).toMatch(/nothing applied: the database records a failed migration:\n {2}0004_add_post_slug/);
+    expect(again.stderr).toMatch(/nothing applied: the database records a failed migration:\n {2}0005_add_post_slug/);
     expectPlain(again.stderr);
   });
 
   it('fixed by hand (a default in its SQL), recorded with --accept-edited-migrations, resolved and deployed: every row kept', async () => {
-    const file = path.join(project, migrations, '0004_add_post_slug', 'migration.sql');
+    const file = path.join(project, migrations, '0005_add_post_slug', 'migration.sql');
     writeFileSync(file, readFileSync(file, 'utf8').replace('"slug" TEXT NOT NULL', `"slug" TEXT NOT NULL DEFAULT ''`));
     const check = cli(['generate', '--check'], { cwd: project, env });
     expect(check.status).toBe(1);
     expect(check.stderr).toMatch(
-      /error migration-drift: the migration generated\/prisma\/\w+\/migrations\/0004_add_post_slug was edited after generate wrote it/,
+      /error migration-drift: the migration generated\/prisma\/\w+\/migrations\/0005_add_post_slug was edited after generate wrote it/,
     );
     expect(cli(['generate', '--accept-edited-migrations'], { cwd: project, env }).status).toBe(0);
     // The migration is recorded; what --check still refuses is the demo's code creating posts
@@ -223,15 +223,15 @@ describe(`a required column on a populated database (${provider})`, { timeout: 1
     const unknown = cli(['migrate', 'resolve', '--rolled-back', '0009_nothing'], { cwd: project, env });
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('there is no migration "0009_nothing"');
-    const resolved = cli(['migrate', 'resolve', '--rolled-back', '0004_add_post_slug'], { cwd: project, env });
-    expect(resolved.stdout).toContain('recorded 0004_add_post_slug as rolled back');
+    const resolved = cli(['migrate', 'resolve', '--rolled-back', '0005_add_post_slug'], { cwd: project, env });
+    expect(resolved.stdout).toContain('recorded 0005_add_post_slug as rolled back');
     const deploy = cli(['migrate', 'deploy'], { cwd: project, env });
     expect(deploy.status, deploy.stderr).toBe(0);
-    expect(deploy.stdout).toContain('applied 1 migration(s): 0004_add_post_slug');
+    expect(deploy.stdout).toContain('applied 1 migration(s): 0005_add_post_slug');
     if (provider === 'sqlite') {
       // The copy kept before each deploy that applied something, named in the log.
       const backup = /kept a copy of the database before migrating: (\S+)/.exec(deploy.stdout)?.[1] ?? '';
-      expect(backup).toMatch(/backups\/app-\d{8}T\d{6}Z-before-0004_add_post_slug\.db$/);
+      expect(backup).toMatch(/backups\/app-\d{8}T\d{6}Z-before-0005_add_post_slug\.db$/);
       const copy = new Database(path.resolve(project, backup), { readonly: true });
       expect(copy.prepare('SELECT COUNT(*) AS posts FROM "Post"').get()).toEqual({ posts });
       expect((copy.prepare("SELECT name FROM pragma_table_info('Post')").all() as { name: string }[]).map((row) => row.name)).not.toContain(
@@ -241,7 +241,7 @@ describe(`a required column on a populated database (${provider})`, { timeout: 1
     }
     const status = cli(['migrate', 'status'], { cwd: project, env });
     expect(status.status, status.stdout).toBe(0);
-    expect(status.stdout).toMatch(/^applied {2}0004_add_post_slug$/m);
+    expect(status.stdout).toMatch(/^applied {2}0005_add_post_slug$/m);
     expect(await query(url, 'SELECT COUNT(*) AS posts FROM "Post"')).toEqual([{ posts }]);
     expect(await query(url, `SELECT COUNT(*) AS posts FROM "Post" WHERE "slug" = ''`)).toEqual([{ posts }]);
   });
@@ -261,7 +261,7 @@ describe(`drift: deleted and edited migrations, a diverged database (${provider}
     const generated = cli(['generate'], { cwd: project, env });
     expect(generated.status, generated.stderr).toBe(0);
     const name = folders(project).at(-1) ?? '';
-    expect(name).toBe('0004_add_post_subtitle');
+    expect(name).toBe('0005_add_post_subtitle');
     const saved = path.join(project, 'saved-migration');
     cpSync(path.join(project, migrations, name), saved, { recursive: true });
     rmSync(path.join(project, migrations, name), { recursive: true });
@@ -385,7 +385,7 @@ describe(`deploying while the server runs (${provider})`, { timeout: 180_000 }, 
     expect(cli(['generate'], { cwd: project, env }).status).toBe(0);
     const deploy = cli(['migrate', 'deploy'], { cwd: project, env });
     expect(deploy.status, deploy.stderr).toBe(0);
-    expect(deploy.stdout).toContain('applied 1 migration(s): 0004_add_post_subtitle');
+    expect(deploy.stdout).toContain('applied 1 migration(s): 0005_add_post_subtitle');
     expect(await columnsOf(url, 'Post')).toContain('subtitle');
     expect(cli(['migrate', 'status'], { cwd: project, env }).status).toBe(0);
     // The old version does not know the column, and serves on.
@@ -461,7 +461,7 @@ describe(`applying migrations (${provider})`, () => {
     const url = await createTestDatabase(provider);
     const dir = path.join(copyProject(), migrations);
     const before = await tablesOf(url);
-    const failing = path.join(dir, '0004_half_way');
+    const failing = path.join(dir, '0005_half_way');
     cpSync(path.join(dir, '0003_create_comment'), failing, { recursive: true });
     writeFileSync(
       path.join(failing, 'migration.sql'),
@@ -470,7 +470,7 @@ describe(`applying migrations (${provider})`, () => {
     const schema = readFileSync(path.join(ROOT, `generated/prisma/${provider}/schema.prisma`), 'utf8');
     await expect(applyMigrations(schema, dir, await createAdapterFactory(url))).rejects.toMatchObject({
       name: 'MigrationFailedError',
-      migration: '0004_half_way',
+      migration: '0005_half_way',
     });
     expect(await tablesOf(url)).toEqual(before);
   });

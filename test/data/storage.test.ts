@@ -30,11 +30,13 @@ describe(`migrations (${provider})`, () => {
     // SQLite keeps the planner statistics gathered after migrating in its own sqlite_stat tables.
     expect(tables.filter((name) => !name.startsWith('sqlite_stat'))).toEqual([
       'AuditRecord',
+      'Category',
       'Comment',
       'Digest',
       'Notification',
       'Org',
       'Post',
+      'PostCategory',
       'User',
       '_prisma_migrations',
     ]);

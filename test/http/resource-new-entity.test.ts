@@ -110,7 +110,7 @@ beforeAll(async () => {
   const generated = cli(['generate'], { cwd: project, env });
   expect(generated.stderr).toBe('');
   expect(generated.status).toBe(0);
-  expect(generated.stdout).toMatch(/new migration: generated\/prisma\/sqlite\/migrations\/0004_\w*label/);
+  expect(generated.stdout).toMatch(/new migration: generated\/prisma\/sqlite\/migrations\/0005_\w*label/);
   expect(cli(['generate', '--check'], { cwd: project, env }).status).toBe(0);
   expect(cli(['migrate', 'deploy'], { cwd: project, env }).status).toBe(0);
   const seed = cli(['seed', '--orgs', '2', '--users', '3', '--posts', '1', '--json'], { cwd: project, env });

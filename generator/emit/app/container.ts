@@ -11,7 +11,7 @@ import {
   repositoryClass,
   repositoryModule,
 } from '../../model/naming.js';
-import { type EmitContext, keyedEntities } from '../context.js';
+import { type EmitContext, repositoryEntities } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The `container.ts` file. */
@@ -27,8 +27,8 @@ export function emitContainer(context: EmitContext): GeneratedFile {
   const services = imports.type('runtime/server/server.ts', 'RuntimeServices');
   const order = app.mounted.constructionOrder;
   const members: { name: string; type: string }[] = [];
-  const keyed = keyedEntities(app);
-  for (const entity of keyed) {
+  const repositories = repositoryEntities(app);
+  for (const entity of repositories) {
     members.push({
       name: providerVariable(repositoryClass(entity.name)),
       type: imports.value(`${outputDir}/${repositoryModule(entity.name)}`, repositoryClass(entity.name)),
@@ -52,7 +52,7 @@ export function emitContainer(context: EmitContext): GeneratedFile {
   w.blankLine();
   writeDoc(w, ['Constructs the container on `database`, with the runtime `services` (logger, event bus).']);
   w.write(`export function createContainer(database: ${database}, services: ${services}): Container`).block(() => {
-    for (const entity of keyed) {
+    for (const entity of repositories) {
       w.writeLine(
         `const ${providerVariable(repositoryClass(entity.name))} = new ${repositoryClass(entity.name)}(database, services.sqlRunner, services.logger);`,
       );

@@ -10,6 +10,7 @@ import {
   constantCase,
   fieldsConstant,
   insertShapeConstant,
+  keyConstant,
   referencesConstant,
 } from '../../model/naming.js';
 import type { TypeShape } from '../../model/types.js';
@@ -50,7 +51,8 @@ function insertShapeLiteral(app: ResolvedApp, entity: EntityModel): string {
     const type = named.kind === 'enum' ? 'enum' : column.key ? 'id' : (columnKind(column.type) ?? 'text');
     const parts = [`type: ${quote(type)}`];
     if (nullable) parts.push('nullable: true');
-    if (column.primaryKey) parts.push(`fill: 'uuid7'`);
+    // A composite key's columns are the writer's to give (docs/behaviour.md §2.6); a single key is a new UUID v7.
+    if (column.primaryKey && !entity.compositeKey) parts.push(`fill: 'uuid7'`);
     else if (column.default === 'now' && type === 'datetime') parts.push(`fill: 'now'`);
     else if (column.default !== undefined) parts.push(`fill: 'database'`);
     if (named.kind === 'enum') parts.push(`values: [${(app.enumByName.get(named.name)?.values ?? []).map(quote).join(', ')}]`);
@@ -132,6 +134,14 @@ export function emitEntities(context: EmitContext): GeneratedFile {
       ]);
       w.writeLine(
         `export const ${insertShapeConstant(entity.name)}: ${imports.type('runtime/data/sql-insert.ts', 'InsertShape')} = ${insertShapeLiteral(app, entity)};`,
+      );
+      w.blankLine();
+    }
+    if (entity.compositeKey) {
+      writeDoc(w, [`The composite key of ${entity.name}, in key order; a UUID column holds a row's id (docs/behaviour.md §2.6).`]);
+      const keyColumns = entity.primaryKeys.map((column) => `{ name: ${quote(column.name)}, uuid: ${String(column.key)} }`);
+      w.writeLine(
+        `export const ${keyConstant(entity.name)}: readonly ${imports.type('runtime/data/composite-key-repository.ts', 'KeyColumn')}[] = [${keyColumns.join(', ')}];`,
       );
       w.blankLine();
     }

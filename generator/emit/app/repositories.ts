@@ -1,7 +1,8 @@
 /**
- * Emits one repository per entity: a typed subclass of the runtime's `EntityRepository`
- * binding the Prisma delegate, so every query of that entity goes through the caller's row
- * scope (docs/behaviour.md §5).
+ * Emits one repository per entity: a typed subclass of the runtime's `EntityRepository` (keyed by
+ * `id`) or `CompositeKeyRepository` (a join table's composite key, docs/behaviour.md §2.6) binding
+ * the Prisma delegate, so every query of that entity goes through the caller's row scope
+ * (docs/behaviour.md §5).
  */
 import { type DatabaseName, type Dialect, DIALECTS } from '../../../runtime/dialects/index.js';
 import {
@@ -9,6 +10,7 @@ import {
   columnsConstant,
   fieldsConstant,
   insertShapeConstant,
+  keyConstant,
   prismaClientAlias,
   prismaDelegate,
   referencesConstant,
@@ -16,7 +18,7 @@ import {
   repositoryModule,
 } from '../../model/naming.js';
 import type { EntityModel } from '../../model/model.js';
-import { type EmitContext, keyedEntities } from '../context.js';
+import { type EmitContext, repositoryEntities } from '../context.js';
 import { insertsItself, writtenReferences } from './entities.js';
 import { clientPath } from '../../paths.js';
 import { type GeneratedFile, quote, RUNTIME_FOR_GENERATED_CODE, TypeScriptFile } from '../writer.js';
@@ -32,10 +34,12 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
   const file = new TypeScriptFile(
     repositoryModule(entity.name),
     context,
-    `Data access for ${entity.name} (${entity.source.file}), always inside the caller's row scope (docs/behaviour.md §5):\nreads are filtered by the ability's rules, writes are checked against them, and a caller\nwithout an ability gets nothing. The queries themselves are in runtime/data/repository.ts.`,
+    `Data access for ${entity.name} (${entity.source.file}), always inside the caller's row scope (docs/behaviour.md §5):\nreads are filtered by the ability's rules, writes are checked against them, and a caller\nwithout an ability gets nothing. The queries themselves are in runtime/data/${entity.compositeKey ? 'composite-key-repository.ts' : 'repository.ts'}.`,
   );
   const { body: w, imports } = file;
-  const base = imports.value('runtime/data/repository.ts', 'EntityRepository');
+  const base = entity.compositeKey
+    ? imports.value('runtime/data/composite-key-repository.ts', 'CompositeKeyRepository')
+    : imports.value('runtime/data/repository.ts', 'EntityRepository');
   const logger = imports.type(RUNTIME_FOR_GENERATED_CODE, 'Logger');
   const database = imports.type(`${outputDir}/database.ts`, 'Database');
   const client = `${outputDir}/${PRISMA_CLIENT_MODULE}`;
@@ -52,22 +56,29 @@ function emitRepository(entity: EntityModel, context: EmitContext): GeneratedFil
       : '';
   const schema = imports.value(`${outputDir}/entities.ts`, 'SCOPE_SCHEMA');
   const runner = imports.type('runtime/data/sql-runner.ts', 'SqlRunner');
-  w.writeLine(`/** Scoped data access for ${entity.name}: pages, lookups, loader batches and checked writes. */`);
+  // A composite key's repository also takes the key: its columns as a type, and in key order as a value.
+  const keyType = entity.primaryKeys.map((column) => quote(column.name)).join(' | ');
+  const key = entity.compositeKey ? `, key: ${imports.value(`${outputDir}/entities.ts`, keyConstant(entity.name))}` : '';
+  w.writeLine(
+    entity.compositeKey
+      ? `/** Scoped data access for ${entity.name}, by its key (${entity.primaryKeys.map((column) => column.name).join(', ')}): lookups, lists and checked writes. */`
+      : `/** Scoped data access for ${entity.name}: pages, lookups, loader batches and checked writes. */`,
+  );
   w.write(
-    `export class ${repositoryClass(entity.name)} extends ${base}<${row}, Prisma.${entity.name}WhereInput, Prisma.${entity.name}UncheckedCreateInput>`,
+    `export class ${repositoryClass(entity.name)} extends ${base}<${row}, ${entity.compositeKey ? `${keyType}, ` : ''}Prisma.${entity.name}WhereInput, Prisma.${entity.name}UncheckedCreateInput>`,
   ).block(() => {
     w.write(`constructor(database: ${database}, sqlRunner: ${runner}, logger: ${logger})`).block(() => {
       w.writeLine(
-        `super(${quote(entity.name)}, database.${prismaDelegate(entity.name)}, { columns: ${columnsConstant(entity.name)}${fields}, columnKinds: ${columnKindsConstant(entity.name)}${insert}${references}, schema: ${schema}, sqlRunner, logger });`,
+        `super(${quote(entity.name)}, database.${prismaDelegate(entity.name)}, { columns: ${columnsConstant(entity.name)}${fields}, columnKinds: ${columnKindsConstant(entity.name)}${insert}${references}${key}, schema: ${schema}, sqlRunner, logger });`,
       );
     });
   });
   return file.render();
 }
 
-/** Every repository file. */
+/** Every repository file: one per entity keyed by `id` or by a composite key (docs/behaviour.md §2.6). */
 export function emitRepositories(context: EmitContext): GeneratedFile[] {
-  return keyedEntities(context.app).map((entity) => emitRepository(entity, context));
+  return repositoryEntities(context.app).map((entity) => emitRepository(entity, context));
 }
 
 /** The `database.ts` file: the Prisma client type and its construction from a driver adapter. */

@@ -3,7 +3,9 @@
  * named relations for every belongs_to with the parent's back-relation (named after the has_many
  * that follows the key, as resolved), unique constraints, and a composite `(fk, id)` index on
  * every foreign key so has_many pages rank per parent by an index range scan (docs/behaviour.md §8,
- * docs/decisions.md §6).
+ * docs/decisions.md §6). A join table's composite key is its `@@id`, and each of its other key
+ * columns gets an index leading with it, so its rows are found from either side by an index range
+ * (docs/behaviour.md §2.6).
  */
 import type { Dialect } from '../../../runtime/dialects/index.js';
 import type { ColumnModel, EntityModel, ResolvedApp } from '../../model/model.js';
@@ -19,14 +21,16 @@ function columnType(column: ColumnModel): string {
   return `${base}${column.type.list ? '[]' : ''}${column.type.nullable && !column.type.list ? '?' : ''}`;
 }
 
-function columnAttributes(column: ColumnModel, dialect: Dialect): string[] {
+/** The attributes of `column` of `entity`: a single primary key is `@id` filled with a UUID v7; a composite key's columns are the block's `@@id`, given by the writer. */
+function columnAttributes(entity: EntityModel, column: ColumnModel, dialect: Dialect): string[] {
   const attributes: string[] = [];
-  if (column.primaryKey) attributes.push('@id', '@default(uuid(7))');
+  const generatedKey = column.primaryKey && !entity.compositeKey;
+  if (generatedKey) attributes.push('@id', '@default(uuid(7))');
   // The dialect's native key type, if it has one (PostgreSQL: uuid, ordered byte-wise like the UUID v7 text).
   if (column.key) attributes.push(...dialect.prisma.idColumnAttributes);
   if (column.unique) attributes.push('@unique');
   const value = column.default;
-  if (value !== undefined && !column.primaryKey) {
+  if (value !== undefined && !generatedKey) {
     if (value === 'now' && column.type.named.kind === 'scalar' && column.type.named.name === 'DateTime') attributes.push('@default(now())');
     else if (typeof value === 'string' && column.type.named.kind === 'enum') attributes.push(`@default(${value})`);
     else if (typeof value === 'string') attributes.push(`@default(${JSON.stringify(value)})`);
@@ -58,7 +62,7 @@ function emitModel(entity: EntityModel, dialect: Dialect): string {
   for (const column of entity.columns) {
     rows.push({
       doc: documentation(column.doc, '  '),
-      row: [column.name, columnType(column), columnAttributes(column, dialect).join(' ')],
+      row: [column.name, columnType(column), columnAttributes(entity, column, dialect).join(' ')],
     });
   }
   for (const relation of entity.relations) {
@@ -86,20 +90,21 @@ function emitModel(entity: EntityModel, dialect: Dialect): string {
   const aligned = alignRows(rows.map((entry) => entry.row));
   rows.forEach((entry, index) => lines.push(...entry.doc, aligned[index] ?? ''));
   const blockAttributes: string[] = [];
+  const key = entity.primaryKeys.length > 0 ? entity.primaryKeys.map((column) => column.name) : ['id'];
+  if (entity.compositeKey) blockAttributes.push(`@@id([${key.join(', ')}])`);
   for (const unique of entity.uniques) blockAttributes.push(`@@unique([${unique.columns.join(', ')}])`);
-  const primaryKey = entity.primaryKeys[0]?.name ?? 'id';
-  const indexed = new Set<string>();
-  for (const relation of entity.relations) {
-    if (relation.kind !== 'belongsTo' || relation.keyColumn === undefined || indexed.has(relation.keyColumn)) continue;
-    indexed.add(relation.keyColumn);
-    blockAttributes.push(`@@index([${relation.keyColumn}, ${primaryKey}])`);
-  }
+  // Each index leads with its column and goes on in key order (the order rows are listed in), each
+  // column once; the key's own index already leads with its first column, so that one needs none.
+  const indexed = new Set<string>([key[0] ?? 'id']);
+  const indexOn = (column: string): void => {
+    if (indexed.has(column)) return;
+    indexed.add(column);
+    blockAttributes.push(`@@index([${[column, ...key.filter((name) => name !== column)].join(', ')}])`);
+  };
+  for (const relation of entity.relations)
+    if (relation.kind === 'belongsTo' && relation.keyColumn !== undefined) indexOn(relation.keyColumn);
   // A filterable column's equality filter walks its keyset as an index range too (docs/behaviour.md §4.7).
-  for (const column of entity.columns) {
-    if (!column.filterable || column.primaryKey || indexed.has(column.name)) continue;
-    indexed.add(column.name);
-    blockAttributes.push(`@@index([${column.name}, ${primaryKey}])`);
-  }
+  for (const column of entity.columns) if (column.filterable && !column.primaryKey) indexOn(column.name);
   if (blockAttributes.length > 0) lines.push('', ...blockAttributes.map((attribute) => `  ${attribute}`));
   lines.push('}');
   return lines.join('\n');

@@ -1,6 +1,6 @@
 import { type AppAbility, defineAbility, type Principal } from 'resource-service';
 import { AuthenticationGuard, GraphQLAuthorizationGuard, GraphQLAuthorizationModule } from 'resource-service';
-import { Abilities, Column, Entity, Module, PrimaryKey, Resource, UseGuards } from 'resource-service';
+import { Abilities, BelongsTo, Column, Entity, Module, PrimaryKey, Resource, UseGuards } from 'resource-service';
 
 /** A note. */
 @Entity({ exposed: false })
@@ -41,4 +41,24 @@ export class Stamp {
 
   @Column({ default: 'now' })
   at!: Date;
+}
+
+/** Which stamps are on which notes: a join table, keyed by both. */
+@Entity({ exposed: false })
+@Resource({ path: 'note-stamps' })
+export class NoteStamp {
+  @PrimaryKey()
+  noteId!: string;
+
+  @PrimaryKey()
+  stampId!: string;
+
+  @Column({ maxLength: 200 })
+  remark!: string;
+
+  @BelongsTo(() => Note, { column: 'noteId' })
+  note?: Note;
+
+  @BelongsTo(() => Stamp, { column: 'stampId' })
+  stamp?: Stamp;
 }
