@@ -360,6 +360,8 @@ describe('the packed package, installed into an empty folder', () => {
     mkdirSync(tracker);
     cpSync(path.join(ROOT, 'test/golden/tracker/entities'), path.join(tracker, 'entities'), { recursive: true });
     writeFileSync(path.join(tracker, 'package.json'), JSON.stringify({ name: 'tracker', private: true, type: 'module' }, null, 2));
+    // The compiler settings every application has (what init writes: decorators on parameters).
+    cpSync(path.join(installed, 'templates/new-application/tsconfig.json'), path.join(tracker, 'tsconfig.json'));
     const bin = path.join(app, 'node_modules', '.bin', 'resource-service');
     const env = { APP_DATABASE__URL: `file:${path.join(tracker, 'data', 'tracker.db')}` };
     succeeded(run(bin, ['generate'], tracker));
