@@ -168,11 +168,6 @@ const STATEMENT_CACHE_SIZE = 500;
 const MAX_BIND_PARAMETERS = 32_766;
 
 /**
- * SQLite's SQL text (runtime/data/sql-text.ts): the standard's double-quoted identifiers; `LIKE`
- * with `ESCAPE '\'`, since SQLite's LIKE has no escape character unless the statement names one;
- * `?` placeholders; no row locks (one writer at a time makes a check and its write atomic).
- */
-/**
  * `column GLOB <pattern>`, the pattern bound as one parameter: `text` with GLOB's special characters
  * (`*`, `?`, `[`) each written as a one-character class (`[*]`), and `*` on the side(s) where `match`
  * allows anything. GLOB, not LIKE: SQLite's LIKE folds ASCII case, so `title LIKE 'alpha%'` holds
@@ -186,6 +181,11 @@ function globMatch(column: Sql, match: TextMatch, text: string): Sql {
   return sqltag`${column} GLOB ${pattern}`;
 }
 
+/**
+ * SQLite's SQL text (runtime/data/sql-text.ts): the standard's double-quoted identifiers; text
+ * matches with `GLOB`, case-sensitive ({@link globMatch}); `?` placeholders; no row locks (one
+ * writer at a time makes a check and its write atomic).
+ */
 const SQLITE_SQL: DialectSql = {
   maxBindParameters: MAX_BIND_PARAMETERS,
   identifier: doubleQuoted,

@@ -36,12 +36,7 @@ export function rankingStatement(
       { orgId: member.orgId, status: 'published' },
     ],
   };
-  return repository.rankedPageStatement(
-    column,
-    parents,
-    pageWindow({ first: 10 }),
-    whereToSql(sql, scope, 't', 'Post', SCOPE_SCHEMA),
-  );
+  return repository.rankedPageStatement(column, parents, pageWindow({ first: 10 }), whereToSql(sql, scope, 't', 'Post', SCOPE_SCHEMA));
 }
 
 /** SQLite's plan of `statement` as the SQL runner runs it (with `+?` placeholders): the `detail` of each EXPLAIN QUERY PLAN step. */
