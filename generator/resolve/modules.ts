@@ -190,7 +190,10 @@ export function mount(input: MountInput): { providers: ProviderModel[]; mounted:
   const builtins = [...builtinRefs.values()].sort((a, b) => a.exportName.localeCompare(b.exportName));
   const builtinNames = new Set(builtins.map((ref) => ref.exportName));
   const mountedNames = new Set(input.providers.filter((provider) => listed.has(provider.cls.name)).map((provider) => provider.cls.name));
-  const entityByRepository = new Map(input.entities.map((entity) => [repositoryClass(entity.name), entity]));
+  // Only entities keyed by `id` or by a composite key get a repository: injecting another's is unresolved.
+  const entityByRepository = new Map(
+    input.entities.filter((entity) => entity.keyed || entity.compositeKey).map((entity) => [repositoryClass(entity.name), entity]),
+  );
   const processors = input.processors.filter((processor) => mountedNames.has(processor.name));
   const queues = queuesOf(processors);
   const queueByName = new Map(queues.map((queue) => [queue.name, queue]));
