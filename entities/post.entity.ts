@@ -1,4 +1,6 @@
-import { BelongsTo, Column, Entity, PrimaryKey } from 'resource-service';
+import { BelongsTo, Column, Entity, ManyToMany, PrimaryKey } from 'resource-service';
+import { Category } from './category.entity.js';
+import { PostCategory } from './post-category.entity.js';
 import { Org } from './org.entity.js';
 import { User } from './user.entity.js';
 
@@ -63,4 +65,8 @@ export class Post {
 
   @BelongsTo(() => User, { column: 'reviewerId' })
   reviewer?: User | null;
+
+  /** The categories it is filed under, a page at a time. */
+  @ManyToMany(() => Category, { through: () => PostCategory, exposed: true })
+  categories?: Category[];
 }

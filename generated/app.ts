@@ -40,7 +40,7 @@ export const application: ApplicationDefinition<Database, Container> = {
   createContainer,
   createResolvers,
   abilities: (container) => container.appAbilities,
-  repositories: (container) => ({ AuditRecord: container.auditRecordRepository, Category: container.categoryRepository, Comment: container.commentRepository, Digest: container.digestRepository, Notification: container.notificationRepository, Org: container.orgRepository, Post: container.postRepository, User: container.userRepository }),
+  repositories: (container) => ({ AuditRecord: container.auditRecordRepository, Category: container.categoryRepository, Comment: container.commentRepository, Digest: container.digestRepository, Notification: container.notificationRepository, Org: container.orgRepository, Post: container.postRepository, PostCategory: container.postCategoryRepository, User: container.userRepository }),
   loaderScope: (container) => container.loaderScope,
   versionPolicies: { '1': { deprecated: '2026-06-01', sunset: '2027-06-30' } },
   eventTopics: { 'postPublished': 'Post' },

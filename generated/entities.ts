@@ -28,6 +28,9 @@ export const CATEGORY_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {};
 /** How a create writes a row of Category: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
 export const CATEGORY_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, orgId: { type: 'text' }, name: { type: 'text' } };
 
+/** Wire fields of Category: what masking and selection checks consider. */
+export const CATEGORY_FIELDS = ['id', 'orgId', 'name'] as const;
+
 /** Stored columns of Comment (entities/comment.entity.ts). */
 export const COMMENT_COLUMNS = ['id', 'orgId', 'postId', 'authorId', 'body', 'createdAt'] as const;
 
@@ -152,11 +155,12 @@ export const SCOPE_SCHEMA: ScopeSchema = {
 /** Every exposed entity (docs/behaviour.md §2). */
 export const ENTITIES: readonly EntityDescriptor[] = [
   { name: 'AuditRecord', fields: AUDIT_RECORD_FIELDS, relations: [] },
+  { name: 'Category', fields: CATEGORY_FIELDS, relations: [{ kind: 'manyToMany', field: 'posts', target: 'Post', column: 'categoryId' }] },
   { name: 'Comment', fields: COMMENT_FIELDS, relations: [{ kind: 'belongsTo', field: 'post', target: 'Post', column: 'postId' }] },
   { name: 'Digest', fields: DIGEST_FIELDS, relations: [] },
   { name: 'Notification', fields: NOTIFICATION_FIELDS, relations: [] },
   { name: 'Org', fields: ORG_FIELDS, relations: [{ kind: 'hasMany', field: 'users', target: 'User', column: 'orgId' }] },
-  { name: 'Post', fields: POST_FIELDS, relations: [{ kind: 'belongsTo', field: 'author', target: 'User', column: 'authorId' }] },
+  { name: 'Post', fields: POST_FIELDS, relations: [{ kind: 'belongsTo', field: 'author', target: 'User', column: 'authorId' }, { kind: 'manyToMany', field: 'categories', target: 'Category', column: 'postId' }] },
   { name: 'User', fields: USER_FIELDS, relations: [{ kind: 'belongsTo', field: 'org', target: 'Org', column: 'orgId' }, { kind: 'hasMany', field: 'posts', target: 'Post', column: 'authorId' }, { kind: 'hasMany', field: 'reviews', target: 'Post', column: 'reviewerId' }] },
 ];
 

@@ -9,8 +9,12 @@ import type { FieldComplexity } from 'resource-service/runtime';
 
 /** Scores of fields that do not use the default, by `Type.field`. */
 export const FIELD_COMPLEXITY: Readonly<Record<string, FieldComplexity>> = {
+  /** Category.posts: many_to_many, first × children. */
+  'Category.posts': ({ first, childComplexity }) => first * childComplexity,
   /** Org.users: has_many, first × children. */
   'Org.users': ({ first, childComplexity }) => first * childComplexity,
+  /** Post.categories: many_to_many, first × children. */
+  'Post.categories': ({ first, childComplexity }) => first * childComplexity,
   /** Query.auditRecords: returns a keyset page, first × children. */
   'Query.auditRecords': ({ first, childComplexity }) => first * childComplexity,
   /** Query.comments: returns a keyset page, first × children. */
@@ -34,4 +38,4 @@ export const FIELD_COMPLEXITY: Readonly<Record<string, FieldComplexity>> = {
 };
 
 /** Connection plumbing: transparent for scoring and depth. */
-export const CONNECTION_TYPES: readonly string[] = ['PageInfo', 'PostConnection', 'PostEdge', 'UserConnection', 'UserEdge'];
+export const CONNECTION_TYPES: readonly string[] = ['CategoryConnection', 'CategoryEdge', 'PageInfo', 'PostConnection', 'PostEdge', 'UserConnection', 'UserEdge'];

@@ -13,6 +13,10 @@ import type { Container } from '../container.js';
 export function createRelationResolvers(container: Container): IResolvers<unknown, GraphQLContext> {
   const { postResolver } = container;
   return {
+    Category: {
+      /** Category.posts → Post rows linked to this Category by PostCategory rows (PostCategory.categoryId → PostCategory.postId; many_to_many): one ranked statement per level, the join rows and the Post rows both scoped. */
+      posts: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.manyToMany('Post', { entity: 'PostCategory', from: 'categoryId', to: 'postId' }, parent, args, info),
+    },
     Comment: {
       /** Comment.post → the Post whose id is Comment.postId (belongs_to): a primary-key batch; null when the caller may not read it. */
       post: (parent: object, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.belongsTo('Post', parent, 'postId', info),
@@ -24,6 +28,8 @@ export function createRelationResolvers(container: Container): IResolvers<unknow
     Post: {
       /** Post.author → the User whose id is Post.authorId (belongs_to): a primary-key batch; null when the caller may not read it. */
       author: (parent: object, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.belongsTo('User', parent, 'authorId', info),
+      /** Post.categories → Category rows linked to this Post by PostCategory rows (PostCategory.postId → PostCategory.categoryId; many_to_many): one ranked statement per level, the join rows and the Category rows both scoped. */
+      categories: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.manyToMany('Category', { entity: 'PostCategory', from: 'postId', to: 'categoryId' }, parent, args, info),
       /**
        * The reviewer's name; null when there is no reviewer or the caller may not read them.
        *

@@ -136,6 +136,31 @@ export const API_CATALOG: ApiCatalog = {
         "createdAt"
       ]
     },
+    "Category": {
+      "type": "object",
+      "description": "A category an org files its posts under; a post may be in several.\n\nFields the caller's grant excludes are omitted.",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Primary key, UUID v7."
+        },
+        "orgId": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The org it belongs to."
+        },
+        "name": {
+          "type": "string",
+          "description": "Unique in its org, 1..40 characters."
+        }
+      },
+      "required": [
+        "id",
+        "orgId",
+        "name"
+      ]
+    },
     "Comment": {
       "type": "object",
       "description": "A comment on a post, written by a user of the post's org.\n\nFields the caller's grant excludes are omitted.",

@@ -8,12 +8,12 @@
 
 import { EntityRepository, type Logger, type SqlRunner } from 'resource-service/runtime';
 import type { Database } from '../database.js';
-import { CATEGORY_COLUMN_KINDS, CATEGORY_COLUMNS, CATEGORY_INSERT, SCOPE_SCHEMA } from '../entities.js';
+import { CATEGORY_COLUMN_KINDS, CATEGORY_COLUMNS, CATEGORY_FIELDS, CATEGORY_INSERT, SCOPE_SCHEMA } from '../entities.js';
 import type { Category, Prisma } from '../prisma/sqlite/client/client.js';
 
 /** Scoped data access for Category: pages, lookups, loader batches and checked writes. */
 export class CategoryRepository extends EntityRepository<Category, Prisma.CategoryWhereInput, Prisma.CategoryUncheckedCreateInput> {
   constructor(database: Database, sqlRunner: SqlRunner, logger: Logger) {
-    super('Category', database.category, { columns: CATEGORY_COLUMNS, columnKinds: CATEGORY_COLUMN_KINDS, insert: CATEGORY_INSERT, schema: SCOPE_SCHEMA, sqlRunner, logger });
+    super('Category', database.category, { columns: CATEGORY_COLUMNS, fields: CATEGORY_FIELDS, columnKinds: CATEGORY_COLUMN_KINDS, insert: CATEGORY_INSERT, schema: SCOPE_SCHEMA, sqlRunner, logger });
   }
 }

@@ -51,7 +51,7 @@ export interface ColumnModel extends DocText {
 export type ColumnConstraints = ResourceColumnConstraints;
 
 /** A relation declared on an entity (docs/behaviour.md §2.1, §2.6). */
-export type RelationModel = BelongsToModel | HasManyModel;
+export type RelationModel = BelongsToModel | HasManyModel | ManyToManyModel;
 
 /** belongs_to: this entity's key column holds the target's primary key (direction: to one parent). */
 export interface BelongsToModel extends DocText {
@@ -110,6 +110,54 @@ export interface HasManyModel extends DocText {
   readonly key: HasManyKey;
   /** The child's column it follows, when the key is resolved. */
   readonly keyColumn: string | undefined;
+  readonly exposed: boolean;
+  /** A complexity override (docs/behaviour.md §8), and where it is written. */
+  readonly complexity: string | undefined;
+  readonly complexitySpan: SourceSpan | undefined;
+  /** Its field deprecated, and why (docs/behaviour.md §2.7). */
+  readonly deprecation: DeprecationModel | undefined;
+  readonly span: SourceSpan;
+}
+
+/**
+ * The two keys of a join entity a many_to_many follows, decided once: `resolved` (its belongs_to to
+ * this entity, `from`, and to the target, `to`), or why not — `unknown` when the join entity or a
+ * key of it is itself unknown (another rule says so), `missing` a side without a key (`side`),
+ * `ambiguous` a side with several and no `via`/`targetVia` naming one, `viaUnknown` a `via` or
+ * `targetVia` naming none of that side's keys.
+ */
+export type JoinKeys =
+  | { readonly kind: 'resolved'; readonly from: BelongsToModel; readonly to: BelongsToModel }
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'missing'; readonly side: 'entity' | 'target' }
+  | { readonly kind: 'ambiguous'; readonly side: 'entity' | 'target'; readonly candidates: readonly BelongsToModel[] }
+  | { readonly kind: 'viaUnknown'; readonly side: 'entity' | 'target'; readonly candidates: readonly BelongsToModel[] };
+
+/**
+ * many_to_many: rows of the target linked to this row by the rows of a join entity (`through`), each
+ * holding a key to either side (docs/behaviour.md §2.6).
+ */
+export interface ManyToManyModel extends DocText {
+  readonly kind: 'manyToMany';
+  readonly name: string;
+  readonly entity: string;
+  readonly target: string | undefined;
+  readonly targetKnown: boolean;
+  readonly targetSpan: SourceSpan | undefined;
+  /** The join entity as written (`through: () => IssueLabel`), undefined when it is not a thunk. */
+  readonly through: string | undefined;
+  readonly throughKnown: boolean;
+  readonly throughSpan: SourceSpan | undefined;
+  /** `via` and `targetVia` as written: the join's columns toward this entity and toward the target. */
+  readonly via: string | undefined;
+  readonly viaSpan: SourceSpan | undefined;
+  readonly targetVia: string | undefined;
+  readonly targetViaSpan: SourceSpan | undefined;
+  readonly join: JoinKeys;
+  /** The join entity's column holding this entity's key, when the keys are resolved. */
+  readonly keyColumn: string | undefined;
+  /** The join entity's column holding the target's key, when the keys are resolved. */
+  readonly targetColumn: string | undefined;
   readonly exposed: boolean;
   /** A complexity override (docs/behaviour.md §8), and where it is written. */
   readonly complexity: string | undefined;

@@ -2,8 +2,9 @@
  * Entities, columns and relations, resolved (docs/behaviour.md §2, §2.6; docs/decisions.md §2): defaults applied, key
  * columns typed `ID`, how each entity is keyed (one `id`, or a composite key on an unexposed one),
  * and the key every has_many follows decided once — the `via` column, or the
- * child's only key to the parent — together with why not when it cannot be (`HasManyKey`). The
- * Prisma back-relations (`inverses`) come from the same decision.
+ * child's only key to the parent — together with why not when it cannot be (`HasManyKey`); likewise
+ * the two keys of the join entity every many_to_many follows (`JoinKeys`). The Prisma
+ * back-relations (`inverses`) come from the same decision.
  */
 import type { DeclaredClass, DeclaredField, DeclaredValue } from '../model/declarations.js';
 import type {
@@ -14,6 +15,8 @@ import type {
   HasManyKey,
   HasManyModel,
   InverseModel,
+  JoinKeys,
+  ManyToManyModel,
   RelationModel,
   UniqueModel,
   WireRelationModel,
@@ -25,7 +28,7 @@ import { argumentAt, booleanOf, DecoratorSet, expressionOf, numberOf, optionKeyS
 
 /** A relation as written, before its target and key are looked up. */
 interface WrittenRelation {
-  readonly kind: 'belongsTo' | 'hasMany';
+  readonly kind: RelationModel['kind'];
   readonly field: DeclaredField;
   readonly target: { readonly name: string; readonly span: SourceSpan } | undefined;
   readonly options: DeclaredValue | undefined;
@@ -80,6 +83,13 @@ function readColumn(field: DeclaredField, decorators: DecoratorSet): ColumnModel
   };
 }
 
+/** Each kind of relation and the decorator that declares it. */
+const RELATION_DECORATORS = [
+  ['belongsTo', 'BelongsTo'],
+  ['hasMany', 'HasMany'],
+  ['manyToMany', 'ManyToMany'],
+] as const satisfies readonly (readonly [RelationModel['kind'], string])[];
+
 function readEntity(cls: NamedClass): WrittenEntity {
   const classDecorators = new DecoratorSet(cls.decorators);
   const columns: ColumnModel[] = [];
@@ -87,8 +97,8 @@ function readEntity(cls: NamedClass): WrittenEntity {
   for (const field of cls.fields) {
     const decorators = new DecoratorSet(field.decorators);
     if (decorators.has('PrimaryKey') || decorators.has('Column')) columns.push(readColumn(field, decorators));
-    for (const kind of ['belongsTo', 'hasMany'] as const) {
-      const decorator = decorators.first(kind === 'belongsTo' ? 'BelongsTo' : 'HasMany');
+    for (const [kind, name] of RELATION_DECORATORS) {
+      const decorator = decorators.first(name);
       if (decorator) relations.push({ kind, field, target: thunkTarget(argumentAt(decorator, 0)), options: argumentAt(decorator, 1) });
     }
   }
@@ -208,13 +218,101 @@ function resolveHasMany(
   };
 }
 
+/**
+ * The keys of `through` a many_to_many of `entity` to `target` follows: on each side, the join's
+ * belongs_to named by `via` (`targetVia`) when written, else its only one to that side; a join of an
+ * entity with itself takes for the target side the key the entity side did not (docs/behaviour.md §2.6).
+ */
+function joinKeys(
+  belongsTo: ReadonlyMap<string, readonly BelongsToModel[]>,
+  entity: string,
+  target: string | undefined,
+  through: string | undefined,
+  via: { readonly value: string | undefined; readonly written: boolean },
+  targetVia: { readonly value: string | undefined; readonly written: boolean },
+): JoinKeys {
+  const keys = through === undefined ? undefined : belongsTo.get(through);
+  if (!keys || target === undefined) return { kind: 'unknown' };
+  // A key whose target or column is itself unknown might be one meant: say nothing about it.
+  if (keys.some((key) => !key.targetKnown || !key.keyColumnKnown)) return { kind: 'unknown' };
+  const pick = (side: 'entity' | 'target', candidates: readonly BelongsToModel[], named: typeof via): JoinKeys | BelongsToModel => {
+    if (named.written) {
+      if (named.value === undefined) return { kind: 'unknown' };
+      return candidates.find((key) => key.keyColumn === named.value) ?? { kind: 'viaUnknown', side, candidates };
+    }
+    const [only, ...others] = candidates;
+    if (!only) return { kind: 'missing', side };
+    return others.length === 0 ? only : { kind: 'ambiguous', side, candidates };
+  };
+  // A join of an entity with itself has two keys to it: `via` names this side's, the other is the target's.
+  const from = pick(
+    'entity',
+    keys.filter((key) => key.target === entity),
+    via,
+  );
+  if (from.kind !== 'belongsTo') return from;
+  const to = pick(
+    'target',
+    keys.filter((key) => key.target === target && key !== from),
+    targetVia,
+  );
+  if (to.kind !== 'belongsTo') return to;
+  return { kind: 'resolved', from, to };
+}
+
+/** A many_to_many as written on `entity`, with the join's keys it follows decided. */
+function resolveManyToMany(
+  entity: WrittenEntity,
+  relation: WrittenRelation,
+  names: ReadonlySet<string>,
+  belongsTo: ReadonlyMap<string, readonly BelongsToModel[]>,
+): ManyToManyModel {
+  const throughValue = optionOf(relation.options, 'through');
+  const through = thunkTarget(throughValue);
+  const via = optionOf(relation.options, 'via');
+  const targetVia = optionOf(relation.options, 'targetVia');
+  const join = joinKeys(
+    belongsTo,
+    entity.cls.name,
+    relation.target?.name,
+    through?.name,
+    { value: stringOf(via), written: via !== undefined },
+    { value: stringOf(targetVia), written: targetVia !== undefined },
+  );
+  return {
+    kind: 'manyToMany',
+    name: relation.field.name,
+    entity: entity.cls.name,
+    target: relation.target?.name,
+    targetKnown: relation.target !== undefined && names.has(relation.target.name),
+    targetSpan: relation.target?.span,
+    through: through?.name,
+    throughKnown: through !== undefined && names.has(through.name),
+    throughSpan: through?.span ?? throughValue?.span,
+    via: stringOf(via),
+    viaSpan: via?.span,
+    targetVia: stringOf(targetVia),
+    targetViaSpan: targetVia?.span,
+    join,
+    keyColumn: join.kind === 'resolved' ? join.from.keyColumn : undefined,
+    targetColumn: join.kind === 'resolved' ? join.to.keyColumn : undefined,
+    exposed: booleanOf(optionOf(relation.options, 'exposed')) ?? false,
+    complexity: expressionOf(optionOf(relation.options, 'complexity')),
+    complexitySpan: optionOf(relation.options, 'complexity')?.span,
+    deprecation: deprecationOf(optionOf(relation.options, 'deprecationReason'), relation.field.deprecated),
+    doc: relation.field.doc,
+    description: relation.field.description,
+    span: relation.field.span,
+  };
+}
+
 /** Whether a relation gets a field on the wire (`EntityModel.wireRelations`, docs/behaviour.md §2.1), its entity being exposed. */
 const onWire = (relation: RelationModel): relation is WireRelationModel =>
   relation.exposed &&
   relation.targetKnown &&
   relation.target !== undefined &&
   relation.keyColumn !== undefined &&
-  (relation.kind === 'hasMany' || relation.keyColumnKnown);
+  (relation.kind !== 'belongsTo' || relation.keyColumnKnown);
 
 /**
  * Resolves every `@Entity()` class.
@@ -237,9 +335,16 @@ export function resolveEntities(classes: readonly DeclaredClass[]): { entities: 
   const resolved = written.map((entity) => {
     const keys = belongsTo.get(entity.cls.name) ?? [];
     let next = 0;
-    const relations = entity.relations.map((relation): RelationModel =>
-      relation.kind === 'belongsTo' ? (keys[next++] as BelongsToModel) : resolveHasMany(entity, relation, names, belongsTo),
-    );
+    const relations = entity.relations.map((relation): RelationModel => {
+      switch (relation.kind) {
+        case 'belongsTo':
+          return keys[next++] as BelongsToModel;
+        case 'hasMany':
+          return resolveHasMany(entity, relation, names, belongsTo);
+        case 'manyToMany':
+          return resolveManyToMany(entity, relation, names, belongsTo);
+      }
+    });
     return { entity, relations };
   });
 

@@ -5,12 +5,12 @@
 
 /** A relation field of an exposed entity (docs/behaviour.md §2.1, §2.2). */
 interface RelationDescriptor {
-  readonly kind: 'belongsTo' | 'hasMany';
+  readonly kind: 'belongsTo' | 'hasMany' | 'manyToMany';
   /** The field name on the parent type. */
   readonly field: string;
   /** The related entity. */
   readonly target: string;
-  /** belongs_to: the parent's column holding the key. has_many: the child's key column. */
+  /** belongs_to: the parent's column holding the key. has_many: the child's key column. many_to_many: the join entity's column holding the parent's key. */
   readonly column: string;
 }
 

@@ -137,6 +137,21 @@ export interface UpdateOptions<Where> {
   readonly expect?: Where;
 }
 
+/**
+ * The join a many_to_many follows (docs/behaviour.md §2.6): the join entity, its column holding the
+ * parent's key (`from`) and the one holding the target's (`to`), and its read scope for the caller
+ * as SQL over alias `j` (the join repository's `readScopeAs`).
+ */
+export interface JoinPath {
+  readonly entity: string;
+  readonly from: string;
+  readonly to: string;
+  readonly condition: Sql;
+}
+
+/** The name of the column a many_to_many's ranked rows carry their parent's key in (never a stored column: `__` is no column name). */
+const PARENT_COLUMN = '__parent';
+
 /** A row with a primary key (keyset cursors are ids). */
 export interface KeyedRow {
   readonly id: string;
@@ -206,7 +221,7 @@ export abstract class ScopedRepository<Row extends object, Where extends object,
   private readonly maskFields: readonly string[];
   protected readonly logger: Logger;
   /** Read scopes translated to SQL ({@link scopeCondition}), by the scope's condition object. */
-  private readonly scopeConditions = new WeakMap<WhereCondition, Sql>();
+  private readonly scopeConditions = new WeakMap<WhereCondition, Map<string, Sql>>();
 
   /**
    * @param entityName the entity (and CASL subject) name, e.g. `User`; also its table name
@@ -405,14 +420,28 @@ export abstract class ScopedRepository<Row extends object, Where extends object,
 
   /** The read scope of `context` as SQL over alias `t`; undefined when it denies every row. */
   protected scopeCondition(context: RequestContext): Sql | undefined {
+    return this.readScopeAs(context, 't');
+  }
+
+  /**
+   * The read scope of `context` as SQL over this entity's rows named `alias` (a plain identifier),
+   * for a statement joining them (a many_to_many's join rows, docs/behaviour.md §5.8); undefined when
+   * it denies every row. Throws `ScopeTranslationError` when the scope cannot be translated.
+   */
+  readScopeAs(context: RequestContext, alias: string): Sql | undefined {
     const scope = rowScope(context, 'read', this.entityName);
     if (scope.kind === 'deny') return undefined;
     if (scope.kind === 'unscoped') return EVERY_ROW;
     // A rule set's scope is one object (rowScope keeps it), so its translation is kept beside it.
-    let condition = this.scopeConditions.get(scope.where);
+    let byAlias = this.scopeConditions.get(scope.where);
+    if (!byAlias) {
+      byAlias = new Map();
+      this.scopeConditions.set(scope.where, byAlias);
+    }
+    let condition = byAlias.get(alias);
     if (!condition) {
-      condition = whereToSql(this.sql, scope.where, 't', this.entityName, this.schema);
-      this.scopeConditions.set(scope.where, condition);
+      condition = whereToSql(this.sql, scope.where, alias, this.entityName, this.schema);
+      byAlias.set(alias, condition);
     }
     return condition;
   }
@@ -741,24 +770,65 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     window: PageWindow,
     columns?: readonly string[],
   ): Promise<Map<string, Page<Row>>> {
+    const condition = this.scopeCondition(context);
+    return this.pagesPerParent(context, parentIds, window, condition, async (chunk, scope) => {
+      const rows = (
+        await this.runner.read(
+          this.rankedPageStatement(column, chunk, window, scope, columns === undefined ? undefined : [...columns, column]),
+        )
+      ).map((rawRow) => this.fromRaw(rawRow));
+      return rows.map((row) => ({ parent: String((row as unknown as Record<string, unknown>)[column]), row }));
+    });
+  }
+
+  /**
+   * Loader batch, many_to_many (docs/behaviour.md §2.2, §2.6, §8): one keyset page per parent of the
+   * rows linked to each of `parentIds` by the rows of `through`, for every parent in ONE statement per
+   * chunk. Both the join rows (by `through.condition`, the join entity's read scope over alias `j`) and
+   * these rows (by `context`'s read scope) are filtered first, then ranked within each parent by
+   * this entity's primary key, the first `first + 1` kept per parent.
+   */
+  async loadPagesThrough(
+    context: RequestContext,
+    through: JoinPath,
+    parentIds: readonly string[],
+    window: PageWindow,
+    columns?: readonly string[],
+  ): Promise<Map<string, Page<Row>>> {
+    const condition = this.scopeCondition(context);
+    return this.pagesPerParent(context, parentIds, window, condition, async (chunk, scope) =>
+      (await this.runner.read(this.throughPageStatement(through, chunk, window, scope, columns))).map(
+        ({ [PARENT_COLUMN]: parent, ...rawRow }) => ({
+          parent: String(parent),
+          row: this.fromRaw(rawRow),
+        }),
+      ),
+    );
+  }
+
+  /**
+   * One keyset page per parent among `parentIds` (undefined `condition`: the scope denies every row,
+   * every page empty): `read` reads the ranked rows of a chunk of parents, each with its parent; the
+   * pages are cut from the rows as read (a cursor is a key), then every kept row masked at once.
+   */
+  private async pagesPerParent(
+    context: RequestContext,
+    parentIds: readonly string[],
+    window: PageWindow,
+    condition: Sql | undefined,
+    read: (chunk: readonly string[], condition: Sql) => Promise<{ parent: string; row: Row }[]>,
+  ): Promise<Map<string, Page<Row>>> {
     const pages = new Map<string, Page<Row>>();
     const unique = [...new Set(parentIds)];
-    const condition = this.scopeCondition(context);
     const keys = unique.filter(isUuid);
     if (condition && keys.length > 0) {
       for (const chunk of chunked(keys, keysPerStatement(this.runner))) {
-        const rows = await this.runner.read(
-          this.rankedPageStatement(column, chunk, window, condition, columns === undefined ? undefined : [...columns, column]),
-        );
         const byParent = new Map<string, Row[]>();
-        for (const rawRow of rows) {
-          const row = this.fromRaw(rawRow);
-          const parent = String((row as unknown as Record<string, unknown>)[column]);
+        for (const { parent, row } of await read(chunk, condition)) {
           const list = byParent.get(parent) ?? [];
           list.push(row);
           byParent.set(parent, list);
         }
-        // Each parent's page from the rows as read (its cursor is a key), then every kept row masked at once.
         const chunkPages = chunk.map((parent) => toPage(byParent.get(parent) ?? [], window));
         const kept = chunkPages.flatMap((page) => page.items);
         const masked = await this.masked(context, kept);
@@ -773,6 +843,33 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     }
     for (const parent of unique) if (!pages.has(parent)) pages.set(parent, emptyPage());
     return pages;
+  }
+
+  /**
+   * The ranking statement of {@link loadPagesThrough}, over `columns` (undefined: every column): this
+   * entity's rows `t` joined to the join rows `j` linking them to each parent, both scoped, ranked per
+   * parent by `t`'s key; each row carries its parent's key as {@link PARENT_COLUMN}.
+   */
+  throughPageStatement(
+    through: JoinPath,
+    parentIds: readonly string[],
+    window: PageWindow,
+    condition: Sql,
+    columns?: readonly string[],
+  ): Sql {
+    const { table, id } = this.quoted;
+    const rank = this.rank;
+    const parent = quoteIdentifier(this.sql, PARENT_COLUMN);
+    const from = sqltag`j.${quoteIdentifier(this.sql, through.from)}`;
+    const after = window.after === undefined ? raw('') : sqltag` AND t.${id} > ${window.after}`;
+    const outer = join(
+      [
+        ...[...new Set(['id', ...(columns ?? this.columns)])].map((name) => sqltag`ranked.${quoteIdentifier(this.sql, name)}`),
+        sqltag`ranked.${parent}`,
+      ],
+      ', ',
+    );
+    return sqltag`SELECT ${outer} FROM (SELECT ${this.columnList(columns)}, ${from} AS ${parent}, ROW_NUMBER() OVER (PARTITION BY ${from} ORDER BY t.${id}) AS ${rank} FROM ${table} t JOIN ${quoteIdentifier(this.sql, through.entity)} j ON j.${quoteIdentifier(this.sql, through.to)} = t.${id} WHERE ${keyCondition(this.sql, from, parentIds)}${after} AND ${condition} AND ${through.condition}) ranked WHERE ranked.${rank} <= ${window.take} ORDER BY ranked.${parent}, ranked.${id}`;
   }
 
   /**

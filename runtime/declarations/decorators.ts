@@ -155,6 +155,19 @@ export interface HasManyOptions extends RelationOptions {
   via?: string;
 }
 
+/** Options of {@link ManyToMany}. */
+export interface ManyToManyOptions extends RelationOptions {
+  /** The join entity, each row of which links one row of this entity to one of the target: `() => IssueLabel`. */
+  through: () => ClassRef;
+  /**
+   * The join entity's column holding this entity's key. Required when the join entity has several
+   * keys to this entity (a join of an entity with itself), not needed with exactly one.
+   */
+  via?: string;
+  /** The join entity's column holding the target's key; required, likewise, only when it has several. */
+  targetVia?: string;
+}
+
 /**
  * belongs_to: this entity holds the parent's key in `options.column`. Exposed, it resolves
  * through a primary-key loader and is `null` when the caller may not read the parent (docs/behaviour.md §5.8).
@@ -168,6 +181,16 @@ export function BelongsTo(_target: () => ClassRef, _options: BelongsToOptions): 
  * field (`edges`, `pageInfo`) paged per parent in one statement (docs/behaviour.md §2.4, §8).
  */
 export function HasMany(_target: () => ClassRef, _options: HasManyOptions = {}): MemberDecorator {
+  return inertMember;
+}
+
+/**
+ * many_to_many: the target's rows linked to this row by the rows of a join entity (`through`),
+ * each holding one key of each side (docs/behaviour.md §2.6). Exposed, it becomes a connection field
+ * paged per parent in one statement, both the join rows and the target's read under the caller's
+ * scope (docs/behaviour.md §5.8).
+ */
+export function ManyToMany(_target: () => ClassRef, _options: ManyToManyOptions): MemberDecorator {
   return inertMember;
 }
 

@@ -17,7 +17,7 @@ import type { Observability } from '../observability/index.js';
 import { AuthenticationGuard, type CanActivate, GraphQLAuthorizationGuard, type RuntimeGuards } from '../auth/guards.js';
 import type { GraphQLContext } from './context.js';
 import { type FieldComplexity, QueryLimits } from './limits.js';
-import { type LoadableRepository, type LoaderRegistry, type LoaderScope, RequestLoaders } from './loaders.js';
+import { type LoaderRegistry, type LoaderScope, RequestLoaders, type ScopedReader } from './loaders.js';
 import type { DocumentCache } from './execution.js';
 import { PersistedDocuments } from './persisted.js';
 import { OperationPreparer } from './prepare.js';
@@ -34,7 +34,7 @@ export interface GraphQLApplication<Container, Services> {
   readonly entities: readonly EntityDescriptor[];
   readonly createResolvers: (container: Container, services: Services) => IResolvers<unknown, GraphQLContext>;
   /** Repositories by entity name (relation loaders read through them). */
-  readonly repositories: (container: Container) => Readonly<Record<string, LoadableRepository>>;
+  readonly repositories: (container: Container) => Readonly<Record<string, ScopedReader>>;
   /** The container's `LoaderScope`, or undefined when no reachable module provides one (docs/behaviour.md §5.10). */
   readonly loaderScope: (container: Container) => LoaderScope | undefined;
   /** Scores of relation fields and `@Complexity` overrides (docs/behaviour.md §8). */

@@ -22,7 +22,8 @@ import { unmaskedRow } from '../auth/originals.js';
 import { type RequestContext, runInContext } from '../auth/context.js';
 import type { EntityDescriptor } from '../data/entity-metadata.js';
 import { type Page, type PageArgs, type PageWindow, pageWindow } from '../data/keyset.js';
-import type { KeyedRow } from '../data/repository.js';
+import type { JoinPath, KeyedRow } from '../data/repository.js';
+import type { Sql } from '../data/sql-scope.js';
 import type { LoaderObserver } from '../observability/index.js';
 import { selectedColumns } from './projection.js';
 
@@ -47,8 +48,14 @@ class BatchContextMissingError extends Error {
   override readonly name = 'BatchContextMissingError';
 }
 
+/** What every repository reads under the caller's scope, a join table's too (runtime/data/repository.ts `ScopedRepository`). */
+export interface ScopedReader {
+  /** The caller's read scope as SQL over the entity's rows named `alias`; undefined when it denies every row. */
+  readScopeAs(context: RequestContext, alias: string): Sql | undefined;
+}
+
 /** The loader side of a repository (what `generated/repositories/*` inherit): rows come back masked to `context`'s read grant (docs/behaviour.md §5.5). */
-export interface LoadableRepository {
+export interface LoadableRepository extends ScopedReader {
   /** The entity's stored columns. */
   readonly columns: readonly string[];
   /** `columns` undefined: every column. */
@@ -62,6 +69,27 @@ export interface LoadableRepository {
   ): Promise<Map<string, Page<KeyedRow>>>;
   /** A published item as `context` may read it, or null (docs/behaviour.md §4.1). */
   readableRow(context: RequestContext, row: object): Promise<object | null>;
+  loadPagesThrough(
+    context: RequestContext,
+    through: JoinPath,
+    parentIds: readonly string[],
+    window: PageWindow,
+    columns?: readonly string[],
+  ): Promise<Map<string, Page<KeyedRow>>>;
+}
+
+/** Whether `repository` loads rows by key (a join table's reads only under scope). */
+export function isLoadable(repository: ScopedReader | undefined): repository is LoadableRepository {
+  return repository !== undefined && 'loadByIds' in repository;
+}
+
+/** The join entity a many_to_many follows and its two key columns (docs/behaviour.md §2.6), as generated code names them. */
+export interface JoinColumns {
+  readonly entity: string;
+  /** Its column holding the parent's key. */
+  readonly from: string;
+  /** Its column holding the target's key. */
+  readonly to: string;
 }
 
 /** Separates a loader key's parts (ids and column names never contain it). */
@@ -84,7 +112,7 @@ export function toConnection<T extends KeyedRow>(page: Page<T>): Connection<T> {
 
 /** Everything loaders need from the application, shared by all requests. */
 export interface LoaderRegistry {
-  readonly repositories: ReadonlyMap<string, LoadableRepository>;
+  readonly repositories: ReadonlyMap<string, ScopedReader>;
   readonly entities: ReadonlyMap<string, EntityDescriptor>;
   readonly logger: Logger;
   /** Sees every batch — its relation, its size — and runs it (docs/behaviour.md §12.2, §12.3); undefined: batches run as they are. */
@@ -131,7 +159,7 @@ export class RequestLoaders {
 
   private repository(entity: string): LoadableRepository {
     const repository = this.registry.repositories.get(entity);
-    if (!repository) throw new Error(`no repository for ${entity}`);
+    if (!isLoadable(repository)) throw new Error(`no repository for ${entity}`);
     return repository;
   }
 
@@ -150,6 +178,65 @@ export class RequestLoaders {
       this.registry.logger.error({ entity }, error.message);
     }
     return error;
+  }
+
+  /**
+   * A connection resolved with no batch context (docs/behaviour.md §5.10): a local failure, an empty
+   * connection with the error at this field's path (rejected outside GraphQL execution).
+   */
+  private missingConnection(entity: string, info: GraphQLResolveInfo | undefined): Promise<Connection<MaskedRow<KeyedRow>>> {
+    const error = this.missingBatch(entity);
+    if (!info) return Promise.reject(error);
+    this.reported.push(
+      new GraphQLError(error.message, { nodes: info.fieldNodes, path: responsePathAsArray(info.path), originalError: error }),
+    );
+    return Promise.resolve(toConnection({ items: [], has_more: false }));
+  }
+
+  /**
+   * many_to_many (docs/behaviour.md §2.2, §2.6, §8): one connection page of `entity` rows linked to
+   * `parent` by the rows of `through`, with the list rules; every parent asking with the same
+   * arguments shares one ranked statement, in which the join rows are read under the caller's scope
+   * of the join entity and the rows under theirs (a join entity the caller may read no row of links
+   * nothing). Without a batch context it answers as a has_many does (§5.10).
+   */
+  manyToMany(
+    entity: string,
+    through: JoinColumns,
+    parent: object,
+    args: PageArgs,
+    info?: GraphQLResolveInfo,
+  ): Promise<Connection<MaskedRow<KeyedRow>>> {
+    const window = pageWindow(args);
+    const parentId = (parent as Record<string, unknown>).id;
+    if (typeof parentId !== 'string') return Promise.resolve(toConnection({ items: [], has_more: false }));
+    if (!this.batch) return this.missingConnection(entity, info);
+    const key = [entity, through.entity, through.from, through.to, window.take, window.after ?? ''].join(SEPARATOR);
+    let loader = this.byParent.get(key);
+    if (!loader) {
+      const relation = relationOf(entity, info);
+      loader = new DataLoader(async (keys) => {
+        const batch = this.requireBatch(entity);
+        const parts = keys.map((loadKey) => loadKey.split(SEPARATOR) as [string, string]);
+        const columns = this.batchColumns(entity, batch, new Set(parts.map(([, needed]) => needed)));
+        const join = this.registry.repositories.get(through.entity);
+        const condition = join?.readScopeAs(batch.request, 'j');
+        const load = async (): Promise<Map<string, Page<KeyedRow>>> =>
+          condition === undefined
+            ? new Map()
+            : this.repository(entity).loadPagesThrough(
+                batch.request,
+                { ...through, condition },
+                parts.map(([id]) => id),
+                window,
+                columns,
+              );
+        const pages = await (this.registry.observe ? this.registry.observe(relation, keys.length, load) : load());
+        return parts.map(([id]) => toConnection(pages.get(id) ?? { items: [], has_more: false }));
+      });
+      this.byParent.set(key, loader);
+    }
+    return loader.load(`${parentId}${SEPARATOR}${this.columnsKey(entity, info, true)}`);
   }
 
   /**
@@ -290,15 +377,7 @@ export class RequestLoaders {
     const window = pageWindow(args);
     const parentId = (parent as Record<string, unknown>).id;
     if (typeof parentId !== 'string') return Promise.resolve(toConnection({ items: [], has_more: false }));
-    if (!this.batch) {
-      const error = this.missingBatch(entity);
-      if (!info) return Promise.reject(error);
-      // Local failure (docs/behaviour.md §5.10): an empty connection, the error at this field's path.
-      this.reported.push(
-        new GraphQLError(error.message, { nodes: info.fieldNodes, path: responsePathAsArray(info.path), originalError: error }),
-      );
-      return Promise.resolve(toConnection({ items: [], has_more: false }));
-    }
+    if (!this.batch) return this.missingConnection(entity, info);
     const key = [entity, column, window.take, window.after ?? ''].join(SEPARATOR);
     let loader = this.byParent.get(key);
     if (!loader) {

@@ -23,7 +23,7 @@ import { EventBus } from '../events/bus.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { createGraphQLEngine } from '../graphql/engine.js';
 import type { FieldComplexity } from '../graphql/limits.js';
-import type { LoadableRepository, LoaderScope } from '../graphql/loaders.js';
+import { isLoadable, type LoaderScope, type ScopedReader } from '../graphql/loaders.js';
 import { RequestLifecycle } from '../http/lifecycle.js';
 import { listen } from '../http/listener.js';
 import { mountLanding } from '../http/landing.js';
@@ -78,7 +78,7 @@ export interface ApplicationDefinition<Database extends DatabaseClient, Containe
   /** The container's `@Abilities()` provider. */
   readonly abilities: (container: Container) => AbilityFactory;
   /** Repositories by entity name (relation loaders read through them). */
-  readonly repositories: (container: Container) => Readonly<Record<string, LoadableRepository>>;
+  readonly repositories: (container: Container) => Readonly<Record<string, ScopedReader>>;
   /** The container's `LoaderScope`, or undefined when no reachable module provides one (docs/behaviour.md §5.10). */
   readonly loaderScope: (container: Container) => LoaderScope | undefined;
   /** Scores of relation fields and `@Complexity` overrides (docs/behaviour.md §8). */
@@ -213,7 +213,10 @@ export async function startServer<Database extends DatabaseClient, Container>(
       url: config.database.directUrl,
       bus: eventBus,
       topicEntities: definition.eventTopics,
-      load: async (entity, id) => (await repositories[entity]?.loadByIds(UNSCOPED, [id]))?.[0] ?? null,
+      load: async (entity, id) => {
+        const repository = repositories[entity];
+        return isLoadable(repository) ? ((await repository.loadByIds(UNSCOPED, [id]))[0] ?? null) : null;
+      },
       logger,
     });
 

@@ -25,7 +25,11 @@ const demo = resolveApp(
 describe('relations on the wire (docs/behaviour.md §2.1)', () => {
   it('are the relations written exposed on exposed entities, with their target and key', () => {
     const wire = demo.entities.flatMap((entity) =>
-      entity.wireRelations.map((relation) => `${entity.name}.${relation.name} → ${relation.target}.${relation.keyColumn}`),
+      entity.wireRelations.map((relation) =>
+        relation.kind === 'manyToMany'
+          ? `${entity.name}.${relation.name} → ${relation.target} through ${relation.through}.${relation.keyColumn} → ${relation.through}.${relation.targetColumn}`
+          : `${entity.name}.${relation.name} → ${relation.target}.${relation.keyColumn}`,
+      ),
     );
     const written = demo.entities
       .filter((entity) => entity.exposed)
@@ -33,9 +37,11 @@ describe('relations on the wire (docs/behaviour.md §2.1)', () => {
     expect(wire.map((line) => line.split(' ')[0])).toEqual(written);
     expect(wire).toMatchInlineSnapshot(`
       [
+        "Category.posts → Post through PostCategory.categoryId → PostCategory.postId",
         "Comment.post → Post.postId",
         "Org.users → User.orgId",
         "Post.author → User.authorId",
+        "Post.categories → Category through PostCategory.postId → PostCategory.categoryId",
         "User.org → Org.orgId",
         "User.posts → Post.authorId",
         "User.reviews → Post.reviewerId",

@@ -34,6 +34,13 @@ async function prepare(databaseUrl: string, seeded: SeedResult): Promise<void> {
     data: { orgId: org0, authorId: outsider?.id ?? '', title: 'Written from another org', status: 'published' },
   });
   foreignAuthoredPost = created.id;
+  // Two categories of org 0; every post of org 0 filed under one or both.
+  const categories = [];
+  for (const name of ['News', 'Guides']) categories.push(await database.category.create({ data: { orgId: org0, name } }));
+  for (const [index, post] of org0Posts.entries())
+    for (const [position, category] of categories.entries())
+      if (((index + 1) >> position) % 2 === 1)
+        await database.postCategory.create({ data: { postId: post.id, categoryId: category.id, orgId: org0 } });
   await database.$disconnect();
 }
 
@@ -169,6 +176,37 @@ describe('a hand-written field in place of an unexposed relation (docs/behaviour
   });
 });
 
+describe('many_to_many through a join table (docs/behaviour.md §2.6)', () => {
+  it('pages Post.categories and Category.posts per parent, each role seeing the filings of the posts it reads', async () => {
+    type Page = { edges: { node: { id: string; status?: string } }[] };
+    for (const role of ['admin', 'member', 'viewer'] as const) {
+      const token = await server.token(role);
+      const posts = await server.graphql<{ posts: { id: string; status: string; categories: Page }[] }>(
+        '{ posts(first: 100) { id status categories(first: 10) { edges { node { id name } } } } }',
+        { token },
+      );
+      expect(posts.errors).toBeUndefined();
+      const filed = (posts.data?.posts ?? []).filter((post) => post.categories.edges.length > 0);
+      expect(filed.length, role).toBeGreaterThan(0);
+      const categories = await server.graphql<{ posts: { categories: Page }[] }>(
+        '{ posts(first: 1) { categories { edges { node { id posts(first: 100) { edges { node { id status } } } } } } } }',
+        { token },
+      );
+      expect(categories.errors).toBeUndefined();
+      // A category lists only posts the role may read: a viewer, published ones only.
+      const listed = (categories.data?.posts ?? []).flatMap((post) =>
+        post.categories.edges.flatMap((edge) => (edge.node as unknown as { posts: Page }).posts.edges.map((inner) => inner.node)),
+      );
+      if (role === 'viewer') expect(listed.every((node) => node.status === 'published')).toBe(true);
+      const readable = new Set((posts.data?.posts ?? []).map((post) => post.id));
+      expect(
+        listed.every((node) => readable.has(node.id)),
+        role,
+      ).toBe(true);
+    }
+  });
+});
+
 describe('row scope and field grants inside batches (docs/behaviour.md §5.8)', () => {
   it('never shows a hidden child in a connection: a viewer sees published posts only, a member also their own drafts', async () => {
     const query = '{ users(first: 100) { id posts(first: 40) { edges { node { id status } } pageInfo { hasNextPage } } } }';
@@ -234,6 +272,8 @@ describe('one statement per level (docs/behaviour.md §8)', () => {
     // Post.reviewerName takes every post of a level at once: one lookup of reviewers, however many posts.
     expect(await countStatements(`{ posts(first: ${parents}) { reviewerName } }`)).toBe(2);
     expect(await countStatements(`{ posts(first: ${parents}) { reviewerName author { name } } }`)).toBe(3);
+    // A many_to_many level is one statement too, the join rows and the far side scoped in it.
+    expect(await countStatements(`{ posts(first: ${parents}) { categories(first: 5) { edges { node { name } } } } }`)).toBe(2);
     // And under a has_many: posts of every user, one call for the whole level.
     expect(await countStatements(`{ users(first: ${parents}) { posts(first: 10) { edges { node { reviewerName } } } } }`)).toBe(3);
   });
@@ -300,9 +340,9 @@ describe('batch context (docs/behaviour.md §5.10)', () => {
     await bare.stop();
   });
 
-  it('warns at schema build with the count of loaders (one per exposed relation: six in the demo) seeded without a batch context', () => {
+  it('warns at schema build with the count of loaders (one per exposed relation: eight in the demo) seeded without a batch context', () => {
     expect(bare.logs).toContainEqual(
-      expect.objectContaining({ level: 40, loaders: 6, msg: expect.stringContaining('6 loaders were seeded with no batch context') }),
+      expect.objectContaining({ level: 40, loaders: 8, msg: expect.stringContaining('8 loaders were seeded with no batch context') }),
     );
   });
 

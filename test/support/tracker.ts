@@ -23,6 +23,8 @@ export interface TrackerSeed {
   readonly projects: readonly { id: string; workspaceId: string; archived: boolean }[];
   readonly issues: readonly { id: string; projectId: string; reporterId: string; assigneeId: string | null; state: string }[];
   readonly comments: readonly { id: string; issueId: string; writerId: string }[];
+  readonly labels: readonly { id: string; workspaceId: string; name: string; internal: boolean }[];
+  readonly issueLabels: readonly { issueId: string; labelId: string }[];
 }
 
 /** A GraphQL answer over HTTP: its status and its parsed body. */

@@ -97,6 +97,8 @@ export function writtenReferences(entity: EntityModel): { readonly keyColumn: st
  */
 function scopeRelations(entity: EntityModel): { name: string; kind: 'belongsTo' | 'hasMany'; target: string; column: string }[] {
   return entity.relations.flatMap((relation) => {
+    // A many_to_many is no relation of the database's: its join entity's belongs_to are.
+    if (relation.kind === 'manyToMany') return [];
     if (!relation.targetKnown || relation.target === undefined || relation.keyColumn === undefined) return [];
     if (relation.kind === 'belongsTo' && !relation.keyColumnKnown) return [];
     return [{ name: relation.name, kind: relation.kind, target: relation.target, column: relation.keyColumn }];

@@ -4,7 +4,7 @@
  */
 import { LOADER_SCOPE } from '../../model/builtins.js';
 import { providerVariable, repositoryClass } from '../../model/naming.js';
-import { type EmitContext, keyedEntities } from '../context.js';
+import { type EmitContext, repositoryEntities } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile } from '../writer.js';
 
 /** The `app.ts` file. */
@@ -39,7 +39,7 @@ export function emitApp(context: EmitContext): GeneratedFile {
     w.writeLine('createResolvers,');
     w.writeLine(`abilities: (container) => container.${abilities ? providerVariable(abilities.name) : 'undefined as never'},`);
     w.writeLine(
-      `repositories: (container) => ({ ${keyedEntities(app)
+      `repositories: (container) => ({ ${repositoryEntities(app)
         .map((entity) => `${entity.name}: container.${providerVariable(repositoryClass(entity.name))}`)
         .join(', ')} }),`,
     );

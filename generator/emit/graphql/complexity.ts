@@ -40,11 +40,11 @@ function listScore(returns: ReturnShape, listCap: () => string): { readonly doc:
   return undefined;
 }
 
-/** Every connection type the schema has (children of exposed has_many relations), plus PageInfo. */
+/** Every connection type the schema has (targets of exposed has_many and many_to_many relations), plus PageInfo. */
 function connectionTypeNames(context: EmitContext): string[] {
   const children = new Set<string>();
   for (const entity of context.app.entities) {
-    for (const relation of entity.wireRelations) if (relation.kind === 'hasMany') children.add(relation.target);
+    for (const relation of entity.wireRelations) if (relation.kind !== 'belongsTo') children.add(relation.target);
   }
   if (children.size === 0) return [];
   return ['PageInfo', ...[...children].flatMap((child) => [connectionType(child), edgeType(child)])].sort();
@@ -66,8 +66,12 @@ export function emitComplexity(context: EmitContext): GeneratedFile {
       const key = `${entity.name}.${relation.name}`;
       const override = relation.complexity ? fromExpression(relation.complexity) : undefined;
       if (override) scored.push({ key, doc: `${key}: @Complexity(${relation.complexity}).`, source: override });
-      else if (relation.kind === 'hasMany')
-        scored.push({ key, doc: `${key}: has_many, first × children.`, source: '({ first, childComplexity }) => first * childComplexity' });
+      else if (relation.kind !== 'belongsTo')
+        scored.push({
+          key,
+          doc: `${key}: ${relation.kind === 'hasMany' ? 'has_many' : 'many_to_many'}, first × children.`,
+          source: '({ first, childComplexity }) => first * childComplexity',
+        });
     }
   }
   for (const resolver of context.app.mounted.resolvers) {

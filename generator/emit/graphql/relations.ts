@@ -43,6 +43,15 @@ export function emitRelations(context: EmitContext): GeneratedFile {
               w.writeLine(
                 `${relation.name}: (parent: object, _args: unknown, context: ${graphqlContext}, info: ${imports.type(RUNTIME_FOR_GENERATED_CODE, 'GraphQLResolveInfo')}) => context.loaders.belongsTo(${quote(target)}, parent, ${quote(keyColumn)}, info),`,
               );
+            } else if (relation.kind === 'manyToMany') {
+              const through = relation.through ?? '';
+              const targetColumn = relation.targetColumn ?? '';
+              writeDoc(w, [
+                `${entity.name}.${relation.name} → ${target} rows linked to this ${entity.name} by ${through} rows (${through}.${keyColumn} → ${through}.${targetColumn}; many_to_many): one ranked statement per level, the join rows and the ${target} rows both scoped.`,
+              ]);
+              w.writeLine(
+                `${relation.name}: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: ${graphqlContext}, info: ${imports.type(RUNTIME_FOR_GENERATED_CODE, 'GraphQLResolveInfo')}) => context.loaders.manyToMany(${quote(target)}, { entity: ${quote(through)}, from: ${quote(keyColumn)}, to: ${quote(targetColumn)} }, parent, args, info),`,
+              );
             } else {
               writeDoc(w, [
                 `${entity.name}.${relation.name} → ${target} rows whose ${keyColumn} is this ${entity.name}'s id (has_many): one ranked statement per level, scoped.`,

@@ -73,7 +73,8 @@ function check(app: ResolvedApp, entity: EntityModel, condition: AbilityConditio
       continue;
     }
     const target = relation.target === undefined ? undefined : app.entityByName.get(relation.target);
-    if (!target) continue;
+    // A condition cannot follow a many_to_many: ability-condition-untranslatable says what to write.
+    if (!target || relation.kind === 'manyToMany') continue;
     const filters: readonly string[] = RELATION_OPERATORS[relation.kind];
     for (const nested of entry.values) {
       const unwrapped = nested.keys.filter((key) => !filters.includes(key.key));

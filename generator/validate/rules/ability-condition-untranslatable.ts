@@ -60,6 +60,14 @@ function check(
     const target = relation?.target === undefined ? undefined : app.entityByName.get(relation.target);
     // An unknown key is ability-condition-unknown's to report.
     if (!relation || !target) continue;
+    if (relation.kind === 'manyToMany') {
+      const through = relation.through ?? 'the join entity';
+      report(
+        entry.span,
+        `${rule.owner}: a condition cannot follow the many_to_many ${entity.name}.${entry.key} (the database knows only the join rows); follow the join entity: declare @HasMany(() => ${through}) on ${entity.name} and write { <that relation>: { some: { <its belongs_to>: { is: … } } } }`,
+      );
+      continue;
+    }
     if (creates) {
       report(
         entry.span,

@@ -30,7 +30,7 @@ export const application: ApplicationDefinition<Database, Container> = {
   createContainer,
   createResolvers,
   abilities: (container) => container.trackerAbilities,
-  repositories: (container) => ({ Label: container.labelRepository, Ticket: container.ticketRepository }),
+  repositories: (container) => ({ Label: container.labelRepository, Ticket: container.ticketRepository, TicketLabel: container.ticketLabelRepository }),
   loaderScope: (container) => container.loaderScope,
   versionPolicies: {},
   eventTopics: {},

@@ -3,14 +3,16 @@ import { Abilities, type AbilityFactory, type AppAbility, defineAbility, type Pr
 /**
  * Who may do what, per role; the token's `org_id` is the caller's workspace and nothing crosses it.
  *
- * | role   | Person                  | Project               | Issue                                   | Comment                                   |
- * |--------|-------------------------|-----------------------|-----------------------------------------|-------------------------------------------|
- * | admin  | all                     | read, create, update  | read, create, update, close             | read, create, delete                      |
- * | member | read                    | read                  | read; report; close those given to them | read; write                               |
- * | guest  | read all but `email`    | read unarchived ones  | read those of unarchived projects       | read all but `writerId`, as their issue   |
+ * | role   | Person               | Project              | Issue                                   | Comment                                 | Label, and labelling   |
+ * |--------|----------------------|----------------------|-----------------------------------------|-----------------------------------------|------------------------|
+ * | admin  | all                  | read, create, update | read, create, update, close             | read, create, delete                    | read, create, delete   |
+ * | member | read                 | read                 | read; report; close those given to them | read; write                             | read; label issues     |
+ * | guest  | read all but `email` | read unarchived ones | read those of unarchived projects       | read all but `writerId`, as their issue | read the public ones   |
  *
  * A guest's issues and comments follow their project's visibility: conditions on a relation
- * (`{ project: { is: … } }`), which every read turns into an `EXISTS` over the project.
+ * (`{ project: { is: … } }`), which every read turns into an `EXISTS` over the project; so do the
+ * links between issues and labels (`IssueLabel`), which `Issue.labels` and `Label.issues` read
+ * under the caller's scope beside the labels' and the issues' own.
  */
 @Abilities()
 export class TrackerAbilities implements AbilityFactory {
@@ -27,6 +29,7 @@ export class TrackerAbilities implements AbilityFactory {
           can('create', 'Issue', { ...inSpace, reporterId: principal.sub });
           can(['read', 'delete'], 'Comment', inSpace);
           can('create', 'Comment', { ...inSpace, writerId: principal.sub });
+          can(['read', 'create', 'delete'], ['Label', 'IssueLabel'], inSpace);
           break;
         case 'member':
           can('read', 'Person', inSpace);
@@ -36,6 +39,8 @@ export class TrackerAbilities implements AbilityFactory {
           can('close', 'Issue', { ...inSpace, assigneeId: principal.sub });
           can('read', 'Comment', inSpace);
           can('create', 'Comment', { ...inSpace, writerId: principal.sub });
+          can('read', ['Label', 'IssueLabel'], inSpace);
+          can(['create', 'delete'], 'IssueLabel', inSpace);
           break;
         case 'guest':
           can('read', 'Person', ['id', 'workspaceId', 'name'], inSpace);
@@ -45,6 +50,8 @@ export class TrackerAbilities implements AbilityFactory {
             ...inSpace,
             issue: { is: { project: { is: { archived: false } } } },
           });
+          can('read', 'Label', { ...inSpace, internal: false });
+          can('read', 'IssueLabel', { ...inSpace, issue: { is: { project: { is: { archived: false } } } } });
           break;
         default:
           break;

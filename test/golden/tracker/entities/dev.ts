@@ -28,6 +28,8 @@ interface Seeded {
   readonly projects: readonly { id: string; workspaceId: string; archived: boolean }[];
   readonly issues: readonly { id: string; projectId: string; reporterId: string; assigneeId: string | null; state: string }[];
   readonly comments: readonly { id: string; issueId: string; writerId: string }[];
+  readonly labels: readonly { id: string; workspaceId: string; name: string; internal: boolean }[];
+  readonly issueLabels: readonly { issueId: string; labelId: string }[];
 }
 
 /** One principal per role, from the first workspace's people. */
@@ -85,6 +87,20 @@ export default defineDevHooks({
       }));
     });
     await database.comment.createMany({ data: comments });
+    const labels = workspaces.flatMap((workspace) => [
+      { id: newId(), workspaceId: workspace.id, name: 'bug', internal: false },
+      { id: newId(), workspaceId: workspace.id, name: 'security', internal: true },
+      { id: newId(), workspaceId: workspace.id, name: 'ui', internal: false },
+    ]);
+    await database.label.createMany({ data: labels });
+    // Every issue carries the labels its position picks: none, one, or several.
+    const issueLabels = issues.flatMap((issue, index) =>
+      labels
+        .filter((label) => label.workspaceId === issue.workspaceId)
+        .filter((_, position) => ((index + 1) >> position) % 2 === 1)
+        .map((label) => ({ issueId: issue.id, labelId: label.id, workspaceId: issue.workspaceId })),
+    );
+    await database.issueLabel.createMany({ data: issueLabels });
     onProgress(1, 1);
     return {
       workspaces,
@@ -92,6 +108,8 @@ export default defineDevHooks({
       projects: projects.map(({ id, workspaceId, archived }) => ({ id, workspaceId, archived })),
       issues: issues.map(({ id, projectId, reporterId, assigneeId, state }) => ({ id, projectId, reporterId, assigneeId, state })),
       comments: comments.map(({ id, issueId, writerId }) => ({ id, issueId, writerId })),
+      labels,
+      issueLabels: issueLabels.map(({ issueId, labelId }) => ({ issueId, labelId })),
     };
   },
   principals: async (database: Database, seeded: Seeded | undefined) => {

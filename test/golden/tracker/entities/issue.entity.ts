@@ -1,5 +1,7 @@
-import { BelongsTo, Column, Entity, HasMany, type ID, PrimaryKey } from 'resource-service';
+import { BelongsTo, Column, Entity, HasMany, type ID, ManyToMany, PrimaryKey } from 'resource-service';
 import { Comment } from './comment.entity.js';
+import { IssueLabel } from './issue-label.entity.js';
+import { Label } from './label.entity.js';
 import { Person } from './person.entity.js';
 import { Project } from './project.entity.js';
 import { Workspace } from './workspace.entity.js';
@@ -63,4 +65,8 @@ export class Issue {
   /** The discussion, a page at a time. */
   @HasMany(() => Comment, { exposed: true })
   comments?: Comment[];
+
+  /** Its labels, a page at a time; a guest sees no internal one. */
+  @ManyToMany(() => Label, { through: () => IssueLabel, exposed: true })
+  labels?: Label[];
 }

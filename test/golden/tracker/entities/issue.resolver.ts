@@ -16,6 +16,7 @@ import {
   ZodValidationPipe,
 } from 'resource-service';
 import { type NewIssue, NewIssueSchema } from './issue.dto.js';
+import { IssueLabel } from './issue-label.entity.js';
 import { Issue } from './issue.entity.js';
 import { IssueService } from './issue.service.js';
 
@@ -55,6 +56,21 @@ export class IssueResolver {
   @Authorized('create', Issue)
   reportIssue(@Args(new ZodValidationPipe(NewIssueSchema)) input: NewIssue): Promise<Result<Issue>> {
     return this.issueService.report(input);
+  }
+
+  /** Puts a label on an issue. */
+  @Mutation()
+  @McpTool({ title: 'Label an issue' })
+  @Authorized('create', IssueLabel)
+  labelIssue(issueId: ID, labelId: ID): Promise<Result<Issue>> {
+    return this.issueService.label(issueId, labelId);
+  }
+
+  /** Takes a label off an issue. */
+  @Mutation()
+  @Authorized('delete', IssueLabel)
+  unlabelIssue(issueId: ID, labelId: ID): Promise<Result<Issue>> {
+    return this.issueService.unlabel(issueId, labelId);
   }
 
   /** Closes an open issue. */

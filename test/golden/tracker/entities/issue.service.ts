@@ -1,8 +1,11 @@
+import { IssueLabelRepository } from '../generated/repositories/issue-label.repository.js';
 import { IssueRepository } from '../generated/repositories/issue.repository.js';
+import { LabelRepository } from '../generated/repositories/label.repository.js';
 import { PersonRepository } from '../generated/repositories/person.repository.js';
 import { currentPrincipal, EventBus, fail, Injectable, type Page, type PageArgs, type Result } from 'resource-service';
 import type { IssueSummary, NewIssue } from './issue.dto.js';
 import type { Issue } from './issue.entity.js';
+import type { Label } from './label.entity.js';
 
 /** Issues: reporting, closing, and what is shown beside them. */
 @Injectable()
@@ -10,6 +13,8 @@ export class IssueService {
   constructor(
     private readonly issues: IssueRepository,
     private readonly people: PersonRepository,
+    private readonly labels: LabelRepository,
+    private readonly issueLabels: IssueLabelRepository,
     private readonly events: EventBus,
   ) {}
 
@@ -46,6 +51,30 @@ export class IssueService {
     if (!closed.ok) return closed.failure.code === 'NOT_FOUND' ? fail('CONFLICT', `issue ${id} is closed already`) : closed;
     this.events.publish('issueClosed', closed.value);
     return closed;
+  }
+
+  /** Puts `labelId` on `issueId`: both must be readable (NOT_FOUND otherwise), the pair new (CONFLICT). */
+  async label(issueId: string, labelId: string): Promise<Result<Issue>> {
+    const linked = await this.issueLabels.create({ issueId, labelId, workspaceId: currentPrincipal().org_id });
+    if (!linked.ok) return linked;
+    const issue = await this.issues.findById(issueId);
+    return issue ? { ok: true, value: issue } : fail('NOT_FOUND', `issue ${issueId} was not found`);
+  }
+
+  /** Takes `labelId` off `issueId`; NOT_FOUND when it was not on it (or the caller may not remove it). */
+  async unlabel(issueId: string, labelId: string): Promise<Result<Issue>> {
+    const removed = await this.issueLabels.delete({ issueId, labelId });
+    if (!removed.ok) return removed;
+    const issue = await this.issues.findById(issueId);
+    return issue ? { ok: true, value: issue } : fail('NOT_FOUND', `issue ${issueId} was not found`);
+  }
+
+  /** The labels on issue `id` the caller may read, by hand through the join rows; null when the caller may not read the issue. */
+  async labelsOf(id: string): Promise<Label[] | null> {
+    const issue = await this.issues.findById(id);
+    if (!issue) return null;
+    const links = await this.issueLabels.list({ issueId: id });
+    return this.labels.findManyByIds(links.map((link) => link.labelId));
   }
 
   /** The name of each issue's assignee, in order; null where there is none or the caller may not read them. One statement for all. */

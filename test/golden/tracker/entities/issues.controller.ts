@@ -2,6 +2,7 @@ import { Authorized, Controller, Get, HttpCode, type Int, type Page, Post, type 
 import type { IssueSummary } from './issue.dto.js';
 import { Issue } from './issue.entity.js';
 import { IssueService } from './issue.service.js';
+import type { Label } from './label.entity.js';
 
 /** Issues over REST: the list, one at a glance, and closing one. */
 @Controller({ path: 'issues', version: '1' })
@@ -20,6 +21,13 @@ export class IssuesController {
   @Authorized('read', Issue)
   summary(id: string): Promise<IssueSummary | null> {
     return this.issueService.summary(id);
+  }
+
+  /** The labels on the issue the caller may read; 404 when the caller may not read the issue. */
+  @Get(':id/labels', { pagination: 'none' })
+  @Authorized('read', Issue)
+  labels(id: string): Promise<Label[] | null> {
+    return this.issueService.labelsOf(id);
   }
 
   /** Closes an open issue: 409 when it is closed already. */

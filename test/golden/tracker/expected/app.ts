@@ -32,7 +32,7 @@ export const application: ApplicationDefinition<Database, Container> = {
   createContainer,
   createResolvers,
   abilities: (container) => container.trackerAbilities,
-  repositories: (container) => ({ Comment: container.commentRepository, Issue: container.issueRepository, Person: container.personRepository, Project: container.projectRepository, Workspace: container.workspaceRepository }),
+  repositories: (container) => ({ Comment: container.commentRepository, Issue: container.issueRepository, IssueLabel: container.issueLabelRepository, Label: container.labelRepository, Person: container.personRepository, Project: container.projectRepository, Workspace: container.workspaceRepository }),
   loaderScope: (container) => container.loaderScope,
   versionPolicies: {},
   eventTopics: { 'issueClosed': 'Issue' },

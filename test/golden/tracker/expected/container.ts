@@ -12,11 +12,14 @@ import { IssueService } from '../entities/issue.service.js';
 import { IssuesController } from '../entities/issues.controller.js';
 import type { Database } from './database.js';
 import { CommentRepository } from './repositories/comment.repository.js';
+import { IssueLabelRepository } from './repositories/issue-label.repository.js';
 import { IssueRepository } from './repositories/issue.repository.js';
+import { LabelRepository } from './repositories/label.repository.js';
 import { PersonRepository } from './repositories/person.repository.js';
 import { ProjectRepository } from './repositories/project.repository.js';
 import { WorkspaceRepository } from './repositories/workspace.repository.js';
 import { CommentResource } from './resources/comment.resource.js';
+import { LabelResource } from './resources/label.resource.js';
 import { ProjectResource } from './resources/project.resource.js';
 import { WorkspaceResource } from './resources/workspace.resource.js';
 
@@ -24,6 +27,8 @@ import { WorkspaceResource } from './resources/workspace.resource.js';
 export interface Container {
   readonly commentRepository: CommentRepository;
   readonly issueRepository: IssueRepository;
+  readonly issueLabelRepository: IssueLabelRepository;
+  readonly labelRepository: LabelRepository;
   readonly personRepository: PersonRepository;
   readonly projectRepository: ProjectRepository;
   readonly workspaceRepository: WorkspaceRepository;
@@ -32,6 +37,7 @@ export interface Container {
   readonly issueService: IssueService;
   readonly issueResolver: IssueResolver;
   readonly issuesController: IssuesController;
+  readonly labelResource: LabelResource;
   readonly projectResource: ProjectResource;
   readonly trackerAbilities: TrackerAbilities;
   readonly workspaceResource: WorkspaceResource;
@@ -41,16 +47,19 @@ export interface Container {
 export function createContainer(database: Database, services: RuntimeServices): Container {
   const commentRepository = new CommentRepository(database, services.sqlRunner, services.logger);
   const issueRepository = new IssueRepository(database, services.sqlRunner, services.logger);
+  const issueLabelRepository = new IssueLabelRepository(database, services.sqlRunner, services.logger);
+  const labelRepository = new LabelRepository(database, services.sqlRunner, services.logger);
   const personRepository = new PersonRepository(database, services.sqlRunner, services.logger);
   const projectRepository = new ProjectRepository(database, services.sqlRunner, services.logger);
   const workspaceRepository = new WorkspaceRepository(database, services.sqlRunner, services.logger);
   const loaderScope = new LoaderScope();
   const commentResource = new CommentResource(commentRepository);
-  const issueService = new IssueService(issueRepository, personRepository, services.eventBus);
+  const issueService = new IssueService(issueRepository, personRepository, labelRepository, issueLabelRepository, services.eventBus);
   const issueResolver = new IssueResolver(issueService);
   const issuesController = new IssuesController(issueService);
+  const labelResource = new LabelResource(labelRepository);
   const projectResource = new ProjectResource(projectRepository);
   const trackerAbilities = new TrackerAbilities();
   const workspaceResource = new WorkspaceResource(workspaceRepository);
-  return { commentRepository, issueRepository, personRepository, projectRepository, workspaceRepository, loaderScope, commentResource, issueService, issueResolver, issuesController, projectResource, trackerAbilities, workspaceResource };
+  return { commentRepository, issueRepository, issueLabelRepository, labelRepository, personRepository, projectRepository, workspaceRepository, loaderScope, commentResource, issueService, issueResolver, issuesController, labelResource, projectResource, trackerAbilities, workspaceResource };
 }

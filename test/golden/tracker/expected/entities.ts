@@ -5,7 +5,7 @@
  * every input type, for masking, selection checks, loaders and REST body checks.
  */
 
-import type { ColumnKind, EntityDescriptor, EntityReference, InputFieldType, InsertShape, ScopeSchema } from 'resource-service/runtime';
+import type { ColumnKind, EntityDescriptor, EntityReference, InputFieldType, InsertShape, KeyColumn, ScopeSchema } from 'resource-service/runtime';
 
 /** Stored columns of Comment (entities/comment.entity.ts). */
 export const COMMENT_COLUMNS = ['id', 'workspaceId', 'issueId', 'writerId', 'text', 'writtenAt'] as const;
@@ -30,6 +30,30 @@ export const ISSUE_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, wo
 
 /** Wire fields of Issue: what masking and selection checks consider. */
 export const ISSUE_FIELDS = ['id', 'workspaceId', 'projectId', 'reporterId', 'assigneeId', 'title', 'state', 'createdAt', 'externalRef'] as const;
+
+/** Stored columns of IssueLabel (entities/issue-label.entity.ts). */
+export const ISSUE_LABEL_COLUMNS = ['issueId', 'labelId', 'workspaceId'] as const;
+
+/** How raw rows of IssueLabel are read: the kind of each column that is not text. */
+export const ISSUE_LABEL_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {};
+
+/** How a create writes a row of IssueLabel: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const ISSUE_LABEL_INSERT: InsertShape = { issueId: { type: 'id' }, labelId: { type: 'id' }, workspaceId: { type: 'text' } };
+
+/** The composite key of IssueLabel, in key order; a UUID column holds a row's id (docs/behaviour.md §2.6). */
+export const ISSUE_LABEL_KEY: readonly KeyColumn[] = [{ name: 'issueId', uuid: true }, { name: 'labelId', uuid: true }];
+
+/** Stored columns of Label (entities/label.entity.ts). */
+export const LABEL_COLUMNS = ['id', 'workspaceId', 'name', 'internal'] as const;
+
+/** How raw rows of Label are read: the kind of each column that is not text. */
+export const LABEL_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = { internal: 'boolean' };
+
+/** How a create writes a row of Label: each column's type and who fills it when left out (runtime/data/sql-insert.ts). */
+export const LABEL_INSERT: InsertShape = { id: { type: 'id', fill: 'uuid7' }, workspaceId: { type: 'text' }, name: { type: 'text' }, internal: { type: 'boolean', fill: 'database' } };
+
+/** Wire fields of Label: what masking and selection checks consider. */
+export const LABEL_FIELDS = ['id', 'workspaceId', 'name', 'internal'] as const;
 
 /** Stored columns of Person (entities/person.entity.ts). */
 export const PERSON_COLUMNS = ['id', 'workspaceId', 'name', 'email'] as const;
@@ -73,6 +97,9 @@ export const COMMENT_REFERENCES: readonly EntityReference[] = [{ column: 'issueI
 /** The foreign keys of Issue: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
 export const ISSUE_REFERENCES: readonly EntityReference[] = [{ column: 'workspaceId', entity: 'Workspace' }, { column: 'projectId', entity: 'Project' }, { column: 'reporterId', entity: 'Person' }, { column: 'assigneeId', entity: 'Person' }];
 
+/** The foreign keys of IssueLabel: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
+export const ISSUE_LABEL_REFERENCES: readonly EntityReference[] = [{ column: 'issueId', entity: 'Issue' }, { column: 'labelId', entity: 'Label' }];
+
 /** The foreign keys of Person: a write setting one must name a row the caller may read (docs/hostile-input.md §11). */
 export const PERSON_REFERENCES: readonly EntityReference[] = [{ column: 'workspaceId', entity: 'Workspace' }];
 
@@ -86,6 +113,8 @@ export const PROJECT_REFERENCES: readonly EntityReference[] = [{ column: 'worksp
 export const SCOPE_SCHEMA: ScopeSchema = {
   Comment: { columns: COMMENT_COLUMNS, relations: { issue: { kind: 'belongsTo', target: 'Issue', column: 'issueId' }, writer: { kind: 'belongsTo', target: 'Person', column: 'writerId' } } },
   Issue: { columns: ISSUE_COLUMNS, relations: { workspace: { kind: 'belongsTo', target: 'Workspace', column: 'workspaceId' }, project: { kind: 'belongsTo', target: 'Project', column: 'projectId' }, reporter: { kind: 'belongsTo', target: 'Person', column: 'reporterId' }, assignee: { kind: 'belongsTo', target: 'Person', column: 'assigneeId' }, comments: { kind: 'hasMany', target: 'Comment', column: 'issueId' } } },
+  IssueLabel: { columns: ISSUE_LABEL_COLUMNS, relations: { issue: { kind: 'belongsTo', target: 'Issue', column: 'issueId' }, label: { kind: 'belongsTo', target: 'Label', column: 'labelId' } } },
+  Label: { columns: LABEL_COLUMNS, relations: {  } },
   Person: { columns: PERSON_COLUMNS, relations: { workspace: { kind: 'belongsTo', target: 'Workspace', column: 'workspaceId' }, reported: { kind: 'hasMany', target: 'Issue', column: 'reporterId' }, assigned: { kind: 'hasMany', target: 'Issue', column: 'assigneeId' } } },
   Project: { columns: PROJECT_COLUMNS, relations: { workspace: { kind: 'belongsTo', target: 'Workspace', column: 'workspaceId' }, issues: { kind: 'hasMany', target: 'Issue', column: 'projectId' } } },
   Workspace: { columns: WORKSPACE_COLUMNS, relations: { projects: { kind: 'hasMany', target: 'Project', column: 'workspaceId' } } },
@@ -94,7 +123,8 @@ export const SCOPE_SCHEMA: ScopeSchema = {
 /** Every exposed entity (docs/behaviour.md §2). */
 export const ENTITIES: readonly EntityDescriptor[] = [
   { name: 'Comment', fields: COMMENT_FIELDS, relations: [{ kind: 'belongsTo', field: 'issue', target: 'Issue', column: 'issueId' }] },
-  { name: 'Issue', fields: ISSUE_FIELDS, relations: [{ kind: 'belongsTo', field: 'project', target: 'Project', column: 'projectId' }, { kind: 'belongsTo', field: 'reporter', target: 'Person', column: 'reporterId' }, { kind: 'hasMany', field: 'comments', target: 'Comment', column: 'issueId' }] },
+  { name: 'Issue', fields: ISSUE_FIELDS, relations: [{ kind: 'belongsTo', field: 'project', target: 'Project', column: 'projectId' }, { kind: 'belongsTo', field: 'reporter', target: 'Person', column: 'reporterId' }, { kind: 'hasMany', field: 'comments', target: 'Comment', column: 'issueId' }, { kind: 'manyToMany', field: 'labels', target: 'Label', column: 'issueId' }] },
+  { name: 'Label', fields: LABEL_FIELDS, relations: [{ kind: 'manyToMany', field: 'issues', target: 'Issue', column: 'labelId' }] },
   { name: 'Person', fields: PERSON_FIELDS, relations: [{ kind: 'hasMany', field: 'reported', target: 'Issue', column: 'reporterId' }, { kind: 'hasMany', field: 'assigned', target: 'Issue', column: 'assigneeId' }] },
   { name: 'Project', fields: PROJECT_FIELDS, relations: [{ kind: 'belongsTo', field: 'workspace', target: 'Workspace', column: 'workspaceId' }, { kind: 'hasMany', field: 'issues', target: 'Issue', column: 'projectId' }] },
   { name: 'Workspace', fields: WORKSPACE_FIELDS, relations: [{ kind: 'hasMany', field: 'projects', target: 'Project', column: 'workspaceId' }] },
@@ -112,6 +142,20 @@ export const CREATE_COMMENT_INPUT_INPUT: InputFieldType & { readonly type: { rea
       issueId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: false },
       writerId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true },
       text: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: false },
+    },
+  },
+  list: false,
+  nullable: false,
+};
+
+/** Structure of input CreateLabelInput (generated/resources/label.resource.ts). */
+export const CREATE_LABEL_INPUT_INPUT: InputFieldType & { readonly type: { readonly kind: 'input' } } = {
+  type: {
+    kind: 'input',
+    fields: {
+      workspaceId: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: true },
+      name: { type: { kind: 'scalar', name: 'String' }, list: false, nullable: false },
+      internal: { type: { kind: 'scalar', name: 'Boolean' }, list: false, nullable: true },
     },
   },
   list: false,

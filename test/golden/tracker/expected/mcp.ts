@@ -15,7 +15,7 @@ import { ISSUE_FIELDS, NEW_ISSUE_INPUT } from './entities.js';
 /** Pipes of parameter input of tool reportIssue. */
 const issueResolverReportIssueInputPipes: readonly PipeTransform[] = [new ZodValidationPipe(NewIssueSchema)];
 
-/** What tools closeIssue, reportIssue answer as `structuredContent`, and its JSON Schema (the tool's `outputSchema`, from the OpenAPI response schemas). */
+/** What tools closeIssue, labelIssue, reportIssue answer as `structuredContent`, and its JSON Schema (the tool's `outputSchema`, from the OpenAPI response schemas). */
 const ISSUE_OUTPUT: McpToolOutput = {
   "schema": {
     "type": "object",
@@ -240,7 +240,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
     tools: [
       /**
        * Closes an open issue.
-       * tool closeIssue → Mutation.closeIssue → IssueResolver.closeIssue (entities/issue.resolver.ts:62); authorized: close Issue.
+       * tool closeIssue → Mutation.closeIssue → IssueResolver.closeIssue (entities/issue.resolver.ts:78); authorized: close Issue.
        */
       {
         name: 'closeIssue',
@@ -259,7 +259,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
       },
       /**
        * One page of the issues the caller may read, oldest first.
-       * tool issues → Query.issues → IssueResolver.issues (entities/issue.resolver.ts:30); authorized: read Issue.
+       * tool issues → Query.issues → IssueResolver.issues (entities/issue.resolver.ts:31); authorized: read Issue.
        */
       {
         name: 'issues',
@@ -278,8 +278,28 @@ export function createMcpHost(container: Container): McpHostDefinition {
         },
       },
       /**
+       * Puts a label on an issue.
+       * tool labelIssue → Mutation.labelIssue → IssueResolver.labelIssue (entities/issue.resolver.ts:63); authorized: create IssueLabel.
+       */
+      {
+        name: 'labelIssue',
+        title: 'Label an issue',
+        description: 'Puts a label on an issue.',
+        readOnly: false,
+        posture: { kind: 'authorized', action: 'create', subject: 'IssueLabel' },
+        output: ISSUE_OUTPUT,
+        parameters: [
+          { name: 'issueId', field: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: false }, binding: 'value', pipes: [] },
+          { name: 'labelId', field: { type: { kind: 'scalar', name: 'ID' }, list: false, nullable: false }, binding: 'value', pipes: [] },
+        ],
+        invoke: async (args, request) => {
+          const value = await issueResolver.labelIssue(args.issueId as Parameters<IssueResolver['labelIssue']>[0], args.labelId as Parameters<IssueResolver['labelIssue']>[1]);
+          return maskOutput(request, 'Issue', ISSUE_FIELDS, unwrap(value));
+        },
+      },
+      /**
        * The address of an issue's reporter; null when there is no such issue or the caller may not read the reporter.
-       * tool reporterEmailOf → Query.reporterEmailOf → IssueResolver.reporterEmailOf (entities/issue.resolver.ts:45); authorized: read Issue.
+       * tool reporterEmailOf → Query.reporterEmailOf → IssueResolver.reporterEmailOf (entities/issue.resolver.ts:46); authorized: read Issue.
        */
       {
         name: 'reporterEmailOf',
@@ -298,7 +318,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
       },
       /**
        * Reports an issue in one of the caller's projects.
-       * tool reportIssue → Mutation.reportIssue → IssueResolver.reportIssue (entities/issue.resolver.ts:54); authorized: create Issue.
+       * tool reportIssue → Mutation.reportIssue → IssueResolver.reportIssue (entities/issue.resolver.ts:55); authorized: create Issue.
        */
       {
         name: 'reportIssue',

@@ -35,6 +35,24 @@ export interface CreateCommentInput {
   text: string;
 }
 
+/** What a Label is created from. */
+export interface CreateLabelInput {
+  /**
+   * The workspace: the caller's, set by the create rule.
+   *
+   * Set by the create rule of some grants (then it may not be sent); required otherwise.
+   */
+  workspaceId?: string | null;
+  /**
+   * 1..40 characters.
+   *
+   * Must be at least 1 character, at most 40 characters.
+   */
+  name: string;
+  /** Shown to the team only. */
+  internal?: boolean | null;
+}
+
 /** What a Project is created from. */
 export interface CreateProjectInput {
   /**
@@ -134,6 +152,25 @@ export interface Issue {
 
 /** The fields of Issue a document selects when the caller names none. */
 const ISSUE_SELECTION: readonly (keyof Issue)[] = ['id', 'workspaceId', 'projectId', 'reporterId', 'assigneeId', 'title', 'state', 'createdAt', 'externalRef', 'assigneeName', 'reporterEmail'];
+
+/**
+ * A tag an issue may carry, many at once; internal ones are hidden from guests.
+ *
+ * Only its fields a document factory can select: scalars and enums taking no argument.
+ */
+export interface Label {
+  /** Primary key, UUID v7. */
+  id: string;
+  /** The workspace: the caller's, set by the create rule. */
+  workspaceId: string;
+  /** 1..40 characters. */
+  name: string;
+  /** Shown to the team only. */
+  internal: boolean;
+}
+
+/** The fields of Label a document selects when the caller names none. */
+const LABEL_SELECTION: readonly (keyof Label)[] = ['id', 'workspaceId', 'name', 'internal'];
 
 /**
  * A body of work; archived ones are hidden from guests, with their issues and comments.
@@ -287,6 +324,49 @@ export function commentQuery<F extends keyof Comment = keyof Comment>(fields?: r
   return operation('query Comment($id: ID!) { comment(id: $id)', fields ?? COMMENT_SELECTION);
 }
 
+/** The variables of `labels`. */
+export interface LabelsQueryVariables {
+  first?: number | null;
+  after?: string | null;
+}
+
+/** What `labels` answers, selecting the fields `F` of Label. */
+export interface LabelsQuery<F extends keyof Label = keyof Label> {
+  labels: Pick<Label, F>[];
+}
+
+/**
+ * List the Label rows the caller may read, a keyset page at a time. Oldest first; pass the last id as `after` for the next page.
+ *
+ * The query document of `labels`.
+ *
+ * @param fields the fields of Label to select; every one when omitted
+ */
+export function labelsQuery<F extends keyof Label = keyof Label>(fields?: readonly F[]): TypedDocumentNode<LabelsQuery<F>, LabelsQueryVariables> {
+  return operation('query Labels($first: Int, $after: String) { labels(first: $first, after: $after)', fields ?? LABEL_SELECTION);
+}
+
+/** The variables of `label`. */
+export interface LabelQueryVariables {
+  id: string;
+}
+
+/** What `label` answers, selecting the fields `F` of Label. */
+export interface LabelQuery<F extends keyof Label = keyof Label> {
+  label: Pick<Label, F>;
+}
+
+/**
+ * One Label by id. A row that does not exist and one the caller may not read look the same: not found.
+ *
+ * The query document of `label`.
+ *
+ * @param fields the fields of Label to select; every one when omitted
+ */
+export function labelQuery<F extends keyof Label = keyof Label>(fields?: readonly F[]): TypedDocumentNode<LabelQuery<F>, LabelQueryVariables> {
+  return operation('query Label($id: ID!) { label(id: $id)', fields ?? LABEL_SELECTION);
+}
+
 /** The variables of `projects`. */
 export interface ProjectsQueryVariables {
   first?: number | null;
@@ -370,6 +450,50 @@ export function reportIssueMutation<F extends keyof Issue = keyof Issue>(fields?
   return operation('mutation ReportIssue($input: NewIssue!) { reportIssue(input: $input)', fields ?? ISSUE_SELECTION);
 }
 
+/** The variables of `labelIssue`. */
+export interface LabelIssueMutationVariables {
+  issueId: string;
+  labelId: string;
+}
+
+/** What `labelIssue` answers, selecting the fields `F` of Issue. */
+export interface LabelIssueMutation<F extends keyof Issue = keyof Issue> {
+  labelIssue: Pick<Issue, F> | null;
+}
+
+/**
+ * Puts a label on an issue.
+ *
+ * The mutation document of `labelIssue`.
+ *
+ * @param fields the fields of Issue to select; every one when omitted
+ */
+export function labelIssueMutation<F extends keyof Issue = keyof Issue>(fields?: readonly F[]): TypedDocumentNode<LabelIssueMutation<F>, LabelIssueMutationVariables> {
+  return operation('mutation LabelIssue($issueId: ID!, $labelId: ID!) { labelIssue(issueId: $issueId, labelId: $labelId)', fields ?? ISSUE_SELECTION);
+}
+
+/** The variables of `unlabelIssue`. */
+export interface UnlabelIssueMutationVariables {
+  issueId: string;
+  labelId: string;
+}
+
+/** What `unlabelIssue` answers, selecting the fields `F` of Issue. */
+export interface UnlabelIssueMutation<F extends keyof Issue = keyof Issue> {
+  unlabelIssue: Pick<Issue, F> | null;
+}
+
+/**
+ * Takes a label off an issue.
+ *
+ * The mutation document of `unlabelIssue`.
+ *
+ * @param fields the fields of Issue to select; every one when omitted
+ */
+export function unlabelIssueMutation<F extends keyof Issue = keyof Issue>(fields?: readonly F[]): TypedDocumentNode<UnlabelIssueMutation<F>, UnlabelIssueMutationVariables> {
+  return operation('mutation UnlabelIssue($issueId: ID!, $labelId: ID!) { unlabelIssue(issueId: $issueId, labelId: $labelId)', fields ?? ISSUE_SELECTION);
+}
+
 /** The variables of `closeIssue`. */
 export interface CloseIssueMutationVariables {
   id: string;
@@ -451,6 +575,27 @@ export interface DeleteCommentMutation {
  */
 export function deleteCommentMutation(): TypedDocumentNode<DeleteCommentMutation, DeleteCommentMutationVariables> {
   return operation('mutation DeleteComment($id: ID!) { deleteComment(id: $id)', undefined);
+}
+
+/** The variables of `createLabel`. */
+export interface CreateLabelMutationVariables {
+  input: CreateLabelInput;
+}
+
+/** What `createLabel` answers, selecting the fields `F` of Label. */
+export interface CreateLabelMutation<F extends keyof Label = keyof Label> {
+  createLabel: Pick<Label, F>;
+}
+
+/**
+ * Create a Label. `workspaceId` is set by the create rule of some grants, and then may not be sent. A value breaking a unique constraint is a conflict.
+ *
+ * The mutation document of `createLabel`.
+ *
+ * @param fields the fields of Label to select; every one when omitted
+ */
+export function createLabelMutation<F extends keyof Label = keyof Label>(fields?: readonly F[]): TypedDocumentNode<CreateLabelMutation<F>, CreateLabelMutationVariables> {
+  return operation('mutation CreateLabel($input: CreateLabelInput!) { createLabel(input: $input)', fields ?? LABEL_SELECTION);
 }
 
 /** The variables of `createProject`. */

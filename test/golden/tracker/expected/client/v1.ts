@@ -124,6 +124,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/issues/{id}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The labels on the issue the caller may read; 404 when the caller may not read the issue.
+         * @description The labels on the issue the caller may read; 404 when the caller may not read the issue.
+         */
+        get: operations["IssuesController_labels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/issues/{id}/summary": {
         parameters: {
             query?: never;
@@ -136,6 +156,50 @@ export interface paths {
          * @description The issue at a glance, with its reporter; 404 when the caller may not read it.
          */
         get: operations["IssuesController_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the Label rows the caller may read, a keyset page at a time.
+         * @description Oldest first; pass the last id as `after` for the next page.
+         */
+        get: operations["LabelResource_list"];
+        put?: never;
+        /**
+         * Create a Label.
+         * @description `workspaceId` is set by the create rule of some grants, and then may not be sent. A value breaking a unique constraint is a conflict.
+         */
+        post: operations["LabelResource_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One Label by id.
+         * @description A row that does not exist and one the caller may not read look the same: not found.
+         */
+        get: operations["LabelResource_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -272,6 +336,23 @@ export interface components {
              */
             text: string;
         };
+        /** @description What a Label is created from. */
+        CreateLabelInput: {
+            /**
+             * @description The workspace: the caller's, set by the create rule.
+             *
+             *     Set by the create rule of some grants (then it may not be sent); required otherwise.
+             */
+            workspaceId?: string | null;
+            /**
+             * @description 1..40 characters.
+             *
+             *     Must be at least 1 character, at most 40 characters.
+             */
+            name: string;
+            /** @description Shown to the team only. */
+            internal?: boolean | null;
+        };
         /** @description What a Project is created from. */
         CreateProjectInput: {
             /**
@@ -344,6 +425,27 @@ export interface components {
             reporterName?: string | null;
             /** @description Where to write to them; absent when the caller's grant leaves addresses out. */
             reporterEmail?: string | null;
+        };
+        /**
+         * @description A tag an issue may carry, many at once; internal ones are hidden from guests.
+         *
+         *     Fields the caller's grant excludes are omitted.
+         */
+        Label: {
+            /**
+             * Format: uuid
+             * @description Primary key, UUID v7.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The workspace: the caller's, set by the create rule.
+             */
+            workspaceId: string;
+            /** @description 1..40 characters. */
+            name: string;
+            /** @description Shown to the team only. */
+            internal: boolean;
         };
         /**
          * @description A body of work; archived ones are hidden from guests, with their issues and comments.
@@ -741,6 +843,35 @@ export interface operations {
             503: components["responses"]["Problem503"];
         };
     };
+    IssuesController_labels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"][];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
     IssuesController_summary: {
         parameters: {
             query?: never;
@@ -766,6 +897,104 @@ export interface operations {
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
             405: components["responses"]["Problem405"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    LabelResource_list: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400). */
+                first?: number;
+                /** @description The last id of the previous page (its x-next-cursor); an unparseable value pages from the start. */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description Present only when more rows remain: pass it as `after` for the next page. */
+                    "x-next-cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"][];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    LabelResource_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLabelInput"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    LabelResource_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            409: components["responses"]["Problem409"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };

@@ -11,6 +11,10 @@ import type { FieldComplexity } from 'resource-service/runtime';
 export const FIELD_COMPLEXITY: Readonly<Record<string, FieldComplexity>> = {
   /** Issue.comments: has_many, first × children. */
   'Issue.comments': ({ first, childComplexity }) => first * childComplexity,
+  /** Issue.labels: many_to_many, first × children. */
+  'Issue.labels': ({ first, childComplexity }) => first * childComplexity,
+  /** Label.issues: many_to_many, first × children. */
+  'Label.issues': ({ first, childComplexity }) => first * childComplexity,
   /** Person.assigned: has_many, first × children. */
   'Person.assigned': ({ first, childComplexity }) => first * childComplexity,
   /** Person.reported: has_many, first × children. */
@@ -21,6 +25,8 @@ export const FIELD_COMPLEXITY: Readonly<Record<string, FieldComplexity>> = {
   'Query.comments': ({ first, childComplexity }) => first * childComplexity,
   /** Query.issues: returns a keyset page, first × children. */
   'Query.issues': ({ first, childComplexity }) => first * childComplexity,
+  /** Query.labels: returns a keyset page, first × children. */
+  'Query.labels': ({ first, childComplexity }) => first * childComplexity,
   /** Query.projects: returns a keyset page, first × children. */
   'Query.projects': ({ first, childComplexity }) => first * childComplexity,
   /** Query.workspaces: @Complexity(1 + childComplexity). */
@@ -30,4 +36,4 @@ export const FIELD_COMPLEXITY: Readonly<Record<string, FieldComplexity>> = {
 };
 
 /** Connection plumbing: transparent for scoring and depth. */
-export const CONNECTION_TYPES: readonly string[] = ['CommentConnection', 'CommentEdge', 'IssueConnection', 'IssueEdge', 'PageInfo', 'ProjectConnection', 'ProjectEdge'];
+export const CONNECTION_TYPES: readonly string[] = ['CommentConnection', 'CommentEdge', 'IssueConnection', 'IssueEdge', 'LabelConnection', 'LabelEdge', 'PageInfo', 'ProjectConnection', 'ProjectEdge'];

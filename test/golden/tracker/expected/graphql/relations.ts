@@ -24,16 +24,22 @@ export function createRelationResolvers(container: Container): IResolvers<unknow
       reporter: (parent: object, _args: unknown, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.belongsTo('Person', parent, 'reporterId', info),
       /** Issue.comments → Comment rows whose issueId is this Issue's id (has_many): one ranked statement per level, scoped. */
       comments: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.hasMany('Comment', 'issueId', parent, args, info),
+      /** Issue.labels → Label rows linked to this Issue by IssueLabel rows (IssueLabel.issueId → IssueLabel.labelId; many_to_many): one ranked statement per level, the join rows and the Label rows both scoped. */
+      labels: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.manyToMany('Label', { entity: 'IssueLabel', from: 'issueId', to: 'labelId' }, parent, args, info),
       /**
        * The assignee's name; null when there is none or the caller may not read them. Every issue of a level at once.
-       * Issue.assigneeName → IssueResolver.assigneeName (entities/issue.resolver.ts:70), computed from every parent of a level at once: one call per level.
+       * Issue.assigneeName → IssueResolver.assigneeName (entities/issue.resolver.ts:86), computed from every parent of a level at once: one call per level.
        */
       assigneeName: (parent: Parameters<IssueResolver['assigneeName']>[0][number], args: unknown, context: GraphQLContext) => context.loaders.computed('Issue.assigneeName', args, parent, (parents: Parameters<IssueResolver['assigneeName']>[0]) => issueResolver.assigneeName(parents)),
       /**
        * The reporter's address, read by hand: a grant leaving addresses out refuses it.
-       * Issue.reporterEmail → IssueResolver.reporterEmail (entities/issue.resolver.ts:76), computed from the parent.
+       * Issue.reporterEmail → IssueResolver.reporterEmail (entities/issue.resolver.ts:92), computed from the parent.
        */
       reporterEmail: (parent: Parameters<IssueResolver['reporterEmail']>[0]) => issueResolver.reporterEmail(parent),
+    },
+    Label: {
+      /** Label.issues → Issue rows linked to this Label by IssueLabel rows (IssueLabel.labelId → IssueLabel.issueId; many_to_many): one ranked statement per level, the join rows and the Issue rows both scoped. */
+      issues: (parent: object, args: { readonly first?: number | null; readonly after?: string | null }, context: GraphQLContext, info: GraphQLResolveInfo) => context.loaders.manyToMany('Issue', { entity: 'IssueLabel', from: 'labelId', to: 'issueId' }, parent, args, info),
     },
     Person: {
       /** Person.reported → Issue rows whose reporterId is this Person's id (has_many): one ranked statement per level, scoped. */

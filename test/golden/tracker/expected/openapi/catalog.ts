@@ -21,6 +21,11 @@ export const API_CATALOG: ApiCatalog = {
       "description": "Issues over REST: the list, one at a glance, and closing one."
     },
     {
+      "name": "Labels",
+      "controller": "LabelResource",
+      "description": "A tag an issue may carry, many at once; internal ones are hidden from guests."
+    },
+    {
       "name": "Projects",
       "controller": "ProjectResource",
       "description": "A body of work; archived ones are hidden from guests, with their issues and comments."
@@ -117,6 +122,45 @@ export const API_CATALOG: ApiCatalog = {
       "required": [
         "issueId",
         "text"
+      ],
+      "additionalProperties": false
+    },
+    "CreateLabelInput": {
+      "type": "object",
+      "description": "What a Label is created from.",
+      "properties": {
+        "workspaceId": {
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "uuid"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "The workspace: the caller's, set by the create rule.\n\nSet by the create rule of some grants (then it may not be sent); required otherwise."
+        },
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 40,
+          "description": "1..40 characters.\n\nMust be at least 1 character, at most 40 characters."
+        },
+        "internal": {
+          "anyOf": [
+            {
+              "type": "boolean"
+            },
+            {
+              "type": "null"
+            }
+          ],
+          "description": "Shown to the team only."
+        }
+      },
+      "required": [
+        "name"
       ],
       "additionalProperties": false
     },
@@ -279,6 +323,36 @@ export const API_CATALOG: ApiCatalog = {
         "state"
       ],
       "additionalProperties": false
+    },
+    "Label": {
+      "type": "object",
+      "description": "A tag an issue may carry, many at once; internal ones are hidden from guests.\n\nFields the caller's grant excludes are omitted.",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Primary key, UUID v7."
+        },
+        "workspaceId": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The workspace: the caller's, set by the create rule."
+        },
+        "name": {
+          "type": "string",
+          "description": "1..40 characters."
+        },
+        "internal": {
+          "type": "boolean",
+          "description": "Shown to the team only."
+        }
+      },
+      "required": [
+        "id",
+        "workspaceId",
+        "name",
+        "internal"
+      ]
     },
     "NewIssue": {
       "type": "object",
@@ -523,6 +597,39 @@ export const API_CATALOG: ApiCatalog = {
       "result": false
     },
     {
+      "method": "GET",
+      "path": "/issues/:id/labels",
+      "versions": [
+        "1"
+      ],
+      "controller": "IssuesController",
+      "handler": "labels",
+      "tags": [
+        "issues"
+      ],
+      "summary": "The labels on the issue the caller may read; 404 when the caller may not read the issue.",
+      "authorized": true,
+      "parameters": [
+        {
+          "name": "id",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "reply": "list",
+      "status": 200,
+      "body": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Label"
+        }
+      },
+      "result": false
+    },
+    {
       "method": "POST",
       "path": "/issues/:id/close",
       "versions": [
@@ -726,6 +833,108 @@ export const API_CATALOG: ApiCatalog = {
       "reply": "empty",
       "status": 204,
       "result": false
+    },
+    {
+      "method": "GET",
+      "path": "/labels",
+      "versions": [
+        "1"
+      ],
+      "controller": "LabelResource",
+      "handler": "list",
+      "tags": [
+        "Labels"
+      ],
+      "summary": "List the Label rows the caller may read, a keyset page at a time.",
+      "description": "Oldest first; pass the last id as `after` for the next page.",
+      "authorized": true,
+      "parameters": [
+        {
+          "name": "first",
+          "in": "query",
+          "required": false,
+          "description": "Page size, 1 to 100 (default 20). An integer outside that range is clamped to it; one that is not an integer is refused (400).",
+          "schema": {
+            "type": "integer",
+            "default": 20
+          }
+        },
+        {
+          "name": "after",
+          "in": "query",
+          "required": false,
+          "description": "The last id of the previous page (its x-next-cursor); an unparseable value pages from the start.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "reply": "page",
+      "status": 200,
+      "body": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Label"
+        }
+      },
+      "result": false
+    },
+    {
+      "method": "GET",
+      "path": "/labels/:id",
+      "versions": [
+        "1"
+      ],
+      "controller": "LabelResource",
+      "handler": "get",
+      "tags": [
+        "Labels"
+      ],
+      "summary": "One Label by id.",
+      "description": "A row that does not exist and one the caller may not read look the same: not found.",
+      "authorized": true,
+      "parameters": [
+        {
+          "name": "id",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string",
+            "format": "uuid"
+          }
+        }
+      ],
+      "reply": "value",
+      "status": 200,
+      "body": {
+        "$ref": "#/components/schemas/Label"
+      },
+      "result": true
+    },
+    {
+      "method": "POST",
+      "path": "/labels",
+      "versions": [
+        "1"
+      ],
+      "controller": "LabelResource",
+      "handler": "create",
+      "tags": [
+        "Labels"
+      ],
+      "summary": "Create a Label.",
+      "description": "`workspaceId` is set by the create rule of some grants, and then may not be sent. A value breaking a unique constraint is a conflict.",
+      "authorized": true,
+      "parameters": [],
+      "requestBody": {
+        "$ref": "#/components/schemas/CreateLabelInput"
+      },
+      "reply": "value",
+      "status": 201,
+      "body": {
+        "$ref": "#/components/schemas/Label"
+      },
+      "result": true
     },
     {
       "method": "GET",

@@ -29,6 +29,25 @@ CREATE TABLE "Issue" (
 );
 
 -- CreateTable
+CREATE TABLE "IssueLabel" (
+    "issueId" UUID NOT NULL,
+    "labelId" UUID NOT NULL,
+    "workspaceId" TEXT NOT NULL,
+
+    CONSTRAINT "IssueLabel_pkey" PRIMARY KEY ("issueId","labelId")
+);
+
+-- CreateTable
+CREATE TABLE "Label" (
+    "id" UUID NOT NULL,
+    "workspaceId" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "internal" BOOLEAN NOT NULL DEFAULT false,
+
+    CONSTRAINT "Label_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
 CREATE TABLE "Person" (
     "id" UUID NOT NULL,
     "workspaceId" UUID NOT NULL,
@@ -75,6 +94,9 @@ CREATE INDEX "Issue_reporterId_id_idx" ON "Issue"("reporterId", "id");
 CREATE INDEX "Issue_assigneeId_id_idx" ON "Issue"("assigneeId", "id");
 
 -- CreateIndex
+CREATE INDEX "IssueLabel_labelId_issueId_idx" ON "IssueLabel"("labelId", "issueId");
+
+-- CreateIndex
 CREATE INDEX "Person_workspaceId_id_idx" ON "Person"("workspaceId", "id");
 
 -- CreateIndex
@@ -100,6 +122,12 @@ ALTER TABLE "Issue" ADD CONSTRAINT "Issue_reporterId_fkey" FOREIGN KEY ("reporte
 
 -- AddForeignKey
 ALTER TABLE "Issue" ADD CONSTRAINT "Issue_assigneeId_fkey" FOREIGN KEY ("assigneeId") REFERENCES "Person"("id") ON DELETE SET NULL ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "IssueLabel" ADD CONSTRAINT "IssueLabel_issueId_fkey" FOREIGN KEY ("issueId") REFERENCES "Issue"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "IssueLabel" ADD CONSTRAINT "IssueLabel_labelId_fkey" FOREIGN KEY ("labelId") REFERENCES "Label"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "Person" ADD CONSTRAINT "Person_workspaceId_fkey" FOREIGN KEY ("workspaceId") REFERENCES "Workspace"("id") ON DELETE RESTRICT ON UPDATE CASCADE;

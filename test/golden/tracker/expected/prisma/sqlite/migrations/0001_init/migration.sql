@@ -28,6 +28,25 @@ CREATE TABLE "Issue" (
 );
 
 -- CreateTable
+CREATE TABLE "IssueLabel" (
+    "issueId" TEXT NOT NULL,
+    "labelId" TEXT NOT NULL,
+    "workspaceId" TEXT NOT NULL,
+
+    PRIMARY KEY ("issueId", "labelId"),
+    CONSTRAINT "IssueLabel_issueId_fkey" FOREIGN KEY ("issueId") REFERENCES "Issue" ("id") ON DELETE RESTRICT ON UPDATE CASCADE,
+    CONSTRAINT "IssueLabel_labelId_fkey" FOREIGN KEY ("labelId") REFERENCES "Label" ("id") ON DELETE RESTRICT ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "Label" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "workspaceId" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "internal" BOOLEAN NOT NULL DEFAULT false
+);
+
+-- CreateTable
 CREATE TABLE "Person" (
     "id" TEXT NOT NULL PRIMARY KEY,
     "workspaceId" TEXT NOT NULL,
@@ -68,6 +87,9 @@ CREATE INDEX "Issue_reporterId_id_idx" ON "Issue"("reporterId", "id");
 
 -- CreateIndex
 CREATE INDEX "Issue_assigneeId_id_idx" ON "Issue"("assigneeId", "id");
+
+-- CreateIndex
+CREATE INDEX "IssueLabel_labelId_issueId_idx" ON "IssueLabel"("labelId", "issueId");
 
 -- CreateIndex
 CREATE INDEX "Person_workspaceId_id_idx" ON "Person"("workspaceId", "id");
