@@ -217,7 +217,7 @@ describe('batched computed fields (docs/behaviour.md §2.1, §8)', () => {
     };
     expect(await measured('{ issues(first: 100) { title assigneeName } }')).toBe(2);
     expect(await measured('{ issues(first: 100) { title assigneeName reporter { name } } }')).toBe(3);
-    // The unbatched field runs once per issue: the reason to batch.
+    // The unbatched field runs once for each issue, which is why one batches.
     const unbatched = await measured('{ issues(first: 100) { reporterEmail } }');
     expect(unbatched).toBe(
       1 +

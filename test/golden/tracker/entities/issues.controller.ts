@@ -30,7 +30,7 @@ export class IssuesController {
     return this.issueService.labelsOf(id);
   }
 
-  /** Closes an open issue: 409 when it is closed already. */
+  /** Closes an open issue; 409 when it is closed already. */
   @Post(':id/close')
   @HttpCode(200)
   @Authorized('close', Issue)

@@ -114,8 +114,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Closes an open issue: 409 when it is closed already.
-         * @description Closes an open issue: 409 when it is closed already.
+         * Closes an open issue; 409 when it is closed already.
+         * @description Closes an open issue; 409 when it is closed already.
          */
         post: operations["IssuesController_close"];
         delete?: never;

@@ -83,7 +83,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
   };
 
   /**
-   * Closes an open issue: 409 when it is closed already.
+   * Closes an open issue; 409 when it is closed already.
    * POST /issues/:id/close → IssuesController.close (entities/issues.controller.ts:37); authorized: close Issue.
    */
   const issuesControllerClose: RouteDefinition = {

@@ -640,7 +640,7 @@ export const API_CATALOG: ApiCatalog = {
       "tags": [
         "issues"
       ],
-      "summary": "Closes an open issue: 409 when it is closed already.",
+      "summary": "Closes an open issue; 409 when it is closed already.",
       "authorized": true,
       "parameters": [
         {
