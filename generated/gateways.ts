@@ -5,7 +5,7 @@
  * media-type version selection; each message handler behind its posture gate.
  */
 
-import { authorize } from 'resource-service/runtime';
+import { authorize, runPublicOperation } from 'resource-service/runtime';
 import type { GatewayDefinition } from 'resource-service/transports/gateways';
 import type { Container } from './container.js';
 
@@ -19,7 +19,7 @@ export function createGateways(container: Container): readonly GatewayDefinition
       version: '1',
       handlers: [
         /** ping → EchoGateway.ping (entities/echo.gateway.ts:13); public (ungated). */
-        { event: 'ping', handle: (data) => echoGateway.ping(data) },
+        { event: 'ping', handle: (data) => runPublicOperation(() => echoGateway.ping(data)) },
         /** whoami → EchoGateway.whoami (entities/echo.gateway.ts:20); authorized: read User. */
         { event: 'whoami', handle: (_data, call) => {
           authorize(call.request, call.authentication, 'read', 'User');

@@ -5,7 +5,7 @@
  * the declared method, Result unwrapping and masking. runtime/transports/mcp/ gates, checks and pipes the arguments.
  */
 
-import { maskOutput, type PipeTransform, unwrap, ZodValidationPipe } from 'resource-service/runtime';
+import { maskOutput, type PipeTransform, runPublicOperation, unwrap, ZodValidationPipe } from 'resource-service/runtime';
 import type { McpHostDefinition, McpToolOutput } from 'resource-service/transports/mcp';
 import type { NotificationResolver } from '../entities/notification.resolver.js';
 import { CreatePostSchema } from '../entities/post.dto.js';
@@ -425,7 +425,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
         output: USER_OUTPUT,
         parameters: [],
         invoke: async () => {
-          const value = await userResolver.me();
+          const value = await runPublicOperation(() => userResolver.me());
           return value;
         },
       },

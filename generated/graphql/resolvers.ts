@@ -5,7 +5,7 @@
  * the declared method, Result unwrapping, masking of returned entities (docs/behaviour.md §5.5).
  */
 
-import { applyPipes, authorizeOperation, type GraphQLContext, type GraphQLResolveInfo, type IResolvers, maskOutput, type PipeTransform, readableItems, type RuntimeServices, selectedItems, unwrap, ZodValidationPipe } from 'resource-service/runtime';
+import { applyPipes, authorizeOperation, type GraphQLContext, type GraphQLResolveInfo, type IResolvers, maskOutput, type PipeTransform, readableItems, runPublicOperation, type RuntimeServices, selectedItems, unwrap, ZodValidationPipe } from 'resource-service/runtime';
 import { type CreatePost, CreatePostSchema, SearchTermPipe } from '../../entities/post.dto.js';
 import type { PostResolver } from '../../entities/post.resolver.js';
 import { type CreateUser, CreateUserSchema } from '../../entities/user.dto.js';
@@ -93,7 +93,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
        * Query.me → UserResolver.me (entities/user.resolver.ts:58); public (ungated).
        */
       me: async () => {
-        const value = await userResolver.me();
+        const value = await runPublicOperation(() => userResolver.me());
         return value;
       },
       /**

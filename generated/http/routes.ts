@@ -5,7 +5,7 @@
  * (body checked against its input type), pipes, the declared method, Result unwrapping, masking.
  */
 
-import { applyPipes, authorize, coerceInput, coerceQueryParameter, maskOutput, pageSizeParameter, parseCursor, pathParameter, type PipeTransform, queryText, type RouteDefinition, unwrap, ZodValidationPipe } from 'resource-service/runtime';
+import { applyPipes, authorize, coerceInput, coerceQueryParameter, maskOutput, pageSizeParameter, parseCursor, pathParameter, type PipeTransform, queryText, type RouteDefinition, runPublicOperation, unwrap, ZodValidationPipe } from 'resource-service/runtime';
 import { type MetaController, VersionOfferSchema } from '../../entities/meta.controller.js';
 import { CreatePostSchema } from '../../entities/post.dto.js';
 import type { PostsController } from '../../entities/posts.controller.js';
@@ -42,7 +42,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     takesBody: false,
     query: [],
     handle: () => {
-      const value = apiRootV1Controller.root();
+      const value = runPublicOperation(() => apiRootV1Controller.root());
       return value;
     },
   };
@@ -63,7 +63,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     takesBody: false,
     query: [],
     handle: () => {
-      const value = apiRootV2Controller.root();
+      const value = runPublicOperation(() => apiRootV2Controller.root());
       return value;
     },
   };
@@ -86,7 +86,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     takesBody: false,
     query: [],
     handle: () => {
-      const value = apiRootV2Controller.meta();
+      const value = runPublicOperation(() => apiRootV2Controller.meta());
       return value;
     },
   };
@@ -107,7 +107,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     takesBody: false,
     query: [],
     handle: () => {
-      const value = metaController.describe();
+      const value = runPublicOperation(() => metaController.describe());
       return value;
     },
   };
@@ -129,7 +129,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     query: [],
     handle: async (call) => {
       const offer = (await applyPipes(coerceInput({ ...VERSION_OFFER_INPUT, nullable: false }, call.body, 'body'), metaControllerNegotiateOfferPipes)) as Parameters<MetaController['negotiate']>[0];
-      const value = metaController.negotiate(offer);
+      const value = runPublicOperation(() => metaController.negotiate(offer));
       return value;
     },
   };

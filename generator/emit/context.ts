@@ -3,7 +3,7 @@
  * emitters read only the resolved model). Also the small type-spelling helpers shared
  * by emitters (TypeScript types of wire values).
  */
-import type { EntityModel, ResolvedApp } from '../model/model.js';
+import type { EntityModel, PostureModel, ResolvedApp } from '../model/model.js';
 import type { NamedType, TypeShape } from '../model/types.js';
 import type { ImportSet } from './writer.js';
 
@@ -25,11 +25,6 @@ export interface EmitContext {
 /** Exposed entities, sorted by name. */
 export function exposedEntities(app: ResolvedApp): EntityModel[] {
   return app.entities.filter((entity) => entity.exposed);
-}
-
-/** Entities keyed by a single `id` column: the ones that get an `EntityRepository` (cursors are ids) and relation loaders. */
-export function keyedEntities(app: ResolvedApp): EntityModel[] {
-  return app.entities.filter((entity) => entity.keyed);
 }
 
 /** Every entity that gets a repository, sorted by name: keyed by one `id`, or by a composite key (docs/behaviour.md §2.6). */
@@ -78,4 +73,16 @@ export function tsArgumentType(app: ResolvedApp, shape: TypeShape, imports: Impo
   const base = tsNamedType(app, shape.named, imports);
   const listed = shape.list ? `readonly ${base}[]` : base;
   return shape.nullable ? `${listed} | null` : listed;
+}
+
+/**
+ * The expression calling an operation's method, `call`, as its posture has it (docs/behaviour.md
+ * §5.7): a public operation's call runs as the operation's own work (`runPublicOperation`: what
+ * repositories read for it is scoped but not masked); an authorized one's as it is. `promised`
+ * awaits it.
+ */
+export function postureCall(imports: ImportSet, posture: PostureModel | undefined, call: string, promised: boolean): string {
+  const awaited = promised ? 'await ' : '';
+  if (posture?.kind !== 'public') return `${awaited}${call}`;
+  return `${awaited}${imports.value('runtime/auth/context.ts', 'runPublicOperation')}(() => ${call})`;
 }

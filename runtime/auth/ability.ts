@@ -435,7 +435,8 @@ function withoutFields<T extends object>(
   for (const field of excluded) {
     Object.defineProperty(copy, field, { get: () => forbiddenField(entityName, field), enumerable: false, configurable: true });
   }
-  copy[MASKED_FIELDS] = hidden;
+  // Non-enumerable like the refusals: a validator walking the row's own keys (MCP's) sees none of it.
+  Object.defineProperty(copy, MASKED_FIELDS, { value: hidden, enumerable: false });
   rememberOriginal(copy, original);
   if (ability) maskedFor.set(copy, ability);
   return copy as MaskedRow<T>;

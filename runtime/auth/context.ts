@@ -33,6 +33,12 @@ export interface RequestContext extends AccessScope {
    * written while serving it carries, and the statements it sends.
    */
   readonly observation?: RequestObservation;
+  /**
+   * Inside a public operation's own call ({@link runPublicOperation}): repositories scope the rows
+   * they read to the caller but do not mask them, as the operation's value is deliberately unmasked
+   * (docs/behaviour.md §5.7). Relation fields below it read through the request's own context, masked.
+   */
+  readonly unmasked?: boolean;
 }
 
 /**
@@ -172,6 +178,17 @@ export function withoutCaller<T>(fn: () => T): T {
 /** The ambient context, or {@link ANONYMOUS} outside any (which denies every scoped row). */
 export function currentContext(): RequestContext {
   return storage.getStore()?.context ?? ANONYMOUS;
+}
+
+/**
+ * Runs `call` — the method of a public operation, route, MCP tool or gateway message — as the
+ * operation's own work (docs/behaviour.md §5.7): a public operation's value is not masked, so what
+ * repositories read for it inside is scoped to the caller but left whole ({@link RequestContext.unmasked});
+ * everything else is as in the request's context. Returns what `call` returns.
+ */
+export function runPublicOperation<T>(call: () => T): T {
+  const context = currentContext();
+  return context.unscoped ? call() : runInContext({ ...context, unmasked: true }, call);
 }
 
 /**

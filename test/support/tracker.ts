@@ -63,7 +63,7 @@ let prepared: string | undefined;
  * the tracker's `entities/`, and `generated/` written by `generate` (its Prisma clients too). Made
  * once per test worker.
  */
-export function trackerProject(): string {
+function trackerProject(): string {
   if (prepared) return prepared;
   const dir = scratchDir('rs-tracker-');
   for (const name of ['generator', 'runtime', 'templates', 'package.json', 'tsconfig.json'])

@@ -3,7 +3,7 @@
  * message handlers, each behind its posture gate.
  */
 import { providerVariable } from '../../model/naming.js';
-import type { EmitContext } from '../context.js';
+import { type EmitContext, postureCall } from '../context.js';
 import { type GeneratedFile, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
 /** The socket path of a gateway: `/v<version>/<path>` or `/<path>`. */
@@ -53,7 +53,12 @@ export function emitGateways(context: EmitContext): GeneratedFile {
               const data = handler.dataTyped
                 ? `data as Parameters<${imports.type(source, gateway.name)}['${handler.methodName}']>[0]`
                 : 'data';
-              const call = `${providerVariable(gateway.name)}.${handler.methodName}(${handler.takesData ? data : ''})`;
+              const call = postureCall(
+                imports,
+                posture,
+                `${providerVariable(gateway.name)}.${handler.methodName}(${handler.takesData ? data : ''})`,
+                false,
+              );
               const dataName = handler.takesData ? 'data' : '_data';
               if (posture?.kind === 'authorized') {
                 const authorize = imports.value('runtime/auth/posture.ts', 'authorize');

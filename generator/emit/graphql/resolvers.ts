@@ -7,7 +7,7 @@
 import type CodeBlockWriter from 'code-block-writer';
 import type { OperationModel, ParamModel } from '../../model/model.js';
 import { fieldsConstant, pipesConstant, providerVariable } from '../../model/naming.js';
-import { type EmitContext, tsArgumentType } from '../context.js';
+import { type EmitContext, postureCall, tsArgumentType } from '../context.js';
 import { writePipeConstants } from '../pipes.js';
 import {
   type GeneratedFile,
@@ -122,7 +122,12 @@ class ResolverWriter {
     w.write(`${operation.fieldName}: ${awaits ? 'async ' : ''}(${parameters}) => `).inlineBlock(() => {
       this.writeGate(operation);
       const callArgs = this.writeArguments(operation);
-      const call = `${operation.returns.promised ? 'await ' : ''}${providerVariable(operation.owner)}.${operation.methodName}(${callArgs.join(', ')})`;
+      const call = postureCall(
+        this.imports,
+        operation.posture,
+        `${providerVariable(operation.owner)}.${operation.methodName}(${callArgs.join(', ')})`,
+        operation.returns.promised,
+      );
       if (operation.returns.kind === 'void') {
         w.writeLine(`${call};`);
         w.writeLine('return true;');

@@ -9,7 +9,7 @@ import type CodeBlockWriter from 'code-block-writer';
 import type { ControllerModel, ParamModel, RouteModel } from '../../model/model.js';
 import { fieldsConstant, pipesConstant, providerVariable, routeFunction } from '../../model/naming.js';
 import { inputConstant, inputFieldLiteral } from '../app/entities.js';
-import type { EmitContext } from '../context.js';
+import { type EmitContext, postureCall } from '../context.js';
 import { writePipeConstants } from '../pipes.js';
 import { type GeneratedFile, type ImportSet, parameterList, quote, TypeScriptFile, writeDoc } from '../writer.js';
 
@@ -126,7 +126,12 @@ class RouteWriter {
           );
         }
         const args = route.params.map((param, index) => this.writeParameter(route, param, index));
-        const call = `${route.returns.promised ? 'await ' : ''}${providerVariable(route.owner)}.${route.methodName}(${args.join(', ')})`;
+        const call = postureCall(
+          this.imports,
+          posture,
+          `${providerVariable(route.owner)}.${route.methodName}(${args.join(', ')})`,
+          route.returns.promised,
+        );
         if (route.returns.kind === 'void') {
           w.writeLine(`${call};`);
           w.writeLine('return undefined;');

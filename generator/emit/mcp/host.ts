@@ -8,7 +8,7 @@
 import type { JsonSchema } from '../../../runtime/http/openapi.js';
 import type { McpToolModel, McpToolParamModel, MountedMcpModel, ResolvedApp } from '../../model/model.js';
 import { constantCase, fieldsConstant, pipesConstant, providerVariable } from '../../model/naming.js';
-import type { EmitContext } from '../context.js';
+import { type EmitContext, postureCall } from '../context.js';
 import { writePipeConstants } from '../pipes.js';
 import { type GeneratedFile, type ImportSet, parameterList, quote, TypeScriptFile, writeDoc } from '../writer.js';
 import { namedSchema, schemasOf, shapeSchema } from '../openapi/catalog.js';
@@ -223,7 +223,12 @@ class ToolWriter {
         { name: 'args', used: tool.params.length > 0 },
         { name: 'request', used: masked },
       ]);
-      const call = `${tool.returns.promised ? 'await ' : ''}${providerVariable(tool.owner)}.${tool.methodName}(${args.join(', ')})`;
+      const call = postureCall(
+        this.imports,
+        tool.posture,
+        `${providerVariable(tool.owner)}.${tool.methodName}(${args.join(', ')})`,
+        tool.returns.promised,
+      );
       w.write(`invoke: ${tool.returns.promised ? 'async ' : ''}(${parameters}) => `).inlineBlock(() => {
         if (tool.returns.kind === 'void') {
           w.writeLine(`${call};`);

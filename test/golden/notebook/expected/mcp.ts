@@ -5,7 +5,7 @@
  * the declared method, Result unwrapping and masking. runtime/transports/mcp/ gates, checks and pipes the arguments.
  */
 
-import { maskOutput, type PipeTransform, unwrap, ZodValidationPipe } from 'resource-service/runtime';
+import { maskOutput, type PipeTransform, runPublicOperation, unwrap, ZodValidationPipe } from 'resource-service/runtime';
 import type { McpHostDefinition, McpToolOutput } from 'resource-service/transports/mcp';
 import { AddNoteSchema } from '../entities/note.dto.js';
 import type { NoteResolver } from '../entities/note.resolver.js';
@@ -208,7 +208,7 @@ export function createMcpHost(container: Container): McpHostDefinition {
           { name: 'times', field: { type: { kind: 'scalar', name: 'Int' }, list: false, nullable: true }, binding: 'value', pipes: [] },
         ],
         invoke: (args) => {
-          const value = noteResolver.ping((args.echo ?? null) as Parameters<NoteResolver['ping']>[0], args.times as Parameters<NoteResolver['ping']>[1]);
+          const value = runPublicOperation(() => noteResolver.ping((args.echo ?? null) as Parameters<NoteResolver['ping']>[0], args.times as Parameters<NoteResolver['ping']>[1]));
           return value;
         },
       },

@@ -5,7 +5,7 @@
  * the declared method, Result unwrapping, masking of returned entities (docs/behaviour.md §5.5).
  */
 
-import { applyPipes, authorizeOperation, type GraphQLContext, type GraphQLResolveInfo, type IResolvers, maskOutput, type PipeTransform, readableItems, type RuntimeServices, selectedItems, unwrap, ZodValidationPipe } from 'resource-service/runtime';
+import { applyPipes, authorizeOperation, type GraphQLContext, type GraphQLResolveInfo, type IResolvers, maskOutput, type PipeTransform, readableItems, runPublicOperation, type RuntimeServices, selectedItems, unwrap, ZodValidationPipe } from 'resource-service/runtime';
 import { type AddNote, AddNoteSchema } from '../../entities/note.dto.js';
 import type { NoteResolver } from '../../entities/note.resolver.js';
 import type { Container } from '../container.js';
@@ -32,7 +32,7 @@ export function createResolvers(container: Container, services: RuntimeServices)
       },
       /** Query.ping → NoteResolver.ping (entities/note.resolver.ts:26); public (ungated). */
       ping: (_parent: unknown, args: { readonly echo?: string | null; readonly times?: number | null }) => {
-        const value = noteResolver.ping(args.echo ?? null, args.times ?? undefined);
+        const value = runPublicOperation(() => noteResolver.ping(args.echo ?? null, args.times ?? undefined));
         return value;
       },
     },

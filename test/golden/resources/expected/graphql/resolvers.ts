@@ -5,7 +5,7 @@
  * the declared method, Result unwrapping, masking of returned entities (docs/behaviour.md §5.5).
  */
 
-import { authorizeOperation, type GraphQLContext, type GraphQLResolveInfo, type IResolvers, maskOutput, type RuntimeServices, unwrap } from 'resource-service/runtime';
+import { authorizeOperation, type GraphQLContext, type GraphQLResolveInfo, type IResolvers, maskOutput, runPublicOperation, type RuntimeServices, unwrap } from 'resource-service/runtime';
 import type { Tone } from '../../entities/app.js';
 import type { Container } from '../container.js';
 import { COMMENT_FIELDS, ENTITY_BY_NAME, TAG_FIELDS } from '../entities.js';
@@ -41,7 +41,7 @@ export function createResolvers(container: Container, _services: RuntimeServices
        * Query.tags → TagResource.list (entities/app.ts:39); public (ungated).
        */
       tags: async () => {
-        const value = await tagResource.list();
+        const value = await runPublicOperation(() => tagResource.list());
         return value;
       },
       /**

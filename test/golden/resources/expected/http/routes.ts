@@ -5,7 +5,7 @@
  * (body checked against its input type), pipes, the declared method, Result unwrapping, masking.
  */
 
-import { authorize, coerceInput, coerceQueryParameter, maskOutput, pageSizeParameter, parseCursor, pathParameter, queryText, type RouteDefinition, unwrap } from 'resource-service/runtime';
+import { authorize, coerceInput, coerceQueryParameter, maskOutput, pageSizeParameter, parseCursor, pathParameter, queryText, type RouteDefinition, runPublicOperation, unwrap } from 'resource-service/runtime';
 import type { Container } from '../container.js';
 import { COMMENT_FIELDS, CREATE_COMMENT_INPUT_INPUT, TAG_FIELDS, UPDATE_COMMENT_INPUT_INPUT } from '../entities.js';
 import type { CommentResource } from '../resources/comment.resource.js';
@@ -143,7 +143,7 @@ export function createRoutes(container: Container): readonly RouteDefinition[] {
     takesBody: false,
     query: [],
     handle: async () => {
-      const value = await tagResource.list();
+      const value = await runPublicOperation(() => tagResource.list());
       return value;
     },
   };
