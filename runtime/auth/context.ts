@@ -10,6 +10,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AccessScope, AppAbility, Principal } from './ability.js';
 import { FailureError } from '../failures/result.js';
+import { jsonBytesWithin } from '../http/answer.js';
 import type { RequestObservation } from '../observability/observation.js';
 
 /** What one request (or one job) runs with. */
@@ -42,13 +43,15 @@ export interface RequestContext extends AccessScope {
 }
 
 /**
- * The ceilings on what one GraphQL operation materialises (docs/hostile-input.md §3): rows
- * (`APP_GRAPHQL__MAX_ROWS`), the last line of defence behind the complexity score, and bytes
- * (`APP_GRAPHQL__MAX_RESPONSE_BYTES`, §14), which the complexity score does not see — a page of
- * rows with 10 000-character bodies weighs what a thousand pages of ids do. Repositories call
- * {@link RowBudget.take} with every page or batch of rows they hand to execution; past a ceiling
- * it throws a `ROW_LIMIT` or `RESPONSE_TOO_LARGE` failure, so the field being resolved errors and
- * nothing more is read.
+ * The ceilings on what one GraphQL operation (or MCP call) materialises (docs/hostile-input.md §3,
+ * §14): rows (`APP_GRAPHQL__MAX_ROWS`), the last line of defence behind the complexity score, and
+ * bytes (`APP_GRAPHQL__MAX_RESPONSE_BYTES`), which the complexity score does not see — a page of
+ * rows with 10 000-character bodies weighs what a thousand pages of ids do. Rows are counted as
+ * they are read ({@link take}); bytes as the answer uses them ({@link spend}): as JSON writes the
+ * rows, escapes included, each time a row is handed to execution — a page of an author's posts
+ * repeated under every one of their posts counts at every repetition. Past a ceiling it throws a
+ * `ROW_LIMIT` or `RESPONSE_TOO_LARGE` failure, so the field being resolved errors and nothing more
+ * is read or resolved below it.
  */
 export class RowBudget {
   private used = 0;
@@ -56,11 +59,13 @@ export class RowBudget {
 
   /**
    * @param limit rows one operation (or one subscription event) may materialise
-   * @param byteLimit bytes of row values it may (each string by its length, any other value 16)
+   * @param byteLimit bytes of JSON its rows may write, counted at each use
+   * @param byteSetting the setting bounding them, named in a refusal
    */
   constructor(
     readonly limit: number,
     readonly byteLimit = Number.POSITIVE_INFINITY,
+    private readonly byteSetting = 'APP_GRAPHQL__MAX_RESPONSE_BYTES',
   ) {}
 
   /** Rows materialised so far. */
@@ -68,8 +73,12 @@ export class RowBudget {
     return this.used;
   }
 
-  /** Counts `rows` (each read row, as the database returned it); throws `ROW_LIMIT` or `RESPONSE_TOO_LARGE` (a {@link FailureError}) once past a ceiling. */
-  take(rows: readonly unknown[]): void {
+  /**
+   * Counts `rows` (each read row, as the database returned it); with `spent`, also the bytes they
+   * write, for rows the answer uses as they are read (an operation's own). Throws `ROW_LIMIT` or
+   * `RESPONSE_TOO_LARGE` (a {@link FailureError}) once past a ceiling.
+   */
+  take(rows: readonly unknown[], spent = true): void {
     this.used += rows.length;
     if (this.used > this.limit) {
       throw new FailureError({
@@ -77,14 +86,24 @@ export class RowBudget {
         message: `the operation reads more than ${this.limit} rows (APP_GRAPHQL__MAX_ROWS); ask for smaller pages (first) or fewer nested relations`,
       });
     }
+    if (spent && this.byteLimit !== Number.POSITIVE_INFINITY) for (const row of rows) this.spend(rowBytes(row));
+  }
+
+  /** Counts `bytes` the answer writes (a relation's rows, at each use); throws `RESPONSE_TOO_LARGE` once past the ceiling. */
+  spend(bytes: number): void {
     if (this.byteLimit === Number.POSITIVE_INFINITY) return;
-    for (const row of rows) this.bytes += rowBytes(row);
+    this.bytes += bytes;
     if (this.bytes > this.byteLimit) {
       throw new FailureError({
         code: 'RESPONSE_TOO_LARGE',
-        message: `the operation reads more than ${this.byteLimit} bytes (APP_GRAPHQL__MAX_RESPONSE_BYTES); ask for smaller pages (first), fewer fields or fewer nested relations`,
+        message: `the operation's answer is larger than ${this.byteLimit} bytes (${this.byteSetting}); ask for smaller pages (first), fewer fields or fewer nested relations`,
       });
     }
+  }
+
+  /** Whether bytes are counted at all (a finite byte ceiling). */
+  get countsBytes(): boolean {
+    return this.byteLimit !== Number.POSITIVE_INFINITY;
   }
 
   /** Starts counting again (each event of a subscription has the whole budget). */
@@ -94,13 +113,19 @@ export class RowBudget {
   }
 }
 
-/** About how many bytes `row`'s values take in an answer: each string its length (and its quotes and name), any other value 16. */
-function rowBytes(row: unknown): number {
-  if (typeof row !== 'object' || row === null) return 16;
-  let bytes = 0;
-  for (const key in row) {
-    const value = (row as Record<string, unknown>)[key];
-    bytes += typeof value === 'string' ? value.length + 8 : 16;
+/** The bytes each row writes, once counted (rows are not changed once read). */
+const rowSizes = new WeakMap<object, number>();
+
+/**
+ * The bytes of JSON `row` writes (docs/hostile-input.md §14): escaped and in UTF-8, as every
+ * transport writes it; counted once per row.
+ */
+export function rowBytes(row: unknown): number {
+  if (typeof row !== 'object' || row === null) return jsonBytesWithin(row, Number.POSITIVE_INFINITY) ?? 0;
+  let bytes = rowSizes.get(row);
+  if (bytes === undefined) {
+    bytes = jsonBytesWithin(row, Number.POSITIVE_INFINITY) ?? 0;
+    rowSizes.set(row, bytes);
   }
   return bytes;
 }

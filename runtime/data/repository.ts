@@ -106,10 +106,12 @@ type ReferenceCheck = ReadableCheck | { readonly kind: 'refused'; readonly refer
 /**
  * Counts the rows a read hands to execution against the request's row budget
  * (`APP_GRAPHQL__MAX_ROWS`, docs/hostile-input.md §3): a page counts its kept rows (the probe row
- * is dropped), a list or batch every row. Throws `ROW_LIMIT` once past the budget; returns `read`.
+ * is dropped), a list or batch every row; and the bytes they write against its byte budget (§14),
+ * unless `used` is false — a loader batch's rows, which the loaders count at each use. Throws
+ * `ROW_LIMIT` or `RESPONSE_TOO_LARGE` once past a budget; returns `read`.
  */
-function materialised<T extends readonly unknown[] | Page<unknown>>(context: RequestContext, read: T): T {
-  context.rows?.take(Array.isArray(read) ? read : (read as Page<unknown>).items);
+function materialised<T extends readonly unknown[] | Page<unknown>>(context: RequestContext, read: T, used = true): T {
+  context.rows?.take(Array.isArray(read) ? read : (read as Page<unknown>).items, used);
   return read;
 }
 
@@ -740,6 +742,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
             context,
             (await this.runner.read(statement)).map((row) => this.fromRaw(row)),
           ),
+          false,
         ),
       );
     }
@@ -837,7 +840,7 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
           const page = chunkPages[index] as Page<Row>;
           const items = masked === kept ? page.items : masked.slice(offset, offset + page.items.length);
           offset += page.items.length;
-          pages.set(parent, materialised(context, items === page.items ? page : { ...page, items }));
+          pages.set(parent, materialised(context, items === page.items ? page : { ...page, items }, false));
         });
       }
     }

@@ -19,7 +19,7 @@ import { GraphQLError, type GraphQLResolveInfo, responsePathAsArray } from 'grap
 import type { Logger } from 'pino';
 import { conditionColumns, type MaskedRow } from '../auth/ability.js';
 import { unmaskedRow } from '../auth/originals.js';
-import { type RequestContext, runInContext } from '../auth/context.js';
+import { type RequestContext, rowBytes, runInContext } from '../auth/context.js';
 import type { EntityDescriptor } from '../data/entity-metadata.js';
 import { type Page, type PageArgs, type PageWindow, pageWindow } from '../data/keyset.js';
 import type { JoinPath, KeyedRow } from '../data/repository.js';
@@ -127,6 +127,18 @@ function relationOf(entity: string, info: GraphQLResolveInfo | undefined): strin
   return info ? `${info.parentType.name}.${info.fieldName}` : entity;
 }
 
+/** Bytes a connection writes beside its rows' (`{"edges":[…],"pageInfo":{…}}`), and each edge beside its row (`{"cursor":"<uuid>","node":…}`), counted generously. */
+const CONNECTION_BYTES = 96;
+const EDGE_BYTES = 64;
+
+/** The bytes a connection writes (docs/hostile-input.md §14): its rows' as JSON writes them, and its edges' and page's. */
+function connectionBytes(value: unknown): number {
+  const connection = value as Connection<object>;
+  let bytes = CONNECTION_BYTES;
+  for (const edge of connection.edges) bytes += EDGE_BYTES + rowBytes(edge.node);
+  return bytes;
+}
+
 /** A computed field's arguments as a loader-key part: parents asking with the same arguments share a call. */
 function argumentsKey(args: unknown): string {
   return args === undefined || args === null ? '' : JSON.stringify(args);
@@ -140,6 +152,10 @@ export class RequestLoaders {
   private readonly byId = new Map<string, DataLoader<string, MaskedRow<KeyedRow> | null>>();
   private readonly byParent = new Map<string, DataLoader<string, Connection<MaskedRow<KeyedRow>>>>();
   private readonly computedFields = new Map<string, DataLoader<object, unknown>>();
+  /** The bytes each loaded value writes, by loader and key, once its batch resolved (docs/hostile-input.md §14). */
+  private readonly valueBytes = new Map<string, number>();
+  /** Uses of a value asked for before its batch resolved, by loader and key. */
+  private readonly pendingUses = new Map<string, number>();
   /** Entities whose missing batch context was already logged for this request. */
   private readonly logged = new Set<string>();
   /**
@@ -232,11 +248,15 @@ export class RequestLoaders {
                 columns,
               );
         const pages = await (this.registry.observe ? this.registry.observe(relation, keys.length, load) : load());
-        return parts.map(([id]) => toConnection(pages.get(id) ?? { items: [], has_more: false }));
+        const connections = parts.map(([id]) => toConnection(pages.get(id) ?? { items: [], has_more: false }));
+        this.resolvedValues(key, keys, connections, connectionBytes);
+        return connections;
       });
       this.byParent.set(key, loader);
     }
-    return loader.load(`${parentId}${SEPARATOR}${this.columnsKey(entity, info, true)}`);
+    const loadKey = `${parentId}${SEPARATOR}${this.columnsKey(entity, info, true)}`;
+    this.use(key, loadKey);
+    return loader.load(loadKey);
   }
 
   /**
@@ -283,6 +303,35 @@ export class RequestLoaders {
    */
   readable(entity: string, request: RequestContext, item: object): Promise<object | null> {
     return this.repository(entity).readableRow(request, item);
+  }
+
+  /**
+   * Counts one use of the value `key` loads (`loader` names the loader) against the request's byte
+   * budget (docs/hostile-input.md §14): at once when its batch already resolved — a sub-tree
+   * repeated under another parent counts again — or when it does ({@link resolvedValues}). Throws
+   * `RESPONSE_TOO_LARGE` past the budget, so the field asking errors and nothing below it runs.
+   */
+  private use(loader: string, key: string): void {
+    const budget = this.batch?.request.rows;
+    if (!budget?.countsBytes) return;
+    const used = `${loader}${SEPARATOR}${key}`;
+    const known = this.valueBytes.get(used);
+    if (known !== undefined) budget.spend(known);
+    else this.pendingUses.set(used, (this.pendingUses.get(used) ?? 0) + 1);
+  }
+
+  /** Records the bytes of the values a batch of `loader` resolved `keys` to, and counts the uses asked for meanwhile ({@link use}). */
+  private resolvedValues(loader: string, keys: readonly string[], values: readonly unknown[], bytesOf: (value: unknown) => number): void {
+    const budget = this.batch?.request.rows;
+    if (!budget?.countsBytes) return;
+    keys.forEach((key, index) => {
+      const used = `${loader}${SEPARATOR}${key}`;
+      const bytes = bytesOf(values[index]);
+      this.valueBytes.set(used, bytes);
+      const uses = this.pendingUses.get(used) ?? 0;
+      this.pendingUses.delete(used);
+      budget.spend(bytes * uses);
+    });
   }
 
   /**
@@ -353,13 +402,17 @@ export class RequestLoaders {
         const rows = await (this.registry.observe ? this.registry.observe(relation, keys.length, load) : load());
         // Keyed by the id as read: a grant may mask the id itself.
         const byId = new Map(rows.map((row) => [unmaskedRow(row).id, row]));
-        return parts.map(([key]) => byId.get(key) ?? null);
+        const found = parts.map(([key]) => byId.get(key) ?? null);
+        this.resolvedValues(entity, keys, found, rowBytes);
+        return found;
       });
       this.byId.set(entity, loader);
     }
+    const loadKey = `${id}${SEPARATOR}${this.columnsKey(entity, info, false)}`;
+    this.use(entity, loadKey);
     // The loader's own promise, not one wrapping it: each of a level's parents asks, and each wrapper
     // would cost a promise and two turns of the microtask queue.
-    return loader.load(`${id}${SEPARATOR}${this.columnsKey(entity, info, false)}`);
+    return loader.load(loadKey);
   }
 
   /**
@@ -399,10 +452,14 @@ export class RequestLoaders {
         const pages = await (this.registry.observe ? this.registry.observe(relation, keys.length, load) : load());
         // Each parent's connection is made here, so a parent's answer is the loader's own promise,
         // not one more promise (and its turn of the microtask queue) chained on it.
-        return parts.map(([parent]) => toConnection(pages.get(parent) ?? { items: [], has_more: false }));
+        const connections = parts.map(([parent]) => toConnection(pages.get(parent) ?? { items: [], has_more: false }));
+        this.resolvedValues(key, keys, connections, connectionBytes);
+        return connections;
       });
       this.byParent.set(key, loader);
     }
-    return loader.load(`${parentId}${SEPARATOR}${this.columnsKey(entity, info, true)}`);
+    const loadKey = `${parentId}${SEPARATOR}${this.columnsKey(entity, info, true)}`;
+    this.use(key, loadKey);
+    return loader.load(loadKey);
   }
 }

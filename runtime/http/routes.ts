@@ -70,15 +70,19 @@ export const NEXT_CURSOR_HEADER = 'x-next-cursor';
 
 /**
  * Sends `value`, the result of `route`, as the response (docs/behaviour.md §4.2); `path`, the
- * request's, is named in a 404's detail.
+ * request's, is named in a 404's detail. An answer past `maxBytes` (`APP_HTTP__MAX_RESPONSE_BYTES`,
+ * docs/hostile-input.md §14) is never written: it throws the `RESPONSE_TOO_LARGE` failure, sent
+ * as its problem document.
+ * @throws FailureError `RESPONSE_TOO_LARGE`, or `FORBIDDEN` for a value that is a refused field
  */
-export function sendReply(path: string, response: ServerResponse, route: RouteDefinition, value: unknown): void {
+export function sendReply(path: string, response: ServerResponse, route: RouteDefinition, value: unknown, maxBytes: number): void {
   answerable(value);
   switch (route.reply) {
     case 'page': {
       const page = value as Page<unknown>;
+      const text = jsonText(page.items, maxBytes);
       if (page.next_cursor !== undefined) response.setHeader(NEXT_CURSOR_HEADER, page.next_cursor);
-      writeJson(response, route.status, jsonText(page.items));
+      writeJson(response, route.status, text);
       return;
     }
     case 'value':
@@ -86,10 +90,10 @@ export function sendReply(path: string, response: ServerResponse, route: RouteDe
         sendProblem(response, problem(404, 'NOT_FOUND', `nothing was found at ${path}`));
         return;
       }
-      writeJson(response, route.status, jsonText(value));
+      writeJson(response, route.status, jsonText(value, maxBytes));
       return;
     case 'list':
-      writeJson(response, route.status, jsonText(value));
+      writeJson(response, route.status, jsonText(value, maxBytes));
       return;
     case 'empty':
       response.statusCode = 204;

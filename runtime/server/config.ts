@@ -93,6 +93,11 @@ const configSchema = z.object({
     maxSocketsPerAddress: integer(1, 1_000_000).default(64),
     /** WebSockets one caller (a principal) may hold open (docs/hostile-input.md §16). */
     maxSocketsPerCaller: integer(1, 1_000_000).default(16),
+    /**
+     * Bytes of JSON one REST answer or gateway reply may write, counted as written (escaped, in
+     * UTF-8); past them it is refused with `RESPONSE_TOO_LARGE` before any of it is built (docs/hostile-input.md §14).
+     */
+    maxResponseBytes: integer(1_024, 1_073_741_824).default(8 * 1024 * 1024),
     /** Bytes a WebSocket may have waiting for its client; past them it is closed with 1013 (docs/hostile-input.md §16). */
     socketBufferBytes: integer(1_024, 1_073_741_824).default(2 * 1024 * 1024),
     /** Origins allowed cross-origin (comma-separated, or `*`); empty: no CORS headers, same origin only. */

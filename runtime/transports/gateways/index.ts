@@ -13,6 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
 import { type AbilityCache, answerable } from '../../auth/ability.js';
+import { type AnswerBudget, answerBudget, answerTooLarge, jsonWithin } from '../../http/answer.js';
 import { type Authentication, tokenExpired, type TokenVerifier } from '../../auth/authentication.js';
 import { type RequestContext, runInContext } from '../../auth/context.js';
 import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
@@ -67,6 +68,8 @@ export interface GatewayServices {
   readonly rateLimit?: RateLimit | undefined;
   /** Sockets per caller and the bytes a socket may have waiting (docs/hostile-input.md §16); absent: unbounded (tests). */
   readonly quotas?: SocketQuotas | undefined;
+  /** The bytes of JSON one reply may write (`APP_HTTP__MAX_RESPONSE_BYTES`, docs/hostile-input.md §14); absent: unbounded (tests). */
+  readonly answers?: AnswerBudget | undefined;
 }
 
 /** The token of an upgrade request: `Authorization: Bearer …`, or `?token=…` (browsers cannot set headers). */
@@ -107,12 +110,15 @@ type GatewayReply =
  * acceptor. The upgrade's token is verified before the handshake is answered.
  */
 export function gateways<Container>(createGateways: (container: Container) => readonly GatewayDefinition[]): TransportFactory<Container> {
-  return defineTransport('gateways', ({ container, verifier, abilities, logger, rateLimit, socketQuotas }): Transport => ({
-    name: 'gateways',
-    sockets: createGateways(container).map((gateway) =>
-      gatewayTransport(gateway, { verifier, abilities, logger, rateLimit, quotas: socketQuotas }),
-    ),
-  }));
+  return defineTransport('gateways', ({ config, container, verifier, abilities, logger, rateLimit, socketQuotas }): Transport => {
+    const answers = answerBudget(config.http.maxResponseBytes, rateLimit);
+    return {
+      name: 'gateways',
+      sockets: createGateways(container).map((gateway) =>
+        gatewayTransport(gateway, { verifier, abilities, logger, rateLimit, quotas: socketQuotas, answers }),
+      ),
+    };
+  });
 }
 
 /** The socket transport of one gateway: admits with the upgrade's token, then answers messages. */
@@ -128,8 +134,12 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
     return { code: 'INTERNAL_SERVER_ERROR', message: classified.kind === 'database' ? DATABASE_ERROR_MESSAGE : INTERNAL_ERROR_MESSAGE };
   };
 
-  /** Sends `reply` if the caller is still there; a value JSON cannot carry is a server fault, answered as one. */
-  const send = (client: WebSocket, reply: GatewayReply): void => {
+  /**
+   * Sends `reply` to `request`'s client if it is still there: a value JSON cannot carry is a server
+   * fault, answered as one; a reply past the byte budget is never built, and is answered
+   * `RESPONSE_TOO_LARGE` (docs/hostile-input.md §14).
+   */
+  const send = (client: WebSocket, reply: GatewayReply, request?: IncomingMessage): void => {
     if (client.readyState !== WebSocket.OPEN) return;
     // A client that does not take its messages is closed, not sent more (docs/hostile-input.md §16).
     if (services.quotas?.overBuffered(client) === true) {
@@ -138,7 +148,13 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
     }
     let text: string;
     try {
-      text = JSON.stringify(reply);
+      const maxBytes = services.answers?.maxBytes ?? Number.POSITIVE_INFINITY;
+      const within = jsonWithin(reply, maxBytes);
+      if (within === undefined) {
+        if (request) void services.answers?.refused(request);
+        const refusal = answerTooLarge(maxBytes, 'APP_HTTP__MAX_RESPONSE_BYTES');
+        text = JSON.stringify({ event: reply.event, error: { code: refusal.failure.code, message: refusal.failure.message } });
+      } else text = within;
     } catch (error) {
       services.logger.error({ err: error, gateway: gateway.name, event: reply.event }, 'gateway reply is not serializable');
       text = JSON.stringify({ event: reply.event, error: { code: 'INTERNAL_SERVER_ERROR', message: INTERNAL_ERROR_MESSAGE } });
@@ -165,7 +181,7 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
     } catch (error) {
       reply = { event: handler.event, error: describe(error) };
     }
-    send(client, reply);
+    send(client, reply, request);
   };
 
   return {

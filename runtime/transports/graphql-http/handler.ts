@@ -26,6 +26,7 @@ import type { PersistedDocumentRequest, TrustedDocumentsMode } from '../../graph
 import type { OperationPreparer, PreparedOperation } from '../../graphql/prepare.js';
 import type { Observability } from '../../observability/index.js';
 import { type OperationLabel, operationLabel } from '../../observability/observation.js';
+import { type AnswerBudget, answerTooLarge, jsonBytesWithin, jsonWithin } from '../../http/answer.js';
 import type { RequestState } from '../../http/request-state.js';
 
 /** Options of {@link createGraphQLHandler}. */
@@ -40,8 +41,11 @@ export interface GraphQLHandlerOptions {
   readonly stateOf: (request: IncomingMessage) => RequestState;
   /** Operation durations and outcomes, the operation's span (docs/behaviour.md §12). */
   readonly observability: Observability;
-  /** The longest answer, in bytes, an operation is answered with (`APP_GRAPHQL__MAX_RESPONSE_BYTES`, docs/hostile-input.md §14). */
-  readonly maxResponseBytes: number;
+  /**
+   * The bytes of JSON an operation's answer may write (`APP_GRAPHQL__MAX_RESPONSE_BYTES`), and what a
+   * refusal past them costs its client (docs/hostile-input.md §14).
+   */
+  readonly answers: AnswerBudget;
   /** `APP_GRAPHQL__TRUSTED_DOCUMENTS`: whether requests may name a persisted document instead of sending a query (docs/behaviour.md §4.10). */
   readonly trustedDocuments: TrustedDocumentsMode;
 }
@@ -288,7 +292,13 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHtt
    * What an executed operation is answered with: its result (graphql-http serialises it), or the
    * answer itself, in `type` (the media type negotiated).
    */
-  const finish = (admission: Admission, result: ExecutionResult, state: RequestState, type: string): ExecutionResult | Response => {
+  const finish = (
+    admission: Admission,
+    result: ExecutionResult,
+    state: RequestState,
+    type: string,
+    raw: IncomingMessage,
+  ): ExecutionResult | Response => {
     const { args, timing, extensions: extra } = admission;
     const reported = args.contextValue.loaders.drainReported();
     if (reported.length > 0) result = { ...result, errors: [...(result.errors ?? []), ...reported] };
@@ -308,24 +318,25 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHtt
       );
     }
     const answered = extra ? { ...result, extensions: { ...result.extensions, ...extra } } : result;
+    if (isAsyncIterable(answered)) return answered;
+    // The byte budget counts what is written, errors or not (docs/hostile-input.md §14): an answer
+    // past it is never built — counting stops at the budget — and is answered RESPONSE_TOO_LARGE.
+    const { maxBytes } = options.answers;
     // graphql-http serialises with a replacer function (for Error values among the errors), which
     // makes JSON.stringify several times slower on a large answer; an answer without errors holds
     // no Error, so it is serialised here, plainly, as graphql-http would answer it (200).
-    if (answered.errors !== undefined || isAsyncIterable(answered)) return answered;
-    const text = JSON.stringify(answered);
-    // The last guard behind the read budget (docs/hostile-input.md §14): an answer is never sent past the limit.
-    if (text.length > options.maxResponseBytes) {
-      return {
-        data: null,
-        errors: [
-          new GraphQLError(
-            `the answer is larger than ${options.maxResponseBytes} bytes (APP_GRAPHQL__MAX_RESPONSE_BYTES); ask for smaller pages (first), fewer fields or fewer nested relations`,
-            { extensions: { code: 'RESPONSE_TOO_LARGE' } },
-          ),
-        ],
-      };
-    }
-    return [text, { status: 200, statusText: 'OK', headers: { 'content-type': type } }];
+    const text = answered.errors === undefined ? jsonWithin(answered, maxBytes) : undefined;
+    if (text !== undefined) return [text, { status: 200, statusText: 'OK', headers: { 'content-type': type } }];
+    if (answered.errors !== undefined && jsonBytesWithin(answered, maxBytes) !== undefined) return answered;
+    void options.answers.refused(raw);
+    return {
+      data: null,
+      errors: [
+        new GraphQLError(answerTooLarge(maxBytes, 'APP_GRAPHQL__MAX_RESPONSE_BYTES').message, {
+          extensions: { code: 'RESPONSE_TOO_LARGE' },
+        }),
+      ],
+    };
   };
 
   /** The admission of arguments graphql-http hands back: every one it runs came from {@link subscribe}. */
@@ -354,7 +365,7 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHtt
       return admitted instanceof Promise ? admitted.then(handOver) : handOver(admitted);
     },
     onOperation: (request, args, result) =>
-      finish(admissionOf(args), result, options.stateOf(request.raw), answerType(request.raw.headers.accept)),
+      finish(admissionOf(args), result, options.stateOf(request.raw), answerType(request.raw.headers.accept), request.raw),
   });
 
   /** graphql-http's answer to errors (`makeResponse`): 200 under `application/json`, else 400. */
@@ -375,7 +386,7 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHtt
     if (Array.isArray(admitted)) return refusal(admitted as readonly GraphQLError[], type);
     const admission = admitted as Admission;
     const executing = execute(admission);
-    const result = finish(admission, executing instanceof Promise ? await executing : executing, state, type);
+    const result = finish(admission, executing instanceof Promise ? await executing : executing, state, type, raw);
     if (isResponse(result)) return result;
     // Unreachable with the preparer's refusal of subscriptions; graphql-http answers an async iterable so.
     if (isAsyncIterable(result)) return refusal([new GraphQLError('Subscriptions are not supported')], type);

@@ -22,12 +22,13 @@ import { answerError } from '../../http/pipeline.js';
 import { problem, sendError, sendProblem } from '../../http/problem.js';
 import { type RequestState, stateOf } from '../../http/request-state.js';
 import { defineTransport, type DirectAnswer, type DirectRoute, type Transport, type TransportFactory } from '../index.js';
+import { answerBudget } from '../../http/answer.js';
 import { acceptedType, createGraphQLHandler, type GraphQLHttpHandler } from './handler.js';
 import { mountPlayground } from './playground.js';
 
 /** The GraphQL-over-HTTP transport of the server's GraphQL engine. */
 export function graphqlOverHttp<Container>(): TransportFactory<Container> {
-  return defineTransport('graphql', ({ config, logger, graphql, observability }): Transport => {
+  return defineTransport('graphql', ({ config, logger, graphql, observability, rateLimit }): Transport => {
     // The requests answered directly carry their state here; the Express route's in `response.locals`.
     const direct = new WeakMap<IncomingMessage, RequestState>();
     const handler = createGraphQLHandler({
@@ -37,7 +38,7 @@ export function graphqlOverHttp<Container>(): TransportFactory<Container> {
       preparer: graphql.preparer,
       stateOf: (request) => direct.get(request) ?? stateOf((request as Request).res as Response),
       observability,
-      maxResponseBytes: config.graphql.maxResponseBytes,
+      answers: answerBudget(config.graphql.maxResponseBytes, rateLimit),
       trustedDocuments: config.graphql.trustedDocuments,
     });
     return {

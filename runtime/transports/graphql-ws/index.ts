@@ -20,7 +20,14 @@
  * counted as refusals (docs/behaviour.md §12.2); each operation runs in its span (§12.3).
  */
 import type { IncomingMessage } from 'node:http';
-import { type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema } from 'graphql';
+import {
+  type ExecutionArgs,
+  type ExecutionResult,
+  type FormattedExecutionResult,
+  getOperationAST,
+  GraphQLError,
+  type GraphQLSchema,
+} from 'graphql';
 import { GRAPHQL_TRANSPORT_WS_PROTOCOL, makeServer, type Server } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
@@ -32,6 +39,7 @@ import { createErrorFormatter, errorCode } from '../../graphql/errors.js';
 import { executeWithCodes } from '../../graphql/execution.js';
 import { subscribeSharing } from '../../graphql/subscriptions.js';
 import type { OperationPreparer } from '../../graphql/prepare.js';
+import { type AnswerBudget, answerBudget, answerTooLarge, jsonBytesWithin, jsonWithin } from '../../http/answer.js';
 import type { RateLimit } from '../../http/rate-limit.js';
 import type { Observability } from '../../observability/index.js';
 import { operationLabel, RequestObservation } from '../../observability/observation.js';
@@ -63,6 +71,8 @@ interface SubscriptionServerOptions {
   readonly rateLimit: RateLimit | undefined;
   /** Sockets and subscriptions per caller, and the bytes a socket may have waiting (docs/hostile-input.md §16). */
   readonly quotas: SocketQuotas;
+  /** The bytes of JSON each message's answer may write (`APP_GRAPHQL__MAX_RESPONSE_BYTES`, docs/hostile-input.md §14). */
+  readonly answers: AnswerBudget;
 }
 
 /** WebSocket close code for a subscriber that cannot keep up (RFC 6455 "try again later"). */
@@ -323,13 +333,27 @@ class SubscriptionServer {
         }
         // Errors reported beside the data (a has_many without batch context, docs/behaviour.md §5.10).
         const errors = [...(result.errors ?? []), ...(args.contextValue as GraphQLContext).loaders.drainReported()];
-        if (errors.length > 0)
-          return { ...result, errors: errors.map((error) => formatError(error, context.extra.observation.requestId).toJSON()) };
+        const { maxBytes } = options.answers;
+        // The byte budget counts what each message writes (docs/hostile-input.md §14): an answer past
+        // it is never built — counting stops at the budget — and this event is answered RESPONSE_TOO_LARGE.
+        const tooLarge = (): FormattedExecutionResult => {
+          void options.answers.refused(context.extra.request);
+          const refusal = new GraphQLError(answerTooLarge(maxBytes, 'APP_GRAPHQL__MAX_RESPONSE_BYTES').message, {
+            extensions: { code: 'RESPONSE_TOO_LARGE' },
+          });
+          return { data: null, errors: [formatError(refusal, context.extra.observation.requestId).toJSON()] };
+        };
+        if (errors.length > 0) {
+          const answered = { ...result, errors: errors.map((error) => formatError(error, context.extra.observation.requestId).toJSON()) };
+          return jsonBytesWithin(answered, maxBytes) === undefined ? tooLarge() : answered;
+        }
         // An answer without errors is the same for every subscription of its shape: serialised
         // once, and sent by a stand-in graphql-ws writes cheaply (sendMessage).
         let body = serialised.get(result);
         if (!body) {
-          body = Buffer.from(JSON.stringify(result));
+          const text = jsonWithin(result, maxBytes);
+          if (text === undefined) return tooLarge();
+          body = Buffer.from(text);
           serialised.set(result, body);
         }
         const shared = nextShared++;
@@ -406,6 +430,7 @@ export function graphqlWs<Container>(): TransportFactory<Container> {
       observability,
       rateLimit,
       quotas: socketQuotas,
+      answers: answerBudget(config.graphql.maxResponseBytes, rateLimit),
     });
     return {
       name: 'graphql-ws',

@@ -37,6 +37,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import express, { type Express, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Logger } from 'pino';
+import { answerBudget } from '../../http/answer.js';
 import type { RateLimit } from '../../http/rate-limit.js';
 import { stateOf } from '../../http/request-state.js';
 import { observationOf } from '../../observability/observation.js';
@@ -161,6 +162,7 @@ class McpHost {
       request: { ...state.request, transport: 'mcp' },
       authentication: state.authentication,
       answer: { remaining: this.config.mcp.maxResponseBytes, queue: Promise.resolve() },
+      refused: () => void answerBudget(this.config.mcp.maxResponseBytes, this.rateLimit).refused(request),
     };
     const read = await this.body(request, response);
     if (!read.ok) return;

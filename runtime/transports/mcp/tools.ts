@@ -12,8 +12,9 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { z, type ZodType } from 'zod';
 import { canOnType, FieldRefusal } from '../../auth/ability.js';
+import { jsonWithin } from '../../http/answer.js';
 import type { Authentication } from '../../auth/authentication.js';
-import { type RequestContext, runInContext } from '../../auth/context.js';
+import { type RequestContext, RowBudget, runInContext } from '../../auth/context.js';
 import { authorize } from '../../auth/posture.js';
 import { clampPageSize, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE, parseCursor } from '../../data/keyset.js';
 import { applyPipes, type PipeTransform } from '../../declarations/pipes.js';
@@ -94,6 +95,8 @@ export interface McpCaller {
    * absent: unbounded.
    */
   readonly answer?: { remaining: number; queue: Promise<unknown> };
+  /** Told once a call's result is refused past the budget, so its client is charged the refusal (docs/hostile-input.md §14); absent: nothing. */
+  readonly refused?: () => void;
 }
 
 /** A JSON Schema object, as written into a tool's `inputSchema`. */
@@ -284,12 +287,17 @@ async function checkedArguments(tool: McpToolDefinition, args: Readonly<Record<s
 interface SizedResult {
   readonly result: CallToolResult;
   readonly bytes: number;
+  /** The value was refused past the budget: the request's budget is spent (docs/hostile-input.md §14). */
+  readonly overBudget?: true;
 }
 
 /** `result` with the bytes of its JSON. */
 function sized(result: CallToolResult): SizedResult {
   return { result, bytes: Buffer.byteLength(JSON.stringify(result)) };
 }
+
+/** Bytes of a value result's envelope besides its two copies of the value's JSON (`{"content":[{"type":"text","text":…}],"structuredContent":…}` and the escaping of the text copy's quotes, counted generously). */
+const RESULT_ENVELOPE_BYTES = 64;
 
 /**
  * The value a call of `tool` returned as its result (docs/behaviour.md §4.6; docs/decisions.md,
@@ -312,17 +320,27 @@ function valueResult(tool: McpToolDefinition, value: unknown, maxBytes: number):
     return sized(errorResult('NOT_FOUND', message));
   }
   const structuredContent = (output.wrapped ? { result: value } : value) as Record<string, unknown>;
-  const text = JSON.stringify(structuredContent);
-  // The text once, and the structured copy serialised as the same JSON beside it, plus the envelope.
-  const answered = sized({ content: [{ type: 'text', text }], structuredContent });
-  if (answered.bytes > maxBytes)
-    return sized(
-      errorResult(
-        'RESPONSE_TOO_LARGE',
-        `the result is larger than the ${maxBytes} bytes this request may still be answered with (APP_MCP__MAX_RESPONSE_BYTES); ask for a smaller page`,
+  // The result holds the value's JSON twice — as text (its quotes and backslashes escaped again) and
+  // structured — so the value may write about half the budget; counting stops there, and no text
+  // past it is built (docs/hostile-input.md §13, §14).
+  const half = Math.floor((maxBytes - RESULT_ENVELOPE_BYTES) / 2);
+  const text = half > 0 ? jsonWithin(structuredContent, half) : undefined;
+  const answered: CallToolResult | undefined = text === undefined ? undefined : { content: [{ type: 'text', text }], structuredContent };
+  const bytes =
+    answered === undefined
+      ? undefined
+      : Buffer.byteLength(JSON.stringify(answered.content)) + Buffer.byteLength(text ?? '') + RESULT_ENVELOPE_BYTES;
+  if (answered === undefined || bytes === undefined || bytes > maxBytes)
+    return {
+      ...sized(
+        errorResult(
+          'RESPONSE_TOO_LARGE',
+          `the result is larger than the ${maxBytes} bytes this request may still be answered with (APP_MCP__MAX_RESPONSE_BYTES); ask for a smaller page`,
+        ),
       ),
-    );
-  return answered;
+      overBudget: true,
+    };
+  return { result: answered, bytes };
 }
 
 /** A failed call as a tool result: `isError`, the code and message as text, and the failure as `structuredContent.error`. */
@@ -360,7 +378,12 @@ export async function callTool(
         'this request has been answered with as many bytes as it may be (APP_MCP__MAX_RESPONSE_BYTES); the call was not run',
       );
     const run = await runCall(tool, args, caller, logger, answer.remaining);
-    answer.remaining -= run.bytes;
+    // A value refused past the budget spends what is left: the calls after it are not run, and its
+    // client is charged the refusal (docs/hostile-input.md §14).
+    if (run.overBudget) {
+      answer.remaining = 0;
+      caller.refused?.();
+    } else answer.remaining -= run.bytes;
     return run.result;
   });
   answer.queue = result.catch(() => undefined);
@@ -375,17 +398,29 @@ async function runCall(
   logger: Logger,
   maxBytes: number,
 ): Promise<SizedResult> {
+  // The rows a call reads count against what the request may still answer (its value is written
+  // twice), so a call past the budget stops reading there rather than running in full (docs/hostile-input.md §14).
+  const request: RequestContext =
+    maxBytes === Number.POSITIVE_INFINITY
+      ? caller.request
+      : {
+          ...caller.request,
+          rows: new RowBudget(Number.POSITIVE_INFINITY, Math.max(0, Math.floor(maxBytes / 2)), 'APP_MCP__MAX_RESPONSE_BYTES'),
+        };
   try {
-    return await runInContext(caller.request, async () => {
-      if (tool.posture.kind === 'authorized') authorize(caller.request, caller.authentication, tool.posture.action, tool.posture.subject);
+    return await runInContext(request, async () => {
+      if (tool.posture.kind === 'authorized') authorize(request, caller.authentication, tool.posture.action, tool.posture.subject);
       const checked = await checkedArguments(tool, args);
-      return valueResult(tool, await tool.invoke(checked, caller.request), maxBytes);
+      return valueResult(tool, await tool.invoke(checked, request), maxBytes);
     });
   } catch (error) {
     const classified = classifyError(error);
     if (classified.kind === 'failure') {
       const { code, message, field, issues } = classified.failure;
-      return sized(errorResult(code, message, { ...(field !== undefined ? { field } : {}), ...(issues !== undefined ? { issues } : {}) }));
+      const result = sized(
+        errorResult(code, message, { ...(field !== undefined ? { field } : {}), ...(issues !== undefined ? { issues } : {}) }),
+      );
+      return code === 'RESPONSE_TOO_LARGE' ? { ...result, overBudget: true } : result;
     }
     logger.error(
       { err: error, tool: tool.name },

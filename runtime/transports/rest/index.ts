@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { ConfigError, type AppConfig } from '../../server/config.js';
+import { type AnswerBudget, answerBudget, isTooLarge } from '../../http/answer.js';
 import { answerError } from '../../http/pipeline.js';
 import { problem, sendError, sendProblem } from '../../http/problem.js';
 import { type RequestState, stateOf } from '../../http/request-state.js';
@@ -33,8 +34,9 @@ import { defineTransport, type DirectRoute, type Transport, type TransportFactor
  * `ConfigError` when `APP_HTTP__DEFAULT_VERSION` names a version no controller declares.
  */
 export function restRoutes<Container>(createRoutes: (container: Container) => readonly RouteDefinition[]): TransportFactory<Container> {
-  return defineTransport('rest', ({ config, logger, versioning, container }): Transport => {
+  return defineTransport('rest', ({ config, logger, versioning, container, rateLimit }): Transport => {
     const router = new VersionRouter(createRoutes(container), versioning);
+    const answers = answerBudget(config.http.maxResponseBytes, rateLimit);
     if (versioning.defaultVersion !== undefined && !router.versions().includes(versioning.defaultVersion)) {
       throw new ConfigError([
         {
@@ -48,8 +50,8 @@ export function restRoutes<Container>(createRoutes: (container: Container) => re
       http: {
         placement: 'versioned',
         paths: [],
-        mount: (app) => mountRoutes(app, config, router, versioning, logger),
-        direct: [directRest(router, versioning, logger)],
+        mount: (app) => mountRoutes(app, config, router, versioning, logger, answers),
+        direct: [directRest(router, versioning, logger, answers)],
         // A page's next cursor (docs/behaviour.md §2.5), and the Deprecation and Sunset of a version its policy retires (§9).
         exposedHeaders: [NEXT_CURSOR_HEADER, 'Deprecation', 'Sunset'],
       },
@@ -74,13 +76,14 @@ interface RoutedRequest {
  * parameter the route does not read, or one it reads given twice, is refused first (400
  * `BAD_USER_INPUT`, docs/behaviour.md §4.2), as a body that is not JSON is before the gate.
  */
-async function runRoute(routed: RoutedRequest, response: ServerResponse, logger: Logger): Promise<void> {
+async function runRoute(routed: RoutedRequest, response: ServerResponse, logger: Logger, answers: AnswerBudget): Promise<void> {
   try {
     const { route, params, query, body, state } = routed;
     refuseUnreadQuery(route, query);
     const value = await route.handle({ params, query, body, request: state.request, authentication: state.authentication });
-    sendReply(routed.path, response, route, value);
+    sendReply(routed.path, response, route, value, answers.maxBytes);
   } catch (error) {
+    if (isTooLarge(error)) await answers.refused(response.req);
     sendError(response, error, logger);
   }
 }
@@ -95,7 +98,14 @@ function carriesBody(request: IncomingMessage): boolean {
 }
 
 /** Mounts the version router's middleware and logs every mounted route (at debug). */
-function mountRoutes(app: Express, config: AppConfig, router: VersionRouter, versioning: VersioningOptions, logger: Logger): void {
+function mountRoutes(
+  app: Express,
+  config: AppConfig,
+  router: VersionRouter,
+  versioning: VersioningOptions,
+  logger: Logger,
+  answers: AnswerBudget,
+): void {
   const json = express.json({ limit: config.http.bodyLimit });
   const parseBody: (request: Request, response: Response) => Promise<void> = promisify(json);
   app.use(
@@ -123,6 +133,7 @@ function mountRoutes(app: Express, config: AppConfig, router: VersionRouter, ver
           { route, path: request.path, params, query: request.query, body: request.body, state: stateOf(response) },
           response,
           logger,
+          answers,
         );
       },
       refuse: (response, status, code, detail, extensions, headers) =>
@@ -151,7 +162,7 @@ function mountRoutes(app: Express, config: AppConfig, router: VersionRouter, ver
  * which answers them as before. The query string is parsed as the app's `simple` query parser
  * parses it (node:querystring).
  */
-function directRest(router: VersionRouter, versioning: VersioningOptions, logger: Logger): DirectRoute {
+function directRest(router: VersionRouter, versioning: VersioningOptions, logger: Logger, answers: AnswerBudget): DirectRoute {
   const varies = variesOn(versioning);
   return {
     match: (request, path) => {
@@ -167,7 +178,7 @@ function directRest(router: VersionRouter, versioning: VersioningOptions, logger
           const url = incoming.url ?? '';
           const mark = url.indexOf('?');
           const query = mark < 0 ? {} : parseQuery(url.slice(mark + 1));
-          await runRoute({ route: decision.route, path, params, query, body: undefined, state }, response, logger);
+          await runRoute({ route: decision.route, path, params, query, body: undefined, state }, response, logger, answers);
         },
       };
     },
