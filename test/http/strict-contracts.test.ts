@@ -266,3 +266,42 @@ describe('hostile parameters, generated', () => {
     );
   });
 });
+
+describe('a first of any size (docs/behaviour.md §8)', () => {
+  // More rows than the largest page, so a page of 20 and one of 100 tell apart.
+  let big: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    big = await startTestServer({ seed: { orgs: 1, users: 3, posts: 40 } });
+    token = await big.token('admin');
+  });
+  afterAll(async () => big?.stop());
+
+  const pageLength = async (query: string): Promise<number> => {
+    const response = await big.fetch(`/v2/posts?${query}`, { token });
+    expect(response.status, query).toBe(200);
+    return ((await response.json()) as unknown[]).length;
+  };
+
+  it('clamps an integer of any number of digits to 1..100 on REST, 309 digits and more (Infinity as a number) included', async () => {
+    expect(await pageLength('')).toBe(20);
+    expect(await pageLength(`first=${'1'.repeat(309)}`)).toBe(100);
+    expect(await pageLength(`first=-${'1'.repeat(309)}`)).toBe(1);
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), fc.stringMatching(/^[1-9][0-9]{0,399}$/), async (negative, digits) => {
+        const expected = negative ? 1 : Math.min(100, Number(digits));
+        expect(await pageLength(`first=${negative ? '-' : ''}${digits}`)).toBe(expected);
+      }),
+      { seed: PROPERTY_SEED, numRuns: Math.max(20, Math.floor(PROPERTY_RUNS / 5)), examples: [[false, '9'.repeat(400)]] },
+    );
+  });
+
+  it('clamps the largest Int GraphQL takes to 100; past the Int range GraphQL refuses it as any other input that is not an Int', async () => {
+    const answer = await big.graphql<{ posts: unknown[] }>('{ posts(first: 2147483647) { id } }', { token });
+    expect(answer.data?.posts).toHaveLength(100);
+    const literal = await big.graphql(`{ posts(first: ${'1'.repeat(309)}) { id } }`, { token });
+    expect(literal.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const variable = await big.graphql('query ($first: Int) { posts(first: $first) { id } }', { token, variables: { first: 1e20 } });
+    expect(variable.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+});
