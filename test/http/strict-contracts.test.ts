@@ -305,3 +305,63 @@ describe('a first of any size (docs/behaviour.md §8)', () => {
     expect(variable.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 });
+
+describe('a JSON body in a charset other than UTF-8 (docs/behaviour.md §7)', () => {
+  const charsets = fc.oneof(
+    fc.constantFrom('utf-16', 'utf-16le', 'utf-16be', 'latin1', 'iso-8859-1', 'us-ascii', 'windows-1252', 'utf-32', 'utf8', 'utf-7'),
+    fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/).filter((name) => name !== 'utf-8'),
+  );
+  /** `charset=name`, quoted or not, in any case. */
+  const written = (name: string, quoted: boolean, upper: boolean): string => {
+    const value = upper ? name.toUpperCase() : name;
+    return `application/json; charset=${quoted ? `"${value}"` : value}`;
+  };
+
+  it('is 415 UNSUPPORTED_MEDIA_TYPE with a problem document on every JSON route — REST, GraphQL, MCP — and UTF-8 is read', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        charsets,
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom('/v2/comments', '/v2/posts', '/users', '/meta', '/graphql'),
+        async (name, quoted, upper, path) => {
+          const contentType = written(name, quoted, upper);
+          const body = path === '/graphql' ? '{"query":"{ orgs { id } }"}' : '{"body":"x"}';
+          const response = await send('POST', path, body, { 'content-type': contentType });
+          expect(response.status, contentType).toBe(415);
+          const problem = await problemOf(response);
+          expect(problem.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+          expect(problem.detail).toContain(`as application/json in UTF-8 (got ${contentType})`);
+        },
+      ),
+      { seed: PROPERTY_SEED, numRuns: Math.max(20, Math.floor(PROPERTY_RUNS / 3)) },
+    );
+    const mcp = await server.fetch('/mcp', {
+      method: 'POST',
+      token: admin,
+      headers: { 'content-type': 'application/json; charset=utf-16', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+    expect(mcp.status).toBe(415);
+    expect(await mcp.json()).toMatchObject({ error: { message: expect.stringContaining('in UTF-8') as string } });
+    // UTF-8, however it is written, is read as before.
+    for (const contentType of ['application/json; charset=utf-8', 'application/json; charset="UTF-8"', 'application/json;charset=Utf-8']) {
+      expect((await send('POST', '/graphql', '{"query":"{ orgs { id } }"}', { 'content-type': contentType })).status, contentType).toBe(
+        200,
+      );
+      expect((await send('POST', '/v2/posts', '{}', { 'content-type': contentType })).status, contentType).toBe(400);
+    }
+  });
+
+  it('answers a content encoding the server does not decode 415 UNSUPPORTED_MEDIA_TYPE, not BAD_USER_INPUT', async () => {
+    const response = await send('POST', '/v2/posts', '{"title":"t"}', {
+      'content-type': 'application/json',
+      'content-encoding': 'compress',
+    });
+    expect(response.status).toBe(415);
+    expect(await problemOf(response)).toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      detail: 'send the body uncompressed, or compressed with gzip, deflate or br',
+    });
+  });
+});

@@ -37,6 +37,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import express, { type Express, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Logger } from 'pino';
+import { namesUtf8OrNoCharset, unsupportedBodyDetail } from '../../http/media-type.js';
 import type { RateLimit } from '../../http/rate-limit.js';
 import { stateOf } from '../../http/request-state.js';
 import { observationOf } from '../../observability/observation.js';
@@ -268,17 +269,15 @@ class McpHost {
   }
 
   /**
-   * The JSON body of a POST: 415 unless it says JSON, 413 past `APP_HTTP__BODY_LIMIT`, 400 (parse
+   * The JSON body of a POST: 415 unless it says JSON in UTF-8, 413 past `APP_HTTP__BODY_LIMIT`, 400 (parse
    * error) unless it parses, each a JSON-RPC error answered here.
    */
   private async body(request: Request, response: Response): Promise<{ ok: true; value: unknown } | { ok: false }> {
-    if (!request.is('application/json')) {
-      rpcError(
-        response,
-        415,
-        RPC.serverError,
-        `Unsupported Media Type: send JSON-RPC messages as application/json (got ${request.get('content-type') ?? 'no content type'})`,
-      );
+    // JSON in UTF-8, as every JSON route takes it (runtime/http/media-type.ts).
+    const json = Boolean(request.is('application/json'));
+    const contentType = request.get('content-type');
+    if (!json || !namesUtf8OrNoCharset(contentType)) {
+      rpcError(response, 415, RPC.serverError, `Unsupported Media Type: ${unsupportedBodyDetail('JSON-RPC messages', contentType, json)}`);
       return { ok: false };
     }
     try {
