@@ -70,6 +70,12 @@ export interface DialectErrors {
   readonly unavailableCodes: readonly string[];
   /** A prefix marking the driver's own codes on an error of any class (`SQLITE_`), if its codes have one. */
   readonly codePrefix?: string;
+  /**
+   * Codes of the database refusing a value the caller sent, with what the caller is told: the
+   * caller's `BAD_USER_INPUT`, never a fault of the server's (PostgreSQL refusing a NUL in text,
+   * docs/hostile-input.md §17). Absent where the database refuses none the transports let through.
+   */
+  readonly inputCodes?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -386,6 +386,7 @@ export const SQLITE: Dialect<'sqlite'> = {
     classNames: ['SqliteError'],
     unavailableCodes: ['SQLITE_BUSY', 'SQLITE_CANTOPEN'],
     codePrefix: 'SQLITE_',
+    // SQLite stores any text, NUL included; the transports refuse one before it gets here.
   },
   sql: SQLITE_SQL,
   // An exact ANALYZE on each table that was never analyzed, has an index without statistics (a

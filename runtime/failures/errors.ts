@@ -58,6 +58,9 @@ const UNAVAILABLE_CODES = new Set([...CONNECTION_CODES, ...DIALECTS.flatMap((dia
 /** Prefixes of the drivers' own error codes (`SQLITE_`). */
 const CODE_PREFIXES = DIALECTS.flatMap((dialect) => (dialect.errors.codePrefix === undefined ? [] : [dialect.errors.codePrefix]));
 
+/** Codes of a database refusing a value the caller sent, with what the caller is told, each dialect's. */
+const INPUT_CODES = new Map(DIALECTS.flatMap((dialect) => Object.entries(dialect.errors.inputCodes ?? {})));
+
 /** Whether `error` came from the database layer (client, adapter or driver). */
 function isDatabaseError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -66,19 +69,43 @@ function isDatabaseError(error: unknown): boolean {
   return typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || CODE_PREFIXES.some((prefix) => code.startsWith(prefix)));
 }
 
-function errorCode(error: unknown): string | undefined {
-  const code =
-    (error as { code?: unknown; cause?: { code?: unknown } } | undefined)?.code ??
-    (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return typeof code === 'string' ? code : undefined;
+/** What a driver adapter's error says of the driver's own error (`DriverAdapterError.cause`). */
+interface AdapterCause {
+  readonly code?: unknown;
+  readonly originalCode?: unknown;
 }
 
-/** Classifies `error` for the wire (docs/behaviour.md §7). */
+/**
+ * The codes `error` carries: its own (`P2039`, a SQLSTATE, `SQLITE_BUSY`, `ECONNREFUSED`), its
+ * cause's, and — on a Prisma error — the driver's, which Prisma keeps in
+ * `meta.driverAdapterError.cause` (a unique violation, a NUL refused, a busy file all arrive as
+ * Prisma's generic P2039 with the driver's code there).
+ */
+function errorCodes(error: unknown): string[] {
+  const { code, cause, meta } = (error ?? {}) as {
+    code?: unknown;
+    cause?: AdapterCause;
+    meta?: { driverAdapterError?: { cause?: AdapterCause } };
+  };
+  const driver = meta?.driverAdapterError?.cause;
+  return [code, cause?.code, cause?.originalCode, driver?.originalCode, driver?.code].filter(
+    (candidate): candidate is string => typeof candidate === 'string',
+  );
+}
+
+/**
+ * Classifies `error` for the wire (docs/behaviour.md §7): a failure as it is; a database error the
+ * database raised over a value the caller sent (a dialect's `inputCodes`: PostgreSQL refusing a NUL
+ * in text) as that caller's `BAD_USER_INPUT`; one of an unreachable or busy database as
+ * unavailable; any other database error as `database error`; the rest as internal.
+ */
 export function classifyError(error: unknown): ErrorClass {
   if (error instanceof FailureError) return { kind: 'failure', failure: error.failure };
   if (isDatabaseError(error)) {
-    const code = errorCode(error);
-    return { kind: 'database', unavailable: code !== undefined && UNAVAILABLE_CODES.has(code) };
+    const codes = errorCodes(error);
+    const input = codes.map((code) => INPUT_CODES.get(code)).find((message) => message !== undefined);
+    if (input !== undefined) return { kind: 'failure', failure: { code: 'BAD_USER_INPUT', message: input } };
+    return { kind: 'database', unavailable: codes.some((code) => UNAVAILABLE_CODES.has(code)) };
   }
   return { kind: 'internal' };
 }

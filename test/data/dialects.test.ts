@@ -62,7 +62,7 @@ describe.each(DIALECTS.map((dialect) => [dialect.name, dialect] as const))('the 
     expect(readFileSync(path.join(ROOT, 'generated/database.ts'), 'utf8')).toContain(dialect.prisma.folder);
   });
 
-  it('classifies its driver errors as database errors, and its unavailability codes as 503', () => {
+  it("classifies its driver errors as database errors, its unavailability codes as 503, its input codes as the caller's", () => {
     for (const className of dialect.errors.classNames) {
       const error = Object.assign(new Error('driver failure'), { name: className });
       expect(classifyError(error)).toEqual({ kind: 'database', unavailable: false });
@@ -76,6 +76,18 @@ describe.each(DIALECTS.map((dialect) => [dialect.name, dialect] as const))('the 
         unavailable: false,
       });
     }
+    // As the driver raises it, and as Prisma wraps it (its own code, the driver's in meta.driverAdapterError).
+    const raised = (code: string): Error[] => [
+      Object.assign(new Error('driver failure'), { name: dialect.errors.classNames[0], code }),
+      Object.assign(new Error('Database error'), {
+        name: 'PrismaClientKnownRequestError',
+        code: 'P2039',
+        meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode: code, code, kind: dialect.name } } },
+      }),
+    ];
+    for (const [code, message] of Object.entries(dialect.errors.inputCodes ?? {}))
+      for (const error of raised(code))
+        expect(classifyError(error)).toEqual({ kind: 'failure', failure: { code: 'BAD_USER_INPUT', message } });
   });
 
   it('keeps its SQL text when the server observes its runner (default configuration: access lines on)', async () => {

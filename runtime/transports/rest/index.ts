@@ -14,6 +14,7 @@ import { parse as parseQuery } from 'node:querystring';
 import { promisify } from 'node:util';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import { refuseNulText } from '../../data/text-input.js';
 import { ConfigError, type AppConfig } from '../../server/config.js';
 import { namesUtf8OrNoCharset, unsupportedBodyDetail } from '../../http/media-type.js';
 import { answerError } from '../../http/pipeline.js';
@@ -74,12 +75,15 @@ interface RoutedRequest {
  * Runs a routed request's route and sends its reply; what the route throws is answered as a
  * problem document (`sendError`: a failure with its status, anything else 500, logged). A query
  * parameter the route does not read, or one it reads given twice, is refused first (400
- * `BAD_USER_INPUT`, docs/behaviour.md §4.2), as a body that is not JSON is before the gate.
+ * `BAD_USER_INPUT`, docs/behaviour.md §4.2), as a body that is not JSON is before the gate; so is a
+ * NUL character in any path or query parameter or anywhere in the body, whatever the route reads it
+ * as (docs/hostile-input.md §17), named by its parameter or its path under `body`.
  */
 async function runRoute(routed: RoutedRequest, response: ServerResponse, logger: Logger): Promise<void> {
   try {
     const { route, params, query, body, state } = routed;
     refuseUnreadQuery(route, query);
+    refuseNulText([...Object.entries(params), ...Object.entries(query), ['body', body]]);
     const value = await route.handle({ params, query, body, request: state.request, authentication: state.authentication });
     sendReply(routed.path, response, route, value);
   } catch (error) {
