@@ -219,6 +219,8 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
     classNames: ['DatabaseError'],
     // Connection exceptions (class 08) and the server shutting down or starting (57P0x).
     unavailableCodes: ['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03'],
+    // disk_full: the server could not extend a file (also a full WAL disk, which stops writes).
+    fullCodes: ['53100'],
     // A NUL in a text value ("invalid byte sequence for encoding UTF8: 0x00", 22021), or escaped in a
     // JSON text (`\u0000`, 22P05): the transports refuse it first (docs/hostile-input.md §17); one that
     // still arrives — from a path they do not see — is the caller's bad text, not the server's fault.

@@ -16,7 +16,7 @@ import { WebSocket } from 'ws';
 import { type AbilityCache, answerable } from '../../auth/ability.js';
 import { type Authentication, tokenExpired, type TokenVerifier } from '../../auth/authentication.js';
 import { type RequestContext, runInContext } from '../../auth/context.js';
-import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
+import { classifyError, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
 import { nulIssues } from '../../data/text-input.js';
 import { FailureError, issueSummary } from '../../failures/result.js';
 import { RequestObservation } from '../../observability/observation.js';
@@ -127,7 +127,7 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
     const classified = classifyError(error);
     if (classified.kind === 'failure') return { code: classified.failure.code, message: classified.failure.message };
     services.logger.error({ err: error, gateway: gateway.name }, 'gateway handler failed');
-    return { code: 'INTERNAL_SERVER_ERROR', message: classified.kind === 'database' ? DATABASE_ERROR_MESSAGE : INTERNAL_ERROR_MESSAGE };
+    return { code: 'INTERNAL_SERVER_ERROR', message: classified.kind === 'database' ? classified.message : INTERNAL_ERROR_MESSAGE };
   };
 
   /** Sends `reply` if the caller is still there; a value JSON cannot carry is a server fault, answered as one. */

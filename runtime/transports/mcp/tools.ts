@@ -19,7 +19,7 @@ import { clampPageSize, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE, parseCu
 import { nulIssues } from '../../data/text-input.js';
 import { applyPipes, type PipeTransform } from '../../declarations/pipes.js';
 import { INT_MAX, INT_MIN } from '../../declarations/scalars.js';
-import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
+import { classifyError, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
 import { FailureError, type InputIssue, issueSummary, listedIssues } from '../../failures/result.js';
 import { coerceInput, type InputFieldType } from '../../http/inputs.js';
 
@@ -395,6 +395,6 @@ async function runCall(
       { err: error, tool: tool.name },
       classified.kind === 'database' ? 'database error in an MCP tool call' : 'MCP tool call failed',
     );
-    return sized(errorResult('INTERNAL_SERVER_ERROR', classified.kind === 'database' ? DATABASE_ERROR_MESSAGE : INTERNAL_ERROR_MESSAGE));
+    return sized(errorResult('INTERNAL_SERVER_ERROR', classified.kind === 'database' ? classified.message : INTERNAL_ERROR_MESSAGE));
   }
 }
