@@ -710,7 +710,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request body is not JSON: send it as application/json (UNSUPPORTED_MEDIA_TYPE). */
+        /** @description The request body is not JSON in UTF-8: send it as application/json (UNSUPPORTED_MEDIA_TYPE). */
         Problem415: {
             headers: {
                 [name: string]: unknown;
@@ -728,7 +728,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The database is unavailable (INTERNAL_SERVER_ERROR, detail "database error"). */
+        /** @description The database is unavailable, or has no room to write (INTERNAL_SERVER_ERROR, detail "database error" or "the database has no room to write"). */
         Problem503: {
             headers: {
                 [name: string]: unknown;

@@ -43,15 +43,17 @@ export interface PageWindow {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Clamps a requested page size (docs/behaviour.md §8): absent, empty or non-numeric → 20; otherwise
- * truncated to an integer and clamped to 1..=100 (`0` → 1, `-5` → 1, `101` → 100). REST reads
- * `first` through `pageSizeParameter` (runtime/http/routes.ts), which refuses a text that is not
- * an integer before it gets here.
+ * Clamps a requested page size (docs/behaviour.md §8), the one rule of every transport: absent, empty
+ * or non-numeric → 20; otherwise truncated to an integer and clamped to 1..=100 (`0` → 1, `-5` → 1,
+ * `101` → 100) — however large: a text of 309 or more digits reads as `Infinity`, which is past 100
+ * like any other number, so it is 100 (and `-Infinity` 1), never the default. REST reads `first`
+ * through `pageSizeParameter` (runtime/http/routes.ts), which refuses a text that is not an integer
+ * before it gets here.
  */
 export function clampPageSize(first: number | string | null | undefined): number {
   if (first === null || first === undefined || first === '') return DEFAULT_PAGE_SIZE;
   const value = typeof first === 'number' ? first : Number(first);
-  if (!Number.isFinite(value)) return DEFAULT_PAGE_SIZE;
+  if (Number.isNaN(value)) return DEFAULT_PAGE_SIZE;
   return Math.min(MAX_PAGE_SIZE, Math.max(MIN_PAGE_SIZE, Math.trunc(value)));
 }
 

@@ -24,11 +24,12 @@ import {
 import { unmaskedRow } from '../auth/originals.js';
 import { currentContext, type RequestContext } from '../auth/context.js';
 import { emptyPage, isUuid, LIST_CAP, type Page, type PageArgs, type PageWindow, pageWindow, toPage } from './keyset.js';
-import { fail, ok, type Result } from '../failures/result.js';
+import { fail, issueSummary, ok, type Result } from '../failures/result.js';
 import { type InsertShape, insertStatement } from './sql-insert.js';
 import { type ColumnKind, keyCondition, readColumn, SqlConstraintError, type SqlRunner } from './sql-runner.js';
 import { join, quoteIdentifier, raw, type ScopeSchema, ScopeTranslationError, type Sql, sqltag, whereToSql } from './sql-scope.js';
 import type { DialectSql } from './sql-text.js';
+import { holdsNul, NUL_TEXT_MESSAGE } from './text-input.js';
 
 /**
  * Most keys one statement binds; larger batches are split into one statement per chunk, so a
@@ -477,9 +478,12 @@ export abstract class ScopedRepository<Row extends object, Where extends object,
    * Creates a row (docs/behaviour.md §5.5): the `create` rules must allow this very row (so a conditional
    * grant such as "own org" is enforced on the data written), and every foreign key it sets must
    * name a row the caller may read, checked in the statement that writes it (docs/hostile-input.md
-   * §11) — otherwise NOT_FOUND, exactly as for a row that does not exist. A unique violation is CONFLICT.
+   * §11) — otherwise NOT_FOUND, exactly as for a row that does not exist. A unique violation is CONFLICT;
+   * a text holding a NUL character is BAD_USER_INPUT naming its column (docs/hostile-input.md §17).
    */
   async create(data: Create): Promise<Result<Row>> {
+    const nul = nulInText(data);
+    if (nul) return nul;
     if (!this.permits('create', data)) return fail('FORBIDDEN', `you may not create this ${this.entityName}`);
     const context = currentContext();
     const checks = this.referenceChecks(context, data);
@@ -925,9 +929,12 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
   /**
    * Updates the row `id` if the caller's rules for `options.action` (default `update`) allow it
    * and it meets `options.expect`; NOT_FOUND otherwise. The check and the write are one
-   * statement, so a concurrent change cannot slip between them. Returns the updated row.
+   * statement, so a concurrent change cannot slip between them. Returns the updated row; a text
+   * holding a NUL character is BAD_USER_INPUT naming its column (docs/hostile-input.md §17).
    */
   async update(id: string, data: Partial<Create>, options: UpdateOptions<Where> = {}): Promise<Result<Row>> {
+    const nul = nulInText(data);
+    if (nul) return nul;
     if (!isUuid(id)) return fail('NOT_FOUND', `${this.entityName} ${id} was not found`);
     const conditions = options.expect ? ({ AND: [{ id }, options.expect] } as Where) : ({ id } as Where);
     const where = this.scope(options.action ?? 'update', conditions);
@@ -956,6 +963,20 @@ export class EntityRepository<Row extends KeyedRow, Where extends object, Create
     const { count } = await this.delegate.deleteMany({ where });
     return count === 0 ? fail('NOT_FOUND', `${this.entityName} ${id} was not found`) : ok({ id });
   }
+}
+
+/**
+ * The `BAD_USER_INPUT` of a write whose `data` sets a column to a text holding a NUL character,
+ * naming the columns (docs/hostile-input.md §17); undefined when none does. Behind the transports'
+ * own checks, it makes a value a hand-written service writes refused alike on both databases:
+ * SQLite would store it, PostgreSQL refuse it as a fault of its own.
+ */
+function nulInText(data: object): Result<never> | undefined {
+  const issues = Object.entries(data).flatMap(([column, value]) =>
+    typeof value === 'string' && holdsNul(value) ? [{ path: column, message: NUL_TEXT_MESSAGE }] : [],
+  );
+  const first = issues[0];
+  return first === undefined ? undefined : fail('BAD_USER_INPUT', `invalid data: ${issueSummary(issues)}`, { field: first.path, issues });
 }
 
 /** The columns of a Prisma unique violation (P2002), as its meta or its driver adapter's error names them; none when neither does. */

@@ -69,6 +69,12 @@ export interface SqlRunner {
    * {@link SqlConstraintError}; other driver errors propagate. Absent on a runner that writes nothing (tests).
    */
   insert?(statement: Sql): Promise<Record<string, unknown>[] | undefined>;
+  /**
+   * Whether the database has room for a write now: SQLite's file may still grow (by its page limit and
+   * the free space of its file system). Absent where the server cannot see it (PostgreSQL's disk is
+   * the database server's: a full one shows only as writes refused, docs/behaviour.md §7). Never rejects.
+   */
+  roomToWrite?(): Promise<boolean>;
   /** Closes the runner's connections. */
   close(): Promise<void>;
 }
@@ -78,14 +84,18 @@ export function keyCondition(sql: DialectSql, column: Sql, keys: readonly string
   return sql.anyOf ? sql.anyOf(column, keys) : sqltag`${column} IN (${join([...keys])})`;
 }
 
-/** Whether the database answers a trivial query through `runner` (`/health`); never rejects. */
-export async function isReachable(runner: SqlRunner): Promise<boolean> {
+/**
+ * The database's state for `/health` (docs/behaviour.md §4.9, §7): `true` when it answers a trivial
+ * query through `runner` and has room to write ({@link SqlRunner.roomToWrite}, where the runner can
+ * tell), `'full'` when it answers but has none, `false` when it does not answer. Never rejects.
+ */
+export async function databaseHealth(runner: SqlRunner): Promise<boolean | 'full'> {
   try {
     await runner.read(sqltag`SELECT 1`);
-    return true;
   } catch {
     return false;
   }
+  return (await (runner.roomToWrite?.() ?? Promise.resolve(true))) ? true : 'full';
 }
 
 /**

@@ -21,6 +21,7 @@
 import { join, raw, type Sql, sqltag } from '@prisma/client/runtime/client';
 import { FailureError } from '../failures/result.js';
 import type { DialectSql, TextMatch } from './sql-text.js';
+import { holdsNul, NUL_TEXT_MESSAGE } from './text-input.js';
 
 /**
  * Characters a `contains`, `startsWith` or `endsWith` text may have (docs/hostile-input.md §8): a
@@ -57,6 +58,23 @@ function isScalar(value: unknown): value is Scalar {
     typeof value === 'bigint' ||
     value instanceof Date
   );
+}
+
+/**
+ * `value`, a value about to be bound in a condition on column `name`; throws `BAD_USER_INPUT` naming
+ * the column when it is a text holding a NUL character (docs/hostile-input.md §17): the last line
+ * behind the transports' checks, for a filter a hand-written service builds (`{ title: { contains:
+ * term } }`), so the databases answer it alike — PostgreSQL would refuse it as a fault of its own.
+ */
+function boundText<T>(name: string, value: T): T {
+  if (typeof value === 'string' && holdsNul(value))
+    throw new FailureError({
+      code: 'BAD_USER_INPUT',
+      message: `invalid filter: ${name} ${NUL_TEXT_MESSAGE}`,
+      field: name,
+      issues: [{ path: name, message: NUL_TEXT_MESSAGE }],
+    });
+  return value;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -218,7 +236,7 @@ class ScopeTranslator {
   private field(alias: Sql, name: string, condition: unknown): Sql {
     const column = this.column(alias, name);
     if (condition === null) return sqltag`${column} IS NULL`;
-    if (isScalar(condition)) return sqltag`${column} = ${condition}`;
+    if (isScalar(condition)) return sqltag`${column} = ${boundText(name, condition)}`;
     if (!isRecord(condition)) throw new ScopeTranslationError(`unsupported condition on ${name}`);
     const parts: Sql[] = [];
     for (const [operator, operand] of Object.entries(condition)) {
@@ -231,7 +249,7 @@ class ScopeTranslator {
   private operator(alias: Sql, name: string, column: Sql, operator: string, operand: unknown): Sql {
     const scalar = (): Scalar => {
       if (!isScalar(operand)) throw new ScopeTranslationError(`${name}.${operator} needs a scalar`);
-      return operand;
+      return boundText(name, operand);
     };
     const textMatch = (match: TextMatch): Sql => {
       if (typeof operand !== 'string') throw new ScopeTranslationError(`${name}.${operator} needs a string`);
@@ -239,7 +257,7 @@ class ScopeTranslator {
         const message = `a text to match may be at most ${MAX_PATTERN_TEXT} characters (got ${operand.length})`;
         throw new FailureError({ code: 'BAD_USER_INPUT', message, issues: [{ path: name, message }] });
       }
-      return this.sql.textMatch(column, match, operand);
+      return this.sql.textMatch(column, match, boundText(name, operand));
     };
     switch (operator) {
       case 'equals':
@@ -252,6 +270,7 @@ class ScopeTranslator {
       case 'notIn': {
         if (!Array.isArray(operand) || !operand.every(isScalar))
           throw new ScopeTranslationError(`${name}.${operator} needs a list of scalars`);
+        for (const item of operand) boundText(name, item);
         if (operand.length === 0) return operator === 'in' ? FALSE : TRUE;
         return operator === 'in' ? sqltag`${column} IN (${join(operand)})` : sqltag`${column} NOT IN (${join(operand)})`;
       }
@@ -279,7 +298,7 @@ class ScopeTranslator {
  * `schema` says what a condition may name: `entity`'s columns and relations, and through them the
  * related tables' (each relation condition an `EXISTS` sub-query; docs/behaviour.md §5.5). Throws
  * {@link ScopeTranslationError} for anything outside the supported subset, and a BAD_USER_INPUT
- * failure for a text to match that is too long.
+ * failure for a text to match that is too long or any text that holds a NUL character.
  */
 export function whereToSql(sql: DialectSql, where: Record<string, unknown>, alias: string, entity: string, schema: ScopeSchema): Sql {
   return new ScopeTranslator(sql, schema, new Set([alias])).where(where, entity, quoteIdentifier(sql, alias));

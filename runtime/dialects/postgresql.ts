@@ -10,8 +10,12 @@ import type pg from 'pg';
 import { SqlConstraintError, SqlStatementError, type SqlRunner } from '../data/sql-runner.js';
 import { type Sql, sqltag } from '../data/sql-scope.js';
 import type { DialectSql } from '../data/sql-text.js';
+import { NUL_TEXT_MESSAGE } from '../data/text-input.js';
 import type { Dialect, DialectMigrations, EventRelayOptions, RunnerOptions, StartedEventRelay } from './dialect.js';
 import { doubleQuoted, likeWithBackslashEscape } from './standard-sql.js';
+
+/** What a caller is told when PostgreSQL refuses a NUL in text (see `errors.inputCodes`). */
+const NUL_REFUSED_MESSAGE = `a text ${NUL_TEXT_MESSAGE}`;
 
 /** Statement texts whose names a runner remembers (the generated statements are a bounded set). */
 const STATEMENT_NAME_CACHE_SIZE = 1_000;
@@ -215,6 +219,15 @@ export const POSTGRESQL: Dialect<'postgresql'> = {
     classNames: ['DatabaseError'],
     // Connection exceptions (class 08) and the server shutting down or starting (57P0x).
     unavailableCodes: ['08000', '08001', '08003', '08004', '08006', '57P01', '57P02', '57P03'],
+    // disk_full: the server could not extend a file (also a full WAL disk, which stops writes).
+    fullCodes: ['53100'],
+    // A NUL in a text value ("invalid byte sequence for encoding UTF8: 0x00", 22021), or escaped in a
+    // JSON text (`\u0000`, 22P05): the transports refuse it first (docs/hostile-input.md §17); one that
+    // still arrives — from a path they do not see — is the caller's bad text, not the server's fault.
+    inputCodes: {
+      '22021': NUL_REFUSED_MESSAGE,
+      '22P05': NUL_REFUSED_MESSAGE,
+    },
   },
   sql: POSTGRESQL_SQL,
   // Samples a bounded number of rows per table.

@@ -4,6 +4,7 @@
  * is refused at boot, and subscription events stay in the process (no event relay).
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { DriverAdapterError, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -161,6 +162,13 @@ export async function createScratchAdapterFactory(): Promise<SqlMigrationAwareDr
   return new PrismaBetterSqlite3({ url: ':memory:' });
 }
 
+/**
+ * Pages a database must have room for to be answered as writable (`/health` says `db: full` below
+ * it): 16, 64 KiB at the default page size — less than one ordinary write may need, its WAL frames
+ * included, so a database this close to full refuses writes already or is about to.
+ */
+const ROOM_PAGES = 16;
+
 /** Prepared statements kept per connection. */
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -243,6 +251,8 @@ class SqliteRunner implements SqlRunner {
     private readonly connection: BetterSqlite3.Database,
     private readonly onQuery: ((sql: string) => void) | undefined,
     private readonly writesThrough: object | undefined,
+    /** The database file (its folder's file system is where it grows). */
+    private readonly file: string,
   ) {
     for (const pragma of SQLITE_PRAGMAS) this.connection.pragma(pragma);
     this.connection.pragma('query_only = ON');
@@ -286,6 +296,27 @@ class SqliteRunner implements SqlRunner {
       return this.run(connection, statements, statement.sql, statement.values);
     } catch (error) {
       throw sqliteWriteError(error);
+    }
+  }
+
+  /**
+   * Whether the database has room for {@link ROOM_PAGES} more pages (`/health`, docs/behaviour.md §7):
+   * within the file's page limit (`PRAGMA max_page_count`, counting the free pages inside it) on the
+   * writer connection, where the limit that writes meet is set, and on the file system holding it
+   * (the file and its WAL grow there). True when it cannot tell: whether the database answers at all
+   * is the health check's other question.
+   */
+  async roomToWrite(): Promise<boolean> {
+    try {
+      const connection = (this.writesThrough === undefined ? undefined : await writerConnection(this.writesThrough)) ?? this.connection;
+      const count = (pragma: string): number => Number(connection.pragma(pragma, { simple: true }));
+      const pageSize = count('page_size');
+      const pagesLeft = count('max_page_count') - count('page_count') + count('freelist_count');
+      if (pagesLeft < ROOM_PAGES) return false;
+      const disk = await statfs(path.dirname(this.file));
+      return disk.bavail * disk.bsize >= ROOM_PAGES * pageSize;
+    } catch {
+      return true;
     }
   }
 
@@ -386,6 +417,9 @@ export const SQLITE: Dialect<'sqlite'> = {
     classNames: ['SqliteError'],
     unavailableCodes: ['SQLITE_BUSY', 'SQLITE_CANTOPEN'],
     codePrefix: 'SQLITE_',
+    // The disk is full, or the file reached its size limit (`PRAGMA max_page_count`).
+    fullCodes: ['SQLITE_FULL'],
+    // SQLite stores any text, NUL included; the transports refuse one before it gets here.
   },
   sql: SQLITE_SQL,
   // An exact ANALYZE on each table that was never analyzed, has an index without statistics (a
@@ -414,6 +448,7 @@ export const SQLITE: Dialect<'sqlite'> = {
   createAdapterFactory,
   async createRunner(url: string, options: RunnerOptions = {}): Promise<SqlRunner> {
     const { default: Sqlite } = await import('better-sqlite3');
-    return new SqliteRunner(new Sqlite(sqliteFilePath(url), { timeout: 5_000 }), options.onQuery, options.writesThrough);
+    const file = sqliteFilePath(url);
+    return new SqliteRunner(new Sqlite(file, { timeout: 5_000 }), options.onQuery, options.writesThrough, file);
   },
 };

@@ -38,8 +38,11 @@ export const MAX_LISTED_ISSUES = 20;
 /** Characters of an issue's path or message an answer repeats at most (a caller's key may be 80 KB). */
 const MAX_ISSUE_TEXT = 200;
 
-/** `text` cut to {@link MAX_ISSUE_TEXT} characters, marked with `…` when cut. */
-function bounded(text: string): string {
+/**
+ * `text` cut to 200 characters, marked with `…` when cut: what a refusal repeats at most of one thing
+ * a caller sent — an issue's path or message, a GraphQL variable's value (docs/hostile-input.md §8).
+ */
+export function boundedText(text: string): string {
   return text.length <= MAX_ISSUE_TEXT ? text : `${text.slice(0, MAX_ISSUE_TEXT)}…`;
 }
 
@@ -49,7 +52,7 @@ function bounded(text: string): string {
  * sent. Idempotent.
  */
 export function listedIssues(issues: readonly InputIssue[]): InputIssue[] {
-  return issues.slice(0, MAX_LISTED_ISSUES).map((issue) => ({ path: bounded(issue.path), message: bounded(issue.message) }));
+  return issues.slice(0, MAX_LISTED_ISSUES).map((issue) => ({ path: boundedText(issue.path), message: boundedText(issue.message) }));
 }
 
 /**

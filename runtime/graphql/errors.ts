@@ -8,7 +8,7 @@
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import { currentContext } from '../auth/context.js';
-import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
+import { classifyError, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
 import { listedIssues, QUERY_LIMIT_CODES } from '../failures/result.js';
 
 /** The codes of a refused persisted-document request (docs/behaviour.md §4.10, §7): 400, no document to run. */
@@ -115,7 +115,7 @@ function formatError(logger: Logger): (error: GraphQLError | Error) => GraphQLEr
     }
     if (classified.kind === 'database') {
       logger.error({ err: original, path: error.path }, 'database error while resolving a GraphQL field');
-      return copyError(error, DATABASE_ERROR_MESSAGE, { code: 'INTERNAL_SERVER_ERROR' });
+      return copyError(error, classified.message, { code: 'INTERNAL_SERVER_ERROR' });
     }
     logger.error({ err: original, path: error.path }, 'unexpected error while resolving a GraphQL field');
     return copyError(error, INTERNAL_ERROR_MESSAGE, { code: 'INTERNAL_SERVER_ERROR' });

@@ -8,6 +8,7 @@ import { execute, type ExecutionArgs, type ExecutionResult, type DocumentNode, G
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import { withCode } from './errors.js';
+import { nulLiteral } from './inputs.js';
 import { type DocumentBounds, type LexicalBounds, measureDocument, scanDocument } from './limits.js';
 import { validateDocument } from './validation.js';
 
@@ -52,7 +53,10 @@ export class DocumentCache {
     private readonly options: DocumentCacheOptions,
   ) {}
 
-  /** The validated document of `query`, or its refusal, parse or validation errors (with codes). */
+  /**
+   * The validated document of `query`, or its refusal, parse or validation errors (with codes), or
+   * the `BAD_USER_INPUT` of a literal text holding a NUL character (docs/hostile-input.md §17).
+   */
   prepare(query: string): PreparedDocument {
     const cached = this.cache.get(query);
     if (cached) return cached;
@@ -85,7 +89,10 @@ export class DocumentCache {
       const refused = measureDocument(document, this.options);
       if (refused) return { errors: [refused] };
       const errors = validateDocument(this.schema, document, this.options.introspection);
-      return errors.length > 0 ? { errors: errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED')) } : { document };
+      if (errors.length > 0) return { errors: errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED')) };
+      // A literal text holding a NUL character is the caller's bad input (runtime/graphql/inputs.ts).
+      const nul = nulLiteral(document);
+      return nul ? { errors: [nul] } : { document };
     } catch {
       // A check that cannot decide refuses (fail closed), e.g. a stack exhausted by nesting.
       return {

@@ -45,7 +45,6 @@ import {
   getArgumentValues,
   getNamedType,
   getOperationAST,
-  getVariableValues,
   GraphQLError,
   type GraphQLField,
   type GraphQLNamedType,
@@ -65,7 +64,7 @@ import {
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { clampPageSize } from '../data/keyset.js';
-import { withoutSuggestion } from './validation.js';
+import { coerceVariables } from './inputs.js';
 
 /** What a field's score is computed from. */
 interface ComplexityInput {
@@ -344,14 +343,9 @@ export class QueryLimits {
     inputs: Readonly<Record<string, unknown>>,
   ): LimitCheck {
     const { maxDepth, maxComplexity } = this.options;
-    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], inputs, { maxErrors: 1 });
-    if (coerced.errors)
-      return {
-        errors: coerced.errors.map((error) => {
-          const refusal = new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT' } });
-          return this.options.suggestions ? refusal : withoutSuggestion(refusal);
-        }),
-      };
+    // Bounded in what a refusal repeats, and no NUL in any text (runtime/graphql/inputs.ts).
+    const coerced = coerceVariables(schema, operation.variableDefinitions ?? [], inputs, { suggestions: this.options.suggestions });
+    if ('errors' in coerced) return { errors: coerced.errors };
     const root = schema.getRootType(operation.operation);
     if (!root)
       return {

@@ -296,8 +296,24 @@ export function validationRules(schema: GraphQLSchema): readonly ValidationRule[
  * ("Did you mean …?"), which would spell the schema out one guess at a time.
  */
 export function validateDocument(schema: GraphQLSchema, document: DocumentNode, introspection = true): readonly GraphQLError[] {
-  if (introspection) return validate(schema, document, validationRules(schema));
-  return validate(schema, document, [...validationRules(schema), NoSchemaIntrospectionCustomRule]).map(withoutSuggestion);
+  if (introspection) return validate(schema, document, validationRules(schema)).map(withBoundedMessage);
+  return validate(schema, document, [...validationRules(schema), NoSchemaIntrospectionCustomRule]).map((error) =>
+    withBoundedMessage(withoutSuggestion(error)),
+  );
+}
+
+/**
+ * Characters of a validation message an answer repeats: graphql-js's messages about a literal print
+ * it (`Int cannot represent non-integer value: "…"`, `found {…}`), and a literal may be as long as the
+ * body limit allows; what they say of names and types fits many times over (docs/hostile-input.md §8).
+ */
+const MAX_VALIDATION_MESSAGE = 1_000;
+
+/** `error` with its message cut to {@link MAX_VALIDATION_MESSAGE} characters and marked `…`; itself when shorter. */
+function withBoundedMessage(error: GraphQLError): GraphQLError {
+  return error.message.length <= MAX_VALIDATION_MESSAGE
+    ? error
+    : new GraphQLError(`${error.message.slice(0, MAX_VALIDATION_MESSAGE)}…`, { nodes: error.nodes, extensions: error.extensions });
 }
 
 /** graphql-js's suggestion at the end of a message: ` Did you mean "title"?`, ` Did you mean the enum value "DRAFT"?`. */
@@ -307,7 +323,7 @@ const SUGGESTION = / Did you mean [^?]*\?$/;
  * `error` without graphql-js's closing "Did you mean …?" (docs/hostile-input.md §10), its nodes and
  * extensions kept; `error` itself when it suggests nothing.
  */
-export function withoutSuggestion(error: GraphQLError): GraphQLError {
+function withoutSuggestion(error: GraphQLError): GraphQLError {
   return SUGGESTION.test(error.message)
     ? new GraphQLError(error.message.replace(SUGGESTION, ''), { nodes: error.nodes, extensions: error.extensions })
     : error;

@@ -149,10 +149,11 @@ const ERROR_RESPONSES: Readonly<Record<string, string>> = {
   '405': 'The path exists, not for this method or version (METHOD_NOT_ALLOWED).',
   '409': 'The change conflicts with the current state (CONFLICT).',
   '413': 'The request body is larger than this server accepts (PAYLOAD_TOO_LARGE).',
-  '415': 'The request body is not JSON: send it as application/json (UNSUPPORTED_MEDIA_TYPE).',
+  '415': 'The request body is not JSON in UTF-8: send it as application/json (UNSUPPORTED_MEDIA_TYPE).',
   '429': 'Too many requests from this address for now (TOO_MANY_REQUESTS); retry after the seconds in Retry-After.',
   '500': 'database error, or an unexpected failure (INTERNAL_SERVER_ERROR).',
-  '503': 'The database is unavailable (INTERNAL_SERVER_ERROR, detail "database error").',
+  '503':
+    'The database is unavailable, or has no room to write (INTERNAL_SERVER_ERROR, detail "database error" or "the database has no room to write").',
 };
 
 function openApiPath(path: string): string {

@@ -111,12 +111,21 @@ export function answerError(response: ServerResponse, error: unknown, config: Ap
 
 /**
  * The problem document of an error reading a request body (a body parser's 4xx: 413 past
- * `APP_HTTP__BODY_LIMIT`, 400 for a body that does not parse or ends early), or undefined for any
- * other error.
+ * `APP_HTTP__BODY_LIMIT`, 415 `UNSUPPORTED_MEDIA_TYPE` for a content encoding or charset it cannot
+ * decode, 400 for a body that does not parse or ends early), or undefined for any other error.
  */
 function bodyProblem(error: unknown, config: AppConfig): Problem | undefined {
-  const status = (error as { status?: unknown } | undefined)?.status;
+  const { status, type } = (error ?? {}) as { status?: unknown; type?: unknown };
   if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
-  const detail = status === 413 ? `the request body exceeds ${config.http.bodyLimit}` : 'the request body is not valid JSON';
-  return problem(status, status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_USER_INPUT', detail);
+  if (status === 413) return problem(413, 'PAYLOAD_TOO_LARGE', `the request body exceeds ${config.http.bodyLimit}`);
+  // The body's media type is the fault, not its content: the code says so, as every other 415's does.
+  if (status === 415)
+    return problem(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      type === 'encoding.unsupported'
+        ? 'send the body uncompressed, or compressed with gzip, deflate or br'
+        : 'send the body as application/json in UTF-8',
+    );
+  return problem(status, 'BAD_USER_INPUT', 'the request body is not valid JSON');
 }

@@ -7,7 +7,7 @@
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
+import { classifyError, INTERNAL_ERROR_MESSAGE } from '../failures/errors.js';
 import { type Failure, type FailureCode, listedIssues } from '../failures/result.js';
 import { observationOf } from '../observability/observation.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
@@ -68,8 +68,8 @@ export function sendProblem(response: ServerResponse, body: Problem, headers: Re
 
 /**
  * Answers an error thrown while handling a request: failures with their status; database faults
- * with 503 (unavailable) or 500 and `database error`; anything else 500. Logs what is not a
- * failure, with its details.
+ * with 503 (unavailable: unreachable, busy, or with no room to write) or 500 and their message (`database error`,
+ * `the database has no room to write`); anything else 500. Logs what is not a failure, with its details.
  */
 export function sendError(response: ServerResponse, error: unknown, logger: Logger): void {
   const classified = classifyError(error);
@@ -79,7 +79,7 @@ export function sendError(response: ServerResponse, error: unknown, logger: Logg
   }
   if (classified.kind === 'database') {
     logger.error({ err: error }, 'database error while handling a request');
-    sendProblem(response, problem(classified.unavailable ? 503 : 500, 'INTERNAL_SERVER_ERROR', DATABASE_ERROR_MESSAGE));
+    sendProblem(response, problem(classified.unavailable ? 503 : 500, 'INTERNAL_SERVER_ERROR', classified.message));
     return;
   }
   logger.error({ err: error }, 'unexpected error while handling a request');

@@ -282,10 +282,13 @@ export class Observability {
   observeRunner(runner: SqlRunner, system: string): SqlRunner {
     if (!this.recording) return runner;
     const insert = runner.insert?.bind(runner);
+    const roomToWrite = runner.roomToWrite?.bind(runner);
     return {
       sql: runner.sql,
       read: (statement) => this.statement(system, statement.sql, () => runner.read(statement)),
       ...(insert ? { insert: (statement: Sql) => this.statement(system, statement.sql, () => insert(statement)) } : {}),
+      // Not a statement: what `/health` asks of the database's storage, unobserved.
+      ...(roomToWrite ? { roomToWrite } : {}),
       close: () => runner.close(),
     };
   }

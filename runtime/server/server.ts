@@ -38,7 +38,7 @@ import { createLogger } from './logger.js';
 import { tuneV8ForServing } from './v8-tuning.js';
 import { METRICS_PATH } from '../observability/exposition.js';
 import { Observability } from '../observability/index.js';
-import { isReachable, type SqlRunner } from '../data/sql-runner.js';
+import { databaseHealth, type SqlRunner } from '../data/sql-runner.js';
 import {
   buildTransports,
   type DirectRoute,
@@ -222,7 +222,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
 
     const lifecycle = new RequestLifecycle();
     const health: HealthContribution[] = [
-      { name: 'db', check: () => isReachable(sqlRunner) },
+      { name: 'db', check: () => databaseHealth(sqlRunner) },
       ...transports.flatMap((transport) => transport.health ?? []),
     ];
     const entrypoints = transports.flatMap((transport) => transport.entrypoints ?? []);

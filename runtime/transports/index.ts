@@ -187,12 +187,19 @@ export interface DirectAnswer {
   handle(request: IncomingMessage, response: ServerResponse, state: RequestState): Promise<void>;
 }
 
+/**
+ * What one health check found: up (`true`, the field says `ok`), down (`false`, `down`), or down for
+ * the reason a word names, which the field says instead (`'full'`: the database answers but has no
+ * room to write).
+ */
+export type HealthState = boolean | string;
+
 /** One field of `GET /health`'s body. */
 export interface HealthContribution {
   /** The field's name (`db`). */
   readonly name: string;
   /** Whether it is up; must not reject (a failure is `false`). Called at most about twice a second. */
-  readonly check: () => Promise<boolean>;
+  readonly check: () => Promise<HealthState>;
 }
 
 /**

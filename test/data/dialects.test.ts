@@ -62,20 +62,33 @@ describe.each(DIALECTS.map((dialect) => [dialect.name, dialect] as const))('the 
     expect(readFileSync(path.join(ROOT, 'generated/database.ts'), 'utf8')).toContain(dialect.prisma.folder);
   });
 
-  it('classifies its driver errors as database errors, and its unavailability codes as 503', () => {
+  it("classifies its driver errors as database errors, its unavailability and full codes as 503, its input codes as the caller's", () => {
+    const fault = { kind: 'database', unavailable: false, message: 'database error' };
     for (const className of dialect.errors.classNames) {
       const error = Object.assign(new Error('driver failure'), { name: className });
-      expect(classifyError(error)).toEqual({ kind: 'database', unavailable: false });
+      expect(classifyError(error)).toEqual(fault);
     }
     for (const code of dialect.errors.unavailableCodes) {
-      expect(classifyError(Object.assign(new Error('unreachable'), { code }))).toEqual({ kind: 'database', unavailable: true });
+      expect(classifyError(Object.assign(new Error('unreachable'), { code }))).toEqual({ ...fault, unavailable: true });
     }
     if (dialect.errors.codePrefix !== undefined) {
-      expect(classifyError(Object.assign(new Error('constraint'), { code: `${dialect.errors.codePrefix}CONSTRAINT` }))).toEqual({
-        kind: 'database',
-        unavailable: false,
-      });
+      expect(classifyError(Object.assign(new Error('constraint'), { code: `${dialect.errors.codePrefix}CONSTRAINT` }))).toEqual(fault);
     }
+    // As the driver raises it, and as Prisma wraps it (its own code, the driver's in meta.driverAdapterError).
+    const raised = (code: string): Error[] => [
+      Object.assign(new Error('driver failure'), { name: dialect.errors.classNames[0], code }),
+      Object.assign(new Error('Database error'), {
+        name: 'PrismaClientKnownRequestError',
+        code: 'P2039',
+        meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode: code, code, kind: dialect.name } } },
+      }),
+    ];
+    for (const code of dialect.errors.fullCodes)
+      for (const error of raised(code))
+        expect(classifyError(error)).toEqual({ kind: 'database', unavailable: true, message: 'the database has no room to write' });
+    for (const [code, message] of Object.entries(dialect.errors.inputCodes ?? {}))
+      for (const error of raised(code))
+        expect(classifyError(error)).toEqual({ kind: 'failure', failure: { code: 'BAD_USER_INPUT', message } });
   });
 
   it('keeps its SQL text when the server observes its runner (default configuration: access lines on)', async () => {
@@ -87,6 +100,9 @@ describe.each(DIALECTS.map((dialect) => [dialect.name, dialect] as const))('the 
       const observed = observability.observeRunner(runner, dialect.name);
       expect(observed).not.toBe(runner);
       expect(observed.sql).toBe(dialect.sql);
+      // And what /health asks of its storage (docs/hostile-input.md §18), where the runner can tell.
+      const telling = observability.observeRunner({ ...runner, roomToWrite: () => Promise.resolve(false) }, dialect.name);
+      expect(await telling.roomToWrite?.()).toBe(false);
     } finally {
       await observability.close();
     }

@@ -148,7 +148,8 @@ describe(`creates inserted by the runtime (${testProvider()})`, () => {
   });
 
   it('store any text and instant exactly as Prisma does (generated values)', async () => {
-    const text = fc.string({ unit: 'binary', maxLength: 60 }).filter((value) => !value.includes('\u0000') || testProvider() === 'sqlite');
+    // Without NUL: the repository refuses a text holding one on both databases (test/data/text-input.test.ts).
+    const text = fc.string({ unit: 'binary', maxLength: 60 }).filter((value) => !value.includes('\u0000'));
     await fc.assert(
       fc.asyncProperty(
         text,

@@ -184,6 +184,52 @@ describe('arguments are checked before the operation runs (docs/behaviour.md §4
     expect(wrongFirst.data).toBeUndefined();
   });
 
+  it('repeats at most 200 characters of a refused variable, its path and the reason, to every caller, however large it is (generated)', async () => {
+    // Values of about 84 KB that do not coerce: a text for an Int, a list for an ID, an object with
+    // unknown fields (their names as long), a nested value, each under the body limit.
+    const big = fc.oneof(
+      fc
+        .integer({ min: 1_000, max: 84_000 })
+        .map((length) => ({ query: 'query ($n: Int) { users(first: $n) { id } }', variables: { n: 'x'.repeat(length) } })),
+      fc.integer({ min: 100, max: 2_000 }).map((count) => ({
+        query: 'mutation ($id: ID!) { publishPost(id: $id) { id } }',
+        variables: { id: Array.from({ length: count }, (_, index) => `${'y'.repeat(40)}${String(index)}`) },
+      })),
+      fc.integer({ min: 1_000, max: 80_000 }).map((length) => ({
+        query: 'mutation ($input: CreatePost) { createPost(input: $input) { id } }',
+        variables: { input: { title: 't', ['k'.repeat(length)]: 'v'.repeat(length / 10) } },
+      })),
+      fc.integer({ min: 1_000, max: 80_000 }).map((length) => ({
+        query: 'mutation ($input: CreatePost) { createPost(input: $input) { id } }',
+        variables: { input: { title: { deep: 'z'.repeat(length) } } },
+      })),
+    );
+    await fc.assert(
+      fc.asyncProperty(big, fc.constantFrom<string | undefined>(undefined, admin, viewer), async ({ query, variables }, token) => {
+        const result = await server.graphql(query, { variables, ...(token === undefined ? {} : { token }) });
+        expect(result.errors).toHaveLength(1);
+        const [error] = result.errors ?? [];
+        expect(error?.extensions?.code).toBe('BAD_USER_INPUT');
+        expect(error?.message).toMatch(/^Variable "\$\w+" got invalid value /);
+        // The value, its path and the reason at 200 characters and an ellipsis each, around graphql-js's own words.
+        expect(error?.message.length).toBeLessThan(800);
+        expect(JSON.stringify(result).length).toBeLessThan(1_500);
+      }),
+      { numRuns: 16, seed: PROPERTY_SEED },
+    );
+    const cut = await server.graphql('query ($n: Int) { users(first: $n) { id } }', { variables: { n: 'x'.repeat(84_000) } });
+    expect(cut.errors?.[0]?.message).toBe(
+      `Variable "$n" got invalid value "${'x'.repeat(199)}…; Int cannot represent non-integer value: "${'x'.repeat(159)}…`,
+    );
+  });
+
+  it('repeats at most 1 000 characters of a literal a validation refusal prints', async () => {
+    const result = await server.graphql(`{ users(first: "${'x'.repeat(84_000)}") { id } }`);
+    expect(result.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(result.errors?.[0]?.message.length).toBe(1_001);
+    expect(result.errors?.[0]?.message.endsWith('…')).toBe(true);
+  });
+
   it('keeps the plain type of a piped argument and answers a pipe rejection with BAD_USER_INPUT, body not run', async () => {
     const before = await userCount();
     const result = await server.graphql('mutation { createUser(input: { name: "", email: "not-an-address" }) { id } }', { token: admin });

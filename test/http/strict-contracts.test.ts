@@ -266,3 +266,102 @@ describe('hostile parameters, generated', () => {
     );
   });
 });
+
+describe('a first of any size (docs/behaviour.md §8)', () => {
+  // More rows than the largest page, so a page of 20 and one of 100 tell apart.
+  let big: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    big = await startTestServer({ seed: { orgs: 1, users: 3, posts: 40 } });
+    token = await big.token('admin');
+  });
+  afterAll(async () => big?.stop());
+
+  const pageLength = async (query: string): Promise<number> => {
+    const response = await big.fetch(`/v2/posts?${query}`, { token });
+    expect(response.status, query).toBe(200);
+    return ((await response.json()) as unknown[]).length;
+  };
+
+  it('clamps an integer of any number of digits to 1..100 on REST, 309 digits and more (Infinity as a number) included', async () => {
+    expect(await pageLength('')).toBe(20);
+    expect(await pageLength(`first=${'1'.repeat(309)}`)).toBe(100);
+    expect(await pageLength(`first=-${'1'.repeat(309)}`)).toBe(1);
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), fc.stringMatching(/^[1-9][0-9]{0,399}$/), async (negative, digits) => {
+        const expected = negative ? 1 : Math.min(100, Number(digits));
+        expect(await pageLength(`first=${negative ? '-' : ''}${digits}`)).toBe(expected);
+      }),
+      { seed: PROPERTY_SEED, numRuns: Math.max(20, Math.floor(PROPERTY_RUNS / 5)), examples: [[false, '9'.repeat(400)]] },
+    );
+  });
+
+  it('clamps the largest Int GraphQL takes to 100; past the Int range GraphQL refuses it as any other input that is not an Int', async () => {
+    const answer = await big.graphql<{ posts: unknown[] }>('{ posts(first: 2147483647) { id } }', { token });
+    expect(answer.data?.posts).toHaveLength(100);
+    const literal = await big.graphql(`{ posts(first: ${'1'.repeat(309)}) { id } }`, { token });
+    expect(literal.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const variable = await big.graphql('query ($first: Int) { posts(first: $first) { id } }', { token, variables: { first: 1e20 } });
+    expect(variable.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('a JSON body in a charset other than UTF-8 (docs/behaviour.md §7)', () => {
+  const charsets = fc.oneof(
+    fc.constantFrom('utf-16', 'utf-16le', 'utf-16be', 'latin1', 'iso-8859-1', 'us-ascii', 'windows-1252', 'utf-32', 'utf8', 'utf-7'),
+    fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/).filter((name) => name !== 'utf-8'),
+  );
+  /** `charset=name`, quoted or not, in any case. */
+  const written = (name: string, quoted: boolean, upper: boolean): string => {
+    const value = upper ? name.toUpperCase() : name;
+    return `application/json; charset=${quoted ? `"${value}"` : value}`;
+  };
+
+  it('is 415 UNSUPPORTED_MEDIA_TYPE with a problem document on every JSON route — REST, GraphQL, MCP — and UTF-8 is read', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        charsets,
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom('/v2/comments', '/v2/posts', '/users', '/meta', '/graphql'),
+        async (name, quoted, upper, path) => {
+          const contentType = written(name, quoted, upper);
+          const body = path === '/graphql' ? '{"query":"{ orgs { id } }"}' : '{"body":"x"}';
+          const response = await send('POST', path, body, { 'content-type': contentType });
+          expect(response.status, contentType).toBe(415);
+          const problem = await problemOf(response);
+          expect(problem.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+          expect(problem.detail).toContain(`as application/json in UTF-8 (got ${contentType})`);
+        },
+      ),
+      { seed: PROPERTY_SEED, numRuns: Math.max(20, Math.floor(PROPERTY_RUNS / 3)) },
+    );
+    const mcp = await server.fetch('/mcp', {
+      method: 'POST',
+      token: admin,
+      headers: { 'content-type': 'application/json; charset=utf-16', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+    expect(mcp.status).toBe(415);
+    expect(await mcp.json()).toMatchObject({ error: { message: expect.stringContaining('in UTF-8') as string } });
+    // UTF-8, however it is written, is read as before.
+    for (const contentType of ['application/json; charset=utf-8', 'application/json; charset="UTF-8"', 'application/json;charset=Utf-8']) {
+      expect((await send('POST', '/graphql', '{"query":"{ orgs { id } }"}', { 'content-type': contentType })).status, contentType).toBe(
+        200,
+      );
+      expect((await send('POST', '/v2/posts', '{}', { 'content-type': contentType })).status, contentType).toBe(400);
+    }
+  });
+
+  it('answers a content encoding the server does not decode 415 UNSUPPORTED_MEDIA_TYPE, not BAD_USER_INPUT', async () => {
+    const response = await send('POST', '/v2/posts', '{"title":"t"}', {
+      'content-type': 'application/json',
+      'content-encoding': 'compress',
+    });
+    expect(response.status).toBe(415);
+    expect(await problemOf(response)).toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      detail: 'send the body uncompressed, or compressed with gzip, deflate or br',
+    });
+  });
+});

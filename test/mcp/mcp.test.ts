@@ -626,9 +626,9 @@ describe('no sessions (docs/decisions.md §15)', () => {
   });
 });
 
-/** An anonymous `initialize` sent from the loopback address `localAddress` with `headers` on top; resolves with the HTTP status. */
-function initializeFrom(localAddress: string, headers: Record<string, string> = {}): Promise<number> {
-  const url = new URL(`${server.url}/mcp`);
+/** An anonymous `initialize` sent from the loopback address `localAddress` with `headers` on top (to `target`, default the suite's server); resolves with the HTTP status. */
+function initializeFrom(localAddress: string, headers: Record<string, string> = {}, target: TestServer = server): Promise<number> {
+  const url = new URL(`${target.url}/mcp`);
   return new Promise((resolve, reject) => {
     const request = httpRequest(
       { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, headers: { ...MCP_HEADERS, ...headers } },
@@ -655,6 +655,44 @@ describe('browser origins (docs/hostile-input.md §7)', () => {
       { numRuns: 40 },
     );
     expect(await initializeFrom('127.0.0.1', { origin: `http://localhost:${Number(port) + 1}` })).toBe(403);
+  });
+
+  it('takes APP_HTTP__CORS_ORIGINS=* for CORS only: the host serves the origins listed by name, its own, and never an opaque one (null, file://)', async () => {
+    const open = await startTestServer({
+      env: { APP_HTTP__CORS_ORIGINS: '*', APP_MCP__ORIGINS: 'https://app.example.com, file:///home/someone/page.html' },
+    });
+    try {
+      const port = new URL(open.url).port;
+      expect(await initializeFrom('127.0.0.1', { origin: 'https://app.example.com' }, open)).toBe(200);
+      expect(await initializeFrom('127.0.0.1', { origin: `http://127.0.0.1:${port}` }, open)).toBe(200);
+      // A page opened from a file, a sandboxed frame or a data: URL sends `null`; a file:// page's origin is opaque too.
+      for (const origin of [
+        'null',
+        'file://',
+        'file:///home/someone/page.html',
+        'data:text/html,<p>',
+        'https://app.example.com.evil.example',
+      ])
+        expect(await initializeFrom('127.0.0.1', { origin }, open), origin).toBe(403);
+      await fc.assert(
+        fc.asyncProperty(fc.domain(), fc.constantFrom('http', 'https'), async (domain, scheme) => {
+          fc.pre(domain !== 'app.example.com');
+          expect(await initializeFrom('127.0.0.1', { origin: `${scheme}://${domain}`, host: domain }, open)).toBe(403);
+        }),
+        { numRuns: 30, seed: PROPERTY_SEED },
+      );
+      // CORS itself still answers any origin.
+      const preflight = await fetch(`${open.url}/v2/posts`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' },
+      });
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(
+        open.logs.some((entry) => entry.level === 40 && String(entry.msg).includes('APP_HTTP__CORS_ORIGINS=* does not open the MCP host')),
+      ).toBe(true);
+    } finally {
+      await open.stop();
+    }
   });
 });
 

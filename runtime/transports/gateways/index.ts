@@ -4,7 +4,8 @@
  * upgrade request (`Authorization` header, or `?token=` for browsers), and one that does not verify
  * refuses the upgrade with 401 (docs/behaviour.md §5.1); each message
  * `{ "event", "data" }` runs its handler in the caller's ambient context and is answered with
- * `{ "event", "data" }` or `{ "event", "error": { "code", "message" } }`.
+ * `{ "event", "data" }` or `{ "event", "error": { "code", "message" } }`; `data` nested too deep or
+ * holding a NUL character in any text is refused before any handler runs (docs/hostile-input.md §1, §17).
  *
  * Each gateway is a {@link SocketTransport}: the server's {@link SocketAcceptor} does the handshake,
  * limits message size and answers framing faults (docs/hostile-input.md §1); a gateway only serves messages.
@@ -16,8 +17,9 @@ import { type AbilityCache, answerable } from '../../auth/ability.js';
 import { type AnswerBudget, answerBudget, answerTooLarge, jsonWithin } from '../../http/answer.js';
 import { type Authentication, tokenExpired, type TokenVerifier } from '../../auth/authentication.js';
 import { type RequestContext, runInContext } from '../../auth/context.js';
-import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
-import { FailureError } from '../../failures/result.js';
+import { classifyError, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
+import { nulIssues } from '../../data/text-input.js';
+import { FailureError, issueSummary } from '../../failures/result.js';
 import { RequestObservation } from '../../observability/observation.js';
 import { defineTransport, type Transport, type TransportFactory } from '../index.js';
 import type { RateLimit } from '../../http/rate-limit.js';
@@ -131,7 +133,7 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
     const classified = classifyError(error);
     if (classified.kind === 'failure') return { code: classified.failure.code, message: classified.failure.message };
     services.logger.error({ err: error, gateway: gateway.name }, 'gateway handler failed');
-    return { code: 'INTERNAL_SERVER_ERROR', message: classified.kind === 'database' ? DATABASE_ERROR_MESSAGE : INTERNAL_ERROR_MESSAGE };
+    return { code: 'INTERNAL_SERVER_ERROR', message: classified.kind === 'database' ? classified.message : INTERNAL_ERROR_MESSAGE };
   };
 
   /**
@@ -245,6 +247,13 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
         if (nestsDeeperThan(data, MAX_DATA_DEPTH)) {
           void services.rateLimit?.take(request);
           send(client, { event, error: { code: 'BAD_USER_INPUT', message: `data nests deeper than ${MAX_DATA_DEPTH} levels` } });
+          return;
+        }
+        // A NUL in any text of `data`, before a handler could hand it to a query (docs/hostile-input.md §17).
+        const nul = nulIssues(data, 'data');
+        if (nul.length > 0) {
+          void services.rateLimit?.take(request);
+          send(client, { event, error: { code: 'BAD_USER_INPUT', message: `invalid data: ${issueSummary(nul)}` } });
           return;
         }
         const handler = handlers.get(event);

@@ -18,6 +18,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import type { Handler, Response as GraphQLResponse } from 'graphql-http';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../server/config.js';
+import { namesUtf8OrNoCharset, unsupportedBodyDetail } from '../../http/media-type.js';
 import { answerError } from '../../http/pipeline.js';
 import { problem, sendError, sendProblem } from '../../http/problem.js';
 import { type RequestState, stateOf } from '../../http/request-state.js';
@@ -80,21 +81,14 @@ async function answer(
     await handler({
       method: request.method ?? 'POST',
       url: request.url ?? '/',
-      headers: request.headers,
+      // A POST reaching here was checked to be JSON in UTF-8 (runtime/http/media-type.ts): graphql-http
+      // reads the first parameter as the charset and would refuse `; charset="utf-8"` or any other one.
+      headers: request.method === 'POST' ? { ...request.headers, 'content-type': 'application/json' } : request.headers,
       body,
       raw: request,
       context: undefined,
     }),
   );
-}
-
-/**
- * Whether a content type, lower-cased, has at most a UTF-8 charset for parameters (`; charset=utf-8`),
- * as graphql-http reads a body.
- */
-function utf8Only(contentType: string): boolean {
-  const [, ...parameters] = contentType.split(';');
-  return parameters.every((parameter) => /^\s*charset\s*=\s*"?utf-8"?\s*$/.test(parameter));
 }
 
 /**
@@ -115,17 +109,11 @@ function mountGraphQL(app: Express, config: AppConfig, handler: Handler<Incoming
     return true;
   };
   app.post(path, (request, response, next) => {
-    // graphql-http reads UTF-8 only; a JSON body in another charset is refused here too, with a body.
+    // A JSON body in UTF-8, as every JSON route takes one (runtime/http/media-type.ts); refused here with a body.
     const json = Boolean(request.is('application/json'));
-    if (!json || !utf8Only((request.get('content-type') ?? '').toLowerCase())) {
-      sendProblem(
-        response,
-        problem(
-          415,
-          'UNSUPPORTED_MEDIA_TYPE',
-          `send the GraphQL request as application/json${json ? ' in UTF-8' : ''} (got ${request.get('content-type') ?? 'no content type'})`,
-        ),
-      );
+    const contentType = request.get('content-type');
+    if (!json || !namesUtf8OrNoCharset(contentType)) {
+      sendProblem(response, problem(415, 'UNSUPPORTED_MEDIA_TYPE', unsupportedBodyDetail('the GraphQL request', contentType, json)));
     } else if (!notAcceptable(request, response)) next();
   });
   // The body is read here, within APP_HTTP__BODY_LIMIT (413 past it), as text: graphql-http parses it.
@@ -172,7 +160,7 @@ function commonForm(request: IncomingMessage, bodyLimit: number): boolean {
   const encoding = headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
   const contentType = (headers['content-type'] ?? '').toLowerCase();
-  if (contentType.split(';', 1)[0]?.trim() !== 'application/json' || !utf8Only(contentType)) return false;
+  if (contentType.split(';', 1)[0]?.trim() !== 'application/json' || !namesUtf8OrNoCharset(contentType)) return false;
   const length = headers['content-length'];
   if (length === undefined ? headers['transfer-encoding'] === undefined : !/^\d+$/.test(length) || Number(length) > bodyLimit) return false;
   const accept = headers.accept;

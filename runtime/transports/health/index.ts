@@ -1,8 +1,9 @@
 /**
  * `GET /health` (docs/decisions.md §4; docs/guide/deployment.md "Several hosts behind a load balancer"): 200 `{ "status": "ok", "db": "ok" }`, or 503
  * `{ "status": "unavailable", "db": "down" }` when a check fails — one field per
- * {@link HealthContribution} of the server's transports, the database's (`db`) first — or 503
- * `{ "status": "draining", … }` once a shutdown has begun (docs/behaviour.md §4.9). Mounted
+ * {@link HealthContribution} of the server's transports, the database's (`db`) first, saying `full`
+ * instead of `down` when the database answers but has no room to write (docs/behaviour.md §7) — or
+ * 503 `{ "status": "draining", … }` once a shutdown has begun (docs/behaviour.md §4.9). Mounted
  * before the rate limit (placement `unmetered`), neutral to API versions (docs/behaviour.md §9.3.3).
  *
  * Each check is a {@link HealthCheck} (docs/hostile-input.md §2): whether the database answers a
@@ -17,7 +18,7 @@
  * share one check. So `/health` reflects the database as it was at most `stale` ms (plus the
  * check's own time) ago.
  */
-import { defineTransport, type HealthContribution, type Transport, type TransportFactory } from '../index.js';
+import { defineTransport, type HealthContribution, type HealthState, type Transport, type TransportFactory } from '../index.js';
 
 /** Options of {@link HealthCheck}. */
 export interface HealthCheckOptions {
@@ -31,18 +32,18 @@ export interface HealthCheckOptions {
   readonly now?: () => number;
 }
 
-/** Whether the database answers, checked at most about once per `fresh` ms. */
+/** What one check finds (whether the database answers, and has room to write), checked at most about once per `fresh` ms. */
 export class HealthCheck {
-  private last: { readonly reachable: boolean; readonly at: number } | undefined;
-  private running: Promise<boolean> | undefined;
+  private last: { readonly state: HealthState; readonly at: number } | undefined;
+  private running: Promise<HealthState> | undefined;
   private readonly fresh: number;
   private readonly stale: number;
   private readonly timeout: number;
   private readonly now: () => number;
 
-  /** @param check resolves whether the database answered (never rejects: a failure is `false`) */
+  /** @param check resolves what it found ({@link HealthState}; never rejects: a failure is `false`) */
   constructor(
-    private readonly check: () => Promise<boolean>,
+    private readonly check: () => Promise<HealthState>,
     options: HealthCheckOptions = {},
   ) {
     this.fresh = options.fresh ?? 500;
@@ -51,26 +52,26 @@ export class HealthCheck {
     this.now = options.now ?? Date.now;
   }
 
-  /** Whether the database is reachable, as of at most `stale` ms ago; never rejects. */
-  async reachable(): Promise<boolean> {
+  /** What the check found, as of at most `stale` ms ago; never rejects. */
+  async state(): Promise<HealthState> {
     const age = this.last ? this.now() - this.last.at : Number.POSITIVE_INFINITY;
-    if (this.last && age < this.fresh) return this.last.reachable;
+    if (this.last && age < this.fresh) return this.last.state;
     if (this.last && age < this.stale) {
       void this.refresh();
-      return this.last.reachable;
+      return this.last.state;
     }
     return this.refresh();
   }
 
   /** Runs one check (or joins the one running) and remembers its answer. */
-  private refresh(): Promise<boolean> {
+  private refresh(): Promise<HealthState> {
     this.running ??= Promise.race([
       this.check().catch(() => false),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), this.timeout).unref()),
-    ]).then((reachable) => {
-      this.last = { reachable, at: this.now() };
+      new Promise<HealthState>((resolve) => setTimeout(() => resolve(false), this.timeout).unref()),
+    ]).then((state) => {
+      this.last = { state, at: this.now() };
       this.running = undefined;
-      return reachable;
+      return state;
     });
     return this.running;
   }
@@ -82,8 +83,8 @@ const HEALTH_PATH = '/health';
 /**
  * The `/health` transport: `GET /health` asks every contribution (each through its own
  * {@link HealthCheck}, so at most about twice a second) and answers 200 when all are up, 503
- * otherwise, and 503 `draining` once the server is draining (docs/behaviour.md §4.9). Never
- * rejects: a check that fails or times out is `down`.
+ * otherwise (each field `ok`, `down`, or the word its check gave: `full`), and 503 `draining` once
+ * the server is draining (docs/behaviour.md §4.9). Never rejects: a check that fails or times out is `down`.
  */
 export function health<Container>(options: HealthCheckOptions = {}): TransportFactory<Container> {
   return defineTransport('health', (): Transport => ({
@@ -98,12 +99,12 @@ export function health<Container>(options: HealthCheckOptions = {}): TransportFa
           check: new HealthCheck(contribution.check, options),
         }));
         app.get(HEALTH_PATH, async (_request, response) => {
-          const states = await Promise.all(checks.map(async ({ name, check }) => [name, await check.reachable()] as const));
-          const up = states.every(([, reachable]) => reachable);
+          const states = await Promise.all(checks.map(async ({ name, check }) => [name, await check.state()] as const));
+          const up = states.every(([, state]) => state === true);
           const draining = mounted.draining();
           response.status(up && !draining ? 200 : 503).json({
             status: draining ? 'draining' : up ? 'ok' : 'unavailable',
-            ...Object.fromEntries(states.map(([name, reachable]) => [name, reachable ? 'ok' : 'down'])),
+            ...Object.fromEntries(states.map(([name, state]) => [name, state === true ? 'ok' : state === false ? 'down' : state])),
           });
         });
       },

@@ -38,6 +38,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Logger } from 'pino';
 import { answerBudget } from '../../http/answer.js';
+import { namesUtf8OrNoCharset, unsupportedBodyDetail } from '../../http/media-type.js';
 import type { RateLimit } from '../../http/rate-limit.js';
 import { stateOf } from '../../http/request-state.js';
 import { observationOf } from '../../observability/observation.js';
@@ -87,6 +88,8 @@ class McpHost {
   private readonly serverInfo: { readonly name: string; readonly version: string };
   private readonly serverOptions: ServerOptions;
   private readonly readBody: (request: Request, response: Response) => Promise<void>;
+  /** The browser origins served besides the server's own ({@link listedOrigins}). */
+  private readonly listedOrigins: ReadonlySet<string>;
 
   constructor(
     private readonly definition: McpHostDefinition,
@@ -107,6 +110,7 @@ class McpHost {
       ...(definition.instructions !== undefined ? { instructions: definition.instructions } : {}),
     };
     this.readBody = promisify(express.text({ type: () => true, limit: config.http.bodyLimit }));
+    this.listedOrigins = listedOrigins(config);
   }
 
   mount(app: Express): void {
@@ -123,6 +127,11 @@ class McpHost {
       { path: this.path, tools: this.definition.tools.map((tool) => tool.name) },
       `MCP host at ${this.path} with ${this.definition.tools.length} tools`,
     );
+    if (this.config.http.corsOrigins.includes('*'))
+      this.logger.warn(
+        { path: this.path },
+        `APP_HTTP__CORS_ORIGINS=* does not open the MCP host at ${this.path} to every browser origin (DNS rebinding): list the origins it serves in APP_MCP__ORIGINS`,
+      );
   }
 
   private async handle(request: Request, response: Response): Promise<void> {
@@ -250,37 +259,34 @@ class McpHost {
 
   /**
    * Whether a request from the browser origin `origin`, received on local port `port`, is served
-   * (docs/hostile-input.md §7): an origin APP_HTTP__CORS_ORIGINS or APP_MCP__ORIGINS lists (or any,
-   * when CORS allows `*`), or the server's own on this machine — `http://localhost:<port>`,
-   * `http://127.0.0.1:<port>`, `http://[::1]:<port>`. Never by the request's own `Host`: a page
-   * whose name an attacker re-points at the server (DNS rebinding) sends a matching one.
+   * (docs/hostile-input.md §7): an origin APP_HTTP__CORS_ORIGINS or APP_MCP__ORIGINS lists by name,
+   * or the server's own on this machine — `http://localhost:<port>`, `http://127.0.0.1:<port>`,
+   * `http://[::1]:<port>`. Never by the request's own `Host`: a page whose name an attacker re-points
+   * at the server (DNS rebinding) sends a matching one. Never an opaque origin (`null`, which a
+   * `file://` page, a sandboxed frame or a `data:` URL sends): it names no site anyone could list.
    */
   private originAllowed(origin: string, port: number | undefined): boolean {
-    const allowed = this.config.http.corsOrigins;
-    if (allowed.includes('*')) return true;
     let normalised: string;
     try {
       normalised = new URL(origin).origin;
     } catch {
       return false;
     }
-    const listed = [...allowed, ...this.config.mcp.origins].map((entry) => new URL(entry).origin);
-    if (listed.includes(normalised)) return true;
+    if (normalised === OPAQUE_ORIGIN) return false;
+    if (this.listedOrigins.has(normalised)) return true;
     return port !== undefined && ['localhost', '127.0.0.1', '[::1]'].some((host) => normalised === `http://${host}:${String(port)}`);
   }
 
   /**
-   * The JSON body of a POST: 415 unless it says JSON, 413 past `APP_HTTP__BODY_LIMIT`, 400 (parse
+   * The JSON body of a POST: 415 unless it says JSON in UTF-8, 413 past `APP_HTTP__BODY_LIMIT`, 400 (parse
    * error) unless it parses, each a JSON-RPC error answered here.
    */
   private async body(request: Request, response: Response): Promise<{ ok: true; value: unknown } | { ok: false }> {
-    if (!request.is('application/json')) {
-      rpcError(
-        response,
-        415,
-        RPC.serverError,
-        `Unsupported Media Type: send JSON-RPC messages as application/json (got ${request.get('content-type') ?? 'no content type'})`,
-      );
+    // JSON in UTF-8, as every JSON route takes it (runtime/http/media-type.ts).
+    const json = Boolean(request.is('application/json'));
+    const contentType = request.get('content-type');
+    if (!json || !namesUtf8OrNoCharset(contentType)) {
+      rpcError(response, 415, RPC.serverError, `Unsupported Media Type: ${unsupportedBodyDetail('JSON-RPC messages', contentType, json)}`);
       return { ok: false };
     }
     try {
@@ -342,6 +348,21 @@ function checkedRequest<Parsed>(schema: { safeParse(value: unknown): z.ZodSafePa
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.map(String).join('.') || 'params'}: ${issue.message}`);
   throw new McpError(ErrorCode.InvalidParams, `Invalid ${raw.method} request: ${issues.join('; ')}`);
+}
+
+/** What `new URL(…).origin` is for an opaque origin (`null`, `file:`, `data:`): no site. */
+const OPAQUE_ORIGIN = 'null';
+
+/**
+ * The browser origins the MCP host serves besides the server's own (docs/hostile-input.md §7): those
+ * APP_HTTP__CORS_ORIGINS and APP_MCP__ORIGINS name, normalised. `*` in APP_HTTP__CORS_ORIGINS is
+ * not one: it lets a browser page on any origin read REST and GraphQL answers its caller's token
+ * already allows, but the MCP host's origin check is its DNS-rebinding protection, which `*` would
+ * turn off for every page on the web. An entry with an opaque origin (`file:///`) is no origin either.
+ */
+function listedOrigins(config: AppConfig): ReadonlySet<string> {
+  const named = [...config.http.corsOrigins.filter((entry) => entry !== '*'), ...config.mcp.origins];
+  return new Set(named.map((entry) => new URL(entry).origin).filter((origin) => origin !== OPAQUE_ORIGIN));
 }
 
 /**

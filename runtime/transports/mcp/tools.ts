@@ -17,9 +17,10 @@ import type { Authentication } from '../../auth/authentication.js';
 import { type RequestContext, RowBudget, runInContext } from '../../auth/context.js';
 import { authorize } from '../../auth/posture.js';
 import { clampPageSize, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE, parseCursor } from '../../data/keyset.js';
+import { nulIssues } from '../../data/text-input.js';
 import { applyPipes, type PipeTransform } from '../../declarations/pipes.js';
 import { INT_MAX, INT_MIN } from '../../declarations/scalars.js';
-import { classifyError, DATABASE_ERROR_MESSAGE, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
+import { classifyError, INTERNAL_ERROR_MESSAGE } from '../../failures/errors.js';
 import { FailureError, type InputIssue, issueSummary, listedIssues } from '../../failures/result.js';
 import { coerceInput, type InputFieldType } from '../../http/inputs.js';
 
@@ -251,7 +252,8 @@ export function canSee(tool: McpToolDefinition, caller: McpCaller): boolean {
 
 /**
  * The arguments the operation receives: every property of `args` checked against its parameter's
- * type (an unknown property or a mistyped one is an issue, all of them reported at once), then a
+ * type (an unknown property, a mistyped one or a text holding a NUL character is an issue, all of
+ * them reported at once), then a
  * page size clamped and a cursor parsed as REST lists do, then each parameter's pipes.
  * Throws `BAD_USER_INPUT` (a {@link FailureError}) listing every issue, or what a pipe throws.
  */
@@ -259,6 +261,8 @@ async function checkedArguments(tool: McpToolDefinition, args: Readonly<Record<s
   const issues: InputIssue[] = [];
   const known = new Set(tool.parameters.map((parameter) => parameter.name));
   for (const name of Object.keys(args)) if (!known.has(name)) issues.push({ path: name, message: `is not a parameter of ${tool.name}` });
+  // A NUL in any text of any argument, as REST refuses one in a body (docs/hostile-input.md §17).
+  for (const [name, value] of Object.entries(args)) issues.push(...nulIssues(value, name));
   const checked: Record<string, unknown> = {};
   for (const parameter of tool.parameters) {
     try {
@@ -426,6 +430,6 @@ async function runCall(
       { err: error, tool: tool.name },
       classified.kind === 'database' ? 'database error in an MCP tool call' : 'MCP tool call failed',
     );
-    return sized(errorResult('INTERNAL_SERVER_ERROR', classified.kind === 'database' ? DATABASE_ERROR_MESSAGE : INTERNAL_ERROR_MESSAGE));
+    return sized(errorResult('INTERNAL_SERVER_ERROR', classified.kind === 'database' ? classified.message : INTERNAL_ERROR_MESSAGE));
   }
 }

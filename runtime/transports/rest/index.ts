@@ -4,7 +4,8 @@
  * and answers refusals as problem documents. Its placement is `versioned`: it is mounted after
  * every self-mounted transport, so those stay neutral to any stated version (docs/behaviour.md §9.3.3). JSON
  * bodies are parsed only for the routes that take one, within `APP_HTTP__BODY_LIMIT`; a body in any
- * other media type (or none named) is 415 `UNSUPPORTED_MEDIA_TYPE`, as GraphQL answers it. At boot it
+ * other media type (or none named), or JSON in a charset other than UTF-8, is 415
+ * `UNSUPPORTED_MEDIA_TYPE`, as GraphQL answers it (runtime/http/media-type.ts). At boot it
  * logs one line per mounted route at debug (controller, method, address, handler, and the version
  * as its own field under header / media-type versioning; docs/behaviour.md §9.1, docs/decisions.md §4).
  */
@@ -13,8 +14,10 @@ import { parse as parseQuery } from 'node:querystring';
 import { promisify } from 'node:util';
 import express, { type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import { refuseNulText } from '../../data/text-input.js';
 import { ConfigError, type AppConfig } from '../../server/config.js';
 import { type AnswerBudget, answerBudget, isTooLarge } from '../../http/answer.js';
+import { namesUtf8OrNoCharset, unsupportedBodyDetail } from '../../http/media-type.js';
 import { answerError } from '../../http/pipeline.js';
 import { problem, sendError, sendProblem } from '../../http/problem.js';
 import { type RequestState, stateOf } from '../../http/request-state.js';
@@ -74,12 +77,15 @@ interface RoutedRequest {
  * Runs a routed request's route and sends its reply; what the route throws is answered as a
  * problem document (`sendError`: a failure with its status, anything else 500, logged). A query
  * parameter the route does not read, or one it reads given twice, is refused first (400
- * `BAD_USER_INPUT`, docs/behaviour.md §4.2), as a body that is not JSON is before the gate.
+ * `BAD_USER_INPUT`, docs/behaviour.md §4.2), as a body that is not JSON is before the gate; so is a
+ * NUL character in any path or query parameter or anywhere in the body, whatever the route reads it
+ * as (docs/hostile-input.md §17), named by its parameter or its path under `body`.
  */
 async function runRoute(routed: RoutedRequest, response: ServerResponse, logger: Logger, answers: AnswerBudget): Promise<void> {
   try {
     const { route, params, query, body, state } = routed;
     refuseUnreadQuery(route, query);
+    refuseNulText([...Object.entries(params), ...Object.entries(query), ['body', body]]);
     const value = await route.handle({ params, query, body, request: state.request, authentication: state.authentication });
     sendReply(routed.path, response, route, value, answers.maxBytes);
   } catch (error) {
@@ -111,16 +117,14 @@ function mountRoutes(
   app.use(
     versionedRoutes(router, versioning, {
       run: async (route, request, response, params) => {
-        if (route.takesBody && carriesBody(request) && !request.is('application/json')) {
-          sendProblem(
-            response,
-            problem(
-              415,
-              'UNSUPPORTED_MEDIA_TYPE',
-              `send the body as application/json (got ${request.get('content-type') ?? 'no content type'})`,
-            ),
-          );
-          return;
+        if (route.takesBody && carriesBody(request)) {
+          // A JSON body in UTF-8 only (runtime/http/media-type.ts): another charset is 415, as another type is.
+          const json = Boolean(request.is('application/json'));
+          const contentType = request.get('content-type');
+          if (!json || !namesUtf8OrNoCharset(contentType)) {
+            sendProblem(response, problem(415, 'UNSUPPORTED_MEDIA_TYPE', unsupportedBodyDetail('the body', contentType, json)));
+            return;
+          }
         }
         try {
           if (route.takesBody) await parseBody(request, response);
