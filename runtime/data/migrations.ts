@@ -6,7 +6,7 @@
  * transaction each, reporting status and drift, resolving a failed migration) — docs/decisions.md §11.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import {
@@ -694,12 +694,22 @@ function fileTimestamp(date: Date): string {
     .replace(/\.\d+Z$/, 'Z');
 }
 
+/** Whether a process `pid` is running (one of another user counts: it cannot be signalled, but exists). */
+function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * `migrate deploy` (docs/decisions.md §11): refuses while the database records a failed migration
  * ({@link FailedMigrationsError}); does nothing when no migration is pending; otherwise first
  * keeps a consistent copy of a database that lives in a file and already has migrations applied
- * (`backups/<file>-<timestamp>-before-<first pending>.db` beside it, the newest `keepBackups`
- * kept), then applies them ({@link applyMigrations}, whose errors it passes on).
+ * (`backups/<file>-<timestamp>-before-<first pending>.db` beside it, written as a `.partial` file
+ * and renamed once whole, the newest `keepBackups` kept), then applies them ({@link applyMigrations}, whose errors it passes on).
  */
 export async function deployMigrations(
   url: string,
@@ -721,7 +731,19 @@ export async function deployMigrations(
     const stem = path.basename(file).replace(/\.[^.]*$/, '');
     mkdirSync(folder, { recursive: true });
     backup = path.join(folder, `${stem}-${fileTimestamp(new Date())}-before-${first}.db`);
-    await dialect.migrations.backup(url, backup);
+    // Written under a name of its own and renamed once whole: a deploy killed while copying leaves a
+    // `.partial` file (removed here by the next one), never a half-written copy among the kept ones.
+    // The rename replaces a copy made the same second before the same migration (by a deploy that stopped).
+    for (const name of readdirSync(folder)) {
+      // `<copy>.db.<pid of its writer>.partial`
+      const writer = Number(name.split('.').at(-2));
+      if (name.startsWith(`${stem}-`) && name.endsWith('.partial') && !processRunning(writer))
+        rmSync(path.join(folder, name), { force: true });
+    }
+    const partial = `${backup}.${process.pid}.partial`;
+    rmSync(partial, { force: true });
+    await dialect.migrations.backup(url, partial);
+    renameSync(partial, backup);
     const kept = readdirSync(folder)
       .filter((name) => name.startsWith(`${stem}-`) && name.endsWith('.db'))
       .sort();
