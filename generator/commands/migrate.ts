@@ -77,7 +77,7 @@ export async function migrateDeploy(root: string, url: string, keepBackups?: num
     if (error instanceof MigrationFailedError) {
       const record = error.recorded
         ? 'it is recorded as failed, and migrations before it stay applied'
-        : 'recording it as failed failed too, so it is still pending; migrations before it stay applied';
+        : 'its failure could not be recorded either, so it is still pending; migrations before it stay applied';
       if (error.outcome === 'rolled-back') {
         throw new CliError(
           `migration ${error.migration} failed: ${error.reason}\n` +
@@ -91,7 +91,18 @@ export async function migrateDeploy(root: string, url: string, keepBackups?: num
       throw new CliError(
         `migration ${error.migration} failed: ${error.reason}\n` +
           `${error.outcome === 'part-committed' ? 'it did not roll back whole' : 'whether it rolled back could not be checked (the connection was lost)'}${changes}; ${record}.\n` +
-          `${resolutionAdvice({ name: error.migration, reason: error.reason, resolution: error.resolution }, resolve, error.changes?.kind === 'partial')} (docs/guide/migrations.md, "When a deploy fails")`,
+          // The script cannot apply as one until its own transaction control is gone.
+          (error.outcome === 'part-committed'
+            ? 'take the COMMIT, END or ROLLBACK out of its script (and record the edit with `npm run generate -- --accept-edited-migrations`); then '
+            : '') +
+          (error.recorded
+            ? resolutionAdvice(
+                { name: error.migration, reason: error.reason, resolution: error.resolution },
+                resolve,
+                error.changes?.kind === 'partial',
+              )
+            : 'undo what of it is in the database, then deploy again') +
+          ' (docs/guide/migrations.md, "When a deploy fails")',
       );
     }
     if (error instanceof FailedMigrationsError) {

@@ -10,7 +10,7 @@
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { DialectMigrations } from '../dialects/dialect.js';
 import { dialectOfAdapter } from '../dialects/index.js';
-import { ENDED_ITS_TRANSACTION, OUTCOME_UNKNOWN } from '../dialects/migration-script.js';
+import { ENDED_ITS_TRANSACTION, MigrationScriptError, OUTCOME_UNKNOWN } from '../dialects/migration-script.js';
 
 /**
  * What of a migration's changes the database holds: `present`, everything it adds is there and
@@ -35,9 +35,9 @@ function objectOf(line: string): string {
   return end === -1 ? line : line.slice(0, end);
 }
 
-/** The distinct objects of `lines`, in order. */
-function objectsOf(lines: readonly string[]): string[] {
-  return [...new Set(lines.map(objectOf))].sort();
+/** The distinct objects of `lines`, in order, those in `altered` (changed, not made or dropped) said so. */
+function objectsOf(lines: readonly string[], altered: ReadonlySet<string>): string[] {
+  return [...new Set(lines.map(objectOf))].sort().map((object) => (altered.has(object) ? `${object} (as it alters it)` : object));
 }
 
 /**
@@ -86,7 +86,9 @@ export async function findChanges(
   const missing = [...added.filter((line) => !live.has(line)), ...removed.filter((line) => live.has(line))];
   if (missing.length === 0) return { kind: 'present' };
   if (done.length === 0) return { kind: 'absent' };
-  return { kind: 'partial', done: objectsOf(done), missing: objectsOf(missing) };
+  const removedObjects = new Set(removed.map(objectOf));
+  const altered = new Set(added.map(objectOf).filter((object) => removedObjects.has(object)));
+  return { kind: 'partial', done: objectsOf(done, altered), missing: objectsOf(missing, altered) };
 }
 
 /** Runs `migration`'s script on the scratch database; rejects naming it when it fails there. */
@@ -94,6 +96,9 @@ async function replay(migrations: DialectMigrations, shadow: SqlDriverAdapter, m
   try {
     await migrations.applyScript(shadow, migration.script);
   } catch (error) {
+    // Its own COMMIT would end the replay's transaction too, and the rollback then undo only the rest.
+    if (error instanceof MigrationScriptError && error.outcome === 'part-committed')
+      throw new Error(`${migration.name} ends its transaction itself, so replaying it cannot tell what it changes`, { cause: error });
     throw new Error(`replaying ${migration.name} on a scratch database failed: ${messageOf(error)}`, { cause: error });
   }
 }
