@@ -113,7 +113,7 @@ export async function migrateDeploy(root: string, url: string, keepBackups?: num
       const advice = error.failed.map((migration) => resolutionAdvice(migration, resolve, migration.changes.kind === 'partial'));
       throw new CliError(
         `nothing applied: the database records ${error.failed.length === 1 ? 'a failed migration' : 'failed migrations'}:\n${lines.join('\n')}\n` +
-          `${advice.join('\n')} (docs/guide/migrations.md, "When a deploy fails")`,
+          `${advice.join('\n')} (docs/guide/migrations.md, "${error.failed.some((migration) => migration.reason === undefined) ? 'When a deploy is killed' : 'When a deploy fails'}")`,
       );
     }
     throw error;
