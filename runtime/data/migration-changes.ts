@@ -9,8 +9,7 @@
  */
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { DialectMigrations } from '../dialects/dialect.js';
-import { dialectOfAdapter } from '../dialects/index.js';
-import { ENDED_ITS_TRANSACTION, MigrationScriptError, OUTCOME_UNKNOWN } from '../dialects/migration-script.js';
+import { dialectOfAdapter, ENDED_ITS_TRANSACTION, MigrationScriptError, OUTCOME_UNKNOWN } from '../dialects/index.js';
 
 /**
  * What of a migration's changes the database holds: `present`, everything it adds is there and

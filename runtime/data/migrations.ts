@@ -18,8 +18,13 @@ import {
 import { updateStatistics } from './database.js';
 import { describeChanges, findChanges, type FoundChanges, resolutionFor } from './migration-changes.js';
 import type { Dialect, MigrationStatement } from '../dialects/dialect.js';
-import { createScratchAdapterFactory, dialectOfAdapter } from '../dialects/index.js';
-import { MigrationScriptError, OUTCOME_UNKNOWN, type ScriptOutcome } from '../dialects/migration-script.js';
+import {
+  createScratchAdapterFactory,
+  dialectOfAdapter,
+  MigrationScriptError,
+  OUTCOME_UNKNOWN,
+  type ScriptOutcome,
+} from '../dialects/index.js';
 
 const require = createRequire(import.meta.url);
 
