@@ -162,17 +162,102 @@ function namedFixes(text: string): [string, string][] {
 }
 
 /**
- * The delay (ms after the spawn) of kill point `point` of {@link KILL_POINTS}: a quarter of them
- * spread over the start (the CLI loading, the engine, the status check, SQLite's copy), the rest over
- * the migrations' own work — from well before the slow one commits to just after the process exits
- * — where the states change; each point a little later than the one before, across both.
+ * When one deploy reached its phases: `anchor`, ms after the spawn, when it began migrating (see
+ * {@link openProbe}); `committed` (each of {@link PENDING} recorded finished) and `exit`, ms after
+ * the anchor. Measured from the anchor, the migrations' own work varies far less from run to run
+ * than the time the CLI takes to start, which a loaded machine stretches.
  */
-function killDelay(point: number, timing: { readonly exit: number; readonly committed: readonly number[] }): number {
-  const migrating = Math.max(0, (timing.committed[0] ?? timing.exit) - 500);
-  const early = Math.ceil(KILL_POINTS / 4);
-  if (point < early) return Math.round(((point + 0.5) / early) * migrating);
-  return Math.round(migrating + ((point - early + 0.5) / (KILL_POINTS - early)) * (timing.exit + 60 - migrating));
+interface Timing {
+  readonly anchor: number;
+  readonly committed: readonly number[];
+  readonly exit: number;
 }
+
+/** Where a kill lands: `delay` ms after the spawn, or after the deploy began migrating. */
+interface KillPoint {
+  readonly after: 'spawn' | 'anchor';
+  readonly delay: number;
+}
+
+/**
+ * The kill points of one sweep: the first quarter of {@link KILL_POINTS} spread over the start (the
+ * CLI loading, the engine, the status check), the rest over the migrations' own work, starting from
+ * the calibrated window — from well before the slow one commits to just after the process exits —
+ * and narrowing it as kills land: one that finds nothing applied moves its start later, one whose
+ * deploy had already finished moves its end earlier. A loaded machine stretches or shrinks a run by
+ * more than the window is wide, so a fixed schedule from one calibrated run may land wholly before
+ * or after it; this one converges on where the states change, whatever the machine does.
+ */
+class KillSweep {
+  private readonly early = Math.ceil(KILL_POINTS / 4);
+  private start: number;
+  private end: number;
+
+  constructor(private readonly timing: Timing) {
+    this.start = Math.max(0, (timing.committed[0] ?? timing.exit) - 500);
+    this.end = timing.exit + 60;
+  }
+
+  /** Where kill point `point` lands. */
+  at(point: number): KillPoint {
+    if (point < this.early) return { after: 'spawn', delay: Math.round(((point + 0.5) / this.early) * this.timing.anchor) };
+    // Spread inside the window by the golden ratio's fractions: never twice in one place.
+    const fraction = ((point - this.early) * 0.618_034 + 0.5) % 1;
+    return { after: 'anchor', delay: Math.round(this.start + fraction * (this.end - this.start)) };
+  }
+
+  /** Narrows the window by what the kill at `kill` left: nothing applied, the deploy finished, or in between. */
+  learn(kill: KillPoint, left: 'nothing' | 'finished' | 'between'): void {
+    if (kill.after !== 'anchor') return;
+    if (left === 'nothing') this.start += (kill.delay - this.start) / 2;
+    if (left === 'finished') this.end -= (this.end - kill.delay) / 2;
+    // Never narrower than a few hundred milliseconds: the next run may be slower or faster again.
+    if (this.end - this.start < 300) {
+      const middle = (this.start + this.end) / 2;
+      [this.start, this.end] = [Math.max(0, middle - 150), middle + 150];
+    }
+  }
+}
+
+/** The test's own look at the database a deploy runs on. */
+interface Probe {
+  /** The migrations recorded finished. */
+  finished(): Promise<string[]>;
+  /**
+   * Whether the deploy has begun migrating: on SQLite, its copy before the deploy is made (a `.db`
+   * file in `backups/`); on PostgreSQL, the schema engine holds its advisory lock (72707369).
+   */
+  migrating(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+async function openProbe(url: string): Promise<Probe> {
+  const finished = 'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL';
+  if (provider === 'sqlite') {
+    const file = url.slice('file:'.length);
+    const backups = path.join(path.dirname(file), 'backups');
+    const probe = new Database(file);
+    return {
+      finished: () => Promise.resolve((probe.prepare(finished).all() as { migration_name: string }[]).map((row) => row.migration_name)),
+      migrating: () => Promise.resolve(existsSync(backups) && readdirSync(backups).some((name) => name.endsWith('.db'))),
+      close: () => Promise.resolve(void probe.close()),
+    };
+  }
+  const probe = new pg.Client({ connectionString: url });
+  await probe.connect();
+  return {
+    finished: async () => (await probe.query<{ migration_name: string }>(finished)).rows.map((row) => row.migration_name),
+    migrating: async () =>
+      (
+        await probe.query<{ held: boolean }>(
+          `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = 72707369 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS held`,
+        )
+      ).rows[0]?.held === true,
+    close: () => probe.end(),
+  };
+}
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe(`migrate deploy killed at any point (${provider})`, { timeout: 240_000 }, () => {
   let project: string;
@@ -194,44 +279,50 @@ describe(`migrate deploy killed at any point (${provider})`, { timeout: 240_000 
     return `file:${file}`;
   }
 
-  /**
-   * Runs one whole deploy on `url`, asking the database from here every 10 ms on one connection:
-   * when (ms after the spawn) each of {@link PENDING} was recorded finished, and when the process
-   * exited.
-   */
-  async function timeDeploy(url: string): Promise<{ exit: number; committed: number[] }> {
-    const finished = 'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL';
-    let ask: () => Promise<unknown[]>;
-    let close: () => Promise<void>;
-    if (provider === 'sqlite') {
-      const probe = new Database(url.slice('file:'.length));
-      ask = () => Promise.resolve(probe.prepare(finished).all());
-      close = () => Promise.resolve(void probe.close());
-    } else {
-      const probe = new pg.Client({ connectionString: url });
-      await probe.connect();
-      ask = async () => (await probe.query<{ migration_name: string }>(finished)).rows;
-      close = () => probe.end();
-    }
+  /** Runs one whole deploy on `url`, asking the database from here every 5 ms when it reached each phase. */
+  async function timeDeploy(url: string): Promise<Timing> {
+    const probe = await openProbe(url);
     const started = performance.now();
     const deploy = startCli(['migrate', 'deploy'], { cwd: project, env: env(url) });
     let exit: number | undefined;
     const exited = new Promise<number | null>((resolve) => deploy.child.once('exit', (code) => resolve(code)));
     void exited.then(() => (exit = performance.now() - started));
+    let anchor: number | undefined;
     const committed: number[] = [];
     try {
       while (exit === undefined) {
-        const names = (await ask().catch(() => [])).map((row) => (row as { migration_name: string }).migration_name);
+        if (anchor === undefined && (await probe.migrating().catch(() => false))) anchor = performance.now() - started;
+        const names = await probe.finished().catch((): string[] => []);
         for (const [index, name] of PENDING.entries())
           if (committed[index] === undefined && names.includes(name)) committed[index] = performance.now() - started;
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await pause(5);
       }
     } finally {
-      await close();
+      await probe.close();
     }
     expect(await exited, deploy.stderr()).toBe(0);
     expect(deploy.stdout()).toContain(`applied 2 migration(s): ${SLOW}, ${SECOND}`);
-    return { exit, committed };
+    expect(anchor, 'the deploy was never seen migrating').toBeDefined();
+    const from = anchor ?? 0;
+    return { anchor: from, committed: committed.map((at) => at - from), exit: exit - from };
+  }
+
+  /** Runs a deploy on `url` and kills it at `kill`; resolves with its exit code (null when killed). */
+  async function killDeploy(url: string, kill: KillPoint): Promise<number | null> {
+    const probe = await openProbe(url);
+    const deploy = startCli(['migrate', 'deploy'], { cwd: project, env: env(url) });
+    let done = false;
+    const exited = new Promise<number | null>((resolve) => deploy.child.once('exit', (code) => resolve(code)));
+    void exited.then(() => (done = true));
+    try {
+      if (kill.after === 'anchor') while (!done && !(await probe.migrating().catch(() => false))) await pause(5);
+    } finally {
+      await probe.close();
+    }
+    const timer = setTimeout(() => deploy.child.kill('SIGKILL'), kill.delay);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
   }
 
   beforeAll(async () => {
@@ -257,17 +348,13 @@ describe(`migrate deploy killed at any point (${provider})`, { timeout: 240_000 
     // How long a whole deploy takes here, and when each migration commits: the kill points are spread over it.
     const calibration = await copyOfBase();
     const timing = await timeDeploy(calibration);
+    const sweep = new KillSweep(timing);
     await expectComplete(calibration, posts);
-    const duration = timing.exit;
 
     for (let point = 0; point < KILL_POINTS; point += 1) {
       const url = await copyOfBase();
-      const delay = killDelay(point, timing);
-      const deploy = startCli(['migrate', 'deploy'], { cwd: project, env: env(url) });
-      const exited = new Promise<number | null>((resolve) => deploy.child.once('exit', (code) => resolve(code)));
-      const timer = setTimeout(() => deploy.child.kill('SIGKILL'), delay);
-      const code = await exited;
-      clearTimeout(timer);
+      const kill = sweep.at(point);
+      const code = await killDeploy(url, kill);
 
       // What the kill left, migration by migration: recorded finished with all its changes, or no record and none.
       const left: string[] = [];
@@ -278,7 +365,8 @@ describe(`migrate deploy killed at any point (${provider})`, { timeout: 240_000 
       }
       const state = code === 0 ? 'completed before the kill' : left.join(' + ');
       tally[state] = (tally[state] ?? 0) + 1;
-      points.push(`${delay}:${state}`);
+      points.push(`${kill.after}+${kill.delay}: ${state}`);
+      sweep.learn(kill, code === 0 ? 'finished' : left.every((entry) => entry.startsWith('none')) ? 'nothing' : 'between');
 
       if (provider === 'sqlite') {
         // Every copy kept before a deploy is whole: a kill mid-copy leaves only a `.partial` file.
@@ -324,8 +412,9 @@ describe(`migrate deploy killed at any point (${provider})`, { timeout: 240_000 
     reportFigures({
       suite: `migration kills (${provider})`,
       killPoints: KILL_POINTS,
-      deployMs: Math.round(duration),
-      committedMs: timing.committed.map(Math.round),
+      anchorMs: Math.round(timing.anchor),
+      committedMsAfterAnchor: timing.committed.map(Math.round),
+      exitMsAfterAnchor: Math.round(timing.exit),
       states: tally,
       outcomes,
       points,
