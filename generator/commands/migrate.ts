@@ -22,16 +22,46 @@ async function migrationSource(root: string, url: string): Promise<{ schema: str
   return { schema: readFileSync(schema, 'utf8'), dir: path.join(generated, migrationsPath(database)) };
 }
 
+/** A failed migration as `migrate deploy` and `migrate status` describe it (runtime/data/migrations.ts `FailedMigration`). */
+interface FailedMigrationFacts {
+  readonly name: string;
+  readonly reason: string | undefined;
+  readonly resolution: 'applied' | 'rolled-back' | undefined;
+}
+
+/** What the record says of a migration without a reason: the process applying it stopped (docs/guide/migrations.md, "When a deploy is killed"). */
+const INTERRUPTED = 'interrupted: no reason is recorded (the process applying it stopped before it finished)';
+
+/**
+ * The `migrate resolve` that makes `migration`'s record say what the database holds, with what it
+ * does, spelt with `resolve` (`npm run migrate -- resolve`, `migrate resolve`): `--applied` when its
+ * changes are there, `--rolled-back` when they are not (after fixing the cause when it failed), both
+ * with their conditions when it cannot be told, and finish-or-undo when only part is there.
+ */
+function resolutionAdvice(migration: FailedMigrationFacts, resolve: string, partial: boolean): string {
+  const { name } = migration;
+  const applied = `\`${resolve} --applied ${name}\``;
+  const rolledBack = `\`${resolve} --rolled-back ${name}\``;
+  if (migration.resolution === 'applied') return `${applied} records it as applied; then deploy again`;
+  if (migration.resolution === 'rolled-back')
+    return `${migration.reason === undefined ? '' : 'once its cause is fixed, '}${rolledBack} lets the next deploy run it again`;
+  if (partial)
+    return `finish its changes by hand and record it with ${applied}, or undo them and run ${rolledBack} so the next deploy runs it again`;
+  return `if its changes are in the database, ${applied} records it as applied; if not, ${rolledBack} lets the next deploy run it again`;
+}
+
 /**
  * `migrate deploy` (docs/decisions.md §11): applies pending migrations to the database at `url`,
- * each in one transaction, after keeping a copy of a SQLite file (named on stdout); returns their
- * names. A failed migration, or one recorded as failed before, is a {@link CliError} in plain
- * words with the way out.
+ * each in one transaction with its record, after keeping a copy of a SQLite file (named on stdout);
+ * returns their names. A failed migration, or one recorded as failed before, is a {@link CliError}
+ * in plain words saying what of it the database holds (checked) and the `migrate resolve` that fits.
  */
 export async function migrateDeploy(root: string, url: string, keepBackups?: number): Promise<string[]> {
   const { createAdapterFactory } = await import('../../runtime/data/database.js');
   const { deployMigrations, FailedMigrationsError, MigrationFailedError } = await import('../../runtime/data/migrations.js');
+  const { describeChanges } = await import('../../runtime/data/migration-changes.js');
   const { schema, dir } = await migrationSource(root, url);
+  const resolve = 'npm run migrate -- resolve';
   try {
     const deployment = await deployMigrations(
       url,
@@ -45,19 +75,45 @@ export async function migrateDeploy(root: string, url: string, keepBackups?: num
     return [...deployment.applied];
   } catch (error) {
     if (error instanceof MigrationFailedError) {
+      const record = error.recorded
+        ? 'it is recorded as failed, and migrations before it stay applied'
+        : 'its failure could not be recorded either, so it is still pending; migrations before it stay applied';
+      if (error.outcome === 'rolled-back') {
+        throw new CliError(
+          `migration ${error.migration} failed: ${error.reason}\n` +
+            `the database is as it was before it (${error.atomicity}); ${record}.\n` +
+            (error.recorded
+              ? `fix the cause, then \`${resolve} --rolled-back ${error.migration}\` and deploy again (docs/guide/migrations.md, "When a deploy fails")`
+              : `fix the cause and deploy again (docs/guide/migrations.md, "When a deploy fails")`),
+        );
+      }
+      const changes = error.changes === undefined ? '' : `: ${describeChanges(error.changes)}`;
       throw new CliError(
         `migration ${error.migration} failed: ${error.reason}\n` +
-          `the database is as it was before it (${error.atomicity}); it is recorded as failed, and migrations before it stay applied.\n` +
-          `fix the cause, then \`npm run migrate -- resolve --rolled-back ${error.migration}\` and deploy again (docs/guide/migrations.md, "When a deploy fails")`,
+          `${error.outcome === 'part-committed' ? 'it did not roll back whole' : 'whether it rolled back could not be checked (the connection was lost)'}${changes}; ${record}.\n` +
+          // The script cannot apply as one until its own transaction control is gone.
+          (error.outcome === 'part-committed'
+            ? 'take the COMMIT, END or ROLLBACK out of its script (and record the edit with `npm run generate -- --accept-edited-migrations`); then '
+            : '') +
+          (error.recorded
+            ? resolutionAdvice(
+                { name: error.migration, reason: error.reason, resolution: error.resolution },
+                resolve,
+                error.changes?.kind === 'partial',
+              )
+            : 'undo what of it is in the database, then deploy again') +
+          ' (docs/guide/migrations.md, "When a deploy fails")',
       );
     }
     if (error instanceof FailedMigrationsError) {
-      const lines = error.failed.map((migration) => `  ${migration.name} (started ${migration.startedAt}): ${migration.reason}`);
-      const name = error.failed[0]?.name ?? 'NAME';
+      const lines = error.failed.map(
+        (migration) =>
+          `  ${migration.name} (started ${migration.startedAt}): ${migration.reason ?? INTERRUPTED}; ${describeChanges(migration.changes)}`,
+      );
+      const advice = error.failed.map((migration) => resolutionAdvice(migration, resolve, migration.changes.kind === 'partial'));
       throw new CliError(
         `nothing applied: the database records ${error.failed.length === 1 ? 'a failed migration' : 'failed migrations'}:\n${lines.join('\n')}\n` +
-          `once its cause is fixed, \`npm run migrate -- resolve --rolled-back ${name}\` lets the next deploy run it again; ` +
-          `if you made its changes by hand, \`npm run migrate -- resolve --applied ${name}\` records it as applied`,
+          `${advice.join('\n')} (docs/guide/migrations.md, "${error.failed.some((migration) => migration.reason === undefined) ? 'When a deploy is killed' : 'When a deploy fails'}")`,
       );
     }
     throw error;
@@ -68,6 +124,7 @@ export async function migrateDeploy(root: string, url: string, keepBackups?: num
 async function migrateStatus(root: string, url: string): Promise<number> {
   const { createAdapterFactory } = await import('../../runtime/data/database.js');
   const { migrationStatus } = await import('../../runtime/data/migrations.js');
+  const { describeChanges } = await import('../../runtime/data/migration-changes.js');
   const { schema, dir } = await migrationSource(root, url);
   const status = await migrationStatus(schema, dir, await createAdapterFactory(url), { schemaDrift: true });
   const folder = path.relative(process.cwd(), dir) || '.';
@@ -75,7 +132,7 @@ async function migrateStatus(root: string, url: string): Promise<number> {
     ...status.applied.map((name) => `applied  ${name}`),
     ...status.failed.map(
       (migration) =>
-        `failed   ${migration.name} (started ${migration.startedAt}): ${migration.reason}; fix the cause, then \`migrate resolve --rolled-back ${migration.name}\``,
+        `failed   ${migration.name} (started ${migration.startedAt}): ${migration.reason ?? INTERRUPTED}; ${describeChanges(migration.changes)}; ${resolutionAdvice(migration, 'migrate resolve', migration.changes.kind === 'partial')}`,
     ),
     ...status.pending.map((name) => `pending  ${name}`),
     ...status.unknown.map((name) => `unknown  ${name}: applied to the database but not in ${folder} (the histories diverge)`),

@@ -6,16 +6,25 @@
  * transaction each, reporting status and drift, resolving a failed migration) — docs/decisions.md §11.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import {
   bindMigrationAwareSqlAdapterFactory,
   type SqlDriverAdapter,
   type SqlMigrationAwareDriverAdapterFactory,
+  type SqlQuery,
 } from '@prisma/driver-adapter-utils';
 import { updateStatistics } from './database.js';
-import { createScratchAdapterFactory, dialectOfAdapter } from '../dialects/index.js';
+import { describeChanges, findChanges, type FoundChanges, resolutionFor } from './migration-changes.js';
+import type { Dialect, MigrationStatement } from '../dialects/dialect.js';
+import {
+  createScratchAdapterFactory,
+  dialectOfAdapter,
+  MigrationScriptError,
+  OUTCOME_UNKNOWN,
+  type ScriptOutcome,
+} from '../dialects/index.js';
 
 const require = createRequire(import.meta.url);
 
@@ -78,53 +87,202 @@ function loadEngineModule(): Promise<EngineModule> {
   return engineModule;
 }
 
+/** A migration script the engine ran that failed (docs/decisions.md §11). */
+interface ScriptFailure {
+  /** The migration, when its record was held back ({@link holdRecords}: always, for the engine's migrations). */
+  readonly migration: string | undefined;
+  /** The driver's message. */
+  readonly message: string;
+  /** What the failure left of it, as the dialect checked. */
+  readonly outcome: ScriptOutcome;
+  /** Whether its row records the failure; false when writing that failed too (it is then still pending). */
+  readonly recorded: boolean;
+}
+
 /** An engine and the connections it opened (closed by {@link closeEngine}). */
 interface OpenEngine {
   readonly engine: SchemaEngine;
   readonly connections: { readonly connection: { dispose(): Promise<void> }; readonly shadow: boolean }[];
-  /** The message of the last migration script that failed (the engine records only "external connector error" for some drivers). */
-  readonly failures: string[];
+  /** The migration scripts that failed, in order (the engine records only "external connector error" for some drivers). */
+  readonly failures: ScriptFailure[];
+  /** The errors of migration scripts whose transaction could not begin (nothing ran, nothing is recorded: a lock refused). */
+  readonly unstarted: unknown[];
+}
+
+/** What a statement answered without reaching the database returns. */
+const NO_ROWS = { columnNames: [], columnTypes: [], rows: [] };
+
+/** The engine's "migration started" row: `INSERT INTO _prisma_migrations (id, checksum, started_at, migration_name) VALUES …`. */
+const STARTED_RECORD = /^\s*INSERT\s+INTO\s+[`"]?_prisma_migrations[`"]?\s*\(([^)]*)\)\s*VALUES\b/i;
+
+/** The engine's later writes of a migration's row (`applied_steps_count`, `finished_at`, `logs`), each `… WHERE id = ?`. */
+const RECORD_UPDATE = /^\s*UPDATE\s+[`"]?_prisma_migrations[`"]?\s+SET\b/i;
+
+/** The row the engine writes before running a migration, held back to commit with it ({@link holdRecords}). */
+interface StartedRecord {
+  readonly id: string;
+  readonly checksum: string;
+  /** As the engine writes it (`2026-12-08T01:16:33.299+00:00`). */
+  readonly startedAt: string;
+  readonly name: string;
+  /** The engine's own statement, run as it sent it when no migration script follows it. */
+  readonly query: SqlQuery;
+}
+
+/** `query` as the engine's "migration started" row, or undefined when it is any other statement. */
+function startedRecord(query: SqlQuery): StartedRecord | undefined {
+  const columns = STARTED_RECORD.exec(query.sql)?.[1]
+    ?.split(',')
+    .map((column) => column.trim().replace(/^[`"]|[`"]$/g, ''));
+  if (columns === undefined || [...columns].sort().join(',') !== 'checksum,id,migration_name,started_at') return undefined;
+  const [id, checksum, startedAt, name] = ['id', 'checksum', 'started_at', 'migration_name'].map(
+    (column) => query.args[columns.indexOf(column)],
+  );
+  if (typeof id !== 'string' || typeof checksum !== 'string' || typeof startedAt !== 'string' || typeof name !== 'string') return undefined;
+  return { id, checksum, startedAt, name, query };
+}
+
+/** `date` as the engine writes timestamps into `_prisma_migrations` (`2026-12-08T01:16:33.299+00:00`). */
+function engineTimestamp(date: Date): string {
+  return date.toISOString().replace(/Z$/, '+00:00');
+}
+
+/** `INSERT INTO "_prisma_migrations" (columns) VALUES (…)` in `dialect`'s quoting and placeholders. */
+function recordInsert(dialect: Dialect, columns: readonly string[]): string {
+  const { sql } = dialect;
+  return `INSERT INTO ${sql.identifier('_prisma_migrations')} (${columns.map((column) => sql.identifier(column)).join(', ')}) VALUES (${columns.map((_, index) => sql.placeholder(index + 1)).join(', ')})`;
+}
+
+/** The row of `record`'s migration, finished at `finishedAt` with its one step applied: written in the migration's transaction. */
+function finishedRow(dialect: Dialect, record: StartedRecord, finishedAt: string): MigrationStatement {
+  return {
+    sql: recordInsert(dialect, ['id', 'checksum', 'started_at', 'finished_at', 'migration_name', 'applied_steps_count']),
+    args: [record.id, record.checksum, record.startedAt, finishedAt, record.name, 1],
+  };
+}
+
+/** The row of `record`'s migration, started and failed with `reason`: one statement, written after the rollback. */
+function failedRow(dialect: Dialect, record: StartedRecord, reason: string): SqlQuery {
+  const text = { scalarType: 'string', arity: 'scalar' } as const;
+  return {
+    sql: recordInsert(dialect, ['id', 'checksum', 'started_at', 'migration_name', 'logs']),
+    args: [record.id, record.checksum, record.startedAt, record.name, reason],
+    argTypes: [text, text, { scalarType: 'datetime', arity: 'scalar' }, text, text],
+  };
+}
+
+/** The driver's message in a rejection of `applyScript` (a `DriverAdapterError` keeps it in its payload). */
+function scriptMessage(error: unknown): string {
+  const cause = (error as { cause?: { message?: unknown } }).cause?.message;
+  return typeof cause === 'string' ? cause : error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Makes `connection` (the engine's, not a shadow's) write each migration's row in the migration's
+ * own transaction (docs/decisions.md §11). The engine records a migration in three writes around its
+ * script — the row as started, then `applied_steps_count` and `finished_at` — so a process killed
+ * after the script committed left it recorded as failed with its changes in place. Here the started
+ * row is held back; the script runs through the dialect's `applyScript` with the finished row as
+ * the last statement of its transaction; a failed script's row is written with its reason in one
+ * statement after the rollback; and the engine's later writes of that row are answered without
+ * reaching the database. A kill now leaves a migration pending (no row) or applied (its row
+ * finished), or failed with its reason. A held row that no script follows (an engine that records
+ * something else this way) is written as the engine sent it before its next statement.
+ * `ignored` statements are answered as having run (the dialect's `engineStatementsIgnored`).
+ */
+function holdRecords(connection: SqlDriverAdapter, dialect: Dialect, open: Pick<OpenEngine, 'failures' | 'unstarted'>): void {
+  const queryRaw = connection.queryRaw.bind(connection);
+  const executeRaw = connection.executeRaw.bind(connection);
+  // `applyScript` gets the connection as it was (its own `executeScript` runs the statements).
+  const plain = Object.assign(Object.create(connection) as SqlDriverAdapter, { executeScript: connection.executeScript.bind(connection) });
+  const ignored = dialect.migrations.engineStatementsIgnored;
+  let held: StartedRecord | undefined;
+  /** Ids of the rows written here: the engine's own writes of them are answered without running. */
+  const ours = new Set<string>();
+  const answered = (query: SqlQuery): boolean =>
+    ignored?.test(query.sql) === true || (RECORD_UPDATE.test(query.sql) && ours.has(String(query.args.at(-1))));
+  const flush = async (): Promise<void> => {
+    const record = held;
+    held = undefined;
+    if (record) await queryRaw(record.query);
+  };
+  connection.queryRaw = async (query) => {
+    const started = startedRecord(query);
+    if (started) {
+      await flush();
+      held = started;
+      return NO_ROWS;
+    }
+    if (answered(query)) return NO_ROWS;
+    await flush();
+    return queryRaw(query);
+  };
+  connection.executeRaw = async (query) => {
+    if (answered(query)) return 0;
+    await flush();
+    return executeRaw(query);
+  };
+  connection.executeScript = async (script: string) => {
+    const record = held;
+    held = undefined;
+    if (record === undefined) {
+      await dialect.migrations.applyScript(plain, script).catch((error: unknown) => {
+        open.failures.push({ migration: undefined, message: scriptMessage(error), outcome: outcomeOf(error), recorded: true });
+        throw error;
+      });
+      return;
+    }
+    ours.add(record.id);
+    try {
+      await dialect.migrations.applyScript(plain, script, () => finishedRow(dialect, record, engineTimestamp(new Date())));
+    } catch (error) {
+      if (!(error instanceof MigrationScriptError)) {
+        open.unstarted.push(error);
+        throw error;
+      }
+      const message = scriptMessage(error);
+      const reason = error.outcome === 'unknown' ? `${plainReason(message)}; ${OUTCOME_UNKNOWN}` : plainReason(message);
+      const recorded = await executeRaw(failedRow(dialect, record, reason)).then(
+        () => true,
+        () => false,
+      );
+      open.failures.push({ migration: record.name, message, outcome: error.outcome, recorded });
+      throw error;
+    }
+  };
+}
+
+/** What a rejection of `applyScript` left: as the dialect checked it, or nothing when the transaction never began. */
+function outcomeOf(error: unknown): ScriptOutcome {
+  return error instanceof MigrationScriptError ? error.outcome : 'rolled-back';
 }
 
 /**
  * Opens the engine on `adapter`, recording every connection it opens: `free()` does not close its
  * connections, so they are closed here. Each connection runs migration scripts through its
  * dialect's `applyScript` (one transaction per migration, docs/decisions.md §11): the engine runs
- * nothing else as a script. The statements the dialect says the engine must not run on its
- * connections (`engineStatementsIgnored`: SQLite's exclusive locking mode, so a server may keep
- * the file open while migrations apply) are answered without reaching the database.
+ * nothing else as a script. On the database's own connections each migration's row commits with
+ * the migration ({@link holdRecords}), and the statements the dialect says the engine must not run
+ * (`engineStatementsIgnored`: SQLite's exclusive locking mode, so a server may keep the file open
+ * while migrations apply) are answered without reaching the database.
  */
 async function openEngine(schema: string, adapter: SqlMigrationAwareDriverAdapterFactory): Promise<OpenEngine> {
   const module = await loadEngineModule();
-  const { migrations } = dialectOfAdapter(adapter);
+  const dialect = dialectOfAdapter(adapter);
   const connections: OpenEngine['connections'] = [];
-  const failures: string[] = [];
+  const open = { failures: [] as ScriptFailure[], unstarted: [] as unknown[] };
   const track = <T extends SqlDriverAdapter>(connection: T, shadow: boolean): T => {
     connections.push({ connection, shadow });
-    // `applyScript` gets the connection as it was (its own `executeScript` runs the statements).
+    if (!shadow) {
+      holdRecords(connection, dialect, open);
+      return connection;
+    }
     const plain = Object.assign(Object.create(connection) as T, { executeScript: connection.executeScript.bind(connection) });
-    connection.executeScript = (script: string) =>
-      migrations.applyScript(plain, script).catch((error: unknown) => {
-        const cause = (error as { cause?: { message?: unknown } }).cause?.message;
-        failures.push(typeof cause === 'string' ? cause : error instanceof Error ? error.message : String(error));
-        throw error;
-      });
-    const ignored = migrations.engineStatementsIgnored;
-    if (!shadow && ignored !== undefined) {
-      for (const method of ['queryRaw', 'executeRaw'] as const) {
-        const run = connection[method].bind(connection) as (query: Parameters<T['queryRaw']>[0]) => Promise<unknown>;
-        (connection as Record<string, unknown>)[method] = (query: Parameters<T['queryRaw']>[0]) =>
-          ignored.test(query.sql)
-            ? Promise.resolve(method === 'queryRaw' ? { columnNames: [], columnTypes: [], rows: [] } : 0)
-            : run(query);
-      }
-    }
-    if (shadow) {
-      // The engine replays migrations on a shadow database through `executeRaw`, a whole script at
-      // once, which a driver preparing one statement refuses: a script without arguments runs as one.
-      const executeRaw = connection.executeRaw.bind(connection);
-      connection.executeRaw = (query) => (query.args.length === 0 ? connection.executeScript(query.sql).then(() => 0) : executeRaw(query));
-    }
+    connection.executeScript = (script: string) => dialect.migrations.applyScript(plain, script);
+    // The engine replays migrations on a shadow database through `executeRaw`, a whole script at
+    // once, which a driver preparing one statement refuses: a script without arguments runs as one.
+    const executeRaw = connection.executeRaw.bind(connection);
+    connection.executeRaw = (query) => (query.args.length === 0 ? connection.executeScript(query.sql).then(() => 0) : executeRaw(query));
     return connection;
   };
   const tracked: SqlMigrationAwareDriverAdapterFactory = {
@@ -138,7 +296,7 @@ async function openEngine(schema: string, adapter: SqlMigrationAwareDriverAdapte
     () => undefined,
     bindMigrationAwareSqlAdapterFactory(tracked),
   );
-  return { engine, connections, failures };
+  return { engine, connections, ...open };
 }
 
 async function closeEngine(open: OpenEngine): Promise<void> {
@@ -285,23 +443,48 @@ export function plainReason(log: string): string {
 }
 
 /** A migration that started and did not finish, as the database records it. */
-export interface FailedMigration {
+export interface RecordedFailure {
   readonly name: string;
   /** When it started (ISO 8601, as the database stores it). */
   readonly startedAt: string;
-  /** {@link plainReason} of the error it failed with. */
-  readonly reason: string;
+  /**
+   * {@link plainReason} of the error it failed with; undefined when none is recorded: the process
+   * applying it stopped before it finished (an earlier version of the tool, which recorded a
+   * migration as started before running it; this one records it only with its changes).
+   */
+  readonly reason: string | undefined;
 }
 
-/** A migration failed while `migrate deploy` applied it; the database is as it was before it. */
+/** A failed migration and what of its changes the database holds, checked against it (docs/decisions.md §11). */
+export interface FailedMigration extends RecordedFailure {
+  /** What of its changes the database holds ({@link findChanges}). */
+  readonly changes: FoundChanges;
+  /**
+   * The `migrate resolve` mark that makes its record true ({@link resolutionFor}): `applied` when
+   * its changes are there, `rolled-back` when they are not; undefined when only part is there, or
+   * it cannot be told.
+   */
+  readonly resolution: 'applied' | 'rolled-back' | undefined;
+}
+
+/**
+ * A migration failed while `migrate deploy` applied it. With `outcome` `rolled-back` the database is
+ * as it was before it (checked: its transaction rolled back whole); otherwise `changes` says what of
+ * it is there and `resolution` which `migrate resolve` then records the truth.
+ */
 export class MigrationFailedError extends Error {
   override readonly name = 'MigrationFailedError';
   constructor(
     readonly migration: string,
     readonly reason: string,
     readonly atomicity: string,
+    readonly outcome: ScriptOutcome,
+    /** Whether the failure is recorded; false when writing the record failed too (the migration is still pending). */
+    readonly recorded: boolean,
+    readonly changes?: FoundChanges,
+    readonly resolution?: 'applied' | 'rolled-back',
   ) {
-    super(`migration ${migration} failed and was rolled back: ${reason}`);
+    super(`migration ${migration} failed${outcome === 'rolled-back' ? ' and was rolled back' : ''}: ${reason}`);
   }
 }
 
@@ -310,7 +493,7 @@ export class FailedMigrationsError extends Error {
   override readonly name = 'FailedMigrationsError';
   constructor(readonly failed: readonly FailedMigration[]) {
     super(
-      `the database records ${failed.length === 1 ? 'a failed migration' : 'failed migrations'}: ${failed.map((migration) => `${migration.name} (${migration.reason})`).join('; ')}`,
+      `the database records ${failed.length === 1 ? 'a failed migration' : 'failed migrations'}: ${failed.map((migration) => `${migration.name} (${migration.reason ?? 'interrupted'})`).join('; ')}`,
     );
   }
 }
@@ -320,7 +503,7 @@ export interface RecordedMigrations {
   /** Names of the migrations that finished (and were not rolled back). */
   readonly finished: readonly string[];
   /** Started and neither finished nor rolled back. */
-  readonly failed: readonly FailedMigration[];
+  readonly failed: readonly RecordedFailure[];
 }
 
 /**
@@ -343,11 +526,16 @@ export async function recordedMigrations(adapter: SqlMigrationAwareDriverAdapter
       throw error;
     }
     const finished: string[] = [];
-    const failed: FailedMigration[] = [];
+    const failed: RecordedFailure[] = [];
     for (const [name, startedAt, finishedAt, rolledBackAt, logs] of rows) {
       if (rolledBackAt !== null) continue;
       if (finishedAt !== null) finished.push(String(name));
-      else failed.push({ name: String(name), startedAt: String(startedAt), reason: plainReason(typeof logs === 'string' ? logs : '') });
+      else
+        failed.push({
+          name: String(name),
+          startedAt: String(startedAt),
+          reason: typeof logs === 'string' && logs.trim() !== '' ? plainReason(logs) : undefined,
+        });
     }
     return { finished, failed };
   } finally {
@@ -358,7 +546,8 @@ export async function recordedMigrations(adapter: SqlMigrationAwareDriverAdapter
 /**
  * Replaces the engine's log of the failed `migration` (the driver's message and the engine's
  * backtrace, or only "external connector error") with `reason`, so `migrate status` and the next
- * deploy say why in plain words.
+ * deploy say why in plain words: for a failure the engine recorded itself (no row held back by
+ * {@link holdRecords}).
  */
 async function recordFailureReason(adapter: SqlMigrationAwareDriverAdapterFactory, migration: string, reason: string): Promise<void> {
   const connection = await adapter.connect();
@@ -379,36 +568,70 @@ async function recordFailureReason(adapter: SqlMigrationAwareDriverAdapterFactor
 }
 
 /**
+ * What of `name`'s changes the database behind `adapter` holds ({@link findChanges}), against the
+ * migrations of `folders` it records as `finished`.
+ */
+async function changesOf(
+  adapter: SqlMigrationAwareDriverAdapterFactory,
+  folders: readonly MigrationFolder[],
+  finished: readonly string[],
+  name: string,
+): Promise<FoundChanges> {
+  const folder = folders.find((candidate) => candidate.name === name);
+  if (folder === undefined) return { kind: 'unchecked', why: `its folder is not in the migrations folder` };
+  return findChanges(
+    adapter,
+    folders.filter((candidate) => finished.includes(candidate.name)),
+    folder,
+  );
+}
+
+/**
  * Applies every pending migration of `dir` to the database behind `adapter`, each in one
- * transaction (the dialect's `applyScript`); returns the names applied. When any was, the planner's
- * statistics are updated afterwards (docs/decisions.md §6), so an index a migration added is costed
- * from the rows already there. Rejects with {@link MigrationFailedError} when a migration fails (it
- * is rolled back and recorded as failed; those before it stay applied), or the driver's error.
+ * transaction with its record (the dialect's `applyScript`, {@link holdRecords}); returns the names
+ * applied. When any was, the planner's statistics are updated afterwards (docs/decisions.md §6), so
+ * an index a migration added is costed from the rows already there. Rejects with
+ * {@link MigrationFailedError} when a migration fails (recorded as failed; rolled back, or what of
+ * it stayed checked against the database; those before it stay applied), a `DatabaseLockedError`
+ * when the write lock was refused (nothing applied), or the engine's or the driver's error.
  */
 export async function applyMigrations(schema: string, dir: string, adapter: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
+  const folders = readMigrationFolders(dir);
   const open = await openEngine(schema, adapter);
   let applied: string[] = [];
-  let failure: { migration: string | undefined; reason: string } | undefined;
+  let failure: ScriptFailure | undefined;
+  let failedName: string | undefined;
   try {
     ({ appliedMigrationNames: applied } = await open.engine.applyMigrations({
-      migrationsList: migrationList(dir, readMigrationFolders(dir)),
+      migrationsList: migrationList(dir, folders),
       filters: FILTERS,
     }));
   } catch (error) {
     // A script that failed (the dialect's `applyScript` saw it) is a failed migration; anything else is the engine's or the driver's.
-    const script = open.failures.at(-1);
-    if (script === undefined) throw (await busy(error, readMigrationFolders(dir), adapter)) ?? error;
-    failure = {
-      migration: /migration_name="([^"]+)"/.exec(error instanceof Error ? error.message : String(error))?.[1],
-      reason: plainReason(script),
-    };
+    failure = open.failures.at(-1);
+    if (failure === undefined) throw (await busy(open.unstarted.at(-1) ?? error, folders, adapter)) ?? error;
+    failedName = failure.migration ?? /migration_name="([^"]+)"/.exec(error instanceof Error ? error.message : String(error))?.[1];
   } finally {
     await closeEngine(open);
   }
   if (failure) {
-    failure.migration ??= (await recordedMigrations(adapter)).failed.at(-1)?.name ?? 'unknown';
-    await recordFailureReason(adapter, failure.migration, failure.reason);
-    throw new MigrationFailedError(failure.migration, failure.reason, dialectOfAdapter(adapter).migrations.atomicity);
+    const reason = plainReason(failure.message);
+    const recorded = await recordedMigrations(adapter);
+    const migration = failedName ?? recorded.failed.at(-1)?.name ?? 'unknown';
+    // The engine wrote this row itself: its log is the driver's message and a backtrace.
+    if (failure.migration === undefined) await recordFailureReason(adapter, migration, reason);
+    const { atomicity } = dialectOfAdapter(adapter).migrations;
+    if (failure.outcome === 'rolled-back') throw new MigrationFailedError(migration, reason, atomicity, 'rolled-back', failure.recorded);
+    const changes = await changesOf(adapter, folders, recorded.finished, migration);
+    throw new MigrationFailedError(
+      migration,
+      reason,
+      atomicity,
+      failure.outcome,
+      failure.recorded,
+      changes,
+      resolutionFor(undefined, changes),
+    );
   }
   if (applied.length > 0) await updateStatistics(adapter);
   return applied;
@@ -476,12 +699,22 @@ function fileTimestamp(date: Date): string {
     .replace(/\.\d+Z$/, 'Z');
 }
 
+/** Whether a process `pid` is running (one of another user counts: it cannot be signalled, but exists). */
+function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * `migrate deploy` (docs/decisions.md §11): refuses while the database records a failed migration
  * ({@link FailedMigrationsError}); does nothing when no migration is pending; otherwise first
  * keeps a consistent copy of a database that lives in a file and already has migrations applied
- * (`backups/<file>-<timestamp>-before-<first pending>.db` beside it, the newest `keepBackups`
- * kept), then applies them ({@link applyMigrations}, whose errors it passes on).
+ * (`backups/<file>-<timestamp>-before-<first pending>.db` beside it, written as a `.partial` file
+ * and renamed once whole, the newest `keepBackups` kept), then applies them ({@link applyMigrations}, whose errors it passes on).
  */
 export async function deployMigrations(
   url: string,
@@ -503,7 +736,19 @@ export async function deployMigrations(
     const stem = path.basename(file).replace(/\.[^.]*$/, '');
     mkdirSync(folder, { recursive: true });
     backup = path.join(folder, `${stem}-${fileTimestamp(new Date())}-before-${first}.db`);
-    await dialect.migrations.backup(url, backup);
+    // Written under a name of its own and renamed once whole: a deploy killed while copying leaves a
+    // `.partial` file (removed here by the next one), never a half-written copy among the kept ones.
+    // The rename replaces a copy made the same second before the same migration (by a deploy that stopped).
+    for (const name of readdirSync(folder)) {
+      // `<copy>.db.<pid of its writer>.partial`
+      const writer = Number(name.split('.').at(-2));
+      if (name.startsWith(`${stem}-`) && name.endsWith('.partial') && !processRunning(writer))
+        rmSync(path.join(folder, name), { force: true });
+    }
+    const partial = `${backup}.${process.pid}.partial`;
+    rmSync(partial, { force: true });
+    await dialect.migrations.backup(url, partial);
+    renameSync(partial, backup);
     const kept = readdirSync(folder)
       .filter((name) => name.startsWith(`${stem}-`) && name.endsWith('.db'))
       .sort();
@@ -535,8 +780,10 @@ export interface MigrationStatus {
 /**
  * Compares the database behind `adapter` with the migrations in `dir`; with `schemaDrift`, also
  * replays the applied migrations on a shadow database (in memory) and compares the result with the
- * database — where the dialect `describesLiveSchema` (SQLite; not PostgreSQL).
- * Rejects with the driver's error, or the engine's when the shadow database cannot be made.
+ * database — where the dialect `describesLiveSchema` (SQLite; not PostgreSQL). Each failed
+ * migration comes with what of its changes the database holds and the `migrate resolve` that
+ * records it truly ({@link findChanges}: a scratch database on either). Rejects with the driver's
+ * error, or the engine's when the shadow database cannot be made.
  */
 export async function migrationStatus(
   schema: string,
@@ -593,14 +840,23 @@ export async function migrationStatus(
   } finally {
     await closeEngine(open);
   }
-  return { ...status, failed: hasFailures ? (await recordedMigrations(adapter)).failed : [] };
+  if (!hasFailures) return { ...status, failed: [] };
+  const recorded = await recordedMigrations(adapter);
+  const failed: FailedMigration[] = [];
+  for (const migration of recorded.failed) {
+    const changes = await changesOf(adapter, folders, recorded.finished, migration.name);
+    failed.push({ ...migration, changes, resolution: resolutionFor(migration.reason, changes) });
+  }
+  return { ...status, failed };
 }
 
 /**
  * `migrate resolve` (docs/decisions.md §11): records the failed migration `name` as rolled back
  * (the next deploy runs it again) or as applied (its changes were made by hand; a migration not
  * yet applied may be recorded as applied too). Rejects with an `Error` naming the fix when `name`
- * is not a folder of `dir` or is not in the state the mark needs, or with the engine's error.
+ * is not a folder of `dir`, is not in the state the mark needs, or is a failed migration whose
+ * changes the database holds (`rolled-back`) or lacks (`applied`), checked ({@link findChanges});
+ * or with the engine's error.
  */
 export async function resolveMigration(
   schema: string,
@@ -614,7 +870,17 @@ export async function resolveMigration(
     throw new Error(`there is no migration ${JSON.stringify(name)} in ${dir}: use one of the names \`migrate status\` lists`);
   }
   const status = await migrationStatus(schema, dir, adapter);
-  const failed = status.failed.some((migration) => migration.name === name);
+  const failure = status.failed.find((migration) => migration.name === name);
+  const failed = failure !== undefined;
+  // A mark the database contradicts would make the next deploy fail over its changes, or skip them.
+  if (mark === 'rolled-back' && failure?.changes.kind === 'present')
+    throw new Error(
+      `${name} is not rolled back: ${describeChanges(failure.changes)}, and the next deploy would run it again over them; \`migrate resolve --applied ${name}\` records it as applied`,
+    );
+  if (mark === 'applied' && failure?.changes.kind === 'absent')
+    throw new Error(
+      `${name} is not applied: ${describeChanges(failure.changes)}; \`migrate resolve --rolled-back ${name}\` lets the next deploy run it (make its changes first to record it as applied)`,
+    );
   if (mark === 'rolled-back' && !failed)
     throw new Error(
       `${name} is not a failed migration (\`migrate status\` shows it as ${status.applied.includes(name) ? 'applied' : 'pending'}); only a failed migration can be marked rolled back`,

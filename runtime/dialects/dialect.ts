@@ -114,6 +114,12 @@ export interface DialectJobs {
   startTickClaims(options: TickClaimOptions): Promise<TickClaims>;
 }
 
+/** One statement and its arguments, in the dialect's placeholders, run by the driver itself. */
+export interface MigrationStatement {
+  readonly sql: string;
+  readonly args: readonly (string | number)[];
+}
+
 /**
  * How a database applies one migration and keeps a copy before applying any (docs/decisions.md §11).
  *
@@ -139,12 +145,24 @@ export interface DialectMigrations {
    */
   readonly lockRefusal?: { readonly pattern: RegExp; readonly waitMs: number };
   /**
-   * Runs one migration's `script` on `connection` (one the schema engine opened) as one
-   * transaction: all of it, or — when a statement fails — none of it. Rejects with the driver's
-   * error as a `DriverAdapterError` (the engine records its message as the failure's reason),
-   * after rolling back.
+   * Runs one migration's `script` on `connection` (one the schema engine opened), then the
+   * statement `record()` returns (the migration's row in `_prisma_migrations`, made once the script
+   * has run, so its time is the finish), as one transaction: all of it, or — when a statement fails
+   * — none of it, so a process killed at any point leaves the migration either applied and recorded
+   * or neither (docs/decisions.md §11). Before the script it sets the savepoint `SCRIPT_SAVEPOINT`,
+   * which tells a script that ended the transaction itself (runtime/dialects/migration-script.ts).
+   * Rejects with a `MigrationScriptError` (a `DriverAdapterError`, whose message the engine reads)
+   * saying how the failure left the database, after rolling back; with the driver's own error when
+   * the transaction could not begin (nothing ran).
    */
-  applyScript(connection: SqlDriverAdapter, script: string): Promise<void>;
+  applyScript(connection: SqlDriverAdapter, script: string, record?: () => MigrationStatement): Promise<void>;
+  /**
+   * One line per object of the schema `connection` is on — table, column, index, constraint, type —
+   * in a form that compares between two databases, sorted, the migrations table left out: what
+   * `migrate status` and `migrate deploy` compare to tell whether a failed migration's changes are
+   * in the database (docs/decisions.md §11). Rejects with the driver's error.
+   */
+  describeSchema(connection: SqlDriverAdapter): Promise<string[]>;
   /**
    * Writes a consistent copy of the database at `url` to the new file `target` while others may
    * be using it; absent for a database on a server (its operators back it up). Rejects with the

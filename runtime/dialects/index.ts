@@ -16,6 +16,8 @@ export type { Dialect, RunnerOptions, StartedEventRelay } from './dialect.js';
  * two schemas of any database, runtime/data/migrations.ts): SQLite in memory, which needs no server.
  */
 export { createScratchAdapterFactory } from './sqlite.js';
+/** How a migration's script left the database when it failed, as every dialect's `applyScript` reports it (docs/decisions.md §11). */
+export { ENDED_ITS_TRANSACTION, MigrationScriptError, OUTCOME_UNKNOWN, type ScriptOutcome } from './migration-script.js';
 
 /** Every supported database, the embedded default first. */
 export const DIALECTS = [SQLITE, POSTGRESQL] as const;

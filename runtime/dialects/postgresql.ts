@@ -4,14 +4,15 @@
  * between them through `LISTEN/NOTIFY` (./postgresql-events.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { DriverAdapterError, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { SqlConstraintError, SqlStatementError, type SqlRunner } from '../data/sql-runner.js';
 import { type Sql, sqltag } from '../data/sql-scope.js';
 import type { DialectSql } from '../data/sql-text.js';
 import { NUL_TEXT_MESSAGE } from '../data/text-input.js';
-import type { Dialect, DialectMigrations, EventRelayOptions, RunnerOptions, StartedEventRelay } from './dialect.js';
+import type { Dialect, DialectMigrations, EventRelayOptions, MigrationStatement, RunnerOptions, StartedEventRelay } from './dialect.js';
+import { ENDED_ITS_TRANSACTION, MigrationScriptError, SCRIPT_SAVEPOINT, type ScriptOutcome } from './migration-script.js';
 import { doubleQuoted, likeWithBackslashEscape } from './standard-sql.js';
 
 /** What a caller is told when PostgreSQL refuses a NUL in text (see `errors.inputCodes`). */
@@ -132,12 +133,65 @@ class PostgresRunner implements SqlRunner {
 /** How long a migration waits for a lock on what it changes (docs/decisions.md §11). */
 const MIGRATION_LOCK_TIMEOUT_MS = 5_000;
 
+/** A server's error carries a SQLSTATE (`42P07`); an error without one is the connection's (`ECONNRESET`). */
+function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/** Where {@link POSTGRESQL_MIGRATIONS}' `applyScript` was when a statement failed. */
+type ScriptStep = 'script' | 'release' | 'record' | 'commit';
+
 /**
- * PostgreSQL migrations (docs/decisions.md §11): the whole script is sent as one simple query
- * between `BEGIN` and `COMMIT` on one pooled connection, so it applies whole or not at all, waiting
- * at most {@link MIGRATION_LOCK_TIMEOUT_MS} for each lock it takes. (The
- * adapter's own `executeScript` splits the script at every `;` — inside string literals too — and
- * runs the pieces on whatever pooled connection is free, outside any transaction.)
+ * What a failure at `step` left of the migration's transaction on `client`, checked: after the
+ * script, rolling back to {@link SCRIPT_SAVEPOINT} works only in the transaction that began; a
+ * release that fails means the script ended it; the record's failure, or the commit's, leaves
+ * nothing (a failed `COMMIT` rolls back). Without the server's answer the outcome is unknown.
+ */
+async function failedStep(client: pg.PoolClient, step: ScriptStep, error: unknown): Promise<ScriptOutcome> {
+  if (sqlState(error) === undefined) return 'unknown';
+  if (step === 'release') return 'part-committed';
+  if (step !== 'script') return 'rolled-back';
+  try {
+    await client.query(`ROLLBACK TO SAVEPOINT ${SCRIPT_SAVEPOINT}`);
+    return 'rolled-back';
+  } catch {
+    return 'part-committed';
+  }
+}
+
+/**
+ * The lines {@link POSTGRESQL_MIGRATIONS}' `describeSchema` gives for the connection's current
+ * schema: each column (type, `NOT NULL`, default), index, constraint and enum type as the catalog
+ * prints them, the migrations table left out.
+ */
+const DESCRIBE_SCHEMA = `WITH schema AS (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+SELECT 'column ' || c.relname || '.' || a.attname || ': ' || format_type(a.atttypid, a.atttypmod)
+    || CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END || COALESCE(' DEFAULT ' || pg_get_expr(d.adbin, d.adrelid), '')
+  FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+  WHERE c.relnamespace = (SELECT oid FROM schema) AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND a.attnum > 0 AND NOT a.attisdropped
+    AND c.relname <> '_prisma_migrations'
+UNION ALL
+SELECT 'index ' || c.relname || ': ' || pg_get_indexdef(i.indexrelid)
+  FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+  WHERE c.relnamespace = (SELECT oid FROM schema) AND t.relname <> '_prisma_migrations'
+UNION ALL
+SELECT 'constraint ' || t.relname || '.' || k.conname || ': ' || pg_get_constraintdef(k.oid)
+  FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
+  WHERE k.connamespace = (SELECT oid FROM schema) AND t.relname <> '_prisma_migrations'
+UNION ALL
+SELECT 'type ' || t.typname || ': ' || string_agg(e.enumlabel, ', ' ORDER BY e.enumsortorder)
+  FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid
+  WHERE t.typnamespace = (SELECT oid FROM schema) GROUP BY t.typname`;
+
+/**
+ * PostgreSQL migrations (docs/decisions.md §11): on one pooled connection, `BEGIN` (with a lock wait
+ * of at most {@link MIGRATION_LOCK_TIMEOUT_MS} for each lock the migration takes) and the savepoint;
+ * the whole script as one simple query; the savepoint released; the record; `COMMIT` — each its own
+ * round trip, so a server whose client was killed mid-script finds the client gone before the
+ * commit and rolls back, instead of committing changes nobody records. (The adapter's own
+ * `executeScript` splits the script at every `;` — inside string literals too — and runs the pieces
+ * on whatever pooled connection is free, outside any transaction.)
  */
 const POSTGRESQL_MIGRATIONS: DialectMigrations = {
   // The engine's WebAssembly build cannot describe a live PostgreSQL schema through the pg adapter
@@ -145,30 +199,67 @@ const POSTGRESQL_MIGRATIONS: DialectMigrations = {
   describesLiveSchema: false,
   atomicity:
     'PostgreSQL: each migration runs in one transaction and rolls back whole when a statement fails; statements PostgreSQL refuses inside a transaction (`CREATE INDEX CONCURRENTLY`, `VACUUM`, `CREATE DATABASE`) cannot be part of a migration',
-  async applyScript(connection: SqlDriverAdapter, script: string): Promise<void> {
+  async applyScript(connection: SqlDriverAdapter, script: string, record?: () => MigrationStatement): Promise<void> {
     const pool = (connection as unknown as { underlyingDriver?: () => pg.Pool }).underlyingDriver?.();
     if (typeof pool?.connect !== 'function')
       throw new Error('the pg adapter no longer exposes its pool; a migration cannot run in a transaction');
     const client = await pool.connect();
+    let broken: Error | undefined;
     try {
-      // A lock a long transaction holds (a running server's) fails the migration after the wait instead
-      // of queueing it, and every query of the server behind it, for as long as that transaction lasts.
-      await client.query(`BEGIN;\nSET LOCAL lock_timeout = '${MIGRATION_LOCK_TIMEOUT_MS}ms';\n${script}\n;COMMIT;`);
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      const failure = error as pg.DatabaseError;
-      throw new DriverAdapterError({
-        kind: 'postgres',
-        code: failure.code ?? 'N/A',
-        severity: failure.severity ?? 'N/A',
-        message: failure.message,
-        detail: failure.detail,
-        column: failure.column,
-        hint: failure.hint,
-      });
+      try {
+        // A lock a long transaction holds (a running server's) fails the migration after the wait instead
+        // of queueing it, and every query of the server behind it, for as long as that transaction lasts.
+        await client.query(`BEGIN; SET LOCAL lock_timeout = '${MIGRATION_LOCK_TIMEOUT_MS}ms'; SAVEPOINT ${SCRIPT_SAVEPOINT}`);
+      } catch (error) {
+        // Nothing of the script ran.
+        await client.query('ROLLBACK').catch(() => undefined);
+        broken = error instanceof Error ? error : new Error(String(error));
+        throw error;
+      }
+      let step: ScriptStep = 'script';
+      try {
+        await client.query(script);
+        step = 'release';
+        await client.query(`RELEASE SAVEPOINT ${SCRIPT_SAVEPOINT}`);
+        step = 'record';
+        if (record) {
+          const { sql, args } = record();
+          await client.query(sql, [...args]);
+        }
+        step = 'commit';
+        await client.query('COMMIT');
+      } catch (error) {
+        const outcome = await failedStep(client, step, error);
+        await client.query('ROLLBACK').catch(() => undefined);
+        if (outcome === 'unknown') broken = error instanceof Error ? error : new Error(String(error));
+        const failure = error as pg.DatabaseError;
+        const message =
+          step === 'release'
+            ? ENDED_ITS_TRANSACTION
+            : outcome === 'part-committed'
+              ? `${failure.message}; ${ENDED_ITS_TRANSACTION}`
+              : failure.message;
+        throw new MigrationScriptError(
+          {
+            kind: 'postgres',
+            code: sqlState(error) ?? 'N/A',
+            severity: failure.severity ?? 'N/A',
+            message,
+            detail: failure.detail,
+            column: failure.column,
+            hint: failure.hint,
+          },
+          outcome,
+        );
+      }
     } finally {
-      client.release();
+      // A connection that failed without the server's answer is not handed to anyone else.
+      client.release(broken);
     }
+  },
+  async describeSchema(connection: SqlDriverAdapter): Promise<string[]> {
+    const { rows } = await connection.queryRaw({ sql: DESCRIBE_SCHEMA, args: [], argTypes: [] });
+    return rows.map(([line]) => String(line)).sort();
   },
 };
 

@@ -6,14 +6,15 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
-import { DriverAdapterError, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type BetterSqlite3 from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { SqlConstraintError, type SqlRunner } from '../data/sql-runner.js';
 import { LocalTickClaims } from '../jobs/schedule.js';
 import { type Sql, sqltag } from '../data/sql-scope.js';
 import type { DialectSql, TextMatch } from '../data/sql-text.js';
-import type { Dialect, DialectMigrations, RunnerOptions } from './dialect.js';
+import type { Dialect, DialectMigrations, MigrationStatement, RunnerOptions } from './dialect.js';
+import { ENDED_ITS_TRANSACTION, MigrationScriptError, SCRIPT_SAVEPOINT, type ScriptOutcome } from './migration-script.js';
 import { doubleQuoted } from './standard-sql.js';
 
 /** The absolute path of a `file:` URL's SQLite database, resolved against `cwd`. */
@@ -330,38 +331,98 @@ class SqliteRunner implements SqlRunner {
 /** SQLITE_CONSTRAINT_FOREIGNKEY, the extended code of a foreign key violation. */
 const FOREIGN_KEY_VIOLATION = 787;
 
-/** {@link SQLITE_MIGRATIONS}' `applyScript` on the driver's connection; throws a `DriverAdapterError` after rolling back. */
-function applyInTransaction(database: BetterSqlite3.Database, script: string): void {
+/** SQLITE_ERROR, the code of a script's own failure as the adapter reports it. */
+const SQLITE_ERROR = 1;
+
+/**
+ * The errors after which SQLite has rolled the whole transaction back itself ("Response To Errors
+ * Within A Transaction", sqlite.org/lang_transaction.html): such a failure leaves no transaction open
+ * and yet nothing committed.
+ */
+const ROLLS_BACK_ITSELF = /^SQLITE_(?:FULL|IOERR|BUSY|NOMEM|INTERRUPT)/;
+
+/**
+ * What a script's failure left (the transaction begun by {@link applyInTransaction} still open, or
+ * not), checked: the transaction still holding {@link SCRIPT_SAVEPOINT} is the one that began, and
+ * rolling back to it undoes the whole script; without it the script ended the transaction itself.
+ */
+function scriptFailure(database: BetterSqlite3.Database, error: unknown): MigrationScriptError {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown }).code;
+  let outcome: ScriptOutcome;
+  if (!database.inTransaction) outcome = typeof code === 'string' && ROLLS_BACK_ITSELF.test(code) ? 'rolled-back' : 'part-committed';
+  else {
+    try {
+      database.exec(`ROLLBACK TO SAVEPOINT ${SCRIPT_SAVEPOINT}`);
+      outcome = 'rolled-back';
+    } catch {
+      outcome = 'part-committed';
+    }
+  }
+  // As the driver said it ("NOT NULL constraint failed: new_Post.slug"): the adapter's own
+  // conversion keeps only a kind ("NullConstraintViolation") for some errors.
+  const said = outcome === 'part-committed' ? `${message}; ${ENDED_ITS_TRANSACTION}` : message;
+  return new MigrationScriptError({ kind: 'sqlite', extendedCode: SQLITE_ERROR, message: said }, outcome);
+}
+
+/**
+ * {@link SQLITE_MIGRATIONS}' `applyScript` on the driver's connection: `BEGIN IMMEDIATE`, the
+ * savepoint, the script, the savepoint released, `PRAGMA foreign_key_check`, the record, `COMMIT`.
+ * Throws a {@link MigrationScriptError} after rolling back, or the driver's error when `BEGIN` fails
+ * (nothing ran: a busy timeout there is the lock refusal `migrate deploy` names).
+ */
+function applyInTransaction(database: BetterSqlite3.Database, script: string, record?: () => MigrationStatement): void {
   const foreignKeys = database.pragma('foreign_keys', { simple: true }) === 1;
   database.pragma('foreign_keys = OFF');
   try {
     database.exec('BEGIN IMMEDIATE');
     try {
+      database.exec(`SAVEPOINT ${SCRIPT_SAVEPOINT}`);
       try {
         database.exec(script);
       } catch (error) {
-        // As the driver said it ("NOT NULL constraint failed: new_Post.slug"): the adapter's own
-        // conversion keeps only a kind ("NullConstraintViolation") for some errors.
-        throw new DriverAdapterError({ kind: 'sqlite', extendedCode: 1, message: error instanceof Error ? error.message : String(error) });
+        throw scriptFailure(database, error);
+      }
+      try {
+        database.exec(`RELEASE SAVEPOINT ${SCRIPT_SAVEPOINT}`);
+      } catch {
+        throw new MigrationScriptError({ kind: 'sqlite', extendedCode: SQLITE_ERROR, message: ENDED_ITS_TRANSACTION }, 'part-committed');
       }
       const violations = database.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
       const first = violations[0];
       if (first) {
-        throw new DriverAdapterError({
-          kind: 'sqlite',
-          extendedCode: FOREIGN_KEY_VIOLATION,
-          message: `FOREIGN KEY constraint failed: ${violations.length} row(s) of ${first.table} refer to a missing ${first.parent} (first: rowid ${first.rowid})`,
-        });
+        throw new MigrationScriptError(
+          {
+            kind: 'sqlite',
+            extendedCode: FOREIGN_KEY_VIOLATION,
+            message: `FOREIGN KEY constraint failed: ${violations.length} row(s) of ${first.table} refer to a missing ${first.parent} (first: rowid ${first.rowid})`,
+          },
+          'rolled-back',
+        );
+      }
+      if (record) {
+        const { sql, args } = record();
+        database.prepare(sql).run(...args);
       }
       database.exec('COMMIT');
     } catch (error) {
       if (database.inTransaction) database.exec('ROLLBACK');
-      throw error;
+      if (error instanceof MigrationScriptError) throw error;
+      // The record or the commit failed: the transaction was still the migration's, and is rolled back.
+      const message = error instanceof Error ? error.message : String(error);
+      throw new MigrationScriptError({ kind: 'sqlite', extendedCode: SQLITE_ERROR, message }, 'rolled-back');
     }
   } finally {
     if (foreignKeys) database.pragma('foreign_keys = ON');
   }
 }
+
+/**
+ * The lines {@link SQLITE_MIGRATIONS}' `describeSchema` gives: each table, index, view and trigger
+ * with its `CREATE` statement as SQLite keeps it (a column added by `ALTER TABLE` is in its table's),
+ * SQLite's own objects and the migrations table left out.
+ */
+const DESCRIBE_SCHEMA = `SELECT type || ' ' || name || ': ' || COALESCE(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND tbl_name <> '_prisma_migrations' ORDER BY 1`;
 
 /**
  * SQLite migrations (docs/decisions.md §11). Every statement of a migration, table redefinitions
@@ -381,12 +442,16 @@ const SQLITE_MIGRATIONS: DialectMigrations = {
   lockRefusal: { pattern: /`SocketTimeout`|SQLITE_BUSY|database is locked/, waitMs: SQLITE_BUSY_TIMEOUT_MS },
   atomicity:
     'SQLite: each migration runs in one transaction and rolls back whole when a statement fails; `PRAGMA` lines in a migration have no effect inside it, and `VACUUM` cannot run in one',
-  applyScript(connection: SqlDriverAdapter, script: string): Promise<void> {
+  applyScript(connection: SqlDriverAdapter, script: string, record?: () => MigrationStatement): Promise<void> {
     // The executor's throw becomes the rejection.
     return new Promise((resolve) => {
-      applyInTransaction(adapterConnection(connection), script);
+      applyInTransaction(adapterConnection(connection), script, record);
       resolve();
     });
+  },
+  async describeSchema(connection: SqlDriverAdapter): Promise<string[]> {
+    const { rows } = await connection.queryRaw({ sql: DESCRIBE_SCHEMA, args: [], argTypes: [] });
+    return rows.map(([line]) => String(line));
   },
   async backup(url: string, target: string): Promise<void> {
     const { default: Sqlite } = await import('better-sqlite3');
