@@ -34,6 +34,7 @@ import { RateLimit } from '../http/rate-limit.js';
 import { authenticateRequests } from '../http/request-state.js';
 import type { VersioningOptions, VersionPolicy } from '../http/versioning.js';
 import type { CanActivate, RuntimeGuards } from '../auth/guards.js';
+import { listeningUrl } from './listening-url.js';
 import { createLogger } from './logger.js';
 import { tuneV8ForServing } from './v8-tuning.js';
 import { METRICS_PATH } from '../observability/exposition.js';
@@ -256,7 +257,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const metricsUrl = await observability.listen();
     const server = await listen(listener, config, sockets, observability);
     const port = (server.address() as AddressInfo).port;
-    const address = `http://${config.http.host === '0.0.0.0' ? '127.0.0.1' : config.http.host}:${port}`;
+    const address = listeningUrl(config.http.host, port);
     // One line saying where everything is; the routes and paths each transport mounted are at debug.
     logger.info(
       {
