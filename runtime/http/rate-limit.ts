@@ -8,28 +8,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
-import { type ClientRateLimitInfo, ipKeyGenerator, type Options, rateLimit, type Store } from 'express-rate-limit';
+import { type ClientRateLimitInfo, type Options, rateLimit, type Store } from 'express-rate-limit';
 import type { AppConfig } from '../server/config.js';
+import { type AddressReading, clientGroup } from './client-address.js';
 import { problem, sendProblem } from './problem.js';
-
-/**
- * The client address of `request` as Express computes `request.ip` with `trust proxy` set to `hops`:
- * the socket's peer, or, through that many proxies, the address they forwarded (X-Forwarded-For,
- * read from the right).
- */
-export function clientAddress(request: IncomingMessage, hops: number): string {
-  const forwarded = request.headers['x-forwarded-for'];
-  const chain = [
-    request.socket.remoteAddress ?? '',
-    ...(typeof forwarded === 'string'
-      ? forwarded
-          .split(',')
-          .map((address) => address.trim())
-          .reverse()
-      : []),
-  ];
-  return chain[Math.min(hops, chain.length - 1)] ?? '';
-}
 
 /**
  * express-rate-limit's store of one process: a fixed window per key, counted synchronously. Its
@@ -98,11 +80,11 @@ export class RateLimit {
   /** What a client past the limit is told. */
   readonly message: string;
   private readonly limit: number;
-  private readonly hops: number;
+  private readonly reading: AddressReading;
 
   private constructor(config: AppConfig) {
     this.limit = config.http.rateLimit;
-    this.hops = config.http.trustProxy;
+    this.reading = { trustProxy: config.http.trustProxy, ipv6Prefix: config.http.ipv6Prefix };
     this.message = `more than ${config.http.rateLimit} requests in ${config.http.rateLimitWindow / 1000} s from this address; retry after the Retry-After delay`;
     this.middleware = rateLimit({
       windowMs: config.http.rateLimitWindow,
@@ -122,9 +104,9 @@ export class RateLimit {
     return config.http.rateLimit > 0 ? new RateLimit(config) : undefined;
   }
 
-  /** The store's key of a request: its client address, an IPv6 one by its /56 (express-rate-limit's default). */
+  /** The store's key of a request: its client as every per-address count groups it (./client-address.ts). */
   private keyOf(request: IncomingMessage): string {
-    return ipKeyGenerator(clientAddress(request, this.hops));
+    return clientGroup(request, this.reading);
   }
 
   /**

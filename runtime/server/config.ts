@@ -105,6 +105,11 @@ const configSchema = z.object({
     rateLimitWindow: integer(1_000, 86_400_000).default(60_000),
     /** Behind a proxy: trust X-Forwarded-For from this many hops (rate limits key on the client's address). */
     trustProxy: integer(0, 10).default(0),
+    /**
+     * The prefix length an IPv6 client is counted by in every per-address count — the rate limit,
+     * WebSockets and HTTP connections per address (docs/hostile-input.md §12); 128 counts each address alone.
+     */
+    ipv6Prefix: integer(1, 128).default(64),
   }),
   ...TRANSPORT_SETTINGS,
   log: z.object({

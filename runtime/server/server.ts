@@ -192,7 +192,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
       perCaller: config.http.maxSocketsPerCaller,
       subscriptionsPerCaller: config.graphql.maxSubscriptionsPerCaller,
       bufferBytes: config.http.socketBufferBytes,
-      trustProxy: config.http.trustProxy,
+      addresses: { trustProxy: config.http.trustProxy, ipv6Prefix: config.http.ipv6Prefix },
     });
     const transports = await buildTransports(definition.transports, {
       config,

@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocket } from 'ws';
 import type { Principal } from '../auth/ability.js';
-import { clientAddress } from '../http/rate-limit.js';
+import { type AddressReading, clientGroup } from '../http/client-address.js';
 
 /** The limits (from `APP_HTTP__MAX_SOCKETS_PER_ADDRESS`, `…_PER_CALLER`, `APP_HTTP__SOCKET_BUFFER_BYTES`, `APP_GRAPHQL__MAX_SUBSCRIPTIONS_PER_CALLER`). */
 export interface SocketLimits {
@@ -15,8 +15,8 @@ export interface SocketLimits {
   readonly perCaller: number;
   readonly subscriptionsPerCaller: number;
   readonly bufferBytes: number;
-  /** Proxy hops whose `X-Forwarded-For` names the client (`APP_HTTP__TRUST_PROXY`). */
-  readonly trustProxy: number;
+  /** How a socket's client address is read and grouped (`APP_HTTP__TRUST_PROXY`, `APP_HTTP__IPV6_PREFIX`). */
+  readonly addresses: AddressReading;
 }
 
 /** A caller's key: the principal, by subject and org. */
@@ -53,7 +53,7 @@ export class SocketQuotas {
 
   /** Counts `client`, opened by `request`, against its address until it closes; false (nothing counted) when the address holds its limit. */
   holdAddress(client: WebSocket, request: IncomingMessage): boolean {
-    const key = clientAddress(request, this.limits.trustProxy);
+    const key = clientGroup(request, this.limits.addresses);
     if (!this.addresses.take(key, this.limits.perAddress)) return false;
     client.once('close', () => this.addresses.release(key));
     return true;
