@@ -190,6 +190,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const socketQuotas = new SocketQuotas({
       perAddress: config.http.maxSocketsPerAddress,
       perCaller: config.http.maxSocketsPerCaller,
+      anonymousShare: config.http.anonymousShare,
       subscriptionsPerCaller: config.graphql.maxSubscriptionsPerCaller,
       bufferBytes: config.http.socketBufferBytes,
       addresses: { trustProxy: config.http.trustProxy, ipv6Prefix: config.http.ipv6Prefix },

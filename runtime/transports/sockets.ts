@@ -10,6 +10,8 @@
  * - an upgrade no transport owns is answered 404 (400 when its target is not a URL, 503 while
  *   shutting down) as a problem document, like every other refused request;
  * - handshakes `ws` refuses (a bad key or version, a method other than GET) are problem documents too;
+ * - every socket holds a place of its address and of its caller, anonymous ones in a smaller share
+ *   of the address's (./socket-quotas.ts; docs/hostile-input.md §16), or is closed with 1008;
  * - every socket is limited to `maxPayload` bytes per message (1009 past it);
  * - a frame `ws` refuses — over the size limit, invalid UTF-8, reserved bits, an unknown opcode, an
  *   unmasked client frame, a bad close code — has already been answered by `ws` with the
@@ -25,8 +27,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocket, WebSocketServer } from 'ws';
+import type { Principal } from '../auth/ability.js';
 import { type Authentication, tokenExpired } from '../auth/authentication.js';
-import type { SocketQuotas } from './socket-quotas.js';
+import { type SocketQuotas, WAITED_TOO_LONG } from './socket-quotas.js';
 import { FailureError } from '../failures/result.js';
 import { failureProblem, problem, writeRawProblem } from '../http/problem.js';
 import type { Observability } from '../observability/index.js';
@@ -56,6 +59,16 @@ export interface SocketTransport<State = unknown> {
    */
   admit?(request: IncomingMessage): Promise<State>;
   /**
+   * The caller a socket is opened by, when its upgrade says (a gateway's token; undefined: an
+   * anonymous caller). The acceptor then places the socket in that caller's share of its address's
+   * places, or in the anonymous share, before {@link connect}, and closes it with 1008 when there is
+   * no place (docs/hostile-input.md §16). Absent, the caller is not known at the handshake: the socket
+   * waits unplaced until the transport calls {@link SocketQuotas.place} (graphql-ws, at
+   * `connection_init`), and the longest waiting socket of an address is sent away when more wait
+   * than the address has places.
+   */
+  principalOf?(state: State): Principal | undefined;
+  /**
    * Serves one accepted socket. It never needs an `error` listener: a framing fault has been
    * answered and logged by the acceptor and is followed by `close`. Throwing closes the socket with 1011.
    */
@@ -71,7 +84,7 @@ export interface SocketAcceptorOptions {
   readonly keepAlive?: number;
   /** Counts open sockets and refusals, when metrics are on. */
   readonly observability?: Observability;
-  /** What clients may hold (./socket-quotas.ts): a socket past its address's limit is closed with 1008. */
+  /** What clients may hold (./socket-quotas.ts): a socket with no place among its address's and caller's is closed with 1008. */
   readonly quotas?: SocketQuotas;
 }
 
@@ -331,15 +344,7 @@ export class SocketAcceptor {
   }
 
   private serve(transport: SocketTransport, path: string, client: WebSocket, request: IncomingMessage, state: unknown): void {
-    if (this.quotas && !this.quotas.holdAddress(client, request)) {
-      this.observability?.refused('TOO_MANY_REQUESTS');
-      closeSocket(
-        client,
-        POLICY_CLOSE_CODE,
-        `this address holds ${this.quotas.limits.perAddress} WebSockets already (APP_HTTP__MAX_SOCKETS_PER_ADDRESS)`,
-      );
-      return;
-    }
+    if (!this.hold(transport, client, request, state)) return;
     const accepted: Accepted = { transport, path, alive: true };
     this.clients.set(client, accepted);
     const metrics = this.observability?.metrics;
@@ -372,6 +377,30 @@ export class SocketAcceptor {
       this.logger.error({ err: error, transport: transport.name }, 'a WebSocket transport failed to take a socket');
       closeSocket(client, 1011, 'internal error');
     }
+  }
+
+  /**
+   * Counts `client` against its address's and caller's places (./socket-quotas.ts): placed at once
+   * when its transport knows the caller from the upgrade, else waiting until the transport places
+   * it — closing with 1008 the longest waiting socket of the address when more wait than it has
+   * places. Returns false, having closed `client` with 1008, when it gets no place.
+   */
+  private hold(transport: SocketTransport, client: WebSocket, request: IncomingMessage, state: unknown): boolean {
+    const quotas = this.quotas;
+    if (!quotas) return true;
+    if (!transport.principalOf) {
+      const away = quotas.wait(client, request);
+      if (away) {
+        this.observability?.refused('TOO_MANY_REQUESTS');
+        closeSocket(away, POLICY_CLOSE_CODE, WAITED_TOO_LONG);
+      }
+      return true;
+    }
+    const refusal = quotas.place(client, request, transport.principalOf(state));
+    if (refusal === undefined) return true;
+    this.observability?.refused('TOO_MANY_REQUESTS');
+    closeSocket(client, POLICY_CLOSE_CODE, refusal);
+    return false;
   }
 
   /** Terminates the sockets that did not answer the previous ping, and pings the others. */
