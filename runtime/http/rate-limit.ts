@@ -2,8 +2,8 @@
  * The rate limit (docs/hostile-input.md §12): at most `APP_HTTP__RATE_LIMIT` operations per client
  * address in each `APP_HTTP__RATE_LIMIT_WINDOW` ms, counted in one store across every way in — each
  * HTTP request (express-rate-limit's middleware, with its `RateLimit-*` headers and a 429 problem
- * document), each graphql-ws operation, each gateway message, and each JSON-RPC message of an MCP
- * batch beyond the one its request counted — so a client refused over REST is refused over the
+ * document), each WebSocket upgrade, each graphql-ws operation, each gateway message, and each
+ * JSON-RPC message of an MCP batch beyond the one its request counted — so a client refused over REST is refused over the
  * sockets too. Off (undefined) when the limit is 0.
  */
 import type { IncomingMessage } from 'node:http';
@@ -119,5 +119,15 @@ export class RateLimit {
     let hits = 0;
     for (let taken = 0; taken < count; taken++) hits = this.store.hit(key).totalHits;
     return Promise.resolve(hits <= this.limit);
+  }
+  /**
+   * Counts one operation of the client of `request` — a WebSocket upgrade, refused 429 before the
+   * handshake (docs/hostile-input.md §12) — and resolves whether it stays within the limit, and the
+   * whole seconds (at least 1) until the client's window ends, which a refusal's `Retry-After` says.
+   */
+  tryTake(request: IncomingMessage): Promise<{ readonly allowed: boolean; readonly retryAfter: number }> {
+    const { totalHits, resetTime } = this.store.hit(this.keyOf(request));
+    const retryAfter = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now()) - Date.now()) / 1000));
+    return Promise.resolve({ allowed: totalHits <= this.limit, retryAfter });
   }
 }

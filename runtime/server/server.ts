@@ -252,6 +252,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
       maxPayload: bytes.parse(config.http.bodyLimit) ?? 100 * 1024,
       observability,
       quotas: socketQuotas,
+      rateLimit,
     });
     registerSockets(sockets, transports);
     await options.beforeListen?.();

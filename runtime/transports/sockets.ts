@@ -9,6 +9,8 @@
  *   not the process;
  * - an upgrade no transport owns is answered 404 (400 when its target is not a URL, 503 while
  *   shutting down) as a problem document, like every other refused request;
+ * - an upgrade counts against the rate limit, when there is one, and past it is answered 429 with
+ *   `Retry-After` before any transport admits it (docs/hostile-input.md §12);
  * - handshakes `ws` refuses (a bad key or version, a method other than GET) are problem documents too;
  * - every socket holds a place of its address and of its caller, anonymous ones in a smaller share
  *   of the address's (./socket-quotas.ts; docs/hostile-input.md §16), or is closed with 1008;
@@ -32,6 +34,7 @@ import { type Authentication, tokenExpired } from '../auth/authentication.js';
 import { type SocketQuotas, WAITED_TOO_LONG } from './socket-quotas.js';
 import { FailureError } from '../failures/result.js';
 import { failureProblem, problem, writeRawProblem } from '../http/problem.js';
+import type { RateLimit } from '../http/rate-limit.js';
 import type { Observability } from '../observability/index.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../observability/request-id.js';
 
@@ -86,6 +89,8 @@ export interface SocketAcceptorOptions {
   readonly observability?: Observability;
   /** What clients may hold (./socket-quotas.ts): a socket with no place among its address's and caller's is closed with 1008. */
   readonly quotas?: SocketQuotas;
+  /** The rate limit every transport shares, when configured: each upgrade counts, refused 429 past it (docs/hostile-input.md §12). */
+  readonly rateLimit?: RateLimit | undefined;
 }
 
 /** A registered path: its transport and the `ws` server doing its handshakes. */
@@ -233,12 +238,14 @@ export class SocketAcceptor {
   private readonly heartbeat: NodeJS.Timeout;
   private readonly observability: Observability | undefined;
   private readonly quotas: SocketQuotas | undefined;
+  private readonly rateLimit: RateLimit | undefined;
   private closing = false;
 
   constructor(options: SocketAcceptorOptions) {
     this.logger = options.logger;
     this.observability = options.observability;
     this.quotas = options.quotas;
+    this.rateLimit = options.rateLimit;
     this.maxPayload = options.maxPayload;
     this.heartbeat = setInterval(() => this.ping(), options.keepAlive ?? 12_000).unref();
   }
@@ -309,6 +316,32 @@ export class SocketAcceptor {
       const route = this.routes.get(path);
       if (!route) return refuse(request, socket, 404, 'NOT_FOUND', `no WebSocket is served at ${path}`);
       if (this.closing) return refuse(request, socket, 503, 'SERVICE_UNAVAILABLE', 'the server is shutting down');
+      const { rateLimit } = this;
+      if (!rateLimit) return this.admit(route, path, request, socket, head);
+      // An upgrade is an operation of its client, counted before its token is verified or the
+      // handshake answered: past the limit nothing opens (docs/hostile-input.md §12).
+      rateLimit.tryTake(request).then(
+        ({ allowed, retryAfter }) => {
+          if (socket.destroyed) return;
+          if (this.closing) return refuse(request, socket, 503, 'SERVICE_UNAVAILABLE', 'the server is shutting down');
+          if (allowed) return this.admit(route, path, request, socket, head);
+          this.observability?.refused('TOO_MANY_REQUESTS');
+          refuse(request, socket, 429, 'TOO_MANY_REQUESTS', rateLimit.message, { 'Retry-After': String(retryAfter) });
+        },
+        (error: unknown) => {
+          this.logger.error({ err: error }, 'counting a WebSocket upgrade failed');
+          refuse(request, socket, 500, 'INTERNAL_SERVER_ERROR', 'internal error');
+        },
+      );
+    } catch (error) {
+      this.logger.error({ err: error }, 'accepting a WebSocket failed');
+      socket.destroy();
+    }
+  }
+
+  /** Runs the transport's admission of an upgrade the acceptor took (its token), then the handshake; never throws. */
+  private admit(route: Route, path: string, request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    try {
       const { transport } = route;
       if (!transport.admit) return this.upgrade(route, path, request, socket, head, undefined);
       transport.admit(request).then(

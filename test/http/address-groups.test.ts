@@ -1,7 +1,8 @@
 /**
  * One client per IPv6 network, in every per-address count (docs/hostile-input.md §12, §15, §16):
  * clients on several addresses of one /64 (`APP_HTTP__IPV6_PREFIX`'s default) share one rate budget
- * and one address's WebSocket places, while other /64s of the same /48 count apart. Real IPv6
+ * (REST requests and WebSocket upgrades alike) and one address's WebSocket places, while other /64s
+ * of the same /48 count apart. Real IPv6
  * addresses added to `lo` (test/support/loopback-ipv6.ts, root), a server listening on `::`, and
  * generated mixes of addresses.
  */
@@ -130,10 +131,10 @@ describe.skipIf(unavailable !== undefined && !loopbackIpv6Required())('IPv6 clie
     );
   }, 120_000);
 
-  it('spends one rate budget for the addresses of one /64, and one per other /64', async () => {
+  it('spends one rate budget, upgrades included, for the addresses of one /64, and one per other /64', async () => {
     const { host, port } = target(limited);
     /** The status of `GET /v2/posts` from `localAddress`. */
-    const status = (localAddress: string): Promise<number> =>
+    const rest = (localAddress: string): Promise<number> =>
       new Promise((resolve, reject) => {
         const outgoing = httpRequest(
           { host, port, path: '/v2/posts', localAddress, headers: { authorization: `Bearer ${token}` } },
@@ -145,13 +146,28 @@ describe.skipIf(unavailable !== undefined && !loopbackIpv6Required())('IPv6 clie
         outgoing.on('error', reject);
         outgoing.end();
       });
+    /** The status of a gateway's upgrade from `localAddress` (101 when it opened; closed again at once). */
+    const upgrade = (localAddress: string): Promise<number> =>
+      new Promise((resolve) => {
+        const socket = new WebSocket(`ws://[${host}]:${String(port)}/v1/ws?token=${token}`, { localAddress });
+        socket.once('open', () => {
+          socket.terminate();
+          resolve(101);
+        });
+        socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+        socket.once('error', () => undefined);
+      });
     let used = NETWORKS;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ network: fc.integer({ min: 0, max: 1 }), host: fc.integer({ min: 1, max: HOSTS }) }), {
-          minLength: 1,
-          maxLength: 3 * BUDGET,
-        }),
+        fc.array(
+          fc.record({
+            network: fc.integer({ min: 0, max: 1 }),
+            host: fc.integer({ min: 1, max: HOSTS }),
+            upgrade: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 3 * BUDGET },
+        ),
         async (steps) => {
           const networks = [used, used + 1];
           used += 2;
@@ -159,8 +175,9 @@ describe.skipIf(unavailable !== undefined && !loopbackIpv6Required())('IPv6 clie
           for (const [index, step] of steps.entries()) {
             const count = (counted.get(step.network) ?? 0) + 1;
             counted.set(step.network, count);
-            const answered = await status(addresses.address(networks[step.network] ?? 0, step.host));
-            expect({ step: index, status: answered }).toEqual({ step: index, status: count <= BUDGET ? 200 : 429 });
+            const from = addresses.address(networks[step.network] ?? 0, step.host);
+            const status = await (step.upgrade ? upgrade(from) : rest(from));
+            expect({ step: index, status }).toEqual({ step: index, status: count <= BUDGET ? (step.upgrade ? 101 : 200) : 429 });
             if (count > BUDGET) figures.requestsRefused++;
           }
           figures.rateCases++;
