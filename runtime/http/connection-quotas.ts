@@ -9,7 +9,7 @@
  * and closed, before any route runs, so it holds nothing but that small answer. An answer whose
  * client does not take it is released after `APP_HTTP__WRITE_TIMEOUT` (./listener.ts), which frees
  * its place: 200 connections of one caller that never read each held a 5.85 MB page (2.41 GB);
- * now a caller's 33rd at once is refused.
+ * now a caller's 17th at once is refused.
  *
  * Idle kept-alive connections hold no place (they hold no answer, and `APP_HTTP__KEEP_ALIVE_TIMEOUT`
  * closes them), and `/health` takes none, as the rate limit spares it: a load balancer's checks,
