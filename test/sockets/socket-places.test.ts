@@ -21,7 +21,16 @@ const MEMBERS = 3;
 
 let server: TestServer;
 let tokens: string[];
-const figures = { cases: 0, sockets: 0, anonymousRefused: 0, memberRefused: 0, sentAway: 0 };
+const figures = {
+  cases: 0,
+  sockets: 0,
+  anonymousRefused: 0,
+  memberRefused: 0,
+  sentAway: 0,
+  peakRssGrowthMb: 0,
+  worstHealthMs: 0,
+  controlHealthMs: 0,
+};
 
 beforeAll(async () => {
   server = await startTestServer({
@@ -130,16 +139,29 @@ const openingArbitrary: fc.Arbitrary<Opening> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'silent' as const }) },
 );
 
+/** Milliseconds `/health` takes to answer (from 127.0.0.1, an address no case uses). */
+async function healthTime(): Promise<number> {
+  const started = performance.now();
+  expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  return performance.now() - started;
+}
+
 describe('anonymous sockets beside members on one address (docs/hostile-input.md §16)', () => {
   it('keeps anonymous sockets to their share, so a member under its cap always gets a place (generated)', async () => {
+    const control: number[] = [];
+    for (let probe = 0; probe < 10; probe++) control.push(await healthTime());
+    figures.controlHealthMs = Math.round(Math.max(...control));
+    const before = server.rss();
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(openingArbitrary, { minLength: 1, maxLength: 40 }), async (openings) => {
+      fc.asyncProperty(fc.array(openingArbitrary, { minLength: 1, maxLength: 40, size: 'medium' }), async (openings) => {
         run++;
         const address = `127.0.5.${String(run)}`;
         const sockets: Opened[] = [];
         try {
           for (const opening of openings) sockets.push(await open(opening, address));
+          figures.worstHealthMs = Math.max(figures.worstHealthMs, Math.round(await healthTime()));
+          figures.peakRssGrowthMb = Math.max(figures.peakRssGrowthMb, Math.round((server.rss() - before) / (1024 * 1024)));
           await new Promise((resolve) => setTimeout(resolve, 200));
           const expected = model(openings);
           expect(sockets.map((socket) => socket.code)).toEqual(expected);
