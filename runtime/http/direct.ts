@@ -18,6 +18,7 @@ import type { AbilityCache } from '../auth/ability.js';
 import type { TokenVerifier } from '../auth/authentication.js';
 import { runInContext } from '../auth/context.js';
 import type { DirectAnswer, DirectRoute } from '../transports/index.js';
+import type { ConnectionQuotas } from './connection-quotas.js';
 import type { RequestLifecycle } from './lifecycle.js';
 import { sendError } from './problem.js';
 import { authenticationState } from './request-state.js';
@@ -33,6 +34,8 @@ export interface DirectFront {
   readonly verifier: TokenVerifier;
   readonly abilities: AbilityCache;
   readonly logger: Logger;
+  /** The places of HTTP connections (./connection-quotas.ts), taken once the caller is known, as the chain takes them. */
+  readonly connections: ConnectionQuotas;
 }
 
 /** Characters after which parseurl (Express's `req.path`, `req.query`) parses a target with `url.parse`. */
@@ -90,6 +93,8 @@ export function directListener(routes: readonly DirectRoute[], front: DirectFron
         .then((state) => {
           // As the Express chain's authentication step leaves it (the access line reads the principal here).
           Object.assign(locals, { request: state.request, authentication: state.authentication });
+          // A connection with no place of its address or caller is answered 429 here (docs/hostile-input.md §15).
+          if (!front.connections.admit(request, response, state.authentication)) return undefined;
           return runInContext(state.request, () => direct.handle(request, response, state));
         })
         .catch((error: unknown) => {

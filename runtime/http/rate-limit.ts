@@ -2,34 +2,16 @@
  * The rate limit (docs/hostile-input.md §12): at most `APP_HTTP__RATE_LIMIT` operations per client
  * address in each `APP_HTTP__RATE_LIMIT_WINDOW` ms, counted in one store across every way in — each
  * HTTP request (express-rate-limit's middleware, with its `RateLimit-*` headers and a 429 problem
- * document), each graphql-ws operation, each gateway message, and each JSON-RPC message of an MCP
- * batch beyond the one its request counted — so a client refused over REST is refused over the
+ * document), each WebSocket upgrade, each graphql-ws operation, each gateway message, and each
+ * JSON-RPC message of an MCP batch beyond the one its request counted — so a client refused over REST is refused over the
  * sockets too. Off (undefined) when the limit is 0.
  */
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
-import { type ClientRateLimitInfo, ipKeyGenerator, type Options, rateLimit, type Store } from 'express-rate-limit';
+import { type ClientRateLimitInfo, type Options, rateLimit, type Store } from 'express-rate-limit';
 import type { AppConfig } from '../server/config.js';
+import { type AddressReading, clientGroup } from './client-address.js';
 import { problem, sendProblem } from './problem.js';
-
-/**
- * The client address of `request` as Express computes `request.ip` with `trust proxy` set to `hops`:
- * the socket's peer, or, through that many proxies, the address they forwarded (X-Forwarded-For,
- * read from the right).
- */
-export function clientAddress(request: IncomingMessage, hops: number): string {
-  const forwarded = request.headers['x-forwarded-for'];
-  const chain = [
-    request.socket.remoteAddress ?? '',
-    ...(typeof forwarded === 'string'
-      ? forwarded
-          .split(',')
-          .map((address) => address.trim())
-          .reverse()
-      : []),
-  ];
-  return chain[Math.min(hops, chain.length - 1)] ?? '';
-}
 
 /**
  * express-rate-limit's store of one process: a fixed window per key, counted synchronously. Its
@@ -98,11 +80,11 @@ export class RateLimit {
   /** What a client past the limit is told. */
   readonly message: string;
   private readonly limit: number;
-  private readonly hops: number;
+  private readonly reading: AddressReading;
 
   private constructor(config: AppConfig) {
     this.limit = config.http.rateLimit;
-    this.hops = config.http.trustProxy;
+    this.reading = { trustProxy: config.http.trustProxy, ipv6Prefix: config.http.ipv6Prefix };
     this.message = `more than ${config.http.rateLimit} requests in ${config.http.rateLimitWindow / 1000} s from this address; retry after the Retry-After delay`;
     this.middleware = rateLimit({
       windowMs: config.http.rateLimitWindow,
@@ -122,9 +104,9 @@ export class RateLimit {
     return config.http.rateLimit > 0 ? new RateLimit(config) : undefined;
   }
 
-  /** The store's key of a request: its client address, an IPv6 one by its /56 (express-rate-limit's default). */
+  /** The store's key of a request: its client as every per-address count groups it (./client-address.ts). */
   private keyOf(request: IncomingMessage): string {
-    return ipKeyGenerator(clientAddress(request, this.hops));
+    return clientGroup(request, this.reading);
   }
 
   /**
@@ -137,5 +119,15 @@ export class RateLimit {
     let hits = 0;
     for (let taken = 0; taken < count; taken++) hits = this.store.hit(key).totalHits;
     return Promise.resolve(hits <= this.limit);
+  }
+  /**
+   * Counts one operation of the client of `request` — a WebSocket upgrade, refused 429 before the
+   * handshake (docs/hostile-input.md §12) — and resolves whether it stays within the limit, and the
+   * whole seconds (at least 1) until the client's window ends, which a refusal's `Retry-After` says.
+   */
+  tryTake(request: IncomingMessage): Promise<{ readonly allowed: boolean; readonly retryAfter: number }> {
+    const { totalHits, resetTime } = this.store.hit(this.keyOf(request));
+    const retryAfter = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now()) - Date.now()) / 1000));
+    return Promise.resolve({ allowed: totalHits <= this.limit, retryAfter });
   }
 }

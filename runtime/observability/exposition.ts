@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../server/config.js';
+import { listeningUrl } from '../server/listening-url.js';
 
 /** The path metrics are served at, on their own port or on the main one. */
 export const METRICS_PATH = '/metrics';
@@ -51,7 +52,7 @@ export async function serveMetrics(
     server.listen(config.metrics.port, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}${METRICS_PATH}`;
+  const url = `${listeningUrl(host, port)}${METRICS_PATH}`;
   logger.info({ metrics: url }, `serving metrics on ${url}`);
   return { server, url };
 }

@@ -98,6 +98,16 @@ const configSchema = z.object({
      * UTF-8); past them it is refused with `RESPONSE_TOO_LARGE` before any of it is built (docs/hostile-input.md §14).
      */
     maxResponseBytes: integer(1_024, 1_073_741_824).default(8 * 1024 * 1024),
+    /**
+     * The fraction of an address's places (its WebSockets, its HTTP connections being answered)
+     * anonymous callers may hold together, rounded down; the rest stay for signed-in callers
+     * (docs/hostile-input.md §15, §16).
+     */
+    anonymousShare: ratio.default(0.25),
+    /** HTTP connections one client address may have being answered at once (docs/hostile-input.md §15). */
+    maxConnectionsPerAddress: integer(1, 1_000_000).default(64),
+    /** HTTP connections one caller (a principal) may have being answered at once (docs/hostile-input.md §15). */
+    maxConnectionsPerCaller: integer(1, 1_000_000).default(16),
     /** Bytes a WebSocket may have waiting for its client; past them it is closed with 1013 (docs/hostile-input.md §16). */
     socketBufferBytes: integer(1_024, 1_073_741_824).default(2 * 1024 * 1024),
     /** Origins allowed cross-origin (comma-separated, or `*`); empty: no CORS headers, same origin only. */
@@ -110,6 +120,11 @@ const configSchema = z.object({
     rateLimitWindow: integer(1_000, 86_400_000).default(60_000),
     /** Behind a proxy: trust X-Forwarded-For from this many hops (rate limits key on the client's address). */
     trustProxy: integer(0, 10).default(0),
+    /**
+     * The prefix length an IPv6 client is counted by in every per-address count — the rate limit,
+     * WebSockets and HTTP connections per address (docs/hostile-input.md §12); 128 counts each address alone.
+     */
+    ipv6Prefix: integer(1, 128).default(64),
   }),
   ...TRANSPORT_SETTINGS,
   log: z.object({

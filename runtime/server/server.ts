@@ -30,10 +30,12 @@ import { mountLanding } from '../http/landing.js';
 import { API_TITLE } from '../http/openapi.js';
 import { behindClaimedPaths, directListener } from '../http/direct.js';
 import { createExpressApp, mountFallbacks, securityHeaders } from '../http/pipeline.js';
+import { ConnectionQuotas } from '../http/connection-quotas.js';
 import { RateLimit } from '../http/rate-limit.js';
 import { authenticateRequests } from '../http/request-state.js';
 import type { VersioningOptions, VersionPolicy } from '../http/versioning.js';
 import type { CanActivate, RuntimeGuards } from '../auth/guards.js';
+import { listeningUrl } from './listening-url.js';
 import { createLogger } from './logger.js';
 import { tuneV8ForServing } from './v8-tuning.js';
 import { METRICS_PATH } from '../observability/exposition.js';
@@ -189,9 +191,17 @@ export async function startServer<Database extends DatabaseClient, Container>(
     const socketQuotas = new SocketQuotas({
       perAddress: config.http.maxSocketsPerAddress,
       perCaller: config.http.maxSocketsPerCaller,
+      anonymousShare: config.http.anonymousShare,
       subscriptionsPerCaller: config.graphql.maxSubscriptionsPerCaller,
       bufferBytes: config.http.socketBufferBytes,
-      trustProxy: config.http.trustProxy,
+      addresses: { trustProxy: config.http.trustProxy, ipv6Prefix: config.http.ipv6Prefix },
+    });
+    // What HTTP connections may hold, counted in the chain and on the direct routes alike (docs/hostile-input.md §15).
+    const connectionQuotas = new ConnectionQuotas({
+      perAddress: config.http.maxConnectionsPerAddress,
+      perCaller: config.http.maxConnectionsPerCaller,
+      anonymousShare: config.http.anonymousShare,
+      addresses: { trustProxy: config.http.trustProxy, ipv6Prefix: config.http.ipv6Prefix },
     });
     const transports = await buildTransports(definition.transports, {
       config,
@@ -232,7 +242,10 @@ export async function startServer<Database extends DatabaseClient, Container>(
       metrics: observability.metricsRoute(),
       authenticate: authenticateRequests(verifier, abilities),
     };
-    const app = composeApp(config, logger, transports, front, { health, draining: () => lifecycle.draining }, entrypoints, rateLimit);
+    const app = composeApp(config, logger, transports, front, { health, draining: () => lifecycle.draining }, entrypoints, {
+      rateLimit,
+      connections: connectionQuotas,
+    });
     // Hot routes are answered before the chain, with its front only — unless CORS or the rate
     // limit is configured, which only the chain applies (runtime/http/direct.ts).
     const direct =
@@ -241,7 +254,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
         : [];
     const listener = directListener(
       direct,
-      { observe: front.observe, lifecycle, securityHeaders: securityHeaders(), verifier, abilities, logger },
+      { observe: front.observe, lifecycle, securityHeaders: securityHeaders(), verifier, abilities, logger, connections: connectionQuotas },
       app,
     );
     // Every WebSocket goes through one acceptor, which guards the socket and answers framing faults.
@@ -250,13 +263,14 @@ export async function startServer<Database extends DatabaseClient, Container>(
       maxPayload: bytes.parse(config.http.bodyLimit) ?? 100 * 1024,
       observability,
       quotas: socketQuotas,
+      rateLimit,
     });
     registerSockets(sockets, transports);
     await options.beforeListen?.();
     const metricsUrl = await observability.listen();
     const server = await listen(listener, config, sockets, observability);
     const port = (server.address() as AddressInfo).port;
-    const address = `http://${config.http.host === '0.0.0.0' ? '127.0.0.1' : config.http.host}:${port}`;
+    const address = listeningUrl(config.http.host, port);
     // One line saying where everything is; the routes and paths each transport mounted are at debug.
     logger.info(
       {
@@ -293,12 +307,20 @@ interface FrontChain {
   readonly authenticate: RequestHandler;
 }
 
+/** What the Express chain meters after its unmetered transports (see {@link composeApp}). */
+interface Metering {
+  /** The rate limit, when configured (docs/hostile-input.md §12). */
+  readonly rateLimit: RateLimit | undefined;
+  /** The places of HTTP connections (docs/hostile-input.md §15). */
+  readonly connections: ConnectionQuotas;
+}
+
 /**
  * The Express chain, in this order: the request's id and observation, helmet and CORS, the
  * in-flight count, `/metrics` when served on the main port (before authentication: its token is
- * not a caller's), authentication, unmetered transports (`/health`), the rate limit, neutral
- * transports (API documents, GraphQL), versioned ones (REST), the landing answer at `/` listing
- * `entrypoints` (docs/behaviour.md §4.8), then 404 and the error handler.
+ * not a caller's), authentication, unmetered transports (`/health`), the connection places and the
+ * rate limit (`metering`), neutral transports (API documents, GraphQL), versioned ones (REST), the
+ * landing answer at `/` listing `entrypoints` (docs/behaviour.md §4.8), then 404 and the error handler.
  */
 function composeApp(
   config: AppConfig,
@@ -307,7 +329,7 @@ function composeApp(
   front: FrontChain,
   mounted: MountContext,
   entrypoints: readonly Entrypoint[],
-  rateLimit: RateLimit | undefined,
+  metering: Metering,
 ): Express {
   const app = createExpressApp(
     config,
@@ -318,7 +340,8 @@ function composeApp(
   if (front.metrics) app.get(METRICS_PATH, front.metrics);
   app.use(front.authenticate);
   mountTransports(app, transports, 'unmetered', mounted, logger);
-  if (rateLimit) app.use(rateLimit.middleware);
+  app.use(metering.connections.middleware());
+  if (metering.rateLimit) app.use(metering.rateLimit.middleware);
   mountTransports(app, transports, 'neutral', mounted, logger);
   mountTransports(app, transports, 'versioned', mounted, logger);
   mountLanding(app, API_TITLE, entrypoints);

@@ -9,7 +9,11 @@
  *   not the process;
  * - an upgrade no transport owns is answered 404 (400 when its target is not a URL, 503 while
  *   shutting down) as a problem document, like every other refused request;
+ * - an upgrade counts against the rate limit, when there is one, and past it is answered 429 with
+ *   `Retry-After` before any transport admits it (docs/hostile-input.md §12);
  * - handshakes `ws` refuses (a bad key or version, a method other than GET) are problem documents too;
+ * - every socket holds a place of its address and of its caller, anonymous ones in a smaller share
+ *   of the address's (./socket-quotas.ts; docs/hostile-input.md §16), or is closed with 1008;
  * - every socket is limited to `maxPayload` bytes per message (1009 past it);
  * - a frame `ws` refuses — over the size limit, invalid UTF-8, reserved bits, an unknown opcode, an
  *   unmasked client frame, a bad close code — has already been answered by `ws` with the
@@ -25,10 +29,12 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocket, WebSocketServer } from 'ws';
+import type { Principal } from '../auth/ability.js';
 import { type Authentication, tokenExpired } from '../auth/authentication.js';
-import type { SocketQuotas } from './socket-quotas.js';
+import { type SocketQuotas, WAITED_TOO_LONG } from './socket-quotas.js';
 import { FailureError } from '../failures/result.js';
 import { failureProblem, problem, writeRawProblem } from '../http/problem.js';
+import type { RateLimit } from '../http/rate-limit.js';
 import type { Observability } from '../observability/index.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../observability/request-id.js';
 
@@ -56,6 +62,16 @@ export interface SocketTransport<State = unknown> {
    */
   admit?(request: IncomingMessage): Promise<State>;
   /**
+   * The caller a socket is opened by, when its upgrade says (a gateway's token; undefined: an
+   * anonymous caller). The acceptor then places the socket in that caller's share of its address's
+   * places, or in the anonymous share, before {@link connect}, and closes it with 1008 when there is
+   * no place (docs/hostile-input.md §16). Absent, the caller is not known at the handshake: the socket
+   * waits unplaced until the transport calls {@link SocketQuotas.place} (graphql-ws, at
+   * `connection_init`), and the longest waiting socket of an address is sent away when more wait
+   * than the address has places.
+   */
+  principalOf?(state: State): Principal | undefined;
+  /**
    * Serves one accepted socket. It never needs an `error` listener: a framing fault has been
    * answered and logged by the acceptor and is followed by `close`. Throwing closes the socket with 1011.
    */
@@ -71,8 +87,10 @@ export interface SocketAcceptorOptions {
   readonly keepAlive?: number;
   /** Counts open sockets and refusals, when metrics are on. */
   readonly observability?: Observability;
-  /** What clients may hold (./socket-quotas.ts): a socket past its address's limit is closed with 1008. */
+  /** What clients may hold (./socket-quotas.ts): a socket with no place among its address's and caller's is closed with 1008. */
   readonly quotas?: SocketQuotas;
+  /** The rate limit every transport shares, when configured: each upgrade counts, refused 429 past it (docs/hostile-input.md §12). */
+  readonly rateLimit?: RateLimit | undefined;
 }
 
 /** A registered path: its transport and the `ws` server doing its handshakes. */
@@ -220,12 +238,14 @@ export class SocketAcceptor {
   private readonly heartbeat: NodeJS.Timeout;
   private readonly observability: Observability | undefined;
   private readonly quotas: SocketQuotas | undefined;
+  private readonly rateLimit: RateLimit | undefined;
   private closing = false;
 
   constructor(options: SocketAcceptorOptions) {
     this.logger = options.logger;
     this.observability = options.observability;
     this.quotas = options.quotas;
+    this.rateLimit = options.rateLimit;
     this.maxPayload = options.maxPayload;
     this.heartbeat = setInterval(() => this.ping(), options.keepAlive ?? 12_000).unref();
   }
@@ -296,6 +316,32 @@ export class SocketAcceptor {
       const route = this.routes.get(path);
       if (!route) return refuse(request, socket, 404, 'NOT_FOUND', `no WebSocket is served at ${path}`);
       if (this.closing) return refuse(request, socket, 503, 'SERVICE_UNAVAILABLE', 'the server is shutting down');
+      const { rateLimit } = this;
+      if (!rateLimit) return this.admit(route, path, request, socket, head);
+      // An upgrade is an operation of its client, counted before its token is verified or the
+      // handshake answered: past the limit nothing opens (docs/hostile-input.md §12).
+      rateLimit.tryTake(request).then(
+        ({ allowed, retryAfter }) => {
+          if (socket.destroyed) return;
+          if (this.closing) return refuse(request, socket, 503, 'SERVICE_UNAVAILABLE', 'the server is shutting down');
+          if (allowed) return this.admit(route, path, request, socket, head);
+          this.observability?.refused('TOO_MANY_REQUESTS');
+          refuse(request, socket, 429, 'TOO_MANY_REQUESTS', rateLimit.message, { 'Retry-After': String(retryAfter) });
+        },
+        (error: unknown) => {
+          this.logger.error({ err: error }, 'counting a WebSocket upgrade failed');
+          refuse(request, socket, 500, 'INTERNAL_SERVER_ERROR', 'internal error');
+        },
+      );
+    } catch (error) {
+      this.logger.error({ err: error }, 'accepting a WebSocket failed');
+      socket.destroy();
+    }
+  }
+
+  /** Runs the transport's admission of an upgrade the acceptor took (its token), then the handshake; never throws. */
+  private admit(route: Route, path: string, request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    try {
       const { transport } = route;
       if (!transport.admit) return this.upgrade(route, path, request, socket, head, undefined);
       transport.admit(request).then(
@@ -331,15 +377,7 @@ export class SocketAcceptor {
   }
 
   private serve(transport: SocketTransport, path: string, client: WebSocket, request: IncomingMessage, state: unknown): void {
-    if (this.quotas && !this.quotas.holdAddress(client, request)) {
-      this.observability?.refused('TOO_MANY_REQUESTS');
-      closeSocket(
-        client,
-        POLICY_CLOSE_CODE,
-        `this address holds ${this.quotas.limits.perAddress} WebSockets already (APP_HTTP__MAX_SOCKETS_PER_ADDRESS)`,
-      );
-      return;
-    }
+    if (!this.hold(transport, client, request, state)) return;
     const accepted: Accepted = { transport, path, alive: true };
     this.clients.set(client, accepted);
     const metrics = this.observability?.metrics;
@@ -372,6 +410,30 @@ export class SocketAcceptor {
       this.logger.error({ err: error, transport: transport.name }, 'a WebSocket transport failed to take a socket');
       closeSocket(client, 1011, 'internal error');
     }
+  }
+
+  /**
+   * Counts `client` against its address's and caller's places (./socket-quotas.ts): placed at once
+   * when its transport knows the caller from the upgrade, else waiting until the transport places
+   * it — closing with 1008 the longest waiting socket of the address when more wait than it has
+   * places. Returns false, having closed `client` with 1008, when it gets no place.
+   */
+  private hold(transport: SocketTransport, client: WebSocket, request: IncomingMessage, state: unknown): boolean {
+    const quotas = this.quotas;
+    if (!quotas) return true;
+    if (!transport.principalOf) {
+      const away = quotas.wait(client, request);
+      if (away) {
+        this.observability?.refused('TOO_MANY_REQUESTS');
+        closeSocket(away, POLICY_CLOSE_CODE, WAITED_TOO_LONG);
+      }
+      return true;
+    }
+    const refusal = quotas.place(client, request, transport.principalOf(state));
+    if (refusal === undefined) return true;
+    this.observability?.refused('TOO_MANY_REQUESTS');
+    closeSocket(client, POLICY_CLOSE_CODE, refusal);
+    return false;
   }
 
   /** Terminates the sockets that did not answer the previous ping, and pings the others. */

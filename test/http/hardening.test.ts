@@ -347,7 +347,7 @@ describe('rate limiting', () => {
     expect((await server.fetch('/health')).status).toBe(200);
   });
 
-  it('counts graphql-ws operations, gateway messages and each message of an MCP batch against the same budget per address', async () => {
+  it('counts WebSocket upgrades, graphql-ws operations, gateway messages and each message of an MCP batch against the same budget per address', async () => {
     const limited = await startTestServer({ env: { APP_HTTP__RATE_LIMIT: '12', APP_HTTP__RATE_LIMIT_WINDOW: '60000' } });
     try {
       const token = await limited.token('member');
@@ -380,21 +380,21 @@ describe('rate limiting', () => {
         socket.close();
         return received.slice(prefix.length);
       };
-      // graphql-ws: 15 operations from one address, 12 answered, 3 refused.
+      // graphql-ws: the upgrade and 15 operations from one address, the upgrade and 11 answered, 4 refused.
       const operations = Array.from({ length: 15 }, (_, index) => ({
         id: String(index),
         type: 'subscribe',
         payload: { query: '{ __typename }' },
       }));
       // Each answered one is a next and a complete; each refused one an error.
-      const ws = await exchange('/graphql', ['graphql-transport-ws'], '127.0.0.2', operations, 12 * 2 + 3, [
+      const ws = await exchange('/graphql', ['graphql-transport-ws'], '127.0.0.2', operations, 11 * 2 + 4, [
         { type: 'connection_init', payload: { Authorization: `Bearer ${token}` } },
       ]);
       const refusedOperations = ws.filter(
         (message) => message.type === 'error' && JSON.stringify(message.payload).includes('TOO_MANY_REQUESTS'),
       );
-      expect(refusedOperations).toHaveLength(3);
-      // A gateway: 15 messages, 12 answered, 3 refused.
+      expect(refusedOperations).toHaveLength(4);
+      // A gateway: the upgrade and 15 messages, the upgrade and 11 answered, 4 refused.
       const replies = await exchange(
         '/v1/ws',
         [],
@@ -402,7 +402,7 @@ describe('rate limiting', () => {
         Array.from({ length: 15 }, (_, index) => ({ event: 'ping', data: index })),
         15,
       );
-      expect(replies.filter((reply) => (reply.error as { code?: string } | undefined)?.code === 'TOO_MANY_REQUESTS')).toHaveLength(3);
+      expect(replies.filter((reply) => (reply.error as { code?: string } | undefined)?.code === 'TOO_MANY_REQUESTS')).toHaveLength(4);
       // MCP: a batch of 12 messages counts 12, past the 12 of the window once initialize and initialized are counted.
       const mcp = (body: unknown): Promise<number> =>
         new Promise((resolve, reject) => {
@@ -431,10 +431,30 @@ describe('rate limiting', () => {
       expect(opened).toBe(200);
       expect(await mcp({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBe(202);
       expect(await mcp(Array.from({ length: 12 }, (_, index) => ({ jsonrpc: '2.0', id: index + 2, method: 'tools/list' })))).toBe(429);
-      // REST spends an address's budget; its sockets are then refused too.
-      for (let index = 0; index < 12; index += 1) await (await fetch(`${limited.url}/health-none-${String(index)}`)).arrayBuffer();
+      // REST spends an address's budget but one; its socket opens, then its message is refused.
+      for (let index = 0; index < 11; index += 1) await (await fetch(`${limited.url}/health-none-${String(index)}`)).arrayBuffer();
       const afterRest = await exchange('/v1/ws', [], '127.0.0.1', [{ event: 'ping', data: 1 }], 1);
       expect((afterRest[0]?.error as { code?: string } | undefined)?.code).toBe('TOO_MANY_REQUESTS');
+      // Its next upgrade is refused before the handshake: 429 with Retry-After, nothing opened.
+      const refusedUpgrade = await new Promise<{ status: number; retryAfter: string | undefined; code: unknown }>((resolve, reject) => {
+        const socket = new WebSocket(`${wsUrl}/v1/ws`, { localAddress: '127.0.0.1' });
+        socket.once('unexpected-response', (_request, response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              retryAfter: response.headers['retry-after'],
+              code: (JSON.parse(Buffer.concat(chunks).toString()) as { code?: unknown }).code,
+            }),
+          );
+        });
+        socket.once('open', () => reject(new Error('the upgrade past the limit opened')));
+        socket.once('error', () => undefined);
+      });
+      expect(refusedUpgrade.status).toBe(429);
+      expect(refusedUpgrade.code).toBe('TOO_MANY_REQUESTS');
+      expect(Number(refusedUpgrade.retryAfter)).toBeGreaterThan(0);
     } finally {
       await limited.stop();
     }
@@ -492,6 +512,7 @@ describe('rate limiting', () => {
               fc.constant({ kind: 'rest' as const, units: 1 }),
               fc.constant({ kind: 'graphql-ws' as const, units: 1 }),
               fc.constant({ kind: 'gateway' as const, units: 1 }),
+              fc.constant({ kind: 'upgrade' as const, units: 1 }),
               fc.integer({ min: 2, max: 6 }).map((units) => ({ kind: 'mcp' as const, units })),
             ),
             { minLength: 1, maxLength: 14 },
@@ -500,7 +521,7 @@ describe('rate limiting', () => {
             run++;
             // A fresh address per case: the budget is per address.
             const address = `127.0.3.${String(run)}`;
-            // An MCP client's initialize and initialized first: the first two units.
+            // An MCP client's initialize and initialized first: the first two units, then the two sockets' upgrades.
             const opened = await send(
               address,
               'POST',
@@ -522,14 +543,25 @@ describe('rate limiting', () => {
             await expect.poll(() => ws.received.length).toBe(1);
             const gateway = await socketFrom(address, '/v1/ws', []);
             // The model: every unit a request brings is counted, answered or not (a request the
-            // HTTP limit refuses brings one); a step is answered when the count stays within the budget.
-            let counted = 2;
+            // HTTP limit refuses brings one, and so does each upgrade: the two above are units 3
+            // and 4); a step is answered when the count stays within the budget.
+            let counted = 4;
+            const upgraded: WebSocket[] = [];
             for (const [index, step] of steps.entries()) {
               counted += step.kind === 'mcp' && counted + 1 > BUDGET ? 1 : step.units;
               const expected = counted <= BUDGET;
               let answered: boolean;
               if (step.kind === 'rest') {
                 answered = (await send(address, 'GET', '/v2/posts')).status === 200;
+              } else if (step.kind === 'upgrade') {
+                // A gateway opens, or its upgrade is answered 429 and nothing opens.
+                const socket = new WebSocket(`${limited.url.replace(/^http/, 'ws')}/v1/ws`, { localAddress: address });
+                upgraded.push(socket);
+                answered = await new Promise<boolean>((resolve) => {
+                  socket.once('open', () => resolve(true));
+                  socket.once('unexpected-response', (_request, response) => resolve(response.statusCode !== 429));
+                  socket.once('error', () => undefined);
+                });
               } else if (step.kind === 'mcp') {
                 const batch = Array.from({ length: step.units }, (_, call) => ({ jsonrpc: '2.0', id: 100 + call, method: 'tools/list' }));
                 answered = (await send(address, 'POST', '/mcp', batch, mcpHeaders)).status === 200;
@@ -555,6 +587,7 @@ describe('rate limiting', () => {
             }
             ws.socket.close();
             gateway.socket.close();
+            for (const socket of upgraded) socket.terminate();
           },
         ),
         { numRuns: 15, seed: PROPERTY_SEED },

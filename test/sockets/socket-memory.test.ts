@@ -86,11 +86,21 @@ describe('what WebSocket clients may hold (docs/hostile-input.md §16)', () => {
     const again = await open('/graphql', { token, localAddress: '127.0.0.2' });
     expect(await closesWithin(again, 200)).toBeUndefined();
     again.socket.close();
-    // Anonymous sockets of one address.
+    // Anonymous sockets of one address hold their share of its places (APP_HTTP__ANONYMOUS_SHARE,
+    // a quarter); signed-in callers of the address hold up to all of them.
     const anonymous: Client[] = [];
-    for (let index = 0; index < PER_ADDRESS; index++) anonymous.push(await open('/v1/ws', { localAddress: '127.0.0.4' }));
+    for (let index = 0; index < Math.floor(PER_ADDRESS / 4); index++) anonymous.push(await open('/v1/ws', { localAddress: '127.0.0.4' }));
     expect(await closesWithin(await open('/v1/ws', { localAddress: '127.0.0.4' }), 3_000)).toBe(1008);
-    for (const client of anonymous) client.socket.close();
+    const members: Client[] = [];
+    for (const role of ['admin', 'member', 'viewer'] as const) {
+      const token = await server.token(role);
+      for (let index = 0; index < PER_CALLER; index++) members.push(await open('/v1/ws', { token, localAddress: '127.0.0.4' }));
+    }
+    // 2 anonymous and 8 signed in fill the 10 places: the last 10 signed-in sockets are refused.
+    const codes = await Promise.all(members.map((client) => closesWithin(client, 500)));
+    expect(codes.filter((code) => code === undefined)).toHaveLength(PER_ADDRESS - anonymous.length);
+    expect(codes.filter((code) => code === 1008)).toHaveLength(members.length - (PER_ADDRESS - anonymous.length));
+    for (const client of [...anonymous, ...members]) client.socket.close();
   });
 
   it("caps one caller's subscriptions across its connections", async () => {

@@ -28,7 +28,6 @@ import {
   closeAtTokenExpiry,
   closeSocket,
   messageText,
-  POLICY_CLOSE_CODE,
   SLOW_CLIENT_CLOSE_CODE,
   socketRequestId,
   type SocketTransport,
@@ -68,7 +67,7 @@ export interface GatewayServices {
   readonly logger: Logger;
   /** The rate limit every transport shares, when configured: each message counts (docs/hostile-input.md §12). */
   readonly rateLimit?: RateLimit | undefined;
-  /** Sockets per caller and the bytes a socket may have waiting (docs/hostile-input.md §16); absent: unbounded (tests). */
+  /** The bytes a socket may have waiting (docs/hostile-input.md §16; its places are the acceptor's); absent: unbounded (tests). */
   readonly quotas?: SocketQuotas | undefined;
   /** The bytes of JSON one reply may write (`APP_HTTP__MAX_RESPONSE_BYTES`, docs/hostile-input.md §14); absent: unbounded (tests). */
   readonly answers?: AnswerBudget | undefined;
@@ -209,13 +208,10 @@ export function gatewayTransport(gateway: GatewayDefinition, services: GatewaySe
         authentication,
       };
     },
+    // The upgrade's token says who the caller is: the acceptor places the socket in its share, or the
+    // anonymous share, of its address's places (docs/hostile-input.md §16).
+    principalOf: (call) => call.request.principal,
     connect: (client, request, call) => {
-      // Sockets per caller (docs/hostile-input.md §16).
-      const { quotas } = services;
-      if (quotas && call.authentication.kind === 'authenticated' && !quotas.holdCaller(client, call.authentication.principal)) {
-        closeSocket(client, POLICY_CLOSE_CODE, `you hold ${quotas.limits.perCaller} WebSockets already (APP_HTTP__MAX_SOCKETS_PER_CALLER)`);
-        return;
-      }
       // The socket ends with its token (4401, docs/hostile-input.md §9).
       closeAtTokenExpiry(client, call.authentication);
       // Backpressure: at most MAX_IN_FLIGHT handlers of this socket run at once. Messages past

@@ -69,7 +69,7 @@ interface SubscriptionServerOptions {
   readonly observability: Observability;
   /** The rate limit every transport shares, when configured: each operation counts (docs/hostile-input.md §12). */
   readonly rateLimit: RateLimit | undefined;
-  /** Sockets and subscriptions per caller, and the bytes a socket may have waiting (docs/hostile-input.md §16). */
+  /** Sockets per address and caller (placed at `connection_init`), subscriptions per caller, and the bytes a socket may have waiting (docs/hostile-input.md §16). */
   readonly quotas: SocketQuotas;
   /** The bytes of JSON each message's answer may write (`APP_GRAPHQL__MAX_RESPONSE_BYTES`, docs/hostile-input.md §14). */
   readonly answers: AnswerBudget;
@@ -252,14 +252,16 @@ class SubscriptionServer {
           return false;
         }
         context.extra.authentication = authentication;
-        // Sockets per caller (docs/hostile-input.md §16).
-        if (authentication.kind === 'authenticated' && !options.quotas.holdCaller(context.extra.socket, authentication.principal)) {
+        // Now the caller is known: the socket leaves its address's waiting room for the caller's
+        // share of the address's places, or the anonymous share (docs/hostile-input.md §16).
+        const refusal = options.quotas.place(
+          context.extra.socket,
+          context.extra.request,
+          authentication.kind === 'authenticated' ? authentication.principal : undefined,
+        );
+        if (refusal !== undefined) {
           observability.refused('TOO_MANY_REQUESTS');
-          closeSocket(
-            context.extra.socket,
-            POLICY_CLOSE_CODE,
-            `you hold ${options.quotas.limits.perCaller} WebSockets already (APP_HTTP__MAX_SOCKETS_PER_CALLER)`,
-          );
+          closeSocket(context.extra.socket, POLICY_CLOSE_CODE, refusal);
           return false;
         }
         // The connection ends with its token (4401): no operation and no event after `exp`.
