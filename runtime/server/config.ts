@@ -107,7 +107,7 @@ const configSchema = z.object({
     /** HTTP connections one client address may have being answered at once (docs/hostile-input.md §15). */
     maxConnectionsPerAddress: integer(1, 1_000_000).default(64),
     /** HTTP connections one caller (a principal) may have being answered at once (docs/hostile-input.md §15). */
-    maxConnectionsPerCaller: integer(1, 1_000_000).default(16),
+    maxConnectionsPerCaller: integer(1, 1_000_000).default(32),
     /** Bytes a WebSocket may have waiting for its client; past them it is closed with 1013 (docs/hostile-input.md §16). */
     socketBufferBytes: integer(1_024, 1_073_741_824).default(2 * 1024 * 1024),
     /** Origins allowed cross-origin (comma-separated, or `*`); empty: no CORS headers, same origin only. */
