@@ -47,6 +47,8 @@ export interface EventRelayOptions {
   readonly bus: EventBus;
   /** The entity each topic carries (`postPublished` → `Post`), from the declared subscriptions. */
   readonly topicEntities: Readonly<Record<string, string>>;
+  /** Milliseconds events are kept for a process that lost its connection to catch up (`APP_GRAPHQL__EVENT_REPLAY_WINDOW`). */
+  readonly replayWindow: number;
   /** Loads a row by id, unscoped (the receiving side of an entity event). */
   readonly load: (entity: string, id: string) => Promise<object | null>;
   readonly logger: Logger;

@@ -17,6 +17,7 @@ import type PgBoss from 'pg-boss';
 import pg from 'pg';
 import { deadLetterQueue, type JobEnvelope, type QueueBackend, type QueueBackendOptions, type ReceivedJob } from '../jobs/queue.js';
 import type { TickClaimOptions, TickClaims } from '../jobs/schedule.js';
+import { ensureServiceTables } from './postgresql-service-schema.js';
 
 /** How often an idle worker looks for jobs (milliseconds); a send from this process wakes it at once. */
 const POLL_INTERVAL = 500;
@@ -232,15 +233,10 @@ export async function startPostgresTickClaims(options: TickClaimOptions): Promis
   pool.on('error', (error) => options.logger.warn({ err: error }, 'schedule connection failed; the next tick reconnects'));
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('resource_service.schedule_ticks'))");
-    await client.query('CREATE SCHEMA IF NOT EXISTS resource_service');
-    await client.query(
+    await ensureServiceTables(client, [
       'CREATE TABLE IF NOT EXISTS resource_service.schedule_ticks (task text NOT NULL, tick timestamptz NOT NULL, claimed_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (task, tick))',
-    );
-    await client.query('COMMIT');
+    ]);
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
     client.release();
     await pool.end();
     throw error;

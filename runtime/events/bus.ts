@@ -56,6 +56,20 @@ export class SlowConsumerError extends Error {
   }
 }
 
+/**
+ * Events a subscription should have had may not have reached it: the process was cut off from the
+ * database longer than events are kept for it to catch up (`APP_GRAPHQL__EVENT_REPLAY_WINDOW`), or a
+ * publisher could not record events before giving up on them (docs/behaviour.md §4.1). The
+ * subscription ends with this error, its resume signal: read again what it follows, then subscribe
+ * again.
+ */
+export class EventsMissedError extends Error {
+  constructor(readonly reason: string) {
+    super(`events may have been missed (${reason}); read again what this subscription follows, then subscribe again`);
+    this.name = 'EventsMissedError';
+  }
+}
+
 /** Told of every event published in this process (in-process listeners, docs/behaviour.md §10.3). Must not throw. */
 export type PublishObserver = (topic: string, payload: unknown) => void;
 
@@ -67,6 +81,8 @@ export class EventBus {
   private readonly maxQueued: number;
   private relay: EventRelay | undefined;
   private readonly observers = new Set<PublishObserver>();
+  /** Every open subscription, told when events may have been missed ({@link interrupt}). */
+  private readonly subscriptions = new Set<BoundedSubscription<unknown>>();
 
   constructor(options: EventBusOptions = {}) {
     this.maxQueued = options.maxQueued ?? 1000;
@@ -110,7 +126,16 @@ export class EventBus {
    * `maxQueued` unread items; past that, `next()` rejects with {@link SlowConsumerError}.
    */
   subscribe<T>(topic: string): AsyncIterableIterator<T> {
-    return new BoundedSubscription<T>(this.local, topic, this.maxQueued);
+    return new BoundedSubscription<T>(this.local, topic, this.maxQueued, this.subscriptions as Set<BoundedSubscription<T>>);
+  }
+
+  /**
+   * Ends every open subscription with {@link EventsMissedError} (`reason` says why): events may have
+   * been published that this process's subscribers did not get (the relay's catch-up could not
+   * cover a gap). Items already queued for a subscription are sent before the error.
+   */
+  interrupt(reason: string): void {
+    for (const subscription of [...this.subscriptions]) subscription.interrupt(new EventsMissedError(reason));
   }
 }
 
@@ -121,20 +146,25 @@ class BoundedSubscription<T> implements AsyncIterableIterator<T> {
   private readonly subscription: Promise<number>;
   private readonly onSlowConsumer = subscriberScope.getStore();
   private failure: SlowConsumerError | undefined;
+  /** Why the subscription ends once its queue is sent ({@link interrupt}). */
+  private missed: EventsMissedError | undefined;
   private done = false;
 
   constructor(
     private readonly pubsub: PubSub<Record<string, unknown>>,
     private readonly topic: string,
     private readonly limit: number,
+    private readonly open: Set<BoundedSubscription<T>>,
   ) {
     this.subscription = pubsub.subscribe(topic, (item: T) => this.push(item));
+    open.add(this);
   }
 
   next(): Promise<IteratorResult<T>> {
     if (this.failure) return Promise.reject(this.failure);
     const item = this.queued.shift();
     if (item !== undefined) return Promise.resolve({ value: item, done: false });
+    if (this.missed) return Promise.reject(this.missed);
     if (this.done) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
@@ -171,9 +201,18 @@ class BoundedSubscription<T> implements AsyncIterableIterator<T> {
     this.queued.push(item);
   }
 
+  /** Ends the subscription with `error` once what is queued has been read (docs/behaviour.md §4.1). */
+  interrupt(error: EventsMissedError): void {
+    if (this.done) return;
+    this.missed = error;
+    void this.stop();
+    for (const waiter of this.waiting.splice(0)) waiter.reject(error);
+  }
+
   private async stop(): Promise<void> {
     if (this.done) return;
     this.done = true;
+    this.open.delete(this);
     this.pubsub.unsubscribe(await this.subscription);
   }
 }

@@ -43,7 +43,7 @@ export const GRAPHQL_SETTINGS = settingsSection(
     maxFields: integer(1, 10_000_000).default(1_000),
     /** Rows one operation (or one subscription event) may materialise: the last line behind the complexity score. */
     maxRows: integer(1, 100_000_000).default(10_000),
-    /** Bytes of rows one operation (or subscription event) may read, about what its answer holds (docs/hostile-input.md §14). */
+    /** Bytes of JSON one operation's answer (or one subscription event's) may write, counted as its rows are used and as it is written (docs/hostile-input.md §14). */
     maxResponseBytes: integer(1_024, 1_073_741_824).default(8 * 1024 * 1024),
     /** Milliseconds a WebSocket client has to send `connection_init` before it is closed (4408). */
     connectionInitTimeout: integer(100, 600_000).default(10_000),
@@ -53,5 +53,11 @@ export const GRAPHQL_SETTINGS = settingsSection(
     maxSubscriptionsPerCaller: integer(1, 1_000_000).default(200),
     /** Events a subscription may have waiting for a slow client before its connection is closed (1013). */
     subscriptionQueue: integer(1, 1_000_000).default(1_000),
+    /**
+     * Milliseconds events are kept in the database for a process that lost its connection to catch
+     * up on (PostgreSQL); a process cut off longer tells its subscribers `EVENTS_MISSED`
+     * (docs/behaviour.md §4.1, docs/decisions.md §4).
+     */
+    eventReplayWindow: integer(1_000, 86_400_000).default(300_000),
   }),
 );

@@ -223,6 +223,7 @@ export async function startServer<Database extends DatabaseClient, Container>(
       url: config.database.directUrl,
       bus: eventBus,
       topicEntities: definition.eventTopics,
+      replayWindow: config.graphql.eventReplayWindow,
       load: async (entity, id) => {
         const repository = repositories[entity];
         return isLoadable(repository) ? ((await repository.loadByIds(UNSCOPED, [id]))[0] ?? null) : null;

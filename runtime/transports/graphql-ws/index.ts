@@ -33,7 +33,7 @@ import type { Logger } from 'pino';
 import { WebSocket } from 'ws';
 import { type Authentication, tokenExpired, type TokenVerifier } from '../../auth/authentication.js';
 import { type RequestContext, runInContext } from '../../auth/context.js';
-import { asSubscriber, SlowConsumerError } from '../../events/bus.js';
+import { asSubscriber, EventsMissedError, SlowConsumerError } from '../../events/bus.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { createErrorFormatter, errorCode } from '../../graphql/errors.js';
 import { executeWithCodes } from '../../graphql/execution.js';
@@ -100,22 +100,25 @@ function credentialsOf(payload: Readonly<Record<string, unknown>> | undefined): 
 /**
  * An async iterator whose every step runs in `request`'s ambient context, each event with the whole
  * row budget (`APP_GRAPHQL__MAX_ROWS`). A subscription dropped as too slow
- * ({@link SlowConsumerError}) simply ends: its connection is already being closed. `ended` runs
- * once, when the subscription ends (it runs out, fails, or is returned).
+ * ({@link SlowConsumerError}) simply ends: its connection is already being closed. One whose events
+ * may have been missed ({@link EventsMissedError}) is sent a last answer with the error
+ * `EVENTS_MISSED`, then completes. `ended` runs once, when the subscription ends (it runs out,
+ * fails, or is returned).
  */
-function inContext<T>(
-  source: AsyncIterableIterator<T> | AsyncGenerator<T>,
+function inContext(
+  source: AsyncIterableIterator<ExecutionResult> | AsyncGenerator<ExecutionResult>,
   request: RequestContext,
   ended: () => void,
-): AsyncIterableIterator<T> {
+): AsyncIterableIterator<ExecutionResult> {
   let running = true;
   const end = (): void => {
     if (!running) return;
     running = false;
     ended();
   };
-  const iterator: AsyncIterableIterator<T> = {
+  const iterator: AsyncIterableIterator<ExecutionResult> = {
     next: async () => {
+      if (!running) return { done: true, value: undefined };
       request.rows?.reset();
       try {
         const step = await runInContext(request, () => source.next());
@@ -124,6 +127,9 @@ function inContext<T>(
       } catch (error) {
         end();
         if (error instanceof SlowConsumerError) return { done: true, value: undefined };
+        // The resume signal (docs/behaviour.md §4.1): one last message naming EVENTS_MISSED, then complete.
+        if (error instanceof EventsMissedError)
+          return { done: false, value: { errors: [new GraphQLError(error.message, { extensions: { code: 'EVENTS_MISSED' } })] } };
         throw error;
       }
     },
