@@ -185,7 +185,10 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('two hosts throug
     const console = new URL(poolerUrl);
     console.pathname = '/pgbouncer';
     const member = await hosts().token('member');
-    for (let request = 0; request < 10; request++) expect((await through(hosts(), '/v2/posts?first=5', member)).status).toBe(200);
+    const read = async (): Promise<void> => {
+      for (let request = 0; request < 10; request++) expect((await through(hosts(), '/v2/posts?first=5', member)).status).toBe(200);
+    };
+    await read();
 
     // PgBouncer's own view: every application host is its client on the application's database.
     const poolerClients = await queryOnce<{ database: string; addr: string }>(console.toString(), 'SHOW CLIENTS');
@@ -194,12 +197,21 @@ describe.skipIf(unavailable !== undefined && !hostsRequired())('two hosts throug
       new Set(appAddresses),
     );
 
-    // PostgreSQL's view: the application's reads arrive from the pooler's address…
-    const sessions = await queryOnce<{ addr: string; query: string }>(
-      databaseUrl,
-      'SELECT host(client_addr) AS addr, query FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-    );
-    const fromPooler = sessions.filter((session) => session.addr === hostAddress(poolerUrl));
+    // PostgreSQL's view: the application's reads arrive from the pooler's address… A session shows
+    // only its last statement, and the hosts' health checks (`SELECT 1`, every 500 ms) reuse the
+    // pooler's server connections: read and look again until a read is caught.
+    const sample = () =>
+      queryOnce<{ addr: string; query: string }>(
+        databaseUrl,
+        'SELECT host(client_addr) AS addr, query FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+    let sessions = await sample();
+    const pooled = (rows: typeof sessions) => rows.filter((session) => session.addr === hostAddress(poolerUrl));
+    for (let attempt = 0; attempt < 10 && !pooled(sessions).some((session) => session.query.includes('"Post"')); attempt++) {
+      await read();
+      sessions = await sample();
+    }
+    const fromPooler = pooled(sessions);
     const fromHosts = sessions.filter((session) => appAddresses.includes(session.addr));
     expect(fromPooler.some((session) => session.query.includes('"Post"'))).toBe(true);
     // …and each worker of each host holds its LISTEN on a direct connection, which no application read uses.
